@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+import { main } from "../dist/cli/main.js";
+
+main(process.argv.slice(2)).then(
+  (code) => { process.exitCode = code; },
+  (error) => { process.stderr.write(`ctxkit: ${error instanceof Error ? error.message : String(error)}\n`); process.exitCode = 1; },
+);

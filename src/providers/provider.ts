@@ -1,0 +1,46 @@
+import type { ModelRequest } from "../context/model-request.js";
+import type { AssistantPart, CtxkitError, StopReason, Usage } from "../types/index.js";
+
+/** What the model produced in one call, before the loop stamps it with an id and time. */
+export interface ModelResponse {
+  content: AssistantPart[];
+  stopReason: StopReason;
+  rawStopReason?: string;
+}
+
+/**
+ * Events of one streamed model call. The stream ends with exactly one `done` or `error` event.
+ */
+export type ProviderEvent =
+  | { type: "start" }
+  | { type: "text_delta"; delta: string }
+  | { type: "thinking_delta"; delta: string }
+  | { type: "tool_call_start"; index: number; id: string; name: string }
+  | { type: "tool_call_delta"; index: number; delta: string }
+  | { type: "done"; response: ModelResponse; usage: Usage }
+  | { type: "error"; error: CtxkitError; partial: ModelResponse; usage?: Usage };
+
+/**
+ * A request body as it goes on the wire, and how much of it is the reusable prefix: the bytes
+ * before the tail message. For consecutive calls without a declared break,
+ * `previous.body.slice(0, previous.prefixLength)` is a byte-prefix of `next.body`. Fields that are
+ * not part of the prompt the model sees (Anthropic's `cache_control` markers) are left out here.
+ */
+export interface SerializedRequest {
+  body: string;
+  prefixLength: number;
+}
+
+/**
+ * The provider contract. `stream` never throws once called: every failure (HTTP error after
+ * retries, broken stream, abort) arrives as a terminal `error` event with the partial response.
+ * Misuse (missing key, invalid settings) fails fast in the factory, before any I/O.
+ */
+export interface Provider {
+  /** e.g. "openai-compatible:vllm" or "anthropic". */
+  readonly name: string;
+  readonly model: string;
+  stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent>;
+  /** The wire body for the prefix guard and tests, in canonical form. */
+  serialize(request: ModelRequest): SerializedRequest;
+}

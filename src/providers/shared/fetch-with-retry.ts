@@ -1,0 +1,144 @@
+import { ContextOverflowError, CtxkitError, ProviderHttpError } from "../../types/index.js";
+import { isContextOverflowMessage } from "./context-overflow.js";
+
+export interface RetryOptions {
+  /** Retries after the first attempt (default 2). */
+  maxRetries?: number;
+  /** First backoff in ms, doubled each retry (default 500). */
+  initialDelayMs?: number;
+  /** Upper bound for a server-requested `retry-after` (default 60 s). */
+  maxDelayMs?: number;
+}
+
+export interface FetchWithRetryInput {
+  fetch: typeof globalThis.fetch;
+  url: string;
+  init: RequestInit;
+  retry: RetryOptions;
+  signal?: AbortSignal;
+  /** Used in error messages: "OpenAI-compatible (vllm)". */
+  providerLabel: string;
+}
+
+const retryableStatuses = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
+
+/**
+ * Sends a request, retrying 408/409/429/5xx/529 and connection failures with exponential backoff,
+ * honouring `retry-after` / `retry-after-ms`. Resolves with an OK response or throws a typed error
+ * (the caller turns it into a terminal stream event). Never retries once the body is being read:
+ * a half-consumed stream cannot be replayed without duplicating output.
+ */
+export async function fetchWithRetry(input: FetchWithRetryInput): Promise<Response> {
+  const maxRetries = input.retry.maxRetries ?? 2;
+  const initialDelayMs = input.retry.initialDelayMs ?? 500;
+  const maxDelayMs = input.retry.maxDelayMs ?? 60_000;
+  let lastError: CtxkitError | undefined;
+
+  for (let attempt = 0; attempt <= maxRetries; attempt++) {
+    if (attempt > 0) {
+      const requested = lastError instanceof RetryAfter ? lastError.delayMs : undefined;
+      const backoff = initialDelayMs * 2 ** (attempt - 1);
+      await sleep(Math.min(requested ?? backoff, maxDelayMs), input.signal);
+    }
+    let response: Response;
+    try {
+      response = await input.fetch(input.url, { ...input.init, signal: input.signal });
+    } catch (error) {
+      if (input.signal?.aborted) throw abortError();
+      lastError = new CtxkitError(
+        "provider_connection_error",
+        `Could not reach ${input.providerLabel} at ${input.url}: ${describe(error)}. ` +
+          "Check that the server is running and the base URL is right.",
+        { cause: error, isRetryable: true },
+      );
+      continue;
+    }
+    if (response.ok) return response;
+
+    const body = await response.text().catch(() => "");
+    if (isContextOverflowMessage(body)) throw new ContextOverflowError(extractMessage(body), body);
+    const httpError = httpErrorFor(response.status, body, input.providerLabel);
+    if (!httpError.isRetryable || attempt === maxRetries) throw httpError;
+    const delayMs = retryAfterMs(response.headers);
+    lastError = delayMs === undefined ? httpError : new RetryAfter(httpError, delayMs);
+  }
+  throw unwrap(lastError) ?? new CtxkitError("provider_connection_error", `${input.providerLabel}: request failed`);
+}
+
+/** Carries a server-requested delay to the next attempt. */
+class RetryAfter extends CtxkitError {
+  constructor(readonly original: CtxkitError, readonly delayMs: number) {
+    super(original.code, original.message, { isRetryable: true, cause: original });
+  }
+}
+
+function unwrap(error: CtxkitError | undefined): CtxkitError | undefined {
+  return error instanceof RetryAfter ? error.original : error;
+}
+
+function httpErrorFor(status: number, body: string, providerLabel: string): ProviderHttpError {
+  const detail = extractMessage(body) || `HTTP ${status}`;
+  const hint =
+    status === 401 || status === 403
+      ? " Check the API key (flag --api-key or the provider's environment variable)."
+      : status === 404
+        ? " Check the base URL (it usually ends in /v1) and the model name."
+        : status === 429
+          ? " You are rate limited; retry later or lower the request rate."
+          : status >= 500
+            ? " The server failed; retry later."
+            : "";
+  return new ProviderHttpError(status, body, `${providerLabel} answered ${status}: ${detail}.${hint}`, retryableStatuses.has(status));
+}
+
+/** Pulls the human message out of the common error shapes ({error:{message}}, {error:"…"}, {message}). */
+export function extractMessage(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as { error?: { message?: string } | string; message?: string; detail?: string };
+    if (typeof parsed.error === "string") return parsed.error;
+    if (parsed.error?.message) return parsed.error.message;
+    if (parsed.message) return parsed.message;
+    if (parsed.detail) return parsed.detail;
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return body.slice(0, 500);
+}
+
+function retryAfterMs(headers: Headers): number | undefined {
+  const milliseconds = headers.get("retry-after-ms");
+  if (milliseconds !== null && Number.isFinite(Number(milliseconds))) return Number(milliseconds);
+  const value = headers.get("retry-after");
+  if (value === null) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+export function abortError(): CtxkitError {
+  return new CtxkitError("aborted", "The request was aborted by the caller.");
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return cause?.code ?? cause?.message ?? error.message;
+  }
+  return String(error);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError());
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

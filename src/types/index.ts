@@ -1,0 +1,5 @@
+export * from "./message.js";
+export * from "./tool.js";
+export * from "./usage.js";
+export * from "./errors.js";
+export * from "./event.js";
