@@ -1,4 +1,4 @@
-import type { ModelRequest } from "../context/model-request.js";
+import type { ModelRequest } from "../types/model-request.js";
 import type { AssistantPart, CtxkitError, StopReason, Usage } from "../types/index.js";
 
 /** What the model produced in one call, before the loop stamps it with an id and time. */

@@ -3,3 +3,4 @@ export * from "./tool.js";
 export * from "./usage.js";
 export * from "./errors.js";
 export * from "./event.js";
+export * from "./model-request.js";

@@ -1,0 +1,77 @@
+import { buildModelRequest } from "../context/build-model-request.js";
+import { createStablePrefix, type StablePrefix } from "../context/stable-prefix.js";
+import type { Tool } from "../tools/tool.js";
+import { compileArgumentValidators } from "../tools/validate-tool-arguments.js";
+import { validateToolDefinitions } from "../tools/validate-tool-definitions.js";
+import type { Message, UserMessage } from "../types/index.js";
+import type { AgentOptions } from "./agent-options.js";
+import { runAgentLoop, type LoopState } from "./run-agent-loop.js";
+import { createRunHandle, type RunHandle } from "./run-handle.js";
+
+export interface RunOptions {
+  signal?: AbortSignal;
+}
+
+export interface Agent {
+  /** Starts a run with a user message; the trajectory carries over between runs (a chat). */
+  run(input: string, options?: RunOptions): RunHandle;
+  /** The trajectory so far (read-only view). */
+  readonly messages: readonly Message[];
+  /** The frozen system prompt and tools every request starts with. */
+  readonly prefix: StablePrefix;
+  readonly sessionId: string | undefined;
+}
+
+/**
+ * Creates an agent. Misuse fails here, before any model call: invalid tool names or schemas,
+ * duplicate tools. Tools are sorted and frozen once, so requests keep a byte-stable prefix.
+ */
+export function createAgent(options: AgentOptions): Agent {
+  const tools = options.tools ?? [];
+  validateToolDefinitions(tools);
+  const validators = compileArgumentValidators(tools);
+  const prefix = createStablePrefix(options.system, tools);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one map
+  const toolsByName = new Map<string, Tool<any>>(tools.map((tool) => [tool.name, tool]));
+  const clock = options.clock ?? (() => new Date());
+  const createId = options.createId ?? defaultIdGenerator();
+  const trajectory: Message[] = [...(options.messages ?? [])];
+  let running = false;
+
+  const state: LoopState = {
+    options,
+    prefix,
+    trajectory,
+    toolsByName,
+    validators,
+    clock,
+    createId,
+    buildRequest: (tail?: UserMessage) =>
+      buildModelRequest({ prefix, trajectory, ...(tail ? { tail } : {}), ...(options.settings ? { settings: options.settings } : {}) }),
+  };
+
+  return {
+    run(input, runOptions = {}) {
+      return createRunHandle(async function* () {
+        if (running) throw new Error("This agent is already running; wait for the current run to end before starting another.");
+        running = true;
+        try {
+          return yield* runAgentLoop(state, input, runOptions.signal);
+        } finally {
+          running = false;
+        }
+      });
+    },
+    get messages() {
+      return trajectory;
+    },
+    prefix,
+    sessionId: options.session?.id,
+  };
+}
+
+function defaultIdGenerator(): () => string {
+  const stamp = Date.now().toString(36);
+  let counter = 0;
+  return () => `m_${stamp}_${(counter++).toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+}

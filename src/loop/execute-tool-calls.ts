@@ -1,0 +1,141 @@
+import type { ArgumentsValidator } from "../tools/validate-tool-arguments.js";
+import { ToolError, type Tool, type ToolErrorKind, type ToolOutput } from "../tools/tool.js";
+import type { ToolCallPart } from "../types/index.js";
+import type { AgentHooks, ToolCallInfo } from "./agent-options.js";
+
+export interface ToolExecutionContext {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one map
+  tools: ReadonlyMap<string, Tool<any>>;
+  validators: ReadonlyMap<string, ArgumentsValidator>;
+  hooks: AgentHooks;
+  confirmToolCall?: (call: ToolCallInfo) => Promise<boolean>;
+  defaultTimeoutMs: number;
+  signal: AbortSignal;
+}
+
+export interface ToolCallOutcome {
+  call: ToolCallPart;
+  output: ToolOutput;
+  durationMs: number;
+}
+
+/**
+ * Runs one turn's tool calls. Consecutive calls of parallel-safe tools run together; a call that
+ * changes the world runs alone, so the order the model wrote them in is the order they take effect.
+ * Outcomes come back in call order whatever order they finish in.
+ */
+export async function executeToolCalls(calls: readonly ToolCallPart[], context: ToolExecutionContext): Promise<ToolCallOutcome[]> {
+  const outcomes: ToolCallOutcome[] = [];
+  let batch: ToolCallPart[] = [];
+  const runBatch = async () => {
+    outcomes.push(...(await Promise.all(batch.map((call) => executeToolCall(call, context)))));
+    batch = [];
+  };
+  for (const call of calls) {
+    if (context.tools.get(call.name)?.parallelSafe === true) {
+      batch.push(call);
+      continue;
+    }
+    await runBatch();
+    batch = [call];
+    await runBatch();
+  }
+  await runBatch();
+  return outcomes;
+}
+
+export async function executeToolCall(call: ToolCallPart, context: ToolExecutionContext): Promise<ToolCallOutcome> {
+  const started = performance.now();
+  const output = await runToolCall(call, context);
+  return { call, output, durationMs: Math.round(performance.now() - started) };
+}
+
+async function runToolCall(call: ToolCallPart, context: ToolExecutionContext): Promise<ToolOutput> {
+  const tool = context.tools.get(call.name);
+  if (!tool) {
+    const available = [...context.tools.keys()].join(", ") || "(none)";
+    return failure("unknown_tool", `Tool '${call.name}' not found. Available tools: ${available}.`);
+  }
+  if (call.arguments === undefined) {
+    return failure(
+      "invalid_arguments",
+      `The arguments for '${call.name}' are not valid JSON: ${truncate(call.argumentsText, 200)}. ` +
+        "Call the tool again with a JSON object that matches its parameters.",
+    );
+  }
+  const verdict = context.validators.get(call.name)?.(call.arguments) ?? { valid: true };
+  if (!verdict.valid) {
+    return failure(
+      "invalid_arguments",
+      `Invalid arguments for '${call.name}': ${verdict.problems.join("; ")}. ` +
+        `Expected parameters: ${JSON.stringify(tool.parameters)}.`,
+    );
+  }
+  const info: ToolCallInfo = { id: call.id, name: call.name, arguments: call.arguments, argumentsText: call.argumentsText };
+  if (needsConfirmation(tool, call.arguments)) {
+    const approved = context.confirmToolCall ? await context.confirmToolCall(info) : false;
+    if (!approved) {
+      return failure(
+        "rejected",
+        context.confirmToolCall
+          ? `The user declined this call to '${call.name}'. Ask the user how to proceed or try another approach.`
+          : `'${call.name}' needs the user's approval and no approval handler is configured, so it was not run.`,
+      );
+    }
+  }
+  const replaced = await context.hooks.beforeToolCall?.(info);
+  const output = replaced ?? (await runWithTimeout(tool, call, context));
+  return (await context.hooks.afterToolCall?.(info, output)) ?? output;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ToolExecutionContext.tools
+function needsConfirmation(tool: Tool<any>, args: unknown): boolean {
+  const rule = tool.requiresConfirmation;
+  return typeof rule === "function" ? rule(args) : rule === true;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ToolExecutionContext.tools
+async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: ToolExecutionContext): Promise<ToolOutput> {
+  const timeoutMs = tool.timeoutMs ?? context.defaultTimeoutMs;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(context.signal.reason);
+  context.signal.addEventListener("abort", onAbort, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<ToolOutput>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error("timeout"));
+      resolve(failure("timeout", `'${call.name}' did not finish within ${timeoutMs} ms and was stopped. Try a smaller request.`));
+    }, timeoutMs);
+  });
+  let stop: (() => void) | undefined;
+  const aborted = new Promise<ToolOutput>((resolve) => {
+    stop = () => resolve(failure("failed", `'${call.name}' was interrupted because the run was aborted.`));
+    if (context.signal.aborted) stop();
+    else context.signal.addEventListener("abort", stop, { once: true });
+  });
+  try {
+    const execution = tool
+      .execute(call.arguments, { signal: controller.signal, toolCallId: call.id })
+      .then((result): ToolOutput => (typeof result === "string" ? { content: result } : result))
+      .catch((error: unknown) => failureFromThrown(call.name, error));
+    return await Promise.race([execution, timeout, aborted]);
+  } finally {
+    clearTimeout(timer);
+    context.signal.removeEventListener("abort", onAbort);
+    if (stop) context.signal.removeEventListener("abort", stop);
+  }
+}
+
+function failureFromThrown(toolName: string, error: unknown): ToolOutput {
+  if (error instanceof ToolError) return failure(error.kind, error.message);
+  const message = error instanceof Error ? error.message : String(error);
+  return failure("failed", `'${toolName}' failed: ${message}`);
+}
+
+export function failure(kind: ToolErrorKind, message: string): ToolOutput {
+  return { content: `Error (${kind}): ${message}`, isError: true };
+}
+
+function truncate(text: string, limit: number): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)}…`;
+}
