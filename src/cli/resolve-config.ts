@@ -1,0 +1,219 @@
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { CtxkitError } from "../types/index.js";
+import { parsePositiveInteger, type CliFlags } from "./cli-options.js";
+
+export const providerNames = ["openai-compatible", "anthropic"] as const;
+export const vendorNames = ["openai", "vllm", "ollama", "llamacpp", "deepseek", "kimi", "glm", "openrouter"] as const;
+export type ProviderName = (typeof providerNames)[number];
+export type VendorName = (typeof vendorNames)[number];
+
+export type ConfigSource = "flag" | "environment" | "workspace config" | "user config" | "default";
+
+/** Everything a command needs to build an agent, with where each value came from. */
+export interface ResolvedConfig {
+  provider: ProviderName;
+  vendor: VendorName;
+  baseURL?: string;
+  model?: string;
+  apiKey?: string;
+  workspace: string;
+  dataDir: string;
+  sessionId?: string;
+  maxIterations: number;
+  contextWindow?: number;
+  /** Built-in tools to offer; `bash` only when named. */
+  tools: string[];
+  /** Approve every confirmation. */
+  yes: boolean;
+  /** Tools whose calls never ask for confirmation. */
+  allow: string[];
+  sources: Partial<Record<keyof Omit<ResolvedConfig, "sources">, ConfigSource>>;
+  configFiles: string[];
+}
+
+/** The keys a `ctxkit.config.json` may hold. */
+interface ConfigFile {
+  provider?: string;
+  vendor?: string;
+  baseURL?: string;
+  model?: string;
+  apiKey?: string;
+  maxIterations?: number;
+  contextWindow?: number;
+  tools?: string[];
+  allow?: string[];
+  dataDir?: string;
+}
+
+const configFileKeys: Record<keyof ConfigFile, "string" | "number" | "string[]"> = {
+  provider: "string",
+  vendor: "string",
+  baseURL: "string",
+  model: "string",
+  apiKey: "string",
+  maxIterations: "number",
+  contextWindow: "number",
+  tools: "string[]",
+  allow: "string[]",
+  dataDir: "string",
+};
+
+export const defaultToolNames = ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep"];
+
+/**
+ * Resolves configuration from flags, then environment variables, then `ctxkit.config.json` in the
+ * workspace, then the user's config file (`$XDG_CONFIG_HOME/ctxkit/config.json`), then defaults.
+ */
+export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = process.env): ResolvedConfig {
+  const workspace = resolve(flags.workspace ?? environment.CTXKIT_WORKSPACE ?? process.cwd());
+  const userConfigPath = join(environment.XDG_CONFIG_HOME ?? join(homedir(), ".config"), "ctxkit", "config.json");
+  const workspaceConfigPath = join(workspace, "ctxkit.config.json");
+  const workspaceConfig = readConfigFile(workspaceConfigPath);
+  const userConfig = readConfigFile(userConfigPath);
+  const sources: ResolvedConfig["sources"] = {};
+
+  function pick<T>(key: keyof ResolvedConfig, candidates: Array<[T | undefined, ConfigSource]>): T | undefined {
+    for (const [value, source] of candidates) {
+      if (value !== undefined && value !== "") {
+        sources[key as keyof typeof sources] = source;
+        return value;
+      }
+    }
+    return undefined;
+  }
+
+  const provider = pick<string>("provider", [
+    [flags.provider, "flag"],
+    [environment.CTXKIT_PROVIDER, "environment"],
+    [workspaceConfig?.provider, "workspace config"],
+    [userConfig?.provider, "user config"],
+    ["openai-compatible", "default"],
+  ])!;
+  if (!providerNames.includes(provider as ProviderName)) {
+    throw new CtxkitError("config_invalid", `Unknown provider '${provider}'. Use one of: ${providerNames.join(", ")}.`);
+  }
+  const vendor = pick<string>("vendor", [
+    [flags.vendor, "flag"],
+    [environment.CTXKIT_VENDOR, "environment"],
+    [workspaceConfig?.vendor, "workspace config"],
+    [userConfig?.vendor, "user config"],
+    ["openai", "default"],
+  ])!;
+  if (!vendorNames.includes(vendor as VendorName)) {
+    throw new CtxkitError("config_invalid", `Unknown vendor '${vendor}'. Use one of: ${vendorNames.join(", ")}.`);
+  }
+  const isAnthropic = provider === "anthropic";
+  const baseURL = pick<string>("baseURL", [
+    [flags["base-url"], "flag"],
+    [environment.CTXKIT_BASE_URL, "environment"],
+    [isAnthropic ? environment.ANTHROPIC_BASE_URL : vendor === "openai" ? environment.OPENAI_BASE_URL : undefined, "environment"],
+    [workspaceConfig?.baseURL, "workspace config"],
+    [userConfig?.baseURL, "user config"],
+  ]);
+  const apiKey = pick<string>("apiKey", [
+    [flags["api-key"], "flag"],
+    [environment.CTXKIT_API_KEY, "environment"],
+    [isAnthropic ? environment.ANTHROPIC_API_KEY : vendor === "openai" ? environment.OPENAI_API_KEY : undefined, "environment"],
+    [workspaceConfig?.apiKey, "workspace config"],
+    [userConfig?.apiKey, "user config"],
+  ]);
+  const model = pick<string>("model", [
+    [flags.model, "flag"],
+    [environment.CTXKIT_MODEL, "environment"],
+    [workspaceConfig?.model, "workspace config"],
+    [userConfig?.model, "user config"],
+  ]);
+  const maxIterations = pick<number>("maxIterations", [
+    [parsePositiveInteger(flags["max-iterations"], "--max-iterations"), "flag"],
+    [parsePositiveInteger(environment.CTXKIT_MAX_ITERATIONS, "CTXKIT_MAX_ITERATIONS"), "environment"],
+    [workspaceConfig?.maxIterations, "workspace config"],
+    [userConfig?.maxIterations, "user config"],
+    [50, "default"],
+  ])!;
+  const contextWindow = pick<number>("contextWindow", [
+    [parsePositiveInteger(flags["context-window"], "--context-window"), "flag"],
+    [parsePositiveInteger(environment.CTXKIT_CONTEXT_WINDOW, "CTXKIT_CONTEXT_WINDOW"), "environment"],
+    [workspaceConfig?.contextWindow, "workspace config"],
+    [userConfig?.contextWindow, "user config"],
+  ]);
+  const tools = pick<string[]>("tools", [
+    [flags.tools === undefined ? undefined : expandToolList(flags.tools.split(",")), "flag"],
+    [environment.CTXKIT_TOOLS === undefined ? undefined : expandToolList(environment.CTXKIT_TOOLS.split(",")), "environment"],
+    [workspaceConfig?.tools && expandToolList(workspaceConfig.tools), "workspace config"],
+    [userConfig?.tools && expandToolList(userConfig.tools), "user config"],
+    [defaultToolNames, "default"],
+  ])!;
+  const dataDir = resolve(
+    workspace,
+    pick<string>("dataDir", [
+      [flags["data-dir"], "flag"],
+      [environment.CTXKIT_DATA_DIR, "environment"],
+      [workspaceConfig?.dataDir, "workspace config"],
+      [".ctxkit", "default"],
+    ])!,
+  );
+  const allow = [...(workspaceConfig?.allow ?? []), ...(userConfig?.allow ?? [])];
+  return {
+    provider: provider as ProviderName,
+    vendor: vendor as VendorName,
+    ...(baseURL ? { baseURL } : {}),
+    ...(model ? { model } : {}),
+    ...(apiKey ? { apiKey } : {}),
+    workspace,
+    dataDir,
+    ...(flags.session ? { sessionId: flags.session } : {}),
+    maxIterations,
+    ...(contextWindow ? { contextWindow } : {}),
+    tools,
+    yes: flags.yes === true,
+    allow,
+    sources,
+    configFiles: [workspaceConfig && workspaceConfigPath, userConfig && userConfigPath].filter((path): path is string => Boolean(path)),
+  };
+}
+
+/** `default` stands for the standard tool set; `all` adds `bash`. */
+function expandToolList(names: string[]): string[] {
+  const expanded = names.flatMap((name) => {
+    const trimmed = name.trim();
+    if (trimmed === "default") return defaultToolNames;
+    if (trimmed === "all") return [...defaultToolNames, "bash"];
+    return trimmed === "" ? [] : [trimmed];
+  });
+  return [...new Set(expanded)];
+}
+
+function readConfigFile(path: string): ConfigFile | undefined {
+  if (!existsSync(path)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new CtxkitError("config_invalid", `${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}). Fix or remove it.`);
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new CtxkitError("config_invalid", `${path} must hold a JSON object like {"model": "qwen3:8b"}.`);
+  }
+  for (const [key, value] of Object.entries(parsed)) {
+    const expected = configFileKeys[key as keyof ConfigFile];
+    if (!expected) {
+      throw new CtxkitError("config_invalid", `${path}: unknown key '${key}'. Known keys: ${Object.keys(configFileKeys).join(", ")}.`);
+    }
+    const ok =
+      expected === "string[]" ? Array.isArray(value) && value.every((item) => typeof item === "string") : typeof value === expected;
+    if (!ok) throw new CtxkitError("config_invalid", `${path}: '${key}' must be a ${expected === "string[]" ? "list of strings" : expected}.`);
+  }
+  return parsed as ConfigFile;
+}
+
+/** The configuration as `ctxkit config` prints it, with secrets masked. */
+export function describeConfig(config: ResolvedConfig): Record<string, unknown> {
+  const { sources, apiKey, ...rest } = config;
+  return { ...rest, apiKey: apiKey ? maskSecret(apiKey) : "(not set)", sources };
+}
+
+export function maskSecret(secret: string): string {
+  return secret.length <= 8 ? "****" : `${secret.slice(0, 3)}…${secret.slice(-4)}`;
+}

@@ -1,0 +1,1 @@
+export { createReplayProvider, type RecordedAssistantMessage, type ReplayProviderOptions } from "./create-replay-provider.js";
