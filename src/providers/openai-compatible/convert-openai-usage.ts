@@ -1,0 +1,33 @@
+import { emptyUsage, type Usage } from "../../types/index.js";
+
+/**
+ * Reads a Chat Completions `usage` object. Vendors report cached prompt tokens in different
+ * places (see vendor-profiles.ts); every known field is read, so a proxy or a new vendor that
+ * reuses another's shape still counts. Missing or malformed numbers count as 0.
+ * - `prompt_tokens_details.cached_tokens`: OpenAI, vLLM, llama.cpp, GLM, OpenRouter
+ * - `prompt_cache_hit_tokens` (+ `prompt_cache_miss_tokens`): DeepSeek
+ * - `cached_tokens` at the top of `usage`: Kimi
+ */
+export function convertOpenAIUsage(raw: unknown): Usage {
+  const usage = emptyUsage();
+  if (!isRecord(raw)) return usage;
+  const promptDetails = isRecord(raw.prompt_tokens_details) ? raw.prompt_tokens_details : {};
+  const completionDetails = isRecord(raw.completion_tokens_details) ? raw.completion_tokens_details : {};
+
+  const cacheHit = count(raw.prompt_cache_hit_tokens);
+  const cacheMiss = count(raw.prompt_cache_miss_tokens);
+  // DeepSeek documents prompt_tokens = prompt_cache_hit_tokens + prompt_cache_miss_tokens.
+  usage.inputTokens = count(raw.prompt_tokens) || cacheHit + cacheMiss;
+  usage.cachedInputTokens = Math.max(count(promptDetails.cached_tokens), cacheHit, count(raw.cached_tokens));
+  usage.outputTokens = count(raw.completion_tokens);
+  usage.reasoningTokens = count(completionDetails.reasoning_tokens);
+  return usage;
+}
+
+function count(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.floor(value) : 0;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

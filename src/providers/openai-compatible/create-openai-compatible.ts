@@ -1,0 +1,27 @@
+import type { ModelRequest } from "../../types/index.js";
+import type { Provider, SerializedRequest } from "../provider.js";
+import { buildOpenAIRequestBody } from "./build-openai-request-body.js";
+import { resolveOpenAICompatibleSettings, type OpenAICompatibleSettings } from "./openai-compatible-settings.js";
+import { streamOpenAICompatible } from "./stream-openai-compatible.js";
+
+/**
+ * A provider for any server that speaks OpenAI's Chat Completions API: OpenAI, vLLM, Ollama,
+ * llama.cpp server, DeepSeek, Kimi, GLM, OpenRouter. Throws `config_invalid` / `api_key_missing`
+ * here, before any I/O; `stream()` never throws. `serialize()` returns the exact body `stream()`
+ * sends, and throws `tool_definition_invalid` / `config_invalid` for a request no vendor accepts.
+ */
+export function createOpenAICompatible(settings: OpenAICompatibleSettings): Provider {
+  const resolved = resolveOpenAICompatibleSettings(settings);
+  return {
+    name: `openai-compatible:${resolved.profile.vendor}`,
+    model: resolved.model,
+    stream: (request: ModelRequest, signal?: AbortSignal) => streamOpenAICompatible(resolved, request, signal),
+    serialize: (request: ModelRequest): SerializedRequest =>
+      buildOpenAIRequestBody({
+        model: resolved.model,
+        stream: resolved.stream,
+        reasoningRoundTrip: resolved.reasoningRoundTrip,
+        request,
+      }),
+  };
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { normalizeOpenAIChunk } from "./normalize-openai-chunk.js";
+
+describe("normalizeOpenAIChunk", () => {
+  it("reads text, finish_reason and tool call fragments from a streamed delta", () => {
+    const chunk = normalizeOpenAIChunk(
+      {
+        id: "chatcmpl-1",
+        object: "chat.completion.chunk",
+        choices: [
+          {
+            index: 0,
+            delta: { content: "Hi", tool_calls: [{ index: 1, id: "call_b", type: "function", function: { name: "f", arguments: "" } }] },
+            logprobs: null,
+            finish_reason: null,
+          },
+        ],
+        usage: null,
+      },
+      "delta",
+    );
+    expect(chunk).toEqual({ text: "Hi", toolCalls: [{ index: 1, id: "call_b", name: "f", argumentsText: "" }] });
+  });
+
+  it("prefers reasoning_content over reasoning, and reads Ollama's reasoning", () => {
+    expect(normalizeOpenAIChunk({ choices: [{ index: 0, delta: { reasoning_content: "a", reasoning: "a" } }] }, "delta").reasoning).toBe("a");
+    expect(normalizeOpenAIChunk({ choices: [{ index: 0, delta: { reasoning: "b" } }] }, "delta").reasoning).toBe("b");
+  });
+
+  it("reads usage from the top level and from inside the choice (Kimi)", () => {
+    expect(normalizeOpenAIChunk({ choices: [], usage: { prompt_tokens: 1 } }, "delta").usage).toEqual({ prompt_tokens: 1 });
+    expect(normalizeOpenAIChunk({ choices: [{ index: 0, delta: {}, finish_reason: "stop", usage: { cached_tokens: 2 } }] }, "delta")).toEqual({
+      toolCalls: [],
+      finishReason: "stop",
+      usage: { cached_tokens: 2 },
+    });
+  });
+
+  it("uses the position as the index of tool calls in a whole message, and accepts object arguments", () => {
+    const chunk = normalizeOpenAIChunk(
+      { choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [{ id: "x", type: "function", function: { name: "f", arguments: { a: 1 } } }] } }] },
+      "message",
+    );
+    expect(chunk.toolCalls).toEqual([{ index: 0, id: "x", name: "f", argumentsText: '{"a":1}' }]);
+  });
+
+  it("reports a vendor error object with its raw text", () => {
+    const chunk = normalizeOpenAIChunk({ error: { message: "Upstream overloaded", code: 502 } }, "delta");
+    expect(chunk.error).toEqual({ message: "Upstream overloaded", raw: '{"error":{"message":"Upstream overloaded","code":502}}' });
+  });
+
+  it.each([
+    ["a non-object chunk", [1, 2]],
+    ["choices that are not an array", { choices: {} }],
+    ["content that is not a string", { choices: [{ index: 0, delta: { content: 5 } }] }],
+    ["tool_calls that are not an array", { choices: [{ index: 0, delta: { tool_calls: "x" } }] }],
+  ])("rejects %s with provider_response_invalid", (_case, value) => {
+    expect(() => normalizeOpenAIChunk(value, "delta")).toThrowError(expect.objectContaining({ code: "provider_response_invalid" }));
+  });
+});

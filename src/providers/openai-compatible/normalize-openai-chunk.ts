@@ -1,0 +1,106 @@
+import { CtxkitError } from "../../types/index.js";
+
+/** One tool call's piece of a chunk. Ids and names usually come only in the first piece of an index. */
+export interface OpenAIToolCallFragment {
+  index: number;
+  id?: string;
+  name?: string;
+  argumentsText?: string;
+}
+
+/** A streamed chunk or a whole JSON response, reduced to what ctxkit reads from it. */
+export interface OpenAIChunk {
+  /** The vendor's error, when the body is `{"error": …}` instead of a completion. */
+  error?: { message: string; raw: string };
+  text?: string;
+  reasoning?: string;
+  toolCalls: OpenAIToolCallFragment[];
+  finishReason?: string;
+  usage?: unknown;
+}
+
+/**
+ * Validates an untrusted chunk (`source: "delta"`, streaming) or response (`"message"`) and keeps
+ * the fields of the first choice. Throws `provider_response_invalid` for a shape it cannot read.
+ */
+export function normalizeOpenAIChunk(value: unknown, source: "delta" | "message"): OpenAIChunk {
+  const chunk = record(value, "chunk");
+  const result: OpenAIChunk = { toolCalls: [] };
+  // OpenRouter and others send mid-stream failures as a data event: {"error":{"code":…,"message":…}}.
+  if (chunk.error !== undefined && chunk.error !== null) {
+    const error = chunk.error;
+    const message =
+      typeof error === "string" ? error : isRecord(error) && typeof error.message === "string" ? error.message : JSON.stringify(error);
+    result.error = { message, raw: JSON.stringify(chunk) };
+  }
+  if (chunk.usage !== undefined && chunk.usage !== null) result.usage = chunk.usage;
+  if (chunk.choices === undefined || chunk.choices === null) return result;
+  if (!Array.isArray(chunk.choices)) throw invalid("`choices` is not an array");
+  const choices = chunk.choices.map((choice) => record(choice, "choice"));
+  const choice = choices.find((candidate) => candidate.index === 0) ?? choices[0];
+  if (choice === undefined) return result; // the usage-only chunk after the last choice: `choices: []`
+
+  // Kimi streams its usage inside the last choice: choices[0].usage.
+  if (choice.usage !== undefined && choice.usage !== null) result.usage = choice.usage;
+  const finishReason = optionalString(choice.finish_reason, "finish_reason");
+  if (finishReason !== undefined) result.finishReason = finishReason;
+  if (choice[source] === undefined || choice[source] === null) return result;
+  const delta = record(choice[source], source);
+
+  const text = optionalString(delta.content, "content");
+  if (text !== undefined) result.text = text;
+  // DeepSeek, Kimi, GLM, vLLM and llama.cpp send `reasoning_content`; Ollama and OpenRouter send
+  // `reasoning`. Some servers send both with the same text, so only one is read.
+  const reasoning = optionalString(delta.reasoning_content, "reasoning_content") ?? optionalString(delta.reasoning, "reasoning");
+  if (reasoning !== undefined) result.reasoning = reasoning;
+  if (delta.tool_calls !== undefined && delta.tool_calls !== null) {
+    if (!Array.isArray(delta.tool_calls)) throw invalid("`tool_calls` is not an array");
+    result.toolCalls = delta.tool_calls.map((call, position) => toolCallFragment(call, position));
+  }
+  return result;
+}
+
+function toolCallFragment(value: unknown, position: number): OpenAIToolCallFragment {
+  const call = record(value, "tool call");
+  // Non-streaming responses (and a few servers when streaming) omit `index`: the position is the index.
+  const index = typeof call.index === "number" && Number.isInteger(call.index) && call.index >= 0 ? call.index : position;
+  const fragment: OpenAIToolCallFragment = { index };
+  const id = optionalString(call.id, "tool call id");
+  if (id !== undefined && id !== "") fragment.id = id;
+  if (call.function !== undefined && call.function !== null) {
+    const functionCall = record(call.function, "tool call function");
+    const name = optionalString(functionCall.name, "tool call name");
+    if (name !== undefined && name !== "") fragment.name = name;
+    const argumentsText = argumentsTextOf(functionCall.arguments);
+    if (argumentsText !== undefined) fragment.argumentsText = argumentsText;
+  }
+  return fragment;
+}
+
+function argumentsTextOf(value: unknown): string | undefined {
+  // Some non-streaming servers send `arguments` as an object rather than OpenAI's JSON string.
+  if (isRecord(value)) return JSON.stringify(value);
+  return optionalString(value, "tool call arguments");
+}
+
+function record(value: unknown, what: string): Record<string, unknown> {
+  if (isRecord(value)) return value;
+  throw invalid(`${what} is not a JSON object`);
+}
+
+function optionalString(value: unknown, what: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") return value;
+  throw invalid(`\`${what}\` is not a string`);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function invalid(detail: string): CtxkitError {
+  return new CtxkitError(
+    "provider_response_invalid",
+    `The server sent a response ctxkit cannot read: ${detail}. Check that the base URL points at an OpenAI-compatible /v1 endpoint.`,
+  );
+}

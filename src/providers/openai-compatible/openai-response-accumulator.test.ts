@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { OpenAIResponseAccumulator } from "./openai-response-accumulator.js";
+
+describe("OpenAIResponseAccumulator", () => {
+  it("assembles parallel tool calls interleaved by index, ordering parts thinking, text, tools", () => {
+    const accumulator = new OpenAIResponseAccumulator();
+    const events = [
+      accumulator.apply({ toolCalls: [{ index: 1, id: "call_b", name: "g", argumentsText: "" }] }),
+      accumulator.apply({ text: "Sure.", toolCalls: [{ index: 0, id: "call_a", name: "f", argumentsText: '{"x"' }] }),
+      accumulator.apply({ toolCalls: [{ index: 1, argumentsText: '{"y":' }] }),
+      accumulator.apply({ toolCalls: [{ index: 0, argumentsText: ":1}" }] }),
+      accumulator.apply({ reasoning: "think", toolCalls: [{ index: 1, argumentsText: "2}" }], finishReason: "tool_calls" }),
+    ].flat();
+    expect(events).toEqual([
+      { type: "tool_call_start", index: 1, id: "call_b", name: "g" },
+      { type: "text_delta", delta: "Sure." },
+      { type: "tool_call_start", index: 0, id: "call_a", name: "f" },
+      { type: "tool_call_delta", index: 0, delta: '{"x"' },
+      { type: "tool_call_delta", index: 1, delta: '{"y":' },
+      { type: "tool_call_delta", index: 0, delta: ":1}" },
+      { type: "thinking_delta", delta: "think" },
+      { type: "tool_call_delta", index: 1, delta: "2}" },
+    ]);
+    expect(accumulator.response()).toEqual({
+      content: [
+        { type: "thinking", thinking: "think" },
+        { type: "text", text: "Sure." },
+        { type: "tool_call", id: "call_a", name: "f", argumentsText: '{"x":1}', arguments: { x: 1 } },
+        { type: "tool_call", id: "call_b", name: "g", argumentsText: '{"y":2}', arguments: { y: 2 } },
+      ],
+      stopReason: "tool_calls",
+      rawStopReason: "tool_calls",
+    });
+  });
+
+  it("keeps invalid argument JSON as text with arguments undefined, never repaired", () => {
+    const accumulator = new OpenAIResponseAccumulator();
+    accumulator.apply({ toolCalls: [{ index: 0, id: "c", name: "f", argumentsText: '{"a":1,' }] });
+    expect(accumulator.response().content).toEqual([{ type: "tool_call", id: "c", name: "f", argumentsText: '{"a":1,', arguments: undefined }]);
+  });
+
+  it("holds arguments back until the name arrives, and gives id-less calls a stable id", () => {
+    const accumulator = new OpenAIResponseAccumulator();
+    expect(accumulator.apply({ toolCalls: [{ index: 0, argumentsText: "{}" }] })).toEqual([]);
+    expect(accumulator.apply({ toolCalls: [{ index: 0, name: "f" }] })).toEqual([
+      { type: "tool_call_start", index: 0, id: "call_0", name: "f" },
+      { type: "tool_call_delta", index: 0, delta: "{}" },
+    ]);
+  });
+
+  it("skips empty deltas such as OpenAI's first role-only chunk", () => {
+    const accumulator = new OpenAIResponseAccumulator();
+    expect(accumulator.apply({ text: "", toolCalls: [] })).toEqual([]);
+    expect(accumulator.response()).toEqual({ content: [], stopReason: "stop" });
+  });
+});

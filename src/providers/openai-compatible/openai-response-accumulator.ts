@@ -1,0 +1,99 @@
+import type { AssistantPart, ToolCallPart } from "../../types/index.js";
+import type { ModelResponse, ProviderEvent } from "../provider.js";
+import { safeParseJson } from "../shared/canonical-json.js";
+import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
+import type { OpenAIChunk, OpenAIToolCallFragment } from "./normalize-openai-chunk.js";
+
+interface PendingToolCall {
+  id?: string;
+  name?: string;
+  argumentsText: string;
+  /** Whether `tool_call_start` was emitted (it needs a name; arguments before it are held back). */
+  started: boolean;
+}
+
+/**
+ * Assembles one assistant response from normalised chunks and says which delta events each chunk
+ * produces. Parallel tool calls arrive interleaved by `index`, with the id and name usually only
+ * in the first fragment of each index and the arguments split over many fragments.
+ */
+export class OpenAIResponseAccumulator {
+  private thinking = "";
+  private text = "";
+  private readonly toolCalls = new Map<number, PendingToolCall>();
+  private finishReason: string | undefined;
+  /** The last `usage` object the server sent (raw; see convert-openai-usage.ts). */
+  usage: unknown;
+
+  get hasFinishReason(): boolean {
+    return this.finishReason !== undefined;
+  }
+
+  apply(chunk: OpenAIChunk): ProviderEvent[] {
+    const events: ProviderEvent[] = [];
+    if (chunk.usage !== undefined) this.usage = chunk.usage;
+    if (chunk.finishReason !== undefined) this.finishReason = chunk.finishReason;
+    if (chunk.reasoning) {
+      this.thinking += chunk.reasoning;
+      events.push({ type: "thinking_delta", delta: chunk.reasoning });
+    }
+    if (chunk.text) {
+      this.text += chunk.text;
+      events.push({ type: "text_delta", delta: chunk.text });
+    }
+    for (const fragment of chunk.toolCalls) events.push(...this.applyToolCall(fragment));
+    return events;
+  }
+
+  private applyToolCall(fragment: OpenAIToolCallFragment): ProviderEvent[] {
+    const { index } = fragment;
+    const call = this.toolCalls.get(index) ?? { argumentsText: "", started: false };
+    this.toolCalls.set(index, call);
+    if (!call.started) {
+      call.id ??= fragment.id;
+      call.name ??= fragment.name;
+    }
+    const delta = fragment.argumentsText ?? "";
+    call.argumentsText += delta;
+    if (call.started) return delta === "" ? [] : [{ type: "tool_call_delta", index, delta }];
+    if (call.name === undefined) return [];
+    call.started = true;
+    call.id ??= fallbackId(index);
+    const events: ProviderEvent[] = [{ type: "tool_call_start", index, id: call.id, name: call.name }];
+    // Arguments that came before the name (or with it) follow the start as one delta.
+    if (call.argumentsText !== "") events.push({ type: "tool_call_delta", index, delta: call.argumentsText });
+    return events;
+  }
+
+  /** The response so far: thinking, then text, then tool calls by index. Also the partial on errors. */
+  response(): ModelResponse {
+    const content: AssistantPart[] = [];
+    if (this.thinking !== "") content.push({ type: "thinking", thinking: this.thinking });
+    if (this.text !== "") content.push({ type: "text", text: this.text });
+    const indexes = [...this.toolCalls.keys()].sort((left, right) => left - right);
+    for (const index of indexes) {
+      const call = this.toolCalls.get(index);
+      if (call?.name !== undefined) content.push(toolCallPart(index, call, call.name));
+    }
+    const hasToolCalls = content.some((part) => part.type === "tool_call");
+    return { content, ...mapOpenAIFinishReason(this.finishReason, hasToolCalls) };
+  }
+}
+
+function toolCallPart(index: number, call: PendingToolCall, name: string): ToolCallPart {
+  // Invalid JSON is kept as text and never repaired: the loop reports it to the model, which then
+  // sees exactly what it wrote.
+  const parsed = safeParseJson(call.argumentsText);
+  return {
+    type: "tool_call",
+    id: call.id ?? fallbackId(index),
+    name,
+    argumentsText: call.argumentsText,
+    arguments: parsed.success ? parsed.value : undefined,
+  };
+}
+
+/** For servers that send no tool call id (seen with some local servers); stable within a response. */
+function fallbackId(index: number): string {
+  return `call_${index}`;
+}

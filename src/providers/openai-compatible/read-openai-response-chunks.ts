@@ -1,0 +1,67 @@
+import { CtxkitError } from "../../types/index.js";
+import { safeParseJson } from "../shared/canonical-json.js";
+import { parseServerSentEvents } from "../shared/server-sent-events.js";
+import { normalizeOpenAIChunk, type OpenAIChunk } from "./normalize-openai-chunk.js";
+
+/**
+ * Turns a response body into normalised chunks: SSE `data:` events when streaming, or the whole
+ * JSON completion as one chunk. A server that ignores `stream: true` and answers with
+ * `application/json` is read as JSON. Throws typed errors; the caller turns them into the terminal event.
+ */
+export function readOpenAIResponseChunks(
+  response: Response,
+  streamRequested: boolean,
+  providerLabel: string,
+): AsyncGenerator<OpenAIChunk> {
+  const isJson = (response.headers.get("content-type") ?? "").includes("application/json");
+  if (streamRequested && !isJson) return readEventStream(response, providerLabel);
+  return readJsonBody(response, providerLabel);
+}
+
+async function* readEventStream(response: Response, providerLabel: string): AsyncGenerator<OpenAIChunk> {
+  if (response.body === null) throw emptyBody(providerLabel);
+  let finished = false;
+  for await (const event of parseServerSentEvents(response.body)) {
+    const data = event.data.trim();
+    if (data === "") continue;
+    if (data === "[DONE]") return;
+    const parsed = safeParseJson(data);
+    if (!parsed.success) {
+      throw new CtxkitError(
+        "provider_response_invalid",
+        `${providerLabel} sent a stream chunk that is not JSON (${parsed.error}): ${data.slice(0, 200)}`,
+      );
+    }
+    const chunk = normalizeOpenAIChunk(parsed.value, "delta");
+    if (chunk.finishReason !== undefined) finished = true;
+    yield chunk;
+  }
+  // Ended without `data: [DONE]`: complete if a finish_reason came, otherwise the body was cut.
+  if (!finished) {
+    throw new CtxkitError(
+      "provider_connection_error",
+      `${providerLabel} closed the stream before the response was complete. Retry the request.`,
+      { isRetryable: true },
+    );
+  }
+}
+
+async function* readJsonBody(response: Response, providerLabel: string): AsyncGenerator<OpenAIChunk> {
+  const text = await response.text();
+  if (text.trim() === "") throw emptyBody(providerLabel);
+  const parsed = safeParseJson(text);
+  if (!parsed.success) {
+    throw new CtxkitError(
+      "provider_response_invalid",
+      `${providerLabel} sent a response that is not JSON (${parsed.error}): ${text.slice(0, 200)}. ` +
+        "Check that the base URL points at an OpenAI-compatible /v1 endpoint.",
+    );
+  }
+  yield normalizeOpenAIChunk(parsed.value, "message");
+}
+
+function emptyBody(providerLabel: string): CtxkitError {
+  return new CtxkitError("provider_response_invalid", `${providerLabel} sent an empty response body. Retry the request.`, {
+    isRetryable: true,
+  });
+}
