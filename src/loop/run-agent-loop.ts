@@ -97,8 +97,9 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
       tailText === undefined ? undefined : { role: "user", content: tailText, meta: { id: `tail_${runId}_${turn}`, origin: "harness", createdAt: clock().toISOString() } };
     const built = state.buildRequest(tail);
     const request = options.hooks?.transformRequest ? options.hooks.transformRequest(built) : built;
+    let requestIndex = -1;
     if (session) {
-      session.appendRequest({
+      requestIndex = session.appendRequest({
         messageCount: request.messages.length,
         tail: request.tail ?? null,
         provider: options.provider.name,
@@ -113,8 +114,8 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
     const callUsage = outcome.usage;
     if (callUsage) {
       usage = addUsage(usage, callUsage);
-      // Usage records follow the request record they belong to.
-      session?.appendUsage(turn, callUsage);
+      // Usage records point at the request record they belong to (numbered across the whole session).
+      session?.appendUsage(requestIndex, callUsage);
       yield { type: "usage", turn, usage: callUsage };
     }
 

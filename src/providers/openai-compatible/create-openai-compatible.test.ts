@@ -25,6 +25,11 @@ describe("createOpenAICompatible", () => {
     expect(() => createOpenAICompatible({ vendor: "glm", model: "glm-4.6", env: {} })).toThrowError(/ZHIPU_API_KEY or GLM_API_KEY/);
   });
 
+  it("needs no key for a self-hosted server at a base URL other than the vendor's", () => {
+    expect(resolveOpenAICompatibleSettings({ model: "m", baseURL: "http://127.0.0.1:9999/v1", env: {} }).apiKey).toBeUndefined();
+    expect(codeOf(() => createOpenAICompatible({ model: "gpt-4o", baseURL: "https://api.openai.com/v1/", env: {} }))).toBe("api_key_missing");
+  });
+
   it("reads the key from the vendor's environment variables and needs none for local servers", () => {
     expect(resolveOpenAICompatibleSettings({ vendor: "glm", model: "glm-4.6", env: { GLM_API_KEY: "g" } }).apiKey).toBe("g");
     expect(resolveOpenAICompatibleSettings({ vendor: "kimi", model: "k", env: { MOONSHOT_API_KEY: "m" } }).apiKey).toBe("m");

@@ -82,12 +82,19 @@ function resolveApiKey(settings: OpenAICompatibleSettings, profile: VendorProfil
   const apiKey = (settings.apiKey ?? fromEnv)?.trim();
   if (apiKey !== undefined && apiKey !== "") return apiKey;
   if (!profile.requiresApiKey) return undefined;
+  // A base URL other than the vendor's own is a self-hosted or proxy server (often key-less):
+  // send no Authorization header instead of refusing to start.
+  if (settings.baseURL !== undefined && !isSameBaseURL(settings.baseURL, profile.defaultBaseURL)) return undefined;
   const variables = profile.apiKeyEnvVars.join(" or ");
   throw new CtxkitError(
     "api_key_missing",
     `${profile.label} needs an API key. Set the ${variables} environment variable, pass --api-key, ` +
       "or set `apiKey` in the provider settings.",
   );
+}
+
+function isSameBaseURL(left: string, right: string): boolean {
+  return left.replace(/\/+$/, "") === right.replace(/\/+$/, "");
 }
 
 function resolveBaseURL(value: unknown): string {

@@ -1,0 +1,187 @@
+import { ContextOverflowError, CtxkitError, type AssistantPart, type StopReason, type Usage } from "../../types/index.js";
+import { safeParseJson } from "../shared/canonical-json.js";
+import { isContextOverflowMessage } from "../shared/context-overflow.js";
+import type { ModelResponse, ProviderEvent } from "../provider.js";
+import type { AnthropicUsage } from "./anthropic-wire-types.js";
+import { convertAnthropicUsage, mergeAnthropicUsage } from "./convert-anthropic-usage.js";
+import { mapAnthropicStopReason } from "./map-anthropic-stop-reason.js";
+
+type BlockState =
+  | { kind: "text"; text: string }
+  | { kind: "thinking"; thinking: string; signature: string }
+  | { kind: "redacted_thinking"; data: string }
+  | { kind: "tool_use"; id: string; name: string; json: string; toolIndex: number }
+  /** Block types ctxkit does not model (server tool use, web search results): skipped, not an error. */
+  | { kind: "ignored" };
+
+type Json = Record<string, unknown>;
+
+/**
+ * Folds the parsed `data` of Anthropic stream events
+ * (https://docs.anthropic.com/en/docs/build-with-claude/streaming) into a response, returning the
+ * provider events each one produces. Throws a CtxkitError for a protocol violation or an in-stream
+ * `error` event; the caller turns that into the terminal error event.
+ *
+ * `tool_call_start` / `tool_call_delta` carry a running tool index (0, 1, … among this response's
+ * tool calls), not Anthropic's content block index, so consumers see the same numbering as with
+ * OpenAI-style providers whatever text or thinking blocks come before.
+ */
+export class AnthropicStreamAccumulator {
+  private readonly blocks = new Map<number, BlockState>();
+  private rawUsage: AnthropicUsage | undefined;
+  private rawStopReason: string | undefined;
+  private toolCount = 0;
+  isFinished = false;
+
+  apply(data: unknown): ProviderEvent[] {
+    if (!isObject(data) || typeof data.type !== "string") throw invalid(`an event without a type: ${preview(data)}`);
+    switch (data.type) {
+      case "message_start": {
+        const message = isObject(data.message) ? data.message : {};
+        this.rawUsage = isObject(message.usage) ? (message.usage as AnthropicUsage) : {};
+        return [];
+      }
+      case "content_block_start":
+        return this.startBlock(data);
+      case "content_block_delta":
+        return this.applyDelta(data);
+      case "message_delta": {
+        const delta = isObject(data.delta) ? data.delta : {};
+        if (typeof delta.stop_reason === "string") this.rawStopReason = delta.stop_reason;
+        if (isObject(data.usage)) this.rawUsage = mergeAnthropicUsage(this.rawUsage ?? {}, data.usage as AnthropicUsage);
+        return [];
+      }
+      case "message_stop":
+        this.isFinished = true;
+        return [];
+      case "error":
+        throw streamedError(isObject(data.error) ? data.error : {});
+      default:
+        // content_block_stop, ping, and event types added later: "your code should handle unknown event types gracefully".
+        return [];
+    }
+  }
+
+  /** The response so far, blocks in their index order. */
+  response(override?: StopReason): ModelResponse {
+    const content: AssistantPart[] = [];
+    for (const [, block] of [...this.blocks.entries()].sort(([left], [right]) => left - right)) {
+      const part = toPart(block);
+      if (part !== undefined) content.push(part);
+    }
+    const hasToolCalls = content.some((part) => part.type === "tool_call");
+    const stopReason = override ?? mapAnthropicStopReason(this.rawStopReason, hasToolCalls);
+    return { content, stopReason, ...(this.rawStopReason === undefined ? {} : { rawStopReason: this.rawStopReason }) };
+  }
+
+  /** Undefined until `message_start` reported usage. */
+  usage(): Usage | undefined {
+    return this.rawUsage === undefined ? undefined : convertAnthropicUsage(this.rawUsage);
+  }
+
+  private startBlock(data: Json): ProviderEvent[] {
+    const index = data.index;
+    const block = data.content_block;
+    if (typeof index !== "number" || !isObject(block)) throw invalid(`a content_block_start without index or block: ${preview(data)}`);
+    switch (block.type) {
+      case "text": {
+        const text = stringOr(block.text);
+        this.blocks.set(index, { kind: "text", text });
+        return text === "" ? [] : [{ type: "text_delta", delta: text }];
+      }
+      case "thinking": {
+        const thinking = stringOr(block.thinking);
+        this.blocks.set(index, { kind: "thinking", thinking, signature: stringOr(block.signature) });
+        return thinking === "" ? [] : [{ type: "thinking_delta", delta: thinking }];
+      }
+      case "redacted_thinking":
+        this.blocks.set(index, { kind: "redacted_thinking", data: stringOr(block.data) });
+        return [];
+      case "tool_use": {
+        if (typeof block.id !== "string" || typeof block.name !== "string") throw invalid(`a tool_use block without id or name: ${preview(block)}`);
+        // The start event carries `input: {}`; the real input arrives as input_json_delta fragments.
+        const toolIndex = this.toolCount++;
+        this.blocks.set(index, { kind: "tool_use", id: block.id, name: block.name, json: "", toolIndex });
+        return [{ type: "tool_call_start", index: toolIndex, id: block.id, name: block.name }];
+      }
+      default:
+        this.blocks.set(index, { kind: "ignored" });
+        return [];
+    }
+  }
+
+  private applyDelta(data: Json): ProviderEvent[] {
+    const block = typeof data.index === "number" ? this.blocks.get(data.index) : undefined;
+    const delta = data.delta;
+    if (block === undefined || !isObject(delta)) throw invalid(`a content_block_delta for a block that was not started: ${preview(data)}`);
+    if (block.kind === "ignored") return [];
+    if (delta.type === "text_delta" && block.kind === "text") {
+      block.text += stringOr(delta.text);
+      return delta.text ? [{ type: "text_delta", delta: stringOr(delta.text) }] : [];
+    }
+    if (delta.type === "thinking_delta" && block.kind === "thinking") {
+      block.thinking += stringOr(delta.thinking);
+      return delta.thinking ? [{ type: "thinking_delta", delta: stringOr(delta.thinking) }] : [];
+    }
+    if (delta.type === "signature_delta" && block.kind === "thinking") {
+      block.signature += stringOr(delta.signature);
+      return [];
+    }
+    if (delta.type === "input_json_delta" && block.kind === "tool_use") {
+      const fragment = stringOr(delta.partial_json);
+      block.json += fragment;
+      return fragment === "" ? [] : [{ type: "tool_call_delta", index: block.toolIndex, delta: fragment }];
+    }
+    // citations_delta and delta types added later carry nothing ctxkit models.
+    if (!["text_delta", "thinking_delta", "signature_delta", "input_json_delta"].includes(String(delta.type))) return [];
+    throw invalid(`a ${String(delta.type)} for a ${block.kind} block: ${preview(data)}`);
+  }
+}
+
+function toPart(block: BlockState): AssistantPart | undefined {
+  switch (block.kind) {
+    case "text":
+      return block.text === "" ? undefined : { type: "text", text: block.text };
+    case "thinking":
+      return { type: "thinking", thinking: block.thinking, ...(block.signature === "" ? {} : { signature: block.signature }) };
+    case "redacted_thinking":
+      return { type: "thinking", thinking: "", redactedData: block.data };
+    case "tool_use": {
+      // A tool without parameters streams no input_json_delta at all: its input is `{}`.
+      const argumentsText = block.json === "" ? "{}" : block.json;
+      const parsed = safeParseJson(argumentsText);
+      return { type: "tool_call", id: block.id, name: block.name, argumentsText, arguments: parsed.success ? parsed.value : undefined };
+    }
+    case "ignored":
+      return undefined;
+  }
+}
+
+/** An `event: error` after the stream started, e.g. `{"type":"overloaded_error","message":"Overloaded"}`. */
+function streamedError(error: Json): CtxkitError {
+  const type = typeof error.type === "string" ? error.type : "error";
+  const message = typeof error.message === "string" ? error.message : "no message";
+  if (isContextOverflowMessage(message)) return new ContextOverflowError(message, error);
+  const isRetryable = type === "overloaded_error" || type === "api_error" || type === "rate_limit_error";
+  const hint = isRetryable ? " The call can be retried." : "";
+  return new CtxkitError("provider_http_error", `Anthropic reported an error mid-stream (${type}): ${message}.${hint}`, { isRetryable, cause: error });
+}
+
+function invalid(detail: string): CtxkitError {
+  return new CtxkitError(
+    "provider_response_invalid",
+    `Anthropic sent ${detail}. The stream does not follow the Messages API streaming format; check the base URL points at an Anthropic-compatible server.`,
+  );
+}
+
+function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function stringOr(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+function preview(value: unknown): string {
+  return JSON.stringify(value)?.slice(0, 200) ?? String(value);
+}

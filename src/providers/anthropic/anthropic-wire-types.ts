@@ -1,0 +1,72 @@
+/**
+ * The subset of the Anthropic Messages API wire format ctxkit sends
+ * (https://docs.anthropic.com/en/api/messages). These types never leave src/providers/anthropic/.
+ */
+
+/** `ttl` is only written for "1h"; "5m" is the API default and is left implicit. */
+export interface AnthropicCacheControl {
+  type: "ephemeral";
+  ttl?: "1h";
+}
+
+export interface AnthropicTextBlock {
+  type: "text";
+  text: string;
+  cache_control?: AnthropicCacheControl;
+}
+
+/** Returned to the API unchanged: the signature is verified against the thinking text. */
+export interface AnthropicThinkingBlock {
+  type: "thinking";
+  thinking: string;
+  signature: string;
+}
+
+export interface AnthropicRedactedThinkingBlock {
+  type: "redacted_thinking";
+  data: string;
+}
+
+export interface AnthropicToolUseBlock {
+  type: "tool_use";
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+  cache_control?: AnthropicCacheControl;
+}
+
+export interface AnthropicToolResultBlock {
+  type: "tool_result";
+  tool_use_id: string;
+  content: string;
+  is_error?: true;
+  cache_control?: AnthropicCacheControl;
+}
+
+export type AnthropicContentBlock =
+  | AnthropicTextBlock
+  | AnthropicThinkingBlock
+  | AnthropicRedactedThinkingBlock
+  | AnthropicToolUseBlock
+  | AnthropicToolResultBlock;
+
+/** Content is always an array of blocks (never a bare string), so a later block can be appended without rewriting earlier bytes. */
+export interface AnthropicMessage {
+  role: "user" | "assistant";
+  content: AnthropicContentBlock[];
+}
+
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: unknown;
+  cache_control?: AnthropicCacheControl;
+}
+
+/** Raw `usage` object of `message_start.message.usage` and `message_delta.usage`. */
+export interface AnthropicUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}

@@ -1,0 +1,66 @@
+import type { ModelRequest } from "../../types/index.js";
+import type { AnthropicMessage } from "./anthropic-wire-types.js";
+import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
+import { convertToAnthropicSystem } from "./convert-to-anthropic-system.js";
+import { convertToAnthropicTools } from "./convert-to-anthropic-tools.js";
+import { placeCacheControl, type AnthropicCacheTtl } from "./place-cache-control.js";
+
+export interface AnthropicBodySettings {
+  model: string;
+  /** Used when the request does not set `maxOutputTokens` (Anthropic requires `max_tokens`). */
+  maxOutputTokens: number;
+  thinking?: { budgetTokens: number };
+  cacheTtl: AnthropicCacheTtl;
+}
+
+export interface AnthropicBodyOptions {
+  /** `cache_control` markers are sent, but left out of the serialized prompt (see serialize). */
+  includeCacheControl: boolean;
+  includeTail: boolean;
+}
+
+export type AnthropicRequestBody = { [key: string]: unknown; messages: AnthropicMessage[] };
+
+/** Keys ctxkit computes from the request; `extraBody` cannot replace them. */
+const reservedKeys = new Set(["stream", "system", "tools", "messages"]);
+
+/**
+ * The Messages API body with a fixed key order — model, max_tokens, stream, thinking, temperature,
+ * extraBody entries, system, tools, messages — so the same request always gives the same bytes and
+ * the part that grows (messages) comes last. `system` is omitted when the system prompt is empty and
+ * `tools` when there are none (the API rejects empty text blocks; an empty tools array is noise).
+ * An `extraBody` key that matches model, max_tokens, thinking or temperature replaces that value in place.
+ */
+export function buildAnthropicRequestBody(
+  request: ModelRequest,
+  settings: AnthropicBodySettings,
+  options: AnthropicBodyOptions,
+): AnthropicRequestBody {
+  const tools = convertToAnthropicTools(request.tools);
+  const system = convertToAnthropicSystem(request.system);
+  const conversion = convertToAnthropicMessages(request.messages, options.includeTail ? request.tail : undefined);
+  const marked = options.includeCacheControl
+    ? placeCacheControl({
+        tools,
+        system,
+        hasStaticSystemBlock: request.system.staticText !== "",
+        conversion,
+        breakpoints: request.cacheBreakpoints,
+        ttl: settings.cacheTtl,
+      })
+    : { tools, system, messages: conversion.messages };
+
+  const body: Record<string, unknown> = {
+    model: settings.model,
+    max_tokens: request.settings.maxOutputTokens ?? settings.maxOutputTokens,
+    stream: true,
+  };
+  if (settings.thinking !== undefined) body.thinking = { type: "enabled", budget_tokens: settings.thinking.budgetTokens };
+  if (request.settings.temperature !== undefined) body.temperature = request.settings.temperature;
+  for (const [key, value] of Object.entries(request.settings.extraBody ?? {})) {
+    if (!reservedKeys.has(key) && value !== undefined) body[key] = value;
+  }
+  if (marked.system.length > 0) body.system = marked.system;
+  if (marked.tools.length > 0) body.tools = marked.tools;
+  return { ...body, messages: marked.messages };
+}

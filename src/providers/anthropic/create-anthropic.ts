@@ -1,0 +1,109 @@
+import { CtxkitError, type ModelRequest } from "../../types/index.js";
+import type { RetryOptions } from "../shared/fetch-with-retry.js";
+import type { Provider, ProviderEvent, SerializedRequest } from "../provider.js";
+import { buildAnthropicRequestBody, type AnthropicBodySettings } from "./build-anthropic-request-body.js";
+import type { AnthropicCacheTtl } from "./place-cache-control.js";
+import { serializeAnthropicRequest } from "./serialize-anthropic-request.js";
+import { streamAnthropic } from "./stream-anthropic.js";
+
+export interface AnthropicSettings {
+  /** e.g. "claude-sonnet-4-5". */
+  model: string;
+  /** Defaults to the ANTHROPIC_API_KEY environment variable. */
+  apiKey?: string;
+  /** Defaults to https://api.anthropic.com/v1 (the CLI reads ANTHROPIC_BASE_URL; the library does not). */
+  baseURL?: string;
+  /** Extra headers, e.g. `{ "anthropic-beta": "…" }`; they may override the defaults. */
+  headers?: Record<string, string>;
+  fetch?: typeof globalThis.fetch;
+  /** `max_tokens` when the request does not set `maxOutputTokens` (default 8192; Anthropic requires one). */
+  maxOutputTokens?: number;
+  /** Extended thinking with this token budget (at least 1024, below max_tokens). */
+  thinking?: { budgetTokens: number };
+  /** Lifetime of cache entries: "5m" (default, writes cost 1.25× input) or "1h" (writes cost 2×). */
+  cacheTtl?: AnthropicCacheTtl;
+  retry?: RetryOptions;
+  /** Value of the `anthropic-version` header (default "2023-06-01"). */
+  anthropicVersion?: string;
+}
+
+const defaultBaseURL = "https://api.anthropic.com/v1";
+const defaultMaxOutputTokens = 8192;
+/** "budget_tokens: Must be ≥1024 and less than max_tokens" (https://docs.anthropic.com/en/api/messages). */
+const minThinkingBudget = 1024;
+
+/**
+ * A provider for Anthropic's Messages API over plain fetch. Fails fast (before any I/O) on a missing
+ * key or invalid settings; once `stream` is called every failure is a terminal `error` event.
+ */
+export function createAnthropic(settings: AnthropicSettings): Provider {
+  if (typeof settings.model !== "string" || settings.model === "") {
+    throw new CtxkitError("config_invalid", "createAnthropic needs a model, e.g. { model: \"claude-sonnet-4-5\" }.");
+  }
+  const apiKey = settings.apiKey ?? process.env.ANTHROPIC_API_KEY;
+  if (apiKey === undefined || apiKey === "") {
+    throw new CtxkitError(
+      "api_key_missing",
+      "No Anthropic API key. Set the ANTHROPIC_API_KEY environment variable, pass --api-key to the CLI, or pass `apiKey` to createAnthropic.",
+    );
+  }
+  const bodySettings: AnthropicBodySettings = {
+    model: settings.model,
+    maxOutputTokens: settings.maxOutputTokens ?? defaultMaxOutputTokens,
+    cacheTtl: settings.cacheTtl ?? "5m",
+    ...(settings.thinking === undefined ? {} : { thinking: settings.thinking }),
+  };
+  validateSettings(bodySettings);
+
+  const url = `${(settings.baseURL ?? defaultBaseURL).replace(/\/+$/, "")}/messages`;
+  const headers: Record<string, string> = {
+    "x-api-key": apiKey,
+    "anthropic-version": settings.anthropicVersion ?? "2023-06-01",
+    "content-type": "application/json",
+    ...settings.headers,
+  };
+  const fetchFunction = settings.fetch ?? globalThis.fetch;
+
+  return {
+    name: "anthropic",
+    model: settings.model,
+    stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent> {
+      return streamRequest(request, signal);
+    },
+    serialize(request: ModelRequest): SerializedRequest {
+      return serializeAnthropicRequest(request, bodySettings);
+    },
+  };
+
+  async function* streamRequest(request: ModelRequest, signal?: AbortSignal): AsyncGenerator<ProviderEvent> {
+    let body: string;
+    try {
+      body = JSON.stringify(buildAnthropicRequestBody(request, bodySettings, { includeCacheControl: true, includeTail: true }));
+    } catch (error) {
+      // A request that cannot be serialised (a cyclic extraBody value) must still end as an event.
+      const detail = error instanceof Error ? error.message : String(error);
+      const failure = new CtxkitError("config_invalid", `The Anthropic request could not be serialised: ${detail}`, { cause: error });
+      yield { type: "error", error: failure, partial: { content: [], stopReason: "error" } };
+      return;
+    }
+    yield* streamAnthropic({ fetch: fetchFunction, url, headers, body, retry: settings.retry ?? {}, ...(signal ? { signal } : {}) });
+  }
+}
+
+function validateSettings(settings: AnthropicBodySettings): void {
+  if (!Number.isInteger(settings.maxOutputTokens) || settings.maxOutputTokens < 1) {
+    throw new CtxkitError("config_invalid", `maxOutputTokens must be a positive integer, got ${settings.maxOutputTokens}.`);
+  }
+  if (settings.cacheTtl !== "5m" && settings.cacheTtl !== "1h") {
+    throw new CtxkitError("config_invalid", `cacheTtl must be "5m" or "1h", got ${JSON.stringify(settings.cacheTtl)}.`);
+  }
+  const budget = settings.thinking?.budgetTokens;
+  if (budget === undefined) return;
+  if (!Number.isInteger(budget) || budget < minThinkingBudget || budget >= settings.maxOutputTokens) {
+    throw new CtxkitError(
+      "config_invalid",
+      `thinking.budgetTokens must be an integer ≥ ${minThinkingBudget} and below maxOutputTokens (${settings.maxOutputTokens}), got ${budget}. ` +
+        "Lower the budget or raise maxOutputTokens.",
+    );
+  }
+}

@@ -1,0 +1,2 @@
+export { createAnthropic, type AnthropicSettings } from "./create-anthropic.js";
+export type { AnthropicCacheTtl } from "./place-cache-control.js";
