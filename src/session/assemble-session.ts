@@ -1,0 +1,67 @@
+import type { Message } from "../types/index.js";
+import type { LoadedRequest, LoadedSession, SessionRun, SessionWarning } from "./loaded-session.js";
+import type { HeaderRecord, PrefixRecord, SessionRecord, UsageRecord } from "./session-records.js";
+
+export interface SessionAssembly {
+  /** Adds the next record in file order; returns why it cannot follow the records before it. */
+  add(record: SessionRecord): string | undefined;
+  /** The assembled session, or why the file as a whole is incomplete. */
+  finish(path: string, warnings: SessionWarning[]): LoadedSession | string;
+}
+
+/**
+ * Folds validated records into a `LoadedSession`, checking how they relate: what `rebuildRequest`
+ * relies on (a prefix before every request, request numbers in order, counts that exist) is proven
+ * here once, so readers of a loaded session can trust it.
+ */
+export function assembleSession(header: HeaderRecord): SessionAssembly {
+  const prefixes: PrefixRecord[] = [];
+  const messages: Message[] = [];
+  const requests: LoadedRequest[] = [];
+  const usage: UsageRecord[] = [];
+  const runs: SessionRun[] = [];
+
+  const add = (record: SessionRecord): string | undefined => {
+    switch (record.type) {
+      case "header":
+        return "a second header record (only line 1 may be a header)";
+      case "prefix":
+        prefixes.push(record);
+        return undefined;
+      case "message":
+        messages.push(record.message);
+        return undefined;
+      case "request":
+        if (prefixes.length === 0) return "a request record before any prefix record";
+        if (record.index !== requests.length) {
+          return `request index ${record.index}, expected ${requests.length} (requests are numbered 0, 1, 2, … in file order)`;
+        }
+        if (record.messageCount > messages.length) {
+          return `request ${record.index} sent ${record.messageCount} messages, but only ${messages.length} are recorded before it`;
+        }
+        requests.push({ ...record, prefixIndex: prefixes.length - 1 });
+        return undefined;
+      case "usage":
+        if (record.request >= requests.length) return `usage for request ${record.request}, which is not recorded before it`;
+        usage.push(record);
+        return undefined;
+      case "run_start":
+        runs.push({ start: record, messageIndex: messages.length });
+        return undefined;
+      case "run_end": {
+        const run = runs.findLast((candidate) => candidate.start.runId === record.runId && candidate.end === undefined);
+        if (run === undefined) return `run_end for run ${JSON.stringify(record.runId)} without an open run_start`;
+        run.end = record;
+        return undefined;
+      }
+    }
+  };
+
+  const finish = (path: string, warnings: SessionWarning[]): LoadedSession | string => {
+    const prefix = prefixes.at(-1);
+    if (prefix === undefined) return "the file has no prefix record (every session starts with one after the header)";
+    return { path, header, prefix, prefixes, messages, requests, usage, runs, warnings };
+  };
+
+  return { add, finish };
+}

@@ -1,0 +1,30 @@
+export { createSessionStore } from "./session-store.js";
+export type { CreateSessionOptions, SessionStore, SessionStoreOptions } from "./session-store.js";
+export type {
+  AppendRequestInput,
+  AppendRunEndInput,
+  AppendRunStartInput,
+  SessionWriter,
+} from "./session-writer.js";
+export type { LoadedRequest, LoadedSession, SessionRun, SessionWarning } from "./loaded-session.js";
+export type { SessionSummary } from "./session-summary.js";
+export { SESSION_FORMAT, SESSION_FORMAT_VERSION } from "./session-records.js";
+export type {
+  HeaderRecord,
+  MessageRecord,
+  PrefixRecord,
+  RequestRecord,
+  RunEndRecord,
+  RunStartRecord,
+  SessionPrefix,
+  SessionRecord,
+  SessionRecordType,
+  UsageRecord,
+} from "./session-records.js";
+export { rebuildRequest } from "./rebuild-request.js";
+export type { RebuiltRequest } from "./rebuild-request.js";
+export { parseSessionFile } from "./parse-session-file.js";
+export type { ParsedSessionFile } from "./parse-session-file.js";
+export { validateSessionRecord } from "./validate-session-record.js";
+export type { SessionRecordCheck } from "./validate-session-record.js";
+export { createSessionId, isValidSessionId } from "./session-id.js";

@@ -1,0 +1,25 @@
+import { readFile } from "node:fs/promises";
+import { CtxkitError } from "../types/index.js";
+import { parseSessionFile, type ParsedSessionFile } from "./parse-session-file.js";
+
+/** Reads and validates one session file; a missing file is `session_not_found`, naming where it looked. */
+export async function readSessionFile(filePath: string): Promise<ParsedSessionFile> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(filePath);
+  } catch (error) {
+    if (isNodeError(error) && (error.code === "ENOENT" || error.code === "ENOTDIR")) {
+      throw new CtxkitError(
+        "session_not_found",
+        `No session file at ${filePath}. Check the id and the session directory (list() shows the sessions it holds).`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+  return parseSessionFile(bytes, filePath);
+}
+
+export function isNodeError(value: unknown): value is NodeJS.ErrnoException {
+  return value instanceof Error && typeof (value as NodeJS.ErrnoException).code === "string";
+}

@@ -1,0 +1,56 @@
+import type { Message } from "../types/index.js";
+import type {
+  HeaderRecord,
+  PrefixRecord,
+  RequestRecord,
+  RunEndRecord,
+  RunStartRecord,
+  UsageRecord,
+} from "./session-records.js";
+
+/**
+ * Something odd but recoverable found while loading. Returned as data so the caller can show it;
+ * nothing is ever dropped without one of these.
+ */
+export type SessionWarning =
+  | {
+      /** The last line was cut off mid-write (a crash): it is not JSON and has no newline. */
+      code: "torn_last_line";
+      line: number;
+      bytes: number;
+      message: string;
+    }
+  | {
+      /** The last record is complete JSON but its newline was never written; it was kept. */
+      code: "unterminated_last_line";
+      line: number;
+      message: string;
+    };
+
+/** A request record plus which prefix record was in force when it was sent. */
+export interface LoadedRequest extends RequestRecord {
+  /** Index into `LoadedSession.prefixes`. */
+  prefixIndex: number;
+}
+
+/** One `agent.run()`: its start, its end (absent when the process died mid-run). */
+export interface SessionRun {
+  start: RunStartRecord;
+  end?: RunEndRecord;
+  /** Trajectory messages that existed before the run started. */
+  messageIndex: number;
+}
+
+export interface LoadedSession {
+  path: string;
+  header: HeaderRecord;
+  /** The prefix in force at the end of the file. */
+  prefix: PrefixRecord;
+  /** Every prefix record, in file order; the first is the session's original prefix. */
+  prefixes: PrefixRecord[];
+  messages: Message[];
+  requests: LoadedRequest[];
+  usage: UsageRecord[];
+  runs: SessionRun[];
+  warnings: SessionWarning[];
+}

@@ -1,0 +1,143 @@
+import { TextDecoder } from "node:util";
+import { CtxkitError } from "../types/index.js";
+import type { LoadedSession, SessionWarning } from "./loaded-session.js";
+import { assembleSession, type SessionAssembly } from "./assemble-session.js";
+import { SESSION_FORMAT, SESSION_FORMAT_VERSION, type HeaderRecord } from "./session-records.js";
+import { validateSessionRecord } from "./validate-session-record.js";
+import { isPlainObject } from "./validate-json-shape.js";
+
+const NEWLINE = 0x0a;
+
+export interface ParsedSessionFile {
+  session: LoadedSession;
+  /** Size of the file as read. */
+  byteLength: number;
+  /** Bytes up to and including the last intact record; a torn tail starts here. */
+  intactByteLength: number;
+  /** The last record is intact but has no newline: an appender must write one before its first record. */
+  missingFinalNewline: boolean;
+}
+
+/**
+ * Parses and validates a whole session file (pure: bytes in, session out). Every complete line must
+ * be a valid record, or the load fails naming the line — a bad line in the middle means someone or
+ * something damaged the file, and guessing would lose data. Only the last line gets leniency, because
+ * a crash mid-write can cut it off; that is reported as a warning, never dropped silently.
+ */
+export function parseSessionFile(bytes: Uint8Array, filePath: string): ParsedSessionFile {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const warnings: SessionWarning[] = [];
+  const lastNewline = bytes.lastIndexOf(NEWLINE);
+  let assembly: SessionAssembly | undefined;
+  let line = 0;
+
+  const addLine = (text: string): void => {
+    const parsed = parseJson(text);
+    if (!parsed.ok) throw corrupt(filePath, line, `not valid JSON (${parsed.error})`);
+    if (assembly === undefined) {
+      assembly = assembleSession(readHeader(parsed.value, filePath));
+      return;
+    }
+    const checked = validateSessionRecord(parsed.value);
+    if (!checked.ok) throw corrupt(filePath, line, checked.reason);
+    const problem = assembly.add(checked.record);
+    if (problem) throw corrupt(filePath, line, problem);
+  };
+
+  let start = 0;
+  while (start <= lastNewline) {
+    const end = bytes.indexOf(NEWLINE, start);
+    line += 1;
+    const text = decodeLine(decoder, bytes.subarray(start, end));
+    if (text === undefined) throw corrupt(filePath, line, "not valid UTF-8");
+    if (text.trim() === "") throw corrupt(filePath, line, "empty line");
+    addLine(text);
+    start = end + 1;
+  }
+
+  let intactByteLength = lastNewline + 1;
+  let missingFinalNewline = false;
+  const tail = bytes.subarray(lastNewline + 1);
+  if (tail.length > 0) {
+    line += 1;
+    const text = decodeLine(decoder, tail);
+    if (text !== undefined && parseJson(text).ok) {
+      // A complete record whose newline was never written: keep it, and say so.
+      addLine(text);
+      intactByteLength = bytes.length;
+      missingFinalNewline = true;
+      warnings.push({
+        code: "unterminated_last_line",
+        line,
+        message: `Line ${line} of ${filePath} is a complete record without its final newline; it was kept.`,
+      });
+    } else if (assembly === undefined) {
+      throw corrupt(filePath, line, `the file holds only an incomplete first line (${tail.length} bytes): the session was never fully created`);
+    } else {
+      warnings.push({
+        code: "torn_last_line",
+        line,
+        bytes: tail.length,
+        message:
+          `Line ${line} of ${filePath} was cut off mid-write (${tail.length} bytes, not valid JSON, no newline), ` +
+          "most likely by a crash. Every earlier record is intact; opening the session to append removes the torn bytes.",
+      });
+    }
+  }
+
+  if (assembly === undefined) throw corrupt(filePath, 1, "the file is empty (no header line)");
+  const result = assembly.finish(filePath, warnings);
+  if (typeof result === "string") throw corrupt(filePath, line, result);
+  return { session: result, byteLength: bytes.length, intactByteLength, missingFinalNewline };
+}
+
+/** Line 1 decides whether this ctxkit can read the file at all, so it gets its own error codes. */
+function readHeader(value: unknown, filePath: string): HeaderRecord {
+  if (!isPlainObject(value) || value.type !== "header") {
+    throw corrupt(filePath, 1, `expected the header record {"type":"header","format":"${SESSION_FORMAT}",…}`);
+  }
+  if (value.format !== SESSION_FORMAT) {
+    throw new CtxkitError(
+      "session_version_unsupported",
+      `${filePath} is not a ctxkit session file (its header says format ${JSON.stringify(value.format)}, ` +
+        `expected "${SESSION_FORMAT}"). Import other transcripts with \`ctxkit inspect\` instead of loading them as sessions.`,
+    );
+  }
+  if (typeof value.version === "number" && Number.isInteger(value.version) && value.version > SESSION_FORMAT_VERSION) {
+    throw new CtxkitError(
+      "session_version_unsupported",
+      `${filePath} uses session format version ${value.version}, but this ctxkit reads only version ` +
+        `${SESSION_FORMAT_VERSION}. Upgrade ctxkit (npm install ctxkit@latest) to open it.`,
+    );
+  }
+  const checked = validateSessionRecord(value);
+  if (!checked.ok) throw corrupt(filePath, 1, checked.reason);
+  if (value.version !== SESSION_FORMAT_VERSION) {
+    throw corrupt(filePath, 1, `version ${JSON.stringify(value.version)} is not a valid format version`);
+  }
+  return checked.record as HeaderRecord;
+}
+
+function corrupt(filePath: string, line: number, reason: string): CtxkitError {
+  return new CtxkitError(
+    "session_corrupt",
+    `Session file ${filePath} is corrupt at line ${line}: ${reason}. The file was not modified; ` +
+      "repair or remove that line (keep a copy) to load it.",
+  );
+}
+
+function decodeLine(decoder: TextDecoder, bytes: Uint8Array): string | undefined {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,95 @@
+import type { Message, RunStopReason, SystemPrompt, ToolDefinition, Usage, UserMessage } from "../types/index.js";
+
+/** The `format` value of every ctxkit session header; anything else is not our file. */
+export const SESSION_FORMAT = "ctxkit-session";
+
+/**
+ * The format version this ctxkit writes and the newest it reads. Bump it only with a loader for
+ * every older version and a fixture of it under `fixtures/` (v1-*.jsonl must load forever).
+ */
+export const SESSION_FORMAT_VERSION = 1;
+
+/** Line 1 of every session file. */
+export interface HeaderRecord {
+  type: "header";
+  format: typeof SESSION_FORMAT;
+  version: number;
+  id: string;
+  createdAt: string;
+  /** Absolute path of the workspace the session ran in, when it had one. */
+  workspace?: string;
+}
+
+/** The stable prefix in force from this line on: written at session start and at each declared cache break. */
+export interface PrefixRecord {
+  type: "prefix";
+  system: SystemPrompt;
+  tools: ToolDefinition[];
+  provider: string;
+  model: string;
+  /** Why the prefix changed (absent on the first prefix of a session). */
+  reason?: string;
+}
+
+/** One trajectory message, exactly as it was sent or received. */
+export interface MessageRecord {
+  type: "message";
+  message: Message;
+}
+
+/**
+ * What model call `index` sent: the prefix in force, the first `messageCount` trajectory messages
+ * and `tail`. Only counts are stored, because the trajectory is append-only and already in the file.
+ */
+export interface RequestRecord {
+  type: "request";
+  index: number;
+  messageCount: number;
+  tail: UserMessage | null;
+  provider: string;
+  model: string;
+  at: string;
+}
+
+/** Token usage the provider reported for request `request`. */
+export interface UsageRecord {
+  type: "usage";
+  request: number;
+  usage: Usage;
+}
+
+export interface RunStartRecord {
+  type: "run_start";
+  runId: string;
+  input: string;
+  at: string;
+}
+
+export interface RunEndRecord {
+  type: "run_end";
+  runId: string;
+  stopReason: RunStopReason;
+  usage: Usage;
+  iterations: number;
+  at: string;
+  error?: { code: string; message: string };
+}
+
+export type SessionRecord =
+  | HeaderRecord
+  | PrefixRecord
+  | MessageRecord
+  | RequestRecord
+  | UsageRecord
+  | RunStartRecord
+  | RunEndRecord;
+
+export type SessionRecordType = SessionRecord["type"];
+
+/** The stable prefix as a caller hands it in (a frozen `StablePrefix` plus the provider and model fits). */
+export interface SessionPrefix {
+  system: Readonly<SystemPrompt>;
+  tools: readonly ToolDefinition[];
+  provider: string;
+  model: string;
+}

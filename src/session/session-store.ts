@@ -1,0 +1,185 @@
+import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
+import { isAbsolute, join, resolve } from "node:path";
+import { CtxkitError } from "../types/index.js";
+import type { LoadedSession } from "./loaded-session.js";
+import { isNodeError, readSessionFile } from "./load-session.js";
+import { listSessions } from "./list-sessions.js";
+import { assertValidSessionId, createSessionId } from "./session-id.js";
+import { SESSION_FORMAT, SESSION_FORMAT_VERSION, type HeaderRecord, type PrefixRecord, type SessionPrefix } from "./session-records.js";
+import type { SessionSummary } from "./session-summary.js";
+import { createSessionWriter, type SessionWriter } from "./session-writer.js";
+import { validateSessionRecord } from "./validate-session-record.js";
+
+const FILE_EXTENSION = ".jsonl";
+const GENERATED_ID_ATTEMPTS = 5;
+
+export interface SessionStoreOptions {
+  /** Where session files live (`<directory>/<id>.jsonl`); created on the first `create()`. */
+  directory: string;
+}
+
+export interface CreateSessionOptions {
+  /** Default: a new sortable id like `20261130-041502-a1b2c3`. */
+  id?: string;
+  createdAt: string;
+  /** Absolute path of the workspace. */
+  workspace?: string;
+  prefix: SessionPrefix;
+}
+
+export interface SessionStore {
+  readonly directory: string;
+  /** Starts a new session file (header + prefix, already fsynced). Refuses an id that exists. */
+  create(options: CreateSessionOptions): Promise<SessionWriter>;
+  /** Loads and validates a session, removes a torn last line (reported in `warnings`), and appends from there. */
+  open(id: string): Promise<SessionWriter>;
+  load(id: string): Promise<LoadedSession>;
+  /** Every session in the directory, oldest id first; files that cannot be loaded carry `error`. */
+  list(): Promise<SessionSummary[]>;
+  path(id: string): string;
+}
+
+/** The durable session store: one append-only JSONL file per session in one directory. */
+export function createSessionStore(options: SessionStoreOptions): SessionStore {
+  const directory = resolve(options.directory);
+
+  const path = (id: string): string => {
+    assertValidSessionId(id);
+    return join(directory, `${id}${FILE_EXTENSION}`);
+  };
+
+  const create = async (createOptions: CreateSessionOptions): Promise<SessionWriter> => {
+    const { createdAt, workspace, prefix } = createOptions;
+    if (workspace !== undefined && !isAbsolute(workspace)) {
+      throw new CtxkitError("config_invalid", `The session workspace must be an absolute path, got ${JSON.stringify(workspace)}.`);
+    }
+    const prefixRecord: PrefixRecord = {
+      type: "prefix",
+      system: { ...prefix.system },
+      tools: [...prefix.tools],
+      provider: prefix.provider,
+      model: prefix.model,
+    };
+    const prefixLine = serializeChecked(prefixRecord); // before touching the disk: bad input creates no file
+    await mkdir(directory, { recursive: true });
+    const { id, filePath, handle } = await createUniqueFile(createOptions.id, createdAt);
+    let writer: SessionWriter | undefined;
+    try {
+      const header: HeaderRecord = { type: "header", format: SESSION_FORMAT, version: SESSION_FORMAT_VERSION, id, createdAt, workspace };
+      writer = createSessionWriter({
+        handle,
+        id,
+        path: filePath,
+        messageCount: 0,
+        requestCount: 0,
+        openRunIds: [],
+        warnings: [],
+        loaded: undefined,
+        pendingText: `${serializeChecked(header)}${prefixLine}`,
+      });
+      await writer.flush();
+      await syncDirectory(directory);
+    } catch (error) {
+      // A session whose header never reached the disk holds nothing worth keeping.
+      await (writer ? writer.close() : handle.close()).catch(() => undefined);
+      await rm(filePath, { force: true });
+      throw error;
+    }
+    return writer;
+  };
+
+  const createUniqueFile = async (
+    requestedId: string | undefined,
+    createdAt: string,
+  ): Promise<{ id: string; filePath: string; handle: FileHandle }> => {
+    for (let attempt = 0; attempt < GENERATED_ID_ATTEMPTS; attempt += 1) {
+      const id = requestedId ?? createSessionId(createdAt);
+      const filePath = path(id);
+      try {
+        // "ax": append mode, and fail if the file exists — refusing an existing id is atomic.
+        return { id, filePath, handle: await open(filePath, "ax") };
+      } catch (error) {
+        if (!isNodeError(error) || error.code !== "EEXIST") throw error;
+        if (requestedId !== undefined) {
+          throw new CtxkitError(
+            "config_invalid",
+            `Session ${requestedId} already exists at ${filePath}. Use open() to append to it, or choose another id.`,
+          );
+        }
+      }
+    }
+    throw new CtxkitError("config_invalid", `Could not find an unused session id in ${directory} after ${GENERATED_ID_ATTEMPTS} tries.`);
+  };
+
+  const openSession = async (id: string): Promise<SessionWriter> => {
+    const filePath = path(id);
+    const parsed = await readSessionFile(filePath);
+    const handle = await open(filePath, "a");
+    try {
+      const { size } = await handle.stat();
+      if (size !== parsed.byteLength) {
+        throw new CtxkitError(
+          "config_invalid",
+          `Session ${id} (${filePath}) changed on disk while it was being opened; is another process writing it? Nothing was modified.`,
+        );
+      }
+      if (parsed.intactByteLength < size) {
+        // Only the torn tail goes: everything before it was validated above.
+        await handle.truncate(parsed.intactByteLength);
+        await handle.sync();
+      }
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    const { session } = parsed;
+    const writer = createSessionWriter({
+      handle,
+      id,
+      path: filePath,
+      messageCount: session.messages.length,
+      requestCount: session.requests.length,
+      openRunIds: session.runs.filter((run) => run.end === undefined).map((run) => run.start.runId),
+      warnings: session.warnings,
+      loaded: session,
+      pendingText: parsed.missingFinalNewline ? "\n" : undefined,
+    });
+    if (parsed.missingFinalNewline) {
+      await writer.flush().catch(async (error: unknown) => {
+        await writer.close().catch(() => undefined);
+        throw error;
+      });
+    }
+    return writer;
+  };
+
+  const load = async (id: string): Promise<LoadedSession> => (await readSessionFile(path(id))).session;
+
+  const list = (): Promise<SessionSummary[]> => listSessions(directory, FILE_EXTENSION);
+
+  return { directory, create, open: openSession, load, list, path };
+}
+
+function serializeChecked(record: HeaderRecord | PrefixRecord): string {
+  const checked = validateSessionRecord(record);
+  if (!checked.ok) {
+    throw new CtxkitError("config_invalid", `Cannot start a session with an invalid ${record.type} record: ${checked.reason}.`);
+  }
+  return `${JSON.stringify(record)}\n`;
+}
+
+/**
+ * A new file is only durable once its directory entry is: fsync the directory too. Some platforms
+ * (Windows) cannot open a directory for syncing; there the file's own fsync is the best available.
+ */
+async function syncDirectory(directory: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(directory, "r");
+    await handle.sync();
+  } catch {
+    // Best effort, see above.
+  } finally {
+    await handle?.close();
+  }
+}

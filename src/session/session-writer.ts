@@ -1,0 +1,182 @@
+import type { FileHandle } from "node:fs/promises";
+import { CtxkitError, type Message, type RunStopReason, type Usage, type UserMessage } from "../types/index.js";
+import type { LoadedSession, SessionWarning } from "./loaded-session.js";
+import type { SessionPrefix, SessionRecord } from "./session-records.js";
+import { validateSessionRecord } from "./validate-session-record.js";
+
+export interface AppendRequestInput {
+  /** How many trajectory messages (from the start) the call sent. */
+  messageCount: number;
+  tail?: UserMessage | null;
+  provider: string;
+  model: string;
+  at: string;
+}
+
+export interface AppendRunStartInput {
+  runId: string;
+  input: string;
+  at: string;
+}
+
+export interface AppendRunEndInput {
+  runId: string;
+  stopReason: RunStopReason;
+  usage: Usage;
+  iterations: number;
+  at: string;
+  error?: { code: string; message: string };
+}
+
+/**
+ * Appends records to one session file. Appends only serialise into memory (cheap enough to call on
+ * every event); `flush()` writes them and fsyncs, and the loop calls it before each provider call,
+ * so a crash loses at most what happened since the last call started.
+ */
+export interface SessionWriter {
+  readonly id: string;
+  readonly path: string;
+  /** What loading found when the session was opened (e.g. a torn last line that was then removed). */
+  readonly warnings: readonly SessionWarning[];
+  /** The session as it was on disk when `open()` read it; undefined for a new session. */
+  readonly loaded: LoadedSession | undefined;
+  /** Trajectory messages recorded so far, including those loaded. */
+  readonly messageCount: number;
+  /** Requests recorded so far; the next `appendRequest` returns this number. */
+  readonly requestCount: number;
+  appendMessage(message: Message): void;
+  /** A declared cache break: the stable prefix changes from here on, for `reason`. */
+  appendPrefix(prefix: SessionPrefix, reason: string): void;
+  /** Records what a model call sent; returns its request index. */
+  appendRequest(request: AppendRequestInput): number;
+  appendUsage(requestIndex: number, usage: Usage): void;
+  appendRunStart(run: AppendRunStartInput): void;
+  appendRunEnd(run: AppendRunEndInput): void;
+  /** Writes everything appended so far and fsyncs. Concurrent calls run one after another. */
+  flush(): Promise<void>;
+  /** Flushes, then closes the file. Appending afterwards throws. */
+  close(): Promise<void>;
+}
+
+export interface SessionWriterState {
+  handle: FileHandle;
+  id: string;
+  path: string;
+  messageCount: number;
+  requestCount: number;
+  openRunIds: string[];
+  warnings: SessionWarning[];
+  loaded: LoadedSession | undefined;
+  /** Text to write before the first appended record (a repair, or the header of a new file). */
+  pendingText?: string;
+}
+
+export function createSessionWriter(state: SessionWriterState): SessionWriter {
+  const { handle, id, path } = state;
+  const openRuns = new Set(state.openRunIds);
+  let messageCount = state.messageCount;
+  let requestCount = state.requestCount;
+  let pending: string[] = state.pendingText ? [state.pendingText] : [];
+  // Bytes a failed write did not get to disk; they go first next time so a half-written line is completed.
+  let unwritten: Buffer | undefined;
+  let unsynced = false;
+  let queue: Promise<void> = Promise.resolve();
+  let closing: Promise<void> | undefined;
+
+  const misuse = (reason: string): CtxkitError =>
+    new CtxkitError("config_invalid", `Refusing to write to session ${id} (${path}): ${reason}. Nothing was written.`);
+
+  const append = (record: SessionRecord): void => {
+    if (closing) throw misuse("the writer is closed; open() the session again to append");
+    // Checked on the way in too, so the writer can never produce a file the loader would reject.
+    const checked = validateSessionRecord(record);
+    if (!checked.ok) throw misuse(`invalid ${record.type} record (${checked.reason})`);
+    pending.push(`${JSON.stringify(record)}\n`);
+  };
+
+  const writePending = async (): Promise<void> => {
+    if (pending.length > 0) {
+      const fresh = Buffer.from(pending.join(""), "utf8");
+      pending = [];
+      unwritten = unwritten ? Buffer.concat([unwritten, fresh]) : fresh;
+    }
+    if (unwritten) {
+      const bytes = unwritten;
+      let offset = 0;
+      unsynced = true;
+      try {
+        // The file is open in append mode, so every write lands at the end whatever the position.
+        while (offset < bytes.length) {
+          const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
+          offset += bytesWritten;
+        }
+      } finally {
+        unwritten = offset < bytes.length ? bytes.subarray(offset) : undefined;
+      }
+    }
+    if (unsynced) {
+      await handle.sync();
+      unsynced = false;
+    }
+  };
+
+  const flush = (): Promise<void> => {
+    const run = queue.then(writePending);
+    // A failed flush must not wedge later ones; its error still reaches its own caller.
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  return {
+    id,
+    path,
+    warnings: state.warnings,
+    loaded: state.loaded,
+    get messageCount() {
+      return messageCount;
+    },
+    get requestCount() {
+      return requestCount;
+    },
+    appendMessage(message) {
+      append({ type: "message", message });
+      messageCount += 1;
+    },
+    appendPrefix(prefix, reason) {
+      if (typeof reason !== "string" || reason.trim() === "") throw misuse("a prefix change needs a reason");
+      const { system, tools, provider, model } = prefix;
+      append({ type: "prefix", system: { ...system }, tools: [...tools], provider, model, reason });
+    },
+    appendRequest(request) {
+      if (request.messageCount > messageCount) {
+        throw misuse(`the request sent ${request.messageCount} messages but only ${messageCount} were appended`);
+      }
+      const index = requestCount;
+      const { messageCount: sent, tail = null, provider, model, at } = request;
+      append({ type: "request", index, messageCount: sent, tail, provider, model, at });
+      requestCount += 1;
+      return index;
+    },
+    appendUsage(requestIndex, usage) {
+      if (!Number.isSafeInteger(requestIndex) || requestIndex < 0 || requestIndex >= requestCount) {
+        throw misuse(`usage for request ${requestIndex}, but only ${requestCount} requests were appended`);
+      }
+      append({ type: "usage", request: requestIndex, usage });
+    },
+    appendRunStart(run) {
+      append({ type: "run_start", runId: run.runId, input: run.input, at: run.at });
+      openRuns.add(run.runId);
+    },
+    appendRunEnd(run) {
+      if (!openRuns.has(run.runId)) throw misuse(`run_end for run ${JSON.stringify(run.runId)}, which has no open run_start`);
+      const { runId, stopReason, usage, iterations, at, error } = run;
+      append({ type: "run_end", runId, stopReason, usage, iterations, at, error });
+      openRuns.delete(run.runId);
+    },
+    flush,
+    close() {
+      closing ??= flush().finally(() => handle.close());
+      return closing;
+    },
+  };
+}

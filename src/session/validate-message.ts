@@ -1,0 +1,112 @@
+import type { Message, Usage, UserMessage } from "../types/index.js";
+import {
+  expectArrayOf,
+  expectBoolean,
+  expectNonNegativeNumber,
+  expectObject,
+  expectOneOf,
+  expectOptionalString,
+  expectString,
+  isPlainObject,
+  type ShapeProblem,
+} from "./validate-json-shape.js";
+
+const MESSAGE_ORIGINS = ["user", "model", "tool", "harness"] as const;
+const STOP_REASONS = ["stop", "tool_calls", "length", "content_filter", "aborted", "error"] as const;
+const PART_TYPES = ["text", "thinking", "tool_call"] as const;
+
+/**
+ * Checks that a value read from a session file is a `Message`. Unknown extra fields are allowed and
+ * kept: a message is stored exactly as sent, and a newer ctxkit may add fields an older one ignores.
+ */
+export function checkMessage(value: unknown, path = "message"): ShapeProblem {
+  if (!isPlainObject(value)) return expectObject(value, path);
+  const meta = checkMeta(value.meta, `${path}.meta`);
+  if (meta) return meta;
+  switch (value.role) {
+    case "system":
+    case "user":
+      return expectString(value.content, `${path}.content`);
+    case "assistant":
+      return (
+        expectArrayOf(value.content, `${path}.content`, checkAssistantPart) ??
+        (value.stopReason === undefined ? undefined : expectOneOf(value.stopReason, STOP_REASONS, `${path}.stopReason`)) ??
+        expectOptionalString(value.rawStopReason, `${path}.rawStopReason`)
+      );
+    case "tool":
+      return (
+        expectString(value.toolCallId, `${path}.toolCallId`) ??
+        expectString(value.toolName, `${path}.toolName`) ??
+        expectString(value.content, `${path}.content`) ??
+        expectBoolean(value.isError, `${path}.isError`)
+      );
+    default:
+      return expectOneOf(value.role, ["system", "user", "assistant", "tool"], `${path}.role`);
+  }
+}
+
+export function checkUserMessage(value: unknown, path: string): ShapeProblem {
+  if (isPlainObject(value) && value.role !== "user") return expectOneOf(value.role, ["user"], `${path}.role`);
+  return checkMessage(value, path);
+}
+
+export function checkUsage(value: unknown, path: string): ShapeProblem {
+  if (!isPlainObject(value)) return expectObject(value, path);
+  const counts = ["inputTokens", "cachedInputTokens", "cacheWriteTokens", "outputTokens", "reasoningTokens"] as const;
+  for (const key of counts) {
+    const problem = expectNonNegativeNumber(value[key], `${path}.${key}`);
+    if (problem) return problem;
+  }
+  for (const key of ["timeToFirstTokenMs", "latencyMs"] as const) {
+    if (value[key] !== undefined) {
+      const problem = expectNonNegativeNumber(value[key], `${path}.${key}`);
+      if (problem) return problem;
+    }
+  }
+  return undefined;
+}
+
+function checkMeta(value: unknown, path: string): ShapeProblem {
+  if (!isPlainObject(value)) return expectObject(value, path);
+  return (
+    expectString(value.id, `${path}.id`) ??
+    expectOneOf(value.origin, MESSAGE_ORIGINS, `${path}.origin`) ??
+    expectString(value.createdAt, `${path}.createdAt`)
+  );
+}
+
+function checkAssistantPart(value: unknown, path: string): ShapeProblem {
+  if (!isPlainObject(value)) return expectObject(value, path);
+  switch (value.type) {
+    case "text":
+      return expectString(value.text, `${path}.text`);
+    case "thinking":
+      return (
+        expectString(value.thinking, `${path}.thinking`) ??
+        expectOptionalString(value.signature, `${path}.signature`) ??
+        expectOptionalString(value.redactedData, `${path}.redactedData`)
+      );
+    case "tool_call":
+      // `arguments` is whatever the model's text parsed to (or absent): any JSON value is fine.
+      return (
+        expectString(value.id, `${path}.id`) ??
+        expectString(value.name, `${path}.name`) ??
+        expectString(value.argumentsText, `${path}.argumentsText`)
+      );
+    default:
+      return expectOneOf(value.type, PART_TYPES, `${path}.type`);
+  }
+}
+
+/** Type guards for callers that only need yes or no. */
+export function isMessage(value: unknown): value is Message {
+  return checkMessage(value) === undefined;
+}
+
+export function isUserMessage(value: unknown): value is UserMessage {
+  return checkUserMessage(value, "message") === undefined;
+}
+
+export function isUsage(value: unknown): value is Usage {
+  return checkUsage(value, "usage") === undefined;
+}
