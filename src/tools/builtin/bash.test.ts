@@ -1,0 +1,103 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createBashTool } from "./bash.js";
+import { createTempWorkspace, expectToolError, runTool, type TempWorkspace } from "./test-support/temp-workspace.js";
+
+/**
+ * Whether a process still runs. A killed orphan stays a zombie until its new parent reaps it, and
+ * some container inits never do, so on Linux a zombie counts as gone.
+ */
+async function isRunning(pid: number): Promise<boolean> {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+  return !/^State:\s+Z/m.test(status);
+}
+
+async function waitUntilGone(pid: number): Promise<boolean> {
+  for (let attempt = 0; attempt < 50 && (await isRunning(pid)); attempt += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return !(await isRunning(pid));
+}
+
+describe("bash", () => {
+  let temp: TempWorkspace;
+  beforeEach(async () => {
+    temp = await createTempWorkspace();
+  });
+  afterEach(async () => {
+    await temp.remove();
+  });
+
+  it("runs in the workspace and reports the exit code", async () => {
+    const tool = createBashTool({ workspace: temp.workspace });
+    expect(await runTool(tool, { command: "pwd" })).toEqual({ content: `exit code: 0\n${temp.workspace}\n`, isError: false });
+    expect(await runTool(tool, { command: "exit 3" })).toEqual({ content: "exit code: 3\n(no output)", isError: true });
+    expect(tool.requiresConfirmation).toBe(true);
+    expect(tool.parallelSafe).toBe(false);
+  });
+
+  it("interleaves stdout and stderr in the order they were written", async () => {
+    const command = "echo out-1; sleep 0.05; echo err-1 >&2; sleep 0.05; echo out-2";
+    const result = await runTool(createBashTool({ workspace: temp.workspace }), { command });
+    expect(result.content).toBe("exit code: 0\nout-1\nerr-1\nout-2\n");
+  });
+
+  it("kills the command and its children when the timeout passes", async () => {
+    const started = Date.now();
+    const result = await runTool(createBashTool({ workspace: temp.workspace }), {
+      command: "sleep 30 & echo $! > child.pid; echo started; wait",
+      timeout_ms: 300,
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(result.isError).toBe(true);
+    expect(result.content).toBe(
+      "exit code: none (timed out after 300 ms; the command and its child processes were killed)\nstarted\n",
+    );
+    const childPid = Number(await readFile(path.join(temp.workspace, "child.pid"), "utf8"));
+    expect(await waitUntilGone(childPid)).toBe(true);
+  });
+
+  it("keeps the head and tail of long output and says how much was elided", async () => {
+    const tool = createBashTool({ workspace: temp.workspace, maxOutputBytes: 1000 });
+    const result = await runTool(tool, { command: "echo START; head -c 100000 /dev/zero | tr '\\0' x; echo; echo END" });
+    expect(result.content.startsWith("exit code: 0\nSTART\n")).toBe(true);
+    expect(result.content.endsWith("END\n")).toBe(true);
+    const elided = /\[… (\d+) bytes elided from the middle of the output …\]/.exec(result.content);
+    expect(Number(elided?.[1])).toBe(6 + 100_000 + 1 + 4 - 1000);
+    expect(result.content.length).toBeLessThan(1200);
+  });
+
+  it("kills the command when the signal aborts", async () => {
+    const controller = new AbortController();
+    const tool = createBashTool({ workspace: temp.workspace });
+    const running = runTool(tool, { command: "echo waiting; sleep 30" }, controller.signal);
+    setTimeout(() => controller.abort(), 200);
+    const result = await running;
+    expect(result).toEqual({
+      content: "exit code: none (aborted; the command and its child processes were killed)\nwaiting\n",
+      isError: true,
+    });
+  });
+
+  it("does not start a command when the signal is already aborted", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expectToolError(
+      runTool(createBashTool({ workspace: temp.workspace }), { command: "touch ran" }, controller.signal),
+      "failed",
+    );
+  });
+
+  it("returns promptly when a background process keeps the output pipe open", async () => {
+    const started = Date.now();
+    const result = await runTool(createBashTool({ workspace: temp.workspace }), { command: "sleep 5 & echo done" });
+    expect(result.content).toBe("exit code: 0\ndone\n");
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});

@@ -1,0 +1,146 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { defineTool, ToolError, type Tool, type ToolOutput } from "../tool.js";
+import { formatByteSize } from "./file-content.js";
+import { HeadTailOutput } from "./head-tail-output.js";
+
+export interface BashArgs {
+  command: string;
+  timeout_ms?: number;
+}
+
+export interface BashToolOptions {
+  workspace: string;
+  /** Default timeout of one command (default 120 s). */
+  timeoutMs?: number;
+  /** Largest `timeout_ms` the model may ask for (default 10 min). */
+  maxTimeoutMs?: number;
+  /** Output kept per call, head and tail (default 30 KB). */
+  maxOutputBytes?: number;
+}
+
+/** After the shell exits, how long to wait for background processes still holding its pipes. */
+const pipeDrainMs = 500;
+
+type Ending = "exited" | "timeout" | "aborted";
+
+export function createBashTool(options: BashToolOptions): Tool<BashArgs> {
+  const defaultTimeoutMs = options.timeoutMs ?? 120_000;
+  const maxTimeoutMs = Math.max(options.maxTimeoutMs ?? 600_000, defaultTimeoutMs);
+  const maxOutputBytes = options.maxOutputBytes ?? 30 * 1024;
+  const workspace = path.resolve(options.workspace);
+  return defineTool<BashArgs>({
+    name: "bash",
+    description:
+      "Run a shell command with `/bin/bash -c` in the workspace directory and return `exit code: N` followed " +
+      "by stdout and stderr interleaved as they were written. Use it for builds, tests, git and other programs; " +
+      "prefer read_file, grep, glob and edit_file for reading, searching and changing files. Each call starts " +
+      "a fresh shell (cd and exports do not carry over; chain steps with &&) with no stdin, so interactive " +
+      `programs get end-of-file. The command is killed after timeout_ms (default ${defaultTimeoutMs} ms, at ` +
+      `most ${maxTimeoutMs} ms). Output over ${formatByteSize(maxOutputBytes)} keeps its start and end and ` +
+      'drops the middle, so pipe long output through grep, head or tail. Example: {"command": "npm test 2>&1 | ' +
+      'tail -n 40", "timeout_ms": 300000}',
+    parameters: {
+      type: "object",
+      properties: {
+        command: { type: "string", description: "The bash command line to run in the workspace directory." },
+        timeout_ms: {
+          type: "integer",
+          minimum: 1,
+          maximum: maxTimeoutMs,
+          description: `Milliseconds before the command is killed (default ${defaultTimeoutMs}).`,
+        },
+      },
+      required: ["command"],
+      additionalProperties: false,
+    },
+    parallelSafe: false,
+    requiresConfirmation: true,
+    // The command's own timeout ends it first and reports the output gathered so far.
+    timeoutMs: maxTimeoutMs + 10_000,
+    async execute(args, context) {
+      if (context.signal.aborted) {
+        throw new ToolError("failed", "The command was not run because the call was aborted before it started.");
+      }
+      const timeoutMs = Math.min(maxTimeoutMs, Math.max(1, Math.floor(args.timeout_ms ?? defaultTimeoutMs)));
+      const output = new HeadTailOutput(maxOutputBytes);
+      const result = await runCommand(args.command, workspace, timeoutMs, context.signal, output);
+      return formatResult(result, timeoutMs, output);
+    },
+  });
+}
+
+interface CommandResult {
+  ending: Ending;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+function runCommand(
+  command: string,
+  workspace: string,
+  timeoutMs: number,
+  signal: AbortSignal,
+  output: HeadTailOutput,
+): Promise<CommandResult> {
+  return new Promise((resolve, reject) => {
+    // A process group of its own, so a timeout or abort also kills what the command started.
+    const child = spawn("/bin/bash", ["-c", command], {
+      cwd: workspace,
+      env: process.env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let ending: Ending = "exited";
+    let drainTimer: NodeJS.Timeout | undefined;
+    const killGroup = (reason: Ending): void => {
+      if (ending === "exited") ending = reason;
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // The group is already gone.
+      }
+    };
+    const timeoutTimer = setTimeout(() => killGroup("timeout"), timeoutMs);
+    const onAbort = (): void => killGroup("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+    const finish = (code: number | null, exitSignal: NodeJS.Signals | null): void => {
+      clearTimeout(timeoutTimer);
+      clearTimeout(drainTimer);
+      signal.removeEventListener("abort", onAbort);
+      resolve({ ending, code, signal: exitSignal });
+    };
+    child.stdout.on("data", (chunk: Buffer) => output.append(chunk));
+    child.stderr.on("data", (chunk: Buffer) => output.append(chunk));
+    child.once("error", (error) => {
+      clearTimeout(timeoutTimer);
+      signal.removeEventListener("abort", onAbort);
+      reject(new ToolError("failed", `Could not start /bin/bash in ${workspace}: ${error.message}`));
+    });
+    child.once("exit", (code, exitSignal) => {
+      drainTimer = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(code, exitSignal);
+      }, pipeDrainMs);
+    });
+    child.once("close", finish);
+  });
+}
+
+function formatResult(result: CommandResult, timeoutMs: number, output: HeadTailOutput): ToolOutput {
+  const text = output.totalBytes === 0 ? "(no output)" : output.toString();
+  if (result.ending === "timeout") {
+    return {
+      content: `exit code: none (timed out after ${timeoutMs} ms; the command and its child processes were killed)\n${text}`,
+      isError: true,
+    };
+  }
+  if (result.ending === "aborted") {
+    return { content: `exit code: none (aborted; the command and its child processes were killed)\n${text}`, isError: true };
+  }
+  if (result.code === null) {
+    return { content: `exit code: none (killed by ${result.signal ?? "a signal"})\n${text}`, isError: true };
+  }
+  return { content: `exit code: ${result.code}\n${text}`, isError: result.code !== 0 };
+}

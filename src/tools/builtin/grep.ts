@@ -1,0 +1,179 @@
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { defineTool, ToolError, type Tool } from "../tool.js";
+import { resolveWorkspacePath, toWorkspaceRelative } from "../workspace-path.js";
+import { formatByteSize, looksBinary } from "./file-content.js";
+import { globToRegExp, isNameOnlyGlob } from "./glob-pattern.js";
+import { joinShown, maximumScannedEntries, scanStoppedNote } from "./search-limits.js";
+import { walkDirectory } from "./walk-directory.js";
+
+export interface GrepArgs {
+  pattern: string;
+  path?: string;
+  include?: string;
+  ignore_case?: boolean;
+  max_results?: number;
+}
+
+export interface GrepToolOptions {
+  workspace: string;
+  /** Default for `max_results` (100). */
+  maxResults?: number;
+  /** Larger files are skipped (default 2 MB): they are usually generated or data, and slow to scan. */
+  maxFileBytes?: number;
+  /** Matching lines longer than this are cut around the match (default 300). */
+  maxLineCharacters?: number;
+}
+
+interface SearchFile {
+  absolute: string;
+  shown: string;
+}
+
+export function createGrepTool(options: GrepToolOptions): Tool<GrepArgs> {
+  const defaultMaxResults = options.maxResults ?? 100;
+  const maxFileBytes = options.maxFileBytes ?? 2 * 1024 * 1024;
+  const maxLineCharacters = options.maxLineCharacters ?? 300;
+  return defineTool<GrepArgs>({
+    name: "grep",
+    description:
+      "Search file contents with a JavaScript regular expression, line by line. Returns matching lines as " +
+      "`path:line: text` (workspace-relative path, 1-based line number), files in name order. Use it to find " +
+      "where something is defined or used before reading files; then read_file with an offset near the line. " +
+      "`include` filters file names with a glob ('*.ts', '*.{ts,tsx}'; a pattern with '/' is matched against " +
+      "the path below `path`). node_modules, .git, .ctxkit, binary files and files over " +
+      `${formatByteSize(maxFileBytes)} are skipped; long lines are cut. At most max_results lines ` +
+      `(default ${defaultMaxResults}) are shown, with a count of the rest. ` +
+      'Example: {"pattern": "function\\\\s+createAgent", "path": "src", "include": "*.ts"}',
+    parameters: {
+      type: "object",
+      properties: {
+        pattern: {
+          type: "string",
+          description: "JavaScript regular expression (no slashes, no flags), e.g. \"TODO|FIXME\" or \"import .* from \\\"node:fs\\\"\".",
+        },
+        path: { type: "string", description: "File or directory to search, relative to the workspace (default \".\")." },
+        include: { type: "string", description: "Glob on file names to search, e.g. \"*.ts\" or \"*.{md,txt}\"." },
+        ignore_case: { type: "boolean", description: "Match case-insensitively (default false)." },
+        max_results: {
+          type: "integer",
+          minimum: 1,
+          description: `Most matching lines to return (default ${defaultMaxResults}).`,
+        },
+      },
+      required: ["pattern"],
+      additionalProperties: false,
+    },
+    parallelSafe: true,
+    async execute(args) {
+      const matcher = compilePattern(args.pattern, args.ignore_case === true);
+      const maxResults = Math.max(1, Math.floor(args.max_results ?? defaultMaxResults));
+      const base = await resolveWorkspacePath(options.workspace, args.path ?? ".", { mustExist: true });
+      const baseShown = toWorkspaceRelative(options.workspace, base);
+      const results: string[] = [];
+      let totalMatches = 0;
+      let filesSearched = 0;
+      let largeFilesSkipped = 0;
+      const scan = { stoppedEarly: false };
+      for await (const file of filesToSearch(base, baseShown, args.include, scan)) {
+        const content = await readText(file.absolute, maxFileBytes);
+        if (content.kind === "too_large") largeFilesSkipped += 1;
+        if (content.kind !== "text") continue;
+        filesSearched += 1;
+        const lines = content.text.split(/\r?\n/);
+        for (let index = 0; index < lines.length; index += 1) {
+          const line = lines[index] as string;
+          const match = matcher.exec(line);
+          if (match === null) continue;
+          totalMatches += 1;
+          if (results.length < maxResults) {
+            results.push(`${file.shown}:${index + 1}: ${excerpt(line, match.index, maxLineCharacters)}`);
+          }
+        }
+      }
+      const notes: string[] = [];
+      if (totalMatches > maxResults) {
+        notes.push(
+          `${totalMatches - maxResults} more matches not shown (${totalMatches} in total); narrow the pattern, ` +
+            "path or include, or raise max_results.",
+        );
+      }
+      if (largeFilesSkipped > 0) {
+        notes.push(`Skipped ${countOf(largeFilesSkipped, "file")} larger than ${formatByteSize(maxFileBytes)}.`);
+      }
+      if (scan.stoppedEarly) notes.push(scanStoppedNote(maximumScannedEntries));
+      if (results.length === 0) {
+        const filter = args.include === undefined ? "" : ` matching '${args.include}'`;
+        notes.unshift(`No matches for /${args.pattern}/ in '${baseShown}' (searched ${countOf(filesSearched, "file")}${filter}).`);
+        return notes.join("\n\n");
+      }
+      return [results.join("\n"), ...notes].join("\n\n");
+    },
+  });
+}
+
+function countOf(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+function compilePattern(pattern: string, ignoreCase: boolean): RegExp {
+  try {
+    return new RegExp(pattern, ignoreCase ? "i" : "");
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolError(
+      "invalid_arguments",
+      `${reason}. grep takes a JavaScript regular expression; escape ( ) [ ] { } . * + ? | \\ with a ` +
+        "backslash to match them literally.",
+    );
+  }
+}
+
+/** Files under `base` that `include` selects; an explicitly named file is searched even if it would not. */
+async function* filesToSearch(
+  base: string,
+  baseShown: string,
+  include: string | undefined,
+  scan: { stoppedEarly: boolean },
+): AsyncGenerator<SearchFile> {
+  if (!(await stat(base)).isDirectory()) {
+    yield { absolute: base, shown: baseShown };
+    return;
+  }
+  const includeMatcher = include === undefined ? undefined : globToRegExp(include);
+  const matchesName = include === undefined || isNameOnlyGlob(include);
+  let scanned = 0;
+  for await (const entry of walkDirectory(base)) {
+    scanned += 1;
+    if (scanned > maximumScannedEntries) {
+      scan.stoppedEarly = true;
+      return;
+    }
+    if (entry.kind !== "file") continue;
+    const subject = matchesName ? path.posix.basename(entry.relative) : entry.relative;
+    if (includeMatcher !== undefined && !includeMatcher.test(subject)) continue;
+    yield { absolute: entry.absolute, shown: joinShown(baseShown, entry.relative) };
+  }
+}
+
+type FileText = { kind: "text"; text: string } | { kind: "too_large" } | { kind: "unreadable" };
+
+/** Binary and unreadable files count as "unreadable" and are skipped silently. */
+async function readText(absolute: string, maxFileBytes: number): Promise<FileText> {
+  try {
+    if ((await stat(absolute)).size > maxFileBytes) return { kind: "too_large" };
+    const bytes = await readFile(absolute);
+    return looksBinary(bytes) ? { kind: "unreadable" } : { kind: "text", text: bytes.toString("utf8") };
+  } catch {
+    return { kind: "unreadable" };
+  }
+}
+
+/** A long line is shown as a window that starts a little before the match, so the match stays visible. */
+function excerpt(line: string, matchIndex: number, maxLineCharacters: number): string {
+  if (line.length <= maxLineCharacters) return line;
+  const start = Math.max(0, Math.min(matchIndex - Math.floor(maxLineCharacters / 4), line.length - maxLineCharacters));
+  const prefix = start > 0 ? "…" : "";
+  const suffix = start + maxLineCharacters < line.length ? "…" : "";
+  return `${prefix}${line.slice(start, start + maxLineCharacters)}${suffix} [line cut: ${line.length} characters]`;
+}

@@ -1,0 +1,73 @@
+import type { Dirent } from "node:fs";
+import { readdir, readlink, stat } from "node:fs/promises";
+import path from "node:path";
+import { defineTool, ToolError, type Tool } from "../tool.js";
+import { resolveWorkspacePath, toWorkspaceRelative } from "../workspace-path.js";
+import { formatByteSize } from "./file-content.js";
+import { compareNames } from "./walk-directory.js";
+
+export interface ListDirArgs {
+  path?: string;
+}
+
+export interface ListDirToolOptions {
+  workspace: string;
+  /** Most entries shown (default 500). */
+  maxEntries?: number;
+}
+
+export function createListDirTool(options: ListDirToolOptions): Tool<ListDirArgs> {
+  const maxEntries = options.maxEntries ?? 500;
+  return defineTool<ListDirArgs>({
+    name: "list_dir",
+    description:
+      "List the entries of one directory in the workspace (not recursive), sorted by name: directories end " +
+      "with '/', files show their size, symbolic links show their target. Use it to get oriented or to check " +
+      `a path before reading it; to find files by name across the tree use glob instead. At most ${maxEntries} ` +
+      'entries are shown. Example: {"path": "src/tools"}',
+    parameters: {
+      type: "object",
+      properties: {
+        path: { type: "string", description: "Directory relative to the workspace (default \".\", the workspace root)." },
+      },
+      required: [],
+      additionalProperties: false,
+    },
+    parallelSafe: true,
+    async execute(args) {
+      const absolute = await resolveWorkspacePath(options.workspace, args.path ?? ".", { mustExist: true });
+      const shown = toWorkspaceRelative(options.workspace, absolute);
+      if (!(await stat(absolute)).isDirectory()) {
+        throw new ToolError("invalid_arguments", `'${shown}' is a file, not a directory; use read_file to read it.`);
+      }
+      const entries = (await readdir(absolute, { withFileTypes: true })).sort((left, right) =>
+        compareNames(left.name, right.name),
+      );
+      const directoryName = shown === "." ? ". (the workspace root)" : `${shown}/`;
+      if (entries.length === 0) return `Directory ${directoryName} is empty.`;
+      const lines = await Promise.all(entries.slice(0, maxEntries).map((entry) => describeEntry(absolute, entry)));
+      const header = `Directory ${directoryName}, ${entries.length} ${entries.length === 1 ? "entry" : "entries"}:`;
+      const note =
+        entries.length > maxEntries
+          ? `\n\nShowing the first ${maxEntries} of ${entries.length} entries; use glob with a pattern ` +
+            `such as "${shown === "." ? "" : `${shown}/`}*.ts" to find specific files.`
+          : "";
+      return `${header}\n${lines.join("\n")}${note}`;
+    },
+  });
+}
+
+async function describeEntry(directory: string, entry: Dirent): Promise<string> {
+  const absolute = path.join(directory, entry.name);
+  if (entry.isSymbolicLink()) {
+    const target = await readlink(absolute).catch(() => "?");
+    return `${entry.name} -> ${target}`;
+  }
+  if (entry.isDirectory()) return `${entry.name}/`;
+  if (!entry.isFile()) return entry.name;
+  const size = await stat(absolute).then(
+    (stats) => formatByteSize(stats.size),
+    () => "size unknown",
+  );
+  return `${entry.name}  (${size})`;
+}

@@ -1,0 +1,125 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import { defineTool, ToolError, type Tool } from "../tool.js";
+import { resolveWorkspacePath, toWorkspaceRelative } from "../workspace-path.js";
+import { cutLongLine, formatByteSize, isBinaryFile } from "./file-content.js";
+
+export interface ReadFileArgs {
+  path: string;
+  /** 1-based line to start from. */
+  offset?: number;
+  /** How many lines to show. */
+  limit?: number;
+}
+
+export interface ReadFileToolOptions {
+  workspace: string;
+  /** Most lines shown per call, and the default `limit` (default 2000). */
+  maxLines?: number;
+  /** Longer lines are cut with a marker (default 2000). */
+  maxLineCharacters?: number;
+  /** Most bytes of output per call (default 50 KB). */
+  maxOutputBytes?: number;
+}
+
+export function createReadFileTool(options: ReadFileToolOptions): Tool<ReadFileArgs> {
+  const maxLines = options.maxLines ?? 2000;
+  const maxLineCharacters = options.maxLineCharacters ?? 2000;
+  const maxOutputBytes = options.maxOutputBytes ?? 50 * 1024;
+  return defineTool<ReadFileArgs>({
+    name: "read_file",
+    description:
+      "Read a text file in the workspace. Lines come numbered like `cat -n` (right-aligned number, a tab, " +
+      "then the text); the numbers are not part of the file, so leave them out when you copy text into " +
+      `edit_file. One call shows at most ${maxLines} lines or ${formatByteSize(maxOutputBytes)}, and lines ` +
+      `longer than ${maxLineCharacters} characters are cut; when more remains, the result ends with a note ` +
+      "saying which offset to continue from. For a large file, grep for what you need first and read only " +
+      "that region with offset and limit. Binary files are refused. Paths are relative to the workspace. " +
+      'Example: {"path": "src/server.ts", "offset": 120, "limit": 80}',
+    parameters: {
+      type: "object",
+      properties: {
+        path: { type: "string", description: "File path relative to the workspace, e.g. \"src/index.ts\"." },
+        offset: { type: "integer", minimum: 1, description: "1-based line number to start reading at (default 1)." },
+        limit: {
+          type: "integer",
+          minimum: 1,
+          description: `Number of lines to read (default and maximum ${maxLines}).`,
+        },
+      },
+      required: ["path"],
+      additionalProperties: false,
+    },
+    parallelSafe: true,
+    async execute(args) {
+      const absolute = await resolveWorkspacePath(options.workspace, args.path, { mustExist: true });
+      const shown = toWorkspaceRelative(options.workspace, absolute);
+      if ((await stat(absolute)).isDirectory()) {
+        throw new ToolError(
+          "invalid_arguments",
+          `'${shown}' is a directory, not a file; call list_dir with path '${shown}' to see its contents.`,
+        );
+      }
+      if (await isBinaryFile(absolute)) {
+        throw new ToolError(
+          "invalid_arguments",
+          `'${shown}' is a binary file (it contains NUL bytes); read_file only shows text files.`,
+        );
+      }
+      const offset = Math.max(1, Math.floor(args.offset ?? 1));
+      const limit = Math.min(maxLines, Math.max(1, Math.floor(args.limit ?? maxLines)));
+      const window = await readLineWindow(absolute, offset, limit, (line) => cutLongLine(line, maxLineCharacters), maxOutputBytes);
+      if (window.totalLines === 0) return `File ${shown} is empty (0 lines).`;
+      if (offset > window.totalLines) {
+        throw new ToolError(
+          "invalid_arguments",
+          `offset ${offset} is past the end of ${shown}, which has ${window.totalLines} lines.`,
+        );
+      }
+      const lastShown = offset + window.lines.length - 1;
+      if (lastShown >= window.totalLines) return window.lines.join("\n");
+      const capNote = window.cutByBytes ? ` (output is capped at ${formatByteSize(maxOutputBytes)} per call)` : "";
+      return (
+        `${window.lines.join("\n")}\n\nFile has ${window.totalLines} lines; showing ${offset}-${lastShown}${capNote}. ` +
+        `Call read_file with offset=${lastShown + 1} to continue.`
+      );
+    },
+  });
+}
+
+interface LineWindow {
+  /** Numbered lines, ready to show. */
+  lines: string[];
+  totalLines: number;
+  cutByBytes: boolean;
+}
+
+/** Streams the file so a huge file costs memory only for the lines shown, while still counting all lines. */
+async function readLineWindow(
+  absolute: string,
+  offset: number,
+  limit: number,
+  shorten: (line: string) => string,
+  maxOutputBytes: number,
+): Promise<LineWindow> {
+  const lines: string[] = [];
+  let totalLines = 0;
+  let outputBytes = 0;
+  let cutByBytes = false;
+  const reader = createInterface({ input: createReadStream(absolute, { encoding: "utf8" }), crlfDelay: Infinity });
+  for await (const line of reader) {
+    totalLines += 1;
+    if (totalLines < offset || cutByBytes || lines.length >= limit) continue;
+    const numbered = `${String(totalLines).padStart(6)}\t${shorten(line)}`;
+    const bytes = Buffer.byteLength(numbered) + 1;
+    // Always show at least one line, or a tiny cap could never make progress.
+    if (lines.length > 0 && outputBytes + bytes > maxOutputBytes) {
+      cutByBytes = true;
+      continue;
+    }
+    lines.push(numbered);
+    outputBytes += bytes;
+  }
+  return { lines, totalLines, cutByBytes };
+}

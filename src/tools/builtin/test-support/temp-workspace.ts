@@ -1,0 +1,51 @@
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect } from "vitest";
+import { ToolError, type Tool, type ToolOutput } from "../../tool.js";
+
+/** A real temporary directory holding `workspace/` and a sibling `outside/` for escape tests. */
+export interface TempWorkspace {
+  workspace: string;
+  outside: string;
+  /** Writes a file below the workspace, creating parent directories. */
+  write(relative: string, content: string | Uint8Array): Promise<string>;
+  remove(): Promise<void>;
+}
+
+export async function createTempWorkspace(): Promise<TempWorkspace> {
+  // realpath: on macOS the temp dir is itself behind a symlink (/var -> /private/var).
+  const root = await realpath(await mkdtemp(path.join(tmpdir(), "ctxkit-tools-")));
+  const workspace = path.join(root, "workspace");
+  const outside = path.join(root, "outside");
+  await mkdir(workspace);
+  await mkdir(outside);
+  return {
+    workspace,
+    outside,
+    async write(relative, content) {
+      const absolute = path.join(workspace, relative);
+      await mkdir(path.dirname(absolute), { recursive: true });
+      await writeFile(absolute, content);
+      return absolute;
+    },
+    remove: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+/** Runs a tool the way the loop does and normalises its output. */
+export async function runTool<Args>(tool: Tool<Args>, args: Args, signal?: AbortSignal): Promise<Required<ToolOutput>> {
+  const output = await tool.execute(args, { signal: signal ?? new AbortController().signal, toolCallId: "call-1" });
+  return typeof output === "string" ? { content: output, isError: false } : { content: output.content, isError: output.isError ?? false };
+}
+
+/** Asserts that a call fails with a ToolError of `kind` and returns its message for further checks. */
+export async function expectToolError(call: Promise<unknown>, kind: ToolError["kind"]): Promise<string> {
+  const error: unknown = await call.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(ToolError);
+  expect((error as ToolError).kind).toBe(kind);
+  return (error as ToolError).message;
+}
