@@ -6,3 +6,16 @@ export { defineTool, ToolError, type Tool, type ToolContext, type ToolErrorKind,
 export type { Provider, ProviderEvent, ModelResponse, SerializedRequest } from "./providers/provider.js";
 export { buildModelRequest } from "./context/build-model-request.js";
 export { createStablePrefix, type StablePrefix } from "./context/stable-prefix.js";
+export {
+  createSessionStore,
+  startSession,
+  rebuildRequest,
+  type SessionStore,
+  type SessionWriter,
+  type LoadedSession,
+  type SessionSummary,
+  type StartSessionOptions,
+  type StartedSession,
+} from "./session/index.js";
+export { defaultPricingCatalog, estimateCost, findModelPricing, type ModelPricing, type PricingCatalog } from "./session/pricing.js";
+export * from "./tokens/index.js";

@@ -2,3 +2,4 @@
 export * from "./providers/scripted/index.js";
 export * from "./testing/loopback-server.js";
 export * from "./providers/replay/index.js";
+export * from "./testing/openai-model-server.js";

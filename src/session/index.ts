@@ -28,3 +28,4 @@ export type { ParsedSessionFile } from "./parse-session-file.js";
 export { validateSessionRecord } from "./validate-session-record.js";
 export type { SessionRecordCheck } from "./validate-session-record.js";
 export { createSessionId, isValidSessionId } from "./session-id.js";
+export { startSession, type StartSessionOptions, type StartedSession } from "./start-session.js";

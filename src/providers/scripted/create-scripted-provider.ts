@@ -4,6 +4,7 @@ import { safeParseJson } from "../shared/canonical-json.js";
 import { abortError } from "../shared/fetch-with-retry.js";
 import { serializeCanonicalRequest } from "../shared/serialize-canonical-request.js";
 import type { ScriptedTurn } from "./scripted-turn.js";
+import { sharedPrefixLength } from "../shared/shared-prefix-length.js";
 
 export interface ScriptedProviderOptions {
   /** Turns in order, or a function of the request (and the call number) that returns the next turn. */
@@ -110,12 +111,6 @@ function nextTurn(turns: ScriptedProviderOptions["turns"], request: ModelRequest
   return turn;
 }
 
-function sharedPrefixLength(left: string, right: string): number {
-  const limit = Math.min(left.length, right.length);
-  let index = 0;
-  while (index < limit && left.charCodeAt(index) === right.charCodeAt(index)) index++;
-  return index;
-}
 
 function delay(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

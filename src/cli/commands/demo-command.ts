@@ -1,0 +1,75 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createScriptedProvider } from "../../providers/scripted/index.js";
+import { getTokenCounter } from "../../tokens/get-token-counter.js";
+import { renderChatTemplate, toHfChatMessages } from "../../tokens/index.js";
+import { parseCommandLine } from "../cli-options.js";
+import type { CliIo } from "../cli-io.js";
+import { createAgentFromConfig } from "../create-agent-from-config.js";
+import { createDemoWorkspace } from "../demo/create-demo-workspace.js";
+import { buildDemoReport, formatDemoReport } from "../demo/demo-report.js";
+import { demoSystemPrompt, demoTask, demoTurns } from "../demo/demo-script.js";
+import { createEventRenderer } from "../render-events.js";
+import { resolveConfig } from "../resolve-config.js";
+import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
+
+export const demoHelp = `Usage: ctxkit demo [--dir <dir>] [--json] [--no-color]
+
+Runs offline, with no model and no key: creates a small code base with a bug and a ~200 KB log,
+then drives a real agent run over it with a SCRIPTED model (its turns are written by hand). The
+tools, loop, session and request building are real. Afterwards it prints, per model call, the
+prompt tokens (Qwen3 chat template, exact Qwen3 tokenizer), the tokens reusable from the previous
+call's prefix, the new tokens, and what the call appended.
+
+Options:
+  --dir <dir>   where to create the demo workspace (default: a new temporary directory)
+  --json        print the per-call table as JSON instead
+`;
+
+/** `ctxkit demo`: a real agent run over real files with a scripted model, then the token table. */
+export async function demoCommand(args: string[], io: CliIo): Promise<number> {
+  const { flags, extra } = parseCommandLine(args, { dir: { type: "string" } });
+  if (flags.help) {
+    io.stdout.write(demoHelp);
+    return 0;
+  }
+  const workspace = typeof extra.dir === "string" ? resolve(io.cwd, extra.dir) : await mkdtemp(join(tmpdir(), "ctxkit-demo-"));
+  await createDemoWorkspace(workspace);
+  const style = createTerminalStyle(!flags.json && shouldUseColor(io.stdout, flags.color, io.env));
+  const say = (text: string) => {
+    if (!flags.json) io.stdout.write(text);
+  };
+
+  say(`${style.bold("ctxkit demo")} — a real agent run driven by a ${style.yellow("SCRIPTED model")} (no LLM, no network)\n`);
+  say(`${style.dim(`workspace: ${workspace}`)}\n${style.dim(`task: ${demoTask}`)}\n\n`);
+
+  const provider = createScriptedProvider({ turns: demoTurns, name: "scripted-demo", model: "scripted-demo" });
+  const config = resolveConfig({ workspace, tools: "all", yes: true }, {});
+  const { agent, session } = await createAgentFromConfig(config, {
+    provider,
+    system: demoSystemPrompt,
+    // The scripted model's edit and shell calls are approved automatically, as with --yes.
+    confirmToolCall: async () => true,
+  });
+  const renderer = createEventRenderer({ write: say, style, spinner: false });
+  let stopReason = "";
+  for await (const event of agent.run(demoTask)) {
+    renderer.handle(event);
+    if (event.type === "run_end") stopReason = event.stopReason;
+  }
+  await session.close();
+
+  const counter = await getTokenCounter("qwen3");
+  const report = buildDemoReport(provider.requests, (request) =>
+    counter.encode!(renderChatTemplate({ messages: toHfChatMessages(request), tools: request.tools, addGenerationPrompt: true })),
+  );
+  if (flags.json) {
+    io.stdout.write(`${JSON.stringify({ workspace, sessionId: session.id, stopReason, ...report }, null, 2)}\n`);
+  } else {
+    say(`\n${formatDemoReport(report, "Qwen3 chat template, exact Qwen3 tokens")}\n\n`);
+    say(`Run ended: ${stopReason}. Session stored at ${session.path}\n`);
+    say(`See it with: ctxkit sessions show ${session.id} --workspace ${workspace}\n`);
+  }
+  return stopReason === "final_answer" ? 0 : 1;
+}

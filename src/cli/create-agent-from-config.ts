@@ -1,0 +1,97 @@
+import { join } from "node:path";
+import { createAgent, type Agent } from "../loop/create-agent.js";
+import type { AgentOptions, ToolCallInfo } from "../loop/agent-options.js";
+import { createAnthropic } from "../providers/anthropic/index.js";
+import { createOpenAICompatible } from "../providers/openai-compatible/index.js";
+import type { Provider } from "../providers/provider.js";
+import { createSessionStore, startSession, type SessionStore, type SessionWriter, type SessionWarning } from "../session/index.js";
+import { createWorkspaceTools } from "../tools/builtin/index.js";
+import type { Tool } from "../tools/tool.js";
+import { CtxkitError, type SystemPrompt } from "../types/index.js";
+import type { ResolvedConfig } from "./resolve-config.js";
+
+export const defaultSystemPrompt = `You are ctxkit, a coding agent working in the user's workspace through tools.
+Read files before you change them, keep edits minimal, prefer searching (grep, glob) over reading whole large files,
+and verify your work. When you are done, answer with a short summary of what you did and found.`;
+
+export function createProviderFromConfig(config: ResolvedConfig): Provider {
+  if (!config.model) {
+    throw new CtxkitError(
+      "config_invalid",
+      "No model is set. Pass --model <name> (e.g. --model qwen3:8b for Ollama), set CTXKIT_MODEL, or add \"model\" to ctxkit.config.json.",
+    );
+  }
+  if (config.provider === "anthropic") {
+    return createAnthropic({ model: config.model, ...(config.apiKey ? { apiKey: config.apiKey } : {}), ...(config.baseURL ? { baseURL: config.baseURL } : {}) });
+  }
+  return createOpenAICompatible({
+    vendor: config.vendor,
+    model: config.model,
+    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+    ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+  });
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
+export function createToolsFromConfig(config: ResolvedConfig): Tool<any>[] {
+  const available = createWorkspaceTools({ workspace: config.workspace, enableBash: config.tools.includes("bash") });
+  const unknown = config.tools.filter((name) => !available.some((tool) => tool.name === name));
+  if (unknown.length > 0) {
+    throw new CtxkitError(
+      "config_invalid",
+      `Unknown tool${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}. Built-in tools: ${available.map((tool) => tool.name).join(", ")} (bash only when named).`,
+    );
+  }
+  return available.filter((tool) => config.tools.includes(tool.name));
+}
+
+export function sessionStoreFor(config: ResolvedConfig): SessionStore {
+  return createSessionStore({ directory: join(config.dataDir, "sessions") });
+}
+
+export interface ConfiguredAgent {
+  agent: Agent;
+  session: SessionWriter;
+  resumed: boolean;
+  warnings: SessionWarning[];
+}
+
+/**
+ * Builds the agent a command runs: provider, workspace tools, and a session that is created, or
+ * resumed with its stored trajectory so the next request continues the same byte prefix.
+ */
+export async function createAgentFromConfig(
+  config: ResolvedConfig,
+  options: {
+    provider?: Provider;
+    system?: string | SystemPrompt;
+    confirmToolCall: (call: ToolCallInfo) => Promise<boolean>;
+    clock?: () => Date;
+    extra?: Partial<AgentOptions>;
+  },
+): Promise<ConfiguredAgent> {
+  const provider = options.provider ?? createProviderFromConfig(config);
+  const tools = createToolsFromConfig(config);
+  const system = options.system ?? defaultSystemPrompt;
+  const started = await startSession(sessionStoreFor(config), {
+    ...(config.sessionId ? { id: config.sessionId } : {}),
+    system,
+    tools,
+    provider,
+    workspace: config.workspace,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const { session, messages, resumed } = started;
+  const agent = createAgent({
+    provider,
+    system,
+    tools,
+    maxIterations: config.maxIterations,
+    messages,
+    session,
+    confirmToolCall: options.confirmToolCall,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...options.extra,
+  });
+  return { agent, session, resumed, warnings: started.warnings };
+}

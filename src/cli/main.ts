@@ -1,0 +1,60 @@
+import { isCtxkitError } from "../types/index.js";
+import { processIo, type CliIo } from "./cli-io.js";
+import { chatCommand } from "./commands/chat-command.js";
+import { configCommand } from "./commands/config-command.js";
+import { demoCommand } from "./commands/demo-command.js";
+import { runCommand } from "./commands/run-command.js";
+import { sessionsCommand } from "./commands/sessions-command.js";
+
+export const mainHelp = `ctxkit — context engineering for LLM agents
+
+Usage: ctxkit <command> [options]
+
+Commands:
+  demo                    an offline agent run with a scripted model, then the per-call token table
+  run "<task>"            run one agent task in the workspace
+  chat                    an interactive agent session
+  sessions list|show <id> the stored sessions of a workspace
+  config                  print the resolved configuration (secrets masked)
+
+Run 'ctxkit <command> --help' for a command's options.
+`;
+
+type Command = (args: string[], io: CliIo) => Promise<number>;
+
+const commands: Record<string, Command> = {
+  demo: demoCommand,
+  run: runCommand,
+  chat: chatCommand,
+  sessions: sessionsCommand,
+  config: configCommand,
+};
+
+/** The CLI entry: returns the exit code; a typed error becomes one clear sentence, not a stack trace. */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.stdout.write(mainHelp);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === "--version" || name === "-v") {
+    const { createRequire } = await import("node:module");
+    const packageJson = createRequire(import.meta.url)("../../package.json") as { version: string };
+    io.stdout.write(`${packageJson.version}\n`);
+    return 0;
+  }
+  const command = commands[name];
+  if (!command) {
+    io.stderr.write(`ctxkit: unknown command '${name}'.\n\n${mainHelp}`);
+    return 2;
+  }
+  try {
+    return await command(rest, io);
+  } catch (error) {
+    if (isCtxkitError(error)) {
+      io.stderr.write(`ctxkit ${name}: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,67 @@
+import type { AssistantMessage, ModelRequest } from "../types/index.js";
+
+/** The recorded-run formats `ctxkit inspect` can read. */
+export type TranscriptFormat = "ctxkit" | "openai-log" | "claude-code" | "codex" | "mini-swe-agent" | "tau-bench";
+
+export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
+  "ctxkit",
+  "openai-log",
+  "claude-code",
+  "codex",
+  "mini-swe-agent",
+  "tau-bench",
+];
+
+/**
+ * Token counts the provider reported for one call, as recorded. A field is absent when the
+ * transcript does not record it (absent is "unknown", never 0). `promptTokens` is the whole prompt,
+ * cached and uncached.
+ */
+export interface ReportedUsage {
+  promptTokens?: number;
+  cachedTokens?: number;
+  cacheWriteTokens?: number;
+  completionTokens?: number;
+  cost?: number;
+}
+
+/** One model call of a recorded run. */
+export interface ImportedCall {
+  /**
+   * What the model saw: `system.staticText` is "" and `tools` is [] when the format does not record
+   * them (see `systemKnown`/`toolsKnown`); `cacheBreakpoints` and `settings` are always empty.
+   */
+  request: ModelRequest;
+  /** What the model answered, when recorded. */
+  response?: AssistantMessage;
+  reportedUsage?: ReportedUsage;
+  source: { file: string; line?: number };
+}
+
+/**
+ * A recorded run in the common model. Message ids are stable across the calls of one transcript
+ * (an unchanged message keeps its id), so per-message caches can key on them; they are unique
+ * within a transcript, not across transcripts.
+ */
+export interface ImportedTranscript {
+  id: string;
+  format: TranscriptFormat;
+  file: string;
+  model?: string;
+  calls: ImportedCall[];
+  toolsKnown: boolean;
+  systemKnown: boolean;
+  meta?: Record<string, unknown>;
+}
+
+/** A record that could not be imported; everything else in the file still was. */
+export interface ImportProblem {
+  file: string;
+  line?: number;
+  reason: string;
+}
+
+export interface ImportResult {
+  transcripts: ImportedTranscript[];
+  problems: ImportProblem[];
+}

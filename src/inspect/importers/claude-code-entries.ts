@@ -1,0 +1,66 @@
+import type { ImportProblem } from "../imported-transcript.js";
+import { isRecord, optionalString, type JsonObject } from "./json-guards.js";
+import type { JsonLine } from "./read-json-lines.js";
+
+/** A line of a Claude Code session that has a place in the conversation tree. */
+export interface ClaudeCodeEntry {
+  line: number;
+  type: string;
+  uuid: string;
+  parentUuid: string | undefined;
+  timestamp: string;
+  isSidechain: boolean;
+  isMeta: boolean;
+  /** `message` of user and assistant lines; undefined for system, progress and other lines. */
+  message: JsonObject | undefined;
+}
+
+export interface ClaudeCodeEntries {
+  entries: ClaudeCodeEntry[];
+  sessionId: string | undefined;
+  summaries: string[];
+  problems: ImportProblem[];
+}
+
+/**
+ * Sorts the lines of `~/.claude/projects/<project>/<session>.jsonl`. Lines with a `uuid` are nodes
+ * of the conversation tree (linked by `parentUuid`); only "user" and "assistant" lines carry model
+ * messages. Claude Code adds line types over time (progress, file-history-snapshot, queue-operation…),
+ * so unknown types are skipped, but a user or assistant line without its message is a problem.
+ */
+export function readClaudeCodeEntries(records: JsonLine[], file: string): ClaudeCodeEntries {
+  const result: ClaudeCodeEntries = { entries: [], sessionId: undefined, summaries: [], problems: [] };
+  for (const { line, value } of records) {
+    if (!isRecord(value) || typeof value.type !== "string") {
+      result.problems.push({ file, line, reason: 'expected a Claude Code record {"type": …}' });
+      continue;
+    }
+    if (value.type === "summary") {
+      if (typeof value.summary === "string") result.summaries.push(value.summary);
+      continue;
+    }
+    result.sessionId ??= optionalString(value.sessionId);
+    const isMessageLine = value.type === "user" || value.type === "assistant";
+    const message = isRecord(value.message) ? value.message : undefined;
+    if (isMessageLine && (typeof value.uuid !== "string" || message === undefined || !isValidContent(message.content))) {
+      result.problems.push({ file, line, reason: `a ${value.type} line needs a string uuid and message.content (a string or an array of blocks)` });
+      continue;
+    }
+    if (typeof value.uuid !== "string") continue;
+    result.entries.push({
+      line,
+      type: value.type,
+      uuid: value.uuid,
+      parentUuid: optionalString(value.parentUuid),
+      timestamp: optionalString(value.timestamp) ?? "",
+      isSidechain: value.isSidechain === true,
+      isMeta: value.isMeta === true || value.isCompactSummary === true,
+      message: isMessageLine ? message : undefined,
+    });
+  }
+  return result;
+}
+
+function isValidContent(content: unknown): boolean {
+  return typeof content === "string" || (Array.isArray(content) && content.every(isRecord));
+}

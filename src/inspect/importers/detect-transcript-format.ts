@@ -1,0 +1,57 @@
+import { CtxkitError } from "../../types/index.js";
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from "../imported-transcript.js";
+import { isRecord } from "./json-guards.js";
+
+const codexLineTypes = new Set(["session_meta", "response_item", "event_msg", "turn_context", "compacted"]);
+const claudeCodeLineTypes = new Set(["user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation"]);
+/** Lines read before giving up: the first lines of some formats are ambiguous (a Claude Code summary). */
+const maxLinesToClassify = 50;
+
+/**
+ * Recognises a transcript's format from its content (file name only as a last hint). Whole-file
+ * JSON formats are recognised by a key pattern, so a multi-megabyte file is not parsed twice.
+ * Throws `transcript_invalid` naming the formats and the `--format` flag when nothing matches.
+ */
+export function detectTranscriptFormat(fileName: string, text: string): TranscriptFormat {
+  const start = text.trimStart();
+  if (start.startsWith("[") && /"traj"\s*:\s*\[/.test(text) && /"task_id"\s*:/.test(text)) return "tau-bench";
+  if (start.startsWith("{") && /"trajectory_format"\s*:\s*"mini-swe-agent/.test(text)) return "mini-swe-agent";
+  const fromLines = classifyLines(start);
+  if (fromLines !== undefined) return fromLines;
+  if (/\.traj\.json$/i.test(fileName)) return "mini-swe-agent";
+  if (/(^|[\\/])rollout-[^\\/]*\.jsonl$/i.test(fileName)) return "codex";
+  throw new CtxkitError(
+    "transcript_invalid",
+    `Cannot tell the transcript format of ${fileName}. Known formats: ${TRANSCRIPT_FORMATS.join(", ")}. ` +
+      "Name it with --format <format>, e.g. --format openai-log for a JSONL of chat request bodies.",
+  );
+}
+
+function classifyLines(text: string): TranscriptFormat | undefined {
+  let examined = 0;
+  for (const line of text.split("\n", maxLinesToClassify * 2)) {
+    if (line.trim() === "") continue;
+    if (++examined > maxLinesToClassify) break;
+    let value: unknown;
+    try {
+      value = JSON.parse(line) as unknown;
+    } catch {
+      continue;
+    }
+    const format = classifyRecord(value);
+    if (format !== undefined) return format;
+  }
+  return undefined;
+}
+
+function classifyRecord(value: unknown): TranscriptFormat | undefined {
+  if (!isRecord(value)) return undefined;
+  if (value.type === "header" && value.format === "ctxkit-session") return "ctxkit";
+  if (typeof value.type === "string" && codexLineTypes.has(value.type) && isRecord(value.payload)) return "codex";
+  if (typeof value.type === "string" && claudeCodeLineTypes.has(value.type) && ("uuid" in value || "sessionId" in value || "leafUuid" in value)) {
+    return "claude-code";
+  }
+  const body = isRecord(value.request) ? value.request : isRecord(value.body) ? value.body : value;
+  if (Array.isArray(body.messages)) return "trajectory_format" in value || "instance_id" in value ? "mini-swe-agent" : "openai-log";
+  return undefined;
+}

@@ -1,0 +1,171 @@
+import { mapAnthropicStopReason } from "../../providers/anthropic/map-anthropic-stop-reason.js";
+import { toolCallsOf, type AssistantMessage, type Message, type MessageMeta } from "../../types/index.js";
+import type { ImportedCall, ImportedTranscript, ImportResult, ReportedUsage } from "../imported-transcript.js";
+import { readClaudeCodeEntries, type ClaudeCodeEntry } from "./claude-code-entries.js";
+import { convertClaudeCodeAssistantBlocks, convertClaudeCodeUserContent } from "./convert-claude-code-content.js";
+import { createImportedRequest } from "./create-imported-request.js";
+import { isRecord, optionalCount, optionalString, withoutUndefined, type JsonObject } from "./json-guards.js";
+import { readJsonLines } from "./read-json-lines.js";
+import { transcriptIdFromFile } from "./transcript-id-from-file.js";
+
+/** The lines of one API response: Claude Code writes one line per content block, sharing `message.id`. */
+interface AssistantGroup {
+  key: string;
+  lines: ClaudeCodeEntry[];
+  message: AssistantMessage;
+  usage: ReportedUsage | undefined;
+  model: string | undefined;
+}
+
+/**
+ * Imports a Claude Code session JSONL. One call per API response (distinct `message.id`); its
+ * request is the chain of `parentUuid` ancestors, which is what Claude Code sent — it follows
+ * rewinds and compactions, where file order would not. Sidechain (sub-agent) lines are skipped
+ * unless the file holds nothing else. The system prompt and tools are not recorded. Message ids are
+ * the line uuids (`<session>:<uuid>`), unique even where the conversation branches.
+ */
+export function importClaudeCode(text: string, file: string): ImportResult {
+  const { records, problems } = readJsonLines(text, file);
+  const read = readClaudeCodeEntries(records, file);
+  problems.push(...read.problems);
+  const id = read.sessionId ?? transcriptIdFromFile(file);
+  const withMessages = read.entries.filter((entry) => entry.message !== undefined);
+  const sidechainOnly = withMessages.length > 0 && withMessages.every((entry) => entry.isSidechain);
+  const entries = read.entries.filter((entry) => entry.isSidechain === sidechainOnly);
+  const byUuid = new Map(entries.map((entry) => [entry.uuid, entry]));
+  const groups = groupAssistantLines(entries, id);
+  const groupOfLine = new Map<string, AssistantGroup>();
+  const toolNames = new Map<string, string>();
+  for (const group of groups.values()) {
+    for (const line of group.lines) groupOfLine.set(line.uuid, group);
+    for (const call of toolCallsOf(group.message)) toolNames.set(call.id, call.name);
+  }
+
+  const userMessages = new Map<string, Message[]>();
+  const messagesOf = (entry: ClaudeCodeEntry): Message[] => {
+    let converted = userMessages.get(entry.uuid);
+    if (converted === undefined) {
+      const metaFor = (index: number, origin: MessageMeta["origin"]): MessageMeta => ({
+        id: index === 0 ? `${id}:${entry.uuid}` : `${id}:${entry.uuid}:${index}`,
+        origin,
+        createdAt: entry.timestamp,
+      });
+      const content = entry.message?.content as string | JsonObject[];
+      converted = convertClaudeCodeUserContent(content, metaFor, toolNames, entry.isMeta ? "harness" : "user");
+      userMessages.set(entry.uuid, converted);
+    }
+    return converted;
+  };
+
+  const conversationBefore = (entry: ClaudeCodeEntry): Message[] => {
+    const path: ClaudeCodeEntry[] = [];
+    const seen = new Set<string>();
+    for (let cursor = entry.parentUuid; cursor !== undefined && !seen.has(cursor); ) {
+      seen.add(cursor);
+      const parent = byUuid.get(cursor);
+      if (parent === undefined) break;
+      path.push(parent);
+      cursor = parent.parentUuid;
+    }
+    const messages: Message[] = [];
+    let previousGroup: AssistantGroup | undefined;
+    for (const node of path.reverse()) {
+      const group = groupOfLine.get(node.uuid);
+      if (node.type === "user") messages.push(...messagesOf(node));
+      else if (group !== undefined && group !== previousGroup && !isSynthetic(group)) messages.push(group.message);
+      previousGroup = group;
+    }
+    return messages;
+  };
+
+  const calls: ImportedCall[] = [];
+  let model: string | undefined;
+  for (const group of groups.values()) {
+    // Claude Code writes "<synthetic>" assistant messages itself (API errors, interruptions): no model call.
+    if (isSynthetic(group)) continue;
+    const first = group.lines[0] as ClaudeCodeEntry;
+    model ??= group.model;
+    const call: ImportedCall = {
+      request: createImportedRequest({ messages: conversationBefore(first) }),
+      response: group.message,
+      source: { file, line: first.line },
+    };
+    if (group.usage !== undefined) call.reportedUsage = group.usage;
+    calls.push(call);
+  }
+  const transcript: ImportedTranscript = {
+    id,
+    format: "claude-code",
+    file,
+    calls,
+    toolsKnown: false,
+    systemKnown: false,
+    meta: { summaries: read.summaries, sidechain: sidechainOnly },
+  };
+  if (model !== undefined) transcript.model = model;
+  return { transcripts: calls.length === 0 && withMessages.length === 0 ? [] : [transcript], problems };
+}
+
+function isSynthetic(group: AssistantGroup): boolean {
+  return group.model === "<synthetic>";
+}
+
+/**
+ * Merges the lines of each API response into one assistant message. Depending on the Claude Code
+ * version the lines hold one block each or growing snapshots, so identical blocks are kept once.
+ * Every line repeats the usage, but only the last carries the final `output_tokens`.
+ */
+function groupAssistantLines(entries: ClaudeCodeEntry[], transcriptId: string): Map<string, AssistantGroup> {
+  const linesByKey = new Map<string, ClaudeCodeEntry[]>();
+  for (const entry of entries) {
+    if (entry.type !== "assistant" || entry.message === undefined) continue;
+    const key = optionalString(entry.message.id) ?? entry.uuid;
+    const lines = linesByKey.get(key) ?? [];
+    lines.push(entry);
+    linesByKey.set(key, lines);
+  }
+  const groups = new Map<string, AssistantGroup>();
+  for (const [key, lines] of linesByKey) {
+    const blocks: JsonObject[] = [];
+    const seen = new Set<string>();
+    let usage: JsonObject | undefined;
+    let rawStopReason: string | undefined;
+    for (const line of lines) {
+      const message = line.message as JsonObject;
+      const content = typeof message.content === "string" ? [{ type: "text", text: message.content }] : (message.content as JsonObject[]);
+      for (const block of content) {
+        const blockKey = JSON.stringify(block);
+        if (!seen.has(blockKey)) blocks.push(block);
+        seen.add(blockKey);
+      }
+      if (isRecord(message.usage) && (optionalCount(message.usage.output_tokens) ?? 0) >= (optionalCount(usage?.output_tokens) ?? 0)) usage = message.usage;
+      rawStopReason = optionalString(message.stop_reason) ?? rawStopReason;
+    }
+    const first = lines[0] as ClaudeCodeEntry;
+    const message: AssistantMessage = {
+      role: "assistant",
+      content: convertClaudeCodeAssistantBlocks(blocks),
+      meta: { id: `${transcriptId}:${key}`, origin: "model", createdAt: first.timestamp },
+    };
+    if (rawStopReason !== undefined) {
+      message.stopReason = mapAnthropicStopReason(rawStopReason, toolCallsOf(message).length > 0);
+      message.rawStopReason = rawStopReason;
+    }
+    groups.set(key, { key, lines, message, usage: convertClaudeUsage(usage), model: optionalString(first.message?.model) });
+  }
+  return groups;
+}
+
+/** Anthropic's `input_tokens` is only the uncached part; the prompt is it plus cache reads and writes. */
+function convertClaudeUsage(usage: JsonObject | undefined): ReportedUsage | undefined {
+  if (usage === undefined) return undefined;
+  const input = optionalCount(usage.input_tokens);
+  const read = optionalCount(usage.cache_read_input_tokens);
+  const write = optionalCount(usage.cache_creation_input_tokens);
+  return withoutUndefined<ReportedUsage>({
+    promptTokens: input === undefined ? undefined : input + (read ?? 0) + (write ?? 0),
+    cachedTokens: read,
+    cacheWriteTokens: write,
+    completionTokens: optionalCount(usage.output_tokens),
+  });
+}

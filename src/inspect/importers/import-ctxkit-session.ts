@@ -1,0 +1,85 @@
+import { parseSessionFile, rebuildRequest, type LoadedSession, type UsageRecord } from "../../session/index.js";
+import { CtxkitError } from "../../types/index.js";
+import type { ImportedCall, ImportedTranscript, ImportProblem, ImportResult, ReportedUsage } from "../imported-transcript.js";
+import { createImportedRequest } from "./create-imported-request.js";
+
+/**
+ * Imports a ctxkit session file: one call per request record, with the exact system, tools,
+ * trajectory and tail it sent, the provider's usage for it and the assistant message that followed.
+ * The session loader is strict (a damaged line fails the whole load); here the records before the
+ * first bad line are still imported and the bad line becomes a problem.
+ */
+export function importCtxkitSession(text: string, file: string): ImportResult {
+  const problems: ImportProblem[] = [];
+  let lines = text.split("\n");
+  for (;;) {
+    try {
+      const { session } = parseSessionFile(new TextEncoder().encode(lines.join("\n")), file);
+      for (const warning of session.warnings) problems.push({ file, line: warning.line, reason: warning.message });
+      return { transcripts: [toTranscript(session, file, requestLines(lines))], problems };
+    } catch (error) {
+      if (!(error instanceof CtxkitError)) throw error;
+      const line = corruptLine(error);
+      problems.push(line === undefined ? { file, reason: error.message } : { file, line, reason: error.message });
+      // Line 1 is the header: without it nothing in the file can be read.
+      if (error.code !== "session_corrupt" || line === undefined || line <= 1 || line > lines.length) {
+        return { transcripts: [], problems };
+      }
+      lines = [...lines.slice(0, line - 1), ""];
+    }
+  }
+}
+
+function toTranscript(session: LoadedSession, file: string, lineOfRequest: number[]): ImportedTranscript {
+  const usageByRequest = new Map<number, UsageRecord>();
+  for (const record of session.usage) usageByRequest.set(record.request, record);
+  const calls: ImportedCall[] = session.requests.map((record, index) => {
+    const rebuilt = rebuildRequest(session, index);
+    const next = session.messages[record.messageCount];
+    const usage = usageByRequest.get(index);
+    const line = lineOfRequest[index];
+    const call: ImportedCall = {
+      request: createImportedRequest({ system: rebuilt.system, tools: rebuilt.tools, messages: rebuilt.messages, tail: rebuilt.tail }),
+      source: line === undefined ? { file } : { file, line },
+    };
+    if (next?.role === "assistant") call.response = next;
+    if (usage !== undefined) call.reportedUsage = toReportedUsage(usage);
+    return call;
+  });
+  return {
+    id: session.header.id,
+    format: "ctxkit",
+    file,
+    model: session.requests[0]?.model ?? session.prefix.model,
+    calls,
+    toolsKnown: true,
+    systemKnown: true,
+    meta: { provider: session.prefix.provider, createdAt: session.header.createdAt, workspace: session.header.workspace },
+  };
+}
+
+function toReportedUsage(record: UsageRecord): ReportedUsage {
+  const { usage } = record;
+  return {
+    promptTokens: usage.inputTokens,
+    cachedTokens: usage.cachedInputTokens,
+    cacheWriteTokens: usage.cacheWriteTokens,
+    completionTokens: usage.outputTokens,
+  };
+}
+
+/**
+ * Line numbers of the request records, for pointing at a call in the file. The session writer puts
+ * `type` first, so a prefix test finds them without parsing every line a second time.
+ */
+function requestLines(lines: string[]): number[] {
+  const found: number[] = [];
+  for (const [index, line] of lines.entries()) if (line.startsWith('{"type":"request"')) found.push(index + 1);
+  return found;
+}
+
+/** parseSessionFile names the bad line in its message ("… is corrupt at line 7: …"). */
+function corruptLine(error: CtxkitError): number | undefined {
+  const match = / at line (\d+)/.exec(error.message);
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}

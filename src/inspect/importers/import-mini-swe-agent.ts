@@ -1,0 +1,102 @@
+import { mapOpenAIFinishReason } from "../../providers/openai-compatible/map-openai-finish-reason.js";
+import { toolCallsOf, type AssistantMessage, type Message, type MessageOrigin } from "../../types/index.js";
+import type { ImportedCall, ImportedTranscript, ImportResult, ReportedUsage } from "../imported-transcript.js";
+import { convertOpenAIMessage } from "./convert-openai-message.js";
+import { convertOpenAIReportedUsage } from "./convert-openai-reported-usage.js";
+import { createImportedRequest } from "./create-imported-request.js";
+import { isRecord, optionalCount, optionalString, type JsonObject } from "./json-guards.js";
+import { transcriptIdFromFile } from "./transcript-id-from-file.js";
+
+/**
+ * Imports a mini-swe-agent trajectory (`.traj.json`, format "mini-swe-agent-1"): messages[0] is the
+ * system prompt, every assistant message is a call that saw everything before it, and its
+ * `extra.response` is the provider's raw response (usage, and reasoning the agent did not send back).
+ * Observations stay user messages, as the agent sent them; their origin says they came from a tool.
+ */
+export function importMiniSweAgent(text: string, file: string): ImportResult {
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch (error) {
+    return { transcripts: [], problems: [{ file, reason: `not valid JSON (${(error as Error).message})` }] };
+  }
+  if (!isRecord(value) || !Array.isArray(value.messages)) {
+    return { transcripts: [], problems: [{ file, reason: "expected a mini-swe-agent trajectory {info, messages: [...], trajectory_format}" }] };
+  }
+  const id = optionalString(value.instance_id) ?? transcriptIdFromFile(file);
+  const messages: Message[] = [];
+  const extras: unknown[] = [];
+  const toolNames = new Map<string, string>();
+  for (const [index, raw] of value.messages.entries()) {
+    const converted = convertOpenAIMessage(raw, { id: `${id}:${index}`, createdAt: "", toolNames }, `messages[${index}]`);
+    if (!converted.ok) return { transcripts: [], problems: [{ file, reason: converted.reason }] };
+    converted.message.meta.origin = originOf(converted.message, index);
+    messages.push(converted.message);
+    extras.push(isRecord(raw) ? raw.extra : undefined);
+  }
+  const system = messages[0]?.role === "system" ? messages[0].content : undefined;
+  const offset = system === undefined ? 0 : 1;
+  const conversation = messages.slice(offset);
+  const calls: ImportedCall[] = [];
+  for (const [index, message] of conversation.entries()) {
+    if (message.role !== "assistant") continue;
+    const extra = extras[index + offset];
+    const call: ImportedCall = {
+      request: createImportedRequest({ system: system ?? "", messages: conversation.slice(0, index) }),
+      response: recordedResponse(message, extra),
+      source: { file },
+    };
+    const usage = reportedUsage(extra);
+    if (usage !== undefined) call.reportedUsage = usage;
+    calls.push(call);
+  }
+  const info = isRecord(value.info) ? value.info : {};
+  const transcript: ImportedTranscript = { id, format: "mini-swe-agent", file, calls, toolsKnown: true, systemKnown: system !== undefined };
+  const model = modelName(info);
+  if (model !== undefined) transcript.model = model;
+  transcript.meta = { exitStatus: info.exit_status, modelStats: info.model_stats, trajectoryFormat: value.trajectory_format };
+  return { transcripts: [transcript], problems: [] };
+}
+
+/** The task (message 1) is the user's; observations carry `<returncode>`; the rest is harness feedback. */
+function originOf(message: Message, index: number): MessageOrigin {
+  if (message.role !== "user") return message.meta.origin;
+  if (index <= 1) return "user";
+  return message.content.startsWith("<returncode>") ? "tool" : "harness";
+}
+
+/**
+ * The response as the provider returned it, when `extra.response` holds it: with the reasoning the
+ * agent dropped from its history. It gets its own id because it differs from the history message.
+ */
+function recordedResponse(message: AssistantMessage, extra: unknown): AssistantMessage {
+  const response = isRecord(extra) && isRecord(extra.response) ? extra.response : undefined;
+  const choice = response !== undefined && Array.isArray(response.choices) && isRecord(response.choices[0]) ? response.choices[0] : undefined;
+  if (choice === undefined) return message;
+  const raw = { ...(isRecord(choice.message) ? choice.message : {}), role: "assistant" };
+  const converted = convertOpenAIMessage(raw, { ...message.meta, toolNames: new Map() }, "response");
+  if (!converted.ok || converted.message.role !== "assistant") return message;
+  const recorded = converted.message;
+  const finish = mapOpenAIFinishReason(optionalString(choice.finish_reason), toolCallsOf(recorded).length > 0);
+  recorded.stopReason = finish.stopReason;
+  if (finish.rawStopReason !== undefined) recorded.rawStopReason = finish.rawStopReason;
+  const differs = JSON.stringify(recorded.content) !== JSON.stringify(message.content);
+  recorded.meta = { ...message.meta, id: differs ? `${message.meta.id}:response` : message.meta.id };
+  return recorded;
+}
+
+/** Usage sits in `extra.response.usage`; `cost` is in the usage (OpenRouter) or next to the response (LiteLLM, Portkey). */
+function reportedUsage(extra: unknown): ReportedUsage | undefined {
+  if (!isRecord(extra)) return undefined;
+  const response = isRecord(extra.response) ? extra.response : {};
+  const usage = convertOpenAIReportedUsage(response.usage);
+  const cost = usage?.cost ?? optionalCount(extra.cost);
+  if (usage === undefined) return cost === undefined ? undefined : { cost };
+  return cost === undefined ? usage : { ...usage, cost };
+}
+
+function modelName(info: JsonObject): string | undefined {
+  const config = isRecord(info.config) ? info.config : {};
+  const model = isRecord(config.model) ? config.model : {};
+  return optionalString(model.model_name);
+}

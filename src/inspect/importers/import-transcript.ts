@@ -1,0 +1,24 @@
+import type { ImportResult, TranscriptFormat } from "../imported-transcript.js";
+import { importClaudeCode } from "./import-claude-code.js";
+import { importCodexRollout } from "./import-codex-rollout.js";
+import { importCtxkitSession } from "./import-ctxkit-session.js";
+import { importMiniSweAgent } from "./import-mini-swe-agent.js";
+import { importOpenAILog } from "./import-openai-log.js";
+import { importTauBench } from "./import-tau-bench.js";
+
+/** Every importer is a pure function of (file text, file name). */
+export type TranscriptImporter = (text: string, file: string) => ImportResult;
+
+export const transcriptImporters: Readonly<Record<TranscriptFormat, TranscriptImporter>> = {
+  ctxkit: importCtxkitSession,
+  "openai-log": importOpenAILog,
+  "claude-code": importClaudeCode,
+  codex: importCodexRollout,
+  "mini-swe-agent": importMiniSweAgent,
+  "tau-bench": importTauBench,
+};
+
+/** Imports one file's text in the given format. */
+export function importTranscript(text: string, file: string, format: TranscriptFormat): ImportResult {
+  return transcriptImporters[format](text, file);
+}

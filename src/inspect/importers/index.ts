@@ -1,0 +1,11 @@
+export { detectTranscriptFormat } from "./detect-transcript-format.js";
+export { importTranscript, transcriptImporters, type TranscriptImporter } from "./import-transcript.js";
+export { importTranscriptFiles, type ImportTranscriptFilesOptions } from "./import-transcript-files.js";
+export { importCtxkitSession } from "./import-ctxkit-session.js";
+export { importOpenAILog } from "./import-openai-log.js";
+export { importClaudeCode } from "./import-claude-code.js";
+export { importCodexRollout } from "./import-codex-rollout.js";
+export { importMiniSweAgent } from "./import-mini-swe-agent.js";
+export { importTauBench } from "./import-tau-bench.js";
+export { loadOpenAIToolsFile } from "./load-openai-tools-file.js";
+export { convertOpenAITools } from "./convert-openai-tools.js";

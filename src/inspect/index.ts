@@ -1,0 +1,2 @@
+export * from "./imported-transcript.js";
+export * from "./importers/index.js";

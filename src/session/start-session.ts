@@ -1,0 +1,48 @@
+import { createStablePrefix } from "../context/stable-prefix.js";
+import type { Message, SystemPrompt, ToolDefinition } from "../types/index.js";
+import type { SessionPrefix } from "./session-records.js";
+import type { SessionStore } from "./session-store.js";
+import type { SessionWarning } from "./loaded-session.js";
+import type { SessionWriter } from "./session-writer.js";
+
+export interface StartSessionOptions {
+  /** Resume this session when given; otherwise a new one is created. */
+  id?: string;
+  system: string | SystemPrompt;
+  tools: readonly ToolDefinition[];
+  provider: { name: string; model: string };
+  workspace?: string;
+  clock?: () => Date;
+}
+
+export interface StartedSession {
+  session: SessionWriter;
+  /** The stored trajectory to continue from (empty for a new session). Pass it to `createAgent`. */
+  messages: Message[];
+  resumed: boolean;
+  /** Torn or unterminated last lines found (and repaired) while opening. */
+  warnings: SessionWarning[];
+  /** Set when the resumed session was recorded with a different system prompt or tools. */
+  prefixChanged: boolean;
+}
+
+/**
+ * Creates a session, or resumes one so the agent continues with the same bytes: the stored
+ * messages are returned as they were sent, and a changed system prompt or tool set is recorded
+ * as a declared prefix change (a cache break the caller caused) rather than hidden.
+ */
+export async function startSession(store: SessionStore, options: StartSessionOptions): Promise<StartedSession> {
+  const stable = createStablePrefix(options.system, options.tools);
+  const prefix: SessionPrefix = { system: stable.system, tools: stable.tools, provider: options.provider.name, model: options.provider.model };
+  const clock = options.clock ?? (() => new Date());
+  if (options.id === undefined) {
+    const session = await store.create({ createdAt: clock().toISOString(), ...(options.workspace ? { workspace: options.workspace } : {}), prefix });
+    return { session, messages: [], resumed: false, warnings: [], prefixChanged: false };
+  }
+  const session = await store.open(options.id);
+  const loaded = session.loaded ?? (await store.load(options.id));
+  const prefixChanged =
+    JSON.stringify(loaded.prefix.system) !== JSON.stringify(prefix.system) || JSON.stringify(loaded.prefix.tools) !== JSON.stringify(prefix.tools);
+  if (prefixChanged) session.appendPrefix(prefix, "the system prompt or tools changed when the session was resumed");
+  return { session, messages: [...loaded.messages], resumed: true, warnings: [...session.warnings], prefixChanged };
+}

@@ -1,0 +1,63 @@
+import type { ScriptedTurn } from "../providers/scripted/scripted-turn.js";
+import { sseChunks, startLoopbackServer, type LoopbackServer, type RecordedRequest } from "./loopback-server.js";
+import { sharedPrefixLength } from "../providers/shared/shared-prefix-length.js";
+
+export interface OpenAIModelServer extends LoopbackServer {
+  /** The base URL to give a client: `${url}/v1`. */
+  baseURL: string;
+}
+
+/**
+ * A loopback server that speaks OpenAI's `/v1/chat/completions` streaming wire format and answers
+ * with scripted turns — a stand-in for vLLM, Ollama or OpenAI in end-to-end tests of programs that
+ * use ctxkit (including the `ctxkit` command itself). Turns can be a list (one per call) or a
+ * function of the parsed request body.
+ */
+export async function startOpenAIModelServer(
+  turns: ScriptedTurn[] | ((body: { messages: Array<{ role: string; content?: unknown }> }, call: number) => ScriptedTurn),
+): Promise<OpenAIModelServer> {
+  let call = 0;
+  let previousBody = "";
+  const server = await startLoopbackServer((request: RecordedRequest) => {
+    if (request.path !== "/v1/chat/completions") {
+      return { status: 404, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: `No route ${request.path}` } }) };
+    }
+    const body = JSON.parse(request.body) as { messages: Array<{ role: string; content?: unknown }> };
+    const index = call++;
+    const turn = typeof turns === "function" ? turns(body, index) : turns[index];
+    if (turn === undefined) {
+      return { status: 500, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: `The scripted server has no turn ${index}.` } }) };
+    }
+    const script = typeof turn === "string" ? { text: turn } : turn;
+    const cached = sharedPrefixLength(previousBody, request.body);
+    previousBody = request.body;
+    const chunk = (delta: unknown, finishReason: string | null = null) => ({
+      id: `chatcmpl-${index}`,
+      object: "chat.completion.chunk",
+      created: 1_767_225_600,
+      model: "scripted",
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+    });
+    const toolCalls = script.toolCalls ?? [];
+    const events: unknown[] = [chunk({ role: "assistant", content: "" })];
+    if (script.thinking) events.push(chunk({ reasoning_content: script.thinking }));
+    for (const piece of (script.text ?? "").match(/[\s\S]{1,24}/g) ?? []) events.push(chunk({ content: piece }));
+    toolCalls.forEach((toolCall, position) => {
+      const argumentsText = toolCall.argumentsText ?? JSON.stringify(toolCall.arguments ?? {});
+      events.push(chunk({ tool_calls: [{ index: position, id: toolCall.id ?? `call_${index}_${position}`, type: "function", function: { name: toolCall.name, arguments: argumentsText } }] }));
+    });
+    events.push(chunk({}, toolCalls.length > 0 ? "tool_calls" : "stop"));
+    const promptTokens = Math.ceil(request.body.length / 4);
+    events.push({
+      id: `chatcmpl-${index}`,
+      object: "chat.completion.chunk",
+      created: 1_767_225_600,
+      model: "scripted",
+      choices: [],
+      usage: { prompt_tokens: promptTokens, completion_tokens: 20, total_tokens: promptTokens + 20, prompt_tokens_details: { cached_tokens: Math.floor(cached / 4) } },
+    });
+    return { status: 200, headers: { "content-type": "text/event-stream" }, chunks: sseChunks(events, { done: true }) };
+  });
+  return { ...server, baseURL: `${server.url}/v1` };
+}
+

@@ -1,0 +1,114 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, writeFile, mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startOpenAIModelServer, type OpenAIModelServer } from "../src/testing.js";
+import { runCli } from "./run-cli.js";
+
+let server: OpenAIModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function workspace(): Promise<string> {
+  const directory = await mkdtemp(join(tmpdir(), "ctxkit-cli-"));
+  await mkdir(join(directory, "src"));
+  await writeFile(join(directory, "src", "app.ts"), "export const answer = 41;\n");
+  await writeFile(join(directory, "notes.md"), "The answer should be 42.\n");
+  return directory;
+}
+
+const multiToolTask = [
+  { toolCalls: [{ name: "list_dir", arguments: { path: "." } }, { name: "grep", arguments: { pattern: "answer" } }] },
+  { toolCalls: [{ name: "read_file", arguments: { path: "src/app.ts" } }] },
+  { toolCalls: [{ name: "edit_file", arguments: { path: "src/app.ts", old_string: "answer = 41", new_string: "answer = 42" } }] },
+  "Set answer to 42 in src/app.ts.",
+];
+
+describe("ctxkit run", () => {
+  it("completes a multi-tool task against a local OpenAI-compatible server and writes the session", async () => {
+    server = await startOpenAIModelServer(multiToolTask);
+    const cwd = await workspace();
+    const run = await runCli(["run", "--provider", "openai-compatible", "--base-url", server.baseURL, "--model", "m", "--yes", "Make the answer 42."], { cwd });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("● list_dir");
+    expect(run.stdout).toContain("● edit_file");
+    expect(run.stdout).toContain("Set answer to 42 in src/app.ts.");
+    expect(await readFile(join(cwd, "src", "app.ts"), "utf8")).toBe("export const answer = 42;\n");
+    const sessions = await readdir(join(cwd, ".ctxkit", "sessions"));
+    expect(sessions).toHaveLength(1);
+    // The requests the server received: each one extends the previous one's messages unchanged.
+    const bodies = server.requests.map((request) => JSON.parse(request.body) as { messages: unknown[] });
+    expect(bodies).toHaveLength(4);
+    for (let index = 1; index < bodies.length; index++) {
+      expect(bodies[index]!.messages.slice(0, bodies[index - 1]!.messages.length)).toEqual(bodies[index - 1]!.messages);
+    }
+  });
+
+  it("prints NDJSON events with --json, ending with run_end", async () => {
+    server = await startOpenAIModelServer(multiToolTask);
+    const cwd = await workspace();
+    const run = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--yes", "--json", "Make the answer 42."], { cwd });
+    expect(run.code).toBe(0);
+    const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(events[0]).toMatchObject({ type: "run_start" });
+    const last = events.at(-1)!;
+    expect(last).toMatchObject({ type: "run_end", stopReason: "final_answer" });
+    expect(typeof last.sessionId).toBe("string");
+    expect(last.usage).toMatchObject({ inputTokens: expect.any(Number), cachedInputTokens: expect.any(Number) });
+    expect(existsSync(join(cwd, ".ctxkit", "sessions", `${String(last.sessionId)}.jsonl`))).toBe(true);
+  });
+
+  it("resumes a session with --session and continues its trajectory", async () => {
+    server = await startOpenAIModelServer(["First answer.", "Second answer."]);
+    const cwd = await workspace();
+    const first = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--json", "Hello"], { cwd });
+    const sessionId = String((JSON.parse(first.stdout.trim().split("\n").at(-1)!) as { sessionId: string }).sessionId);
+    const second = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--session", sessionId, "Again"], { cwd });
+    expect(second.code).toBe(0);
+    const [firstBody, secondBody] = server.requests.map((request) => request.body);
+    const firstMessages = (JSON.parse(firstBody!) as { messages: unknown[] }).messages;
+    const secondMessages = (JSON.parse(secondBody!) as { messages: unknown[] }).messages;
+    expect(secondMessages.slice(0, firstMessages.length)).toEqual(firstMessages);
+    expect(secondMessages).toHaveLength(firstMessages.length + 2);
+    // Byte-level: the first request's body without its closing brackets starts the second one.
+    expect(secondBody!.startsWith(firstBody!.slice(0, -2))).toBe(true);
+  });
+
+  it("exits non-zero with one clear sentence when the model is missing or the server is unreachable", async () => {
+    const cwd = await workspace();
+    const noModel = await runCli(["run", "hi"], { cwd });
+    expect(noModel.code).toBe(1);
+    expect(noModel.stderr).toMatch(/^ctxkit run: No model is set\. Pass --model/);
+    expect(noModel.stderr).not.toContain("    at ");
+
+    const unreachable = await runCli(["run", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "hi"], { cwd });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain("Could not reach");
+    expect(unreachable.stderr).not.toContain("    at ");
+  });
+});
+
+describe("ctxkit config", () => {
+  it("prints the resolved configuration with the key masked and each value's source", async () => {
+    const cwd = await workspace();
+    await writeFile(join(cwd, "ctxkit.config.json"), JSON.stringify({ model: "from-file", maxIterations: 7 }));
+    const run = await runCli(["config", "--vendor", "vllm"], { cwd, env: { CTXKIT_API_KEY: "sk-verysecretkey1234", CTXKIT_MODEL: "from-env" } });
+    expect(run.code).toBe(0);
+    const config = JSON.parse(run.stdout) as Record<string, unknown> & { sources: Record<string, string> };
+    expect(config).toMatchObject({ vendor: "vllm", model: "from-env", maxIterations: 7, apiKey: "sk-…1234" });
+    expect(config.sources).toMatchObject({ vendor: "flag", model: "environment", maxIterations: "workspace config", apiKey: "environment" });
+    expect(run.stdout).not.toContain("verysecret");
+  });
+
+  it("rejects a config file with an unknown key, naming the file and the key", async () => {
+    const cwd = await workspace();
+    await writeFile(join(cwd, "ctxkit.config.json"), JSON.stringify({ modle: "typo" }));
+    const run = await runCli(["config"], { cwd });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("ctxkit.config.json: unknown key 'modle'");
+  });
+});
