@@ -35,6 +35,7 @@ describe("agent loop", () => {
       tools: [weatherTool, crashingTool, failingTool],
       clock: createTestClock(),
       createId: createTestIds(),
+      prefixGuard: { strict: true },
     });
 
     const events: AgentEvent[] = [];
@@ -179,6 +180,34 @@ describe("agent loop", () => {
     const provider = createScriptedProvider({ turns: [{ text: "partial", error: new CtxkitError("provider_http_error", "boom") }] });
     const result = await createAgent({ provider, system: "s" }).run("go").result();
     expect(result).toMatchObject({ stopReason: "error", error: { code: "provider_http_error", message: "boom" } });
+  });
+
+  it("reports a request that rewrites history as an undeclared cache break, and stops in strict mode", async () => {
+    const turns = [{ toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" } }] }, "done"];
+    const rewrite = (request: import("../types/index.js").ModelRequest) =>
+      request.messages.length > 1 ? { ...request, messages: request.messages.map((message, index) => (index === 0 ? { ...message, content: "edited" } as typeof message : message)) } : request;
+    const lenient = createAgent({ provider: createScriptedProvider({ turns }), system: "s", tools: [weatherTool], hooks: { transformRequest: rewrite } });
+    const events: AgentEvent[] = [];
+    for await (const event of lenient.run("go")) events.push(event);
+    expect(events.find((event) => event.type === "cache_break")).toMatchObject({ layer: "message", index: 0, declared: false });
+    expect(events.find((event) => event.type === "warning")).toMatchObject({ code: "undeclared_cache_break" });
+    expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
+
+    const strict = createAgent({ provider: createScriptedProvider({ turns }), system: "s", tools: [weatherTool], hooks: { transformRequest: rewrite }, prefixGuard: { strict: true } });
+    const result = await strict.run("go").result();
+    expect(result).toMatchObject({ stopReason: "error", error: { code: "prefix_break" } });
+  });
+
+  it("records a break announced with declareCacheBreak as declared", async () => {
+    const provider = createScriptedProvider({ turns: ["one", "two"] });
+    const agent = createAgent({ provider, system: "s", prefixGuard: { strict: true } });
+    await agent.run("first").result();
+    (agent.messages as import("../types/index.js").Message[]).splice(0, 2, { role: "user", content: "Summary: said hi.", meta: { id: "sum", origin: "harness", createdAt: "" } });
+    agent.declareCacheBreak("compaction");
+    const events: AgentEvent[] = [];
+    for await (const event of agent.run("second")) events.push(event);
+    expect(events.find((event) => event.type === "cache_break")).toMatchObject({ declared: true, reason: "compaction" });
+    expect(events.at(-1)).toMatchObject({ stopReason: "final_answer" });
   });
 
   it("fails fast on invalid tool definitions", () => {

@@ -1,4 +1,5 @@
 import type { Provider } from "../providers/provider.js";
+import type { TokenCounter } from "../tokens/token-counter.js";
 import type { Tool, ToolOutput } from "../tools/tool.js";
 import type {
   GenerationSettings,
@@ -76,6 +77,12 @@ export interface AgentOptions {
   repeatedCallLimit?: number;
   /** Default timeout per tool call in ms (default 120 000); a tool's own `timeoutMs` wins. */
   toolTimeoutMs?: number;
+  /**
+   * Checks every request against the previous one and reports cache breaks (`cache_break` events;
+   * a warning when undeclared). `strict` ends the run with a `prefix_break` error on an undeclared
+   * break. Default: on, counting with the calibrated estimator; `false` turns it off.
+   */
+  prefixGuard?: false | { strict?: boolean; counter?: TokenCounter };
   clock?: () => Date;
   createId?: () => string;
 }

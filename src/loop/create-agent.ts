@@ -1,4 +1,6 @@
 import { buildModelRequest } from "../context/build-model-request.js";
+import { createPrefixGuard } from "../context/prefix-guard/index.js";
+import { getTokenCounter } from "../tokens/get-token-counter.js";
 import { createStablePrefix, type StablePrefix } from "../context/stable-prefix.js";
 import type { Tool } from "../tools/tool.js";
 import { compileArgumentValidators } from "../tools/validate-tool-arguments.js";
@@ -20,6 +22,11 @@ export interface Agent {
   /** The frozen system prompt and tools every request starts with. */
   readonly prefix: StablePrefix;
   readonly sessionId: string | undefined;
+  /**
+   * Announces that the next request intentionally changes already-sent context (a compaction, a
+   * tool-set change the user asked for), so the prefix guard records it as a declared break.
+   */
+  declareCacheBreak(reason: string): void;
 }
 
 /**
@@ -46,6 +53,11 @@ export function createAgent(options: AgentOptions): Agent {
     validators,
     clock,
     createId,
+    guard:
+      options.prefixGuard === false
+        ? undefined
+        : createPrefixGuard({ counter: options.prefixGuard?.counter ?? getTokenCounter("estimate"), strict: options.prefixGuard?.strict ?? false }),
+    declaredBreak: undefined,
     buildRequest: (tail?: UserMessage) =>
       buildModelRequest({ prefix, trajectory, ...(tail ? { tail } : {}), ...(options.settings ? { settings: options.settings } : {}) }),
   };
@@ -67,6 +79,9 @@ export function createAgent(options: AgentOptions): Agent {
     },
     prefix,
     sessionId: options.session?.id,
+    declareCacheBreak(reason) {
+      state.declaredBreak = { reason };
+    },
   };
 }
 

@@ -1,3 +1,5 @@
+import type { PrefixGuard } from "../context/prefix-guard/index.js";
+import { describeCacheBreak } from "../context/prefix-guard/index.js";
 import type { StablePrefix } from "../context/stable-prefix.js";
 import type { Tool } from "../tools/tool.js";
 import type { ArgumentsValidator } from "../tools/validate-tool-arguments.js";
@@ -32,6 +34,9 @@ export interface LoopState {
   clock: () => Date;
   createId: () => string;
   buildRequest: (tail?: UserMessage) => ModelRequest;
+  guard: PrefixGuard | undefined;
+  /** Set by `agent.declareCacheBreak()`: the next request may break the prefix for this reason. */
+  declaredBreak: { reason: string } | undefined;
 }
 
 /**
@@ -97,6 +102,23 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
       tailText === undefined ? undefined : { role: "user", content: tailText, meta: { id: `tail_${runId}_${turn}`, origin: "harness", createdAt: clock().toISOString() } };
     const built = state.buildRequest(tail);
     const request = options.hooks?.transformRequest ? options.hooks.transformRequest(built) : built;
+    if (state.guard) {
+      let check;
+      try {
+        check = state.guard.check(request, state.declaredBreak);
+      } catch (error) {
+        const failure = { code: "prefix_break", message: error instanceof Error ? error.message : String(error) };
+        yield { type: "error", ...failure };
+        return yield* finish("error", failure);
+      }
+      state.declaredBreak = undefined;
+      const cacheBreak = check.cacheBreak;
+      if (cacheBreak) {
+        const { excerpt: _excerpt, ...fields } = cacheBreak;
+        yield { type: "cache_break", turn, ...fields };
+        if (!cacheBreak.declared) yield { type: "warning", code: "undeclared_cache_break", message: describeCacheBreak(cacheBreak) };
+      }
+    }
     let requestIndex = -1;
     if (session) {
       requestIndex = session.appendRequest({

@@ -36,6 +36,17 @@ export type AgentEvent =
   | { type: "tool_result"; turn: number; message: ToolMessage; durationMs: number }
   | { type: "usage"; turn: number; usage: Usage }
   | { type: "turn_end"; turn: number; message: AssistantMessage }
+  | {
+      type: "cache_break";
+      turn: number;
+      layer: "system_static" | "system_session" | "tools" | "message" | "tail";
+      index: number;
+      firstDifferingByte: number;
+      firstDifferingToken: number;
+      lostTokens: number;
+      declared: boolean;
+      reason?: string;
+    }
   | { type: "warning"; code: string; message: string }
   | { type: "error"; code: string; message: string }
   | {

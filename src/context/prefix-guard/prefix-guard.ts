@@ -1,0 +1,124 @@
+import type { TokenCounter } from "../../tokens/token-counter.js";
+import { CtxkitError, type ModelRequest } from "../../types/index.js";
+import { sharedPrefixLength } from "../../providers/shared/shared-prefix-length.js";
+import { findLayerDifference } from "./find-cache-break.js";
+import { toRequestLayers, type LayerName, type RequestLayer } from "./request-layers.js";
+
+/** A place where a request stopped extending the previous one: everything after it is re-processed. */
+export interface CacheBreak {
+  layer: LayerName;
+  /** The tool's or message's index within its layer. */
+  index: number;
+  /** First differing character of the body (layer texts concatenated). */
+  firstDifferingByte: number;
+  /** First token that can no longer be reused (= the reusable prefix, in tokens). */
+  firstDifferingToken: number;
+  /** Tokens of the previous body that the cache can no longer serve. */
+  lostTokens: number;
+  /** A break the harness announced (compaction, a tool-set change the user asked for). */
+  declared: boolean;
+  reason?: string;
+  /** A few characters either side of the first difference, before and after. */
+  excerpt: { previous: string; next: string };
+}
+
+export interface PrefixCheck {
+  /** Tokens of the whole request, tail included. */
+  promptTokens: number;
+  /** Tokens of the previous request's body that this request repeats unchanged at its start. */
+  reusablePrefixTokens: number;
+  cacheBreak?: CacheBreak;
+}
+
+export interface PrefixGuardOptions {
+  /** Counts layer tokens; exact counters also locate the first differing token inside a layer. */
+  counter: TokenCounter;
+  /** Throw a `prefix_break` error on an undeclared break (used by tests to keep the invariant). */
+  strict?: boolean;
+}
+
+export interface PrefixGuard {
+  /** Compares a request with the previous one checked; pass `declared` when the break is intended. */
+  check(request: ModelRequest, declared?: { reason: string }): PrefixCheck;
+  reset(): void;
+}
+
+/**
+ * Watches consecutive requests for the prefix invariant: each request's body (without its tail)
+ * must start the next request unchanged. On a difference it names the layer and index, the first
+ * differing byte and token, and how many cached tokens were lost. Token counts are cached per
+ * layer hash, so a call costs O(new layers), not O(context).
+ */
+export function createPrefixGuard(options: PrefixGuardOptions): PrefixGuard {
+  const tokenCounts = new Map<string, number>();
+  let previousBody: RequestLayer[] | undefined;
+  const tokensOf = (layer: RequestLayer): number => {
+    let count = tokenCounts.get(layer.hash);
+    if (count === undefined) {
+      count = options.counter.count(layer.text);
+      tokenCounts.set(layer.hash, count);
+    }
+    return count;
+  };
+
+  return {
+    check(request, declared) {
+      const layers = toRequestLayers(request);
+      const promptTokens = layers.reduce((sum, layer) => sum + tokensOf(layer), 0);
+      const previous = previousBody;
+      previousBody = layers.filter((layer) => layer.layer !== "tail");
+      if (previous === undefined) return { promptTokens, reusablePrefixTokens: 0 };
+
+      const previousBodyTokens = previous.reduce((sum, layer) => sum + tokensOf(layer), 0);
+      const difference = findLayerDifference(previous, layers);
+      if (difference === undefined) return { promptTokens, reusablePrefixTokens: previousBodyTokens };
+
+      const before = previous.slice(0, difference.position).reduce((sum, layer) => sum + tokensOf(layer), 0);
+      const withinLayer =
+        options.counter.encode && difference.nextText !== undefined
+          ? sharedPrefixLength(options.counter.encode(difference.previousText), options.counter.encode(difference.nextText))
+          : 0;
+      const reusablePrefixTokens = before + withinLayer;
+      const cacheBreak: CacheBreak = {
+        layer: difference.layer,
+        index: difference.index,
+        firstDifferingByte: difference.bodyOffset,
+        firstDifferingToken: reusablePrefixTokens,
+        lostTokens: previousBodyTokens - reusablePrefixTokens,
+        declared: declared !== undefined,
+        ...(declared ? { reason: declared.reason } : {}),
+        excerpt: {
+          previous: excerpt(difference.previousText, difference.offsetInLayer),
+          next: difference.nextText === undefined ? "(removed)" : excerpt(difference.nextText, difference.offsetInLayer),
+        },
+      };
+      if (options.strict && !cacheBreak.declared) throw prefixBreakError(cacheBreak);
+      return { promptTokens, reusablePrefixTokens, cacheBreak };
+    },
+    reset() {
+      previousBody = undefined;
+    },
+  };
+}
+
+export function describeCacheBreak(cacheBreak: CacheBreak): string {
+  const where = cacheBreak.layer === "message" || cacheBreak.layer === "tools" ? `${cacheBreak.layer}[${cacheBreak.index}]` : cacheBreak.layer;
+  return (
+    `${cacheBreak.declared ? "Declared" : "Undeclared"} cache break in ${where} at byte ${cacheBreak.firstDifferingByte} ` +
+    `(token ${cacheBreak.firstDifferingToken}): ${cacheBreak.lostTokens} cached tokens lost` +
+    (cacheBreak.reason ? ` — ${cacheBreak.reason}` : "") +
+    `. Was ${JSON.stringify(cacheBreak.excerpt.previous)}, now ${JSON.stringify(cacheBreak.excerpt.next)}.`
+  );
+}
+
+function prefixBreakError(cacheBreak: CacheBreak): CtxkitError {
+  return new CtxkitError(
+    "prefix_break",
+    `${describeCacheBreak(cacheBreak)} Keep dynamic values out of the system prompt and tools, never edit sent messages, ` +
+      "and declare intended breaks (compaction, tool-set changes).",
+  );
+}
+
+function excerpt(text: string, offset: number): string {
+  return text.slice(Math.max(0, offset - 20), offset + 30);
+}

@@ -1,0 +1,38 @@
+import { createHash } from "node:crypto";
+import type { Message, ModelRequest } from "../../types/index.js";
+import { canonicalJson } from "../../providers/shared/canonical-json.js";
+
+/** The parts of a request in prompt order, as the prefix guard compares them. */
+export type LayerName = "system_static" | "system_session" | "tools" | "message" | "tail";
+
+export interface RequestLayer {
+  layer: LayerName;
+  /** Position within its layer: the tool's index, or the message's index in the trajectory. */
+  index: number;
+  /** What the model reads of this part (ids and timestamps of ctxkit's own metadata excluded). */
+  text: string;
+  hash: string;
+}
+
+/**
+ * Splits a request into its layers: static system, session system, each tool, each trajectory
+ * message, then the tail. Pure; the same request always gives the same layers and hashes.
+ */
+export function toRequestLayers(request: ModelRequest): RequestLayer[] {
+  const layers: RequestLayer[] = [layer("system_static", 0, request.system.staticText)];
+  if (request.system.sessionText !== undefined) layers.push(layer("system_session", 0, request.system.sessionText));
+  request.tools.forEach((tool, index) => layers.push(layer("tools", index, canonicalJson(tool))));
+  request.messages.forEach((message, index) => layers.push(layer("message", index, visibleText(message))));
+  if (request.tail) layers.push(layer("tail", 0, visibleText(request.tail)));
+  return layers;
+}
+
+function layer(name: LayerName, index: number, text: string): RequestLayer {
+  return { layer: name, index, text, hash: createHash("sha1").update(text).digest("base64url") };
+}
+
+/** A message without ctxkit's metadata (id, origin, creation time), which no provider sends. */
+export function visibleText(message: Message): string {
+  const { meta: _meta, ...visible } = message;
+  return JSON.stringify(visible);
+}
