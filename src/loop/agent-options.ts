@@ -1,12 +1,14 @@
 import type { Provider } from "../providers/provider.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
-import type { Tool, ToolOutput } from "../tools/tool.js";
+import type { StablePrefix } from "../context/stable-prefix.js";
+import type { Tool, ToolErrorKind, ToolOutput } from "../tools/tool.js";
 import type {
   GenerationSettings,
   Message,
   ModelRequest,
   SystemPrompt,
   ToolCallPart,
+  ToolMessage,
   Usage,
   UserMessage,
 } from "../types/index.js";
@@ -30,6 +32,53 @@ export interface AgentHooks {
   transformRequest?: (request: ModelRequest) => ModelRequest;
 }
 
+/** What a tool-result processor is told about the call that produced the result. */
+export interface ToolResultInfo {
+  call: ToolCallPart;
+  /** Set when the call failed. */
+  errorKind?: ToolErrorKind;
+  durationMs: number;
+  /** 1 for the first call of this tool in the session, 2 for the second, … */
+  callNumber: number;
+  /** 1 for the first tool call of any tool in the session, … */
+  totalCallNumber: number;
+  now: Date;
+}
+
+/**
+ * Rewrites a tool result once, before it is appended: what it returns is frozen into the
+ * trajectory and never re-rendered (timestamps, call numbers, error details, size budgets).
+ */
+export type ToolResultProcessor = (result: ToolMessage, info: ToolResultInfo) => ToolMessage | Promise<ToolMessage>;
+
+/** What a context preparer sees before each model call. */
+export interface ContextState {
+  /** The context as it stands (what will be sent, before the tail). */
+  messages: readonly Message[];
+  prefix: StablePrefix;
+  /** Model calls made so far in this run. */
+  iteration: number;
+  now: Date;
+  /** Usage the provider reported for the previous call of this agent, if any. */
+  lastUsage?: Usage;
+  /** When the previous call was sent (for cache time-to-live reasoning). */
+  lastRequestAt?: Date;
+  /** Set when the previous attempt of this call failed with a context-overflow error. */
+  overflow: boolean;
+  signal: AbortSignal;
+}
+
+/**
+ * A change to the context before a call: `append` adds harness messages (no cache break);
+ * `replace` swaps messages start..end for others — a declared cache break, recorded in the session
+ * so that a restart replays the same bytes.
+ */
+export type ContextEdit =
+  | { type: "append"; messages: Message[] }
+  | { type: "replace"; start: number; end: number; messages: Message[]; reason: string };
+
+export type ContextPreparer = (state: ContextState) => ContextEdit[] | undefined | Promise<ContextEdit[] | undefined>;
+
 /** What the tail builder sees on every call. */
 export interface TailState {
   trajectory: readonly Message[];
@@ -47,6 +96,7 @@ export interface SessionSink {
   appendMessage(message: Message): void;
   appendRequest(record: { messageCount: number; tail: UserMessage | null; provider: string; model: string; at: string }): number;
   appendUsage(requestIndex: number, usage: Usage): void;
+  appendContextEdit(edit: { start: number; end: number; messages: Message[]; reason: string; at: string }): void;
   appendRunStart(record: { runId: string; input: string; at: string }): void;
   appendRunEnd(record: { runId: string; stopReason: string; usage: Usage; iterations: number; at: string }): void;
   flush(): Promise<void>;
@@ -71,6 +121,10 @@ export interface AgentOptions {
    * message to the model — a library never runs a guarded tool silently.
    */
   confirmToolCall?: (call: ToolCallInfo) => Promise<boolean>;
+  /** Rewrites each tool result once before it is frozen into the trajectory (see ToolResultProcessor). */
+  processToolResult?: ToolResultProcessor;
+  /** Runs before each model call and after a context overflow; may append or replace context (see ContextEdit). */
+  prepareContext?: ContextPreparer;
   /** Builds the tail message (e.g. a status bar) for each call; it is never stored in the trajectory. */
   tail?: (state: TailState) => string | undefined;
   /** Identical consecutive tool calls before the agent warns the model; one more stops the run (default 3). */

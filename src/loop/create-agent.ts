@@ -7,7 +7,8 @@ import { compileArgumentValidators } from "../tools/validate-tool-arguments.js";
 import { validateToolDefinitions } from "../tools/validate-tool-definitions.js";
 import type { Message, UserMessage } from "../types/index.js";
 import type { AgentOptions } from "./agent-options.js";
-import { runAgentLoop, type LoopState } from "./run-agent-loop.js";
+import { countToolCalls, type LoopState } from "./loop-state.js";
+import { runAgentLoop } from "./run-agent-loop.js";
 import { createRunHandle, type RunHandle } from "./run-handle.js";
 
 export interface RunOptions {
@@ -58,6 +59,9 @@ export function createAgent(options: AgentOptions): Agent {
         ? undefined
         : createPrefixGuard({ counter: options.prefixGuard?.counter ?? getTokenCounter("estimate"), strict: options.prefixGuard?.strict ?? false }),
     declaredBreak: undefined,
+    toolCallCounts: countToolCalls(trajectory),
+    lastUsage: undefined,
+    lastRequestAt: undefined,
     buildRequest: (tail?: UserMessage) =>
       buildModelRequest({ prefix, trajectory, ...(tail ? { tail } : {}), ...(options.settings ? { settings: options.settings } : {}) }),
   };

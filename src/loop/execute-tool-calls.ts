@@ -133,7 +133,7 @@ function failureFromThrown(toolName: string, error: unknown): ToolOutput {
 }
 
 export function failure(kind: ToolErrorKind, message: string): ToolOutput {
-  return { content: `Error (${kind}): ${message}`, isError: true };
+  return { content: `Error (${kind}): ${message}`, isError: true, errorKind: kind };
 }
 
 function truncate(text: string, limit: number): string {

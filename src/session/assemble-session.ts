@@ -1,6 +1,6 @@
 import type { Message } from "../types/index.js";
 import type { LoadedRequest, LoadedSession, SessionRun, SessionWarning } from "./loaded-session.js";
-import type { HeaderRecord, PrefixRecord, SessionRecord, UsageRecord } from "./session-records.js";
+import type { ContextEditRecord, HeaderRecord, PrefixRecord, SessionRecord, UsageRecord } from "./session-records.js";
 
 export interface SessionAssembly {
   /** Adds the next record in file order; returns why it cannot follow the records before it. */
@@ -16,7 +16,12 @@ export interface SessionAssembly {
  */
 export function assembleSession(header: HeaderRecord): SessionAssembly {
   const prefixes: PrefixRecord[] = [];
-  const messages: Message[] = [];
+  // `log` holds every message record; `views` the context as sent, one array per context edit
+  // (v2): requests index into the view that was current when they were sent.
+  const log: Message[] = [];
+  const views: Message[][] = [[]];
+  const edits: ContextEditRecord[] = [];
+  let messages: Message[] = views[0]!;
   const requests: LoadedRequest[] = [];
   const usage: UsageRecord[] = [];
   const runs: SessionRun[] = [];
@@ -29,8 +34,19 @@ export function assembleSession(header: HeaderRecord): SessionAssembly {
         prefixes.push(record);
         return undefined;
       case "message":
+        log.push(record.message);
         messages.push(record.message);
         return undefined;
+      case "context_edit": {
+        if (header.version < 2) return "a context_edit record in a version 1 file (context edits arrived in version 2)";
+        if (record.start > record.end || record.end > messages.length) {
+          return `context_edit replaces messages ${record.start}–${record.end}, but the context has ${messages.length}`;
+        }
+        messages = [...messages.slice(0, record.start), ...record.messages, ...messages.slice(record.end)];
+        views.push(messages);
+        edits.push(record);
+        return undefined;
+      }
       case "request":
         if (prefixes.length === 0) return "a request record before any prefix record";
         if (record.index !== requests.length) {
@@ -39,7 +55,7 @@ export function assembleSession(header: HeaderRecord): SessionAssembly {
         if (record.messageCount > messages.length) {
           return `request ${record.index} sent ${record.messageCount} messages, but only ${messages.length} are recorded before it`;
         }
-        requests.push({ ...record, prefixIndex: prefixes.length - 1 });
+        requests.push({ ...record, prefixIndex: prefixes.length - 1, viewIndex: views.length - 1 });
         return undefined;
       case "usage":
         if (record.request >= requests.length) return `usage for request ${record.request}, which is not recorded before it`;
@@ -60,7 +76,7 @@ export function assembleSession(header: HeaderRecord): SessionAssembly {
   const finish = (path: string, warnings: SessionWarning[]): LoadedSession | string => {
     const prefix = prefixes.at(-1);
     if (prefix === undefined) return "the file has no prefix record (every session starts with one after the header)";
-    return { path, header, prefix, prefixes, messages, requests, usage, runs, warnings };
+    return { path, header, prefix, prefixes, messages, log, views, edits, requests, usage, runs, warnings };
   };
 
   return { add, finish };

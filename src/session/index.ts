@@ -1,6 +1,7 @@
 export { createSessionStore } from "./session-store.js";
 export type { CreateSessionOptions, SessionStore, SessionStoreOptions } from "./session-store.js";
 export type {
+  AppendContextEditInput,
   AppendRequestInput,
   AppendRunEndInput,
   AppendRunStartInput,
@@ -10,6 +11,7 @@ export type { LoadedRequest, LoadedSession, SessionRun, SessionWarning } from ".
 export type { SessionSummary } from "./session-summary.js";
 export { SESSION_FORMAT, SESSION_FORMAT_VERSION } from "./session-records.js";
 export type {
+  ContextEditRecord,
   HeaderRecord,
   MessageRecord,
   PrefixRecord,

@@ -1,5 +1,6 @@
 import type { Message } from "../types/index.js";
 import type {
+  ContextEditRecord,
   HeaderRecord,
   PrefixRecord,
   RequestRecord,
@@ -31,6 +32,8 @@ export type SessionWarning =
 export interface LoadedRequest extends RequestRecord {
   /** Index into `LoadedSession.prefixes`. */
   prefixIndex: number;
+  /** Index into `LoadedSession.views`: the context (after any edits) this request sent from. */
+  viewIndex: number;
 }
 
 /** One `agent.run()`: its start, its end (absent when the process died mid-run). */
@@ -48,7 +51,13 @@ export interface LoadedSession {
   prefix: PrefixRecord;
   /** Every prefix record, in file order; the first is the session's original prefix. */
   prefixes: PrefixRecord[];
+  /** The context as it stands at the end of the file (after context edits): what a resumed agent continues. */
   messages: Message[];
+  /** Every message ever recorded, in order — including ones a context edit later replaced. */
+  log: Message[];
+  /** The context after each edit: `views[0]` from the start, `views[k]` after the k-th context edit. */
+  views: Message[][];
+  edits: ContextEditRecord[];
   requests: LoadedRequest[];
   usage: UsageRecord[];
   runs: SessionRun[];

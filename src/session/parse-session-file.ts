@@ -2,7 +2,7 @@ import { TextDecoder } from "node:util";
 import { CtxkitError } from "../types/index.js";
 import type { LoadedSession, SessionWarning } from "./loaded-session.js";
 import { assembleSession, type SessionAssembly } from "./assemble-session.js";
-import { SESSION_FORMAT, SESSION_FORMAT_VERSION, type HeaderRecord } from "./session-records.js";
+import { READABLE_SESSION_VERSIONS, SESSION_FORMAT, SESSION_FORMAT_VERSION, type HeaderRecord } from "./session-records.js";
 import { validateSessionRecord } from "./validate-session-record.js";
 import { isPlainObject } from "./validate-json-shape.js";
 
@@ -106,13 +106,13 @@ function readHeader(value: unknown, filePath: string): HeaderRecord {
   if (typeof value.version === "number" && Number.isInteger(value.version) && value.version > SESSION_FORMAT_VERSION) {
     throw new CtxkitError(
       "session_version_unsupported",
-      `${filePath} uses session format version ${value.version}, but this ctxkit reads only version ` +
+      `${filePath} uses session format version ${value.version}, but this ctxkit reads versions up to ` +
         `${SESSION_FORMAT_VERSION}. Upgrade ctxkit (npm install ctxkit@latest) to open it.`,
     );
   }
   const checked = validateSessionRecord(value);
   if (!checked.ok) throw corrupt(filePath, 1, checked.reason);
-  if (value.version !== SESSION_FORMAT_VERSION) {
+  if (!READABLE_SESSION_VERSIONS.includes(value.version as number)) {
     throw corrupt(filePath, 1, `version ${JSON.stringify(value.version)} is not a valid format version`);
   }
   return checked.record as HeaderRecord;

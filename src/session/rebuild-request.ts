@@ -26,7 +26,7 @@ export function rebuildRequest(session: LoadedSession, requestIndex: number): Re
   return {
     system: prefix.system,
     tools: prefix.tools,
-    messages: session.messages.slice(0, request.messageCount),
+    messages: (session.views[request.viewIndex] ?? session.messages).slice(0, request.messageCount),
     tail: request.tail ?? undefined,
     provider: request.provider,
     model: request.model,

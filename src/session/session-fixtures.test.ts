@@ -50,11 +50,12 @@ describe("format version 1 fixtures", () => {
     expect(session.warnings).toEqual([expect.objectContaining({ code: "torn_last_line", line: 6, bytes: 158 })]);
   });
 
-  it("lists both fixtures without errors", async () => {
+  it("lists every fixture without errors", async () => {
     const summaries = await fixtures.list();
     expect(summaries.map((summary) => [summary.id, summary.error])).toEqual([
       ["v1-basic", undefined],
       ["v1-torn", undefined],
+      ["v2-context-edit", undefined],
     ]);
   });
 
@@ -74,5 +75,45 @@ describe("format version 1 fixtures", () => {
       const session = await store.load("v1-torn");
       expect([session.messages.length, session.requests.length, session.warnings]).toEqual([1, 1, []]);
     });
+  });
+});
+
+describe("format version 2 fixtures", () => {
+  it("v2-context-edit loads the edited context, keeps the replaced original in the log, and rebuilds each request", async () => {
+    const session = await fixtures.load("v2-context-edit");
+    expect(session.header.version).toBe(2);
+    expect(session.edits).toHaveLength(1);
+    expect(session.log.map((message) => message.meta.id)).toEqual(["msg-0001", "msg-0002", "msg-0003", "msg-0004"]);
+    expect(session.messages.map((message) => message.meta.id)).toEqual(["msg-0001", "msg-0002", "msg-0003:cleared", "msg-0004"]);
+    // Request 1 was sent before the edit, request 2 after it: each rebuilds from its own view.
+    expect(rebuildRequest(session, 1).messages[2]?.meta.id).toBe("msg-0003");
+    expect(rebuildRequest(session, 2).messages[2]?.meta.id).toBe("msg-0003:cleared");
+    expect(rebuildRequest(session, 2).messages).toHaveLength(3);
+  });
+
+  it("refuses a context edit inside a version 1 file", async () => {
+    const { directory } = await createTempDirectory();
+    const store = createSessionStore({ directory });
+    const text = (await import("node:fs/promises")).readFile(fileURLToPath(new URL("./fixtures/v2-context-edit.jsonl", import.meta.url)), "utf8");
+    await (await import("node:fs/promises")).writeFile(store.path("old"), (await text).replace('"version":2', '"version":1'));
+    await expect(store.load("old")).rejects.toMatchObject({ code: "session_corrupt", message: expect.stringContaining("context_edit record in a version 1 file") });
+  });
+});
+
+describe("context edits written by the store", () => {
+  it("round-trips an edit and keeps counting the context after it", async () => {
+    const { directory } = await createTempDirectory();
+    const store = createSessionStore({ directory });
+    const session = await fixtures.load("v2-context-edit");
+    const writer = await store.create({ id: "edits", createdAt: "2026-11-30T05:00:00.000Z", prefix: { ...session.prefix } });
+    for (const message of session.log.slice(0, 3)) writer.appendMessage(message);
+    const [edit] = session.edits;
+    writer.appendContextEdit({ start: edit!.start, end: edit!.end, messages: edit!.messages, reason: edit!.reason, at: edit!.at });
+    expect(writer.messageCount).toBe(3);
+    expect(() => writer.appendContextEdit({ start: 2, end: 9, messages: [], reason: "x", at: "" })).toThrow(/context has 3/);
+    await writer.close();
+    const loaded = await store.load("edits");
+    expect(loaded.messages).toEqual(session.messages.slice(0, 3));
+    expect(loaded.log).toEqual(session.log.slice(0, 3));
   });
 });

@@ -7,7 +7,10 @@ export const SESSION_FORMAT = "ctxkit-session";
  * The format version this ctxkit writes and the newest it reads. Bump it only with a loader for
  * every older version and a fixture of it under `fixtures/` (v1-*.jsonl must load forever).
  */
-export const SESSION_FORMAT_VERSION = 1;
+export const SESSION_FORMAT_VERSION = 2;
+
+/** Versions this ctxkit reads. v2 added `context_edit` records (compaction, cleared tool results). */
+export const READABLE_SESSION_VERSIONS: readonly number[] = [1, 2];
 
 /** Line 1 of every session file. */
 export interface HeaderRecord {
@@ -58,6 +61,21 @@ export interface UsageRecord {
   usage: Usage;
 }
 
+/**
+ * A declared change to the context already sent (v2): messages `start`..`end` (exclusive) of the
+ * context as it stood are replaced by `messages` — a compaction, a summary, cleared tool results.
+ * The originals stay in the file as their `message` records, so nothing is lost and a restart
+ * replays exactly the same bytes. Later `message` records append to the edited context.
+ */
+export interface ContextEditRecord {
+  type: "context_edit";
+  start: number;
+  end: number;
+  messages: Message[];
+  reason: string;
+  at: string;
+}
+
 export interface RunStartRecord {
   type: "run_start";
   runId: string;
@@ -81,6 +99,7 @@ export type SessionRecord =
   | MessageRecord
   | RequestRecord
   | UsageRecord
+  | ContextEditRecord
   | RunStartRecord
   | RunEndRecord;
 

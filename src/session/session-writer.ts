@@ -13,6 +13,17 @@ export interface AppendRequestInput {
   at: string;
 }
 
+export interface AppendContextEditInput {
+  /** First replaced message of the current context. */
+  start: number;
+  /** One past the last replaced message. */
+  end: number;
+  /** What replaces them (a summary, stubs); may be empty. */
+  messages: Message[];
+  reason: string;
+  at: string;
+}
+
 export interface AppendRunStartInput {
   runId: string;
   input: string;
@@ -40,7 +51,7 @@ export interface SessionWriter {
   readonly warnings: readonly SessionWarning[];
   /** The session as it was on disk when `open()` read it; undefined for a new session. */
   readonly loaded: LoadedSession | undefined;
-  /** Trajectory messages recorded so far, including those loaded. */
+  /** Messages in the current context (after context edits), including those loaded. */
   readonly messageCount: number;
   /** Requests recorded so far; the next `appendRequest` returns this number. */
   readonly requestCount: number;
@@ -50,6 +61,8 @@ export interface SessionWriter {
   /** Records what a model call sent; returns its request index. */
   appendRequest(request: AppendRequestInput): number;
   appendUsage(requestIndex: number, usage: Usage): void;
+  /** A declared change of already-sent context (compaction); the replaced originals stay in the file. */
+  appendContextEdit(edit: AppendContextEditInput): void;
   appendRunStart(run: AppendRunStartInput): void;
   appendRunEnd(run: AppendRunEndInput): void;
   /** Writes everything appended so far and fsyncs. Concurrent calls run one after another. */
@@ -156,6 +169,17 @@ export function createSessionWriter(state: SessionWriterState): SessionWriter {
       append({ type: "request", index, messageCount: sent, tail, provider, model, at });
       requestCount += 1;
       return index;
+    },
+    appendContextEdit(edit) {
+      if (state.loaded && state.loaded.header.version < 2) {
+        throw misuse("this session is in format version 1, which has no context edits; start a new session to compact");
+      }
+      if (!(edit.start >= 0 && edit.start <= edit.end && edit.end <= messageCount)) {
+        throw misuse(`a context edit of messages ${edit.start}–${edit.end}, but the context has ${messageCount}`);
+      }
+      const { start, end, messages, reason, at } = edit;
+      append({ type: "context_edit", start, end, messages, reason, at });
+      messageCount += messages.length - (end - start);
     },
     appendUsage(requestIndex, usage) {
       if (!Number.isSafeInteger(requestIndex) || requestIndex < 0 || requestIndex >= requestCount) {

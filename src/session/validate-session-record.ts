@@ -18,6 +18,7 @@ const RECORD_TYPES: readonly SessionRecordType[] = [
   "message",
   "request",
   "usage",
+  "context_edit",
   "run_start",
   "run_end",
 ];
@@ -73,6 +74,14 @@ function checkSessionRecord(value: unknown): ShapeProblem {
       );
     case "usage":
       return expectCount(value.request, "request") ?? checkUsage(value.usage, "usage");
+    case "context_edit":
+      return (
+        expectCount(value.start, "start") ??
+        expectCount(value.end, "end") ??
+        expectArrayOf(value.messages, "messages", checkMessage) ??
+        expectString(value.reason, "reason") ??
+        expectString(value.at, "at")
+      );
     case "run_start":
       return expectString(value.runId, "runId") ?? expectString(value.input, "input") ?? expectString(value.at, "at");
     case "run_end":

@@ -10,6 +10,8 @@ export interface ToolContext {
 export interface ToolOutput {
   content: string;
   isError?: boolean;
+  /** Why the call failed, when it did (set by the loop for failures it detects, and for ToolError throws). */
+  errorKind?: ToolErrorKind;
 }
 
 /**

@@ -47,6 +47,16 @@ export type AgentEvent =
       declared: boolean;
       reason?: string;
     }
+  | {
+      /** A declared change of already-sent context (compaction, cleared results) or harness messages appended. */
+      type: "context_edit";
+      turn: number;
+      kind: "append" | "replace";
+      start: number;
+      end: number;
+      inserted: number;
+      reason?: string;
+    }
   | { type: "warning"; code: string; message: string }
   | { type: "error"; code: string; message: string }
   | {

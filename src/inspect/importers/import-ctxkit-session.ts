@@ -2,6 +2,7 @@ import { parseSessionFile, rebuildRequest, type LoadedSession, type UsageRecord 
 import { CtxkitError } from "../../types/index.js";
 import type { ImportedCall, ImportedTranscript, ImportProblem, ImportResult, ReportedUsage } from "../imported-transcript.js";
 import { createImportedRequest } from "./create-imported-request.js";
+import { withoutUndefined } from "./json-guards.js";
 
 /**
  * Imports a ctxkit session file: one call per request record, with the exact system, tools,
@@ -12,7 +13,8 @@ import { createImportedRequest } from "./create-imported-request.js";
 export function importCtxkitSession(text: string, file: string): ImportResult {
   const problems: ImportProblem[] = [];
   let lines = text.split("\n");
-  for (;;) {
+  // Each retry drops the reported line and all after it, so there are at most as many as lines.
+  for (let attempt = 0; ; attempt += 1) {
     try {
       const { session } = parseSessionFile(new TextEncoder().encode(lines.join("\n")), file);
       for (const warning of session.warnings) problems.push({ file, line: warning.line, reason: warning.message });
@@ -22,7 +24,7 @@ export function importCtxkitSession(text: string, file: string): ImportResult {
       const line = corruptLine(error);
       problems.push(line === undefined ? { file, reason: error.message } : { file, line, reason: error.message });
       // Line 1 is the header: without it nothing in the file can be read.
-      if (error.code !== "session_corrupt" || line === undefined || line <= 1 || line > lines.length) {
+      if (error.code !== "session_corrupt" || line === undefined || line <= 1 || line > lines.length || attempt > lines.length) {
         return { transcripts: [], problems };
       }
       lines = [...lines.slice(0, line - 1), ""];
@@ -54,7 +56,7 @@ function toTranscript(session: LoadedSession, file: string, lineOfRequest: numbe
     calls,
     toolsKnown: true,
     systemKnown: true,
-    meta: { provider: session.prefix.provider, createdAt: session.header.createdAt, workspace: session.header.workspace },
+    meta: withoutUndefined({ provider: session.prefix.provider, createdAt: session.header.createdAt, workspace: session.header.workspace }),
   };
 }
 

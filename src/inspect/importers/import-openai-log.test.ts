@@ -55,7 +55,7 @@ describe("importOpenAILog", () => {
       content: [{ type: "tool_call", id: "call_Zp02", name: "get_weather" }],
       stopReason: "tool_calls",
       rawStopReason: "tool_calls",
-      meta: { id: "openai-log:2:response", createdAt: "2025-11-30T04:06:47.000Z" },
+      meta: { id: "openai-log:2:response", createdAt: "2025-11-30T04:00:07.000Z" },
     });
   });
 

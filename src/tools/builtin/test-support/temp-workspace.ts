@@ -34,7 +34,7 @@ export async function createTempWorkspace(): Promise<TempWorkspace> {
 }
 
 /** Runs a tool the way the loop does and normalises its output. */
-export async function runTool<Args>(tool: Tool<Args>, args: Args, signal?: AbortSignal): Promise<Required<ToolOutput>> {
+export async function runTool<Args>(tool: Tool<Args>, args: Args, signal?: AbortSignal): Promise<{ content: string; isError: boolean }> {
   const output = await tool.execute(args, { signal: signal ?? new AbortController().signal, toolCallId: "call-1" });
   return typeof output === "string" ? { content: output, isError: false } : { content: output.content, isError: output.isError ?? false };
 }

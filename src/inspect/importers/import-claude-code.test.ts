@@ -1,0 +1,79 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { importClaudeCode } from "./import-claude-code.js";
+
+const file = "fixtures/claude-code-session.jsonl";
+const text = readFileSync(new URL(file, import.meta.url), "utf8");
+const session = "5f0c2a91-7d3e-4b8a-9c1f-2e6d8a4b7c30";
+
+describe("importClaudeCode", () => {
+  const { transcripts, problems } = importClaudeCode(text, file);
+  const [transcript] = transcripts;
+  const calls = transcript?.calls ?? [];
+
+  it("makes one call per API response, skipping sub-agent lines and Claude Code's own synthetic messages", () => {
+    expect(transcript).toMatchObject({ id: session, format: "claude-code", model: "claude-sonnet-4-5-20250929", systemKnown: false, toolsKnown: false });
+    expect(calls.map((call) => call.source.line)).toEqual([4, 11, 14]);
+  });
+
+  it("merges the lines of one response into one assistant message with the final usage", () => {
+    expect(calls[0]?.response?.content.map((part) => part.type)).toEqual(["thinking", "text", "tool_call"]);
+    expect(calls[0]?.response).toMatchObject({ stopReason: "tool_calls", rawStopReason: "tool_use", meta: { id: `${session}:msg_01AbC`, origin: "model" } });
+    expect(calls[0]?.reportedUsage).toEqual({ promptTokens: 15203, cachedTokens: 11000, cacheWriteTokens: 4200, completionTokens: 152 });
+  });
+
+  it("builds each request from the messages before the response, tool results as tool messages", () => {
+    const messages = calls[2]?.request.messages ?? [];
+    expect(messages.map((message) => `${message.role}/${message.meta.origin}`)).toEqual([
+      "user/user",
+      "assistant/model",
+      "tool/tool",
+      "assistant/model",
+      "tool/tool",
+      "user/harness",
+    ]);
+    expect(messages[4]).toMatchObject({ toolCallId: "toolu_02Bash", toolName: "Bash", isError: true, content: "Exit code 1\nFAIL test/api.test.ts" });
+    expect(messages[2]).toMatchObject({ toolName: "Read", isError: false });
+    expect(calls[2]?.request).toMatchObject({ system: { staticText: "" }, tools: [] });
+  });
+
+  it("keeps message ids and objects stable across calls", () => {
+    const [first, second, third] = calls.map((call) => call.request.messages);
+    expect(first?.[0]?.meta.id).toBe(`${session}:00000001-1111-4aaa-8bbb-000000000001`);
+    expect(second?.[0]).toBe(first?.[0]);
+    expect(third?.[1]).toBe(calls[0]?.response);
+    expect(third?.slice(0, 3)).toEqual(second);
+  });
+
+  it("reports a line without its message and a truncated last line", () => {
+    expect(problems).toEqual([
+      { file, line: 17, reason: expect.stringContaining("truncated line") },
+      { file, line: 16, reason: expect.stringContaining("a user line needs a string uuid and message.content") },
+    ]);
+  });
+
+  it("follows the parent chain, so a rewound branch is not part of later requests", () => {
+    const line = (uuid: string, parentUuid: string | null, type: string, content: unknown, id?: string) =>
+      JSON.stringify({ type, uuid, parentUuid, sessionId: "s", timestamp: "2025-11-30T00:00:00.000Z", message: { role: type, content, id, model: "claude-opus-4-1" } });
+    const branched = [
+      line("u1", null, "user", "Rename the flag to --celsius."),
+      line("a1", "u1", "assistant", [{ type: "text", text: "Which file?" }], "msg_A"),
+      line("u2", "a1", "user", "src/cli.ts"),
+      line("a2", "u2", "assistant", [{ type: "text", text: "Done." }], "msg_B"),
+      line("u3", "a1", "user", "src/flags.ts, sorry"),
+      line("a3", "u3", "assistant", [{ type: "text", text: "Done in src/flags.ts." }], "msg_C"),
+    ].join("\n");
+    const rewound = importClaudeCode(branched, "s.jsonl").transcripts[0]?.calls ?? [];
+    expect(rewound[2]?.request.messages.map((message) => message.meta.id)).toEqual(["s:u1", "s:msg_A", "s:u3"]);
+  });
+
+  it("imports a sub-agent file, whose lines are all sidechain lines", () => {
+    const sidechain = text
+      .split("\n")
+      .filter((line) => line.includes('"isSidechain":true'))
+      .join("\n");
+    const [imported] = importClaudeCode(sidechain, "agent-ad2d877.jsonl").transcripts;
+    expect(imported?.calls).toHaveLength(1);
+    expect(imported?.meta).toMatchObject({ sidechain: true });
+  });
+});

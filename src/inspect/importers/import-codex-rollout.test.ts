@@ -1,0 +1,84 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { importCodexRollout } from "./import-codex-rollout.js";
+
+const file = "fixtures/codex-rollout.jsonl";
+const text = readFileSync(new URL(file, import.meta.url), "utf8");
+const session = "0199a213-81c0-7800-8aa1-bbab2a035a53";
+
+function rollout(...lines: [string, Record<string, unknown>][]): string {
+  return lines.map(([type, payload]) => JSON.stringify({ timestamp: "2025-11-30T00:00:00.000Z", type, payload })).join("\n");
+}
+const user = (text: string) => ["response_item", { type: "message", role: "user", content: [{ type: "input_text", text }] }] as [string, Record<string, unknown>];
+const assistant = (text: string) => ["response_item", { type: "message", role: "assistant", content: [{ type: "output_text", text }] }] as [string, Record<string, unknown>];
+const tokens = (input: number) =>
+  ["event_msg", { type: "token_count", info: { last_token_usage: { input_tokens: input, cached_input_tokens: 0, output_tokens: 1 } } }] as [string, Record<string, unknown>];
+
+describe("importCodexRollout", () => {
+  const { transcripts, problems } = importCodexRollout(text, file);
+  const [transcript] = transcripts;
+  const calls = transcript?.calls ?? [];
+
+  it("makes one call per model response, ended by its token count", () => {
+    expect(transcript).toMatchObject({ id: session, format: "codex", model: "gpt-5-codex", systemKnown: true, toolsKnown: false });
+    expect(calls.map((call) => call.source.line)).toEqual([8, 12, 17, 22]);
+    expect(calls.map((call) => call.reportedUsage)).toEqual([
+      { promptTokens: 5012, cachedTokens: 4864, completionTokens: 180 },
+      { promptTokens: 5400, cachedTokens: 5120, completionTokens: 75 },
+      { promptTokens: 5520, cachedTokens: 5376, completionTokens: 96 },
+      { promptTokens: 5690, cachedTokens: 5504, completionTokens: 22 },
+    ]);
+  });
+
+  it("takes the system prompt from the session meta and marks Codex's injected context as harness", () => {
+    const request = calls[0]?.request;
+    expect(request?.system.staticText).toContain("You are Codex, based on GPT-5.");
+    expect(request?.messages.map((message) => message.meta.origin)).toEqual(["harness", "harness", "user"]);
+  });
+
+  it("converts reasoning, function calls and custom tool calls, and their outputs", () => {
+    expect(calls[0]?.response?.content).toEqual([
+      { type: "thinking", thinking: "**Inspecting the API call**", signature: "gAAAAABo8x1Qz" },
+      expect.objectContaining({ type: "tool_call", id: "call_k1", name: "shell", arguments: expect.objectContaining({ command: ["bash", "-lc", "cat src/api.ts"] }) }),
+    ]);
+    expect(calls[1]?.request.messages.at(-1)).toMatchObject({ role: "tool", toolCallId: "call_k1", toolName: "shell" });
+    expect(calls[2]?.response?.content[0]).toMatchObject({ type: "tool_call", name: "apply_patch", arguments: undefined });
+    expect(calls[3]?.request.messages.at(-1)).toMatchObject({ role: "tool", toolName: "apply_patch", content: expect.stringContaining("Success.") });
+  });
+
+  it("keeps message ids and objects stable across calls", () => {
+    expect(calls[3]?.request.messages.map((message) => message.meta.id)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8].map((index) => `${session}:${index}`));
+    expect(calls[1]?.request.messages[3]).toBe(calls[0]?.response);
+    expect(calls[3]?.request.messages[0]).toBe(calls[0]?.request.messages[0]);
+  });
+
+  it("reports a response item that does not fit its type and counts items it cannot represent", () => {
+    expect(problems).toEqual([{ file, line: 21, reason: expect.stringContaining("function_call: expected string call_id") }]);
+    expect(transcript?.meta).toMatchObject({ skipped: { web_search_call: 1 }, compactions: 0 });
+  });
+
+  it("restarts the history at a compaction, with ids that cannot collide with the old ones", () => {
+    const compacted = rollout(
+      user("Explain the repo."),
+      assistant("It is a weather CLI."),
+      tokens(100),
+      ["compacted", { message: "summary", replacement_history: [{ type: "message", role: "user", content: [{ type: "input_text", text: "Summary: a weather CLI." }] }] }],
+      user("Now add a --json flag."),
+      assistant("Added."),
+      tokens(40),
+    );
+    const imported = importCodexRollout(compacted, "rollout-2025-11-30T00-00-00-x.jsonl").transcripts[0]?.calls ?? [];
+    expect(imported[1]?.request.messages.map((message) => [message.meta.id, message.role])).toEqual([
+      ["rollout-2025-11-30T00-00-00-x:g1.0", "user"],
+      ["rollout-2025-11-30T00-00-00-x:g1.1", "user"],
+    ]);
+    expect(imported[1]?.reportedUsage?.promptTokens).toBe(40);
+  });
+
+  it("ends a call at any input when the rollout has no token counts", () => {
+    const call = (id: string) => ["response_item", { type: "function_call", name: "shell", arguments: "{}", call_id: id }] as [string, Record<string, unknown>];
+    const old = rollout(user("List files."), call("c1"), ["response_item", { type: "function_call_output", call_id: "c1", output: "a.ts" }], assistant("One file."));
+    const imported = importCodexRollout(old, "old.jsonl").transcripts[0]?.calls ?? [];
+    expect(imported.map((entry) => entry.request.messages.length)).toEqual([1, 3]);
+  });
+});

@@ -1,0 +1,48 @@
+import type { AgentEvent, Message } from "../types/index.js";
+import { CtxkitError } from "../types/index.js";
+import type { ContextEdit, SessionSink } from "./agent-options.js";
+
+export interface AppliedEdits {
+  events: AgentEvent[];
+  /** The reason of the last replacement, which the prefix guard must see as declared. */
+  declaredReason?: string;
+}
+
+/**
+ * Applies a context preparer's edits to the trajectory in order and records them in the session:
+ * appended messages as ordinary message records, replacements as context-edit records (the
+ * originals stay in the session file). Throws on an edit that does not fit the context — a bug in
+ * the preparer, not something to guess about.
+ */
+export function applyContextEdits(
+  edits: readonly ContextEdit[],
+  trajectory: Message[],
+  session: SessionSink | undefined,
+  turn: number,
+  at: string,
+): AppliedEdits {
+  const events: AgentEvent[] = [];
+  let declaredReason: string | undefined;
+  for (const edit of edits) {
+    if (edit.type === "append") {
+      const start = trajectory.length;
+      for (const message of edit.messages) {
+        trajectory.push(message);
+        session?.appendMessage(message);
+      }
+      events.push({ type: "context_edit", turn, kind: "append", start, end: start, inserted: edit.messages.length });
+      continue;
+    }
+    if (!(edit.start >= 0 && edit.start <= edit.end && edit.end <= trajectory.length)) {
+      throw new CtxkitError(
+        "config_invalid",
+        `A context edit replaced messages ${edit.start}–${edit.end}, but the context has ${trajectory.length}. Fix the prepareContext function.`,
+      );
+    }
+    trajectory.splice(edit.start, edit.end - edit.start, ...edit.messages);
+    session?.appendContextEdit({ start: edit.start, end: edit.end, messages: edit.messages, reason: edit.reason, at });
+    declaredReason = edit.reason;
+    events.push({ type: "context_edit", turn, kind: "replace", start: edit.start, end: edit.end, inserted: edit.messages.length, reason: edit.reason });
+  }
+  return { events, ...(declaredReason ? { declaredReason } : {}) };
+}

@@ -1,0 +1,118 @@
+import { describeCacheBreak } from "../context/prefix-guard/index.js";
+import type { AgentEvent, AssistantPart, Usage, UserMessage } from "../types/index.js";
+import type { ModelResponse } from "../providers/provider.js";
+import { applyContextEdits } from "./apply-context-edits.js";
+import { callModel } from "./call-model.js";
+import type { LoopState } from "./loop-state.js";
+
+export type TurnOutcome =
+  | { kind: "response"; response: ModelResponse }
+  | { kind: "aborted"; partial: AssistantPart[] }
+  | { kind: "failed"; error: { code: string; message: string } };
+
+export interface TurnContext {
+  state: LoopState;
+  turn: number;
+  runId: string;
+  signal: AbortSignal;
+  /** Called with each call's usage, for the run's totals. */
+  onUsage: (usage: Usage) => void;
+}
+
+/**
+ * One model turn: let the context preparer edit the context, build the request (with its tail),
+ * check the prefix, record and flush the request, and stream the call. A context overflow gets
+ * one retry after the preparer has compacted.
+ */
+export async function* requestModelTurn(context: TurnContext): AsyncGenerator<AgentEvent, TurnOutcome> {
+  const { state, turn, signal } = context;
+  const { options, clock } = state;
+  const session = options.session;
+  let overflow = false;
+
+  while (true) {
+    if (options.prepareContext) {
+      let edits;
+      try {
+        edits = await options.prepareContext({
+          messages: state.trajectory,
+          prefix: state.prefix,
+          iteration: turn,
+          now: clock(),
+          ...(state.lastUsage ? { lastUsage: state.lastUsage } : {}),
+          ...(state.lastRequestAt ? { lastRequestAt: state.lastRequestAt } : {}),
+          overflow,
+          signal,
+        });
+        const applied = applyContextEdits(edits ?? [], state.trajectory, session, turn, clock().toISOString());
+        for (const event of applied.events) yield event;
+        if (applied.declaredReason) state.declaredBreak = { reason: applied.declaredReason };
+      } catch (error) {
+        return { kind: "failed", error: errorFields(error, "context_preparation_failed") };
+      }
+    }
+
+    const tailText = options.tail?.({ trajectory: state.trajectory, iteration: turn, now: clock() });
+    const tail: UserMessage | undefined =
+      tailText === undefined
+        ? undefined
+        : { role: "user", content: tailText, meta: { id: `tail_${context.runId}_${turn}`, origin: "harness", createdAt: clock().toISOString() } };
+    const built = state.buildRequest(tail);
+    const request = options.hooks?.transformRequest ? options.hooks.transformRequest(built) : built;
+
+    if (state.guard) {
+      let check;
+      try {
+        check = state.guard.check(request, state.declaredBreak);
+      } catch (error) {
+        return { kind: "failed", error: errorFields(error, "prefix_break") };
+      }
+      state.declaredBreak = undefined;
+      if (check.cacheBreak) {
+        const { excerpt: _excerpt, ...fields } = check.cacheBreak;
+        yield { type: "cache_break", turn, ...fields };
+        if (!check.cacheBreak.declared) {
+          yield { type: "warning", code: "undeclared_cache_break", message: describeCacheBreak(check.cacheBreak) };
+        }
+      }
+    }
+
+    let requestIndex = -1;
+    if (session) {
+      requestIndex = session.appendRequest({
+        messageCount: request.messages.length,
+        tail: request.tail ?? null,
+        provider: options.provider.name,
+        model: options.provider.model,
+        at: clock().toISOString(),
+      });
+      await session.flush();
+    }
+    yield { type: "request", turn, messageCount: request.messages.length, hasTail: request.tail !== undefined };
+
+    state.lastRequestAt = clock();
+    const outcome = yield* callModel(options.provider, request, turn, signal);
+    if (outcome.usage) {
+      state.lastUsage = outcome.usage;
+      context.onUsage(outcome.usage);
+      // Usage records point at the request record they belong to (numbered across the whole session).
+      session?.appendUsage(requestIndex, outcome.usage);
+      yield { type: "usage", turn, usage: outcome.usage };
+    }
+    if (outcome.ok) return { kind: "response", response: outcome.response };
+    if (outcome.error.code === "aborted" || signal.aborted) {
+      return { kind: "aborted", partial: outcome.partial.content };
+    }
+    if (outcome.error.code === "context_overflow" && options.prepareContext && !overflow) {
+      overflow = true;
+      yield { type: "warning", code: "context_overflow", message: `${outcome.error.message} Compacting and retrying once.` };
+      continue;
+    }
+    return { kind: "failed", error: { code: outcome.error.code, message: outcome.error.message } };
+  }
+}
+
+function errorFields(error: unknown, fallbackCode: string): { code: string; message: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return { code: typeof code === "string" ? code : fallbackCode, message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,77 @@
+import type { AgentEvent, ToolCallPart, ToolMessage } from "../types/index.js";
+import { executeToolCalls, failure, type ToolCallOutcome } from "./execute-tool-calls.js";
+import { createMeta, totalToolCallsKey, type LoopState } from "./loop-state.js";
+import type { RepeatVerdict } from "./repeated-call-detector.js";
+
+export interface ToolTurnContext {
+  state: LoopState;
+  turn: number;
+  signal: AbortSignal;
+  detectRepeat: (call: ToolCallPart) => RepeatVerdict;
+  append: (message: ToolMessage) => void;
+}
+
+/**
+ * Runs one turn's tool calls and appends one result per call, in call order (providers reject a
+ * call without its result). Returns whether the model repeated a call after being warned.
+ */
+export async function* runToolCalls(calls: readonly ToolCallPart[], context: ToolTurnContext): AsyncGenerator<AgentEvent, { stopForRepeat: boolean }> {
+  const { state, turn } = context;
+  const { options } = state;
+  const limit = options.repeatedCallLimit ?? 3;
+  let stopForRepeat = false;
+  const runnable: ToolCallPart[] = [];
+  const outcomes = new Map<string, ToolCallOutcome>();
+  for (const call of calls) {
+    const verdict = context.detectRepeat(call);
+    if (verdict === "ok") {
+      runnable.push(call);
+      continue;
+    }
+    if (verdict === "stop") stopForRepeat = true;
+    const message =
+      verdict === "warn"
+        ? `You have called '${call.name}' with identical arguments ${limit} times in a row; it was not run again because the result will not change. Use the earlier result or try a different approach. One more identical call stops the run.`
+        : `'${call.name}' was called with identical arguments again after a warning; the run stops here.`;
+    outcomes.set(call.id, { call, durationMs: 0, output: failure("failed", message) });
+  }
+  const executed = await executeToolCalls(runnable, {
+    tools: state.toolsByName,
+    validators: state.validators,
+    hooks: options.hooks ?? {},
+    ...(options.confirmToolCall ? { confirmToolCall: options.confirmToolCall } : {}),
+    defaultTimeoutMs: options.toolTimeoutMs ?? 120_000,
+    signal: context.signal,
+  });
+  for (const result of executed) outcomes.set(result.call.id, result);
+
+  for (const call of calls) {
+    const result = outcomes.get(call.id);
+    if (!result) continue;
+    const callNumber = (state.toolCallCounts.get(call.name) ?? 0) + 1;
+    const totalCallNumber = (state.toolCallCounts.get(totalToolCallsKey) ?? 0) + 1;
+    state.toolCallCounts.set(call.name, callNumber);
+    state.toolCallCounts.set(totalToolCallsKey, totalCallNumber);
+    const raw: ToolMessage = {
+      role: "tool",
+      toolCallId: call.id,
+      toolName: call.name,
+      content: result.output.content,
+      isError: result.output.isError === true,
+      meta: createMeta(state, "tool"),
+    };
+    const message = options.processToolResult
+      ? await options.processToolResult(raw, {
+          call,
+          ...(result.output.errorKind ? { errorKind: result.output.errorKind } : {}),
+          durationMs: result.durationMs,
+          callNumber,
+          totalCallNumber,
+          now: state.clock(),
+        })
+      : raw;
+    context.append(message);
+    yield { type: "tool_result", turn, message, durationMs: result.durationMs };
+  }
+  return { stopForRepeat };
+}
