@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect } from "vitest";
-import { ToolError, type Tool, type ToolOutput } from "../../tool.js";
+import { ToolError, type Tool } from "../../tool.js";
 
 /** A real temporary directory holding `workspace/` and a sibling `outside/` for escape tests. */
 export interface TempWorkspace {
