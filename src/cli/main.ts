@@ -1,8 +1,11 @@
 import { isCtxkitError } from "../types/index.js";
 import { processIo, type CliIo } from "./cli-io.js";
+import { benchCommand } from "./commands/bench-command.js";
 import { chatCommand } from "./commands/chat-command.js";
 import { configCommand } from "./commands/config-command.js";
 import { demoCommand } from "./commands/demo-command.js";
+import { inspectCommand } from "./commands/inspect-command.js";
+import { replayCommand } from "./commands/replay-command.js";
 import { runCommand } from "./commands/run-command.js";
 import { sessionsCommand } from "./commands/sessions-command.js";
 
@@ -16,6 +19,9 @@ Commands:
   chat                    an interactive agent session
   sessions list|show <id> the stored sessions of a workspace
   config                  print the resolved configuration (secrets masked)
+  inspect <file…>         per-call tokens, prefix reuse, cache breaks and cost of a ctxkit session or another agent's transcript
+  replay <file…>          replay recorded runs through context policies and compare cost, overflows and recall
+  bench <name>            the seed's experiments as benchmarks (kv-cache, status-bar)
 
 Run 'ctxkit <command> --help' for a command's options.
 `;
@@ -28,6 +34,9 @@ const commands: Record<string, Command> = {
   chat: chatCommand,
   sessions: sessionsCommand,
   config: configCommand,
+  inspect: inspectCommand,
+  replay: replayCommand,
+  bench: benchCommand,
 };
 
 /** The CLI entry: returns the exit code; a typed error becomes one clear sentence, not a stack trace. */

@@ -1,7 +1,7 @@
 import type { Provider } from "../providers/provider.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
-import type { StablePrefix } from "../context/stable-prefix.js";
-import type { Tool, ToolErrorKind, ToolOutput } from "../tools/tool.js";
+import type { ContextPreparer, ToolResultProcessor } from "../context/context-policy.js";
+import type { Tool, ToolOutput } from "../tools/tool.js";
 import type {
   GenerationSettings,
   Message,
@@ -31,53 +31,6 @@ export interface AgentHooks {
   /** Last look at every request before it is sent; must keep the prefix (a change is a cache break). */
   transformRequest?: (request: ModelRequest) => ModelRequest;
 }
-
-/** What a tool-result processor is told about the call that produced the result. */
-export interface ToolResultInfo {
-  call: ToolCallPart;
-  /** Set when the call failed. */
-  errorKind?: ToolErrorKind;
-  durationMs: number;
-  /** 1 for the first call of this tool in the session, 2 for the second, … */
-  callNumber: number;
-  /** 1 for the first tool call of any tool in the session, … */
-  totalCallNumber: number;
-  now: Date;
-}
-
-/**
- * Rewrites a tool result once, before it is appended: what it returns is frozen into the
- * trajectory and never re-rendered (timestamps, call numbers, error details, size budgets).
- */
-export type ToolResultProcessor = (result: ToolMessage, info: ToolResultInfo) => ToolMessage | Promise<ToolMessage>;
-
-/** What a context preparer sees before each model call. */
-export interface ContextState {
-  /** The context as it stands (what will be sent, before the tail). */
-  messages: readonly Message[];
-  prefix: StablePrefix;
-  /** Model calls made so far in this run. */
-  iteration: number;
-  now: Date;
-  /** Usage the provider reported for the previous call of this agent, if any. */
-  lastUsage?: Usage;
-  /** When the previous call was sent (for cache time-to-live reasoning). */
-  lastRequestAt?: Date;
-  /** Set when the previous attempt of this call failed with a context-overflow error. */
-  overflow: boolean;
-  signal: AbortSignal;
-}
-
-/**
- * A change to the context before a call: `append` adds harness messages (no cache break);
- * `replace` swaps messages start..end for others — a declared cache break, recorded in the session
- * so that a restart replays the same bytes.
- */
-export type ContextEdit =
-  | { type: "append"; messages: Message[] }
-  | { type: "replace"; start: number; end: number; messages: Message[]; reason: string };
-
-export type ContextPreparer = (state: ContextState) => ContextEdit[] | undefined | Promise<ContextEdit[] | undefined>;
 
 /** What the tail builder sees on every call. */
 export interface TailState {
@@ -142,3 +95,4 @@ export interface AgentOptions {
 }
 
 export type { ToolCallPart };
+export type { ContextEdit, ContextPreparer, ContextState, ToolResultInfo, ToolResultProcessor } from "../context/context-policy.js";

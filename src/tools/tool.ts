@@ -1,4 +1,6 @@
-import type { ToolDefinition } from "../types/index.js";
+import type { ToolDefinition, ToolErrorKind } from "../types/index.js";
+
+export type { ToolErrorKind };
 
 export interface ToolContext {
   /** Aborted when the run is aborted or the tool's timeout passes. */
@@ -31,15 +33,6 @@ export interface Tool<Args = Record<string, unknown>> extends ToolDefinition {
   requiresConfirmation?: boolean | ((args: Args) => boolean);
 }
 
-/** A tool's failure kind, used to write a helpful error result for the model. */
-export type ToolErrorKind =
-  | "not_found"
-  | "permission"
-  | "timeout"
-  | "invalid_arguments"
-  | "unknown_tool"
-  | "rejected"
-  | "failed";
 
 /** Thrown by tools to report a failure of a known kind (anything else counts as "failed"). */
 export class ToolError extends Error {

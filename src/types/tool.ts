@@ -7,3 +7,13 @@ export interface ToolDefinition {
   description: string;
   parameters: JsonSchema;
 }
+
+/** A tool's failure kind, used to write a helpful error result for the model. */
+export type ToolErrorKind =
+  | "not_found"
+  | "permission"
+  | "timeout"
+  | "invalid_arguments"
+  | "unknown_tool"
+  | "rejected"
+  | "failed";

@@ -1,0 +1,36 @@
+import type { CliIo } from "../cli-io.js";
+import { kvCacheBenchCommand, kvCacheBenchHelp } from "./bench/kv-cache-bench-command.js";
+import { statusBarBenchCommand, statusBarBenchHelp } from "./bench/status-bar-bench-command.js";
+
+type BenchCommand = { run: (args: string[], io: CliIo) => Promise<number>; help: string; summary: string };
+
+const benches: Record<string, BenchCommand> = {
+  "kv-cache": { run: kvCacheBenchCommand, help: kvCacheBenchHelp, summary: "experiment 2-3: context-management modes and prompt-cache reuse" },
+  "status-bar": { run: statusBarBenchCommand, help: statusBarBenchHelp, summary: "experiments 2-8/2-9: the agent status bar, its cost and its effect" },
+};
+
+export const benchHelp = `Usage: ctxkit bench <name> [options]
+
+Reproducible benchmarks of the seed's experiments. Each prints a table and can write JSON (--json).
+
+${Object.entries(benches)
+  .map(([name, bench]) => `  ${name.padEnd(12)} ${bench.summary}`)
+  .join("\n")}
+
+Run 'ctxkit bench <name> --help' for a benchmark's options.
+`;
+
+/** `ctxkit bench <name>`: dispatches to one benchmark. */
+export async function benchCommand(args: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = args;
+  if (name === undefined || name === "--help" || name === "-h") {
+    io.stdout.write(benchHelp);
+    return name === undefined ? 2 : 0;
+  }
+  const bench = benches[name];
+  if (!bench) {
+    io.stderr.write(`ctxkit bench: unknown benchmark '${name}'.\n\n${benchHelp}`);
+    return 2;
+  }
+  return bench.run(rest, io);
+}
