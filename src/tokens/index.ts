@@ -27,3 +27,4 @@ export {
 export { createMessageTokenCache, type MessageOverhead, type MessageTokenCache } from "./message-token-cache.js";
 export { countRenderedPrompt, renderModelRequest, type RenderModelRequestOptions } from "./count-rendered-prompt.js";
 export { commonPrefixTokens } from "./common-prefix-tokens.js";
+export { createSegmentTokenizer, sharedPrefixTokens, type SegmentTokenizer, type SegmentedTokens } from "./segmented-prompt-tokens.js";
