@@ -19,3 +19,6 @@ export {
 } from "./session/index.js";
 export { defaultPricingCatalog, estimateCost, findModelPricing, type ModelPricing, type PricingCatalog } from "./session/pricing.js";
 export * from "./tokens/index.js";
+export { composeContextPolicies, applyEdits } from "./context/compose-context-policies.js";
+export type { ContextEdit, ContextPolicy, ContextPreparer, ContextState, ToolResultInfo, ToolResultProcessor } from "./context/context-policy.js";
+export { createPrefixGuard, describeCacheBreak, type CacheBreak, type PrefixCheck, type PrefixGuard } from "./context/prefix-guard/index.js";

@@ -1,6 +1,6 @@
 import type { Provider } from "../providers/provider.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
-import type { ContextPreparer, ToolResultProcessor } from "../context/context-policy.js";
+import type { ContextPolicy, ContextPreparer, ToolResultProcessor } from "../context/context-policy.js";
 import type { Tool, ToolOutput } from "../tools/tool.js";
 import type {
   GenerationSettings,
@@ -74,6 +74,11 @@ export interface AgentOptions {
    * message to the model — a library never runs a guarded tool silently.
    */
   confirmToolCall?: (call: ToolCallInfo) => Promise<boolean>;
+  /**
+   * A context-management policy (compression, status bar, or several composed with
+   * `composeContextPolicies`). Applied before `processToolResult` / `prepareContext` given here.
+   */
+  contextPolicy?: ContextPolicy;
   /** Rewrites each tool result once before it is frozen into the trajectory (see ToolResultProcessor). */
   processToolResult?: ToolResultProcessor;
   /** Runs before each model call and after a context overflow; may append or replace context (see ContextEdit). */

@@ -1,4 +1,5 @@
 import { buildModelRequest } from "../context/build-model-request.js";
+import { composeContextPolicies } from "../context/compose-context-policies.js";
 import { createPrefixGuard } from "../context/prefix-guard/index.js";
 import { getTokenCounter } from "../tokens/get-token-counter.js";
 import { createStablePrefix, type StablePrefix } from "../context/stable-prefix.js";
@@ -47,7 +48,7 @@ export function createAgent(options: AgentOptions): Agent {
   let running = false;
 
   const state: LoopState = {
-    options,
+    options: withContextPolicy(options),
     prefix,
     trajectory,
     toolsByName,
@@ -87,6 +88,14 @@ export function createAgent(options: AgentOptions): Agent {
       state.declaredBreak = { reason };
     },
   };
+}
+
+/** Folds `contextPolicy` and the direct `processToolResult` / `prepareContext` options into one policy. */
+function withContextPolicy(options: AgentOptions): AgentOptions {
+  if (!options.contextPolicy) return options;
+  const direct = { name: "options", processToolResult: options.processToolResult, prepareContext: options.prepareContext };
+  const combined = composeContextPolicies(options.contextPolicy, direct);
+  return { ...options, processToolResult: combined.processToolResult, prepareContext: combined.prepareContext };
 }
 
 function defaultIdGenerator(): () => string {
