@@ -31,9 +31,10 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env);
   const style = createTerminalStyle(shouldUseColor(io.stdout, flags.color, io.env));
   const lines = lineReader(io.stdin);
-  const { agent, session, resumed } = await createAgentFromConfig(config, {
+  const { agent, session, resumed, warnings } = await createAgentFromConfig(config, {
     confirmToolCall: createConfirmationHandler({ approveAll: config.yes, allow: config.allow, readLine: lines.next, output: io.stdout, style }),
   });
+  for (const warning of warnings) io.stderr.write(`ctxkit chat: session ${session.id}: ${warning.message}\n`);
   const renderer = createEventRenderer({ write: (text) => io.stdout.write(text), style, spinner: io.stdout.isTTY === true });
   let usage: Usage = emptyUsage();
   let calls = 0;

@@ -45,10 +45,11 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const style = createTerminalStyle(!flags.json && shouldUseColor(io.stdout, flags.color, io.env));
   const answers = lineReader(io.stdin);
   const promptOutput = flags.json ? io.stderr : io.stdout;
-  const { agent, session } = await createAgentFromConfig(config, {
+  const { agent, session, warnings } = await createAgentFromConfig(config, {
     confirmToolCall: createConfirmationHandler({ approveAll: config.yes, allow: config.allow, readLine: answers.next, output: promptOutput, style }),
   });
 
+  for (const warning of warnings) io.stderr.write(`ctxkit run: session ${session.id}: ${warning.message}\n`);
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
   process.once("SIGINT", onInterrupt);

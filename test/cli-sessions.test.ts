@@ -1,0 +1,90 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, writeFile, mkdir, appendFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { sseChunks, startLoopbackServer, startOpenAIModelServer, type LoopbackServer } from "../src/testing.js";
+import { runCli } from "./run-cli.js";
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("ctxkit sessions", () => {
+  it("lists the workspace's sessions and shows one, and reports a damaged file without hiding the others", async () => {
+    const model = await startOpenAIModelServer([{ toolCalls: [{ name: "list_dir", arguments: {} }] }, "There is one file."]);
+    server = model;
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-sessions-"));
+    await writeFile(join(cwd, "a.txt"), "a\n");
+    const run = await runCli(["run", "--base-url", model.baseURL, "--model", "m", "--json", "What files are here?"], { cwd });
+    const sessionId = (JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { sessionId: string }).sessionId;
+
+    const list = await runCli(["sessions", "list"], { cwd });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain(`${sessionId}  4 messages, 2 calls, m — What files are here?`);
+
+    const show = await runCli(["sessions", "show", sessionId], { cwd });
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain("user: What files are here?");
+    expect(show.stdout).toContain("assistant:  → list_dir({})");
+    expect(show.stdout).toContain("assistant: There is one file.");
+
+    await mkdir(join(cwd, ".ctxkit", "sessions"), { recursive: true });
+    await writeFile(join(cwd, ".ctxkit", "sessions", "broken.jsonl"), '{"type":"header","format":"ctxkit-session","version":2,"id":"broken","createdAt":"x"}\nnot json\n{"type":"x"}\n');
+    const listed = await runCli(["sessions", "list"], { cwd });
+    expect(listed.stdout).toContain(sessionId);
+    expect(listed.stdout).toMatch(/broken {2}unreadable: .*line 2/);
+
+    const missing = await runCli(["sessions", "show", "nope"], { cwd });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("nope");
+  });
+
+  it("resumes a session whose last line was torn by a crash, reporting it", async () => {
+    server = await startOpenAIModelServer(["First.", "Second."]);
+    const baseURL = (server as Awaited<ReturnType<typeof startOpenAIModelServer>>).baseURL;
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-sessions-"));
+    const first = await runCli(["run", "--base-url", baseURL, "--model", "m", "--json", "Hello"], { cwd });
+    const sessionId = (JSON.parse(first.stdout.trim().split("\n").at(-1)!) as { sessionId: string }).sessionId;
+    await appendFile(join(cwd, ".ctxkit", "sessions", `${sessionId}.jsonl`), '{"type":"message","message":{"role":"us');
+    const second = await runCli(["run", "--base-url", baseURL, "--model", "m", "--session", sessionId, "Again"], { cwd });
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain("torn");
+  });
+});
+
+describe("ctxkit chat interrupt", () => {
+  it("stops the current turn on Ctrl-C and keeps the session open", async () => {
+    const slow = sseChunks(
+      [
+        { id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] },
+        ...Array.from({ length: 200 }, () => ({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: "tick " }, finish_reason: null }] })),
+      ],
+      { done: true },
+    );
+    server = await startLoopbackServer([{ status: 200, headers: { "content-type": "text/event-stream" }, chunks: slow, delayMs: 30 }]);
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-chat-int-"));
+    const child = spawn(process.execPath, [resolve("bin/ctxkit.js"), "chat", "--base-url", `${server.url}/v1`, "--model", "m"], {
+      cwd,
+      env: { PATH: process.env.PATH ?? "", HOME: cwd, NO_COLOR: "1" },
+    });
+    let stdout = "";
+    let interrupted = false;
+    const done = new Promise<number | null>((resolveExit) => child.on("close", resolveExit));
+    child.stdout.on("data", (data: Buffer) => {
+      stdout += data.toString();
+      if (!interrupted && stdout.includes("tick tick tick")) {
+        interrupted = true;
+        child.kill("SIGINT");
+      }
+      if (stdout.includes("[stopped: aborted]") && !child.stdin.writableEnded) child.stdin.end("/exit\n");
+    });
+    child.stdin.write("Count slowly\n");
+    const code = await done;
+    expect(code).toBe(0);
+    expect(stdout).toContain("[stopped: aborted]");
+    expect(stdout).toMatch(/Session \S+ saved/);
+  });
+});
