@@ -22,3 +22,35 @@ export * from "./tokens/index.js";
 export { composeContextPolicies, applyEdits } from "./context/compose-context-policies.js";
 export type { ContextEdit, ContextPolicy, ContextPreparer, ContextState, ToolResultInfo, ToolResultProcessor } from "./context/context-policy.js";
 export { createPrefixGuard, describeCacheBreak, type CacheBreak, type PrefixCheck, type PrefixGuard } from "./context/prefix-guard/index.js";
+export * from "./context/compression/index.js";
+export { createFileBlobStore } from "./session/blob-store.js";
+export { createRecallTool, type RecallArgs, type RecallToolOptions } from "./tools/recall/index.js";
+// The agent status bar (event metadata, the <agent_status> tail, its cost model) and the TODO tools.
+export {
+  createStatusBar,
+  chooseStatusBarMode,
+  deriveStatusState,
+  renderStatus,
+  describeToolError,
+  annotateToolResult,
+  annotateUserMessage,
+  createStatusCheckpointMessage,
+  findStatusCheckpoint,
+  detectSystemState,
+  isStatusMessage,
+  replayTodoList,
+  type StatusBar,
+  type StatusBarOptions,
+  type StatusBarSettings,
+  type StatusBarMode,
+  type StatusBarLimit,
+  type StatusBarTarget,
+  type StatusBarModeDecision,
+  type StatusBarModeInputs,
+  type StatusState,
+  type StatusCheckpointData,
+  type SystemState,
+  type TodoItem,
+  type TodoStatus,
+} from "./context/status-bar/index.js";
+export { createTodoTools } from "./tools/todo/index.js";

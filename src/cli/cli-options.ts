@@ -12,12 +12,21 @@ export const commonOptions = {
   session: { type: "string" },
   "max-iterations": { type: "string" },
   "context-window": { type: "string" },
+  // Context compression: `--compression <policy>` (none, individual, combined, context-aware, context-aware-citations, windowed, ctxkit).
+  compression: { type: "string" },
   tools: { type: "string" },
   yes: { type: "boolean", short: "y" },
   "data-dir": { type: "string" },
   json: { type: "boolean" },
   color: { type: "boolean" },
   help: { type: "boolean", short: "h" },
+  // The status bar: `--status-bar <replace|append|auto|off>` and `--no-<part>` to switch a part off.
+  "status-bar": { type: "string" },
+  timestamps: { type: "boolean" },
+  counter: { type: "boolean" },
+  todo: { type: "boolean" },
+  errors: { type: "boolean" },
+  state: { type: "boolean" },
 } satisfies NonNullable<ParseArgsConfig["options"]>;
 
 export type CliFlags = {
@@ -30,12 +39,19 @@ export type CliFlags = {
   session?: string;
   "max-iterations"?: string;
   "context-window"?: string;
+  compression?: string;
   tools?: string;
   yes?: boolean;
   "data-dir"?: string;
   json?: boolean;
   color?: boolean;
   help?: boolean;
+  "status-bar"?: string;
+  timestamps?: boolean;
+  counter?: boolean;
+  todo?: boolean;
+  errors?: boolean;
+  state?: boolean;
 };
 
 export interface ParsedCommandLine {

@@ -9,6 +9,12 @@ import { createWorkspaceTools } from "../tools/builtin/index.js";
 import type { Tool } from "../tools/tool.js";
 import { CtxkitError, type SystemPrompt } from "../types/index.js";
 import type { ResolvedConfig } from "./resolve-config.js";
+import { composeContextPolicies } from "../context/compose-context-policies.js";
+import { createStatusBar, detectSystemState, type StatusBar, type StatusBarModeDecision } from "../context/status-bar/index.js";
+import { findModelPricing } from "../session/pricing.js";
+import { createTodoTools } from "../tools/todo/index.js";
+import { createCompressionFromConfig } from "./create-compression-from-config.js";
+import type { CompressionPolicy } from "../context/compression/index.js";
 
 export const defaultSystemPrompt = `You are ctxkit, a coding agent working in the user's workspace through tools.
 Read files before you change them, keep edits minimal, prefer searching (grep, glob) over reading whole large files,
@@ -45,6 +51,27 @@ export function createToolsFromConfig(config: ResolvedConfig): Tool<any>[] {
   return available.filter((tool) => config.tools.includes(tool.name));
 }
 
+/**
+ * The status bar for a command: the parts the flags left on, the local time zone, the workspace as
+ * working directory, and α (cached ÷ uncached input price) from the pricing catalog for `auto`.
+ */
+export function createStatusBarFromConfig(config: ResolvedConfig, model: string, onDecision?: (decision: StatusBarModeDecision) => void): StatusBar {
+  const pricing = findModelPricing(model);
+  const { mode, timestamps, counters, todo, detailedErrors, systemState } = config.statusBar;
+  return createStatusBar({
+    mode,
+    timestamps,
+    counters,
+    todo,
+    detailedErrors,
+    systemState,
+    environment: detectSystemState(config.workspace),
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    ...(pricing && pricing.input > 0 ? { cachedInputPriceRatio: pricing.cacheRead / pricing.input } : {}),
+    ...(onDecision ? { onDecision } : {}),
+  });
+}
+
 export function sessionStoreFor(config: ResolvedConfig): SessionStore {
   return createSessionStore({ directory: join(config.dataDir, "sessions") });
 }
@@ -54,6 +81,9 @@ export interface ConfiguredAgent {
   session: SessionWriter;
   resumed: boolean;
   warnings: SessionWarning[];
+  statusBar: StatusBar;
+  /** The context compression policy (absent with `--compression none`). */
+  compression?: CompressionPolicy;
 }
 
 /**
@@ -68,10 +98,16 @@ export async function createAgentFromConfig(
     confirmToolCall: (call: ToolCallInfo) => Promise<boolean>;
     clock?: () => Date;
     extra?: Partial<AgentOptions>;
+    /** Told how `auto` chose to send the status bar (the decision and its inputs). */
+    onStatusBarDecision?: (decision: StatusBarModeDecision) => void;
   },
 ): Promise<ConfiguredAgent> {
   const provider = options.provider ?? createProviderFromConfig(config);
-  const tools = createToolsFromConfig(config);
+  const statusBar = createStatusBarFromConfig(config, provider.model, options.onStatusBarDecision);
+  // Recall by message id reads the session, whose id is known only once it is started below.
+  const current: { sessionId?: string } = {};
+  const compression = createCompressionFromConfig(config, sessionStoreFor(config), () => current.sessionId);
+  const tools = [...createToolsFromConfig(config), ...(config.statusBar.todo ? createTodoTools() : []), ...(compression ? [compression.recallTool] : [])];
   const system = options.system ?? defaultSystemPrompt;
   const started = await startSession(sessionStoreFor(config), {
     ...(config.sessionId ? { id: config.sessionId } : {}),
@@ -82,6 +118,9 @@ export async function createAgentFromConfig(
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const { session, messages, resumed } = started;
+  current.sessionId = session.id;
+  // Compression runs first; the extra policy and the status bar then see the context it left.
+  const innerPolicy = compression && options.extra?.contextPolicy ? composeContextPolicies(compression.policy, options.extra.contextPolicy) : (compression?.policy ?? options.extra?.contextPolicy);
   const agent = createAgent({
     provider,
     system,
@@ -92,6 +131,10 @@ export async function createAgentFromConfig(
     confirmToolCall: options.confirmToolCall,
     ...(options.clock ? { clock: options.clock } : {}),
     ...options.extra,
+    // The status bar runs after any other policy, so it describes the context as that policy left it.
+    contextPolicy: innerPolicy ? composeContextPolicies(innerPolicy, statusBar.policy) : statusBar.policy,
+    tail: options.extra?.tail ?? statusBar.tail,
+    processUserMessage: options.extra?.processUserMessage ?? statusBar.processUserMessage,
   });
-  return { agent, session, resumed, warnings: started.warnings };
+  return { agent, session, resumed, warnings: started.warnings, statusBar, ...(compression ? { compression: compression.policy } : {}) };
 }

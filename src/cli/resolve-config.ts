@@ -3,11 +3,24 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { CtxkitError } from "../types/index.js";
 import { parsePositiveInteger, type CliFlags } from "./cli-options.js";
+import { compressionPolicyNames, isCompressionPolicyName, type CompressionPolicyName } from "../context/compression/index.js";
 
 export const providerNames = ["openai-compatible", "anthropic"] as const;
 export const vendorNames = ["openai", "vllm", "ollama", "llamacpp", "deepseek", "kimi", "glm", "openrouter"] as const;
 export type ProviderName = (typeof providerNames)[number];
 export type VendorName = (typeof vendorNames)[number];
+
+export const statusBarModes = ["auto", "replace", "append", "off"] as const;
+
+/** Which parts of the agent status bar are on and how it is sent (see `createStatusBar`). */
+export interface StatusBarConfig {
+  mode: (typeof statusBarModes)[number];
+  timestamps: boolean;
+  counters: boolean;
+  todo: boolean;
+  detailedErrors: boolean;
+  systemState: boolean;
+}
 
 export type ConfigSource = "flag" | "environment" | "workspace config" | "user config" | "default";
 
@@ -23,12 +36,15 @@ export interface ResolvedConfig {
   sessionId?: string;
   maxIterations: number;
   contextWindow?: number;
+  /** The context compression policy (default `ctxkit`, the layered pipeline). */
+  compression: CompressionPolicyName;
   /** Built-in tools to offer; `bash` only when named. */
   tools: string[];
   /** Approve every confirmation. */
   yes: boolean;
   /** Tools whose calls never ask for confirmation. */
   allow: string[];
+  statusBar: StatusBarConfig;
   sources: Partial<Record<keyof Omit<ResolvedConfig, "sources">, ConfigSource>>;
   configFiles: string[];
 }
@@ -42,9 +58,11 @@ interface ConfigFile {
   apiKey?: string;
   maxIterations?: number;
   contextWindow?: number;
+  compression?: string;
   tools?: string[];
   allow?: string[];
   dataDir?: string;
+  statusBar?: string;
 }
 
 const configFileKeys: Record<keyof ConfigFile, "string" | "number" | "string[]"> = {
@@ -55,9 +73,11 @@ const configFileKeys: Record<keyof ConfigFile, "string" | "number" | "string[]">
   apiKey: "string",
   maxIterations: "number",
   contextWindow: "number",
+  compression: "string",
   tools: "string[]",
   allow: "string[]",
   dataDir: "string",
+  statusBar: "string",
 };
 
 export const defaultToolNames = ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep"];
@@ -138,6 +158,16 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
     [workspaceConfig?.contextWindow, "workspace config"],
     [userConfig?.contextWindow, "user config"],
   ]);
+  const compression = pick<string>("compression", [
+    [flags.compression, "flag"],
+    [environment.CTXKIT_COMPRESSION, "environment"],
+    [workspaceConfig?.compression, "workspace config"],
+    [userConfig?.compression, "user config"],
+    ["ctxkit", "default"],
+  ])!;
+  if (!isCompressionPolicyName(compression)) {
+    throw new CtxkitError("config_invalid", `Unknown compression policy '${compression}'. Use one of: ${compressionPolicyNames.join(", ")}.`);
+  }
   const tools = pick<string[]>("tools", [
     [flags.tools === undefined ? undefined : expandToolList(flags.tools.split(",")), "flag"],
     [environment.CTXKIT_TOOLS === undefined ? undefined : expandToolList(environment.CTXKIT_TOOLS.split(",")), "environment"],
@@ -155,6 +185,16 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
     ])!,
   );
   const allow = [...(workspaceConfig?.allow ?? []), ...(userConfig?.allow ?? [])];
+  const statusBarMode = pick<string>("statusBar", [
+    [flags["status-bar"], "flag"],
+    [environment.CTXKIT_STATUS_BAR, "environment"],
+    [workspaceConfig?.statusBar, "workspace config"],
+    [userConfig?.statusBar, "user config"],
+    ["auto", "default"],
+  ])!;
+  if (!statusBarModes.includes(statusBarMode as StatusBarConfig["mode"])) {
+    throw new CtxkitError("config_invalid", `Unknown status bar mode '${statusBarMode}'. Use one of: ${statusBarModes.join(", ")}.`);
+  }
   return {
     provider: provider as ProviderName,
     vendor: vendor as VendorName,
@@ -166,9 +206,18 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
     ...(flags.session ? { sessionId: flags.session } : {}),
     maxIterations,
     ...(contextWindow ? { contextWindow } : {}),
+    compression,
     tools,
     yes: flags.yes === true,
     allow,
+    statusBar: {
+      mode: statusBarMode as StatusBarConfig["mode"],
+      timestamps: flags.timestamps !== false,
+      counters: flags.counter !== false,
+      todo: flags.todo !== false,
+      detailedErrors: flags.errors !== false,
+      systemState: flags.state !== false,
+    },
     sources,
     configFiles: [workspaceConfig && workspaceConfigPath, userConfig && userConfigPath].filter((path): path is string => Boolean(path)),
   };

@@ -36,6 +36,12 @@ export interface ImportedCall {
   response?: AssistantMessage;
   reportedUsage?: ReportedUsage;
   source: { file: string; line?: number };
+  /**
+   * Set when the transcript itself says this request changed context already sent (a ctxkit
+   * `context_edit` or prefix change, a Codex or Claude Code compaction): a cache break here is
+   * intended, not a bug.
+   */
+  declaredBreak?: { reason: string };
 }
 
 /**

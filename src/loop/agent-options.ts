@@ -83,6 +83,11 @@ export interface AgentOptions {
   processToolResult?: ToolResultProcessor;
   /** Runs before each model call and after a context overflow; may append or replace context (see ContextEdit). */
   prepareContext?: ContextPreparer;
+  /**
+   * Rewrites the person's message once, when a run creates it, before it is stored (e.g. the status
+   * bar's timestamp and time since the last reply). Frozen like a tool result after processing.
+   */
+  processUserMessage?: (message: UserMessage, info: { trajectory: readonly Message[]; now: Date }) => UserMessage;
   /** Builds the tail message (e.g. a status bar) for each call; it is never stored in the trajectory. */
   tail?: (state: TailState) => string | undefined;
   /** Identical consecutive tool calls before the agent warns the model; one more stops the run (default 3). */

@@ -1,6 +1,6 @@
 import type { ArgumentsValidator } from "../tools/validate-tool-arguments.js";
 import { ToolError, type Tool, type ToolErrorKind, type ToolOutput } from "../tools/tool.js";
-import type { ToolCallPart } from "../types/index.js";
+import type { Message, ToolCallPart } from "../types/index.js";
 import type { AgentHooks, ToolCallInfo } from "./agent-options.js";
 
 export interface ToolExecutionContext {
@@ -11,6 +11,8 @@ export interface ToolExecutionContext {
   confirmToolCall?: (call: ToolCallInfo) => Promise<boolean>;
   defaultTimeoutMs: number;
   signal: AbortSignal;
+  /** The trajectory, handed to tools as `ToolContext.messages`. */
+  messages?: readonly Message[];
 }
 
 export interface ToolCallOutcome {
@@ -115,7 +117,7 @@ async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: Tool
   });
   try {
     const execution = tool
-      .execute(call.arguments, { signal: controller.signal, toolCallId: call.id })
+      .execute(call.arguments, { signal: controller.signal, toolCallId: call.id, ...(context.messages ? { messages: context.messages } : {}) })
       .then((result): ToolOutput => (typeof result === "string" ? { content: result } : result))
       .catch((error: unknown) => failureFromThrown(call.name, error));
     return await Promise.race([execution, timeout, aborted]);

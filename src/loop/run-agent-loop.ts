@@ -1,4 +1,4 @@
-import { addUsage, emptyUsage, textOf, toolCallsOf, type AgentEvent, type AssistantMessage, type Message, type RunResult, type RunStopReason, type Usage } from "../types/index.js";
+import { addUsage, emptyUsage, textOf, toolCallsOf, type AgentEvent, type AssistantMessage, type Message, type RunResult, type RunStopReason, type Usage, type UserMessage } from "../types/index.js";
 import { createMeta, type LoopState } from "./loop-state.js";
 import { createRepeatedCallDetector } from "./repeated-call-detector.js";
 import { requestModelTurn } from "./request-model-turn.js";
@@ -38,7 +38,8 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
 
   yield { type: "run_start", runId, input, ...(session ? { sessionId: session.id } : {}) };
   session?.appendRunStart({ runId, input, at: clock().toISOString() });
-  append({ role: "user", content: input, meta: createMeta(state, "user") });
+  const userMessage: UserMessage = { role: "user", content: input, meta: createMeta(state, "user") };
+  append(options.processUserMessage ? options.processUserMessage(userMessage, { trajectory, now: clock() }) : userMessage);
 
   while (true) {
     if (abortSignal.aborted) return yield* finish("aborted");

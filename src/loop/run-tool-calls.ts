@@ -42,6 +42,7 @@ export async function* runToolCalls(calls: readonly ToolCallPart[], context: Too
     ...(options.confirmToolCall ? { confirmToolCall: options.confirmToolCall } : {}),
     defaultTimeoutMs: options.toolTimeoutMs ?? 120_000,
     signal: context.signal,
+    messages: state.trajectory,
   });
   for (const result of executed) outcomes.set(result.call.id, result);
 

@@ -4,6 +4,7 @@ import catalogFile from "./pricing-catalog.json" with { type: "json" };
 /** Prices in USD per million tokens. */
 export interface ModelPricing {
   provider: string;
+  /** One of the catalog's cache rules (see `applyCacheRule`); unknown names mean no caching. */
   cacheRule: string;
   input: number;
   cacheRead: number;
@@ -26,24 +27,65 @@ export const defaultPricingCatalog: PricingCatalog = catalogFile as PricingCatal
  * a vendor prefix ("openai/gpt-4o", "qwen3:8b").
  */
 export function findModelPricing(model: string, catalog: PricingCatalog = defaultPricingCatalog): ModelPricing | undefined {
+  const name = findModelPricingName(model, catalog);
+  return name === undefined ? undefined : catalog.models[name];
+}
+
+/** The catalog key `findModelPricing` would use for a model, for showing which prices apply. */
+export function findModelPricingName(model: string, catalog: PricingCatalog = defaultPricingCatalog): string | undefined {
   const name = model.toLowerCase();
   const candidates = [name, name.slice(name.lastIndexOf("/") + 1)];
   for (const candidate of candidates) {
-    if (catalog.models[candidate]) return catalog.models[candidate];
+    if (catalog.models[candidate]) return candidate;
     const match = Object.keys(catalog.models)
       .filter((key) => candidate.startsWith(key))
       .sort((left, right) => right.length - left.length)[0];
-    if (match) return catalog.models[match];
+    if (match) return match;
   }
   return undefined;
 }
 
+/** The tokens of one call as a provider bills them. `promptTokens` includes cached and written tokens. */
+export interface CallTokens {
+  promptTokens: number;
+  cachedTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+}
+
+/** One call's cost in USD, by what it paid for. */
+export interface CallCost {
+  /** Prompt tokens neither read from nor written to the cache. */
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+  total: number;
+}
+
+export interface CostOptions {
+  /** Anthropic's cache lifetime: a 1-hour write costs 2× input instead of 1.25×. Default "5m". */
+  cacheWriteTtl?: "5m" | "1h";
+}
+
+/**
+ * Cost of one call: uncached prompt tokens at the input price, cache reads at the read price, cache
+ * writes at the write price (input price where the provider does not charge a premium) and output.
+ */
+export function costOfCall(tokens: CallTokens, pricing: ModelPricing, options: CostOptions = {}): CallCost {
+  const uncached = Math.max(0, tokens.promptTokens - tokens.cachedTokens - tokens.cacheWriteTokens);
+  const writePrice = (options.cacheWriteTtl === "1h" ? pricing.cacheWrite1h : undefined) ?? pricing.cacheWrite ?? pricing.input;
+  const input = (uncached * pricing.input) / 1_000_000;
+  const cacheRead = (tokens.cachedTokens * pricing.cacheRead) / 1_000_000;
+  const cacheWrite = (tokens.cacheWriteTokens * writePrice) / 1_000_000;
+  const output = (tokens.outputTokens * pricing.output) / 1_000_000;
+  return { input, cacheRead, cacheWrite, output, total: input + cacheRead + cacheWrite + output };
+}
+
 /** Cost of one call's usage in USD: uncached input, cache reads, cache writes and output at their prices. */
 export function estimateCost(usage: Usage, pricing: ModelPricing): number {
-  const uncached = Math.max(0, usage.inputTokens - usage.cachedInputTokens - usage.cacheWriteTokens);
-  const writePrice = pricing.cacheWrite ?? pricing.input;
-  return (
-    (uncached * pricing.input + usage.cachedInputTokens * pricing.cacheRead + usage.cacheWriteTokens * writePrice + usage.outputTokens * pricing.output) /
-    1_000_000
-  );
+  return costOfCall(
+    { promptTokens: usage.inputTokens, cachedTokens: usage.cachedInputTokens, cacheWriteTokens: usage.cacheWriteTokens, outputTokens: usage.outputTokens },
+    pricing,
+  ).total;
 }

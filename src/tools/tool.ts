@@ -1,4 +1,4 @@
-import type { ToolDefinition, ToolErrorKind } from "../types/index.js";
+import type { Message, ToolDefinition, ToolErrorKind } from "../types/index.js";
 
 export type { ToolErrorKind };
 
@@ -6,6 +6,12 @@ export interface ToolContext {
   /** Aborted when the run is aborted or the tool's timeout passes. */
   signal: AbortSignal;
   toolCallId: string;
+  /**
+   * The trajectory when the call runs, read-only: it ends with the assistant message that made this
+   * call; results of earlier calls of the same turn are not in it yet. Lets a tool derive its state
+   * from the conversation (the TODO tools) instead of keeping it where a restart would lose it.
+   */
+  messages?: readonly Message[];
 }
 
 /** What a tool returns: text for the model, flagged as an error when the call failed. */

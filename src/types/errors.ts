@@ -18,7 +18,9 @@ export type CtxkitErrorCode =
   | "session_prefix_mismatch"
   | "prefix_break"
   | "path_outside_workspace"
-  | "transcript_invalid";
+  | "transcript_invalid"
+  | "compaction_failed"
+  | "summarizer_failed";
 
 export class CtxkitError extends Error {
   readonly code: CtxkitErrorCode;

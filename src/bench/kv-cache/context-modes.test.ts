@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createPrefixGuard } from "../../context/prefix-guard/index.js";
 import { getTokenCounter } from "../../tokens/get-token-counter.js";
 import type { Message, ToolDefinition } from "../../types/index.js";
-import { buildModeRequests, contextModes, expectedBreakLayer, type Dialogue } from "./context-modes.js";
+import { buildModeRequests, contextModes, expectedBreakLayer, slidingWindowSize, type Dialogue } from "./context-modes.js";
 
 const meta = (id: string, origin: "user" | "model" | "tool") => ({ id, origin, createdAt: "" });
 const tools: ToolDefinition[] = ["get_reservation_details", "cancel_reservation", "get_user_details", "search_direct_flight"].map((name) => ({
@@ -48,6 +48,11 @@ describe("context modes of experiment 2-3 under the prefix guard", () => {
   it("keeps tool results with their calls in the sliding window", () => {
     for (const request of buildModeRequests(dialogue(), "sliding_window")) {
       expect(request.messages[0]?.role).not.toBe("tool");
+      expect(request.messages.length).toBeLessThanOrEqual(slidingWindowSize);
+      const callIds = request.messages.flatMap((message) =>
+        message.role === "assistant" ? message.content.flatMap((part) => (part.type === "tool_call" ? [part.id] : [])) : [],
+      );
+      for (const message of request.messages) if (message.role === "tool") expect(callIds).toContain(message.toolCallId);
     }
   });
 });

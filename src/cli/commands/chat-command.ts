@@ -1,4 +1,4 @@
-import { addUsage, emptyUsage, type Usage } from "../../types/index.js";
+import type { Usage } from "../../types/index.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { createConfirmationHandler, lineReader } from "../confirm-prompt.js";
@@ -36,8 +36,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   });
   for (const warning of warnings) io.stderr.write(`ctxkit chat: session ${session.id}: ${warning.message}\n`);
   const renderer = createEventRenderer({ write: (text) => io.stdout.write(text), style, spinner: io.stdout.isTTY === true });
-  let usage: Usage = emptyUsage();
-  let calls = 0;
+  const callUsages: Usage[] = [];
   let current: AbortController | undefined;
   const onInterrupt = () => {
     if (current) current.abort();
@@ -61,7 +60,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
         if (command === "/exit" || command === "/quit") break;
         if (command === "/help") io.stdout.write(chatHelp);
         else if (command === "/tools") io.stdout.write(`${agent.prefix.tools.map((tool) => `  ${tool.name}`).join("\n") || "  (no tools)"}\n`);
-        else if (command === "/usage") io.stdout.write(`${formatUsageLine(usage, calls, config.model)}\n`);
+        else if (command === "/usage") io.stdout.write(`${formatUsageLine(callUsages, callUsages.length, config.model)}\n`);
         else if (command === "/session") io.stdout.write(`session ${session.id}\nfile ${session.path}\nresume with: ctxkit chat --session ${session.id}\n`);
         else io.stdout.write(`Unknown command ${command}. Type /help.\n`);
         continue;
@@ -69,10 +68,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
       current = new AbortController();
       for await (const event of agent.run(input, { signal: current.signal })) {
         renderer.handle(event);
-        if (event.type === "usage") {
-          usage = addUsage(usage, event.usage);
-          calls++;
-        }
+        if (event.type === "usage") callUsages.push(event.usage);
         if (event.type === "run_end" && event.stopReason !== "final_answer") {
           io.stdout.write(style.dim(`[stopped: ${event.stopReason}${event.error ? ` — ${event.error.message}` : ""}]\n`));
         }

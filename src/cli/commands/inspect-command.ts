@@ -1,9 +1,83 @@
+import { resolve } from "node:path";
+import { INSPECT_TOKENIZERS, inspectFiles, loadOpenAIToolsFile, TRANSCRIPT_FORMATS, type InspectTokenizer, type TranscriptFormat } from "../../inspect/index.js";
+import { loadPricingSelection } from "../../session/load-pricing.js";
+import { CtxkitError } from "../../types/index.js";
+import { parseCommandLine, parsePositiveInteger } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
+import { formatInspectReport } from "../inspect/format-inspect-report.js";
+import { toInspectJson } from "../inspect/inspect-json.js";
+import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 
-// PLACEHOLDER — being implemented; replaced by the real command.
-export const inspectHelp = `Usage: ctxkit inspect (not implemented yet)\n`;
+export const inspectHelp = `Usage: ctxkit inspect <file…> [options]
 
-export async function inspectCommand(_args: string[], io: CliIo): Promise<number> {
-  io.stderr.write("ctxkit inspect is not implemented yet.\n");
-  return 2;
+Shows what the model saw on every call of a recorded run — a ctxkit session or another agent's
+transcript: prompt tokens, the tokens reusable from the previous call's prefix, the tokens the
+provider reported as cached, new tokens, where the tokens come from (system, tools, user, assistant,
+tool results, harness messages) and the cache breaks with their layer and cause. Then totals, the
+append-only limit (the reusable share perfect prefix reuse would give), cost, and the anti-patterns
+found (changing system prompt, reordered tools, deleted or flattened history, tool output in user
+messages, edited earlier messages, reasoning dropped where the vendor requires it).
+
+Options:
+  --format <name>      auto (default), ctxkit, openai-log, claude-code, codex, mini-swe-agent, tau-bench
+  --tokenizer <name>   qwen3 (default: Qwen3 chat template + tokenizer, exact), o200k (OpenAI's
+                       tokenizer; its chat format is not public, so within a few %), estimate
+  --tools <file>       OpenAI tool schemas for formats that do not record them (τ-bench, Claude Code, Codex)
+  --pricing <p>        a catalog model name (e.g. gpt-4o, claude-sonnet-4-5) or a JSON file with
+                       {input, cacheRead, output, cacheWrite?, cacheRule?} or {models: {...}};
+                       default: each transcript's own model in the built-in catalog
+  --limit <n>          analyse only the first n transcripts
+  --json               print JSON: {transcripts: [{id, format, file, calls, totals, findings, notes}],
+                       totals, findings, problems}; with one transcript the top level also has its calls
+  --no-color           plain output
+
+Records that cannot be read are reported on stderr as "file:line: reason"; the rest is still shown.
+Exit code 0 when at least one transcript was read, 1 otherwise.
+`;
+
+/** `ctxkit inspect`: per-call tokens, prefix reuse, cache breaks, cost and findings of recorded runs. */
+export async function inspectCommand(args: string[], io: CliIo): Promise<number> {
+  const { flags, positionals, extra } = parseCommandLine(args, {
+    format: { type: "string" },
+    tokenizer: { type: "string" },
+    pricing: { type: "string" },
+    limit: { type: "string" },
+  });
+  if (flags.help) {
+    io.stdout.write(inspectHelp);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    io.stderr.write(`ctxkit inspect: give one or more transcript files.\n\n${inspectHelp}`);
+    return 2;
+  }
+  const format = parseChoice<TranscriptFormat | "auto">(extra.format, "--format", ["auto", ...TRANSCRIPT_FORMATS], "auto");
+  const tokenizer = parseChoice<InspectTokenizer>(extra.tokenizer, "--tokenizer", INSPECT_TOKENIZERS, "qwen3");
+  const limit = parsePositiveInteger(typeof extra.limit === "string" ? extra.limit : undefined, "--limit");
+  const pricingSpec = typeof extra.pricing === "string" ? extra.pricing : undefined;
+  const pricing = loadPricingSelection(pricingSpec !== undefined && /\.json$|[\\/]/i.test(pricingSpec) ? resolve(io.cwd, pricingSpec) : pricingSpec);
+  const tools = flags.tools === undefined ? undefined : loadOpenAIToolsFile(resolve(io.cwd, flags.tools));
+
+  const report = await inspectFiles(
+    positionals.map((path) => resolve(io.cwd, path)),
+    { format, tokenizer, pricing, ...(tools === undefined ? {} : { tools }), ...(limit === undefined ? {} : { limit }) },
+  );
+  for (const problem of report.problems) {
+    io.stderr.write(`ctxkit inspect: ${problem.file}${problem.line === undefined ? "" : `:${problem.line}`}: ${problem.reason}\n`);
+  }
+  if (flags.json) io.stdout.write(`${JSON.stringify(toInspectJson(report), null, 2)}\n`);
+  else if (report.transcripts.length > 0) {
+    io.stdout.write(formatInspectReport(report, createTerminalStyle(shouldUseColor(io.stdout, flags.color, io.env))));
+  }
+  if (report.transcripts.length === 0 && report.skippedTranscripts === 0) {
+    io.stderr.write("ctxkit inspect: no transcript could be read.\n");
+    return 1;
+  }
+  return 0;
+}
+
+function parseChoice<T extends string>(value: unknown, flag: string, choices: readonly T[], fallback: T): T {
+  if (value === undefined) return fallback;
+  if (typeof value === "string" && (choices as readonly string[]).includes(value)) return value as T;
+  throw new CtxkitError("config_invalid", `${flag} must be one of ${choices.join(", ")}; got '${String(value)}'.`);
 }

@@ -1,9 +1,153 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { formatPolicyTable, formatRunTable } from "../../bench/replay/format-replay-table.js";
+import { loadRecordedRuns } from "../../bench/replay/load-recorded-runs.js";
+import { runReplayBench, type ReplayBenchOptions } from "../../bench/replay/replay-bench.js";
+import { resolveReplayPolicyNames } from "../../bench/replay/replay-policies.js";
+import { toEmittedRequest } from "../../bench/replay/to-emitted-request.js";
+import { TRANSCRIPT_FORMATS, type TranscriptFormat } from "../../inspect/index.js";
+import { defaultPricingCatalog, findModelPricing } from "../../session/pricing.js";
+import { getTokenCounter, type TokenCounterName } from "../../tokens/index.js";
+import { CtxkitError } from "../../types/index.js";
 import type { CliIo } from "../cli-io.js";
+import { parseCommandLine, parsePositiveInteger } from "../cli-options.js";
 
-// PLACEHOLDER — being implemented; replaced by the real command.
-export const replayHelp = `Usage: ctxkit replay (not implemented yet)\n`;
+const defaultWindow = 128_000;
+const defaultPricing = "gpt-4.1";
+const defaultOut = "bench-results/replay.json";
 
-export async function replayCommand(_args: string[], io: CliIo): Promise<number> {
-  io.stderr.write("ctxkit replay is not implemented yet.\n");
-  return 2;
+export const replayHelp = `Usage: ctxkit replay <file|dir…> [options]
+
+Replays recorded agent runs through context policies: the recorded model turns are kept, and the
+context each call would have sent under the policy is rebuilt and measured. A directory stands for
+its *.traj.json files (mini-swe-agent), else its *.json / *.jsonl files.
+
+Options:
+  --policy <a,b|all>      policies to compare (default all): ${resolveReplayPolicyNames("all").join(", ")}
+  --window <tokens>       the context window; a call over it is an overflow (default ${defaultWindow})
+  --pricing <model>       prices from the catalog (default ${defaultPricing}: automatic prefix caching, like the
+                          recorded runs; cached tokens at the cache-read price)
+  --tokenizer <name>      estimate (default, fast), qwen3, o200k or cl100k (exact, slower)
+  --format <name>         auto (default) or one of: ${TRANSCRIPT_FORMATS.join(", ")}
+  --limit <runs>          replay only the first N runs
+  --json                  print the report as JSON instead of tables
+  --out <file>            also write the JSON report here (default ${defaultOut})
+  --emit-requests <dir>   write <dir>/<policy>/<run>.jsonl: one line per call with the messages sent
+  --verbose               also print one row per run and policy
+`;
+
+const replayOptions = {
+  policy: { type: "string" },
+  window: { type: "string" },
+  pricing: { type: "string" },
+  tokenizer: { type: "string" },
+  format: { type: "string" },
+  limit: { type: "string" },
+  out: { type: "string" },
+  "emit-requests": { type: "string" },
+  verbose: { type: "boolean" },
+} as const;
+
+/** `ctxkit replay`: the policy comparison on recorded runs (issue 6's benchmark). */
+export async function replayCommand(args: string[], io: CliIo): Promise<number> {
+  const { flags, positionals, extra } = parseCommandLine(args, replayOptions);
+  if (flags.help) {
+    io.stdout.write(replayHelp);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    io.stderr.write(`ctxkit replay: give at least one transcript file or directory.\n\n${replayHelp}`);
+    return 2;
+  }
+  const option = (name: keyof typeof replayOptions) => extra[name] as string | undefined;
+  const contextWindow = parsePositiveInteger(option("window"), "--window") ?? defaultWindow;
+  const limit = parsePositiveInteger(option("limit"), "--limit");
+  const policies = resolveReplayPolicyNames(option("policy"));
+  const pricingName = option("pricing") ?? defaultPricing;
+  const pricing = findModelPricing(pricingName);
+  if (pricing === undefined) {
+    throw new CtxkitError("config_invalid", `No prices for '${pricingName}'. Use one of: ${Object.keys(defaultPricingCatalog.models).join(", ")}.`);
+  }
+  const counter = getTokenCounter(parseTokenizer(option("tokenizer")));
+  const format = parseFormat(option("format"));
+
+  const started = Date.now();
+  const loaded = await loadRecordedRuns(positionals.map((path) => resolve(io.cwd, path)), { format, ...(limit ? { limit } : {}) });
+  for (const problem of loaded.problems) io.stderr.write(`ctxkit replay: ${problem.file}: ${problem.reason}\n`);
+  if (loaded.runs.length === 0) {
+    io.stderr.write("ctxkit replay: no runs to replay.\n");
+    return 1;
+  }
+  const emitDirectory = option("emit-requests");
+  const emitter = emitDirectory === undefined ? undefined : createRequestEmitter(resolve(io.cwd, emitDirectory));
+  const report = await runReplayBench(loaded.runs, {
+    contextWindow,
+    counter,
+    pricing,
+    policies,
+    ...(emitter ? { onRequest: emitter.add } : {}),
+    onRunDone: (_run, done) => {
+      if (io.stderr.isTTY) io.stderr.write(`\rreplayed ${done}/${loaded.runs.length} runs`);
+    },
+  });
+  emitter?.flush();
+  if (io.stderr.isTTY) io.stderr.write("\n");
+  const seconds = (Date.now() - started) / 1000;
+
+  const out = resolve(io.cwd, option("out") ?? defaultOut);
+  const json = { ...report, pricing: pricingName, problems: loaded.problems };
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
+  if (flags.json) {
+    io.stdout.write(`${JSON.stringify(json)}\n`);
+    return 0;
+  }
+  io.stdout.write(
+    `Replayed ${loaded.runs.length} run${loaded.runs.length === 1 ? "" : "s"} × ${policies.length} polic${policies.length === 1 ? "y" : "ies"}, ` +
+      `window ${contextWindow.toLocaleString("en-US")} tokens, ${counter.name} token counts, ${pricingName} prices, in ${seconds.toFixed(1)} s.\n\n`,
+  );
+  io.stdout.write(formatPolicyTable(report.policies));
+  if (extra.verbose === true) io.stdout.write(`\n${formatRunTable(report.runs)}`);
+  io.stdout.write(`\nReference recall: identifiers that first appear in a tool result and that the model later writes, still visible where it writes them.\nJSON: ${out}\n`);
+  return 0;
+}
+
+/** Collects one run's lines under one policy and writes them when the next run or policy starts. */
+function createRequestEmitter(directory: string): { add: NonNullable<ReplayBenchOptions["onRequest"]>; flush(): void } {
+  let key: { run: string; policy: string } | undefined;
+  let lines: string[] = [];
+  const flush = () => {
+    if (key === undefined) return;
+    const folder = join(directory, safeName(key.policy));
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, `${safeName(key.run)}.jsonl`), lines.join(""));
+    key = undefined;
+    lines = [];
+  };
+  return {
+    add(event) {
+      if (key !== undefined && (key.run !== event.run || key.policy !== event.policy)) flush();
+      key = { run: event.run, policy: event.policy };
+      lines.push(`${JSON.stringify(toEmittedRequest(event.run, event.call, event.promptTokens, event.request))}\n`);
+    },
+    flush,
+  };
+}
+
+function safeName(value: string): string {
+  return value.replace(/[^\w.-]+/g, "_");
+}
+
+function parseTokenizer(value: string | undefined): TokenCounterName {
+  const names: TokenCounterName[] = ["estimate", "qwen3", "o200k", "cl100k"];
+  if (value === undefined) return "estimate";
+  if (names.includes(value as TokenCounterName)) return value as TokenCounterName;
+  throw new CtxkitError("config_invalid", `--tokenizer must be one of ${names.join(", ")}, got '${value}'.`);
+}
+
+function parseFormat(value: string | undefined): TranscriptFormat | "auto" {
+  if (value === undefined || value === "auto") return "auto";
+  if (TRANSCRIPT_FORMATS.includes(value as TranscriptFormat)) return value as TranscriptFormat;
+  throw new CtxkitError("config_invalid", `--format must be auto or one of ${TRANSCRIPT_FORMATS.join(", ")}, got '${value}'.`);
 }

@@ -26,6 +26,11 @@ Options:
   --yes, -y                 approve every confirmation (writes, bash)
   --data-dir <dir>          where sessions are stored (default <workspace>/.ctxkit)
   --json                    print events as NDJSON; the last line is the run_end event
+  --status-bar <auto|replace|append|off>
+                            how the <agent_status> message is sent (default auto: the seed's cost model)
+  --no-timestamps --no-counter --no-todo --no-errors --no-state
+                            switch off a part of the status bar (times, call counts, TODO list,
+                            detailed errors, system state)
   --no-color                plain output
 `;
 
@@ -47,6 +52,9 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const promptOutput = flags.json ? io.stderr : io.stdout;
   const { agent, session, warnings } = await createAgentFromConfig(config, {
     confirmToolCall: createConfirmationHandler({ approveAll: config.yes, allow: config.allow, readLine: answers.next, output: promptOutput, style }),
+    // How `auto` sent the status bar, and why (the cost model's inputs).
+    onStatusBarDecision: (decision) =>
+      io.stdout.write(flags.json ? `${JSON.stringify({ type: "status_bar_mode", ...decision })}\n` : style.dim(`[status bar: ${decision.mode} — ${decision.reason}]\n`)),
   });
 
   for (const warning of warnings) io.stderr.write(`ctxkit run: session ${session.id}: ${warning.message}\n`);

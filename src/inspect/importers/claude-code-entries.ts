@@ -11,6 +11,8 @@ export interface ClaudeCodeEntry {
   timestamp: string;
   isSidechain: boolean;
   isMeta: boolean;
+  /** The summary Claude Code writes when it compacts the conversation (`/compact` or auto-compact). */
+  isCompactSummary: boolean;
   /** `message` of user and assistant lines; undefined for system, progress and other lines. */
   message: JsonObject | undefined;
 }
@@ -55,6 +57,7 @@ export function readClaudeCodeEntries(records: JsonLine[], file: string): Claude
       timestamp: optionalString(value.timestamp) ?? "",
       isSidechain: value.isSidechain === true,
       isMeta: value.isMeta === true || value.isCompactSummary === true,
+      isCompactSummary: value.isCompactSummary === true,
       message: isMessageLine ? message : undefined,
     });
   }

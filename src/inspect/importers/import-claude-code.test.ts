@@ -67,6 +67,24 @@ describe("importClaudeCode", () => {
     expect(rewound[2]?.request.messages.map((message) => message.meta.id)).toEqual(["s:u1", "s:msg_A", "s:u3"]);
   });
 
+  it("marks the first request after a compaction as a declared break", () => {
+    const entry = (uuid: string, parentUuid: string | null, type: string, extra: Record<string, unknown>) =>
+      JSON.stringify({ type, uuid, parentUuid, sessionId: "s", timestamp: "2025-11-30T00:00:00.000Z", ...extra });
+    const message = (role: string, content: unknown, id?: string) => ({ message: { role, content, id, model: "claude-sonnet-4-5" } });
+    const compacted = [
+      entry("u1", null, "user", message("user", "Refactor the parser.")),
+      entry("a1", "u1", "assistant", message("assistant", [{ type: "text", text: "Done." }], "msg_A")),
+      entry("b1", null, "system", { subtype: "compact_boundary", content: "Conversation compacted" }),
+      entry("u2", "b1", "user", { ...message("user", "This session is being continued from a previous conversation. Summary: parser refactored."), isCompactSummary: true }),
+      entry("a2", "u2", "assistant", message("assistant", [{ type: "text", text: "Continuing." }], "msg_B")),
+      entry("u3", "a2", "user", message("user", "Now the tests.")),
+      entry("a3", "u3", "assistant", message("assistant", [{ type: "text", text: "Added." }], "msg_C")),
+    ].join("\n");
+    const calls = importClaudeCode(compacted, "s.jsonl").transcripts[0]?.calls ?? [];
+    expect(calls.map((call) => call.declaredBreak)).toEqual([undefined, { reason: expect.stringContaining("compaction") }, undefined]);
+    expect(calls[1]?.request.messages[0]?.meta.origin).toBe("harness");
+  });
+
   it("imports a sub-agent file, whose lines are all sidechain lines", () => {
     const sidechain = text
       .split("\n")

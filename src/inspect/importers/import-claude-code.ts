@@ -80,6 +80,9 @@ export function importClaudeCode(text: string, file: string): ImportResult {
 
   const calls: ImportedCall[] = [];
   let model: string | undefined;
+  // A request that first includes a compaction summary replaced the history before it, as declared.
+  const summaryIds = new Set(entries.filter((entry) => entry.isCompactSummary).map((entry) => `${id}:${entry.uuid}`));
+  const summariesSent = new Set<string>();
   for (const group of groups.values()) {
     // Claude Code writes "<synthetic>" assistant messages itself (API errors, interruptions): no model call.
     if (isSynthetic(group)) continue;
@@ -91,6 +94,9 @@ export function importClaudeCode(text: string, file: string): ImportResult {
       source: { file, line: first.line },
     };
     if (group.usage !== undefined) call.reportedUsage = group.usage;
+    const summary = summaryIds.size === 0 ? undefined : call.request.messages.find((message) => summaryIds.has(message.meta.id) && !summariesSent.has(message.meta.id));
+    if (summary !== undefined && calls.length > 0) call.declaredBreak = { reason: "Claude Code compaction (history replaced by a summary)" };
+    if (summary !== undefined) summariesSent.add(summary.meta.id);
     calls.push(call);
   }
   const transcript: ImportedTranscript = {

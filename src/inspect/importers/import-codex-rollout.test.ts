@@ -73,6 +73,7 @@ describe("importCodexRollout", () => {
       ["rollout-2025-11-30T00-00-00-x:g1.1", "user"],
     ]);
     expect(imported[1]?.reportedUsage?.promptTokens).toBe(40);
+    expect(imported.map((call) => call.declaredBreak)).toEqual([undefined, { reason: expect.stringContaining("compaction") }]);
   });
 
   it("ends a call at any input when the rollout has no token counts", () => {

@@ -11,6 +11,8 @@ interface PendingCall {
   line: number;
   outputs: AssistantMessage[];
   usage?: ReportedUsage;
+  /** The first call after a compaction sends the replaced history: a declared cache break. */
+  declared?: string;
 }
 
 /**
@@ -32,6 +34,7 @@ export function importCodexRollout(text: string, file: string): ImportResult {
   let history: Message[] = [];
   let open: AssistantMessage | undefined;
   let pending: PendingCall | undefined;
+  let compactedSinceLastCall = false;
 
   const metaAt = (origin: MessageMeta["origin"], createdAt: string): MessageMeta => ({
     id: generation === 0 ? `${transcript.id}:${history.length}` : `${transcript.id}:g${generation}.${history.length}`,
@@ -67,6 +70,8 @@ export function importCodexRollout(text: string, file: string): ImportResult {
     if (item.kind !== "output") return;
     if (!replaying && pending === undefined) {
       pending = { request: createImportedRequest({ system, messages: history.slice() }), line: line.line, outputs: [] };
+      if (compactedSinceLastCall) pending.declared = "Codex compaction (history replaced by a summary)";
+      compactedSinceLastCall = false;
     }
     const created = addOutput(item.parts, createdAt);
     if (!replaying && created !== undefined) pending?.outputs.push(created);
@@ -105,6 +110,7 @@ export function importCodexRollout(text: string, file: string): ImportResult {
       case "compacted":
         closeCall();
         generation += 1;
+        compactedSinceLastCall = true;
         history = [];
         if (Array.isArray(payload.replacement_history)) {
           for (const item of payload.replacement_history) if (isRecord(item)) addItem(item, record, createdAt, true);
@@ -135,6 +141,7 @@ function toCall(pending: PendingCall, responseId: string, file: string): Importe
   const call: ImportedCall = { request: pending.request, source: { file, line: pending.line } };
   if (response !== undefined) call.response = response;
   if (pending.usage !== undefined) call.reportedUsage = pending.usage;
+  if (pending.declared !== undefined) call.declaredBreak = { reason: pending.declared };
   return call;
 }
 

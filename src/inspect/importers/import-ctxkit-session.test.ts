@@ -52,6 +52,13 @@ describe("importCtxkitSession", () => {
     expect(transcripts[0]?.calls).toHaveLength(2);
   });
 
+  it("marks a request sent after a context edit as a declared break, with the edit's reason", () => {
+    const file = "../../session/fixtures/v2-context-edit.jsonl";
+    const calls = importCtxkitSession(readFileSync(new URL(file, import.meta.url), "utf8"), file).transcripts[0]?.calls ?? [];
+    expect(calls.map((call) => call.declaredBreak)).toEqual([undefined, undefined, { reason: expect.stringMatching(/./) }]);
+    expect(calls[1]?.response?.meta.id).toBe("msg-0004");
+  });
+
   it("reports a file that is not a ctxkit session", () => {
     const { transcripts, problems } = importCtxkitSession('{"type":"header","format":"other"}\n', "other.jsonl");
     expect(transcripts).toEqual([]);

@@ -37,7 +37,9 @@ function toTranscript(session: LoadedSession, file: string, lineOfRequest: numbe
   for (const record of session.usage) usageByRequest.set(record.request, record);
   const calls: ImportedCall[] = session.requests.map((record, index) => {
     const rebuilt = rebuildRequest(session, index);
-    const next = session.messages[record.messageCount];
+    // The reply follows the request in the context it was sent from; a later compaction may have
+    // shortened the final context, and an edit recorded before the reply moves it to the next view.
+    const next = session.views[record.viewIndex]?.[record.messageCount] ?? session.messages[record.messageCount];
     const usage = usageByRequest.get(index);
     const line = lineOfRequest[index];
     const call: ImportedCall = {
@@ -46,6 +48,8 @@ function toTranscript(session: LoadedSession, file: string, lineOfRequest: numbe
     };
     if (next?.role === "assistant") call.response = next;
     if (usage !== undefined) call.reportedUsage = toReportedUsage(usage);
+    const declared = declaredChange(session, index);
+    if (declared !== undefined) call.declaredBreak = { reason: declared };
     return call;
   });
   return {
@@ -58,6 +62,17 @@ function toTranscript(session: LoadedSession, file: string, lineOfRequest: numbe
     systemKnown: true,
     meta: withoutUndefined({ provider: session.prefix.provider, createdAt: session.header.createdAt, workspace: session.header.workspace }),
   };
+}
+
+/** Why request `index` was sent from a different prefix or an edited context than the one before it, if it was. */
+function declaredChange(session: LoadedSession, index: number): string | undefined {
+  const request = session.requests[index];
+  const previous = session.requests[index - 1];
+  if (request === undefined || previous === undefined) return undefined;
+  const reasons: string[] = [];
+  if (request.prefixIndex !== previous.prefixIndex) reasons.push(session.prefixes[request.prefixIndex]?.reason ?? "prefix changed");
+  for (let edit = previous.viewIndex; edit < request.viewIndex; edit += 1) reasons.push(session.edits[edit]?.reason ?? "context edit");
+  return reasons.length === 0 ? undefined : reasons.join("; ");
 }
 
 function toReportedUsage(record: UsageRecord): ReportedUsage {

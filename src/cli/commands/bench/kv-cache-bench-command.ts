@@ -1,9 +1,122 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, relative, resolve } from "node:path";
+import {
+  contextModes,
+  formatLiveKvCacheReport,
+  formatOfflineKvCacheReport,
+  loadTauBenchDialogues,
+  locateTauBenchCorpus,
+  runLiveKvCacheBench,
+  runOfflineKvCacheBench,
+  type ContextMode,
+} from "../../../bench/kv-cache/index.js";
+import { createOpenAICompatible, type OpenAICompatibleVendor } from "../../../providers/openai-compatible/index.js";
+import { CtxkitError } from "../../../types/index.js";
+import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 
-// PLACEHOLDER — being implemented; replaced by the real command.
-export const kvCacheBenchHelp = `Usage: ctxkit bench kv-cache (not implemented yet)\n`;
+export const kvCacheBenchHelp = `Usage: ctxkit bench kv-cache [--limit <dialogues>] [--modes <a,b>] [--corpus <dir>] [--json] [--out <file>]
+       ctxkit bench kv-cache --live --model <name> [--base-url <url>] [--vendor <name>] [--api-key <key>] [--limit <n>] [--modes <a,b>]
 
-export async function kvCacheBenchCommand(_args: string[], io: CliIo): Promise<number> {
-  io.stderr.write("ctxkit bench kv-cache is not implemented yet.\n");
-  return 2;
+Experiment 2-3 of the seed: the recorded τ-bench airline dialogues replayed under six ways of
+building the context — ${contextModes.join(", ")} — and what each does to prompt caching.
+
+Offline (default): renders every request with Qwen3's chat template and counts exact tokens; per
+mode prints prompt tokens, the share reusable from the previous call's prefix, uncached tokens, the
+prompt cost under Anthropic (claude-sonnet-4-5) and OpenAI (gpt-4.1) cache pricing, and the cache
+breaks the prefix guard finds.
+Live (--live): sends the same requests (max 1 output token, streaming) to an OpenAI-compatible
+endpoint and reports time to first token and the cached tokens the provider reports.
+
+Options:
+  --corpus <dir>      folder holding tau-bench/ (default ../shared/corpus); absent: skipped, exit 0
+  --limit <n>         dialogues to use (default: all offline, 3 live)
+  --modes <a,b>       only these modes
+  --json              print the result as JSON instead of a table
+  --out <file>        where the JSON is always written (default bench-results/kv-cache.json,
+                      live: bench-results/kv-cache-live.json)
+`;
+
+const options = {
+  live: { type: "boolean" },
+  limit: { type: "string" },
+  modes: { type: "string" },
+  corpus: { type: "string" },
+  out: { type: "string" },
+} as const;
+
+/** `ctxkit bench kv-cache`: runs experiment 2-3 offline (default) or against a live endpoint. */
+export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<number> {
+  const { flags, extra } = parseCommandLine(args, options);
+  if (flags.help) {
+    io.stdout.write(kvCacheBenchHelp);
+    return 0;
+  }
+  const live = extra.live === true;
+  const modes = parseModes(extra.modes as string | undefined);
+  const limit = parsePositiveInteger(extra.limit as string | undefined, "--limit") ?? (live ? 3 : undefined);
+  const corpus = resolve(io.cwd, (extra.corpus as string | undefined) ?? "../shared/corpus");
+  const location = locateTauBenchCorpus(corpus);
+  if (!location.found) {
+    io.stderr.write(
+      `ctxkit bench kv-cache: skipped — the τ-bench corpus is not under ${corpus} (missing ${location.missing.join(", ")}). ` +
+        "Pass --corpus <dir>, the folder that holds tau-bench/.\n",
+    );
+    return 0;
+  }
+  const started = performance.now();
+  const loaded = await loadTauBenchDialogues(location.files, limit === undefined ? {} : { limit });
+  for (const problem of loaded.problems) io.stderr.write(`warning: ${problem.file}: ${problem.reason}\n`);
+  if (loaded.systemMismatches.length > 0) {
+    io.stderr.write(`warning: ${loaded.systemMismatches.length} dialogues' system message differs from wiki.md (${loaded.systemMismatches.slice(0, 3).join(", ")}…); wiki.md is used.\n`);
+  }
+  if (loaded.dialogues.length === 0) throw new CtxkitError("transcript_invalid", `No dialogue in ${location.files.trajectories} could be read.`);
+
+  const progress = io.stderr.isTTY ? (text: string) => io.stderr.write(`\r${text}\u001b[K`) : undefined;
+  let report: { text: string; json: Record<string, unknown>; defaultOut: string };
+  if (live) {
+    const provider = createOpenAICompatible({
+      vendor: (flags.vendor ?? "openai") as OpenAICompatibleVendor,
+      model: flags.model ?? "",
+      ...(flags["base-url"] !== undefined ? { baseURL: flags["base-url"] } : {}),
+      ...(flags["api-key"] !== undefined ? { apiKey: flags["api-key"] } : {}),
+      env: io.env,
+    });
+    const result = await runLiveKvCacheBench({
+      provider,
+      dialogues: loaded.dialogues,
+      modes,
+      ...(progress ? { onCall: ({ mode, call, calls }) => progress(`${mode}: call ${call}/${calls}`) } : {}),
+    });
+    report = { text: formatLiveKvCacheReport(result), json: { benchmark: "kv-cache", live: true, ...result }, defaultOut: "bench-results/kv-cache-live.json" };
+  } else {
+    const result = runOfflineKvCacheBench({
+      dialogues: loaded.dialogues,
+      modes,
+      ...(progress ? { onDialogue: (done, total) => progress(`dialogue ${done}/${total}`) } : {}),
+    });
+    report = { text: formatOfflineKvCacheReport(result), json: { benchmark: "kv-cache", live: false, ...result }, defaultOut: "bench-results/kv-cache.json" };
+  }
+  progress?.("");
+  const elapsedMs = Math.round(performance.now() - started);
+  const json = { ...report.json, corpus: location.files.trajectories, elapsedMs };
+  const out = resolve(io.cwd, (extra.out as string | undefined) ?? report.defaultOut);
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
+  if (flags.json) {
+    io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+  } else {
+    io.stdout.write(`${report.text}\nTook ${(elapsedMs / 1000).toFixed(1)} s. Wrote ${relative(io.cwd, out) || out}.\n`);
+  }
+  return 0;
+}
+
+function parseModes(value: string | undefined): ContextMode[] {
+  if (value === undefined) return [...contextModes];
+  const names = value.split(",").map((name) => name.trim()).filter((name) => name !== "");
+  const unknown = names.filter((name) => !(contextModes as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new CtxkitError("config_invalid", `Unknown mode${unknown.length === 1 ? "" : "s"} '${unknown.join(", ") || value}' in --modes. Use any of: ${contextModes.join(", ")}.`);
+  }
+  return names as ContextMode[];
 }

@@ -1,0 +1,17 @@
+import { compressionPolicyNames, createCompressionPolicy, createMemoryBlobStore } from "../../context/compression/index.js";
+import type { ReplayPolicyFactory } from "./replay-policies.js";
+
+/**
+ * ctxkit's compression policies (the seed's six strategies and the layered `ctxkit` default) as
+ * replay factories: each run gets a fresh policy with its own in-memory blob store, the replay's
+ * token counter and clock, and the deterministic summariser (no model: replays are offline and
+ * reproducible).
+ */
+export function compressionReplayPolicies(): Record<string, ReplayPolicyFactory> {
+  return Object.fromEntries(
+    compressionPolicyNames.map((name): [string, ReplayPolicyFactory] => [
+      name,
+      ({ contextWindow, meter, clock }) => createCompressionPolicy(name, { contextWindow, blobStore: createMemoryBlobStore(), counter: meter.counter, clock }),
+    ]),
+  );
+}

@@ -1,0 +1,51 @@
+import type { PolicySummary, RunSummary } from "./replay-summary.js";
+
+type Cell = string | number;
+
+/** The comparison table: one row per policy. */
+export function formatPolicyTable(policies: readonly PolicySummary[]): string {
+  return formatTable(
+    ["policy", "runs", "overflows", "compactions", "prompt tokens", "uncached tokens", "cost", "peak tokens", "reference recall"],
+    policies.map((row) => [
+      row.policy,
+      row.errors > 0 ? `${row.runs} (${row.errors} failed)` : row.runs,
+      row.overflows,
+      row.compactions,
+      row.promptTokens,
+      row.uncachedTokens,
+      dollars(row.cost),
+      row.peakTokens,
+      recall(row.referenceRecall, row.references),
+    ]),
+  );
+}
+
+/** Per-run rows (`--verbose`), grouped by run. */
+export function formatRunTable(runs: readonly RunSummary[]): string {
+  return formatTable(
+    ["run", "policy", "calls", "overflows", "compactions", "prompt tokens", "uncached tokens", "cost", "peak tokens", "reference recall"],
+    runs.map((row) =>
+      row.error !== undefined
+        ? [row.run, row.policy, `failed: ${row.error.slice(0, 80)}`, "", "", "", "", "", "", ""]
+        : [row.run, row.policy, row.calls, row.overflows, row.compactions, row.promptTokens, row.uncachedTokens, dollars(row.cost), row.peakTokens, recall(row.referenceRecall, row.references)],
+    ),
+  );
+}
+
+function recall(value: number | null, pairs: number): string {
+  return value === null ? "— (0 pairs)" : `${value.toFixed(3)} (${pairs} pairs)`;
+}
+
+function dollars(value: number): string {
+  return `$${value.toFixed(value >= 100 ? 2 : 4)}`;
+}
+
+/** Text columns left-aligned, numbers right-aligned with thousands separators. */
+function formatTable(header: readonly string[], rows: ReadonlyArray<readonly Cell[]>): string {
+  const text = rows.map((row) => row.map((cell) => (typeof cell === "number" ? cell.toLocaleString("en-US") : cell)));
+  const numeric = header.map((_, column) => rows.some((row) => typeof row[column] === "number" || /^\$|^\d/.test(String(row[column] ?? ""))));
+  const widths = header.map((title, column) => Math.max(title.length, ...text.map((row) => row[column]!.length)));
+  const line = (cells: readonly string[]) =>
+    cells.map((cell, column) => (numeric[column] && column > 0 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join("  ").trimEnd();
+  return [line(header), line(widths.map((width) => "-".repeat(width))), ...text.map(line)].join("\n") + "\n";
+}

@@ -1,0 +1,56 @@
+import type { ContextPolicy } from "../../context/context-policy.js";
+import { CtxkitError, type Message, type ToolDefinition } from "../../types/index.js";
+import { createCompactAtThresholdPolicy } from "./comparators/compact-at-threshold-policy.js";
+import { createNonePolicy } from "./comparators/none-policy.js";
+import { createPruneToolOutputsPolicy } from "./comparators/prune-tool-outputs-policy.js";
+import { createSlidingWindowPolicy } from "./comparators/sliding-window-policy.js";
+import { compressionReplayPolicies } from "./compression-replay-policies.js";
+import type { PromptMeter } from "./prompt-meter.js";
+
+/** What a policy is built from, fresh for every replayed run. */
+export interface ReplayPolicyOptions {
+  contextWindow: number;
+  meter: PromptMeter;
+  /** The replay's synthetic clock (policies that reason about cache lifetimes read it). */
+  clock: () => Date;
+}
+
+export type ReplayPolicyFactory = (options: ReplayPolicyOptions) => ContextPolicy;
+
+/** The comparators: what other agents do, re-implemented as context policies. */
+const comparatorPolicies: Record<string, ReplayPolicyFactory> = {
+  none: () => createNonePolicy(),
+  "sliding-window": () => createSlidingWindowPolicy({ maxMessages: 20 }),
+  "compact-at-83": ({ contextWindow, meter }) =>
+    createCompactAtThresholdPolicy({
+      contextWindow,
+      // The prefix's own objects (not copies), so the meter's per-run cache of their tokens hits.
+      countTokens: (messages, prefix) =>
+        meter.requestTokens({ system: prefix.system, tools: prefix.tools as ToolDefinition[], messages: messages as Message[], cacheBreakpoints: [], settings: {} }),
+    }),
+  prune: ({ contextWindow, meter }) => createPruneToolOutputsPolicy({ contextWindow, countMessage: meter.messageTokens }),
+};
+
+/**
+ * Every policy replay can compare, in table order: the comparators, then ctxkit's compression
+ * policies (a name both have, `none`, is the same baseline and appears once).
+ */
+export function replayPolicies(): Record<string, ReplayPolicyFactory> {
+  return { ...comparatorPolicies, ...withoutKeys(compressionReplayPolicies(), Object.keys(comparatorPolicies)) };
+}
+
+/** Resolves `--policy a,b` or `all` to known names, in the order given. */
+export function resolveReplayPolicyNames(selection: string | undefined): string[] {
+  const known = Object.keys(replayPolicies());
+  if (selection === undefined || selection === "all") return known;
+  const names = selection.split(",").map((name) => name.trim()).filter((name) => name !== "");
+  const unknown = names.filter((name) => !known.includes(name));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new CtxkitError("config_invalid", `Unknown replay polic${unknown.length === 1 ? "y" : "ies"} ${unknown.map((name) => `'${name}'`).join(", ") || "(none given)"}. Use 'all' or a comma-separated list of: ${known.join(", ")}.`);
+  }
+  return [...new Set(names)];
+}
+
+function withoutKeys<T>(record: Record<string, T>, keys: readonly string[]): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).filter(([key]) => !keys.includes(key)));
+}

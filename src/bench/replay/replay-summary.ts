@@ -1,0 +1,90 @@
+import type { ReplayedRun } from "./replay-run.js";
+
+/** One run under one policy, as the report shows it. */
+export interface RunSummary {
+  run: string;
+  policy: string;
+  calls: number;
+  overflows: number;
+  compactions: number;
+  promptTokens: number;
+  reusablePrefixTokens: number;
+  uncachedTokens: number;
+  outputTokens: number;
+  cost: number;
+  peakTokens: number;
+  /** Identifier pairs scored (see `findReferencePairs`) and how many were still visible. */
+  references: number;
+  referencesVisible: number;
+  /** null when the run has no pairs. */
+  referenceRecall: number | null;
+  /** Calls (1-based) whose prompt exceeded the window. */
+  overflowCalls: number[];
+  lostReferences: Array<{ identifier: string; call: number }>;
+  /** The policy's own account of what it did, when it keeps one (`stats()`). */
+  policyStats?: unknown;
+  /** Set when the policy threw on this run; the row's numbers are then empty. */
+  error?: string;
+}
+
+/** One policy over all runs: the comparison table's row (the `--json` `policies` entries). */
+export interface PolicySummary {
+  policy: string;
+  runs: number;
+  overflows: number;
+  compactions: number;
+  promptTokens: number;
+  reusablePrefixTokens: number;
+  uncachedTokens: number;
+  cost: number;
+  /** The largest prompt of any call of any run. */
+  peakTokens: number;
+  references: number;
+  /** Visible pairs over all pairs of all runs (each pair weighs the same), null without pairs. */
+  referenceRecall: number | null;
+  /** Runs the policy threw on (left out of the sums). */
+  errors: number;
+}
+
+export function summarizeReplayedRun(replayed: ReplayedRun): RunSummary {
+  const sum = (pick: (call: ReplayedRun["calls"][number]) => number) => replayed.calls.reduce((total, call) => total + pick(call), 0);
+  const visible = replayed.references - replayed.lostReferences.length;
+  return {
+    run: replayed.run,
+    policy: replayed.policy,
+    calls: replayed.calls.length,
+    overflows: replayed.calls.filter((call) => call.overflow).length,
+    compactions: sum((call) => call.compactions),
+    promptTokens: sum((call) => call.promptTokens),
+    reusablePrefixTokens: sum((call) => call.reusablePrefixTokens),
+    uncachedTokens: sum((call) => call.uncachedTokens),
+    outputTokens: sum((call) => call.outputTokens),
+    cost: sum((call) => call.cost),
+    peakTokens: replayed.calls.reduce((peak, call) => Math.max(peak, call.promptTokens), 0),
+    references: replayed.references,
+    referencesVisible: visible,
+    referenceRecall: replayed.references === 0 ? null : visible / replayed.references,
+    overflowCalls: replayed.calls.filter((call) => call.overflow).map((call) => call.call),
+    lostReferences: replayed.lostReferences,
+  };
+}
+
+export function summarizePolicy(policy: string, rows: readonly RunSummary[]): PolicySummary {
+  const ok = rows.filter((row) => row.error === undefined);
+  const sum = (pick: (row: RunSummary) => number) => ok.reduce((total, row) => total + pick(row), 0);
+  const references = sum((row) => row.references);
+  return {
+    policy,
+    runs: ok.length,
+    overflows: sum((row) => row.overflows),
+    compactions: sum((row) => row.compactions),
+    promptTokens: sum((row) => row.promptTokens),
+    reusablePrefixTokens: sum((row) => row.reusablePrefixTokens),
+    uncachedTokens: sum((row) => row.uncachedTokens),
+    cost: sum((row) => row.cost),
+    peakTokens: ok.reduce((peak, row) => Math.max(peak, row.peakTokens), 0),
+    references,
+    referenceRecall: references === 0 ? null : sum((row) => row.referencesVisible) / references,
+    errors: rows.length - ok.length,
+  };
+}

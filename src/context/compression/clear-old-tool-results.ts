@@ -1,0 +1,68 @@
+import { toolCallsOf, type Message, type ToolCallPart } from "../../types/index.js";
+import type { BlobStore } from "./blob-store.js";
+import { blobIdIn, isCompressedMessage, isPreviewMessage } from "./markers.js";
+import { createToolResultStub } from "./tool-result-stub.js";
+import { describeCall } from "./unit-source.js";
+
+export interface ClearingOptions {
+  /** The newest this-many tokens of tool output stay as they are. */
+  keepRecentToolTokens: number;
+  countMessage: (message: Message) => number;
+  blobStore: BlobStore;
+  batch: number;
+  now: Date;
+  /** Results from this index on are never cleared (the newest turn: the model has not seen them yet). */
+  protectFrom?: number;
+}
+
+export interface ClearingPlan {
+  messages: Message[];
+  cleared: number;
+  /** Counted tokens removed (counter units). */
+  freedTokens: number;
+}
+
+/** Results shorter than this are left alone: their stub would be about as long. */
+const MIN_CLEARABLE_CHARS = 600;
+
+/**
+ * Replaces tool results older than the newest `keepRecentToolTokens` of tool output by stubs
+ * (microcompaction). Only the results change — each stays a `tool` message answering the same
+ * call — so pairs are never split. Stubs, summaries and results already cleared are left alone; a
+ * preview's text is not stored again (its blob already holds the whole result).
+ */
+export function planToolResultClearing(messages: readonly Message[], options: ClearingOptions): ClearingPlan {
+  const calls = new Map<string, ToolCallPart>();
+  for (const message of messages) if (message.role === "assistant") for (const call of toolCallsOf(message)) calls.set(call.id, call);
+
+  const next = [...messages];
+  let recentTokens = 0;
+  let cleared = 0;
+  let freedTokens = 0;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index]!;
+    if (message.role !== "tool" || isCompressedMessage(message)) continue;
+    const tokens = options.countMessage(message);
+    if (recentTokens < options.keepRecentToolTokens || index >= (options.protectFrom ?? messages.length)) {
+      recentTokens += tokens;
+      continue;
+    }
+    if (message.content.length < MIN_CLEARABLE_CHARS) continue;
+    const blobId = (isPreviewMessage(message) ? blobIdIn(message.content) : undefined) ?? options.blobStore.put(message.content);
+    const call = calls.get(message.toolCallId);
+    const stub = createToolResultStub({
+      result: message,
+      blobId,
+      callText: call ? describeCall(call) : message.toolName,
+      tokens,
+      batch: options.batch,
+      now: options.now,
+    });
+    const saved = tokens - options.countMessage(stub);
+    if (saved <= 0) continue;
+    next[index] = stub;
+    cleared += 1;
+    freedTokens += saved;
+  }
+  return { messages: next, cleared, freedTokens };
+}

@@ -1,0 +1,104 @@
+import type { TokenCounter } from "../../tokens/token-counter.js";
+import { getTokenCounter } from "../../tokens/get-token-counter.js";
+import { CtxkitError } from "../../types/index.js";
+import type { BlobStore } from "./blob-store.js";
+import { createDeterministicSummarizer } from "./deterministic-summarizer.js";
+import type { Summarizer } from "./summarizer.js";
+
+export interface CompressionOptions {
+  /** The model's context window in tokens. */
+  contextWindow: number;
+  /** Compress when the context passes this share of the window (default 0.8, the seed's threshold). */
+  trigger?: number;
+  /** Compress down to this share of the window (default 0.5). */
+  target?: number;
+  /** Where compressed-away content is kept for `recall`. */
+  blobStore: BlobStore;
+  /** Summaries by a model; default: the deterministic summariser (offline, reproducible). */
+  summarizer?: Summarizer;
+  /** Counts tokens when the provider reported no usage (default: the calibrated estimator). */
+  counter?: TokenCounter;
+  clock?: () => Date;
+  /** Prompt-cache lifetime: idle longer than this, the cache is cold (default 5 minutes). */
+  cacheTtlMs?: number;
+  /** With a cold cache, compress from this share of the window on (default 0.6). */
+  coldTrigger?: number;
+  /** Price of a cached input token relative to an uncached one (default 0.1, Anthropic and OpenAI). */
+  cachedPriceRatio?: number;
+  /**
+   * Calls expected after this one, for the cache economics of an early compaction (default: as many
+   * as were made so far). 0 turns early compaction with a warm cache off.
+   */
+  expectedRemainingCalls?: number;
+  /** A tool result over this many tokens is stored whole and shown as a preview (default 8000). */
+  toolResultBudgetTokens?: number;
+  /** Budgets per tool name, overriding `toolResultBudgetTokens`. */
+  perToolBudgets?: Record<string, number>;
+  /** Tool output this recent (in tokens) is never cleared (default 15% of the window). */
+  keepRecentToolTokens?: number;
+  /** Clear old results only when at least this many tokens are freed (default 5% of the window). */
+  minFreedTokens?: number;
+  /** Recent turns kept verbatim by archival summaries and full compaction (default 10% of the window, like pi's 20k of 200k). */
+  keepRecentTokens?: number;
+  /** Consecutive failed or ineffective compactions before the run is stopped (default 3). */
+  maxConsecutiveFailures?: number;
+  /** Tools whose results are never budgeted or summarised at write time (default: `recall`). */
+  exemptTools?: readonly string[];
+}
+
+/** Every option with its default filled in, validated once. */
+export interface CompressionSettings {
+  contextWindow: number;
+  trigger: number;
+  target: number;
+  coldTrigger: number;
+  blobStore: BlobStore;
+  summarizer: Summarizer;
+  /** True when `summarizer` was given (a model), false for the built-in deterministic one. */
+  hasModelSummarizer: boolean;
+  counter: TokenCounter;
+  clock: () => Date;
+  cacheTtlMs: number;
+  cachedPriceRatio: number;
+  expectedRemainingCalls: number | undefined;
+  toolResultBudgetTokens: number;
+  perToolBudgets: Record<string, number>;
+  keepRecentToolTokens: number;
+  minFreedTokens: number;
+  keepRecentTokens: number;
+  maxConsecutiveFailures: number;
+  exemptTools: readonly string[];
+}
+
+export function resolveCompressionSettings(options: CompressionOptions): CompressionSettings {
+  const window = options.contextWindow;
+  if (!Number.isFinite(window) || window <= 0) {
+    throw new CtxkitError("config_invalid", `contextWindow must be a positive number of tokens, got ${String(window)}. Pass the model's window, e.g. 128000.`);
+  }
+  const trigger = options.trigger ?? 0.8;
+  const target = options.target ?? 0.5;
+  if (!(target > 0 && target < trigger && trigger <= 1)) {
+    throw new CtxkitError("config_invalid", `Compression needs 0 < target < trigger ≤ 1, got target ${target} and trigger ${trigger}.`);
+  }
+  return {
+    contextWindow: window,
+    trigger,
+    target,
+    coldTrigger: Math.min(options.coldTrigger ?? 0.6, trigger),
+    blobStore: options.blobStore,
+    summarizer: options.summarizer ?? createDeterministicSummarizer(),
+    hasModelSummarizer: options.summarizer !== undefined,
+    counter: options.counter ?? getTokenCounter("estimate"),
+    clock: options.clock ?? (() => new Date()),
+    cacheTtlMs: options.cacheTtlMs ?? 5 * 60 * 1000,
+    cachedPriceRatio: options.cachedPriceRatio ?? 0.1,
+    expectedRemainingCalls: options.expectedRemainingCalls,
+    toolResultBudgetTokens: options.toolResultBudgetTokens ?? 8000,
+    perToolBudgets: options.perToolBudgets ?? {},
+    keepRecentToolTokens: options.keepRecentToolTokens ?? Math.round(window * 0.15),
+    minFreedTokens: options.minFreedTokens ?? Math.round(window * 0.05),
+    keepRecentTokens: options.keepRecentTokens ?? Math.round(window * 0.1),
+    maxConsecutiveFailures: options.maxConsecutiveFailures ?? 3,
+    exemptTools: options.exemptTools ?? ["recall"],
+  };
+}

@@ -1,0 +1,48 @@
+import type { ContextPolicy } from "../context-policy.js";
+import { CtxkitError } from "../../types/index.js";
+import type { CompressionOptions } from "./compression-options.js";
+import { resolveCompressionSettings } from "./compression-options.js";
+import type { CompressionStats } from "./compression-stats.js";
+import { createLayeredPolicy } from "./layered-policy.js";
+import { createCombinedPolicy } from "./strategies/combined-policy.js";
+import { createContextAwarePolicy } from "./strategies/context-aware-policy.js";
+import { createIndividualPolicy } from "./strategies/individual-policy.js";
+import { createNonePolicy } from "./strategies/none-policy.js";
+import { createWindowedPolicy } from "./strategies/windowed-policy.js";
+
+/**
+ * The selectable compression policies: the six strategies of the seed's experiment 2-10 and
+ * `ctxkit`, the layered default (write-time budget and noise removal, clearing of old results,
+ * archival summaries, full compaction as the last resort).
+ */
+export const compressionPolicyNames = ["none", "individual", "combined", "context-aware", "context-aware-citations", "windowed", "ctxkit"] as const;
+
+export type CompressionPolicyName = (typeof compressionPolicyNames)[number];
+
+export type CompressionPolicy = ContextPolicy & { stats(): CompressionStats };
+
+export function isCompressionPolicyName(value: string): value is CompressionPolicyName {
+  return (compressionPolicyNames as readonly string[]).includes(value);
+}
+
+/** A fresh policy (policies keep per-session state: statistics, the circuit breaker, what was sent). */
+export function createCompressionPolicy(name: CompressionPolicyName, options: CompressionOptions): CompressionPolicy {
+  const settings = resolveCompressionSettings(options);
+  switch (name) {
+    case "none":
+      return createNonePolicy();
+    case "individual":
+      return createIndividualPolicy(settings);
+    case "combined":
+      return createCombinedPolicy(settings);
+    case "context-aware":
+      return createContextAwarePolicy(settings, { citations: false });
+    case "context-aware-citations":
+      return createContextAwarePolicy(settings, { citations: true });
+    case "windowed":
+      return createWindowedPolicy(settings);
+    case "ctxkit":
+      return createLayeredPolicy(settings);
+  }
+  throw new CtxkitError("config_invalid", `Unknown compression policy '${String(name)}'. Use one of: ${compressionPolicyNames.join(", ")}.`);
+}

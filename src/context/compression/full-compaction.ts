@@ -1,0 +1,65 @@
+import type { Message } from "../../types/index.js";
+import { groupIntoUnits } from "./conversation-units.js";
+import { COMPRESSED_MARKER, derivedId, isCompressedMessage } from "./markers.js";
+import { parseSections } from "./sectioned-summary.js";
+import type { SummarySource } from "./summarizer.js";
+import { unitToSource } from "./unit-source.js";
+
+export interface CompactionRange {
+  start: number;
+  end: number;
+  sources: SummarySource[];
+  /** The latest earlier compaction summary in the range, merged into the new one. */
+  previousSummary?: string;
+}
+
+/**
+ * Everything between the first request and the recent turns, as summary sources. Earlier summaries
+ * and archives are sources too: a full compaction is the one step allowed to fold them in.
+ */
+export function findCompactionRange(messages: readonly Message[], from: number, to: number): CompactionRange | undefined {
+  const units = groupIntoUnits(messages).filter((unit) => unit.start >= from && unit.end <= to);
+  if (units.length === 0) return undefined;
+  let previousSummary: string | undefined;
+  const sources: SummarySource[] = [];
+  for (const unit of units) {
+    const slice = messages.slice(unit.start, unit.end);
+    const source = unitToSource(slice, slice[0]!.meta.id);
+    const first = slice[0]!;
+    if (first.role === "user" && isCompressedMessage(first) && parseSections(first.content).size > 0) {
+      previousSummary = first.content;
+      continue;
+    }
+    sources.push(source);
+  }
+  return { start: units[0]!.start, end: units.at(-1)!.end, sources, ...(previousSummary ? { previousSummary } : {}) };
+}
+
+export function createSummaryMessage(range: CompactionRange, summary: string, firstId: string, lastId: string, batch: number, now: Date): Message {
+  return {
+    role: "user",
+    content:
+      `${COMPRESSED_MARKER} Summary of the conversation so far. It replaces messages ${firstId} … ${lastId}; ` +
+      `recall {"message": "<id>"} or recall {"query": "…"} returns any original.\n${summary}`,
+    meta: { id: derivedId(firstId, `s${batch}`), origin: "harness", createdAt: now.toISOString() },
+  };
+}
+
+/**
+ * Where the recent turns start: whole units from the end while they fit in `keepTokens` (at least
+ * the last unit), never before `after`.
+ */
+export function recentTailStart(messages: readonly Message[], keepTokens: number, countMessage: (message: Message) => number, after: number): number {
+  const units = groupIntoUnits(messages);
+  let start = messages.length;
+  let tokens = 0;
+  for (let index = units.length - 1; index >= 0; index -= 1) {
+    const unit = units[index]!;
+    if (unit.start <= after) break;
+    const unitTokens = messages.slice(unit.start, unit.end).reduce((sum, message) => sum + countMessage(message), 0);
+    if (start !== messages.length && tokens + unitTokens > keepTokens) break;
+    tokens += unitTokens;
+    start = unit.start;
+  }
+  return start;
+}

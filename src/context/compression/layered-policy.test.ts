@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest";
+import type { Message, ToolMessage } from "../../types/index.js";
+import { applyEdits } from "../compose-context-policies.js";
+import { createMemoryBlobStore } from "./blob-store.js";
+import { findSplitViolations } from "./conversation-units.js";
+import { isCompressedMessage } from "./markers.js";
+import { createCompressionPolicy } from "./create-compression-policy.js";
+import { assistantMessage, contextState, readingSession, toolMessage, userMessage, usageOf } from "./test-support/trajectory-builder.js";
+
+const WINDOW = 20_000;
+
+function layered(options: Partial<Parameters<typeof createCompressionPolicy>[1]> = {}) {
+  const blobStore = createMemoryBlobStore();
+  return { blobStore, policy: createCompressionPolicy("ctxkit", { contextWindow: WINDOW, blobStore, ...options }) };
+}
+
+describe("ctxkit layered compression before a call", () => {
+  it("does nothing below the trigger", async () => {
+    const { policy } = layered();
+    expect(await policy.prepareContext!(contextState(readingSession(3, 40)))).toEqual([]);
+  });
+
+  it("clears old tool results into stubs that keep the blob, the call and the identifiers, as one replace edit", async () => {
+    const { policy, blobStore } = layered();
+    const messages = readingSession(8, 80);
+    const edits = (await policy.prepareContext!(contextState(messages)))!;
+    expect(edits).toHaveLength(1);
+    const edit = edits[0]!;
+    expect(edit).toMatchObject({ type: "replace" });
+    const after = applyEdits(messages, edits);
+    expect(findSplitViolations(after)).toEqual([]);
+    expect(after[0]).toBe(messages[0]);
+    const stub = after.find((message): message is ToolMessage => message.role === "tool" && message.content.startsWith("[COMPRESSED]"))!;
+    const original = messages.find((message) => message.meta.id === stub.meta.id.split("~")[0]) as ToolMessage;
+    expect(stub.toolCallId).toBe(original.toolCallId);
+    expect(stub.meta.id).not.toBe(original.meta.id);
+    expect(stub.content).toContain('read_file {"path":"src/payment/file_1.py"}');
+    const blobId = /blob_[0-9a-f]{16}/.exec(stub.content)![0];
+    expect(blobStore.get(blobId)).toBe(original.content);
+    expect(stub.content).toContain("src/f1/module_0.py");
+    expect(stub.content).toContain("process_payment");
+    // The newest results stay whole.
+    expect(after.at(-1)).toBe(messages.at(-1));
+    expect(policy.stats()).toMatchObject({ compactions: 1, failedCompactions: 0 });
+    expect(policy.stats().clearedResults).toBeGreaterThan(0);
+  });
+
+  it("never compresses a stub twice and leaves an earlier batch's stubs byte-identical", async () => {
+    const { policy } = layered();
+    let messages: readonly Message[] = readingSession(8, 80);
+    messages = applyEdits(messages, (await policy.prepareContext!(contextState(messages)))!);
+    const stubs = messages.filter((message) => message.content.toString().startsWith("[COMPRESSED]"));
+    const more = readingSession(16, 80).slice(17);
+    messages = [...messages, ...more];
+    const edits = (await policy.prepareContext!(contextState(messages)))!;
+    expect(edits.length).toBe(1);
+    const after = applyEdits(messages, edits);
+    for (const stub of stubs) expect(after).toContain(stub);
+  });
+
+  it("never clears results of the newest turn, which the model has not seen yet", async () => {
+    const { policy } = layered({ keepRecentToolTokens: 0, minFreedTokens: 1 });
+    const messages = readingSession(3, 80);
+    const calls = [1, 2, 3].map((index) => ({ id: `n${index}`, name: "read_file", arguments: { path: `src/new_${index}.py` } }));
+    messages.push(assistantMessage("a_new", "", calls), ...calls.map((call, index) => toolMessage(`t_new${index}`, call.id, "read_file", readingSession(1, 80)[2]!.content as string)));
+    const after = applyEdits(messages, (await policy.prepareContext!(contextState(messages)))!);
+    expect(after.slice(-4)).toEqual(messages.slice(-4));
+    // Everything older was compressed instead.
+    for (const message of after.slice(1, -4)) expect(isCompressedMessage(message)).toBe(true);
+  });
+
+  it("keeps an error result's message in its stub", async () => {
+    const { policy } = layered({ keepRecentToolTokens: 0, minFreedTokens: 1 });
+    const failure = "Traceback (most recent call last):\n" + "  frame\n".repeat(200) + "PermissionError: [Errno 13] Permission denied: '/etc/payment.conf'";
+    const messages: Message[] = [
+      userMessage("u0", "Deploy the payment service."),
+      assistantMessage("a1", "", [{ id: "c1", name: "bash", arguments: { command: "cat /etc/payment.conf" } }]),
+      toolMessage("t1", "c1", "bash", failure, true),
+      ...readingSession(6, 80).slice(1),
+    ];
+    const after = applyEdits(messages, (await policy.prepareContext!(contextState(messages)))!);
+    const stub = after[2] as ToolMessage;
+    expect(stub.content).toMatch(/^\[COMPRESSED\]/);
+    expect(stub.content).toContain("PermissionError: [Errno 13] Permission denied: '/etc/payment.conf'");
+    expect(stub.isError).toBe(true);
+  });
+
+  it("uses the provider's reported prompt size plus what was appended since", async () => {
+    const messages = readingSession(3, 80);
+    const next = [...messages, ...readingSession(4, 80).slice(7)];
+    // Counted alone, one more file stays under the trigger…
+    const counting = layered().policy;
+    expect(await counting.prepareContext!(contextState(messages))).toEqual([]);
+    expect(await counting.prepareContext!(contextState(next))).toEqual([]);
+    // …but the provider counted 15k for the first context, so with the file appended it passes.
+    const { policy } = layered();
+    expect(await policy.prepareContext!(contextState(messages))).toEqual([]);
+    const edits = await policy.prepareContext!(contextState(next, { lastUsage: usageOf(15_000) }));
+    expect(edits!.length).toBe(1);
+    const measured = Number(/about (\d+) →/.exec(policy.stats().reasons[0]!)![1]);
+    expect(measured).toBeGreaterThan(15_000);
+  });
+
+  it("archives older turns one line each when clearing alone cannot reach the target", async () => {
+    const { policy } = layered({ contextWindow: 40_000, keepRecentTokens: 1000 });
+    const messages: Message[] = [userMessage("u0", "Investigate the flaky payment tests.")];
+    for (let turn = 1; turn <= 100; turn += 1) {
+      messages.push(assistantMessage(`a${turn}`, `Step ${turn}: I will check tests/test_payment_${turn}.py because the retry logic looks wrong there.`.repeat(12), [{ id: `c${turn}`, name: "grep", arguments: { pattern: `retry_${turn}` } }]));
+      messages.push(toolMessage(`t${turn}`, `c${turn}`, "grep", `tests/test_payment_${turn}.py:12: retry_${turn}(attempts=3)`));
+    }
+    const after = applyEdits(messages, (await policy.prepareContext!(contextState(messages)))!);
+    expect(findSplitViolations(after)).toEqual([]);
+    const archive = after.find((message) => message.role === "user" && message.content.startsWith("[COMPRESSED] Archived turns"));
+    expect(archive?.content).toContain("- a1: grep {\"pattern\":\"retry_1\"} → ok");
+    expect(archive?.content).toContain("tests/test_payment_1.py");
+    expect(policy.stats().archivedTurns).toBeGreaterThan(0);
+    expect(after[0]).toBe(messages[0]);
+  });
+
+  it("compacts into sections, keeping the first request, failures and identifiers, when nothing lighter is enough", async () => {
+    const { policy } = layered({ contextWindow: 8000, keepRecentTokens: 500 });
+    const messages: Message[] = [userMessage("u0", "Fix the payment callback bug. You must not change the public API.")];
+    for (let turn = 1; turn <= 150; turn += 1) {
+      messages.push(assistantMessage(`a${turn}`, `I decided to patch src/payment/callbacks.py line ${turn * 10} because handle_callback drops retries.`, [{ id: `c${turn}`, name: "bash", arguments: { command: `pytest tests/test_${turn}.py` } }]));
+      messages.push(toolMessage(`t${turn}`, `c${turn}`, "bash", turn === 3 ? "E   AssertionError: expected status 200, got 502" : `${turn} passed in 0.${turn}s`, turn === 3));
+    }
+    // Archived earlier: frozen until a full compaction folds it in.
+    messages.splice(1, 0, userMessage("u0~a1", "[COMPRESSED] Archived turns x … y, one line each:\n- x: read_file {\"path\":\"docs/DESIGN.md\"} → ok", "harness"));
+    const after = applyEdits(messages, (await policy.prepareContext!(contextState(messages)))!);
+    expect(findSplitViolations(after)).toEqual([]);
+    expect(after[0]).toBe(messages[0]);
+    const summary = after[1]!;
+    expect(summary.role).toBe("user");
+    const text = summary.content as string;
+    expect(text).toMatch(/^\[COMPRESSED\] Summary of the conversation so far/);
+    for (const section of ["## Goal", "## Constraints", "## Decisions", "## Progress", "## Failures and why", "## Next steps", "## Files and identifiers"]) expect(text).toContain(section);
+    expect(text).toContain("You must not change the public API.");
+    expect(text).toContain("E   AssertionError: expected status 200, got 502");
+    expect(text).toContain("src/payment/callbacks.py");
+    expect(text).toContain("docs/DESIGN.md");
+    expect(policy.stats().fullCompactions).toBe(1);
+  });
+
+  it("takes a cold cache as the chance to compress above the lower threshold", async () => {
+    const { policy } = layered({ expectedRemainingCalls: 0 });
+    const messages = readingSession(4, 80);
+    const now = new Date("2026-01-01T01:00:00.000Z");
+    expect(await policy.prepareContext!(contextState(messages, { now, lastRequestAt: new Date("2026-01-01T00:59:00.000Z") }))).toEqual([]);
+    const edits = await policy.prepareContext!(contextState(messages, { now, lastRequestAt: new Date("2026-01-01T00:50:00.000Z") }));
+    expect(edits!.length).toBe(1);
+    expect(policy.stats().coldCacheCompactions).toBe(1);
+  });
+});

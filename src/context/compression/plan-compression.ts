@@ -1,0 +1,119 @@
+import type { Message } from "../../types/index.js";
+import { createArchiveMessage, findArchiveRanges } from "./archive-turns.js";
+import { groupIntoUnits } from "./conversation-units.js";
+import { planToolResultClearing } from "./clear-old-tool-results.js";
+import type { CompressionSettings } from "./compression-options.js";
+import type { CompressionStats } from "./compression-stats.js";
+import type { ContextMeter } from "./context-meter.js";
+import { createSummaryMessage, findCompactionRange, recentTailStart } from "./full-compaction.js";
+import { summarizeSafely } from "./summarize-safely.js";
+
+export interface PlanInput {
+  messages: readonly Message[];
+  /** Counted tokens of the system prompt and tools. */
+  prefixTokens: number;
+  /** Provider tokens per counted token. */
+  scale: number;
+  targetTokens: number;
+  /** After a context overflow: keep only the newest turn and clear every result that can be. */
+  hard: boolean;
+  /** `clearing` for optional compactions: no summaries (no model calls) just to weigh them. */
+  layers: "clearing" | "all";
+  batch: number;
+  now: Date;
+  signal?: AbortSignal;
+}
+
+export interface CompressionPlan {
+  messages: Message[];
+  /** Provider-scale tokens of the planned context. */
+  projectedTokens: number;
+  clearedResults: number;
+  archivedTurns: number;
+  fullCompaction: boolean;
+  steps: string[];
+}
+
+/**
+ * Layers 3–5, cheapest first, each tried only when the one before cannot reach the target:
+ * clearing old tool results; archival summaries of older turns (plus clearing); a full compaction
+ * of everything between the first request and the recent turns (plus clearing). Each candidate is
+ * built from the context as it was sent, so an archive never folds in a stub this batch made.
+ */
+export async function planCompression(input: PlanInput, settings: CompressionSettings, meter: ContextMeter, stats: CompressionStats): Promise<CompressionPlan> {
+  const { messages, hard } = input;
+  const project = (candidate: readonly Message[]) => Math.round((input.prefixTokens + meter.countMessages(candidate)) * input.scale);
+  const minFreed = hard ? 1 : settings.minFreedTokens;
+  const clear = (candidate: readonly Message[]) =>
+    planToolResultClearing(candidate, {
+      keepRecentToolTokens: hard ? 0 : settings.keepRecentToolTokens,
+      // The newest turn's results have not been seen yet; only an overflow justifies clearing them.
+      ...(hard ? {} : { protectFrom: groupIntoUnits(candidate).at(-1)?.start ?? candidate.length }),
+      countMessage: meter.countMessage,
+      blobStore: settings.blobStore,
+      batch: input.batch,
+      now: input.now,
+    });
+  const original = project(messages);
+  let best: CompressionPlan = { messages: [...messages], projectedTokens: original, clearedResults: 0, archivedTurns: 0, fullCompaction: false, steps: [] };
+  const consider = (candidate: CompressionPlan) => {
+    if (original - candidate.projectedTokens >= minFreed && candidate.projectedTokens < best.projectedTokens) best = candidate;
+    return best.projectedTokens <= input.targetTokens;
+  };
+
+  const cleared = clear(messages);
+  if (consider(withClearing(cleared, project, { archivedTurns: 0, fullCompaction: false, steps: [] })) || input.layers === "clearing") return best;
+
+  const firstKept = firstRequestIndex(messages);
+  const tailStart = recentTailStart(messages, hard ? 0 : settings.keepRecentTokens, meter.countMessage, firstKept);
+  const ranges = findArchiveRanges(messages, firstKept + 1, tailStart);
+  if (ranges.length > 0) {
+    const archived = [...messages];
+    let turns = 0;
+    for (const range of [...ranges].reverse()) {
+      const maxTokens = Math.max(100, 80 * range.sources.length);
+      const lines = await summarizeSafely(settings.summarizer, { purpose: "turns", sources: range.sources, maxTokens }, stats, input.signal);
+      archived.splice(range.start, range.end - range.start, createArchiveMessage(range, lines, input.batch, input.now));
+      turns += range.sources.length;
+    }
+    const step = `archived ${turns} turns`;
+    if (consider(withClearing(clear(archived), project, { archivedTurns: turns, fullCompaction: false, steps: [step] }))) return best;
+  }
+
+  const range = findCompactionRange(messages, firstKept + 1, tailStart);
+  if (range !== undefined) {
+    const firstRequest = firstKept >= 0 ? messages[firstKept] : undefined;
+    const maxTokens = Math.round(Math.min(8000, Math.max(500, settings.contextWindow * 0.1), input.targetTokens / 3));
+    const summary = await summarizeSafely(
+      settings.summarizer,
+      {
+        purpose: "compaction",
+        sources: range.sources,
+        ...(firstRequest?.role === "user" ? { task: firstRequest.content } : {}),
+        ...(range.previousSummary ? { previousSummary: range.previousSummary } : {}),
+        maxTokens,
+      },
+      stats,
+      input.signal,
+    );
+    const message = createSummaryMessage(range, summary, messages[range.start]!.meta.id, messages[range.end - 1]!.meta.id, input.batch, input.now);
+    const compacted = [...messages.slice(0, range.start), message, ...messages.slice(range.end)];
+    const step = `compacted ${range.end - range.start} messages into a summary`;
+    consider(withClearing(clear(compacted), project, { archivedTurns: 0, fullCompaction: true, steps: [step] }));
+  }
+  return best;
+}
+
+function withClearing(
+  cleared: { messages: Message[]; cleared: number },
+  project: (messages: readonly Message[]) => number,
+  base: Pick<CompressionPlan, "archivedTurns" | "fullCompaction" | "steps">,
+): CompressionPlan {
+  const steps = cleared.cleared > 0 ? [...base.steps, `cleared ${cleared.cleared} old tool results`] : base.steps;
+  return { ...base, messages: cleared.messages, projectedTokens: project(cleared.messages), clearedResults: cleared.cleared, steps };
+}
+
+/** The first request of the user: kept verbatim by every step (-1 when there is none). */
+export function firstRequestIndex(messages: readonly Message[]): number {
+  return messages.findIndex((message) => message.role === "user" && message.meta.origin !== "harness");
+}

@@ -1,0 +1,145 @@
+import { extractErrorLines, extractIdentifiers, formatIdentifierList } from "./extract-identifiers.js";
+import { CHARS_PER_TOKEN } from "./extractive-summary.js";
+import type { SummaryInput, SummarySource } from "./summarizer.js";
+
+/** The sections of a compaction summary, in order (the common core of what production agents keep). */
+export const SUMMARY_SECTIONS = ["Goal", "Constraints", "Decisions", "Progress", "Failures and why", "Next steps", "Files and identifiers"] as const;
+
+type SectionName = (typeof SUMMARY_SECTIONS)[number];
+
+const CONSTRAINT = /\b(?:must|never|don't|do not|only|always|should|without|avoid|required?|no more than|at most|at least|keep)\b/i;
+const DECISION = /\b(?:I'll|I will|decided|decide|chose|choose|instead|plan|going to|approach|the fix|the cause|root cause|because)\b/i;
+const NEXT = /\b(?:next|then|todo|remaining|still need|will now|afterwards)\b/i;
+const FAILURE = /\b(?:fail(?:s|ed|ure)?|error|didn't work|does not work|doesn't work|wrong|broken|cannot|can't)\b/i;
+
+/** Turns as one line each, git-log style: the gist (the source's first line), its errors, its identifiers. */
+export function summarizeTurns(input: SummaryInput): string {
+  const maxChars = Math.max(200, input.maxTokens * CHARS_PER_TOKEN);
+  const perLine = Math.max(160, Math.floor(maxChars / Math.max(1, input.sources.length)));
+  return input.sources.map((source) => turnLine(source, perLine)).join("\n");
+}
+
+export function turnLine(source: SummarySource, maxChars: number): string {
+  const [gist = "", ...rest] = source.text.split("\n");
+  const detail = rest.join("\n");
+  const errors = source.isError ? extractErrorLines(detail, 2, 200) : [];
+  let line = `- ${source.label}: ${clip(gist, Math.min(200, maxChars / 2))}`;
+  if (errors.length > 0) line += ` | error: ${errors.join(" / ")}`;
+  const identifiers = extractIdentifiers(detail).filter((identifier) => !line.includes(identifier));
+  const list = formatIdentifierList(identifiers, maxChars - line.length - 8);
+  return list === "" ? line : `${line} | ids: ${list}`;
+}
+
+/**
+ * A full-compaction summary in sections, merged with the previous one (its lines come first and are
+ * not repeated). Facts are sorted into sections by who said them and by cue words; failures keep
+ * their error messages; every identifier goes to the last section, which gets at least a quarter
+ * of the budget.
+ */
+export function summarizeInSections(input: SummaryInput): string {
+  const maxChars = Math.max(400, input.maxTokens * CHARS_PER_TOKEN);
+  const sections = new Map<SectionName, string[]>(SUMMARY_SECTIONS.map((name) => [name, []]));
+  const add = (name: SectionName, line: string) => {
+    const list = sections.get(name)!;
+    if (line.trim() !== "" && !list.includes(line)) list.push(line);
+  };
+  for (const [name, lines] of parseSections(input.previousSummary ?? "")) for (const line of lines) add(name, line);
+
+  if (input.task) {
+    add("Goal", `- ${clip(oneLine(input.task), 600)} (the full request is the first message)`);
+    for (const line of sentencesOf(input.task)) if (CONSTRAINT.test(line)) add("Constraints", `- ${clip(line, 300)}`);
+  }
+  const assistantTexts: string[] = [];
+  for (const source of input.sources) {
+    if (source.kind === "summary") {
+      // An earlier compaction has sections; an archive is a list of turn lines.
+      const parsed = parseSections(source.text);
+      if (parsed.size > 0) for (const [name, lines] of parsed) for (const line of lines) add(name, line);
+      else for (const line of source.text.split("\n")) if (line.startsWith("- ")) add("Progress", line);
+      continue;
+    }
+    if (source.kind === "user") {
+      add("Goal", `- Later request: ${clip(oneLine(source.text), 600)}`);
+      for (const line of sentencesOf(source.text)) if (CONSTRAINT.test(line)) add("Constraints", `- ${clip(line, 300)}`);
+      continue;
+    }
+    add("Progress", turnLine(source, 400));
+    const [, ...detail] = source.text.split("\n");
+    if (source.isError) {
+      for (const error of extractErrorLines(detail.join("\n"), 3)) add("Failures and why", `- ${source.label}: ${error}`);
+    }
+    if (source.kind === "assistant") {
+      const said = detail.filter((line) => line.startsWith("said: ")).map((line) => line.slice(6)).join(" ");
+      assistantTexts.push(said);
+      for (const sentence of sentencesOf(said)) {
+        if (DECISION.test(sentence)) add("Decisions", `- ${clip(sentence, 300)}`);
+        if (FAILURE.test(sentence)) add("Failures and why", `- ${clip(sentence, 300)}`);
+      }
+    }
+  }
+  const last = assistantTexts.filter((text) => text.trim() !== "").at(-1);
+  if (last) {
+    const cues = sentencesOf(last).filter((sentence) => NEXT.test(sentence));
+    for (const sentence of cues.length > 0 ? cues : sentencesOf(last).slice(-2)) add("Next steps", `- ${clip(sentence, 300)}`);
+  }
+  const identifiers = extractIdentifiers(input.sources.map((source) => source.text).join("\n"));
+  const previousIdentifiers = (sections.get("Files and identifiers") ?? []).join(", ").split(/,\s*/).map((item) => item.replace(/^- /, "")).filter(Boolean);
+  sections.set("Files and identifiers", []);
+  return fitSections(sections, [...new Set([...previousIdentifiers, ...identifiers])], maxChars);
+}
+
+function fitSections(sections: Map<SectionName, string[]>, identifiers: string[], maxChars: number): string {
+  const render = (identifierChars: number) =>
+    SUMMARY_SECTIONS.map((name) => {
+      const lines = name === "Files and identifiers" ? [formatIdentifierList(identifiers, identifierChars)].filter(Boolean) : sections.get(name)!;
+      return `## ${name}\n${lines.length > 0 ? lines.join("\n") : "- (none recorded)"}`;
+    }).join("\n");
+  const fixedChars = render(0).length;
+  // Identifiers get at least a quarter of the budget: they are what later steps type again.
+  const identifierChars = Math.max(maxChars / 4, maxChars - fixedChars);
+  // Over budget, the largest section loses its oldest line, again and again; failures count half,
+  // so they go last. The goal is never cut.
+  const trimmable = ["Progress", "Decisions", "Constraints", "Next steps", "Failures and why"] as const;
+  const weight = (name: SectionName) => sections.get(name)!.join("\n").length * (name === "Failures and why" ? 0.5 : 1);
+  while (render(identifierChars).length > maxChars) {
+    const largest = trimmable.filter((name) => sections.get(name)!.length > 1).sort((left, right) => weight(right) - weight(left))[0];
+    if (largest === undefined) break;
+    sections.get(largest)!.shift();
+  }
+  const text = render(identifierChars);
+  return text.length <= maxChars ? text : render(Math.max(0, identifierChars - (text.length - maxChars)));
+}
+
+/** Sections of an earlier summary (`## Name` headings and their `- ` lines). */
+export function parseSections(text: string): Map<SectionName, string[]> {
+  const sections = new Map<SectionName, string[]>();
+  let current: SectionName | undefined;
+  for (const line of text.split("\n")) {
+    const heading = /^## (.+)$/.exec(line.trim());
+    if (heading) {
+      current = SUMMARY_SECTIONS.find((name) => name === heading[1]);
+      continue;
+    }
+    if (current && line.trim() !== "" && line.trim() !== "- (none recorded)") {
+      const list = sections.get(current) ?? [];
+      list.push(current === "Files and identifiers" || line.startsWith("- ") ? line : `- ${line.trim()}`);
+      sections.set(current, list);
+    }
+  }
+  return sections;
+}
+
+function sentencesOf(text: string): string[] {
+  return text
+    .split(/\n|(?<=[.!?])\s+/)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence.length > 0);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function clip(text: string, maxChars: number): string {
+  return text.length <= maxChars ? text : `${text.slice(0, Math.max(0, maxChars - 1))}…`;
+}

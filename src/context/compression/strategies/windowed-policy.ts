@@ -1,0 +1,65 @@
+import { applyEdits } from "../../compose-context-policies.js";
+import type { ContextState } from "../../context-policy.js";
+import type { CompressionSettings } from "../compression-options.js";
+import { emptyCompressionStats, type CompressionStats } from "../compression-stats.js";
+import { createContextMeter, type ContextMeter } from "../context-meter.js";
+import type { CompressionPolicy } from "../create-compression-policy.js";
+import type { ContextEdit } from "../../context-policy.js";
+import { compressAllToolResults } from "./compress-all-tool-results.js";
+
+/** Windowed summaries keep about a tenth of the original, like the individual ones. */
+const WINDOWED_RATIO = 0.1;
+
+/**
+ * Strategy 6 of experiment 2-10, adaptive windowing: full content while there is room; once the
+ * prompt passes the trigger (80%), every untagged tool result is summarised in one batch and tagged
+ * `[COMPRESSED] [Original: N chars → Compressed: M chars]`, so nothing is compressed twice.
+ */
+export function createWindowedPolicy(settings: CompressionSettings): CompressionPolicy {
+  const meter = createContextMeter(settings.counter);
+  const stats = emptyCompressionStats();
+  let batch = 0;
+  return {
+    name: "windowed",
+    async prepareContext(state) {
+      const { tokens } = meter.measure(state);
+      const threshold = settings.contextWindow * settings.trigger;
+      if (!state.overflow && tokens < threshold) {
+        meter.remember(state.messages);
+        return [];
+      }
+      const why = state.overflow ? "the provider reported a context overflow" : `the prompt reached about ${tokens} tokens, over ${Math.round(settings.trigger * 100)}% of the window`;
+      return windowedBatch(state, { settings, stats, meter, batch: ++batch, reason: `windowed compression: ${why}` });
+    },
+    stats: () => ({ ...stats, reasons: [...stats.reasons] }),
+  };
+}
+
+export interface WindowedBatchInput {
+  settings: CompressionSettings;
+  stats: CompressionStats;
+  meter: ContextMeter;
+  batch: number;
+  reason: string;
+}
+
+/** One windowed batch as the policy's edits (also the overflow fallback of the other strategies). */
+export async function windowedBatch(state: ContextState, input: WindowedBatchInput): Promise<ContextEdit[]> {
+  const edit = await compressAllToolResults(state.messages, {
+    settings: input.settings,
+    stats: input.stats,
+    ratio: WINDOWED_RATIO,
+    batch: input.batch,
+    now: state.now,
+    reason: input.reason,
+    signal: state.signal,
+  });
+  if (edit === undefined) {
+    input.meter.remember(state.messages);
+    return [];
+  }
+  input.stats.compactions += 1;
+  input.stats.reasons.push(input.reason);
+  input.meter.remember(applyEdits(state.messages, [edit]));
+  return [edit];
+}

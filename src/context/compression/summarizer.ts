@@ -1,0 +1,44 @@
+/** One piece of text to summarise, with where it came from. */
+export interface SummarySource {
+  /** What produced it, for the summary's own references: `read_file {"path":"a.ts"}`, `turn 4`. */
+  label: string;
+  /** Who produced it; compaction sorts facts into sections by this. */
+  kind: "user" | "assistant" | "tool" | "summary";
+  text: string;
+  /** A URL or path every fact from this source can be cited to. */
+  citation?: string;
+  /** The tool call failed: its error message must survive. */
+  isError?: boolean;
+  /** The message it came from, so a summary can point back to it (recall by message id). */
+  messageId?: string;
+}
+
+/**
+ * What to summarise and how. `purpose` picks the form: one tool result, several together, older
+ * turns as one line each (git-log style), or a full compaction with sections.
+ */
+export interface SummaryInput {
+  purpose: "tool-result" | "tool-results" | "turns" | "compaction";
+  sources: SummarySource[];
+  /** The user's task; guides what to keep (context-aware strategies, compaction). */
+  task?: string;
+  /** The call that produced the content (the seed's "Given the search query: {query}"). */
+  query?: string;
+  /** What is already known; facts already there are not repeated (the seed's "Current context"). */
+  known?: string;
+  /** The previous compaction summary, to merge with rather than replace. */
+  previousSummary?: string;
+  /** Every fact keeps its source (URL or path) as a citation. */
+  citations?: boolean;
+  /** Aim for at most this many tokens. */
+  maxTokens: number;
+}
+
+/**
+ * Turns content into a shorter text. Implementations may throw (a model call failed); callers fall
+ * back to the deterministic summariser, so compression never depends on a model being reachable.
+ */
+export interface Summarizer {
+  readonly name: string;
+  summarize(input: SummaryInput, signal?: AbortSignal): Promise<string>;
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { createAgent } from "../../loop/create-agent.js";
+import { createTestClock, failingTool, weatherTool } from "../../loop/test-support.js";
+import { createScriptedProvider } from "../../providers/scripted/index.js";
+import type { ScriptedTurn } from "../../providers/scripted/scripted-turn.js";
+import { createStatusBar } from "./create-status-bar.js";
+import type { StatusBarOptions } from "./status-bar-settings.js";
+import { isStatusMessage } from "./status-message.js";
+
+const environment = { workingDirectory: "/ws", os: "linux", runtime: "node v20" };
+const weatherTurns = (calls: number): ScriptedTurn[] => [
+  ...Array.from({ length: calls }, (_, index): ScriptedTurn => ({ toolCalls: [{ name: "get_weather", arguments: { city: `C${index}` } }] })),
+  "Done.",
+];
+
+function agentWith(options: StatusBarOptions, turns: ScriptedTurn[], messages = [] as Parameters<typeof createAgent>[0]["messages"]) {
+  const statusBar = createStatusBar({ environment, ...options });
+  const provider = createScriptedProvider({ turns });
+  const agent = createAgent({
+    provider,
+    system: "s",
+    tools: [weatherTool, failingTool],
+    contextPolicy: statusBar.policy,
+    tail: statusBar.tail,
+    processUserMessage: statusBar.processUserMessage,
+    prefixGuard: { strict: true },
+    clock: createTestClock("2025-09-14T10:30:00.000Z"),
+    ...(messages ? { messages } : {}),
+  });
+  return { statusBar, provider, agent };
+}
+
+describe("createStatusBar", () => {
+  it("auto appends a small status when calls append a lot, and says why", async () => {
+    const decisions: string[] = [];
+    const run = agentWith({ mode: "auto", cachedInputPriceRatio: 0.1, appendedTokensPerCall: 2000, onDecision: (decision) => decisions.push(decision.reason) }, weatherTurns(3));
+    await run.agent.run("weather").result();
+    expect(decisions).toHaveLength(1);
+    expect(decisions[0]).toMatch(/so append$/);
+    expect(run.provider.requests.every((request) => request.tail === undefined && isStatusMessage(request.messages.at(-1)!))).toBe(true);
+    expect(run.statusBar.lastDecision).toMatchObject({ mode: "append", inputs: { appendedTokensPerUpdate: 2000, expectedUpdates: 10, cachedInputPriceRatio: 0.1 } });
+  });
+
+  it("auto replaces when the cache discount is small and little is appended per call", async () => {
+    const run = agentWith({ mode: "auto", cachedInputPriceRatio: 0.9, appendedTokensPerCall: 10 }, weatherTurns(3));
+    await run.agent.run("weather").result();
+    expect(run.statusBar.lastDecision?.mode).toBe("replace");
+    expect(run.provider.requests.every((request) => request.tail?.content.startsWith("<agent_status>") && !request.messages.some(isStatusMessage))).toBe(true);
+  });
+
+  it("decides once per run and reads the choice back from the trajectory after a restart", async () => {
+    const first = agentWith({ mode: "auto", cachedInputPriceRatio: 0.1, appendedTokensPerCall: 2000 }, [{ toolCalls: [{ name: "get_weather", arguments: { city: "A" } }] }, "x"], []);
+    // Stop after the first call, as if the process died mid-run.
+    const handle = first.agent.run("weather");
+    for await (const event of handle) if (event.type === "tool_result") break;
+    const trajectory = [...first.agent.messages];
+    const decisions: unknown[] = [];
+    const restarted = agentWith({ mode: "auto", cachedInputPriceRatio: 0.9, appendedTokensPerCall: 1, onDecision: (decision) => decisions.push(decision) }, ["ok"], trajectory);
+    // The restarted status bar would pick replace, but this run already chose append: it continues it.
+    expect(restarted.statusBar.tail({ trajectory, now: new Date() })).toBeUndefined();
+    const edits = await restarted.statusBar.policy.prepareContext!({ messages: trajectory, prefix: restarted.agent.prefix, iteration: 1, now: new Date(), overflow: false, signal: new AbortController().signal });
+    expect(edits).toHaveLength(1);
+    expect(decisions).toEqual([]);
+  });
+
+  it("sends nothing when the mode is off or every section is off, but still stamps results", async () => {
+    for (const options of [{ mode: "off" as const }, { counters: false, todo: false, detailedErrors: false, systemState: false }]) {
+      const run = agentWith(options, weatherTurns(1));
+      await run.agent.run("weather").result();
+      expect(run.provider.requests.every((request) => request.tail === undefined && !request.messages.some(isStatusMessage))).toBe(true);
+      expect(run.agent.messages.find((message) => message.role === "tool")!.content).toMatch(/^\[2025-09-14 10:30:\d\d\] /);
+    }
+  });
+
+  it("leaves out each switched-off section", async () => {
+    const run = agentWith({ mode: "replace", todo: false, systemState: false, timestamps: false }, weatherTurns(1));
+    await run.agent.run("weather").result();
+    const status = run.provider.requests.at(-1)!.tail!.content;
+    expect(status).toContain("tool_calls: 1 total; get_weather 1");
+    expect(status).not.toMatch(/goal:|todo:|time:|working_directory:/);
+    expect(run.agent.messages[0]!.content).toBe("weather");
+    expect(run.agent.messages.find((message) => message.role === "tool")!.content).toMatch(/^\[Tool call #1 for 'get_weather'\] \{/);
+  });
+
+  it("stamps the person's next message with the time since the last reply", async () => {
+    const run = agentWith({ mode: "replace" }, ["First.", "Second."]);
+    await run.agent.run("hello").result();
+    await run.agent.run("again").result();
+    expect(run.agent.messages[2]!.content).toMatch(/^\[2025-09-14 10:30:\d\d\] \[\d+ s since your last reply\] again$/);
+    expect(run.provider.requests[1]!.tail!.content).toContain('goal: "again"');
+  });
+
+  it("adds no second status when a call is retried after a context overflow", async () => {
+    const run = agentWith({ mode: "append" }, ["x"]);
+    const state = { prefix: run.agent.prefix, iteration: 0, now: new Date(), overflow: true, signal: new AbortController().signal };
+    const messages = [{ role: "user" as const, content: "q", meta: { id: "u", origin: "user" as const, createdAt: "" } }];
+    const [edit] = (await run.statusBar.policy.prepareContext!({ ...state, messages }))!;
+    const withStatus = [...messages, ...(edit as { messages: typeof messages }).messages];
+    expect(await run.statusBar.policy.prepareContext!({ ...state, messages: withStatus })).toEqual([]);
+  });
+});

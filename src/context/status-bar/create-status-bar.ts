@@ -1,0 +1,114 @@
+import type { Message, UserMessage } from "../../types/index.js";
+import type { ContextEdit, ContextPolicy, ContextState, ToolResultInfo } from "../context-policy.js";
+import { annotateToolResult } from "./annotate-tool-result.js";
+import { annotateUserMessage } from "./annotate-user-message.js";
+import { chooseStatusBarMode, type StatusBarModeDecision } from "./choose-status-bar-mode.js";
+import { deriveStatusState } from "./derive-status-state.js";
+import { describeToolError } from "./describe-tool-error.js";
+import { measureModeInputs } from "./measure-mode-inputs.js";
+import { renderStatus } from "./render-status.js";
+import { createStatusCheckpointMessage } from "./status-checkpoint.js";
+import { resolveStatusBarSettings, type StatusBarOptions, type StatusBarSettings } from "./status-bar-settings.js";
+import { createStatusMessage, isStatusMessage, runProgress } from "./status-message.js";
+
+/** What the loop gives a tail builder (structurally `TailState` of `createAgent`). */
+export interface StatusTailState {
+  trajectory: readonly Message[];
+  now: Date;
+}
+
+/**
+ * The agent status bar, ready to plug into `createAgent`:
+ * `createAgent({ ..., tools: [...tools, ...createTodoTools()], contextPolicy: bar.policy, tail: bar.tail, processUserMessage: bar.processUserMessage })`.
+ */
+export interface StatusBar {
+  readonly settings: StatusBarSettings;
+  /** Tool-result metadata and detailed errors (frozen per result); in append mode, the stored status before each call. */
+  readonly policy: ContextPolicy;
+  /** Replace mode: the status as the request's tail, never stored. */
+  readonly tail: (state: StatusTailState) => string | undefined;
+  /** Stamps the person's messages with their time and the time since the last reply (when `timestamps` is on). */
+  readonly processUserMessage: (message: UserMessage, info: { trajectory: readonly Message[]; now: Date }) => UserMessage;
+  /** The status text for a trajectory at a time (what the tail or the stored status would say). */
+  render(messages: readonly Message[], now: Date): string | undefined;
+  /** A checkpoint message carrying counts and the TODO list across a compaction (see createStatusCheckpointMessage). */
+  checkpoint(messages: readonly Message[], now: Date, id: string): UserMessage;
+  /** The latest `auto` decision, with its inputs (also passed to `onDecision`). */
+  readonly lastDecision: StatusBarModeDecision | undefined;
+}
+
+/**
+ * Creates the status bar. Everything it shows is derived from the trajectory on each call — the
+ * policy keeps no counts, lists or modes of its own — so a resumed session shows the same status.
+ *
+ * Modes: `replace` sends the status as the tail (the prefix guard excludes the tail, so no break);
+ * `append` stores a status before every call and never removes it (append-only, so no break either);
+ * `auto` decides at the first call of each run with `chooseStatusBarMode`, and later calls of the run
+ * read the choice back from the trajectory (a status stored in this run means append).
+ *
+ * The status is a user-role message, as the seed prescribes (a system message at the end is refused by
+ * templates such as Qwen3's: "System message must be at the beginning"). Trade-off: Qwen3's template
+ * shows `<think>` reasoning only for assistant turns after the last user query, and the status is
+ * such a query — so earlier reasoning of the run is not shown back to the model. The upside is that
+ * the rendering of past turns no longer changes when the next real user message arrives.
+ */
+export function createStatusBar(options: StatusBarOptions = {}): StatusBar {
+  const settings = resolveStatusBarSettings(options);
+  let lastDecision: StatusBarModeDecision | undefined;
+  let prefixTools = settings.tools;
+
+  const render = (messages: readonly Message[], now: Date) => renderStatus(deriveStatusState(messages, settings.targets), settings, now);
+
+  /** Whether this call's status is stored (append) or sent as the tail (replace); decides at a run's first call. */
+  const modeFor = (messages: readonly Message[], status: string | undefined, decide: boolean): "append" | "replace" | "off" => {
+    if (status === undefined || settings.mode === "off") return "off";
+    if (settings.mode !== "auto") return settings.mode;
+    const progress = runProgress(messages);
+    if (progress.storedStatus) return "append";
+    if (progress.calledModel || !decide) return "replace";
+    const decision = chooseStatusBarMode(measureModeInputs(messages, status, settings));
+    lastDecision = decision;
+    options.onDecision?.(decision);
+    return decision.mode;
+  };
+
+  const policy: ContextPolicy = {
+    name: "status-bar",
+    processToolResult(result, info: ToolResultInfo) {
+      const detailed = settings.detailedErrors
+        ? describeToolError(result, info, { workingDirectory: settings.environment.workingDirectory, ...(prefixTools ? { tools: prefixTools } : {}) })
+        : result;
+      return annotateToolResult(detailed, info, settings);
+    },
+    prepareContext(state: ContextState): ContextEdit[] {
+      // The prefix is frozen for the agent's life: configuration learned on the first call, not state.
+      prefixTools ??= state.prefix.tools;
+      const status = settings.mode === "off" ? undefined : render(state.messages, state.now);
+      if (modeFor(state.messages, status, true) !== "append" || status === undefined) return [];
+      // A retry of the same call (after a context overflow) already has its status at the end.
+      if (state.messages.length > 0 && isStatusMessage(state.messages.at(-1)!)) return [];
+      return [{ type: "append", messages: [createStatusMessage(status, state.messages.length, state.now)] }];
+    },
+  };
+
+  return {
+    settings,
+    policy,
+    tail(state) {
+      if (settings.mode === "off" || settings.mode === "append") return undefined;
+      const status = render(state.trajectory, state.now);
+      return modeFor(state.trajectory, status, false) === "replace" ? status : undefined;
+    },
+    processUserMessage(message, info) {
+      return settings.timestamps ? annotateUserMessage(message, info.trajectory, info.now, settings.timeZone) : message;
+    },
+    render,
+    checkpoint(messages, now, id) {
+      const state = deriveStatusState(messages, settings.targets);
+      return createStatusCheckpointMessage({ toolCalls: state.toolCalls, targetCalls: state.targetCalls, todo: state.todo }, id, now);
+    },
+    get lastDecision() {
+      return lastDecision;
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import { findLayerDifference, type RequestLayer } from "../../context/prefix-guard/index.js";
+import { loadPricingSelection, selectPricing, type PricingSelection } from "../../session/load-pricing.js";
+import type { CostOptions } from "../../session/pricing.js";
+import { detectFindings } from "../findings/detect-findings.js";
+import type { ImportedTranscript } from "../imported-transcript.js";
+import type { AnalyzedCall, AnalyzedTranscript } from "./analyzed-transcript.js";
+import { createApproximatePromptMeter } from "./approximate-prompt-meter.js";
+import { describeLayerBreak, describeTemplateBreak, type CallBreak } from "./call-break.js";
+import type { InspectTokenizer, Measurement, PromptMeter } from "./prompt-meter.js";
+import { createQwen3PromptMeter } from "./qwen3-prompt-meter.js";
+import { createRequestLayerCache } from "./request-layer-cache.js";
+import { computeTranscriptTotals, type CallExtras } from "./transcript-totals.js";
+
+export interface TranscriptAnalyzerOptions {
+  /** Default "qwen3": exact, with Qwen3's chat template. */
+  tokenizer?: InspectTokenizer;
+  /** Prices for the cost; default the built-in catalog, looked up by each transcript's model. */
+  pricing?: PricingSelection;
+  cacheWriteTtl?: CostOptions["cacheWriteTtl"];
+  /** Qwen3 only: render each message once ("incremental", default) or the whole template per call ("full"). */
+  rendering?: "incremental" | "full";
+  /** Called after each call is measured with the milliseconds it took (the performance benchmark). */
+  onCallMeasured?: (index: number, milliseconds: number) => void;
+}
+
+export interface TranscriptAnalyzer {
+  analyze(transcript: ImportedTranscript): AnalyzedTranscript;
+  /** Segment-cache counters of the meters used so far (for the performance benchmark). */
+  stats(): { cachedSegments: number; segmentLookups: number };
+}
+
+/**
+ * Measures recorded runs: per call the prompt tokens, the prefix reusable from the previous call,
+ * the reported cached tokens, the composition and the cache breaks; then totals, cost and
+ * findings. Pure apart from its caches (share one analyzer across the transcripts of a run). The
+ * incremental Qwen3 rendering is checked against a full render on each transcript's last call;
+ * on a difference that transcript is measured again with full renders, and a note says so.
+ */
+export function createTranscriptAnalyzer(options: TranscriptAnalyzerOptions = {}): TranscriptAnalyzer {
+  const tokenizer = options.tokenizer ?? "qwen3";
+  const createMeter = (rendering?: "incremental" | "full"): PromptMeter =>
+    tokenizer === "qwen3" ? createQwen3PromptMeter({ rendering: rendering ?? options.rendering }) : createApproximatePromptMeter(tokenizer);
+  const meter = createMeter();
+  let fallback: PromptMeter | undefined;
+  const pricing = options.pricing ?? loadPricingSelection(undefined);
+  const layerCache = createRequestLayerCache();
+
+  return {
+    analyze(transcript) {
+      const notes: string[] = [];
+      let measured = measureCalls(transcript, meter);
+      if (!measured.verified) {
+        fallback ??= createMeter("full");
+        measured = measureCalls(transcript, fallback);
+        notes.push("The incremental Qwen3 rendering differed from a full render of the template; this transcript was measured with full renders.");
+      }
+      const { calls, extras } = measured;
+      const usedMeter = measured.verified ? meter : fallback!;
+      const prices = selectPricing(pricing, transcript.model);
+      notes.push(...notesFor(transcript, usedMeter, prices === undefined));
+      const costOptions: CostOptions = options.cacheWriteTtl === undefined ? {} : { cacheWriteTtl: options.cacheWriteTtl };
+      const result: AnalyzedTranscript = {
+        id: transcript.id,
+        format: transcript.format,
+        file: transcript.file,
+        tokenizer: { name: usedMeter.tokenizer, description: usedMeter.description, exact: usedMeter.exact },
+        calls,
+        totals: computeTranscriptTotals(transcript.calls, calls, extras, prices, costOptions),
+        findings: detectFindings({ transcript, calls }),
+        notes,
+      };
+      if (transcript.model !== undefined) result.model = transcript.model;
+      return result;
+    },
+    stats() {
+      const stats = meter.stats();
+      const extra = fallback?.stats();
+      return extra === undefined ? stats : { cachedSegments: stats.cachedSegments + extra.cachedSegments, segmentLookups: stats.segmentLookups + extra.segmentLookups };
+    },
+  };
+
+  function measureCalls(transcript: ImportedTranscript, usedMeter: PromptMeter): { calls: AnalyzedCall[]; extras: CallExtras[]; verified: boolean } {
+    const calls: AnalyzedCall[] = [];
+    const extras: CallExtras[] = [];
+    let previous: { measurement: Measurement; body: RequestLayer[] } | undefined;
+    let last: Measurement | undefined;
+    for (const [index, call] of transcript.calls.entries()) {
+      const started = options.onCallMeasured === undefined ? 0 : performance.now();
+      const measurement = usedMeter.measure(call.request);
+      const layers = layerCache.layersOf(call.request);
+      const breaks: CallBreak[] = [];
+      let reusable = 0;
+      if (previous !== undefined) {
+        const difference = extendsBody(previous.body, layers) ? undefined : findLayerDifference(previous.body, layers);
+        const reuse = usedMeter.reuse(previous.measurement, measurement, difference);
+        reusable = Math.min(reuse.tokens, measurement.promptTokens);
+        const lostTokens = Math.max(0, previous.measurement.promptTokens - previous.measurement.tailTokens - reusable);
+        const context = { reusableTokens: reusable, lostTokens };
+        if (difference !== undefined) {
+          const declared = call.declaredBreak;
+          breaks.push(
+            describeLayerBreak(difference, {
+              ...context,
+              previous: previous.measurement.request,
+              next: call.request,
+              previousBody: previous.body,
+              nextLayers: layers,
+              ...(declared === undefined ? {} : { declared }),
+            }),
+          );
+        } else if (reuse.templateBreak !== undefined) breaks.push(describeTemplateBreak(reuse.templateBreak.messageIndex, context));
+      }
+      calls.push({
+        index,
+        promptTokens: measurement.promptTokens,
+        reusablePrefixTokens: reusable,
+        reportedPromptTokens: call.reportedUsage?.promptTokens ?? null,
+        reportedCachedTokens: call.reportedUsage?.cachedTokens ?? null,
+        newTokens: measurement.promptTokens - reusable,
+        composition: measurement.composition,
+        breaks,
+      });
+      const response = call.response;
+      extras.push({ tailTokens: measurement.tailTokens, responseTokens: () => (response === undefined ? 0 : usedMeter.countMessage(response)) });
+      previous = { measurement, body: layers.filter((layer) => layer.layer !== "tail") };
+      last = measurement;
+      options.onCallMeasured?.(index, performance.now() - started);
+    }
+    return { calls, extras, verified: last === undefined || usedMeter.verify(last) };
+  }
+}
+
+function notesFor(transcript: ImportedTranscript, meter: PromptMeter, noPrices: boolean): string[] {
+  const notes: string[] = [];
+  if (meter.tokenizer === "qwen3" && transcript.model !== undefined && !/qwen/i.test(transcript.model)) {
+    notes.push(
+      `Counted with Qwen3's tokenizer and chat template (exact for Qwen3); ${transcript.model} tokenizes differently, ` +
+        "so its own counts (the reported columns) differ. Shares and breaks carry over.",
+    );
+  }
+  if (!transcript.systemKnown) notes.push("The transcript does not record the system prompt; it is not counted.");
+  if (!transcript.toolsKnown) notes.push("The transcript does not record the tool definitions; they are not counted (pass --tools <openai-tools.json>).");
+  if (noPrices) notes.push(`No prices for model ${transcript.model ?? "(not recorded)"}; pass --pricing <model | prices.json> for a cost.`);
+  return notes;
+}
+
+/**
+ * True when every layer of the previous body reappears unchanged, in order, at the start of `next`.
+ * `findLayerDifference` answers the same but sums the byte length of every layer on the way (for the
+ * break's byte offset), which made each call cost O(context bytes); this check compares cached hashes only.
+ */
+function extendsBody(previousBody: readonly RequestLayer[], next: readonly RequestLayer[]): boolean {
+  if (next.length < previousBody.length) return false;
+  for (let index = 0; index < previousBody.length; index++) {
+    const before = previousBody[index]!;
+    const after = next[index]!;
+    if (before.hash !== after.hash || before.layer !== after.layer) return false;
+  }
+  return true;
+}

@@ -1,0 +1,73 @@
+import type { Finding } from "../findings/finding.js";
+import type { TranscriptFormat } from "../imported-transcript.js";
+import type { CallBreak } from "./call-break.js";
+import type { Composition } from "./composition.js";
+import type { InspectTokenizer } from "./prompt-meter.js";
+
+/** One model call of a transcript, measured. */
+export interface AnalyzedCall {
+  index: number;
+  /** Prompt tokens as the chosen tokenizer counts the request (tail and generation prompt included). */
+  promptTokens: number;
+  /** Tokens at the start of this prompt identical to the previous prompt: what a prefix cache could reuse. */
+  reusablePrefixTokens: number;
+  /** What the provider reported, when the transcript records usage; null otherwise (never a guess). */
+  reportedPromptTokens: number | null;
+  reportedCachedTokens: number | null;
+  /** promptTokens − reusablePrefixTokens: what the model had to process anew. */
+  newTokens: number;
+  composition: Composition;
+  breaks: CallBreak[];
+}
+
+/** What a run cost under a price list; cached tokens are the reported ones where recorded, else the cache rule's. */
+export interface TranscriptCost {
+  pricing: string;
+  cacheRule: string;
+  /** "reported": every call had reported prompt and cached tokens; "computed": none did; "mixed". */
+  basis: "reported" | "computed" | "mixed";
+  promptTokens: number;
+  cachedTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+  cachedShare: number;
+  /** USD. */
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+  total: number;
+  /** The cost the transcript itself records (OpenRouter, LiteLLM), when every call has one. */
+  reportedCost?: number;
+}
+
+export interface TranscriptTotals {
+  calls: number;
+  promptTokens: number;
+  reusablePrefixTokens: number;
+  /** reusablePrefixTokens / promptTokens. */
+  reusableShare: number;
+  newTokens: number;
+  reportedPromptTokens: number | null;
+  reportedCachedTokens: number | null;
+  reportedCachedShare: number | null;
+  /** The reusable share a pure append-only run of the same prompt sizes would reach (see `appendOnlyLimitTokens`). */
+  appendOnlyLimitTokens: number;
+  appendOnlyLimitShare: number;
+  breaks: number;
+  undeclaredBreaks: number;
+  cost: TranscriptCost | null;
+}
+
+export interface AnalyzedTranscript {
+  id: string;
+  format: TranscriptFormat;
+  file: string;
+  model?: string;
+  tokenizer: { name: InspectTokenizer; description: string; exact: boolean };
+  calls: AnalyzedCall[];
+  totals: TranscriptTotals;
+  findings: Finding[];
+  /** Caveats about the numbers (what the transcript does not record, approximations). */
+  notes: string[];
+}

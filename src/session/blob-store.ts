@@ -1,0 +1,59 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { blobIdOf, isBlobId, type BlobStore } from "../context/compression/blob-store.js";
+import { CtxkitError } from "../types/index.js";
+
+const EXTENSION = ".txt";
+
+/**
+ * The durable blob store: one file per blob under `directory` (the CLI uses `<data-dir>/blobs/`),
+ * named by the content hash, so a blob is written once and a restart finds every blob a frozen
+ * preview or stub names. Writes go to a temporary file first and are renamed into place, so a crash
+ * never leaves a half-written blob under a real id. Reads check the hash: a damaged file reads as
+ * missing instead of returning wrong bytes.
+ */
+export function createFileBlobStore(directory: string): BlobStore {
+  const known = new Set<string>();
+  let created = false;
+  const pathOf = (id: string) => join(directory, `${id}${EXTENSION}`);
+
+  return {
+    put(content) {
+      const id = blobIdOf(content);
+      if (known.has(id)) return id;
+      const path = pathOf(id);
+      if (!existsSync(path)) {
+        try {
+          if (!created) mkdirSync(directory, { recursive: true });
+          created = true;
+          const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+          writeFileSync(temporary, content, "utf8");
+          renameSync(temporary, path);
+        } catch (error) {
+          throw new CtxkitError("config_invalid", `Could not store a blob in ${directory}: ${error instanceof Error ? error.message : String(error)}. Check that the data directory is writable.`, { cause: error });
+        }
+      }
+      known.add(id);
+      return id;
+    },
+    get(id) {
+      // The id comes from a model's tool call: only well-formed ids become paths.
+      if (!isBlobId(id)) return undefined;
+      let content: string;
+      try {
+        content = readFileSync(pathOf(id), "utf8");
+      } catch {
+        return undefined;
+      }
+      return blobIdOf(content) === id ? content : undefined;
+    },
+    ids() {
+      if (!existsSync(directory)) return [];
+      return readdirSync(directory)
+        .filter((name) => name.endsWith(EXTENSION))
+        .map((name) => name.slice(0, -EXTENSION.length))
+        .filter(isBlobId)
+        .sort();
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./run-cli.js";
+
+const corpus = resolve("../shared/corpus/swe-gemini");
+const files = ["astropy__astropy-12907.traj.json", "django__django-10914.traj.json"].map((name) => join(corpus, name));
+const hasCorpus = files.every((file) => existsSync(file));
+
+describe.skipIf(!hasCorpus)("ctxkit replay on two swe-gemini runs", () => {
+  it("prints the comparison as JSON, writes it to --out and emits one request line per call", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-replay-test-"));
+    const run = await runCli(["replay", ...files, "--window", "32000", "--json", "--out", "report.json", "--emit-requests", "requests"], { cwd, timeoutMs: 120_000 });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const report = JSON.parse(run.stdout) as {
+      policies: Array<Record<string, unknown>>;
+      runs: Array<{ run: string; policy: string; calls: number; error?: string }>;
+    };
+    expect(JSON.parse(await readFile(join(cwd, "report.json"), "utf8"))).toEqual(report);
+    const names = report.policies.map((policy) => policy.policy);
+    expect(names.slice(0, 4)).toEqual(["none", "sliding-window", "compact-at-83", "prune"]);
+    for (const policy of report.policies) {
+      expect(Object.keys(policy)).toEqual(expect.arrayContaining(["policy", "runs", "overflows", "compactions", "promptTokens", "uncachedTokens", "cost", "peakTokens", "referenceRecall"]));
+      expect(policy.runs).toBe(2);
+      expect(policy.promptTokens).toBeGreaterThan(0);
+      expect(policy.referenceRecall).toBeGreaterThan(0);
+    }
+    expect(report.runs).toHaveLength(2 * names.length);
+    expect(report.runs.filter((row) => row.error !== undefined)).toEqual([]);
+
+    const astropy = report.runs.find((row) => row.policy === "none" && row.run === "astropy__astropy-12907")!;
+    const emitted = await readFile(join(cwd, "requests", "none", "astropy__astropy-12907.jsonl"), "utf8");
+    const lines = emitted.trimEnd().split("\n").map((line) => JSON.parse(line) as { run: string; call: number; promptTokens: number; messages: Array<{ role: string }> });
+    expect(lines).toHaveLength(astropy.calls);
+    expect(lines[0]).toMatchObject({ run: "astropy__astropy-12907", call: 1 });
+    expect(lines[0]!.messages.map((message) => message.role)).toEqual(["system", "user"]);
+    expect(lines[1]!.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool"]);
+    expect(lines[1]!.promptTokens).toBeGreaterThan(lines[0]!.promptTokens);
+    expect((await readdir(join(cwd, "requests"))).sort()).toEqual([...names].sort());
+  });
+
+  it("prints a table by default and per-run rows with --verbose", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-replay-test-"));
+    const run = await runCli(["replay", files[0]!, "--policy", "none,sliding-window", "--window", "32000", "--verbose"], { cwd, timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/policy\s+runs\s+overflows\s+compactions\s+prompt tokens\s+uncached tokens\s+cost\s+peak tokens\s+reference recall/);
+    expect(run.stdout).toMatch(/astropy__astropy-12907\s+sliding-window/);
+    expect(existsSync(join(cwd, "bench-results", "replay.json"))).toBe(true);
+  });
+});
+
+describe("ctxkit replay arguments", () => {
+  it("names the known policies when given an unknown one", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-replay-test-"));
+    const run = await runCli(["replay", "x.json", "--policy", "nope"], { cwd });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("Unknown replay policy 'nope'. Use 'all' or a comma-separated list of: none, sliding-window");
+  });
+});
