@@ -10,6 +10,7 @@ import type { Tool } from "../tools/tool.js";
 import { CtxkitError, type SystemPrompt } from "../types/index.js";
 import type { ResolvedConfig } from "./resolve-config.js";
 import { composeContextPolicies } from "../context/compose-context-policies.js";
+import { withStatusCheckpoints } from "../context/status-bar/with-status-checkpoints.js";
 import { createStatusBar, detectSystemState, type StatusBar, type StatusBarModeDecision } from "../context/status-bar/index.js";
 import { findModelPricing } from "../session/pricing.js";
 import { createTodoTools } from "../tools/todo/index.js";
@@ -68,6 +69,8 @@ export function createStatusBarFromConfig(config: ResolvedConfig, model: string,
     environment: detectSystemState(config.workspace),
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     ...(pricing && pricing.input > 0 ? { cachedInputPriceRatio: pricing.cacheRead / pricing.input } : {}),
+    // Local engines keep the reply's KV blocks; hosted APIs cache prompts only (see measureModeInputs).
+    cacheKeepsReplies: config.provider === "openai-compatible" && ["vllm", "llamacpp", "ollama"].includes(config.vendor),
     ...(onDecision ? { onDecision } : {}),
   });
 }
@@ -120,7 +123,9 @@ export async function createAgentFromConfig(
   const { session, messages, resumed } = started;
   current.sessionId = session.id;
   // Compression runs first; the extra policy and the status bar then see the context it left.
-  const innerPolicy = compression && options.extra?.contextPolicy ? composeContextPolicies(compression.policy, options.extra.contextPolicy) : (compression?.policy ?? options.extra?.contextPolicy);
+  // A compaction that summarises tool calls away carries the status bar's counts and TODO list over.
+  const compressionPolicy = compression && config.statusBar.mode !== "off" ? withStatusCheckpoints(compression.policy, statusBar.checkpoint) : compression?.policy;
+  const innerPolicy = compressionPolicy && options.extra?.contextPolicy ? composeContextPolicies(compressionPolicy, options.extra.contextPolicy) : (compressionPolicy ?? options.extra?.contextPolicy);
   const agent = createAgent({
     provider,
     system,

@@ -8,7 +8,6 @@ import type {
   ModelRequest,
   SystemPrompt,
   ToolCallPart,
-  ToolMessage,
   Usage,
   UserMessage,
 } from "../types/index.js";

@@ -25,7 +25,7 @@ export function formatOfflineKvCacheReport(result: OfflineKvCacheBenchResult): s
     table +
     `\nreusable share: tokens each call repeats from the start of the previous call of its dialogue (Qwen3 chat template).\n` +
     `cost: prompt side only. Anthropic ${anthropic.model}: whole-message cache reads at $${anthropic.cacheRead}/M, ` +
-    `the rest written at $${anthropic.cacheWrite ?? anthropic.input * 1.25}/M. OpenAI ${openai.model}: cached prefix in 128-token steps ` +
+    `the rest written at $${anthropic.cacheWrite ?? anthropic.input}/M. OpenAI ${openai.model}: cached prefix in 128-token steps ` +
     `from 1,024 at $${openai.cacheRead}/M, the rest at $${openai.input}/M.\n` +
     `breaks@layer: undeclared cache breaks the prefix guard found, and where.\n` +
     `rendering: incremental, checked against a full template render for ${formatInteger(result.rendering.checked)} dialogue×mode pairs ` +

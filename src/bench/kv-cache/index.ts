@@ -3,15 +3,7 @@ export { buildModeRequests, contextModes, expectedBreakLayer, lastMessagesKeepin
 export { locateTauBenchCorpus, loadTauBenchDialogues, type LoadedDialogues, type TauBenchFiles, type TauBenchLocation } from "./tau-bench-dialogues.js";
 export { createIncrementalQwen3Renderer, type IncrementalQwen3Renderer } from "./incremental-qwen3-renderer.js";
 export { createPromptPieceTokenizer, sharedPromptPrefix, type PromptPieces, type PromptPieceTokenizer, type SharedPrefix } from "./prompt-piece-tokenizer.js";
-export {
-  anthropicCacheReadTokens,
-  anthropicPromptCost,
-  minimumCacheableTokens,
-  openAICachedTokens,
-  openAICacheStep,
-  openAIPromptCost,
-  type MeasuredCall,
-} from "./prompt-cache-cost.js";
+export { anthropicCacheOutcome, anthropicPromptCost, openAICacheOutcome, openAIPromptCost, type MeasuredCall } from "./prompt-cache-cost.js";
 export { runOfflineKvCacheBench, type OfflineKvCacheBenchOptions, type OfflineKvCacheBenchResult, type OfflineModeResult } from "./run-offline-kv-cache-bench.js";
 export { runLiveKvCacheBench, type LiveKvCacheBenchOptions, type LiveKvCacheBenchResult, type LiveModeResult } from "./run-live-kv-cache-bench.js";
 export { formatLiveKvCacheReport, formatOfflineKvCacheReport } from "./format-kv-cache-report.js";

@@ -6,7 +6,7 @@ import { renderModelRequest } from "../../tokens/count-rendered-prompt.js";
 import { CtxkitError, type ModelRequest } from "../../types/index.js";
 import { buildModeRequests, contextModes, expectedBreakLayer, type ContextMode, type Dialogue } from "./context-modes.js";
 import { createIncrementalQwen3Renderer } from "./incremental-qwen3-renderer.js";
-import { anthropicCacheReadTokens, anthropicPromptCost, openAICachedTokens, openAIPromptCost, type MeasuredCall } from "./prompt-cache-cost.js";
+import { anthropicCacheOutcome, anthropicPromptCost, openAICacheOutcome, openAIPromptCost, type MeasuredCall } from "./prompt-cache-cost.js";
 import { createPromptPieceTokenizer, sharedPromptPrefix, type PromptPieces } from "./prompt-piece-tokenizer.js";
 
 export interface OfflineModeResult {
@@ -54,8 +54,9 @@ export interface OfflineKvCacheBenchResult {
 
 /**
  * Experiment 2-3 offline: every dialogue's requests under each mode, rendered as Qwen3's chat
- * template renders them (with the generation prompt) and tokenized exactly; per mode the prompt tokens, the reusable prefix between
- * consecutive calls, the cost under both vendors' cache rules, and the prefix guard's breaks.
+ * template renders them (with the generation prompt) and tokenized exactly; per mode the prompt
+ * tokens, the reusable prefix between consecutive calls, the cost under both vendors' cache rules,
+ * and the prefix guard's breaks.
  */
 export function runOfflineKvCacheBench(options: OfflineKvCacheBenchOptions): OfflineKvCacheBenchResult {
   const modes = options.modes ?? contextModes;
@@ -107,8 +108,8 @@ function addCall(result: OfflineModeResult, call: MeasuredCall, anthropic: Model
   result.calls++;
   result.promptTokens += call.promptTokens;
   result.reusablePrefixTokens += call.reusablePrefixTokens;
-  result.anthropicCacheReadTokens += anthropicCacheReadTokens(call);
-  result.openAICachedTokens += openAICachedTokens(call.reusablePrefixTokens);
+  result.anthropicCacheReadTokens += anthropicCacheOutcome(call).cachedTokens;
+  result.openAICachedTokens += openAICacheOutcome(call).cachedTokens;
   result.cost.anthropic += anthropicPromptCost(call, anthropic);
   result.cost.openai += openAIPromptCost(call, openai);
 }

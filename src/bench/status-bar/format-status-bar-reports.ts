@@ -10,7 +10,10 @@ export function formatCostReport(report: StatusBarCostReport, cacheModel: CacheM
     const costs = row.costs[cacheModel];
     return statusBarModes.reduce((best, mode) => (costs[mode].inputCost < costs[best].inputCost ? mode : best), statusBarModes[0] as (typeof statusBarModes)[number]);
   };
-  const auto = (row: StatusBarCostRow) => (row.autoDecisions.replace === 0 ? "append" : row.autoDecisions.append === 0 ? "replace" : `${row.autoDecisions.append}A/${row.autoDecisions.replace}R`);
+  const auto = (row: StatusBarCostRow) => {
+    const decisions = row.autoDecisions[cacheModel];
+    return decisions.replace === 0 ? "append" : decisions.append === 0 ? "replace" : `${decisions.append}A/${decisions.replace}R`;
+  };
   const rows = report.rows.map((row) => [
     row.id,
     String(row.calls),

@@ -35,7 +35,8 @@ export interface StatusBarCostRow {
   /** Mean tokens appended between calls (R). */
   appendedTokens: number;
   /** `auto`'s choices over the transcript's runs. */
-  autoDecisions: { append: number; replace: number };
+  /** `auto`'s choices per cache model (it knows whether the cache keeps replies, as the CLI does per vendor). */
+  autoDecisions: Record<CacheModel, { append: number; replace: number }>;
   costs: Record<CacheModel, Record<(typeof statusBarModes)[number], ModeCost>>;
 }
 
@@ -50,19 +51,24 @@ export async function measureStatusBarCost(transcript: ImportedTranscript, model
   const costs = { kv: {}, prompt: {} } as StatusBarCostRow["costs"];
   let statusTokens = 0;
   let appendedTokens = 0;
-  let autoDecisions = { append: 0, replace: 0 };
+  const autoDecisions = { kv: { append: 0, replace: 0 }, prompt: { append: 0, replace: 0 } };
   for (const mode of statusBarModes) {
+    if (mode === "auto") {
+      for (const cacheModel of cacheModels) {
+        const run = await simulateStatusBarModes(transcript, mode, alpha, cacheModel === "kv");
+        costs[cacheModel][mode] = costOf(run.calls, cacheModel, pricing, tokens);
+        autoDecisions[cacheModel] = {
+          append: run.decisions.filter((decision) => decision.mode === "append").length,
+          replace: run.decisions.filter((decision) => decision.mode === "replace").length,
+        };
+      }
+      continue;
+    }
     const run = await simulateStatusBarModes(transcript, mode, alpha);
     for (const cacheModel of cacheModels) costs[cacheModel][mode] = costOf(run.calls, cacheModel, pricing, tokens);
     if (mode === "replace") {
       statusTokens = mean(run.calls.map((call) => tokens(call.request.at(-1)!)));
       appendedTokens = mean(run.calls.slice(1).map((call, index) => sum(call.request.slice(run.calls[index]!.request.length - 1, -1).map(tokens))));
-    }
-    if (mode === "auto") {
-      autoDecisions = {
-        append: run.decisions.filter((decision) => decision.mode === "append").length,
-        replace: run.decisions.filter((decision) => decision.mode === "replace").length,
-      };
     }
   }
   return { id: transcript.id, format: transcript.format, model, calls: transcript.calls.length, alpha, statusTokens, appendedTokens, autoDecisions, costs };

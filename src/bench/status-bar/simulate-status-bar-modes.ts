@@ -27,9 +27,14 @@ const environment = { workingDirectory: "/testbed", os: "linux 6.8.0 (x86_64)", 
  * `prepareContext` (which stores a status in append mode) and `tail` (replace mode). Pure given the
  * transcript; the clock advances one minute per call.
  */
-export async function simulateStatusBarModes(transcript: ImportedTranscript, mode: StatusBarMode, cachedInputPriceRatio: number): Promise<SimulatedRun> {
+export async function simulateStatusBarModes(
+  transcript: ImportedTranscript,
+  mode: StatusBarMode,
+  cachedInputPriceRatio: number,
+  cacheKeepsReplies = false,
+): Promise<SimulatedRun> {
   const decisions: StatusBarModeDecision[] = [];
-  const statusBar = createStatusBar({ mode, environment, cachedInputPriceRatio, onDecision: (decision) => decisions.push(decision) });
+  const statusBar = createStatusBar({ mode, environment, cachedInputPriceRatio, cacheKeepsReplies, onDecision: (decision) => decisions.push(decision) });
   const prefix = createStablePrefix(transcript.calls[0]?.request.system ?? "", transcript.calls[0]?.request.tools ?? []);
   const signal = new AbortController().signal;
   const trajectory: Message[] = [];

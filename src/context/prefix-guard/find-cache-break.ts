@@ -20,7 +20,6 @@ export interface LayerDifference {
  * `next` — the prefix invariant. Pure.
  */
 export function findLayerDifference(previousBody: readonly RequestLayer[], next: readonly RequestLayer[]): LayerDifference | undefined {
-  let bodyOffset = 0;
   for (const [position, previous] of previousBody.entries()) {
     const candidate = next[position];
     if (candidate === undefined || candidate.hash !== previous.hash || candidate.layer !== previous.layer) {
@@ -31,12 +30,13 @@ export function findLayerDifference(previousBody: readonly RequestLayer[], next:
         index: previous.index,
         position,
         offsetInLayer,
-        bodyOffset: bodyOffset + utf8Length(previous.text.slice(0, offsetInLayer)),
+        // Byte offsets are computed only here, on a break: summing every layer on every call would
+        // make each check O(context).
+        bodyOffset: previousBody.slice(0, position).reduce((sum, layer) => sum + utf8Length(layer.text), 0) + utf8Length(previous.text.slice(0, offsetInLayer)),
         previousText: previous.text,
         nextText,
       };
     }
-    bodyOffset += utf8Length(previous.text);
   }
   return undefined;
 }

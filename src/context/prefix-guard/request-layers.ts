@@ -22,9 +22,23 @@ export function toRequestLayers(request: ModelRequest): RequestLayer[] {
   const layers: RequestLayer[] = [layer("system_static", 0, request.system.staticText)];
   if (request.system.sessionText !== undefined) layers.push(layer("system_session", 0, request.system.sessionText));
   request.tools.forEach((tool, index) => layers.push(layer("tools", index, canonicalJson(tool))));
-  request.messages.forEach((message, index) => layers.push(layer("message", index, visibleText(message))));
+  request.messages.forEach((message, index) => layers.push(messageLayer(message, index)));
   if (request.tail) layers.push(layer("tail", 0, visibleText(request.tail)));
   return layers;
+}
+
+// Sent messages never change, so each message object's text and hash are computed once: checking
+// a call then costs O(new messages), not O(context).
+const messageLayers = new WeakMap<Message, { text: string; hash: string }>();
+
+function messageLayer(message: Message, index: number): RequestLayer {
+  let cached = messageLayers.get(message);
+  if (cached === undefined) {
+    const { text, hash } = layer("message", index, visibleText(message));
+    cached = { text, hash };
+    messageLayers.set(message, cached);
+  }
+  return { layer: "message", index, text: cached.text, hash: cached.hash };
 }
 
 function layer(name: LayerName, index: number, text: string): RequestLayer {

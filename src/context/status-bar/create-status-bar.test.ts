@@ -33,7 +33,7 @@ function agentWith(options: StatusBarOptions, turns: ScriptedTurn[], messages = 
 describe("createStatusBar", () => {
   it("auto appends a small status when calls append a lot, and says why", async () => {
     const decisions: string[] = [];
-    const run = agentWith({ mode: "auto", cachedInputPriceRatio: 0.1, appendedTokensPerCall: 2000, onDecision: (decision) => decisions.push(decision.reason) }, weatherTurns(3));
+    const run = agentWith({ mode: "auto", cacheKeepsReplies: true, cachedInputPriceRatio: 0.1, appendedTokensPerCall: 2000, onDecision: (decision) => decisions.push(decision.reason) }, weatherTurns(3));
     await run.agent.run("weather").result();
     expect(decisions).toHaveLength(1);
     expect(decisions[0]).toMatch(/so append$/);
@@ -48,8 +48,15 @@ describe("createStatusBar", () => {
     expect(run.provider.requests.every((request) => request.tail?.content.startsWith("<agent_status>") && !request.messages.some(isStatusMessage))).toBe(true);
   });
 
+  it("replaces on a prompt-only cache, where a replaced status invalidates nothing after it", () => {
+    const run = agentWith({ mode: "auto", cachedInputPriceRatio: 0.1, appendedTokensPerCall: 2000 }, weatherTurns(1));
+    return run.agent.run("weather?").result().then(() => {
+      expect(run.statusBar.lastDecision).toMatchObject({ mode: "replace", inputs: { appendedTokensPerUpdate: 0 } });
+    });
+  });
+
   it("decides once per run and reads the choice back from the trajectory after a restart", async () => {
-    const first = agentWith({ mode: "auto", cachedInputPriceRatio: 0.1, appendedTokensPerCall: 2000 }, [{ toolCalls: [{ name: "get_weather", arguments: { city: "A" } }] }, "x"], []);
+    const first = agentWith({ mode: "auto", cacheKeepsReplies: true, cachedInputPriceRatio: 0.1, appendedTokensPerCall: 2000 }, [{ toolCalls: [{ name: "get_weather", arguments: { city: "A" } }] }, "x"], []);
     // Stop after the first call, as if the process died mid-run.
     const handle = first.agent.run("weather");
     for await (const event of handle) if (event.type === "tool_result") break;

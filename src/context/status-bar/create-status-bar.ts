@@ -83,10 +83,11 @@ export function createStatusBar(options: StatusBarOptions = {}): StatusBar {
     prepareContext(state: ContextState): ContextEdit[] {
       // The prefix is frozen for the agent's life: configuration learned on the first call, not state.
       prefixTools ??= state.prefix.tools;
-      const status = settings.mode === "off" ? undefined : render(state.messages, state.now);
-      if (modeFor(state.messages, status, true) !== "append" || status === undefined) return [];
+      if (settings.mode === "off" || settings.mode === "replace") return [];
       // A retry of the same call (after a context overflow) already has its status at the end.
       if (state.messages.length > 0 && isStatusMessage(state.messages.at(-1)!)) return [];
+      const status = render(state.messages, state.now);
+      if (status === undefined || modeFor(state.messages, status, true) !== "append") return [];
       return [{ type: "append", messages: [createStatusMessage(status, state.messages.length, state.now)] }];
     },
   };

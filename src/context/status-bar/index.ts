@@ -36,3 +36,4 @@ export {
   type TodoStatus,
 } from "./todo-list.js";
 export { replayTodoList, type ReplayTodoListOptions } from "./replay-todo-list.js";
+export { withStatusCheckpoints } from "./with-status-checkpoints.js";

@@ -2,13 +2,18 @@ import type { Message } from "../../types/index.js";
 import { visibleText } from "../prefix-guard/request-layers.js";
 import type { StatusBarModeInputs } from "./choose-status-bar-mode.js";
 import type { StatusBarSettings } from "./status-bar-settings.js";
-import { isStatusMessage } from "./status-message.js";
 
 /**
  * The cost model's inputs for the run about to start, from the trajectory: S is the status about to
- * be sent; R the tokens an average model call has appended so far in this session (reply, tool results,
- * later requests; stored statuses excluded), or the configured prior before the first call; N the
- * expected calls of a run; α from the settings (the CLI takes it from the pricing catalog). Pure.
+ * be sent; N the expected calls of a run; α from the settings (the CLI takes it from the pricing
+ * catalog); R the tokens per update whose cache a replaced status invalidates.
+ *
+ * The seed takes R as everything appended between updates. In ctxkit's layout the replaced status
+ * is the very last thing a request sent, so what a replacement invalidates is only what the cache
+ * held *after* it: the model's reply, on engines that cache generated tokens (vLLM, llama.cpp), and
+ * nothing on prompt-only caches (hosted APIs) — tool results are new tokens in either mode.
+ * Measured on the corpus (`ctxkit bench status-bar --cost`), the seed's R made `auto` pick append in
+ * all 99 swe-gemini runs although replace was cheaper in every one. Pure.
  */
 // Messages are frozen once created, so a message's count never changes: remember it per counter.
 const countsByCounter = new WeakMap<object, WeakMap<Message, number>>();
@@ -28,13 +33,15 @@ export function measureModeInputs(messages: readonly Message[], statusText: stri
   let calls = 0;
   if (firstReply >= 0) {
     for (const message of messages.slice(firstReply)) {
-      if (message.role === "assistant") calls++;
-      if (!isStatusMessage(message)) appendedTokens += tokensOf(message, counter);
+      if (message.role === "assistant") {
+        calls++;
+        if (settings.cacheKeepsReplies) appendedTokens += tokensOf(message, counter);
+      }
     }
   }
   return {
     statusTokens: counter.count(statusText),
-    appendedTokensPerUpdate: calls === 0 ? settings.appendedTokensPerCall : appendedTokens / calls,
+    appendedTokensPerUpdate: !settings.cacheKeepsReplies ? 0 : calls === 0 ? settings.appendedTokensPerCall : appendedTokens / calls,
     expectedUpdates: settings.expectedCallsPerRun,
     cachedInputPriceRatio: settings.cachedInputPriceRatio,
   };

@@ -47,6 +47,12 @@ export interface StatusBarOptions {
   expectedCallsPerRun?: number;
   /** `auto`: R before any call was observed — tokens a call appends (default 500). */
   appendedTokensPerCall?: number;
+  /**
+   * `auto`: whether the provider's cache also keeps the model's generated reply (vLLM prefix caching,
+   * llama.cpp slots: true) or only prompts (hosted APIs: OpenAI, Anthropic, DeepSeek…; default false).
+   * It decides which part of R a replaced status really invalidates (see measureModeInputs).
+   */
+  cacheKeepsReplies?: boolean;
   /** Counts S and R for `auto` (default: the calibrated estimator). */
   tokenCounter?: TokenCounter;
   /** Told each `auto` decision, with its inputs (the CLI prints it). */
@@ -68,6 +74,7 @@ export interface StatusBarSettings {
   cachedInputPriceRatio: number;
   expectedCallsPerRun: number;
   appendedTokensPerCall: number;
+  cacheKeepsReplies: boolean;
   tokenCounter: TokenCounter;
 }
 
@@ -111,6 +118,7 @@ export function resolveStatusBarSettings(options: StatusBarOptions = {}): Status
     cachedInputPriceRatio: ratio,
     expectedCallsPerRun: positive(options.expectedCallsPerRun ?? 10, "expectedCallsPerRun"),
     appendedTokensPerCall: positive(options.appendedTokensPerCall ?? 500, "appendedTokensPerCall"),
+    cacheKeepsReplies: options.cacheKeepsReplies ?? false,
     tokenCounter: options.tokenCounter ?? getTokenCounter("estimate"),
   };
 }
