@@ -12,6 +12,11 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** A request's messages without its status-bar tail (the only message that may change between calls). */
+function withoutTail<T extends { content?: unknown }>(messages: T[]): T[] {
+  return String(messages.at(-1)?.content ?? "").startsWith("<agent_status>") ? messages.slice(0, -1) : messages;
+}
+
 async function workspace(): Promise<string> {
   const directory = await mkdtemp(join(tmpdir(), "ctxkit-cli-"));
   await mkdir(join(directory, "src"));
@@ -40,11 +45,14 @@ describe("ctxkit run", () => {
     expect(await readFile(join(cwd, "src", "app.ts"), "utf8")).toBe("export const answer = 42;\n");
     const sessions = await readdir(join(cwd, ".ctxkit", "sessions"));
     expect(sessions).toHaveLength(1);
-    // The requests the server received: each one extends the previous one's messages unchanged.
-    const bodies = server.requests.map((request) => JSON.parse(request.body) as { messages: unknown[] });
+    // The requests the server received: each one extends the previous one's messages unchanged,
+    // except the status-bar tail, the one message allowed to change.
+    const bodies = server.requests.map((request) => JSON.parse(request.body) as { messages: Array<{ content?: unknown }> });
     expect(bodies).toHaveLength(4);
     for (let index = 1; index < bodies.length; index++) {
-      expect(bodies[index]!.messages.slice(0, bodies[index - 1]!.messages.length)).toEqual(bodies[index - 1]!.messages);
+      const previous = withoutTail(bodies[index - 1]!.messages);
+      expect(bodies[index]!.messages.slice(0, previous.length)).toEqual(previous);
+      expect(String(bodies[index]!.messages.at(-1)!.content)).toMatch(/^<agent_status>/);
     }
   });
 
@@ -70,14 +78,15 @@ describe("ctxkit run", () => {
     const second = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--session", sessionId, "Again"], { cwd });
     expect(second.code).toBe(0);
     const [firstBody, secondBody] = server.requests.map((request) => request.body);
-    const firstMessages = (JSON.parse(firstBody!) as { messages: unknown[] }).messages;
+    const firstMessages = withoutTail((JSON.parse(firstBody!) as { messages: Array<{ content?: unknown }> }).messages);
     const secondMessages = (JSON.parse(secondBody!) as { messages: unknown[] }).messages;
     expect(secondMessages.slice(0, firstMessages.length)).toEqual(firstMessages);
-    // The reply, the new request, and the status bar (ctxkit's default; the first request's status
-    // was stored by auto's append, so it is part of the prefix above).
+    // The first run's answer, the new user message, and the new status tail.
     expect(secondMessages).toHaveLength(firstMessages.length + 3);
-    // Byte-level: the first request's body without its closing brackets starts the second one.
-    expect(secondBody!.startsWith(firstBody!.slice(0, -2))).toBe(true);
+    // Byte-level: the first request's body up to its status tail starts the second one.
+    const tailStart = firstBody!.lastIndexOf(',{"role":"user","content":"<agent_status>');
+    expect(tailStart).toBeGreaterThan(0);
+    expect(secondBody!.startsWith(firstBody!.slice(0, tailStart))).toBe(true);
   });
 
   it("exits non-zero with one clear sentence when the model is missing or the server is unreachable", async () => {

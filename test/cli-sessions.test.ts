@@ -27,7 +27,7 @@ describe("ctxkit sessions", () => {
 
     const show = await runCli(["sessions", "show", sessionId], { cwd });
     expect(show.code).toBe(0);
-    expect(show.stdout).toContain("user: What files are here?");
+    expect(show.stdout).toMatch(/user: \[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\] What files are here\?/);
     expect(show.stdout).toContain("assistant:  → list_dir({})");
     expect(show.stdout).toContain("assistant: There is one file.");
 
