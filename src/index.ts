@@ -17,7 +17,10 @@ export {
   type StartSessionOptions,
   type StartedSession,
 } from "./session/index.js";
-export { defaultPricingCatalog, estimateCost, findModelPricing, type ModelPricing, type PricingCatalog } from "./session/pricing.js";
+export { defaultPricingCatalog, estimateCost, costOfCall, findModelPricing, type ModelPricing, type PricingCatalog } from "./session/pricing.js";
+export { applyCacheRule, type CacheRuleName, type CacheRuleInput, type CacheOutcome } from "./session/cache-rules.js";
+export { buildUsageLedger, appendOnlyLimitTokens, toLedgerCall, type UsageLedger, type LedgerCall, type LedgerEntry, type LedgerTotals } from "./session/usage-ledger.js";
+export { withStatusCheckpoints } from "./context/status-bar/with-status-checkpoints.js";
 export * from "./tokens/index.js";
 export { composeContextPolicies, applyEdits } from "./context/compose-context-policies.js";
 export type { ContextEdit, ContextPolicy, ContextPreparer, ContextState, ToolResultInfo, ToolResultProcessor } from "./context/context-policy.js";

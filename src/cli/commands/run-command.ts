@@ -21,7 +21,9 @@ Options:
   --workspace <dir>         directory the tools work in (default: current directory)
   --session <id>            resume a stored session
   --max-iterations <n>      model calls before stopping (default 50)
-  --context-window <tokens> the model's context window
+  --context-window <tokens> the model's context window (compression triggers at 80% of it; default 128000)
+  --compression <policy>    ctxkit (default: layered), none, individual, combined, context-aware,
+                            context-aware-citations, windowed
   --tools <list>            comma-separated built-in tools; 'default' = all but bash, 'all' adds bash
   --yes, -y                 approve every confirmation (writes, bash)
   --data-dir <dir>          where sessions are stored (default <workspace>/.ctxkit)
