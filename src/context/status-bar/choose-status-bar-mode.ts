@@ -47,7 +47,11 @@ export function chooseStatusBarMode(inputs: StatusBarModeInputs): StatusBarModeD
   const relation = appendSide < replaceSide ? "<" : appendSide === replaceSide ? "=" : ">";
   const reason =
     `αSN/2 = ${round(alpha)}·${round(s)}·${round(n)}/2 = ${round(appendSide)} ${relation} (1−α)R = ${round(1 - alpha)}·${round(r)} = ${round(replaceSide)}: ` +
-    (mode === "append" ? "keeping old statuses is cheaper than re-processing the suffix, so append" : "re-processing the short suffix is cheaper than keeping old statuses, so replace");
+    (mode === "append"
+      ? "keeping old statuses is cheaper than re-processing the suffix, so append"
+      : r === 0
+        ? "the cache holds nothing after the status (prompt-only cache), so replacing it costs nothing: replace"
+        : "re-processing the short suffix is cheaper than keeping old statuses, so replace");
   return { mode, inputs: { ...inputs }, appendSide, replaceSide, reason };
 }
 
