@@ -27,4 +27,12 @@ export {
 export { createMessageTokenCache, type MessageOverhead, type MessageTokenCache } from "./message-token-cache.js";
 export { countRenderedPrompt, renderModelRequest, type RenderModelRequestOptions } from "./count-rendered-prompt.js";
 export { commonPrefixTokens } from "./common-prefix-tokens.js";
-export { createSegmentTokenizer, sharedPrefixTokens, type SegmentTokenizer, type SegmentedTokens } from "./segmented-prompt-tokens.js";
+export {
+  createSegmentTokenizer,
+  sharedPrefixTokens,
+  sharedSegmentPrefix,
+  type SegmentTokenizer,
+  type SegmentedTokens,
+  type TokenizedSegment,
+} from "./segmented-prompt-tokens.js";
+export { createIncrementalQwen3Renderer, type IncrementalQwen3Renderer, type RenderedPromptPiece } from "./incremental-qwen3-renderer.js";

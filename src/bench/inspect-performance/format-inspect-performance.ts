@@ -1,3 +1,4 @@
+import { formatTextTable } from "../text-table.js";
 import type { InspectTiming } from "./measure-inspect-performance.js";
 
 /** The benchmark's table: total time, calls, and per-call time by quarter of each run. */
@@ -12,7 +13,5 @@ export function formatInspectPerformance(timings: readonly InspectTiming[]): str
     ...timing.quarters.map((quarter) => `${quarter.msPerCall.toFixed(2)} (${Math.round(quarter.meanPromptTokens / 1000)}k)`),
     `${(timing.segmentCacheHitRate * 100).toFixed(1)}%`,
   ]);
-  const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => row[column]!.length)));
-  const line = (cells: string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ");
-  return [line(header), line(widths.map((width) => "-".repeat(width))), ...rows.map(line)].join("\n");
+  return formatTextTable(header, rows);
 }

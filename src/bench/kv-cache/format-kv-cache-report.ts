@@ -1,6 +1,6 @@
 import type { OfflineKvCacheBenchResult, OfflineModeResult } from "./run-offline-kv-cache-bench.js";
 import type { LiveKvCacheBenchResult } from "./run-live-kv-cache-bench.js";
-import { formatDollars, formatInteger, formatPercent, formatTextTable } from "./text-table.js";
+import { formatDollars, formatInteger, formatPercent, formatTextTable } from "../text-table.js";
 
 /** The offline table: one row per mode. */
 export function formatOfflineKvCacheReport(result: OfflineKvCacheBenchResult): string {
@@ -18,11 +18,11 @@ export function formatOfflineKvCacheReport(result: OfflineKvCacheBenchResult): s
       formatDollars(mode.cost.openai),
       describeBreaks(mode),
     ]),
-    [0, 7],
+    { leftColumns: [0, 7] },
   );
   return (
     `kv-cache (experiment 2-3): ${result.dialogues} τ-bench dialogues, ${formatInteger(calls)} model calls per mode, exact Qwen3 tokens\n\n` +
-    table +
+    `${table}\n` +
     `\nreusable share: tokens each call repeats from the start of the previous call of its dialogue (Qwen3 chat template).\n` +
     `cost: prompt side only. Anthropic ${anthropic.model}: whole-message cache reads at $${anthropic.cacheRead}/M, ` +
     `the rest written at $${anthropic.cacheWrite ?? anthropic.input}/M. OpenAI ${openai.model}: cached prefix in 128-token steps ` +
@@ -61,7 +61,7 @@ export function formatLiveKvCacheReport(result: LiveKvCacheBenchResult): string 
     .join("");
   return (
     `kv-cache live (experiment 2-3): ${result.model} via ${result.provider}, ${result.dialogues} τ-bench dialogues per mode\n\n` +
-    table +
+    `${table}\n` +
     `\nTTFT: time to the first streamed token. prompt/cached tokens: as the provider reported them.\n` +
     errors
   );

@@ -1,7 +1,6 @@
 // Experiment 2-3 of the seed: the six context-management modes and what they do to prompt caching.
 export { buildModeRequests, contextModes, expectedBreakLayer, lastMessagesKeepingPairs, slidingWindowSize, type ContextMode, type Dialogue } from "./context-modes.js";
 export { locateTauBenchCorpus, loadTauBenchDialogues, type LoadedDialogues, type TauBenchFiles, type TauBenchLocation } from "./tau-bench-dialogues.js";
-export { createIncrementalQwen3Renderer, type IncrementalQwen3Renderer } from "./incremental-qwen3-renderer.js";
 export { createPromptPieceTokenizer, sharedPromptPrefix, type PromptPieces, type PromptPieceTokenizer, type SharedPrefix } from "./prompt-piece-tokenizer.js";
 export { anthropicCacheOutcome, anthropicPromptCost, openAICacheOutcome, openAIPromptCost, type MeasuredCall } from "./prompt-cache-cost.js";
 export { runOfflineKvCacheBench, type OfflineKvCacheBenchOptions, type OfflineKvCacheBenchResult, type OfflineModeResult } from "./run-offline-kv-cache-bench.js";

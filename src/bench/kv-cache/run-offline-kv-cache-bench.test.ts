@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countRenderedPrompt, getTokenCounter } from "../../tokens/index.js";
+import { countRenderedPrompt, createIncrementalQwen3Renderer, getTokenCounter, renderModelRequest } from "../../tokens/index.js";
 import type { Message } from "../../types/index.js";
 import { buildModeRequests, contextModes, expectedBreakLayer, type ContextMode } from "./context-modes.js";
 import { runOfflineKvCacheBench, type OfflineModeResult } from "./run-offline-kv-cache-bench.js";
@@ -68,6 +68,13 @@ describe("the offline kv-cache benchmark on a small dialogue", () => {
 });
 
 describe("rendering in the offline benchmark", () => {
+  for (const mode of contextModes) {
+    it(`${mode}: renders every request incrementally exactly as the full template does`, () => {
+      const renderer = createIncrementalQwen3Renderer();
+      for (const request of buildModeRequests(sampleDialogue(), mode)) expect(renderer.render(request)).toBe(renderModelRequest(request));
+    });
+  }
+
   it("checks the incremental renderer on every dialogue and mode", () => {
     expect(result.rendering).toEqual({ checked: 2 * contextModes.length, fullRenderFallbacks: 0 });
   });

@@ -3,9 +3,9 @@ import type { LayerName } from "../../context/prefix-guard/index.js";
 import { findModelPricing, type ModelPricing } from "../../session/pricing.js";
 import { getTokenCounter } from "../../tokens/get-token-counter.js";
 import { renderModelRequest } from "../../tokens/count-rendered-prompt.js";
+import { createIncrementalQwen3Renderer } from "../../tokens/incremental-qwen3-renderer.js";
 import { CtxkitError, type ModelRequest } from "../../types/index.js";
 import { buildModeRequests, contextModes, expectedBreakLayer, type ContextMode, type Dialogue } from "./context-modes.js";
-import { createIncrementalQwen3Renderer } from "./incremental-qwen3-renderer.js";
 import { anthropicCacheOutcome, anthropicPromptCost, openAICacheOutcome, openAIPromptCost, type MeasuredCall } from "./prompt-cache-cost.js";
 import { createPromptPieceTokenizer, sharedPromptPrefix, type PromptPieces } from "./prompt-piece-tokenizer.js";
 

@@ -1,3 +1,4 @@
+import { formatTextTable } from "../text-table.js";
 import type { PolicySummary, RunSummary } from "./replay-summary.js";
 
 type Cell = string | number;
@@ -43,9 +44,7 @@ function dollars(value: number): string {
 /** Text columns left-aligned, numbers right-aligned with thousands separators. */
 function formatTable(header: readonly string[], rows: ReadonlyArray<readonly Cell[]>): string {
   const text = rows.map((row) => row.map((cell) => (typeof cell === "number" ? cell.toLocaleString("en-US") : cell)));
-  const numeric = header.map((_, column) => rows.some((row) => typeof row[column] === "number" || /^\$|^\d/.test(String(row[column] ?? ""))));
-  const widths = header.map((title, column) => Math.max(title.length, ...text.map((row) => row[column]!.length)));
-  const line = (cells: readonly string[]) =>
-    cells.map((cell, column) => (numeric[column] && column > 0 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join("  ").trimEnd();
-  return [line(header), line(widths.map((width) => "-".repeat(width))), ...text.map(line)].join("\n") + "\n";
+  const isNumeric = (column: number) => rows.some((row) => typeof row[column] === "number" || /^\$|^\d/.test(String(row[column] ?? "")));
+  const leftColumns = header.flatMap((_, column) => (column > 0 && isNumeric(column) ? [] : [column]));
+  return `${formatTextTable(header, text, { leftColumns })}\n`;
 }

@@ -2,7 +2,7 @@ import type { StatusBarLiveReport } from "./run-status-bar-live-bench.js";
 import type { StatusBarCostReport } from "./run-status-bar-cost-bench.js";
 import { statusBarModes, type CacheModel, type StatusBarCostRow } from "./measure-status-bar-cost.js";
 import { statusBarArms } from "./status-bar-arms.js";
-import { formatDollars, formatInteger, formatTextTable } from "./format-text-table.js";
+import { formatDollars, formatInteger, formatTextTable } from "../text-table.js";
 
 /** Per-run tokens and prompt cost of replace, append and auto under one cache model, then totals under both. */
 export function formatCostReport(report: StatusBarCostReport, cacheModel: CacheModel): string {

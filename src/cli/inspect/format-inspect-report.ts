@@ -1,4 +1,5 @@
 import type { AnalyzedCall, AnalyzedTranscript, CallBreak, Composition, InspectReport, OverallTotals } from "../../inspect/index.js";
+import { formatTextTable } from "../../bench/text-table.js";
 import type { TerminalStyle } from "../terminal-style.js";
 
 const compositionLabels: Record<keyof Composition, string> = { system: "sys", tools: "tools", user: "user", assistant: "asst", toolResults: "tool", harness: "harness" };
@@ -15,7 +16,7 @@ function formatTranscript(transcript: AnalyzedTranscript, style: TerminalStyle):
   const lines = [
     style.bold(`${transcript.id}`) + ` — ${transcript.format}, ${transcript.model ?? "model not recorded"}, ${plural(totals.calls, "call")}  ${style.dim(transcript.file)}`,
     style.dim(`tokens: ${transcript.tokenizer.description}`),
-    ...callTable(transcript.calls),
+    callTable(transcript.calls),
     `reusable prefix ${percent(totals.reusableShare)} of prompt tokens (append-only limit ${percent(totals.appendOnlyLimitShare)})` +
       (totals.reportedCachedShare === null ? "; no provider usage recorded" : `; provider reported ${percent(totals.reportedCachedShare)} cached (${count(totals.reportedCachedTokens!)} of ${count(totals.reportedPromptTokens!)})`),
     `cache breaks: ${totals.breaks} (${totals.undeclaredBreaks} undeclared)`,
@@ -38,7 +39,7 @@ function formatTranscript(transcript: AnalyzedTranscript, style: TerminalStyle):
   return lines.join("\n");
 }
 
-function callTable(calls: readonly AnalyzedCall[]): string[] {
+function callTable(calls: readonly AnalyzedCall[]): string {
   const header = ["call", "prompt", "reusable", "reported cached", "new", "composition", "breaks"];
   const rows = calls.map((call) => [
     String(call.index),
@@ -52,14 +53,7 @@ function callTable(calls: readonly AnalyzedCall[]): string[] {
   const sum = (pick: (call: AnalyzedCall) => number) => calls.reduce((total, call) => total + pick(call), 0);
   const reported = calls.some((call) => call.reportedCachedTokens !== null) ? count(sum((call) => call.reportedCachedTokens ?? 0)) : "—";
   const footer = ["total", count(sum((call) => call.promptTokens)), count(sum((call) => call.reusablePrefixTokens)), reported, count(sum((call) => call.newTokens)), "", ""];
-  const widths = header.map((cell, column) => Math.max(cell.length, ...[...rows, footer].map((row) => row[column]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, column) => (column >= 5 ? cell.padEnd(column === cells.length - 1 ? 0 : widths[column]!) : column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
-      .join("  ")
-      .trimEnd();
-  const rule = line(widths.map((width) => "-".repeat(width)));
-  return [line(header), rule, ...rows.map(line), rule, line(footer)];
+  return formatTextTable(header, rows, { leftColumns: [0, 5, 6], footer });
 }
 
 function describeBreak(item: CallBreak): string {

@@ -8,5 +8,7 @@ export { createQwen3PromptMeter } from "./qwen3-prompt-meter.js";
 export { createApproximatePromptMeter } from "./approximate-prompt-meter.js";
 export { createQwen3PromptRenderer } from "./qwen3-prompt-renderer.js";
 export { createFullPromptRenderer } from "./full-prompt-renderer.js";
-export { sharedSegmentPrefix, type PromptRenderer, type PromptSegment, type RenderedPrompt } from "./rendered-prompt.js";
+export type { PromptRenderer, PromptSegment, RenderedPrompt } from "./rendered-prompt.js";
+// Moved to the tokens layer; still exported here, as part of ctxkit/inspect.
+export { sharedSegmentPrefix } from "../../tokens/index.js";
 export { createRequestLayerCache, type RequestLayerCache } from "./request-layer-cache.js";

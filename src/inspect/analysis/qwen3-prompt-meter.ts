@@ -1,10 +1,10 @@
-import { getTokenCounter, renderModelRequest } from "../../tokens/index.js";
+import { getTokenCounter, renderModelRequest, sharedSegmentPrefix } from "../../tokens/index.js";
 import { createApproximatePromptMeter } from "./approximate-prompt-meter.js";
 import { emptyComposition, type Composition } from "./composition.js";
 import { createFullPromptRenderer } from "./full-prompt-renderer.js";
 import type { Measurement, PromptMeter } from "./prompt-meter.js";
 import { createQwen3PromptRenderer } from "./qwen3-prompt-renderer.js";
-import { sharedSegmentPrefix, type PromptRenderer, type RenderedPrompt } from "./rendered-prompt.js";
+import type { PromptRenderer, RenderedPrompt } from "./rendered-prompt.js";
 
 export interface Qwen3PromptMeterOptions {
   /** "incremental" (default): each message rendered and tokenized once; "full": the whole template per call. */

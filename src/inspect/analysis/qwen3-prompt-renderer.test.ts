@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { getTokenCounter, renderModelRequest } from "../../tokens/index.js";
+import { getTokenCounter, renderModelRequest, sharedSegmentPrefix } from "../../tokens/index.js";
 import type { Message, ModelRequest } from "../../types/index.js";
 import { assistant, request, thinking, tool, toolCall, toolResult, user } from "../test-support/transcript-builder.js";
 import { createQwen3PromptRenderer } from "./qwen3-prompt-renderer.js";
-import { sharedSegmentPrefix } from "./rendered-prompt.js";
 
 const counter = getTokenCounter("qwen3");
 
