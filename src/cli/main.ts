@@ -21,7 +21,7 @@ Commands:
   config                  print the resolved configuration (secrets masked)
   inspect <file…>         per-call tokens, prefix reuse, cache breaks and cost of a ctxkit session or another agent's transcript
   replay <file…>          replay recorded runs through context policies and compare cost, overflows and recall
-  bench <name>            the seed's experiments as benchmarks (kv-cache, status-bar)
+  bench <name>            the seed's experiments as benchmarks (kv-cache, status-bar, tokens)
 
 Run 'ctxkit <command> --help' for a command's options.
 `;

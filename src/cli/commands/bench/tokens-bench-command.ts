@@ -1,0 +1,62 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
+import { formatTokensReport, loadTextCategories, runTokensBench } from "../../../bench/token-estimator/index.js";
+import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import type { CliIo } from "../../cli-io.js";
+
+export const tokensBenchHelp = `Usage: ctxkit bench tokens [--corpus <dir>] [--seeds <dir>] [--limit <runs>] [--json] [--out <file>]
+
+Issue 4: how far the token estimator (used for models whose tokenizer ctxkit does not ship) is
+from the exact Qwen3 and o200k tokenizers, per kind of text: τ-bench dialogue messages and tool-call
+arguments, τ-bench policies, tool schemas, swe-gemini messages and Chinese text. Per category:
+characters, exact tokens, and the aggregate relative error (Σestimate − Σexact) / Σexact of chars/4,
+the estimator's balanced profile and its profile fitted to each tokenizer. Then the throughput
+(MB/s) of the estimator and of the exact counters on the same text.
+
+Options:
+  --corpus <dir>   folder holding tau-bench/ and swe-gemini/ (default ../shared/corpus); absent: skipped, exit 0
+  --seeds <dir>    folder holding the Chinese chapters 000_*.txt (default <corpus>/../seeds); absent: that row is skipped
+  --limit <n>      swe-gemini runs to read, evenly spaced in name order (default all)
+  --json           print the result as JSON instead of tables
+  --out <file>     where the JSON is always written (default bench-results/tokens.json)
+`;
+
+const options = {
+  corpus: { type: "string" },
+  seeds: { type: "string" },
+  limit: { type: "string" },
+  out: { type: "string" },
+} as const;
+
+/** `ctxkit bench tokens`: the estimator's error against the exact tokenizers on the corpus. */
+export async function tokensBenchCommand(args: string[], io: CliIo): Promise<number> {
+  const { flags, extra } = parseCommandLine(args, options);
+  if (flags.help) {
+    io.stdout.write(tokensBenchHelp);
+    return 0;
+  }
+  const limit = parsePositiveInteger(extra.limit as string | undefined, "--limit");
+  const corpus = resolve(io.cwd, (extra.corpus as string | undefined) ?? "../shared/corpus");
+  const seeds = resolve(io.cwd, (extra.seeds as string | undefined) ?? join(corpus, "..", "seeds"));
+  const started = performance.now();
+  const loaded = await loadTextCategories({ corpus, seeds, ...(limit === undefined ? {} : { limit }) });
+  if (!loaded.found) {
+    io.stderr.write(
+      `ctxkit bench tokens: skipped — no corpus under ${corpus} (neither tau-bench/ nor swe-gemini/ is there). ` +
+        "Pass --corpus <dir>, the folder that holds them.\n",
+    );
+    return 0;
+  }
+  const result = runTokensBench(loaded.categories, loaded.skipped);
+  const elapsedMs = Math.round(performance.now() - started);
+  const json = { ...result, corpus, seeds, elapsedMs };
+  const out = resolve(io.cwd, (extra.out as string | undefined) ?? "bench-results/tokens.json");
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
+  if (flags.json) {
+    io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+  } else {
+    io.stdout.write(`${formatTokensReport(result)}\nTook ${(elapsedMs / 1000).toFixed(1)} s. Wrote ${relative(io.cwd, out) || out}.\n`);
+  }
+  return 0;
+}
