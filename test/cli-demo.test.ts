@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -16,6 +16,16 @@ describe("ctxkit demo", () => {
     expect(run.stdout).toMatch(/call\s+prompt tokens\s+reusable\s+new/);
     expect(run.stdout).toMatch(/total\s+[\d,]+\s+[\d,]+\s+[\d,]+\s+\d+\.\d% of prompt tokens reusable/);
     expect(await readFile(join(cwd, "shop", "src", "discount.js"), "utf8")).toContain("price * (1 - percent / 100)");
+  });
+
+  it("is not changed by the user's config file (it stays the same offline run everywhere)", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-demo-test-"));
+    // run-cli.ts sets HOME to cwd, so this is ~/.config/ctxkit/config.json for the child.
+    await mkdir(join(cwd, ".config", "ctxkit"), { recursive: true });
+    await writeFile(join(cwd, ".config", "ctxkit", "config.json"), JSON.stringify({ maxIterations: 2, compression: "none" }));
+    const run = await runCli(["demo", "--dir", join(cwd, "shop"), "--json"], { cwd, timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    expect((JSON.parse(run.stdout) as { stopReason: string }).stopReason).toBe("final_answer");
   });
 
   it("gives the table as JSON with --json", async () => {

@@ -86,12 +86,17 @@ export const defaultToolNames = ["read_file", "write_file", "edit_file", "list_d
  * Resolves configuration from flags, then environment variables, then `ctxkit.config.json` in the
  * workspace, then the user's config file (`$XDG_CONFIG_HOME/ctxkit/config.json`), then defaults.
  */
-export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = process.env): ResolvedConfig {
+export function resolveConfig(
+  flags: CliFlags,
+  environment: NodeJS.ProcessEnv = process.env,
+  options: { readConfigFiles?: boolean } = {},
+): ResolvedConfig {
   const workspace = resolve(flags.workspace ?? environment.CTXKIT_WORKSPACE ?? process.cwd());
   const userConfigPath = join(environment.XDG_CONFIG_HOME ?? join(homedir(), ".config"), "ctxkit", "config.json");
   const workspaceConfigPath = join(workspace, "ctxkit.config.json");
-  const workspaceConfig = readConfigFile(workspaceConfigPath);
-  const userConfig = readConfigFile(userConfigPath);
+  const readFiles = options.readConfigFiles !== false;
+  const workspaceConfig = readFiles ? readConfigFile(workspaceConfigPath) : undefined;
+  const userConfig = readFiles ? readConfigFile(userConfigPath) : undefined;
   const sources: ResolvedConfig["sources"] = {};
 
   function pick<T>(key: keyof ResolvedConfig, candidates: Array<[T | undefined, ConfigSource]>): T | undefined {

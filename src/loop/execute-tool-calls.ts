@@ -48,7 +48,8 @@ export async function executeToolCalls(calls: readonly ToolCallPart[], context: 
 
 export async function executeToolCall(call: ToolCallPart, context: ToolExecutionContext): Promise<ToolCallOutcome> {
   const started = performance.now();
-  const output = await runToolCall(call, context);
+  // A throwing hook or confirmation handler must not leave the call without a result.
+  const output = await runToolCall(call, context).catch((error: unknown) => failureFromThrown(call.name, error));
   return { call, output, durationMs: Math.round(performance.now() - started) };
 }
 

@@ -1,5 +1,6 @@
 import type { PrefixGuard } from "../context/prefix-guard/index.js";
 import type { StablePrefix } from "../context/stable-prefix.js";
+import { findStatusCheckpoint } from "../context/status-bar/status-checkpoint.js";
 import type { Tool } from "../tools/tool.js";
 import type { ArgumentsValidator } from "../tools/validate-tool-arguments.js";
 import type { Message, MessageMeta, MessageOrigin, ModelRequest, Usage, UserMessage } from "../types/index.js";
@@ -33,10 +34,20 @@ export function createMeta(state: LoopState, origin: MessageOrigin): MessageMeta
   return { id: state.createId(), origin, createdAt: state.clock().toISOString() };
 }
 
-/** Counts the tool results already in a trajectory (a resumed session continues the numbering). */
+/**
+ * Counts the tool results already in a trajectory (a resumed session continues the numbering). A
+ * compaction removes results but leaves a status checkpoint with the counts before it; start from
+ * the newest one, or a restarted agent would number its next result lower than the one it replaced.
+ */
 export function countToolCalls(messages: readonly Message[]): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const message of messages) {
+  const checkpoint = findStatusCheckpoint(messages);
+  for (const [name, count] of Object.entries(checkpoint?.data.toolCalls ?? {})) {
+    if (name === totalToolCallsKey) continue;
+    counts.set(name, count);
+    counts.set(totalToolCallsKey, (counts.get(totalToolCallsKey) ?? 0) + count);
+  }
+  for (const message of messages.slice(checkpoint ? checkpoint.index + 1 : 0)) {
     if (message.role !== "tool") continue;
     counts.set(message.toolName, (counts.get(message.toolName) ?? 0) + 1);
     counts.set(totalToolCallsKey, (counts.get(totalToolCallsKey) ?? 0) + 1);

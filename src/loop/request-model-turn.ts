@@ -79,14 +79,20 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
 
     let requestIndex = -1;
     if (session) {
-      requestIndex = session.appendRequest({
-        messageCount: request.messages.length,
-        tail: request.tail ?? null,
-        provider: options.provider.name,
-        model: options.provider.model,
-        at: clock().toISOString(),
-      });
-      await session.flush();
+      // Nothing is sent that the session could not record (a full disk, a closed writer).
+      try {
+        requestIndex = session.appendRequest({
+          messageCount: request.messages.length,
+          tail: request.tail ?? null,
+          provider: options.provider.name,
+          model: options.provider.model,
+          at: clock().toISOString(),
+        });
+        await session.flush();
+      } catch (error) {
+        const { message } = errorFields(error, "session_write_failed");
+        return { kind: "failed", error: { code: "session_write_failed", message: `Could not record the request in session ${session.id}: ${message}` } };
+      }
     }
     yield { type: "request", turn, messageCount: request.messages.length, hasTail: request.tail !== undefined };
 

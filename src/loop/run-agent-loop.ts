@@ -27,8 +27,13 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
     session?.appendMessage(message);
   };
   const finish = async function* (stopReason: RunStopReason, error?: { code: string; message: string }): AsyncGenerator<AgentEvent, RunResult> {
-    session?.appendRunEnd({ runId, stopReason, usage, iterations, at: clock().toISOString() });
-    await session?.flush();
+    try {
+      session?.appendRunEnd({ runId, stopReason, usage, iterations, at: clock().toISOString(), ...(error ? { error } : {}) });
+      await session?.flush();
+    } catch (thrown) {
+      // The run's outcome still reaches the caller; the session file just lacks its end.
+      yield { type: "warning", code: "session_write_failed", message: `Could not record the end of the run: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
+    }
     const last = appended.at(-1);
     const finalText = stopReason === "final_answer" && last?.role === "assistant" ? textOf(last) : "";
     const sessionId = session ? { sessionId: session.id } : {};
@@ -89,8 +94,12 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
       return yield* finish("final_answer");
     }
 
-    const { stopForRepeat } = yield* runToolCalls(calls, { state, turn, signal: abortSignal, detectRepeat, append });
+    const { stopForRepeat, error } = yield* runToolCalls(calls, { state, turn, signal: abortSignal, detectRepeat, append });
     if (abortSignal.aborted) return yield* finish("aborted");
+    if (error) {
+      yield { type: "error", ...error };
+      return yield* finish("error", error);
+    }
     if (stopForRepeat) {
       const message = "The model repeated an identical tool call after being warned; the run was stopped.";
       yield { type: "warning", code: "repeated_tool_call", message };

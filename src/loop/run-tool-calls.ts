@@ -15,11 +15,15 @@ export interface ToolTurnContext {
  * Runs one turn's tool calls and appends one result per call, in call order (providers reject a
  * call without its result). Returns whether the model repeated a call after being warned.
  */
-export async function* runToolCalls(calls: readonly ToolCallPart[], context: ToolTurnContext): AsyncGenerator<AgentEvent, { stopForRepeat: boolean }> {
+export async function* runToolCalls(
+  calls: readonly ToolCallPart[],
+  context: ToolTurnContext,
+): AsyncGenerator<AgentEvent, { stopForRepeat: boolean; error?: { code: string; message: string } }> {
   const { state, turn } = context;
   const { options } = state;
   const limit = options.repeatedCallLimit ?? 3;
   let stopForRepeat = false;
+  let error: { code: string; message: string } | undefined;
   const runnable: ToolCallPart[] = [];
   const outcomes = new Map<string, ToolCallOutcome>();
   for (const call of calls) {
@@ -61,18 +65,30 @@ export async function* runToolCalls(calls: readonly ToolCallPart[], context: Too
       isError: result.output.isError === true,
       meta: createMeta(state, "tool"),
     };
-    const message = options.processToolResult
-      ? await options.processToolResult(raw, {
+    let message = raw;
+    // A failing processor (e.g. a blob store that cannot write) ends the run, but only after every
+    // call got a result: a call without one makes the provider reject the next request of this chat.
+    if (options.processToolResult && error === undefined) {
+      try {
+        message = await options.processToolResult(raw, {
           call,
           ...(result.output.errorKind ? { errorKind: result.output.errorKind } : {}),
           durationMs: result.durationMs,
           callNumber,
           totalCallNumber,
           now: state.clock(),
-        })
-      : raw;
+        });
+      } catch (thrown) {
+        const code = (thrown as { code?: unknown } | null)?.code;
+        const reason = thrown instanceof Error ? thrown.message : String(thrown);
+        error = {
+          code: "tool_result_processing_failed",
+          message: `Processing the result of '${call.name}' failed${typeof code === "string" ? ` (${code})` : ""}: ${reason} The unprocessed result was stored.`,
+        };
+      }
+    }
     context.append(message);
     yield { type: "tool_result", turn, message, durationMs: result.durationMs };
   }
-  return { stopForRepeat };
+  return { stopForRepeat, ...(error ? { error } : {}) };
 }

@@ -68,6 +68,15 @@ describe("resolveWorkspacePath", () => {
     await expectToolError(resolveWorkspacePath(temp.workspace, "dangling"), "permission");
   });
 
+  it("resolves a dangling relative link from its real directory, not the path used to reach it", async () => {
+    // a/b/c is the workspace root again; `link` (relative, dangling) really points at ../outside/new.txt.
+    await mkdir(path.join(temp.workspace, "a/b"), { recursive: true });
+    await symlink(temp.workspace, path.join(temp.workspace, "a/b/c"));
+    await symlink(`../${path.basename(temp.outside)}/new.txt`, path.join(temp.workspace, "link"));
+    await expectToolError(resolveWorkspacePath(temp.workspace, "link"), "permission");
+    await expectToolError(resolveWorkspacePath(temp.workspace, "a/b/c/link"), "permission");
+  });
+
   it("allows symlinks inside the workspace that point inside it", async () => {
     await temp.write("real/file.txt", "x");
     await symlink(path.join(temp.workspace, "real"), path.join(temp.workspace, "alias"));

@@ -86,7 +86,10 @@ async function realPathAllowingMissing(absolute: string, hops: number): Promise<
   const linkTarget = await danglingLinkTarget(absolute);
   if (linkTarget !== undefined) {
     if (hops >= maximumLinkHops) throw accessError(absolute, "ELOOP");
-    const followed = await realPathAllowingMissing(path.resolve(path.dirname(absolute), linkTarget), hops + 1);
+    // A relative target is taken from the link's real directory, as the kernel does; the lexical
+    // directory may itself be reached through another link and differ from it.
+    const linkDirectory = await realPathAllowingMissing(path.dirname(absolute), hops + 1);
+    const followed = await realPathAllowingMissing(path.resolve(linkDirectory.realPath, linkTarget), hops + 1);
     return { realPath: followed.realPath, exists: false };
   }
   const parent = path.dirname(absolute);

@@ -45,7 +45,9 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
   say(`${style.dim(`workspace: ${workspace}`)}\n${style.dim(`task: ${demoTask}`)}\n\n`);
 
   const provider = createScriptedProvider({ turns: demoTurns, name: "scripted-demo", model: "scripted-demo" });
-  const config = resolveConfig({ workspace, tools: "all", yes: true }, {});
+  // No config files: the demo is the same offline run on every machine (a user's maxIterations or
+  // compression setting would change it or make it fail).
+  const config = resolveConfig({ workspace, tools: "all", yes: true }, {}, { readConfigFiles: false });
   const { agent, session } = await createAgentFromConfig(config, {
     provider,
     system: demoSystemPrompt,

@@ -14,8 +14,19 @@ export function compressedHeader(originalChars: number, compressedChars: number)
   return `${COMPRESSED_MARKER} [Original: ${originalChars} chars → Compressed: ${compressedChars} chars]`;
 }
 
+/**
+ * The labels the status bar stamps in front of a tool result after compression's write-time
+ * processor ran (`[2025-09-14 10:30:45] [Tool call #3 for 'read_file'] `): a marker behind them
+ * still marks the result.
+ */
+const statusLabels = /^(?:\[\d{4}-\d{2}-\d{2} [^\]\n]*\] )?(?:\[Tool call #\d+ for '[^\n]*?'\] )?/;
+
+function withoutStatusLabels(text: string): string {
+  return text.replace(statusLabels, "");
+}
+
 export function isCompressedText(text: string): boolean {
-  return text.startsWith(COMPRESSED_MARKER);
+  return withoutStatusLabels(text).startsWith(COMPRESSED_MARKER);
 }
 
 /** The first text of a message: a tool result's or user message's content, an assistant's first text part. */
@@ -29,8 +40,9 @@ export function isCompressedMessage(message: Message): boolean {
   return isCompressedText(leadingTextOf(message));
 }
 
+/** A preview, also after the status bar stamped its time and call number in front of it. */
 export function isPreviewMessage(message: Message): boolean {
-  return message.role === "tool" && message.content.startsWith(PREVIEW_MARKER);
+  return message.role === "tool" && withoutStatusLabels(message.content).startsWith(PREVIEW_MARKER);
 }
 
 /** The blob a stub or preview names, so clearing a preview does not store its text a second time. */

@@ -33,6 +33,17 @@ describe("convertOpenAIUsage", () => {
     expect(usage.cachedInputTokens).toBe(768);
   });
 
+  it("reads OpenRouter's prompt_tokens_details.cache_write_tokens as cache writes", () => {
+    // https://openrouter.ai/docs/use-cases/usage-accounting (Anthropic models behind OpenRouter bill writes at 1.25×).
+    const usage = convertOpenAIUsage({
+      prompt_tokens: 194,
+      completion_tokens: 2,
+      total_tokens: 196,
+      prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 100, audio_tokens: 0 },
+    });
+    expect(usage).toEqual({ inputTokens: 194, cachedInputTokens: 0, cacheWriteTokens: 100, outputTokens: 2, reasoningTokens: 0 });
+  });
+
   it("counts missing, negative or non-numeric fields as 0", () => {
     expect(convertOpenAIUsage(null)).toEqual({ inputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0 });
     expect(convertOpenAIUsage({ prompt_tokens: "12", completion_tokens: -1, prompt_tokens_details: null }).inputTokens).toBe(0);

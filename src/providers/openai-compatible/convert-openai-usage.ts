@@ -7,6 +7,8 @@ import { emptyUsage, type Usage } from "../../types/index.js";
  * - `prompt_tokens_details.cached_tokens`: OpenAI, vLLM, llama.cpp, GLM, OpenRouter
  * - `prompt_cache_hit_tokens` (+ `prompt_cache_miss_tokens`): DeepSeek
  * - `cached_tokens` at the top of `usage`: Kimi
+ * Cache writes: `prompt_tokens_details.cache_write_tokens` (OpenRouter, for upstreams that bill them),
+ * counted inside `prompt_tokens` like the cached part.
  */
 export function convertOpenAIUsage(raw: unknown): Usage {
   const usage = emptyUsage();
@@ -19,6 +21,7 @@ export function convertOpenAIUsage(raw: unknown): Usage {
   // DeepSeek documents prompt_tokens = prompt_cache_hit_tokens + prompt_cache_miss_tokens.
   usage.inputTokens = count(raw.prompt_tokens) || cacheHit + cacheMiss;
   usage.cachedInputTokens = Math.max(count(promptDetails.cached_tokens), cacheHit, count(raw.cached_tokens));
+  usage.cacheWriteTokens = count(promptDetails.cache_write_tokens);
   usage.outputTokens = count(raw.completion_tokens);
   usage.reasoningTokens = count(completionDetails.reasoning_tokens);
   return usage;

@@ -34,6 +34,9 @@ export async function* parseServerSentEvents(body: AsyncIterable<Uint8Array>): A
     buffer += decoder.decode(chunk, { stream: true });
     let newline: number;
     while ((newline = buffer.search(/\r\n|\n|\r/)) !== -1) {
+      // A "\r" at the end of the buffer may be the first half of a CRLF cut between two chunks;
+      // read as a line end of its own, the "\n" that follows would end the event early.
+      if (newline === buffer.length - 1 && buffer.endsWith("\r")) break;
       const line = buffer.slice(0, newline);
       const separatorLength = buffer.startsWith("\r\n", newline) ? 2 : 1;
       buffer = buffer.slice(newline + separatorLength);
@@ -41,6 +44,7 @@ export async function* parseServerSentEvents(body: AsyncIterable<Uint8Array>): A
     }
   }
   buffer += decoder.decode();
+  if (buffer.endsWith("\r")) buffer = buffer.slice(0, -1);
   if (buffer !== "") yield* flushLine(buffer);
   yield* flushLine("");
 }

@@ -29,6 +29,11 @@ Live (--live): sends the same requests (max 1 output token, streaming) to an Ope
 endpoint and reports time to first token and the cached tokens the provider reports.
 
 Options:
+  --live              measure against a live endpoint, given by the next four flags
+  --model <name>      live: the model name (required with --live)
+  --base-url <url>    live: the endpoint (default: the vendor's)
+  --vendor <name>     live: openai (default), vllm, ollama, llamacpp, deepseek, kimi, glm, openrouter
+  --api-key <key>     live: the API key (default: the vendor's environment variable)
   --corpus <dir>      folder holding tau-bench/ (default ../shared/corpus); absent: skipped, exit 0
   --limit <n>         dialogues to use (default: all offline, 3 live)
   --modes <a,b>       only these modes
