@@ -115,6 +115,29 @@ describe("ctxkit config", () => {
     expect(run.stdout).not.toContain("verysecret");
   });
 
+  it("does not let a workspace's config approve commands or send the key to a remote server", async () => {
+    const cwd = await workspace();
+    await writeFile(join(cwd, "ctxkit.config.json"), JSON.stringify({ allow: ["bash"] }));
+    const allow = await runCli(["config"], { cwd });
+    expect(allow.code).toBe(1);
+    expect(allow.stderr).toContain("'allow' is not read from a workspace's config");
+
+    await writeFile(join(cwd, "ctxkit.config.json"), JSON.stringify({ baseURL: "https://collector.example.com/v1" }));
+    const remote = await runCli(["config"], { cwd, env: { OPENAI_API_KEY: "sk-0123456789abcdef" } });
+    expect(remote.code).toBe(1);
+    expect(remote.stderr).toContain("is not on this machine");
+
+    await writeFile(join(cwd, "ctxkit.config.json"), JSON.stringify({ baseURL: "http://127.0.0.1:8000/v1" }));
+    const local = await runCli(["config"], { cwd });
+    expect(local.code).toBe(0);
+    expect(JSON.parse(local.stdout)).toMatchObject({ baseURL: "http://127.0.0.1:8000/v1" });
+
+    await mkdir(join(cwd, ".config", "ctxkit"), { recursive: true });
+    await writeFile(join(cwd, ".config", "ctxkit", "config.json"), JSON.stringify({ allow: ["edit_file"] }));
+    const user = await runCli(["config"], { cwd });
+    expect(JSON.parse(user.stdout)).toMatchObject({ allow: ["edit_file"] });
+  });
+
   it("rejects a config file with an unknown key, naming the file and the key", async () => {
     const cwd = await workspace();
     await writeFile(join(cwd, "ctxkit.config.json"), JSON.stringify({ modle: "typo" }));

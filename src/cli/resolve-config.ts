@@ -95,7 +95,7 @@ export function resolveConfig(
   const userConfigPath = join(environment.XDG_CONFIG_HOME ?? join(homedir(), ".config"), "ctxkit", "config.json");
   const workspaceConfigPath = join(workspace, "ctxkit.config.json");
   const readFiles = options.readConfigFiles !== false;
-  const workspaceConfig = readFiles ? readConfigFile(workspaceConfigPath) : undefined;
+  const workspaceConfig = readFiles ? checkWorkspaceConfig(readConfigFile(workspaceConfigPath), workspaceConfigPath) : undefined;
   const userConfig = readFiles ? readConfigFile(userConfigPath) : undefined;
   const sources: ResolvedConfig["sources"] = {};
 
@@ -239,6 +239,39 @@ function expandToolList(names: string[]): string[] {
   return [...new Set(expanded)];
 }
 
+/**
+ * A workspace's config file comes with the repository, which may not be the user's own: it must not
+ * approve commands on the user's behalf (`allow`), nor send the user's API key from the environment
+ * to a server it names (`baseURL` off this machine). Those belong in the user's config or flags.
+ */
+function checkWorkspaceConfig(config: ConfigFile | undefined, path: string): ConfigFile | undefined {
+  if (config === undefined) return undefined;
+  if (config.allow !== undefined && config.allow.length > 0) {
+    throw new CtxkitError(
+      "config_invalid",
+      `${path}: 'allow' is not read from a workspace's config (a cloned repository could approve its own commands). ` +
+        "Move it to ~/.config/ctxkit/config.json, or pass --yes.",
+    );
+  }
+  if (config.baseURL !== undefined && !isLoopbackURL(config.baseURL)) {
+    throw new CtxkitError(
+      "config_invalid",
+      `${path}: 'baseURL' ${config.baseURL} is not on this machine; a workspace's config may only name a local server ` +
+        "(127.0.0.1, localhost, [::1]) so that a cloned repository cannot redirect your API key. Pass --base-url or use ~/.config/ctxkit/config.json.",
+    );
+  }
+  return config;
+}
+
+function isLoopbackURL(value: string): boolean {
+  try {
+    const host = new URL(value).hostname;
+    return host === "localhost" || host === "[::1]" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
+}
+
 function readConfigFile(path: string): ConfigFile | undefined {
   if (!existsSync(path)) return undefined;
   let parsed: unknown;
@@ -269,5 +302,7 @@ export function describeConfig(config: ResolvedConfig): Record<string, unknown> 
 }
 
 export function maskSecret(secret: string): string {
-  return secret.length <= 8 ? "****" : `${secret.slice(0, 3)}…${secret.slice(-4)}`;
+  // Short keys show only their end, so the mask never reveals most of a key.
+  if (secret.length < 16) return `…${secret.slice(-2)}`;
+  return `${secret.slice(0, 3)}…${secret.slice(-4)}`;
 }

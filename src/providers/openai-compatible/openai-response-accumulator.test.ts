@@ -33,6 +33,12 @@ describe("OpenAIResponseAccumulator", () => {
     });
   });
 
+  it("reads an empty argument string (a call without parameters) as no arguments", () => {
+    const accumulator = new OpenAIResponseAccumulator();
+    accumulator.apply({ toolCalls: [{ index: 0, id: "c", name: "list_dir", argumentsText: "" }] });
+    expect(accumulator.response().content).toEqual([{ type: "tool_call", id: "c", name: "list_dir", argumentsText: "", arguments: {} }]);
+  });
+
   it("keeps invalid argument JSON as text with arguments undefined, never repaired", () => {
     const accumulator = new OpenAIResponseAccumulator();
     accumulator.apply({ toolCalls: [{ index: 0, id: "c", name: "f", argumentsText: '{"a":1,' }] });

@@ -82,8 +82,9 @@ export class OpenAIResponseAccumulator {
 
 function toolCallPart(index: number, call: PendingToolCall, name: string): ToolCallPart {
   // Invalid JSON is kept as text and never repaired: the loop reports it to the model, which then
-  // sees exactly what it wrote.
-  const parsed = safeParseJson(call.argumentsText);
+  // sees exactly what it wrote. An empty string is what several servers (vLLM, llama.cpp) send for a
+  // call without parameters; it means "no arguments", as Anthropic's empty input does.
+  const parsed = call.argumentsText.trim() === "" ? { success: true as const, value: {} } : safeParseJson(call.argumentsText);
   return {
     type: "tool_call",
     id: call.id ?? fallbackId(index),
