@@ -1,5 +1,5 @@
-import { addUsage, emptyUsage, textOf, toolCallsOf, type AgentEvent, type AssistantMessage, type Message, type RunResult, type RunStopReason, type Usage, type UserMessage } from "../types/index.js";
-import { createMeta, type LoopState } from "./loop-state.js";
+import { addUsage, emptyUsage, textOf, toolCallsOf, type AgentEvent, type AssistantMessage, type Message, type RunResult, type RunStopReason, type ToolCallPart, type Usage, type UserMessage } from "../types/index.js";
+import { createMeta, totalToolCallsKey, type LoopState } from "./loop-state.js";
 import { createRepeatedCallDetector } from "./repeated-call-detector.js";
 import { requestModelTurn } from "./request-model-turn.js";
 import { runToolCalls } from "./run-tool-calls.js";
@@ -26,7 +26,9 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
     appended.push(message);
     session?.appendMessage(message);
   };
+  let ended = false;
   const finish = async function* (stopReason: RunStopReason, error?: { code: string; message: string }): AsyncGenerator<AgentEvent, RunResult> {
+    ended = true;
     try {
       session?.appendRunEnd({ runId, stopReason, usage, iterations, at: clock().toISOString(), ...(error ? { error } : {}) });
       await session?.flush();
@@ -46,64 +48,87 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
   const userMessage: UserMessage = { role: "user", content: input, meta: createMeta(state, "user") };
   append(options.processUserMessage ? options.processUserMessage(userMessage, { trajectory, now: clock() }) : userMessage);
 
-  while (true) {
-    if (abortSignal.aborted) return yield* finish("aborted");
-    if (iterations >= maxIterations) {
-      const message = `Stopped after ${maxIterations} model calls (maxIterations). Raise maxIterations or run again to continue.`;
-      yield { type: "warning", code: "max_iterations", message };
-      return yield* finish("max_iterations", { code: "max_iterations", message });
-    }
-    const turn = iterations++;
-    yield { type: "turn_start", turn };
-
-    const outcome = yield* requestModelTurn({ state, turn, runId, signal: abortSignal, onUsage: (callUsage) => (usage = addUsage(usage, callUsage)) });
-    if (outcome.kind === "aborted") {
-      // Keep what the model said before the abort; drop half-streamed tool calls (they have no result).
-      const kept = outcome.partial.filter((part) => part.type !== "tool_call");
-      if (kept.length > 0) {
-        const partial: AssistantMessage = { role: "assistant", content: kept, meta: createMeta(state, "model"), stopReason: "aborted" };
-        append(partial);
-        yield { type: "turn_end", turn, message: partial };
+  try {
+    while (true) {
+      if (abortSignal.aborted) return yield* finish("aborted");
+      if (iterations >= maxIterations) {
+        const message = `Stopped after ${maxIterations} model calls (maxIterations). Raise maxIterations or run again to continue.`;
+        yield { type: "warning", code: "max_iterations", message };
+        return yield* finish("max_iterations", { code: "max_iterations", message });
       }
-      return yield* finish("aborted");
-    }
-    if (outcome.kind === "failed") {
-      yield { type: "error", ...outcome.error };
-      return yield* finish("error", outcome.error);
-    }
+      const turn = iterations++;
+      yield { type: "turn_start", turn };
 
-    const { response } = outcome;
-    const assistant: AssistantMessage = {
-      role: "assistant",
-      content: response.content,
-      meta: createMeta(state, "model"),
-      stopReason: response.stopReason,
-      ...(response.rawStopReason ? { rawStopReason: response.rawStopReason } : {}),
-    };
-    const calls = toolCallsOf(assistant);
-    for (const call of calls) {
-      yield { type: "tool_call_end", turn, id: call.id, name: call.name, argumentsText: call.argumentsText, arguments: call.arguments };
-    }
-    append(assistant);
-    yield { type: "turn_end", turn, message: assistant };
-
-    if (calls.length === 0) {
-      if (assistant.stopReason === "length") {
-        yield { type: "warning", code: "output_truncated", message: "The model's answer was cut at the output token limit; raise maxOutputTokens for a complete answer." };
+      const outcome = yield* requestModelTurn({ state, turn, runId, signal: abortSignal, onUsage: (callUsage) => (usage = addUsage(usage, callUsage)) });
+      if (outcome.kind === "aborted") {
+        // Keep what the model said before the abort; drop half-streamed tool calls (they have no result).
+        const kept = outcome.partial.filter((part) => part.type !== "tool_call");
+        if (kept.length > 0) {
+          const partial: AssistantMessage = { role: "assistant", content: kept, meta: createMeta(state, "model"), stopReason: "aborted" };
+          append(partial);
+          yield { type: "turn_end", turn, message: partial };
+        }
+        return yield* finish("aborted");
       }
-      return yield* finish("final_answer");
-    }
+      if (outcome.kind === "failed") {
+        yield { type: "error", ...outcome.error };
+        return yield* finish("error", outcome.error);
+      }
 
-    const { stopForRepeat, error } = yield* runToolCalls(calls, { state, turn, signal: abortSignal, detectRepeat, append });
-    if (abortSignal.aborted) return yield* finish("aborted");
-    if (error) {
-      yield { type: "error", ...error };
-      return yield* finish("error", error);
+      const { response } = outcome;
+      const assistant: AssistantMessage = {
+        role: "assistant",
+        content: response.content,
+        meta: createMeta(state, "model"),
+        stopReason: response.stopReason,
+        ...(response.rawStopReason ? { rawStopReason: response.rawStopReason } : {}),
+      };
+      const calls = toolCallsOf(assistant);
+      for (const call of calls) {
+        yield { type: "tool_call_end", turn, id: call.id, name: call.name, argumentsText: call.argumentsText, arguments: call.arguments };
+      }
+      append(assistant);
+      yield { type: "turn_end", turn, message: assistant };
+
+      if (calls.length === 0) {
+        if (assistant.stopReason === "length") {
+          yield { type: "warning", code: "output_truncated", message: "The model's answer was cut at the output token limit; raise maxOutputTokens for a complete answer." };
+        }
+        return yield* finish("final_answer");
+      }
+
+      const { stopForRepeat, error } = yield* runToolCalls(calls, { state, turn, signal: abortSignal, detectRepeat, append });
+      if (abortSignal.aborted) return yield* finish("aborted");
+      if (error) {
+        yield { type: "error", ...error };
+        return yield* finish("error", error);
+      }
+      if (stopForRepeat) {
+        const message = "The model repeated an identical tool call after being warned; the run was stopped.";
+        yield { type: "warning", code: "repeated_tool_call", message };
+        return yield* finish("repeated_tool_call", { code: "repeated_tool_call", message });
+      }
     }
-    if (stopForRepeat) {
-      const message = "The model repeated an identical tool call after being warned; the run was stopped.";
-      yield { type: "warning", code: "repeated_tool_call", message };
-      return yield* finish("repeated_tool_call", { code: "repeated_tool_call", message });
+  } finally {
+    // The consumer left the run early (break out of for-await): answer the calls it had started and
+    // record the end, or the next run of this chat would send calls without results (a 400).
+    if (!ended) {
+      for (const call of unansweredCalls(appended)) {
+        const content = `Error (failed): '${call.name}' may have run, but the run was stopped before its result was recorded.`;
+        state.toolCallCounts.set(call.name, (state.toolCallCounts.get(call.name) ?? 0) + 1);
+        state.toolCallCounts.set(totalToolCallsKey, (state.toolCallCounts.get(totalToolCallsKey) ?? 0) + 1);
+        append({ role: "tool", toolCallId: call.id, toolName: call.name, content, isError: true, meta: createMeta(state, "tool") });
+      }
+      session?.appendRunEnd({ runId, stopReason: "aborted", usage, iterations, at: clock().toISOString() });
+      session?.flush().catch(() => undefined);
     }
   }
+}
+
+/** Tool calls of the last assistant message that have no result after it. */
+function unansweredCalls(messages: readonly Message[]): ToolCallPart[] {
+  const index = messages.findLastIndex((message) => message.role === "assistant");
+  if (index === -1) return [];
+  const answered = new Set(messages.slice(index + 1).flatMap((message) => (message.role === "tool" ? [message.toolCallId] : [])));
+  return toolCallsOf(messages[index] as AssistantMessage).filter((call) => !answered.has(call.id));
 }

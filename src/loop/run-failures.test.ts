@@ -112,3 +112,19 @@ describe("a session that cannot be written", () => {
     expect(provider.requests).toHaveLength(0);
   });
 });
+
+describe("a run abandoned by its consumer", () => {
+  it("answers the calls it had started, so the next run's request stays valid", async () => {
+    const provider = createScriptedProvider({
+      turns: [{ toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" } }, { name: "get_weather", arguments: { city: "Rome" } }] }, "done"],
+    });
+    const agent = createAgent({ provider, system: "s", tools: [weatherTool] });
+    for await (const event of agent.run("weather?")) {
+      if (event.type === "tool_result") break;
+    }
+    expect(findSplitViolations(agent.messages)).toEqual([]);
+    const result = await agent.run("and now?").result();
+    expect(result.stopReason).toBe("final_answer");
+    expect(findSplitViolations(provider.requests.at(-1)!.messages)).toEqual([]);
+  });
+});

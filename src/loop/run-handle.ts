@@ -22,21 +22,26 @@ export function createRunHandle(start: () => AsyncGenerator<AgentEvent, RunResul
   async function* iterate(): AsyncGenerator<AgentEvent> {
     if (generator) throw new Error("A run can be consumed once: iterate it or call result(), not both in parallel.");
     generator = start();
+    let finished = false;
     try {
       while (true) {
         const step = await generator.next();
         if (step.done) {
+          finished = true;
           settle?.(step.value);
           return;
         }
         yield step.value;
       }
     } catch (error) {
+      finished = true;
       fail?.(error);
       throw error;
     } finally {
       // The consumer stopped early (break out of for-await): the run is over without a result.
       fail?.(new Error("The run was abandoned before it finished (the event loop was exited early)."));
+      // Close the run too, so its cleanup runs (the agent accepts a new run, open calls get results).
+      if (!finished) await generator.return(undefined as never);
     }
   }
 

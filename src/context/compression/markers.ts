@@ -40,9 +40,13 @@ export function isCompressedMessage(message: Message): boolean {
   return isCompressedText(leadingTextOf(message));
 }
 
-/** A preview, also after the status bar stamped its time and call number in front of it. */
+/** A preview's text, also after the status bar stamped its time and call number in front of it. */
+export function isPreviewText(text: string): boolean {
+  return withoutStatusLabels(text).startsWith(PREVIEW_MARKER);
+}
+
 export function isPreviewMessage(message: Message): boolean {
-  return message.role === "tool" && withoutStatusLabels(message.content).startsWith(PREVIEW_MARKER);
+  return message.role === "tool" && isPreviewText(message.content);
 }
 
 /** The blob a stub or preview names, so clearing a preview does not store its text a second time. */

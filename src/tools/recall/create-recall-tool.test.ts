@@ -34,6 +34,19 @@ describe("the recall tool", () => {
     expect(await tool.execute({ message: source.meta.id }, context)).toBe(source.content);
   });
 
+  it("returns the whole original of a preview the status bar stamped with its time and call number", async () => {
+    const blobStore = createMemoryBlobStore();
+    const original = Array.from({ length: 4000 }, (_, index) => `log line ${index}: request handled in ${index % 97} ms`).join("\n");
+    const policy = createCompressionPolicy("ctxkit", { contextWindow: 20_000, blobStore, toolResultBudgetTokens: 500 });
+    const raw: ToolMessage = { role: "tool", toolCallId: "c1", toolName: "read_file", content: original, isError: false, meta: { id: "r1", origin: "tool", createdAt: "" } };
+    const info = { call: { type: "tool_call" as const, id: "c1", name: "read_file", argumentsText: "{}", arguments: {} }, durationMs: 1, callNumber: 3, totalCallNumber: 3, now: new Date(0) };
+    const preview = await policy.processToolResult!(raw, info);
+    expect(preview.content).not.toBe(original);
+    const stamped: ToolMessage = { ...preview, content: `[2025-09-14 10:30:45] [Tool call #3 for 'read_file'] ${preview.content}` };
+    const tool = createRecallTool({ blobStore, lookupMessage: (id) => (id === "r1" ? stamped : undefined), maxChars: 1_000_000 });
+    expect(await tool.execute({ message: "r1" }, context)).toBe(blobStore.get(/blob_[0-9a-f]{16}/.exec(preview.content)![0]));
+  });
+
   it("pages long content with a note on where to continue", async () => {
     const { blobStore, stub, source } = await compressedSession();
     const blobId = /blob_[0-9a-f]{16}/.exec(stub.content)![0];

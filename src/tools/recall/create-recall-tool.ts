@@ -1,5 +1,5 @@
 import type { BlobStore } from "../../context/compression/blob-store.js";
-import { blobIdIn, isCompressedText, originalIdOf, PREVIEW_MARKER } from "../../context/compression/markers.js";
+import { blobIdIn, isCompressedText, isPreviewText, originalIdOf } from "../../context/compression/markers.js";
 import { textOf, toolCallsOf, type Message } from "../../types/index.js";
 import { defineTool, ToolError, type Tool } from "../tool.js";
 import { createCompressedContentSearch } from "./compressed-content-search.js";
@@ -76,7 +76,7 @@ export function createRecallTool(options: RecallToolOptions): Tool<RecallArgs> {
         const message = (await options.lookupMessage(originalIdOf(args.message))) ?? (await options.lookupMessage(args.message));
         if (message === undefined) throw new ToolError("not_found", `No message '${args.message}' in this session.`);
         const text = messageText(message);
-        const blobId = isCompressedText(text) || text.startsWith(PREVIEW_MARKER) ? blobIdIn(text) : undefined;
+        const blobId = isCompressedText(text) || isPreviewText(text) ? blobIdIn(text) : undefined;
         const original = blobId === undefined ? undefined : options.blobStore.get(blobId);
         return page(original ?? text, args.message, args);
       }
