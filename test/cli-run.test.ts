@@ -138,6 +138,12 @@ describe("ctxkit config", () => {
     expect(JSON.parse(user.stdout)).toMatchObject({ allow: ["edit_file"] });
   });
 
+  it("shows the key a vendor's own variable provides, masked", async () => {
+    const cwd = await workspace();
+    const run = await runCli(["config", "--vendor", "deepseek"], { cwd, env: { DEEPSEEK_API_KEY: "sk-deepseek-0123456789" } });
+    expect(JSON.parse(run.stdout)).toMatchObject({ vendor: "deepseek", apiKey: "sk-…6789", sources: { apiKey: "environment" } });
+  });
+
   it("rejects a config file with an unknown key, naming the file and the key", async () => {
     const cwd = await workspace();
     await writeFile(join(cwd, "ctxkit.config.json"), JSON.stringify({ modle: "typo" }));

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { createCompressionPolicy, type CompressionPolicy } from "../context/compression/index.js";
 import { createFileBlobStore } from "../session/blob-store.js";
+import { findModelPricing } from "../session/pricing.js";
 import type { SessionStore } from "../session/index.js";
 import { createRecallTool } from "../tools/recall/index.js";
 import type { Tool } from "../tools/tool.js";
@@ -24,7 +25,13 @@ export interface ConfiguredCompression {
 export function createCompressionFromConfig(config: ResolvedConfig, store: SessionStore, sessionId: () => string | undefined): ConfiguredCompression | undefined {
   if (config.compression === "none") return undefined;
   const blobStore = createFileBlobStore(join(config.dataDir, "blobs"));
-  const policy = createCompressionPolicy(config.compression, { contextWindow: config.contextWindow ?? defaultContextWindow, blobStore });
+  // α (cached ÷ uncached input price) for the cache-economics rule, from the pricing catalog when the model is listed.
+  const pricing = config.model ? findModelPricing(config.model) : undefined;
+  const policy = createCompressionPolicy(config.compression, {
+    contextWindow: config.contextWindow ?? defaultContextWindow,
+    blobStore,
+    ...(pricing && pricing.input > 0 ? { cachedPriceRatio: pricing.cacheRead / pricing.input } : {}),
+  });
   const lookupMessage = async (id: string): Promise<Message | undefined> => {
     const current = sessionId();
     return current === undefined ? undefined : (await store.load(current)).log.find((message) => message.meta.id === id);

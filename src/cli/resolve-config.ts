@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { vendorProfiles } from "../providers/openai-compatible/vendor-profiles.js";
 import { CtxkitError } from "../types/index.js";
 import { parsePositiveInteger, type CliFlags } from "./cli-options.js";
 import { compressionPolicyNames, isCompressionPolicyName, type CompressionPolicyName } from "../context/compression/index.js";
@@ -141,6 +142,8 @@ export function resolveConfig(
     [flags["api-key"], "flag"],
     [environment.CTXKIT_API_KEY, "environment"],
     [isAnthropic ? environment.ANTHROPIC_API_KEY : vendor === "openai" ? environment.OPENAI_API_KEY : undefined, "environment"],
+    // The vendor's own variable (DEEPSEEK_API_KEY, MOONSHOT_API_KEY, …), so `ctxkit config` shows the key the provider will use.
+    [isAnthropic ? undefined : vendorProfiles[vendor as VendorName].apiKeyEnvVars.map((name) => environment[name]).find((value) => value), "environment"],
     [workspaceConfig?.apiKey, "workspace config"],
     [userConfig?.apiKey, "user config"],
   ]);

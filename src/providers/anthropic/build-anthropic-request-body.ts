@@ -1,4 +1,4 @@
-import type { ModelRequest } from "../../types/index.js";
+import { CtxkitError, type ModelRequest } from "../../types/index.js";
 import type { AnthropicMessage } from "./anthropic-wire-types.js";
 import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
 import { convertToAnthropicSystem } from "./convert-to-anthropic-system.js";
@@ -55,7 +55,21 @@ export function buildAnthropicRequestBody(
     max_tokens: request.settings.maxOutputTokens ?? settings.maxOutputTokens,
     stream: true,
   };
-  if (settings.thinking !== undefined) body.thinking = { type: "enabled", budget_tokens: settings.thinking.budgetTokens };
+  if (settings.thinking !== undefined) {
+    // Both are 400s from the API ("temperature may only be set to 1 when thinking is enabled";
+    // "max_tokens must be greater than thinking.budget_tokens"): fail before sending, with the fix.
+    const temperature = request.settings.temperature;
+    if (temperature !== undefined && temperature !== 1) {
+      throw new CtxkitError("config_invalid", `Anthropic accepts only temperature 1 with extended thinking, got ${temperature}. Remove the temperature or the thinking setting.`);
+    }
+    if ((body.max_tokens as number) <= settings.thinking.budgetTokens) {
+      throw new CtxkitError(
+        "config_invalid",
+        `max_tokens (${String(body.max_tokens)}) must be greater than the thinking budget (${settings.thinking.budgetTokens}). Raise maxOutputTokens or lower the budget.`,
+      );
+    }
+    body.thinking = { type: "enabled", budget_tokens: settings.thinking.budgetTokens };
+  }
   if (request.settings.temperature !== undefined) body.temperature = request.settings.temperature;
   for (const [key, value] of Object.entries(request.settings.extraBody ?? {})) {
     if (!reservedKeys.has(key) && value !== undefined) body[key] = value;

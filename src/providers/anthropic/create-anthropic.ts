@@ -82,7 +82,7 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
     } catch (error) {
       // A request that cannot be serialised (a cyclic extraBody value) must still end as an event.
       const detail = error instanceof Error ? error.message : String(error);
-      const failure = new CtxkitError("config_invalid", `The Anthropic request could not be serialised: ${detail}`, { cause: error });
+      const failure = error instanceof CtxkitError ? error : new CtxkitError("config_invalid", `The Anthropic request could not be serialised: ${detail}`, { cause: error });
       yield { type: "error", error: failure, partial: { content: [], stopReason: "error" } };
       return;
     }
