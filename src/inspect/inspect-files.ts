@@ -3,7 +3,7 @@ import { createTranscriptAnalyzer, type TranscriptAnalyzer, type TranscriptAnaly
 import type { AnalyzedTranscript } from "./analysis/analyzed-transcript.js";
 import { computeOverallTotals, type OverallTotals } from "./analysis/overall-totals.js";
 import type { ImportedTranscript, ImportProblem, TranscriptFormat } from "./imported-transcript.js";
-import { importTranscriptFiles } from "./importers/import-transcript-files.js";
+import { importTranscriptFiles, makeIdsUnique } from "./importers/import-transcript-files.js";
 
 export interface InspectFilesOptions extends TranscriptAnalyzerOptions {
   format?: TranscriptFormat | "auto";
@@ -41,19 +41,10 @@ export async function inspectFiles(paths: readonly string[], options: InspectFil
       problems.push({ file: path, reason: error.message });
     }
   }
+  // Each file was imported alone (so one undetectable file does not stop the rest): ids are made unique across them here.
   makeIdsUnique(transcripts);
   const selected = options.limit === undefined ? transcripts : transcripts.slice(0, options.limit);
   const analyzer = options.analyzer ?? createTranscriptAnalyzer(options);
   const analyzed = selected.map((transcript) => analyzer.analyze(transcript));
   return { transcripts: analyzed, totals: computeOverallTotals(analyzed), problems, skippedTranscripts: transcripts.length - selected.length };
-}
-
-/** The same run id in two files (a task run twice, a resumed session): suffix the later ones. */
-function makeIdsUnique(transcripts: ImportedTranscript[]): void {
-  const seen = new Map<string, number>();
-  for (const transcript of transcripts) {
-    const count = (seen.get(transcript.id) ?? 0) + 1;
-    seen.set(transcript.id, count);
-    if (count > 1) transcript.id = `${transcript.id}#${count}`;
-  }
 }

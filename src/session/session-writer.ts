@@ -1,7 +1,7 @@
 import type { FileHandle } from "node:fs/promises";
-import { CtxkitError, type Message, type RunStopReason, type Usage, type UserMessage } from "../types/index.js";
+import { CtxkitError, type Message, type Usage, type UserMessage } from "../types/index.js";
 import type { LoadedSession, SessionWarning } from "./loaded-session.js";
-import type { SessionPrefix, SessionRecord } from "./session-records.js";
+import type { ContextEditRecord, RunEndRecord, RunStartRecord, SessionPrefix, SessionRecord } from "./session-records.js";
 import { validateSessionRecord } from "./validate-session-record.js";
 
 export interface AppendRequestInput {
@@ -13,31 +13,14 @@ export interface AppendRequestInput {
   at: string;
 }
 
-export interface AppendContextEditInput {
-  /** First replaced message of the current context. */
-  start: number;
-  /** One past the last replaced message. */
-  end: number;
-  /** What replaces them (a summary, stubs); may be empty. */
-  messages: Message[];
-  reason: string;
-  at: string;
-}
+/** A `ContextEdit` record without its type tag, as the writer's caller gives it. */
+export type AppendContextEditInput = Omit<ContextEditRecord, "type">;
 
-export interface AppendRunStartInput {
-  runId: string;
-  input: string;
-  at: string;
-}
+/** A `RunStart` record without its type tag, as the writer's caller gives it. */
+export type AppendRunStartInput = Omit<RunStartRecord, "type">;
 
-export interface AppendRunEndInput {
-  runId: string;
-  stopReason: RunStopReason;
-  usage: Usage;
-  iterations: number;
-  at: string;
-  error?: { code: string; message: string };
-}
+/** A `RunEnd` record without its type tag, as the writer's caller gives it. */
+export type AppendRunEndInput = Omit<RunEndRecord, "type">;
 
 /**
  * Appends records to one session file. Appends only serialise into memory (cheap enough to call on

@@ -1,6 +1,6 @@
 import type { ScriptedTurn } from "../providers/scripted/scripted-turn.js";
 import { sseChunks, startLoopbackServer, type LoopbackServer, type RecordedRequest } from "./loopback-server.js";
-import { sharedPrefixLength } from "../providers/shared/shared-prefix-length.js";
+import { commonPrefixLength } from "../tokens/common-prefix-tokens.js";
 
 export interface OpenAIModelServer extends LoopbackServer {
   /** The base URL to give a client: `${url}/v1`. */
@@ -29,7 +29,7 @@ export async function startOpenAIModelServer(
       return { status: 500, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: `The scripted server has no turn ${index}.` } }) };
     }
     const script = typeof turn === "string" ? { text: turn } : turn;
-    const cached = sharedPrefixLength(previousBody, request.body);
+    const cached = commonPrefixLength(previousBody, request.body);
     previousBody = request.body;
     const chunk = (delta: unknown, finishReason: string | null = null) => ({
       id: `chatcmpl-${index}`,

@@ -26,7 +26,7 @@ export {
 } from "./qwen3-prefix-hazards.js";
 export { createMessageTokenCache, type MessageOverhead, type MessageTokenCache } from "./message-token-cache.js";
 export { countRenderedPrompt, renderModelRequest, type RenderModelRequestOptions } from "./count-rendered-prompt.js";
-export { commonPrefixTokens } from "./common-prefix-tokens.js";
+export { commonPrefixLength, commonPrefixTokens } from "./common-prefix-tokens.js";
 export {
   createSegmentTokenizer,
   sharedPrefixTokens,

@@ -1,5 +1,6 @@
 import { CtxkitError } from "../types/errors.js";
 import type { TokenCounter } from "./token-counter.js";
+import { commonPrefixLength } from "./common-prefix-tokens.js";
 
 /** A piece of a rendered prompt that starts at a message boundary, with its exact tokens. */
 export interface TokenizedSegment {
@@ -80,10 +81,7 @@ export function sharedSegmentPrefix(previous: SegmentedTokens, next: SegmentedTo
       shared += before.tokens.length;
       continue;
     }
-    const limit = Math.min(before.tokens.length, after.tokens.length);
-    let position = 0;
-    while (position < limit && before.tokens[position] === after.tokens[position]) position++;
-    return { tokens: shared + position, differingSegment: index };
+    return { tokens: shared + commonPrefixLength(before.tokens, after.tokens), differingSegment: index };
   }
   return previous.segments.length > next.segments.length ? { tokens: shared, differingSegment: count } : { tokens: shared };
 }

@@ -1,4 +1,5 @@
 import type { AssistantMessage, Message, ToolMessage } from "./message.js";
+import type { CacheBreak } from "./cache-break.js";
 import type { Usage } from "./usage.js";
 
 /** Why a run ended. `final_answer` is the only success. */
@@ -36,17 +37,7 @@ export type AgentEvent =
   | { type: "tool_result"; turn: number; message: ToolMessage; durationMs: number }
   | { type: "usage"; turn: number; usage: Usage }
   | { type: "turn_end"; turn: number; message: AssistantMessage }
-  | {
-      type: "cache_break";
-      turn: number;
-      layer: "system_static" | "system_session" | "tools" | "message" | "tail";
-      index: number;
-      firstDifferingByte: number;
-      firstDifferingToken: number;
-      lostTokens: number;
-      declared: boolean;
-      reason?: string;
-    }
+  | ({ type: "cache_break"; turn: number } & Omit<CacheBreak, "excerpt">)
   | {
       /** A declared change of already-sent context (compaction, cleared results) or harness messages appended. */
       type: "context_edit";

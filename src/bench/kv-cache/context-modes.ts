@@ -1,4 +1,5 @@
 import { createStablePrefix } from "../../context/stable-prefix.js";
+import { slidingWindowStart } from "../replay/comparators/sliding-window-policy.js";
 import type { Message, ModelRequest, ToolDefinition, UserMessage } from "../../types/index.js";
 
 /** A recorded conversation: the system prompt, the tools, and every message after the system prompt. */
@@ -73,11 +74,9 @@ function profileMessage(call: number): UserMessage {
   };
 }
 
-/** The last `size` messages, moving the start past tool results whose call fell out of the window. */
+/** The last `size` messages, moved past tool results whose call fell out of the window (as `ctxkit replay`'s sliding window). */
 export function lastMessagesKeepingPairs(history: Message[], size: number): Message[] {
-  let start = Math.max(0, history.length - size);
-  while (start < history.length && history[start]!.role === "tool") start++;
-  return history.slice(start);
+  return history.slice(slidingWindowStart(history, size));
 }
 
 /** The whole history as one "USER: … ASSISTANT: …" text message — structure flattened away. */

@@ -1,5 +1,5 @@
 import type { Message, ModelRequest } from "../../types/index.js";
-import { sharedPrefixLength } from "../../providers/shared/shared-prefix-length.js";
+import { commonPrefixLength } from "../../tokens/common-prefix-tokens.js";
 
 export interface CallRow {
   call: number;
@@ -24,7 +24,7 @@ export function buildDemoReport(requests: readonly ModelRequest[], encode: (requ
   let previousMessageCount = 0;
   for (const [index, request] of requests.entries()) {
     const tokens = encode(request);
-    const reusableTokens = sharedPrefixLength(previousTokens, tokens);
+    const reusableTokens = commonPrefixLength(previousTokens, tokens);
     rows.push({
       call: index + 1,
       promptTokens: tokens.length,

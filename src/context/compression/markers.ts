@@ -1,4 +1,5 @@
 import type { Message } from "../../types/index.js";
+import { stripToolResultLabels } from "../status-bar/annotate-tool-result.js";
 
 /**
  * Marks text that a compression step produced (stubs, summaries, archives). Anything carrying it is
@@ -14,19 +15,11 @@ export function compressedHeader(originalChars: number, compressedChars: number)
   return `${COMPRESSED_MARKER} [Original: ${originalChars} chars → Compressed: ${compressedChars} chars]`;
 }
 
-/**
- * The labels the status bar stamps in front of a tool result after compression's write-time
- * processor ran (`[2025-09-14 10:30:45] [Tool call #3 for 'read_file'] `): a marker behind them
- * still marks the result.
- */
-const statusLabels = /^(?:\[\d{4}-\d{2}-\d{2} [^\]\n]*\] )?(?:\[Tool call #\d+ for '[^\n]*?'\] )?/;
 
-function withoutStatusLabels(text: string): string {
-  return text.replace(statusLabels, "");
-}
-
+// The status bar stamps `[time] [Tool call #n for 'x'] ` in front of a result after compression's
+// write-time processor ran: a marker behind those labels still marks the result.
 export function isCompressedText(text: string): boolean {
-  return withoutStatusLabels(text).startsWith(COMPRESSED_MARKER);
+  return stripToolResultLabels(text).startsWith(COMPRESSED_MARKER);
 }
 
 /** The first text of a message: a tool result's or user message's content, an assistant's first text part. */
@@ -42,7 +35,7 @@ export function isCompressedMessage(message: Message): boolean {
 
 /** A preview's text, also after the status bar stamped its time and call number in front of it. */
 export function isPreviewText(text: string): boolean {
-  return withoutStatusLabels(text).startsWith(PREVIEW_MARKER);
+  return stripToolResultLabels(text).startsWith(PREVIEW_MARKER);
 }
 
 export function isPreviewMessage(message: Message): boolean {

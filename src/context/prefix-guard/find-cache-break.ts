@@ -1,3 +1,4 @@
+import { commonPrefixLength } from "../../tokens/common-prefix-tokens.js";
 import type { LayerName, RequestLayer } from "./request-layers.js";
 
 export interface LayerDifference {
@@ -24,7 +25,7 @@ export function findLayerDifference(previousBody: readonly RequestLayer[], next:
     const candidate = next[position];
     if (candidate === undefined || candidate.hash !== previous.hash || candidate.layer !== previous.layer) {
       const nextText = candidate?.text;
-      const offsetInLayer = nextText === undefined ? 0 : firstDifference(previous.text, nextText);
+      const offsetInLayer = nextText === undefined ? 0 : commonPrefixLength(previous.text, nextText);
       return {
         layer: previous.layer,
         index: previous.index,
@@ -44,9 +45,3 @@ export function findLayerDifference(previousBody: readonly RequestLayer[], next:
 const encoder = new TextEncoder();
 const utf8Length = (text: string): number => encoder.encode(text).length;
 
-function firstDifference(left: string, right: string): number {
-  const limit = Math.min(left.length, right.length);
-  let index = 0;
-  while (index < limit && left.charCodeAt(index) === right.charCodeAt(index)) index++;
-  return index;
-}

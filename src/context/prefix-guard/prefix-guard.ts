@@ -1,26 +1,10 @@
 import type { TokenCounter } from "../../tokens/token-counter.js";
-import { CtxkitError, type ModelRequest } from "../../types/index.js";
-import { sharedPrefixLength } from "../../providers/shared/shared-prefix-length.js";
-import { findLayerDifference } from "./find-cache-break.js";
-import { toRequestLayers, type LayerName, type RequestLayer } from "./request-layers.js";
+import { CtxkitError, type CacheBreak, type ModelRequest } from "../../types/index.js";
 
-/** A place where a request stopped extending the previous one: everything after it is re-processed. */
-export interface CacheBreak {
-  layer: LayerName;
-  /** The tool's or message's index within its layer. */
-  index: number;
-  /** First differing character of the body (layer texts concatenated). */
-  firstDifferingByte: number;
-  /** First token that can no longer be reused (= the reusable prefix, in tokens). */
-  firstDifferingToken: number;
-  /** Tokens of the previous body that the cache can no longer serve. */
-  lostTokens: number;
-  /** A break the harness announced (compaction, a tool-set change the user asked for). */
-  declared: boolean;
-  reason?: string;
-  /** A few characters either side of the first difference, before and after. */
-  excerpt: { previous: string; next: string };
-}
+export type { CacheBreak };
+import { commonPrefixLength } from "../../tokens/common-prefix-tokens.js";
+import { findLayerDifference } from "./find-cache-break.js";
+import { toRequestLayers, type RequestLayer } from "./request-layers.js";
 
 export interface PrefixCheck {
   /** Tokens of the whole request, tail included. */
@@ -76,7 +60,7 @@ export function createPrefixGuard(options: PrefixGuardOptions): PrefixGuard {
       const before = previous.slice(0, difference.position).reduce((sum, layer) => sum + tokensOf(layer), 0);
       const withinLayer =
         options.counter.encode && difference.nextText !== undefined
-          ? sharedPrefixLength(options.counter.encode(difference.previousText), options.counter.encode(difference.nextText))
+          ? commonPrefixLength(options.counter.encode(difference.previousText), options.counter.encode(difference.nextText))
           : 0;
       const reusablePrefixTokens = before + withinLayer;
       const cacheBreak: CacheBreak = {

@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
-import type { Message, ModelRequest } from "../../types/index.js";
+import type { LayerName, Message, ModelRequest } from "../../types/index.js";
 import { canonicalJson } from "../../providers/shared/canonical-json.js";
 
-/** The parts of a request in prompt order, as the prefix guard compares them. */
-export type LayerName = "system_static" | "system_session" | "tools" | "message" | "tail";
+export type { LayerName };
 
 export interface RequestLayer {
   layer: LayerName;

@@ -41,7 +41,8 @@ export interface TranscriptCost {
   reportedCost?: number;
 }
 
-export interface TranscriptTotals {
+/** Token and break totals, for one transcript or summed over several (see OverallTotals). */
+export interface TokenTotals {
   calls: number;
   promptTokens: number;
   reusablePrefixTokens: number;
@@ -56,6 +57,9 @@ export interface TranscriptTotals {
   appendOnlyLimitShare: number;
   breaks: number;
   undeclaredBreaks: number;
+}
+
+export interface TranscriptTotals extends TokenTotals {
   cost: TranscriptCost | null;
 }
 

@@ -1,20 +1,8 @@
-import type { AnalyzedTranscript } from "./analyzed-transcript.js";
+import type { AnalyzedTranscript, TokenTotals } from "./analyzed-transcript.js";
 
 /** Totals over every transcript of one `ctxkit inspect` run. */
-export interface OverallTotals {
+export interface OverallTotals extends TokenTotals {
   transcripts: number;
-  calls: number;
-  promptTokens: number;
-  reusablePrefixTokens: number;
-  reusableShare: number;
-  newTokens: number;
-  reportedPromptTokens: number | null;
-  reportedCachedTokens: number | null;
-  reportedCachedShare: number | null;
-  appendOnlyLimitTokens: number;
-  appendOnlyLimitShare: number;
-  breaks: number;
-  undeclaredBreaks: number;
   /** USD over the transcripts that have a price list; `pricedTranscripts` says how many. */
   cost: number | null;
   pricedTranscripts: number;

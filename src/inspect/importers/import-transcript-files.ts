@@ -54,7 +54,7 @@ function applyTools(transcript: ImportedTranscript, tools: ToolDefinition[]): vo
 }
 
 /** Two files may hold the same run id (a resumed session, the same task run twice): suffix the later ones. */
-function makeIdsUnique(transcripts: ImportedTranscript[]): void {
+export function makeIdsUnique(transcripts: ImportedTranscript[]): void {
   const seen = new Map<string, number>();
   for (const transcript of transcripts) {
     const count = (seen.get(transcript.id) ?? 0) + 1;

@@ -4,7 +4,7 @@ import { safeParseJson } from "../shared/canonical-json.js";
 import { abortError } from "../shared/fetch-with-retry.js";
 import { serializeCanonicalRequest } from "../shared/serialize-canonical-request.js";
 import type { ScriptedTurn } from "./scripted-turn.js";
-import { sharedPrefixLength } from "../shared/shared-prefix-length.js";
+import { commonPrefixLength } from "../../tokens/common-prefix-tokens.js";
 
 export interface ScriptedProviderOptions {
   /** Turns in order, or a function of the request (and the call number) that returns the next turn. */
@@ -45,7 +45,7 @@ export function createScriptedProvider(options: ScriptedProviderOptions): Script
     const usage: Usage = {
       ...emptyUsage(),
       inputTokens: Math.ceil(serialized.body.length / 4),
-      cachedInputTokens: previous ? Math.floor(sharedPrefixLength(previous.body, serialized.body) / 4) : 0,
+      cachedInputTokens: previous ? Math.floor(commonPrefixLength(previous.body, serialized.body) / 4) : 0,
       outputTokens: Math.ceil(((script.text ?? "").length + (script.thinking ?? "").length) / 4),
       ...script.usage,
     };
