@@ -20,7 +20,6 @@ export {
 export { defaultPricingCatalog, estimateCost, costOfCall, findModelPricing, type ModelPricing, type PricingCatalog } from "./session/pricing.js";
 export { applyCacheRule, type CacheRuleName, type CacheRuleInput, type CacheOutcome } from "./session/cache-rules.js";
 export { buildUsageLedger, appendOnlyLimitTokens, toLedgerCall, type UsageLedger, type LedgerCall, type LedgerEntry, type LedgerTotals } from "./session/usage-ledger.js";
-export { withStatusCheckpoints } from "./context/status-bar/with-status-checkpoints.js";
 export * from "./tokens/index.js";
 export { composeContextPolicies, applyEdits } from "./context/compose-context-policies.js";
 export type { ContextEdit, ContextPolicy, ContextPreparer, ContextState, ToolResultInfo, ToolResultProcessor } from "./context/context-policy.js";
@@ -39,7 +38,6 @@ export {
   annotateUserMessage,
   createStatusCheckpointMessage,
   findStatusCheckpoint,
-  detectSystemState,
   isStatusMessage,
   replayTodoList,
   type StatusBar,
@@ -57,3 +55,5 @@ export {
   type TodoStatus,
 } from "./context/status-bar/index.js";
 export { createTodoTools } from "./tools/todo/index.js";
+export { detectSystemState } from "./loop/detect-system-state.js";
+export { resolveAgentPrefix, type AgentPrefixInput } from "./loop/resolve-agent-prefix.js";

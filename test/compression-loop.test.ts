@@ -2,14 +2,14 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createCompressionPolicy, createMemoryBlobStore } from "../src/context/compression/index.js";
+import { createCompression } from "../src/context/compression/index.js";
+import { resolveAgentPrefix } from "../src/loop/resolve-agent-prefix.js";
 import { createResearchModel, fetchTool, researchUrls } from "../src/context/compression/test-support/research-task.js";
 import { createAgent } from "../src/loop/create-agent.js";
 import { createTestClock } from "../src/loop/test-support.js";
 import { createScriptedProvider } from "../src/providers/scripted/index.js";
 import { createFileBlobStore } from "../src/session/blob-store.js";
 import { createSessionStore, startSession } from "../src/session/index.js";
-import { createRecallTool } from "../src/tools/recall/index.js";
 import type { AgentEvent, ToolMessage } from "../src/types/index.js";
 
 const TASK = "Identify OpenAI's co-founders and track where each of them works now.";
@@ -18,13 +18,15 @@ describe("ctxkit compression in the agent loop", () => {
   it("replays frozen stubs byte-identically after a restart", async () => {
     const directory = await mkdtemp(join(tmpdir(), "ctxkit-compression-"));
     const store = createSessionStore({ directory: join(directory, "sessions") });
-    const tools = [fetchTool, createRecallTool({ blobStore: createFileBlobStore(join(directory, "blobs")) })];
+    const tools = [fetchTool];
     const system = "You research OpenAI's co-founders.";
 
     const first = createResearchModel(20_000);
-    const started = await startSession(store, { system, tools, provider: first });
-    const firstPolicy = createCompressionPolicy("ctxkit", { contextWindow: 20_000, blobStore: createFileBlobStore(join(directory, "blobs")) });
-    const agent = createAgent({ provider: first, system, tools, session: started.session, contextPolicy: firstPolicy, clock: createTestClock(), prefixGuard: { strict: true } });
+    const firstPolicy = createCompression({ contextWindow: 20_000 });
+    const prefix = resolveAgentPrefix({ system, tools, context: [firstPolicy] });
+    const started = await startSession(store, { system: prefix.system, tools: prefix.tools, provider: first });
+    const blobStore = createFileBlobStore(join(directory, "blobs"));
+    const agent = createAgent({ provider: first, system, tools, session: started.session, context: [firstPolicy], blobStore, clock: createTestClock(), prefixGuard: { strict: true } });
     const result = await agent.run(TASK).result();
     await started.session.close();
     expect(result.stopReason).toBe("final_answer");
@@ -36,9 +38,20 @@ describe("ctxkit compression in the agent loop", () => {
 
     // A new process: the session is resumed with a fresh policy and blob store over the same directory.
     const second = createScriptedProvider({ turns: ["Still the same facts."] });
-    const resumed = await startSession(store, { id: started.session.id, system, tools, provider: second });
-    const secondPolicy = createCompressionPolicy("ctxkit", { contextWindow: 20_000, blobStore: createFileBlobStore(join(directory, "blobs")) });
-    const again = createAgent({ provider: second, system, tools, messages: resumed.messages, session: resumed.session, contextPolicy: secondPolicy, prefixGuard: { strict: true } });
+    const resumed = await startSession(store, { id: started.session.id, system: prefix.system, tools: prefix.tools, provider: second });
+    expect(resumed.prefixChanged).toBe(false);
+    const secondPolicy = createCompression({ contextWindow: 20_000 });
+    const again = createAgent({
+      provider: second,
+      system,
+      tools,
+      messages: resumed.messages,
+      messageLog: resumed.log,
+      session: resumed.session,
+      context: [secondPolicy],
+      blobStore: createFileBlobStore(join(directory, "blobs")),
+      prefixGuard: { strict: true },
+    });
     await again.run("Anything new?").result();
     await resumed.session.close();
 
@@ -48,8 +61,9 @@ describe("ctxkit compression in the agent loop", () => {
     expect(secondPolicy.stats().compactions).toBe(0);
 
     // Every stub names a blob that the restarted store still returns.
-    const stub = resumed.messages.find((message): message is ToolMessage => message.role === "tool" && message.content.startsWith("[COMPRESSED]"))!;
-    const blobId = /blob_[0-9a-f]{16}/.exec(stub.content)![0];
+    const stub = resumed.messages.find((message): message is ToolMessage => message.role === "tool" && message.meta.derived?.kind === "stub")!;
+    const blobId = (stub.meta.derived as { blobId: string }).blobId;
+    expect(stub.content).toContain(blobId);
     const original = loaded.log.find((message) => message.meta.id === stub.meta.id.split("~")[0]) as ToolMessage;
     expect(createFileBlobStore(join(directory, "blobs")).get(blobId)).toBe(original.content);
   });
@@ -60,8 +74,8 @@ describe("ctxkit compression in the agent loop", () => {
     const provider = createScriptedProvider({
       turns: () => ({ toolCalls: [{ name: "fetch", arguments: { url: researchUrls[call++ % researchUrls.length] } }], usage: { inputTokens: 1_000_000 } }),
     });
-    const policy = createCompressionPolicy("ctxkit", { contextWindow: 20_000, blobStore: createMemoryBlobStore() });
-    const agent = createAgent({ provider, system: "s", tools: [fetchTool], contextPolicy: policy, maxIterations: 30, repeatedCallLimit: 100 });
+    const policy = createCompression({ contextWindow: 20_000 });
+    const agent = createAgent({ provider, system: "s", tools: [fetchTool], context: [policy], maxIterations: 30, repeatedCallLimit: 100 });
     const result = await agent.run(TASK).result();
     expect(result).toMatchObject({ stopReason: "error", error: { code: "compaction_failed" } });
     expect(result.error!.message).toMatch(/failed 3 times in a row/);
@@ -72,8 +86,8 @@ describe("ctxkit compression in the agent loop", () => {
   it("compacts hard after a context-overflow error and the single retry fits", async () => {
     // The provider's real limit (12k) is far below the window the policy was told (200k).
     const provider = createResearchModel(12_000);
-    const policy = createCompressionPolicy("ctxkit", { contextWindow: 200_000, blobStore: createMemoryBlobStore() });
-    const agent = createAgent({ provider, system: "s", tools: [fetchTool], contextPolicy: policy, clock: createTestClock() });
+    const policy = createCompression({ contextWindow: 200_000 });
+    const agent = createAgent({ provider, system: "s", tools: [fetchTool], context: [policy], clock: createTestClock() });
     const events: AgentEvent[] = [];
     for await (const event of agent.run(TASK)) events.push(event);
     expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compressionPolicyNames, createCompressionPolicy, createMemoryBlobStore, type CompressionPolicyName } from "../src/context/compression/index.js";
+import { compressionPolicyNames, createCompression, createMemoryBlobStore, type CompressionPolicyName } from "../src/context/compression/index.js";
 import { findSplitViolations } from "../src/context/compression/conversation-units.js";
 import { createResearchModel, fetchTool, researchFacts } from "../src/context/compression/test-support/research-task.js";
 import { createAgent } from "../src/loop/create-agent.js";
@@ -10,8 +10,8 @@ const WINDOW = 20_000;
 async function runResearch(name: CompressionPolicyName) {
   const provider = createResearchModel(WINDOW);
   const blobStore = createMemoryBlobStore();
-  const policy = createCompressionPolicy(name, { contextWindow: WINDOW, blobStore });
-  const agent = createAgent({ provider, system: "You research OpenAI's co-founders.", tools: [fetchTool], contextPolicy: policy, clock: createTestClock(), maxIterations: 12 });
+  const policy = createCompression({ policy: name, contextWindow: WINDOW });
+  const agent = createAgent({ provider, system: "You research OpenAI's co-founders.", tools: [fetchTool], context: [policy], blobStore, clock: createTestClock(), maxIterations: 12 });
   const result = await agent.run("Identify OpenAI's co-founders and track where each of them works now.").result();
   return { result, provider, policy, agent, blobStore };
 }

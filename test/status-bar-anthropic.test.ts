@@ -3,7 +3,6 @@ import { createAgent, type AgentEvent } from "../src/index.js";
 import { createAnthropic } from "../src/providers/anthropic/index.js";
 import { startLoopbackServer, type LoopbackServer } from "../src/testing.js";
 import { createStatusBar } from "../src/context/status-bar/index.js";
-import { createTodoTools } from "../src/tools/todo/index.js";
 import { createTestClock } from "../src/loop/test-support.js";
 import { anthropicSse, blockDelta, blockStart, blockStop, messageDelta, messageStart, messageStop } from "../src/providers/anthropic/test-support/fixtures.js";
 import { createSupportDeskTools } from "../src/bench/status-bar/support-desk-tools.js";
@@ -55,9 +54,8 @@ async function run(mode: "replace" | "append") {
   const agent = createAgent({
     provider: createAnthropic({ model: "claude-sonnet-4-5", apiKey: "test-key", baseURL: `${server.url}/v1` }),
     system: supportDeskSystemPrompt,
-    tools: [...createSupportDeskTools(), ...createTodoTools()],
-    contextPolicy: statusBar.policy,
-    tail: statusBar.tail,
+    tools: createSupportDeskTools(),
+    context: [statusBar],
     prefixGuard: { strict: true },
     clock: createTestClock("2025-09-14T10:30:00.000Z"),
   });

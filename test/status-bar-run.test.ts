@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createAgent, type AgentEvent, type Message, type ModelRequest } from "../src/index.js";
 import { createStatusBar, isStatusMessage, type StatusBarMode } from "../src/context/status-bar/index.js";
-import { createTodoTools } from "../src/tools/todo/index.js";
 import { createScriptedProvider } from "../src/testing.js";
 import { createTestClock } from "../src/loop/test-support.js";
 import { createSupportDeskTools } from "../src/bench/status-bar/support-desk-tools.js";
@@ -56,10 +55,8 @@ async function runFiftyCalls(mode: StatusBarMode) {
   const agent = createAgent({
     provider,
     system: supportDeskSystemPrompt,
-    tools: [...createSupportDeskTools(), ...createTodoTools()],
-    contextPolicy: statusBar.policy,
-    tail: statusBar.tail,
-    processUserMessage: statusBar.processUserMessage,
+    tools: createSupportDeskTools(),
+    context: [statusBar],
     prefixGuard: { strict: true },
     clock: createTestClock("2025-09-14T10:30:00.000Z"),
   });

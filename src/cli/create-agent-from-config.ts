@@ -9,11 +9,12 @@ import { createWorkspaceTools } from "../tools/builtin/index.js";
 import type { Tool } from "../tools/tool.js";
 import { CtxkitError, type SystemPrompt } from "../types/index.js";
 import type { ResolvedConfig } from "./resolve-config.js";
-import { composeContextPolicies } from "../context/compose-context-policies.js";
-import { withStatusCheckpoints } from "../context/status-bar/with-status-checkpoints.js";
-import { createStatusBar, detectSystemState, type StatusBar, type StatusBarModeDecision } from "../context/status-bar/index.js";
+import { createStatusBar, type StatusBar, type StatusBarModeDecision } from "../context/status-bar/index.js";
+import type { ContextPolicy } from "../context/context-policy.js";
+import { resolveAgentPrefix } from "../loop/resolve-agent-prefix.js";
+import { detectSystemState } from "../loop/detect-system-state.js";
+import { createFileBlobStore } from "../session/blob-store.js";
 import { findModelPricing } from "../session/pricing.js";
-import { createTodoTools } from "../tools/todo/index.js";
 import { createCompressionFromConfig } from "./create-compression-from-config.js";
 import type { CompressionPolicy } from "../context/compression/index.js";
 
@@ -66,6 +67,7 @@ export function createStatusBarFromConfig(config: ResolvedConfig, model: string,
     todo,
     detailedErrors,
     systemState,
+    // The CLI reads the environment once; the status bar itself never does.
     environment: detectSystemState(config.workspace),
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     ...(pricing && pricing.input > 0 ? { cachedInputPriceRatio: pricing.cacheRead / pricing.input } : {}),
@@ -107,39 +109,35 @@ export async function createAgentFromConfig(
 ): Promise<ConfiguredAgent> {
   const provider = options.provider ?? createProviderFromConfig(config);
   const statusBar = createStatusBarFromConfig(config, provider.model, options.onStatusBarDecision);
-  // Recall by message id reads the session, whose id is known only once it is started below.
-  const current: { sessionId?: string } = {};
-  const compression = createCompressionFromConfig(config, sessionStoreFor(config), () => current.sessionId);
-  const tools = [...createToolsFromConfig(config), ...(config.statusBar.todo ? createTodoTools() : []), ...(compression ? [compression.recallTool] : [])];
+  const compression = createCompressionFromConfig(config);
+  // The same list a library user passes: createAgent orders the policies and carries the status
+  // bar's counts and TODO list across compactions.
+  const context: ContextPolicy[] = [...(compression ? [compression] : []), statusBar, ...(options.extra?.context ?? [])];
+  const tools = createToolsFromConfig(config);
   const system = options.system ?? defaultSystemPrompt;
+  const prefix = resolveAgentPrefix({ system, tools, context });
   const started = await startSession(sessionStoreFor(config), {
     ...(config.sessionId ? { id: config.sessionId } : {}),
-    system,
-    tools,
+    system: prefix.system,
+    tools: prefix.tools,
     provider,
     workspace: config.workspace,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const { session, messages, resumed } = started;
-  current.sessionId = session.id;
-  // Compression runs first; the extra policy and the status bar then see the context it left.
-  // A compaction that summarises tool calls away carries the status bar's counts and TODO list over.
-  const compressionPolicy = compression && config.statusBar.mode !== "off" ? withStatusCheckpoints(compression.policy, statusBar.checkpoint) : compression?.policy;
-  const innerPolicy = compressionPolicy && options.extra?.contextPolicy ? composeContextPolicies(compressionPolicy, options.extra.contextPolicy) : (compressionPolicy ?? options.extra?.contextPolicy);
   const agent = createAgent({
     provider,
     system,
     tools,
     maxIterations: config.maxIterations,
     messages,
+    messageLog: started.log,
     session,
+    blobStore: createFileBlobStore(join(config.dataDir, "blobs")),
     confirmToolCall: options.confirmToolCall,
     ...(options.clock ? { clock: options.clock } : {}),
     ...options.extra,
-    // The status bar runs after any other policy, so it describes the context as that policy left it.
-    contextPolicy: innerPolicy ? composeContextPolicies(innerPolicy, statusBar.policy) : statusBar.policy,
-    tail: options.extra?.tail ?? statusBar.tail,
-    processUserMessage: options.extra?.processUserMessage ?? statusBar.processUserMessage,
+    context,
   });
-  return { agent, session, resumed, warnings: started.warnings, statusBar, ...(compression ? { compression: compression.policy } : {}) };
+  return { agent, session, resumed, warnings: started.warnings, statusBar, ...(compression ? { compression } : {}) };
 }

@@ -1,40 +1,70 @@
-import type { Message } from "../types/index.js";
-import type { ContextEdit, ContextPolicy, ContextState } from "./context-policy.js";
+import type { Message, StoredBlob } from "../types/index.js";
+import { carryCheckpoints } from "./carry-checkpoints.js";
+import { toProcessedToolResult, type ContextEdit, type ContextPolicy, type ContextState } from "./context-policy.js";
+
+/** A composition of policies; `members` are its parts in the order they run. */
+export interface ComposedContextPolicy extends ContextPolicy {
+  readonly members: readonly ContextPolicy[];
+}
 
 /**
- * Combines policies into one (e.g. compression + status bar): tool results pass through every
- * processor in order; before a call each preparer sees the context as the earlier preparers' edits
- * left it, and all edits are returned in order for the loop to apply and record.
+ * Combines policies into one — what `createAgent({ context: [...] })` does with its list. It owns:
+ * - **Order**: members are sorted by `order` (lower first; equal values keep list order), so
+ *   `[createStatusBar(), createCompression(...)]` and the reverse behave the same: compression
+ *   (order -100) budgets a result before the status bar (order 100) stamps it, and compacts before
+ *   the status bar describes the context. Nested compositions are flattened.
+ * - **Hooks**: tools and system sections are joined; user messages and tool results pass through
+ *   every processor in order (blobs accumulate); before a call each preparer sees the context as the
+ *   earlier preparers' edits left it; tails of several policies share the one tail message.
+ * - **Checkpoints across compaction**: every replacement that removes tool calls (or an earlier
+ *   checkpoint) gets, right after it, each member's `checkpoint` message — so counts, TODO lists and
+ *   other derived state survive, whichever policy compacted.
  */
-export function composeContextPolicies(...policies: ContextPolicy[]): ContextPolicy {
-  const processors = policies.flatMap((policy) => (policy.processToolResult ? [policy.processToolResult.bind(policy)] : []));
-  const preparers = policies.flatMap((policy) => (policy.prepareContext ? [policy.prepareContext.bind(policy)] : []));
-  return {
-    name: policies.map((policy) => policy.name).join("+"),
-    ...(processors.length > 0
-      ? {
-          async processToolResult(result, info) {
-            let current = result;
-            for (const processor of processors) current = await processor(current, info);
-            return current;
-          },
-        }
-      : {}),
-    ...(preparers.length > 0
-      ? {
-          async prepareContext(state) {
-            const edits: ContextEdit[] = [];
-            let messages = state.messages;
-            for (const prepare of preparers) {
-              const next = (await prepare({ ...state, messages } satisfies ContextState)) ?? [];
-              edits.push(...next);
-              messages = applyEdits(messages, next);
-            }
-            return edits;
-          },
-        }
-      : {}),
+export function composeContextPolicies(...policies: ContextPolicy[]): ComposedContextPolicy {
+  const members = sortByOrder(policies.flatMap((policy) => (isComposed(policy) ? policy.members : [policy])));
+  const checkpointers = members.filter((member) => member.checkpoint !== undefined);
+  const composed: ComposedContextPolicy = {
+    name: members.map((member) => member.name).join("+"),
+    members,
+    tools: members.flatMap((member) => member.tools ?? []),
+    system(input) {
+      const sections = members.map((member) => member.system?.(input)).filter((section): section is string => section !== undefined && section !== "");
+      return sections.length === 0 ? undefined : sections.join("\n\n");
+    },
+    processUserMessage(message, info) {
+      let current = message;
+      for (const member of members) if (member.processUserMessage) current = member.processUserMessage(current, info);
+      return current;
+    },
+    async processToolResult(result, info) {
+      let current = result;
+      const blobs: StoredBlob[] = [];
+      for (const member of members) {
+        if (!member.processToolResult) continue;
+        const processed = toProcessedToolResult(await member.processToolResult(current, info));
+        current = processed.message;
+        blobs.push(...processed.blobs);
+      }
+      return { message: current, blobs };
+    },
+    async prepareContext(state) {
+      const edits: ContextEdit[] = [];
+      let messages = state.messages;
+      for (const member of members) {
+        if (!member.prepareContext) continue;
+        const proposed = (await member.prepareContext({ ...state, messages } satisfies ContextState)) ?? [];
+        const carried = carryCheckpoints(messages, proposed, checkpointers, state.now);
+        edits.push(...carried);
+        messages = applyEdits(messages, carried);
+      }
+      return edits;
+    },
+    tail(state) {
+      const parts = members.map((member) => member.tail?.(state)).filter((part): part is string => part !== undefined);
+      return parts.length === 0 ? undefined : parts.join("\n\n");
+    },
   };
+  return composed;
 }
 
 /** The context after edits, without side effects (the loop applies and records the real ones). */
@@ -44,4 +74,15 @@ export function applyEdits(messages: readonly Message[], edits: readonly Context
     current = edit.type === "append" ? [...current, ...edit.messages] : [...current.slice(0, edit.start), ...edit.messages, ...current.slice(edit.end)];
   }
   return current;
+}
+
+function isComposed(policy: ContextPolicy): policy is ComposedContextPolicy {
+  return Array.isArray((policy as Partial<ComposedContextPolicy>).members);
+}
+
+function sortByOrder(policies: readonly ContextPolicy[]): ContextPolicy[] {
+  return policies
+    .map((policy, position) => ({ policy, position }))
+    .sort((left, right) => (left.policy.order ?? 0) - (right.policy.order ?? 0) || left.position - right.position)
+    .map(({ policy }) => policy);
 }

@@ -1,4 +1,4 @@
-import type { Message, ToolCallPart, ToolErrorKind, ToolMessage, Usage } from "../types/index.js";
+import type { Message, StoredBlob, Tool, ToolCallPart, ToolErrorKind, ToolMessage, Usage, UserMessage } from "../types/index.js";
 import type { StablePrefix } from "./stable-prefix.js";
 
 /** What a tool-result processor is told about the call that produced the result. */
@@ -14,11 +14,20 @@ export interface ToolResultInfo {
   now: Date;
 }
 
+/** A processed result plus the blobs the loop must store before it is appended (a preview's original). */
+export interface ProcessedToolResult {
+  message: ToolMessage;
+  blobs: StoredBlob[];
+}
+
 /**
  * Rewrites a tool result once, before it is appended: what it returns is frozen into the
  * trajectory and never re-rendered (timestamps, call numbers, error details, size budgets).
  */
-export type ToolResultProcessor = (result: ToolMessage, info: ToolResultInfo) => ToolMessage | Promise<ToolMessage>;
+export type ToolResultProcessor = (
+  result: ToolMessage,
+  info: ToolResultInfo,
+) => ToolMessage | ProcessedToolResult | Promise<ToolMessage | ProcessedToolResult>;
 
 /** What a context preparer sees before each model call. */
 export interface ContextState {
@@ -40,24 +49,74 @@ export interface ContextState {
 /**
  * A change to the context before a call: `append` adds harness messages (no cache break);
  * `replace` swaps messages start..end for others — a declared cache break, recorded in the session
- * so that a restart replays the same bytes.
+ * so that a restart replays the same bytes. `blobs` are stored by the loop when it applies the edit
+ * (the originals a stub or summary points to), so a plan that is never applied writes nothing.
  */
 export type ContextEdit =
-  | { type: "append"; messages: Message[] }
-  | { type: "replace"; start: number; end: number; messages: Message[]; reason: string };
+  | { type: "append"; messages: Message[]; blobs?: StoredBlob[] }
+  | { type: "replace"; start: number; end: number; messages: Message[]; reason: string; blobs?: StoredBlob[] };
 
 export type ContextPreparer = (state: ContextState) => ContextEdit[] | undefined | Promise<ContextEdit[] | undefined>;
 
+/** What a tail builder sees on every call. */
+export interface TailState {
+  trajectory: readonly Message[];
+  /** Model calls made so far in this run. */
+  iteration: number;
+  now: Date;
+}
+
+/** What a user-message processor is told. */
+export interface UserMessageInfo {
+  trajectory: readonly Message[];
+  now: Date;
+}
+
+/** What a policy's stable system section is decided from, once, when the agent is created. */
+export interface SystemSectionInput {
+  /** Names of every tool the agent sends (the user's and every policy's), sorted. */
+  toolNames: readonly string[];
+}
+
 /**
- * A context-management policy: what happens to a tool result when it is written, and what happens
- * to the context before each model call. The agent loop drives a policy through its
- * `processToolResult` and `prepareContext` options; `ctxkit replay` drives the same policy over
- * recorded runs, so what is measured is what runs.
+ * Everything that shapes what the model sees plugs in as a context policy: the status bar,
+ * compression, and later skills, budgets and source tags. Every hook is optional.
+ * `composeContextPolicies` (and `createAgent({ context: [...] })`) owns the order in which hooks of
+ * several policies run and the rules that cut across them — see its documentation.
  */
 export interface ContextPolicy {
   readonly name: string;
+  /**
+   * Where this policy runs relative to others (lower first; default 0; equal values keep list
+   * order). Compression uses -100 so the status bar (+100) describes the context compression left
+   * and stamps the results compression budgeted.
+   */
+  readonly order?: number;
+  /** Tools this policy adds to the agent (e.g. the status bar's TODO tools, compression's `recall`). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
+  readonly tools?: readonly Tool<any>[];
+  /**
+   * A stable section for the session part of the system prompt, decided once when the agent is
+   * created (never per call — the prefix must stay byte-stable). Return undefined for none.
+   */
+  system?(input: SystemSectionInput): string | undefined;
+  /** Rewrites the person's message once, when a run creates it, before it is stored and frozen. */
+  processUserMessage?(message: UserMessage, info: UserMessageInfo): UserMessage;
   /** Decided once per result, before it is appended and frozen (budgets, previews, noise removal). */
   processToolResult?: ToolResultProcessor;
   /** Before each call: edits to the context (appends, or declared replacements such as compactions). */
   prepareContext?: ContextPreparer;
+  /** Text for the request's tail (never stored). Tails of several policies share one message. */
+  tail?(state: TailState): string | undefined;
+  /**
+   * A harness message carrying this policy's state across a compaction that removes part of the
+   * trajectory (counts, TODO lists, active skills): `messages` is the context up to the end of the
+   * removed part. The composer puts it right after the replacement. Undefined: nothing to carry.
+   */
+  checkpoint?(messages: readonly Message[], now: Date, id: string): UserMessage | undefined;
+}
+
+/** Normalises what a processor returned. */
+export function toProcessedToolResult(value: ToolMessage | ProcessedToolResult): ProcessedToolResult {
+  return "message" in value && "blobs" in value ? value : { message: value as ToolMessage, blobs: [] };
 }

@@ -218,7 +218,7 @@ describe("agent loop", () => {
 
   it("puts the tail last and never stores it in the trajectory", async () => {
     const provider = createScriptedProvider({ turns: [{ toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" } }] }, "done"] });
-    const agent = createAgent({ provider, system: "s", tools: [weatherTool], tail: ({ iteration }) => `<agent_status>call=${iteration}</agent_status>` });
+    const agent = createAgent({ provider, system: "s", tools: [weatherTool], context: [{ name: "test", tail: ({ iteration }) => `<agent_status>call=${iteration}</agent_status>`  }] });
     await agent.run("go").result();
     expect(provider.requests.map((request) => request.tail?.content)).toEqual(["<agent_status>call=0</agent_status>", "<agent_status>call=1</agent_status>"]);
     expect(agent.messages.some((message) => message.meta.origin === "harness")).toBe(false);

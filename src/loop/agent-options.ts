@@ -1,13 +1,16 @@
 import type { Provider } from "../providers/provider.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
-import type { ContextPolicy, ContextPreparer, ToolResultProcessor } from "../context/context-policy.js";
+import type { ContextPolicy } from "../context/context-policy.js";
+import type { PromptTokens } from "../tokens/prompt-tokens.js";
 import type { Tool, ToolOutput } from "../tools/tool.js";
 import type {
+  BlobStore,
   GenerationSettings,
   Message,
   ModelRequest,
   SystemPrompt,
   ToolCallPart,
+  ToolDefinition,
   Usage,
   UserMessage,
 } from "../types/index.js";
@@ -31,14 +34,6 @@ export interface AgentHooks {
   transformRequest?: (request: ModelRequest) => ModelRequest;
 }
 
-/** What the tail builder sees on every call. */
-export interface TailState {
-  trajectory: readonly Message[];
-  /** Model calls made so far in this run. */
-  iteration: number;
-  now: Date;
-}
-
 /**
  * Where the agent records what it sends and receives. `SessionWriter` from `ctxkit`'s session store
  * implements it; anything else that does can be passed too.
@@ -46,7 +41,12 @@ export interface TailState {
 export interface SessionSink {
   readonly id: string;
   appendMessage(message: Message): void;
-  appendRequest(record: { messageCount: number; tail: UserMessage | null; provider: string; model: string; at: string }): number;
+  appendRequest(record: { messageCount: number; tail: UserMessage | null; provider: string; model: string; at: string; bodyHash?: string }): number;
+  /**
+   * Records the prefix the agent actually sends (its system prompt and every tool, the policies'
+   * included) when it differs from the one the session holds — a declared prefix change.
+   */
+  recordPrefix?(prefix: { system: Readonly<SystemPrompt>; tools: readonly ToolDefinition[]; provider: string; model: string }, reason: string): void;
   appendUsage(requestIndex: number, usage: Usage): void;
   appendContextEdit(edit: { start: number; end: number; messages: Message[]; reason: string; at: string }): void;
   appendRunStart(record: { runId: string; input: string; at: string }): void;
@@ -74,34 +74,50 @@ export interface AgentOptions {
    */
   confirmToolCall?: (call: ToolCallInfo) => Promise<boolean>;
   /**
-   * A context-management policy (compression, status bar, or several composed with
-   * `composeContextPolicies`). Applied before `processToolResult` / `prepareContext` given here.
+   * What shapes the context, as one list of policies: the status bar, compression, and your own
+   * (`createAgent({ context: [createStatusBar(), createCompression({ contextWindow })] })`). Their
+   * tools and system sections are added to the prefix; the order their hooks run in and the rules
+   * across them (checkpoints across compaction) are `composeContextPolicies`'s.
    */
-  contextPolicy?: ContextPolicy;
-  /** Rewrites each tool result once before it is frozen into the trajectory (see ToolResultProcessor). */
-  processToolResult?: ToolResultProcessor;
-  /** Runs before each model call and after a context overflow; may append or replace context (see ContextEdit). */
-  prepareContext?: ContextPreparer;
+  context?: readonly ContextPolicy[];
   /**
-   * Rewrites the person's message once, when a run creates it, before it is stored (e.g. the status
-   * bar's timestamp and time since the last reply). Frozen like a tool result after processing.
+   * Where the originals that compression moves out of the context are kept (the `recall` tool reads
+   * them). Default: in memory. The CLI uses `createFileBlobStore(<data-dir>/blobs)`.
    */
-  processUserMessage?: (message: UserMessage, info: { trajectory: readonly Message[]; now: Date }) => UserMessage;
-  /** Builds the tail message (e.g. a status bar) for each call; it is never stored in the trajectory. */
-  tail?: (state: TailState) => string | undefined;
+  blobStore?: BlobStore;
+  /**
+   * Every message the session ever recorded, including ones a compaction replaced (a loaded session's
+   * `log`), so `recall` by message id finds originals from before a restart.
+   */
+  messageLog?: readonly Message[];
   /** Identical consecutive tool calls before the agent warns the model; one more stops the run (default 3). */
   repeatedCallLimit?: number;
   /** Default timeout per tool call in ms (default 120 000); a tool's own `timeoutMs` wins. */
   toolTimeoutMs?: number;
   /**
-   * Checks every request against the previous one and reports cache breaks (`cache_break` events;
-   * a warning when undeclared). `strict` ends the run with a `prefix_break` error on an undeclared
-   * break. Default: on, counting with the calibrated estimator; `false` turns it off.
+   * Checks every request's wire body (`provider.serialize`) against the previous one and reports
+   * cache breaks (`cache_break` events; a warning when undeclared). With `promptTokens` (or a provider
+   * that renders its own prompt tokens) it also checks the rendered prompt's tokens, which catches
+   * chat-template breaks the JSON body cannot show. `strict` ends the run with a `prefix_break` error
+   * on an undeclared break. Default: on, lost tokens estimated with the calibrated estimator; `false`
+   * turns it off.
    */
-  prefixGuard?: false | { strict?: boolean; counter?: TokenCounter };
+  prefixGuard?: false | PrefixGuardSettings;
   clock?: () => Date;
   createId?: () => string;
 }
 
+export interface PrefixGuardSettings {
+  strict?: boolean;
+  /** Counts lost tokens when no prompt tokens are known (default: the calibrated estimator). */
+  counter?: TokenCounter;
+  /**
+   * The prompt tokens the model sees for a request, when its chat template and tokenizer are known:
+   * `"qwen3"` renders Qwen3's template with the exact Qwen3 tokenizer (vLLM, llama.cpp, Ollama serving
+   * Qwen3), or pass your own renderer. Default: the provider's `promptTokens`, if it has one.
+   */
+  promptTokens?: "qwen3" | ((request: ModelRequest) => PromptTokens);
+}
+
 export type { ToolCallPart };
-export type { ContextEdit, ContextPreparer, ContextState, ToolResultInfo, ToolResultProcessor } from "../context/context-policy.js";
+export type { ContextEdit, ContextPreparer, ContextState, TailState, ToolResultInfo, ToolResultProcessor } from "../context/context-policy.js";

@@ -1,6 +1,15 @@
-import type { AgentEvent, Message } from "../types/index.js";
+import type { AgentEvent, BlobStore, Message } from "../types/index.js";
 import { CtxkitError } from "../types/index.js";
 import type { ContextEdit, SessionSink } from "./agent-options.js";
+
+export interface EditTarget {
+  trajectory: Message[];
+  session: SessionSink | undefined;
+  /** Where the blobs an edit carries are stored, before the edit is recorded. */
+  blobStore: BlobStore;
+  /** Messages a replacement removes are kept here by id (for `recall` by message id). */
+  replaced: Map<string, Message>;
+}
 
 export interface AppliedEdits {
   events: AgentEvent[];
@@ -14,16 +23,13 @@ export interface AppliedEdits {
  * originals stay in the session file). Throws on an edit that does not fit the context — a bug in
  * the preparer, not something to guess about.
  */
-export function applyContextEdits(
-  edits: readonly ContextEdit[],
-  trajectory: Message[],
-  session: SessionSink | undefined,
-  turn: number,
-  at: string,
-): AppliedEdits {
+export function applyContextEdits(edits: readonly ContextEdit[], target: EditTarget, turn: number, at: string): AppliedEdits {
+  const { trajectory, session } = target;
   const events: AgentEvent[] = [];
   let declaredReason: string | undefined;
   for (const edit of edits) {
+    // The originals a stub or preview points to are stored before anything refers to them.
+    for (const blob of edit.blobs ?? []) target.blobStore.put(blob.content);
     if (edit.type === "append") {
       const start = trajectory.length;
       for (const message of edit.messages) {
@@ -35,10 +41,11 @@ export function applyContextEdits(
     }
     if (!(edit.start >= 0 && edit.start <= edit.end && edit.end <= trajectory.length)) {
       throw new CtxkitError(
-        "config_invalid",
+        "context_edit_invalid",
         `A context edit replaced messages ${edit.start}–${edit.end}, but the context has ${trajectory.length}. Fix the prepareContext function.`,
       );
     }
+    for (const removed of trajectory.slice(edit.start, edit.end)) target.replaced.set(removed.meta.id, removed);
     trajectory.splice(edit.start, edit.end - edit.start, ...edit.messages);
     session?.appendContextEdit({ start: edit.start, end: edit.end, messages: edit.messages, reason: edit.reason, at });
     declaredReason = edit.reason;

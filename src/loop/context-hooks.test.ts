@@ -20,10 +20,10 @@ describe("tool-result processing", () => {
       tools: [weatherTool, failingTool],
       clock: createTestClock(),
       prefixGuard: { strict: true },
-      processToolResult: (result, info) => {
+      context: [{ name: "test", processToolResult: (result, info) => {
         seen.push([info.call.name, info.callNumber, info.totalCallNumber, info.errorKind]);
         return { ...result, content: `[${info.now.toISOString()}] [Tool call #${info.callNumber} for '${result.toolName}']\n${result.content}` };
-      },
+      } }],
     });
     await agent.run("go").result();
     expect(seen).toEqual([
@@ -52,14 +52,14 @@ describe("context preparation", () => {
       tools,
       session,
       prefixGuard: { strict: true },
-      prepareContext: ({ iteration, messages }) => {
+      context: [{ name: "test", prepareContext: ({ iteration, messages }) => {
         if (iteration === 1) return [{ type: "append", messages: [{ role: "user", content: "<note>checked Oslo</note>", meta: { id: "note", origin: "harness", createdAt: "" } }] }];
         if (iteration === 2) {
           const summary: Message = { role: "user", content: "[COMPRESSED] Oslo and Rome looked up.", meta: { id: "summary", origin: "harness", createdAt: "" } };
           return [{ type: "replace", start: 1, end: messages.length, messages: [summary], reason: "test compaction" }];
         }
         return undefined;
-      },
+      } }],
     });
     for await (const event of agent.run("weather?")) events.push(event);
     await session.close();
@@ -90,10 +90,10 @@ describe("context preparation", () => {
         { role: "user", content: "old question", meta: { id: "a", origin: "user", createdAt: "" } },
         { role: "assistant", content: [{ type: "text", text: "old answer" }], meta: { id: "b", origin: "model", createdAt: "" } },
       ],
-      prepareContext: ({ overflow, messages }) => {
+      context: [{ name: "test", prepareContext: ({ overflow, messages }) => {
         overflowFlags.push(overflow);
         return overflow ? [{ type: "replace", start: 0, end: messages.length - 1, messages: [], reason: "overflow compaction" }] : undefined;
-      },
+      } }],
     });
     const result = await agent.run("new question").result();
     expect(result).toMatchObject({ stopReason: "final_answer", finalText: "fits now" });
@@ -103,7 +103,7 @@ describe("context preparation", () => {
 
   it("fails the run with the overflow error when compaction does not help", async () => {
     const provider = createScriptedProvider({ turns: () => ({ error: new ContextOverflowError("maximum context length is 8192 tokens") }) });
-    const agent = createAgent({ provider, system: "s", prepareContext: () => undefined });
+    const agent = createAgent({ provider, system: "s", context: [{ name: "test", prepareContext: () => undefined  }] });
     const result = await agent.run("q").result();
     expect(result).toMatchObject({ stopReason: "error", error: { code: "context_overflow" } });
   });

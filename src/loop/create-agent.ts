@@ -1,12 +1,16 @@
 import { buildModelRequest } from "../context/build-model-request.js";
 import { composeContextPolicies } from "../context/compose-context-policies.js";
-import { createPrefixGuard } from "../context/prefix-guard/index.js";
+import { createPrefixGuard, type PrefixGuard } from "../context/prefix-guard/index.js";
+import { createMemoryBlobStore } from "../context/compression/blob-store.js";
 import { getTokenCounter } from "../tokens/get-token-counter.js";
-import { createStablePrefix, type StablePrefix } from "../context/stable-prefix.js";
+import { createQwen3PromptTokens } from "../tokens/prompt-tokens.js";
+import type { Provider } from "../providers/provider.js";
+import type { StablePrefix } from "../context/stable-prefix.js";
+import { resolveAgentPrefix } from "./resolve-agent-prefix.js";
 import type { Tool } from "../tools/tool.js";
 import { compileArgumentValidators } from "../tools/validate-tool-arguments.js";
 import { validateToolDefinitions } from "../tools/validate-tool-definitions.js";
-import type { Message, UserMessage } from "../types/index.js";
+import { CtxkitError, type Message, type UserMessage } from "../types/index.js";
 import type { AgentOptions } from "./agent-options.js";
 import { countToolCalls, type LoopState } from "./loop-state.js";
 import { runAgentLoop } from "./run-agent-loop.js";
@@ -36,10 +40,11 @@ export interface Agent {
  * duplicate tools. Tools are sorted and frozen once, so requests keep a byte-stable prefix.
  */
 export function createAgent(options: AgentOptions): Agent {
-  const tools = options.tools ?? [];
+  const policy = composeContextPolicies(...(options.context ?? []));
+  const tools = [...(options.tools ?? []), ...(policy.tools ?? [])];
   validateToolDefinitions(tools);
   const validators = compileArgumentValidators(tools);
-  const prefix = createStablePrefix(options.system, tools);
+  const prefix = resolveAgentPrefix({ system: options.system, tools: options.tools ?? [], context: policy.members });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one map
   const toolsByName = new Map<string, Tool<any>>(tools.map((tool) => [tool.name, tool]));
   const clock = options.clock ?? (() => new Date());
@@ -48,17 +53,17 @@ export function createAgent(options: AgentOptions): Agent {
   let running = false;
 
   const state: LoopState = {
-    options: withContextPolicy(options),
+    options,
+    policy,
+    blobStore: options.blobStore ?? createMemoryBlobStore(),
+    replaced: new Map((options.messageLog ?? []).map((message) => [message.meta.id, message])),
     prefix,
     trajectory,
     toolsByName,
     validators,
     clock,
     createId,
-    guard:
-      options.prefixGuard === false
-        ? undefined
-        : createPrefixGuard({ counter: options.prefixGuard?.counter ?? getTokenCounter("estimate"), strict: options.prefixGuard?.strict ?? false }),
+    guard: createGuard(options),
     declaredBreak: undefined,
     toolCallCounts: countToolCalls(trajectory),
     lastUsage: undefined,
@@ -70,7 +75,7 @@ export function createAgent(options: AgentOptions): Agent {
   return {
     run(input, runOptions = {}) {
       return createRunHandle(async function* () {
-        if (running) throw new Error("This agent is already running; wait for the current run to end before starting another.");
+        if (running) throw new CtxkitError("agent_busy", "This agent is already running; wait for the current run to end before starting another.");
         running = true;
         try {
           return yield* runAgentLoop(state, input, runOptions.signal);
@@ -90,12 +95,20 @@ export function createAgent(options: AgentOptions): Agent {
   };
 }
 
-/** Folds `contextPolicy` and the direct `processToolResult` / `prepareContext` options into one policy. */
-function withContextPolicy(options: AgentOptions): AgentOptions {
-  if (!options.contextPolicy) return options;
-  const direct = { name: "options", processToolResult: options.processToolResult, prepareContext: options.prepareContext };
-  const combined = composeContextPolicies(options.contextPolicy, direct);
-  return { ...options, processToolResult: combined.processToolResult, prepareContext: combined.prepareContext };
+function createGuard(options: AgentOptions): PrefixGuard | undefined {
+  const settings = options.prefixGuard;
+  if (settings === false) return undefined;
+  const provider: Provider = options.provider;
+  const promptTokens =
+    settings?.promptTokens === "qwen3"
+      ? createQwen3PromptTokens(getTokenCounter("qwen3"))
+      : (settings?.promptTokens ?? (provider.promptTokens ? (request: Parameters<NonNullable<Provider["promptTokens"]>>[0]) => provider.promptTokens!(request) : undefined));
+  return createPrefixGuard({
+    serialize: (request) => provider.serialize(request),
+    counter: settings?.counter ?? getTokenCounter("estimate"),
+    strict: settings?.strict ?? false,
+    ...(promptTokens ? { promptTokens } : {}),
+  });
 }
 
 function defaultIdGenerator(): () => string {

@@ -1,6 +1,6 @@
 import type { ArgumentsValidator } from "../tools/validate-tool-arguments.js";
 import { ToolError, type Tool, type ToolErrorKind, type ToolOutput } from "../tools/tool.js";
-import type { Message, ToolCallPart } from "../types/index.js";
+import type { BlobReader, Message, ToolCallPart } from "../types/index.js";
 import type { AgentHooks, ToolCallInfo } from "./agent-options.js";
 
 export interface ToolExecutionContext {
@@ -13,6 +13,9 @@ export interface ToolExecutionContext {
   signal: AbortSignal;
   /** The trajectory, handed to tools as `ToolContext.messages`. */
   messages?: readonly Message[];
+  /** Handed to tools as `ToolContext.blobs` / `ToolContext.findMessage` (for `recall`). */
+  blobs?: BlobReader;
+  findMessage?: (id: string) => Message | undefined;
 }
 
 export interface ToolCallOutcome {
@@ -118,7 +121,13 @@ async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: Tool
   });
   try {
     const execution = tool
-      .execute(call.arguments, { signal: controller.signal, toolCallId: call.id, ...(context.messages ? { messages: context.messages } : {}) })
+      .execute(call.arguments, {
+        signal: controller.signal,
+        toolCallId: call.id,
+        ...(context.messages ? { messages: context.messages } : {}),
+        ...(context.blobs ? { blobs: context.blobs } : {}),
+        ...(context.findMessage ? { findMessage: context.findMessage } : {}),
+      })
       .then((result): ToolOutput => (typeof result === "string" ? { content: result } : result))
       .catch((error: unknown) => failureFromThrown(call.name, error));
     return await Promise.race([execution, timeout, aborted]);

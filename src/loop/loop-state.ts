@@ -1,9 +1,10 @@
+import type { ComposedContextPolicy } from "../context/compose-context-policies.js";
 import type { PrefixGuard } from "../context/prefix-guard/index.js";
 import type { StablePrefix } from "../context/stable-prefix.js";
 import { findStatusCheckpoint } from "../context/status-bar/status-checkpoint.js";
 import type { Tool } from "../tools/tool.js";
 import type { ArgumentsValidator } from "../tools/validate-tool-arguments.js";
-import type { Message, MessageMeta, MessageOrigin, ModelRequest, Usage, UserMessage } from "../types/index.js";
+import type { BlobStore, Message, MessageMeta, MessageOrigin, ModelRequest, Usage, UserMessage } from "../types/index.js";
 import type { AgentOptions } from "./agent-options.js";
 
 /** Key of the all-tools counter in `LoopState.toolCallCounts` (not a valid tool name). */
@@ -12,6 +13,12 @@ export const totalToolCallsKey = "*";
 /** What an agent keeps between runs. Owned by `createAgent`; the loop functions read and update it. */
 export interface LoopState {
   options: AgentOptions;
+  /** Every context policy of the agent, composed once. */
+  policy: ComposedContextPolicy;
+  /** Where blobs that policies hand back (previews', stubs' originals) are stored. */
+  blobStore: BlobStore;
+  /** Messages a context edit replaced (and the loaded session's log), by id, for `recall` by message id. */
+  replaced: Map<string, Message>;
   prefix: StablePrefix;
   /** The context as sent: append-only, except for declared context edits. */
   trajectory: Message[];

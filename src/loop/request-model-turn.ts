@@ -1,4 +1,4 @@
-import { describeCacheBreak } from "../context/prefix-guard/index.js";
+import { describeCacheBreak, hashBody } from "../context/prefix-guard/index.js";
 import type { AgentEvent, AssistantPart, Usage, UserMessage } from "../types/index.js";
 import type { ModelResponse } from "../providers/provider.js";
 import { applyContextEdits } from "./apply-context-edits.js";
@@ -30,11 +30,12 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
   const session = options.session;
   let overflow = false;
 
+  const policy = state.policy;
   while (true) {
-    if (options.prepareContext) {
+    if (policy.prepareContext) {
       let edits;
       try {
-        edits = await options.prepareContext({
+        edits = await policy.prepareContext({
           messages: state.trajectory,
           prefix: state.prefix,
           iteration: turn,
@@ -44,7 +45,7 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
           overflow,
           signal,
         });
-        const applied = applyContextEdits(edits ?? [], state.trajectory, session, turn, clock().toISOString());
+        const applied = applyContextEdits(edits ?? [], { trajectory: state.trajectory, session, blobStore: state.blobStore, replaced: state.replaced }, turn, clock().toISOString());
         for (const event of applied.events) yield event;
         if (applied.declaredReason) state.declaredBreak = { reason: applied.declaredReason };
       } catch (error) {
@@ -52,7 +53,7 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
       }
     }
 
-    const tailText = options.tail?.({ trajectory: state.trajectory, iteration: turn, now: clock() });
+    const tailText = policy.tail?.({ trajectory: state.trajectory, iteration: turn, now: clock() });
     const tail: UserMessage | undefined =
       tailText === undefined
         ? undefined
@@ -60,6 +61,7 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
     const built = state.buildRequest(tail);
     const request = options.hooks?.transformRequest ? options.hooks.transformRequest(built) : built;
 
+    let bodyHash: string | undefined;
     if (state.guard) {
       let check;
       try {
@@ -67,6 +69,7 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
       } catch (error) {
         return { kind: "failed", error: errorFields(error, "prefix_break") };
       }
+      bodyHash = check.bodyHash;
       state.declaredBreak = undefined;
       if (check.cacheBreak) {
         const { excerpt: _excerpt, ...fields } = check.cacheBreak;
@@ -81,12 +84,20 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
     if (session) {
       // Nothing is sent that the session could not record (a full disk, a closed writer).
       try {
+        bodyHash ??= hashBody(options.provider.serialize(request).body);
+        // The session holds the prefix the agent really sends: its own tools and system prompt plus
+        // every policy's (a caller's startSession may not have known them).
+        session.recordPrefix?.(
+          { system: request.system, tools: request.tools, provider: options.provider.name, model: options.provider.model },
+          "the agent's system prompt or tools differ from the session's (context policies add tools and system sections)",
+        );
         requestIndex = session.appendRequest({
           messageCount: request.messages.length,
           tail: request.tail ?? null,
           provider: options.provider.name,
           model: options.provider.model,
           at: clock().toISOString(),
+          bodyHash,
         });
         await session.flush();
       } catch (error) {
@@ -109,7 +120,7 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
     if (outcome.error.code === "aborted" || signal.aborted) {
       return { kind: "aborted", partial: outcome.partial.content };
     }
-    if (outcome.error.code === "context_overflow" && options.prepareContext && !overflow) {
+    if (outcome.error.code === "context_overflow" && policy.prepareContext && !overflow) {
       overflow = true;
       yield { type: "warning", code: "context_overflow", message: `${outcome.error.message} Compacting and retrying once.` };
       continue;

@@ -46,7 +46,7 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
   yield { type: "run_start", runId, input, ...(session ? { sessionId: session.id } : {}) };
   session?.appendRunStart({ runId, input, at: clock().toISOString() });
   const userMessage: UserMessage = { role: "user", content: input, meta: createMeta(state, "user") };
-  append(options.processUserMessage ? options.processUserMessage(userMessage, { trajectory, now: clock() }) : userMessage);
+  append(state.policy.processUserMessage ? state.policy.processUserMessage(userMessage, { trajectory, now: clock() }) : userMessage);
 
   try {
     while (true) {

@@ -40,9 +40,9 @@ describe("failures around tool calls", () => {
       provider,
       system: "s",
       tools: [weatherTool],
-      processToolResult: () => {
+      context: [{ name: "test", processToolResult: () => {
         throw new Error("Could not store a blob in /ro/blobs");
-      },
+      } }],
     });
     const result = await agent.run("weather?").result();
     expect(result).toMatchObject({ stopReason: "error", error: { code: "tool_result_processing_failed" } });
@@ -80,10 +80,10 @@ describe("resuming after a compaction", () => {
       tools: [weatherTool],
       messages,
       clock: createTestClock(),
-      processToolResult: (result, info) => {
+      context: [{ name: "test", processToolResult: (result, info) => {
         numbers.push([info.callNumber, info.totalCallNumber]);
         return result;
-      },
+      } }],
     });
     await agent.run("and Oslo?").result();
     expect(numbers).toEqual([[8, 8]]);

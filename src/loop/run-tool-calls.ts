@@ -1,3 +1,4 @@
+import { toProcessedToolResult } from "../context/context-policy.js";
 import type { AgentEvent, ToolCallPart, ToolMessage } from "../types/index.js";
 import { executeToolCalls, failure, type ToolCallOutcome } from "./execute-tool-calls.js";
 import { createMeta, totalToolCallsKey, type LoopState } from "./loop-state.js";
@@ -47,6 +48,8 @@ export async function* runToolCalls(
     defaultTimeoutMs: options.toolTimeoutMs ?? 120_000,
     signal: context.signal,
     messages: state.trajectory,
+    blobs: state.blobStore,
+    findMessage: (id) => state.replaced.get(id) ?? state.trajectory.find((message) => message.meta.id === id),
   });
   for (const result of executed) outcomes.set(result.call.id, result);
 
@@ -68,16 +71,20 @@ export async function* runToolCalls(
     let message = raw;
     // A failing processor (e.g. a blob store that cannot write) ends the run, but only after every
     // call got a result: a call without one makes the provider reject the next request of this chat.
-    if (options.processToolResult && error === undefined) {
+    const processToolResult = state.policy.processToolResult;
+    if (processToolResult && error === undefined) {
       try {
-        message = await options.processToolResult(raw, {
+        const processed = toProcessedToolResult(await processToolResult(raw, {
           call,
           ...(result.output.errorKind ? { errorKind: result.output.errorKind } : {}),
           durationMs: result.durationMs,
           callNumber,
           totalCallNumber,
           now: state.clock(),
-        });
+        }));
+        // The original a preview points to is stored before the preview is appended.
+        for (const blob of processed.blobs) state.blobStore.put(blob.content);
+        message = processed.message;
       } catch (thrown) {
         const code = (thrown as { code?: unknown } | null)?.code;
         const reason = thrown instanceof Error ? thrown.message : String(thrown);

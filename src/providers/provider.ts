@@ -1,4 +1,5 @@
 import type { ModelRequest } from "../types/model-request.js";
+import type { PromptTokens } from "../tokens/prompt-tokens.js";
 import type { AssistantPart, CtxkitError, StopReason, Usage } from "../types/index.js";
 
 /** What the model produced in one call, before the loop stamps it with an id and time. */
@@ -41,6 +42,14 @@ export interface Provider {
   readonly name: string;
   readonly model: string;
   stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent>;
-  /** The wire body for the prefix guard and tests, in canonical form. */
+  /**
+   * The exact wire body `stream` sends for this request (the prefix guard compares these, and the
+   * session stores a hash of each). Deterministic: the same request always gives the same bytes.
+   */
   serialize(request: ModelRequest): SerializedRequest;
+  /**
+   * The prompt tokens the model will see, for providers that render and tokenize the prompt
+   * themselves (an embedded engine): the prefix guard then checks tokens as well as bytes.
+   */
+  promptTokens?(request: ModelRequest): PromptTokens;
 }

@@ -1,4 +1,5 @@
 import type { Message } from "../types/index.js";
+import { migrateDerivedMetadata } from "./migrate-derived-metadata.js";
 import type { LoadedRequest, LoadedSession, SessionRun, SessionWarning } from "./loaded-session.js";
 import type { ContextEditRecord, HeaderRecord, PrefixRecord, SessionRecord, UsageRecord } from "./session-records.js";
 
@@ -33,18 +34,21 @@ export function assembleSession(header: HeaderRecord): SessionAssembly {
       case "prefix":
         prefixes.push(record);
         return undefined;
-      case "message":
-        log.push(record.message);
-        messages.push(record.message);
+      case "message": {
+        const message = header.version < 3 ? migrateDerivedMetadata(record.message) : record.message;
+        log.push(message);
+        messages.push(message);
         return undefined;
+      }
       case "context_edit": {
         if (header.version < 2) return "a context_edit record in a version 1 file (context edits arrived in version 2)";
         if (record.start > record.end || record.end > messages.length) {
           return `context_edit replaces messages ${record.start}–${record.end}, but the context has ${messages.length}`;
         }
-        messages = [...messages.slice(0, record.start), ...record.messages, ...messages.slice(record.end)];
+        const inserted = header.version < 3 ? record.messages.map(migrateDerivedMetadata) : record.messages;
+        messages = [...messages.slice(0, record.start), ...inserted, ...messages.slice(record.end)];
         views.push(messages);
-        edits.push(record);
+        edits.push(inserted === record.messages ? record : { ...record, messages: inserted });
         return undefined;
       }
       case "request":

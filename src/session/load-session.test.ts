@@ -118,11 +118,11 @@ describe("loading a session file", () => {
 
   it("refuses a newer format version and says to upgrade", async () => {
     const lines = await writeSession("future", 1);
-    lines[0] = lines[0]?.replace('"version":2', '"version":3') ?? "";
+    lines[0] = lines[0]?.replace('"version":3', '"version":4') ?? "";
     await writeFile(store.path("future"), `${lines.join("\n")}\n{"type":"something_new_in_v3"}\n`);
     await expect(store.load("future")).rejects.toMatchObject({
       code: "session_version_unsupported",
-      message: expect.stringMatching(/version 3.*reads versions up to 2.*Upgrade ctxkit/),
+      message: expect.stringMatching(/version 4.*reads versions up to 3.*Upgrade ctxkit/),
     });
   });
 

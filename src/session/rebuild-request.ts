@@ -1,4 +1,7 @@
-import { CtxkitError, type Message, type SystemPrompt, type ToolDefinition, type UserMessage } from "../types/index.js";
+import { buildModelRequest } from "../context/build-model-request.js";
+import { hashBody } from "../context/prefix-guard/prefix-guard.js";
+import type { SerializedRequest } from "../providers/provider.js";
+import { CtxkitError, type GenerationSettings, type Message, type SystemPrompt, type ToolDefinition, type UserMessage } from "../types/index.js";
 import type { LoadedSession } from "./loaded-session.js";
 
 /** The parts of one model call, as recorded: enough to rebuild its wire body byte for byte. */
@@ -9,6 +12,8 @@ export interface RebuiltRequest {
   tail: UserMessage | undefined;
   provider: string;
   model: string;
+  /** The hash of the body as it was sent (sessions of format 3 on). */
+  bodyHash?: string;
 }
 
 /**
@@ -30,5 +35,31 @@ export function rebuildRequest(session: LoadedSession, requestIndex: number): Re
     tail: request.tail ?? undefined,
     provider: request.provider,
     model: request.model,
+    ...(request.bodyHash ? { bodyHash: request.bodyHash } : {}),
   };
+}
+
+/**
+ * Serialises a rebuilt request with `provider` (and the generation settings it was sent with) and
+ * checks the bytes against the hash recorded when it was sent. Throws `session_body_mismatch` when
+ * they differ: the provider's code now writes other bytes for the same messages, so a resumed session
+ * would not extend its cached prefix. Returns the body. A request recorded without a hash (format
+ * 1 and 2) cannot be checked and is returned as rebuilt.
+ */
+export function verifyRebuiltRequest(
+  rebuilt: RebuiltRequest,
+  provider: { serialize(request: ReturnType<typeof buildModelRequest>): SerializedRequest },
+  settings: GenerationSettings = {},
+): SerializedRequest {
+  const request = buildModelRequest({ prefix: { system: rebuilt.system, tools: rebuilt.tools }, trajectory: rebuilt.messages, ...(rebuilt.tail ? { tail: rebuilt.tail } : {}), settings });
+  const serialized = provider.serialize(request);
+  if (rebuilt.bodyHash !== undefined && hashBody(serialized.body) !== rebuilt.bodyHash) {
+    throw new CtxkitError(
+      "session_body_mismatch",
+      `The request rebuilt from the session serialises to other bytes than were sent (${rebuilt.provider}, ${rebuilt.model}): ` +
+        "the provider's code or the generation settings changed since, so resuming would re-send the whole prompt uncached. " +
+        "Start a new session, pass the settings the session was recorded with, or resume with `verifyBody: false` to accept one full-price call.",
+    );
+  }
+  return serialized;
 }

@@ -7,10 +7,14 @@ export const SESSION_FORMAT = "ctxkit-session";
  * The format version this ctxkit writes and the newest it reads. Bump it only with a loader for
  * every older version and a fixture of it under `fixtures/` (v1-*.jsonl must load forever).
  */
-export const SESSION_FORMAT_VERSION = 2;
+export const SESSION_FORMAT_VERSION = 3;
 
-/** Versions this ctxkit reads. v2 added `context_edit` records (compaction, cleared tool results). */
-export const READABLE_SESSION_VERSIONS: readonly number[] = [1, 2];
+/**
+ * Versions this ctxkit reads. v2 added `context_edit` records (compaction, cleared tool results);
+ * v3 added `bodyHash` to request records and `meta.derived` to messages the harness derived (older
+ * files get their derived metadata on load, see `migrateDerivedMetadata`).
+ */
+export const READABLE_SESSION_VERSIONS: readonly number[] = [1, 2, 3];
 
 /** Line 1 of every session file. */
 export interface HeaderRecord {
@@ -52,6 +56,12 @@ export interface RequestRecord {
   provider: string;
   model: string;
   at: string;
+  /**
+   * `sha256:<hex>` of the exact wire body sent (v3). Rebuilding the request and serialising it with
+   * the same provider must give the same hash; a difference means the provider's code now writes
+   * different bytes for old messages, which would break the prompt cache of a resumed session.
+   */
+  bodyHash?: string;
 }
 
 /** Token usage the provider reported for request `request`. */

@@ -42,7 +42,7 @@ describe("session store", () => {
     const loaded = await store.load(writer.id);
     expect(loaded.messages).toEqual(messages);
     expect(loaded.messages.map((message) => JSON.stringify(message))).toEqual(messages.map((message) => JSON.stringify(message)));
-    expect(loaded.header).toMatchObject({ format: "ctxkit-session", version: 2, id: writer.id, createdAt, workspace: "/tmp/project" });
+    expect(loaded.header).toMatchObject({ format: "ctxkit-session", version: 3, id: writer.id, createdAt, workspace: "/tmp/project" });
     expect(loaded.prefix).toEqual({ type: "prefix", ...samplePrefix });
     expect(loaded.usage).toEqual([{ type: "usage", request: 0, usage: usageOf(100, 20) }]);
     expect(loaded.runs).toHaveLength(1);
@@ -55,7 +55,7 @@ describe("session store", () => {
     const writer = await store.create({ id: "first", createdAt, prefix: samplePrefix });
     const lines = (await readFile(store.path("first"), "utf8")).split("\n");
     expect(lines).toHaveLength(3);
-    expect(JSON.parse(lines[0] ?? "")).toEqual({ type: "header", format: "ctxkit-session", version: 2, id: "first", createdAt });
+    expect(JSON.parse(lines[0] ?? "")).toEqual({ type: "header", format: "ctxkit-session", version: 3, id: "first", createdAt });
     expect(lines[2]).toBe("");
     await writer.close();
   });

@@ -76,6 +76,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
         warnings: [],
         loaded: undefined,
         pendingText: `${serializeChecked(header)}${prefixLine}`,
+        prefix,
       });
       await writer.flush();
       await syncDirectory(directory);
@@ -143,6 +144,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       warnings: session.warnings,
       loaded: session,
       pendingText: parsed.missingFinalNewline ? "\n" : undefined,
+      prefix: session.prefix,
     });
     if (parsed.missingFinalNewline) {
       await writer.flush().catch(async (error: unknown) => {

@@ -11,6 +11,7 @@ export interface AppendRequestInput {
   provider: string;
   model: string;
   at: string;
+  bodyHash?: string;
 }
 
 /** A `ContextEdit` record without its type tag, as the writer's caller gives it. */
@@ -41,6 +42,8 @@ export interface SessionWriter {
   appendMessage(message: Message): void;
   /** A declared cache break: the stable prefix changes from here on, for `reason`. */
   appendPrefix(prefix: SessionPrefix, reason: string): void;
+  /** Appends a prefix record only when `prefix` differs from the one in force (system, tools or model). */
+  recordPrefix(prefix: SessionPrefix, reason: string): void;
   /** Records what a model call sent; returns its request index. */
   appendRequest(request: AppendRequestInput): number;
   appendUsage(requestIndex: number, usage: Usage): void;
@@ -65,12 +68,15 @@ export interface SessionWriterState {
   loaded: LoadedSession | undefined;
   /** Text to write before the first appended record (a repair, or the header of a new file). */
   pendingText?: string;
+  /** The prefix in force at the end of the file. */
+  prefix: SessionPrefix;
 }
 
 export function createSessionWriter(state: SessionWriterState): SessionWriter {
   const { handle, id, path } = state;
   const openRuns = new Set(state.openRunIds);
   let messageCount = state.messageCount;
+  let prefixKey = prefixKeyOf(state.prefix);
   let requestCount = state.requestCount;
   let pending: string[] = state.pendingText ? [state.pendingText] : [];
   // Bytes a failed write did not get to disk; they go first next time so a half-written line is completed.
@@ -142,14 +148,18 @@ export function createSessionWriter(state: SessionWriterState): SessionWriter {
       if (typeof reason !== "string" || reason.trim() === "") throw misuse("a prefix change needs a reason");
       const { system, tools, provider, model } = prefix;
       append({ type: "prefix", system: { ...system }, tools: [...tools], provider, model, reason });
+      prefixKey = prefixKeyOf(prefix);
+    },
+    recordPrefix(prefix, reason) {
+      if (prefixKeyOf(prefix) !== prefixKey) this.appendPrefix(prefix, reason);
     },
     appendRequest(request) {
       if (request.messageCount > messageCount) {
         throw misuse(`the request sent ${request.messageCount} messages but only ${messageCount} were appended`);
       }
       const index = requestCount;
-      const { messageCount: sent, tail = null, provider, model, at } = request;
-      append({ type: "request", index, messageCount: sent, tail, provider, model, at });
+      const { messageCount: sent, tail = null, provider, model, at, bodyHash } = request;
+      append({ type: "request", index, messageCount: sent, tail, provider, model, at, ...(bodyHash ? { bodyHash } : {}) });
       requestCount += 1;
       return index;
     },
@@ -186,4 +196,8 @@ export function createSessionWriter(state: SessionWriterState): SessionWriter {
       return closing;
     },
   };
+}
+
+function prefixKeyOf(prefix: SessionPrefix): string {
+  return JSON.stringify([prefix.system.staticText, prefix.system.sessionText ?? null, prefix.tools, prefix.model]);
 }

@@ -1,5 +1,7 @@
 import { createStablePrefix } from "../context/stable-prefix.js";
-import type { Message, SystemPrompt, ToolDefinition } from "../types/index.js";
+import type { SerializedRequest } from "../providers/provider.js";
+import type { GenerationSettings, Message, ModelRequest, SystemPrompt, ToolDefinition } from "../types/index.js";
+import { rebuildRequest, verifyRebuiltRequest } from "./rebuild-request.js";
 import type { SessionPrefix } from "./session-records.js";
 import type { SessionStore } from "./session-store.js";
 import type { SessionWarning } from "./loaded-session.js";
@@ -10,7 +12,15 @@ export interface StartSessionOptions {
   id?: string;
   system: string | SystemPrompt;
   tools: readonly ToolDefinition[];
-  provider: { name: string; model: string };
+  /** The provider (its `serialize` lets a resume verify the recorded bodies), or just its name and model. */
+  provider: { name: string; model: string; serialize?: (request: ModelRequest) => SerializedRequest };
+  /** The generation settings the agent sends with (part of the wire body the recorded hashes cover). */
+  settings?: GenerationSettings;
+  /**
+   * On resume, check that the last recorded request still serialises to the bytes that were sent
+   * (default true when the provider can serialise); a mismatch throws `session_body_mismatch`.
+   */
+  verifyBody?: boolean;
   workspace?: string;
   clock?: () => Date;
 }
@@ -19,6 +29,8 @@ export interface StartedSession {
   session: SessionWriter;
   /** The stored trajectory to continue from (empty for a new session). Pass it to `createAgent`. */
   messages: Message[];
+  /** Every message the session recorded, including ones compaction replaced: `createAgent({ messageLog })`. */
+  log: Message[];
   resumed: boolean;
   /** Torn or unterminated last lines found (and repaired) while opening. */
   warnings: SessionWarning[];
@@ -37,12 +49,23 @@ export async function startSession(store: SessionStore, options: StartSessionOpt
   const clock = options.clock ?? (() => new Date());
   if (options.id === undefined) {
     const session = await store.create({ createdAt: clock().toISOString(), ...(options.workspace ? { workspace: options.workspace } : {}), prefix });
-    return { session, messages: [], resumed: false, warnings: [], prefixChanged: false };
+    return { session, messages: [], log: [], resumed: false, warnings: [], prefixChanged: false };
   }
   const session = await store.open(options.id);
   const loaded = session.loaded ?? (await store.load(options.id));
+  const last = loaded.requests.at(-1);
+  const serialize = options.provider.serialize;
+  // Only a request sent with the same provider and model can be compared byte for byte.
+  if (last?.bodyHash && serialize && options.verifyBody !== false && last.provider === options.provider.name && last.model === options.provider.model) {
+    try {
+      verifyRebuiltRequest(rebuildRequest(loaded, loaded.requests.length - 1), { serialize }, options.settings);
+    } catch (error) {
+      await session.close().catch(() => undefined);
+      throw error;
+    }
+  }
   const prefixChanged =
     JSON.stringify(loaded.prefix.system) !== JSON.stringify(prefix.system) || JSON.stringify(loaded.prefix.tools) !== JSON.stringify(prefix.tools);
   if (prefixChanged) session.appendPrefix(prefix, "the system prompt or tools changed when the session was resumed");
-  return { session, messages: [...loaded.messages], resumed: true, warnings: [...session.warnings], prefixChanged };
+  return { session, messages: [...loaded.messages], log: [...loaded.log], resumed: true, warnings: [...session.warnings], prefixChanged };
 }

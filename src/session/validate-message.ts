@@ -71,8 +71,15 @@ function checkMeta(value: unknown, path: string): ShapeProblem {
   return (
     expectString(value.id, `${path}.id`) ??
     expectOneOf(value.origin, MESSAGE_ORIGINS, `${path}.origin`) ??
-    expectString(value.createdAt, `${path}.createdAt`)
+    expectString(value.createdAt, `${path}.createdAt`) ??
+    (value.derived === undefined ? undefined : checkDerived(value.derived, `${path}.derived`))
   );
+}
+
+// Only the kind is checked: what a kind carries may grow, and a newer ctxkit's kinds must still load.
+function checkDerived(value: unknown, path: string): ShapeProblem {
+  if (!isPlainObject(value)) return expectObject(value, path);
+  return expectString(value.kind, `${path}.kind`);
 }
 
 function checkAssistantPart(value: unknown, path: string): ShapeProblem {

@@ -70,7 +70,8 @@ function checkSessionRecord(value: unknown): ShapeProblem {
         (value.tail === null ? undefined : checkUserMessage(value.tail, "tail")) ??
         expectString(value.provider, "provider") ??
         expectString(value.model, "model") ??
-        expectString(value.at, "at")
+        expectString(value.at, "at") ??
+        expectOptionalString(value.bodyHash, "bodyHash")
       );
     case "usage":
       return expectCount(value.request, "request") ?? checkUsage(value.usage, "usage");

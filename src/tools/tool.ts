@@ -1,54 +1,8 @@
-import type { Message, ToolDefinition, ToolErrorKind } from "../types/index.js";
+import type { Tool } from "../types/index.js";
 
-export type { ToolErrorKind };
+export { ToolError } from "../types/tool-error.js";
 
-export interface ToolContext {
-  /** Aborted when the run is aborted or the tool's timeout passes. */
-  signal: AbortSignal;
-  toolCallId: string;
-  /**
-   * The trajectory when the call runs, read-only: it ends with the assistant message that made this
-   * call; results of earlier calls of the same turn are not in it yet. Lets a tool derive its state
-   * from the conversation (the TODO tools) instead of keeping it where a restart would lose it.
-   */
-  messages?: readonly Message[];
-}
-
-/** What a tool returns: text for the model, flagged as an error when the call failed. */
-export interface ToolOutput {
-  content: string;
-  isError?: boolean;
-  /** Why the call failed, when it did (set by the loop for failures it detects, and for ToolError throws). */
-  errorKind?: ToolErrorKind;
-}
-
-/**
- * An executable tool: what the model sees (`ToolDefinition`) plus how to run it.
- * A tool may throw; the loop turns the throw into an error tool result for the model.
- */
-export interface Tool<Args = Record<string, unknown>> extends ToolDefinition {
-  execute(args: Args, context: ToolContext): Promise<ToolOutput | string>;
-  /**
-   * Whether this tool may run at the same time as other calls of the same turn. Read-only tools
-   * are; tools that change the world (writes, shell) default to running alone, in call order.
-   */
-  parallelSafe?: boolean;
-  /** Milliseconds before the call is aborted and reported to the model as a timeout (default 120 s). */
-  timeoutMs?: number;
-  /** Whether the user must approve a call before it runs (decided per call when a function). */
-  requiresConfirmation?: boolean | ((args: Args) => boolean);
-}
-
-
-/** Thrown by tools to report a failure of a known kind (anything else counts as "failed"). */
-export class ToolError extends Error {
-  readonly kind: ToolErrorKind;
-  constructor(kind: ToolErrorKind, message: string) {
-    super(message);
-    this.name = "ToolError";
-    this.kind = kind;
-  }
-}
+export type { Tool, ToolContext, ToolErrorKind, ToolOutput } from "../types/index.js";
 
 export function defineTool<Args = Record<string, unknown>>(tool: Tool<Args>): Tool<Args> {
   return tool;

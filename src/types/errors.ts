@@ -20,7 +20,10 @@ export type CtxkitErrorCode =
   | "path_outside_workspace"
   | "transcript_invalid"
   | "compaction_failed"
-  | "summarizer_failed";
+  | "summarizer_failed"
+  | "context_edit_invalid"
+  | "agent_busy"
+  | "session_body_mismatch";
 
 export class CtxkitError extends Error {
   readonly code: CtxkitErrorCode;

@@ -5,3 +5,5 @@ export * from "./errors.js";
 export * from "./event.js";
 export * from "./model-request.js";
 export * from "./cache-break.js";
+export * from "./blob.js";
+export * from "./tool-error.js";

@@ -13,6 +13,42 @@ export interface MessageMeta {
   origin: MessageOrigin;
   /** ISO-8601 time the message was created (injected clock, so tests are deterministic). */
   createdAt: string;
+  /**
+   * Set when the harness derived this message (a preview, a stub, a summary, a status message, a
+   * checkpoint). Stored with the message, so later decisions read it here — never from the text, which
+   * a model or a tool could also have written. Never sent to a provider.
+   */
+  derived?: DerivedInfo;
+}
+
+/**
+ * What the harness derived a message from. `kind` says what it is; the other fields say where the
+ * original went. Unknown kinds (from a newer ctxkit or a user's policy) are kept as they are.
+ */
+export type DerivedInfo =
+  /** An over-budget tool result shown as a frozen head/tail preview; the whole text is blob `blobId`. */
+  | { kind: "preview"; blobId: string; originalChars: number }
+  /** An old tool result cleared into a stub; the text the model saw is blob `blobId`. */
+  | { kind: "stub"; blobId: string; replaces: string; batch: number }
+  /** A tool result (or several, in `replaces`) summarised by one of the seed's compression strategies. */
+  | { kind: "compressed"; replaces: string[]; blobIds: string[]; batch?: number }
+  /** One line per older turn, replacing those turns. */
+  | { kind: "archive"; replaces: string[]; batch: number }
+  /** A full compaction's summary of everything between the first request and the recent turns. */
+  | { kind: "summary"; replaces: string[]; batch: number }
+  /** A status-bar message stored in the trajectory (append mode). */
+  | { kind: "status" }
+  /** State a policy carries across a compaction (the status bar's counts and TODO list, active skills…). */
+  | { kind: "checkpoint"; policy: string; data: unknown }
+  /** A harness note appended to the trajectory (e.g. an announcement); `policy` names who wrote it. */
+  | { kind: "note"; policy: string };
+
+export type DerivedKind = DerivedInfo["kind"];
+
+/** The derived info of a message when it has the given kind (a type guard on the kind). */
+export function derivedOf<K extends DerivedKind>(message: { meta: MessageMeta }, kind: K): Extract<DerivedInfo, { kind: K }> | undefined {
+  const derived = message.meta.derived;
+  return derived?.kind === kind ? (derived as Extract<DerivedInfo, { kind: K }>) : undefined;
 }
 
 export interface TextPart {

@@ -1,3 +1,6 @@
+import type { Message } from "./message.js";
+import type { BlobReader } from "./blob.js";
+
 /** A JSON Schema object (draft 2020-12 / draft-07 subset that providers accept). */
 export type JsonSchema = { [key: string]: unknown };
 
@@ -17,3 +20,46 @@ export type ToolErrorKind =
   | "unknown_tool"
   | "rejected"
   | "failed";
+
+export interface ToolContext {
+  /** Aborted when the run is aborted or the tool's timeout passes. */
+  signal: AbortSignal;
+  toolCallId: string;
+  /**
+   * The trajectory when the call runs, read-only: it ends with the assistant message that made this
+   * call; results of earlier calls of the same turn are not in it yet. Lets a tool derive its state
+   * from the conversation (the TODO tools) instead of keeping it where a restart would lose it.
+   */
+  messages?: readonly Message[];
+  /** The agent's blob store (read side): what compression moved out of the context, by blob id. */
+  blobs?: BlobReader;
+  /** Finds any message of the session by id, also one a compaction replaced (for `recall`). */
+  findMessage?: (id: string) => Message | undefined | Promise<Message | undefined>;
+}
+
+/** What a tool returns: text for the model, flagged as an error when the call failed. */
+export interface ToolOutput {
+  content: string;
+  isError?: boolean;
+  /** Why the call failed, when it did (set by the loop for failures it detects, and for ToolError throws). */
+  errorKind?: ToolErrorKind;
+}
+
+/**
+ * An executable tool: what the model sees (`ToolDefinition`) plus how to run it.
+ * A tool may throw; the loop turns the throw into an error tool result for the model.
+ */
+export interface Tool<Args = Record<string, unknown>> extends ToolDefinition {
+  execute(args: Args, context: ToolContext): Promise<ToolOutput | string>;
+  /**
+   * Whether this tool may run at the same time as other calls of the same turn. Read-only tools
+   * are; tools that change the world (writes, shell) default to running alone, in call order.
+   */
+  parallelSafe?: boolean;
+  /** Milliseconds before the call is aborted and reported to the model as a timeout (default 120 s). */
+  timeoutMs?: number;
+  /** Whether the user must approve a call before it runs (decided per call when a function). */
+  requiresConfirmation?: boolean | ((args: Args) => boolean);
+}
+
+

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { serializeAsOpenAI } from "./serialize-as-openai.js";
 import { createPrefixGuard } from "../../context/prefix-guard/index.js";
 import { getTokenCounter } from "../../tokens/get-token-counter.js";
 import type { Message, ToolDefinition } from "../../types/index.js";
@@ -28,7 +29,7 @@ function dialogue(): Dialogue {
 describe("context modes of experiment 2-3 under the prefix guard", () => {
   for (const mode of contextModes) {
     it(`${mode}: ${expectedBreakLayer[mode] ? `an undeclared break in ${expectedBreakLayer[mode]}` : "no break at all"}`, () => {
-      const guard = createPrefixGuard({ counter: getTokenCounter("estimate") });
+      const guard = createPrefixGuard({ counter: getTokenCounter("estimate"), serialize: serializeAsOpenAI });
       const breaks = buildModeRequests(dialogue(), mode)
         .map((request) => guard.check(request).cacheBreak)
         .filter((cacheBreak) => cacheBreak !== undefined);

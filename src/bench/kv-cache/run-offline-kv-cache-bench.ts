@@ -1,4 +1,5 @@
 import { createPrefixGuard } from "../../context/prefix-guard/index.js";
+import { serializeAsOpenAI } from "./serialize-as-openai.js";
 import type { LayerName } from "../../context/prefix-guard/index.js";
 import { findModelPricing, type ModelPricing } from "../../session/pricing.js";
 import { getTokenCounter } from "../../tokens/get-token-counter.js";
@@ -73,7 +74,7 @@ export function runOfflineKvCacheBench(options: OfflineKvCacheBenchOptions): Off
     tokenizer.forgetSegments();
     for (const mode of modes) {
       const result = results.get(mode)!;
-      const guard = createPrefixGuard({ counter: estimate });
+      const guard = createPrefixGuard({ counter: estimate, serialize: serializeAsOpenAI });
       let previous: PromptPieces | undefined;
       result.dialogues++;
       const requests = buildModeRequests(dialogue, mode);

@@ -1,4 +1,4 @@
-import { compressionPolicyNames, createCompressionPolicy, createMemoryBlobStore } from "../../context/compression/index.js";
+import { compressionPolicyNames, createCompressionPolicy } from "../../context/compression/index.js";
 import type { ReplayPolicyFactory } from "./replay-policies.js";
 
 /**
@@ -11,7 +11,7 @@ export function compressionReplayPolicies(): Record<string, ReplayPolicyFactory>
   return Object.fromEntries(
     compressionPolicyNames.map((name): [string, ReplayPolicyFactory] => [
       name,
-      ({ contextWindow, meter, clock }) => createCompressionPolicy(name, { contextWindow, blobStore: createMemoryBlobStore(), counter: meter.counter, clock }),
+      ({ contextWindow, meter }) => createCompressionPolicy(name, { contextWindow, counter: meter.counter }),
     ]),
   );
 }

@@ -1,4 +1,5 @@
 import { applyEdits } from "../../context/compose-context-policies.js";
+import { toProcessedToolResult } from "../../context/context-policy.js";
 import type { ContextPolicy } from "../../context/context-policy.js";
 import type { StablePrefix } from "../../context/stable-prefix.js";
 import type { ModelPricing } from "../../session/pricing.js";
@@ -75,7 +76,7 @@ export async function replayRun(run: RecordedRun, policy: ContextPolicy, options
     if (number === undefined) {
       let message = original;
       if (message.role === "tool" && policy.processToolResult) {
-        message = await policy.processToolResult(message, toolResultInfo(message, toolCalls, toolCallCounts, now));
+        message = toProcessedToolResult(await policy.processToolResult(message, toolResultInfo(message, toolCalls, toolCallCounts, now))).message;
       }
       context = [...context, message];
       continue;

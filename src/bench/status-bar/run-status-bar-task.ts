@@ -2,11 +2,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createStatusBar } from "../../context/status-bar/create-status-bar.js";
-import { detectSystemState } from "../../context/status-bar/detect-system-state.js";
+import { detectSystemState } from "../../loop/detect-system-state.js";
 import { createAgent } from "../../loop/create-agent.js";
 import type { Provider } from "../../providers/provider.js";
 import { createScriptedProvider } from "../../providers/scripted/index.js";
-import { createTodoTools } from "../../tools/todo/index.js";
 import type { Message, Usage } from "../../types/index.js";
 import { armOptions, type StatusBarArm } from "./status-bar-arms.js";
 import type { StatusBarTask } from "./status-bar-task.js";
@@ -39,16 +38,14 @@ export async function runStatusBarTask(task: StatusBarTask, arm: StatusBarArm, o
     const { clock, set } = createSimulatedClock();
     const switches = armOptions(arm);
     const statusBar = createStatusBar({ ...switches, ...(setup.limits ? { limits: setup.limits } : {}), environment: detectSystemState(workspace) });
-    const tools = [...setup.tools, ...(switches.todo ? createTodoTools() : [])];
+    const tools = setup.tools;
     const agentFor = (provider: Provider, messages: Message[]) =>
       createAgent({
         provider,
         system: setup.system,
         tools,
         messages,
-        contextPolicy: statusBar.policy,
-        tail: statusBar.tail,
-        processUserMessage: statusBar.processUserMessage,
+        context: [statusBar],
         confirmToolCall: async () => true,
         maxIterations: options.maxIterations ?? 15,
         clock,

@@ -46,9 +46,9 @@ export async function simulateStatusBarModes(
     if (extends_(recorded, next)) trajectory.push(...next.slice(recorded.length));
     else trajectory.splice(0, trajectory.length, ...next); // the recording itself rewrote history
     recorded = next;
-    const edits = (await statusBar.policy.prepareContext?.({ messages: trajectory, prefix, iteration: index, now, overflow: false, signal })) ?? [];
+    const edits = (await statusBar.prepareContext?.({ messages: trajectory, prefix, iteration: index, now, overflow: false, signal })) ?? [];
     for (const edit of edits) if (edit.type === "append") trajectory.push(...edit.messages);
-    const tail = statusBar.tail({ trajectory, now });
+    const tail = statusBar.tail?.({ trajectory, iteration: index, now });
     const tailMessage: Message | undefined = tail === undefined ? undefined : { role: "user", content: tail, meta: { id: `tail_${index}`, origin: "harness", createdAt: now.toISOString() } };
     calls.push({ request: tailMessage ? [...trajectory, tailMessage] : [...trajectory], ...(call.response ? { response: call.response } : {}) });
   }

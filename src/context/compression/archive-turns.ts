@@ -55,6 +55,11 @@ export function createArchiveMessage(range: ArchiveRange, lines: string, batch: 
     role: "user",
     content:
       `${COMPRESSED_MARKER} Archived turns ${first} … ${last}, one line each (recall {"message": "<id>"} returns any original):\n${lines}`,
-    meta: { id: derivedId(first, `a${batch}`), origin: "harness", createdAt: now.toISOString() },
+    meta: {
+      id: derivedId(first, `a${batch}`),
+      origin: "harness",
+      createdAt: now.toISOString(),
+      derived: { kind: "archive", replaces: range.sources.flatMap((source) => (source.messageId ? [source.messageId] : [])), batch },
+    },
   };
 }

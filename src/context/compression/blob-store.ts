@@ -1,18 +1,7 @@
 import { createHash } from "node:crypto";
+import type { BlobStore, StoredBlob } from "../../types/index.js";
 
-/**
- * Where compressed-away content lives so it can be recalled byte for byte. `put` is synchronous and
- * content-addressed: the same text always gets the same id, so storing twice is harmless and a
- * restart that re-stores a result names the same blob the frozen preview already shows.
- */
-export interface BlobStore {
-  /** Stores the text and returns its id (a hash of the content). */
-  put(content: string): string;
-  /** The exact text stored under `id`, or undefined when there is none. */
-  get(id: string): string | undefined;
-  /** Every stored id, for searching what was compressed (optional: stores that cannot list omit it). */
-  ids?(): string[];
-}
+export type { BlobReader, BlobStore, StoredBlob } from "../../types/index.js";
 
 /** `blob_` + the first 16 hex digits of the SHA-256 of the UTF-8 text. */
 export function blobIdOf(content: string): string {
@@ -23,7 +12,34 @@ export function isBlobId(value: string): boolean {
   return /^blob_[0-9a-f]{16}$/.test(value);
 }
 
-/** A blob store in memory: for tests, replays and agents without a data directory. */
+/**
+ * Collects the blobs a decision needs stored, without storing them: `src/context` stays pure, and
+ * the loop persists the blobs only when it applies the decision (a plan that is discarded stores
+ * nothing). Ids are content hashes, so they are known before anything is written.
+ */
+export interface BlobCollector {
+  put(content: string): string;
+  /** The blobs put since the last `take`, of which only those `wanted` (by id); the collector is emptied. */
+  take(wanted: ReadonlySet<string>): StoredBlob[];
+}
+
+export function createBlobCollector(): BlobCollector {
+  let pending = new Map<string, string>();
+  return {
+    put(content) {
+      const id = blobIdOf(content);
+      pending.set(id, content);
+      return id;
+    },
+    take(wanted) {
+      const taken = [...pending].filter(([id]) => wanted.has(id)).map(([id, content]) => ({ id, content }));
+      pending = new Map();
+      return taken;
+    },
+  };
+}
+
+/** A blob store in memory: the agent's default, and for tests and replays. */
 export function createMemoryBlobStore(): BlobStore {
   const blobs = new Map<string, string>();
   return {

@@ -1,6 +1,6 @@
 import { toolCallsOf, type Message, type ToolCallPart } from "../../types/index.js";
-import type { BlobStore } from "./blob-store.js";
-import { blobIdIn, isCompressedMessage, isPreviewMessage } from "./markers.js";
+import type { BlobCollector } from "./blob-store.js";
+import { blobIdOfMessage, isCompressedMessage, isPreviewMessage } from "./markers.js";
 import { createToolResultStub } from "./tool-result-stub.js";
 import { describeCall } from "./unit-source.js";
 
@@ -8,7 +8,7 @@ export interface ClearingOptions {
   /** The newest this-many tokens of tool output stay as they are. */
   keepRecentToolTokens: number;
   countMessage: (message: Message) => number;
-  blobStore: BlobStore;
+  blobs: Pick<BlobCollector, "put">;
   batch: number;
   now: Date;
   /** Results from this index on are never cleared (the newest turn: the model has not seen them yet). */
@@ -48,7 +48,7 @@ export function planToolResultClearing(messages: readonly Message[], options: Cl
       continue;
     }
     if (message.content.length < MIN_CLEARABLE_CHARS) continue;
-    const blobId = (isPreviewMessage(message) ? blobIdIn(message.content) : undefined) ?? options.blobStore.put(message.content);
+    const blobId = (isPreviewMessage(message) ? blobIdOfMessage(message) : undefined) ?? options.blobs.put(message.content);
     const call = calls.get(message.toolCallId);
     const stub = createToolResultStub({
       result: message,

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { isCtxkitError, type Message, type ToolMessage } from "../../types/index.js";
 import { applyEdits } from "../compose-context-policies.js";
 import { createMemoryBlobStore } from "./blob-store.js";
+import { storingBlobs } from "./test-support/store-policy-blobs.js";
 import { findSplitViolations } from "./conversation-units.js";
 import { compressionPolicyNames, createCompressionPolicy } from "./create-compression-policy.js";
 import { isCompressedMessage } from "./markers.js";
@@ -32,7 +33,7 @@ const turnSpec: fc.Arbitrary<TurnSpec> = fc.record({
  * `prepareContext` before each call, its edits applied — and checks the invariants after every call.
  */
 async function drive(name: (typeof compressionPolicyNames)[number], turns: TurnSpec[]): Promise<number> {
-  const policy = createCompressionPolicy(name, { contextWindow: 6000, blobStore: createMemoryBlobStore(), toolResultBudgetTokens: 2500 });
+  const policy = storingBlobs(createCompressionPolicy(name, { contextWindow: 6000, toolResultBudgetTokens: 2500 }), createMemoryBlobStore());
   const first = userMessage("u0", "Find why tests/test_payment.py fails and fix src/payment/callbacks.py.");
   let context: readonly Message[] = [first];
   for (const [turn, spec] of turns.entries()) {
@@ -41,7 +42,7 @@ async function drive(name: (typeof compressionPolicyNames)[number], turns: TurnS
     for (const [index, result] of spec.results.entries()) {
       const raw = toolMessage(`t${turn}_${index}`, calls[index]!.id, "read_file", result.isError ? `Error: ${sourceFile(`e${turn}`, result.lines)}\nFileNotFoundError: src/m${turn}_${index}.py` : sourceFile(`m${turn}`, result.lines), result.isError);
       const info = { call: (appended[0] as Extract<Message, { role: "assistant" }>).content.find((part) => part.type === "tool_call" && part.id === calls[index]!.id) as never, durationMs: 1, callNumber: 1, totalCallNumber: 1, now: new Date(0) };
-      appended.push(policy.processToolResult ? await policy.processToolResult(raw, info) : raw);
+      appended.push(await policy.processToolResult(raw, info));
     }
     if (spec.userAfter) appended.push(userMessage(`u${turn + 1}`, "Also keep the logging unchanged."));
     context = [...context, ...appended];

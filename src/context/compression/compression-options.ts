@@ -1,7 +1,7 @@
 import type { TokenCounter } from "../../tokens/token-counter.js";
 import { getTokenCounter } from "../../tokens/get-token-counter.js";
 import { CtxkitError } from "../../types/index.js";
-import type { BlobStore } from "./blob-store.js";
+import { createBlobCollector, type BlobCollector } from "./blob-store.js";
 import { createDeterministicSummarizer } from "./deterministic-summarizer.js";
 import type { Summarizer } from "./summarizer.js";
 
@@ -12,13 +12,10 @@ export interface CompressionOptions {
   trigger?: number;
   /** Compress down to this share of the window (default 0.5). */
   target?: number;
-  /** Where compressed-away content is kept for `recall`. */
-  blobStore: BlobStore;
   /** Summaries by a model; default: the deterministic summariser (offline, reproducible). */
   summarizer?: Summarizer;
   /** Counts tokens when the provider reported no usage (default: the calibrated estimator). */
   counter?: TokenCounter;
-  clock?: () => Date;
   /** Prompt-cache lifetime: idle longer than this, the cache is cold (default 5 minutes). */
   cacheTtlMs?: number;
   /** With a cold cache, compress from this share of the window on (default 0.6). */
@@ -52,12 +49,15 @@ export interface CompressionSettings {
   trigger: number;
   target: number;
   coldTrigger: number;
-  blobStore: BlobStore;
+  /**
+   * Collects the originals compression moves out of the context. Nothing is written here: the
+   * policy hands the blobs its edits point to to the loop, which stores them when it applies the edit.
+   */
+  blobs: BlobCollector;
   summarizer: Summarizer;
   /** True when `summarizer` was given (a model), false for the built-in deterministic one. */
   hasModelSummarizer: boolean;
   counter: TokenCounter;
-  clock: () => Date;
   cacheTtlMs: number;
   cachedPriceRatio: number;
   expectedRemainingCalls: number | undefined;
@@ -85,11 +85,10 @@ export function resolveCompressionSettings(options: CompressionOptions): Compres
     trigger,
     target,
     coldTrigger: Math.min(options.coldTrigger ?? 0.6, trigger),
-    blobStore: options.blobStore,
+    blobs: createBlobCollector(),
     summarizer: options.summarizer ?? createDeterministicSummarizer(),
     hasModelSummarizer: options.summarizer !== undefined,
     counter: options.counter ?? getTokenCounter("estimate"),
-    clock: options.clock ?? (() => new Date()),
     cacheTtlMs: options.cacheTtlMs ?? 5 * 60 * 1000,
     cachedPriceRatio: options.cachedPriceRatio ?? 0.1,
     expectedRemainingCalls: options.expectedRemainingCalls,

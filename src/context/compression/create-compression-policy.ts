@@ -1,7 +1,9 @@
 import type { ContextPolicy } from "../context-policy.js";
 import { CtxkitError } from "../../types/index.js";
+import { attachBlobs } from "./attach-blobs.js";
 import type { CompressionOptions } from "./compression-options.js";
-import { resolveCompressionSettings } from "./compression-options.js";
+import { resolveCompressionSettings, type CompressionSettings } from "./compression-options.js";
+import { createRecallTool, type RecallToolOptions } from "./recall-tool.js";
 import type { CompressionStats } from "./compression-stats.js";
 import { createLayeredPolicy } from "./layered-policy.js";
 import { createCombinedPolicy } from "./strategies/combined-policy.js";
@@ -25,9 +27,32 @@ export function isCompressionPolicyName(value: string): value is CompressionPoli
   return (compressionPolicyNames as readonly string[]).includes(value);
 }
 
-/** A fresh policy (policies keep per-session state: statistics, the circuit breaker, what was sent). */
+export interface CreateCompressionOptions extends CompressionOptions {
+  /** Which policy (default `ctxkit`, the layered default). */
+  policy?: CompressionPolicyName;
+  /** The `recall` tool this policy adds to the agent (default on; `false` adds none). */
+  recall?: false | Omit<RecallToolOptions, "blobStore">;
+}
+
+/**
+ * Context compression as a context policy: `createAgent({ ..., context: [createCompression({ contextWindow: 128_000 })] })`.
+ * It runs before other policies (order -100), adds the `recall` tool, and hands the loop the blobs
+ * its previews and stubs point to, which the agent stores in its `blobStore`.
+ */
+export function createCompression(options: CreateCompressionOptions): CompressionPolicy {
+  const name = options.policy ?? "ctxkit";
+  const policy = createCompressionPolicy(name, options);
+  if (name === "none" || options.recall === false) return policy;
+  return { ...policy, tools: [createRecallTool(options.recall ?? {})] };
+}
+
+/** A fresh policy without tools (policies keep per-session state: statistics, the circuit breaker, what was sent). */
 export function createCompressionPolicy(name: CompressionPolicyName, options: CompressionOptions): CompressionPolicy {
   const settings = resolveCompressionSettings(options);
+  return { ...attachBlobs(selectPolicy(name, settings), settings.blobs), order: -100 };
+}
+
+function selectPolicy(name: CompressionPolicyName, settings: CompressionSettings): CompressionPolicy {
   switch (name) {
     case "none":
       return createNonePolicy();

@@ -1,6 +1,6 @@
-import type { Message } from "../../types/index.js";
+import { derivedOf, type Message } from "../../types/index.js";
 import { groupIntoUnits } from "./conversation-units.js";
-import { COMPRESSED_MARKER, derivedId, isCompressedMessage } from "./markers.js";
+import { COMPRESSED_MARKER, derivedId } from "./markers.js";
 import { parseSections } from "./sectioned-summary.js";
 import type { SummarySource } from "./summarizer.js";
 import { unitToSource } from "./unit-source.js";
@@ -26,7 +26,7 @@ export function findCompactionRange(messages: readonly Message[], from: number, 
     const slice = messages.slice(unit.start, unit.end);
     const source = unitToSource(slice, slice[0]!.meta.id);
     const first = slice[0]!;
-    if (first.role === "user" && isCompressedMessage(first) && parseSections(first.content).size > 0) {
+    if (first.role === "user" && derivedOf(first, "summary") !== undefined && parseSections(first.content).size > 0) {
       previousSummary = first.content;
       continue;
     }
@@ -41,7 +41,12 @@ export function createSummaryMessage(range: CompactionRange, summary: string, fi
     content:
       `${COMPRESSED_MARKER} Summary of the conversation so far. It replaces messages ${firstId} … ${lastId}; ` +
       `recall {"message": "<id>"} or recall {"query": "…"} returns any original.\n${summary}`,
-    meta: { id: derivedId(firstId, `s${batch}`), origin: "harness", createdAt: now.toISOString() },
+    meta: {
+      id: derivedId(firstId, `s${batch}`),
+      origin: "harness",
+      createdAt: now.toISOString(),
+      derived: { kind: "summary", replaces: range.sources.flatMap((source) => (source.messageId ? [source.messageId] : [])), batch },
+    },
   };
 }
 

@@ -1,7 +1,9 @@
 // Context compression: pure policies applied between model calls through the ContextPolicy hooks.
 export {
   compressionPolicyNames,
+  createCompression,
   createCompressionPolicy,
+  type CreateCompressionOptions,
   isCompressionPolicyName,
   type CompressionPolicy,
   type CompressionPolicyName,
@@ -9,6 +11,7 @@ export {
 export type { CompressionOptions, CompressionSettings } from "./compression-options.js";
 export { emptyCompressionStats, type CompressionStats } from "./compression-stats.js";
 export { blobIdOf, createMemoryBlobStore, isBlobId, type BlobStore } from "./blob-store.js";
+export { createRecallTool, type RecallArgs, type RecallToolOptions } from "./recall-tool.js";
 export type { Summarizer, SummaryInput, SummarySource } from "./summarizer.js";
 export { createDeterministicSummarizer } from "./deterministic-summarizer.js";
 export { createModelSummarizer, type ModelSummarizerOptions } from "./model-summarizer.js";

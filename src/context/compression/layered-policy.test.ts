@@ -5,25 +5,26 @@ import { createMemoryBlobStore } from "./blob-store.js";
 import { findSplitViolations } from "./conversation-units.js";
 import { isCompressedMessage } from "./markers.js";
 import { createCompressionPolicy } from "./create-compression-policy.js";
+import { storingBlobs } from "./test-support/store-policy-blobs.js";
 import { assistantMessage, contextState, readingSession, toolMessage, userMessage, usageOf } from "./test-support/trajectory-builder.js";
 
 const WINDOW = 20_000;
 
 function layered(options: Partial<Parameters<typeof createCompressionPolicy>[1]> = {}) {
   const blobStore = createMemoryBlobStore();
-  return { blobStore, policy: createCompressionPolicy("ctxkit", { contextWindow: WINDOW, blobStore, ...options }) };
+  return { blobStore, policy: storingBlobs(createCompressionPolicy("ctxkit", { contextWindow: WINDOW, ...options }), blobStore) };
 }
 
 describe("ctxkit layered compression before a call", () => {
   it("does nothing below the trigger", async () => {
     const { policy } = layered();
-    expect(await policy.prepareContext!(contextState(readingSession(3, 40)))).toEqual([]);
+    expect(await policy.prepareContext(contextState(readingSession(3, 40)))).toEqual([]);
   });
 
   it("clears old tool results into stubs that keep the blob, the call and the identifiers, as one replace edit", async () => {
     const { policy, blobStore } = layered();
     const messages = readingSession(8, 80);
-    const edits = (await policy.prepareContext!(contextState(messages)))!;
+    const edits = (await policy.prepareContext(contextState(messages)))!;
     expect(edits).toHaveLength(1);
     const edit = edits[0]!;
     expect(edit).toMatchObject({ type: "replace" });
@@ -48,11 +49,11 @@ describe("ctxkit layered compression before a call", () => {
   it("never compresses a stub twice and leaves an earlier batch's stubs byte-identical", async () => {
     const { policy } = layered();
     let messages: readonly Message[] = readingSession(8, 80);
-    messages = applyEdits(messages, (await policy.prepareContext!(contextState(messages)))!);
+    messages = applyEdits(messages, (await policy.prepareContext(contextState(messages)))!);
     const stubs = messages.filter((message) => message.content.toString().startsWith("[COMPRESSED]"));
     const more = readingSession(16, 80).slice(17);
     messages = [...messages, ...more];
-    const edits = (await policy.prepareContext!(contextState(messages)))!;
+    const edits = (await policy.prepareContext(contextState(messages)))!;
     expect(edits.length).toBe(1);
     const after = applyEdits(messages, edits);
     for (const stub of stubs) expect(after).toContain(stub);
@@ -63,7 +64,7 @@ describe("ctxkit layered compression before a call", () => {
     const messages = readingSession(3, 80);
     const calls = [1, 2, 3].map((index) => ({ id: `n${index}`, name: "read_file", arguments: { path: `src/new_${index}.py` } }));
     messages.push(assistantMessage("a_new", "", calls), ...calls.map((call, index) => toolMessage(`t_new${index}`, call.id, "read_file", readingSession(1, 80)[2]!.content as string)));
-    const after = applyEdits(messages, (await policy.prepareContext!(contextState(messages)))!);
+    const after = applyEdits(messages, (await policy.prepareContext(contextState(messages)))!);
     expect(after.slice(-4)).toEqual(messages.slice(-4));
     // Everything older was compressed instead.
     for (const message of after.slice(1, -4)) expect(isCompressedMessage(message)).toBe(true);
@@ -78,7 +79,7 @@ describe("ctxkit layered compression before a call", () => {
       toolMessage("t1", "c1", "bash", failure, true),
       ...readingSession(6, 80).slice(1),
     ];
-    const after = applyEdits(messages, (await policy.prepareContext!(contextState(messages)))!);
+    const after = applyEdits(messages, (await policy.prepareContext(contextState(messages)))!);
     const stub = after[2] as ToolMessage;
     expect(stub.content).toMatch(/^\[COMPRESSED\]/);
     expect(stub.content).toContain("PermissionError: [Errno 13] Permission denied: '/etc/payment.conf'");
@@ -94,8 +95,8 @@ describe("ctxkit layered compression before a call", () => {
     expect(await counting.prepareContext!(contextState(next))).toEqual([]);
     // …but the provider counted 15k for the first context, so with the file appended it passes.
     const { policy } = layered();
-    expect(await policy.prepareContext!(contextState(messages))).toEqual([]);
-    const edits = await policy.prepareContext!(contextState(next, { lastUsage: usageOf(15_000) }));
+    expect(await policy.prepareContext(contextState(messages))).toEqual([]);
+    const edits = await policy.prepareContext(contextState(next, { lastUsage: usageOf(15_000) }));
     expect(edits!.length).toBe(1);
     const measured = Number(/about (\d+) →/.exec(policy.stats().reasons[0]!)![1]);
     expect(measured).toBeGreaterThan(15_000);
@@ -108,7 +109,7 @@ describe("ctxkit layered compression before a call", () => {
       messages.push(assistantMessage(`a${turn}`, `Step ${turn}: I will check tests/test_payment_${turn}.py because the retry logic looks wrong there.`.repeat(12), [{ id: `c${turn}`, name: "grep", arguments: { pattern: `retry_${turn}` } }]));
       messages.push(toolMessage(`t${turn}`, `c${turn}`, "grep", `tests/test_payment_${turn}.py:12: retry_${turn}(attempts=3)`));
     }
-    const after = applyEdits(messages, (await policy.prepareContext!(contextState(messages)))!);
+    const after = applyEdits(messages, (await policy.prepareContext(contextState(messages)))!);
     expect(findSplitViolations(after)).toEqual([]);
     const archive = after.find((message) => message.role === "user" && message.content.startsWith("[COMPRESSED] Archived turns"));
     expect(archive?.content).toContain("- a1: grep {\"pattern\":\"retry_1\"} → ok");
@@ -126,7 +127,7 @@ describe("ctxkit layered compression before a call", () => {
     }
     // Archived earlier: frozen until a full compaction folds it in.
     messages.splice(1, 0, userMessage("u0~a1", "[COMPRESSED] Archived turns x … y, one line each:\n- x: read_file {\"path\":\"docs/DESIGN.md\"} → ok", "harness"));
-    const after = applyEdits(messages, (await policy.prepareContext!(contextState(messages)))!);
+    const after = applyEdits(messages, (await policy.prepareContext(contextState(messages)))!);
     expect(findSplitViolations(after)).toEqual([]);
     expect(after[0]).toBe(messages[0]);
     const summary = after[1]!;
@@ -145,8 +146,8 @@ describe("ctxkit layered compression before a call", () => {
     const { policy } = layered({ expectedRemainingCalls: 0 });
     const messages = readingSession(4, 80);
     const now = new Date("2026-01-01T01:00:00.000Z");
-    expect(await policy.prepareContext!(contextState(messages, { now, lastRequestAt: new Date("2026-01-01T00:59:00.000Z") }))).toEqual([]);
-    const edits = await policy.prepareContext!(contextState(messages, { now, lastRequestAt: new Date("2026-01-01T00:50:00.000Z") }));
+    expect(await policy.prepareContext(contextState(messages, { now, lastRequestAt: new Date("2026-01-01T00:59:00.000Z") }))).toEqual([]);
+    const edits = await policy.prepareContext(contextState(messages, { now, lastRequestAt: new Date("2026-01-01T00:50:00.000Z") }));
     expect(edits!.length).toBe(1);
     expect(policy.stats().coldCacheCompactions).toBe(1);
   });

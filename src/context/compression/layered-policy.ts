@@ -1,4 +1,5 @@
 import type { ContextState } from "../context-policy.js";
+import { nextBatchNumber } from "./markers.js";
 import { budgetToolResult } from "./budget-tool-result.js";
 import { estimateRemainingCalls, isCacheCold, worthCompacting } from "./cache-economics.js";
 import { createCompactionBreaker } from "./compaction-breaker.js";
@@ -40,6 +41,8 @@ export function createLayeredPolicy(settings: CompressionSettings): CompressionP
     name: "ctxkit",
     processToolResult: (result) => budgetToolResult(result, settings, stats),
     async prepareContext(state) {
+      // Batch numbers name derived ids; continuing from the trajectory keeps them unique across restarts.
+      batch = Math.max(batch, nextBatchNumber(state.messages) - 1);
       calls += 1;
       breaker.observe(state.lastUsage?.inputTokens, triggerTokens);
       const measure = meter.measure(state);

@@ -1,13 +1,13 @@
-import type { Message } from "../../types/index.js";
-import { stripToolResultLabels } from "../status-bar/annotate-tool-result.js";
+import { derivedOf, type Message } from "../../types/index.js";
 
 /**
- * Marks text that a compression step produced (stubs, summaries, archives). Anything carrying it is
- * frozen: no later step compresses it again, except a full compaction that folds it into a new summary.
+ * Text the model reads at the start of what compression produced (stubs, summaries, archives).
+ * Only the model reads it: whether a message was compressed is decided by its `meta.derived`, which
+ * the harness stores with it — a tool result that merely starts with this text is an ordinary result.
  */
 export const COMPRESSED_MARKER = "[COMPRESSED]";
 
-/** Marks a write-time preview of an over-budget result (the whole text is in the blob store). */
+/** Text the model reads at the start of a write-time preview of an over-budget result. */
 export const PREVIEW_MARKER = "[PREVIEW]";
 
 /** The seed's exact marker for a summarised tool result: `[COMPRESSED] [Original: N chars → Compressed: M chars]`. */
@@ -15,11 +15,36 @@ export function compressedHeader(originalChars: number, compressedChars: number)
   return `${COMPRESSED_MARKER} [Original: ${originalChars} chars → Compressed: ${compressedChars} chars]`;
 }
 
+const compressedKinds = new Set(["stub", "compressed", "archive", "summary"]);
 
-// The status bar stamps `[time] [Tool call #n for 'x'] ` in front of a result after compression's
-// write-time processor ran: a marker behind those labels still marks the result.
-export function isCompressedText(text: string): boolean {
-  return stripToolResultLabels(text).startsWith(COMPRESSED_MARKER);
+/**
+ * Whether compression produced this message (a stub, a summarised result, an archive, a summary):
+ * frozen, so no later step compresses it again — except a full compaction, which folds it into a new summary.
+ */
+export function isCompressedMessage(message: Message): boolean {
+  const kind = message.meta.derived?.kind;
+  return kind !== undefined && compressedKinds.has(kind);
+}
+
+/** A write-time preview of an over-budget result (the whole text is in the blob it names). */
+export function isPreviewMessage(message: Message): boolean {
+  return message.role === "tool" && derivedOf(message, "preview") !== undefined;
+}
+
+/** The blob holding the original of a preview or stub, so clearing a preview does not store its text again. */
+export function blobIdOfMessage(message: Message): string | undefined {
+  const derived = message.meta.derived;
+  if (derived?.kind === "preview" || derived?.kind === "stub") return derived.blobId;
+  if (derived?.kind === "compressed") return derived.blobIds[0];
+  return undefined;
+}
+
+/** Every blob a message's metadata points to. */
+export function blobIdsOfMessage(message: Message): string[] {
+  const derived = message.meta.derived;
+  if (derived?.kind === "compressed") return derived.blobIds;
+  const single = blobIdOfMessage(message);
+  return single === undefined ? [] : [single];
 }
 
 /** The first text of a message: a tool result's or user message's content, an assistant's first text part. */
@@ -27,24 +52,6 @@ export function leadingTextOf(message: Message): string {
   if (message.role !== "assistant") return message.content;
   const part = message.content.find((candidate) => candidate.type === "text");
   return part?.type === "text" ? part.text : "";
-}
-
-export function isCompressedMessage(message: Message): boolean {
-  return isCompressedText(leadingTextOf(message));
-}
-
-/** A preview's text, also after the status bar stamped its time and call number in front of it. */
-export function isPreviewText(text: string): boolean {
-  return stripToolResultLabels(text).startsWith(PREVIEW_MARKER);
-}
-
-export function isPreviewMessage(message: Message): boolean {
-  return message.role === "tool" && isPreviewText(message.content);
-}
-
-/** The blob a stub or preview names, so clearing a preview does not store its text a second time. */
-export function blobIdIn(text: string): string | undefined {
-  return /\bblob_[0-9a-f]{16}\b/.exec(text)?.[0];
 }
 
 /**
@@ -59,4 +66,17 @@ export function derivedId(originalId: string, step: string): string {
 export function originalIdOf(id: string): string {
   const cut = id.indexOf("~");
   return cut === -1 ? id : id.slice(0, cut);
+}
+
+/**
+ * The next compression batch number: one past the highest batch recorded in the trajectory's
+ * metadata, so a restarted process never reuses a derived id an earlier process created.
+ */
+export function nextBatchNumber(messages: readonly Message[], atLeast = 1): number {
+  let highest = 0;
+  for (const message of messages) {
+    const derived = message.meta.derived as { batch?: unknown } | undefined;
+    if (typeof derived?.batch === "number" && derived.batch > highest) highest = derived.batch;
+  }
+  return Math.max(atLeast, highest + 1);
 }

@@ -50,7 +50,7 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
       // The newest turn's results have not been seen yet; only an overflow justifies clearing them.
       ...(hard ? {} : { protectFrom: groupIntoUnits(candidate).at(-1)?.start ?? candidate.length }),
       countMessage: meter.countMessage,
-      blobStore: settings.blobStore,
+      blobs: settings.blobs,
       batch: input.batch,
       now: input.now,
     });

@@ -45,6 +45,11 @@ export function createToolResultStub(input: StubInput): ToolMessage {
     toolName: result.toolName,
     isError: result.isError,
     content: identifiers === "" ? body : `${body}\nIdentifiers: ${identifiers}`,
-    meta: { id: derivedId(result.meta.id, `c${input.batch}`), origin: "harness", createdAt: input.now.toISOString() },
+    meta: {
+      id: derivedId(result.meta.id, `c${input.batch}`),
+      origin: "harness",
+      createdAt: input.now.toISOString(),
+      derived: { kind: "stub", blobId, replaces: result.meta.id, batch: input.batch },
+    },
   };
 }

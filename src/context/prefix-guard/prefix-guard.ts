@@ -1,21 +1,35 @@
+import { createHash } from "node:crypto";
 import type { TokenCounter } from "../../tokens/token-counter.js";
+import { commonPrefixLength } from "../../tokens/common-prefix-tokens.js";
+import type { SerializedRequest } from "../../providers/provider.js";
 import { CtxkitError, type CacheBreak, type ModelRequest } from "../../types/index.js";
+import { attributeWireOffset } from "./attribute-wire-offset.js";
+import { comparePromptTokens, type PromptTokens } from "../../tokens/prompt-tokens.js";
 
 export type { CacheBreak };
-import { commonPrefixLength } from "../../tokens/common-prefix-tokens.js";
-import { findLayerDifference } from "./find-cache-break.js";
-import { toRequestLayers, type RequestLayer } from "./request-layers.js";
 
 export interface PrefixCheck {
-  /** Tokens of the whole request, tail included. */
-  promptTokens: number;
-  /** Tokens of the previous request's body that this request repeats unchanged at its start. */
-  reusablePrefixTokens: number;
+  /** The body as it goes on the wire, and the SHA-256 of it (stored in the session's request record). */
+  serialized: SerializedRequest;
+  bodyHash: string;
+  /** Characters of the previous body (without its tail) that start this body unchanged. */
+  reusablePrefixChars: number;
+  /** Prompt tokens of this request, when its prompt tokens are known. */
+  promptTokens?: number;
+  /** Tokens of the previous prompt's body that this prompt repeats unchanged, when prompt tokens are known. */
+  reusablePrefixTokens?: number;
   cacheBreak?: CacheBreak;
 }
 
 export interface PrefixGuardOptions {
-  /** Counts layer tokens; exact counters also locate the first differing token inside a layer. */
+  /** The provider's wire form of a request (`provider.serialize`): what is compared. */
+  serialize: (request: ModelRequest) => SerializedRequest;
+  /**
+   * The prompt tokens the model sees, when the chat template and tokenizer are known (a Qwen3 model
+   * behind vLLM or llama.cpp, the embedded engine). Catches breaks that happen in the template.
+   */
+  promptTokens?: (request: ModelRequest) => PromptTokens;
+  /** Counts the lost part of the body when no prompt tokens are known (the estimator, typically). */
   counter: TokenCounter;
   /** Throw a `prefix_break` error on an undeclared break (used by tests to keep the invariant). */
   strict?: boolean;
@@ -27,70 +41,93 @@ export interface PrefixGuard {
   reset(): void;
 }
 
+interface Checked {
+  request: ModelRequest;
+  /** The body before the tail: what the next request must start with. */
+  prefix: string;
+  tokens?: PromptTokens;
+}
+
 /**
- * Watches consecutive requests for the prefix invariant: each request's body (without its tail)
- * must start the next request unchanged. On a difference it names the layer and index, the first
- * differing byte and token, and how many cached tokens were lost. Token counts are cached per
- * layer hash, so a call costs O(new layers), not O(context).
+ * Watches consecutive requests for the prefix invariant on what is actually sent: the previous
+ * request's wire body up to its tail must start the next body unchanged, and — when the prompt
+ * tokens are known — the previous prompt's tokens up to its tail must start the next prompt. A
+ * difference is attributed to the layer that produced it (system, a tool, a message, the request's
+ * settings) by mapping the wire offset (or the token position) back through the serializer, and
+ * priced in lost tokens: the prompt's own tokens when known, the estimator's otherwise (`tokenSource`
+ * says which). Fields no wire format sends (stop reasons, parsed arguments, ctxkit's metadata) can
+ * never raise an alarm, because they are not in the body.
  */
 export function createPrefixGuard(options: PrefixGuardOptions): PrefixGuard {
-  const tokenCounts = new Map<string, number>();
-  let previousBody: RequestLayer[] | undefined;
-  const tokensOf = (layer: RequestLayer): number => {
-    let count = tokenCounts.get(layer.hash);
-    if (count === undefined) {
-      count = options.counter.count(layer.text);
-      tokenCounts.set(layer.hash, count);
-    }
-    return count;
-  };
+  let previous: Checked | undefined;
 
   return {
     check(request, declared) {
-      const layers = toRequestLayers(request);
-      const promptTokens = layers.reduce((sum, layer) => sum + tokensOf(layer), 0);
-      const previous = previousBody;
-      previousBody = layers.filter((layer) => layer.layer !== "tail");
-      if (previous === undefined) return { promptTokens, reusablePrefixTokens: 0 };
+      const serialized = options.serialize(request);
+      const bodyHash = hashBody(serialized.body);
+      const tokens = options.promptTokens?.(request);
+      const current: Checked = { request, prefix: serialized.body.slice(0, serialized.prefixLength), ...(tokens ? { tokens } : {}) };
+      const last = previous;
+      previous = current;
+      const base = { serialized, bodyHash, ...(tokens ? { promptTokens: tokens.total } : {}) };
+      if (last === undefined) return { ...base, reusablePrefixChars: 0, ...(tokens ? { reusablePrefixTokens: 0 } : {}) };
 
-      const previousBodyTokens = previous.reduce((sum, layer) => sum + tokensOf(layer), 0);
-      const difference = findLayerDifference(previous, layers);
-      if (difference === undefined) return { promptTokens, reusablePrefixTokens: previousBodyTokens };
+      const wireIntact = serialized.body.startsWith(last.prefix);
+      const reusablePrefixChars = wireIntact ? last.prefix.length : commonPrefixLength(last.prefix, serialized.body);
+      const tokenComparison = last.tokens && tokens ? comparePromptTokens(last.tokens, tokens) : undefined;
+      const result: PrefixCheck = { ...base, reusablePrefixChars, ...(tokenComparison ? { reusablePrefixTokens: tokenComparison.sharedTokens } : {}) };
+      if (wireIntact && tokenComparison?.break === undefined) return result;
 
-      const before = previous.slice(0, difference.position).reduce((sum, layer) => sum + tokensOf(layer), 0);
-      const withinLayer =
-        options.counter.encode && difference.nextText !== undefined
-          ? commonPrefixLength(options.counter.encode(difference.previousText), options.counter.encode(difference.nextText))
-          : 0;
-      const reusablePrefixTokens = before + withinLayer;
+      const wire = wireIntact ? undefined : attributeWireOffset(last.request, options.serialize, reusablePrefixChars);
+      const tokenBreak = tokenComparison?.break;
+      // Prompt order: the earlier of the two places is where the cache stops.
+      const byTokens = tokenBreak !== undefined && (wire === undefined || layerRank(tokenBreak) < layerRank(wire));
+      const where = byTokens ? tokenBreak! : wire!;
+      const lostText = last.prefix.slice(reusablePrefixChars);
       const cacheBreak: CacheBreak = {
-        layer: difference.layer,
-        index: difference.index,
-        firstDifferingByte: difference.bodyOffset,
-        firstDifferingToken: reusablePrefixTokens,
-        lostTokens: previousBodyTokens - reusablePrefixTokens,
+        layer: where.layer,
+        index: where.index,
+        firstDifferingByte: wireIntact ? -1 : Buffer.byteLength(last.prefix.slice(0, reusablePrefixChars), "utf8"),
+        firstDifferingToken: tokenComparison ? tokenComparison.sharedTokens : options.counter.count(last.prefix.slice(0, reusablePrefixChars)),
+        lostTokens: tokenComparison ? tokenComparison.lostTokens : options.counter.count(lostText),
+        tokenSource: tokenComparison ? "prompt" : "estimate",
+        detectedBy: wireIntact ? "tokens" : tokenBreak ? "both" : "wire",
         declared: declared !== undefined,
         ...(declared ? { reason: declared.reason } : {}),
-        excerpt: {
-          previous: excerpt(difference.previousText, difference.offsetInLayer),
-          next: difference.nextText === undefined ? "(removed)" : excerpt(difference.nextText, difference.offsetInLayer),
-        },
+        ...(tokenBreak?.detail ? { detail: tokenBreak.detail } : {}),
+        excerpt: wireIntact
+          ? { previous: tokenBreak?.previousText ?? "", next: tokenBreak?.nextText ?? "" }
+          : { previous: excerpt(last.prefix, reusablePrefixChars), next: excerpt(serialized.body, reusablePrefixChars) },
       };
       if (options.strict && !cacheBreak.declared) throw prefixBreakError(cacheBreak);
-      return { promptTokens, reusablePrefixTokens, cacheBreak };
+      return { ...result, cacheBreak };
     },
     reset() {
-      previousBody = undefined;
+      previous = undefined;
     },
   };
 }
 
+/** SHA-256 of a wire body, as stored in request records (`sha256:` + hex). */
+export function hashBody(body: string): string {
+  return `sha256:${createHash("sha256").update(body, "utf8").digest("hex")}`;
+}
+
+const layerOrder = ["request", "system_static", "system_session", "tools", "message", "tail"];
+
+function layerRank(place: { layer: string; index: number }): number {
+  return layerOrder.indexOf(place.layer) * 1_000_000 + place.index;
+}
+
 export function describeCacheBreak(cacheBreak: CacheBreak): string {
   const where = cacheBreak.layer === "message" || cacheBreak.layer === "tools" ? `${cacheBreak.layer}[${cacheBreak.index}]` : cacheBreak.layer;
+  const at = cacheBreak.firstDifferingByte >= 0 ? `at byte ${cacheBreak.firstDifferingByte} ` : "in the rendered prompt only ";
+  const tokens = cacheBreak.tokenSource === "prompt" ? "prompt tokens" : "tokens (estimated)";
   return (
-    `${cacheBreak.declared ? "Declared" : "Undeclared"} cache break in ${where} at byte ${cacheBreak.firstDifferingByte} ` +
-    `(token ${cacheBreak.firstDifferingToken}): ${cacheBreak.lostTokens} cached tokens lost` +
+    `${cacheBreak.declared ? "Declared" : "Undeclared"} cache break in ${where} ${at}` +
+    `(token ${cacheBreak.firstDifferingToken}): ${cacheBreak.lostTokens} cached ${tokens} lost` +
     (cacheBreak.reason ? ` — ${cacheBreak.reason}` : "") +
+    (cacheBreak.detail ? `. ${cacheBreak.detail}` : "") +
     `. Was ${JSON.stringify(cacheBreak.excerpt.previous)}, now ${JSON.stringify(cacheBreak.excerpt.next)}.`
   );
 }

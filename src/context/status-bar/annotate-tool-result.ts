@@ -17,11 +17,3 @@ export function annotateToolResult(result: ToolMessage, info: ToolResultInfo, op
   return { ...result, content: `${labels.join(" ")} ${result.content}` };
 }
 
-// Matches the labels `annotateToolResult` writes, so code that reads a result's own text (compression
-// looking for its markers) can skip them. Kept next to the writer so the two cannot drift apart.
-const toolResultLabels = /^(?:\[\d{4}-\d{2}-\d{2} [^\]\n]*\] )?(?:\[Tool call #\d+ for '[^\n]*?'\] )?/;
-
-/** A result's text without the time and call-number labels the status bar put in front of it. */
-export function stripToolResultLabels(text: string): string {
-  return text.replace(toolResultLabels, "");
-}

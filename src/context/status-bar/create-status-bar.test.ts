@@ -20,9 +20,7 @@ function agentWith(options: StatusBarOptions, turns: ScriptedTurn[], messages = 
     provider,
     system: "s",
     tools: [weatherTool, failingTool],
-    contextPolicy: statusBar.policy,
-    tail: statusBar.tail,
-    processUserMessage: statusBar.processUserMessage,
+    context: [statusBar],
     prefixGuard: { strict: true },
     clock: createTestClock("2025-09-14T10:30:00.000Z"),
     ...(messages ? { messages } : {}),
@@ -64,8 +62,8 @@ describe("createStatusBar", () => {
     const decisions: unknown[] = [];
     const restarted = agentWith({ mode: "auto", cachedInputPriceRatio: 0.9, appendedTokensPerCall: 1, onDecision: (decision) => decisions.push(decision) }, ["ok"], trajectory);
     // The restarted status bar would pick replace, but this run already chose append: it continues it.
-    expect(restarted.statusBar.tail({ trajectory, now: new Date() })).toBeUndefined();
-    const edits = await restarted.statusBar.policy.prepareContext!({ messages: trajectory, prefix: restarted.agent.prefix, iteration: 1, now: new Date(), overflow: false, signal: new AbortController().signal });
+    expect(restarted.statusBar.tail!({ trajectory, iteration: 1, now: new Date() })).toBeUndefined();
+    const edits = await restarted.statusBar.prepareContext!({ messages: trajectory, prefix: restarted.agent.prefix, iteration: 1, now: new Date(), overflow: false, signal: new AbortController().signal });
     expect(edits).toHaveLength(1);
     expect(decisions).toEqual([]);
   });
@@ -101,8 +99,8 @@ describe("createStatusBar", () => {
     const run = agentWith({ mode: "append" }, ["x"]);
     const state = { prefix: run.agent.prefix, iteration: 0, now: new Date(), overflow: true, signal: new AbortController().signal };
     const messages = [{ role: "user" as const, content: "q", meta: { id: "u", origin: "user" as const, createdAt: "" } }];
-    const [edit] = (await run.statusBar.policy.prepareContext!({ ...state, messages }))!;
+    const [edit] = (await run.statusBar.prepareContext!({ ...state, messages }))!;
     const withStatus = [...messages, ...(edit as { messages: typeof messages }).messages];
-    expect(await run.statusBar.policy.prepareContext!({ ...state, messages: withStatus })).toEqual([]);
+    expect(await run.statusBar.prepareContext!({ ...state, messages: withStatus })).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import type { Message, UserMessage } from "../../types/index.js";
 import type { ContextEdit, ContextPolicy, ContextState, ToolResultInfo } from "../context-policy.js";
+import { createTodoTools } from "./create-todo-tools.js";
 import { annotateToolResult } from "./annotate-tool-result.js";
 import { annotateUserMessage } from "./annotate-user-message.js";
 import { chooseStatusBarMode, type StatusBarModeDecision } from "./choose-status-bar-mode.js";
@@ -7,28 +8,18 @@ import { deriveStatusState } from "./derive-status-state.js";
 import { describeToolError } from "./describe-tool-error.js";
 import { measureModeInputs } from "./measure-mode-inputs.js";
 import { renderStatus } from "./render-status.js";
-import { createStatusCheckpointMessage } from "./status-checkpoint.js";
+import { createStatusCheckpointMessage, statusBarPolicyName } from "./status-checkpoint.js";
 import { resolveStatusBarSettings, type StatusBarOptions, type StatusBarSettings } from "./status-bar-settings.js";
 import { createStatusMessage, isStatusMessage, runProgress } from "./status-message.js";
 
-/** What the loop gives a tail builder (structurally `TailState` of `createAgent`). */
-export interface StatusTailState {
-  trajectory: readonly Message[];
-  now: Date;
-}
-
 /**
- * The agent status bar, ready to plug into `createAgent`:
- * `createAgent({ ..., tools: [...tools, ...createTodoTools()], contextPolicy: bar.policy, tail: bar.tail, processUserMessage: bar.processUserMessage })`.
+ * The agent status bar, a context policy: `createAgent({ ..., context: [createStatusBar()] })` is all
+ * it needs. It contributes the TODO tools (when `todo` is on), stamps user messages and tool
+ * results once, writes the `<agent_status>` tail (replace) or stores it before each call (append),
+ * and carries its counts across compactions through `checkpoint`.
  */
-export interface StatusBar {
+export interface StatusBar extends ContextPolicy {
   readonly settings: StatusBarSettings;
-  /** Tool-result metadata and detailed errors (frozen per result); in append mode, the stored status before each call. */
-  readonly policy: ContextPolicy;
-  /** Replace mode: the status as the request's tail, never stored. */
-  readonly tail: (state: StatusTailState) => string | undefined;
-  /** Stamps the person's messages with their time and the time since the last reply (when `timestamps` is on). */
-  readonly processUserMessage: (message: UserMessage, info: { trajectory: readonly Message[]; now: Date }) => UserMessage;
   /** The status text for a trajectory at a time (what the tail or the stored status would say). */
   render(messages: readonly Message[], now: Date): string | undefined;
   /** A checkpoint message carrying counts and the TODO list across a compaction (see createStatusCheckpointMessage). */
@@ -72,11 +63,18 @@ export function createStatusBar(options: StatusBarOptions = {}): StatusBar {
     return decision.mode;
   };
 
-  const policy: ContextPolicy = {
-    name: "status-bar",
+  return {
+    name: statusBarPolicyName,
+    // After compression and other policies: it stamps the results they produced and describes the context they left.
+    order: 100,
+    tools: settings.todo ? createTodoTools() : [],
+    settings,
     processToolResult(result, info: ToolResultInfo) {
       const detailed = settings.detailedErrors
-        ? describeToolError(result, info, { workingDirectory: settings.environment.workingDirectory, ...(prefixTools ? { tools: prefixTools } : {}) })
+        ? describeToolError(result, info, {
+            ...(settings.environment ? { workingDirectory: settings.environment.workingDirectory } : {}),
+            ...(prefixTools ? { tools: prefixTools } : {}),
+          })
         : result;
       return annotateToolResult(detailed, info, settings);
     },
@@ -90,11 +88,6 @@ export function createStatusBar(options: StatusBarOptions = {}): StatusBar {
       if (status === undefined || modeFor(state.messages, status, true) !== "append") return [];
       return [{ type: "append", messages: [createStatusMessage(status, state.messages.length, state.now)] }];
     },
-  };
-
-  return {
-    settings,
-    policy,
     tail(state) {
       if (settings.mode === "off" || settings.mode === "append") return undefined;
       const status = render(state.trajectory, state.now);

@@ -1,7 +1,8 @@
 // The agent status bar (seed, "Agent 状态栏"; experiments 2-8 and 2-9): event metadata frozen into
 // results, a code-built `<agent_status>` message at the end of every request, and the cost model
 // that chooses how it is updated. Pure functions of (trajectory, settings, clock).
-export { createStatusBar, type StatusBar, type StatusTailState } from "./create-status-bar.js";
+export { createStatusBar, type StatusBar } from "./create-status-bar.js";
+export { createTodoTools, formatTodoList } from "./create-todo-tools.js";
 export {
   resolveStatusBarSettings,
   type StatusBarLimit,
@@ -19,7 +20,7 @@ export { annotateUserMessage, stripUserMetadata } from "./annotate-user-message.
 export { describeToolError, type DescribeToolErrorOptions } from "./describe-tool-error.js";
 export { describeSchemaExpectation } from "./describe-schema-expectation.js";
 export { createStatusCheckpointMessage, findStatusCheckpoint, type StatusCheckpointData } from "./status-checkpoint.js";
-export { detectSystemState, type SystemState } from "./detect-system-state.js";
+export type { SystemState } from "./system-state.js";
 export { formatTimestamp, formatClockLine, formatDuration } from "./format-timestamp.js";
 export { quoteExternal } from "./quote-external.js";
 export { isStatusMessage, isPersonMessage, currentRunStart, runProgress, createStatusMessage, statusOpenTag, statusCloseTag } from "./status-message.js";
@@ -36,4 +37,3 @@ export {
   type TodoStatus,
 } from "./todo-list.js";
 export { replayTodoList, type ReplayTodoListOptions } from "./replay-todo-list.js";
-export { withStatusCheckpoints } from "./with-status-checkpoints.js";

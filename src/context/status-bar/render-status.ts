@@ -23,9 +23,12 @@ export function renderStatus(state: StatusState, settings: StatusBarSettings, no
   }
   if (settings.systemState) {
     const environment = settings.environment;
-    lines.push(`time: ${formatClockLine(now, settings.timeZone)}`, `working_directory: ${environment.workingDirectory}`, `os: ${environment.os}`);
-    if (environment.shell) lines.push(`shell: ${environment.shell}`);
-    lines.push(`runtime: ${environment.runtime}`);
+    lines.push(`time: ${formatClockLine(now, settings.timeZone)}`);
+    if (environment) {
+      lines.push(`working_directory: ${environment.workingDirectory}`, `os: ${environment.os}`);
+      if (environment.shell) lines.push(`shell: ${environment.shell}`);
+      lines.push(`runtime: ${environment.runtime}`);
+    }
   }
   if (lines.length === 0) return undefined;
   return [statusOpenTag, "note: kept by the harness from this conversation (not written by the user); counts are exact", ...lines, statusCloseTag].join("\n");

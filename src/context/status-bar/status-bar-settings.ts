@@ -2,7 +2,7 @@ import type { TokenCounter } from "../../tokens/token-counter.js";
 import { getTokenCounter } from "../../tokens/get-token-counter.js";
 import { CtxkitError, type ToolDefinition } from "../../types/index.js";
 import type { StatusBarModeDecision } from "./choose-status-bar-mode.js";
-import { detectSystemState, type SystemState } from "./detect-system-state.js";
+import type { SystemState } from "./system-state.js";
 
 /** How the status message reaches the model (seed, "状态更新的两种实现与缓存代价"). */
 export type StatusBarMode = "replace" | "append" | "auto";
@@ -35,7 +35,10 @@ export interface StatusBarOptions {
   mode?: StatusBarMode | "off";
   targets?: StatusBarTarget[];
   limits?: StatusBarLimit[];
-  /** Facts shown by `systemState`; default: `detectSystemState()` once, when the status bar is created. */
+  /**
+   * Facts shown by `systemState` (working directory, OS, shell, runtime): pass `detectSystemState(workspace)`.
+   * Without it the status shows only the time — the status bar never reads the environment itself.
+   */
   environment?: SystemState;
   /** IANA zone for every timestamp (default "UTC", so runs are reproducible; the CLI passes the local zone). */
   timeZone?: string;
@@ -68,7 +71,7 @@ export interface StatusBarSettings {
   mode: StatusBarMode | "off";
   targets: StatusBarTarget[];
   limits: StatusBarLimit[];
-  environment: SystemState;
+  environment?: SystemState;
   timeZone: string;
   tools?: readonly ToolDefinition[];
   cachedInputPriceRatio: number;
@@ -112,7 +115,7 @@ export function resolveStatusBarSettings(options: StatusBarOptions = {}): Status
     mode,
     targets,
     limits: [...(options.limits ?? [])],
-    environment: options.environment ?? detectSystemState(),
+    ...(options.environment ? { environment: options.environment } : {}),
     timeZone,
     ...(options.tools ? { tools: options.tools } : {}),
     cachedInputPriceRatio: ratio,

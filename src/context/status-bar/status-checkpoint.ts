@@ -1,5 +1,4 @@
-import type { Message, UserMessage } from "../../types/index.js";
-import { safeParseJson } from "../../providers/shared/canonical-json.js";
+import { derivedOf, type Message, type UserMessage } from "../../types/index.js";
 import type { TargetCount } from "./derive-status-state.js";
 import { isTodoStatus, type TodoItem } from "./todo-list.js";
 
@@ -26,26 +25,30 @@ export function createStatusCheckpointMessage(data: Omit<StatusCheckpointData, "
   return {
     role: "user",
     content: `${openTag}\nTool-call counts and the TODO list before the summarised part of this conversation (kept by the harness):\n${JSON.stringify(body)}\n${closeTag}`,
-    meta: { id, origin: "harness", createdAt: now.toISOString() },
+    meta: { id, origin: "harness", createdAt: now.toISOString(), derived: { kind: "checkpoint", policy: statusBarPolicyName, data: body } },
   };
 }
 
-/** The newest checkpoint in the trajectory. Only harness messages count, so tool output cannot plant one. */
+/** The name the status bar's policy and its checkpoints carry. */
+export const statusBarPolicyName = "status-bar";
+
+/**
+ * The newest checkpoint in the trajectory, read from the metadata the harness stored with it — never
+ * from text, so tool output that imitates one changes nothing.
+ */
 export function findStatusCheckpoint(messages: readonly Message[]): { index: number; data: StatusCheckpointData } | undefined {
   for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index]!;
-    if (message.role !== "user" || message.meta.origin !== "harness" || !message.content.startsWith(openTag)) continue;
-    const data = parseCheckpoint(message.content);
+    const derived = derivedOf(messages[index]!, "checkpoint");
+    if (derived?.policy !== statusBarPolicyName) continue;
+    const data = checkCheckpointData(derived.data);
     if (data) return { index, data };
   }
   return undefined;
 }
 
-function parseCheckpoint(content: string): StatusCheckpointData | undefined {
-  const json = content.slice(content.indexOf("\n{") + 1, content.lastIndexOf(closeTag)).trim();
-  const parsed = safeParseJson(json);
-  if (!parsed.success) return undefined;
-  const value = parsed.value as Partial<StatusCheckpointData> | null;
+// The data comes from a session file: check it before trusting it.
+function checkCheckpointData(raw: unknown): StatusCheckpointData | undefined {
+  const value = raw as Partial<StatusCheckpointData> | null;
   if (value?.version !== 1 || typeof value.toolCalls !== "object" || !Array.isArray(value.targetCalls) || !Array.isArray(value.todo)) return undefined;
   const toolCalls = Object.fromEntries(Object.entries(value.toolCalls ?? {}).filter((entry): entry is [string, number] => Number.isInteger(entry[1])));
   const targetCalls = value.targetCalls.filter(

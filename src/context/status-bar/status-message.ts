@@ -1,15 +1,14 @@
-import type { Message, UserMessage } from "../../types/index.js";
+import { derivedOf, type Message, type UserMessage } from "../../types/index.js";
 
 export const statusOpenTag = "<agent_status>";
 export const statusCloseTag = "</agent_status>";
 
 /**
- * A status message the harness stored in the trajectory (append mode). Recognised by origin and
- * tag together: only the harness writes `harness` messages, so tool output that imitates the tag
- * cannot pass for one.
+ * A status message the harness stored in the trajectory (append mode). Recognised by the metadata
+ * the harness stored with it, so text that imitates the tag cannot pass for one.
  */
 export function isStatusMessage(message: Message): message is UserMessage {
-  return message.role === "user" && message.meta.origin === "harness" && message.content.startsWith(statusOpenTag);
+  return message.role === "user" && derivedOf(message, "status") !== undefined;
 }
 
 /** A message the person wrote (not a status, summary or other harness message in the user role). */
@@ -41,5 +40,5 @@ export function runProgress(messages: readonly Message[]): { calledModel: boolea
 
 /** A status stored in append mode. The id is derived from the position and time, so the policy needs no id generator. */
 export function createStatusMessage(text: string, position: number, now: Date): UserMessage {
-  return { role: "user", content: text, meta: { id: `status_${position}_${now.getTime().toString(36)}`, origin: "harness", createdAt: now.toISOString() } };
+  return { role: "user", content: text, meta: { id: `status_${position}_${now.getTime().toString(36)}`, origin: "harness", createdAt: now.toISOString(), derived: { kind: "status" } } };
 }

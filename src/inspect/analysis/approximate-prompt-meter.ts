@@ -74,6 +74,8 @@ function reusableTokens(previous: Measurement, difference: LayerDifference | und
   if (difference === undefined) return previous.promptTokens - previous.tailTokens;
   const within = (layerTokens: number) => Math.min(layerTokens, counter.count(difference.previousText.slice(0, difference.offsetInLayer)));
   switch (difference.layer) {
+    case "request":
+      return 0;
     case "system_static":
       return within(layers.systemStatic);
     case "system_session":

@@ -79,6 +79,7 @@ export function describeTemplateBreak(messageIndex: number | undefined, context:
 function classify(difference: LayerDifference, context: BreakContext): { cause: BreakCause; detail: string } {
   const { previous, next } = context;
   switch (difference.layer) {
+    case "request":
     case "system_static":
     case "system_session":
       return { cause: "system_changed", detail: `The system prompt changed at character ${difference.offsetInLayer}.` };

@@ -1,2 +1,1 @@
-export { createRecallTool, type RecallArgs, type RecallToolOptions } from "./create-recall-tool.js";
-export { createCompressedContentSearch, type CompressedContentSearch, type SearchHit } from "./compressed-content-search.js";
+export { createRecallTool, type RecallArgs, type RecallToolOptions } from "../../context/compression/recall-tool.js";

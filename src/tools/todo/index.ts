@@ -1,2 +1,2 @@
-export { createTodoTools, formatTodoList } from "./create-todo-tools.js";
-export { rewriteTodoListParameters, updateTodoStatusParameters } from "./todo-tool-schemas.js";
+export { createTodoTools, formatTodoList } from "../../context/status-bar/create-todo-tools.js";
+export { rewriteTodoListParameters, updateTodoStatusParameters } from "../../context/status-bar/todo-tool-schemas.js";

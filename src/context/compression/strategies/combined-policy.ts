@@ -6,7 +6,7 @@ import { createContextMeter } from "../context-meter.js";
 import type { CompressionPolicy } from "../create-compression-policy.js";
 import { editBetween } from "../edit-between.js";
 import { keepFailures } from "../keep-failures.js";
-import { compressedHeader, derivedId, isCompressedMessage } from "../markers.js";
+import { compressedHeader, derivedId, isCompressedMessage, nextBatchNumber } from "../markers.js";
 import { summarizeSafely } from "../summarize-safely.js";
 import { citationOfCall, describeCall } from "../unit-source.js";
 import { MIN_SUMMARY_CHARS, summaryTokensFor } from "./summarize-tool-result.js";
@@ -25,6 +25,8 @@ export function createCombinedPolicy(settings: CompressionSettings): Compression
   return {
     name: "combined",
     async prepareContext(state) {
+      // Batch numbers name derived ids; continuing from the trajectory keeps them unique across restarts.
+      batch = Math.max(batch, nextBatchNumber(state.messages) - 1);
       if (state.overflow) {
         return windowedBatch(state, { settings, stats, meter, batch: ++batch, reason: "combined compression: context overflow, every untagged result compressed" });
       }
@@ -40,7 +42,7 @@ export function createCombinedPolicy(settings: CompressionSettings): Compression
         return { label: call ? describeCall(call) : message.toolName, kind: "tool" as const, text: message.content, isError: message.isError, ...(citation ? { citation } : {}) };
       });
       const summary = await summarizeSafely(settings.summarizer, { purpose: "tool-results", sources, maxTokens: summaryTokensFor(total, 0.05) }, stats, state.signal);
-      const blobs = fresh.map(({ message }) => settings.blobStore.put(message.content));
+      const blobs = fresh.map(({ message }) => settings.blobs.put(message.content));
       const next = [...state.messages];
       const first = fresh[0]!.message;
       for (const [position, { message, index }] of fresh.entries()) {
@@ -49,7 +51,8 @@ export function createCombinedPolicy(settings: CompressionSettings): Compression
             ? `${compressedHeader(total, summary.length)} Combined summary of ${fresh.length} results; full texts: ${blobs.join(", ")} (recall {"blob": "…"}).\n${summary}`
             : `${compressedHeader(message.content.length, 0)} Summarised together with the other results of this turn, in the result of call ${first.toolCallId}; full text: ${blobs[position]} (recall {"blob": "${blobs[position]}"}).` +
               (message.isError ? `\n${keepFailures("", [{ label: "this call", kind: "tool", text: message.content, isError: true }]).trim()}` : "");
-        next[index] = { ...message, content, meta: { ...message.meta, id: derivedId(message.meta.id, `m${batch}`), origin: "harness", createdAt: state.now.toISOString() } };
+        const derived = { kind: "compressed" as const, replaces: position === 0 ? fresh.map((entry) => entry.message.meta.id) : [message.meta.id], blobIds: position === 0 ? blobs : [blobs[position]!], batch };
+        next[index] = { ...message, content, meta: { ...message.meta, id: derivedId(message.meta.id, `m${batch}`), origin: "harness", createdAt: state.now.toISOString(), derived } };
       }
       stats.summarizedResults += fresh.length;
       stats.tokensFreed += Math.max(0, fresh.reduce((sum, { message }) => sum + settings.counter.count(message.content), 0) - settings.counter.count(summary));

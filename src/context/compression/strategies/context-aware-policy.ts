@@ -3,7 +3,7 @@ import type { CompressionSettings } from "../compression-options.js";
 import { emptyCompressionStats } from "../compression-stats.js";
 import { createContextMeter } from "../context-meter.js";
 import type { CompressionPolicy } from "../create-compression-policy.js";
-import { isCompressedMessage, leadingTextOf } from "../markers.js";
+import { isCompressedMessage, leadingTextOf, nextBatchNumber } from "../markers.js";
 import { citationOfCall, describeCall } from "../unit-source.js";
 import { shouldSummarize, summarizeToolResult } from "./summarize-tool-result.js";
 import { windowedBatch } from "./windowed-policy.js";
@@ -42,6 +42,8 @@ export function createContextAwarePolicy(settings: CompressionSettings, options:
       return summarized;
     },
     async prepareContext(state) {
+      // Batch numbers name derived ids; continuing from the trajectory keeps them unique across restarts.
+      batch = Math.max(batch, nextBatchNumber(state.messages) - 1);
       context = state.messages;
       recent = [];
       if (!state.overflow) return [];

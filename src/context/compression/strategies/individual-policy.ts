@@ -1,4 +1,5 @@
 import type { CompressionSettings } from "../compression-options.js";
+import { nextBatchNumber } from "../markers.js";
 import { emptyCompressionStats } from "../compression-stats.js";
 import { createContextMeter } from "../context-meter.js";
 import type { CompressionPolicy } from "../create-compression-policy.js";
@@ -22,6 +23,8 @@ export function createIndividualPolicy(settings: CompressionSettings): Compressi
       return summarizeToolResult(result, { settings, stats, ratio: 0.1, label: describeCall(info.call) });
     },
     async prepareContext(state) {
+      // Batch numbers name derived ids; continuing from the trajectory keeps them unique across restarts.
+      batch = Math.max(batch, nextBatchNumber(state.messages) - 1);
       if (!state.overflow) return [];
       return windowedBatch(state, { settings, stats, meter, batch: ++batch, reason: "individual compression: context overflow, every untagged result compressed" });
     },

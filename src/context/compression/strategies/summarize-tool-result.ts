@@ -2,7 +2,7 @@ import type { ToolMessage } from "../../../types/index.js";
 import type { CompressionSettings } from "../compression-options.js";
 import type { CompressionStats } from "../compression-stats.js";
 import { CHARS_PER_TOKEN } from "../extractive-summary.js";
-import { compressedHeader, derivedId, isCompressedText } from "../markers.js";
+import { compressedHeader, derivedId, isCompressedMessage } from "../markers.js";
 import { summarizeSafely } from "../summarize-safely.js";
 import type { SummaryInput } from "../summarizer.js";
 
@@ -25,7 +25,7 @@ export interface SummarizeResultOptions {
 }
 
 export function shouldSummarize(result: ToolMessage, settings: CompressionSettings, minChars = MIN_SUMMARY_CHARS): boolean {
-  return result.content.length >= minChars && !isCompressedText(result.content) && !settings.exemptTools.includes(result.toolName);
+  return result.content.length >= minChars && !isCompressedMessage(result) && !settings.exemptTools.includes(result.toolName);
 }
 
 export function summaryTokensFor(chars: number, ratio: number): number {
@@ -38,7 +38,7 @@ export function summaryTokensFor(chars: number, ratio: number): number {
  */
 export async function summarizeToolResult(result: ToolMessage, options: SummarizeResultOptions): Promise<ToolMessage> {
   const { settings, stats } = options;
-  const blobId = settings.blobStore.put(result.content);
+  const blobId = settings.blobs.put(result.content);
   const summary = await summarizeSafely(
     settings.summarizer,
     {
@@ -53,6 +53,10 @@ export async function summarizeToolResult(result: ToolMessage, options: Summariz
   stats.summarizedResults += 1;
   stats.tokensFreed += Math.max(0, settings.counter.count(result.content) - settings.counter.count(summary));
   const content = `${compressedHeader(result.content.length, summary.length)} ${options.label}; full text: ${blobId} (recall {"blob": "${blobId}"}).\n${summary}`;
-  const meta = options.batch === undefined ? result.meta : { ...result.meta, id: derivedId(result.meta.id, `w${options.batch}`), origin: "harness" as const, createdAt: (options.now ?? new Date(0)).toISOString() };
+  const derived = { kind: "compressed" as const, replaces: [result.meta.id], blobIds: [blobId], ...(options.batch === undefined ? {} : { batch: options.batch }) };
+  const meta =
+    options.batch === undefined
+      ? { ...result.meta, derived }
+      : { ...result.meta, id: derivedId(result.meta.id, `w${options.batch}`), origin: "harness" as const, createdAt: (options.now ?? new Date(0)).toISOString(), derived };
   return { ...result, content, meta };
 }

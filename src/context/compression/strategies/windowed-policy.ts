@@ -1,4 +1,5 @@
 import { applyEdits } from "../../compose-context-policies.js";
+import { nextBatchNumber } from "../markers.js";
 import type { ContextState } from "../../context-policy.js";
 import type { CompressionSettings } from "../compression-options.js";
 import { emptyCompressionStats, type CompressionStats } from "../compression-stats.js";
@@ -22,6 +23,8 @@ export function createWindowedPolicy(settings: CompressionSettings): Compression
   return {
     name: "windowed",
     async prepareContext(state) {
+      // Batch numbers name derived ids; continuing from the trajectory keeps them unique across restarts.
+      batch = Math.max(batch, nextBatchNumber(state.messages) - 1);
       const { tokens } = meter.measure(state);
       const threshold = settings.contextWindow * settings.trigger;
       if (!state.overflow && tokens < threshold) {

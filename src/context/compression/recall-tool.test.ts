@@ -1,19 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { createCompressionPolicy, createMemoryBlobStore } from "../../context/compression/index.js";
+import { createCompressionPolicy, createMemoryBlobStore } from "./index.js";
 import { applyEdits } from "../../context/compose-context-policies.js";
 import { contextState, readingSession } from "../../context/compression/test-support/trajectory-builder.js";
 import type { Message, ToolMessage } from "../../types/index.js";
-import { ToolError } from "../tool.js";
-import { createRecallTool } from "./create-recall-tool.js";
+import { ToolError } from "../../types/index.js";
+import { createRecallTool } from "./recall-tool.js";
+import { storingBlobs } from "./test-support/store-policy-blobs.js";
 
 const context = { signal: new AbortController().signal, toolCallId: "call_r" };
 
 async function compressedSession() {
   const blobStore = createMemoryBlobStore();
-  const policy = createCompressionPolicy("ctxkit", { contextWindow: 20_000, blobStore });
+  const policy = storingBlobs(createCompressionPolicy("ctxkit", { contextWindow: 20_000 }), blobStore);
   const original = readingSession(8, 80);
-  const after = applyEdits(original, (await policy.prepareContext!(contextState(original)))!);
-  const stub = after.find((message): message is ToolMessage => message.role === "tool" && message.content.startsWith("[COMPRESSED]"))!;
+  const after = applyEdits(original, await policy.prepareContext(contextState(original)));
+  const stub = after.find((message): message is ToolMessage => message.role === "tool" && message.meta.derived?.kind === "stub")!;
   const source = original.find((message) => message.meta.id === stub.meta.id.split("~")[0]) as ToolMessage;
   return { blobStore, original, stub, source };
 }
@@ -29,7 +30,7 @@ describe("the recall tool", () => {
   it("returns the original by message id (the stub's id or the original's) through the session log", async () => {
     const { blobStore, stub, source, original } = await compressedSession();
     const log = new Map<string, Message>(original.map((message) => [message.meta.id, message]));
-    const tool = createRecallTool({ blobStore, lookupMessage: (id) => log.get(id), maxChars: 100_000 });
+    const tool = createRecallTool({ blobStore, lookupMessage: (id: string) => log.get(id), maxChars: 100_000 });
     expect(await tool.execute({ message: stub.meta.id }, context)).toBe(source.content);
     expect(await tool.execute({ message: source.meta.id }, context)).toBe(source.content);
   });
@@ -37,14 +38,14 @@ describe("the recall tool", () => {
   it("returns the whole original of a preview the status bar stamped with its time and call number", async () => {
     const blobStore = createMemoryBlobStore();
     const original = Array.from({ length: 4000 }, (_, index) => `log line ${index}: request handled in ${index % 97} ms`).join("\n");
-    const policy = createCompressionPolicy("ctxkit", { contextWindow: 20_000, blobStore, toolResultBudgetTokens: 500 });
+    const policy = storingBlobs(createCompressionPolicy("ctxkit", { contextWindow: 20_000, toolResultBudgetTokens: 500 }), blobStore);
     const raw: ToolMessage = { role: "tool", toolCallId: "c1", toolName: "read_file", content: original, isError: false, meta: { id: "r1", origin: "tool", createdAt: "" } };
     const info = { call: { type: "tool_call" as const, id: "c1", name: "read_file", argumentsText: "{}", arguments: {} }, durationMs: 1, callNumber: 3, totalCallNumber: 3, now: new Date(0) };
-    const preview = await policy.processToolResult!(raw, info);
+    const preview = await policy.processToolResult(raw, info);
     expect(preview.content).not.toBe(original);
     const stamped: ToolMessage = { ...preview, content: `[2025-09-14 10:30:45] [Tool call #3 for 'read_file'] ${preview.content}` };
-    const tool = createRecallTool({ blobStore, lookupMessage: (id) => (id === "r1" ? stamped : undefined), maxChars: 1_000_000 });
-    expect(await tool.execute({ message: "r1" }, context)).toBe(blobStore.get(/blob_[0-9a-f]{16}/.exec(preview.content)![0]));
+    const tool = createRecallTool({ blobStore, lookupMessage: (id: string) => (id === "r1" ? stamped : undefined), maxChars: 1_000_000 });
+    expect(await tool.execute({ message: "r1" }, context)).toBe(original);
   });
 
   it("pages long content with a note on where to continue", async () => {

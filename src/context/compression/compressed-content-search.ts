@@ -1,5 +1,5 @@
 import MiniSearch from "minisearch";
-import type { BlobStore } from "../../context/compression/blob-store.js";
+import type { BlobReader as BlobStore } from "./blob-store.js";
 
 export interface SearchHit {
   blobId: string;

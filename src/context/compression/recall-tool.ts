@@ -1,8 +1,6 @@
-import type { BlobStore } from "../../context/compression/blob-store.js";
-import { blobIdIn, isCompressedText, isPreviewText, originalIdOf } from "../../context/compression/markers.js";
-import { textOf, toolCallsOf, type Message } from "../../types/index.js";
-import { defineTool, ToolError, type Tool } from "../tool.js";
-import { createCompressedContentSearch } from "./compressed-content-search.js";
+import { textOf, toolCallsOf, ToolError, type BlobReader, type Message, type Tool, type ToolContext } from "../../types/index.js";
+import { createCompressedContentSearch, type CompressedContentSearch } from "./compressed-content-search.js";
+import { blobIdOfMessage, originalIdOf } from "./markers.js";
 
 export interface RecallArgs {
   blob?: string;
@@ -13,8 +11,9 @@ export interface RecallArgs {
 }
 
 export interface RecallToolOptions {
-  blobStore: BlobStore;
-  /** Finds a message by id in the session log, which keeps every original (optional). */
+  /** Where the originals are; default: the agent's blob store (`ToolContext.blobs`). */
+  blobStore?: BlobReader;
+  /** Finds a message by id in the session log, which keeps every original; default: the agent's (`ToolContext.findMessage`). */
   lookupMessage?: (id: string) => Message | undefined | Promise<Message | undefined>;
   /** Most characters returned per call, and the default `limit` (default 20 000). */
   maxChars?: number;
@@ -28,10 +27,20 @@ export interface RecallToolOptions {
  * compressed. Content that fits is returned byte for byte with nothing added; longer content comes
  * in pages with a note saying where to continue.
  */
-export function createRecallTool(options: RecallToolOptions): Tool<RecallArgs> {
+export function createRecallTool(options: RecallToolOptions = {}): Tool<RecallArgs> {
   const maxChars = options.maxChars ?? 20_000;
   const maxHits = options.maxHits ?? 5;
-  const search = createCompressedContentSearch(options.blobStore);
+  const searches = new WeakMap<BlobReader, CompressedContentSearch>();
+  const storeOf = (context: ToolContext): BlobReader => {
+    const store = options.blobStore ?? context.blobs;
+    if (store === undefined) throw new ToolError("not_found", "Nothing can be recalled here: this agent has no blob store.");
+    return store;
+  };
+  const searchOf = (store: BlobReader): CompressedContentSearch => {
+    let search = searches.get(store);
+    if (search === undefined) searches.set(store, (search = createCompressedContentSearch(store)));
+    return search;
+  };
 
   const page = (text: string, source: string, args: RecallArgs): string => {
     const offset = Math.max(0, Math.floor(args.offset ?? 0));
@@ -43,7 +52,7 @@ export function createRecallTool(options: RecallToolOptions): Tool<RecallArgs> {
     return `${text.slice(offset, end)}\n[recall: characters ${offset}–${end} of ${text.length} of ${source}.${more}]`;
   };
 
-  return defineTool<RecallArgs>({
+  return {
     name: "recall",
     description:
       "Get back content that was compressed out of the context, exactly as it was. Compressed results say " +
@@ -63,31 +72,33 @@ export function createRecallTool(options: RecallToolOptions): Tool<RecallArgs> {
       additionalProperties: false,
     },
     parallelSafe: true,
-    async execute(args) {
+    async execute(args, context) {
+      const store = storeOf(context);
+      const lookupMessage = options.lookupMessage ?? context.findMessage;
       const given = [args.blob, args.message, args.query].filter((value) => value !== undefined && value !== "");
       if (given.length !== 1) throw new ToolError("invalid_arguments", 'Pass exactly one of "blob", "message" or "query".');
       if (args.blob) {
-        const text = options.blobStore.get(args.blob);
+        const text = store.get(args.blob);
         if (text === undefined) throw new ToolError("not_found", `No blob '${args.blob}'. Blob ids look like blob_0123456789abcdef and are named in [COMPRESSED] and [PREVIEW] messages.`);
         return page(text, args.blob, args);
       }
       if (args.message) {
-        if (!options.lookupMessage) throw new ToolError("not_found", "Recall by message id is not available here; use the blob id the stub or summary names.");
-        const message = (await options.lookupMessage(originalIdOf(args.message))) ?? (await options.lookupMessage(args.message));
+        if (!lookupMessage) throw new ToolError("not_found", "Recall by message id is not available here; use the blob id the stub or summary names.");
+        const message = (await lookupMessage(originalIdOf(args.message))) ?? (await lookupMessage(args.message));
         if (message === undefined) throw new ToolError("not_found", `No message '${args.message}' in this session.`);
-        const text = messageText(message);
-        const blobId = isCompressedText(text) || isPreviewText(text) ? blobIdIn(text) : undefined;
-        const original = blobId === undefined ? undefined : options.blobStore.get(blobId);
-        return page(original ?? text, args.message, args);
+        // A preview or stub names its original in the metadata the harness stored with it.
+        const blobId = blobIdOfMessage(message);
+        const original = blobId === undefined ? undefined : store.get(blobId);
+        return page(original ?? messageText(message), args.message, args);
       }
-      const hits = search.search(args.query!, maxHits);
+      const hits = searchOf(store).search(args.query!, maxHits);
       if (hits.length === 0) return `Nothing compressed matches "${args.query}".`;
       return [
         `${hits.length} passage${hits.length === 1 ? "" : "s"} match "${args.query}" (recall {"blob": …, "offset": …} shows more):`,
         ...hits.map((hit, index) => `${index + 1}. ${hit.blobId} offset ${hit.offset}: ${hit.snippet}`),
       ].join("\n");
     },
-  });
+  };
 }
 
 /** A message as text: its content, or an assistant's text and tool calls. */

@@ -1,4 +1,4 @@
-import { todoStatuses } from "../../context/status-bar/todo-list.js";
+import { todoStatuses } from "./todo-list.js";
 import type { JsonSchema } from "../../types/index.js";
 
 const status = { type: "string", enum: [...todoStatuses], description: "pending, in_progress (the one step you are doing now), completed, or cancelled (no longer needed or impossible)." };

@@ -1,6 +1,6 @@
-import { replayTodoList } from "../../context/status-bar/replay-todo-list.js";
-import { rewriteTodoList, rewriteTodoListToolName, updateTodoStatus, updateTodoStatusToolName, type TodoItem, type TodoResult } from "../../context/status-bar/todo-list.js";
-import { defineTool, ToolError, type Tool, type ToolContext } from "../tool.js";
+import { ToolError, type Tool, type ToolContext } from "../../types/index.js";
+import { replayTodoList } from "./replay-todo-list.js";
+import { rewriteTodoList, rewriteTodoListToolName, updateTodoStatus, updateTodoStatusToolName, type TodoItem, type TodoResult } from "./todo-list.js";
 import { rewriteTodoListParameters, updateTodoStatusParameters } from "./todo-tool-schemas.js";
 
 /**
@@ -11,7 +11,7 @@ import { rewriteTodoListParameters, updateTodoStatusParameters } from "./todo-to
  * progress, an unknown id) come back as `invalid_arguments` errors saying how to fix the call.
  */
 export function createTodoTools(): Tool[] {
-  const rewrite = defineTool<{ items: unknown[] }>({
+  const rewrite: Tool<{ items: unknown[] }> = {
     name: rewriteTodoListToolName,
     description:
       "Replace your TODO list with a new one. Plan any task of 3 or more steps with it before you start, and call it " +
@@ -22,8 +22,8 @@ export function createTodoTools(): Tool[] {
       'Example: {"items": [{"id": "1", "content": "Read config.json", "status": "in_progress"}, {"id": "2", "content": "Write the summary", "status": "pending"}]}',
     parameters: rewriteTodoListParameters,
     execute: async (args, context) => apply(rewriteTodoList(currentList(context), args), "TODO list replaced"),
-  });
-  const update = defineTool<{ updates: unknown[] }>({
+  };
+  const update: Tool<{ updates: unknown[] }> = {
     name: updateTodoStatusToolName,
     description:
       "Change the status of TODO items by id. Mark a step in_progress when you start it and completed as soon as it is " +
@@ -32,7 +32,7 @@ export function createTodoTools(): Tool[] {
       'in one call: {"updates": [{"id": "1", "status": "completed"}, {"id": "2", "status": "in_progress"}]}',
     parameters: updateTodoStatusParameters,
     execute: async (args, context) => apply(updateTodoStatus(currentList(context), args), "TODO list updated"),
-  });
+  };
   // Argument types are checked by the runner against each schema; erasing them here is safe.
   return [rewrite, update] as unknown as Tool[];
 }

@@ -1,0 +1,25 @@
+import { composeContextPolicies } from "../context/compose-context-policies.js";
+import type { ContextPolicy } from "../context/context-policy.js";
+import { createStablePrefix, type StablePrefix } from "../context/stable-prefix.js";
+import type { SystemPrompt, Tool } from "../types/index.js";
+
+export interface AgentPrefixInput {
+  system: string | SystemPrompt;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
+  tools?: readonly Tool<any>[];
+  context?: readonly ContextPolicy[];
+}
+
+/**
+ * The stable prefix an agent with these options sends: the system prompt with the policies'
+ * sections in its session part, and the caller's tools plus every policy's, sorted and frozen —
+ * what `startSession` should record before `createAgent` starts sending. Pure.
+ */
+export function resolveAgentPrefix(input: AgentPrefixInput): StablePrefix {
+  const policy = composeContextPolicies(...(input.context ?? []));
+  const tools = [...(input.tools ?? []), ...(policy.tools ?? [])];
+  const base: SystemPrompt = typeof input.system === "string" ? { staticText: input.system } : input.system;
+  const section = policy.system?.({ toolNames: tools.map((tool) => tool.name).sort() });
+  const system: SystemPrompt = section === undefined ? base : { staticText: base.staticText, sessionText: base.sessionText ? `${base.sessionText}\n\n${section}` : section };
+  return createStablePrefix(system, tools);
+}
