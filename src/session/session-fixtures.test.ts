@@ -2,7 +2,9 @@ import { copyFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { textOf, thinkingOf, toolCallsOf, type AssistantMessage } from "../types/index.js";
-import { rebuildRequest } from "./rebuild-request.js";
+import { findStatusCheckpoint } from "../context/status-bar/status-checkpoint.js";
+import { createOpenAICompatible } from "../providers/openai-compatible/index.js";
+import { rebuildRequest, verifyRebuiltRequest } from "./rebuild-request.js";
 import { createSessionStore } from "./session-store.js";
 import { createTempDirectory } from "./test-support/session-test-data.js";
 
@@ -56,6 +58,7 @@ describe("format version 1 fixtures", () => {
       ["v1-basic", undefined],
       ["v1-torn", undefined],
       ["v2-context-edit", undefined],
+      ["v3-derived", undefined],
     ]);
   });
 
@@ -115,5 +118,25 @@ describe("context edits written by the store", () => {
     const loaded = await store.load("edits");
     expect(loaded.messages).toEqual(session.messages.slice(0, 3));
     expect(loaded.log).toEqual(session.log.slice(0, 3));
+  });
+});
+
+describe("format version 3 fixtures", () => {
+  it("v3-derived loads with the harness's metadata and every request rebuilds to the body hash recorded when it was sent", async () => {
+    const session = await fixtures.load("v3-derived");
+    expect(session.header.version).toBe(3);
+    const everything = [...session.log, ...session.edits.flatMap((edit) => edit.messages)];
+    const kinds = everything.flatMap((message) => (message.meta.derived ? [message.meta.derived.kind] : []));
+    expect(new Set(kinds)).toEqual(new Set(["status", "stub", "checkpoint", "archive", "summary"]));
+    expect(session.edits.length).toBeGreaterThan(0);
+    // Recorded from a scripted model behind vLLM's wire format (createOpenAICompatible({ vendor: "vllm" })).
+    const provider = createOpenAICompatible({ vendor: "vllm", model: "Qwen/Qwen3-8B", baseURL: "http://127.0.0.1:9/v1" });
+    expect(session.requests.length).toBeGreaterThan(3);
+    for (const index of session.requests.keys()) {
+      const rebuilt = rebuildRequest(session, index);
+      expect(rebuilt.bodyHash).toMatch(/^sha256:/);
+      expect(() => verifyRebuiltRequest(rebuilt, provider)).not.toThrow();
+    }
+    expect(findStatusCheckpoint(session.messages)?.data.toolCalls.fetch).toBeGreaterThan(0);
   });
 });
