@@ -1,4 +1,5 @@
 import type { CliIo } from "../cli-io.js";
+import { guardBenchCommand, guardBenchHelp } from "./bench/guard-bench-command.js";
 import { kvCacheBenchCommand, kvCacheBenchHelp } from "./bench/kv-cache-bench-command.js";
 import { statusBarBenchCommand, statusBarBenchHelp } from "./bench/status-bar-bench-command.js";
 import { tokensBenchCommand, tokensBenchHelp } from "./bench/tokens-bench-command.js";
@@ -6,6 +7,7 @@ import { tokensBenchCommand, tokensBenchHelp } from "./bench/tokens-bench-comman
 type BenchCommand = { run: (args: string[], io: CliIo) => Promise<number>; help: string; summary: string };
 
 const benches: Record<string, BenchCommand> = {
+  guard: { run: guardBenchCommand, help: guardBenchHelp, summary: "the prefix guard's false alarms and misses against what is really sent (old vs new)" },
   "kv-cache": { run: kvCacheBenchCommand, help: kvCacheBenchHelp, summary: "experiment 2-3: context-management modes and prompt-cache reuse" },
   "status-bar": { run: statusBarBenchCommand, help: statusBarBenchHelp, summary: "experiments 2-8/2-9: the agent status bar, its cost and its effect" },
   tokens: { run: tokensBenchCommand, help: tokensBenchHelp, summary: "issue 4: the token estimator's error against the exact tokenizers, and its speed" },
