@@ -84,6 +84,8 @@ describe("convertToOpenAIMessages", () => {
       {
         role: "assistant",
         content: "Checking.",
+        // A tool-call turn without reasoning still carries the field under "send" (DeepSeek's thinking mode requires it).
+        reasoning_content: "",
         tool_calls: [{ id: "c", type: "function", function: { name: "ls", arguments: "{}" } }],
       },
     ]);

@@ -53,18 +53,37 @@ function convertMessage(message: Message, reasoningRoundTrip: ReasoningRoundTrip
 function convertAssistant(message: AssistantMessage, reasoningRoundTrip: ReasoningRoundTrip): OpenAIWireMessage {
   let text = "";
   let reasoning: string | undefined;
+  const reasoningDetails: unknown[] = [];
   const toolCalls: OpenAIWireToolCall[] = [];
   for (const part of message.content) {
     if (part.type === "text") text += part.text;
-    else if (part.type === "thinking") reasoning = (reasoning ?? "") + part.thinking;
-    else {
+    else if (part.type === "thinking") {
+      reasoning = (reasoning ?? "") + part.thinking;
+      if (part.providerDetails !== undefined) reasoningDetails.push(...parseDetails(part.providerDetails));
+    } else {
       // The model's own argument text, byte for byte: re-serialising parsed arguments would change
       // key order or spacing and break the cached prefix.
       toolCalls.push({ id: part.id, type: "function", function: { name: part.name, arguments: part.argumentsText } });
     }
   }
   const wire: OpenAIWireMessage = { role: "assistant", content: text === "" && toolCalls.length > 0 ? null : text };
-  if (reasoningRoundTrip === "send" && reasoning !== undefined) wire.reasoning_content = reasoning;
+  // DeepSeek's thinking mode rejects a tool-call turn without the field even when its reasoning was
+  // empty: "The reasoning_content in the thinking mode must be passed back to the API." (HTTP 400,
+  // deepseek-ai/deepseek-harness discussions #739 and #1850). So such turns carry "".
+  if (reasoningRoundTrip === "send" && (reasoning !== undefined || toolCalls.length > 0)) wire.reasoning_content = reasoning ?? "";
+  // OpenRouter verifies these items (Anthropic signatures, OpenAI encrypted reasoning) when the tool
+  // loop continues; they go back whatever the reasoning_content policy is.
+  if (reasoningDetails.length > 0) wire.reasoning_details = reasoningDetails;
   if (toolCalls.length > 0) wire.tool_calls = toolCalls;
   return wire;
+}
+
+/** Stored by the accumulator as a JSON array; anything else (a hand-edited session) is sent as nothing. */
+function parseDetails(text: string): unknown[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? value : [];
+  } catch {
+    return [];
+  }
 }

@@ -23,7 +23,7 @@ export type OpenAICompatibleVendor = (typeof openAICompatibleVendors)[number];
 export type ReasoningRoundTrip = "send" | "strip";
 
 /** Where the vendor reports prompt tokens served from its cache (documentation only: all are read). */
-export type CachedTokensField = "prompt_tokens_details.cached_tokens" | "prompt_cache_hit_tokens" | "usage.cached_tokens";
+export type CachedTokensField = "prompt_tokens_details.cached_tokens" | "prompt_cache_hit_tokens" | "usage.cached_tokens" | "timings.cache_n";
 
 export interface VendorProfile {
   vendor: OpenAICompatibleVendor;
@@ -83,13 +83,14 @@ export const vendorProfiles: Readonly<Record<OpenAICompatibleVendor, VendorProfi
     cachedTokensField: "prompt_tokens_details.cached_tokens",
     reasoningRoundTrip: "strip",
   }),
-  // llama-server fills usage.prompt_tokens_details.cached_tokens from its prompt cache (cache_n).
+  // llama-server reports prompt-cache reuse in `timings.cache_n` (beside `usage`, which has no cached
+  // count in the recorded builds); see fixtures/README.md.
   llamacpp: profile({
     vendor: "llamacpp",
     defaultBaseURL: "http://127.0.0.1:8080/v1",
     apiKeyEnvVars: [],
     requiresApiKey: false,
-    cachedTokensField: "prompt_tokens_details.cached_tokens",
+    cachedTokensField: "timings.cache_n",
     reasoningRoundTrip: "strip",
   }),
   // usage.prompt_cache_hit_tokens / prompt_cache_miss_tokens; prompt_tokens = hit + miss.
