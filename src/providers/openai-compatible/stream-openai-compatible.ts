@@ -33,6 +33,7 @@ export async function* streamOpenAICompatible(
     if (signal?.aborted) throw abortError();
     const { body } = buildOpenAIRequestBody({
       model: settings.model,
+      vendor: settings.profile.vendor,
       stream: settings.stream,
       reasoningRoundTrip: settings.reasoningRoundTrip,
       request,
