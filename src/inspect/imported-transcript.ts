@@ -21,6 +21,8 @@ export interface ReportedUsage {
   promptTokens?: number;
   cachedTokens?: number;
   cacheWriteTokens?: number;
+  /** The part of `cacheWriteTokens` written with a 1-hour lifetime (Anthropic's `cache_creation.ephemeral_1h_input_tokens`). */
+  cacheWrite1hTokens?: number;
   completionTokens?: number;
   cost?: number;
 }
@@ -35,6 +37,8 @@ export interface ImportedCall {
   /** What the model answered, when recorded. */
   response?: AssistantMessage;
   reportedUsage?: ReportedUsage;
+  /** The model this call went to, when the transcript records it per call (a run may switch models). */
+  model?: string;
   source: { file: string; line?: number };
   /**
    * Set when the transcript itself says this request changed context already sent (a ctxkit

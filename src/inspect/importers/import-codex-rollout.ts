@@ -8,6 +8,8 @@ import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 
 interface PendingCall {
   request: ModelRequest;
+  /** The model of the turn the call belongs to (turn_context), which can change mid-run. */
+  model?: string;
   line: number;
   outputs: AssistantMessage[];
   usage?: ReportedUsage;
@@ -37,6 +39,7 @@ export function importCodexRollout(text: string, file: string): ImportResult {
   let pending: PendingCall | undefined;
   let compactedSinceLastCall = false;
   let lastTotalUsage: string | undefined;
+  let turnModel: string | undefined;
 
   const metaAt = (origin: MessageMeta["origin"], createdAt: string): MessageMeta => ({
     id: generation === 0 ? `${transcript.id}:${history.length}` : `${transcript.id}:g${generation}.${history.length}`,
@@ -72,6 +75,7 @@ export function importCodexRollout(text: string, file: string): ImportResult {
     if (item.kind !== "output") return;
     if (!replaying && pending === undefined) {
       pending = { request: createImportedRequest({ system, messages: history.slice() }), line: line.line, outputs: [] };
+      if (turnModel !== undefined) pending.model = turnModel;
       if (compactedSinceLastCall) pending.declared = "Codex compaction (history replaced by a summary)";
       compactedSinceLastCall = false;
     }
@@ -98,7 +102,8 @@ export function importCodexRollout(text: string, file: string): ImportResult {
         break;
       }
       case "turn_context":
-        transcript.model ??= optionalString(payload.model);
+        turnModel = optionalString(payload.model) ?? turnModel;
+        transcript.model ??= turnModel;
         break;
       case "response_item":
         addItem(payload, record, createdAt, false);
@@ -149,6 +154,7 @@ function toCall(pending: PendingCall, responseId: string, file: string): Importe
   const call: ImportedCall = { request: pending.request, source: { file, line: pending.line } };
   if (response !== undefined) call.response = response;
   if (pending.usage !== undefined) call.reportedUsage = pending.usage;
+  if (pending.model !== undefined) call.model = pending.model;
   if (pending.declared !== undefined) call.declaredBreak = { reason: pending.declared };
   return call;
 }
