@@ -27,7 +27,7 @@ async function recordRequestLog(mode: StatusBarMode, calls: number): Promise<str
       processUserMessage: statusBar.processUserMessage,
       clock: createTestClock("2025-09-14T10:30:00.000Z"),
     });
-    for await (const event of agent.run(supportDeskRequest)) if (event.type === "error") throw event.error;
+    for await (const event of agent.run(supportDeskRequest)) if (event.type === "error") throw new Error(event.message);
     return server.requests.map((request) => request.body).join("\n");
   } finally {
     await server.close();

@@ -157,6 +157,7 @@ function notesFor(transcript: ImportedTranscript, meter: PromptMeter, totals: Tr
   }
   if (!transcript.systemKnown) notes.push("The transcript does not record the system prompt; it is not counted.");
   if (!transcript.toolsKnown) notes.push("The transcript does not record the tool definitions; they are not counted (pass --tools <openai-tools.json>).");
+  notes.push(...(transcript.notes ?? []));
   notes.push(...priceNotes(transcript, totals));
   if (totals.zeroUsageCalls > 0) {
     notes.push(

@@ -71,8 +71,8 @@ describe("importMiniSweAgent on a v2 trajectory (mini-swe-agent-1.1)", () => {
     expect(calls[1]?.request.messages.map((message) => `${message.role}/${message.meta.origin}`)).toEqual(["user/user", "assistant/model", "tool/tool"]);
     expect(calls[0]?.response?.content.at(-1)).toMatchObject({ type: "tool_call", id: "toolu_01", name: "bash", arguments: { command: "grep -rn kelvin src/ | head -20" } });
     expect(calls.map((call) => call.reportedUsage)).toEqual([
-      { promptTokens: 1840, cachedTokens: 0, completionTokens: 61, cost: 0.0071 },
-      { promptTokens: 1958, cachedTokens: 1792, completionTokens: 33, cost: 0.0072 },
+      { promptTokens: 1840, cachedTokens: 0, cacheWriteTokens: 0, completionTokens: 61, cost: 0.0071 },
+      { promptTokens: 1958, cachedTokens: 1792, cacheWriteTokens: 0, completionTokens: 33, cost: 0.0072 },
     ]);
   });
 
