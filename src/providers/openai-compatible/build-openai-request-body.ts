@@ -4,7 +4,7 @@ import { sortKeys } from "../shared/canonical-json.js";
 import { convertToOpenAIMessages } from "./convert-to-openai-messages.js";
 import { convertToOpenAITools } from "./convert-to-openai-tools.js";
 import { isOpenAIReasoningModel } from "./openai-reasoning-model.js";
-import type { OpenAICompatibleVendor, ReasoningRoundTrip } from "./vendor-profiles.js";
+import { vendorProfiles, type OpenAICompatibleVendor, type ReasoningRoundTrip } from "./vendor-profiles.js";
 
 export interface BuildOpenAIRequestBodyInput {
   model: string;
@@ -55,6 +55,7 @@ export function buildOpenAIRequestBody(input: BuildOpenAIRequestBodyInput): Seri
     messages: request.messages,
     tail: request.tail,
     reasoningRoundTrip: input.reasoningRoundTrip,
+    reasoningOnToolCallTurns: input.vendor !== undefined && vendorProfiles[input.vendor].reasoningOnToolCallTurns === true,
   });
   const headJson = JSON.stringify(head);
   let body = `${headJson.slice(0, -1)},"messages":[${prefix.map((message) => JSON.stringify(message)).join(",")}`;

@@ -84,8 +84,6 @@ describe("convertToOpenAIMessages", () => {
       {
         role: "assistant",
         content: "Checking.",
-        // A tool-call turn without reasoning still carries the field under "send" (DeepSeek's thinking mode requires it).
-        reasoning_content: "",
         tool_calls: [{ id: "c", type: "function", function: { name: "ls", arguments: "{}" } }],
       },
     ]);
@@ -94,5 +92,15 @@ describe("convertToOpenAIMessages", () => {
   it("omits the system message when the system prompt is empty", () => {
     const result = convertToOpenAIMessages({ system: { staticText: "" }, messages: [user("u", "hi")], reasoningRoundTrip: "strip" });
     expect(result.prefix).toEqual([{ role: "user", content: "hi" }]);
+  });
+});
+
+describe("convertToOpenAIMessages for DeepSeek's thinking mode", () => {
+  it("gives a tool-call turn without reasoning reasoning_content \"\" when the vendor requires it", () => {
+    const turn = assistant("a", [{ type: "tool_call", id: "c", name: "ls", argumentsText: "{}", arguments: {} }]);
+    const wire = (reasoningOnToolCallTurns: boolean) =>
+      convertToOpenAIMessages({ system: { staticText: "" }, messages: [turn], reasoningRoundTrip: "send", reasoningOnToolCallTurns }).prefix[0];
+    expect(wire(true)).toEqual({ role: "assistant", content: null, reasoning_content: "", tool_calls: [{ id: "c", type: "function", function: { name: "ls", arguments: "{}" } }] });
+    expect(wire(false)).not.toHaveProperty("reasoning_content");
   });
 });

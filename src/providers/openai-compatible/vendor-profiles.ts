@@ -36,6 +36,12 @@ export interface VendorProfile {
   requiresApiKey: boolean;
   cachedTokensField: CachedTokensField;
   reasoningRoundTrip: ReasoningRoundTrip;
+  /**
+   * Tool-call turns must carry `reasoning_content` even when their reasoning was empty (sent as "").
+   * DeepSeek's thinking mode answers HTTP 400 "The reasoning_content in the thinking mode must be
+   * passed back to the API." otherwise (deepseek-ai/deepseek-harness discussions #739, #1850).
+   */
+  reasoningOnToolCallTurns?: boolean;
 }
 
 function profile(fields: Omit<VendorProfile, "label">): VendorProfile {
@@ -101,6 +107,7 @@ export const vendorProfiles: Readonly<Record<OpenAICompatibleVendor, VendorProfi
     requiresApiKey: true,
     cachedTokensField: "prompt_cache_hit_tokens",
     reasoningRoundTrip: "send",
+    reasoningOnToolCallTurns: true,
   }),
   // usage.cached_tokens; when streaming, Kimi puts `usage` inside the last choice (choices[0].usage).
   // Keys from the China platform need baseURL https://api.moonshot.cn/v1.
