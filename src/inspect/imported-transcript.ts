@@ -1,7 +1,18 @@
 import type { AssistantMessage, ModelRequest } from "../types/index.js";
 
 /** The recorded-run formats `ctxkit inspect` can read. */
-export type TranscriptFormat = "ctxkit" | "openai-log" | "claude-code" | "codex" | "mini-swe-agent" | "tau-bench";
+export type TranscriptFormat =
+  | "ctxkit"
+  | "openai-log"
+  | "claude-code"
+  | "codex"
+  | "mini-swe-agent"
+  | "tau-bench"
+  | "swe-agent"
+  | "openhands"
+  | "gemini-cli"
+  | "aider"
+  | "tau2-bench";
 
 export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
   "ctxkit",
@@ -10,6 +21,11 @@ export const TRANSCRIPT_FORMATS: readonly TranscriptFormat[] = [
   "codex",
   "mini-swe-agent",
   "tau-bench",
+  "swe-agent",
+  "openhands",
+  "gemini-cli",
+  "aider",
+  "tau2-bench",
 ];
 
 /**
@@ -21,6 +37,8 @@ export interface ReportedUsage {
   promptTokens?: number;
   cachedTokens?: number;
   cacheWriteTokens?: number;
+  /** The part of `cacheWriteTokens` written with a 1-hour lifetime (Anthropic's `cache_creation.ephemeral_1h_input_tokens`). */
+  cacheWrite1hTokens?: number;
   completionTokens?: number;
   cost?: number;
 }
@@ -35,6 +53,8 @@ export interface ImportedCall {
   /** What the model answered, when recorded. */
   response?: AssistantMessage;
   reportedUsage?: ReportedUsage;
+  /** The model this call went to, when the transcript records it per call (a run may switch models). */
+  model?: string;
   source: { file: string; line?: number };
   /**
    * Set when the transcript itself says this request changed context already sent (a ctxkit
@@ -58,6 +78,8 @@ export interface ImportedTranscript {
   toolsKnown: boolean;
   systemKnown: boolean;
   meta?: Record<string, unknown>;
+  /** What the importer knows about the numbers that the calls cannot show (run totals only, dropped records). */
+  notes?: string[];
 }
 
 /** A record that could not be imported; everything else in the file still was. */

@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
 import { CtxkitError } from "../types/index.js";
-import { defaultPricingCatalog, findModelPricingName, type ModelPricing, type PricingCatalog } from "./pricing.js";
+import { defaultPricingCatalog, findModelPricingMatch, findModelPricingName, type ModelPricing, type PricingCatalog } from "./pricing.js";
 
 /** Prices with the name they go by (a catalog key, or the file they came from). */
 export interface NamedPricing {
   name: string;
   pricing: ModelPricing;
+  /** The entry is another model's, found by the longest catalog name the model starts with. */
+  fallback?: boolean;
 }
 
 /**
@@ -50,9 +52,10 @@ export function loadPricingSelection(spec: string | undefined, readText: (path: 
 export function selectPricing(selection: PricingSelection, model: string | undefined): NamedPricing | undefined {
   if (selection.kind === "fixed") return selection.fixed;
   if (model === undefined) return undefined;
-  const name = findModelPricingName(model, selection.catalog);
-  const pricing = name === undefined ? undefined : selection.catalog.models[name];
-  return name === undefined || pricing === undefined ? undefined : { name, pricing };
+  const match = findModelPricingMatch(model, selection.catalog);
+  const pricing = match === undefined ? undefined : selection.catalog.models[match.name];
+  if (match === undefined || pricing === undefined) return undefined;
+  return match.fallback ? { name: match.name, pricing, fallback: true } : { name: match.name, pricing };
 }
 
 const priceFields = ["input", "cacheRead", "output"] as const;

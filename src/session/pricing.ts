@@ -33,14 +33,31 @@ export function findModelPricing(model: string, catalog: PricingCatalog = defaul
 
 /** The catalog key `findModelPricing` would use for a model, for showing which prices apply. */
 export function findModelPricingName(model: string, catalog: PricingCatalog = defaultPricingCatalog): string | undefined {
+  return findModelPricingMatch(model, catalog)?.name;
+}
+
+/** Which catalog entry prices a model, and whether it is that model's own entry. */
+export interface ModelPricingMatch {
+  name: string;
+  /**
+   * True when the entry belongs to another model: a longer name matched by prefix ("gpt-5.2-pro" →
+   * "gpt-5.2"). A vendor prefix, a dated snapshot ("-20250929", "-2025-08-07") or "-latest" is the
+   * same model, not a fallback.
+   */
+  fallback: boolean;
+}
+
+const sameModelSuffix = /^(-\d{8}|-\d{4}-\d{2}-\d{2}|-latest|@\d{8}|\[1m\])*$/;
+
+export function findModelPricingMatch(model: string, catalog: PricingCatalog = defaultPricingCatalog): ModelPricingMatch | undefined {
   const name = model.toLowerCase();
   const candidates = [name, name.slice(name.lastIndexOf("/") + 1)];
   for (const candidate of candidates) {
-    if (catalog.models[candidate]) return candidate;
+    if (catalog.models[candidate]) return { name: candidate, fallback: false };
     const match = Object.keys(catalog.models)
       .filter((key) => candidate.startsWith(key))
       .sort((left, right) => right.length - left.length)[0];
-    if (match) return match;
+    if (match) return { name: match, fallback: !sameModelSuffix.test(candidate.slice(match.length)) };
   }
   return undefined;
 }
@@ -50,6 +67,8 @@ export interface CallTokens {
   promptTokens: number;
   cachedTokens: number;
   cacheWriteTokens: number;
+  /** The part of `cacheWriteTokens` written with a 1-hour lifetime, when the provider says (Anthropic). */
+  cacheWrite1hTokens?: number;
   outputTokens: number;
 }
 
@@ -64,7 +83,10 @@ export interface CallCost {
 }
 
 export interface CostOptions {
-  /** Anthropic's cache lifetime: a 1-hour write costs 2× input instead of 1.25×. Default "5m". */
+  /**
+   * Anthropic's cache lifetime for writes whose lifetime a call does not report: a 1-hour write
+   * costs 2× input instead of 1.25×. Default "5m". A call's own `cacheWrite1hTokens` wins.
+   */
   cacheWriteTtl?: "5m" | "1h";
 }
 
@@ -74,10 +96,12 @@ export interface CostOptions {
  */
 export function costOfCall(tokens: CallTokens, pricing: ModelPricing, options: CostOptions = {}): CallCost {
   const uncached = Math.max(0, tokens.promptTokens - tokens.cachedTokens - tokens.cacheWriteTokens);
-  const writePrice = (options.cacheWriteTtl === "1h" ? pricing.cacheWrite1h : undefined) ?? pricing.cacheWrite ?? pricing.input;
+  const oneHour = Math.min(tokens.cacheWriteTokens, tokens.cacheWrite1hTokens ?? (options.cacheWriteTtl === "1h" ? tokens.cacheWriteTokens : 0));
+  const fiveMinutePrice = pricing.cacheWrite ?? pricing.input;
+  const oneHourPrice = pricing.cacheWrite1h ?? fiveMinutePrice;
   const input = (uncached * pricing.input) / 1_000_000;
   const cacheRead = (tokens.cachedTokens * pricing.cacheRead) / 1_000_000;
-  const cacheWrite = (tokens.cacheWriteTokens * writePrice) / 1_000_000;
+  const cacheWrite = ((tokens.cacheWriteTokens - oneHour) * fiveMinutePrice + oneHour * oneHourPrice) / 1_000_000;
   const output = (tokens.outputTokens * pricing.output) / 1_000_000;
   return { input, cacheRead, cacheWrite, output, total: input + cacheRead + cacheWrite + output };
 }

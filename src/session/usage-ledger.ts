@@ -7,6 +7,8 @@ export interface LedgerCall {
   promptTokens: number;
   cachedTokens: number;
   cacheWriteTokens: number;
+  /** The part of `cacheWriteTokens` written with a 1-hour lifetime, when reported (priced at the 1-hour rate). */
+  cacheWrite1hTokens?: number;
   outputTokens: number;
   reasoningTokens?: number;
   timeToFirstTokenMs?: number;
@@ -26,6 +28,8 @@ export interface LedgerTotals {
   promptTokens: number;
   cachedTokens: number;
   cacheWriteTokens: number;
+  /** Cache writes reported as 1-hour writes. */
+  cacheWrite1hTokens: number;
   /** Prompt tokens billed at the full input price. */
   uncachedTokens: number;
   outputTokens: number;
@@ -41,6 +45,7 @@ export interface LedgerTotals {
   /** How far the run is from the limit: limit share − cached share, and the same in tokens. */
   gapToLimitShare: number;
   gapToLimitTokens: number;
+  /** Over the calls that had prices. */
   cost?: CallCost;
   meanTimeToFirstTokenMs?: number;
   meanLatencyMs?: number;
@@ -83,8 +88,13 @@ export function toLedgerCall(usage: Usage): LedgerCall {
  * Per-call cost and session totals of a run: cached share, cost, and the distance to the
  * append-only limit. Pure; prices are optional (without them there is no cost).
  */
-export function buildUsageLedger(calls: readonly LedgerCall[], pricing?: ModelPricing, options: CostOptions = {}): UsageLedger {
-  const entries: LedgerEntry[] = calls.map((call, index) => (pricing === undefined ? { ...call, index } : { ...call, index, cost: costOfCall(call, pricing, options) }));
+export function buildUsageLedger(calls: readonly LedgerCall[], pricing?: ModelPricing | ((index: number) => ModelPricing | undefined), options: CostOptions = {}): UsageLedger {
+  // One price list for the run, or one per call (a run that switched models is priced by each call's model).
+  const pricingOf = typeof pricing === "function" ? pricing : () => pricing;
+  const entries: LedgerEntry[] = calls.map((call, index) => {
+    const prices = pricingOf(index);
+    return prices === undefined ? { ...call, index } : { ...call, index, cost: costOfCall(call, prices, options) };
+  });
   const sum = (pick: (call: LedgerCall) => number) => calls.reduce((total, call) => total + pick(call), 0);
   const promptTokens = sum((call) => call.promptTokens);
   const cachedTokens = sum((call) => call.cachedTokens);
@@ -96,6 +106,7 @@ export function buildUsageLedger(calls: readonly LedgerCall[], pricing?: ModelPr
     promptTokens,
     cachedTokens,
     cacheWriteTokens,
+    cacheWrite1hTokens: sum((call) => Math.min(call.cacheWriteTokens, call.cacheWrite1hTokens ?? 0)),
     uncachedTokens: Math.max(0, promptTokens - cachedTokens - cacheWriteTokens),
     outputTokens: sum((call) => call.outputTokens),
     reasoningTokens: sum((call) => call.reasoningTokens ?? 0),
@@ -109,7 +120,8 @@ export function buildUsageLedger(calls: readonly LedgerCall[], pricing?: ModelPr
     totals.reusablePrefixTokens = sum((call) => call.reusablePrefixTokens ?? 0);
     totals.reusableShare = share(totals.reusablePrefixTokens);
   }
-  if (pricing !== undefined) totals.cost = sumCosts(entries.map((entry) => entry.cost!));
+  const priced = entries.filter((entry) => entry.cost !== undefined);
+  if (priced.length > 0) totals.cost = sumCosts(priced.map((entry) => entry.cost!));
   const firstTokenTimes = calls.flatMap((call) => (call.timeToFirstTokenMs === undefined ? [] : [call.timeToFirstTokenMs]));
   const latencies = calls.flatMap((call) => (call.latencyMs === undefined ? [] : [call.latencyMs]));
   if (firstTokenTimes.length > 0) totals.meanTimeToFirstTokenMs = mean(firstTokenTimes);

@@ -91,7 +91,8 @@ function checkAssistantPart(value: unknown, path: string): ShapeProblem {
       return (
         expectString(value.thinking, `${path}.thinking`) ??
         expectOptionalString(value.signature, `${path}.signature`) ??
-        expectOptionalString(value.redactedData, `${path}.redactedData`)
+        expectOptionalString(value.redactedData, `${path}.redactedData`) ??
+        expectOptionalString(value.providerDetails, `${path}.providerDetails`)
       );
     case "tool_call":
       // `arguments` is whatever the model's text parsed to (or absent): any JSON value is fine.

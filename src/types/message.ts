@@ -66,6 +66,11 @@ export interface ThinkingPart {
   signature?: string;
   /** Anthropic `redacted_thinking` blocks carry only encrypted `data`. */
   redactedData?: string;
+  /**
+   * Opaque reasoning items as JSON text, sent back unchanged: OpenRouter's `reasoning_details`
+   * (Anthropic signatures, OpenAI encrypted reasoning), which the upstream verifies in a tool loop.
+   */
+  providerDetails?: string;
 }
 
 export interface ToolCallPart {

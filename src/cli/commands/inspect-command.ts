@@ -19,13 +19,16 @@ found (changing system prompt, reordered tools, deleted or flattened history, to
 messages, edited earlier messages, reasoning dropped where the vendor requires it).
 
 Options:
-  --format <name>      auto (default), ctxkit, openai-log, claude-code, codex, mini-swe-agent, tau-bench
+  --format <name>      auto (default), ctxkit, openai-log, claude-code, codex, mini-swe-agent,
+                       swe-agent, openhands, gemini-cli, aider, tau-bench, tau2-bench
   --tokenizer <name>   qwen3 (default: Qwen3 chat template + tokenizer, exact), o200k (OpenAI's
                        tokenizer; its chat format is not public, so within a few %), estimate
-  --tools <file>       OpenAI tool schemas for formats that do not record them (τ-bench, Claude Code, Codex)
+  --tools <file>       OpenAI tool schemas for formats that do not record them (τ-bench, Claude Code,
+                       Codex, mini-swe-agent v2, SWE-agent, OpenHands, Gemini CLI)
   --pricing <p>        a catalog model name (e.g. gpt-4o, claude-sonnet-4-5) or a JSON file with
                        {input, cacheRead, output, cacheWrite?, cacheRule?} or {models: {...}};
-                       default: each transcript's own model in the built-in catalog
+                       default: each call's own model in the built-in catalog; the report says
+                       which prices were used and when another model's were taken
   --limit <n>          analyse only the first n transcripts
   --json               print JSON: {transcripts: [{id, format, file, calls, totals, findings, notes}],
                        totals, findings, problems}; with one transcript the top level also has its calls

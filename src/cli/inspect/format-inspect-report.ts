@@ -21,12 +21,16 @@ function formatTranscript(transcript: AnalyzedTranscript, style: TerminalStyle):
       (totals.reportedCachedShare === null ? "; no provider usage recorded" : `; provider reported ${percent(totals.reportedCachedShare)} cached (${count(totals.reportedCachedTokens!)} of ${count(totals.reportedPromptTokens!)})`),
     `cache breaks: ${totals.breaks} (${totals.undeclaredBreaks} undeclared)`,
   ];
+  if (totals.zeroUsageCalls > 0) lines.push(style.yellow(`provider reported all-zero usage on ${plural(totals.zeroUsageCalls, "call")} (ignored)`));
   const cost = totals.cost;
   if (cost !== null) {
     const basis = cost.basis === "reported" ? "reported usage" : cost.basis === "computed" ? `computed reuse under ${cost.cacheRule}` : `reported usage where recorded, else ${cost.cacheRule}`;
+    const fallbacks = cost.prices.filter((use) => use.fallback).map((use) => `${use.model ?? "?"} → ${use.pricing}`);
+    const oneHour = cost.cacheWrite1hTokens > 0 ? ` (${count(cost.cacheWrite1hTokens)} of ${count(cost.cacheWriteTokens)} tokens at the 1-hour rate)` : "";
     lines.push(
-      `cost (${cost.pricing}, ${basis}): ${dollars(cost.total)} = input ${dollars(cost.input)} + cache reads ${dollars(cost.cacheRead)}` +
-        (cost.cacheWrite > 0 ? ` + cache writes ${dollars(cost.cacheWrite)}` : "") +
+      `cost (${cost.pricing}${fallbacks.length > 0 ? style.yellow(` — fallback prices: ${fallbacks.join(", ")}`) : ""}, ${basis}): ` +
+        `${dollars(cost.total)} = input ${dollars(cost.input)} + cache reads ${dollars(cost.cacheRead)}` +
+        (cost.cacheWrite > 0 ? ` + cache writes ${dollars(cost.cacheWrite)}${oneHour}` : "") +
         ` + output ${dollars(cost.output)}` +
         (cost.reportedCost === undefined ? "" : style.dim(`  (the transcript records ${dollars(cost.reportedCost)})`)),
     );

@@ -1,15 +1,17 @@
 import { findLayerDifference, type RequestLayer } from "../../context/prefix-guard/index.js";
-import { loadPricingSelection, selectPricing, type PricingSelection } from "../../session/load-pricing.js";
+import { loadPricingSelection, selectPricing, type NamedPricing, type PricingSelection } from "../../session/load-pricing.js";
 import type { CostOptions } from "../../session/pricing.js";
 import { detectFindings } from "../findings/detect-findings.js";
 import type { ImportedTranscript } from "../imported-transcript.js";
-import type { AnalyzedCall, AnalyzedTranscript } from "./analyzed-transcript.js";
+import type { AnalyzedCall, AnalyzedTranscript, TranscriptTotals } from "./analyzed-transcript.js";
 import { createApproximatePromptMeter } from "./approximate-prompt-meter.js";
 import { describeLayerBreak, describeTemplateBreak, type CallBreak } from "./call-break.js";
 import type { InspectTokenizer, Measurement, PromptMeter } from "./prompt-meter.js";
 import { createQwen3PromptMeter } from "./qwen3-prompt-meter.js";
 import { createRequestLayerCache } from "./request-layer-cache.js";
-import { computeTranscriptTotals, type CallExtras } from "./transcript-totals.js";
+import { computeTranscriptTotals, type CallExtras, type CallPricing } from "./transcript-totals.js";
+import { priceNotes } from "./price-notes.js";
+import { usableReportedUsage } from "./usable-reported-usage.js";
 
 export interface TranscriptAnalyzerOptions {
   /** Default "qwen3": exact, with Qwen3's chat template. */
@@ -56,16 +58,17 @@ export function createTranscriptAnalyzer(options: TranscriptAnalyzerOptions = {}
       }
       const { calls, extras } = measured;
       const usedMeter = measured.verified ? meter : fallback!;
-      const prices = selectPricing(pricing, transcript.model);
-      notes.push(...notesFor(transcript, usedMeter, prices === undefined));
+      const callPricing = pricingPerCall(transcript, pricing);
       const costOptions: CostOptions = options.cacheWriteTtl === undefined ? {} : { cacheWriteTtl: options.cacheWriteTtl };
+      const totals = computeTranscriptTotals(transcript.calls, calls, extras, callPricing, costOptions);
+      notes.push(...notesFor(transcript, usedMeter, totals));
       const result: AnalyzedTranscript = {
         id: transcript.id,
         format: transcript.format,
         file: transcript.file,
         tokenizer: { name: usedMeter.tokenizer, description: usedMeter.description, exact: usedMeter.exact },
         calls,
-        totals: computeTranscriptTotals(transcript.calls, calls, extras, prices, costOptions),
+        totals,
         findings: detectFindings({ transcript, calls }),
         notes,
       };
@@ -114,8 +117,8 @@ export function createTranscriptAnalyzer(options: TranscriptAnalyzerOptions = {}
         index,
         promptTokens: measurement.promptTokens,
         reusablePrefixTokens: reusable,
-        reportedPromptTokens: call.reportedUsage?.promptTokens ?? null,
-        reportedCachedTokens: call.reportedUsage?.cachedTokens ?? null,
+        reportedPromptTokens: usableReportedUsage(call.reportedUsage)?.promptTokens ?? null,
+        reportedCachedTokens: usableReportedUsage(call.reportedUsage)?.cachedTokens ?? null,
         newTokens: measurement.promptTokens - reusable,
         composition: measurement.composition,
         breaks,
@@ -130,7 +133,21 @@ export function createTranscriptAnalyzer(options: TranscriptAnalyzerOptions = {}
   }
 }
 
-function notesFor(transcript: ImportedTranscript, meter: PromptMeter, noPrices: boolean): string[] {
+/** Each call is priced by its own model (a run may switch models), looked up once per model. */
+function pricingPerCall(transcript: ImportedTranscript, selection: PricingSelection): CallPricing {
+  const byModel = new Map<string | undefined, NamedPricing | undefined>();
+  const model = (index: number) => transcript.calls[index]?.model ?? transcript.model;
+  return {
+    model,
+    prices(index) {
+      const name = model(index);
+      if (!byModel.has(name)) byModel.set(name, selectPricing(selection, name));
+      return byModel.get(name);
+    },
+  };
+}
+
+function notesFor(transcript: ImportedTranscript, meter: PromptMeter, totals: TranscriptTotals): string[] {
   const notes: string[] = [];
   if (meter.tokenizer === "qwen3" && transcript.model !== undefined && !/qwen/i.test(transcript.model)) {
     notes.push(
@@ -140,7 +157,14 @@ function notesFor(transcript: ImportedTranscript, meter: PromptMeter, noPrices: 
   }
   if (!transcript.systemKnown) notes.push("The transcript does not record the system prompt; it is not counted.");
   if (!transcript.toolsKnown) notes.push("The transcript does not record the tool definitions; they are not counted (pass --tools <openai-tools.json>).");
-  if (noPrices) notes.push(`No prices for model ${transcript.model ?? "(not recorded)"}; pass --pricing <model | prices.json> for a cost.`);
+  notes.push(...(transcript.notes ?? []));
+  notes.push(...priceNotes(transcript, totals));
+  if (totals.zeroUsageCalls > 0) {
+    notes.push(
+      `The provider reported all-zero usage on ${totals.zeroUsageCalls} of ${transcript.calls.length} calls; those reports are ignored ` +
+        "(reported columns show —) and their cost uses the tokens counted here.",
+    );
+  }
   return notes;
 }
 

@@ -20,15 +20,33 @@ export interface AnalyzedCall {
   breaks: CallBreak[];
 }
 
+/** Which prices were used for the calls of one model. */
+export interface PriceUse {
+  /** The calls' model as recorded; null when not recorded (a fixed --pricing applies). */
+  model: string | null;
+  /** The catalog entry (or file) the prices came from. */
+  pricing: string;
+  calls: number;
+  /** The entry is another model's, the longest catalog name this model starts with (no entry of its own). */
+  fallback: boolean;
+}
+
 /** What a run cost under a price list; cached tokens are the reported ones where recorded, else the cache rule's. */
 export interface TranscriptCost {
+  /** The price lists used, comma-separated (one per model when the run switched models). */
   pricing: string;
+  /** Per model: which prices, for how many calls, and whether that was a fallback. */
+  prices: PriceUse[];
+  /** Calls whose model has no prices: left out of the cost. */
+  unpricedCalls: number;
   cacheRule: string;
   /** "reported": every call had reported prompt and cached tokens; "computed": none did; "mixed". */
   basis: "reported" | "computed" | "mixed";
   promptTokens: number;
   cachedTokens: number;
   cacheWriteTokens: number;
+  /** Cache writes the provider reported as 1-hour writes (priced at the 1-hour rate). */
+  cacheWrite1hTokens: number;
   outputTokens: number;
   cachedShare: number;
   /** USD. */
@@ -61,6 +79,8 @@ export interface TokenTotals {
 
 export interface TranscriptTotals extends TokenTotals {
   cost: TranscriptCost | null;
+  /** Calls whose reported usage was all zeros: treated as unreported (their tokens are counted here). */
+  zeroUsageCalls: number;
 }
 
 export interface AnalyzedTranscript {

@@ -3,7 +3,8 @@ import type { NamedPricing } from "../../session/load-pricing.js";
 import type { CostOptions } from "../../session/pricing.js";
 import { appendOnlyLimitTokens, buildUsageLedger, type LedgerCall } from "../../session/usage-ledger.js";
 import type { ImportedCall } from "../imported-transcript.js";
-import type { AnalyzedCall, TranscriptCost, TranscriptTotals } from "./analyzed-transcript.js";
+import type { AnalyzedCall, PriceUse, TranscriptCost, TranscriptTotals } from "./analyzed-transcript.js";
+import { isAllZero, usableReportedUsage } from "./usable-reported-usage.js";
 
 /** Per call, what totals need besides the analysis: the tail's tokens and the response's. */
 export interface CallExtras {
@@ -12,16 +13,22 @@ export interface CallExtras {
   responseTokens: () => number;
 }
 
+/** Per call: its model (the call's own, else the transcript's) and that model's prices, if any. */
+export interface CallPricing {
+  model(index: number): string | undefined;
+  prices(index: number): NamedPricing | undefined;
+}
+
 /**
  * Totals of an analysed transcript: tokens, reusable share against the append-only limit, what the
- * provider reported, and the cost under a price list — reported cached tokens where recorded, else
- * the price list's cache rule applied to the computed reusable prefix.
+ * provider reported, and the cost — each call at its own model's prices, with reported cached
+ * tokens where recorded, else the price list's cache rule applied to the computed reusable prefix.
  */
 export function computeTranscriptTotals(
   imported: readonly ImportedCall[],
   calls: readonly AnalyzedCall[],
   extras: readonly CallExtras[],
-  pricing: NamedPricing | undefined,
+  pricing: CallPricing,
   options: CostOptions = {},
 ): TranscriptTotals {
   const sum = (pick: (call: AnalyzedCall) => number) => calls.reduce((total, call) => total + pick(call), 0);
@@ -44,32 +51,42 @@ export function computeTranscriptTotals(
     appendOnlyLimitShare: share(limit, promptTokens),
     breaks: breaks.length,
     undeclaredBreaks: breaks.filter((item) => !item.declared).length,
-    cost: pricing === undefined ? null : costOf(imported, calls, extras, pricing, options),
+    cost: calls.some((_call, index) => pricing.prices(index) !== undefined) ? costOf(imported, calls, extras, pricing, options) : null,
+    zeroUsageCalls: imported.filter((call) => call.reportedUsage !== undefined && isAllZero(call.reportedUsage)).length,
   };
 }
 
-function costOf(imported: readonly ImportedCall[], calls: readonly AnalyzedCall[], extras: readonly CallExtras[], pricing: NamedPricing, options: CostOptions): TranscriptCost {
-  const rule = toCacheRuleName(pricing.pricing.cacheRule);
+function costOf(imported: readonly ImportedCall[], calls: readonly AnalyzedCall[], extras: readonly CallExtras[], pricing: CallPricing, options: CostOptions): TranscriptCost {
+  const pricedIndexes = calls.map((_call, index) => index).filter((index) => pricing.prices(index) !== undefined);
+  const rule = toCacheRuleName(pricing.prices(pricedIndexes[0]!)!.pricing.cacheRule);
   let reportedCalls = 0;
-  const ledgerCalls: LedgerCall[] = calls.map((call, index) => {
-    const usage = imported[index]?.reportedUsage;
+  const ledgerCalls: LedgerCall[] = pricedIndexes.map((index) => {
+    const call = calls[index]!;
+    const usage = usableReportedUsage(imported[index]?.reportedUsage);
     const outputTokens = usage?.completionTokens ?? extras[index]?.responseTokens() ?? 0;
     if (usage?.promptTokens !== undefined && usage.cachedTokens !== undefined) {
       reportedCalls++;
-      return { promptTokens: usage.promptTokens, cachedTokens: usage.cachedTokens, cacheWriteTokens: usage.cacheWriteTokens ?? 0, outputTokens };
+      const reported: LedgerCall = { promptTokens: usage.promptTokens, cachedTokens: usage.cachedTokens, cacheWriteTokens: usage.cacheWriteTokens ?? 0, outputTokens };
+      if (usage.cacheWrite1hTokens !== undefined) reported.cacheWrite1hTokens = usage.cacheWrite1hTokens;
+      return reported;
     }
-    const outcome = applyCacheRule(rule, { promptTokens: call.promptTokens, reusablePrefixTokens: call.reusablePrefixTokens, tailTokens: extras[index]?.tailTokens ?? 0 });
+    const callRule = toCacheRuleName(pricing.prices(index)!.pricing.cacheRule);
+    const outcome = applyCacheRule(callRule, { promptTokens: call.promptTokens, reusablePrefixTokens: call.reusablePrefixTokens, tailTokens: extras[index]?.tailTokens ?? 0 });
     return { promptTokens: call.promptTokens, ...outcome, outputTokens };
   });
-  const { totals } = buildUsageLedger(ledgerCalls, pricing.pricing, options);
+  const { totals } = buildUsageLedger(ledgerCalls, (position) => pricing.prices(pricedIndexes[position]!)?.pricing, options);
   const cost = totals.cost!;
+  const prices = priceUses(pricedIndexes, pricing);
   const result: TranscriptCost = {
-    pricing: pricing.name,
+    pricing: [...new Set(prices.map((use) => use.pricing))].join(", "),
+    prices,
+    unpricedCalls: calls.length - pricedIndexes.length,
     cacheRule: rule,
-    basis: reportedCalls === calls.length ? "reported" : reportedCalls === 0 ? "computed" : "mixed",
+    basis: reportedCalls === pricedIndexes.length ? "reported" : reportedCalls === 0 ? "computed" : "mixed",
     promptTokens: totals.promptTokens,
     cachedTokens: totals.cachedTokens,
     cacheWriteTokens: totals.cacheWriteTokens,
+    cacheWrite1hTokens: totals.cacheWrite1hTokens,
     outputTokens: totals.outputTokens,
     cachedShare: totals.cachedShare,
     ...cost,
@@ -77,6 +94,20 @@ function costOf(imported: readonly ImportedCall[], calls: readonly AnalyzedCall[
   const recordedCosts = imported.map((call) => call.reportedUsage?.cost);
   if (recordedCosts.length > 0 && recordedCosts.every((value) => value !== undefined)) result.reportedCost = recordedCosts.reduce<number>((total, value) => total + value!, 0);
   return result;
+}
+
+/** One entry per (model, price list), in the order the calls used them. */
+function priceUses(pricedIndexes: readonly number[], pricing: CallPricing): PriceUse[] {
+  const uses = new Map<string, PriceUse>();
+  for (const index of pricedIndexes) {
+    const prices = pricing.prices(index)!;
+    const model = pricing.model(index) ?? null;
+    const key = `${model ?? ""}\u0000${prices.name}`;
+    const use = uses.get(key) ?? { model, pricing: prices.name, calls: 0, fallback: prices.fallback === true };
+    use.calls += 1;
+    uses.set(key, use);
+  }
+  return [...uses.values()];
 }
 
 function sumReported(values: ReadonlyArray<number | null>): number | null {

@@ -9,6 +9,8 @@ import { isRecord, optionalCount, withoutUndefined } from "./json-guards.js";
  *   `prompt_tokens_details.cache_write_tokens`)
  * - `prompt_cache_hit_tokens` (+ `prompt_cache_miss_tokens`): DeepSeek
  * - `cached_tokens` at the top: Kimi
+ * - `cache_read_input_tokens` / `cache_creation_input_tokens` next to them: LiteLLM for Anthropic
+ *   models (OpenHands, mini-swe-agent), where `prompt_tokens` already includes both
  */
 export function convertOpenAIReportedUsage(raw: unknown): ReportedUsage | undefined {
   if (!isRecord(raw)) return undefined;
@@ -17,8 +19,8 @@ export function convertOpenAIReportedUsage(raw: unknown): ReportedUsage | undefi
   const miss = optionalCount(raw.prompt_cache_miss_tokens);
   const usage = withoutUndefined<ReportedUsage>({
     promptTokens: optionalCount(raw.prompt_tokens) ?? (hit !== undefined && miss !== undefined ? hit + miss : undefined),
-    cachedTokens: optionalCount(details.cached_tokens) ?? hit ?? optionalCount(raw.cached_tokens),
-    cacheWriteTokens: optionalCount(details.cache_write_tokens),
+    cachedTokens: optionalCount(details.cached_tokens) ?? hit ?? optionalCount(raw.cached_tokens) ?? optionalCount(raw.cache_read_input_tokens),
+    cacheWriteTokens: optionalCount(details.cache_write_tokens) ?? optionalCount(raw.cache_creation_input_tokens),
     completionTokens: optionalCount(raw.completion_tokens),
     cost: optionalCount(raw.cost),
   });

@@ -16,6 +16,11 @@ export function detectTranscriptFormat(fileName: string, text: string): Transcri
   const start = text.trimStart();
   if (start.startsWith("[") && /"traj"\s*:\s*\[/.test(text) && /"task_id"\s*:/.test(text)) return "tau-bench";
   if (start.startsWith("{") && /"trajectory_format"\s*:\s*"mini-swe-agent/.test(text)) return "mini-swe-agent";
+  if (start.startsWith("{") && /"history"\s*:\s*\[/.test(text) && /"trajectory"\s*:\s*\[/.test(text)) return "swe-agent";
+  if (start.startsWith("{") && /"simulations"\s*:\s*\[/.test(text) && /"task_id"\s*:/.test(text)) return "tau2-bench";
+  if (start.startsWith("{") && /"projectHash"\s*:/.test(text) && /"sessionId"\s*:/.test(text.slice(0, 2000))) return "gemini-cli";
+  if (start.startsWith("[") && /"source"\s*:\s*"(agent|user|environment)"/.test(text) && /"(action|observation)"\s*:/.test(text)) return "openhands";
+  if (/^(TO LLM|LLM RESPONSE) \d{4}-\d{2}-\d{2}T/m.test(text.slice(0, 4000))) return "aider";
   const fromLines = classifyLines(start);
   if (fromLines !== undefined) return fromLines;
   if (/\.traj\.json$/i.test(fileName)) return "mini-swe-agent";

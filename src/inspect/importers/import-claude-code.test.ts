@@ -19,7 +19,7 @@ describe("importClaudeCode", () => {
   it("merges the lines of one response into one assistant message with the final usage", () => {
     expect(calls[0]?.response?.content.map((part) => part.type)).toEqual(["thinking", "text", "tool_call"]);
     expect(calls[0]?.response).toMatchObject({ stopReason: "tool_calls", rawStopReason: "tool_use", meta: { id: `${session}:msg_01AbC`, origin: "model" } });
-    expect(calls[0]?.reportedUsage).toEqual({ promptTokens: 15203, cachedTokens: 11000, cacheWriteTokens: 4200, completionTokens: 152 });
+    expect(calls[0]?.reportedUsage).toEqual({ promptTokens: 15203, cachedTokens: 11000, cacheWriteTokens: 4200, cacheWrite1hTokens: 0, completionTokens: 152 });
   });
 
   it("builds each request from the messages before the response, tool results as tool messages", () => {

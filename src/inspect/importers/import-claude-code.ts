@@ -94,6 +94,7 @@ export function importClaudeCode(text: string, file: string): ImportResult {
       source: { file, line: first.line },
     };
     if (group.usage !== undefined) call.reportedUsage = group.usage;
+    if (group.model !== undefined) call.model = group.model;
     const summary = summaryIds.size === 0 ? undefined : call.request.messages.find((message) => summaryIds.has(message.meta.id) && !summariesSent.has(message.meta.id));
     if (summary !== undefined && calls.length > 0) call.declaredBreak = { reason: "Claude Code compaction (history replaced by a summary)" };
     if (summary !== undefined) summariesSent.add(summary.meta.id);
@@ -162,16 +163,22 @@ function groupAssistantLines(entries: ClaudeCodeEntry[], transcriptId: string): 
   return groups;
 }
 
-/** Anthropic's `input_tokens` is only the uncached part; the prompt is it plus cache reads and writes. */
+/**
+ * Anthropic's `input_tokens` is only the uncached part; the prompt is it plus cache reads and writes.
+ * `cache_creation` splits the writes by lifetime; Claude Code asks for 1-hour writes, billed at 2×
+ * input instead of the 5-minute 1.25×.
+ */
 function convertClaudeUsage(usage: JsonObject | undefined): ReportedUsage | undefined {
   if (usage === undefined) return undefined;
   const input = optionalCount(usage.input_tokens);
   const read = optionalCount(usage.cache_read_input_tokens);
   const write = optionalCount(usage.cache_creation_input_tokens);
+  const byLifetime = isRecord(usage.cache_creation) ? usage.cache_creation : {};
   return withoutUndefined<ReportedUsage>({
     promptTokens: input === undefined ? undefined : input + (read ?? 0) + (write ?? 0),
     cachedTokens: read,
     cacheWriteTokens: write,
+    cacheWrite1hTokens: optionalCount(byLifetime.ephemeral_1h_input_tokens),
     completionTokens: optionalCount(usage.output_tokens),
   });
 }

@@ -83,3 +83,18 @@ describe("importCodexRollout", () => {
     expect(imported.map((entry) => entry.request.messages.length)).toEqual([1, 3]);
   });
 });
+
+describe("importCodexRollout on a Codex 0.142 rollout with a repeated token count", () => {
+  const repeatedFile = "fixtures/codex-0142-repeated-token-count.jsonl";
+  const { transcripts } = importCodexRollout(readFileSync(new URL(repeatedFile, import.meta.url), "utf8"), repeatedFile);
+  const calls = transcripts[0]?.calls ?? [];
+
+  it("does not end a call at a token_count that repeats the previous running total", () => {
+    expect(transcripts[0]).toMatchObject({ id: "c1", model: "gpt-5.5" });
+    expect(calls).toHaveLength(2);
+    expect(calls[0]?.reportedUsage).toEqual({ promptTokens: 14475, cachedTokens: 2432, completionTokens: 216 });
+    // The second response (apply_patch, then pytest) has no token count of its own in the file.
+    expect(calls[1]?.reportedUsage).toBeUndefined();
+    expect(calls[1]?.response?.content.map((part) => (part.type === "tool_call" ? part.name : part.type))).toEqual(["apply_patch", "exec_command"]);
+  });
+});

@@ -8,6 +8,8 @@ import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 
 interface PendingCall {
   request: ModelRequest;
+  /** The model of the turn the call belongs to (turn_context), which can change mid-run. */
+  model?: string;
   line: number;
   outputs: AssistantMessage[];
   usage?: ReportedUsage;
@@ -20,7 +22,8 @@ interface PendingCall {
  * payload}`). The history is the `response_item`s in order; a call is the model output between two
  * `token_count` events, whose `last_token_usage` is that call's usage. Codex may record a tool's
  * output before the response that called it has finished, so only a token count or a new user
- * message ends a call (files without token counts end a call at any input). `compacted` replaces the
+ * message ends a call (files without token counts end a call at any input). A token count that
+ * repeats the previous running total is a repeat, not the end of another call. `compacted` replaces the
  * history; message ids restart in a new generation (`<id>:g1.0`) so they never collide with old ones.
  */
 export function importCodexRollout(text: string, file: string): ImportResult {
@@ -35,6 +38,8 @@ export function importCodexRollout(text: string, file: string): ImportResult {
   let open: AssistantMessage | undefined;
   let pending: PendingCall | undefined;
   let compactedSinceLastCall = false;
+  let lastTotalUsage: string | undefined;
+  let turnModel: string | undefined;
 
   const metaAt = (origin: MessageMeta["origin"], createdAt: string): MessageMeta => ({
     id: generation === 0 ? `${transcript.id}:${history.length}` : `${transcript.id}:g${generation}.${history.length}`,
@@ -70,6 +75,7 @@ export function importCodexRollout(text: string, file: string): ImportResult {
     if (item.kind !== "output") return;
     if (!replaying && pending === undefined) {
       pending = { request: createImportedRequest({ system, messages: history.slice() }), line: line.line, outputs: [] };
+      if (turnModel !== undefined) pending.model = turnModel;
       if (compactedSinceLastCall) pending.declared = "Codex compaction (history replaced by a summary)";
       compactedSinceLastCall = false;
     }
@@ -96,13 +102,20 @@ export function importCodexRollout(text: string, file: string): ImportResult {
         break;
       }
       case "turn_context":
-        transcript.model ??= optionalString(payload.model);
+        turnModel = optionalString(payload.model) ?? turnModel;
+        transcript.model ??= turnModel;
         break;
       case "response_item":
         addItem(payload, record, createdAt, false);
         break;
       case "event_msg":
-        if (payload.type === "token_count" && isRecord(payload.info) && pending !== undefined) {
+        if (payload.type === "token_count" && isRecord(payload.info)) {
+          // Codex repeats a token_count (same running total, same last usage) for rate-limit
+          // updates, sometimes after the next response has started: no call ended there.
+          const total = isRecord(payload.info.total_token_usage) ? JSON.stringify(payload.info.total_token_usage) : undefined;
+          const repeated = total !== undefined && total === lastTotalUsage;
+          if (total !== undefined) lastTotalUsage = total;
+          if (repeated || pending === undefined) break;
           pending.usage = convertCodexUsage(payload.info.last_token_usage);
           closeCall();
         }
@@ -141,6 +154,7 @@ function toCall(pending: PendingCall, responseId: string, file: string): Importe
   const call: ImportedCall = { request: pending.request, source: { file, line: pending.line } };
   if (response !== undefined) call.response = response;
   if (pending.usage !== undefined) call.reportedUsage = pending.usage;
+  if (pending.model !== undefined) call.model = pending.model;
   if (pending.declared !== undefined) call.declaredBreak = { reason: pending.declared };
   return call;
 }

@@ -58,3 +58,26 @@ describe("importMiniSweAgent", () => {
     expect(importMiniSweAgent('{"info": {}}', "y.traj.json").problems).toEqual([{ file: "y.traj.json", reason: expect.stringContaining("expected a mini-swe-agent trajectory") }]);
   });
 });
+
+describe("importMiniSweAgent on a v2 trajectory (mini-swe-agent-1.1)", () => {
+  const v2File = "fixtures/mini-swe-agent-v2.traj.json";
+  const { transcripts, problems } = importMiniSweAgent(readFileSync(new URL(v2File, import.meta.url), "utf8"), v2File);
+  const [transcript] = transcripts;
+  const calls = transcript?.calls ?? [];
+
+  it("accepts native tool calls and skips the final exit message the model never saw", () => {
+    expect(problems).toEqual([]);
+    expect(calls).toHaveLength(2);
+    expect(calls[1]?.request.messages.map((message) => `${message.role}/${message.meta.origin}`)).toEqual(["user/user", "assistant/model", "tool/tool"]);
+    expect(calls[0]?.response?.content.at(-1)).toMatchObject({ type: "tool_call", id: "toolu_01", name: "bash", arguments: { command: "grep -rn kelvin src/ | head -20" } });
+    expect(calls.map((call) => call.reportedUsage)).toEqual([
+      { promptTokens: 1840, cachedTokens: 0, cacheWriteTokens: 0, completionTokens: 61, cost: 0.0071 },
+      { promptTokens: 1958, cachedTokens: 1792, cacheWriteTokens: 0, completionTokens: 33, cost: 0.0072 },
+    ]);
+  });
+
+  it("says the tool schemas are absent", () => {
+    expect(transcript?.toolsKnown).toBe(false);
+    expect(transcript?.meta).toMatchObject({ exitStatus: "Submitted", trajectoryFormat: "mini-swe-agent-1.1", toolSchemas: expect.stringContaining("absent") });
+  });
+});

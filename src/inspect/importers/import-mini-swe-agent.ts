@@ -8,10 +8,13 @@ import { isRecord, optionalCount, optionalString, type JsonObject } from "./json
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 
 /**
- * Imports a mini-swe-agent trajectory (`.traj.json`, format "mini-swe-agent-1"): messages[0] is the
- * system prompt, every assistant message is a call that saw everything before it, and its
- * `extra.response` is the provider's raw response (usage, and reasoning the agent did not send back).
- * Observations stay user messages, as the agent sent them; their origin says they came from a tool.
+ * Imports a mini-swe-agent trajectory (`.traj.json`): messages[0] is the system prompt, every
+ * assistant message is a call that saw everything before it, and its `extra.response` is the
+ * provider's raw response (usage, and reasoning the agent did not send back). Format
+ * "mini-swe-agent-1" (v1) parses commands from the text and sends observations as user messages,
+ * whose origin says they came from a tool. "mini-swe-agent-1.1" (v2) uses native tool calls and
+ * `role: "tool"` observations, and ends with a `{"role": "exit"}` message that holds the exit status
+ * and is never sent to the model; its tool schemas are not in the file (`toolsKnown` false).
  */
 export function importMiniSweAgent(text: string, file: string): ImportResult {
   let value: unknown;
@@ -28,6 +31,8 @@ export function importMiniSweAgent(text: string, file: string): ImportResult {
   const extras: unknown[] = [];
   const toolNames = new Map<string, string>();
   for (const [index, raw] of value.messages.entries()) {
+    // v2's last message records how the run ended; the model never saw it.
+    if (isRecord(raw) && raw.role === "exit") continue;
     const converted = convertOpenAIMessage(raw, { id: `${id}:${index}`, createdAt: "", toolNames }, `messages[${index}]`);
     if (!converted.ok) return { transcripts: [], problems: [{ file, reason: converted.reason }] };
     converted.message.meta.origin = originOf(converted.message, index);
@@ -51,11 +56,19 @@ export function importMiniSweAgent(text: string, file: string): ImportResult {
     calls.push(call);
   }
   const info = isRecord(value.info) ? value.info : {};
-  const transcript: ImportedTranscript = { id, format: "mini-swe-agent", file, calls, toolsKnown: true, systemKnown: system !== undefined };
+  // v1 declares no tools (commands are parsed from text); v2 calls a bash tool whose schema is not saved.
+  const usesToolCalls = messages.some((message) => message.role === "assistant" && toolCallsOf(message).length > 0);
+  const transcript: ImportedTranscript = { id, format: "mini-swe-agent", file, calls, toolsKnown: !usesToolCalls, systemKnown: system !== undefined };
   const model = modelName(info);
   if (model !== undefined) transcript.model = model;
-  transcript.meta = { exitStatus: info.exit_status, modelStats: info.model_stats, trajectoryFormat: value.trajectory_format };
+  transcript.meta = { exitStatus: info.exit_status ?? exitStatusOf(value.messages), modelStats: info.model_stats, trajectoryFormat: value.trajectory_format };
+  if (usesToolCalls) transcript.meta.toolSchemas = "absent: native tool calls, but the trajectory does not save the tool definitions";
   return { transcripts: [transcript], problems: [] };
+}
+
+function exitStatusOf(messages: unknown[]): unknown {
+  const exit = messages.findLast((message) => isRecord(message) && message.role === "exit");
+  return isRecord(exit) && isRecord(exit.extra) ? exit.extra.exit_status : undefined;
 }
 
 /** The task (message 1) is the user's; observations carry `<returncode>`; the rest is harness feedback. */

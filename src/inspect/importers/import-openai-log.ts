@@ -41,7 +41,9 @@ export function importOpenAILog(text: string, file: string): ImportResult {
     }
     const converted = convertCall(entry, `${id}:${transcript.calls.length}`, previous, { file, line }, problems);
     if (converted === undefined) continue;
-    transcript.model ??= optionalString(entry.body.model);
+    const model = optionalString(entry.body.model);
+    transcript.model ??= model;
+    if (model !== undefined) converted.call.model = model;
     transcript.calls.push(converted.call);
     previous = converted.previous;
   }

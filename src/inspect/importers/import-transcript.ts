@@ -4,6 +4,11 @@ import { importCodexRollout } from "./import-codex-rollout.js";
 import { importCtxkitSession } from "./import-ctxkit-session.js";
 import { importMiniSweAgent } from "./import-mini-swe-agent.js";
 import { importOpenAILog } from "./import-openai-log.js";
+import { importAiderLlmHistory } from "./import-aider-llm-history.js";
+import { importGeminiCli } from "./import-gemini-cli.js";
+import { importOpenHands } from "./import-openhands.js";
+import { importSweAgent } from "./import-swe-agent.js";
+import { importTau2Bench } from "./import-tau2-bench.js";
 import { importTauBench } from "./import-tau-bench.js";
 
 /** Every importer is a pure function of (file text, file name). */
@@ -16,6 +21,11 @@ export const transcriptImporters: Readonly<Record<TranscriptFormat, TranscriptIm
   codex: importCodexRollout,
   "mini-swe-agent": importMiniSweAgent,
   "tau-bench": importTauBench,
+  "swe-agent": importSweAgent,
+  openhands: importOpenHands,
+  "gemini-cli": importGeminiCli,
+  aider: importAiderLlmHistory,
+  "tau2-bench": importTau2Bench,
 };
 
 /** Imports one file's text in the given format. */

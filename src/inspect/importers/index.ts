@@ -9,3 +9,8 @@ export { importMiniSweAgent } from "./import-mini-swe-agent.js";
 export { importTauBench } from "./import-tau-bench.js";
 export { loadOpenAIToolsFile } from "./load-openai-tools-file.js";
 export { convertOpenAITools } from "./convert-openai-tools.js";
+export { importSweAgent } from "./import-swe-agent.js";
+export { importOpenHands } from "./import-openhands.js";
+export { importGeminiCli } from "./import-gemini-cli.js";
+export { importAiderLlmHistory } from "./import-aider-llm-history.js";
+export { importTau2Bench } from "./import-tau2-bench.js";

@@ -3,10 +3,13 @@ import type { SerializedRequest } from "../provider.js";
 import { sortKeys } from "../shared/canonical-json.js";
 import { convertToOpenAIMessages } from "./convert-to-openai-messages.js";
 import { convertToOpenAITools } from "./convert-to-openai-tools.js";
-import type { ReasoningRoundTrip } from "./vendor-profiles.js";
+import { isOpenAIReasoningModel } from "./openai-reasoning-model.js";
+import { vendorProfiles, type OpenAICompatibleVendor, type ReasoningRoundTrip } from "./vendor-profiles.js";
 
 export interface BuildOpenAIRequestBodyInput {
   model: string;
+  /** Decides the names of output-length and sampling fields (OpenAI's reasoning models differ). */
+  vendor?: OpenAICompatibleVendor;
   stream: boolean;
   reasoningRoundTrip: ReasoningRoundTrip;
   request: ModelRequest;
@@ -17,7 +20,7 @@ const reservedKeys = new Set(["model", "stream", "stream_options", "tools", "mes
 
 /**
  * Writes the Chat Completions body as the exact string sent. Key order is fixed — model, stream,
- * stream_options, max_tokens, temperature, extraBody entries, tools, messages — with `messages`
+ * stream_options, max_tokens (max_completion_tokens for OpenAI's reasoning models), temperature, extraBody entries, tools, messages — with `messages`
  * LAST, so everything before the tail message is a byte-prefix of the next call's body.
  * `prefixLength` ends just after the last trajectory message.
  */
@@ -27,8 +30,14 @@ export function buildOpenAIRequestBody(input: BuildOpenAIRequestBodyInput): Seri
   // Without include_usage, streamed responses carry no token counts at all.
   if (input.stream) head.stream_options = { include_usage: true };
   const { maxOutputTokens, temperature, extraBody } = request.settings;
-  if (maxOutputTokens !== undefined) head.max_tokens = checkedMaxTokens(maxOutputTokens);
-  if (temperature !== undefined) head.temperature = checkedTemperature(temperature);
+  const reasoningModel = isOpenAIReasoningModel(input.vendor, input.model);
+  if (maxOutputTokens !== undefined) head[reasoningModel ? "max_completion_tokens" : "max_tokens"] = checkedMaxTokens(maxOutputTokens);
+  // OpenAI's reasoning models accept only their default temperature; callers that set one for other
+  // models (the model summarizer asks for 0) would otherwise get a 400 there, so it is left out.
+  if (temperature !== undefined) {
+    const checked = checkedTemperature(temperature);
+    if (!reasoningModel) head.temperature = checked;
+  }
   for (const [key, value] of Object.entries(extraBody ?? {})) {
     if (reservedKeys.has(key)) {
       throw new CtxkitError(
@@ -46,6 +55,7 @@ export function buildOpenAIRequestBody(input: BuildOpenAIRequestBodyInput): Seri
     messages: request.messages,
     tail: request.tail,
     reasoningRoundTrip: input.reasoningRoundTrip,
+    reasoningOnToolCallTurns: input.vendor !== undefined && vendorProfiles[input.vendor].reasoningOnToolCallTurns === true,
   });
   const headJson = JSON.stringify(head);
   let body = `${headJson.slice(0, -1)},"messages":[${prefix.map((message) => JSON.stringify(message)).join(",")}`;

@@ -7,12 +7,15 @@ import { emptyUsage, type Usage } from "../../types/index.js";
  * - `prompt_tokens_details.cached_tokens`: OpenAI, vLLM, llama.cpp, GLM, OpenRouter
  * - `prompt_cache_hit_tokens` (+ `prompt_cache_miss_tokens`): DeepSeek
  * - `cached_tokens` at the top of `usage`: Kimi
+ * - `timings.cache_n` next to `usage`: llama-server. Its `usage` has no cached count (builds b6510 and
+ *   b7634 were recorded sending only prompt/completion/total); `prompt_tokens` = `cache_n` + `prompt_n`.
  * Cache writes: `prompt_tokens_details.cache_write_tokens` (OpenRouter, for upstreams that bill them),
  * counted inside `prompt_tokens` like the cached part.
  */
-export function convertOpenAIUsage(raw: unknown): Usage {
+export function convertOpenAIUsage(raw: unknown, rawTimings?: unknown): Usage {
   const usage = emptyUsage();
-  if (!isRecord(raw)) return usage;
+  const timings = isRecord(rawTimings) ? rawTimings : {};
+  if (!isRecord(raw)) return isRecord(rawTimings) ? usageFromTimings(timings) : usage;
   const promptDetails = isRecord(raw.prompt_tokens_details) ? raw.prompt_tokens_details : {};
   const completionDetails = isRecord(raw.completion_tokens_details) ? raw.completion_tokens_details : {};
 
@@ -20,10 +23,19 @@ export function convertOpenAIUsage(raw: unknown): Usage {
   const cacheMiss = count(raw.prompt_cache_miss_tokens);
   // DeepSeek documents prompt_tokens = prompt_cache_hit_tokens + prompt_cache_miss_tokens.
   usage.inputTokens = count(raw.prompt_tokens) || cacheHit + cacheMiss;
-  usage.cachedInputTokens = Math.max(count(promptDetails.cached_tokens), cacheHit, count(raw.cached_tokens));
+  usage.cachedInputTokens = Math.max(count(promptDetails.cached_tokens), cacheHit, count(raw.cached_tokens), count(timings.cache_n));
   usage.cacheWriteTokens = count(promptDetails.cache_write_tokens);
   usage.outputTokens = count(raw.completion_tokens);
   usage.reasoningTokens = count(completionDetails.reasoning_tokens);
+  return usage;
+}
+
+/** A llama-server stream without a `usage` object (no `stream_options.include_usage` support): its timings alone. */
+function usageFromTimings(timings: Record<string, unknown>): Usage {
+  const usage = emptyUsage();
+  usage.cachedInputTokens = count(timings.cache_n);
+  usage.inputTokens = usage.cachedInputTokens + count(timings.prompt_n);
+  usage.outputTokens = count(timings.predicted_n);
   return usage;
 }
 

@@ -94,3 +94,13 @@ describe("convertToOpenAIMessages", () => {
     expect(result.prefix).toEqual([{ role: "user", content: "hi" }]);
   });
 });
+
+describe("convertToOpenAIMessages for DeepSeek's thinking mode", () => {
+  it("gives a tool-call turn without reasoning reasoning_content \"\" when the vendor requires it", () => {
+    const turn = assistant("a", [{ type: "tool_call", id: "c", name: "ls", argumentsText: "{}", arguments: {} }]);
+    const wire = (reasoningOnToolCallTurns: boolean) =>
+      convertToOpenAIMessages({ system: { staticText: "" }, messages: [turn], reasoningRoundTrip: "send", reasoningOnToolCallTurns }).prefix[0];
+    expect(wire(true)).toEqual({ role: "assistant", content: null, reasoning_content: "", tool_calls: [{ id: "c", type: "function", function: { name: "ls", arguments: "{}" } }] });
+    expect(wire(false)).not.toHaveProperty("reasoning_content");
+  });
+});

@@ -19,6 +19,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Prov
     serialize: (request: ModelRequest): SerializedRequest =>
       buildOpenAIRequestBody({
         model: resolved.model,
+        vendor: resolved.profile.vendor,
         stream: resolved.stream,
         reasoningRoundTrip: resolved.reasoningRoundTrip,
         request,

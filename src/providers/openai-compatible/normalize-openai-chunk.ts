@@ -14,9 +14,13 @@ export interface OpenAIChunk {
   error?: { message: string; raw: string };
   text?: string;
   reasoning?: string;
+  /** OpenRouter's `reasoning_details` items of this chunk (fragments when streaming), as sent. */
+  reasoningDetails?: Record<string, unknown>[];
   toolCalls: OpenAIToolCallFragment[];
   finishReason?: string;
   usage?: unknown;
+  /** llama-server's own counters (`timings.cache_n`, `prompt_n`, `predicted_n`), raw. */
+  timings?: unknown;
 }
 
 /**
@@ -34,6 +38,7 @@ export function normalizeOpenAIChunk(value: unknown, source: "delta" | "message"
     result.error = { message, raw: JSON.stringify(chunk) };
   }
   if (chunk.usage !== undefined && chunk.usage !== null) result.usage = chunk.usage;
+  if (chunk.timings !== undefined && chunk.timings !== null) result.timings = chunk.timings;
   if (chunk.choices === undefined || chunk.choices === null) return result;
   if (!Array.isArray(chunk.choices)) throw invalid("`choices` is not an array");
   const choices = chunk.choices.map((choice) => record(choice, "choice"));
@@ -53,6 +58,10 @@ export function normalizeOpenAIChunk(value: unknown, source: "delta" | "message"
   // `reasoning`. Some servers send both with the same text, so only one is read.
   const reasoning = optionalString(delta.reasoning_content, "reasoning_content") ?? optionalString(delta.reasoning, "reasoning");
   if (reasoning !== undefined) result.reasoning = reasoning;
+  if (Array.isArray(delta.reasoning_details)) {
+    const details = delta.reasoning_details.filter(isRecord);
+    if (details.length > 0) result.reasoningDetails = details;
+  }
   if (delta.tool_calls !== undefined && delta.tool_calls !== null) {
     if (!Array.isArray(delta.tool_calls)) throw invalid("`tool_calls` is not an array");
     result.toolCalls = delta.tool_calls.map((call, position) => toolCallFragment(call, position));

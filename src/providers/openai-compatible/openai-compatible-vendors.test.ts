@@ -46,12 +46,12 @@ const vendorStreams: Record<OpenAICompatibleVendor, { chunks: string[]; usage: O
     usage: { inputTokens: 40, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 2, reasoningTokens: 0 },
   },
   llamacpp: {
-    // llama-server puts usage (and its own timings) on the chunk that carries finish_reason.
+    // llama-server puts usage (and its own timings) on the chunk that carries finish_reason; cache hits only in timings.cache_n.
     chunks: [
       data({ choices: [{ finish_reason: null, index: 0, delta: { role: "assistant", content: null } }], created: 1, id: "chatcmpl-l", model: "qwen3", system_fingerprint: "b6000", object: "chat.completion.chunk" }),
       data({ choices: [{ finish_reason: null, index: 0, delta: { content: "Hi" } }], created: 1, id: "chatcmpl-l", model: "qwen3", system_fingerprint: "b6000", object: "chat.completion.chunk" }),
       data({ choices: [{ finish_reason: null, index: 0, delta: { content: " there" } }], created: 1, id: "chatcmpl-l", model: "qwen3", system_fingerprint: "b6000", object: "chat.completion.chunk" }),
-      data({ choices: [{ finish_reason: "stop", index: 0, delta: {} }], created: 1, id: "chatcmpl-l", model: "qwen3", system_fingerprint: "b6000", object: "chat.completion.chunk", usage: { completion_tokens: 2, prompt_tokens: 500, total_tokens: 502, prompt_tokens_details: { cached_tokens: 480 } }, timings: { cache_n: 480, prompt_n: 20, predicted_n: 2 } }),
+      data({ choices: [{ finish_reason: "stop", index: 0, delta: {} }], created: 1, id: "chatcmpl-l", model: "qwen3", system_fingerprint: "b6000", object: "chat.completion.chunk", usage: { completion_tokens: 2, prompt_tokens: 500, total_tokens: 502 }, timings: { cache_n: 480, prompt_n: 20, predicted_n: 2 } }),
       done,
     ],
     usage: { inputTokens: 500, cachedInputTokens: 480, cacheWriteTokens: 0, outputTokens: 2, reasoningTokens: 0 },

@@ -1,7 +1,8 @@
-import type { AssistantPart, ToolCallPart } from "../../types/index.js";
+import type { AssistantPart, ThinkingPart, ToolCallPart } from "../../types/index.js";
 import type { ModelResponse, ProviderEvent } from "../provider.js";
 import { safeParseJson } from "../shared/canonical-json.js";
 import { mapOpenAIFinishReason } from "./map-openai-finish-reason.js";
+import { ReasoningDetailsAccumulator } from "./reasoning-details-accumulator.js";
 import type { OpenAIChunk, OpenAIToolCallFragment } from "./normalize-openai-chunk.js";
 
 interface PendingToolCall {
@@ -19,11 +20,14 @@ interface PendingToolCall {
  */
 export class OpenAIResponseAccumulator {
   private thinking = "";
+  private readonly reasoningDetails = new ReasoningDetailsAccumulator();
   private text = "";
   private readonly toolCalls = new Map<number, PendingToolCall>();
   private finishReason: string | undefined;
   /** The last `usage` object the server sent (raw; see convert-openai-usage.ts). */
   usage: unknown;
+  /** The last llama-server `timings` object (raw), where its prompt-cache hits are reported. */
+  timings: unknown;
 
   get hasFinishReason(): boolean {
     return this.finishReason !== undefined;
@@ -32,6 +36,7 @@ export class OpenAIResponseAccumulator {
   apply(chunk: OpenAIChunk): ProviderEvent[] {
     const events: ProviderEvent[] = [];
     if (chunk.usage !== undefined) this.usage = chunk.usage;
+    if (chunk.timings !== undefined) this.timings = chunk.timings;
     if (chunk.finishReason !== undefined) this.finishReason = chunk.finishReason;
     if (chunk.reasoning) {
       this.thinking += chunk.reasoning;
@@ -41,6 +46,7 @@ export class OpenAIResponseAccumulator {
       this.text += chunk.text;
       events.push({ type: "text_delta", delta: chunk.text });
     }
+    if (chunk.reasoningDetails !== undefined) this.reasoningDetails.apply(chunk.reasoningDetails);
     for (const fragment of chunk.toolCalls) events.push(...this.applyToolCall(fragment));
     return events;
   }
@@ -68,7 +74,12 @@ export class OpenAIResponseAccumulator {
   /** The response so far: thinking, then text, then tool calls by index. Also the partial on errors. */
   response(): ModelResponse {
     const content: AssistantPart[] = [];
-    if (this.thinking !== "") content.push({ type: "thinking", thinking: this.thinking });
+    const details = this.reasoningDetails.details();
+    if (this.thinking !== "" || details.length > 0) {
+      const part: ThinkingPart = { type: "thinking", thinking: this.thinking };
+      if (details.length > 0) part.providerDetails = JSON.stringify(details);
+      content.push(part);
+    }
     if (this.text !== "") content.push({ type: "text", text: this.text });
     const indexes = [...this.toolCalls.keys()].sort((left, right) => left - right);
     for (const index of indexes) {

@@ -18,6 +18,8 @@ export type OpenAIWireMessage =
       /** OpenAI: "Required unless tool_calls or function_call is specified" — null for tool-call-only turns. */
       content: string | null;
       reasoning_content?: string;
+      /** OpenRouter: the reasoning items of the response, returned verbatim (signatures, encrypted data). */
+      reasoning_details?: unknown[];
       tool_calls?: OpenAIWireToolCall[];
     }
   | { role: "tool"; tool_call_id: string; content: string };

@@ -23,7 +23,7 @@ export async function* streamOpenAICompatible(
   const accumulator = new OpenAIResponseAccumulator();
   let timeToFirstTokenMs: number | undefined;
   const usage = (): Usage => {
-    const converted = convertOpenAIUsage(accumulator.usage);
+    const converted = convertOpenAIUsage(accumulator.usage, accumulator.timings);
     if (timeToFirstTokenMs !== undefined) converted.timeToFirstTokenMs = timeToFirstTokenMs;
     converted.latencyMs = performance.now() - startedAt;
     return converted;
@@ -33,6 +33,7 @@ export async function* streamOpenAICompatible(
     if (signal?.aborted) throw abortError();
     const { body } = buildOpenAIRequestBody({
       model: settings.model,
+      vendor: settings.profile.vendor,
       stream: settings.stream,
       reasoningRoundTrip: settings.reasoningRoundTrip,
       request,
@@ -48,8 +49,13 @@ export async function* streamOpenAICompatible(
     yield { type: "start" };
     for await (const chunk of readOpenAIResponseChunks(response, settings.stream, label)) {
       if (signal?.aborted) throw abortError();
-      if (chunk.error !== undefined) throw vendorError(chunk.error, label);
+      // Applied before an error is thrown: OpenRouter's mid-stream error chunk can carry the usage
+      // of what was already billed, and the terminal error event must keep it.
       const events = accumulator.apply(chunk);
+      if (chunk.error !== undefined) {
+        yield* events;
+        throw vendorError(chunk.error, label);
+      }
       if (settings.stream && events.length > 0) timeToFirstTokenMs ??= performance.now() - startedAt;
       yield* events;
     }

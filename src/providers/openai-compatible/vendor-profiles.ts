@@ -23,7 +23,7 @@ export type OpenAICompatibleVendor = (typeof openAICompatibleVendors)[number];
 export type ReasoningRoundTrip = "send" | "strip";
 
 /** Where the vendor reports prompt tokens served from its cache (documentation only: all are read). */
-export type CachedTokensField = "prompt_tokens_details.cached_tokens" | "prompt_cache_hit_tokens" | "usage.cached_tokens";
+export type CachedTokensField = "prompt_tokens_details.cached_tokens" | "prompt_cache_hit_tokens" | "usage.cached_tokens" | "timings.cache_n";
 
 export interface VendorProfile {
   vendor: OpenAICompatibleVendor;
@@ -36,6 +36,12 @@ export interface VendorProfile {
   requiresApiKey: boolean;
   cachedTokensField: CachedTokensField;
   reasoningRoundTrip: ReasoningRoundTrip;
+  /**
+   * Tool-call turns must carry `reasoning_content` even when their reasoning was empty (sent as "").
+   * DeepSeek's thinking mode answers HTTP 400 "The reasoning_content in the thinking mode must be
+   * passed back to the API." otherwise (deepseek-ai/deepseek-harness discussions #739, #1850).
+   */
+  reasoningOnToolCallTurns?: boolean;
 }
 
 function profile(fields: Omit<VendorProfile, "label">): VendorProfile {
@@ -83,13 +89,14 @@ export const vendorProfiles: Readonly<Record<OpenAICompatibleVendor, VendorProfi
     cachedTokensField: "prompt_tokens_details.cached_tokens",
     reasoningRoundTrip: "strip",
   }),
-  // llama-server fills usage.prompt_tokens_details.cached_tokens from its prompt cache (cache_n).
+  // llama-server reports prompt-cache reuse in `timings.cache_n` (beside `usage`, which has no cached
+  // count in the recorded builds); see fixtures/README.md.
   llamacpp: profile({
     vendor: "llamacpp",
     defaultBaseURL: "http://127.0.0.1:8080/v1",
     apiKeyEnvVars: [],
     requiresApiKey: false,
-    cachedTokensField: "prompt_tokens_details.cached_tokens",
+    cachedTokensField: "timings.cache_n",
     reasoningRoundTrip: "strip",
   }),
   // usage.prompt_cache_hit_tokens / prompt_cache_miss_tokens; prompt_tokens = hit + miss.
@@ -100,6 +107,7 @@ export const vendorProfiles: Readonly<Record<OpenAICompatibleVendor, VendorProfi
     requiresApiKey: true,
     cachedTokensField: "prompt_cache_hit_tokens",
     reasoningRoundTrip: "send",
+    reasoningOnToolCallTurns: true,
   }),
   // usage.cached_tokens; when streaming, Kimi puts `usage` inside the last choice (choices[0].usage).
   // Keys from the China platform need baseURL https://api.moonshot.cn/v1.
