@@ -4,7 +4,6 @@ import { createStatusBar, type StatusBarMode } from "../src/context/status-bar/i
 import { createTranscriptAnalyzer } from "../src/inspect/analysis/analyze-transcript.js";
 import { importOpenAILog } from "../src/inspect/importers/import-openai-log.js";
 import { createOpenAICompatible } from "../src/providers/openai-compatible/index.js";
-import { createTodoTools } from "../src/tools/todo/index.js";
 import { startOpenAIModelServer } from "../src/testing.js";
 import { createTestClock } from "../src/loop/test-support.js";
 import { createSupportDeskTools } from "../src/bench/status-bar/support-desk-tools.js";
@@ -21,10 +20,8 @@ async function recordRequestLog(mode: StatusBarMode, calls: number): Promise<str
     const agent = createAgent({
       provider: createOpenAICompatible({ vendor: "vllm", model: "Qwen/Qwen3-8B", baseURL: server.baseURL, env: {} }),
       system: supportDeskSystemPrompt,
-      tools: [...createSupportDeskTools(), ...createTodoTools()],
-      contextPolicy: statusBar.policy,
-      tail: statusBar.tail,
-      processUserMessage: statusBar.processUserMessage,
+      tools: createSupportDeskTools(),
+      context: [statusBar],
       clock: createTestClock("2025-09-14T10:30:00.000Z"),
     });
     for await (const event of agent.run(supportDeskRequest)) if (event.type === "error") throw new Error(event.message);
