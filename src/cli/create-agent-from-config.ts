@@ -135,9 +135,15 @@ export async function createAgentFromConfig(
     session,
     blobStore: createFileBlobStore(join(config.dataDir, "blobs")),
     confirmToolCall: options.confirmToolCall,
+    // A Qwen3 model on a local engine: the guard checks the prompt's real tokens too (template breaks).
+    ...(servesQwen3Locally(config, provider.model) ? { prefixGuard: { promptTokens: "qwen3" as const } } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...options.extra,
     context,
   });
   return { agent, session, resumed, warnings: started.warnings, statusBar, ...(compression ? { compression } : {}) };
+}
+
+function servesQwen3Locally(config: ResolvedConfig, model: string): boolean {
+  return config.provider === "openai-compatible" && ["vllm", "llamacpp", "ollama"].includes(config.vendor) && /qwen3/i.test(model);
 }
