@@ -59,13 +59,18 @@ export function createTranscriptAnalyzer(options: TranscriptAnalyzerOptions = {}
       const prices = selectPricing(pricing, transcript.model);
       notes.push(...notesFor(transcript, usedMeter, prices === undefined));
       const costOptions: CostOptions = options.cacheWriteTtl === undefined ? {} : { cacheWriteTtl: options.cacheWriteTtl };
+      const { totals, callCosts } = computeTranscriptTotals(transcript.calls, calls, extras, prices, costOptions);
+      callCosts?.forEach((cost, index) => {
+        const call = calls[index];
+        if (call !== undefined) call.cost = cost;
+      });
       const result: AnalyzedTranscript = {
         id: transcript.id,
         format: transcript.format,
         file: transcript.file,
         tokenizer: { name: usedMeter.tokenizer, description: usedMeter.description, exact: usedMeter.exact },
         calls,
-        totals: computeTranscriptTotals(transcript.calls, calls, extras, prices, costOptions),
+        totals,
         findings: detectFindings({ transcript, calls }),
         notes,
       };
@@ -118,6 +123,7 @@ export function createTranscriptAnalyzer(options: TranscriptAnalyzerOptions = {}
         reportedCachedTokens: call.reportedUsage?.cachedTokens ?? null,
         newTokens: measurement.promptTokens - reusable,
         composition: measurement.composition,
+        tailTokens: measurement.tailTokens,
         breaks,
       });
       const response = call.response;

@@ -1,6 +1,6 @@
 import { applyCacheRule, toCacheRuleName } from "../../session/cache-rules.js";
 import type { NamedPricing } from "../../session/load-pricing.js";
-import type { CostOptions } from "../../session/pricing.js";
+import type { CallCost, CostOptions } from "../../session/pricing.js";
 import { appendOnlyLimitTokens, buildUsageLedger, type LedgerCall } from "../../session/usage-ledger.js";
 import type { ImportedCall } from "../imported-transcript.js";
 import type { AnalyzedCall, TranscriptCost, TranscriptTotals } from "./analyzed-transcript.js";
@@ -23,7 +23,7 @@ export function computeTranscriptTotals(
   extras: readonly CallExtras[],
   pricing: NamedPricing | undefined,
   options: CostOptions = {},
-): TranscriptTotals {
+): { totals: TranscriptTotals; callCosts?: CallCost[] } {
   const sum = (pick: (call: AnalyzedCall) => number) => calls.reduce((total, call) => total + pick(call), 0);
   const promptTokens = sum((call) => call.promptTokens);
   const reusablePrefixTokens = sum((call) => call.reusablePrefixTokens);
@@ -31,7 +31,8 @@ export function computeTranscriptTotals(
   const reportedPrompt = sumReported(calls.map((call) => call.reportedPromptTokens));
   const reportedCached = sumReported(calls.map((call) => call.reportedCachedTokens));
   const breaks = calls.flatMap((call) => call.breaks);
-  return {
+  const cost = pricing === undefined ? undefined : costOf(imported, calls, extras, pricing, options);
+  const totals: TranscriptTotals = {
     calls: calls.length,
     promptTokens,
     reusablePrefixTokens,
@@ -44,11 +45,18 @@ export function computeTranscriptTotals(
     appendOnlyLimitShare: share(limit, promptTokens),
     breaks: breaks.length,
     undeclaredBreaks: breaks.filter((item) => !item.declared).length,
-    cost: pricing === undefined ? null : costOf(imported, calls, extras, pricing, options),
+    cost: cost?.transcript ?? null,
   };
+  return cost === undefined ? { totals } : { totals, callCosts: cost.calls };
 }
 
-function costOf(imported: readonly ImportedCall[], calls: readonly AnalyzedCall[], extras: readonly CallExtras[], pricing: NamedPricing, options: CostOptions): TranscriptCost {
+function costOf(
+  imported: readonly ImportedCall[],
+  calls: readonly AnalyzedCall[],
+  extras: readonly CallExtras[],
+  pricing: NamedPricing,
+  options: CostOptions,
+): { transcript: TranscriptCost; calls: CallCost[] } {
   const rule = toCacheRuleName(pricing.pricing.cacheRule);
   let reportedCalls = 0;
   const ledgerCalls: LedgerCall[] = calls.map((call, index) => {
@@ -61,7 +69,7 @@ function costOf(imported: readonly ImportedCall[], calls: readonly AnalyzedCall[
     const outcome = applyCacheRule(rule, { promptTokens: call.promptTokens, reusablePrefixTokens: call.reusablePrefixTokens, tailTokens: extras[index]?.tailTokens ?? 0 });
     return { promptTokens: call.promptTokens, ...outcome, outputTokens };
   });
-  const { totals } = buildUsageLedger(ledgerCalls, pricing.pricing, options);
+  const { totals, calls: entries } = buildUsageLedger(ledgerCalls, pricing.pricing, options);
   const cost = totals.cost!;
   const result: TranscriptCost = {
     pricing: pricing.name,
@@ -76,7 +84,7 @@ function costOf(imported: readonly ImportedCall[], calls: readonly AnalyzedCall[
   };
   const recordedCosts = imported.map((call) => call.reportedUsage?.cost);
   if (recordedCosts.length > 0 && recordedCosts.every((value) => value !== undefined)) result.reportedCost = recordedCosts.reduce<number>((total, value) => total + value!, 0);
-  return result;
+  return { transcript: result, calls: entries.map((entry) => entry.cost!) };
 }
 
 function sumReported(values: ReadonlyArray<number | null>): number | null {
