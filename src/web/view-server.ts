@@ -76,6 +76,10 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     if (auth && url.searchParams.has("token")) {
       response.setHeader("Set-Cookie", `${tokenCookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/`);
     }
+    if (url.pathname === "/favicon.ico") {
+      send(response, 204, "image/x-icon", "");
+      return;
+    }
     if (url.pathname === "/api/events") return openEventStream(response);
     if (url.pathname.startsWith("/api/")) {
       const result = handleApiRequest(source, details, url.pathname.slice("/api/".length), url.searchParams);

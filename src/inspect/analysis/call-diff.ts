@@ -9,8 +9,13 @@ export interface CallDiff {
   keptMessages: number;
   /** Messages of the earlier request, after the shared ones, that the later one no longer has. */
   removed: Message[];
-  /** Messages of the later request, after the shared ones, that the earlier one did not have. */
-  added: Message[];
+  /**
+   * Messages of the later request, after the shared ones, that the earlier one did not have and
+   * that stand where earlier messages stood: what a compaction wrote (stubs, a summary).
+   */
+  replacements: Message[];
+  /** New messages after everything the earlier request had (its response, tool results, the next user turn). */
+  appended: Message[];
   /** Messages both have under the same id, with different content. */
   changed: Array<{ previous: Message; next: Message }>;
   tail: { previous?: UserMessage; next?: UserMessage; changed: boolean };
@@ -42,17 +47,34 @@ export function diffCalls(previous: ImportedCall, next: ImportedCall): CallDiff 
     if (counterpart === undefined) removed.push(message);
     else if (!same(message, counterpart)) changed.push({ previous: message, next: counterpart });
   }
-  const added = restAfter.filter((message) => !beforeIds.has(message.meta.id));
+  const appendedFrom = appendedStart(restBefore, restAfter, beforeIds, previous.response?.meta.id);
+  const isNew = (message: Message) => !beforeIds.has(message.meta.id);
   const tailChanged = JSON.stringify(previous.request.tail ?? null) !== JSON.stringify(next.request.tail ?? null);
   const diff: CallDiff = {
     systemChanged: JSON.stringify(previous.request.system) !== JSON.stringify(next.request.system),
     toolsChanged: JSON.stringify(previous.request.tools) !== JSON.stringify(next.request.tools),
     keptMessages: kept,
     removed,
-    added,
+    replacements: restAfter.slice(0, appendedFrom).filter(isNew),
+    appended: restAfter.slice(appendedFrom).filter(isNew),
     changed,
     tail: { ...(previous.request.tail === undefined ? {} : { previous: previous.request.tail }), ...(next.request.tail === undefined ? {} : { next: next.request.tail }), changed: tailChanged },
   };
   if (next.declaredBreak !== undefined && removed.length > 0) diff.compaction = { reason: next.declaredBreak.reason };
   return diff;
+}
+
+/**
+ * Where the appended messages start in the later request's unshared rest: at the earlier call's
+ * response when it is there, else after the last message the earlier request also had, else
+ * (nothing in common) as many messages in as the earlier rest had.
+ */
+function appendedStart(restBefore: readonly Message[], rest: readonly Message[], beforeIds: ReadonlySet<string>, responseId: string | undefined): number {
+  const response = responseId === undefined ? -1 : rest.findIndex((message) => message.meta.id === responseId);
+  if (response >= 0) return response;
+  let last = -1;
+  rest.forEach((message, index) => {
+    if (beforeIds.has(message.meta.id)) last = index;
+  });
+  return last >= 0 ? last + 1 : Math.min(restBefore.length, rest.length);
 }
