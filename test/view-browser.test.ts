@@ -18,10 +18,15 @@ interface TimelineBody {
 
 const calls = (page: Page) => page.locator("[data-call-index]");
 
+/** Waits (without sleeping) until the timeline has `count` calls drawn. */
+function waitForCalls(page: Page, count: number) {
+  return page.waitForFunction(`document.querySelectorAll("[data-call-index]").length === ${count}`, undefined, { timeout: 90_000 });
+}
+
 /** Opens the page and waits until the timeline has `count` calls drawn. */
 async function open(page: Page, viewer: RunningViewer, count: number): Promise<void> {
   await page.goto(viewer.url);
-  await page.waitForFunction((expected) => document.querySelectorAll("[data-call-index]").length === expected, count, { timeout: 90_000 });
+  await waitForCalls(page, count);
 }
 
 describe.skipIf(!hasChromium)("ctxkit view in a real browser (chromium)", () => {
@@ -135,7 +140,7 @@ describe.skipIf(!hasChromium)("ctxkit view in a real browser (chromium)", () => 
     await open(page, viewer, runs.runs[0]!.calls);
     const other = runs.runs.find((run) => run.calls !== runs.runs[0]!.calls)!;
     await page.selectOption(".run-picker select", String(other.index));
-    await page.waitForFunction((expected) => document.querySelectorAll("[data-call-index]").length === expected, other.calls);
+    await waitForCalls(page, other.calls);
     await page.waitForSelector(".response");
     await page.screenshot({ path: join(SCREENSHOTS, "tau-bench.png") });
     await page.close();
@@ -153,7 +158,7 @@ describe.skipIf(!hasChromium)("ctxkit view in a real browser (chromium)", () => 
     const page = await browser.newPage();
     await open(page, viewer, 2);
     await appendFile(growing, lines.slice(requestLines[2]!).join("\n"));
-    await page.waitForFunction((expected) => document.querySelectorAll("[data-call-index]").length === expected, requestLines.length, { timeout: 90_000 });
+    await waitForCalls(page, requestLines.length);
     // The page follows the newest call while the last one was selected.
     await page.waitForSelector(`[data-call-index="${requestLines.length - 1}"][aria-pressed="true"]`);
     expect(await calls(page).count()).toBe(requestLines.length);

@@ -1,6 +1,6 @@
-import { createQwen3PromptRenderer, toRenderedCallText, type RenderedCallText } from "../inspect/index.js";
+import { toRenderedCallText, type PromptMeter, type RenderedCallText } from "../inspect/index.js";
 import { buildOpenAIRequestBody } from "../providers/openai-compatible/build-openai-request-body.js";
-import { getTokenCounter } from "../tokens/index.js";
+import { createIncrementalQwen3Renderer, getTokenCounter } from "../tokens/index.js";
 import { textOf, thinkingOf, toolCallsOf, type ModelRequest } from "../types/index.js";
 import type { ViewRun } from "./view-source.js";
 
@@ -26,14 +26,19 @@ export interface CallDetailBuilder {
   build(run: ViewRun, index: number, view: PromptView): CallDetail | undefined;
 }
 
-export function createCallDetailBuilder(): CallDetailBuilder {
-  let renderer: ReturnType<typeof createQwen3PromptRenderer> | undefined;
-  const counter = getTokenCounter("qwen3");
-  const decode = (tokens: readonly number[]) => counter.decode!(tokens);
-
-  const templateText = (request: ModelRequest, reusableTokens: number): RenderedCallText => {
-    renderer ??= createQwen3PromptRenderer(counter);
-    return toRenderedCallText(renderer.render(request), reusableTokens, decode);
+/**
+ * Renders calls' prompts for the page with the analysis's own meter: its caches already hold every
+ * segment's tokens, so a 100k-token prompt is assembled, not tokenized again. With an approximate
+ * tokenizer the template text is rendered without tokens and shaded by its character prefix.
+ */
+export function createCallDetailBuilder(meter: PromptMeter): CallDetailBuilder {
+  const counter = meter.tokenizer === "qwen3" ? getTokenCounter("qwen3") : undefined;
+  const renderer = createIncrementalQwen3Renderer();
+  const templateText = (request: ModelRequest, previous: ModelRequest | undefined, reusableTokens: number, promptTokens: number): RenderedCallText => {
+    const rendered = counter === undefined ? undefined : meter.measure(request).rendered;
+    if (rendered !== undefined) return toRenderedCallText(rendered, reusableTokens, (tokens) => counter!.decode!(tokens));
+    const textOfRequest = (value: ModelRequest) => renderer.renderPieces(value).map((piece) => piece.text).join("");
+    return sharedPrefixText(textOfRequest(request), previous === undefined ? "" : textOfRequest(previous), promptTokens);
   };
 
   return {
@@ -44,7 +49,7 @@ export function createCallDetailBuilder(): CallDetailBuilder {
       const prompt =
         view === "wire"
           ? wireText(imported.request, run.imported.calls[index - 1]?.request, run.imported.model)
-          : templateText(imported.request, analyzed.reusablePrefixTokens);
+          : templateText(imported.request, run.imported.calls[index - 1]?.request, analyzed.reusablePrefixTokens, analyzed.promptTokens);
       const response = imported.response;
       return {
         index,
@@ -80,11 +85,14 @@ export function createCallDetailBuilder(): CallDetailBuilder {
 /** The Chat Completions body as ctxkit would send it; what it shares with the previous call's body is a byte prefix. */
 function wireText(request: ModelRequest, previous: ModelRequest | undefined, model: string | undefined): RenderedCallText {
   const bodyOf = (value: ModelRequest) => buildOpenAIRequestBody({ model: model ?? "unknown", stream: true, reasoningRoundTrip: "send", request: value }).body;
-  const text = bodyOf(request);
-  const before = previous === undefined ? "" : bodyOf(previous);
+  return sharedPrefixText(bodyOf(request), previous === undefined ? "" : bodyOf(previous), 0);
+}
+
+/** A text shaded by the characters it shares with the text before it; the first differing character is marked. */
+function sharedPrefixText(text: string, before: string, tokens: number): RenderedCallText {
   let shared = 0;
   while (shared < before.length && shared < text.length && before.charCodeAt(shared) === text.charCodeAt(shared)) shared++;
-  const result: RenderedCallText = { text, tokens: 0, reusableChars: shared, ranges: [] };
+  const result: RenderedCallText = { text, tokens, reusableChars: shared, ranges: [] };
   if (shared < text.length) result.divergentToken = { start: shared, end: shared + 1, index: -1 };
   return result;
 }

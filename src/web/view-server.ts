@@ -48,7 +48,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const auth = options.auth ?? true;
   const token = options.token ?? createViewToken();
   const assets = options.assetsDirectory ?? DEFAULT_ASSETS_DIRECTORY;
-  const details = createCallDetailBuilder();
+  const details = createCallDetailBuilder(source.meter);
   const listeners = new Set<ServerResponse>();
   let port = 0;
 

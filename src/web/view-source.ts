@@ -1,6 +1,9 @@
 import { stat } from "node:fs/promises";
 import {
+  createApproximatePromptMeter,
+  createQwen3PromptMeter,
   createTranscriptAnalyzer,
+  type PromptMeter,
   importTranscriptFiles,
   type AnalyzedTranscript,
   type ImportedTranscript,
@@ -24,6 +27,8 @@ export interface ViewSourceOptions extends TranscriptAnalyzerOptions {
 /** The runs of the files being viewed, read again whenever a file grows or changes. */
 export interface ViewSource {
   readonly files: readonly string[];
+  /** The meter the analysis counted with; its caches hold every call's tokens, so a prompt is rendered again cheaply. */
+  readonly meter: PromptMeter;
   runs(): readonly ViewRun[];
   problems(): readonly ImportProblem[];
   /** Bumped on every reload that changed something; the page compares it to know when to refetch. */
@@ -38,7 +43,9 @@ export interface ViewSource {
  * calls' tokens, not the whole run's, on each reload.
  */
 export async function createViewSource(files: readonly string[], options: ViewSourceOptions = {}): Promise<ViewSource> {
-  const analyzer = createTranscriptAnalyzer(options);
+  const tokenizer = options.tokenizer ?? "qwen3";
+  const meter = tokenizer === "qwen3" ? createQwen3PromptMeter({ rendering: options.rendering }) : createApproximatePromptMeter(tokenizer);
+  const analyzer = createTranscriptAnalyzer({ ...options, meter });
   let runs: ViewRun[] = [];
   let problems: ImportProblem[] = [];
   let version = 0;
@@ -69,6 +76,7 @@ export async function createViewSource(files: readonly string[], options: ViewSo
 
   return {
     files,
+    meter,
     runs: () => runs,
     problems: () => problems,
     version: () => version,

@@ -48,8 +48,7 @@ export function CallView({ run, call, version }: CallViewProps) {
         ? html`<p class="no-break">No cache break: this prompt extends the previous one.</p>`
         : call.breaks.map(
             (item) => html`<p class=${`break-detail ${item.declared ? "declared" : "undeclared"}`}>
-              <strong>Cache break${item.declared ? " (declared)" : ""}</strong> in ${item.layer}: ${humanize(item.cause)}. ${item.detail}
-              ${formatTokens(item.lostTokens)} tokens of the previous prompt could no longer be reused.${item.reason === undefined ? "" : ` Reason: ${item.reason}.`}
+              <strong>Cache break${item.declared ? " (declared)" : ""}</strong> in ${item.layer}: ${humanize(item.cause)}. ${item.detail}${" "}${formatTokens(item.lostTokens)} tokens of the previous prompt could no longer be reused.${item.reason === undefined ? "" : ` Reason: ${item.reason}.`}
             </p>`,
           )}
     </div>
@@ -59,12 +58,6 @@ export function CallView({ run, call, version }: CallViewProps) {
         ? html`<p class="loading">Loading call ${call.index}…</p>`
         : null
       : html`<div class="call-body">
-          <h3>Status bar</h3>
-          ${current.statusBar === null ? html`<p class="muted">No status bar (tail) on this call.</p>` : html`<pre class="status-bar">${current.statusBar}</pre>`}
-          <h3>Response</h3>
-          ${current.response === null
-            ? html`<p class="muted">The transcript does not record this call's response.</p>`
-            : html`<pre class="response">${current.response.thinking === "" ? "" : `<think>${current.response.thinking}</think>\n`}${current.response.text}${current.response.toolCalls.map((tool) => `\n→ ${tool.name}(${tool.argumentsText})`).join("")}</pre>`}
           <h3>Prompt</h3>
           <div class="prompt-toolbar" role="radiogroup" aria-label="Prompt view">
             <label><input type="radio" name="prompt-view" value="template" checked=${view === "template"} onChange=${() => setView("template")} /> chat template (special tokens visible)</label>
@@ -72,6 +65,12 @@ export function CallView({ run, call, version }: CallViewProps) {
             <span class="muted">${view === "template" ? `${formatTokens(current.prompt.tokens)} tokens; shaded: reusable prefix; marked: first divergent token` : `${formatTokens(current.prompt.text.length)} characters; shaded: bytes shared with the previous call's body`}</span>
           </div>
           <${PromptText} prompt=${current.prompt} />
+          <h3>Status bar</h3>
+          ${current.statusBar === null ? html`<p class="muted">No status bar (tail) on this call.</p>` : html`<pre class="status-bar">${current.statusBar}</pre>`}
+          <h3>Response</h3>
+          ${current.response === null
+            ? html`<p class="muted">The transcript does not record this call's response.</p>`
+            : html`<pre class="response">${current.response.thinking === "" ? "" : `<think>${current.response.thinking}</think>\n`}${current.response.text}${current.response.toolCalls.map((tool) => `\n→ ${tool.name}(${tool.argumentsText})`).join("")}</pre>`}
         </div>`}
   </section>`;
 }

@@ -21,7 +21,7 @@ interface TimelineProps {
  * columns form one roving-tabindex group: arrow keys, Home and End move between calls.
  */
 export function Timeline({ calls, selected, onSelect }: TimelineProps) {
-  const [hovered, setHovered] = useState<{ index: number; left: number; top: number } | undefined>(undefined);
+  const [hovered, setHovered] = useState<{ index: number; left: number; top: number; onRight: boolean } | undefined>(undefined);
   const container = useRef<HTMLDivElement>(null);
   const focusRequested = useRef(false);
   const maxTokens = Math.max(1, ...calls.map((call) => call.promptTokens));
@@ -37,10 +37,10 @@ export function Timeline({ calls, selected, onSelect }: TimelineProps) {
   const show = (index: number, element: Element) => {
     const box = element.getBoundingClientRect();
     const host = container.current!.getBoundingClientRect();
-    // Inside the scroll box (which clips), below the markers, clamped so the box stays in view.
-    const center = box.left - host.left + container.current!.scrollLeft + box.width / 2;
-    const half = Math.min(190, host.width / 2);
-    setHovered({ index, left: Math.min(Math.max(center, container.current!.scrollLeft + half), container.current!.scrollLeft + host.width - half), top: 24 });
+    // Beside the column, on the side with more room, below the markers.
+    const center = box.left - host.left + box.width / 2;
+    const onRight = center < host.width / 2;
+    setHovered({ index, left: onRight ? box.right - host.left + 8 : box.left - host.left - 8, top: 24, onRight });
   };
   const onKeyDown = (event: KeyboardEvent) => {
     const moves: Record<string, number> = { ArrowLeft: selected - 1, ArrowRight: selected + 1, Home: 0, End: calls.length - 1, PageUp: selected - 10, PageDown: selected + 10 };
@@ -112,7 +112,7 @@ export function Timeline({ calls, selected, onSelect }: TimelineProps) {
     </svg>
     <${CostChart} calls=${calls} selected=${selected} />
     ${hoveredCall !== undefined && hovered !== undefined
-      ? html`<div class="tooltip" role="tooltip" style=${`left: ${hovered.left}px; top: ${hovered.top}px`}>${tooltipLines(hoveredCall)}</div>`
+      ? html`<div class=${`tooltip${hovered.onRight ? "" : " on-left"}`} role="tooltip" style=${`left: ${hovered.left}px; top: ${hovered.top}px`}>${tooltipLines(hoveredCall)}</div>`
       : null}
   </div>`;
 }

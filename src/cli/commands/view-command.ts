@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { loadOpenAIToolsFile } from "../../inspect/index.js";
+import { INSPECT_TOKENIZERS, loadOpenAIToolsFile, type InspectTokenizer } from "../../inspect/index.js";
 import { isValidSessionId } from "../../session/index.js";
 import { CtxkitError } from "../../types/index.js";
 import { createViewSource, startViewServer } from "../../web/index.js";
@@ -10,7 +10,7 @@ import type { CliIo } from "../cli-io.js";
 import { sessionStoreFor } from "../create-agent-from-config.js";
 import { resolveConfig } from "../resolve-config.js";
 
-export const viewHelp = `Usage: ctxkit view <session-id | file…> [--port <n>] [--open | --no-open] [--no-auth]
+export const viewHelp = `Usage: ctxkit view <session-id | file…> [--port <n>] [--open | --no-open] [--no-auth] [--tokenizer <name>]
 
 Opens a local page that shows a ctxkit session or another agent's transcript (every format
 'ctxkit inspect' reads) call by call: a timeline of the prompts stacked by layer (system, tools,
@@ -25,6 +25,8 @@ Options:
   --port <n>           port (default 0: a free one)
   --open, --no-open    open the page in the browser (default: when run in a terminal)
   --no-auth            no token (anyone on this machine can then read the prompts)
+  --tokenizer <name>   qwen3 (default: exact, the prompt shown token by token), o200k, estimate
+                       (fast for very large runs; the prompt is then shaded by its character prefix)
   --tools <file>       OpenAI tool schemas for formats that do not record them (τ-bench, Claude Code, Codex)
   --workspace <dir>, --data-dir <dir>   where to find a session given by id
 `;
@@ -35,6 +37,7 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
     port: { type: "string" },
     open: { type: "boolean" },
     auth: { type: "boolean" },
+    tokenizer: { type: "string" },
   });
   if (flags.help) {
     io.stdout.write(viewHelp);
@@ -47,7 +50,11 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
   const port = parsePort(extra.port);
   const files = positionals.map((item) => resolveInput(item, flags, io));
   const tools = flags.tools === undefined ? undefined : loadOpenAIToolsFile(resolve(io.cwd, flags.tools));
-  const source = await createViewSource(files, tools === undefined ? {} : { tools });
+  const tokenizer = extra.tokenizer ?? "qwen3";
+  if (typeof tokenizer !== "string" || !(INSPECT_TOKENIZERS as readonly string[]).includes(tokenizer)) {
+    throw new CtxkitError("config_invalid", `--tokenizer must be one of ${INSPECT_TOKENIZERS.join(", ")}; got '${String(tokenizer)}'.`);
+  }
+  const source = await createViewSource(files, { tokenizer: tokenizer as InspectTokenizer, ...(tools === undefined ? {} : { tools }) });
   if (source.runs().length === 0) {
     for (const problem of source.problems()) io.stderr.write(`ctxkit view: ${problem.file}${problem.line === undefined ? "" : `:${problem.line}`}: ${problem.reason}\n`);
     io.stderr.write("ctxkit view: no transcript could be read.\n");

@@ -19,6 +19,11 @@ export interface TranscriptAnalyzerOptions {
   cacheWriteTtl?: CostOptions["cacheWriteTtl"];
   /** Qwen3 only: render each message once ("incremental", default) or the whole template per call ("full"). */
   rendering?: "incremental" | "full";
+  /**
+   * Measure with this meter (of the same tokenizer) and keep adding to its caches: the viewer
+   * renders a call's prompt again later from the same cached segments.
+   */
+  meter?: PromptMeter;
   /** Called after each call is measured with the milliseconds it took (the performance benchmark). */
   onCallMeasured?: (index: number, milliseconds: number) => void;
 }
@@ -40,7 +45,7 @@ export function createTranscriptAnalyzer(options: TranscriptAnalyzerOptions = {}
   const tokenizer = options.tokenizer ?? "qwen3";
   const createMeter = (rendering?: "incremental" | "full"): PromptMeter =>
     tokenizer === "qwen3" ? createQwen3PromptMeter({ rendering: rendering ?? options.rendering }) : createApproximatePromptMeter(tokenizer);
-  const meter = createMeter();
+  const meter = options.meter ?? createMeter();
   let fallback: PromptMeter | undefined;
   const pricing = options.pricing ?? loadPricingSelection(undefined);
   const layerCache = createRequestLayerCache();
