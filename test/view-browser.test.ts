@@ -131,6 +131,12 @@ describe.skipIf(!hasChromium)("ctxkit view in a real browser (chromium)", () => 
     await page.hover('[data-call-index="3"]');
     await page.locator("[role=tooltip]").waitFor();
     await page.screenshot({ path: join(SCREENSHOTS, "swe-run.png") });
+    // A finding links to the calls it shows on: its first call button selects that call.
+    const finding = page.locator('[data-finding="tool_output_in_user_messages"]');
+    const linked = Number(await finding.locator("[data-finding-call]").first().getAttribute("data-finding-call"));
+    await finding.locator("[data-finding-call]").first().click();
+    await page.waitForSelector(`[data-call-index="${linked}"][aria-pressed="true"]`);
+    await page.waitForSelector(`#call-heading:text("Call ${linked}")`);
     await page.click('input[value="wire"]');
     await page.locator(".prompt-text", { hasText: '"messages":[' }).waitFor();
     await page.close();
