@@ -8,6 +8,7 @@ import { inspectCommand } from "./commands/inspect-command.js";
 import { replayCommand } from "./commands/replay-command.js";
 import { runCommand } from "./commands/run-command.js";
 import { sessionsCommand } from "./commands/sessions-command.js";
+import { viewCommand } from "./commands/view-command.js";
 
 export const mainHelp = `ctxkit — context engineering for LLM agents
 
@@ -20,6 +21,7 @@ Commands:
   sessions list|show <id> the stored sessions of a workspace
   config                  print the resolved configuration (secrets masked)
   inspect <file…>         per-call tokens, prefix reuse, cache breaks and cost of a ctxkit session or another agent's transcript
+  view <session | file…>  the same, call by call, in a local page in the browser
   replay <file…>          replay recorded runs through context policies and compare cost, overflows and recall
   bench <name>            the seed's experiments as benchmarks (kv-cache, status-bar, tokens)
 
@@ -37,6 +39,7 @@ const commands: Record<string, Command> = {
   inspect: inspectCommand,
   replay: replayCommand,
   bench: benchCommand,
+  view: viewCommand,
 };
 
 /** The CLI entry: returns the exit code; a typed error becomes one clear sentence, not a stack trace. */

@@ -25,5 +25,7 @@ export function createQwen3TokenCounter(): TokenCounter {
     exact: true,
     count: (text) => (text.length === 0 ? 0 : encode(text).length),
     encode,
+    // Clean-up would fold " ," into ","; the viewer needs the exact text back.
+    decode: (tokens) => (tokens.length === 0 ? "" : getQwen3Tokenizer().decode([...tokens], { skip_special_tokens: false, clean_up_tokenization_spaces: false })),
   };
 }

@@ -11,6 +11,8 @@ export interface TokenCounter {
   count(text: string): number;
   /** Token ids, for exact counters only (special tokens such as `<|im_start|>` are recognised). */
   encode?(text: string): number[];
+  /** The text of token ids (exact counters that can decode); the inverse of `encode`. */
+  decode?(tokens: readonly number[]): string;
 }
 
 export type TokenCounterName = "qwen3" | "o200k" | "cl100k" | "estimate";

@@ -23,7 +23,8 @@ export type CtxkitErrorCode =
   | "summarizer_failed"
   | "context_edit_invalid"
   | "agent_busy"
-  | "session_body_mismatch";
+  | "session_body_mismatch"
+  | "view_address_refused";
 
 export class CtxkitError extends Error {
   readonly code: CtxkitErrorCode;

@@ -3,6 +3,7 @@ import { guardBenchCommand, guardBenchHelp } from "./bench/guard-bench-command.j
 import { kvCacheBenchCommand, kvCacheBenchHelp } from "./bench/kv-cache-bench-command.js";
 import { statusBarBenchCommand, statusBarBenchHelp } from "./bench/status-bar-bench-command.js";
 import { tokensBenchCommand, tokensBenchHelp } from "./bench/tokens-bench-command.js";
+import { viewBenchCommand, viewBenchHelp } from "./bench/view-bench-command.js";
 
 type BenchCommand = { run: (args: string[], io: CliIo) => Promise<number>; help: string; summary: string };
 
@@ -11,6 +12,7 @@ const benches: Record<string, BenchCommand> = {
   "kv-cache": { run: kvCacheBenchCommand, help: kvCacheBenchHelp, summary: "experiment 2-3: context-management modes and prompt-cache reuse" },
   "status-bar": { run: statusBarBenchCommand, help: statusBarBenchHelp, summary: "experiments 2-8/2-9: the agent status bar, its cost and its effect" },
   tokens: { run: tokensBenchCommand, help: tokensBenchHelp, summary: "issue 4: the token estimator's error against the exact tokenizers, and its speed" },
+  view: { run: viewBenchCommand, help: viewBenchHelp, summary: "issue 18: how fast 'ctxkit view' opens a 500-call, 100k-token-per-call run" },
 };
 
 export const benchHelp = `Usage: ctxkit bench <name> [options]

@@ -21,6 +21,11 @@ export interface TranscriptAnalyzerOptions {
   cacheWriteTtl?: CostOptions["cacheWriteTtl"];
   /** Qwen3 only: render each message once ("incremental", default) or the whole template per call ("full"). */
   rendering?: "incremental" | "full";
+  /**
+   * Measure with this meter (of the same tokenizer) and keep adding to its caches: the viewer
+   * renders a call's prompt again later from the same cached segments.
+   */
+  meter?: PromptMeter;
   /** Called after each call is measured with the milliseconds it took (the performance benchmark). */
   onCallMeasured?: (index: number, milliseconds: number) => void;
 }
@@ -42,7 +47,7 @@ export function createTranscriptAnalyzer(options: TranscriptAnalyzerOptions = {}
   const tokenizer = options.tokenizer ?? "qwen3";
   const createMeter = (rendering?: "incremental" | "full"): PromptMeter =>
     tokenizer === "qwen3" ? createQwen3PromptMeter({ rendering: rendering ?? options.rendering }) : createApproximatePromptMeter(tokenizer);
-  const meter = createMeter();
+  const meter = options.meter ?? createMeter();
   let fallback: PromptMeter | undefined;
   const pricing = options.pricing ?? loadPricingSelection(undefined);
   const layerCache = createRequestLayerCache();
@@ -60,8 +65,12 @@ export function createTranscriptAnalyzer(options: TranscriptAnalyzerOptions = {}
       const usedMeter = measured.verified ? meter : fallback!;
       const callPricing = pricingPerCall(transcript, pricing);
       const costOptions: CostOptions = options.cacheWriteTtl === undefined ? {} : { cacheWriteTtl: options.cacheWriteTtl };
-      const totals = computeTranscriptTotals(transcript.calls, calls, extras, callPricing, costOptions);
+      const { totals, callCosts } = computeTranscriptTotals(transcript.calls, calls, extras, callPricing, costOptions);
       notes.push(...notesFor(transcript, usedMeter, totals));
+      callCosts?.forEach((cost, index) => {
+        const call = calls[index];
+        if (call !== undefined && cost !== undefined) call.cost = cost;
+      });
       const result: AnalyzedTranscript = {
         id: transcript.id,
         format: transcript.format,
@@ -121,6 +130,7 @@ export function createTranscriptAnalyzer(options: TranscriptAnalyzerOptions = {}
         reportedCachedTokens: usableReportedUsage(call.reportedUsage)?.cachedTokens ?? null,
         newTokens: measurement.promptTokens - reusable,
         composition: measurement.composition,
+        tailTokens: measurement.tailTokens,
         breaks,
       });
       const response = call.response;

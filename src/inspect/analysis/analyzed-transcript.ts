@@ -3,6 +3,7 @@ import type { TranscriptFormat } from "../imported-transcript.js";
 import type { CallBreak } from "./call-break.js";
 import type { Composition } from "./composition.js";
 import type { InspectTokenizer } from "./prompt-meter.js";
+import type { CallCost } from "../../session/pricing.js";
 
 /** One model call of a transcript, measured. */
 export interface AnalyzedCall {
@@ -17,6 +18,10 @@ export interface AnalyzedCall {
   /** promptTokens − reusablePrefixTokens: what the model had to process anew. */
   newTokens: number;
   composition: Composition;
+  /** Tokens of the tail (the status bar), part of promptTokens; a cache is not expected to reuse them. */
+  tailTokens: number;
+  /** USD of this call under the transcript's prices, split as the usage ledger splits it; absent without prices. */
+  cost?: CallCost;
   breaks: CallBreak[];
 }
 

@@ -12,3 +12,5 @@ export type { PromptRenderer, PromptSegment, RenderedPrompt } from "./rendered-p
 // Moved to the tokens layer; still exported here, as part of ctxkit/inspect.
 export { sharedSegmentPrefix } from "../../tokens/index.js";
 export { createRequestLayerCache, type RequestLayerCache } from "./request-layer-cache.js";
+export { toRenderedCallText, type RenderedCallText, type RenderedTextRange } from "./rendered-call-text.js";
+export { diffCalls, type CallDiff } from "./call-diff.js";

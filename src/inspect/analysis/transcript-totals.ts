@@ -1,6 +1,6 @@
 import { applyCacheRule, toCacheRuleName } from "../../session/cache-rules.js";
 import type { NamedPricing } from "../../session/load-pricing.js";
-import type { CostOptions } from "../../session/pricing.js";
+import type { CallCost, CostOptions } from "../../session/pricing.js";
 import { appendOnlyLimitTokens, buildUsageLedger, type LedgerCall } from "../../session/usage-ledger.js";
 import type { ImportedCall } from "../imported-transcript.js";
 import type { AnalyzedCall, PriceUse, TranscriptCost, TranscriptTotals } from "./analyzed-transcript.js";
@@ -30,7 +30,7 @@ export function computeTranscriptTotals(
   extras: readonly CallExtras[],
   pricing: CallPricing,
   options: CostOptions = {},
-): TranscriptTotals {
+): { totals: TranscriptTotals; callCosts?: Array<CallCost | undefined> } {
   const sum = (pick: (call: AnalyzedCall) => number) => calls.reduce((total, call) => total + pick(call), 0);
   const promptTokens = sum((call) => call.promptTokens);
   const reusablePrefixTokens = sum((call) => call.reusablePrefixTokens);
@@ -38,7 +38,8 @@ export function computeTranscriptTotals(
   const reportedPrompt = sumReported(calls.map((call) => call.reportedPromptTokens));
   const reportedCached = sumReported(calls.map((call) => call.reportedCachedTokens));
   const breaks = calls.flatMap((call) => call.breaks);
-  return {
+  const cost = calls.some((_call, index) => pricing.prices(index) !== undefined) ? costOf(imported, calls, extras, pricing, options) : undefined;
+  const totals: TranscriptTotals = {
     calls: calls.length,
     promptTokens,
     reusablePrefixTokens,
@@ -51,12 +52,19 @@ export function computeTranscriptTotals(
     appendOnlyLimitShare: share(limit, promptTokens),
     breaks: breaks.length,
     undeclaredBreaks: breaks.filter((item) => !item.declared).length,
-    cost: calls.some((_call, index) => pricing.prices(index) !== undefined) ? costOf(imported, calls, extras, pricing, options) : null,
+    cost: cost?.transcript ?? null,
     zeroUsageCalls: imported.filter((call) => call.reportedUsage !== undefined && isAllZero(call.reportedUsage)).length,
   };
+  return cost === undefined ? { totals } : { totals, callCosts: cost.calls };
 }
 
-function costOf(imported: readonly ImportedCall[], calls: readonly AnalyzedCall[], extras: readonly CallExtras[], pricing: CallPricing, options: CostOptions): TranscriptCost {
+function costOf(
+  imported: readonly ImportedCall[],
+  calls: readonly AnalyzedCall[],
+  extras: readonly CallExtras[],
+  pricing: CallPricing,
+  options: CostOptions,
+): { transcript: TranscriptCost; calls: Array<CallCost | undefined> } {
   const pricedIndexes = calls.map((_call, index) => index).filter((index) => pricing.prices(index) !== undefined);
   const rule = toCacheRuleName(pricing.prices(pricedIndexes[0]!)!.pricing.cacheRule);
   let reportedCalls = 0;
@@ -74,7 +82,7 @@ function costOf(imported: readonly ImportedCall[], calls: readonly AnalyzedCall[
     const outcome = applyCacheRule(callRule, { promptTokens: call.promptTokens, reusablePrefixTokens: call.reusablePrefixTokens, tailTokens: extras[index]?.tailTokens ?? 0 });
     return { promptTokens: call.promptTokens, ...outcome, outputTokens };
   });
-  const { totals } = buildUsageLedger(ledgerCalls, (position) => pricing.prices(pricedIndexes[position]!)?.pricing, options);
+  const { totals, calls: entries } = buildUsageLedger(ledgerCalls, (position) => pricing.prices(pricedIndexes[position]!)?.pricing, options);
   const cost = totals.cost!;
   const prices = priceUses(pricedIndexes, pricing);
   const result: TranscriptCost = {
@@ -93,7 +101,10 @@ function costOf(imported: readonly ImportedCall[], calls: readonly AnalyzedCall[
   };
   const recordedCosts = imported.map((call) => call.reportedUsage?.cost);
   if (recordedCosts.length > 0 && recordedCosts.every((value) => value !== undefined)) result.reportedCost = recordedCosts.reduce<number>((total, value) => total + value!, 0);
-  return result;
+  // One cost per call of the transcript (undefined where the call's model has no prices).
+  const perCall: Array<CallCost | undefined> = calls.map(() => undefined);
+  entries.forEach((entry, position) => (perCall[pricedIndexes[position]!] = entry.cost));
+  return { transcript: result, calls: perCall };
 }
 
 /** One entry per (model, price list), in the order the calls used them. */

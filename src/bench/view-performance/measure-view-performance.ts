@@ -1,0 +1,107 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** One opening of a large run in `ctxkit view`, in milliseconds from the command's start. */
+export interface ViewTiming {
+  /** The command printed its URL: files read, imported and analysed, server listening. */
+  serverReadyMs: number;
+  /** GET of the timeline JSON (every call's numbers), and its size. */
+  timelineApiMs: number;
+  timelineBytes: number;
+  /** GET of one call's prompt text (the last call, the largest), and its size. */
+  callApiMs: number;
+  callBytes: number;
+  /** In chromium: from navigation until every call's column is drawn (undefined without a browser). */
+  pageTimelineMs?: number;
+  /** In chromium: from navigation until the selected (last) call's prompt is shown with its divergent token. */
+  pagePromptMs?: number;
+  /** In chromium: from a click on the middle call until its prompt is shown. */
+  selectCallMs?: number;
+  /** serverReadyMs + pageTimelineMs: what a user waits for, from the command to the drawn timeline. */
+  openMs?: number;
+}
+
+const bin = fileURLToPath(new URL("../../../bin/ctxkit.js", import.meta.url));
+
+/**
+ * Runs the built `ctxkit view <file> --port 0 --no-open` and times it: until the URL is printed,
+ * the JSON routes, and (with a chromium at `chromiumPath`) the page until the timeline and a
+ * call's prompt are drawn. playwright-core is a development dependency; without it the page
+ * timings are left out.
+ */
+export async function measureViewPerformance(file: string, calls: number, options: { chromiumPath?: string; tokenizer: string }): Promise<ViewTiming> {
+  const { chromiumPath } = options;
+  const started = performance.now();
+  const child = spawn(process.execPath, [bin, "view", file, "--port", "0", "--no-open", "--tokenizer", options.tokenizer], { stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    const url = await firstLine(child.stdout!);
+    const serverReadyMs = performance.now() - started;
+    const base = url.replace(/\?.*$/, "");
+    const token = new URL(url).searchParams.get("token") ?? "";
+    const timed = async (path: string) => {
+      const before = performance.now();
+      const response = await fetch(`${base}${path}${path.includes("?") ? "&" : "?"}token=${token}`);
+      const body = await response.text();
+      return { ms: performance.now() - before, bytes: Buffer.byteLength(body) };
+    };
+    const timeline = await timed("api/runs/0/timeline");
+    const call = await timed(`api/runs/0/calls/${calls - 1}`);
+    const timing: ViewTiming = { serverReadyMs, timelineApiMs: timeline.ms, timelineBytes: timeline.bytes, callApiMs: call.ms, callBytes: call.bytes };
+    if (chromiumPath !== undefined && existsSync(chromiumPath)) Object.assign(timing, await measurePage(url, calls, chromiumPath, options.tokenizer));
+    if (timing.pageTimelineMs !== undefined) timing.openMs = serverReadyMs + timing.pageTimelineMs;
+    return timing;
+  } finally {
+    child.kill("SIGTERM");
+  }
+}
+
+async function measurePage(url: string, calls: number, chromiumPath: string, tokenizer: string): Promise<Pick<ViewTiming, "pageTimelineMs" | "pagePromptMs" | "selectCallMs">> {
+  let playwright: typeof import("playwright-core");
+  try {
+    playwright = await import("playwright-core");
+  } catch {
+    return {};
+  }
+  const context = await playwright.chromium.launchPersistentContext(await mkdtemp(join(tmpdir(), "ctxkit-view-bench-")), {
+    executablePath: chromiumPath,
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    viewport: { width: 1400, height: 1000 },
+  });
+  try {
+    const page = await context.newPage();
+    const started = performance.now();
+    await page.goto(url);
+    // The last column is drawn with all the others in one render (the page's CSP forbids string predicates).
+    await page.locator(`[data-call-index="${calls - 1}"]`).waitFor({ timeout: 120_000 });
+    const pageTimelineMs = performance.now() - started;
+    await page.waitForSelector("[data-divergent-token], .prompt-text", { timeout: 120_000 });
+    const pagePromptMs = performance.now() - started;
+    const middle = Math.floor(calls / 2);
+    const clicked = performance.now();
+    await page.click(`[data-call-index="${middle}"]`);
+    await page.waitForSelector(`#call-heading:text("Call ${middle}")`);
+    await page.waitForSelector(".prompt-text", { timeout: 120_000 });
+    const selectCallMs = performance.now() - clicked;
+    await page.screenshot({ path: join("bench-results", "view", `large-run-${calls}-${tokenizer}.png`) }).catch(() => undefined);
+    return { pageTimelineMs, pagePromptMs, selectCallMs };
+  } finally {
+    await context.close();
+  }
+}
+
+function firstLine(stream: NodeJS.ReadableStream): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    let text = "";
+    stream.on("data", (data: Buffer) => {
+      text += data.toString();
+      const newline = text.indexOf("\n");
+      if (newline >= 0) resolvePromise(text.slice(0, newline));
+    });
+    stream.on("end", () => reject(new Error(`ctxkit view ended without printing its URL: ${text}`)));
+  });
+}

@@ -1,0 +1,104 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { INSPECT_TOKENIZERS, loadOpenAIToolsFile, type InspectTokenizer } from "../../inspect/index.js";
+import { isValidSessionId } from "../../session/index.js";
+import { CtxkitError } from "../../types/index.js";
+import { createViewSource, startViewServer } from "../../web/index.js";
+import { parseCommandLine } from "../cli-options.js";
+import type { CliIo } from "../cli-io.js";
+import { sessionStoreFor } from "../create-agent-from-config.js";
+import { resolveConfig } from "../resolve-config.js";
+
+export const viewHelp = `Usage: ctxkit view <session-id | file…> [--port <n>] [--open | --no-open] [--no-auth] [--tokenizer <name>]
+
+Opens a local page that shows a ctxkit session or another agent's transcript (every format
+'ctxkit inspect' reads) call by call: a timeline of the prompts stacked by layer (system, tools,
+history, tail) split into reusable and new tokens, with cache breaks, compactions and cost; each
+call's prompt as the model saw it with the reusable prefix shaded and the first divergent token
+marked; the diff between two calls; and the findings. A session still being written updates live.
+
+The server listens on 127.0.0.1 only. The first line printed is the page's URL, with a random
+token every request must carry; it serves until stopped (Ctrl-C).
+
+Options:
+  --port <n>           port (default 0: a free one)
+  --open, --no-open    open the page in the browser (default: when run in a terminal)
+  --no-auth            no token (anyone on this machine can then read the prompts)
+  --tokenizer <name>   qwen3 (default: exact, the prompt shown token by token), o200k, estimate
+                       (fast for very large runs; the prompt is then shaded by its character prefix)
+  --tools <file>       OpenAI tool schemas for formats that do not record them (τ-bench, Claude Code, Codex)
+  --workspace <dir>, --data-dir <dir>   where to find a session given by id
+`;
+
+/** `ctxkit view`: the context viewer in the browser, served until the process is stopped. */
+export async function viewCommand(args: string[], io: CliIo): Promise<number> {
+  const { flags, positionals, extra } = parseCommandLine(args, {
+    port: { type: "string" },
+    open: { type: "boolean" },
+    auth: { type: "boolean" },
+    tokenizer: { type: "string" },
+  });
+  if (flags.help) {
+    io.stdout.write(viewHelp);
+    return 0;
+  }
+  if (positionals.length === 0) {
+    io.stderr.write(`ctxkit view: give a session id or transcript files.\n\n${viewHelp}`);
+    return 2;
+  }
+  const port = parsePort(extra.port);
+  const files = positionals.map((item) => resolveInput(item, flags, io));
+  const tools = flags.tools === undefined ? undefined : loadOpenAIToolsFile(resolve(io.cwd, flags.tools));
+  const tokenizer = extra.tokenizer ?? "qwen3";
+  if (typeof tokenizer !== "string" || !(INSPECT_TOKENIZERS as readonly string[]).includes(tokenizer)) {
+    throw new CtxkitError("config_invalid", `--tokenizer must be one of ${INSPECT_TOKENIZERS.join(", ")}; got '${String(tokenizer)}'.`);
+  }
+  const source = await createViewSource(files, { tokenizer: tokenizer as InspectTokenizer, ...(tools === undefined ? {} : { tools }) });
+  if (source.runs().length === 0) {
+    for (const problem of source.problems()) io.stderr.write(`ctxkit view: ${problem.file}${problem.line === undefined ? "" : `:${problem.line}`}: ${problem.reason}\n`);
+    io.stderr.write("ctxkit view: no transcript could be read.\n");
+    return 1;
+  }
+  const server = await startViewServer({ source, port, auth: extra.auth !== false });
+  io.stdout.write(`${server.url}\n`);
+  const calls = source.runs().reduce((total, run) => total + run.imported.calls.length, 0);
+  io.stdout.write(`ctxkit view: ${source.runs().length} run${source.runs().length === 1 ? "" : "s"}, ${calls} calls; stop with Ctrl-C.\n`);
+  for (const problem of source.problems()) io.stderr.write(`ctxkit view: ${problem.file}${problem.line === undefined ? "" : `:${problem.line}`}: ${problem.reason}\n`);
+  if (extra.open ?? io.stdout.isTTY === true) openInBrowser(server.url);
+
+  await new Promise<void>((resolvePromise) => {
+    process.once("SIGINT", resolvePromise);
+    process.once("SIGTERM", resolvePromise);
+  });
+  await server.close();
+  return 0;
+}
+
+/** A path that exists is a file; otherwise a session id of the workspace's store. */
+function resolveInput(item: string, flags: ReturnType<typeof parseCommandLine>["flags"], io: CliIo): string {
+  const path = resolve(io.cwd, item);
+  if (existsSync(path)) return path;
+  if (!isValidSessionId(item)) throw new CtxkitError("config_invalid", `${item} is neither a file nor a session id.`);
+  const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env);
+  const file = sessionStoreFor(config).path(item);
+  if (!existsSync(file)) throw new CtxkitError("session_not_found", `No file ${item} and no session ${item} in ${config.dataDir}; see 'ctxkit sessions list'.`);
+  return file;
+}
+
+function parsePort(value: unknown): number {
+  if (value === undefined) return 0;
+  const port = Number(value);
+  if (typeof value !== "string" || !Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new CtxkitError("config_invalid", `--port must be a whole number 0–65535 (0: a free port), got '${String(value)}'.`);
+  }
+  return port;
+}
+
+/** Best effort: a machine without a desktop still has the printed URL. */
+function openInBrowser(url: string): void {
+  const [command, ...args] = process.platform === "darwin" ? ["open", url] : process.platform === "win32" ? ["cmd", "/c", "start", "", url] : ["xdg-open", url];
+  const child = spawn(command!, args, { stdio: "ignore", detached: true });
+  child.on("error", () => undefined);
+  child.unref();
+}
