@@ -83,6 +83,9 @@ export class AnthropicStreamAccumulator {
     const index = data.index;
     const block = data.content_block;
     if (typeof index !== "number" || !isObject(block)) throw invalid(`a content_block_start without index or block: ${preview(data)}`);
+    // Replacing the block would silently drop what was streamed into it; the call fails instead, with
+    // the earlier block kept in the partial response.
+    if (this.blocks.has(index)) throw invalid(`a second content_block_start for index ${index}, which is already in use: ${preview(data)}`);
     switch (block.type) {
       case "text": {
         const text = stringOr(block.text);

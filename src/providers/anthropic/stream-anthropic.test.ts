@@ -273,6 +273,25 @@ describe("Anthropic failures", () => {
     expect(errorOf(await collect(provider.stream(request()))).error.code).toBe("provider_response_invalid");
   });
 
+  // The failure a fuzzed stream found: a second content_block_start at index 0 replaced the text
+  // block, so 64 streamed characters became text "" with no error.
+  it("fails visibly, keeping the streamed text, when content_block_start reuses an index in use", async () => {
+    const streamed = "x".repeat(64);
+    const provider = await providerFor([
+      anthropicSse([
+        messageStart(),
+        blockStart(0, { type: "text", text: "" }),
+        blockDelta(0, { type: "text_delta", text: streamed }),
+        blockStart(0, { type: "text", text: "" }),
+        messageStop(),
+      ]),
+    ]);
+    const failure = errorOf(await collect(provider.stream(request())));
+    expect(failure.error.code).toBe("provider_response_invalid");
+    expect(failure.error.message).toContain("index 0, which is already in use");
+    expect(failure.partial.content).toEqual([{ type: "text", text: streamed }]);
+  });
+
   it("ends with a connection error when nothing listens", async () => {
     const provider = createAnthropic({ model: "m", apiKey: "k", baseURL: "http://127.0.0.1:1/v1", retry: { maxRetries: 0 } });
     const events = await collect(provider.stream(request()));
