@@ -1,6 +1,7 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { defineTool, ToolError, type Tool } from "../tool.js";
+import { openWorkspaceFile } from "../open-workspace-file.js";
 import { resolveWorkspacePath, toWorkspaceRelative } from "../workspace-path.js";
 import { formatByteSize, looksBinary } from "./file-content.js";
 import { globToRegExp, isNameOnlyGlob } from "./glob-pattern.js";
@@ -87,7 +88,7 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepArgs> {
       const worker = new RegexWorker(matcher, patternTimeoutMs, context.signal);
       try {
         for await (const file of filesToSearch(base, baseShown, args.include, scan)) {
-          const content = await readText(file.absolute, maxFileBytes);
+          const content = await readText(options.workspace, file, maxFileBytes, file.absolute === base);
           if (content.kind === "too_large") largeFilesSkipped += 1;
           if (content.kind !== "text") continue;
           filesSearched += 1;
@@ -182,14 +183,27 @@ async function* filesToSearch(
 
 type FileText = { kind: "text"; text: string } | { kind: "too_large" } | { kind: "unreadable" };
 
-/** Binary and unreadable files count as "unreadable" and are skipped silently. */
-async function readText(absolute: string, maxFileBytes: number): Promise<FileText> {
+/**
+ * Binary and unreadable files count as "unreadable" and are skipped silently, and so are FIFOs and
+ * devices and files that moved outside the workspace since the walk saw them (openWorkspaceFile
+ * refuses those). A file named explicitly as `path` reports why instead.
+ */
+async function readText(workspace: string, file: SearchFile, maxFileBytes: number, isExplicit: boolean): Promise<FileText> {
+  let opened;
   try {
-    if ((await stat(absolute)).size > maxFileBytes) return { kind: "too_large" };
-    const bytes = await readFile(absolute);
+    opened = await openWorkspaceFile(workspace, file.absolute, { mode: "read", toolName: "grep" });
+  } catch (error) {
+    if (isExplicit) throw error;
+    return { kind: "unreadable" };
+  }
+  try {
+    if (opened.stats.size > maxFileBytes) return { kind: "too_large" };
+    const bytes = await opened.handle.readFile();
     return looksBinary(bytes) ? { kind: "unreadable" } : { kind: "text", text: bytes.toString("utf8") };
   } catch {
     return { kind: "unreadable" };
+  } finally {
+    await opened.handle.close();
   }
 }
 
