@@ -96,7 +96,7 @@ describe("resource bounds", () => {
 
 // The trial that found it: another process swapping a workspace directory for a symbolic link to
 // outside let 46 of 1,800 reads return outside content and 20 writes create files outside. Here a
-// child process swaps `dir` in a tight loop while 300 reads and writes run.
+// child process swaps `dir` in a tight loop while 600 reads and writes run.
 describe.runIf(isLinux)("check-then-use race", () => {
   it("lets no call escape while another process swaps a directory for a link to outside", async () => {
     await temp.write("dir/file.txt", "inside\n");
@@ -109,9 +109,12 @@ describe.runIf(isLinux)("check-then-use race", () => {
         `const fs = require("node:fs");
          const [directory, outside] = process.argv.slice(1);
          process.stdout.write("ready\\n");
+         const pause = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
          for (;;) {
            try { fs.renameSync(directory, directory + ".real"); fs.symlinkSync(outside, directory); } catch {}
+           pause();
            try { fs.unlinkSync(directory); fs.renameSync(directory + ".real", directory); } catch {}
+           pause();
          }`,
         directory,
         temp.outside,
@@ -125,16 +128,17 @@ describe.runIf(isLinux)("check-then-use race", () => {
     let calls = 0;
     let refused = 0;
     try {
-      for (let trial = 0; trial < 150; trial += 1) {
-        const results = await Promise.allSettled([
-          runTool(read, { path: "dir/file.txt" }),
+      for (let trial = 0; trial < 60; trial += 1) {
+        const reads = Array.from({ length: 8 }, () => runTool(read, { path: "dir/file.txt" }));
+        const writes = [
           runTool(write, { path: `dir/new-${trial}.txt`, content: "written\n" }),
           runTool(write, { path: "dir/file.txt", content: "inside\n" }),
-        ]);
-        const readResult = results[0]!;
-        calls += 3;
+        ];
+        const results = await Promise.allSettled([...reads, ...writes]);
+        const readResults = results.slice(0, reads.length);
+        calls += results.length;
         refused += results.filter((result) => result.status === "rejected").length;
-        if (readResult.status === "fulfilled" && readResult.value.content.includes("SECRET")) escapes += 1;
+        escapes += readResults.filter((result) => result.status === "fulfilled" && result.value.content.includes("SECRET")).length;
       }
     } finally {
       swapper.kill("SIGKILL");
@@ -143,6 +147,6 @@ describe.runIf(isLinux)("check-then-use race", () => {
     escapes += outsideEntries.filter((name) => name !== "file.txt").length;
     if ((await readFile(path.join(temp.outside, "file.txt"), "utf8")) !== "SECRET\n") escapes += 1;
     // The race is real: some calls meet the link and are refused (a permission error the model sees).
-    expect({ calls, escapes, someRefused: refused > 0 }).toEqual({ calls: 450, escapes: 0, someRefused: true });
+    expect({ calls, escapes, someRefused: refused > 0 }).toEqual({ calls: 600, escapes: 0, someRefused: true });
   }, 60_000);
 });
