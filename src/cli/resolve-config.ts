@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { vendorProfiles } from "../providers/openai-compatible/vendor-profiles.js";
+import { isInside } from "../tools/workspace-path.js";
 import { CtxkitError } from "../types/index.js";
 import { parsePositiveInteger, type CliFlags } from "./cli-options.js";
 import { compressionPolicyNames, isCompressionPolicyName, type CompressionPolicyName } from "../context/compression/index.js";
@@ -263,7 +264,22 @@ function checkWorkspaceConfig(config: ConfigFile | undefined, path: string): Con
         "(127.0.0.1, localhost, [::1]) so that a cloned repository cannot redirect your API key. Pass --base-url or use ~/.config/ctxkit/config.json.",
     );
   }
+  if (config.dataDir !== undefined && !isInsideDirectory(dirname(path), resolve(dirname(path), config.dataDir))) {
+    throw new CtxkitError(
+      "config_invalid",
+      `${path}: 'dataDir' ${config.dataDir} is outside the workspace; a workspace's config may only keep sessions inside it ` +
+        "(a cloned repository could otherwise make ctxkit write your conversations elsewhere). Pass --data-dir or set CTXKIT_DATA_DIR.",
+    );
+  }
   return config;
+}
+
+/** Lexically inside, and not through a symbolic link to outside either (checked at the nearest existing ancestor). */
+function isInsideDirectory(parent: string, child: string): boolean {
+  if (!isInside(parent, child)) return false;
+  let existing = child;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  return isInside(realpathSync(parent), realpathSync(existing));
 }
 
 function isLoopbackURL(value: string): boolean {
