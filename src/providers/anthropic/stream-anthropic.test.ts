@@ -207,6 +207,20 @@ describe("Anthropic failures", () => {
     expect(server!.requests).toHaveLength(1);
   });
 
+  // Anthropic's 413 request_too_large ended as a plain HTTP error, so no compaction retry happened.
+  it("turns 413 request_too_large into ContextOverflowError without retrying", async () => {
+    const provider = await providerFor([
+      {
+        status: 413,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ type: "error", error: { type: "request_too_large", message: "Request exceeds the maximum allowed number of bytes." } }),
+      },
+    ]);
+    const failure = errorOf(await collect(provider.stream(request())));
+    expect(failure.error).toBeInstanceOf(ContextOverflowError);
+    expect(server!.requests).toHaveLength(1);
+  });
+
   it("ends with an error event carrying the partial response when the stream sends event: error", async () => {
     const response = anthropicSse([messageStart(), blockStart(0, { type: "text", text: "" }), blockDelta(0, { type: "text_delta", text: "Half" })]);
     response.chunks!.push(`event: error\ndata: ${overloaded}\n\n`);

@@ -1,5 +1,5 @@
 import { ContextOverflowError, CtxkitError, ProviderHttpError } from "../../types/index.js";
-import { isContextOverflowMessage } from "./context-overflow.js";
+import { isContextOverflow } from "./context-overflow.js";
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 2). */
@@ -55,14 +55,35 @@ export async function fetchWithRetry(input: FetchWithRetryInput): Promise<Respon
     }
     if (response.ok) return response;
 
-    const body = await response.text().catch(() => "");
-    if (isContextOverflowMessage(body)) throw new ContextOverflowError(extractMessage(body), body);
+    const body = await readBoundedText(response, maximumErrorBodyBytes).catch(() => "");
+    if (isContextOverflow({ status: response.status, body })) throw new ContextOverflowError(extractMessage(body), body);
     const httpError = httpErrorFor(response.status, body, input.providerLabel);
     if (!httpError.isRetryable || attempt === maxRetries) throw httpError;
     const delayMs = retryAfterMs(response.headers);
     lastError = delayMs === undefined ? httpError : new RetryAfter(httpError, delayMs);
   }
   throw unwrap(lastError) ?? new CtxkitError("provider_connection_error", `${input.providerLabel}: request failed`);
+}
+
+/** Error bodies are read up to this size: a server could otherwise send an endless one. */
+const maximumErrorBodyBytes = 64 * 1024;
+
+async function readBoundedText(response: Response, maximumBytes: number): Promise<string> {
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    while (total < maximumBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      total += value.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).subarray(0, maximumBytes).toString("utf8");
 }
 
 /** Carries a server-requested delay to the next attempt. */
