@@ -9,6 +9,7 @@ export type CtxkitErrorCode =
   | "tool_definition_invalid"
   | "provider_http_error"
   | "provider_connection_error"
+  | "provider_timeout"
   | "provider_response_invalid"
   | "context_overflow"
   | "aborted"
