@@ -62,3 +62,15 @@ describe("an agent's write to ctxkit.config.json", () => {
     expect(await readdir(join(cwd, ".ctxkit", "sessions"))).toHaveLength(1);
   });
 });
+
+describe("provider time limits on the command line", () => {
+  it("takes --request-timeout and --idle-timeout in seconds and refuses nonsense", async () => {
+    const cwd = await workspace();
+    const run = await runCli(["config", "--request-timeout", "5", "--idle-timeout", "0.5"], { cwd });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ timeouts: { firstByteMs: 5000, idleMs: 500 } });
+    const bad = await runCli(["config", "--idle-timeout", "soon"], { cwd });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("--idle-timeout must be a number of seconds");
+  });
+});

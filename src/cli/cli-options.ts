@@ -12,6 +12,9 @@ export const commonOptions = {
   session: { type: "string" },
   "max-iterations": { type: "string" },
   "context-window": { type: "string" },
+  // Provider time limits in seconds: `--request-timeout` (until the response starts), `--idle-timeout` (silence mid-stream).
+  "request-timeout": { type: "string" },
+  "idle-timeout": { type: "string" },
   // Context compression: `--compression <policy>` (none, individual, combined, context-aware, context-aware-citations, windowed, ctxkit).
   compression: { type: "string" },
   tools: { type: "string" },
@@ -39,6 +42,8 @@ export type CliFlags = {
   session?: string;
   "max-iterations"?: string;
   "context-window"?: string;
+  "request-timeout"?: string;
+  "idle-timeout"?: string;
   compression?: string;
   tools?: string;
   yes?: boolean;

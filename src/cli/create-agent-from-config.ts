@@ -29,11 +29,17 @@ export function createProviderFromConfig(config: ResolvedConfig): Provider {
     );
   }
   if (config.provider === "anthropic") {
-    return createAnthropic({ model: config.model, ...(config.apiKey ? { apiKey: config.apiKey } : {}), ...(config.baseURL ? { baseURL: config.baseURL } : {}) });
+    return createAnthropic({
+      model: config.model,
+      timeouts: config.timeouts,
+      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+    });
   }
   return createOpenAICompatible({
     vendor: config.vendor,
     model: config.model,
+    timeouts: config.timeouts,
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
   });

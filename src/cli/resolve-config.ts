@@ -35,6 +35,8 @@ export interface ResolvedConfig {
   apiKey?: string;
   workspace: string;
   dataDir: string;
+  /** Provider time limits from --request-timeout / --idle-timeout (seconds) or CTXKIT_REQUEST_TIMEOUT / CTXKIT_IDLE_TIMEOUT. */
+  timeouts: { firstByteMs?: number; idleMs?: number };
   sessionId?: string;
   maxIterations: number;
   contextWindow?: number;
@@ -194,6 +196,8 @@ export function resolveConfig(
     ])!,
   );
   const allow = [...(workspaceConfig?.allow ?? []), ...(userConfig?.allow ?? [])];
+  const requestTimeout = parseSeconds(flags["request-timeout"] ?? environment.CTXKIT_REQUEST_TIMEOUT, "--request-timeout");
+  const idleTimeout = parseSeconds(flags["idle-timeout"] ?? environment.CTXKIT_IDLE_TIMEOUT, "--idle-timeout");
   const statusBarMode = pick<string>("statusBar", [
     [flags["status-bar"], "flag"],
     [environment.CTXKIT_STATUS_BAR, "environment"],
@@ -212,6 +216,10 @@ export function resolveConfig(
     ...(apiKey ? { apiKey } : {}),
     workspace,
     dataDir,
+    timeouts: {
+      ...(requestTimeout === undefined ? {} : { firstByteMs: requestTimeout }),
+      ...(idleTimeout === undefined ? {} : { idleMs: idleTimeout }),
+    },
     ...(flags.session ? { sessionId: flags.session } : {}),
     maxIterations,
     ...(contextWindow ? { contextWindow } : {}),
@@ -230,6 +238,16 @@ export function resolveConfig(
     sources,
     configFiles: [workspaceConfig && workspaceConfigPath, userConfig && userConfigPath].filter((path): path is string => Boolean(path)),
   };
+}
+
+/** Seconds (fractions allowed; 0 turns the limit off) as milliseconds. */
+function parseSeconds(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (value.trim() === "" || !Number.isFinite(seconds) || seconds < 0) {
+    throw new CtxkitError("config_invalid", `${flag} must be a number of seconds ≥ 0 (0 turns the limit off), got '${value}'.`);
+  }
+  return Math.round(seconds * 1000);
 }
 
 /** `default` stands for the standard tool set; `all` adds `bash`. */

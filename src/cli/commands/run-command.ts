@@ -22,6 +22,8 @@ Options:
   --session <id>            resume a stored session
   --max-iterations <n>      model calls before stopping (default 50)
   --context-window <tokens> the model's context window (compression triggers at 80% of it; default 128000)
+  --request-timeout <s>     seconds to wait for a response to start, per attempt (default 60; 0 = off)
+  --idle-timeout <s>        seconds of silence allowed mid-stream (default 60; 0 = off)
   --compression <policy>    ctxkit (default: layered), none, individual, combined, context-aware,
                             context-aware-citations, windowed
   --tools <list>            comma-separated built-in tools; 'default' = all but bash, 'all' adds bash
