@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -72,5 +72,32 @@ describe("provider time limits on the command line", () => {
     const bad = await runCli(["config", "--idle-timeout", "soon"], { cwd });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("--idle-timeout must be a number of seconds");
+  });
+});
+
+// The trial that found it: a duplicated message line loaded silently and resumed from a context
+// that no longer matched what was sent.
+describe("a session with a duplicated line", () => {
+  it("is shown with a warning, refused on resume, and resumed with --repair", async () => {
+    server = await startOpenAIModelServer(["First answer.", "Second answer."]);
+    const cwd = await workspace();
+    const first = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--json", "Hello"], { cwd });
+    const sessionId = String((JSON.parse(first.stdout.trim().split("\n").at(-1)!) as { sessionId: string }).sessionId);
+    const file = join(cwd, ".ctxkit", "sessions", `${sessionId}.jsonl`);
+    const lines = (await readFile(file, "utf8")).split("\n").slice(0, -1);
+    const messageLine = lines.findIndex((line) => line.startsWith('{"type":"message"'));
+    lines.splice(messageLine + 1, 0, lines[messageLine]!);
+    await writeFile(file, `${lines.join("\n")}\n`);
+
+    const shown = await runCli(["sessions", "show", sessionId], { cwd });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain(`warning: Line ${messageLine + 2} repeats message id`);
+
+    const refused = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--session", sessionId, "Again"], { cwd });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("--repair");
+    const repaired = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--session", sessionId, "--repair", "Again"], { cwd });
+    expect(repaired.code).toBe(0);
+    expect(repaired.stdout).toContain("Second answer.");
   });
 });

@@ -19,6 +19,8 @@ export const commonOptions = {
   compression: { type: "string" },
   tools: { type: "string" },
   yes: { type: "boolean", short: "y" },
+  // Resume a session with duplicated or stray lines, continuing with them left out (the file is unchanged).
+  repair: { type: "boolean" },
   "data-dir": { type: "string" },
   json: { type: "boolean" },
   color: { type: "boolean" },
@@ -47,6 +49,7 @@ export type CliFlags = {
   compression?: string;
   tools?: string;
   yes?: boolean;
+  repair?: boolean;
   "data-dir"?: string;
   json?: boolean;
   color?: boolean;

@@ -124,6 +124,7 @@ export async function createAgentFromConfig(
     tools,
     provider,
     workspace: config.workspace,
+    repair: config.repair,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const { session, messages, resumed } = started;

@@ -37,6 +37,8 @@ export interface ResolvedConfig {
   dataDir: string;
   /** Provider time limits from --request-timeout / --idle-timeout (seconds) or CTXKIT_REQUEST_TIMEOUT / CTXKIT_IDLE_TIMEOUT. */
   timeouts: { firstByteMs?: number; idleMs?: number };
+  /** --repair: resume a session the loader found damaged records in (see startSession's `repair`). */
+  repair: boolean;
   sessionId?: string;
   maxIterations: number;
   contextWindow?: number;
@@ -226,6 +228,7 @@ export function resolveConfig(
     compression,
     tools,
     yes: flags.yes === true,
+    repair: flags.repair === true,
     allow,
     statusBar: {
       mode: statusBarMode as StatusBarConfig["mode"],

@@ -17,6 +17,7 @@ export type CtxkitErrorCode =
   | "session_version_unsupported"
   | "session_not_found"
   | "session_prefix_mismatch"
+  | "session_needs_repair"
   | "prefix_break"
   | "path_outside_workspace"
   | "transcript_invalid"
