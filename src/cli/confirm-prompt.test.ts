@@ -27,6 +27,7 @@ describe("confirmation prompt", () => {
     await handler(call("write_file", { path: "docs/\u202etxt.hs\u202c-readme.md", content: "\u001b[2Jx" }));
     expect(shown()).toContain("docs/\\u202Etxt.hs\\u202C-readme.md");
     expect(shown()).toMatch(/\\u001[bB]\[2Jx/);
+    // eslint-disable-next-line no-control-regex -- the raw ESC must not be shown
     expect(shown()).not.toMatch(/[\u202e\u202c\u001b]/);
   });
 

@@ -8,6 +8,7 @@ export interface EscapeForTerminalOptions {
 // something else), zero-width and other invisible formatting characters, line and paragraph
 // separators, and Unicode tag characters (invisible text some models read).
 const invisible =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 const lineBreaks = /[\n\t]/g;
 
