@@ -12,10 +12,15 @@ export const commonOptions = {
   session: { type: "string" },
   "max-iterations": { type: "string" },
   "context-window": { type: "string" },
+  // Provider time limits in seconds: `--request-timeout` (until the response starts), `--idle-timeout` (silence mid-stream).
+  "request-timeout": { type: "string" },
+  "idle-timeout": { type: "string" },
   // Context compression: `--compression <policy>` (none, individual, combined, context-aware, context-aware-citations, windowed, ctxkit).
   compression: { type: "string" },
   tools: { type: "string" },
   yes: { type: "boolean", short: "y" },
+  // Resume a session with duplicated or stray lines, continuing with them left out (the file is unchanged).
+  repair: { type: "boolean" },
   "data-dir": { type: "string" },
   json: { type: "boolean" },
   color: { type: "boolean" },
@@ -39,9 +44,12 @@ export type CliFlags = {
   session?: string;
   "max-iterations"?: string;
   "context-window"?: string;
+  "request-timeout"?: string;
+  "idle-timeout"?: string;
   compression?: string;
   tools?: string;
   yes?: boolean;
+  repair?: boolean;
   "data-dir"?: string;
   json?: boolean;
   color?: boolean;

@@ -1,6 +1,10 @@
 import { createInterface } from "node:readline";
+import { escapeForTerminal } from "../context/escape-for-terminal.js";
 import type { ToolCallInfo } from "../loop/agent-options.js";
 import type { TerminalStyle } from "./terminal-style.js";
+
+/** The workspace config file's name (see resolve-config.ts). */
+const workspaceConfigName = "ctxkit.config.json";
 
 export interface ConfirmationPolicy {
   /** Approve everything (--yes). */
@@ -20,9 +24,16 @@ export interface ConfirmationPolicy {
  */
 export function createConfirmationHandler(policy: ConfirmationPolicy): (call: ToolCallInfo) => Promise<boolean> {
   return async (call) => {
-    if (policy.approveAll || policy.allow.includes(call.name)) return true;
+    const touchesConfig = mentionsWorkspaceConfig(call.argumentsText);
+    // A config file the agent wrote could enable bash or move the sessions on the next run, so such a
+    // call is always asked about, under --yes and `allow` too, and the question says why.
+    if (!touchesConfig && (policy.approveAll || policy.allow.includes(call.name))) return true;
+    const warning = touchesConfig
+      ? `\n  ${policy.style.red("This call changes ctxkit.config.json, ctxkit's own settings for this workspace")} ` +
+        "(tools it may use, where sessions are stored); --yes and allow do not cover it."
+      : "";
     policy.output.write(
-      `\n${policy.style.yellow("?")} Allow ${policy.style.bold(call.name)} ${formatArguments(call.argumentsText)}\n  [y]es / [n]o: `,
+      `\n${policy.style.yellow("?")} Allow ${policy.style.bold(escapeForTerminal(call.name))} ${formatArguments(call.argumentsText)}${warning}\n  [y]es / [n]o: `,
     );
     const answer = await policy.readLine();
     const approved = answer !== undefined && /^(y|yes)$/i.test(answer.trim());
@@ -31,11 +42,20 @@ export function createConfirmationHandler(policy: ConfirmationPolicy): (call: To
   };
 }
 
+/**
+ * Whether a guarded call's arguments name the workspace config: a path argument of write_file or
+ * edit_file, or a bash command that writes it. Matching the name anywhere errs on the side of asking.
+ */
+function mentionsWorkspaceConfig(argumentsText: string): boolean {
+  return argumentsText.includes(workspaceConfigName);
+}
+
+/** The arguments as the model wrote them, with controls, bidi and invisible characters escaped. */
 function formatArguments(argumentsText: string): string {
   try {
-    return JSON.stringify(JSON.parse(argumentsText), null, 2).replace(/\n/g, "\n  ");
+    return escapeForTerminal(JSON.stringify(JSON.parse(argumentsText), null, 2), { keepLineBreaks: true }).replace(/\n/g, "\n  ");
   } catch {
-    return argumentsText;
+    return escapeForTerminal(argumentsText);
   }
 }
 

@@ -30,11 +30,17 @@ export function createProviderFromConfig(config: ResolvedConfig): Provider {
     );
   }
   if (config.provider === "anthropic") {
-    return createAnthropic({ model: config.model, ...(config.apiKey ? { apiKey: config.apiKey } : {}), ...(config.baseURL ? { baseURL: config.baseURL } : {}) });
+    return createAnthropic({
+      model: config.model,
+      timeouts: config.timeouts,
+      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+    });
   }
   return createOpenAICompatible({
     vendor: config.vendor,
     model: config.model,
+    timeouts: config.timeouts,
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
   });
@@ -122,6 +128,7 @@ export async function createAgentFromConfig(
     tools: prefix.tools,
     provider,
     workspace: config.workspace,
+    repair: config.repair,
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const { session, messages, resumed } = started;

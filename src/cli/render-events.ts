@@ -1,3 +1,4 @@
+import { escapeForTerminal } from "../context/escape-for-terminal.js";
 import type { AgentEvent } from "../types/index.js";
 import type { TerminalStyle } from "./terminal-style.js";
 
@@ -54,24 +55,24 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
             endLine();
             inThinking = true;
           }
-          write(style.dim(event.delta));
+          write(style.dim(escapeForTerminal(event.delta, { keepLineBreaks: true })));
           lineOpen = true;
           break;
         case "text_delta":
           stopSpinner();
           if (inThinking) endLine();
-          write(event.delta);
+          write(escapeForTerminal(event.delta, { keepLineBreaks: true }));
           lineOpen = !event.delta.endsWith("\n");
           break;
         case "tool_call_end":
           stopSpinner();
           endLine();
-          write(`${style.cyan("●")} ${style.bold(event.name)} ${style.dim(summarizeArguments(event.argumentsText))}\n`);
+          write(`${style.cyan("●")} ${style.bold(escapeForTerminal(event.name))} ${style.dim(summarizeArguments(event.argumentsText))}\n`);
           break;
         case "tool_result": {
           const firstLine = event.message.content.split("\n", 1)[0] ?? "";
           const size = `${event.message.content.length.toLocaleString("en-US")} chars, ${event.durationMs} ms`;
-          write(event.message.isError ? `  ${style.red("✗")} ${style.red(truncate(firstLine, 160))}\n` : `  ${style.green("✓")} ${style.dim(size)}\n`);
+          write(event.message.isError ? `  ${style.red("✗")} ${style.red(escapeForTerminal(truncate(firstLine, 160)))}\n` : `  ${style.green("✓")} ${style.dim(size)}\n`);
           break;
         }
         case "turn_end":
@@ -81,12 +82,12 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
         case "warning":
           stopSpinner();
           endLine();
-          write(`${style.yellow("warning:")} ${event.message}\n`);
+          write(`${style.yellow("warning:")} ${escapeForTerminal(event.message, { keepLineBreaks: true })}\n`);
           break;
         case "error":
           stopSpinner();
           endLine();
-          write(`${style.red("error:")} ${event.message}\n`);
+          write(`${style.red("error:")} ${escapeForTerminal(event.message, { keepLineBreaks: true })}\n`);
           break;
         case "run_end":
           stopSpinner();
@@ -101,7 +102,7 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
 }
 
 function summarizeArguments(argumentsText: string): string {
-  return truncate(argumentsText.replace(/\s+/g, " "), 120);
+  return escapeForTerminal(truncate(argumentsText.replace(/\s+/g, " "), 120));
 }
 
 function truncate(text: string, limit: number): string {

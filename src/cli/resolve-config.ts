@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { vendorProfiles } from "../providers/openai-compatible/vendor-profiles.js";
+import { isInside } from "../tools/workspace-path.js";
 import { CtxkitError } from "../types/index.js";
 import { parsePositiveInteger, type CliFlags } from "./cli-options.js";
 import { compressionPolicyNames, isCompressionPolicyName, type CompressionPolicyName } from "../context/compression/index.js";
@@ -34,6 +35,10 @@ export interface ResolvedConfig {
   apiKey?: string;
   workspace: string;
   dataDir: string;
+  /** Provider time limits from --request-timeout / --idle-timeout (seconds) or CTXKIT_REQUEST_TIMEOUT / CTXKIT_IDLE_TIMEOUT. */
+  timeouts: { firstByteMs?: number; idleMs?: number };
+  /** --repair: resume a session the loader found damaged records in (see startSession's `repair`). */
+  repair: boolean;
   sessionId?: string;
   maxIterations: number;
   contextWindow?: number;
@@ -193,6 +198,8 @@ export function resolveConfig(
     ])!,
   );
   const allow = [...(workspaceConfig?.allow ?? []), ...(userConfig?.allow ?? [])];
+  const requestTimeout = parseSeconds(flags["request-timeout"] ?? environment.CTXKIT_REQUEST_TIMEOUT, "--request-timeout");
+  const idleTimeout = parseSeconds(flags["idle-timeout"] ?? environment.CTXKIT_IDLE_TIMEOUT, "--idle-timeout");
   const statusBarMode = pick<string>("statusBar", [
     [flags["status-bar"], "flag"],
     [environment.CTXKIT_STATUS_BAR, "environment"],
@@ -211,12 +218,17 @@ export function resolveConfig(
     ...(apiKey ? { apiKey } : {}),
     workspace,
     dataDir,
+    timeouts: {
+      ...(requestTimeout === undefined ? {} : { firstByteMs: requestTimeout }),
+      ...(idleTimeout === undefined ? {} : { idleMs: idleTimeout }),
+    },
     ...(flags.session ? { sessionId: flags.session } : {}),
     maxIterations,
     ...(contextWindow ? { contextWindow } : {}),
     compression,
     tools,
     yes: flags.yes === true,
+    repair: flags.repair === true,
     allow,
     statusBar: {
       mode: statusBarMode as StatusBarConfig["mode"],
@@ -229,6 +241,16 @@ export function resolveConfig(
     sources,
     configFiles: [workspaceConfig && workspaceConfigPath, userConfig && userConfigPath].filter((path): path is string => Boolean(path)),
   };
+}
+
+/** Seconds (fractions allowed; 0 turns the limit off) as milliseconds. */
+function parseSeconds(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (value.trim() === "" || !Number.isFinite(seconds) || seconds < 0) {
+    throw new CtxkitError("config_invalid", `${flag} must be a number of seconds ≥ 0 (0 turns the limit off), got '${value}'.`);
+  }
+  return Math.round(seconds * 1000);
 }
 
 /** `default` stands for the standard tool set; `all` adds `bash`. */
@@ -263,7 +285,22 @@ function checkWorkspaceConfig(config: ConfigFile | undefined, path: string): Con
         "(127.0.0.1, localhost, [::1]) so that a cloned repository cannot redirect your API key. Pass --base-url or use ~/.config/ctxkit/config.json.",
     );
   }
+  if (config.dataDir !== undefined && !isInsideDirectory(dirname(path), resolve(dirname(path), config.dataDir))) {
+    throw new CtxkitError(
+      "config_invalid",
+      `${path}: 'dataDir' ${config.dataDir} is outside the workspace; a workspace's config may only keep sessions inside it ` +
+        "(a cloned repository could otherwise make ctxkit write your conversations elsewhere). Pass --data-dir or set CTXKIT_DATA_DIR.",
+    );
+  }
   return config;
+}
+
+/** Lexically inside, and not through a symbolic link to outside either (checked at the nearest existing ancestor). */
+function isInsideDirectory(parent: string, child: string): boolean {
+  if (!isInside(parent, child)) return false;
+  let existing = child;
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  return isInside(realpathSync(parent), realpathSync(existing));
 }
 
 function isLoopbackURL(value: string): boolean {

@@ -94,6 +94,8 @@ export interface AgentOptions {
   repeatedCallLimit?: number;
   /** Default timeout per tool call in ms (default 120 000); a tool's own `timeoutMs` wins. */
   toolTimeoutMs?: number;
+  /** Most characters of one tool result kept; longer ones keep their start and end (default 1 000 000). */
+  maxToolResultCharacters?: number;
   /**
    * Checks every request's wire body (`provider.serialize`) against the previous one and reports
    * cache breaks (`cache_break` events; a warning when undeclared). With `promptTokens` (or a provider

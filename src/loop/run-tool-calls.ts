@@ -1,4 +1,5 @@
 import { toProcessedToolResult } from "../context/context-policy.js";
+import { capToolOutput } from "./cap-tool-output.js";
 import type { AgentEvent, ToolCallPart, ToolMessage } from "../types/index.js";
 import { executeToolCalls, failure, type ToolCallOutcome } from "./execute-tool-calls.js";
 import { createMeta, totalToolCallsKey, type LoopState } from "./loop-state.js";
@@ -64,7 +65,7 @@ export async function* runToolCalls(
       role: "tool",
       toolCallId: call.id,
       toolName: call.name,
-      content: result.output.content,
+      content: capToolOutput(result.output.content, options.maxToolResultCharacters),
       isError: result.output.isError === true,
       meta: createMeta(state, "tool"),
     };

@@ -4,8 +4,11 @@ import type { LoadedRequest, LoadedSession, SessionRun, SessionWarning } from ".
 import type { ContextEditRecord, HeaderRecord, PrefixRecord, SessionRecord, UsageRecord } from "./session-records.js";
 
 export interface SessionAssembly {
-  /** Adds the next record in file order; returns why it cannot follow the records before it. */
-  add(record: SessionRecord): string | undefined;
+  /**
+   * Adds the next record (from 1-based `line`) in file order; returns why it cannot follow the
+   * records before it. Recoverable oddities become warnings instead (see SessionWarning).
+   */
+  add(record: SessionRecord, line: number): string | undefined;
   /** The assembled session, or why the file as a whole is incomplete. */
   finish(path: string, warnings: SessionWarning[]): LoadedSession | string;
 }
@@ -26,8 +29,11 @@ export function assembleSession(header: HeaderRecord): SessionAssembly {
   const requests: LoadedRequest[] = [];
   const usage: UsageRecord[] = [];
   const runs: SessionRun[] = [];
+  const found: SessionWarning[] = [];
+  const messageLines = new Map<string, { line: number; json: string }>();
+  const requestsWithUsage = new Set<number>();
 
-  const add = (record: SessionRecord): string | undefined => {
+  const add = (record: SessionRecord, line: number): string | undefined => {
     switch (record.type) {
       case "header":
         return "a second header record (only line 1 may be a header)";
@@ -37,6 +43,24 @@ export function assembleSession(header: HeaderRecord): SessionAssembly {
       case "message": {
         const message = header.version < 3 ? migrateDerivedMetadata(record.message) : record.message;
         log.push(message);
+        const json = JSON.stringify(record.message);
+        const first = messageLines.get(record.message.meta.id);
+        if (first !== undefined) {
+          const identical = first.json === json;
+          found.push({
+            code: "duplicate_message",
+            line,
+            messageId: record.message.meta.id,
+            firstLine: first.line,
+            identical,
+            message:
+              `Line ${line} repeats message id ${JSON.stringify(record.message.meta.id)} from line ${first.line}` +
+              `${identical ? " (an identical copy, most likely a line written twice)" : " with different content"}; it is kept in the ` +
+              "file and the log but left out of the context, so rebuilt requests match what was sent.",
+          });
+          return undefined;
+        }
+        messageLines.set(record.message.meta.id, { line, json });
         messages.push(message);
         return undefined;
       }
@@ -62,7 +86,25 @@ export function assembleSession(header: HeaderRecord): SessionAssembly {
         requests.push({ ...record, prefixIndex: prefixes.length - 1, viewIndex: views.length - 1 });
         return undefined;
       case "usage":
-        if (record.request >= requests.length) return `usage for request ${record.request}, which is not recorded before it`;
+        if (record.request >= requests.length) {
+          found.push({
+            code: "orphan_usage",
+            line,
+            record,
+            message: `Line ${line} is usage for request ${record.request}, which is not recorded before it (a request line is missing or out of order); it is not counted.`,
+          });
+          return undefined;
+        }
+        if (requestsWithUsage.has(record.request)) {
+          found.push({
+            code: "duplicate_usage",
+            line,
+            record,
+            message: `Line ${line} is a second usage record for request ${record.request}; it is not counted twice.`,
+          });
+          return undefined;
+        }
+        requestsWithUsage.add(record.request);
         usage.push(record);
         return undefined;
       case "run_start":
@@ -80,7 +122,7 @@ export function assembleSession(header: HeaderRecord): SessionAssembly {
   const finish = (path: string, warnings: SessionWarning[]): LoadedSession | string => {
     const prefix = prefixes.at(-1);
     if (prefix === undefined) return "the file has no prefix record (every session starts with one after the header)";
-    return { path, header, prefix, prefixes, messages, log, views, edits, requests, usage, runs, warnings };
+    return { path, header, prefix, prefixes, messages, log, views, edits, requests, usage, runs, warnings: [...found, ...warnings] };
   };
 
   return { add, finish };

@@ -106,7 +106,6 @@ describe("loading a session file", () => {
     ["a request before any prefix", ['{"type":"request","index":0,"messageCount":0,"tail":null,"provider":"p","model":"m","at":"t"}'], "before any prefix"],
     ["requests out of order", ["PREFIX", '{"type":"request","index":1,"messageCount":0,"tail":null,"provider":"p","model":"m","at":"t"}'], "expected 0"],
     ["a request sending unrecorded messages", ["PREFIX", '{"type":"request","index":0,"messageCount":1,"tail":null,"provider":"p","model":"m","at":"t"}'], "only 0"],
-    ["usage of an unknown request", ["PREFIX", `{"type":"usage","request":0,"usage":{"inputTokens":1,"cachedInputTokens":0,"cacheWriteTokens":0,"outputTokens":1,"reasoningTokens":0}}`], "not recorded"],
     ["an unknown record type", ["PREFIX", '{"type":"mystery"}'], 'expected one of "header"'],
     ["an empty line", ["PREFIX", ""], "empty line"],
   ])("refuses %s", async (_name, records, reason) => {

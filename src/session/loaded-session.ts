@@ -26,7 +26,30 @@ export type SessionWarning =
       code: "unterminated_last_line";
       line: number;
       message: string;
+    }
+  | {
+      /**
+       * A message record whose id an earlier one already has (a duplicated line). It stays in `log`;
+       * `messages` and `views` leave it out, so rebuilt requests match what was sent.
+       */
+      code: "duplicate_message";
+      line: number;
+      messageId: string;
+      firstLine: number;
+      /** Whether the two records are identical (a line written twice) or differ (two messages, one id). */
+      identical: boolean;
+      message: string;
+    }
+  | {
+      /** A usage record for a request that is not recorded before it, or for one that already has usage; kept here, not in `usage`. */
+      code: "orphan_usage" | "duplicate_usage";
+      line: number;
+      record: UsageRecord;
+      message: string;
     };
+
+/** Warnings that change what a resumed agent would continue from: resuming needs the user's consent. */
+export const warningsNeedingRepair: ReadonlySet<SessionWarning["code"]> = new Set(["duplicate_message", "orphan_usage", "duplicate_usage"]);
 
 /** A request record plus which prefix record was in force when it was sent. */
 export interface LoadedRequest extends RequestRecord {

@@ -40,7 +40,7 @@ export function parseSessionFile(bytes: Uint8Array, filePath: string): ParsedSes
     }
     const checked = validateSessionRecord(parsed.value);
     if (!checked.ok) throw corrupt(filePath, line, checked.reason);
-    const problem = assembly.add(checked.record);
+    const problem = assembly.add(checked.record, line);
     if (problem) throw corrupt(filePath, line, problem);
   };
 

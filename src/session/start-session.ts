@@ -1,10 +1,10 @@
 import { createStablePrefix } from "../context/stable-prefix.js";
 import type { SerializedRequest } from "../providers/provider.js";
-import type { GenerationSettings, Message, ModelRequest, SystemPrompt, ToolDefinition } from "../types/index.js";
+import { CtxkitError, type GenerationSettings, type Message, type ModelRequest, type SystemPrompt, type ToolDefinition } from "../types/index.js";
 import { rebuildRequest, verifyRebuiltRequest } from "./rebuild-request.js";
 import type { SessionPrefix } from "./session-records.js";
 import type { SessionStore } from "./session-store.js";
-import type { SessionWarning } from "./loaded-session.js";
+import { warningsNeedingRepair, type SessionWarning } from "./loaded-session.js";
 import type { SessionWriter } from "./session-writer.js";
 
 export interface StartSessionOptions {
@@ -23,6 +23,12 @@ export interface StartSessionOptions {
   verifyBody?: boolean;
   workspace?: string;
   clock?: () => Date;
+  /**
+   * Resume even when the loader found duplicated message lines or stray usage records, continuing
+   * from the context with them left out (the file keeps them). Without it such a resume throws
+   * `session_needs_repair`, so nothing is continued from a context the user has not seen.
+   */
+  repair?: boolean;
 }
 
 export interface StartedSession {
@@ -51,8 +57,17 @@ export async function startSession(store: SessionStore, options: StartSessionOpt
     const session = await store.create({ createdAt: clock().toISOString(), ...(options.workspace ? { workspace: options.workspace } : {}), prefix });
     return { session, messages: [], log: [], resumed: false, warnings: [], prefixChanged: false };
   }
+  const checked = await store.load(options.id);
+  const needsRepair = checked.warnings.filter((warning) => warningsNeedingRepair.has(warning.code));
+  if (needsRepair.length > 0 && options.repair !== true) {
+    throw new CtxkitError(
+      "session_needs_repair",
+      `Session ${options.id} has ${needsRepair.length} damaged record(s): ${needsRepair.map((warning) => warning.message).join(" ")} ` +
+        "Resume with `repair: true` (CLI: --repair) to continue with them left out; the file itself is not changed.",
+    );
+  }
   const session = await store.open(options.id);
-  const loaded = session.loaded ?? (await store.load(options.id));
+  const loaded = session.loaded ?? checked;
   const last = loaded.requests.at(-1);
   const serialize = options.provider.serialize;
   // Only a request sent with the same provider and model can be compared byte for byte.

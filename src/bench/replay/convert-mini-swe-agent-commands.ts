@@ -18,9 +18,12 @@ export const bashToolDefinition: ToolDefinition = {
   },
 };
 
-// mini-swe-agent's own action regex (`r"```bash\s*\n(.*?)\n```"`, DOTALL); an observation only
-// follows a turn where it found exactly one such block.
-const bashBlock = /```bash\s*\n([\s\S]*?)\n```/g;
+// mini-swe-agent's own action regex is `r"```bash\s*\n(.*?)\n```"` (DOTALL); an observation only
+// follows a turn where it found exactly one such block. It is scanned for with indexOf, not that
+// regex: its lazy body rescans to the end of the text for every unclosed opener, which is quadratic
+// in a recorded reply full of them.
+const opener = "```bash";
+const closer = "\n```";
 
 /**
  * Converts every assistant turn followed by an observation (a user message whose origin is
@@ -54,12 +57,46 @@ interface FoundCommand {
 function commandOf(message: AssistantMessage): FoundCommand | undefined {
   for (const [partIndex, part] of message.content.entries()) {
     if (part.type !== "text") continue;
-    const blocks = [...part.text.matchAll(bashBlock)];
+    const blocks = findBashBlocks(part.text, 2);
     if (blocks.length !== 1) continue;
     const block = blocks[0]!;
-    return { command: block[1]!.trim(), partIndex, start: block.index, end: block.index + block[0].length };
+    return { command: block.command, partIndex, start: block.start, end: block.end };
   }
   return undefined;
+}
+
+/** Up to `limit` blocks as the regex above finds them, in one pass over the text. */
+export function findBashBlocks(text: string, limit: number): Array<Omit<FoundCommand, "partIndex">> {
+  const blocks: Array<Omit<FoundCommand, "partIndex">> = [];
+  let from = 0;
+  while (blocks.length < limit) {
+    const start = text.indexOf(opener, from);
+    if (start === -1) break;
+    // `\s*\n`: the whitespace after the opener must hold a line break; the body starts after the last.
+    let cursor = start + opener.length;
+    let firstBreak = -1;
+    let bodyStart = -1;
+    while (cursor < text.length && /\s/.test(text[cursor]!)) {
+      if (text[cursor] === "\n") {
+        if (firstBreak === -1) firstBreak = cursor;
+        bodyStart = cursor + 1;
+      }
+      cursor += 1;
+    }
+    if (bodyStart === -1) {
+      from = start + 1;
+      continue;
+    }
+    // The regex backtracks to an earlier line break only when the body is blank ("```bash\n\n```").
+    let close = text.indexOf(closer, bodyStart);
+    if (close === -1) close = text.indexOf(closer, firstBreak + 1);
+    // No closer after this opener means none after any later opener either.
+    if (close === -1) break;
+    const end = close + closer.length;
+    blocks.push({ command: text.slice(Math.min(bodyStart, close), close).trim(), start, end });
+    from = end;
+  }
+  return blocks;
 }
 
 function toolCallIdOf(message: AssistantMessage): string {

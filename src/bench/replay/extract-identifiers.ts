@@ -1,3 +1,5 @@
+import { splitIdentifierTokens } from "../../context/compression/identifier-tokens.js";
+
 /**
  * The kinds of identifier reference recall tracks: the things an agent copies from a tool result
  * into its next command or answer, and which a summary that paraphrases loses.
@@ -29,14 +31,18 @@ export interface IdentifierMatch {
 export function matchIdentifiers(text: string): IdentifierMatch[] {
   const matches: IdentifierMatch[] = [];
   const seen = new Set<string>();
+  // Bounded tokens keep matching linear in the text's length (see identifier-tokens.ts).
+  const tokens = splitIdentifierTokens(text);
   for (const [kind, pattern] of PATTERNS) {
-    for (const match of text.matchAll(pattern)) {
-      const identifier = stripTrailingPunctuation(match[0]);
-      if (identifier.length < MIN_IDENTIFIER_LENGTH) continue;
-      const key = `${kind}\u0000${identifier}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      matches.push({ identifier, kind });
+    for (const token of tokens) {
+      for (const match of token.text.matchAll(pattern)) {
+        const identifier = stripTrailingPunctuation(match[0]);
+        if (identifier.length < MIN_IDENTIFIER_LENGTH) continue;
+        const key = `${kind}\u0000${identifier}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        matches.push({ identifier, kind });
+      }
     }
   }
   return matches;

@@ -20,8 +20,11 @@ Options:
   --api-key <key>           API key (default from OPENAI_API_KEY, ANTHROPIC_API_KEY, …)
   --workspace <dir>         directory the tools work in (default: current directory)
   --session <id>            resume a stored session
+  --repair                  resume it even if it has duplicated or stray lines (they are left out; the file is unchanged)
   --max-iterations <n>      model calls before stopping (default 50)
   --context-window <tokens> the model's context window (compression triggers at 80% of it; default 128000)
+  --request-timeout <s>     seconds to wait for a response to start, per attempt (default 60; 0 = off)
+  --idle-timeout <s>        seconds of silence allowed mid-stream (default 60; 0 = off)
   --compression <policy>    ctxkit (default: layered), none, individual, combined, context-aware,
                             context-aware-citations, windowed
   --tools <list>            comma-separated built-in tools; 'default' = all but bash, 'all' adds bash

@@ -1,3 +1,4 @@
+import { escapeForTerminal } from "../../context/escape-for-terminal.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { sessionStoreFor } from "../create-agent-from-config.js";
@@ -33,7 +34,7 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
       const summary = session.error
         ? `unreadable: ${session.error.message}`
         : `${session.messageCount} messages, ${session.requestCount} calls, ${session.model} — ${session.preview}`;
-      io.stdout.write(`${session.id}  ${summary}\n`);
+      io.stdout.write(`${session.id}  ${escapeForTerminal(summary)}\n`);
     }
     return 0;
   }
@@ -45,8 +46,9 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
     }
     io.stdout.write(`session ${session.header.id} (created ${session.header.createdAt})\n`);
     io.stdout.write(`model: ${session.prefix.provider} / ${session.prefix.model}; ${session.requests.length} model calls\n\n`);
-    for (const message of session.messages) io.stdout.write(`${describeMessage(message)}\n`);
-    for (const warning of session.warnings) io.stdout.write(`warning: ${warning.message}\n`);
+    // Messages hold model and tool text: controls and bidi characters are shown escaped.
+    for (const message of session.messages) io.stdout.write(`${escapeForTerminal(describeMessage(message))}\n`);
+    for (const warning of session.warnings) io.stdout.write(`warning: ${escapeForTerminal(warning.message)}\n`);
     return 0;
   }
   io.stderr.write(`ctxkit sessions: unknown action '${action}'${action === "show" ? " (give a session id)" : ""}.\n${sessionsHelp}`);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { summarizeDeterministically } from "./deterministic-summarizer.js";
 import { extractErrorLines, extractIdentifiers } from "./extract-identifiers.js";
+import { maximumIdentifierTokenLength, splitIdentifierTokens } from "./identifier-tokens.js";
 
 describe("extractIdentifiers", () => {
   it("finds URLs, paths, dotted, snake_case, camelCase and PascalCase names, hashes, numbers with units", () => {
@@ -42,5 +44,53 @@ describe("extractErrorLines", () => {
   it("keeps each failure line once, trimmed", () => {
     const text = "collecting...\nE   AssertionError: expected 3 got 4\nok\nError: ENOENT: no such file or directory, open 'a.txt'\nE   AssertionError: expected 3 got 4";
     expect(extractErrorLines(text)).toEqual(["E   AssertionError: expected 3 got 4", "Error: ENOENT: no such file or directory, open 'a.txt'"]);
+  });
+});
+
+// The trial that found it: the old path pattern backtracked over every start position of a long run
+// of word characters (16k characters: 210 ms, 32k: 830 ms; a model's 200k-character base64 word froze
+// compaction for 66 s, and resuming a session with a 600 KB message hung for minutes).
+describe("extraction on hostile text stays linear", () => {
+  const base64Word = (length: number) => "QUJDRGVmZ2hpamtsbW5vcHFyc3R1dnd4eXo0MjE".repeat(Math.ceil(length / 39)).slice(0, length);
+  const shapes: Record<string, (length: number) => string> = {
+    "a base64-like word": base64Word,
+    "dollar-joined names": (length) => "a$".repeat(length / 2),
+    "comma-joined digits": (length) => "1,".repeat(length / 2),
+    "dotted names without an end": (length) => `${"a.".repeat(length / 2)}$`,
+    "path pieces without a slash": (length) => "x-".repeat(length / 2),
+  };
+
+  for (const [shape, make] of Object.entries(shapes)) {
+    it(`extracts from 200k characters of ${shape} promptly (bound generous: was quadratic)`, () => {
+      const text = `see src/a.ts and ${make(200_000)} then handle_callback`;
+      const started = performance.now();
+      const identifiers = extractIdentifiers(text);
+      // A proof of "no hang", not a benchmark: the old code took minutes on these inputs.
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(identifiers).toEqual(expect.arrayContaining(["src/a.ts", "handle_callback"]));
+    });
+  }
+
+  it("hands the patterns only bounded tokens, whose total length never exceeds the text's", () => {
+    for (const make of Object.values(shapes)) {
+      for (const length of [16_000, 64_000]) {
+        const text = `${make(length)} ${"word ".repeat(length / 10)}${make(300)}`;
+        const tokens = splitIdentifierTokens(text);
+        expect(Math.max(...tokens.map((token) => token.text.length))).toBeLessThanOrEqual(maximumIdentifierTokenLength);
+        expect(tokens.reduce((sum, token) => sum + token.text.length, 0)).toBeLessThanOrEqual(text.length);
+      }
+    }
+  });
+
+  it("still finds numbers with a unit after one space, and identifiers between quotes and brackets", () => {
+    expect(extractIdentifiers('took 1530 ms; ("src/b.ts") [handle_callback]')).toEqual(
+      expect.arrayContaining(["1530 ms", "src/b.ts", "handle_callback"]),
+    );
+  });
+
+  it("summarises a 600 KB message for compaction without hanging", () => {
+    const text = [base64Word(300_000), "a$".repeat(75_000), "1,".repeat(75_000), "Error: failed at src/x.ts:12"].join("\n");
+    const summary = summarizeDeterministically({ purpose: "compaction", sources: [{ label: "turn 1", kind: "assistant", text }], maxTokens: 500 });
+    expect(summary).toContain("src/x.ts");
   });
 });

@@ -1,10 +1,16 @@
-/** What a compressed text must keep verbatim: the names a later step will type again. */
-const PATTERNS: Array<{ kind: "url" | "path" | "name" | "number"; pattern: RegExp }> = [
+import { splitIdentifierTokens } from "./identifier-tokens.js";
+
+/**
+ * What a compressed text must keep verbatim: the names a later step will type again. Each pattern is
+ * matched against one bounded token at a time (see identifier-tokens.ts), never the whole text, so
+ * extraction stays linear in the text's length whatever the patterns backtrack on.
+ */
+const PATTERNS: Array<{ kind: "url" | "path" | "name" | "number"; pattern: RegExp; spansOneSpace?: boolean }> = [
   { kind: "url", pattern: /\b(?:https?|ftp|file):\/\/[^\s"'`<>()[\]{}]+/g },
   // Paths with a slash: src/a.ts, /usr/lib/x, ./scripts/run.sh, ~/.config/app
   { kind: "path", pattern: /(?:~|\.{1,2})?(?:\/?[\w@+.-]+)?(?:\/[\w@+.-]+)+\/?/g },
   // Numbers with units: 120 ms, 3.5 GB, 42%, 1,024 tokens
-  { kind: "number", pattern: /\b\d[\d,]*(?:\.\d+)?\s?(?:ms|µs|ns|s|sec|seconds|min|minutes|h|hours|KB|KiB|MB|MiB|GB|GiB|TB|kB|B|bytes|tokens|chars|lines|%)(?![\w])/g },
+  { kind: "number", pattern: /\b\d[\d,]*(?:\.\d+)?\s?(?:ms|µs|ns|s|sec|seconds|min|minutes|h|hours|KB|KiB|MB|MiB|GB|GiB|TB|kB|B|bytes|tokens|chars|lines|%)(?![\w])/g, spansOneSpace: true },
   // Commit hashes and hex ids (at least one digit and one letter, 7–64 characters)
   { kind: "name", pattern: /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}\b/g },
   // Ticket-like ids: ABC-123, CVE-2024-1234
@@ -32,21 +38,35 @@ const TRAILING_PUNCTUATION = /[.,:;]+$/;
 export function extractIdentifiers(text: string, limit = Number.POSITIVE_INFINITY): string[] {
   const found = new Map<string, { score: number; first: number }>();
   let order = 0;
-  for (const { kind, pattern } of PATTERNS) {
-    for (const match of text.matchAll(pattern)) {
-      const value = match[0].trim().replace(TRAILING_PUNCTUATION, "");
-      if (value.length < MIN_LENGTH || (kind === "path" && !value.includes("/"))) continue;
-      const entry = found.get(value);
-      // URLs and paths weigh double: they are what a later step opens again.
-      const weight = kind === "url" || kind === "path" ? 2 : 1;
-      if (entry) entry.score += weight;
-      else found.set(value, { score: weight, first: order++ });
+  const tokens = splitIdentifierTokens(text);
+  for (const { kind, pattern, spansOneSpace } of PATTERNS) {
+    for (const token of tokens) {
+      const subject = spansOneSpace === true ? token.textWithNext : token.text;
+      for (const match of matchesInToken(token.text, subject, pattern)) {
+        const value = match.trim().replace(TRAILING_PUNCTUATION, "");
+        if (value.length < MIN_LENGTH || (kind === "path" && !value.includes("/"))) continue;
+        const entry = found.get(value);
+        // URLs and paths weigh double: they are what a later step opens again.
+        const weight = kind === "url" || kind === "path" ? 2 : 1;
+        if (entry) entry.score += weight;
+        else found.set(value, { score: weight, first: order++ });
+      }
     }
   }
   return [...found.entries()]
     .sort(([, left], [, right]) => right.score - left.score || left.first - right.first)
     .slice(0, limit)
     .map(([value]) => value);
+}
+
+/** Matches that start inside the token (a match in `subject` may run on into the next token). */
+function matchesInToken(token: string, subject: string, pattern: RegExp): string[] {
+  const matches: string[] = [];
+  for (const match of subject.matchAll(pattern)) {
+    if (match.index >= token.length) break;
+    matches.push(match[0]);
+  }
+  return matches;
 }
 
 /** Lines that report a failure, trimmed and deduplicated (the reasons must survive compression). */

@@ -1,14 +1,17 @@
+import { escapeForTerminal } from "../escape-for-terminal.js";
+
 /**
  * Puts text that came from outside the harness (a model-written argument, a TODO item, the user's
  * request) into the status bar as a quoted, single-line, truncated JSON string. The model trusts the
  * status bar almost unconditionally (seed, "状态栏投毒"), so nothing in it may read as the harness
- * speaking: newlines are escaped, `<` and `>` too (no forged `</agent_status>`), and length is capped.
+ * speaking: newlines are escaped, `<` and `>` too (no forged `</agent_status>`), bidi and invisible
+ * characters too (escapeForTerminal: no text that displays as something else), and length is capped.
  */
 export function quoteExternal(text: string, maxCharacters = 80): string {
   const singleLine = text.replace(/\s+/g, " ").trim();
   const characters = Array.from(singleLine);
   const cut = characters.length > maxCharacters ? `${characters.slice(0, Math.max(1, maxCharacters - 1)).join("")}…` : singleLine;
-  return JSON.stringify(cut).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
+  return escapeForTerminal(JSON.stringify(cut)).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
 }
 
 /** Tool names are chosen by the model (an unknown tool can be any string): plain names stay bare, anything else is quoted. */
@@ -19,5 +22,5 @@ export function quoteName(name: string): string {
 /** Compact JSON (already one line) from the model, capped and with `<`/`>` escaped — still valid JSON when not cut. */
 export function compactJson(json: string, maxCharacters = 120): string {
   const cut = json.length > maxCharacters ? `${json.slice(0, maxCharacters - 1)}…` : json;
-  return cut.replace(/[\r\n]+/g, " ").replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
+  return escapeForTerminal(cut.replace(/[\r\n]+/g, " ")).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
 }

@@ -1,6 +1,6 @@
 import { ContextOverflowError, CtxkitError, type AssistantPart, type StopReason, type Usage } from "../../types/index.js";
 import { safeParseJson } from "../shared/canonical-json.js";
-import { isContextOverflowMessage } from "../shared/context-overflow.js";
+import { isContextOverflow } from "../shared/context-overflow.js";
 import type { ModelResponse, ProviderEvent } from "../provider.js";
 import type { AnthropicUsage } from "./anthropic-wire-types.js";
 import { convertAnthropicUsage, mergeAnthropicUsage } from "./convert-anthropic-usage.js";
@@ -83,6 +83,9 @@ export class AnthropicStreamAccumulator {
     const index = data.index;
     const block = data.content_block;
     if (typeof index !== "number" || !isObject(block)) throw invalid(`a content_block_start without index or block: ${preview(data)}`);
+    // Replacing the block would silently drop what was streamed into it; the call fails instead, with
+    // the earlier block kept in the partial response.
+    if (this.blocks.has(index)) throw invalid(`a second content_block_start for index ${index}, which is already in use: ${preview(data)}`);
     switch (block.type) {
       case "text": {
         const text = stringOr(block.text);
@@ -161,7 +164,7 @@ function toPart(block: BlockState): AssistantPart | undefined {
 function streamedError(error: Json): CtxkitError {
   const type = typeof error.type === "string" ? error.type : "error";
   const message = typeof error.message === "string" ? error.message : "no message";
-  if (isContextOverflowMessage(message)) return new ContextOverflowError(message, error);
+  if (isContextOverflow({ body: JSON.stringify(error) })) return new ContextOverflowError(message, error);
   const isRetryable = type === "overloaded_error" || type === "api_error" || type === "rate_limit_error";
   const hint = isRetryable ? " The call can be retried." : "";
   return new CtxkitError("provider_http_error", `Anthropic reported an error mid-stream (${type}): ${message}.${hint}`, { isRetryable, cause: error });

@@ -1,5 +1,6 @@
 import { CtxkitError, type ModelRequest } from "../../types/index.js";
 import type { RetryOptions } from "../shared/fetch-with-retry.js";
+import { resolveStreamTimeouts, type StreamTimeouts } from "../shared/stream-timeouts.js";
 import type { Provider, ProviderEvent, SerializedRequest } from "../provider.js";
 import { buildAnthropicRequestBody, type AnthropicBodySettings } from "./build-anthropic-request-body.js";
 import type { AnthropicCacheTtl } from "./place-cache-control.js";
@@ -23,6 +24,8 @@ export interface AnthropicSettings {
   /** Lifetime of cache entries: "5m" (default, writes cost 1.25× input) or "1h" (writes cost 2×). */
   cacheTtl?: AnthropicCacheTtl;
   retry?: RetryOptions;
+  /** First-byte and idle-stream limits (default 60 s each); each ends the call with a retryable `provider_timeout`. */
+  timeouts?: StreamTimeouts;
   /** Value of the `anthropic-version` header (default "2023-06-01"). */
   anthropicVersion?: string;
 }
@@ -63,6 +66,7 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
     ...settings.headers,
   };
   const fetchFunction = settings.fetch ?? globalThis.fetch;
+  const timeouts = resolveStreamTimeouts(settings.timeouts, "createAnthropic");
 
   return {
     name: "anthropic",
@@ -86,7 +90,7 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
       yield { type: "error", error: failure, partial: { content: [], stopReason: "error" } };
       return;
     }
-    yield* streamAnthropic({ fetch: fetchFunction, url, headers, body, retry: settings.retry ?? {}, ...(signal ? { signal } : {}) });
+    yield* streamAnthropic({ fetch: fetchFunction, url, headers, body, retry: settings.retry ?? {}, timeouts, ...(signal ? { signal } : {}) });
   }
 }
 

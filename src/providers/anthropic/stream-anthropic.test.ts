@@ -207,6 +207,20 @@ describe("Anthropic failures", () => {
     expect(server!.requests).toHaveLength(1);
   });
 
+  // Anthropic's 413 request_too_large ended as a plain HTTP error, so no compaction retry happened.
+  it("turns 413 request_too_large into ContextOverflowError without retrying", async () => {
+    const provider = await providerFor([
+      {
+        status: 413,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ type: "error", error: { type: "request_too_large", message: "Request exceeds the maximum allowed number of bytes." } }),
+      },
+    ]);
+    const failure = errorOf(await collect(provider.stream(request())));
+    expect(failure.error).toBeInstanceOf(ContextOverflowError);
+    expect(server!.requests).toHaveLength(1);
+  });
+
   it("ends with an error event carrying the partial response when the stream sends event: error", async () => {
     const response = anthropicSse([messageStart(), blockStart(0, { type: "text", text: "" }), blockDelta(0, { type: "text_delta", text: "Half" })]);
     response.chunks!.push(`event: error\ndata: ${overloaded}\n\n`);
@@ -271,6 +285,25 @@ describe("Anthropic failures", () => {
   it("reports provider_response_invalid for a delta of a block that never started", async () => {
     const provider = await providerFor([anthropicSse([messageStart(), blockDelta(3, { type: "text_delta", text: "x" }), messageStop()])]);
     expect(errorOf(await collect(provider.stream(request()))).error.code).toBe("provider_response_invalid");
+  });
+
+  // The failure a fuzzed stream found: a second content_block_start at index 0 replaced the text
+  // block, so 64 streamed characters became text "" with no error.
+  it("fails visibly, keeping the streamed text, when content_block_start reuses an index in use", async () => {
+    const streamed = "x".repeat(64);
+    const provider = await providerFor([
+      anthropicSse([
+        messageStart(),
+        blockStart(0, { type: "text", text: "" }),
+        blockDelta(0, { type: "text_delta", text: streamed }),
+        blockStart(0, { type: "text", text: "" }),
+        messageStop(),
+      ]),
+    ]);
+    const failure = errorOf(await collect(provider.stream(request())));
+    expect(failure.error.code).toBe("provider_response_invalid");
+    expect(failure.error.message).toContain("index 0, which is already in use");
+    expect(failure.partial.content).toEqual([{ type: "text", text: streamed }]);
   });
 
   it("ends with a connection error when nothing listens", async () => {

@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import { CtxkitError, type Usage } from "../../types/index.js";
 import { safeParseJson } from "../shared/canonical-json.js";
 import { abortError, fetchWithRetry, type RetryOptions } from "../shared/fetch-with-retry.js";
+import type { StreamTimeouts } from "../shared/stream-timeouts.js";
 import { parseServerSentEvents } from "../shared/server-sent-events.js";
 import type { ProviderEvent } from "../provider.js";
 import { AnthropicStreamAccumulator } from "./anthropic-stream-accumulator.js";
@@ -12,6 +13,7 @@ export interface StreamAnthropicInput {
   headers: Record<string, string>;
   body: string;
   retry: RetryOptions;
+  timeouts?: Required<StreamTimeouts>;
   signal?: AbortSignal;
 }
 
@@ -36,6 +38,7 @@ export async function* streamAnthropic(input: StreamAnthropicInput): AsyncGenera
       url: input.url,
       init: { method: "POST", headers: input.headers, body: input.body },
       retry: input.retry,
+      ...(input.timeouts === undefined ? {} : { timeouts: input.timeouts }),
       signal: input.signal,
       providerLabel: "Anthropic",
     });

@@ -1,5 +1,6 @@
 import { CtxkitError } from "../../types/index.js";
 import type { RetryOptions } from "../shared/fetch-with-retry.js";
+import { resolveStreamTimeouts, type StreamTimeouts } from "../shared/stream-timeouts.js";
 import {
   isOpenAICompatibleVendor,
   openAICompatibleVendors,
@@ -24,6 +25,8 @@ export interface OpenAICompatibleSettings {
   /** Stream with SSE (default true); false asks for one JSON response. */
   stream?: boolean;
   retry?: RetryOptions;
+  /** First-byte and idle-stream limits (default 60 s each); each ends the call with a retryable `provider_timeout`. */
+  timeouts?: StreamTimeouts;
   /** Overrides the vendor's policy for sending assistant `reasoning_content` back. */
   reasoningRoundTrip?: ReasoningRoundTrip;
   /** Where API keys are looked up (default process.env). */
@@ -39,6 +42,7 @@ export interface ResolvedOpenAICompatibleSettings {
   fetch: typeof globalThis.fetch;
   stream: boolean;
   retry: RetryOptions;
+  timeouts: Required<StreamTimeouts>;
   reasoningRoundTrip: ReasoningRoundTrip;
 }
 
@@ -68,6 +72,7 @@ export function resolveOpenAICompatibleSettings(settings: OpenAICompatibleSettin
     fetch: fetchFunction,
     stream: settings.stream ?? true,
     retry: resolveRetry(settings.retry),
+    timeouts: resolveStreamTimeouts(settings.timeouts, profile.label),
     reasoningRoundTrip,
   };
   const apiKey = resolveApiKey(settings, profile);

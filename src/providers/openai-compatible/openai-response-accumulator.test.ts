@@ -59,4 +59,33 @@ describe("OpenAIResponseAccumulator", () => {
     expect(accumulator.apply({ text: "", toolCalls: [] })).toEqual([]);
     expect(accumulator.response()).toEqual({ content: [], stopReason: "stop" });
   });
+
+  // The failure a fuzzed stream found: two calls at index 0 with different ids were merged into one
+  // call with concatenated arguments, and the second call vanished.
+  it("starts a new call when a new id arrives at an index already in use, never merging two calls", () => {
+    const accumulator = new OpenAIResponseAccumulator();
+    const events = [
+      accumulator.apply({ toolCalls: [{ index: 0, id: "call_a", name: "read_file", argumentsText: '{"path":' }] }),
+      accumulator.apply({ toolCalls: [{ index: 0, argumentsText: '"a.txt"}' }] }),
+      accumulator.apply({ toolCalls: [{ index: 0, id: "call_b", name: "list_dir", argumentsText: '{"path":"."}' }] }),
+      accumulator.apply({ toolCalls: [{ index: 1, id: "call_c", name: "glob", argumentsText: '{"pattern":"*"}' }] }),
+    ].flat();
+    expect(events.filter((event) => event.type === "tool_call_start")).toEqual([
+      { type: "tool_call_start", index: 0, id: "call_a", name: "read_file" },
+      { type: "tool_call_start", index: 1, id: "call_b", name: "list_dir" },
+      { type: "tool_call_start", index: 2, id: "call_c", name: "glob" },
+    ]);
+    expect(accumulator.response().content).toEqual([
+      { type: "tool_call", id: "call_a", name: "read_file", argumentsText: '{"path":"a.txt"}', arguments: { path: "a.txt" } },
+      { type: "tool_call", id: "call_b", name: "list_dir", argumentsText: '{"path":"."}', arguments: { path: "." } },
+      { type: "tool_call", id: "call_c", name: "glob", argumentsText: '{"pattern":"*"}', arguments: { pattern: "*" } },
+    ]);
+  });
+
+  it("keeps fragments that repeat the same id at an index in the same call", () => {
+    const accumulator = new OpenAIResponseAccumulator();
+    accumulator.apply({ toolCalls: [{ index: 0, id: "call_a", name: "f", argumentsText: '{"a":' }] });
+    accumulator.apply({ toolCalls: [{ index: 0, id: "call_a", argumentsText: "1}" }] });
+    expect(accumulator.response().content).toEqual([{ type: "tool_call", id: "call_a", name: "f", argumentsText: '{"a":1}', arguments: { a: 1 } }]);
+  });
 });

@@ -6,7 +6,11 @@ import { ReasoningDetailsAccumulator } from "./reasoning-details-accumulator.js"
 import type { OpenAIChunk, OpenAIToolCallFragment } from "./normalize-openai-chunk.js";
 
 interface PendingToolCall {
+  /** The index events and the response use; the wire index unless a second call reused it. */
+  eventIndex: number;
   id?: string;
+  /** The id the server sent (not a fallback), which tells a new call at a reused index apart. */
+  wireId?: string;
   name?: string;
   argumentsText: string;
   /** Whether `tool_call_start` was emitted (it needs a name; arguments before it are held back). */
@@ -17,12 +21,19 @@ interface PendingToolCall {
  * Assembles one assistant response from normalised chunks and says which delta events each chunk
  * produces. Parallel tool calls arrive interleaved by `index`, with the id and name usually only
  * in the first fragment of each index and the arguments split over many fragments.
+ *
+ * A fragment with a new id at an index already in use starts a new call (some servers number every
+ * call 0): merging would glue two calls' arguments together and lose the second call. The new call
+ * gets the next free event index, so events and the response keep the calls apart.
  */
 export class OpenAIResponseAccumulator {
   private thinking = "";
   private readonly reasoningDetails = new ReasoningDetailsAccumulator();
   private text = "";
+  /** Every call, keyed by event index. */
   private readonly toolCalls = new Map<number, PendingToolCall>();
+  /** The call each wire index currently feeds. */
+  private readonly callByWireIndex = new Map<number, PendingToolCall>();
   private finishReason: string | undefined;
   /** The last `usage` object the server sent (raw; see convert-openai-usage.ts). */
   usage: unknown;
@@ -52,9 +63,9 @@ export class OpenAIResponseAccumulator {
   }
 
   private applyToolCall(fragment: OpenAIToolCallFragment): ProviderEvent[] {
-    const { index } = fragment;
-    const call = this.toolCalls.get(index) ?? { argumentsText: "", started: false };
-    this.toolCalls.set(index, call);
+    const call = this.callFor(fragment);
+    const index = call.eventIndex;
+    call.wireId ??= fragment.id;
     if (!call.started) {
       call.id ??= fragment.id;
       call.name ??= fragment.name;
@@ -69,6 +80,18 @@ export class OpenAIResponseAccumulator {
     // Arguments that came before the name (or with it) follow the start as one delta.
     if (call.argumentsText !== "") events.push({ type: "tool_call_delta", index, delta: call.argumentsText });
     return events;
+  }
+
+  private callFor(fragment: OpenAIToolCallFragment): PendingToolCall {
+    const current = this.callByWireIndex.get(fragment.index);
+    const isNewCall =
+      current === undefined || (fragment.id !== undefined && current.wireId !== undefined && fragment.id !== current.wireId);
+    if (!isNewCall) return current;
+    const eventIndex = this.toolCalls.has(fragment.index) ? Math.max(...this.toolCalls.keys()) + 1 : fragment.index;
+    const call: PendingToolCall = { eventIndex, argumentsText: "", started: false };
+    this.toolCalls.set(eventIndex, call);
+    this.callByWireIndex.set(fragment.index, call);
+    return call;
   }
 
   /** The response so far: thinking, then text, then tool calls by index. Also the partial on errors. */

@@ -54,6 +54,31 @@ describe("streamOpenAICompatible failures", () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  // The trial that found it: a 429 "Too many tokens per minute" was taken for an overflow (the
+  // wording matched) and not retried; a Gemini or SGLang overflow ended as a plain HTTP error.
+  it("retries a 429 whose message mentions too many tokens, instead of calling it an overflow", async () => {
+    server = await startLoopbackServer([
+      { status: 429, headers: { ...jsonHeaders, "retry-after-ms": "10" }, body: JSON.stringify({ error: { message: "Too many tokens per minute", code: "rate_limit_exceeded" } }) },
+      { headers: sseHeaders, chunks: sseChunks([chunk({ content: "ok" }, "stop")], { done: true }) },
+    ]);
+    const events = await collect(providerFor(server.url).stream(request()));
+    expect(events.map((event) => event.type)).toEqual(["start", "text_delta", "done"]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("reports Gemini's and SGLang's overflow wordings as ContextOverflowError", async () => {
+    for (const message of [
+      "The input token count (1594712) exceeds the maximum number of tokens allowed (1048576).",
+      "The input (40000 tokens) is longer than the model's context length (32768 tokens).",
+    ]) {
+      server = await startLoopbackServer([{ status: 400, headers: jsonHeaders, body: JSON.stringify({ error: { message } }) }]);
+      const error = terminal(await collect(providerFor(server.url).stream(request()))).error;
+      expect(error).toBeInstanceOf(ContextOverflowError);
+      await server.close();
+      server = undefined;
+    }
+  });
+
   it("reports a 401 with a hint to check the API key", async () => {
     server = await startLoopbackServer([
       { status: 401, headers: jsonHeaders, body: JSON.stringify({ error: { message: "Incorrect API key provided: sk-test.", type: "invalid_request_error", code: "invalid_api_key" } }) },

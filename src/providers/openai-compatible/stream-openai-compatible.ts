@@ -43,6 +43,7 @@ export async function* streamOpenAICompatible(
       url: `${settings.baseURL}/chat/completions`,
       init: { method: "POST", headers: requestHeaders(settings), body },
       retry: settings.retry,
+      timeouts: settings.timeouts,
       signal,
       providerLabel: label,
     });

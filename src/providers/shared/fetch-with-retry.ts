@@ -1,5 +1,6 @@
 import { ContextOverflowError, CtxkitError, ProviderHttpError } from "../../types/index.js";
-import { isContextOverflowMessage } from "./context-overflow.js";
+import { isContextOverflow } from "./context-overflow.js";
+import { firstByteTimeoutError, withIdleTimeout, type StreamTimeouts } from "./stream-timeouts.js";
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 2). */
@@ -18,6 +19,8 @@ export interface FetchWithRetryInput {
   signal?: AbortSignal;
   /** Used in error messages: "OpenAI-compatible (vllm)". */
   providerLabel: string;
+  /** First-byte and idle limits, already resolved (0 = off). Default: none (the runtime's own). */
+  timeouts?: Required<StreamTimeouts>;
 }
 
 const retryableStatuses = new Set([408, 409, 425, 429, 500, 502, 503, 504, 529]);
@@ -41,10 +44,26 @@ export async function fetchWithRetry(input: FetchWithRetryInput): Promise<Respon
       await sleep(Math.min(requested ?? backoff, maxDelayMs), input.signal);
     }
     let response: Response;
+    // Each attempt has its own controller, so a timeout ends this attempt and not the caller's signal.
+    const attemptAbort = linkedController(input.signal);
+    const firstByteMs = input.timeouts?.firstByteMs ?? 0;
+    let timedOut = false;
+    const firstByteTimer =
+      firstByteMs > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            attemptAbort.controller.abort();
+          }, firstByteMs)
+        : undefined;
     try {
-      response = await input.fetch(input.url, { ...input.init, signal: input.signal });
+      response = await input.fetch(input.url, { ...input.init, signal: attemptAbort.controller.signal });
     } catch (error) {
+      attemptAbort.release();
       if (input.signal?.aborted) throw abortError();
+      if (timedOut) {
+        lastError = firstByteTimeoutError(input.providerLabel, input.url, firstByteMs);
+        continue;
+      }
       lastError = new CtxkitError(
         "provider_connection_error",
         `Could not reach ${input.providerLabel} at ${input.url}: ${describe(error)}. ` +
@@ -52,17 +71,53 @@ export async function fetchWithRetry(input: FetchWithRetryInput): Promise<Respon
         { cause: error, isRetryable: true },
       );
       continue;
+    } finally {
+      clearTimeout(firstByteTimer);
     }
-    if (response.ok) return response;
+    if (response.ok) {
+      const idleMs = input.timeouts?.idleMs ?? 0;
+      return withIdleTimeout(response, idleMs, input.providerLabel, () => attemptAbort.controller.abort());
+    }
+    attemptAbort.release();
 
-    const body = await response.text().catch(() => "");
-    if (isContextOverflowMessage(body)) throw new ContextOverflowError(extractMessage(body), body);
+    const body = await readBoundedText(response, maximumErrorBodyBytes).catch(() => "");
+    if (isContextOverflow({ status: response.status, body })) throw new ContextOverflowError(extractMessage(body), body);
     const httpError = httpErrorFor(response.status, body, input.providerLabel);
     if (!httpError.isRetryable || attempt === maxRetries) throw httpError;
     const delayMs = retryAfterMs(response.headers);
     lastError = delayMs === undefined ? httpError : new RetryAfter(httpError, delayMs);
   }
   throw unwrap(lastError) ?? new CtxkitError("provider_connection_error", `${input.providerLabel}: request failed`);
+}
+
+/** An AbortController that also aborts when the caller's signal does; `release` unhooks it. */
+function linkedController(signal: AbortSignal | undefined): { controller: AbortController; release: () => void } {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort();
+  if (signal?.aborted) controller.abort();
+  signal?.addEventListener("abort", onAbort, { once: true });
+  return { controller, release: () => signal?.removeEventListener("abort", onAbort) };
+}
+
+/** Error bodies are read up to this size: a server could otherwise send an endless one. */
+const maximumErrorBodyBytes = 64 * 1024;
+
+async function readBoundedText(response: Response, maximumBytes: number): Promise<string> {
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    while (total < maximumBytes) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      total += value.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).subarray(0, maximumBytes).toString("utf8");
 }
 
 /** Carries a server-requested delay to the next attempt. */

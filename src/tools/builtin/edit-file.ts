@@ -1,7 +1,7 @@
-import { readFile, stat, writeFile } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+import { openWorkspaceFile, replaceContent } from "../open-workspace-file.js";
 import { defineTool, ToolError, type Tool } from "../tool.js";
-import { resolveWorkspacePath, toWorkspaceRelative } from "../workspace-path.js";
-import { looksBinary } from "./file-content.js";
+import { formatByteSize, looksBinary } from "./file-content.js";
 import { formatLineRanges, lineNumberAt } from "./line-numbers.js";
 
 export interface EditFileArgs {
@@ -13,9 +13,14 @@ export interface EditFileArgs {
 
 export interface EditFileToolOptions {
   workspace: string;
+  /** Larger files are refused (default 16 MB): an edit holds the file, and its new version, in memory. */
+  maxFileBytes?: number;
+  /** Allow editing a file with several hard links (default false: another name may lie outside the workspace). */
+  allowHardLinks?: boolean;
 }
 
 export function createEditFileTool(options: EditFileToolOptions): Tool<EditFileArgs> {
+  const maxFileBytes = options.maxFileBytes ?? 16 * 1024 * 1024;
   return defineTool<EditFileArgs>({
     name: "edit_file",
     description:
@@ -48,39 +53,55 @@ export function createEditFileTool(options: EditFileToolOptions): Tool<EditFileA
       if (args.old_string === args.new_string) {
         throw new ToolError("invalid_arguments", "old_string and new_string are identical; there is nothing to change.");
       }
-      const absolute = await resolveWorkspacePath(options.workspace, args.path, { mustExist: true });
-      const shown = toWorkspaceRelative(options.workspace, absolute);
-      if ((await stat(absolute)).isDirectory()) {
-        throw new ToolError("invalid_arguments", `'${shown}' is a directory; edit_file needs a file path.`);
+      const file = await openWorkspaceFile(options.workspace, args.path, {
+        mode: "update",
+        toolName: "edit_file",
+        allowHardLinks: options.allowHardLinks === true,
+      });
+      try {
+        return await editOpenFile(file.handle, file.shown, file.stats.size, args);
+      } finally {
+        await file.handle.close();
       }
-      const bytes = await readFile(absolute);
-      if (looksBinary(bytes)) {
-        throw new ToolError("invalid_arguments", `'${shown}' is a binary file; edit_file only changes text files.`);
-      }
-      const content = bytes.toString("utf8");
-      const { oldText, newText, positions } = locate(content, args.old_string, args.new_string);
-      if (positions.length === 0) {
-        throw new ToolError(
-          "not_found",
-          `old_string not found in ${shown}. Read the file first and copy the exact text, including whitespace.` +
-            lineNumberPrefixHint(args.old_string),
-        );
-      }
-      if (positions.length > 1 && args.replace_all !== true) {
-        const lines = formatLineRanges(positions.map((position) => lineNumberAt(content, position)));
-        throw new ToolError(
-          "invalid_arguments",
-          `old_string occurs ${positions.length} times in ${shown} (lines ${lines}); add surrounding lines to ` +
-            "make it unique or set replace_all.",
-        );
-      }
-      const { updated, changedLines } = replaceAt(content, positions, oldText, newText);
-      await writeFile(absolute, updated, "utf8");
-      const count = positions.length === 1 ? "1 occurrence" : `${positions.length} occurrences`;
-      const lineWord = changedLines.length === 1 ? "line" : "lines";
-      return `Edited ${shown}: replaced ${count}; changed ${lineWord} ${formatLineRanges(changedLines)}.`;
     },
   });
+
+  async function editOpenFile(handle: FileHandle, shown: string, size: number, args: EditFileArgs): Promise<string> {
+    if (size > maxFileBytes) {
+      throw new ToolError(
+        "invalid_arguments",
+        `'${shown}' is ${formatByteSize(size)}; edit_file changes files up to ${formatByteSize(maxFileBytes)}. Read the ` +
+          "part you need with read_file (offset and limit) and change it with a command such as sed through bash, " +
+          "or split the file.",
+      );
+    }
+    const bytes = await handle.readFile();
+    if (looksBinary(bytes)) {
+      throw new ToolError("invalid_arguments", `'${shown}' is a binary file; edit_file only changes text files.`);
+    }
+    const content = bytes.toString("utf8");
+    const { oldText, newText, positions } = locate(content, args.old_string, args.new_string);
+    if (positions.length === 0) {
+      throw new ToolError(
+        "not_found",
+        `old_string not found in ${shown}. Read the file first and copy the exact text, including whitespace.` +
+          lineNumberPrefixHint(args.old_string),
+      );
+    }
+    if (positions.length > 1 && args.replace_all !== true) {
+      const lines = formatLineRanges(positions.map((position) => lineNumberAt(content, position)));
+      throw new ToolError(
+        "invalid_arguments",
+        `old_string occurs ${positions.length} times in ${shown} (lines ${lines}); add surrounding lines to ` +
+          "make it unique or set replace_all.",
+      );
+    }
+    const { updated, changedLines } = replaceAt(content, positions, oldText, newText);
+    await replaceContent(handle, updated);
+    const count = positions.length === 1 ? "1 occurrence" : `${positions.length} occurrences`;
+    const lineWord = changedLines.length === 1 ? "line" : "lines";
+    return `Edited ${shown}: replaced ${count}; changed ${lineWord} ${formatLineRanges(changedLines)}.`;
+  }
 }
 
 interface Located {

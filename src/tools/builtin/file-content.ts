@@ -1,4 +1,4 @@
-import { open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 
 /** How much of a file's start is checked for NUL bytes; git uses the same heuristic and size. */
 const binarySniffBytes = 8000;
@@ -8,16 +8,11 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return bytes.subarray(0, binarySniffBytes).includes(0);
 }
 
-/** Reads only the start of a file to decide whether it is binary, so huge files are not loaded for it. */
-export async function isBinaryFile(absolute: string): Promise<boolean> {
-  const handle = await open(absolute, "r");
-  try {
-    const buffer = Buffer.alloc(binarySniffBytes);
-    const { bytesRead } = await handle.read(buffer, 0, binarySniffBytes, 0);
-    return looksBinary(buffer.subarray(0, bytesRead));
-  } finally {
-    await handle.close();
-  }
+/** Reads only the start of an open file to decide whether it is binary, so huge files are not loaded for it. */
+export async function isBinaryFile(handle: FileHandle): Promise<boolean> {
+  const buffer = Buffer.alloc(binarySniffBytes);
+  const { bytesRead } = await handle.read(buffer, 0, binarySniffBytes, 0);
+  return looksBinary(buffer.subarray(0, bytesRead));
 }
 
 /** "512 B", "2.3 KB", "1.5 MB": short sizes for listings and notes. */
@@ -31,10 +26,4 @@ export function formatByteSize(bytes: number): string {
     unitIndex += 1;
   }
   return `${value < 10 ? value.toFixed(1) : Math.round(value)} ${units[unitIndex]}`;
-}
-
-/** Cuts a line longer than `maximumCharacters`, saying how long it was. */
-export function cutLongLine(line: string, maximumCharacters: number): string {
-  if (line.length <= maximumCharacters) return line;
-  return `${line.slice(0, maximumCharacters)}… [line cut: ${line.length} characters]`;
 }

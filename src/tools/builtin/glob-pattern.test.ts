@@ -28,3 +28,13 @@ describe("globToRegExp", () => {
     expect(() => globToRegExp("*.{ts,js")).toThrow(ToolError);
   });
 });
+
+describe("globToRegExp on hostile patterns", () => {
+  // `*a*a*…*b` compiled to a JavaScript RegExp backtracks exponentially on a long name of `a`s.
+  it("matches a many-star glob against a 4,000-character name promptly (bound generous: was exponential)", () => {
+    const matcher = globToRegExp(`${"*a".repeat(14)}*b`);
+    const started = performance.now();
+    expect(matcher.test("a".repeat(4_000))).toBe(false);
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});

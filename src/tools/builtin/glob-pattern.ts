@@ -1,4 +1,10 @@
+import { RE2JS } from "re2js";
 import { ToolError } from "../tool.js";
+
+/** A compiled glob; `test` runs in time linear in the subject's length. */
+export interface GlobMatcher {
+  test(subject: string): boolean;
+}
 
 /**
  * Compiles a glob into an anchored RegExp over `/`-separated relative paths. Supported: `**` (any
@@ -6,8 +12,11 @@ import { ToolError } from "../tool.js";
  * alternatives (nestable), `[abc]` / `[a-z]` / `[!x]` classes and `\` escapes. Unlike a shell, `*`
  * also matches names starting with a dot (`*.yml` matches `.travis.yml`): the model rarely means to
  * exclude them.
+ *
+ * The expression runs on RE2 (re2js), not the JavaScript engine: a model's `*a*a*a*a*a*a*b` compiles
+ * to nested `[^/]*` runs that backtrack exponentially on a long name, and RE2 matches in linear time.
  */
-export function globToRegExp(pattern: string): RegExp {
+export function globToRegExp(pattern: string): GlobMatcher {
   let source = "";
   let braceDepth = 0;
   let index = 0;
@@ -55,7 +64,13 @@ export function globToRegExp(pattern: string): RegExp {
   if (braceDepth > 0) {
     throw new ToolError("invalid_arguments", `Glob pattern '${pattern}' has an unclosed '{'; close every '{a,b}' group.`);
   }
-  return new RegExp(`^${source}$`);
+  try {
+    const compiled = RE2JS.compile(`^${source}$`, RE2JS.DOTALL);
+    return { test: (subject) => compiled.matches(subject) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolError("invalid_arguments", `Glob pattern '${pattern}' cannot be compiled (${reason}); check its [...] classes.`);
+  }
 }
 
 /** Whether a glob has no directory part, so it is meant to match a file's name (as in grep's `include`). */

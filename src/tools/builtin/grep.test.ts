@@ -81,4 +81,34 @@ describe("grep", () => {
     );
     await expectToolError(runTool(tool, { pattern: "x", path: "../outside" }), "permission");
   });
+
+  // The trial that found it: `^(a+)+$` on forty `a`s and a `!` blocked the process (no tool result,
+  // the tool timeout could not fire, SIGINT ignored) because the match ran on the main thread.
+  it("stops a catastrophically backtracking pattern within its budget and answers with a timeout error", async () => {
+    await temp.write("redos.txt", `${"a".repeat(40)}!\n`);
+    const tool = createGrepTool({ workspace: temp.workspace, patternTimeoutMs: 300 });
+    const started = performance.now();
+    const message = await expectToolError(runTool(tool, { pattern: "^(a+)+$", path: "redos.txt" }), "timeout");
+    // Generous proof of "no hang": the match alone would take far longer than minutes.
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(message).toContain("backtracks catastrophically");
+    expect(message).toContain("redos.txt");
+  });
+
+  it("stops the search when the run is aborted while a pattern is matching", async () => {
+    await temp.write("redos.txt", `${"a".repeat(40)}!\n`);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const tool = createGrepTool({ workspace: temp.workspace });
+    await expectToolError(runTool(tool, { pattern: "^(a+)+$", path: "redos.txt" }, controller.signal), "timeout");
+  });
+
+  // max_results 1000000 returned a 3 MB result: the byte cap now holds whatever the model asks for.
+  it("caps the output in bytes even when max_results asks for a million lines", async () => {
+    await temp.write("many.txt", "match this line\n".repeat(20_000));
+    const tool = createGrepTool({ workspace: temp.workspace, maxOutputBytes: 4 * 1024 });
+    const result = await runTool(tool, { pattern: "match", path: "many.txt", max_results: 1_000_000 });
+    expect(Buffer.byteLength(result.content)).toBeLessThan(5 * 1024);
+    expect(result.content).toContain("20000 in total; output is capped at 4.0 KB per call");
+  });
 });

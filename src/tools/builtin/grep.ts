@@ -1,9 +1,11 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { defineTool, ToolError, type Tool } from "../tool.js";
+import { openWorkspaceFile } from "../open-workspace-file.js";
 import { resolveWorkspacePath, toWorkspaceRelative } from "../workspace-path.js";
 import { formatByteSize, looksBinary } from "./file-content.js";
 import { globToRegExp, isNameOnlyGlob } from "./glob-pattern.js";
+import { RegexWorker } from "./regex-worker.js";
 import { joinShown, maximumScannedEntries, scanStoppedNote } from "./search-limits.js";
 import { walkDirectory } from "./walk-directory.js";
 
@@ -23,6 +25,10 @@ export interface GrepToolOptions {
   maxFileBytes?: number;
   /** Matching lines longer than this are cut around the match (default 300). */
   maxLineCharacters?: number;
+  /** Most bytes of output per call, whatever `max_results` asks for (default 50 KB). */
+  maxOutputBytes?: number;
+  /** Time the pattern may spend matching in one call before the search stops with an error (default 20 s). */
+  patternTimeoutMs?: number;
 }
 
 interface SearchFile {
@@ -34,6 +40,8 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepArgs> {
   const defaultMaxResults = options.maxResults ?? 100;
   const maxFileBytes = options.maxFileBytes ?? 2 * 1024 * 1024;
   const maxLineCharacters = options.maxLineCharacters ?? 300;
+  const maxOutputBytes = options.maxOutputBytes ?? 50 * 1024;
+  const patternTimeoutMs = options.patternTimeoutMs ?? 20_000;
   return defineTool<GrepArgs>({
     name: "grep",
     description:
@@ -43,7 +51,7 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepArgs> {
       "`include` filters file names with a glob ('*.ts', '*.{ts,tsx}'; a pattern with '/' is matched against " +
       "the path below `path`). node_modules, .git, .ctxkit, binary files and files over " +
       `${formatByteSize(maxFileBytes)} are skipped; long lines are cut. At most max_results lines ` +
-      `(default ${defaultMaxResults}) are shown, with a count of the rest. ` +
+      `(default ${defaultMaxResults}) and ${formatByteSize(maxOutputBytes)} are shown, with a count of the rest. ` +
       'Example: {"pattern": "function\\\\s+createAgent", "path": "src", "include": "*.ts"}',
     parameters: {
       type: "object",
@@ -65,34 +73,51 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepArgs> {
       additionalProperties: false,
     },
     parallelSafe: true,
-    async execute(args) {
+    async execute(args, context) {
       const matcher = compilePattern(args.pattern, args.ignore_case === true);
       const maxResults = Math.max(1, Math.floor(args.max_results ?? defaultMaxResults));
       const base = await resolveWorkspacePath(options.workspace, args.path ?? ".", { mustExist: true });
       const baseShown = toWorkspaceRelative(options.workspace, base);
       const results: string[] = [];
+      let outputBytes = 0;
+      let cutByBytes = false;
       let totalMatches = 0;
       let filesSearched = 0;
       let largeFilesSkipped = 0;
       const scan = { stoppedEarly: false };
-      for await (const file of filesToSearch(base, baseShown, args.include, scan)) {
-        const content = await readText(file.absolute, maxFileBytes);
-        if (content.kind === "too_large") largeFilesSkipped += 1;
-        if (content.kind !== "text") continue;
-        filesSearched += 1;
-        const lines = content.text.split(/\r?\n/);
-        for (let index = 0; index < lines.length; index += 1) {
-          const line = lines[index] as string;
-          const match = matcher.exec(line);
-          if (match === null) continue;
-          totalMatches += 1;
-          if (results.length < maxResults) {
-            results.push(`${file.shown}:${index + 1}: ${excerpt(line, match.index, maxLineCharacters)}`);
+      const worker = new RegexWorker(matcher, patternTimeoutMs, context.signal);
+      try {
+        for await (const file of filesToSearch(base, baseShown, args.include, scan)) {
+          const content = await readText(options.workspace, file, maxFileBytes, file.absolute === base);
+          if (content.kind === "too_large") largeFilesSkipped += 1;
+          if (content.kind !== "text") continue;
+          filesSearched += 1;
+          const room = cutByBytes ? 0 : maxResults - results.length;
+          const found = await worker.matchLines(content.text, room, file.shown);
+          totalMatches += found.total;
+          for (const match of found.matches) {
+            const line = content.text.slice(match.lineStart, match.lineEnd);
+            const result = `${file.shown}:${match.lineNumber}: ${excerpt(line, match.matchIndex, maxLineCharacters)}`;
+            const bytes = Buffer.byteLength(result) + 1;
+            // The byte cap holds whatever max_results asks for; at least one line is always shown.
+            if (results.length > 0 && outputBytes + bytes > maxOutputBytes) {
+              cutByBytes = true;
+              break;
+            }
+            results.push(result);
+            outputBytes += bytes;
           }
         }
+      } finally {
+        await worker.close();
       }
       const notes: string[] = [];
-      if (totalMatches > maxResults) {
+      if (cutByBytes) {
+        notes.push(
+          `${totalMatches - results.length} more matches not shown (${totalMatches} in total; output is capped at ` +
+            `${formatByteSize(maxOutputBytes)} per call); narrow the pattern, path or include.`,
+        );
+      } else if (totalMatches > maxResults) {
         notes.push(
           `${totalMatches - maxResults} more matches not shown (${totalMatches} in total); narrow the pattern, ` +
             "path or include, or raise max_results.",
@@ -158,14 +183,27 @@ async function* filesToSearch(
 
 type FileText = { kind: "text"; text: string } | { kind: "too_large" } | { kind: "unreadable" };
 
-/** Binary and unreadable files count as "unreadable" and are skipped silently. */
-async function readText(absolute: string, maxFileBytes: number): Promise<FileText> {
+/**
+ * Binary and unreadable files count as "unreadable" and are skipped silently, and so are FIFOs and
+ * devices and files that moved outside the workspace since the walk saw them (openWorkspaceFile
+ * refuses those). A file named explicitly as `path` reports why instead.
+ */
+async function readText(workspace: string, file: SearchFile, maxFileBytes: number, isExplicit: boolean): Promise<FileText> {
+  let opened;
   try {
-    if ((await stat(absolute)).size > maxFileBytes) return { kind: "too_large" };
-    const bytes = await readFile(absolute);
+    opened = await openWorkspaceFile(workspace, file.absolute, { mode: "read", toolName: "grep" });
+  } catch (error) {
+    if (isExplicit) throw error;
+    return { kind: "unreadable" };
+  }
+  try {
+    if (opened.stats.size > maxFileBytes) return { kind: "too_large" };
+    const bytes = await opened.handle.readFile();
     return looksBinary(bytes) ? { kind: "unreadable" } : { kind: "text", text: bytes.toString("utf8") };
   } catch {
     return { kind: "unreadable" };
+  } finally {
+    await opened.handle.close();
   }
 }
 

@@ -1,9 +1,8 @@
-import { createReadStream } from "node:fs";
-import { stat } from "node:fs/promises";
-import { createInterface } from "node:readline";
+import type { FileHandle } from "node:fs/promises";
+import { openWorkspaceFile } from "../open-workspace-file.js";
 import { defineTool, ToolError, type Tool } from "../tool.js";
-import { resolveWorkspacePath, toWorkspaceRelative } from "../workspace-path.js";
-import { cutLongLine, formatByteSize, isBinaryFile } from "./file-content.js";
+import { formatByteSize, isBinaryFile } from "./file-content.js";
+import { readLineWindow } from "./read-line-window.js";
 
 export interface ReadFileArgs {
   path: string;
@@ -53,73 +52,38 @@ export function createReadFileTool(options: ReadFileToolOptions): Tool<ReadFileA
     },
     parallelSafe: true,
     async execute(args) {
-      const absolute = await resolveWorkspacePath(options.workspace, args.path, { mustExist: true });
-      const shown = toWorkspaceRelative(options.workspace, absolute);
-      if ((await stat(absolute)).isDirectory()) {
-        throw new ToolError(
-          "invalid_arguments",
-          `'${shown}' is a directory, not a file; call list_dir with path '${shown}' to see its contents.`,
-        );
+      const file = await openWorkspaceFile(options.workspace, args.path, { mode: "read", toolName: "read_file" });
+      try {
+        return await readWindow(file.handle, file.shown, args);
+      } finally {
+        await file.handle.close();
       }
-      if (await isBinaryFile(absolute)) {
-        throw new ToolError(
-          "invalid_arguments",
-          `'${shown}' is a binary file (it contains NUL bytes); read_file only shows text files.`,
-        );
-      }
-      const offset = Math.max(1, Math.floor(args.offset ?? 1));
-      const limit = Math.min(maxLines, Math.max(1, Math.floor(args.limit ?? maxLines)));
-      const window = await readLineWindow(absolute, offset, limit, (line) => cutLongLine(line, maxLineCharacters), maxOutputBytes);
-      if (window.totalLines === 0) return `File ${shown} is empty (0 lines).`;
-      if (offset > window.totalLines) {
-        throw new ToolError(
-          "invalid_arguments",
-          `offset ${offset} is past the end of ${shown}, which has ${window.totalLines} lines.`,
-        );
-      }
-      const lastShown = offset + window.lines.length - 1;
-      if (lastShown >= window.totalLines) return window.lines.join("\n");
-      const capNote = window.cutByBytes ? ` (output is capped at ${formatByteSize(maxOutputBytes)} per call)` : "";
-      return (
-        `${window.lines.join("\n")}\n\nFile has ${window.totalLines} lines; showing ${offset}-${lastShown}${capNote}. ` +
-        `Call read_file with offset=${lastShown + 1} to continue.`
-      );
     },
   });
-}
 
-interface LineWindow {
-  /** Numbered lines, ready to show. */
-  lines: string[];
-  totalLines: number;
-  cutByBytes: boolean;
-}
-
-/** Streams the file so a huge file costs memory only for the lines shown, while still counting all lines. */
-async function readLineWindow(
-  absolute: string,
-  offset: number,
-  limit: number,
-  shorten: (line: string) => string,
-  maxOutputBytes: number,
-): Promise<LineWindow> {
-  const lines: string[] = [];
-  let totalLines = 0;
-  let outputBytes = 0;
-  let cutByBytes = false;
-  const reader = createInterface({ input: createReadStream(absolute, { encoding: "utf8" }), crlfDelay: Infinity });
-  for await (const line of reader) {
-    totalLines += 1;
-    if (totalLines < offset || cutByBytes || lines.length >= limit) continue;
-    const numbered = `${String(totalLines).padStart(6)}\t${shorten(line)}`;
-    const bytes = Buffer.byteLength(numbered) + 1;
-    // Always show at least one line, or a tiny cap could never make progress.
-    if (lines.length > 0 && outputBytes + bytes > maxOutputBytes) {
-      cutByBytes = true;
-      continue;
+  async function readWindow(handle: FileHandle, shown: string, args: ReadFileArgs): Promise<string> {
+    if (await isBinaryFile(handle)) {
+      throw new ToolError(
+        "invalid_arguments",
+        `'${shown}' is a binary file (it contains NUL bytes); read_file only shows text files.`,
+      );
     }
-    lines.push(numbered);
-    outputBytes += bytes;
+    const offset = Math.max(1, Math.floor(args.offset ?? 1));
+    const limit = Math.min(maxLines, Math.max(1, Math.floor(args.limit ?? maxLines)));
+    const window = await readLineWindow(handle, { offset, limit, maxLineCharacters, maxOutputBytes });
+    if (window.totalLines === 0) return `File ${shown} is empty (0 lines).`;
+    if (offset > window.totalLines) {
+      throw new ToolError(
+        "invalid_arguments",
+        `offset ${offset} is past the end of ${shown}, which has ${window.totalLines} lines.`,
+      );
+    }
+    const lastShown = offset + window.lines.length - 1;
+    if (lastShown >= window.totalLines) return window.lines.join("\n");
+    const capNote = window.cutByBytes ? ` (output is capped at ${formatByteSize(maxOutputBytes)} per call)` : "";
+    return (
+      `${window.lines.join("\n")}\n\nFile has ${window.totalLines} lines; showing ${offset}-${lastShown}${capNote}. ` +
+      `Call read_file with offset=${lastShown + 1} to continue.`
+    );
   }
-  return { lines, totalLines, cutByBytes };
 }

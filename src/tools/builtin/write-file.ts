@@ -1,7 +1,5 @@
-import { mkdir, stat, writeFile } from "node:fs/promises";
-import path from "node:path";
-import { defineTool, ToolError, type Tool } from "../tool.js";
-import { resolveWorkspacePath, toWorkspaceRelative } from "../workspace-path.js";
+import { openWorkspaceFile, replaceContent } from "../open-workspace-file.js";
+import { defineTool, type Tool } from "../tool.js";
 
 export interface WriteFileArgs {
   path: string;
@@ -10,6 +8,8 @@ export interface WriteFileArgs {
 
 export interface WriteFileToolOptions {
   workspace: string;
+  /** Allow overwriting a file with several hard links (default false: another name may lie outside the workspace). */
+  allowHardLinks?: boolean;
 }
 
 export function createWriteFileTool(options: WriteFileToolOptions): Tool<WriteFileArgs> {
@@ -33,31 +33,20 @@ export function createWriteFileTool(options: WriteFileToolOptions): Tool<WriteFi
     parallelSafe: false,
     requiresConfirmation: true,
     async execute(args) {
-      const absolute = await resolveWorkspacePath(options.workspace, args.path);
-      const shown = toWorkspaceRelative(options.workspace, absolute);
-      const previousSize = await existingFileSize(absolute, shown);
-      await mkdir(path.dirname(absolute), { recursive: true });
-      await writeFile(absolute, args.content, "utf8");
+      const file = await openWorkspaceFile(options.workspace, args.path, {
+        mode: "write",
+        toolName: "write_file",
+        allowHardLinks: options.allowHardLinks === true,
+      });
+      try {
+        await replaceContent(file.handle, args.content);
+      } finally {
+        await file.handle.close();
+      }
       const bytes = Buffer.byteLength(args.content, "utf8");
-      return previousSize === undefined
-        ? `Created ${shown} (${bytes} bytes written).`
-        : `Overwrote ${shown} (${bytes} bytes written; it had ${previousSize} bytes before).`;
+      return file.created
+        ? `Created ${file.shown} (${bytes} bytes written).`
+        : `Overwrote ${file.shown} (${bytes} bytes written; it had ${file.stats.size} bytes before).`;
     },
   });
-}
-
-async function existingFileSize(absolute: string, shown: string): Promise<number | undefined> {
-  let stats;
-  try {
-    stats = await stat(absolute);
-  } catch {
-    return undefined;
-  }
-  if (stats.isDirectory()) {
-    throw new ToolError(
-      "invalid_arguments",
-      `'${shown}' is a directory; write_file needs a file path such as '${shown}/new-file.txt'.`,
-    );
-  }
-  return stats.size;
 }

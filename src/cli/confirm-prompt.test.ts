@@ -1,0 +1,59 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { createConfirmationHandler, type ConfirmationPolicy } from "./confirm-prompt.js";
+import { createTerminalStyle } from "./terminal-style.js";
+
+function policyWith(answer: string | undefined, overrides: Partial<ConfirmationPolicy> = {}) {
+  const output = new PassThrough();
+  let shown = "";
+  output.on("data", (chunk: Buffer) => (shown += chunk.toString("utf8")));
+  const policy: ConfirmationPolicy = {
+    approveAll: false,
+    allow: [],
+    readLine: async () => answer,
+    output,
+    style: createTerminalStyle(false),
+    ...overrides,
+  };
+  return { handler: createConfirmationHandler(policy), shown: () => shown };
+}
+
+const call = (name: string, args: unknown) => ({ id: "c1", name, arguments: args, argumentsText: JSON.stringify(args) });
+
+describe("confirmation prompt", () => {
+  // The trial that found it: `docs/‮txt.hs‬-readme.md` was shown raw, so the path displayed reversed.
+  it("shows bidi, control and invisible characters in the call escaped", async () => {
+    const { handler, shown } = policyWith("n");
+    await handler(call("write_file", { path: "docs/\u202etxt.hs\u202c-readme.md", content: "\u001b[2Jx" }));
+    expect(shown()).toContain("docs/\\u202Etxt.hs\\u202C-readme.md");
+    expect(shown()).toMatch(/\\u001[bB]\[2Jx/);
+    // eslint-disable-next-line no-control-regex -- the raw ESC must not be shown
+    expect(shown()).not.toMatch(/[\u202e\u202c\u001b]/);
+  });
+
+  it("escapes arguments that are not JSON and a tool name with controls", async () => {
+    const { handler, shown } = policyWith("n");
+    await handler({ id: "c1", name: "bash\u202e", arguments: undefined, argumentsText: "{bad \u2066json" });
+    expect(shown()).toContain("bash\\u202E");
+    expect(shown()).toContain("{bad \\u2066json");
+  });
+
+  // The trial that found it: after one approved write_file, a config the model wrote enabled bash
+  // and moved the session storage on the next run.
+  it("asks about a change to ctxkit.config.json even under --yes and allow, saying what it changes", async () => {
+    const approveAll = policyWith(undefined, { approveAll: true, allow: ["write_file"] });
+    expect(await approveAll.handler(call("write_file", { path: "ctxkit.config.json", content: '{"tools":["all"]}' }))).toBe(false);
+    expect(approveAll.shown()).toContain("changes ctxkit.config.json");
+    expect(approveAll.shown()).toContain("--yes and allow do not cover it");
+
+    const asked = policyWith("y", { approveAll: true });
+    expect(await asked.handler(call("bash", { command: "echo '{}' > ctxkit.config.json" }))).toBe(true);
+    expect(asked.shown()).toContain("changes ctxkit.config.json");
+  });
+
+  it("still approves other calls under --yes without asking", async () => {
+    const { handler, shown } = policyWith(undefined, { approveAll: true });
+    expect(await handler(call("write_file", { path: "src/a.ts", content: "x" }))).toBe(true);
+    expect(shown()).toBe("");
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { escapeForTerminal } from "./escape-for-terminal.js";
+
+describe("escapeForTerminal", () => {
+  // The trial that found it: a confirmation showed `docs/‮txt.hs‬-readme.md` raw, so the
+  // right-to-left override made the path display as something it is not.
+  it("escapes bidi overrides so a spoofed path shows what it really is", () => {
+    expect(escapeForTerminal("docs/\u202etxt.hs\u202c-readme.md")).toBe("docs/\\u202Etxt.hs\\u202C-readme.md");
+  });
+
+  it("escapes terminal escape sequences, C1 controls, zero-width characters and tag characters", () => {
+    expect(escapeForTerminal("a\u001b[2Jb\u009bc\u200bd\ufeffe\u{e0041}")).toBe("a\\u001B[2Jb\\u009Bc\\u200Bd\\uFEFFe\\uDB40\\uDC41");
+  });
+
+  it("escapes line breaks and tabs unless asked to keep them, and leaves other text alone", () => {
+    expect(escapeForTerminal("ü 中文 emoji 🎉\n\tx")).toBe("ü 中文 emoji 🎉\\u000A\\u0009x");
+    expect(escapeForTerminal("line\n\tnext\r", { keepLineBreaks: true })).toBe("line\n\tnext\\u000D");
+  });
+
+  it("keeps a JSON string valid and equal in meaning", () => {
+    const json = JSON.stringify("docs/\u202etxt\u200b");
+    expect(JSON.parse(escapeForTerminal(json))).toBe("docs/\u202etxt\u200b");
+  });
+});

@@ -1,0 +1,32 @@
+export interface EscapeForTerminalOptions {
+  /** Keep line feeds and tabs (streamed model text, pretty-printed arguments); default false. */
+  keepLineBreaks?: boolean;
+}
+
+// C0 and C1 controls (ESC starts terminal commands: colours, cursor moves, title changes), DEL, bidi
+// embeddings, overrides, isolates and marks (U+202E makes "docs/‮txt.hs‬-readme.md" display as
+// something else), zero-width and other invisible formatting characters, line and paragraph
+// separators, and Unicode tag characters (invisible text some models read).
+const invisible =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
+const lineBreaks = /[\n\t]/g;
+
+/**
+ * Makes model-chosen text safe to show a person: every control, bidi and invisible character is
+ * replaced by its `\uXXXX` escape (one per UTF-16 unit, so inside a JSON string it still means the
+ * same text), and nothing else changes. Use it on every prompt and status line that shows text a
+ * model, a tool or a file chose.
+ */
+export function escapeForTerminal(text: string, options: EscapeForTerminalOptions = {}): string {
+  const escaped = text.replace(invisible, escapeUnits);
+  return options.keepLineBreaks === true ? escaped : escaped.replace(lineBreaks, escapeUnits);
+}
+
+function escapeUnits(match: string): string {
+  let escaped = "";
+  for (let index = 0; index < match.length; index += 1) {
+    escaped += `\\u${match.charCodeAt(index).toString(16).toUpperCase().padStart(4, "0")}`;
+  }
+  return escaped;
+}
