@@ -1,5 +1,5 @@
 import type { ModelResponse, Provider } from "../providers/provider.js";
-import { CtxkitError, type AgentEvent, type ModelRequest, type Usage } from "../types/index.js";
+import { CtxkitError, type AgentEvent, type ModelRequest, type Usage, ProviderError } from "../types/index.js";
 
 export type CallOutcome =
   | { ok: true; response: ModelResponse; usage: Usage }
@@ -40,7 +40,7 @@ export async function* callModel(
   // A provider that ends without a terminal event broke the contract; report it as an error.
   return {
     ok: false,
-    error: new CtxkitError("provider_response_invalid", `Provider '${provider.name}' ended its stream without a done or error event.`),
+    error: new ProviderError("provider_response_invalid", `Provider '${provider.name}' ended its stream without a done or error event.`),
     partial: { content: [], stopReason: "error" },
   };
 }

@@ -6,7 +6,7 @@ import { createStablePrefix, type StablePrefix } from "../context/stable-prefix.
 import type { Tool } from "../tools/tool.js";
 import { compileArgumentValidators } from "../tools/validate-tool-arguments.js";
 import { validateToolDefinitions } from "../tools/validate-tool-definitions.js";
-import type { Message, UserMessage } from "../types/index.js";
+import { UsageError, type Message, type UserMessage } from "../types/index.js";
 import type { AgentOptions } from "./agent-options.js";
 import { countToolCalls, type LoopState } from "./loop-state.js";
 import { runAgentLoop } from "./run-agent-loop.js";
@@ -70,7 +70,7 @@ export function createAgent(options: AgentOptions): Agent {
   return {
     run(input, runOptions = {}) {
       return createRunHandle(async function* () {
-        if (running) throw new Error("This agent is already running; wait for the current run to end before starting another.");
+        if (running) throw new UsageError("agent_busy", "This agent is already running; await the current run's result() (or abort it) before calling run() again, or create a second agent.");
         running = true;
         try {
           return yield* runAgentLoop(state, input, runOptions.signal);

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { CtxkitError } from "../types/errors.js";
+import { ConfigError } from "../types/errors.js";
 
 const requireFromHere = createRequire(import.meta.url);
 
@@ -12,8 +12,8 @@ export function loadPackage<T>(specifier: string): T {
   try {
     return requireFromHere(specifier) as T;
   } catch (error) {
-    throw new CtxkitError(
-      "config_invalid",
+    throw new ConfigError(
+      "dependency_missing",
       `Could not load "${specifier}" (${error instanceof Error ? error.message : String(error)}). ` +
         "Reinstall ctxkit's dependencies (npm install) or use createEstimatedTokenCounter().",
       { cause: error },

@@ -1,5 +1,5 @@
 import { Template } from "@huggingface/jinja";
-import { CtxkitError } from "../types/errors.js";
+import { ConfigError } from "../types/errors.js";
 import type { ToolDefinition } from "../types/tool.js";
 import type { HfChatMessage } from "./hf-chat-message.js";
 import { getQwen3ChatTemplate } from "./qwen3-chat-template.js";
@@ -21,15 +21,15 @@ export interface RenderChatTemplateOptions {
 const compiledTemplates = new Map<string, Template>();
 const MAX_COMPILED_TEMPLATES = 8;
 
-/** Parses a template once; throws `config_invalid` when it is not valid Jinja. */
+/** Parses a template once; throws `template_invalid` when it is not valid Jinja. */
 export function compileChatTemplate(source: string): Template {
   let template = compiledTemplates.get(source);
   if (template === undefined) {
     try {
       template = new Template(source);
     } catch (error) {
-      throw new CtxkitError(
-        "config_invalid",
+      throw new ConfigError(
+        "template_invalid",
         `The chat template is not valid Jinja (${errorText(error)}). Check the template file.`,
         { cause: error },
       );
@@ -63,8 +63,8 @@ export function renderChatTemplate(options: RenderChatTemplateOptions): string {
   try {
     return template.render(context);
   } catch (error) {
-    throw new CtxkitError(
-      "config_invalid",
+    throw new ConfigError(
+      "template_render_failed",
       `The chat template could not render these messages (${errorText(error)}). ` +
         "Check that the template fits the model and that roles follow its rules.",
       { cause: error },

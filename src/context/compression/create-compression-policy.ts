@@ -1,5 +1,5 @@
 import type { ContextPolicy } from "../context-policy.js";
-import { CtxkitError } from "../../types/index.js";
+import { ConfigError } from "../../types/index.js";
 import type { CompressionOptions } from "./compression-options.js";
 import { resolveCompressionSettings } from "./compression-options.js";
 import type { CompressionStats } from "./compression-stats.js";
@@ -44,5 +44,5 @@ export function createCompressionPolicy(name: CompressionPolicyName, options: Co
     case "ctxkit":
       return createLayeredPolicy(settings);
   }
-  throw new CtxkitError("config_invalid", `Unknown compression policy '${String(name)}'. Use one of: ${compressionPolicyNames.join(", ")}.`);
+  throw new ConfigError("option_invalid", `Unknown compression policy '${String(name)}'. Use one of: ${compressionPolicyNames.join(", ")}.`);
 }

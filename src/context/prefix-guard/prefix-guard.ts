@@ -1,5 +1,5 @@
 import type { TokenCounter } from "../../tokens/token-counter.js";
-import { CtxkitError, type CacheBreak, type ModelRequest } from "../../types/index.js";
+import { CtxkitError, type CacheBreak, type ModelRequest, ContextError } from "../../types/index.js";
 
 export type { CacheBreak };
 import { commonPrefixLength } from "../../tokens/common-prefix-tokens.js";
@@ -96,7 +96,7 @@ export function describeCacheBreak(cacheBreak: CacheBreak): string {
 }
 
 function prefixBreakError(cacheBreak: CacheBreak): CtxkitError {
-  return new CtxkitError(
+  return new ContextError(
     "prefix_break",
     `${describeCacheBreak(cacheBreak)} Keep dynamic values out of the system prompt and tools, never edit sent messages, ` +
       "and declare intended breaks (compaction, tool-set changes).",

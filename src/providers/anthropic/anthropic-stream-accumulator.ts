@@ -1,4 +1,4 @@
-import { ContextOverflowError, CtxkitError, type AssistantPart, type StopReason, type Usage } from "../../types/index.js";
+import { ContextOverflowError, CtxkitError, type AssistantPart, type StopReason, type Usage, ProviderError } from "../../types/index.js";
 import { safeParseJson } from "../shared/canonical-json.js";
 import { isContextOverflowMessage } from "../shared/context-overflow.js";
 import type { ModelResponse, ProviderEvent } from "../provider.js";
@@ -164,11 +164,11 @@ function streamedError(error: Json): CtxkitError {
   if (isContextOverflowMessage(message)) return new ContextOverflowError(message, error);
   const isRetryable = type === "overloaded_error" || type === "api_error" || type === "rate_limit_error";
   const hint = isRetryable ? " The call can be retried." : "";
-  return new CtxkitError("provider_http_error", `Anthropic reported an error mid-stream (${type}): ${message}.${hint}`, { isRetryable, cause: error });
+  return new ProviderError("provider_http_error", `Anthropic reported an error mid-stream (${type}): ${message}.${hint}`, { isRetryable, cause: error });
 }
 
 function invalid(detail: string): CtxkitError {
-  return new CtxkitError(
+  return new ProviderError(
     "provider_response_invalid",
     `Anthropic sent ${detail}. The stream does not follow the Messages API streaming format; check the base URL points at an Anthropic-compatible server.`,
   );

@@ -1,4 +1,4 @@
-import { CtxkitError, emptyUsage, type AssistantPart, type ModelRequest, type Usage } from "../../types/index.js";
+import { emptyUsage, type AssistantPart, type ModelRequest, type Usage, ProviderError } from "../../types/index.js";
 import type { ModelResponse, Provider, ProviderEvent, SerializedRequest } from "../provider.js";
 import { safeParseJson } from "../shared/canonical-json.js";
 import { abortError } from "../shared/fetch-with-retry.js";
@@ -102,7 +102,7 @@ function nextTurn(turns: ScriptedProviderOptions["turns"], request: ModelRequest
   const turn = turns[callIndex];
   if (turn === undefined) {
     return {
-      error: new CtxkitError(
+      error: new ProviderError(
         "provider_response_invalid",
         `The scripted provider has ${turns.length} turns but was called ${callIndex + 1} times. Add more turns to the script.`,
       ),

@@ -1,4 +1,4 @@
-import { ContextOverflowError, CtxkitError, ProviderHttpError } from "../../types/index.js";
+import { ContextOverflowError, CtxkitError, ProviderHttpError, ProviderError } from "../../types/index.js";
 import { isContextOverflowMessage } from "./context-overflow.js";
 
 export interface RetryOptions {
@@ -45,7 +45,7 @@ export async function fetchWithRetry(input: FetchWithRetryInput): Promise<Respon
       response = await input.fetch(input.url, { ...input.init, signal: input.signal });
     } catch (error) {
       if (input.signal?.aborted) throw abortError();
-      lastError = new CtxkitError(
+      lastError = new ProviderError(
         "provider_connection_error",
         `Could not reach ${input.providerLabel} at ${input.url}: ${describe(error)}. ` +
           "Check that the server is running and the base URL is right.",
@@ -62,7 +62,7 @@ export async function fetchWithRetry(input: FetchWithRetryInput): Promise<Respon
     const delayMs = retryAfterMs(response.headers);
     lastError = delayMs === undefined ? httpError : new RetryAfter(httpError, delayMs);
   }
-  throw unwrap(lastError) ?? new CtxkitError("provider_connection_error", `${input.providerLabel}: request failed`);
+  throw unwrap(lastError) ?? new ProviderError("provider_connection_error", `${input.providerLabel}: request failed`);
 }
 
 /** Carries a server-requested delay to the next attempt. */
@@ -117,7 +117,7 @@ function retryAfterMs(headers: Headers): number | undefined {
 }
 
 export function abortError(): CtxkitError {
-  return new CtxkitError("aborted", "The request was aborted by the caller.");
+  return new ProviderError("aborted", "The request was aborted by the caller.");
 }
 
 function describe(error: unknown): string {
