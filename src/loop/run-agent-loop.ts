@@ -84,9 +84,6 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
         ...(response.rawStopReason ? { rawStopReason: response.rawStopReason } : {}),
       };
       const calls = toolCallsOf(assistant);
-      for (const call of calls) {
-        yield { type: "tool_call_end", turn, id: call.id, name: call.name, argumentsText: call.argumentsText, arguments: call.arguments };
-      }
       append(assistant);
       yield { type: "turn_end", turn, message: assistant };
 

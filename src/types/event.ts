@@ -54,10 +54,21 @@ export type AgentEvent =
   | { type: "run_start"; runId: string; sessionId?: string; input: string }
   | { type: "turn_start"; turn: number }
   | { type: "request"; turn: number; messageCount: number; hasTail: boolean }
-  | { type: "text_delta"; turn: number; delta: string }
-  | { type: "thinking_delta"; turn: number; delta: string }
-  | { type: "tool_call_start"; turn: number; id: string; name: string }
-  | { type: "tool_call_end"; turn: number; id: string; name: string; argumentsText: string; arguments: unknown }
+  /*
+   * Content blocks of the assistant message, as they stream. `index` is the block's position in
+   * the turn's final `message.content`; blocks may interleave (parallel tool calls), so a UI keys
+   * its drawing on `index`. Each block gets one start, its deltas and one end (a failed or aborted
+   * call leaves blocks open; the `error` or `run_end` event closes them).
+   */
+  | { type: "text_start"; turn: number; index: number }
+  | { type: "text_delta"; turn: number; index: number; delta: string }
+  | { type: "text_end"; turn: number; index: number; text: string }
+  | { type: "thinking_start"; turn: number; index: number }
+  | { type: "thinking_delta"; turn: number; index: number; delta: string }
+  | { type: "thinking_end"; turn: number; index: number; thinking: string }
+  | { type: "tool_call_start"; turn: number; index: number; id: string; name: string }
+  | { type: "tool_call_delta"; turn: number; index: number; id: string; delta: string }
+  | { type: "tool_call_end"; turn: number; index: number; id: string; name: string; argumentsText: string; arguments: unknown }
   | { type: "tool_result"; turn: number; message: ToolMessage; durationMs: number }
   | { type: "usage"; turn: number; usage: Usage }
   | { type: "turn_end"; turn: number; message: AssistantMessage }

@@ -12,15 +12,22 @@ interface PendingToolCall {
   started: boolean;
 }
 
+/** A content block of the response, in the order blocks first appeared on the stream. */
+type Block = { kind: "thinking" } | { kind: "text" } | { kind: "tool_call"; toolIndex: number };
+
 /**
- * Assembles one assistant response from normalised chunks and says which delta events each chunk
- * produces. Parallel tool calls arrive interleaved by `index`, with the id and name usually only
- * in the first fragment of each index and the arguments split over many fragments.
+ * Assembles one assistant response from normalised chunks and says which events each chunk
+ * produces. Parallel tool calls arrive interleaved by their wire `index`, with the id and name
+ * usually only in the first fragment of each index and the arguments split over many fragments.
+ * Each content block (thinking, text, each tool call) gets its block index when it first appears,
+ * and `response()` lists the parts in that same order, so event indexes are final positions. The
+ * wire has no block ends: `finish()` ends every block when the stream is done.
  */
 export class OpenAIResponseAccumulator {
   private thinking = "";
   private text = "";
   private readonly toolCalls = new Map<number, PendingToolCall>();
+  private readonly blocks: Block[] = [];
   private finishReason: string | undefined;
   /** The last `usage` object the server sent (raw; see convert-openai-usage.ts). */
   usage: unknown;
@@ -35,45 +42,63 @@ export class OpenAIResponseAccumulator {
     if (chunk.finishReason !== undefined) this.finishReason = chunk.finishReason;
     if (chunk.reasoning) {
       this.thinking += chunk.reasoning;
-      events.push({ type: "thinking_delta", delta: chunk.reasoning });
+      events.push(...this.openBlock({ kind: "thinking" }), { type: "thinking_delta", index: this.indexOf("thinking"), delta: chunk.reasoning });
     }
     if (chunk.text) {
       this.text += chunk.text;
-      events.push({ type: "text_delta", delta: chunk.text });
+      events.push(...this.openBlock({ kind: "text" }), { type: "text_delta", index: this.indexOf("text"), delta: chunk.text });
     }
     for (const fragment of chunk.toolCalls) events.push(...this.applyToolCall(fragment));
     return events;
   }
 
+  /** The end events of every block, in block order; call once, when the stream is done. */
+  finish(): ProviderEvent[] {
+    return this.blocks.map((block, index): ProviderEvent => (block.kind === "tool_call" ? { type: "tool_call_end", index } : { type: `${block.kind}_end`, index }));
+  }
+
+  private indexOf(kind: Block["kind"], toolIndex?: number): number {
+    return this.blocks.findIndex((block) => block.kind === kind && (block.kind !== "tool_call" || block.toolIndex === toolIndex));
+  }
+
+  private openBlock(block: Block): ProviderEvent[] {
+    if (block.kind !== "tool_call" && this.indexOf(block.kind) !== -1) return [];
+    this.blocks.push(block);
+    return block.kind === "tool_call" ? [] : [{ type: `${block.kind}_start`, index: this.blocks.length - 1 }];
+  }
+
   private applyToolCall(fragment: OpenAIToolCallFragment): ProviderEvent[] {
-    const { index } = fragment;
-    const call = this.toolCalls.get(index) ?? { argumentsText: "", started: false };
-    this.toolCalls.set(index, call);
+    const { index: toolIndex } = fragment;
+    const call = this.toolCalls.get(toolIndex) ?? { argumentsText: "", started: false };
+    this.toolCalls.set(toolIndex, call);
     if (!call.started) {
       call.id ??= fragment.id;
       call.name ??= fragment.name;
     }
     const delta = fragment.argumentsText ?? "";
     call.argumentsText += delta;
-    if (call.started) return delta === "" ? [] : [{ type: "tool_call_delta", index, delta }];
+    if (call.started) return delta === "" ? [] : [{ type: "tool_call_delta", index: this.indexOf("tool_call", toolIndex), delta }];
     if (call.name === undefined) return [];
     call.started = true;
-    call.id ??= fallbackId(index);
+    call.id ??= fallbackId(toolIndex);
+    this.openBlock({ kind: "tool_call", toolIndex });
+    const index = this.blocks.length - 1;
     const events: ProviderEvent[] = [{ type: "tool_call_start", index, id: call.id, name: call.name }];
     // Arguments that came before the name (or with it) follow the start as one delta.
     if (call.argumentsText !== "") events.push({ type: "tool_call_delta", index, delta: call.argumentsText });
     return events;
   }
 
-  /** The response so far: thinking, then text, then tool calls by index. Also the partial on errors. */
+  /** The response so far, its parts in the order their blocks started. Also the partial on errors. */
   response(): ModelResponse {
     const content: AssistantPart[] = [];
-    if (this.thinking !== "") content.push({ type: "thinking", thinking: this.thinking });
-    if (this.text !== "") content.push({ type: "text", text: this.text });
-    const indexes = [...this.toolCalls.keys()].sort((left, right) => left - right);
-    for (const index of indexes) {
-      const call = this.toolCalls.get(index);
-      if (call?.name !== undefined) content.push(toolCallPart(index, call, call.name));
+    for (const block of this.blocks) {
+      if (block.kind === "thinking") content.push({ type: "thinking", thinking: this.thinking });
+      else if (block.kind === "text") content.push({ type: "text", text: this.text });
+      else {
+        const call = this.toolCalls.get(block.toolIndex);
+        if (call?.name !== undefined) content.push(toolCallPart(block.toolIndex, call, call.name));
+      }
     }
     const hasToolCalls = content.some((part) => part.type === "tool_call");
     return { content, ...mapOpenAIFinishReason(this.finishReason, hasToolCalls) };

@@ -54,6 +54,7 @@ export async function* streamOpenAICompatible(
       yield* events;
     }
     if (signal?.aborted) throw abortError();
+    yield* accumulator.finish();
     yield { type: "done", response: accumulator.response(), usage: usage() };
   } catch (caught) {
     const error = toStreamError(caught, label, signal);
