@@ -29,6 +29,7 @@ describe("defineTool", () => {
       parameters: { type: "object", properties: { values: { type: "array", items: { type: "number" } } }, required: ["values"] },
       execute: async ({ values }) => String(values.reduce((sum, value) => sum + value, 0)),
     });
+    expect(tool.name).toBe("add");
     expectTypeOf<Parameters<typeof tool.execute>[0]>().toEqualTypeOf<{ [key: string]: unknown; values: number[] }>();
   });
 
