@@ -18,7 +18,6 @@ export interface CompressionOptions {
   summarizer?: Summarizer;
   /** Counts tokens when the provider reported no usage (default: the calibrated estimator). */
   counter?: TokenCounter;
-  clock?: () => Date;
   /** Prompt-cache lifetime: idle longer than this, the cache is cold (default 5 minutes). */
   cacheTtlMs?: number;
   /** With a cold cache, compress from this share of the window on (default 0.6). */
@@ -57,7 +56,6 @@ export interface CompressionSettings {
   /** True when `summarizer` was given (a model), false for the built-in deterministic one. */
   hasModelSummarizer: boolean;
   counter: TokenCounter;
-  clock: () => Date;
   cacheTtlMs: number;
   cachedPriceRatio: number;
   expectedRemainingCalls: number | undefined;
@@ -89,7 +87,6 @@ export function resolveCompressionSettings(options: CompressionOptions): Compres
     summarizer: options.summarizer ?? createDeterministicSummarizer(),
     hasModelSummarizer: options.summarizer !== undefined,
     counter: options.counter ?? getTokenCounter("estimate"),
-    clock: options.clock ?? (() => new Date()),
     cacheTtlMs: options.cacheTtlMs ?? 5 * 60 * 1000,
     cachedPriceRatio: options.cachedPriceRatio ?? 0.1,
     expectedRemainingCalls: options.expectedRemainingCalls,
