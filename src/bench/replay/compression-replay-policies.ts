@@ -11,7 +11,7 @@ export function compressionReplayPolicies(): Record<string, ReplayPolicyFactory>
   return Object.fromEntries(
     compressionPolicyNames.map((name): [string, ReplayPolicyFactory] => [
       name,
-      ({ contextWindow, meter, clock }) => createCompressionPolicy(name, { contextWindow, blobStore: createMemoryBlobStore(), counter: meter.counter }),
+      ({ contextWindow, meter }) => createCompressionPolicy(name, { contextWindow, blobStore: createMemoryBlobStore(), counter: meter.counter }),
     ]),
   );
 }
