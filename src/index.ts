@@ -1,59 +1,65 @@
-// The `ctxkit` entry: the curated public surface. Providers live under `ctxkit/providers/*`,
-// test doubles under `ctxkit/testing`.
+// The `ctxkit` entry: what a library user composes an agent from. Advanced and internal pieces are
+// on named subpaths: `ctxkit/context` (policy internals), `ctxkit/session` (records, ledger, cache
+// rules), `ctxkit/tokens` (tokenizers, chat templates), `ctxkit/tools` (built-in workspace tools),
+// `ctxkit/inspect`, `ctxkit/bench`; providers under `ctxkit/providers/*`, test doubles under
+// `ctxkit/testing`. Nothing here loads a tokenizer package: those load on first use.
 export * from "./types/index.js";
 export * from "./loop/index.js";
-export { defineTool, ToolError, type Tool, type ToolContext, type ToolErrorKind, type ToolOutput } from "./tools/tool.js";
-export type { Provider, ProviderEvent, ModelResponse, SerializedRequest } from "./providers/provider.js";
-export { buildModelRequest } from "./context/build-model-request.js";
-export { createStablePrefix, type StablePrefix } from "./context/stable-prefix.js";
 export {
-  createSessionStore,
-  startSession,
-  rebuildRequest,
-  type SessionStore,
-  type SessionWriter,
-  type LoadedSession,
-  type SessionSummary,
-  type StartSessionOptions,
-  type StartedSession,
-} from "./session/index.js";
-export { defaultPricingCatalog, estimateCost, costOfCall, findModelPricing, type ModelPricing, type PricingCatalog } from "./session/pricing.js";
-export { applyCacheRule, type CacheRuleName, type CacheRuleInput, type CacheOutcome } from "./session/cache-rules.js";
-export { buildUsageLedger, appendOnlyLimitTokens, toLedgerCall, type UsageLedger, type LedgerCall, type LedgerEntry, type LedgerTotals } from "./session/usage-ledger.js";
-export * from "./tokens/index.js";
-export { composeContextPolicies, applyEdits } from "./context/compose-context-policies.js";
-export type { ContextEdit, ContextPolicy, ContextPreparer, ContextState, ToolResultInfo, ToolResultProcessor } from "./context/context-policy.js";
-export { createPrefixGuard, describeCacheBreak, type CacheBreak, type PrefixCheck, type PrefixGuard } from "./context/prefix-guard/index.js";
-export * from "./context/compression/index.js";
+  defineTool,
+  ToolError,
+  type ObjectSchema,
+  type SchemaTool,
+  type Tool,
+  type ToolArguments,
+  type ToolContext,
+  type ToolErrorKind,
+  type ToolOutput,
+} from "./tools/tool.js";
+export type { Provider, ProviderEvent, ModelResponse, SerializedRequest } from "./providers/provider.js";
+export { createStablePrefix, type StablePrefix } from "./context/stable-prefix.js";
+export { createSessionStore, startSession, rebuildRequest, type SessionStore, type LoadedSession, type SessionSummary, type StartSessionOptions, type StartedSession } from "./session/index.js";
+export type { SessionWriter } from "./session/index.js";
 export { createFileBlobStore } from "./session/blob-store.js";
-export { createRecallTool, type RecallArgs, type RecallToolOptions } from "./tools/recall/index.js";
-// The agent status bar (event metadata, the <agent_status> tail, its cost model) and the TODO tools.
+export { defaultPricingCatalog, estimateCost, findModelPricing, type ModelPricing, type PricingCatalog } from "./session/pricing.js";
+export { getTokenCounter } from "./tokens/get-token-counter.js";
+export type { TokenCounter, TokenCounterName } from "./tokens/token-counter.js";
+export { composeContextPolicies } from "./context/compose-context-policies.js";
+export type { ContextEdit, ContextPolicy, ContextPreparer, ContextState, ToolResultInfo, ToolResultProcessor } from "./context/context-policy.js";
+export type { ComposedContextPolicy } from "./context/compose-context-policies.js";
+export type { ProcessedToolResult, SystemSectionInput, TailState, UserMessageInfo } from "./context/context-policy.js";
+export { createPrefixGuard, describeCacheBreak, hashBody, type CacheBreak, type PrefixCheck, type PrefixGuard, type PrefixGuardOptions } from "./context/prefix-guard/index.js";
+export {
+  compressionPolicyNames,
+  createCompression,
+  createCompressionPolicy,
+  createDeterministicSummarizer,
+  createMemoryBlobStore,
+  createModelSummarizer,
+  type BlobStore,
+  type CompressionOptions,
+  type CompressionPolicy,
+  type CompressionPolicyName,
+  type CompressionSettings,
+  type CompressionStats,
+  type CreateCompressionOptions,
+  type ModelSummarizerOptions,
+  type Summarizer,
+} from "./context/compression/index.js";
 export {
   createStatusBar,
   chooseStatusBarMode,
-  deriveStatusState,
-  renderStatus,
-  describeToolError,
-  annotateToolResult,
-  annotateUserMessage,
-  createStatusCheckpointMessage,
-  findStatusCheckpoint,
-  isStatusMessage,
-  replayTodoList,
   type StatusBar,
   type StatusBarOptions,
   type StatusBarSettings,
   type StatusBarMode,
-  type StatusBarLimit,
-  type StatusBarTarget,
   type StatusBarModeDecision,
   type StatusBarModeInputs,
-  type StatusState,
-  type StatusCheckpointData,
-  type SystemState,
   type TodoItem,
   type TodoStatus,
 } from "./context/status-bar/index.js";
+export { createRecallTool, type RecallArgs, type RecallToolOptions } from "./tools/recall/index.js";
 export { createTodoTools } from "./tools/todo/index.js";
-export { detectSystemState } from "./loop/detect-system-state.js";
+export { detectSystemState, type SystemState } from "./loop/detect-system-state.js";
 export { resolveAgentPrefix, type AgentPrefixInput } from "./loop/resolve-agent-prefix.js";
+export { verifyRebuiltRequest } from "./session/rebuild-request.js";

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { CtxkitError } from "../types/index.js";
+import { ConfigError } from "../types/index.js";
 
 /** Options every command that talks to a model accepts. */
 export const commonOptions = {
@@ -79,7 +79,7 @@ export function parseCommandLine(args: string[], extra: NonNullable<ParseArgsCon
     });
     return { flags: values as CliFlags, positionals, extra: values as Record<string, unknown> };
   } catch (error) {
-    throw new CtxkitError("config_invalid", `${error instanceof Error ? error.message : String(error)}. Run 'ctxkit --help' for the options.`);
+    throw new ConfigError("option_invalid", `${error instanceof Error ? error.message : String(error)}. Run 'ctxkit --help' for the options.`);
   }
 }
 
@@ -87,7 +87,7 @@ export function parsePositiveInteger(value: string | undefined, flag: string): n
   if (value === undefined) return undefined;
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed <= 0) {
-    throw new CtxkitError("config_invalid", `${flag} must be a positive whole number, got '${value}'.`);
+    throw new ConfigError("option_invalid", `${flag} must be a positive whole number, got '${value}'.`);
   }
   return parsed;
 }

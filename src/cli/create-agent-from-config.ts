@@ -7,7 +7,7 @@ import type { Provider } from "../providers/provider.js";
 import { createSessionStore, startSession, type SessionStore, type SessionWriter, type SessionWarning } from "../session/index.js";
 import { createWorkspaceTools } from "../tools/builtin/index.js";
 import type { Tool } from "../tools/tool.js";
-import { CtxkitError, type SystemPrompt } from "../types/index.js";
+import { type SystemPrompt, ConfigError } from "../types/index.js";
 import type { ResolvedConfig } from "./resolve-config.js";
 import { createStatusBar, type StatusBar, type StatusBarModeDecision } from "../context/status-bar/index.js";
 import type { ContextPolicy } from "../context/context-policy.js";
@@ -24,8 +24,8 @@ and verify your work. When you are done, answer with a short summary of what you
 
 export function createProviderFromConfig(config: ResolvedConfig): Provider {
   if (!config.model) {
-    throw new CtxkitError(
-      "config_invalid",
+    throw new ConfigError(
+      "model_missing",
       "No model is set. Pass --model <name> (e.g. --model qwen3:8b for Ollama), set CTXKIT_MODEL, or add \"model\" to ctxkit.config.json.",
     );
   }
@@ -51,8 +51,8 @@ export function createToolsFromConfig(config: ResolvedConfig): Tool<any>[] {
   const available = createWorkspaceTools({ workspace: config.workspace, enableBash: config.tools.includes("bash") });
   const unknown = config.tools.filter((name) => !available.some((tool) => tool.name === name));
   if (unknown.length > 0) {
-    throw new CtxkitError(
-      "config_invalid",
+    throw new ConfigError(
+      "tool_unknown",
       `Unknown tool${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}. Built-in tools: ${available.map((tool) => tool.name).join(", ")} (bash only when named).`,
     );
   }

@@ -3,7 +3,7 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { vendorProfiles } from "../providers/openai-compatible/vendor-profiles.js";
 import { isInside } from "../tools/workspace-path.js";
-import { CtxkitError } from "../types/index.js";
+import { CtxkitError, ConfigError } from "../types/index.js";
 import { parsePositiveInteger, type CliFlags } from "./cli-options.js";
 import { compressionPolicyNames, isCompressionPolicyName, type CompressionPolicyName } from "../context/compression/index.js";
 
@@ -123,7 +123,7 @@ export function resolveConfig(
     ["openai-compatible", "default"],
   ])!;
   if (!providerNames.includes(provider as ProviderName)) {
-    throw new CtxkitError("config_invalid", `Unknown provider '${provider}'. Use one of: ${providerNames.join(", ")}.`);
+    throw new ConfigError("option_invalid", `Unknown provider '${provider}'. Use one of: ${providerNames.join(", ")}.`);
   }
   const vendor = pick<string>("vendor", [
     [flags.vendor, "flag"],
@@ -133,7 +133,7 @@ export function resolveConfig(
     ["openai", "default"],
   ])!;
   if (!vendorNames.includes(vendor as VendorName)) {
-    throw new CtxkitError("config_invalid", `Unknown vendor '${vendor}'. Use one of: ${vendorNames.join(", ")}.`);
+    throw new ConfigError("option_invalid", `Unknown vendor '${vendor}'. Use one of: ${vendorNames.join(", ")}.`);
   }
   const isAnthropic = provider === "anthropic";
   const baseURL = pick<string>("baseURL", [
@@ -179,7 +179,7 @@ export function resolveConfig(
     ["ctxkit", "default"],
   ])!;
   if (!isCompressionPolicyName(compression)) {
-    throw new CtxkitError("config_invalid", `Unknown compression policy '${compression}'. Use one of: ${compressionPolicyNames.join(", ")}.`);
+    throw new ConfigError("option_invalid", `Unknown compression policy '${compression}'. Use one of: ${compressionPolicyNames.join(", ")}.`);
   }
   const tools = pick<string[]>("tools", [
     [flags.tools === undefined ? undefined : expandToolList(flags.tools.split(",")), "flag"],
@@ -208,7 +208,7 @@ export function resolveConfig(
     ["auto", "default"],
   ])!;
   if (!statusBarModes.includes(statusBarMode as StatusBarConfig["mode"])) {
-    throw new CtxkitError("config_invalid", `Unknown status bar mode '${statusBarMode}'. Use one of: ${statusBarModes.join(", ")}.`);
+    throw new ConfigError("option_invalid", `Unknown status bar mode '${statusBarMode}'. Use one of: ${statusBarModes.join(", ")}.`);
   }
   return {
     provider: provider as ProviderName,
@@ -248,7 +248,7 @@ function parseSeconds(value: string | undefined, flag: string): number | undefin
   if (value === undefined) return undefined;
   const seconds = Number(value);
   if (value.trim() === "" || !Number.isFinite(seconds) || seconds < 0) {
-    throw new CtxkitError("config_invalid", `${flag} must be a number of seconds ≥ 0 (0 turns the limit off), got '${value}'.`);
+    throw new CtxkitError("option_invalid", `${flag} must be a number of seconds ≥ 0 (0 turns the limit off), got '${value}'.`);
   }
   return Math.round(seconds * 1000);
 }
@@ -272,22 +272,22 @@ function expandToolList(names: string[]): string[] {
 function checkWorkspaceConfig(config: ConfigFile | undefined, path: string): ConfigFile | undefined {
   if (config === undefined) return undefined;
   if (config.allow !== undefined && config.allow.length > 0) {
-    throw new CtxkitError(
-      "config_invalid",
+    throw new ConfigError(
+      "config_file_invalid",
       `${path}: 'allow' is not read from a workspace's config (a cloned repository could approve its own commands). ` +
         "Move it to ~/.config/ctxkit/config.json, or pass --yes.",
     );
   }
   if (config.baseURL !== undefined && !isLoopbackURL(config.baseURL)) {
-    throw new CtxkitError(
-      "config_invalid",
+    throw new ConfigError(
+      "config_file_invalid",
       `${path}: 'baseURL' ${config.baseURL} is not on this machine; a workspace's config may only name a local server ` +
         "(127.0.0.1, localhost, [::1]) so that a cloned repository cannot redirect your API key. Pass --base-url or use ~/.config/ctxkit/config.json.",
     );
   }
   if (config.dataDir !== undefined && !isInsideDirectory(dirname(path), resolve(dirname(path), config.dataDir))) {
     throw new CtxkitError(
-      "config_invalid",
+      "option_invalid",
       `${path}: 'dataDir' ${config.dataDir} is outside the workspace; a workspace's config may only keep sessions inside it ` +
         "(a cloned repository could otherwise make ctxkit write your conversations elsewhere). Pass --data-dir or set CTXKIT_DATA_DIR.",
     );
@@ -318,19 +318,19 @@ function readConfigFile(path: string): ConfigFile | undefined {
   try {
     parsed = JSON.parse(readFileSync(path, "utf8"));
   } catch (error) {
-    throw new CtxkitError("config_invalid", `${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}). Fix or remove it.`);
+    throw new ConfigError("config_file_invalid", `${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}). Fix or remove it.`);
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw new CtxkitError("config_invalid", `${path} must hold a JSON object like {"model": "qwen3:8b"}.`);
+    throw new ConfigError("config_file_invalid", `${path} must hold a JSON object like {"model": "qwen3:8b"}.`);
   }
   for (const [key, value] of Object.entries(parsed)) {
     const expected = configFileKeys[key as keyof ConfigFile];
     if (!expected) {
-      throw new CtxkitError("config_invalid", `${path}: unknown key '${key}'. Known keys: ${Object.keys(configFileKeys).join(", ")}.`);
+      throw new ConfigError("config_file_invalid", `${path}: unknown key '${key}'. Known keys: ${Object.keys(configFileKeys).join(", ")}.`);
     }
     const ok =
       expected === "string[]" ? Array.isArray(value) && value.every((item) => typeof item === "string") : typeof value === expected;
-    if (!ok) throw new CtxkitError("config_invalid", `${path}: '${key}' must be a ${expected === "string[]" ? "list of strings" : expected}.`);
+    if (!ok) throw new ConfigError("config_file_invalid", `${path}: '${key}' must be a ${expected === "string[]" ? "list of strings" : expected}.`);
   }
   return parsed as ConfigFile;
 }

@@ -1,5 +1,5 @@
 import type { AgentEvent, BlobStore, Message } from "../types/index.js";
-import { CtxkitError } from "../types/index.js";
+import { ContextError } from "../types/index.js";
 import type { ContextEdit, SessionSink } from "./agent-options.js";
 
 export interface EditTarget {
@@ -40,7 +40,7 @@ export function applyContextEdits(edits: readonly ContextEdit[], target: EditTar
       continue;
     }
     if (!(edit.start >= 0 && edit.start <= edit.end && edit.end <= trajectory.length)) {
-      throw new CtxkitError(
+      throw new ContextError(
         "context_edit_invalid",
         `A context edit replaced messages ${edit.start}–${edit.end}, but the context has ${trajectory.length}. Fix the prepareContext function.`,
       );

@@ -10,7 +10,7 @@ import { resolveAgentPrefix } from "./resolve-agent-prefix.js";
 import type { Tool } from "../tools/tool.js";
 import { compileArgumentValidators } from "../tools/validate-tool-arguments.js";
 import { validateToolDefinitions } from "../tools/validate-tool-definitions.js";
-import { CtxkitError, type Message, type UserMessage } from "../types/index.js";
+import { UsageError, type Message, type UserMessage } from "../types/index.js";
 import type { AgentOptions } from "./agent-options.js";
 import { countToolCalls, type LoopState } from "./loop-state.js";
 import { runAgentLoop } from "./run-agent-loop.js";
@@ -75,7 +75,7 @@ export function createAgent(options: AgentOptions): Agent {
   return {
     run(input, runOptions = {}) {
       return createRunHandle(async function* () {
-        if (running) throw new CtxkitError("agent_busy", "This agent is already running; wait for the current run to end before starting another.");
+        if (running) throw new UsageError("agent_busy", "This agent is already running; await the current run's result() (or abort it) before calling run() again, or create a second agent.");
         running = true;
         try {
           return yield* runAgentLoop(state, input, runOptions.signal);

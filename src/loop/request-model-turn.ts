@@ -1,5 +1,5 @@
 import { describeCacheBreak, hashBody } from "../context/prefix-guard/index.js";
-import type { AgentEvent, AssistantPart, Usage, UserMessage } from "../types/index.js";
+import { isCtxkitError, type AgentEvent, type AssistantPart, type RunError, type RunErrorCode, type Usage, type UserMessage } from "../types/index.js";
 import type { ModelResponse } from "../providers/provider.js";
 import { applyContextEdits } from "./apply-context-edits.js";
 import { callModel } from "./call-model.js";
@@ -8,7 +8,7 @@ import type { LoopState } from "./loop-state.js";
 export type TurnOutcome =
   | { kind: "response"; response: ModelResponse }
   | { kind: "aborted"; partial: AssistantPart[] }
-  | { kind: "failed"; error: { code: string; message: string } };
+  | { kind: "failed"; error: RunError };
 
 export interface TurnContext {
   state: LoopState;
@@ -129,7 +129,6 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
   }
 }
 
-function errorFields(error: unknown, fallbackCode: string): { code: string; message: string } {
-  const code = (error as { code?: unknown } | null)?.code;
-  return { code: typeof code === "string" ? code : fallbackCode, message: error instanceof Error ? error.message : String(error) };
+function errorFields(error: unknown, fallbackCode: RunErrorCode): RunError {
+  return { code: isCtxkitError(error) ? error.code : fallbackCode, message: error instanceof Error ? error.message : String(error) };
 }

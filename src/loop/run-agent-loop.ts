@@ -1,4 +1,4 @@
-import { addUsage, emptyUsage, textOf, toolCallsOf, type AgentEvent, type AssistantMessage, type Message, type RunResult, type RunStopReason, type ToolCallPart, type Usage, type UserMessage } from "../types/index.js";
+import { addUsage, emptyUsage, textOf, toolCallsOf, type AgentEvent, type AssistantMessage, type Message, type RunError, type RunResult, type RunStopReason, type ToolCallPart, type Usage, type UserMessage } from "../types/index.js";
 import { createMeta, totalToolCallsKey, type LoopState } from "./loop-state.js";
 import { createRepeatedCallDetector } from "./repeated-call-detector.js";
 import { requestModelTurn } from "./request-model-turn.js";
@@ -27,7 +27,7 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
     session?.appendMessage(message);
   };
   let ended = false;
-  const finish = async function* (stopReason: RunStopReason, error?: { code: string; message: string }): AsyncGenerator<AgentEvent, RunResult> {
+  const finish = async function* (stopReason: RunStopReason, error?: RunError): AsyncGenerator<AgentEvent, RunResult> {
     ended = true;
     try {
       session?.appendRunEnd({ runId, stopReason, usage, iterations, at: clock().toISOString(), ...(error ? { error } : {}) });
@@ -84,9 +84,6 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
         ...(response.rawStopReason ? { rawStopReason: response.rawStopReason } : {}),
       };
       const calls = toolCallsOf(assistant);
-      for (const call of calls) {
-        yield { type: "tool_call_end", turn, id: call.id, name: call.name, argumentsText: call.argumentsText, arguments: call.arguments };
-      }
       append(assistant);
       yield { type: "turn_end", turn, message: assistant };
 

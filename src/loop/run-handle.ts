@@ -1,4 +1,4 @@
-import type { AgentEvent, RunResult } from "../types/index.js";
+import { UsageError, type AgentEvent, type RunResult } from "../types/index.js";
 
 /**
  * What `agent.run()` returns: iterate it for streaming events, or await `result()` for the outcome.
@@ -20,7 +20,7 @@ export function createRunHandle(start: () => AsyncGenerator<AgentEvent, RunResul
   outcome.catch(() => undefined);
 
   async function* iterate(): AsyncGenerator<AgentEvent> {
-    if (generator) throw new Error("A run can be consumed once: iterate it or call result(), not both in parallel.");
+    if (generator) throw new UsageError("run_consumed", "A run can be consumed once: iterate it with for await, or await result(), not both in parallel. Call agent.run() again for a new run.");
     generator = start();
     let finished = false;
     try {
@@ -39,7 +39,7 @@ export function createRunHandle(start: () => AsyncGenerator<AgentEvent, RunResul
       throw error;
     } finally {
       // The consumer stopped early (break out of for-await): the run is over without a result.
-      fail?.(new Error("The run was abandoned before it finished (the event loop was exited early)."));
+      fail?.(new UsageError("run_abandoned", "The run was abandoned before it finished (the for-await loop was exited early); result() has no outcome. Iterate to the end, or abort with a signal to get a result."));
       // Close the run too, so its cleanup runs (the agent accepts a new run, open calls get results).
       if (!finished) await generator.return(undefined as never);
     }

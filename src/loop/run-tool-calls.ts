@@ -1,6 +1,6 @@
 import { toProcessedToolResult } from "../context/context-policy.js";
 import { capToolOutput } from "./cap-tool-output.js";
-import type { AgentEvent, ToolCallPart, ToolMessage } from "../types/index.js";
+import type { AgentEvent, ToolCallPart, ToolMessage, RunError } from "../types/index.js";
 import { executeToolCalls, failure, type ToolCallOutcome } from "./execute-tool-calls.js";
 import { createMeta, totalToolCallsKey, type LoopState } from "./loop-state.js";
 import type { RepeatVerdict } from "./repeated-call-detector.js";
@@ -20,12 +20,12 @@ export interface ToolTurnContext {
 export async function* runToolCalls(
   calls: readonly ToolCallPart[],
   context: ToolTurnContext,
-): AsyncGenerator<AgentEvent, { stopForRepeat: boolean; error?: { code: string; message: string } }> {
+): AsyncGenerator<AgentEvent, { stopForRepeat: boolean; error?: RunError }> {
   const { state, turn } = context;
   const { options } = state;
   const limit = options.repeatedCallLimit ?? 3;
   let stopForRepeat = false;
-  let error: { code: string; message: string } | undefined;
+  let error: RunError | undefined;
   const runnable: ToolCallPart[] = [];
   const outcomes = new Map<string, ToolCallOutcome>();
   for (const call of calls) {

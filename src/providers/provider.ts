@@ -11,13 +11,25 @@ export interface ModelResponse {
 
 /**
  * Events of one streamed model call. The stream ends with exactly one `done` or `error` event.
+ *
+ * `index` is the content block's position in the final `response.content` (so a thinking block, a
+ * text block and two tool calls are 0, 1, 2, 3). Blocks may interleave (parallel tool calls). The
+ * `*_start` / `*_end` events are optional: the loop opens a block at its first delta and closes
+ * every open block at `done`. A provider that only knows deltas may leave `index` off text and
+ * thinking deltas; the loop then starts a new block whenever the kind changes.
  */
 export type ProviderEvent =
   | { type: "start" }
-  | { type: "text_delta"; delta: string }
-  | { type: "thinking_delta"; delta: string }
+  | { type: "text_start"; index: number }
+  | { type: "text_delta"; index?: number; delta: string }
+  | { type: "text_end"; index: number }
+  | { type: "thinking_start"; index: number }
+  | { type: "thinking_delta"; index?: number; delta: string }
+  | { type: "thinking_end"; index: number }
   | { type: "tool_call_start"; index: number; id: string; name: string }
   | { type: "tool_call_delta"; index: number; delta: string }
+  /** `argumentsText` is the call's final argument text when it differs from the joined deltas (e.g. "{}" for none). */
+  | { type: "tool_call_end"; index: number; argumentsText?: string }
   | { type: "done"; response: ModelResponse; usage: Usage }
   | { type: "error"; error: CtxkitError; partial: ModelResponse; usage?: Usage };
 

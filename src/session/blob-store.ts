@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { blobIdOf, isBlobId, type BlobStore } from "../context/compression/blob-store.js";
-import { CtxkitError } from "../types/index.js";
+import { SessionError } from "../types/index.js";
 
 const EXTENSION = ".txt";
 
@@ -30,7 +30,7 @@ export function createFileBlobStore(directory: string): BlobStore {
           writeFileSync(temporary, content, "utf8");
           renameSync(temporary, path);
         } catch (error) {
-          throw new CtxkitError("config_invalid", `Could not store a blob in ${directory}: ${error instanceof Error ? error.message : String(error)}. Check that the data directory is writable.`, { cause: error });
+          throw new SessionError("blob_store_unwritable", `Could not store a blob in ${directory}: ${error instanceof Error ? error.message : String(error)}. Check that the data directory is writable.`, { cause: error });
         }
       }
       known.add(id);

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { CtxkitError } from "../types/index.js";
+import { ConfigError } from "../types/index.js";
 import { defaultPricingCatalog, findModelPricingMatch, findModelPricingName, type ModelPricing, type PricingCatalog } from "./pricing.js";
 
 /** Prices with the name they go by (a catalog key, or the file they came from). */
@@ -27,8 +27,8 @@ export function loadPricingSelection(spec: string | undefined, readText: (path: 
     const name = findModelPricingName(spec);
     const pricing = name === undefined ? undefined : defaultPricingCatalog.models[name];
     if (name === undefined || pricing === undefined) {
-      throw new CtxkitError(
-        "config_invalid",
+      throw new ConfigError(
+        "pricing_invalid",
         `No prices for '${spec}' in the catalog. Use one of: ${Object.keys(defaultPricingCatalog.models).join(", ")}; or pass a JSON file with --pricing prices.json.`,
       );
     }
@@ -38,7 +38,7 @@ export function loadPricingSelection(spec: string | undefined, readText: (path: 
   try {
     value = JSON.parse(readText(spec)) as unknown;
   } catch (error) {
-    throw new CtxkitError("config_invalid", `Cannot read the pricing file ${spec}: ${(error as Error).message}.`, { cause: error });
+    throw new ConfigError("pricing_invalid", `Cannot read the pricing file ${spec}: ${(error as Error).message}.`, { cause: error });
   }
   if (isObject(value) && isObject(value.models)) {
     const models: Record<string, ModelPricing> = { ...defaultPricingCatalog.models };
@@ -63,12 +63,12 @@ const optionalPriceFields = ["cacheWrite", "cacheWrite1h"] as const;
 
 function toModelPricing(value: unknown, where: string): ModelPricing {
   const fix = 'Expected {"input": 3, "cacheRead": 0.3, "output": 15} in USD per million tokens, optionally "cacheWrite", "cacheWrite1h", "cacheRule", "provider".';
-  if (!isObject(value)) throw new CtxkitError("config_invalid", `${where} is not a price list. ${fix}`);
+  if (!isObject(value)) throw new ConfigError("pricing_invalid", `${where} is not a price list. ${fix}`);
   for (const field of [...priceFields, ...optionalPriceFields]) {
     const price = value[field];
     const required = (priceFields as readonly string[]).includes(field);
     if ((required || price !== undefined) && !(typeof price === "number" && Number.isFinite(price) && price >= 0)) {
-      throw new CtxkitError("config_invalid", `${where}: '${field}' must be a non-negative number. ${fix}`);
+      throw new ConfigError("pricing_invalid", `${where}: '${field}' must be a non-negative number. ${fix}`);
     }
   }
   return {

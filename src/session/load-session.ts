@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { CtxkitError } from "../types/index.js";
+import { SessionError } from "../types/index.js";
 import { parseSessionFile, type ParsedSessionFile } from "./parse-session-file.js";
 
 /** Reads and validates one session file; a missing file is `session_not_found`, naming where it looked. */
@@ -9,7 +9,7 @@ export async function readSessionFile(filePath: string): Promise<ParsedSessionFi
     bytes = await readFile(filePath);
   } catch (error) {
     if (isNodeError(error) && (error.code === "ENOENT" || error.code === "ENOTDIR")) {
-      throw new CtxkitError(
+      throw new SessionError(
         "session_not_found",
         `No session file at ${filePath}. Check the id and the session directory (list() shows the sessions it holds).`,
         { cause: error },

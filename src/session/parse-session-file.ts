@@ -1,5 +1,5 @@
 import { TextDecoder } from "node:util";
-import { CtxkitError } from "../types/index.js";
+import { CtxkitError, SessionError } from "../types/index.js";
 import type { LoadedSession, SessionWarning } from "./loaded-session.js";
 import { assembleSession, type SessionAssembly } from "./assemble-session.js";
 import { READABLE_SESSION_VERSIONS, SESSION_FORMAT, SESSION_FORMAT_VERSION, type HeaderRecord } from "./session-records.js";
@@ -97,14 +97,14 @@ function readHeader(value: unknown, filePath: string): HeaderRecord {
     throw corrupt(filePath, 1, `expected the header record {"type":"header","format":"${SESSION_FORMAT}",…}`);
   }
   if (value.format !== SESSION_FORMAT) {
-    throw new CtxkitError(
+    throw new SessionError(
       "session_version_unsupported",
       `${filePath} is not a ctxkit session file (its header says format ${JSON.stringify(value.format)}, ` +
         `expected "${SESSION_FORMAT}"). Import other transcripts with \`ctxkit inspect\` instead of loading them as sessions.`,
     );
   }
   if (typeof value.version === "number" && Number.isInteger(value.version) && value.version > SESSION_FORMAT_VERSION) {
-    throw new CtxkitError(
+    throw new SessionError(
       "session_version_unsupported",
       `${filePath} uses session format version ${value.version}, but this ctxkit reads versions up to ` +
         `${SESSION_FORMAT_VERSION}. Upgrade ctxkit (npm install ctxkit@latest) to open it.`,
@@ -119,7 +119,7 @@ function readHeader(value: unknown, filePath: string): HeaderRecord {
 }
 
 function corrupt(filePath: string, line: number, reason: string): CtxkitError {
-  return new CtxkitError(
+  return new SessionError(
     "session_corrupt",
     `Session file ${filePath} is corrupt at line ${line}: ${reason}. The file was not modified; ` +
       "repair or remove that line (keep a copy) to load it.",

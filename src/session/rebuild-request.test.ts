@@ -74,6 +74,6 @@ describe("rebuildRequest", () => {
     const writer = await store.create({ id: "empty", createdAt: at, prefix: samplePrefix });
     await writer.close();
     const session = await store.load("empty");
-    expect(() => rebuildRequest(session, 0)).toThrow(expect.objectContaining({ code: "config_invalid" }));
+    expect(() => rebuildRequest(session, 0)).toThrow(expect.objectContaining({ code: "request_not_found" }));
   });
 });

@@ -1,7 +1,7 @@
 import { buildModelRequest } from "../context/build-model-request.js";
 import { hashBody } from "../context/prefix-guard/prefix-guard.js";
 import type { SerializedRequest } from "../providers/provider.js";
-import { CtxkitError, type GenerationSettings, type Message, type SystemPrompt, type ToolDefinition, type UserMessage } from "../types/index.js";
+import { CtxkitError, type GenerationSettings, type Message, type SystemPrompt, type ToolDefinition, type UserMessage, SessionError } from "../types/index.js";
 import type { LoadedSession } from "./loaded-session.js";
 
 /** The parts of one model call, as recorded: enough to rebuild its wire body byte for byte. */
@@ -26,7 +26,7 @@ export function rebuildRequest(session: LoadedSession, requestIndex: number): Re
   const prefix = request === undefined ? undefined : session.prefixes[request.prefixIndex];
   if (request === undefined || prefix === undefined) {
     const range = session.requests.length === 0 ? "it has none" : `valid indexes are 0–${session.requests.length - 1}`;
-    throw new CtxkitError("config_invalid", `Session ${session.header.id} has no request ${requestIndex}: ${range}.`);
+    throw new SessionError("request_not_found", `Session ${session.header.id} has no request ${requestIndex}: ${range}.`);
   }
   return {
     system: prefix.system,

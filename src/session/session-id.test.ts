@@ -10,7 +10,7 @@ describe("session ids", () => {
   });
 
   it("refuses a creation time that is not a date", () => {
-    expect(() => createSessionId("yesterday")).toThrow(expect.objectContaining({ code: "config_invalid" }));
+    expect(() => createSessionId("yesterday")).toThrow(expect.objectContaining({ code: "option_invalid" }));
   });
 
   it("accept only names that stay inside the session directory", () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { CtxkitError } from "../types/index.js";
+import { ConfigError, SessionError } from "../types/index.js";
 
 /**
  * Ids become file names, so they are restricted to characters that are safe everywhere and can
@@ -13,8 +13,8 @@ export function isValidSessionId(id: string): boolean {
 
 export function assertValidSessionId(id: string): void {
   if (!isValidSessionId(id)) {
-    throw new CtxkitError(
-      "config_invalid",
+    throw new SessionError(
+      "session_id_invalid",
       `Invalid session id ${JSON.stringify(id)}: use 1–128 letters, digits, ".", "_" or "-", starting with a letter or digit.`,
     );
   }
@@ -27,7 +27,7 @@ export function assertValidSessionId(id: string): void {
 export function createSessionId(createdAt: string, randomHex: string = randomBytes(3).toString("hex")): string {
   const time = new Date(createdAt);
   if (Number.isNaN(time.getTime())) {
-    throw new CtxkitError("config_invalid", `createdAt ${JSON.stringify(createdAt)} is not an ISO-8601 time.`);
+    throw new ConfigError("option_invalid", `createdAt ${JSON.stringify(createdAt)} is not an ISO-8601 time.`);
   }
   const stamp = time.toISOString(); // 2026-11-30T04:15:02.123Z
   const date = stamp.slice(0, 10).replaceAll("-", "");

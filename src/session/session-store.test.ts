@@ -74,7 +74,7 @@ describe("session store", () => {
     await writer.close();
     const before = await readFile(store.path("taken"));
     await expect(store.create({ id: "taken", createdAt, prefix: samplePrefix })).rejects.toMatchObject({
-      code: "config_invalid",
+      code: "session_exists",
       message: expect.stringContaining("already exists"),
     });
     expect(await readFile(store.path("taken"))).toEqual(before);
@@ -82,7 +82,7 @@ describe("session store", () => {
 
   it("rejects ids that could escape the session directory", async () => {
     expect(() => store.path("../escape")).toThrow(/Invalid session id/);
-    await expect(store.load("a/b")).rejects.toMatchObject({ code: "config_invalid" });
+    await expect(store.load("a/b")).rejects.toMatchObject({ code: "session_id_invalid" });
   });
 
   it("reports a missing session with the path it looked at", async () => {
@@ -144,7 +144,7 @@ describe("session store", () => {
 
   it("refuses a relative workspace path before creating any file", async () => {
     await expect(store.create({ id: "rel", createdAt, workspace: "project", prefix: samplePrefix })).rejects.toMatchObject({
-      code: "config_invalid",
+      code: "option_invalid",
     });
     expect(await store.list()).toEqual([]);
   });

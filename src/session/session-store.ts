@@ -1,6 +1,6 @@
 import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
-import { CtxkitError } from "../types/index.js";
+import { ConfigError, SessionError } from "../types/index.js";
 import type { LoadedSession } from "./loaded-session.js";
 import { isNodeError, readSessionFile } from "./load-session.js";
 import { listSessions } from "./list-sessions.js";
@@ -51,7 +51,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   const create = async (createOptions: CreateSessionOptions): Promise<SessionWriter> => {
     const { createdAt, workspace, prefix } = createOptions;
     if (workspace !== undefined && !isAbsolute(workspace)) {
-      throw new CtxkitError("config_invalid", `The session workspace must be an absolute path, got ${JSON.stringify(workspace)}.`);
+      throw new ConfigError("option_invalid", `The session workspace must be an absolute path, got ${JSON.stringify(workspace)}.`);
     }
     const prefixRecord: PrefixRecord = {
       type: "prefix",
@@ -102,14 +102,14 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       } catch (error) {
         if (!isNodeError(error) || error.code !== "EEXIST") throw error;
         if (requestedId !== undefined) {
-          throw new CtxkitError(
-            "config_invalid",
+          throw new SessionError(
+            "session_exists",
             `Session ${requestedId} already exists at ${filePath}. Use open() to append to it, or choose another id.`,
           );
         }
       }
     }
-    throw new CtxkitError("config_invalid", `Could not find an unused session id in ${directory} after ${GENERATED_ID_ATTEMPTS} tries.`);
+    throw new SessionError("session_id_exhausted", `Could not find an unused session id in ${directory} after ${GENERATED_ID_ATTEMPTS} tries.`);
   };
 
   const openSession = async (id: string): Promise<SessionWriter> => {
@@ -119,8 +119,8 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
     try {
       const { size } = await handle.stat();
       if (size !== parsed.byteLength) {
-        throw new CtxkitError(
-          "config_invalid",
+        throw new SessionError(
+          "session_changed_on_disk",
           `Session ${id} (${filePath}) changed on disk while it was being opened; is another process writing it? Nothing was modified.`,
         );
       }
@@ -165,7 +165,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
 function serializeChecked(record: HeaderRecord | PrefixRecord): string {
   const checked = validateSessionRecord(record);
   if (!checked.ok) {
-    throw new CtxkitError("config_invalid", `Cannot start a session with an invalid ${record.type} record: ${checked.reason}.`);
+    throw new SessionError("session_record_invalid", `Cannot start a session with an invalid ${record.type} record: ${checked.reason}.`);
   }
   return `${JSON.stringify(record)}\n`;
 }

@@ -80,7 +80,7 @@ describe("session writer", () => {
     const writer = await store.create({ id: "closed", createdAt, prefix: samplePrefix });
     await writer.close();
     await writer.close(); // idempotent
-    expect(() => writer.appendMessage(userMessage("m1", "late"))).toThrow(expect.objectContaining({ code: "config_invalid" }));
+    expect(() => writer.appendMessage(userMessage("m1", "late"))).toThrow(expect.objectContaining({ code: "session_write_refused" }));
   });
 
   it("keeps every fsynced record when the writing process is killed mid-line", async () => {

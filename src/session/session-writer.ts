@@ -1,5 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
-import { CtxkitError, type Message, type Usage, type UserMessage } from "../types/index.js";
+import { CtxkitError, type Message, type Usage, type UserMessage, SessionError } from "../types/index.js";
 import type { LoadedSession, SessionWarning } from "./loaded-session.js";
 import type { ContextEditRecord, RunEndRecord, RunStartRecord, SessionPrefix, SessionRecord } from "./session-records.js";
 import { validateSessionRecord } from "./validate-session-record.js";
@@ -86,7 +86,7 @@ export function createSessionWriter(state: SessionWriterState): SessionWriter {
   let closing: Promise<void> | undefined;
 
   const misuse = (reason: string): CtxkitError =>
-    new CtxkitError("config_invalid", `Refusing to write to session ${id} (${path}): ${reason}. Nothing was written.`);
+    new SessionError("session_write_refused", `Refusing to write to session ${id} (${path}): ${reason}. Nothing was written.`);
 
   const append = (record: SessionRecord): void => {
     if (closing) throw misuse("the writer is closed; open() the session again to append");

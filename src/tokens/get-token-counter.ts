@@ -1,4 +1,4 @@
-import { CtxkitError } from "../types/errors.js";
+import { ConfigError } from "../types/errors.js";
 import { createEstimatedTokenCounter } from "./estimated-token-counter.js";
 import { createQwen3TokenCounter } from "./qwen3-token-counter.js";
 import { createTiktokenCounter } from "./tiktoken-token-counter.js";
@@ -28,8 +28,8 @@ function createCounter(name: TokenCounterName): TokenCounter {
       return createEstimatedTokenCounter();
   }
   // Reached only from untyped callers (a config file, JavaScript).
-  throw new CtxkitError(
-    "config_invalid",
+  throw new ConfigError(
+    "tokenizer_unknown",
     `Unknown token counter '${String(name)}'. Use one of: qwen3, o200k, cl100k, estimate.`,
   );
 }

@@ -1,4 +1,4 @@
-import { CtxkitError } from "../types/errors.js";
+import { ConfigError } from "../types/errors.js";
 import type { Message } from "../types/message.js";
 import type { ModelRequest } from "../types/model-request.js";
 import type { ToolDefinition } from "../types/tool.js";
@@ -148,7 +148,7 @@ function variantOf(messages: readonly HfChatMessage[], index: number, lastQuery:
 
 function between(text: string, before: string, after: string): string {
   if (!text.startsWith(before) || !text.endsWith(after)) {
-    throw new CtxkitError("config_invalid", "A Qwen3 template probe did not render as expected; render these requests with renderModelRequest instead.");
+    throw new ConfigError("template_render_failed", "A Qwen3 template probe did not render as expected; render these requests with renderModelRequest instead.");
   }
   return text.slice(before.length, text.length - after.length);
 }

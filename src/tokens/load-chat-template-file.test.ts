@@ -41,13 +41,13 @@ describe("loadChatTemplateFile", () => {
     await expect(loadChatTemplateFile(path, { name: "rag" })).rejects.toThrow(/no chat template named 'rag'. Available: default, tool_use/);
   });
 
-  it("fails with config_invalid for a missing file, a config without a template, or broken Jinja", async () => {
-    await expect(loadChatTemplateFile(join(directory, "missing.jinja"))).rejects.toMatchObject({ code: "config_invalid" });
+  it("fails with template_invalid for a missing file, a config without a template, or broken Jinja", async () => {
+    await expect(loadChatTemplateFile(join(directory, "missing.jinja"))).rejects.toMatchObject({ code: "template_invalid" });
     const noTemplate = await file("config.json", JSON.stringify({ eos_token: "</s>" }));
     await expect(loadChatTemplateFile(noTemplate)).rejects.toThrow(/no "chat_template" string/);
     const notJson = await file("broken.json", "{ nope");
     await expect(loadChatTemplateFile(notJson)).rejects.toThrow(/not valid JSON/);
     const broken = await file("broken.jinja", "{% if messages %}unclosed");
-    await expect(loadChatTemplateFile(broken)).rejects.toMatchObject({ code: "config_invalid" });
+    await expect(loadChatTemplateFile(broken)).rejects.toMatchObject({ code: "template_invalid" });
   });
 });

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { CtxkitError } from "../types/errors.js";
+import { ConfigError } from "../types/errors.js";
 import { compileChatTemplate } from "./render-chat-template.js";
 
 export interface LoadChatTemplateFileOptions {
@@ -10,15 +10,15 @@ export interface LoadChatTemplateFileOptions {
 /**
  * Reads a user's chat template: a `.jinja` file (as Hugging Face repos ship `chat_template.jinja`),
  * or a `tokenizer_config.json` / `chat_template.json` with a `chat_template` field. The template is
- * parsed before it is returned, so a broken file fails here with `config_invalid`, not mid-run.
+ * parsed before it is returned, so a broken file fails here with `template_invalid`, not mid-run.
  */
 export async function loadChatTemplateFile(path: string, options: LoadChatTemplateFileOptions = {}): Promise<string> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new CtxkitError(
-      "config_invalid",
+    throw new ConfigError(
+      "template_invalid",
       `Could not read the chat template file ${path} (${error instanceof Error ? error.message : String(error)}). ` +
         "Pass the path of a .jinja file or of a tokenizer_config.json.",
       { cause: error },
@@ -39,7 +39,7 @@ function templateFromConfig(path: string, text: string, name: string): string {
   try {
     config = JSON.parse(text);
   } catch (error) {
-    throw new CtxkitError("config_invalid", `${path} is not valid JSON. Fix the file or pass the .jinja template itself.`, {
+    throw new ConfigError("template_invalid", `${path} is not valid JSON. Fix the file or pass the .jinja template itself.`, {
       cause: error,
     });
   }
@@ -51,10 +51,10 @@ function templateFromConfig(path: string, text: string, name: string): string {
     ) as { template?: unknown } | undefined;
     if (typeof named?.template === "string") return named.template;
     const names = chatTemplate.map((entry: unknown) => String((entry as { name?: unknown } | null)?.name)).join(", ");
-    throw new CtxkitError("config_invalid", `${path} has no chat template named '${name}'. Available: ${names}.`);
+    throw new ConfigError("template_invalid", `${path} has no chat template named '${name}'. Available: ${names}.`);
   }
-  throw new CtxkitError(
-    "config_invalid",
+  throw new ConfigError(
+    "template_invalid",
     `${path} has no "chat_template" string. Use the model's tokenizer_config.json or chat_template.jinja.`,
   );
 }

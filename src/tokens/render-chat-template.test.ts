@@ -82,20 +82,20 @@ describe("renderChatTemplate with other templates", () => {
     expect(renderChatTemplate({ template, messages, enableThinking: true, variables: { bos_token: "" } })).toBe("[user]true");
   });
 
-  it("reports a template that does not parse as config_invalid", () => {
+  it("reports a template that does not parse as template_invalid", () => {
     const render = () => renderChatTemplate({ template: "{% for m in messages %}", messages: [] });
     expect(render).toThrow(CtxkitError);
     expect(render).toThrow(/not valid Jinja/);
   });
 
-  it("reports raise_exception from the template as config_invalid with the template's words", () => {
+  it("reports raise_exception from the template as template_render_failed with the template's words", () => {
     const template = "{{ raise_exception('Conversation roles must alternate') }}";
     try {
       renderChatTemplate({ template, messages: [] });
       expect.unreachable();
     } catch (error) {
       expect(error).toBeInstanceOf(CtxkitError);
-      expect((error as CtxkitError).code).toBe("config_invalid");
+      expect((error as CtxkitError).code).toBe("template_render_failed");
       expect((error as CtxkitError).message).toContain("Conversation roles must alternate");
     }
   });

@@ -1,8 +1,9 @@
-import { Template } from "@huggingface/jinja";
-import { CtxkitError } from "../types/errors.js";
+import type { Template } from "@huggingface/jinja";
+import { ConfigError } from "../types/errors.js";
 import type { ToolDefinition } from "../types/tool.js";
 import type { HfChatMessage } from "./hf-chat-message.js";
 import { getQwen3ChatTemplate } from "./qwen3-chat-template.js";
+import { loadPackage } from "./load-package.js";
 import { toHfTools } from "./to-hf-tools.js";
 
 export interface RenderChatTemplateOptions {
@@ -18,18 +19,28 @@ export interface RenderChatTemplateOptions {
   variables?: Record<string, unknown>;
 }
 
-const compiledTemplates = new Map<string, Template>();
+/**
+ * A parsed chat template. ctxkit's own type, so public declarations do not reference
+ * @huggingface/jinja's (which do not typecheck under every user's compiler settings).
+ */
+export interface CompiledChatTemplate {
+  render(context: Record<string, unknown>): string;
+}
+
+const compiledTemplates = new Map<string, CompiledChatTemplate>();
 const MAX_COMPILED_TEMPLATES = 8;
 
-/** Parses a template once; throws `config_invalid` when it is not valid Jinja. */
-export function compileChatTemplate(source: string): Template {
+/** Parses a template once; throws `template_invalid` when it is not valid Jinja. */
+export function compileChatTemplate(source: string): CompiledChatTemplate {
   let template = compiledTemplates.get(source);
   if (template === undefined) {
     try {
-      template = new Template(source);
+      // Loaded on first use: the template engine is an optional peer dependency of the library.
+      const { Template: TemplateClass } = loadPackage<{ Template: typeof Template }>("@huggingface/jinja");
+      template = new TemplateClass(source) as CompiledChatTemplate;
     } catch (error) {
-      throw new CtxkitError(
-        "config_invalid",
+      throw new ConfigError(
+        "template_invalid",
         `The chat template is not valid Jinja (${errorText(error)}). Check the template file.`,
         { cause: error },
       );
@@ -63,8 +74,8 @@ export function renderChatTemplate(options: RenderChatTemplateOptions): string {
   try {
     return template.render(context);
   } catch (error) {
-    throw new CtxkitError(
-      "config_invalid",
+    throw new ConfigError(
+      "template_render_failed",
       `The chat template could not render these messages (${errorText(error)}). ` +
         "Check that the template fits the model and that roles follow its rules.",
       { cause: error },

@@ -1,4 +1,4 @@
-import { CtxkitError } from "../types/errors.js";
+import { ConfigError } from "../types/errors.js";
 import type { TokenCounter } from "./token-counter.js";
 import { commonPrefixLength } from "./common-prefix-tokens.js";
 
@@ -39,7 +39,7 @@ const messageStart = /(?=<\|im_start\|>)/;
 export function createSegmentTokenizer(counter: TokenCounter): SegmentTokenizer {
   const encode = counter.encode?.bind(counter);
   if (!encode) {
-    throw new CtxkitError("config_invalid", `The ${counter.name} counter cannot encode; segmented counting needs an exact tokenizer (qwen3, o200k).`);
+    throw new ConfigError("tokenizer_unsupported", `The ${counter.name} counter cannot encode; segmented counting needs an exact tokenizer (qwen3, o200k).`);
   }
   const cache = new Map<string, TokenizedSegment>();
   const tokenizeSegments = (texts: readonly string[]): SegmentedTokens => {

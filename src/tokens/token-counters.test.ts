@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { CtxkitError } from "../types/errors.js";
 import { createEstimatedTokenCounter } from "./estimated-token-counter.js";
 import { getTokenCounter } from "./get-token-counter.js";
 import { createQwen3TokenCounter } from "./qwen3-token-counter.js";
@@ -62,9 +61,9 @@ describe("getTokenCounter", () => {
     expect(getTokenCounter("estimate").encode).toBeUndefined();
   });
 
-  it("rejects an unknown name from untyped callers with config_invalid", () => {
+  it("rejects an unknown name from untyped callers with tokenizer_unknown", () => {
     const lookUp = () => getTokenCounter("gpt2" as TokenCounterName);
-    expect(lookUp).toThrow(CtxkitError);
+    expect(lookUp).toThrow(expect.objectContaining({ code: "tokenizer_unknown" }));
     expect(lookUp).toThrow(/Unknown token counter 'gpt2'.*qwen3, o200k, cl100k, estimate/);
   });
 

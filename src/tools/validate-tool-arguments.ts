@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { CtxkitError, type ToolDefinition } from "../types/index.js";
+import { type ToolDefinition, ToolDefinitionError } from "../types/index.js";
 
 export type ArgumentsValidator = (args: unknown) => { valid: true } | { valid: false; problems: string[] };
 
@@ -12,8 +12,7 @@ export function compileArgumentValidators(tools: readonly ToolDefinition[]): Map
   const validators = new Map<string, ArgumentsValidator>();
   for (const tool of tools) {
     if (tool.parameters.type !== "object") {
-      throw new CtxkitError(
-        "tool_definition_invalid",
+      throw new ToolDefinitionError(
         `Tool '${tool.name}' has parameters of type '${String(tool.parameters.type)}'; providers require ` +
           `an object schema. Wrap the parameters in { "type": "object", "properties": { … } }.`,
       );
@@ -22,8 +21,7 @@ export function compileArgumentValidators(tools: readonly ToolDefinition[]): Map
     try {
       validate = ajv.compile(tool.parameters);
     } catch (error) {
-      throw new CtxkitError(
-        "tool_definition_invalid",
+      throw new ToolDefinitionError(
         `Tool '${tool.name}' has an invalid JSON Schema: ${error instanceof Error ? error.message : String(error)}. ` +
           "Fix the schema in the tool's `parameters`.",
         { cause: error },

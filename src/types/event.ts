@@ -1,6 +1,7 @@
 import type { AssistantMessage, Message, ToolMessage } from "./message.js";
 import type { CacheBreak } from "./cache-break.js";
 import type { Usage } from "./usage.js";
+import type { CtxkitErrorCode } from "./error-codes.js";
 
 /** Why a run ended. `final_answer` is the only success. */
 export type RunStopReason =
@@ -9,6 +10,29 @@ export type RunStopReason =
   | "aborted"
   | "repeated_tool_call"
   | "error";
+
+/** The codes of the `warning` events the loop emits; a run goes on after each. */
+export type AgentWarningCode =
+  | "session_write_failed"
+  | "max_iterations"
+  | "output_truncated"
+  | "repeated_tool_call"
+  | "undeclared_cache_break"
+  | "context_overflow";
+
+/** Why a run failed: a typed error's code, or one of the loop's own stop conditions. */
+export type RunErrorCode =
+  | CtxkitErrorCode
+  | "max_iterations"
+  | "repeated_tool_call"
+  | "context_preparation_failed"
+  | "session_write_failed"
+  | "tool_result_processing_failed";
+
+export interface RunError {
+  code: RunErrorCode;
+  message: string;
+}
 
 export interface RunResult {
   stopReason: RunStopReason;
@@ -19,7 +43,7 @@ export interface RunResult {
   usage: Usage;
   iterations: number;
   sessionId?: string;
-  error?: { code: string; message: string };
+  error?: RunError;
 }
 
 /**
@@ -30,10 +54,21 @@ export type AgentEvent =
   | { type: "run_start"; runId: string; sessionId?: string; input: string }
   | { type: "turn_start"; turn: number }
   | { type: "request"; turn: number; messageCount: number; hasTail: boolean }
-  | { type: "text_delta"; turn: number; delta: string }
-  | { type: "thinking_delta"; turn: number; delta: string }
-  | { type: "tool_call_start"; turn: number; id: string; name: string }
-  | { type: "tool_call_end"; turn: number; id: string; name: string; argumentsText: string; arguments: unknown }
+  /*
+   * Content blocks of the assistant message, as they stream. `index` is the block's position in
+   * the turn's final `message.content`; blocks may interleave (parallel tool calls), so a UI keys
+   * its drawing on `index`. Each block gets one start, its deltas and one end (a failed or aborted
+   * call leaves blocks open; the `error` or `run_end` event closes them).
+   */
+  | { type: "text_start"; turn: number; index: number }
+  | { type: "text_delta"; turn: number; index: number; delta: string }
+  | { type: "text_end"; turn: number; index: number; text: string }
+  | { type: "thinking_start"; turn: number; index: number }
+  | { type: "thinking_delta"; turn: number; index: number; delta: string }
+  | { type: "thinking_end"; turn: number; index: number; thinking: string }
+  | { type: "tool_call_start"; turn: number; index: number; id: string; name: string }
+  | { type: "tool_call_delta"; turn: number; index: number; id: string; delta: string }
+  | { type: "tool_call_end"; turn: number; index: number; id: string; name: string; argumentsText: string; arguments: unknown }
   | { type: "tool_result"; turn: number; message: ToolMessage; durationMs: number }
   | { type: "usage"; turn: number; usage: Usage }
   | { type: "turn_end"; turn: number; message: AssistantMessage }
@@ -48,8 +83,8 @@ export type AgentEvent =
       inserted: number;
       reason?: string;
     }
-  | { type: "warning"; code: string; message: string }
-  | { type: "error"; code: string; message: string }
+  | { type: "warning"; code: AgentWarningCode; message: string }
+  | { type: "error"; code: RunErrorCode; message: string }
   | {
       type: "run_end";
       stopReason: RunStopReason;
@@ -57,7 +92,7 @@ export type AgentEvent =
       usage: Usage;
       iterations: number;
       finalText: string;
-      error?: { code: string; message: string };
+      error?: RunError;
     };
 
 export type AgentEventType = AgentEvent["type"];

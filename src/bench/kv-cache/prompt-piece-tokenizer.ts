@@ -1,5 +1,5 @@
 import type { TokenCounter } from "../../tokens/token-counter.js";
-import { CtxkitError } from "../../types/index.js";
+import { ConfigError } from "../../types/index.js";
 
 /** A piece of a rendered prompt and its tokens. */
 export interface PromptPiece {
@@ -44,7 +44,7 @@ const lineStart = /(?<=\n)(?=\S)/;
 export function createPromptPieceTokenizer(counter: TokenCounter): PromptPieceTokenizer {
   const encode = counter.encode?.bind(counter);
   if (!encode) {
-    throw new CtxkitError("config_invalid", `The ${counter.name} counter cannot encode; the kv-cache benchmark needs an exact tokenizer (qwen3).`);
+    throw new ConfigError("tokenizer_unsupported", `The ${counter.name} counter cannot encode; the kv-cache benchmark needs an exact tokenizer (qwen3).`);
   }
   const pieces = new Map<string, readonly number[]>();
   let segments = new Map<string, PromptSegment>();

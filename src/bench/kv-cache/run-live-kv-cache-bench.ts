@@ -1,5 +1,5 @@
 import type { Provider } from "../../providers/provider.js";
-import { CtxkitError, type ModelRequest, type Usage } from "../../types/index.js";
+import { CtxkitError, type ModelRequest, type Usage, ProviderError } from "../../types/index.js";
 import { buildModeRequests, contextModes, type ContextMode, type Dialogue } from "./context-modes.js";
 
 export interface LiveModeResult {
@@ -78,7 +78,7 @@ async function send(provider: Provider, request: ModelRequest, signal?: AbortSig
     if (event.type === "error") return { error: event.error, ...(event.usage ? { usage: event.usage } : {}) };
   }
   // The provider contract ends every stream with done or error; a stream that just stops is a bug there.
-  return { error: new CtxkitError("provider_response_invalid", `${provider.name} ended a stream without a done or error event.`) };
+  return { error: new ProviderError("provider_response_invalid", `${provider.name} ended a stream without a done or error event.`) };
 }
 
 function emptyResult(mode: ContextMode): LiveModeResult {

@@ -5,7 +5,7 @@ import { findModelPricing, type ModelPricing } from "../../session/pricing.js";
 import { getTokenCounter } from "../../tokens/get-token-counter.js";
 import { renderModelRequest } from "../../tokens/count-rendered-prompt.js";
 import { createIncrementalQwen3Renderer } from "../../tokens/incremental-qwen3-renderer.js";
-import { CtxkitError, type ModelRequest } from "../../types/index.js";
+import { type ModelRequest, ConfigError } from "../../types/index.js";
 import { buildModeRequests, contextModes, expectedBreakLayer, type ContextMode, type Dialogue } from "./context-modes.js";
 import { anthropicCacheOutcome, anthropicPromptCost, openAICacheOutcome, openAIPromptCost, type MeasuredCall } from "./prompt-cache-cost.js";
 import { createPromptPieceTokenizer, sharedPromptPrefix, type PromptPieces } from "./prompt-piece-tokenizer.js";
@@ -136,7 +136,7 @@ function emptyResult(mode: ContextMode): OfflineModeResult {
 function pricingOf(model: string): { model: string } & ModelPricing {
   const pricing = findModelPricing(model);
   if (pricing === undefined) {
-    throw new CtxkitError("config_invalid", `No price for '${model}' in the pricing catalog. Use a model listed in src/session/pricing-catalog.json.`);
+    throw new ConfigError("model_unpriced", `No price for '${model}' in the pricing catalog. Use a model listed in src/session/pricing-catalog.json.`);
   }
   return { model, ...pricing };
 }

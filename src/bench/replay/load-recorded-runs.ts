@@ -1,7 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { importTranscriptFiles, type ImportProblem, type TranscriptFormat } from "../../inspect/index.js";
-import { CtxkitError } from "../../types/index.js";
+import { TranscriptError } from "../../types/index.js";
 import { toRecordedRun, type RecordedRun } from "./recorded-run.js";
 
 export interface LoadRecordedRunsOptions {
@@ -44,12 +44,12 @@ async function expandPath(path: string): Promise<string[]> {
   try {
     isDirectory = (await stat(path)).isDirectory();
   } catch (error) {
-    throw new CtxkitError("transcript_invalid", `Cannot read ${path} (${(error as Error).message}). Pass transcript files or a directory of them.`);
+    throw new TranscriptError(`Cannot read ${path} (${(error as Error).message}). Pass transcript files or a directory of them.`);
   }
   if (!isDirectory) return [path];
   const names = (await readdir(path)).sort();
   const trajectories = names.filter((name) => name.endsWith(".traj.json"));
   const chosen = trajectories.length > 0 ? trajectories : names.filter((name) => name.endsWith(".json") || name.endsWith(".jsonl"));
-  if (chosen.length === 0) throw new CtxkitError("transcript_invalid", `${path} holds no *.traj.json, *.json or *.jsonl files to replay.`);
+  if (chosen.length === 0) throw new TranscriptError(`${path} holds no *.traj.json, *.json or *.jsonl files to replay.`);
   return chosen.map((name) => join(path, name));
 }

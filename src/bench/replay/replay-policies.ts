@@ -1,5 +1,5 @@
 import type { ContextPolicy } from "../../context/context-policy.js";
-import { CtxkitError, type Message, type ToolDefinition } from "../../types/index.js";
+import { type Message, type ToolDefinition, ConfigError } from "../../types/index.js";
 import { createCompactAtThresholdPolicy } from "./comparators/compact-at-threshold-policy.js";
 import { createNonePolicy } from "./comparators/none-policy.js";
 import { createPruneToolOutputsPolicy } from "./comparators/prune-tool-outputs-policy.js";
@@ -46,7 +46,7 @@ export function resolveReplayPolicyNames(selection: string | undefined): string[
   const names = selection.split(",").map((name) => name.trim()).filter((name) => name !== "");
   const unknown = names.filter((name) => !known.includes(name));
   if (unknown.length > 0 || names.length === 0) {
-    throw new CtxkitError("config_invalid", `Unknown replay polic${unknown.length === 1 ? "y" : "ies"} ${unknown.map((name) => `'${name}'`).join(", ") || "(none given)"}. Use 'all' or a comma-separated list of: ${known.join(", ")}.`);
+    throw new ConfigError("option_invalid", `Unknown replay polic${unknown.length === 1 ? "y" : "ies"} ${unknown.map((name) => `'${name}'`).join(", ") || "(none given)"}. Use 'all' or a comma-separated list of: ${known.join(", ")}.`);
   }
   return [...new Set(names)];
 }

@@ -4,7 +4,7 @@ import { importTranscriptFiles } from "../../inspect/importers/import-transcript
 import type { ImportedTranscript } from "../../inspect/imported-transcript.js";
 import { findModelPricing } from "../../session/pricing.js";
 import { getTokenCounter } from "../../tokens/get-token-counter.js";
-import { CtxkitError } from "../../types/index.js";
+import { ConfigError } from "../../types/index.js";
 import { cacheModels, measureStatusBarCost, statusBarModes, type CacheModel, type ModeCost, type StatusBarCostRow } from "./measure-status-bar-cost.js";
 
 export interface StatusBarCostReport {
@@ -42,14 +42,14 @@ export async function runStatusBarCostBench(corpus: string, options: { limit?: n
     totals.push({ part: part.part, runs: partRows.length, calls: partRows.reduce((total, row) => total + row.calls, 0), costs: sumCosts(partRows) });
   }
   if (rows.length === 0) {
-    throw new CtxkitError("config_invalid", `No recorded runs under ${corpus} (expected swe-gemini/*.traj.json or tau-bench/trajectories/gpt-4o-airline.json). Pass --corpus <dir>.`);
+    throw new ConfigError("corpus_missing", `No recorded runs under ${corpus} (expected swe-gemini/*.traj.json or tau-bench/trajectories/gpt-4o-airline.json). Pass --corpus <dir>.`);
   }
   return { corpus, counter: counter.name, rows, totals };
 }
 
 function measure(transcript: ImportedTranscript, model: string, counter: ReturnType<typeof getTokenCounter>): Promise<StatusBarCostRow> {
   const pricing = findModelPricing(model);
-  if (pricing === undefined) throw new CtxkitError("config_invalid", `No price for '${model}' in the pricing catalog; the cost of ${transcript.id} cannot be computed.`);
+  if (pricing === undefined) throw new ConfigError("model_unpriced", `No price for '${model}' in the pricing catalog; the cost of ${transcript.id} cannot be computed.`);
   return measureStatusBarCost(transcript, model, pricing, counter);
 }
 

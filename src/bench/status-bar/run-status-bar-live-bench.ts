@@ -1,5 +1,5 @@
 import type { Provider } from "../../providers/provider.js";
-import { CtxkitError } from "../../types/index.js";
+import { ConfigError } from "../../types/index.js";
 import { statusBarArms, type StatusBarArm } from "./status-bar-arms.js";
 import type { StatusBarTask } from "./status-bar-task.js";
 import { statusBarTasks } from "./status-bar-tasks.js";
@@ -44,7 +44,7 @@ function pick<T>(names: readonly string[] | undefined, all: readonly T[], nameOf
   if (names === undefined) return [...all];
   return names.map((name) => {
     const found = all.find((item) => nameOf(item) === name);
-    if (found === undefined) throw new CtxkitError("config_invalid", `Unknown ${what} '${name}'. Use one of: ${all.map(nameOf).join(", ")}.`);
+    if (found === undefined) throw new ConfigError("option_invalid", `Unknown ${what} '${name}'. Use one of: ${all.map(nameOf).join(", ")}.`);
     return found;
   });
 }

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import { CtxkitError } from "../../types/index.js";
+import { CtxkitError, TranscriptError } from "../../types/index.js";
 import type { SkippedCategory, TextCategory } from "./text-category.js";
 
 export interface LoadTextCategoriesOptions {
@@ -122,5 +122,5 @@ async function readJson(file: string): Promise<unknown> {
 }
 
 function invalid(file: string, reason: string): CtxkitError {
-  return new CtxkitError("transcript_invalid", `${file}: ${reason}. The corpus files should be as ../shared/corpus/README.md describes them.`);
+  return new TranscriptError(`${file}: ${reason}. The corpus files should be as ../shared/corpus/README.md describes them.`);
 }

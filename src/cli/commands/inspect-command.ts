@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { INSPECT_TOKENIZERS, inspectFiles, loadOpenAIToolsFile, TRANSCRIPT_FORMATS, type InspectTokenizer, type TranscriptFormat } from "../../inspect/index.js";
 import { loadPricingSelection } from "../../session/load-pricing.js";
-import { CtxkitError } from "../../types/index.js";
+import { ConfigError } from "../../types/index.js";
 import { parseCommandLine, parsePositiveInteger } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { formatInspectReport } from "../inspect/format-inspect-report.js";
@@ -82,5 +82,5 @@ export async function inspectCommand(args: string[], io: CliIo): Promise<number>
 function parseChoice<T extends string>(value: unknown, flag: string, choices: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
   if (typeof value === "string" && (choices as readonly string[]).includes(value)) return value as T;
-  throw new CtxkitError("config_invalid", `${flag} must be one of ${choices.join(", ")}; got '${String(value)}'.`);
+  throw new ConfigError("option_invalid", `${flag} must be one of ${choices.join(", ")}; got '${String(value)}'.`);
 }

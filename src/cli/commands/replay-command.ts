@@ -9,7 +9,7 @@ import { toEmittedRequest } from "../../bench/replay/to-emitted-request.js";
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from "../../inspect/index.js";
 import { defaultPricingCatalog, findModelPricing } from "../../session/pricing.js";
 import { getTokenCounter, type TokenCounterName } from "../../tokens/index.js";
-import { CtxkitError } from "../../types/index.js";
+import { ConfigError } from "../../types/index.js";
 import type { CliIo } from "../cli-io.js";
 import { parseCommandLine, parsePositiveInteger } from "../cli-options.js";
 
@@ -67,7 +67,7 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
   const pricingName = option("pricing") ?? defaultPricing;
   const pricing = findModelPricing(pricingName);
   if (pricing === undefined) {
-    throw new CtxkitError("config_invalid", `No prices for '${pricingName}'. Use one of: ${Object.keys(defaultPricingCatalog.models).join(", ")}.`);
+    throw new ConfigError("model_unpriced", `No prices for '${pricingName}'. Use one of: ${Object.keys(defaultPricingCatalog.models).join(", ")}.`);
   }
   const counter = getTokenCounter(parseTokenizer(option("tokenizer")));
   const format = parseFormat(option("format"));
@@ -143,11 +143,11 @@ function parseTokenizer(value: string | undefined): TokenCounterName {
   const names: TokenCounterName[] = ["estimate", "qwen3", "o200k", "cl100k"];
   if (value === undefined) return "estimate";
   if (names.includes(value as TokenCounterName)) return value as TokenCounterName;
-  throw new CtxkitError("config_invalid", `--tokenizer must be one of ${names.join(", ")}, got '${value}'.`);
+  throw new ConfigError("option_invalid", `--tokenizer must be one of ${names.join(", ")}, got '${value}'.`);
 }
 
 function parseFormat(value: string | undefined): TranscriptFormat | "auto" {
   if (value === undefined || value === "auto") return "auto";
   if (TRANSCRIPT_FORMATS.includes(value as TranscriptFormat)) return value as TranscriptFormat;
-  throw new CtxkitError("config_invalid", `--format must be auto or one of ${TRANSCRIPT_FORMATS.join(", ")}, got '${value}'.`);
+  throw new ConfigError("option_invalid", `--format must be auto or one of ${TRANSCRIPT_FORMATS.join(", ")}, got '${value}'.`);
 }

@@ -52,7 +52,7 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
   const tools = flags.tools === undefined ? undefined : loadOpenAIToolsFile(resolve(io.cwd, flags.tools));
   const tokenizer = extra.tokenizer ?? "qwen3";
   if (typeof tokenizer !== "string" || !(INSPECT_TOKENIZERS as readonly string[]).includes(tokenizer)) {
-    throw new CtxkitError("config_invalid", `--tokenizer must be one of ${INSPECT_TOKENIZERS.join(", ")}; got '${String(tokenizer)}'.`);
+    throw new CtxkitError("option_invalid", `--tokenizer must be one of ${INSPECT_TOKENIZERS.join(", ")}; got '${String(tokenizer)}'.`);
   }
   const source = await createViewSource(files, { tokenizer: tokenizer as InspectTokenizer, ...(tools === undefined ? {} : { tools }) });
   if (source.runs().length === 0) {
@@ -79,7 +79,7 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
 function resolveInput(item: string, flags: ReturnType<typeof parseCommandLine>["flags"], io: CliIo): string {
   const path = resolve(io.cwd, item);
   if (existsSync(path)) return path;
-  if (!isValidSessionId(item)) throw new CtxkitError("config_invalid", `${item} is neither a file nor a session id.`);
+  if (!isValidSessionId(item)) throw new CtxkitError("option_invalid", `${item} is neither a file nor a session id.`);
   const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env);
   const file = sessionStoreFor(config).path(item);
   if (!existsSync(file)) throw new CtxkitError("session_not_found", `No file ${item} and no session ${item} in ${config.dataDir}; see 'ctxkit sessions list'.`);
@@ -90,7 +90,7 @@ function parsePort(value: unknown): number {
   if (value === undefined) return 0;
   const port = Number(value);
   if (typeof value !== "string" || !Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new CtxkitError("config_invalid", `--port must be a whole number 0–65535 (0: a free port), got '${String(value)}'.`);
+    throw new CtxkitError("option_invalid", `--port must be a whole number 0–65535 (0: a free port), got '${String(value)}'.`);
   }
   return port;
 }

@@ -1,4 +1,4 @@
-import { CtxkitError } from "../../types/index.js";
+import { ContextError } from "../../types/index.js";
 
 /**
  * Stops compaction loops (production data: many sessions get stuck compacting again and again
@@ -33,7 +33,7 @@ export function createCompactionBreaker(limit: number): CompactionBreaker {
     },
     assertClosed() {
       if (failures < limit) return;
-      throw new CtxkitError(
+      throw new ContextError(
         "compaction_failed",
         `Context compaction failed ${failures} times in a row: the context stays over the compaction threshold even after compressing ` +
           "(the first request or the newest turns alone may be too large). Start a new session, shorten the request, " +

@@ -1,6 +1,6 @@
 import type { TokenCounter } from "../../tokens/token-counter.js";
 import { getTokenCounter } from "../../tokens/get-token-counter.js";
-import { CtxkitError } from "../../types/index.js";
+import { ConfigError } from "../../types/index.js";
 import { createBlobCollector, type BlobCollector } from "./blob-store.js";
 import { createDeterministicSummarizer } from "./deterministic-summarizer.js";
 import type { Summarizer } from "./summarizer.js";
@@ -73,12 +73,12 @@ export interface CompressionSettings {
 export function resolveCompressionSettings(options: CompressionOptions): CompressionSettings {
   const window = options.contextWindow;
   if (!Number.isFinite(window) || window <= 0) {
-    throw new CtxkitError("config_invalid", `contextWindow must be a positive number of tokens, got ${String(window)}. Pass the model's window, e.g. 128000.`);
+    throw new ConfigError("option_invalid", `contextWindow must be a positive number of tokens, got ${String(window)}. Pass the model's window, e.g. 128000.`);
   }
   const trigger = options.trigger ?? 0.8;
   const target = options.target ?? 0.5;
   if (!(target > 0 && target < trigger && trigger <= 1)) {
-    throw new CtxkitError("config_invalid", `Compression needs 0 < target < trigger ≤ 1, got target ${target} and trigger ${trigger}.`);
+    throw new ConfigError("option_invalid", `Compression needs 0 < target < trigger ≤ 1, got target ${target} and trigger ${trigger}.`);
   }
   return {
     contextWindow: window,

@@ -1,5 +1,5 @@
 import type { ContextPolicy } from "../context-policy.js";
-import { CtxkitError } from "../../types/index.js";
+import { ConfigError } from "../../types/index.js";
 import { attachBlobs } from "./attach-blobs.js";
 import type { CompressionOptions } from "./compression-options.js";
 import { resolveCompressionSettings, type CompressionSettings } from "./compression-options.js";
@@ -69,5 +69,5 @@ function selectPolicy(name: CompressionPolicyName, settings: CompressionSettings
     case "ctxkit":
       return createLayeredPolicy(settings);
   }
-  throw new CtxkitError("config_invalid", `Unknown compression policy '${String(name)}'. Use one of: ${compressionPolicyNames.join(", ")}.`);
+  throw new ConfigError("option_invalid", `Unknown compression policy '${String(name)}'. Use one of: ${compressionPolicyNames.join(", ")}.`);
 }

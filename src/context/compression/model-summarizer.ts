@@ -1,5 +1,5 @@
 import type { Provider } from "../../providers/provider.js";
-import { CtxkitError, textOf, type AssistantMessage, type ModelRequest } from "../../types/index.js";
+import { textOf, type AssistantMessage, type ModelRequest, ContextError } from "../../types/index.js";
 import { CHARS_PER_TOKEN } from "./extractive-summary.js";
 import { keepMissingFacts } from "./keep-missing-facts.js";
 import { SUMMARY_SECTIONS } from "./sectioned-summary.js";
@@ -36,13 +36,13 @@ export function createModelSummarizer(provider: Provider, options: ModelSummariz
       };
       let text = "";
       for await (const event of provider.stream(request, signal)) {
-        if (event.type === "error") throw new CtxkitError("summarizer_failed", `The summarising model failed: ${event.error.message}`, { cause: event.error });
+        if (event.type === "error") throw new ContextError("summarizer_failed", `The summarising model failed: ${event.error.message}`, { cause: event.error });
         if (event.type === "done") {
           const answer: AssistantMessage = { role: "assistant", content: event.response.content, meta: { id: "summary", origin: "model", createdAt: "" } };
           text = textOf(answer).trim();
         }
       }
-      if (text === "") throw new CtxkitError("summarizer_failed", `The summarising model (${provider.model}) returned no text.`);
+      if (text === "") throw new ContextError("summarizer_failed", `The summarising model (${provider.model}) returned no text.`);
       return keepMissingFacts(text, input.sources, input.maxTokens * CHARS_PER_TOKEN);
     },
   };

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { TokenCounter } from "../../tokens/token-counter.js";
 import { commonPrefixLength } from "../../tokens/common-prefix-tokens.js";
 import type { SerializedRequest } from "../../providers/provider.js";
-import { CtxkitError, type CacheBreak, type ModelRequest } from "../../types/index.js";
+import { CtxkitError, type CacheBreak, type ModelRequest, ContextError } from "../../types/index.js";
 import { attributeWireOffset } from "./attribute-wire-offset.js";
 import { comparePromptTokens, type PromptTokens } from "../../tokens/prompt-tokens.js";
 
@@ -133,7 +133,7 @@ export function describeCacheBreak(cacheBreak: CacheBreak): string {
 }
 
 function prefixBreakError(cacheBreak: CacheBreak): CtxkitError {
-  return new CtxkitError(
+  return new ContextError(
     "prefix_break",
     `${describeCacheBreak(cacheBreak)} Keep dynamic values out of the system prompt and tools, never edit sent messages, ` +
       "and declare intended breaks (compaction, tool-set changes).",

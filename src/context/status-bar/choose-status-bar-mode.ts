@@ -1,4 +1,4 @@
-import { CtxkitError } from "../../types/index.js";
+import { ConfigError } from "../../types/index.js";
 
 /** The inputs of the seed's cost model, in tokens and price ratios. */
 export interface StatusBarModeInputs {
@@ -38,9 +38,9 @@ export interface StatusBarModeDecision {
 export function chooseStatusBarMode(inputs: StatusBarModeInputs): StatusBarModeDecision {
   const { statusTokens: s, appendedTokensPerUpdate: r, expectedUpdates: n, cachedInputPriceRatio: alpha } = inputs;
   for (const [name, value] of Object.entries({ statusTokens: s, appendedTokensPerUpdate: r, expectedUpdates: n })) {
-    if (!(Number.isFinite(value) && value >= 0)) throw new CtxkitError("config_invalid", `${name} must be a number ≥ 0, got ${value}.`);
+    if (!(Number.isFinite(value) && value >= 0)) throw new ConfigError("option_invalid", `${name} must be a number ≥ 0, got ${value}.`);
   }
-  if (!(alpha >= 0 && alpha <= 1)) throw new CtxkitError("config_invalid", `cachedInputPriceRatio must be between 0 and 1, got ${alpha}.`);
+  if (!(alpha >= 0 && alpha <= 1)) throw new ConfigError("option_invalid", `cachedInputPriceRatio must be between 0 and 1, got ${alpha}.`);
   const appendSide = (alpha * s * n) / 2;
   const replaceSide = (1 - alpha) * r;
   const mode = appendSide < replaceSide ? "append" : "replace";

@@ -1,6 +1,6 @@
 import type { TokenCounter } from "../../tokens/token-counter.js";
 import { getTokenCounter } from "../../tokens/get-token-counter.js";
-import { CtxkitError, type ToolDefinition } from "../../types/index.js";
+import { CtxkitError, type ToolDefinition, ConfigError } from "../../types/index.js";
 import type { StatusBarModeDecision } from "./choose-status-bar-mode.js";
 import type { SystemState } from "./system-state.js";
 
@@ -132,5 +132,5 @@ function positive(value: number, name: string): number {
 }
 
 function invalid(detail: string): CtxkitError {
-  return new CtxkitError("config_invalid", `Invalid status bar option: ${detail}.`);
+  return new ConfigError("option_invalid", `Invalid status bar option: ${detail}.`);
 }

@@ -1,5 +1,5 @@
 import { createIncrementalQwen3Renderer, createSegmentTokenizer, systemTextOf, type RenderedPromptPiece, type TokenCounter } from "../../tokens/index.js";
-import { CtxkitError, type ModelRequest } from "../../types/index.js";
+import { type ModelRequest, ConfigError } from "../../types/index.js";
 import { compositionPartOf } from "./composition.js";
 import type { PromptRenderer, SegmentOwner } from "./rendered-prompt.js";
 
@@ -13,7 +13,7 @@ import type { PromptRenderer, SegmentOwner } from "./rendered-prompt.js";
  */
 export function createQwen3PromptRenderer(counter: TokenCounter): PromptRenderer {
   if (counter.encode === undefined || counter.name !== "qwen3") {
-    throw new CtxkitError("config_invalid", "The incremental Qwen3 renderer needs the exact Qwen3 tokenizer (getTokenCounter('qwen3')).");
+    throw new ConfigError("tokenizer_unsupported", "The incremental Qwen3 renderer needs the exact Qwen3 tokenizer (getTokenCounter('qwen3')).");
   }
   const encode: (text: string) => number[] = counter.encode.bind(counter);
   const renderer = createIncrementalQwen3Renderer();

@@ -1,4 +1,4 @@
-import { CtxkitError } from "../../types/index.js";
+import { TranscriptError } from "../../types/index.js";
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from "../imported-transcript.js";
 import { isRecord } from "./json-guards.js";
 
@@ -25,8 +25,7 @@ export function detectTranscriptFormat(fileName: string, text: string): Transcri
   if (fromLines !== undefined) return fromLines;
   if (/\.traj\.json$/i.test(fileName)) return "mini-swe-agent";
   if (/(^|[\\/])rollout-[^\\/]*\.jsonl$/i.test(fileName)) return "codex";
-  throw new CtxkitError(
-    "transcript_invalid",
+  throw new TranscriptError(
     `Cannot tell the transcript format of ${fileName}. Known formats: ${TRANSCRIPT_FORMATS.join(", ")}. ` +
       "Name it with --format <format>, e.g. --format openai-log for a JSONL of chat request bodies.",
   );

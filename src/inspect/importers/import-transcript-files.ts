@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { CtxkitError, type ToolDefinition } from "../../types/index.js";
+import { type ToolDefinition, TranscriptError } from "../../types/index.js";
 import { TRANSCRIPT_FORMATS, type ImportedTranscript, type ImportResult, type TranscriptFormat } from "../imported-transcript.js";
 import { detectTranscriptFormat } from "./detect-transcript-format.js";
 import { importTranscript } from "./import-transcript.js";
@@ -22,7 +22,7 @@ export interface ImportTranscriptFilesOptions {
 export async function importTranscriptFiles(paths: string[], options: ImportTranscriptFilesOptions = {}): Promise<ImportResult> {
   const format = options.format ?? "auto";
   if (format !== "auto" && !TRANSCRIPT_FORMATS.includes(format)) {
-    throw new CtxkitError("transcript_invalid", `Unknown transcript format ${JSON.stringify(format)}. Use --format auto or one of: ${TRANSCRIPT_FORMATS.join(", ")}.`);
+    throw new TranscriptError(`Unknown transcript format ${JSON.stringify(format)}. Use --format auto or one of: ${TRANSCRIPT_FORMATS.join(", ")}.`);
   }
   const result: ImportResult = { transcripts: [], problems: [] };
   for (const path of paths) {

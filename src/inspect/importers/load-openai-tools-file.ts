@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { CtxkitError, type ToolDefinition } from "../../types/index.js";
+import { type ToolDefinition, TranscriptError } from "../../types/index.js";
 import { convertOpenAITools } from "./convert-openai-tools.js";
 import { isRecord } from "./json-guards.js";
 
@@ -12,7 +12,7 @@ export function loadOpenAIToolsFile(path: string): ToolDefinition[] {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new CtxkitError("transcript_invalid", `Cannot read the tools file ${path}: ${(error as Error).message}. Pass an existing JSON file to --tools.`, {
+    throw new TranscriptError(`Cannot read the tools file ${path}: ${(error as Error).message}. Pass an existing JSON file to --tools.`, {
       cause: error,
     });
   }
@@ -20,13 +20,12 @@ export function loadOpenAIToolsFile(path: string): ToolDefinition[] {
   try {
     value = JSON.parse(text) as unknown;
   } catch (error) {
-    throw new CtxkitError("transcript_invalid", `The tools file ${path} is not valid JSON (${(error as Error).message}).`, { cause: error });
+    throw new TranscriptError(`The tools file ${path} is not valid JSON (${(error as Error).message}).`, { cause: error });
   }
   const list = isRecord(value) ? value.tools : value;
   const tools = convertOpenAITools(list, "tools");
   if (typeof tools === "string") {
-    throw new CtxkitError(
-      "transcript_invalid",
+    throw new TranscriptError(
       `The tools file ${path} is not a list of OpenAI tool schemas (${tools}). Expected [{"type": "function", "function": {"name", "description", "parameters"}}].`,
     );
   }

@@ -1,4 +1,4 @@
-import { ContextOverflowError, CtxkitError, type AssistantPart, type StopReason, type Usage } from "../../types/index.js";
+import { ContextOverflowError, CtxkitError, type AssistantPart, type StopReason, type Usage, ProviderError } from "../../types/index.js";
 import { safeParseJson } from "../shared/canonical-json.js";
 import { isContextOverflow } from "../shared/context-overflow.js";
 import type { ModelResponse, ProviderEvent } from "../provider.js";
@@ -6,11 +6,12 @@ import type { AnthropicUsage } from "./anthropic-wire-types.js";
 import { convertAnthropicUsage, mergeAnthropicUsage } from "./convert-anthropic-usage.js";
 import { mapAnthropicStopReason } from "./map-anthropic-stop-reason.js";
 
+/** `position` is the block's index in the response content; undefined until it holds something. */
 type BlockState =
-  | { kind: "text"; text: string }
-  | { kind: "thinking"; thinking: string; signature: string }
-  | { kind: "redacted_thinking"; data: string }
-  | { kind: "tool_use"; id: string; name: string; json: string; toolIndex: number }
+  | { kind: "text"; text: string; position?: number }
+  | { kind: "thinking"; thinking: string; signature: string; position?: number }
+  | { kind: "redacted_thinking"; data: string; position?: number }
+  | { kind: "tool_use"; id: string; name: string; json: string; position?: number }
   /** Block types ctxkit does not model (server tool use, web search results): skipped, not an error. */
   | { kind: "ignored" };
 
@@ -22,15 +23,16 @@ type Json = Record<string, unknown>;
  * provider events each one produces. Throws a CtxkitError for a protocol violation or an in-stream
  * `error` event; the caller turns that into the terminal error event.
  *
- * `tool_call_start` / `tool_call_delta` carry a running tool index (0, 1, … among this response's
- * tool calls), not Anthropic's content block index, so consumers see the same numbering as with
- * OpenAI-style providers whatever text or thinking blocks come before.
+ * Event indexes are positions in the final response content, not Anthropic's content block index:
+ * blocks ctxkit does not model (server tool use) and text blocks that stay empty are not in the
+ * response, so a text block gets its position at its first text. Anthropic streams one block at a
+ * time, so positions follow the order blocks start; `content_block_stop` ends the block.
  */
 export class AnthropicStreamAccumulator {
   private readonly blocks = new Map<number, BlockState>();
   private rawUsage: AnthropicUsage | undefined;
   private rawStopReason: string | undefined;
-  private toolCount = 0;
+  private positions = 0;
   isFinished = false;
 
   apply(data: unknown): ProviderEvent[] {
@@ -56,8 +58,10 @@ export class AnthropicStreamAccumulator {
         return [];
       case "error":
         throw streamedError(isObject(data.error) ? data.error : {});
+      case "content_block_stop":
+        return this.stopBlock(data);
       default:
-        // content_block_stop, ping, and event types added later: "your code should handle unknown event types gracefully".
+        // ping, and event types added later: "your code should handle unknown event types gracefully".
         return [];
     }
   }
@@ -88,24 +92,27 @@ export class AnthropicStreamAccumulator {
     if (this.blocks.has(index)) throw invalid(`a second content_block_start for index ${index}, which is already in use: ${preview(data)}`);
     switch (block.type) {
       case "text": {
-        const text = stringOr(block.text);
-        this.blocks.set(index, { kind: "text", text });
-        return text === "" ? [] : [{ type: "text_delta", delta: text }];
+        const state: BlockState = { kind: "text", text: "" };
+        this.blocks.set(index, state);
+        return this.appendText(state, stringOr(block.text));
       }
       case "thinking": {
         const thinking = stringOr(block.thinking);
-        this.blocks.set(index, { kind: "thinking", thinking, signature: stringOr(block.signature) });
-        return thinking === "" ? [] : [{ type: "thinking_delta", delta: thinking }];
+        const position = this.positions++;
+        this.blocks.set(index, { kind: "thinking", thinking, signature: stringOr(block.signature), position });
+        return [{ type: "thinking_start", index: position }, ...(thinking === "" ? [] : [{ type: "thinking_delta" as const, index: position, delta: thinking }])];
       }
-      case "redacted_thinking":
-        this.blocks.set(index, { kind: "redacted_thinking", data: stringOr(block.data) });
-        return [];
+      case "redacted_thinking": {
+        const position = this.positions++;
+        this.blocks.set(index, { kind: "redacted_thinking", data: stringOr(block.data), position });
+        return [{ type: "thinking_start", index: position }];
+      }
       case "tool_use": {
         if (typeof block.id !== "string" || typeof block.name !== "string") throw invalid(`a tool_use block without id or name: ${preview(block)}`);
         // The start event carries `input: {}`; the real input arrives as input_json_delta fragments.
-        const toolIndex = this.toolCount++;
-        this.blocks.set(index, { kind: "tool_use", id: block.id, name: block.name, json: "", toolIndex });
-        return [{ type: "tool_call_start", index: toolIndex, id: block.id, name: block.name }];
+        const position = this.positions++;
+        this.blocks.set(index, { kind: "tool_use", id: block.id, name: block.name, json: "", position });
+        return [{ type: "tool_call_start", index: position, id: block.id, name: block.name }];
       }
       default:
         this.blocks.set(index, { kind: "ignored" });
@@ -118,13 +125,10 @@ export class AnthropicStreamAccumulator {
     const delta = data.delta;
     if (block === undefined || !isObject(delta)) throw invalid(`a content_block_delta for a block that was not started: ${preview(data)}`);
     if (block.kind === "ignored") return [];
-    if (delta.type === "text_delta" && block.kind === "text") {
-      block.text += stringOr(delta.text);
-      return delta.text ? [{ type: "text_delta", delta: stringOr(delta.text) }] : [];
-    }
+    if (delta.type === "text_delta" && block.kind === "text") return this.appendText(block, stringOr(delta.text));
     if (delta.type === "thinking_delta" && block.kind === "thinking") {
       block.thinking += stringOr(delta.thinking);
-      return delta.thinking ? [{ type: "thinking_delta", delta: stringOr(delta.thinking) }] : [];
+      return delta.thinking ? [{ type: "thinking_delta", index: block.position ?? 0, delta: stringOr(delta.thinking) }] : [];
     }
     if (delta.type === "signature_delta" && block.kind === "thinking") {
       block.signature += stringOr(delta.signature);
@@ -133,11 +137,35 @@ export class AnthropicStreamAccumulator {
     if (delta.type === "input_json_delta" && block.kind === "tool_use") {
       const fragment = stringOr(delta.partial_json);
       block.json += fragment;
-      return fragment === "" ? [] : [{ type: "tool_call_delta", index: block.toolIndex, delta: fragment }];
+      return fragment === "" ? [] : [{ type: "tool_call_delta", index: block.position ?? 0, delta: fragment }];
     }
     // citations_delta and delta types added later carry nothing ctxkit models.
     if (!["text_delta", "thinking_delta", "signature_delta", "input_json_delta"].includes(String(delta.type))) return [];
     throw invalid(`a ${String(delta.type)} for a ${block.kind} block: ${preview(data)}`);
+  }
+
+  private appendText(block: Extract<BlockState, { kind: "text" }>, text: string): ProviderEvent[] {
+    if (text === "") return [];
+    block.text += text;
+    if (block.position !== undefined) return [{ type: "text_delta", index: block.position, delta: text }];
+    block.position = this.positions++;
+    return [{ type: "text_start", index: block.position }, { type: "text_delta", index: block.position, delta: text }];
+  }
+
+  private stopBlock(data: Json): ProviderEvent[] {
+    const block = typeof data.index === "number" ? this.blocks.get(data.index) : undefined;
+    if (block === undefined || block.kind === "ignored" || block.position === undefined) return [];
+    const index = block.position;
+    switch (block.kind) {
+      case "text":
+        return [{ type: "text_end", index }];
+      case "thinking":
+      case "redacted_thinking":
+        return [{ type: "thinking_end", index }];
+      case "tool_use":
+        // A tool without parameters streams no input_json_delta at all: its input is `{}`.
+        return [{ type: "tool_call_end", index, ...(block.json === "" ? { argumentsText: "{}" } : {}) }];
+    }
   }
 }
 
@@ -167,11 +195,11 @@ function streamedError(error: Json): CtxkitError {
   if (isContextOverflow({ body: JSON.stringify(error) })) return new ContextOverflowError(message, error);
   const isRetryable = type === "overloaded_error" || type === "api_error" || type === "rate_limit_error";
   const hint = isRetryable ? " The call can be retried." : "";
-  return new CtxkitError("provider_http_error", `Anthropic reported an error mid-stream (${type}): ${message}.${hint}`, { isRetryable, cause: error });
+  return new ProviderError("provider_http_error", `Anthropic reported an error mid-stream (${type}): ${message}.${hint}`, { isRetryable, cause: error });
 }
 
 function invalid(detail: string): CtxkitError {
-  return new CtxkitError(
+  return new ProviderError(
     "provider_response_invalid",
     `Anthropic sent ${detail}. The stream does not follow the Messages API streaming format; check the base URL points at an Anthropic-compatible server.`,
   );

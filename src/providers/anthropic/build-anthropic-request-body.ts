@@ -1,4 +1,4 @@
-import { CtxkitError, type ModelRequest } from "../../types/index.js";
+import { type ModelRequest, ConfigError } from "../../types/index.js";
 import type { AnthropicMessage } from "./anthropic-wire-types.js";
 import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
 import { convertToAnthropicSystem } from "./convert-to-anthropic-system.js";
@@ -60,11 +60,11 @@ export function buildAnthropicRequestBody(
     // "max_tokens must be greater than thinking.budget_tokens"): fail before sending, with the fix.
     const temperature = request.settings.temperature;
     if (temperature !== undefined && temperature !== 1) {
-      throw new CtxkitError("config_invalid", `Anthropic accepts only temperature 1 with extended thinking, got ${temperature}. Remove the temperature or the thinking setting.`);
+      throw new ConfigError("request_invalid", `Anthropic accepts only temperature 1 with extended thinking, got ${temperature}. Remove the temperature or the thinking setting.`);
     }
     if ((body.max_tokens as number) <= settings.thinking.budgetTokens) {
-      throw new CtxkitError(
-        "config_invalid",
+      throw new ConfigError(
+        "request_invalid",
         `max_tokens (${String(body.max_tokens)}) must be greater than the thinking budget (${settings.thinking.budgetTokens}). Raise maxOutputTokens or lower the budget.`,
       );
     }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { CtxkitError } from "../../types/index.js";
+import { ConfigError, CtxkitError } from "../../types/index.js";
 import { startLoopbackServer, type LoopbackServer } from "../../testing/loopback-server.js";
 import { createAnthropic, type AnthropicSettings } from "./create-anthropic.js";
 import { collect } from "./test-support/collect.js";
@@ -46,13 +46,15 @@ describe("createAnthropic", () => {
     }
   });
 
-  it.each<[string, Partial<AnthropicSettings>]>([
-    ["an empty model", { model: "" }],
-    ["a thinking budget below 1024", { thinking: { budgetTokens: 500 } }],
-    ["a thinking budget not below max_tokens", { thinking: { budgetTokens: 4096 }, maxOutputTokens: 4096 }],
-    ["an unknown cache TTL", { cacheTtl: "10m" as "5m" }],
-  ])("rejects %s with config_invalid", (_name, overrides) => {
-    expect(thrown(() => createAnthropic({ model: "claude-test", apiKey: "k", ...overrides })).code).toBe("config_invalid");
+  it.each<[string, Partial<AnthropicSettings>, string]>([
+    ["an empty model", { model: "" }, "model_missing"],
+    ["a thinking budget below 1024", { thinking: { budgetTokens: 500 } }, "option_invalid"],
+    ["a thinking budget not below max_tokens", { thinking: { budgetTokens: 4096 }, maxOutputTokens: 4096 }, "option_invalid"],
+    ["an unknown cache TTL", { cacheTtl: "10m" as "5m" }, "option_invalid"],
+  ])("rejects %s with a ConfigError naming what to fix", (_name, overrides, code) => {
+    const error = thrown(() => createAnthropic({ model: "claude-test", apiKey: "k", ...overrides }));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.code).toBe(code);
   });
 });
 

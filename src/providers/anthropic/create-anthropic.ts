@@ -1,4 +1,4 @@
-import { CtxkitError, type ModelRequest } from "../../types/index.js";
+import { CtxkitError, type ModelRequest, ConfigError } from "../../types/index.js";
 import type { RetryOptions } from "../shared/fetch-with-retry.js";
 import { resolveStreamTimeouts, type StreamTimeouts } from "../shared/stream-timeouts.js";
 import type { Provider, ProviderEvent, SerializedRequest } from "../provider.js";
@@ -41,11 +41,11 @@ const minThinkingBudget = 1024;
  */
 export function createAnthropic(settings: AnthropicSettings): Provider {
   if (typeof settings.model !== "string" || settings.model === "") {
-    throw new CtxkitError("config_invalid", "createAnthropic needs a model, e.g. { model: \"claude-sonnet-4-5\" }.");
+    throw new ConfigError("model_missing", "createAnthropic needs a model, e.g. { model: \"claude-sonnet-4-5\" }.");
   }
   const apiKey = settings.apiKey ?? process.env.ANTHROPIC_API_KEY;
   if (apiKey === undefined || apiKey === "") {
-    throw new CtxkitError(
+    throw new ConfigError(
       "api_key_missing",
       "No Anthropic API key. Set the ANTHROPIC_API_KEY environment variable, pass --api-key to the CLI, or pass `apiKey` to createAnthropic.",
     );
@@ -86,7 +86,7 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
     } catch (error) {
       // A request that cannot be serialised (a cyclic extraBody value) must still end as an event.
       const detail = error instanceof Error ? error.message : String(error);
-      const failure = error instanceof CtxkitError ? error : new CtxkitError("config_invalid", `The Anthropic request could not be serialised: ${detail}`, { cause: error });
+      const failure = error instanceof CtxkitError ? error : new ConfigError("request_invalid", `The Anthropic request could not be serialised: ${detail}`, { cause: error });
       yield { type: "error", error: failure, partial: { content: [], stopReason: "error" } };
       return;
     }
@@ -96,16 +96,16 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
 
 function validateSettings(settings: AnthropicBodySettings): void {
   if (!Number.isInteger(settings.maxOutputTokens) || settings.maxOutputTokens < 1) {
-    throw new CtxkitError("config_invalid", `maxOutputTokens must be a positive integer, got ${settings.maxOutputTokens}.`);
+    throw new ConfigError("option_invalid", `maxOutputTokens must be a positive integer, got ${settings.maxOutputTokens}.`);
   }
   if (settings.cacheTtl !== "5m" && settings.cacheTtl !== "1h") {
-    throw new CtxkitError("config_invalid", `cacheTtl must be "5m" or "1h", got ${JSON.stringify(settings.cacheTtl)}.`);
+    throw new ConfigError("option_invalid", `cacheTtl must be "5m" or "1h", got ${JSON.stringify(settings.cacheTtl)}.`);
   }
   const budget = settings.thinking?.budgetTokens;
   if (budget === undefined) return;
   if (!Number.isInteger(budget) || budget < minThinkingBudget || budget >= settings.maxOutputTokens) {
-    throw new CtxkitError(
-      "config_invalid",
+    throw new ConfigError(
+      "option_invalid",
       `thinking.budgetTokens must be an integer ≥ ${minThinkingBudget} and below maxOutputTokens (${settings.maxOutputTokens}), got ${budget}. ` +
         "Lower the budget or raise maxOutputTokens.",
     );

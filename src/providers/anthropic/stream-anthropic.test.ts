@@ -59,8 +59,10 @@ describe("Anthropic streaming", () => {
     const events = await collect(provider.stream(request()));
     expect(events.slice(0, -1)).toEqual([
       { type: "start" },
-      { type: "text_delta", delta: "Hello" },
-      { type: "text_delta", delta: "!" },
+      { type: "text_start", index: 0 },
+      { type: "text_delta", index: 0, delta: "Hello" },
+      { type: "text_delta", index: 0, delta: "!" },
+      { type: "text_end", index: 0 },
     ]);
     const done = doneOf(events);
     expect(done.response).toEqual({ content: [{ type: "text", text: "Hello!" }], stopReason: "stop", rawStopReason: "end_turn" });
@@ -103,9 +105,16 @@ describe("Anthropic streaming", () => {
       anthropicSse([messageStart(), blockStart(0, { type: "text", text: "" }), blockDelta(0, { type: "text_delta", text: "Done." }), messageDelta("end_turn", 2), messageStop()]),
     ]);
     const first = await collect(provider.stream(request({ tools: [readFileTool] })));
-    expect(first.filter((event) => event.type === "thinking_delta")).toEqual([
-      { type: "thinking_delta", delta: "I should read " },
-      { type: "thinking_delta", delta: "the file.\n" },
+    expect(first.filter((event) => event.type.startsWith("thinking") || event.type.startsWith("tool_call_"))).toEqual([
+      { type: "thinking_start", index: 0 },
+      { type: "thinking_delta", index: 0, delta: "I should read " },
+      { type: "thinking_delta", index: 0, delta: "the file.\n" },
+      { type: "thinking_end", index: 0 },
+      { type: "thinking_start", index: 1 },
+      { type: "thinking_end", index: 1 },
+      { type: "tool_call_start", index: 2, id: "toolu_01", name: "read_file" },
+      { type: "tool_call_delta", index: 2, delta: '{"path": "a.txt"}' },
+      { type: "tool_call_end", index: 2 },
     ]);
     const response = doneOf(first).response;
     expect(response).toEqual({
@@ -131,7 +140,7 @@ describe("Anthropic streaming", () => {
     );
   });
 
-  it("assembles parallel tool calls from fragmented input_json_delta, numbering them by a running tool index", async () => {
+  it("assembles parallel tool calls from fragmented input_json_delta, indexed by their position in the response", async () => {
     const provider = await providerFor([
       anthropicSse([
         messageStart(),
@@ -152,11 +161,14 @@ describe("Anthropic streaming", () => {
     ]);
     const events = await collect(provider.stream(request()));
     expect(events.filter((event) => event.type.startsWith("tool_call"))).toEqual([
-      { type: "tool_call_start", index: 0, id: "toolu_a", name: "read_file" },
-      { type: "tool_call_delta", index: 0, delta: '{"pa' },
-      { type: "tool_call_start", index: 1, id: "toolu_b", name: "list_files" },
-      { type: "tool_call_delta", index: 0, delta: 'th": "a' },
-      { type: "tool_call_delta", index: 0, delta: '.txt"}' },
+      { type: "tool_call_start", index: 1, id: "toolu_a", name: "read_file" },
+      { type: "tool_call_delta", index: 1, delta: '{"pa' },
+      { type: "tool_call_start", index: 2, id: "toolu_b", name: "list_files" },
+      { type: "tool_call_delta", index: 1, delta: 'th": "a' },
+      { type: "tool_call_delta", index: 1, delta: '.txt"}' },
+      { type: "tool_call_end", index: 1 },
+      // A tool without parameters streams no input at all; the end says its arguments are "{}".
+      { type: "tool_call_end", index: 2, argumentsText: "{}" },
     ]);
     expect(doneOf(events).response.content).toEqual([
       { type: "text", text: "Reading both." },

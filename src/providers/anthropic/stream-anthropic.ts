@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { CtxkitError, type Usage } from "../../types/index.js";
+import { CtxkitError, type Usage, ProviderError } from "../../types/index.js";
 import { safeParseJson } from "../shared/canonical-json.js";
 import { abortError, fetchWithRetry, type RetryOptions } from "../shared/fetch-with-retry.js";
 import type { StreamTimeouts } from "../shared/stream-timeouts.js";
@@ -43,11 +43,11 @@ export async function* streamAnthropic(input: StreamAnthropicInput): AsyncGenera
       providerLabel: "Anthropic",
     });
     yield { type: "start" };
-    if (response.body === null) throw new CtxkitError("provider_response_invalid", "Anthropic answered 200 without a body; expected an SSE stream.");
+    if (response.body === null) throw new ProviderError("provider_response_invalid", "Anthropic answered 200 without a body; expected an SSE stream.");
     for await (const event of readEvents(response.body)) {
       const parsed = safeParseJson(event);
       if (!parsed.success) {
-        throw new CtxkitError(
+        throw new ProviderError(
           "provider_response_invalid",
           `Anthropic sent a stream event that is not JSON (${parsed.error}): ${event.slice(0, 200)}`,
         );
@@ -61,7 +61,7 @@ export async function* streamAnthropic(input: StreamAnthropicInput): AsyncGenera
       if (accumulator.isFinished) break;
     }
     if (!accumulator.isFinished) {
-      throw new CtxkitError("provider_connection_error", "The Anthropic stream ended before message_stop, so the response is incomplete. Retry the call.", {
+      throw new ProviderError("provider_connection_error", "The Anthropic stream ended before message_stop, so the response is incomplete. Retry the call.", {
         isRetryable: true,
       });
     }
@@ -83,7 +83,7 @@ async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<str
     for await (const event of parseServerSentEvents(body as unknown as AsyncIterable<Uint8Array>)) yield event.data;
   } catch (error) {
     if (error instanceof CtxkitError) throw error;
-    throw new CtxkitError(
+    throw new ProviderError(
       "provider_connection_error",
       `The connection to Anthropic broke mid-stream (${describe(error)}); the partial response is kept. Retry the call.`,
       { cause: error, isRetryable: true },
@@ -93,7 +93,7 @@ async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<str
 
 function toStreamError(error: unknown): CtxkitError {
   if (error instanceof CtxkitError) return error;
-  return new CtxkitError("provider_response_invalid", `Anthropic stream handling failed: ${describe(error)}`, { cause: error });
+  return new ProviderError("provider_response_invalid", `Anthropic stream handling failed: ${describe(error)}`, { cause: error });
 }
 
 function describe(error: unknown): string {

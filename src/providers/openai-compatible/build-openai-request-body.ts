@@ -1,4 +1,4 @@
-import { CtxkitError, type ModelRequest } from "../../types/index.js";
+import { type ModelRequest, ConfigError } from "../../types/index.js";
 import type { SerializedRequest } from "../provider.js";
 import { sortKeys } from "../shared/canonical-json.js";
 import { convertToOpenAIMessages } from "./convert-to-openai-messages.js";
@@ -40,8 +40,8 @@ export function buildOpenAIRequestBody(input: BuildOpenAIRequestBodyInput): Seri
   }
   for (const [key, value] of Object.entries(extraBody ?? {})) {
     if (reservedKeys.has(key)) {
-      throw new CtxkitError(
-        "config_invalid",
+      throw new ConfigError(
+        "request_invalid",
         `settings.extraBody.${key} would overwrite a field ctxkit writes itself. Remove it from extraBody.`,
       );
     }
@@ -67,10 +67,10 @@ export function buildOpenAIRequestBody(input: BuildOpenAIRequestBodyInput): Seri
 
 function checkedMaxTokens(value: number): number {
   if (Number.isInteger(value) && value > 0) return value;
-  throw new CtxkitError("config_invalid", `settings.maxOutputTokens must be a positive integer, got ${value}.`);
+  throw new ConfigError("option_invalid", `settings.maxOutputTokens must be a positive integer, got ${value}.`);
 }
 
 function checkedTemperature(value: number): number {
   if (Number.isFinite(value) && value >= 0) return value;
-  throw new CtxkitError("config_invalid", `settings.temperature must be a number ≥ 0, got ${value}.`);
+  throw new ConfigError("option_invalid", `settings.temperature must be a number ≥ 0, got ${value}.`);
 }

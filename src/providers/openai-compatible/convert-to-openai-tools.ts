@@ -1,4 +1,4 @@
-import { CtxkitError, type ToolDefinition } from "../../types/index.js";
+import { type ToolDefinition, ToolDefinitionError } from "../../types/index.js";
 import { sortKeys } from "../shared/canonical-json.js";
 import type { OpenAIWireTool } from "./openai-wire-types.js";
 
@@ -15,19 +15,17 @@ export function convertToOpenAITools(tools: ToolDefinition[]): OpenAIWireTool[] 
   const seen = new Set<string>();
   return tools.map((tool) => {
     if (!toolNamePattern.test(tool.name)) {
-      throw new CtxkitError(
-        "tool_definition_invalid",
+      throw new ToolDefinitionError(
         `Tool name '${tool.name}' is not accepted by OpenAI-compatible APIs. ` +
           "Use 1-64 letters, digits, '_' or '-'.",
       );
     }
     if (seen.has(tool.name)) {
-      throw new CtxkitError("tool_definition_invalid", `Tool '${tool.name}' is defined twice. Give each tool a unique name.`);
+      throw new ToolDefinitionError(`Tool '${tool.name}' is defined twice. Give each tool a unique name.`);
     }
     seen.add(tool.name);
     if (tool.parameters === null || typeof tool.parameters !== "object" || Array.isArray(tool.parameters)) {
-      throw new CtxkitError(
-        "tool_definition_invalid",
+      throw new ToolDefinitionError(
         `Tool '${tool.name}' has parameters that are not a JSON Schema object. Use { type: "object", properties: {...} }.`,
       );
     }

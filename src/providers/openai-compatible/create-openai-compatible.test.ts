@@ -62,8 +62,8 @@ describe("createOpenAICompatible", () => {
     ["a negative retry delay", { vendor: "vllm", model: "m", retry: { initialDelayMs: -1 } }],
     ["an unknown reasoning policy", { vendor: "vllm", model: "m", reasoningRoundTrip: "keep" as never }],
     ["a non-string header", { vendor: "vllm", model: "m", headers: { "x-a": 1 as never } }],
-  ] satisfies Array<[string, OpenAICompatibleSettings]>)("rejects %s with config_invalid", (_case, settings) => {
-    expect(codeOf(() => createOpenAICompatible({ ...settings, env: {} }))).toBe("config_invalid");
+  ] satisfies Array<[string, OpenAICompatibleSettings]>)("rejects %s with a ConfigError", (_case, settings) => {
+    expect(codeOf(() => createOpenAICompatible({ ...settings, env: {} }))).toBe(settings.model === "" ? "model_missing" : "option_invalid");
   });
 
   it("follows the vendor's reasoning policy unless overridden", () => {

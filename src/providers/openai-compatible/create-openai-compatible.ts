@@ -6,9 +6,9 @@ import { streamOpenAICompatible } from "./stream-openai-compatible.js";
 
 /**
  * A provider for any server that speaks OpenAI's Chat Completions API: OpenAI, vLLM, Ollama,
- * llama.cpp server, DeepSeek, Kimi, GLM, OpenRouter. Throws `config_invalid` / `api_key_missing`
+ * llama.cpp server, DeepSeek, Kimi, GLM, OpenRouter. Throws `ConfigError` (`option_invalid`, `model_missing`, `api_key_missing`)
  * here, before any I/O; `stream()` never throws. `serialize()` returns the exact body `stream()`
- * sends, and throws `tool_definition_invalid` / `config_invalid` for a request no vendor accepts.
+ * sends, and throws `ToolDefinitionError` / `ConfigError` (`request_invalid`) for a request no vendor accepts.
  */
 export function createOpenAICompatible(settings: OpenAICompatibleSettings): Provider {
   const resolved = resolveOpenAICompatibleSettings(settings);

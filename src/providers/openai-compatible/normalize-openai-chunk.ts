@@ -1,4 +1,4 @@
-import { CtxkitError } from "../../types/index.js";
+import { CtxkitError, ProviderError } from "../../types/index.js";
 
 /** One tool call's piece of a chunk. Ids and names usually come only in the first piece of an index. */
 export interface OpenAIToolCallFragment {
@@ -108,7 +108,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function invalid(detail: string): CtxkitError {
-  return new CtxkitError(
+  return new ProviderError(
     "provider_response_invalid",
     `The server sent a response ctxkit cannot read: ${detail}. Check that the base URL points at an OpenAI-compatible /v1 endpoint.`,
   );

@@ -1,4 +1,4 @@
-import { CtxkitError } from "../../types/index.js";
+import { ConfigError } from "../../types/index.js";
 import type { RetryOptions } from "../shared/fetch-with-retry.js";
 import { resolveStreamTimeouts, type StreamTimeouts } from "../shared/stream-timeouts.js";
 import {
@@ -46,7 +46,7 @@ export interface ResolvedOpenAICompatibleSettings {
   reasoningRoundTrip: ReasoningRoundTrip;
 }
 
-/** Validates settings before any I/O; throws `config_invalid` or `api_key_missing` with the fix. */
+/** Validates settings before any I/O; throws a `ConfigError` (`option_invalid` or `api_key_missing`) with the fix. */
 export function resolveOpenAICompatibleSettings(settings: OpenAICompatibleSettings): ResolvedOpenAICompatibleSettings {
   if (settings === null || typeof settings !== "object") throw configInvalid("settings must be an object with at least `model`");
   const vendor = settings.vendor ?? "openai";
@@ -55,7 +55,7 @@ export function resolveOpenAICompatibleSettings(settings: OpenAICompatibleSettin
   }
   const profile = vendorProfiles[vendor];
   if (typeof settings.model !== "string" || settings.model.trim() === "") {
-    throw configInvalid(`\`model\` is required (the model name ${profile.label} serves, e.g. --model)`);
+    throw configInvalid(`\`model\` is required (the model name ${profile.label} serves, e.g. --model)`, "model_missing");
   }
   const fetchFunction = settings.fetch ?? globalThis.fetch;
   if (typeof fetchFunction !== "function") throw configInvalid("`fetch` must be a function (Node 20 has a global fetch)");
@@ -91,7 +91,7 @@ function resolveApiKey(settings: OpenAICompatibleSettings, profile: VendorProfil
   // send no Authorization header instead of refusing to start.
   if (settings.baseURL !== undefined && !isSameBaseURL(settings.baseURL, profile.defaultBaseURL)) return undefined;
   const variables = profile.apiKeyEnvVars.join(" or ");
-  throw new CtxkitError(
+  throw new ConfigError(
     "api_key_missing",
     `${profile.label} needs an API key. Set the ${variables} environment variable, pass --api-key, ` +
       "or set `apiKey` in the provider settings.",
@@ -134,6 +134,6 @@ function resolveRetry(retry: unknown): RetryOptions {
   return { ...(retry as RetryOptions) };
 }
 
-function configInvalid(detail: string): CtxkitError {
-  return new CtxkitError("config_invalid", `Invalid OpenAI-compatible provider settings: ${detail}.`);
+function configInvalid(detail: string, code: "option_invalid" | "model_missing" = "option_invalid"): ConfigError {
+  return new ConfigError(code, `Invalid OpenAI-compatible provider settings: ${detail}.`);
 }

@@ -125,8 +125,10 @@ describe.each(Object.keys(vendorStreams) as OpenAICompatibleVendor[])("vendor %s
 
     expect(withoutTimings(events)).toEqual([
       { type: "start" },
-      { type: "text_delta", delta: "Hi" },
-      { type: "text_delta", delta: " there" },
+      { type: "text_start", index: 0 },
+      { type: "text_delta", index: 0, delta: "Hi" },
+      { type: "text_delta", index: 0, delta: " there" },
+      { type: "text_end", index: 0 },
       { type: "done", response: { content: [{ type: "text", text: "Hi there" }], stopReason: "stop", rawStopReason: "stop" }, usage: vendorStreams[vendor].usage },
     ]);
     const recorded = server.requests[0];

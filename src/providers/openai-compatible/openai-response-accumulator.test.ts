@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { OpenAIResponseAccumulator } from "./openai-response-accumulator.js";
 
 describe("OpenAIResponseAccumulator", () => {
-  it("assembles parallel tool calls interleaved by index, ordering parts thinking, text, tools", () => {
+  it("numbers blocks as they first appear, interleaved tool calls included, and lists the parts in that order", () => {
     const accumulator = new OpenAIResponseAccumulator();
     const events = [
       accumulator.apply({ toolCalls: [{ index: 1, id: "call_b", name: "g", argumentsText: "" }] }),
@@ -10,27 +10,48 @@ describe("OpenAIResponseAccumulator", () => {
       accumulator.apply({ toolCalls: [{ index: 1, argumentsText: '{"y":' }] }),
       accumulator.apply({ toolCalls: [{ index: 0, argumentsText: ":1}" }] }),
       accumulator.apply({ reasoning: "think", toolCalls: [{ index: 1, argumentsText: "2}" }], finishReason: "tool_calls" }),
+      accumulator.finish(),
     ].flat();
     expect(events).toEqual([
-      { type: "tool_call_start", index: 1, id: "call_b", name: "g" },
-      { type: "text_delta", delta: "Sure." },
-      { type: "tool_call_start", index: 0, id: "call_a", name: "f" },
-      { type: "tool_call_delta", index: 0, delta: '{"x"' },
-      { type: "tool_call_delta", index: 1, delta: '{"y":' },
-      { type: "tool_call_delta", index: 0, delta: ":1}" },
-      { type: "thinking_delta", delta: "think" },
-      { type: "tool_call_delta", index: 1, delta: "2}" },
+      { type: "tool_call_start", index: 0, id: "call_b", name: "g" },
+      { type: "text_start", index: 1 },
+      { type: "text_delta", index: 1, delta: "Sure." },
+      { type: "tool_call_start", index: 2, id: "call_a", name: "f" },
+      { type: "tool_call_delta", index: 2, delta: '{"x"' },
+      { type: "tool_call_delta", index: 0, delta: '{"y":' },
+      { type: "tool_call_delta", index: 2, delta: ":1}" },
+      { type: "thinking_start", index: 3 },
+      { type: "thinking_delta", index: 3, delta: "think" },
+      { type: "tool_call_delta", index: 0, delta: "2}" },
+      { type: "tool_call_end", index: 0 },
+      { type: "text_end", index: 1 },
+      { type: "tool_call_end", index: 2 },
+      { type: "thinking_end", index: 3 },
     ]);
     expect(accumulator.response()).toEqual({
       content: [
-        { type: "thinking", thinking: "think" },
+        { type: "tool_call", id: "call_b", name: "g", argumentsText: '{"y":2}', arguments: { y: 2 } },
         { type: "text", text: "Sure." },
         { type: "tool_call", id: "call_a", name: "f", argumentsText: '{"x":1}', arguments: { x: 1 } },
-        { type: "tool_call", id: "call_b", name: "g", argumentsText: '{"y":2}', arguments: { y: 2 } },
+        { type: "thinking", thinking: "think" },
       ],
       stopReason: "tool_calls",
       rawStopReason: "tool_calls",
     });
+  });
+
+  it("orders the usual stream (reasoning, then text, then tool calls by index) thinking, text, tools", () => {
+    const accumulator = new OpenAIResponseAccumulator();
+    accumulator.apply({ reasoning: "plan", toolCalls: [] });
+    accumulator.apply({ text: "Checking both.", toolCalls: [] });
+    accumulator.apply({ toolCalls: [{ index: 0, id: "a", name: "f", argumentsText: "{}" }, { index: 1, id: "b", name: "g", argumentsText: "{}" }] });
+    expect(accumulator.response().content.map((part) => part.type)).toEqual(["thinking", "text", "tool_call", "tool_call"]);
+    expect(accumulator.finish()).toEqual([
+      { type: "thinking_end", index: 0 },
+      { type: "text_end", index: 1 },
+      { type: "tool_call_end", index: 2 },
+      { type: "tool_call_end", index: 3 },
+    ]);
   });
 
   it("reads an empty argument string (a call without parameters) as no arguments", () => {

@@ -6,8 +6,8 @@ import { ReasoningDetailsAccumulator } from "./reasoning-details-accumulator.js"
 import type { OpenAIChunk, OpenAIToolCallFragment } from "./normalize-openai-chunk.js";
 
 interface PendingToolCall {
-  /** The index events and the response use; the wire index unless a second call reused it. */
-  eventIndex: number;
+  /** This call's key in `toolCalls`: the wire index, unless a second call reused it. */
+  key: number;
   id?: string;
   /** The id the server sent (not a fallback), which tells a new call at a reused index apart. */
   wireId?: string;
@@ -17,23 +17,29 @@ interface PendingToolCall {
   started: boolean;
 }
 
+/** A content block of the response, in the order blocks first appeared on the stream. */
+type Block = { kind: "thinking" } | { kind: "text" } | { kind: "tool_call"; toolIndex: number };
+
 /**
- * Assembles one assistant response from normalised chunks and says which delta events each chunk
- * produces. Parallel tool calls arrive interleaved by `index`, with the id and name usually only
- * in the first fragment of each index and the arguments split over many fragments.
+ * Assembles one assistant response from normalised chunks and says which events each chunk
+ * produces. Parallel tool calls arrive interleaved by their wire `index`, with the id and name
+ * usually only in the first fragment of each index and the arguments split over many fragments.
+ * Each content block (thinking, text, each tool call) gets its block index when it first appears,
+ * and `response()` lists the parts in that same order, so event indexes are final positions. The
+ * wire has no block ends: `finish()` ends every block when the stream is done.
  *
- * A fragment with a new id at an index already in use starts a new call (some servers number every
- * call 0): merging would glue two calls' arguments together and lose the second call. The new call
- * gets the next free event index, so events and the response keep the calls apart.
+ * A fragment with a new id at a wire index already in use starts a new call (some servers number
+ * every call 0): merging would glue two calls' arguments together and lose the second call.
  */
 export class OpenAIResponseAccumulator {
   private thinking = "";
-  private readonly reasoningDetails = new ReasoningDetailsAccumulator();
   private text = "";
-  /** Every call, keyed by event index. */
+  private readonly reasoningDetails = new ReasoningDetailsAccumulator();
+  /** Every call, by its key. */
   private readonly toolCalls = new Map<number, PendingToolCall>();
   /** The call each wire index currently feeds. */
   private readonly callByWireIndex = new Map<number, PendingToolCall>();
+  private readonly blocks: Block[] = [];
   private finishReason: string | undefined;
   /** The last `usage` object the server sent (raw; see convert-openai-usage.ts). */
   usage: unknown;
@@ -51,20 +57,38 @@ export class OpenAIResponseAccumulator {
     if (chunk.finishReason !== undefined) this.finishReason = chunk.finishReason;
     if (chunk.reasoning) {
       this.thinking += chunk.reasoning;
-      events.push({ type: "thinking_delta", delta: chunk.reasoning });
+      events.push(...this.openBlock({ kind: "thinking" }), { type: "thinking_delta", index: this.indexOf("thinking"), delta: chunk.reasoning });
     }
     if (chunk.text) {
       this.text += chunk.text;
-      events.push({ type: "text_delta", delta: chunk.text });
+      events.push(...this.openBlock({ kind: "text" }), { type: "text_delta", index: this.indexOf("text"), delta: chunk.text });
     }
-    if (chunk.reasoningDetails !== undefined) this.reasoningDetails.apply(chunk.reasoningDetails);
+    if (chunk.reasoningDetails !== undefined) {
+      this.reasoningDetails.apply(chunk.reasoningDetails);
+      events.push(...this.openBlock({ kind: "thinking" }));
+    }
     for (const fragment of chunk.toolCalls) events.push(...this.applyToolCall(fragment));
     return events;
   }
 
+  /** The end events of every block, in block order; call once, when the stream is done. */
+  finish(): ProviderEvent[] {
+    return this.blocks.map((block, index): ProviderEvent => (block.kind === "tool_call" ? { type: "tool_call_end", index } : { type: `${block.kind}_end`, index }));
+  }
+
+  private indexOf(kind: Block["kind"], toolIndex?: number): number {
+    return this.blocks.findIndex((block) => block.kind === kind && (block.kind !== "tool_call" || block.toolIndex === toolIndex));
+  }
+
+  private openBlock(block: Block): ProviderEvent[] {
+    if (block.kind !== "tool_call" && this.indexOf(block.kind) !== -1) return [];
+    this.blocks.push(block);
+    return block.kind === "tool_call" ? [] : [{ type: `${block.kind}_start`, index: this.blocks.length - 1 }];
+  }
+
   private applyToolCall(fragment: OpenAIToolCallFragment): ProviderEvent[] {
     const call = this.callFor(fragment);
-    const index = call.eventIndex;
+    const toolIndex = call.key;
     call.wireId ??= fragment.id;
     if (!call.started) {
       call.id ??= fragment.id;
@@ -72,10 +96,12 @@ export class OpenAIResponseAccumulator {
     }
     const delta = fragment.argumentsText ?? "";
     call.argumentsText += delta;
-    if (call.started) return delta === "" ? [] : [{ type: "tool_call_delta", index, delta }];
+    if (call.started) return delta === "" ? [] : [{ type: "tool_call_delta", index: this.indexOf("tool_call", toolIndex), delta }];
     if (call.name === undefined) return [];
     call.started = true;
-    call.id ??= fallbackId(index);
+    call.id ??= fallbackId(toolIndex);
+    this.openBlock({ kind: "tool_call", toolIndex });
+    const index = this.blocks.length - 1;
     const events: ProviderEvent[] = [{ type: "tool_call_start", index, id: call.id, name: call.name }];
     // Arguments that came before the name (or with it) follow the start as one delta.
     if (call.argumentsText !== "") events.push({ type: "tool_call_delta", index, delta: call.argumentsText });
@@ -84,33 +110,36 @@ export class OpenAIResponseAccumulator {
 
   private callFor(fragment: OpenAIToolCallFragment): PendingToolCall {
     const current = this.callByWireIndex.get(fragment.index);
-    const isNewCall =
-      current === undefined || (fragment.id !== undefined && current.wireId !== undefined && fragment.id !== current.wireId);
+    const isNewCall = current === undefined || (fragment.id !== undefined && current.wireId !== undefined && fragment.id !== current.wireId);
     if (!isNewCall) return current;
-    const eventIndex = this.toolCalls.has(fragment.index) ? Math.max(...this.toolCalls.keys()) + 1 : fragment.index;
-    const call: PendingToolCall = { eventIndex, argumentsText: "", started: false };
-    this.toolCalls.set(eventIndex, call);
+    const key = this.toolCalls.has(fragment.index) ? Math.max(...this.toolCalls.keys()) + 1 : fragment.index;
+    const call: PendingToolCall = { key, argumentsText: "", started: false };
+    this.toolCalls.set(key, call);
     this.callByWireIndex.set(fragment.index, call);
     return call;
   }
 
-  /** The response so far: thinking, then text, then tool calls by index. Also the partial on errors. */
+  /** The response so far, its parts in the order their blocks started. Also the partial on errors. */
   response(): ModelResponse {
     const content: AssistantPart[] = [];
-    const details = this.reasoningDetails.details();
-    if (this.thinking !== "" || details.length > 0) {
-      const part: ThinkingPart = { type: "thinking", thinking: this.thinking };
-      if (details.length > 0) part.providerDetails = JSON.stringify(details);
-      content.push(part);
-    }
-    if (this.text !== "") content.push({ type: "text", text: this.text });
-    const indexes = [...this.toolCalls.keys()].sort((left, right) => left - right);
-    for (const index of indexes) {
-      const call = this.toolCalls.get(index);
-      if (call?.name !== undefined) content.push(toolCallPart(index, call, call.name));
+    for (const block of this.blocks) {
+      if (block.kind === "thinking") content.push(this.thinkingPart());
+      else if (block.kind === "text") content.push({ type: "text", text: this.text });
+      else {
+        const call = this.toolCalls.get(block.toolIndex);
+        if (call?.name !== undefined) content.push(toolCallPart(block.toolIndex, call, call.name));
+      }
     }
     const hasToolCalls = content.some((part) => part.type === "tool_call");
     return { content, ...mapOpenAIFinishReason(this.finishReason, hasToolCalls) };
+  }
+
+  /** OpenRouter's `reasoning_details` (signatures, encrypted reasoning) ride along byte-exact, to be sent back. */
+  private thinkingPart(): ThinkingPart {
+    const part: ThinkingPart = { type: "thinking", thinking: this.thinking };
+    const details = this.reasoningDetails.details();
+    if (details.length > 0) part.providerDetails = JSON.stringify(details);
+    return part;
   }
 }
 

@@ -1,4 +1,4 @@
-import { CtxkitError } from "../../types/index.js";
+import { CtxkitError, ProviderError } from "../../types/index.js";
 import { safeParseJson } from "../shared/canonical-json.js";
 import { parseServerSentEvents } from "../shared/server-sent-events.js";
 import { normalizeOpenAIChunk, type OpenAIChunk } from "./normalize-openai-chunk.js";
@@ -27,7 +27,7 @@ async function* readEventStream(response: Response, providerLabel: string): Asyn
     if (data === "[DONE]") return;
     const parsed = safeParseJson(data);
     if (!parsed.success) {
-      throw new CtxkitError(
+      throw new ProviderError(
         "provider_response_invalid",
         `${providerLabel} sent a stream chunk that is not JSON (${parsed.error}): ${data.slice(0, 200)}`,
       );
@@ -38,7 +38,7 @@ async function* readEventStream(response: Response, providerLabel: string): Asyn
   }
   // Ended without `data: [DONE]`: complete if a finish_reason came, otherwise the body was cut.
   if (!finished) {
-    throw new CtxkitError(
+    throw new ProviderError(
       "provider_connection_error",
       `${providerLabel} closed the stream before the response was complete. Retry the request.`,
       { isRetryable: true },
@@ -51,7 +51,7 @@ async function* readJsonBody(response: Response, providerLabel: string): AsyncGe
   if (text.trim() === "") throw emptyBody(providerLabel);
   const parsed = safeParseJson(text);
   if (!parsed.success) {
-    throw new CtxkitError(
+    throw new ProviderError(
       "provider_response_invalid",
       `${providerLabel} sent a response that is not JSON (${parsed.error}): ${text.slice(0, 200)}. ` +
         "Check that the base URL points at an OpenAI-compatible /v1 endpoint.",
@@ -61,7 +61,7 @@ async function* readJsonBody(response: Response, providerLabel: string): AsyncGe
 }
 
 function emptyBody(providerLabel: string): CtxkitError {
-  return new CtxkitError("provider_response_invalid", `${providerLabel} sent an empty response body. Retry the request.`, {
+  return new ProviderError("provider_response_invalid", `${providerLabel} sent an empty response body. Retry the request.`, {
     isRetryable: true,
   });
 }

@@ -37,7 +37,7 @@ describe("streamOpenAICompatible failures", () => {
       { headers: sseHeaders, chunks: sseChunks([chunk({ content: "ok" }, "stop")], { done: true }) },
     ]);
     const events = await collect(providerFor(server.url).stream(request()));
-    expect(events.map((event) => event.type)).toEqual(["start", "text_delta", "done"]);
+    expect(events.map((event) => event.type)).toEqual(["start", "text_start", "text_delta", "text_end", "done"]);
     expect(server.requests).toHaveLength(2);
     expect(server.requests[1]?.body).toBe(server.requests[0]?.body);
   });
@@ -98,7 +98,7 @@ describe("streamOpenAICompatible failures", () => {
       { headers: sseHeaders, delayMs: 20, chunks: sseChunks([chunk({ content: "Partial " }), chunk({ content: "answer" })]), destroyAfterChunks: true },
     ]);
     const events = await collect(providerFor(server.url).stream(request()));
-    expect(events.map((event) => event.type)).toEqual(["start", "text_delta", "text_delta", "error"]);
+    expect(events.map((event) => event.type)).toEqual(["start", "text_start", "text_delta", "text_delta", "error"]);
     const event = terminal(events);
     expect(event.error.code).toBe("provider_connection_error");
     expect(event.error.isRetryable).toBe(true);
@@ -169,7 +169,7 @@ describe("streamOpenAICompatible failures", () => {
       { headers: sseHeaders, chunks: [": keep-alive\n\n", ...sseChunks([chunk({ content: "x" }, "stop")], { done: true }), ": trailing\n\n"] },
     ]);
     const events = await collect(providerFor(server.url).stream(request()));
-    expect(events.map((event) => event.type)).toEqual(["start", "text_delta", "done"]);
+    expect(events.map((event) => event.type)).toEqual(["start", "text_start", "text_delta", "text_end", "done"]);
   });
 
   it("reports an invalid tool definition as an error event without sending anything", async () => {

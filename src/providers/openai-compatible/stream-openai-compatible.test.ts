@@ -34,7 +34,9 @@ describe("streamOpenAICompatible", () => {
 
     expect(withoutTimings(events)).toEqual([
       { type: "start" },
-      { type: "text_delta", delta: "Hello" },
+      { type: "text_start", index: 0 },
+      { type: "text_delta", index: 0, delta: "Hello" },
+      { type: "text_end", index: 0 },
       {
         type: "done",
         response: { content: [{ type: "text", text: "Hello" }], stopReason: "stop", rawStopReason: "stop" },
@@ -99,9 +101,13 @@ describe("streamOpenAICompatible", () => {
 
     expect(withoutTimings(events)).toEqual([
       { type: "start" },
-      { type: "thinking_delta", delta: "The user " },
-      { type: "thinking_delta", delta: "greets." },
-      { type: "text_delta", delta: "Hi!" },
+      { type: "thinking_start", index: 0 },
+      { type: "thinking_delta", index: 0, delta: "The user " },
+      { type: "thinking_delta", index: 0, delta: "greets." },
+      { type: "text_start", index: 1 },
+      { type: "text_delta", index: 1, delta: "Hi!" },
+      { type: "thinking_end", index: 0 },
+      { type: "text_end", index: 1 },
       {
         type: "done",
         response: { content: [{ type: "thinking", thinking: "The user greets." }, { type: "text", text: "Hi!" }], stopReason: "stop", rawStopReason: "stop" },
@@ -137,7 +143,7 @@ describe("streamOpenAICompatible", () => {
     ]);
     const provider = createOpenAICompatible({ vendor: "ollama", model: "qwen3:0.6b", baseURL: `${server.url}/v1`, env: {} });
     const events = await collect(provider.stream(request()));
-    expect(events.map((event) => event.type)).toEqual(["start", "thinking_delta", "text_delta", "done"]);
+    expect(events.map((event) => event.type)).toEqual(["start", "thinking_start", "thinking_delta", "text_start", "text_delta", "thinking_end", "text_end", "done"]);
     expect(server.requests[0]?.headers.authorization).toBeUndefined();
   });
 
@@ -171,6 +177,8 @@ describe("streamOpenAICompatible", () => {
       { type: "tool_call_delta", index: 1, delta: '{"city"' },
       { type: "tool_call_delta", index: 0, delta: 'ty": "Paris"}' },
       { type: "tool_call_delta", index: 1, delta: ':"Oslo"}' },
+      { type: "tool_call_end", index: 0 },
+      { type: "tool_call_end", index: 1 },
       {
         type: "done",
         response: {
@@ -212,10 +220,15 @@ describe("streamOpenAICompatible", () => {
 
     expect(withoutTimings(events)).toEqual([
       { type: "start" },
-      { type: "thinking_delta", delta: "Need the weather." },
-      { type: "text_delta", delta: "Checking." },
-      { type: "tool_call_start", index: 0, id: "get_weather:0", name: "get_weather" },
-      { type: "tool_call_delta", index: 0, delta: '{"city":"Paris"}' },
+      { type: "thinking_start", index: 0 },
+      { type: "thinking_delta", index: 0, delta: "Need the weather." },
+      { type: "text_start", index: 1 },
+      { type: "text_delta", index: 1, delta: "Checking." },
+      { type: "tool_call_start", index: 2, id: "get_weather:0", name: "get_weather" },
+      { type: "tool_call_delta", index: 2, delta: '{"city":"Paris"}' },
+      { type: "thinking_end", index: 0 },
+      { type: "text_end", index: 1 },
+      { type: "tool_call_end", index: 2 },
       {
         type: "done",
         response: {
@@ -241,6 +254,6 @@ describe("streamOpenAICompatible", () => {
     server = await startLoopbackServer([{ headers: jsonHeaders, body: JSON.stringify(completion) }]);
     const provider = createOpenAICompatible({ vendor: "llamacpp", model: "m", baseURL: server.url, env: {} });
     const events = await collect(provider.stream(request()));
-    expect(events.map((event) => event.type)).toEqual(["start", "text_delta", "done"]);
+    expect(events.map((event) => event.type)).toEqual(["start", "text_start", "text_delta", "text_end", "done"]);
   });
 });

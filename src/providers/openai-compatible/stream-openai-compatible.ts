@@ -1,4 +1,4 @@
-import { ContextOverflowError, CtxkitError, type ModelRequest, type Usage } from "../../types/index.js";
+import { ContextOverflowError, CtxkitError, type ModelRequest, type Usage, ProviderError } from "../../types/index.js";
 import type { ProviderEvent } from "../provider.js";
 import { isContextOverflowMessage } from "../shared/context-overflow.js";
 import { abortError, fetchWithRetry } from "../shared/fetch-with-retry.js";
@@ -61,6 +61,7 @@ export async function* streamOpenAICompatible(
       yield* events;
     }
     if (signal?.aborted) throw abortError();
+    yield* accumulator.finish();
     yield { type: "done", response: accumulator.response(), usage: usage() };
   } catch (caught) {
     const error = toStreamError(caught, label, signal);
@@ -79,14 +80,14 @@ function requestHeaders(settings: ResolvedOpenAICompatibleSettings): Headers {
 /** A `{"error": …}` body sent with status 200, as a data event or as the whole JSON response. */
 function vendorError(error: { message: string; raw: string }, label: string): CtxkitError {
   if (isContextOverflowMessage(error.raw)) return new ContextOverflowError(error.message, error.raw);
-  return new CtxkitError("provider_http_error", `${label} reported an error in its response: ${error.message}`);
+  return new ProviderError("provider_http_error", `${label} reported an error in its response: ${error.message}`);
 }
 
 function toStreamError(caught: unknown, label: string, signal: AbortSignal | undefined): CtxkitError {
   // The body read rejects with the runtime's own AbortError; report the caller's abort as ours.
   if (signal?.aborted) return caught instanceof CtxkitError && caught.code === "aborted" ? caught : abortError();
   if (caught instanceof CtxkitError) return caught;
-  return new CtxkitError(
+  return new ProviderError(
     "provider_connection_error",
     `The connection to ${label} broke before the response was complete (${describe(caught)}). Retry the request.`,
     { cause: caught, isRetryable: true },

@@ -1,4 +1,4 @@
-import { CtxkitError } from "../../types/index.js";
+import { TranscriptError } from "../../types/index.js";
 import { createScriptedProvider, type ScriptedProvider } from "../scripted/create-scripted-provider.js";
 import type { ScriptedTurn } from "../scripted/scripted-turn.js";
 
@@ -29,7 +29,7 @@ export function createReplayProvider(options: ReplayProviderOptions): ScriptedPr
 
 function toTurn(message: RecordedAssistantMessage, index: number): ScriptedTurn {
   if (message.tool_calls !== undefined && message.tool_calls !== null && !Array.isArray(message.tool_calls)) {
-    throw new CtxkitError("transcript_invalid", `Assistant turn ${index} has a tool_calls field that is not a list.`);
+    throw new TranscriptError(`Assistant turn ${index} has a tool_calls field that is not a list.`);
   }
   return {
     ...(message.content ? { text: message.content } : {}),

@@ -1,4 +1,4 @@
-import { CtxkitError, emptyUsage, type AssistantPart, type ModelRequest, type Usage } from "../../types/index.js";
+import { emptyUsage, type AssistantPart, type ModelRequest, type Usage, ProviderError } from "../../types/index.js";
 import type { ModelResponse, Provider, ProviderEvent, SerializedRequest } from "../provider.js";
 import { safeParseJson } from "../shared/canonical-json.js";
 import { abortError } from "../shared/fetch-with-retry.js";
@@ -59,29 +59,37 @@ export function createScriptedProvider(options: ScriptedProviderOptions): Script
     yield { type: "start" };
     if (script.thinking !== undefined) {
       if (await wait()) return yield { type: "error", error: abortError(), partial: partial() };
-      yield { type: "thinking_delta", delta: script.thinking };
+      const index = content.length;
+      yield { type: "thinking_start", index };
+      yield { type: "thinking_delta", index, delta: script.thinking };
       content.push({ type: "thinking", thinking: script.thinking, ...(script.thinkingSignature ? { signature: script.thinkingSignature } : {}) });
+      yield { type: "thinking_end", index };
     }
     if (script.text !== undefined && script.text !== "") {
       const textPart = { type: "text" as const, text: "" };
+      const index = content.length;
       content.push(textPart);
+      yield { type: "text_start", index };
       for (let offset = 0; offset < script.text.length; offset += chunkSize) {
         if (await wait()) return yield { type: "error", error: abortError(), partial: partial() };
         const delta = script.text.slice(offset, offset + chunkSize);
         textPart.text += delta;
-        yield { type: "text_delta", delta };
+        yield { type: "text_delta", index, delta };
       }
+      yield { type: "text_end", index };
     }
     if (script.error) return yield { type: "error", error: script.error, partial: partial(), usage };
     const toolCalls = script.toolCalls ?? [];
-    for (const [index, call] of toolCalls.entries()) {
+    for (const [position, call] of toolCalls.entries()) {
       if (await wait()) return yield { type: "error", error: abortError(), partial: partial() };
-      const id = call.id ?? `call_${callIndex}_${index}`;
+      const id = call.id ?? `call_${callIndex}_${position}`;
       const argumentsText = call.argumentsText ?? JSON.stringify(call.arguments ?? {});
+      const index = content.length;
       yield { type: "tool_call_start", index, id, name: call.name };
       yield { type: "tool_call_delta", index, delta: argumentsText };
       const parsed = safeParseJson(argumentsText);
       content.push({ type: "tool_call", id, name: call.name, argumentsText, arguments: parsed.success ? parsed.value : undefined });
+      yield { type: "tool_call_end", index };
     }
     const stopReason = script.stopReason ?? (toolCalls.length > 0 ? "tool_calls" : "stop");
     yield { type: "done", response: { content, stopReason }, usage };
@@ -102,7 +110,7 @@ function nextTurn(turns: ScriptedProviderOptions["turns"], request: ModelRequest
   const turn = turns[callIndex];
   if (turn === undefined) {
     return {
-      error: new CtxkitError(
+      error: new ProviderError(
         "provider_response_invalid",
         `The scripted provider has ${turns.length} turns but was called ${callIndex + 1} times. Add more turns to the script.`,
       ),

@@ -1,4 +1,4 @@
-import { ContextOverflowError, CtxkitError, ProviderHttpError } from "../../types/index.js";
+import { ContextOverflowError, CtxkitError, ProviderHttpError, ProviderError } from "../../types/index.js";
 import { isContextOverflow } from "./context-overflow.js";
 import { firstByteTimeoutError, withIdleTimeout, type StreamTimeouts } from "./stream-timeouts.js";
 
@@ -64,7 +64,7 @@ export async function fetchWithRetry(input: FetchWithRetryInput): Promise<Respon
         lastError = firstByteTimeoutError(input.providerLabel, input.url, firstByteMs);
         continue;
       }
-      lastError = new CtxkitError(
+      lastError = new ProviderError(
         "provider_connection_error",
         `Could not reach ${input.providerLabel} at ${input.url}: ${describe(error)}. ` +
           "Check that the server is running and the base URL is right.",
@@ -87,7 +87,7 @@ export async function fetchWithRetry(input: FetchWithRetryInput): Promise<Respon
     const delayMs = retryAfterMs(response.headers);
     lastError = delayMs === undefined ? httpError : new RetryAfter(httpError, delayMs);
   }
-  throw unwrap(lastError) ?? new CtxkitError("provider_connection_error", `${input.providerLabel}: request failed`);
+  throw unwrap(lastError) ?? new ProviderError("provider_connection_error", `${input.providerLabel}: request failed`);
 }
 
 /** An AbortController that also aborts when the caller's signal does; `release` unhooks it. */
@@ -172,7 +172,7 @@ function retryAfterMs(headers: Headers): number | undefined {
 }
 
 export function abortError(): CtxkitError {
-  return new CtxkitError("aborted", "The request was aborted by the caller.");
+  return new ProviderError("aborted", "The request was aborted by the caller.");
 }
 
 function describe(error: unknown): string {

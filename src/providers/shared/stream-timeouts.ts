@@ -19,12 +19,12 @@ export const defaultIdleTimeoutMs = 60_000;
 export function resolveStreamTimeouts(timeouts: unknown, label: string): Required<StreamTimeouts> {
   if (timeouts === undefined) return { firstByteMs: defaultFirstByteTimeoutMs, idleMs: defaultIdleTimeoutMs };
   if (timeouts === null || typeof timeouts !== "object") {
-    throw new CtxkitError("config_invalid", `${label}: \`timeouts\` must be an object like { firstByteMs: 60000, idleMs: 60000 }.`);
+    throw new CtxkitError("option_invalid", `${label}: \`timeouts\` must be an object like { firstByteMs: 60000, idleMs: 60000 }.`);
   }
   const { firstByteMs = defaultFirstByteTimeoutMs, idleMs = defaultIdleTimeoutMs } = timeouts as StreamTimeouts;
   for (const [name, value] of Object.entries({ firstByteMs, idleMs })) {
     if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-      throw new CtxkitError("config_invalid", `${label}: timeouts.${name} must be a number of milliseconds ≥ 0 (0 turns it off).`);
+      throw new CtxkitError("option_invalid", `${label}: timeouts.${name} must be a number of milliseconds ≥ 0 (0 turns it off).`);
     }
   }
   return { firstByteMs, idleMs };

@@ -11,7 +11,7 @@ import {
   type ContextMode,
 } from "../../../bench/kv-cache/index.js";
 import { createOpenAICompatible, type OpenAICompatibleVendor } from "../../../providers/openai-compatible/index.js";
-import { CtxkitError } from "../../../types/index.js";
+import { TranscriptError, ConfigError } from "../../../types/index.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 
@@ -75,7 +75,7 @@ export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<nu
   if (loaded.systemMismatches.length > 0) {
     io.stderr.write(`warning: ${loaded.systemMismatches.length} dialogues' system message differs from wiki.md (${loaded.systemMismatches.slice(0, 3).join(", ")}…); wiki.md is used.\n`);
   }
-  if (loaded.dialogues.length === 0) throw new CtxkitError("transcript_invalid", `No dialogue in ${location.files.trajectories} could be read.`);
+  if (loaded.dialogues.length === 0) throw new TranscriptError(`No dialogue in ${location.files.trajectories} could be read.`);
 
   const progress = io.stderr.isTTY ? (text: string) => io.stderr.write(`\r${text}\u001b[K`) : undefined;
   let report: { text: string; json: Record<string, unknown>; defaultOut: string };
@@ -121,7 +121,7 @@ function parseModes(value: string | undefined): ContextMode[] {
   const names = value.split(",").map((name) => name.trim()).filter((name) => name !== "");
   const unknown = names.filter((name) => !(contextModes as readonly string[]).includes(name));
   if (names.length === 0 || unknown.length > 0) {
-    throw new CtxkitError("config_invalid", `Unknown mode${unknown.length === 1 ? "" : "s"} '${unknown.join(", ") || value}' in --modes. Use any of: ${contextModes.join(", ")}.`);
+    throw new ConfigError("option_invalid", `Unknown mode${unknown.length === 1 ? "" : "s"} '${unknown.join(", ") || value}' in --modes. Use any of: ${contextModes.join(", ")}.`);
   }
   return names as ContextMode[];
 }

@@ -8,7 +8,7 @@ import { runStatusBarCostBench } from "../../../bench/status-bar/run-status-bar-
 import { runStatusBarLiveBench } from "../../../bench/status-bar/run-status-bar-live-bench.js";
 import { statusBarArms } from "../../../bench/status-bar/status-bar-arms.js";
 import { statusBarTasks } from "../../../bench/status-bar/status-bar-tasks.js";
-import { CtxkitError } from "../../../types/index.js";
+import { ConfigError } from "../../../types/index.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../create-agent-from-config.js";
@@ -89,7 +89,7 @@ export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<
 
   if (extra.cost === true) {
     const cacheModel = (extra.cache ?? "kv") as CacheModel;
-    if (!cacheModels.includes(cacheModel)) throw new CtxkitError("config_invalid", `--cache must be one of ${cacheModels.join(", ")}, got '${cacheModel}'.`);
+    if (!cacheModels.includes(cacheModel)) throw new ConfigError("option_invalid", `--cache must be one of ${cacheModels.join(", ")}, got '${cacheModel}'.`);
     const corpus = resolve(io.cwd, (extra.corpus as string | undefined) ?? io.env.CTXKIT_CORPUS ?? "../shared/corpus");
     if (!existsSync(corpus)) {
       io.stderr.write(`ctxkit bench status-bar: skipped — no corpus at ${corpus}. Pass --corpus <dir>, the folder that holds swe-gemini/ and tau-bench/.\n`);

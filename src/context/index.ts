@@ -1,0 +1,12 @@
+// `ctxkit/context`: the pure context machinery behind the root entry's policies, for users who build
+// their own: request layout, the prefix guard, compression and status-bar internals.
+export { buildModelRequest } from "./build-model-request.js";
+export { createStablePrefix, type StablePrefix } from "./stable-prefix.js";
+export { composeContextPolicies, applyEdits } from "./compose-context-policies.js";
+export type { ContextEdit, ContextPolicy, ContextPreparer, ContextState, ProcessedToolResult, SystemSectionInput, TailState, ToolResultInfo, ToolResultProcessor, UserMessageInfo } from "./context-policy.js";
+export * from "./prefix-guard/index.js";
+export * from "./compression/index.js";
+export * from "./status-bar/index.js";
+export { carryCheckpoints } from "./carry-checkpoints.js";
+export { toProcessedToolResult } from "./context-policy.js";
+export type { ComposedContextPolicy } from "./compose-context-policies.js";

@@ -1,0 +1,7 @@
+// `ctxkit/tools`: the built-in workspace tools (read, write, edit, list, glob, grep, bash) for
+// library use, confined to a workspace directory, plus the recall and TODO tools.
+export * from "./builtin/index.js";
+export { resolveWorkspacePath } from "./workspace-path.js";
+export { createRecallTool, type RecallArgs, type RecallToolOptions } from "./recall/index.js";
+export { createTodoTools } from "./todo/index.js";
+export { defineTool, ToolError, type Tool, type ToolArguments, type ToolContext, type ToolOutput } from "./tool.js";
