@@ -43,7 +43,7 @@ export async function createTinyQwen3Gguf(options: TinyQwen3Options = {}): Promi
     seed: options.seed ?? 1,
   };
   const directory = options.directory ?? join(tmpdir(), "ctxkit-models");
-  const name = `tiny-qwen3-${createHash("sha256").update(JSON.stringify({ format: 1, ...shape })).digest("hex").slice(0, 12)}.gguf`;
+  const name = `tiny-qwen3-${createHash("sha256").update(JSON.stringify({ format: 2, ...shape })).digest("hex").slice(0, 12)}.gguf`;
   const path = join(directory, name);
   if (await exists(path)) return path;
   await mkdir(directory, { recursive: true });
@@ -60,8 +60,10 @@ function buildTinyQwen3(shape: Required<Omit<TinyQwen3Options, "directory">>): {
   for (const [text, id] of Object.entries(tokenizer.model.vocab)) tokens[id] = text;
   for (const added of tokenizer.added_tokens) {
     tokens[added.id] = added.content;
-    types[added.id] = added.special ? tokenTypes.control : tokenTypes.userDefined;
+    types[added.id] = added.special || isControlLooking(added.content) ? tokenTypes.control : tokenTypes.userDefined;
   }
+  // llama.cpp overrides these to control tokens anyway, with a warning per token on every load.
+  types[tokenizer.model.vocab["</s>"]!] = tokenTypes.control;
   const idOf = (text: string): number => tokenizer.added_tokens.find((added) => added.content === text)!.id;
   const merges = tokenizer.model.merges.map((merge) => (typeof merge === "string" ? merge : merge.join(" ")));
 
@@ -119,6 +121,10 @@ function buildTinyQwen3(shape: Required<Omit<TinyQwen3Options, "directory">>): {
     );
   }
   return { metadata, tensors };
+}
+
+function isControlLooking(text: string): boolean {
+  return text.startsWith("<|") && text.endsWith("|>");
 }
 
 async function exists(path: string): Promise<boolean> {
