@@ -14,6 +14,7 @@ export interface LlamaProviderOptions {
   contextSize?: number;
   /** Layers to offload to a GPU; CPU only when absent or 0. */
   gpuLayers?: number;
+  /** CPU threads (default: all cores but one). */
   threads?: number;
   /**
    * The tool names the decoder may emit, per provider or per call. The request's tools and the

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import type { LlamaContextSequence, LlamaModel, Llama, LlamaContext } from "node-llama-cpp";
 import { loadNodeLlamaCpp, type NodeLlamaCpp } from "./load-node-llama-cpp.js";
 
@@ -36,7 +37,9 @@ export async function loadLlamaEngine(options: LlamaEngineOptions): Promise<Llam
   const context = await model.createContext({
     contextSize: options.contextSize,
     sequences: 1,
-    ...(options.threads !== undefined ? { threads: options.threads } : {}),
+    // All cores but one: ggml's threads spin at barriers, so a thread per core on a busy machine
+    // (a 2-core CI runner, an app's own work) slows each token by orders of magnitude.
+    threads: options.threads ?? Math.max(1, availableParallelism() - 1),
   });
   const sequence = context.getSequence();
   return {
