@@ -14,6 +14,11 @@ export interface LlamaProviderOptions {
   contextSize?: number;
   /** Layers to offload to a GPU; CPU only when absent or 0. */
   gpuLayers?: number;
+  /**
+   * llama.cpp's flash attention (default: the engine's choice). On CPU it halves a long prefill but
+   * makes short batches after a long cached prefix several times slower.
+   */
+  flashAttention?: boolean;
   /** CPU threads (default: all cores but one). */
   threads?: number;
   /**

@@ -7,6 +7,7 @@ export interface LlamaEngineOptions {
   contextSize: number;
   gpuLayers?: number;
   threads?: number;
+  flashAttention?: boolean;
   /** The module to load instead of node-llama-cpp (tests of the missing-dependency error). */
   moduleSpecifier?: string;
 }
@@ -37,6 +38,7 @@ export async function loadLlamaEngine(options: LlamaEngineOptions): Promise<Llam
   const context = await model.createContext({
     contextSize: options.contextSize,
     sequences: 1,
+    ...(options.flashAttention !== undefined ? { flashAttention: options.flashAttention } : {}),
     // All cores but one: ggml's threads spin at barriers, so a thread per core on a busy machine
     // (a 2-core CI runner, an app's own work) slows each token by orders of magnitude.
     threads: options.threads ?? Math.max(1, availableParallelism() - 1),

@@ -34,6 +34,8 @@ Options:
   --concurrency <a,b> live: parallel requests per level (default 1,4,16)
   --threads <n>       embedded engine threads (default 1: steady under load)
   --gpu-layers <n>    embedded engine layers offloaded to a GPU
+  --flash-attention   embedded engine: use flash attention (off by default: on CPU it halves a cold
+                      prefill but slows the short batch after a cached prefix several times)
   --json              print the result as JSON instead of a table
   --out <file>        where the JSON is always written (default bench-results/serving.json)
 `;
@@ -45,6 +47,7 @@ const options = {
   concurrency: { type: "string" },
   threads: { type: "string" },
   "gpu-layers": { type: "string" },
+  "flash-attention": { type: "boolean" },
   out: { type: "string" },
 } as const;
 
@@ -61,6 +64,7 @@ export async function servingBenchCommand(args: string[], io: CliIo): Promise<nu
   const runs = parsePositiveInteger(extra.runs as string | undefined, "--runs") ?? 3;
   const threads = parsePositiveInteger(extra.threads as string | undefined, "--threads") ?? 1;
   const gpuLayers = parsePositiveInteger(extra["gpu-layers"] as string | undefined, "--gpu-layers");
+  const flashAttention = extra["flash-attention"] === true;
   const concurrency = live ? (parseList(extra.concurrency as string | undefined, "--concurrency") ?? [1, 4, 16]) : [];
   const started = performance.now();
   const progress = io.stderr.isTTY ? (text: string) => io.stderr.write(`\r${text}\u001b[K`) : undefined;
@@ -85,10 +89,11 @@ export async function servingBenchCommand(args: string[], io: CliIo): Promise<nu
       contextSize: Math.max(...sizes) + 1024,
       threads,
       toolChoice: "none",
+      flashAttention,
       ...(gpuLayers !== undefined ? { gpuLayers } : {}),
     });
     provider = engine;
-    target = { kind: "embedded", modelPath, generatedModel: modelPathFlag === undefined, threads, ...(gpuLayers !== undefined ? { gpuLayers } : {}) };
+    target = { kind: "embedded", modelPath, generatedModel: modelPathFlag === undefined, threads, flashAttention, ...(gpuLayers !== undefined ? { gpuLayers } : {}) };
   }
   const startedAt = new Date().toISOString();
   try {
