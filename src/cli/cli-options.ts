@@ -7,6 +7,8 @@ export const commonOptions = {
   vendor: { type: "string" },
   "base-url": { type: "string" },
   model: { type: "string" },
+  // The llama provider (embedded engine): `--provider llama --model-path <file.gguf>`.
+  "model-path": { type: "string" },
   "api-key": { type: "string" },
   workspace: { type: "string" },
   session: { type: "string" },
@@ -39,6 +41,7 @@ export type CliFlags = {
   vendor?: string;
   "base-url"?: string;
   model?: string;
+  "model-path"?: string;
   "api-key"?: string;
   workspace?: string;
   session?: string;

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { createAgent, type Agent } from "../loop/create-agent.js";
 import type { AgentOptions, ToolCallInfo } from "../loop/agent-options.js";
 import { createAnthropic } from "../providers/anthropic/index.js";
+import { createLlama } from "../providers/llama/index.js";
 import { createOpenAICompatible } from "../providers/openai-compatible/index.js";
 import type { Provider } from "../providers/provider.js";
 import { createSessionStore, startSession, type SessionStore, type SessionWriter, type SessionWarning } from "../session/index.js";
@@ -23,6 +24,10 @@ Read files before you change them, keep edits minimal, prefer searching (grep, g
 and verify your work. When you are done, answer with a short summary of what you did and found.`;
 
 export function createProviderFromConfig(config: ResolvedConfig): Provider {
+  if (config.provider === "llama") {
+    if (!config.modelPath) throw new ConfigError("option_invalid", "The llama provider needs a model file. Pass --model-path <file.gguf> or set CTXKIT_MODEL_PATH.");
+    return createLlama({ modelPath: config.modelPath, ...(config.model ? { model: config.model } : {}), ...(config.contextWindow ? { contextSize: config.contextWindow } : {}) });
+  }
   if (!config.model) {
     throw new ConfigError(
       "model_missing",

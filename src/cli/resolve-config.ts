@@ -7,7 +7,7 @@ import { CtxkitError, ConfigError } from "../types/index.js";
 import { parsePositiveInteger, type CliFlags } from "./cli-options.js";
 import { compressionPolicyNames, isCompressionPolicyName, type CompressionPolicyName } from "../context/compression/index.js";
 
-export const providerNames = ["openai-compatible", "anthropic"] as const;
+export const providerNames = ["openai-compatible", "anthropic", "llama"] as const;
 export const vendorNames = ["openai", "vllm", "ollama", "llamacpp", "deepseek", "kimi", "glm", "openrouter"] as const;
 export type ProviderName = (typeof providerNames)[number];
 export type VendorName = (typeof vendorNames)[number];
@@ -32,6 +32,8 @@ export interface ResolvedConfig {
   vendor: VendorName;
   baseURL?: string;
   model?: string;
+  /** The GGUF file of the llama provider (embedded engine). */
+  modelPath?: string;
   apiKey?: string;
   workspace: string;
   dataDir: string;
@@ -158,6 +160,10 @@ export function resolveConfig(
     [workspaceConfig?.model, "workspace config"],
     [userConfig?.model, "user config"],
   ]);
+  const modelPath = pick<string>("modelPath", [
+    [flags["model-path"], "flag"],
+    [environment.CTXKIT_MODEL_PATH, "environment"],
+  ]);
   const maxIterations = pick<number>("maxIterations", [
     [parsePositiveInteger(flags["max-iterations"], "--max-iterations"), "flag"],
     [parsePositiveInteger(environment.CTXKIT_MAX_ITERATIONS, "CTXKIT_MAX_ITERATIONS"), "environment"],
@@ -215,6 +221,7 @@ export function resolveConfig(
     vendor: vendor as VendorName,
     ...(baseURL ? { baseURL } : {}),
     ...(model ? { model } : {}),
+    ...(modelPath ? { modelPath: resolve(modelPath) } : {}),
     ...(apiKey ? { apiKey } : {}),
     workspace,
     dataDir,

@@ -44,6 +44,8 @@ export type ProviderErrorCode =
   | "provider_timeout"
   | "provider_response_invalid"
   | "context_overflow"
+  /** The embedded engine (node-llama-cpp) is not installed or could not load the model; the message says how to fix it. */
+  | "engine_unavailable"
   | "aborted";
 
 /** Session files, the blob store and stored requests. */

@@ -1,6 +1,7 @@
 import type { CliIo } from "../cli-io.js";
 import { guardBenchCommand, guardBenchHelp } from "./bench/guard-bench-command.js";
 import { kvCacheBenchCommand, kvCacheBenchHelp } from "./bench/kv-cache-bench-command.js";
+import { servingBenchCommand, servingBenchHelp } from "./bench/serving-bench-command.js";
 import { statusBarBenchCommand, statusBarBenchHelp } from "./bench/status-bar-bench-command.js";
 import { tokensBenchCommand, tokensBenchHelp } from "./bench/tokens-bench-command.js";
 import { viewBenchCommand, viewBenchHelp } from "./bench/view-bench-command.js";
@@ -11,6 +12,7 @@ const benches: Record<string, BenchCommand> = {
   guard: { run: guardBenchCommand, help: guardBenchHelp, summary: "the prefix guard's false alarms and misses against what is really sent (old vs new)" },
   "kv-cache": { run: kvCacheBenchCommand, help: kvCacheBenchHelp, summary: "experiment 2-3: context-management modes and prompt-cache reuse" },
   "status-bar": { run: statusBarBenchCommand, help: statusBarBenchHelp, summary: "experiments 2-8/2-9: the agent status bar, its cost and its effect" },
+  serving: { run: servingBenchCommand, help: servingBenchHelp, summary: "experiment 2-1: TTFT with the prompt prefix kept vs changed (embedded engine or a server)" },
   tokens: { run: tokensBenchCommand, help: tokensBenchHelp, summary: "issue 4: the token estimator's error against the exact tokenizers, and its speed" },
   view: { run: viewBenchCommand, help: viewBenchHelp, summary: "issue 18: how fast 'ctxkit view' opens a 500-call, 100k-token-per-call run" },
 };

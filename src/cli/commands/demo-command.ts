@@ -10,11 +10,12 @@ import { createAgentFromConfig } from "../create-agent-from-config.js";
 import { createDemoWorkspace } from "../demo/create-demo-workspace.js";
 import { buildDemoReport, formatDemoReport } from "../demo/demo-report.js";
 import { demoSystemPrompt, demoTask, demoTurns } from "../demo/demo-script.js";
+import { runEngineDemo } from "../demo/run-engine-demo.js";
 import { createEventRenderer } from "../render-events.js";
 import { resolveConfig } from "../resolve-config.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 
-export const demoHelp = `Usage: ctxkit demo [--dir <dir>] [--json] [--no-color]
+export const demoHelp = `Usage: ctxkit demo [--dir <dir>] [--engine] [--json] [--no-color]
 
 Runs offline, with no model and no key: creates a small code base with a bug and a ~200 KB log,
 then drives a real agent run over it with a SCRIPTED model (its turns are written by hand). The
@@ -24,12 +25,15 @@ call's prefix, the new tokens, and what the call appended.
 
 Options:
   --dir <dir>   where to create the demo workspace (default: a new temporary directory)
+  --engine      run the task on the embedded llama.cpp engine (optional package node-llama-cpp)
+                with a generated random-weight Qwen3 model instead: NOISE text, a real engine;
+                prints the engine's KV reuse per call next to ctxkit's predicted common prefix
   --json        print the per-call table as JSON instead
 `;
 
 /** `ctxkit demo`: a real agent run over real files with a scripted model, then the token table. */
 export async function demoCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, { dir: { type: "string" } });
+  const { flags, extra } = parseCommandLine(args, { dir: { type: "string" }, engine: { type: "boolean" } });
   if (flags.help) {
     io.stdout.write(demoHelp);
     return 0;
@@ -37,6 +41,7 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
   const workspace = typeof extra.dir === "string" ? resolve(io.cwd, extra.dir) : await mkdtemp(join(tmpdir(), "ctxkit-demo-"));
   await createDemoWorkspace(workspace);
   const style = createTerminalStyle(!flags.json && shouldUseColor(io.stdout, flags.color, io.env));
+  if (extra.engine === true) return runEngineDemo(io, { workspace, json: flags.json === true, style });
   const say = (text: string) => {
     if (!flags.json) io.stdout.write(text);
   };

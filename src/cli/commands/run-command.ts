@@ -13,10 +13,12 @@ Runs one agent task in the workspace and streams the model's text and one line p
 Exit code 0 when the agent gives a final answer; 1 with a one-line reason otherwise.
 
 Options:
-  --provider <openai-compatible|anthropic>   model API (default openai-compatible)
+  --provider <openai-compatible|anthropic|llama>   model API (default openai-compatible); llama is
+                            the embedded llama.cpp engine (optional package node-llama-cpp)
   --vendor <openai|vllm|ollama|llamacpp|deepseek|kimi|glm|openrouter>
   --base-url <url>          API base URL (e.g. http://127.0.0.1:11434/v1 for Ollama)
-  --model <name>            model name (required)
+  --model <name>            model name (required, except with --provider llama)
+  --model-path <file.gguf>  llama: the GGUF model file (or CTXKIT_MODEL_PATH)
   --api-key <key>           API key (default from OPENAI_API_KEY, ANTHROPIC_API_KEY, …)
   --workspace <dir>         directory the tools work in (default: current directory)
   --session <id>            resume a stored session

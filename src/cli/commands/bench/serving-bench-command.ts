@@ -1,0 +1,144 @@
+import { randomUUID } from "node:crypto";
+import { mkdir, writeFile } from "node:fs/promises";
+import { availableParallelism, cpus, platform } from "node:os";
+import { dirname, relative, resolve } from "node:path";
+import { formatServingReport, runServingBench } from "../../../bench/serving/index.js";
+import { createLlama, createTinyQwen3Gguf, type LlamaProvider } from "../../../providers/llama/index.js";
+import { createOpenAICompatible, type OpenAICompatibleVendor } from "../../../providers/openai-compatible/index.js";
+import type { Provider } from "../../../providers/provider.js";
+import { createQwen3TokenCounter } from "../../../tokens/qwen3-token-counter.js";
+import { CtxkitError } from "../../../types/index.js";
+import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import type { CliIo } from "../../cli-io.js";
+
+export const servingBenchHelp = `Usage: ctxkit bench serving [--runs <n>] [--sizes <a,b>] [--threads <n>] [--json] [--out <file>]
+       ctxkit bench serving --model-path <file.gguf> [--gpu-layers <n>] ...
+       ctxkit bench serving --base-url <url> --model <name> [--vendor <name>] [--api-key <key>] [--concurrency <a,b>] ...
+
+Experiment 2-1 of the seed: time to first token (TTFT) with the prompt prefix kept vs changed.
+Per prefix size and run, a base request warms the cache, then one variant follows: the kept prefix
+with a new question, the same with a status bar in the tail, and three breaks — the first token of
+the system prompt changed, a tool reordered, the status bar at the top of the system prompt.
+Medians of the runs; tokens/s on a 32-token answer; the engine's reused (cached) prompt tokens.
+
+With no --model-path or --base-url it runs offline on a generated tiny Qwen3-architecture model
+(random weights, real Qwen3 tokenizer and template) in the embedded llama.cpp engine: its text is
+noise, but the prefill and KV-cache reuse are real.
+
+Options:
+  --model-path <file> a GGUF model for the embedded engine (needs node-llama-cpp)
+  --base-url <url>    an OpenAI-compatible endpoint (live); --model names the model
+  --vendor <name>     live: openai (default), vllm, ollama, llamacpp, deepseek, kimi, glm, openrouter
+  --sizes <a,b>       prefix sizes in tokens (default 1024,4096,8192; live 1024,4096,8192,16384,32768)
+  --runs <n>          runs per measurement (default 3)
+  --concurrency <a,b> live: parallel requests per level (default 1,4,16)
+  --threads <n>       embedded engine threads (default 1: steady under load)
+  --gpu-layers <n>    embedded engine layers offloaded to a GPU
+  --flash-attention   embedded engine: use flash attention (off by default: on CPU it halves a cold
+                      prefill but slows the short batch after a cached prefix several times)
+  --json              print the result as JSON instead of a table
+  --out <file>        where the JSON is always written (default bench-results/serving.json)
+`;
+
+const options = {
+  "model-path": { type: "string" },
+  sizes: { type: "string" },
+  runs: { type: "string" },
+  concurrency: { type: "string" },
+  threads: { type: "string" },
+  "gpu-layers": { type: "string" },
+  "flash-attention": { type: "boolean" },
+  out: { type: "string" },
+} as const;
+
+/** `ctxkit bench serving`: experiment 2-1 on the embedded engine (default) or a live endpoint. */
+export async function servingBenchCommand(args: string[], io: CliIo): Promise<number> {
+  const { flags, extra } = parseCommandLine(args, options);
+  if (flags.help) {
+    io.stdout.write(servingBenchHelp);
+    return 0;
+  }
+  const live = flags["base-url"] !== undefined;
+  const modelPathFlag = extra["model-path"] as string | undefined;
+  const sizes = parseList(extra.sizes as string | undefined, "--sizes") ?? (live ? [1024, 4096, 8192, 16384, 32768] : [1024, 4096, 8192]);
+  const runs = parsePositiveInteger(extra.runs as string | undefined, "--runs") ?? 3;
+  const threads = parsePositiveInteger(extra.threads as string | undefined, "--threads") ?? 1;
+  const gpuLayers = parsePositiveInteger(extra["gpu-layers"] as string | undefined, "--gpu-layers");
+  const flashAttention = extra["flash-attention"] === true;
+  const concurrency = live ? (parseList(extra.concurrency as string | undefined, "--concurrency") ?? [1, 4, 16]) : [];
+  const started = performance.now();
+  const progress = io.stderr.isTTY ? (text: string) => io.stderr.write(`\r${text}\u001b[K`) : undefined;
+
+  let provider: Provider;
+  let target: Record<string, unknown>;
+  let engine: LlamaProvider | undefined;
+  if (live) {
+    if (!flags.model) throw new CtxkitError("option_invalid", "ctxkit bench serving --base-url needs --model <name>.");
+    provider = createOpenAICompatible({
+      vendor: (flags.vendor ?? "openai") as OpenAICompatibleVendor,
+      model: flags.model,
+      baseURL: flags["base-url"]!,
+      ...(flags["api-key"] !== undefined ? { apiKey: flags["api-key"] } : {}),
+      env: io.env,
+    });
+    target = { kind: "openai-compatible", baseURL: flags["base-url"], vendor: flags.vendor ?? "openai", model: flags.model };
+  } else {
+    const modelPath = modelPathFlag === undefined ? await createTinyQwen3Gguf() : resolve(io.cwd, modelPathFlag);
+    engine = createLlama({
+      modelPath,
+      contextSize: Math.max(...sizes) + 1024,
+      threads,
+      toolChoice: "none",
+      flashAttention,
+      ...(gpuLayers !== undefined ? { gpuLayers } : {}),
+    });
+    provider = engine;
+    target = { kind: "embedded", modelPath, generatedModel: modelPathFlag === undefined, threads, flashAttention, ...(gpuLayers !== undefined ? { gpuLayers } : {}) };
+  }
+  const startedAt = new Date().toISOString();
+  try {
+    const result = await runServingBench({
+      provider,
+      prefixSizes: sizes,
+      runs,
+      concurrency,
+      counter: createQwen3TokenCounter(),
+      nonce: randomUUID().slice(0, 8),
+      ...(progress ? { onProgress: progress } : {}),
+    });
+    progress?.("");
+    const elapsedMs = Math.round(performance.now() - started);
+    const manifest = {
+      benchmark: "serving",
+      experiment: "2-1",
+      startedAt,
+      elapsedMs,
+      target,
+      prefixSizes: sizes,
+      runs,
+      concurrency,
+      node: process.version,
+      platform: `${platform()} ${process.arch}`,
+      cpus: availableParallelism(),
+      cpuModel: cpus()[0]?.model ?? "unknown",
+    };
+    const json = { engine: result.engine, model: result.model, rows: result.rows, concurrency: result.concurrency, errors: result.errors, manifest };
+    const out = resolve(io.cwd, (extra.out as string | undefined) ?? "bench-results/serving.json");
+    await mkdir(dirname(out), { recursive: true });
+    await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
+    if (flags.json) io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+    else io.stdout.write(`${formatServingReport(result)}\nTook ${(elapsedMs / 1000).toFixed(1)} s. Wrote ${relative(io.cwd, out) || out}.\n`);
+    return 0;
+  } finally {
+    await engine?.dispose();
+  }
+}
+
+function parseList(value: string | undefined, flag: string): number[] | undefined {
+  if (value === undefined) return undefined;
+  return value.split(",").map((item) => {
+    const parsed = parsePositiveInteger(item.trim(), flag);
+    if (parsed === undefined) throw new CtxkitError("option_invalid", `${flag} takes positive integers separated by commas.`);
+    return parsed;
+  });
+}
