@@ -1,0 +1,85 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { CtxkitError, type ToolDefinition } from "../../types/index.js";
+import { airlineTools } from "./airline/airline-tools.js";
+import { parsePythonJson } from "./python/parse-python-json.js";
+import { CopyOnReadTable, type TableOrigin } from "./python/copy-on-read-table.js";
+import type { PyDict } from "./python/py-value.js";
+import { retailTools } from "./retail/retail-tools.js";
+import type { TauToolImplementation } from "./tau-tool-implementation.js";
+
+export type TauDomainName = "airline" | "retail";
+
+export const tauDomainNames: readonly TauDomainName[] = ["airline", "retail"];
+
+/** The data files of each domain, in the order the reference's `load_data` puts them in the dict. */
+const dataFiles: Record<TauDomainName, readonly string[]> = {
+  airline: ["flights", "reservations", "users"],
+  retail: ["orders", "products", "users"],
+};
+
+/**
+ * One τ-bench domain loaded from its folder (`flights.json`…, `tools.json`, `wiki.md`): the tool
+ * implementations, the schemas the model is shown, the policy, and fresh copies of the data.
+ */
+export interface TauDomain {
+  name: TauDomainName;
+  /** The policy, sent verbatim as the system prompt by the reference agent. */
+  wiki: string;
+  /** The tool schemas as the benchmark sends them, by tool name. */
+  definitions: ReadonlyMap<string, ToolDefinition>;
+  tools: ReadonlyMap<string, TauToolImplementation>;
+  /** A deep copy of the data as loaded, for one task. */
+  freshData(): PyDict;
+}
+
+const implementations: Record<TauDomainName, readonly TauToolImplementation[]> = { airline: airlineTools, retail: retailTools };
+
+/** Reads a domain folder (e.g. `../shared/corpus/tau-bench/airline`). The data is parsed once; each task gets a copy. */
+export interface LoadTauDomainOptions {
+  /** Rewrites a table once after loading (e.g. to reproduce an older version of the data). */
+  transformRecords?: (file: string, records: PyDict) => PyDict;
+}
+
+export async function loadTauDomain(name: TauDomainName, directory: string, options: LoadTauDomainOptions = {}): Promise<TauDomain> {
+  const read = async (file: string) => {
+    try {
+      return await readFile(join(directory, file), "utf8");
+    } catch (error) {
+      throw new CtxkitError("config_invalid", `Cannot read τ-bench ${name} file '${join(directory, file)}': ${(error as Error).message}. Point to a folder holding the domain's data files, tools.json and wiki.md.`, { cause: error });
+    }
+  };
+  const origins = new Map<string, TableOrigin>();
+  for (const file of dataFiles[name]) {
+    const records = parsePythonJson(await read(`${file}.json`));
+    if (!(records instanceof Map)) throw new CtxkitError("config_invalid", `τ-bench ${name} file '${file}.json' must hold a JSON object keyed by id.`);
+    origins.set(file, { records: options.transformRecords?.(file, records) ?? records, reprCache: new Map() });
+  }
+  const wiki = await read("wiki.md");
+  const definitions = parseToolSchemas(await read("tools.json"), join(directory, "tools.json"));
+  return {
+    name,
+    wiki,
+    definitions,
+    tools: new Map(implementations[name].map((tool) => [tool.name, tool])),
+    freshData: () => new Map([...origins].map(([file, origin]) => [file, new CopyOnReadTable(origin)])),
+  };
+}
+
+function parseToolSchemas(text: string, file: string): Map<string, ToolDefinition> {
+  const value = JSON.parse(text) as unknown;
+  const definitions = new Map<string, ToolDefinition>();
+  if (!Array.isArray(value)) throw new CtxkitError("config_invalid", `${file} must be a list of OpenAI tool schemas ({type: "function", function: {...}}).`);
+  for (const entry of value as Array<{ function?: { name?: unknown; description?: unknown; parameters?: unknown } }>) {
+    const schema = entry.function;
+    if (typeof schema?.name !== "string" || typeof schema.parameters !== "object" || schema.parameters === null) {
+      throw new CtxkitError("config_invalid", `${file} has an entry without function.name and function.parameters.`);
+    }
+    definitions.set(schema.name, {
+      name: schema.name,
+      description: typeof schema.description === "string" ? schema.description : "",
+      parameters: schema.parameters as ToolDefinition["parameters"],
+    });
+  }
+  return definitions;
+}
