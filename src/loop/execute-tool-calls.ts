@@ -118,7 +118,7 @@ async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: Tool
   });
   try {
     const execution = tool
-      .execute(call.arguments, { signal: controller.signal, toolCallId: call.id, ...(context.messages ? { messages: context.messages } : {}) })
+      .execute(call.arguments, { signal: controller.signal, toolCallId: call.id, argumentsText: call.argumentsText, ...(context.messages ? { messages: context.messages } : {}) })
       .then((result): ToolOutput => (typeof result === "string" ? { content: result } : result))
       .catch((error: unknown) => failureFromThrown(call.name, error));
     return await Promise.race([execution, timeout, aborted]);
