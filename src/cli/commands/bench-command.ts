@@ -1,6 +1,7 @@
 import type { CliIo } from "../cli-io.js";
 import { kvCacheBenchCommand, kvCacheBenchHelp } from "./bench/kv-cache-bench-command.js";
 import { statusBarBenchCommand, statusBarBenchHelp } from "./bench/status-bar-bench-command.js";
+import { tauBenchCommand, tauBenchHelp } from "./bench/tau-bench-command.js";
 import { tokensBenchCommand, tokensBenchHelp } from "./bench/tokens-bench-command.js";
 
 type BenchCommand = { run: (args: string[], io: CliIo) => Promise<number>; help: string; summary: string };
@@ -8,6 +9,7 @@ type BenchCommand = { run: (args: string[], io: CliIo) => Promise<number>; help:
 const benches: Record<string, BenchCommand> = {
   "kv-cache": { run: kvCacheBenchCommand, help: kvCacheBenchHelp, summary: "experiment 2-3: context-management modes and prompt-cache reuse" },
   "status-bar": { run: statusBarBenchCommand, help: statusBarBenchHelp, summary: "experiments 2-8/2-9: the agent status bar, its cost and its effect" },
+  tau: { run: tauBenchCommand, help: tauBenchHelp, summary: "issue 16: τ-bench airline/retail — gold actions, replay of recorded dialogues, live runs (experiment 2-4)" },
   tokens: { run: tokensBenchCommand, help: tokensBenchHelp, summary: "issue 4: the token estimator's error against the exact tokenizers, and its speed" },
 };
 
