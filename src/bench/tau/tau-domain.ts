@@ -49,19 +49,25 @@ export async function loadTauDomain(name: TauDomainName, directory: string, opti
       throw new CtxkitError("config_invalid", `Cannot read τ-bench ${name} file '${join(directory, file)}': ${(error as Error).message}. Point to a folder holding the domain's data files, tools.json and wiki.md.`, { cause: error });
     }
   };
-  const origins = new Map<string, TableOrigin>();
+  const tables = new Map<string, PyDict>();
   for (const file of dataFiles[name]) {
     const records = parsePythonJson(await read(`${file}.json`));
     if (!(records instanceof Map)) throw new CtxkitError("config_invalid", `τ-bench ${name} file '${file}.json' must hold a JSON object keyed by id.`);
-    origins.set(file, { records: options.transformRecords?.(file, records) ?? records, reprCache: new Map() });
+    tables.set(file, options.transformRecords?.(file, records) ?? records);
   }
   const wiki = await read("wiki.md");
   const definitions = parseToolSchemas(await read("tools.json"), join(directory, "tools.json"));
+  return createTauDomain({ name, tables, wiki, definitions: [...definitions.values()] });
+}
+
+/** A domain from values in memory (tests, or data that does not come from files). */
+export function createTauDomain(input: { name: TauDomainName; tables: ReadonlyMap<string, PyDict>; wiki: string; definitions: readonly ToolDefinition[] }): TauDomain {
+  const origins = new Map<string, TableOrigin>([...input.tables].map(([file, records]) => [file, { records, reprCache: new Map() }]));
   return {
-    name,
-    wiki,
-    definitions,
-    tools: new Map(implementations[name].map((tool) => [tool.name, tool])),
+    name: input.name,
+    wiki: input.wiki,
+    definitions: new Map(input.definitions.map((definition) => [definition.name, definition])),
+    tools: new Map(implementations[input.name].map((tool) => [tool.name, tool])),
     freshData: () => new Map([...origins].map(([file, origin]) => [file, new CopyOnReadTable(origin)])),
   };
 }

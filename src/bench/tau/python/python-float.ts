@@ -26,16 +26,17 @@ export function formatPythonFloat(value: number): string {
 
 /**
  * Python's `round(x, ndigits)` on a float: rounds the exact binary value, ties to even. `toFixed`
- * also rounds the exact value but breaks ties away from zero; exact ties are values whose scaled
- * fraction is exactly one half, which the check below finds and rounds to even instead.
+ * also rounds the exact value but breaks ties away from zero. An exact tie (x·10ⁿ ending in .5
+ * exactly) needs x·2ⁿ⁺¹ to be an odd integer, since 10ⁿ·2 = 2ⁿ⁺¹·5ⁿ; only those are rounded here.
  */
 export function roundPythonFloat(value: number, ndigits: number): number {
   if (!Number.isFinite(value)) return value;
-  const scale = 10 ** ndigits;
-  const scaled = value * scale;
-  const floor = Math.floor(scaled);
-  const isExactTie = scaled - floor === 0.5 && scaled / scale === value && Math.abs(scaled) < 2 ** 52;
-  if (isExactTie) return (floor % 2 === 0 ? floor : floor + 1) / scale;
+  const twice = value * 2 ** (ndigits + 1);
+  if (Number.isInteger(twice) && Math.abs(twice) % 2 === 1 && Math.abs(twice * 5 ** ndigits) < 2 ** 53) {
+    const doubled = twice * 5 ** ndigits;
+    const lower = Math.floor(doubled / 2);
+    return (lower % 2 === 0 ? lower : lower + 1) / 10 ** ndigits;
+  }
   const rounded = Number(value.toFixed(ndigits));
   return rounded === 0 && value < 0 ? -0 : rounded;
 }
