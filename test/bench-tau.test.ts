@@ -3,6 +3,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { startOpenAIModelServer } from "../src/testing/openai-model-server.js";
 import { runCli } from "./run-cli.js";
 
 // A miniature airline domain folder in the corpus layout (flights.json, reservations.json,
@@ -63,6 +64,44 @@ describe("ctxkit bench tau", () => {
     expect(json.tools).toBe(1);
     expect(json.findings.map((finding) => finding.code)).toEqual(["one_line_description", "no_when_to_use", "parameter_without_description", "strict_mode_rejects"]);
   }, 60_000);
+
+  it("run drives a live agent against an LLM user (a loopback OpenAI-compatible server) and reports pass^k per arm", async () => {
+    const directory = await fixtureDomain();
+    // One server plays both models: requests whose system prompt is the user simulator's get the
+    // customer's lines, the others the agent's (a tool call, then a reply).
+    const server = await startOpenAIModelServer((body) => {
+      const system = String(body.messages[0]?.content ?? "");
+      const turns = body.messages.filter((message) => message.role !== "system").length;
+      if (system.includes("You are playing a customer")) return turns <= 1 ? "Please cancel reservation R1. I am u1." : "###STOP###";
+      const last = body.messages.at(-1);
+      return last?.role === "tool" ? "R1 is cancelled." : { toolCalls: [{ name: "cancel_reservation", arguments: { reservation_id: "R1" } }] };
+    });
+    try {
+      const run = await runCli(
+        ["bench", "tau", "run", "--base-url", server.baseURL, "--model", "m", "--domain", "airline", "--domain-dir", directory, "--tasks-file", join(directory, "tasks.json"), "--tasks", "0-1", "--trials", "2", "--arms", "baseline,casual,no-tool-descriptions", "--json"],
+        { cwd: directory, timeoutMs: 90_000 },
+      );
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain("baseline task 0 trial 0: reward 0 (user_stop, 2 calls)");
+      const json = JSON.parse(run.stdout) as {
+        manifest: { model: string; trials: number; tasks: number[]; promptHashes: Record<string, string>; date: string };
+        arms: Array<{ arm: string; successes: number; dialogues: number; passHatK: Record<string, number>; cachedShare: number }>;
+        dialogues: Array<{ ending: string }>;
+      };
+      expect(json.manifest).toMatchObject({ model: "m", trials: 2, tasks: [0, 1] });
+      expect(new Set(Object.values(json.manifest.promptHashes)).size).toBe(3);
+      // Task 0's gold actions include a send_certificate the scripted agent never makes, so it fails; so does task 1.
+      expect(json.arms.map((arm) => [arm.arm, arm.successes, arm.dialogues, arm.passHatK["pass^2"]])).toEqual([
+        ["baseline", 0, 4, 0],
+        ["casual", 0, 4, 0],
+        ["no-tool-descriptions", 0, 4, 0],
+      ]);
+      expect(json.dialogues.every((dialogue) => dialogue.ending === "user_stop")).toBe(true);
+      expect(json.arms[0]?.cachedShare).toBeGreaterThan(0);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 
   const corpus = resolve("../shared/corpus/tau-bench");
   it.skipIf(!existsSync(join(corpus, "retail", "tasks_test.json")))("actions runs the corpus' 115 retail test tasks (corpus)", async () => {

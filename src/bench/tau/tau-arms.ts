@@ -60,9 +60,12 @@ export function shuffleRules(policy: string): string {
   return `${items.map((item) => `- ${item}`).join("\n")}\n`;
 }
 
-/** The seed's tool-description ablation: names, types and enums kept, every description removed. */
+/**
+ * The seed's tool-description ablation: names, types and enums kept, every description removed.
+ * ctxkit refuses a tool without a description, so the tool's own name stands in for it.
+ */
 export function withoutDescriptions(definition: ToolDefinition): ToolDefinition {
-  return { name: definition.name, description: "", parameters: stripDescriptions(definition.parameters) as ToolDefinition["parameters"] };
+  return { name: definition.name, description: definition.name, parameters: stripDescriptions(definition.parameters) as ToolDefinition["parameters"] };
 }
 
 function stripDescriptions(schema: unknown): unknown {
