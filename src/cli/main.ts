@@ -1,6 +1,7 @@
 import { isCtxkitError } from "../types/index.js";
 import { processIo, type CliIo } from "./cli-io.js";
 import { benchCommand } from "./commands/bench-command.js";
+import { lintCommand } from "./commands/lint-command.js";
 import { chatCommand } from "./commands/chat-command.js";
 import { configCommand } from "./commands/config-command.js";
 import { demoCommand } from "./commands/demo-command.js";
@@ -23,7 +24,8 @@ Commands:
   inspect <file…>         per-call tokens, prefix reuse, cache breaks and cost of a ctxkit session or another agent's transcript
   view <session | file…>  the same, call by call, in a local page in the browser
   replay <file…>          replay recorded runs through context policies and compare cost, overflows and recall
-  bench <name>            the seed's experiments as benchmarks (kv-cache, status-bar, tokens)
+  bench <name>            the seed's experiments as benchmarks (kv-cache, status-bar, tokens, tau)
+  lint tools <file>       check tool definitions (descriptions, enums, names, strict-mode schemas)
 
 Run 'ctxkit <command> --help' for a command's options.
 `;
@@ -40,6 +42,7 @@ const commands: Record<string, Command> = {
   replay: replayCommand,
   bench: benchCommand,
   view: viewCommand,
+  lint: lintCommand,
 };
 
 /** The CLI entry: returns the exit code; a typed error becomes one clear sentence, not a stack trace. */

@@ -124,6 +124,7 @@ async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: Tool
       .execute(call.arguments, {
         signal: controller.signal,
         toolCallId: call.id,
+        argumentsText: call.argumentsText,
         ...(context.messages ? { messages: context.messages } : {}),
         ...(context.blobs ? { blobs: context.blobs } : {}),
         ...(context.findMessage ? { findMessage: context.findMessage } : {}),

@@ -25,6 +25,8 @@ export interface ToolContext {
   /** Aborted when the run is aborted or the tool's timeout passes. */
   signal: AbortSignal;
   toolCallId: string;
+  /** The arguments exactly as the model wrote them (e.g. to tell `100.0` from `100`). */
+  argumentsText?: string;
   /**
    * The trajectory when the call runs, read-only: it ends with the assistant message that made this
    * call; results of earlier calls of the same turn are not in it yet. Lets a tool derive its state

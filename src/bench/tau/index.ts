@@ -1,0 +1,17 @@
+export { loadTauDomain, createTauDomain, tauDomainNames, type TauDomain, type TauDomainName, type LoadTauDomainOptions } from "./tau-domain.js";
+export { createTauTools, type TauToolCall, type CreateTauToolsOptions } from "./create-tau-tools.js";
+export { runTauActions, terminateToolNames, type TauActionsRun } from "./run-tau-actions.js";
+export { computeTauReward, type TauReward } from "./compute-tau-reward.js";
+export { tauDataHash } from "./tau-data-hash.js";
+export { parseTauTasks, type TauTask, type TauAction } from "./tau-task.js";
+export { parseTauTrajectories, type RecordedTauDialogue } from "./tau-trajectories.js";
+export { runTauDialogue, type TauDialogueOptions, type TauDialogueResult } from "./run-tau-dialogue.js";
+export { replayTauDialogues, type TauReplayReport } from "./replay-tau-dialogues.js";
+export { runTauBench, type TauBenchOptions, type TauBenchReport } from "./run-tau-bench.js";
+export { createScriptedTauUser, stopMarker, type TauUser } from "./tau-user.js";
+export { createLlmTauUser, userSimulatorPrompt } from "./create-llm-tau-user.js";
+export { passHatK } from "./pass-hat-k.js";
+export { tauArm, tauArmNames, type TauArmName } from "./tau-arms.js";
+export { renameStateToProvince } from "./province-addresses.js";
+export { dumpPythonJson } from "./python/dump-python-json.js";
+export { parsePythonJson } from "./python/parse-python-json.js";

@@ -1,0 +1,36 @@
+import type { CliIo } from "../../cli-io.js";
+import { tauActionsCommand, tauActionsHelp } from "./tau-actions-command.js";
+import { tauReplayCommand, tauReplayHelp } from "./tau-replay-command.js";
+import { tauRunCommand, tauRunHelp } from "./tau-run-command.js";
+
+const subcommands: Record<string, { run: (args: string[], io: CliIo) => Promise<number>; help: string; summary: string }> = {
+  actions: { run: tauActionsCommand, help: tauActionsHelp, summary: "run tasks' gold actions: each output and the final data hash" },
+  replay: { run: tauReplayCommand, help: tauReplayHelp, summary: "replay recorded dialogues through the ctxkit loop: outputs and rewards reproduced" },
+  run: { run: tauRunCommand, help: tauRunHelp, summary: "a live agent against an LLM user simulator: pass^k, cost, cache share, arms" },
+};
+
+export const tauBenchHelp = `Usage: ctxkit bench tau <actions|replay|run> [options]
+
+τ-bench's airline and retail domains inside ctxkit (tools byte-identical to the reference's).
+
+${Object.entries(subcommands)
+  .map(([name, command]) => `  ${name.padEnd(8)} ${command.summary}`)
+  .join("\n")}
+
+Run 'ctxkit bench tau <command> --help' for its options.
+`;
+
+/** `ctxkit bench tau <command>`. */
+export async function tauBenchCommand(args: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = args;
+  if (name === undefined || name === "--help" || name === "-h") {
+    io.stdout.write(tauBenchHelp);
+    return name === undefined ? 2 : 0;
+  }
+  const command = subcommands[name];
+  if (!command) {
+    io.stderr.write(`ctxkit bench tau: unknown command '${name}'.\n\n${tauBenchHelp}`);
+    return 2;
+  }
+  return command.run(rest, io);
+}

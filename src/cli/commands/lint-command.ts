@@ -1,0 +1,18 @@
+import type { CliIo } from "../cli-io.js";
+import { lintToolsCommand, lintToolsHelp } from "./lint-tools-command.js";
+
+export const lintHelp = `Usage: ctxkit lint tools <file|module> [--json]
+
+${lintToolsHelp}`;
+
+/** `ctxkit lint <what>`: checks of agent definitions (tools, for now). */
+export async function lintCommand(args: string[], io: CliIo): Promise<number> {
+  const [what, ...rest] = args;
+  if (what === "tools") return lintToolsCommand(rest, io);
+  if (what === "--help" || what === "-h") {
+    io.stdout.write(lintHelp);
+    return 0;
+  }
+  io.stderr.write(`ctxkit lint: ${what === undefined ? "say what to lint" : `unknown target '${what}'`}.\n\n${lintHelp}`);
+  return 2;
+}
