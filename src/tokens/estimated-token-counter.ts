@@ -13,7 +13,8 @@ export interface EstimatedTokenCounterOptions {
   profile?: EstimatorProfile;
 }
 
-type Coefficients = Record<keyof TokenFeatures, number>;
+/** Tokens per unit of each text feature. */
+export type EstimatorCoefficients = Record<keyof TokenFeatures, number>;
 
 /**
  * Tokens per feature, fitted (non-negative least squares, each corpus type weighted equally) against
@@ -23,7 +24,7 @@ type Coefficients = Record<keyof TokenFeatures, number>;
  * and letter blobs had no calibration text; their values are set by hand from spot checks (about one
  * token per 1.25 kana or hangul, per 3.3 Cyrillic letters, per 7 letters of a blob).
  */
-const COEFFICIENTS: Record<EstimatorProfile, Coefficients> = {
+export const ESTIMATOR_COEFFICIENTS: Readonly<Record<EstimatorProfile, Readonly<EstimatorCoefficients>>> = {
   o200k: {
     newlineRuns: 0.508,
     hanChars: 0.713,
@@ -85,9 +86,13 @@ const COEFFICIENTS: Record<EstimatorProfile, Coefficients> = {
 
 /** Estimates tokens from text features; never less than 1 for non-empty text. */
 export function estimateTokens(text: string, profile: EstimatorProfile = "balanced"): number {
+  return estimateTokensWith(text, ESTIMATOR_COEFFICIENTS[profile]);
+}
+
+/** The estimate under given coefficients (the fitting script measures candidates with it). */
+export function estimateTokensWith(text: string, coefficients: Readonly<EstimatorCoefficients>): number {
   if (text.length === 0) return 0;
   const features = extractTokenFeatures(text);
-  const coefficients = COEFFICIENTS[profile];
   let total = 0;
   for (const name of TOKEN_FEATURE_NAMES) total += features[name] * coefficients[name];
   return Math.max(1, Math.round(total));
