@@ -11,7 +11,8 @@ export function compressionReplayPolicies(): Record<string, ReplayPolicyFactory>
   return Object.fromEntries(
     compressionPolicyNames.map((name): [string, ReplayPolicyFactory] => [
       name,
-      ({ contextWindow, meter, clock, summarizer }) => createCompressionPolicy(name, { contextWindow, blobStore: createMemoryBlobStore(), counter: meter.counter, clock, summarizer }),
+      ({ contextWindow, meter, clock, summarizer, cachedPriceRatio }) =>
+        createCompressionPolicy(name, { contextWindow, blobStore: createMemoryBlobStore(), counter: meter.counter, clock, summarizer, cachedPriceRatio }),
     ]),
   );
 }

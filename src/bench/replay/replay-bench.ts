@@ -46,6 +46,7 @@ export async function runReplayBench(runs: readonly RecordedRun[], options: Repl
   const meter = createPromptMeter(options.counter);
   const factories = replayPolicies();
   const summarizer = options.summarizer ?? createDeterministicSummarizer();
+  const cachedPriceRatio = options.pricing.input > 0 ? Math.min(1, options.pricing.cacheRead / options.pricing.input) : 0.1;
   const rows: RunSummary[] = [];
   for (const [done, run] of runs.entries()) {
     // Messages are shared by every policy of the run: freezing them turns a policy that edits a
@@ -57,7 +58,7 @@ export async function runReplayBench(runs: readonly RecordedRun[], options: Repl
       if (factory === undefined) continue;
       let now = new Date(0);
       try {
-        const policy = factory({ contextWindow: options.contextWindow, meter, clock: () => now, summarizer });
+        const policy = factory({ contextWindow: options.contextWindow, meter, clock: () => now, summarizer, cachedPriceRatio });
         const replayed = await replayRun(run, policy, {
           contextWindow: options.contextWindow,
           meter,

@@ -16,6 +16,8 @@ export interface ReplayPolicyOptions {
   clock: () => Date;
   /** Writes the summaries of every policy that summarises: the same one for all of them. */
   summarizer: Summarizer;
+  /** Cached-input price ÷ input price of the replay's pricing (for cache-economic policies). */
+  cachedPriceRatio: number;
 }
 
 export type ReplayPolicyFactory = (options: ReplayPolicyOptions) => ContextPolicy;

@@ -23,6 +23,17 @@ export interface CompressionOptions {
   cacheTtlMs?: number;
   /** With a cold cache, compress from this share of the window on (default 0.6). */
   coldTrigger?: number;
+  /**
+   * With a warm cache, clear old results from this share of the window on, whenever the cache
+   * economics say the saving over the calls to come pays for the cache rebuild (default 0.25).
+   */
+  earlyTrigger?: number;
+  /** An early batch aims at keeping this share of the context (default 0.5). */
+  earlyKeepShare?: number;
+  /** A cleared result's stub may keep this share of it as fact lines (default 0.3). */
+  stubShare?: number;
+  /** Archive lines may keep this share of the turns they replace, as fact lines (default 0.6, tuned on the tune half of swe-gemini). */
+  archiveShare?: number;
   /** Price of a cached input token relative to an uncached one (default 0.1, Anthropic and OpenAI). */
   cachedPriceRatio?: number;
   /**
@@ -52,9 +63,13 @@ export interface CompressionSettings {
   trigger: number;
   target: number;
   coldTrigger: number;
+  earlyTrigger: number;
+  earlyKeepShare: number;
+  archiveShare: number;
+  stubShare: number;
   blobStore: BlobStore;
   summarizer: Summarizer;
-  /** True when `summarizer` was given (a model), false for the built-in deterministic one. */
+  /** True when `summarizer` is a model (given, and not the built-in deterministic one). */
   hasModelSummarizer: boolean;
   counter: TokenCounter;
   clock: () => Date;
@@ -85,9 +100,13 @@ export function resolveCompressionSettings(options: CompressionOptions): Compres
     trigger,
     target,
     coldTrigger: Math.min(options.coldTrigger ?? 0.6, trigger),
+    earlyTrigger: Math.min(options.earlyTrigger ?? 0.25, trigger),
+    earlyKeepShare: options.earlyKeepShare ?? 0.5,
+    archiveShare: options.archiveShare ?? 0.6,
+    stubShare: options.stubShare ?? 0.3,
     blobStore: options.blobStore,
     summarizer: options.summarizer ?? createDeterministicSummarizer(),
-    hasModelSummarizer: options.summarizer !== undefined,
+    hasModelSummarizer: options.summarizer !== undefined && options.summarizer.name !== "deterministic",
     counter: options.counter ?? getTokenCounter("estimate"),
     clock: options.clock ?? (() => new Date()),
     cacheTtlMs: options.cacheTtlMs ?? 5 * 60 * 1000,

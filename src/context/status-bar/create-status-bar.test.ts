@@ -67,7 +67,7 @@ describe("createStatusBar", () => {
     const decisions: unknown[] = [];
     const restarted = agentWith({ ...settings, onDecision: (decision) => decisions.push(decision) }, ["ok"], trajectory);
     // The run chose append at its first call; the restarted status bar sees that and goes on appending.
-    const edits = await restarted.statusBar.policy.prepareContext!({ messages: trajectory, prefix: restarted.agent.prefix, iteration: 1, now: new Date(), overflow: false, signal: new AbortController().signal });
+    const edits = (await restarted.statusBar.policy.prepareContext!({ messages: trajectory, prefix: restarted.agent.prefix, iteration: 1, now: new Date(), overflow: false, signal: new AbortController().signal })) ?? [];
     expect(edits).toHaveLength(1);
     expect(restarted.statusBar.tail({ trajectory: [...trajectory, ...(edits[0]!.type === "append" ? edits[0]!.messages : [])], now: new Date() })).toBeUndefined();
     expect(decisions).toEqual([]);
