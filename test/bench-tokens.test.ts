@@ -40,16 +40,22 @@ describe.skipIf(!existsSync(join(corpus, "tau-bench")) || !existsSync(join(corpu
   beforeAll(async () => {
     out = join(await mkdtemp(join(tmpdir(), "ctxkit-bench-tokens-")), "tokens.json");
     // cwd is the repository, so the default --corpus (../shared/corpus) and --seeds are the ones used.
-    run = await runCli(["bench", "tokens", "--limit", "2", "--json", "--out", out], { cwd: process.cwd(), timeoutMs: 120_000 });
-  }, 130_000);
+    run = await runCli(["bench", "tokens", "--limit", "2", "--fit", "--json", "--out", out], { cwd: process.cwd(), timeoutMs: 300_000 });
+  }, 310_000);
 
   it("reports every category with exact counts and the error of each estimate, as JSON and in --out", async () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
-    const report = JSON.parse(run.stdout) as TokensJson;
+    const both = JSON.parse(run.stdout) as { heldOut: TokensJson; fit: TokensJson; fitted: Record<string, Record<string, number>> };
+    const report = both.heldOut;
+    expect(both.fit.categories.map((category) => category.id)).toEqual(report.categories.map((category) => category.id));
+    expect(Object.keys(both.fitted).sort()).toEqual(["balanced", "o200k", "qwen3"]);
+    expect(both.fitted.qwen3!.shortWords).toBeGreaterThan(0.5);
     expect(report.benchmark).toBe("tokens");
     expect(report.categories.map((category) => category.id)).toEqual(["tau-dialogues", "tau-policies", "tool-schemas", "swe-gemini", ...(hasChinese ? ["chinese"] : [])]);
     expect(report.categories.find((category) => category.id === "swe-gemini")!.source).toMatch(/^2 of \d+ runs/);
+    // --limit 2 reads two runs: one in each half.
+    expect(report.categories.find((category) => category.id === "swe-gemini")!.texts).toBeLessThan(both.fit.categories.find((category) => category.id === "swe-gemini")!.texts + report.categories.find((category) => category.id === "swe-gemini")!.texts);
     for (const category of [...report.categories, report.all]) {
       expect(category.characters).toBeGreaterThan(0);
       expect(category.exact.qwen3).toBeGreaterThan(0);
@@ -62,11 +68,11 @@ describe.skipIf(!existsSync(join(corpus, "tau-bench")) || !existsSync(join(corpu
     expect(report.throughput.map((counter) => counter.counter)).toEqual(["qwen3 (exact)", "o200k (exact)", "estimate balanced", "estimate qwen3", "estimate o200k"]);
     for (const counter of report.throughput) expect(counter.megabytesPerSecond).toBeGreaterThan(0);
     expect(report.target).toMatchObject({ maxAbsError: 0.05, met: expect.any(Boolean) });
-    expect(JSON.parse(await readFile(out, "utf8"))).toEqual(report);
+    expect(JSON.parse(await readFile(out, "utf8"))).toEqual(both);
   });
 
   it.skipIf(!hasChinese)("on Chinese, the balanced estimate is within 10% where chars/4 is off by more than 40%", () => {
-    const chinese = (JSON.parse(run.stdout) as TokensJson).categories.find((category) => category.id === "chinese")!;
+    const chinese = (JSON.parse(run.stdout) as { heldOut: TokensJson }).heldOut.categories.find((category) => category.id === "chinese")!;
     for (const tokenizer of ["qwen3", "o200k"] as const) {
       expect(Math.abs(chinese.error[tokenizer].balanced)).toBeLessThan(0.1);
       expect(Math.abs(chinese.error[tokenizer].charsOver4)).toBeGreaterThan(0.4);

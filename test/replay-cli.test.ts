@@ -21,9 +21,9 @@ describe.skipIf(!hasCorpus)("ctxkit replay on two swe-gemini runs", () => {
     };
     expect(JSON.parse(await readFile(join(cwd, "report.json"), "utf8"))).toEqual(report);
     const names = report.policies.map((policy) => policy.policy);
-    expect(names.slice(0, 4)).toEqual(["none", "sliding-window", "compact-at-83", "prune"]);
+    expect(names.slice(0, 4)).toEqual(["none", "sliding-window", "claude-code", "opencode"]);
     for (const policy of report.policies) {
-      expect(Object.keys(policy)).toEqual(expect.arrayContaining(["policy", "runs", "overflows", "compactions", "promptTokens", "uncachedTokens", "cost", "peakTokens", "referenceRecall"]));
+      expect(Object.keys(policy)).toEqual(expect.arrayContaining(["policy", "runs", "overflows", "compactions", "promptTokens", "uncachedTokens", "cost", "peakTokens", "referenceRecall", "lineRecall"]));
       expect(policy.runs).toBe(2);
       expect(policy.promptTokens).toBeGreaterThan(0);
       expect(policy.referenceRecall).toBeGreaterThan(0);
@@ -46,9 +46,24 @@ describe.skipIf(!hasCorpus)("ctxkit replay on two swe-gemini runs", () => {
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-replay-test-"));
     const run = await runCli(["replay", files[0]!, "--policy", "none,sliding-window", "--window", "32000", "--verbose"], { cwd, timeoutMs: 60_000 });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/policy\s+runs\s+overflows\s+compactions\s+prompt tokens\s+uncached tokens\s+cost\s+peak tokens\s+reference recall/);
+    expect(run.stdout).toMatch(/policy\s+half\s+runs\s+overflows\s+rescued\s+compactions\s+prompt tokens\s+uncached tokens\s+cost\s+peak tokens\s+reference recall\s+line recall/);
     expect(run.stdout).toMatch(/astropy__astropy-12907\s+sliding-window/);
     expect(existsSync(join(cwd, "bench-results", "replay.json"))).toBe(true);
+  });
+});
+
+describe.skipIf(!hasCorpus)("ctxkit replay --split", () => {
+  it("replays only the runs of the chosen half, fixed by a hash of the run id", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-replay-test-"));
+    const halves = await Promise.all(
+      (["tune", "measure"] as const).map(async (half) => {
+        const run = await runCli(["replay", ...files, "--policy", "none", "--window", "32000", "--split", half, "--json", "--out", `${half}.json`], { cwd, timeoutMs: 120_000 });
+        return run.code === 0 ? (JSON.parse(run.stdout) as { runs: Array<{ run: string; half: string }> }).runs : [];
+      }),
+    );
+    const [tune, measure] = halves as [Array<{ run: string; half: string }>, Array<{ run: string; half: string }>];
+    expect([...tune, ...measure].map((row) => row.run).sort()).toEqual(["astropy__astropy-12907", "django__django-10914"]);
+    expect(tune.every((row) => row.half === "tune") && measure.every((row) => row.half === "measure")).toBe(true);
   });
 });
 

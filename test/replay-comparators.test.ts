@@ -1,12 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { compactionEnd, createCompactAtThresholdPolicy } from "../src/bench/replay/comparators/compact-at-threshold-policy.js";
-import { summaryHeader } from "../src/bench/replay/comparators/deterministic-summary.js";
-import { clearedToolOutput, createPruneToolOutputsPolicy, prunableOutputs } from "../src/bench/replay/comparators/prune-tool-outputs-policy.js";
+import { toProcessedToolResult } from "../src/context/context-policy.js";
+import { createClaudeCodePolicy } from "../src/bench/replay/comparators/claude-code-policy.js";
+import { createOpencodePolicy, pruneIndices, tailStart, truncateOutput, usableTokens } from "../src/bench/replay/comparators/opencode-policy.js";
+import { readPathOf } from "../src/bench/replay/comparators/recent-file-reads.js";
+import { createDeterministicSummarizer } from "../src/context/compression/deterministic-summarizer.js";
 import { createSlidingWindowPolicy, slidingWindowStart } from "../src/bench/replay/comparators/sliding-window-policy.js";
 import { applyEdits } from "../src/context/compose-context-policies.js";
-import type { ContextState } from "../src/context/context-policy.js";
+import type { ContextEdit, ContextState } from "../src/context/context-policy.js";
 import type { Message } from "../src/types/index.js";
-import { assistant, roles, tool, user } from "./replay-support.js";
+import { assistant, characterCounter, roles, tool, user } from "./replay-support.js";
 
 /** task, then `turns` tool turns: assistant call + tool result with `sizes[i]` characters of output. */
 function conversation(sizes: number[]): Message[] {
@@ -39,56 +41,80 @@ describe("sliding-window", () => {
   });
 });
 
-describe("compact-at-83", () => {
+describe("claude-code", () => {
   const countTokens = (messages: readonly Message[]) => messages.length * 100;
-  const policy = createCompactAtThresholdPolicy({ contextWindow: 1000, countTokens });
+  const options = { contextWindow: 1000, countTokens, counter: characterCounter, summarizer: createDeterministicSummarizer() };
 
-  it("fires only once the request passes 83.5% of the window", async () => {
-    const at = (tokens: number) => createCompactAtThresholdPolicy({ contextWindow: 1000, countTokens: () => tokens });
+  it("fires only once the request passes 83.5% of the window, or after an overflow", async () => {
+    const at = (tokens: number) => createClaudeCodePolicy({ ...options, countTokens: () => tokens });
     expect((await prepare(at(835), conversation([1, 1, 1, 1]))).edits).toEqual([]);
     expect((await prepare(at(836), conversation([1, 1, 1, 1]))).edits).toHaveLength(1);
-    expect((await prepare(policy, conversation([1, 1, 1, 1]).slice(0, 8))).edits).toEqual([]); // 800 tokens
+    expect(await at(100).prepareContext?.({ ...state(conversation([1])), overflow: true })).toHaveLength(1);
   });
 
-  it("replaces everything but the newest messages with a summary, pairs intact", async () => {
-    const messages = conversation([1, 1, 1, 1]); // 900 tokens
-    const { edits, messages: compacted } = await prepare(policy, messages);
-    expect(edits).toHaveLength(1);
-    expect(edits[0]).toMatchObject({ type: "replace", start: 0, end: 5 });
-    expect(roles(compacted)).toEqual(["user", "assistant", "tool", "assistant", "tool"]);
-    const summary = compacted[0]!.role === "user" ? compacted[0]!.content : "";
-    expect(summary.startsWith(summaryHeader)).toBe(true);
-    expect(summary).toContain("Task: the task");
-    expect(summary).toContain("cmd_0");
+  it("keeps no message verbatim: a summary by the shared summariser, then the newest reads of up to 5 files", async () => {
+    const messages: Message[] = [user("task", "Fix parse_config in app/config.py")];
+    for (const [index, file] of ["a.py", "b.py", "c.py", "d.py", "e.py", "f.py", "a.py"].entries()) {
+      messages.push(assistant(`a${index}`, `reading ${file}`, { id: `c${index}`, name: "bash", args: { command: `cat src/${file}` } }));
+      messages.push(tool(`t${index}`, `c${index}`, `contents of ${file} #${index}`));
+    }
+    const { edits, messages: compacted } = await prepare(createClaudeCodePolicy(options), messages);
+    expect(edits).toMatchObject([{ type: "replace", start: 0, end: messages.length }]);
+    const texts = compacted.map((message) => (message.role === "user" ? message.content : ""));
+    expect(texts[0]).toContain("## Goal");
+    expect(texts[0]).toContain("parse_config");
+    // Newest first, each file once: a.py (its newest read), f, e, d, c — b.py is the sixth.
+    expect(texts.slice(1).map((text) => /"file_path":"([^"]+)"/.exec(text)?.[1])).toEqual(["src/a.py", "src/f.py", "src/e.py", "src/d.py", "src/c.py"]);
+    expect(texts[1]).toContain("contents of a.py #6");
   });
 
-  it("keeps a tool result with its call when choosing what to keep", () => {
-    const messages = conversation([1, 1, 1]); // user a t a t a t
-    expect(compactionEnd(messages, 4)).toBe(3);
-    expect(compactionEnd(messages, 3)).toBe(3); // index 4 is a tool result: keep its call too
+  it("spills a result over 50k characters to a 2 KB preview at write time", async () => {
+    const policy = createClaudeCodePolicy(options);
+    const big = tool("t", "c", "x".repeat(60_000));
+    const written = toProcessedToolResult(await policy.processToolResult!(big, { call: { type: "tool_call", id: "c", name: "bash", argumentsText: "{}", arguments: {} }, durationMs: 0, callNumber: 1, totalCallNumber: 1, now: new Date(0) })).message;
+    expect(written.content.length).toBeLessThan(2_300);
+    expect(written.content).toContain("60000 characters");
+  });
+
+  it("finds the file a shell read command prints", () => {
+    const call = (command: string) => ({ type: "tool_call" as const, id: "c", name: "bash", argumentsText: "", arguments: { command } });
+    expect(readPathOf(call("cat astropy/modeling/separable.py"))).toBe("astropy/modeling/separable.py");
+    expect(readPathOf(call("nl -ba django/db/models/base.py | sed -n '1680,1720p'"))).toBe("django/db/models/base.py");
+    expect(readPathOf(call("sed -n '10,20p' ./lib/util.py"))).toBe("./lib/util.py");
+    expect(readPathOf(call("grep -rn foo ."))).toBeUndefined();
   });
 });
 
-describe("prune", () => {
+describe("opencode", () => {
   const countMessage = (message: Message) => (message.role === "tool" ? message.content.length : 1);
+  const options = { contextWindow: 32_000, countMessage, summarizer: createDeterministicSummarizer() };
 
-  it("protects the newest tool output and clears older results only when enough can be freed", () => {
-    // Window 100 → protect 20 tokens of output, clear only when ≥ 10 can be freed.
-    // Newest first: 10 + 15 crosses the protected 20, so the 15 and everything older is cleared.
-    expect(prunableOutputs(conversation([8, 8, 15, 10]), countMessage, 20, 10)).toEqual([2, 4, 6]);
-    // 18 is protected; 5 + 3 = 8 freeable is under the minimum of 10: nothing happens.
-    expect(prunableOutputs(conversation([3, 5, 18]), countMessage, 20, 10)).toEqual([]);
+  it("truncates output over 2,000 lines or 50 KB at write time, keeping the head", () => {
+    const long = truncateOutput(tool("t", "c", Array.from({ length: 2_500 }, (_, index) => `line ${index}`).join("\n")));
+    expect(long.content).toContain("line 1999\n\n...500 lines truncated...");
+    expect(long.content).not.toContain("line 2000\n");
+    const wide = truncateOutput(tool("t", "c", "y".repeat(60 * 1024)));
+    expect(wide.content).toContain("...1 lines truncated...");
+    const small = tool("t", "c", "short");
+    expect(truncateOutput(small)).toBe(small);
   });
 
-  it("clears in one batched edit and stops at an output cleared before", async () => {
-    const policy = createPruneToolOutputsPolicy({ contextWindow: 100, countMessage });
-    const { edits, messages } = await prepare(policy, conversation([12, 12, 15, 10]));
-    expect(edits).toHaveLength(1);
-    expect(edits[0]).toMatchObject({ type: "replace", start: 2, end: 7 });
-    const cleared = clearedToolOutput.length;
-    expect(messages.map((message) => (message.role === "tool" ? message.content.length : 0))).toEqual([0, 0, cleared, 0, cleared, 0, cleared, 0, 10]);
-    // Next time the walk stops at the output cleared before: only the 10 can go.
-    const later = [...messages, ...conversation([20]).slice(1)];
-    expect((await prepare(policy, later)).edits).toMatchObject([{ type: "replace", start: 8, end: 9 }]);
+  it("prunes only outputs older than the newest 40k tokens, and only when over 20k can go", () => {
+    // Newest first: 20k, then 30k crosses the protected 40k — it and everything older goes (60k).
+    expect(pruneIndices(conversation([15_000, 15_000, 30_000, 20_000]), countMessage, new Set())).toEqual([2, 4, 6]);
+    // 30k + 10k are protected; the 10k older than them is under the 20k minimum.
+    expect(pruneIndices(conversation([5_000, 5_000, 10_000, 30_000]), countMessage, new Set())).toEqual([]);
+  });
+
+  it("compacts when the previous call reached the usable window, keeping a recent tail", async () => {
+    expect(usableTokens(32_000, 4096)).toBe(23_808);
+    const policy = createOpencodePolicy(options);
+    const messages = conversation([3_000, 3_000, 3_000, 3_000]);
+    const quiet = await policy.prepareContext!({ ...state(messages), lastUsage: { inputTokens: 20_000, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 100, reasoningTokens: 0 } });
+    expect(quiet).toBeUndefined();
+    const edits = (await policy.prepareContext!({ ...state(messages), lastUsage: { inputTokens: 23_800, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 100, reasoningTokens: 0 } })) as ContextEdit[];
+    // Tail budget min(15k, max(2k, 23,808 / 4)) = 5,952 tokens: the newest call and its 3,000-token result.
+    expect(edits).toMatchObject([{ type: "replace", start: 0, end: tailStart(messages, 5_952, countMessage) }]);
+    expect(roles(applyEdits(messages, edits))).toEqual(["user", "assistant", "tool"]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractIdentifiers, matchIdentifiers } from "../src/bench/replay/extract-identifiers.js";
-import { findReferencePairs } from "../src/bench/replay/reference-pairs.js";
+import { findReferencePairs, sourceLineOf } from "../src/bench/replay/reference-pairs.js";
 import { assistant, tool, user } from "./replay-support.js";
 
 const kindsOf = (text: string) => matchIdentifiers(text).map((match) => `${match.kind}:${match.identifier}`);
@@ -47,11 +47,20 @@ describe("reference pairs", () => {
     const pairs = findReferencePairs("You fix bugs.", messages).sort((left, right) => left.identifier.localeCompare(right.identifier));
     // parse_config and app/config.py were in the task; load_settings first appeared in t1, not t2.
     expect(pairs).toEqual([
-      { identifier: "app/loader.py", sourceIndex: 2, writtenIndex: 3 },
-      { identifier: "load_settings", sourceIndex: 2, writtenIndex: 5 },
-      { identifier: "loader.py", sourceIndex: 2, writtenIndex: 3 },
-      { identifier: "raw_text", sourceIndex: 2, writtenIndex: 3 },
+      { identifier: "app/loader.py", sourceIndex: 2, writtenIndex: 3, line: "app/loader.py:3: from app.config import parse_config" },
+      { identifier: "load_settings", sourceIndex: 2, writtenIndex: 5, line: "uses load_settings" },
+      { identifier: "loader.py", sourceIndex: 2, writtenIndex: 3, line: "app/loader.py:3: from app.config import parse_config" },
+      { identifier: "raw_text", sourceIndex: 2, writtenIndex: 3, line: "app/config.py:12: def parse_config(raw_text):" },
     ]);
+  });
+
+  it("cuts a source line over 200 characters to the 200 around the identifier", () => {
+    const long = `${"a ".repeat(150)}target_name${" b".repeat(150)}`;
+    const line = sourceLineOf(`first\n   ${long}   \nlast`, "target_name");
+    expect(line).toHaveLength(200);
+    expect(line).toContain("target_name");
+    expect(long.includes(line)).toBe(true);
+    expect(sourceLineOf("x\n  short line with target_name  ", "target_name")).toBe("short line with target_name");
   });
 
   it("ignores identifiers the model wrote before the tool result showed them", () => {

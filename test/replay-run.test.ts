@@ -6,6 +6,7 @@ import type { RecordedRun } from "../src/bench/replay/recorded-run.js";
 import { findReferencePairs } from "../src/bench/replay/reference-pairs.js";
 import { replayRun, type ReplayRunOptions } from "../src/bench/replay/replay-run.js";
 import { summarizeReplayedRun } from "../src/bench/replay/replay-summary.js";
+import { halfOf } from "../src/bench/replay/split-runs.js";
 import { toEmittedRequest } from "../src/bench/replay/to-emitted-request.js";
 import type { ModelPricing } from "../src/session/pricing.js";
 import type { Message, ModelRequest } from "../src/types/index.js";
@@ -36,8 +37,8 @@ describe("replayRun", () => {
     // call, 4 per tool result. system 4+5; task 4+5; a1 "ok"+"bash"+'{"command": "ls"}' = 23+5+10;
     // t1 9+5+4; a2 4+5.
     expect(replayed.calls).toEqual([
-      { call: 1, promptTokens: 18, reusablePrefixTokens: 0, uncachedTokens: 18, outputTokens: 3, cost: (18 * 2 + 3 * 8) / 1e6, overflow: false, compactions: 0 },
-      { call: 2, promptTokens: 74, reusablePrefixTokens: 18, uncachedTokens: 56, outputTokens: 9, cost: (56 * 2 + 18 * 0.5 + 9 * 8) / 1e6, overflow: false, compactions: 0 },
+      { call: 1, promptTokens: 18, reusablePrefixTokens: 0, uncachedTokens: 18, outputTokens: 3, cost: (18 * 2 + 3 * 8) / 1e6, overflow: false, rescued: false, compactions: 0 },
+      { call: 2, promptTokens: 74, reusablePrefixTokens: 18, uncachedTokens: 56, outputTokens: 9, cost: (56 * 2 + 18 * 0.5 + 9 * 8) / 1e6, overflow: false, rescued: false, compactions: 0 },
     ]);
   });
 
@@ -56,14 +57,15 @@ describe("replayRun", () => {
       processToolResult: (result, info) => ({ ...result, content: `#${info.totalCallNumber} ${result.content.slice(0, 3)}` }),
       prepareContext: (state) => {
         seen.push(state.lastUsage?.inputTokens ?? 0);
-        return state.iteration === 2 ? [{ type: "replace", start: 0, end: 1, messages: [user("summary", "s")], reason: "test" }] : undefined;
+        return state.iteration === 2 && !state.overflow ? [{ type: "replace", start: 0, end: 1, messages: [user("summary", "s")], reason: "test" }] : undefined;
       },
     };
     const requests: ModelRequest[] = [];
     const replayed = await replayRun(run, policy, options(run, { contextWindow: 100, onRequest: (_call, request) => requests.push(request) }));
     expect(requests[1]!.messages.map((message) => (message.role === "tool" ? message.content : message.role))).toEqual(["user", "assistant", "#1 xxx"]);
     expect(requests[2]!.messages[0]!.meta.id).toBe("summary");
-    expect(seen).toEqual([0, replayed.calls[0]!.promptTokens, replayed.calls[1]!.promptTokens]);
+    // Call 3 overflows: the policy is asked again (overflow: true), declines, and the call fails.
+    expect(seen).toEqual([0, replayed.calls[0]!.promptTokens, replayed.calls[1]!.promptTokens, replayed.calls[1]!.promptTokens]);
     expect(replayed.calls.map((call) => call.compactions)).toEqual([0, 0, 1]);
     // The replaced first message breaks the prefix right after system and tools.
     expect(replayed.calls[2]!.reusablePrefixTokens).toBe(9);
@@ -90,6 +92,63 @@ describe("replayRun", () => {
     expect(summarizeReplayedRun(replayed).referenceRecall).toBe(2 / 6);
     const everything = await replayRun(run, { name: "none" }, options(run));
     expect(everything.lostReferences).toEqual([]);
+  });
+
+  it("scores line recall on the source line, so a list of names alone does not count", async () => {
+    const run = recordedRun([
+      user("task", "Fix it"),
+      assistant("a1", "Looking.", { id: "c1", name: "bash", args: { command: "grep -n total app.py" } }),
+      tool("t1", "c1", "header\n  12: def compute_total(items):  \nfooter"),
+      assistant("a2", "I will edit compute_total."),
+    ]);
+    const pairs = findReferencePairs(run.system.staticText, run.messages);
+    expect(pairs).toMatchObject([{ identifier: "compute_total", line: "12: def compute_total(items):" }]);
+    // A policy that replaces the result by a list of its identifiers keeps the name, not the fact.
+    const namesOnly: ContextPolicy = { name: "names-only", processToolResult: (result) => ({ ...result, content: "Identifiers: compute_total" }) };
+    const replayed = summarizeReplayedRun(await replayRun(run, namesOnly, options(run)));
+    expect([replayed.referenceRecall, replayed.lineRecall]).toEqual([1, 0]);
+  });
+
+  it("loses every reference at a call that overflowed, even if the text was in the request", async () => {
+    const run = recordedRun([
+      user("task", "Fix it"),
+      assistant("a1", "Looking.", { id: "c1", name: "bash", args: { command: "cat app.py" } }),
+      tool("t1", "c1", `def compute_total(): pass\n${"x".repeat(2_000)}`),
+      assistant("a2", "I will edit compute_total."),
+    ]);
+    const replayed = summarizeReplayedRun(await replayRun(run, { name: "none" }, options(run)));
+    expect(replayed.overflowCalls).toEqual([2]);
+    expect([replayed.referenceRecall, replayed.lineRecall]).toEqual([0, 0]);
+  });
+
+  it("retries an overflowing call once after telling the policy, as the agent loop does", async () => {
+    const run = recordedRun([
+      user("task", "Fix it"),
+      assistant("a1", "Looking.", { id: "c1", name: "bash", args: { command: "cat app.py" } }),
+      tool("t1", "c1", "x".repeat(2_000)),
+      assistant("a2", "Done."),
+    ]);
+    const seen: boolean[] = [];
+    const dropOnOverflow: ContextPolicy = {
+      name: "drop-on-overflow",
+      prepareContext: (state) => {
+        seen.push(state.overflow);
+        return state.overflow ? [{ type: "replace", start: 1, end: state.messages.length, messages: [], reason: "overflow" }] : [];
+      },
+    };
+    const replayed = summarizeReplayedRun(await replayRun(run, dropOnOverflow, options(run)));
+    expect(seen).toEqual([false, false, true]);
+    expect([replayed.overflows, replayed.rescued]).toEqual([0, 1]);
+  });
+});
+
+describe("run halves", () => {
+  it("are fixed by the run id and split the swe-gemini ids about evenly", () => {
+    expect(halfOf("astropy__astropy-12907")).toBe(halfOf("astropy__astropy-12907"));
+    const ids = Array.from({ length: 200 }, (_, index) => `repo__repo-${index}`);
+    const tune = ids.filter((id) => halfOf(id) === "tune").length;
+    expect(tune).toBeGreaterThan(70);
+    expect(tune).toBeLessThan(130);
   });
 });
 

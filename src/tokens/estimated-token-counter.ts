@@ -13,81 +13,89 @@ export interface EstimatedTokenCounterOptions {
   profile?: EstimatorProfile;
 }
 
-type Coefficients = Record<keyof TokenFeatures, number>;
+/** Tokens per unit of each text feature. */
+export type EstimatorCoefficients = Record<keyof TokenFeatures, number>;
 
 /**
- * Tokens per feature, fitted (non-negative least squares, each corpus type weighted equally) against
- * exact o200k and Qwen3 counts of τ-bench airline trajectories, the τ-bench policies and tool schemas,
- * 50 SWE-bench runs of mini-swe-agent and three Chinese book chapters (~2.2 M characters). Held-out
- * aggregate error is below 3.5% per corpus type for the matching profile. Kana, hangul, other scripts
- * and letter blobs had no calibration text; their values are set by hand from spot checks (about one
- * token per 1.25 kana or hangul, per 3.3 Cyrillic letters, per 7 letters of a blob).
+ * Tokens per feature, fitted by `ctxkit bench tokens --fit` (src/bench/token-estimator/
+ * fit-estimator-coefficients.ts: non-negative least squares, each corpus type weighted equally)
+ * against exact o200k and Qwen3 counts — `balanced` against their mean — on one half of each kind
+ * of text: τ-bench airline dialogues (by task), the τ-bench policies and tool schemas, the 99
+ * swe-gemini runs (by run) and a Chinese book chapter (by section). On the other half, which the
+ * fit never saw, the matching profile's aggregate error is within 2% per kind (`ctxkit bench tokens`).
+ * Kana, hangul, other scripts and letter blobs had no calibration text; their values are set by hand
+ * from spot checks (about one token per 1.25 kana or hangul, per 3.3 Cyrillic letters, per 7 letters
+ * of a blob).
  */
-const COEFFICIENTS: Record<EstimatorProfile, Coefficients> = {
+export const ESTIMATOR_COEFFICIENTS: Readonly<Record<EstimatorProfile, Readonly<EstimatorCoefficients>>> = {
   o200k: {
     newlineRuns: 0.508,
-    hanChars: 0.713,
+    hanChars: 0.745,
     kanaChars: 0.8,
     hangulChars: 0.8,
     otherLetterChars: 0.3,
-    shortWords: 0.995,
-    mediumWords: 0.953,
-    longWords: 1.378,
-    longWordExtraChars: 0.055,
+    shortWords: 0.953,
+    mediumWords: 0.979,
+    longWords: 1.265,
+    longWordExtraChars: 0.094,
     blobChars: 0.15,
-    digitChars: 0.035,
-    digitTriples: 1.574,
-    punctuationRuns: 0.696,
-    asciiPunctuationChars: 0.101,
-    otherSymbolChars: 0.596,
-    spaceRuns: 0.654,
-    spaceChars: 0.02,
+    digitChars: 0,
+    digitTriples: 1.542,
+    punctuationRuns: 0.738,
+    asciiPunctuationChars: 0.093,
+    otherSymbolChars: 0.225,
+    spaceRuns: 0.682,
+    spaceChars: 0,
   },
   qwen3: {
-    newlineRuns: 0.5,
-    hanChars: 0.61,
+    newlineRuns: 0.446,
+    hanChars: 0.663,
     kanaChars: 0.8,
     hangulChars: 0.8,
     otherLetterChars: 0.3,
-    shortWords: 1.01,
-    mediumWords: 0.937,
-    longWords: 1.423,
-    longWordExtraChars: 0.038,
+    shortWords: 0.989,
+    mediumWords: 0.942,
+    longWords: 1.312,
+    longWordExtraChars: 0.053,
     blobChars: 0.15,
-    digitChars: 1.007,
-    digitTriples: 0.608,
-    punctuationRuns: 0.699,
-    asciiPunctuationChars: 0.095,
-    otherSymbolChars: 0.639,
-    spaceRuns: 0.669,
-    spaceChars: 0.02,
+    digitChars: 0.863,
+    digitTriples: 0.781,
+    punctuationRuns: 0.768,
+    asciiPunctuationChars: 0.077,
+    otherSymbolChars: 0.049,
+    spaceRuns: 0.706,
+    spaceChars: 0,
   },
   balanced: {
-    newlineRuns: 0.504,
-    hanChars: 0.662,
+    newlineRuns: 0.464,
+    hanChars: 0.706,
     kanaChars: 0.8,
     hangulChars: 0.8,
     otherLetterChars: 0.3,
-    shortWords: 1.002,
-    mediumWords: 0.945,
-    longWords: 1.4,
-    longWordExtraChars: 0.046,
+    shortWords: 0.971,
+    mediumWords: 0.963,
+    longWords: 1.282,
+    longWordExtraChars: 0.074,
     blobChars: 0.15,
-    digitChars: 0.521,
-    digitTriples: 1.091,
-    punctuationRuns: 0.697,
-    asciiPunctuationChars: 0.098,
-    otherSymbolChars: 0.617,
-    spaceRuns: 0.662,
-    spaceChars: 0.02,
+    digitChars: 0.389,
+    digitTriples: 1.244,
+    punctuationRuns: 0.754,
+    asciiPunctuationChars: 0.085,
+    otherSymbolChars: 0.121,
+    spaceRuns: 0.695,
+    spaceChars: 0,
   },
 };
 
 /** Estimates tokens from text features; never less than 1 for non-empty text. */
 export function estimateTokens(text: string, profile: EstimatorProfile = "balanced"): number {
+  return estimateTokensWith(text, ESTIMATOR_COEFFICIENTS[profile]);
+}
+
+/** The estimate under given coefficients (the fitting script measures candidates with it). */
+export function estimateTokensWith(text: string, coefficients: Readonly<EstimatorCoefficients>): number {
   if (text.length === 0) return 0;
   const features = extractTokenFeatures(text);
-  const coefficients = COEFFICIENTS[profile];
   let total = 0;
   for (const name of TOKEN_FEATURE_NAMES) total += features[name] * coefficients[name];
   return Math.max(1, Math.round(total));

@@ -6,10 +6,13 @@ export { createTiktokenCounter, type TiktokenEncodingName } from "./tiktoken-tok
 export {
   createEstimatedTokenCounter,
   estimateTokens,
+  estimateTokensWith,
+  ESTIMATOR_COEFFICIENTS,
+  type EstimatorCoefficients,
   type EstimatedTokenCounterOptions,
   type EstimatorProfile,
 } from "./estimated-token-counter.js";
-export { extractTokenFeatures, type TokenFeatures } from "./estimate-token-features.js";
+export { extractTokenFeatures, TOKEN_FEATURE_NAMES, type TokenFeatures } from "./estimate-token-features.js";
 export { getTokenCounter } from "./get-token-counter.js";
 export type { HfAssistantMessage, HfChatMessage, HfTool, HfToolCall } from "./hf-chat-message.js";
 export { renderChatTemplate, compileChatTemplate, type RenderChatTemplateOptions } from "./render-chat-template.js";

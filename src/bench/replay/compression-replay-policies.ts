@@ -4,14 +4,14 @@ import type { ReplayPolicyFactory } from "./replay-policies.js";
 /**
  * ctxkit's compression policies (the seed's six strategies and the layered `ctxkit` default) as
  * replay factories: each run gets a fresh policy with its own in-memory blob store, the replay's
- * token counter and clock, and the deterministic summariser (no model: replays are offline and
- * reproducible).
+ * token counter and clock, and the replay's shared summariser (by default the deterministic one:
+ * replays are offline and reproducible; the comparators get the same one).
  */
 export function compressionReplayPolicies(): Record<string, ReplayPolicyFactory> {
   return Object.fromEntries(
     compressionPolicyNames.map((name): [string, ReplayPolicyFactory] => [
       name,
-      ({ contextWindow, meter }) => createCompressionPolicy(name, { contextWindow, counter: meter.counter }),
+      ({ contextWindow, meter, summarizer, cachedPriceRatio }) => createCompressionPolicy(name, { contextWindow, counter: meter.counter, summarizer, cachedPriceRatio }),
     ]),
   );
 }

@@ -1,22 +1,28 @@
 import { formatTextTable } from "../text-table.js";
 import type { PolicySummary, RunSummary } from "./replay-summary.js";
+import { replayHalves, type ReplayHalf } from "./split-runs.js";
 
 type Cell = string | number;
 
-/** The comparison table: one row per policy. */
-export function formatPolicyTable(policies: readonly PolicySummary[]): string {
+/** The comparison table: one row per policy, or per policy and half when `halves` are given. */
+export function formatPolicyTable(policies: readonly PolicySummary[], halves?: Partial<Record<ReplayHalf, readonly PolicySummary[]>>): string {
+  const groups: Array<[string, readonly PolicySummary[]]> = halves === undefined ? [["all", policies]] : replayHalves.flatMap((half) => (halves[half] ? [[half, halves[half]!] as [string, readonly PolicySummary[]]] : []));
+  const rows = policies.flatMap((policy) => groups.flatMap(([half, summaries]) => summaries.filter((row) => row.policy === policy.policy).map((row) => [half, row] as const)));
   return formatTable(
-    ["policy", "runs", "overflows", "compactions", "prompt tokens", "uncached tokens", "cost", "peak tokens", "reference recall"],
-    policies.map((row) => [
+    ["policy", "half", "runs", "overflows", "rescued", "compactions", "prompt tokens", "uncached tokens", "cost", "peak tokens", "reference recall", "line recall"],
+    rows.map(([half, row]) => [
       row.policy,
+      half,
       row.errors > 0 ? `${row.runs} (${row.errors} failed)` : row.runs,
       row.overflows,
+      row.rescued,
       row.compactions,
       row.promptTokens,
       row.uncachedTokens,
       dollars(row.cost),
       row.peakTokens,
       recall(row.referenceRecall, row.references),
+      recall(row.lineRecall, row.references),
     ]),
   );
 }
@@ -24,11 +30,11 @@ export function formatPolicyTable(policies: readonly PolicySummary[]): string {
 /** Per-run rows (`--verbose`), grouped by run. */
 export function formatRunTable(runs: readonly RunSummary[]): string {
   return formatTable(
-    ["run", "policy", "calls", "overflows", "compactions", "prompt tokens", "uncached tokens", "cost", "peak tokens", "reference recall"],
+    ["run", "policy", "half", "calls", "overflows", "compactions", "prompt tokens", "uncached tokens", "cost", "peak tokens", "reference recall", "line recall"],
     runs.map((row) =>
       row.error !== undefined
-        ? [row.run, row.policy, `failed: ${row.error.slice(0, 80)}`, "", "", "", "", "", "", ""]
-        : [row.run, row.policy, row.calls, row.overflows, row.compactions, row.promptTokens, row.uncachedTokens, dollars(row.cost), row.peakTokens, recall(row.referenceRecall, row.references)],
+        ? [row.run, row.policy, row.half ?? "", `failed: ${row.error.slice(0, 80)}`, "", "", "", "", "", "", "", ""]
+        : [row.run, row.policy, row.half ?? "", row.calls, row.overflows, row.compactions, row.promptTokens, row.uncachedTokens, dollars(row.cost), row.peakTokens, recall(row.referenceRecall, row.references), recall(row.lineRecall, row.references)],
     ),
   );
 }

@@ -1,3 +1,5 @@
+import { createDeterministicSummarizer } from "../../context/compression/deterministic-summarizer.js";
+import type { Summarizer } from "../../context/compression/summarizer.js";
 import type { ModelPricing } from "../../session/pricing.js";
 import type { TokenCounter } from "../../tokens/index.js";
 import type { ModelRequest } from "../../types/index.js";
@@ -7,6 +9,7 @@ import { findReferencePairs } from "./reference-pairs.js";
 import { replayPolicies } from "./replay-policies.js";
 import { summarizeReplayedRun, summarizePolicy, type PolicySummary, type RunSummary } from "./replay-summary.js";
 import { replayRun } from "./replay-run.js";
+import { halfOf, replayHalves, type ReplayHalf } from "./split-runs.js";
 
 export interface ReplayBenchOptions {
   contextWindow: number;
@@ -14,6 +17,11 @@ export interface ReplayBenchOptions {
   pricing: ModelPricing;
   /** Policy names (see `resolveReplayPolicyNames`), in table order. */
   policies: readonly string[];
+  /**
+   * Writes every summary for every policy that summarises (default: ctxkit's deterministic
+   * summariser), so the table compares policies, not summarisers.
+   */
+  summarizer?: Summarizer;
   /** Sees every replayed request; called in order, one run and policy at a time. */
   onRequest?: (event: { run: string; policy: string; call: number; request: ModelRequest; promptTokens: number }) => void;
   /** Called after each run with all its policies replayed (for progress). */
@@ -24,6 +32,8 @@ export interface ReplayReport {
   contextWindow: number;
   counter: string;
   policies: PolicySummary[];
+  /** The same sums over each half of the runs (see `halfOf`): tune on one, report the other. */
+  halves: Record<ReplayHalf, PolicySummary[]>;
   runs: RunSummary[];
 }
 
@@ -35,6 +45,8 @@ export interface ReplayReport {
 export async function runReplayBench(runs: readonly RecordedRun[], options: ReplayBenchOptions): Promise<ReplayReport> {
   const meter = createPromptMeter(options.counter);
   const factories = replayPolicies();
+  const summarizer = options.summarizer ?? createDeterministicSummarizer();
+  const cachedPriceRatio = options.pricing.input > 0 ? Math.min(1, options.pricing.cacheRead / options.pricing.input) : 0.1;
   const rows: RunSummary[] = [];
   for (const [done, run] of runs.entries()) {
     // Messages are shared by every policy of the run: freezing them turns a policy that edits a
@@ -46,7 +58,7 @@ export async function runReplayBench(runs: readonly RecordedRun[], options: Repl
       if (factory === undefined) continue;
       let now = new Date(0);
       try {
-        const policy = factory({ contextWindow: options.contextWindow, meter, clock: () => now });
+        const policy = factory({ contextWindow: options.contextWindow, meter, clock: () => now, summarizer, cachedPriceRatio });
         const replayed = await replayRun(run, policy, {
           contextWindow: options.contextWindow,
           meter,
@@ -55,20 +67,22 @@ export async function runReplayBench(runs: readonly RecordedRun[], options: Repl
           onClock: (time) => (now = time),
           onRequest: (call, request, promptTokens) => options.onRequest?.({ run: run.id, policy: policyName, call, request, promptTokens }),
         });
-        const row = summarizeReplayedRun({ ...replayed, policy: policyName });
+        const row = { ...summarizeReplayedRun({ ...replayed, policy: policyName }), half: halfOf(run.id) };
         // ctxkit's compression policies count what they did (cleared, archived, compacted…).
         if ("stats" in policy && typeof policy.stats === "function") row.policyStats = policy.stats() as unknown;
         rows.push(row);
       } catch (error) {
-        rows.push(errorRow(run.id, policyName, error));
+        rows.push({ ...errorRow(run.id, policyName, error), half: halfOf(run.id) });
       }
     }
     options.onRunDone?.(run, done + 1);
   }
+  const summarize = (selected: readonly RunSummary[]) => options.policies.map((policy) => summarizePolicy(policy, selected.filter((row) => row.policy === policy)));
   return {
     contextWindow: options.contextWindow,
     counter: options.counter.name,
-    policies: options.policies.map((policy) => summarizePolicy(policy, rows.filter((row) => row.policy === policy))),
+    policies: summarize(rows),
+    halves: Object.fromEntries(replayHalves.map((half) => [half, summarize(rows.filter((row) => row.half === half))])) as Record<ReplayHalf, PolicySummary[]>,
     runs: rows,
   };
 }
@@ -78,5 +92,5 @@ function systemText(run: RecordedRun): string {
 }
 
 function errorRow(run: string, policy: string, error: unknown): RunSummary {
-  return { ...summarizeReplayedRun({ run, policy, calls: [], references: 0, lostReferences: [] }), error: error instanceof Error ? error.message : String(error) };
+  return { ...summarizeReplayedRun({ run, policy, calls: [], references: 0, lostReferences: [], lostLines: [] }), error: error instanceof Error ? error.message : String(error) };
 }

@@ -1,8 +1,9 @@
 import type { ContextPolicy } from "../../context/context-policy.js";
 import { type Message, type ToolDefinition, ConfigError } from "../../types/index.js";
-import { createCompactAtThresholdPolicy } from "./comparators/compact-at-threshold-policy.js";
+import type { Summarizer } from "../../context/compression/summarizer.js";
+import { createClaudeCodePolicy } from "./comparators/claude-code-policy.js";
 import { createNonePolicy } from "./comparators/none-policy.js";
-import { createPruneToolOutputsPolicy } from "./comparators/prune-tool-outputs-policy.js";
+import { createOpencodePolicy } from "./comparators/opencode-policy.js";
 import { createSlidingWindowPolicy } from "./comparators/sliding-window-policy.js";
 import { compressionReplayPolicies } from "./compression-replay-policies.js";
 import type { PromptMeter } from "./prompt-meter.js";
@@ -13,6 +14,10 @@ export interface ReplayPolicyOptions {
   meter: PromptMeter;
   /** The replay's synthetic clock (policies that reason about cache lifetimes read it). */
   clock: () => Date;
+  /** Writes the summaries of every policy that summarises: the same one for all of them. */
+  summarizer: Summarizer;
+  /** Cached-input price ÷ input price of the replay's pricing (for cache-economic policies). */
+  cachedPriceRatio: number;
 }
 
 export type ReplayPolicyFactory = (options: ReplayPolicyOptions) => ContextPolicy;
@@ -21,14 +26,16 @@ export type ReplayPolicyFactory = (options: ReplayPolicyOptions) => ContextPolic
 const comparatorPolicies: Record<string, ReplayPolicyFactory> = {
   none: () => createNonePolicy(),
   "sliding-window": () => createSlidingWindowPolicy({ maxMessages: 20 }),
-  "compact-at-83": ({ contextWindow, meter }) =>
-    createCompactAtThresholdPolicy({
+  "claude-code": ({ contextWindow, meter, summarizer }) =>
+    createClaudeCodePolicy({
       contextWindow,
+      counter: meter.counter,
+      summarizer,
       // The prefix's own objects (not copies), so the meter's per-run cache of their tokens hits.
       countTokens: (messages, prefix) =>
         meter.requestTokens({ system: prefix.system, tools: prefix.tools as ToolDefinition[], messages: messages as Message[], cacheBreakpoints: [], settings: {} }),
     }),
-  prune: ({ contextWindow, meter }) => createPruneToolOutputsPolicy({ contextWindow, countMessage: meter.messageTokens }),
+  opencode: ({ contextWindow, meter, summarizer }) => createOpencodePolicy({ contextWindow, countMessage: meter.messageTokens, summarizer }),
 };
 
 /**

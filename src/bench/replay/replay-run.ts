@@ -30,7 +30,10 @@ export interface ReplayedCall {
   uncachedTokens: number;
   outputTokens: number;
   cost: number;
+  /** The request sent (after any retry) was over the window: the call failed. */
   overflow: boolean;
+  /** The first attempt was over the window and the policy's retry (`overflow: true`) brought it under. */
+  rescued: boolean;
   /** Replace edits the policy made before this call. */
   compactions: number;
 }
@@ -39,9 +42,14 @@ export interface ReplayedRun {
   run: string;
   policy: string;
   calls: ReplayedCall[];
-  /** Reference pairs scored, and the identifiers that were no longer visible where the model wrote them. */
+  /**
+   * Reference pairs scored; the identifiers no longer visible where the model wrote them; and the
+   * pairs whose source line (`ReferencePair.line`) was no longer visible verbatim. A pair at a call
+   * that overflowed is lost on both counts: the model never saw that request.
+   */
   references: number;
   lostReferences: Array<{ identifier: string; call: number }>;
+  lostLines: Array<{ identifier: string; call: number }>;
 }
 
 // Recorded runs rarely keep timestamps the same way; a fixed synthetic clock, one call every ten
@@ -64,7 +72,7 @@ export async function replayRun(run: RecordedRun, policy: ContextPolicy, options
   const toolCalls = new Map<string, ToolCallPart>();
   const toolCallCounts = new Map<string, number>();
   const signal = new AbortController().signal;
-  const result: ReplayedRun = { run: run.id, policy: policy.name, calls: [], references: 0, lostReferences: [] };
+  const result: ReplayedRun = { run: run.id, policy: policy.name, calls: [], references: 0, lostReferences: [], lostLines: [] };
   let context: readonly Message[] = [];
   let previous: ModelRequest | undefined;
   let lastUsage: Usage | undefined;
@@ -83,19 +91,34 @@ export async function replayRun(run: RecordedRun, policy: ContextPolicy, options
     }
     if (original.role !== "assistant") continue;
 
-    const edits =
+    const prepare = async (overflow: boolean) =>
       (await policy.prepareContext?.({
         messages: context,
         prefix,
         iteration: number,
         now,
         ...(lastUsage ? { lastUsage, lastRequestAt: new Date(now.getTime() - secondsPerCall * 1000) } : {}),
-        overflow: false,
+        overflow,
         signal,
       })) ?? [];
+    let edits = await prepare(false);
     context = applyEdits(context, edits);
-    const request: ModelRequest = { system: run.system, tools: run.tools, messages: [...context], cacheBreakpoints: [], settings: {} };
-    const promptTokens = meter.requestTokens(request);
+    let request = requestOf(run, context);
+    let promptTokens = meter.requestTokens(request);
+    let rescued = false;
+    // As the agent loop does on a context-length error: tell the policy and retry the call once.
+    // The rejected attempt is not billed (providers refuse it before processing any token).
+    if (promptTokens > options.contextWindow && policy.prepareContext) {
+      const retryEdits = await prepare(true);
+      if (retryEdits.length > 0) {
+        context = applyEdits(context, retryEdits);
+        edits = [...edits, ...retryEdits];
+        request = requestOf(run, context);
+        promptTokens = meter.requestTokens(request);
+        rescued = promptTokens <= options.contextWindow;
+      }
+    }
+    const overflow = promptTokens > options.contextWindow;
     const reusablePrefixTokens = meter.reusablePrefixTokens(previous, request);
     const outputTokens = run.calls[number]!.reportedUsage?.completionTokens ?? meter.messageTokens(original);
     const uncachedTokens = promptTokens - reusablePrefixTokens;
@@ -106,14 +129,15 @@ export async function replayRun(run: RecordedRun, policy: ContextPolicy, options
       uncachedTokens,
       outputTokens,
       cost: callCost({ uncachedTokens, reusablePrefixTokens, outputTokens }, options.pricing),
-      overflow: promptTokens > options.contextWindow,
+      overflow,
+      rescued,
       compactions: edits.filter((edit) => edit.type === "replace").length,
     });
+    const visible = (text: string) => !overflow && request.messages.some((message) => visibleTextOf(message).includes(text));
     for (const pair of pairsByMessage.get(index) ?? []) {
       result.references++;
-      if (!request.messages.some((message) => visibleTextOf(message).includes(pair.identifier))) {
-        result.lostReferences.push({ identifier: pair.identifier, call: number + 1 });
-      }
+      if (!visible(pair.identifier)) result.lostReferences.push({ identifier: pair.identifier, call: number + 1 });
+      if (!visible(pair.line)) result.lostLines.push({ identifier: pair.identifier, call: number + 1 });
     }
     options.onRequest?.(number + 1, request, promptTokens);
     previous = request;
@@ -122,6 +146,10 @@ export async function replayRun(run: RecordedRun, policy: ContextPolicy, options
     context = [...context, original];
   }
   return result;
+}
+
+function requestOf(run: RecordedRun, context: readonly Message[]): ModelRequest {
+  return { system: run.system, tools: run.tools, messages: [...context], cacheBreakpoints: [], settings: {} };
 }
 
 const totalKey = "\u0000all tools";

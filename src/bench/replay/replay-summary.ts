@@ -1,4 +1,5 @@
 import type { ReplayedRun } from "./replay-run.js";
+import type { ReplayHalf } from "./split-runs.js";
 
 /** One run under one policy, as the report shows it. */
 export interface RunSummary {
@@ -6,6 +7,8 @@ export interface RunSummary {
   policy: string;
   calls: number;
   overflows: number;
+  /** Calls whose first attempt overflowed and whose retry fitted. */
+  rescued: number;
   compactions: number;
   promptTokens: number;
   reusablePrefixTokens: number;
@@ -18,9 +21,15 @@ export interface RunSummary {
   referencesVisible: number;
   /** null when the run has no pairs. */
   referenceRecall: number | null;
+  /** Pairs whose source line was still visible verbatim (see `ReferencePair.line`). */
+  linesVisible: number;
+  lineRecall: number | null;
   /** Calls (1-based) whose prompt exceeded the window. */
   overflowCalls: number[];
   lostReferences: Array<{ identifier: string; call: number }>;
+  lostLines: Array<{ identifier: string; call: number }>;
+  /** Which half of the corpus the run is in (see `halfOf`). */
+  half?: ReplayHalf;
   /** The policy's own account of what it did, when it keeps one (`stats()`). */
   policyStats?: unknown;
   /** Set when the policy threw on this run; the row's numbers are then empty. */
@@ -32,6 +41,7 @@ export interface PolicySummary {
   policy: string;
   runs: number;
   overflows: number;
+  rescued: number;
   compactions: number;
   promptTokens: number;
   reusablePrefixTokens: number;
@@ -42,6 +52,8 @@ export interface PolicySummary {
   references: number;
   /** Visible pairs over all pairs of all runs (each pair weighs the same), null without pairs. */
   referenceRecall: number | null;
+  /** The same for the pairs' source lines. */
+  lineRecall: number | null;
   /** Runs the policy threw on (left out of the sums). */
   errors: number;
 }
@@ -49,11 +61,13 @@ export interface PolicySummary {
 export function summarizeReplayedRun(replayed: ReplayedRun): RunSummary {
   const sum = (pick: (call: ReplayedRun["calls"][number]) => number) => replayed.calls.reduce((total, call) => total + pick(call), 0);
   const visible = replayed.references - replayed.lostReferences.length;
+  const linesVisible = replayed.references - replayed.lostLines.length;
   return {
     run: replayed.run,
     policy: replayed.policy,
     calls: replayed.calls.length,
     overflows: replayed.calls.filter((call) => call.overflow).length,
+    rescued: replayed.calls.filter((call) => call.rescued).length,
     compactions: sum((call) => call.compactions),
     promptTokens: sum((call) => call.promptTokens),
     reusablePrefixTokens: sum((call) => call.reusablePrefixTokens),
@@ -64,8 +78,11 @@ export function summarizeReplayedRun(replayed: ReplayedRun): RunSummary {
     references: replayed.references,
     referencesVisible: visible,
     referenceRecall: replayed.references === 0 ? null : visible / replayed.references,
+    linesVisible,
+    lineRecall: replayed.references === 0 ? null : linesVisible / replayed.references,
     overflowCalls: replayed.calls.filter((call) => call.overflow).map((call) => call.call),
     lostReferences: replayed.lostReferences,
+    lostLines: replayed.lostLines,
   };
 }
 
@@ -77,6 +94,7 @@ export function summarizePolicy(policy: string, rows: readonly RunSummary[]): Po
     policy,
     runs: ok.length,
     overflows: sum((row) => row.overflows),
+    rescued: sum((row) => row.rescued),
     compactions: sum((row) => row.compactions),
     promptTokens: sum((row) => row.promptTokens),
     reusablePrefixTokens: sum((row) => row.reusablePrefixTokens),
@@ -85,6 +103,7 @@ export function summarizePolicy(policy: string, rows: readonly RunSummary[]): Po
     peakTokens: ok.reduce((peak, row) => Math.max(peak, row.peakTokens), 0),
     references,
     referenceRecall: references === 0 ? null : sum((row) => row.referencesVisible) / references,
+    lineRecall: references === 0 ? null : sum((row) => row.linesVisible) / references,
     errors: rows.length - ok.length,
   };
 }

@@ -4,6 +4,7 @@ import type { StatusBarMode } from "../../context/status-bar/status-bar-settings
 import { createStablePrefix } from "../../context/stable-prefix.js";
 import type { ImportedTranscript } from "../../inspect/imported-transcript.js";
 import type { Message } from "../../types/index.js";
+import { visibleText } from "../../context/prefix-guard/request-layers.js";
 
 /** One model call of a recorded run as a harness with the status bar would have sent it. */
 export interface SimulatedCall {
@@ -34,7 +35,11 @@ export async function simulateStatusBarModes(
   cacheKeepsReplies = false,
 ): Promise<SimulatedRun> {
   const decisions: StatusBarModeDecision[] = [];
-  const statusBar = createStatusBar({ mode, environment, cachedInputPriceRatio, cacheKeepsReplies, onDecision: (decision) => decisions.push(decision) });
+  // A cache that keeps generated replies only helps when the next request sends the reply back as
+  // generated; this recording's agent may not (mini-swe-agent drops Gemini's reasoning), and a
+  // harness knows that of itself — ctxkit from its provider profile's reasoning round-trip.
+  const keepsReplies = cacheKeepsReplies && repliesSentBackAsGenerated(transcript);
+  const statusBar = createStatusBar({ mode, environment, cachedInputPriceRatio, cacheKeepsReplies: keepsReplies, onDecision: (decision) => decisions.push(decision) });
   const prefix = createStablePrefix(transcript.calls[0]?.request.system ?? "", transcript.calls[0]?.request.tools ?? []);
   const signal = new AbortController().signal;
   const trajectory: Message[] = [];
@@ -53,6 +58,16 @@ export async function simulateStatusBarModes(
     calls.push({ request: tailMessage ? [...trajectory, tailMessage] : [...trajectory], ...(call.response ? { response: call.response } : {}) });
   }
   return { calls, decisions };
+}
+
+/** Whether each recorded reply comes back in the next request exactly as it was generated. */
+export function repliesSentBackAsGenerated(transcript: ImportedTranscript): boolean {
+  return transcript.calls.every((call, index) => {
+    const next = transcript.calls[index + 1];
+    if (call.response === undefined || next === undefined) return true;
+    const history = next.request.messages[call.request.messages.length];
+    return history !== undefined && visibleText(history) === visibleText(call.response);
+  });
 }
 
 function extends_(previous: readonly Message[], next: readonly Message[]): boolean {

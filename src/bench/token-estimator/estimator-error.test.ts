@@ -18,8 +18,8 @@ const counters: ErrorCounters = {
 };
 
 const categories: TextCategory[] = [
-  { id: "words", name: "words", source: "hand-written", texts: ["one two", "three"] },
-  { id: "han", name: "Han", source: "hand-written", texts: ["上下文工程"] },
+  { id: "words", name: "words", source: "hand-written", texts: ["one two", "three"], groups: ["a", "b"] },
+  { id: "han", name: "Han", source: "hand-written", texts: ["上下文工程"], groups: ["a"] },
 ];
 
 describe("measureEstimatorError", () => {
@@ -67,7 +67,7 @@ describe("measureEstimatorError", () => {
   });
 
   it("reports an empty category with zero error instead of NaN", () => {
-    const [empty] = measureEstimatorError([{ id: "empty", name: "empty", source: "", texts: [] }], counters).categories;
+    const [empty] = measureEstimatorError([{ id: "empty", name: "empty", source: "", texts: [], groups: [] }], counters).categories;
     expect(empty!.error).toEqual({ qwen3: { charsOver4: 0, balanced: 0, matching: 0 }, o200k: { charsOver4: 0, balanced: 0, matching: 0 } });
   });
 });

@@ -5,3 +5,6 @@ export { charsOver4, measureEstimatorError, relativeError, type CategoryError, t
 export { timeCount, type TimedCount } from "./timed-count.js";
 export { ESTIMATOR_ERROR_TARGET, runTokensBench, type CounterThroughput, type TokensBenchResult } from "./run-tokens-bench.js";
 export { formatTokensReport } from "./format-tokens-report.js";
+export { runHeldOutTokensBench, type HeldOutTokensBenchResult } from "./run-held-out-tokens-bench.js";
+export { fitEstimatorCoefficients, HAND_SET_FEATURES, type FitOptions } from "./fit-estimator-coefficients.js";
+export { sectionsOf, splitTextCategory, type SplitCategory } from "./split-text-category.js";

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { CtxkitError, TranscriptError } from "../../types/index.js";
+import { sectionsOf } from "./split-text-category.js";
 import type { SkippedCategory, TextCategory } from "./text-category.js";
 
 export interface LoadTextCategoriesOptions {
@@ -52,8 +53,11 @@ async function loadTauDialogues(file: string): Promise<Omit<TextCategory, "id" |
   const records = await readJson(file);
   if (!Array.isArray(records)) throw invalid(file, "expected an array of {task_id, trial, traj}");
   const texts: string[] = [];
+  const groups: string[] = [];
   for (const record of records) {
     const traj = (record as { traj?: unknown }).traj;
+    const group = `task ${String((record as { task_id?: unknown }).task_id)}`;
+    const before = texts.length;
     if (!Array.isArray(traj)) throw invalid(file, "a record has no traj list");
     for (const message of traj as Array<{ role?: unknown; content?: unknown; tool_calls?: unknown }>) {
       if (message.role !== "system" && typeof message.content === "string" && message.content !== "") texts.push(message.content);
@@ -61,12 +65,26 @@ async function loadTauDialogues(file: string): Promise<Omit<TextCategory, "id" |
         if (typeof call.function?.arguments === "string") texts.push(call.function.arguments);
       }
     }
+    for (let index = before; index < texts.length; index++) groups.push(group);
   }
-  return { source: `${records.length} GPT-4o airline dialogues: user, assistant and tool message contents, tool-call arguments`, texts };
+  return { source: `${records.length} GPT-4o airline dialogues: user, assistant and tool message contents, tool-call arguments`, texts, groups };
 }
 
 async function loadPolicies(files: string[]): Promise<Omit<TextCategory, "id" | "name">> {
-  return { source: "airline/wiki.md, retail/wiki.md", texts: await Promise.all(files.map((file) => readFile(file, "utf8"))) };
+  return { source: "airline/wiki.md, retail/wiki.md (in sections of ≥ 2,000 characters)", ...(await loadSections(files)) };
+}
+
+/** Documents cut into sections at blank lines, each section its own group (so a document can be split). */
+async function loadSections(files: string[]): Promise<Pick<TextCategory, "texts" | "groups">> {
+  const texts: string[] = [];
+  const groups: string[] = [];
+  for (const file of files) {
+    for (const [index, section] of sectionsOf(await readFile(file, "utf8")).entries()) {
+      texts.push(section);
+      groups.push(`${basename(file)} §${index}`);
+    }
+  }
+  return { texts, groups };
 }
 
 /** One text per tool, compact JSON: what an OpenAI-style request carries, not the file's indentation. */
@@ -77,7 +95,7 @@ async function loadToolSchemas(files: string[]): Promise<Omit<TextCategory, "id"
     if (!Array.isArray(tools)) throw invalid(file, "expected an array of tool schemas");
     texts.push(...tools.map((tool) => JSON.stringify(tool)));
   }
-  return { source: `airline/tools.json, retail/tools.json: ${texts.length} tools as compact JSON`, texts };
+  return { source: `airline/tools.json, retail/tools.json: ${texts.length} tools as compact JSON`, texts, groups: texts.map((_, index) => `tool ${index}`) };
 }
 
 /** Every message content of the chosen runs (system, task, assistant turns, observations). */
@@ -85,19 +103,23 @@ async function loadSweGemini(directory: string, limit: number | undefined): Prom
   const files = listFiles(directory, (name) => name.endsWith(".traj.json"));
   const chosen = sampleEvenly(files, limit);
   const texts: string[] = [];
+  const groups: string[] = [];
   for (const file of chosen) {
     const run = (await readJson(file)) as { messages?: unknown };
     if (!Array.isArray(run.messages)) throw invalid(file, "no messages list (expected mini-swe-agent-1 format)");
     for (const message of run.messages as Array<{ content?: unknown }>) {
-      if (typeof message.content === "string" && message.content !== "") texts.push(message.content);
+      if (typeof message.content === "string" && message.content !== "") {
+        texts.push(message.content);
+        groups.push(basename(file));
+      }
     }
   }
   const sampling = chosen.length === files.length ? "all" : "evenly spaced in name order (file ⌊i·n/limit⌋)";
-  return { source: `${chosen.length} of ${files.length} runs (${sampling}): every message content`, texts };
+  return { source: `${chosen.length} of ${files.length} runs (${sampling}): every message content`, texts, groups };
 }
 
 async function loadChinese(files: string[]): Promise<Omit<TextCategory, "id" | "name">> {
-  return { source: files.map((file) => basename(file)).join(", "), texts: await Promise.all(files.map((file) => readFile(file, "utf8"))) };
+  return { source: `${files.map((file) => basename(file)).join(", ")} (in sections of ≥ 2,000 characters)`, ...(await loadSections(files)) };
 }
 
 /** `limit` items spread over the whole list, deterministic: item ⌊i·n/limit⌋ for i < limit. */

@@ -1,4 +1,4 @@
-import { estimateTokens, getTokenCounter, type EstimatorProfile } from "../../tokens/index.js";
+import { estimateTokensWith, ESTIMATOR_COEFFICIENTS, getTokenCounter, type EstimatorCoefficients, type EstimatorProfile } from "../../tokens/index.js";
 import { measureEstimatorError, type CategoryError, type CountTokens } from "./estimator-error.js";
 import type { SkippedCategory, TextCategory } from "./text-category.js";
 import { timeCount, type TimedCount } from "./timed-count.js";
@@ -25,12 +25,21 @@ export interface TokensBenchResult {
   target: { maxAbsError: number; met: boolean; worst: { category: string; tokenizer: "qwen3" | "o200k"; error: number } | null };
 }
 
+export interface TokensBenchOptions {
+  /** The estimator's coefficients to measure (default: the shipped ones). */
+  coefficients?: Readonly<Record<EstimatorProfile, Readonly<EstimatorCoefficients>>>;
+  /** Exact counters to use instead of the tokenizers (e.g. memoised ones); their time is then not a throughput. */
+  exact?: { qwen3: CountTokens; o200k: CountTokens };
+}
+
 /** Runs the exact tokenizers and the estimator over the categories: error per category, throughput per counter. */
-export function runTokensBench(categories: readonly TextCategory[], skipped: readonly SkippedCategory[] = []): TokensBenchResult {
+export function runTokensBench(categories: readonly TextCategory[], skipped: readonly SkippedCategory[] = [], options: TokensBenchOptions = {}): TokensBenchResult {
   const loadMs = { qwen3: warmUp("qwen3"), o200k: warmUp("o200k") };
+  const coefficients = options.coefficients ?? ESTIMATOR_COEFFICIENTS;
+  const estimator = (profile: EstimatorProfile): CountTokens => (text) => estimateTokensWith(text, coefficients[profile]);
   const timed: Record<string, TimedCount> = {
-    "qwen3 (exact)": timeCount((text) => getTokenCounter("qwen3").count(text)),
-    "o200k (exact)": timeCount((text) => getTokenCounter("o200k").count(text)),
+    "qwen3 (exact)": timeCount(options.exact?.qwen3 ?? ((text) => getTokenCounter("qwen3").count(text))),
+    "o200k (exact)": timeCount(options.exact?.o200k ?? ((text) => getTokenCounter("o200k").count(text))),
     "estimate balanced": timeCount(estimator("balanced")),
     "estimate qwen3": timeCount(estimator("qwen3")),
     "estimate o200k": timeCount(estimator("o200k")),
@@ -47,10 +56,6 @@ export function runTokensBench(categories: readonly TextCategory[], skipped: rea
     megabytesPerSecond: elapsedMs() === 0 ? 0 : megabytes / (elapsedMs() / 1000),
   }));
   return { benchmark: "tokens", categories: rows, all, skipped: [...skipped], megabytes, throughput, target: judgeTarget(rows) };
-}
-
-function estimator(profile: EstimatorProfile): CountTokens {
-  return (text) => estimateTokens(text, profile);
 }
 
 /** Exact counters build their vocabulary on the first count; timed apart so the rate is the steady one. */

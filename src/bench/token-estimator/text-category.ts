@@ -7,6 +7,11 @@ export interface TextCategory {
   /** What was read, and how it was sampled. */
   source: string;
   texts: string[];
+  /**
+   * For each text, the unit it belongs to (a dialogue's task id, a run, a tool, a document section):
+   * the fit/held-out split keeps a group whole.
+   */
+  groups: string[];
 }
 
 /** A category whose files were not found; its row is left out. */

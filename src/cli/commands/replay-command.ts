@@ -5,6 +5,7 @@ import { formatPolicyTable, formatRunTable } from "../../bench/replay/format-rep
 import { loadRecordedRuns } from "../../bench/replay/load-recorded-runs.js";
 import { runReplayBench, type ReplayBenchOptions } from "../../bench/replay/replay-bench.js";
 import { resolveReplayPolicyNames } from "../../bench/replay/replay-policies.js";
+import { halfOf, replayHalves, type ReplayHalf } from "../../bench/replay/split-runs.js";
 import { toEmittedRequest } from "../../bench/replay/to-emitted-request.js";
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from "../../inspect/index.js";
 import { defaultPricingCatalog, findModelPricing } from "../../session/pricing.js";
@@ -31,6 +32,8 @@ Options:
   --tokenizer <name>      estimate (default, fast), qwen3, o200k or cl100k (exact, slower)
   --format <name>         auto (default) or one of: ${TRANSCRIPT_FORMATS.join(", ")}
   --limit <runs>          replay only the first N runs
+  --split <half>          tune, measure or both (default): each run's half is fixed by a hash of its
+                          id; tune on one half, report the other (the table shows each half)
   --json                  print the report as JSON instead of tables
   --out <file>            also write the JSON report here (default ${defaultOut})
   --emit-requests <dir>   write <dir>/<policy>/<run>.jsonl: one line per call with the messages sent
@@ -44,6 +47,7 @@ const replayOptions = {
   tokenizer: { type: "string" },
   format: { type: "string" },
   limit: { type: "string" },
+  split: { type: "string" },
   out: { type: "string" },
   "emit-requests": { type: "string" },
   verbose: { type: "boolean" },
@@ -71,10 +75,12 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
   }
   const counter = getTokenCounter(parseTokenizer(option("tokenizer")));
   const format = parseFormat(option("format"));
+  const split = parseSplit(option("split"));
 
   const started = Date.now();
   const loaded = await loadRecordedRuns(positionals.map((path) => resolve(io.cwd, path)), { format, ...(limit ? { limit } : {}) });
   for (const problem of loaded.problems) io.stderr.write(`ctxkit replay: ${problem.file}: ${problem.reason}\n`);
+  if (split !== "both") loaded.runs = loaded.runs.filter((run) => halfOf(run.id) === split);
   if (loaded.runs.length === 0) {
     io.stderr.write("ctxkit replay: no runs to replay.\n");
     return 1;
@@ -107,9 +113,14 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
     `Replayed ${loaded.runs.length} run${loaded.runs.length === 1 ? "" : "s"} × ${policies.length} polic${policies.length === 1 ? "y" : "ies"}, ` +
       `window ${contextWindow.toLocaleString("en-US")} tokens, ${counter.name} token counts, ${pricingName} prices, in ${seconds.toFixed(1)} s.\n\n`,
   );
-  io.stdout.write(formatPolicyTable(report.policies));
+  io.stdout.write(formatPolicyTable(report.policies, split === "both" ? report.halves : { [split]: report.halves[split] }));
   if (extra.verbose === true) io.stdout.write(`\n${formatRunTable(report.runs)}`);
-  io.stdout.write(`\nReference recall: identifiers that first appear in a tool result and that the model later writes, still visible where it writes them.\nJSON: ${out}\n`);
+  io.stdout.write(
+    "\nReference recall: identifiers that first appear in a tool result and that the model later writes, still visible where it writes them.\n" +
+      "Line recall: the line of that tool result where the identifier first appeared (trimmed, or the 200 characters around it), still visible verbatim.\n" +
+      "A pair at a call that overflowed is lost. rescued: calls whose first attempt overflowed and whose retry after the policy's overflow handling fitted.\n" +
+      `JSON: ${out}\n`,
+  );
   return 0;
 }
 
@@ -137,6 +148,12 @@ function createRequestEmitter(directory: string): { add: NonNullable<ReplayBench
 
 function safeName(value: string): string {
   return value.replace(/[^\w.-]+/g, "_");
+}
+
+function parseSplit(value: string | undefined): ReplayHalf | "both" {
+  if (value === undefined || value === "both") return "both";
+  if ((replayHalves as readonly string[]).includes(value)) return value as ReplayHalf;
+  throw new ConfigError("option_invalid", `--split must be tune, measure or both, got '${value}'.`);
 }
 
 function parseTokenizer(value: string | undefined): TokenCounterName {

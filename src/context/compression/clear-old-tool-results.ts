@@ -11,6 +11,8 @@ export interface ClearingOptions {
   blobs: Pick<BlobCollector, "put">;
   batch: number;
   now: Date;
+  /** The stubs' fact lines' share of the original (see `createToolResultStub`). */
+  factShare?: number;
   /** Results from this index on are never cleared (the newest turn: the model has not seen them yet). */
   protectFrom?: number;
 }
@@ -55,6 +57,7 @@ export function planToolResultClearing(messages: readonly Message[], options: Cl
       blobId,
       callText: call ? describeCall(call) : message.toolName,
       tokens,
+      ...(options.factShare === undefined ? {} : { factShare: options.factShare }),
       batch: options.batch,
       now: options.now,
     });

@@ -20,6 +20,17 @@ export interface CompressionOptions {
   cacheTtlMs?: number;
   /** With a cold cache, compress from this share of the window on (default 0.6). */
   coldTrigger?: number;
+  /**
+   * With a warm cache, clear old results from this share of the window on, whenever the cache
+   * economics say the saving over the calls to come pays for the cache rebuild (default 0.25).
+   */
+  earlyTrigger?: number;
+  /** An early batch aims at keeping this share of the context (default 0.5). */
+  earlyKeepShare?: number;
+  /** A cleared result's stub may keep this share of it as fact lines (default 0.3). */
+  stubShare?: number;
+  /** Archive lines may keep this share of the turns they replace, as fact lines (default 0.6, tuned on the tune half of swe-gemini). */
+  archiveShare?: number;
   /** Price of a cached input token relative to an uncached one (default 0.1, Anthropic and OpenAI). */
   cachedPriceRatio?: number;
   /**
@@ -54,8 +65,12 @@ export interface CompressionSettings {
    * policy hands the blobs its edits point to to the loop, which stores them when it applies the edit.
    */
   blobs: BlobCollector;
+  earlyTrigger: number;
+  earlyKeepShare: number;
+  archiveShare: number;
+  stubShare: number;
   summarizer: Summarizer;
-  /** True when `summarizer` was given (a model), false for the built-in deterministic one. */
+  /** True when `summarizer` is a model (given, and not the built-in deterministic one). */
   hasModelSummarizer: boolean;
   counter: TokenCounter;
   cacheTtlMs: number;
@@ -86,8 +101,12 @@ export function resolveCompressionSettings(options: CompressionOptions): Compres
     target,
     coldTrigger: Math.min(options.coldTrigger ?? 0.6, trigger),
     blobs: createBlobCollector(),
+    earlyTrigger: Math.min(options.earlyTrigger ?? 0.25, trigger),
+    earlyKeepShare: options.earlyKeepShare ?? 0.5,
+    archiveShare: options.archiveShare ?? 0.6,
+    stubShare: options.stubShare ?? 0.3,
     summarizer: options.summarizer ?? createDeterministicSummarizer(),
-    hasModelSummarizer: options.summarizer !== undefined,
+    hasModelSummarizer: options.summarizer !== undefined && options.summarizer.name !== "deterministic",
     counter: options.counter ?? getTokenCounter("estimate"),
     cacheTtlMs: options.cacheTtlMs ?? 5 * 60 * 1000,
     cachedPriceRatio: options.cachedPriceRatio ?? 0.1,

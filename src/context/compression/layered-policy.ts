@@ -30,8 +30,8 @@ export function createLayeredPolicy(settings: CompressionSettings): CompressionP
     const percent = Math.round((tokens / settings.contextWindow) * 100);
     if (state.overflow) return { kind: "hard", why: "the provider reported a context overflow" };
     if (tokens >= triggerTokens) return { kind: "needed", why: `the context reached ${percent}% of the ${settings.contextWindow}-token window` };
-    if (tokens < settings.contextWindow * settings.coldTrigger) return undefined;
-    const cold = isCacheCold(state.now, state.lastRequestAt, settings.cacheTtlMs);
+    if (tokens < settings.contextWindow * settings.earlyTrigger) return undefined;
+    const cold = tokens >= settings.contextWindow * settings.coldTrigger && isCacheCold(state.now, state.lastRequestAt, settings.cacheTtlMs);
     return cold
       ? { kind: "cold", why: `the prompt cache is cold (idle over ${Math.round(settings.cacheTtlMs / 1000)} s) at ${percent}% of the window` }
       : { kind: "early", why: `the cache economics favour compressing at ${percent}% of the window` };
@@ -53,7 +53,12 @@ export function createLayeredPolicy(settings: CompressionSettings): CompressionP
       }
       const required = mode.kind === "needed" || mode.kind === "hard";
       if (required) breaker.assertClosed();
-      const targetTokens = settings.contextWindow * settings.target * (mode.kind === "hard" ? Math.min(1, measure.tokens / settings.contextWindow) : 1);
+      // Early (optional) batches aim at halving what is there: below the target already, a fixed
+      // target would stop at the first layer that frees anything.
+      const early = mode.kind === "early" || mode.kind === "cold";
+      const targetTokens = early
+        ? Math.min(settings.contextWindow * settings.target, measure.tokens * settings.earlyKeepShare)
+        : settings.contextWindow * settings.target * (mode.kind === "hard" ? Math.min(1, measure.tokens / settings.contextWindow) : 1);
       const plan = await planCompression(
         {
           messages: state.messages,
@@ -61,7 +66,8 @@ export function createLayeredPolicy(settings: CompressionSettings): CompressionP
           scale: measure.scale,
           targetTokens,
           hard: mode.kind === "hard",
-          layers: mode.kind === "early" ? "clearing" : "all",
+          // Archive lines cost no model call with the deterministic summariser, so early batches may use them.
+          layers: mode.kind === "early" ? (settings.hasModelSummarizer ? "clearing" : "archive") : "all",
           batch: batch + 1,
           now: state.now,
           signal: state.signal,

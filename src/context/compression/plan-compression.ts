@@ -6,6 +6,7 @@ import type { CompressionSettings } from "./compression-options.js";
 import type { CompressionStats } from "./compression-stats.js";
 import type { ContextMeter } from "./context-meter.js";
 import { createSummaryMessage, findCompactionRange, recentTailStart } from "./full-compaction.js";
+import { CHARS_PER_TOKEN } from "./extractive-summary.js";
 import { summarizeSafely } from "./summarize-safely.js";
 
 export interface PlanInput {
@@ -17,8 +18,12 @@ export interface PlanInput {
   targetTokens: number;
   /** After a context overflow: keep only the newest turn and clear every result that can be. */
   hard: boolean;
-  /** `clearing` for optional compactions: no summaries (no model calls) just to weigh them. */
-  layers: "clearing" | "all";
+  /**
+   * `clearing` for optional compactions with a model summariser (no model calls just to weigh
+   * them), `archive` for optional ones with the deterministic one (archive lines keep their facts'
+   * lines; a full summary would not), `all` when the context must shrink.
+   */
+  layers: "clearing" | "archive" | "all";
   batch: number;
   now: Date;
   signal?: AbortSignal;
@@ -51,6 +56,7 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
       ...(hard ? {} : { protectFrom: groupIntoUnits(candidate).at(-1)?.start ?? candidate.length }),
       countMessage: meter.countMessage,
       blobs: settings.blobs,
+      factShare: settings.stubShare,
       batch: input.batch,
       now: input.now,
     });
@@ -71,7 +77,9 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
     const archived = [...messages];
     let turns = 0;
     for (const range of [...ranges].reverse()) {
-      const maxTokens = Math.max(100, 80 * range.sources.length);
+      // Room for the turns' fact lines: a share of what they held, at least 80 tokens a turn.
+      const sourceTokens = range.sources.reduce((sum, source) => sum + source.text.length, 0) / CHARS_PER_TOKEN;
+      const maxTokens = Math.max(100, 80 * range.sources.length, Math.round(sourceTokens * settings.archiveShare));
       const lines = await summarizeSafely(settings.summarizer, { purpose: "turns", sources: range.sources, maxTokens }, stats, input.signal);
       archived.splice(range.start, range.end - range.start, createArchiveMessage(range, lines, input.batch, input.now));
       turns += range.sources.length;
@@ -79,6 +87,7 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
     const step = `archived ${turns} turns`;
     if (consider(withClearing(clear(archived), project, { archivedTurns: turns, fullCompaction: false, steps: [step] }))) return best;
   }
+  if (input.layers === "archive") return best;
 
   const range = findCompactionRange(messages, firstKept + 1, tailStart);
   if (range !== undefined) {

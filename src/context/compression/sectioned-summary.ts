@@ -1,3 +1,4 @@
+import { extractFactLines } from "./extract-fact-lines.js";
 import { extractErrorLines, extractIdentifiers, formatIdentifierList } from "./extract-identifiers.js";
 import { CHARS_PER_TOKEN } from "./extractive-summary.js";
 import type { SummaryInput, SummarySource } from "./summarizer.js";
@@ -15,19 +16,18 @@ const FAILURE = /\b(?:fail(?:s|ed|ure)?|error|didn't work|does not work|doesn't 
 /** Turns as one line each, git-log style: the gist (the source's first line), its errors, its identifiers. */
 export function summarizeTurns(input: SummaryInput): string {
   const maxChars = Math.max(200, input.maxTokens * CHARS_PER_TOKEN);
-  const perLine = Math.max(160, Math.floor(maxChars / Math.max(1, input.sources.length)));
-  return input.sources.map((source) => turnLine(source, perLine)).join("\n");
+  // Each turn's share of the budget follows its size: a file read has more facts than an "ok".
+  const total = Math.max(1, input.sources.reduce((sum, source) => sum + source.text.length, 0));
+  return input.sources.map((source) => turnLine(source, Math.max(160, Math.floor((maxChars * source.text.length) / total)))).join("\n");
 }
 
 export function turnLine(source: SummarySource, maxChars: number): string {
   const [gist = "", ...rest] = source.text.split("\n");
-  const detail = rest.join("\n");
-  const errors = source.isError ? extractErrorLines(detail, 2, 200) : [];
-  let line = `- ${source.label}: ${clip(gist, Math.min(200, maxChars / 2))}`;
-  if (errors.length > 0) line += ` | error: ${errors.join(" / ")}`;
-  const identifiers = extractIdentifiers(detail).filter((identifier) => !line.includes(identifier));
-  const list = formatIdentifierList(identifiers, maxChars - line.length - 8);
-  return list === "" ? line : `${line} | ids: ${list}`;
+  const line = `- ${source.label}: ${clip(gist, Math.min(200, maxChars / 2))}`;
+  // The rest of the turn's text (what the model said, what its tools returned) is kept as fact
+  // lines, verbatim and indented: every error line, and the first line of each identifier.
+  const facts = extractFactLines(rest.join("\n"), { maxChars: Math.max(0, maxChars - line.length), isKnown: (identifier) => line.includes(identifier) });
+  return facts.length === 0 ? line : `${line}\n${facts.map((fact) => `  ${fact}`).join("\n")}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ToolMessage } from "../../types/index.js";
-import { extractErrorLines, extractIdentifiers, formatIdentifierList } from "./extract-identifiers.js";
+import { extractErrorLines } from "./extract-identifiers.js";
+import { extractFactLines } from "./extract-fact-lines.js";
 import { COMPRESSED_MARKER, derivedId } from "./markers.js";
 
 export interface StubInput {
@@ -9,6 +10,10 @@ export interface StubInput {
   /** The call that produced it, as the model wrote it (name and arguments). */
   callText: string;
   tokens: number;
+  /** Identifiers visible elsewhere in the context: no line is kept for them. */
+  isKnown?: (identifier: string) => boolean;
+  /** The kept lines' share of the original size (default `FACT_SHARE`). */
+  factShare?: number;
   /** Names the batch, so the stub's id is new and unique in the session. */
   batch: number;
   now: Date;
@@ -17,10 +22,16 @@ export interface StubInput {
 /** Error results up to this size are kept whole: a failure and its reason are experience. */
 const KEEP_WHOLE_ERROR_CHARS = 800;
 
+/** The fact lines' share of the original size, and their limits in characters. */
+export const FACT_SHARE = 0.3;
+const MIN_FACT_CHARS = 300;
+const MAX_FACT_CHARS = 6000;
+
 /**
  * The frozen replacement of an old tool result: what was called, how big the result was, the blob
- * to recall it from, the error (for a failure) and the identifiers found in it, most useful first,
- * within about an eighth of the original size (at least 200, at most 3000 characters).
+ * to recall it from, the error (for a failure) and its fact lines — each error line, and the first
+ * line of every identifier not visible elsewhere, verbatim — within `factShare` of the original size
+ * (at least 300, at most 6000 characters). Lines, not a list of names: a later step needs the fact.
  */
 export function createToolResultStub(input: StubInput): ToolMessage {
   const { result, blobId } = input;
@@ -34,17 +45,14 @@ export function createToolResultStub(input: StubInput): ToolMessage {
     lines.push(`Failed: ${errors.join("\n")}`);
   }
   const body = lines.join("\n");
-  const budget = Math.min(3000, Math.max(200, Math.round(text.length / 8)));
-  const identifiers = formatIdentifierList(
-    extractIdentifiers(text).filter((identifier) => !body.includes(identifier)),
-    budget,
-  );
+  const budget = Math.min(MAX_FACT_CHARS, Math.max(MIN_FACT_CHARS, Math.round(text.length * (input.factShare ?? FACT_SHARE))));
+  const facts = extractFactLines(text, { maxChars: budget, isKnown: (identifier) => body.includes(identifier) || (input.isKnown?.(identifier) ?? false) });
   return {
     role: "tool",
     toolCallId: result.toolCallId,
     toolName: result.toolName,
     isError: result.isError,
-    content: identifiers === "" ? body : `${body}\nIdentifiers: ${identifiers}`,
+    content: facts.length === 0 ? body : `${body}\nKept lines:\n${facts.join("\n")}`,
     meta: {
       id: derivedId(result.meta.id, `c${input.batch}`),
       origin: "harness",

@@ -33,10 +33,12 @@ describe("createStatusBar", () => {
     const decisions: string[] = [];
     const run = agentWith({ mode: "auto", cacheKeepsReplies: true, cachedInputPriceRatio: 0.1, appendedTokensPerCall: 2000, onDecision: (decision) => decisions.push(decision.reason) }, weatherTurns(3));
     await run.agent.run("weather").result();
-    expect(decisions).toHaveLength(1);
     expect(decisions[0]).toMatch(/so append$/);
-    expect(run.provider.requests.every((request) => request.tail === undefined && isStatusMessage(request.messages.at(-1)!))).toBe(true);
-    expect(run.statusBar.lastDecision).toMatchObject({ mode: "append", inputs: { appendedTokensPerUpdate: 2000, expectedUpdates: 10, cachedInputPriceRatio: 0.1 } });
+    const first = run.provider.requests[0]!;
+    expect(first.tail === undefined && isStatusMessage(first.messages.at(-1)!)).toBe(true);
+    // Once replies were seen, R is measured from them: these are a few tokens, so the run switches to replace.
+    expect(decisions).toHaveLength(2);
+    expect(run.statusBar.lastDecision).toMatchObject({ mode: "replace", inputs: { expectedUpdates: 10, cachedInputPriceRatio: 0.1 } });
   });
 
   it("auto replaces when the cache discount is small and little is appended per call", async () => {
@@ -53,19 +55,36 @@ describe("createStatusBar", () => {
     });
   });
 
-  it("decides once per run and reads the choice back from the trajectory after a restart", async () => {
-    const first = agentWith({ mode: "auto", cacheKeepsReplies: true, cachedInputPriceRatio: 0.1, appendedTokensPerCall: 2000 }, [{ toolCalls: [{ name: "get_weather", arguments: { city: "A" } }] }, "x"], []);
+  it("reads its choice back from the trajectory after a restart", async () => {
+    const settings = { mode: "auto" as const, cacheKeepsReplies: true, cachedInputPriceRatio: 0.1, appendedTokensPerCall: 2000 };
+    const first = agentWith(settings, [{ text: "word ".repeat(300), toolCalls: [{ name: "get_weather", arguments: { city: "A" } }] }, "x"], []);
     // Stop after the first call, as if the process died mid-run.
     const handle = first.agent.run("weather");
     for await (const event of handle) if (event.type === "tool_result") break;
     const trajectory = [...first.agent.messages];
     const decisions: unknown[] = [];
-    const restarted = agentWith({ mode: "auto", cachedInputPriceRatio: 0.9, appendedTokensPerCall: 1, onDecision: (decision) => decisions.push(decision) }, ["ok"], trajectory);
-    // The restarted status bar would pick replace, but this run already chose append: it continues it.
-    expect(restarted.statusBar.tail!({ trajectory, iteration: 1, now: new Date() })).toBeUndefined();
-    const edits = await restarted.statusBar.prepareContext!({ messages: trajectory, prefix: restarted.agent.prefix, iteration: 1, now: new Date(), overflow: false, signal: new AbortController().signal });
+    const restarted = agentWith({ ...settings, onDecision: (decision) => decisions.push(decision) }, ["ok"], trajectory);
+    // The run chose append at its first call; the restarted status bar sees that and goes on appending.
+    const edits = (await restarted.statusBar.prepareContext!({ messages: trajectory, prefix: restarted.agent.prefix, iteration: 1, now: new Date(), overflow: false, signal: new AbortController().signal })) ?? [];
     expect(edits).toHaveLength(1);
+    expect(restarted.statusBar.tail!({ trajectory: [...trajectory, ...(edits[0]!.type === "append" ? edits[0]!.messages : [])], iteration: 1, now: new Date() })).toBeUndefined();
     expect(decisions).toEqual([]);
+  });
+
+  it("switches a long run from append to replace once, when N estimated from the run outgrows the prior", async () => {
+    // Long replies kept as generated make R large; α = 0.5 and a prior of 2 calls make the stored
+    // statuses' re-reads (αS·max(2, 2k)/2) overtake (1−α)R after a few calls.
+    const reply = "word ".repeat(300);
+    const turns: ScriptedTurn[] = [...Array.from({ length: 8 }, (_, index): ScriptedTurn => ({ text: reply, toolCalls: [{ name: "get_weather", arguments: { city: `C${index}` } }] })), "Done."];
+    const decisions: Array<{ mode: string; inputs: { expectedUpdates: number } }> = [];
+    const run = agentWith({ mode: "auto", cacheKeepsReplies: true, cachedInputPriceRatio: 0.5, expectedCallsPerRun: 2, onDecision: (decision) => decisions.push(decision) }, turns);
+    await run.agent.run("weather").result();
+    const modes = run.provider.requests.map((request) => (request.tail === undefined ? "append" : "replace"));
+    const switchAt = modes.indexOf("replace");
+    expect(switchAt).toBeGreaterThan(0);
+    expect(modes.slice(0, switchAt).every((mode) => mode === "append") && modes.slice(switchAt).every((mode) => mode === "replace")).toBe(true);
+    expect(decisions.map((decision) => decision.mode)).toEqual(["append", "replace"]);
+    expect(decisions[1]!.inputs.expectedUpdates).toBe(2 * switchAt);
   });
 
   it("sends nothing when the mode is off or every section is off, but still stamps results", async () => {

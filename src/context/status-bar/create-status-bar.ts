@@ -10,7 +10,7 @@ import { measureModeInputs } from "./measure-mode-inputs.js";
 import { renderStatus } from "./render-status.js";
 import { createStatusCheckpointMessage, statusBarPolicyName } from "./status-checkpoint.js";
 import { resolveStatusBarSettings, type StatusBarOptions, type StatusBarSettings } from "./status-bar-settings.js";
-import { createStatusMessage, isStatusMessage, runProgress } from "./status-message.js";
+import { createStatusMessage, currentRunStart, isStatusMessage, runProgress } from "./status-message.js";
 
 /**
  * The agent status bar, a context policy: `createAgent({ ..., context: [createStatusBar()] })` is all
@@ -34,8 +34,8 @@ export interface StatusBar extends ContextPolicy {
  *
  * Modes: `replace` sends the status as the tail (the prefix guard excludes the tail, so no break);
  * `append` stores a status before every call and never removes it (append-only, so no break either);
- * `auto` decides at the first call of each run with `chooseStatusBarMode`, and later calls of the run
- * read the choice back from the trajectory (a status stored in this run means append).
+ * `auto` decides with `chooseStatusBarMode` before each call of a run that is still appending (see
+ * `modeFor`), reading its earlier choice back from the trajectory (a status stored in this run).
  *
  * The status is a user-role message, as the seed prescribes (a system message at the end is refused by
  * templates such as Qwen3's: "System message must be at the beginning"). Trade-off: Qwen3's template
@@ -50,16 +50,23 @@ export function createStatusBar(options: StatusBarOptions = {}): StatusBar {
 
   const render = (messages: readonly Message[], now: Date) => renderStatus(deriveStatusState(messages, settings.targets), settings, now);
 
-  /** Whether this call's status is stored (append) or sent as the tail (replace); decides at a run's first call. */
+  /**
+   * Whether this call's status is stored (append) or sent as the tail (replace). `auto` decides
+   * before every call (`decide`), from the trajectory alone: append while keeping this status is
+   * cheaper than replacing it, then replace — as the run grows, so does N, and the switch happens
+   * at most once per run (no break either way: stored statuses stay, new ones go to the tail). The
+   * tail reads the decision back: a status stored for this call means append.
+   */
   const modeFor = (messages: readonly Message[], status: string | undefined, decide: boolean): "append" | "replace" | "off" => {
     if (status === undefined || settings.mode === "off") return "off";
     if (settings.mode !== "auto") return settings.mode;
+    if (!decide) return messages.length > 0 && isStatusMessage(messages.at(-1)!) ? "append" : "replace";
     const progress = runProgress(messages);
-    if (progress.storedStatus) return "append";
-    if (progress.calledModel || !decide) return "replace";
+    if (progress.calledModel && !appendedLastCall(messages)) return "replace";
     const decision = chooseStatusBarMode(measureModeInputs(messages, status, settings));
+    // Told at a run's first call and when the run switches from append to replace.
+    if (!progress.calledModel || decision.mode !== "append") options.onDecision?.(decision);
     lastDecision = decision;
-    options.onDecision?.(decision);
     return decision.mode;
   };
 
@@ -105,4 +112,13 @@ export function createStatusBar(options: StatusBarOptions = {}): StatusBar {
       return lastDecision;
     },
   };
+}
+
+/** Whether the run's latest model call had a stored status just before it (the run is appending). */
+function appendedLastCall(messages: readonly Message[]): boolean {
+  const start = currentRunStart(messages);
+  for (let index = messages.length - 1; index > start; index--) {
+    if (messages[index]!.role === "assistant") return index > 0 && isStatusMessage(messages[index - 1]!);
+  }
+  return false;
 }

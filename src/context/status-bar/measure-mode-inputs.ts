@@ -2,6 +2,7 @@ import type { Message } from "../../types/index.js";
 import { visibleText } from "../prefix-guard/request-layers.js";
 import type { StatusBarModeInputs } from "./choose-status-bar-mode.js";
 import type { StatusBarSettings } from "./status-bar-settings.js";
+import { currentRunStart } from "./status-message.js";
 
 /**
  * The cost model's inputs for the run about to start, from the trajectory: S is the status about to
@@ -13,7 +14,15 @@ import type { StatusBarSettings } from "./status-bar-settings.js";
  * held *after* it: the model's reply, on engines that cache generated tokens (vLLM, llama.cpp), and
  * nothing on prompt-only caches (hosted APIs) — tool results are new tokens in either mode.
  * Measured on the corpus (`ctxkit bench status-bar --cost`), the seed's R made `auto` pick append in
- * all 99 swe-gemini runs although replace was cheaper in every one. Pure.
+ * all 99 swe-gemini runs although replace was cheaper in every one. A reply that carries reasoning
+ * adds nothing to R either: chat templates (Qwen3, DeepSeek-R1) and most harnesses drop the
+ * reasoning of earlier turns, so the next request differs from the cached generation at the
+ * reply's first token whatever the status mode.
+ *
+ * N is the run's expected number of calls: the configured prior until the run has lasted longer,
+ * then twice the calls so far (the Copernican estimate: a run seen k calls in is, at the median,
+ * halfway through) — so a long run turns `auto` from append to replace once the stored statuses'
+ * re-reads outweigh what replacing would re-process. Pure.
  */
 // Messages are frozen once created, so a message's count never changes: remember it per counter.
 const countsByCounter = new WeakMap<object, WeakMap<Message, number>>();
@@ -35,14 +44,17 @@ export function measureModeInputs(messages: readonly Message[], statusText: stri
     for (const message of messages.slice(firstReply)) {
       if (message.role === "assistant") {
         calls++;
-        if (settings.cacheKeepsReplies) appendedTokens += tokensOf(message, counter);
+        const keptAsGenerated = !message.content.some((part) => part.type === "thinking");
+        if (settings.cacheKeepsReplies && keptAsGenerated) appendedTokens += tokensOf(message, counter);
       }
     }
   }
+  let callsThisRun = 0;
+  for (const message of messages.slice(currentRunStart(messages) + 1)) if (message.role === "assistant") callsThisRun++;
   return {
     statusTokens: counter.count(statusText),
     appendedTokensPerUpdate: !settings.cacheKeepsReplies ? 0 : calls === 0 ? settings.appendedTokensPerCall : appendedTokens / calls,
-    expectedUpdates: settings.expectedCallsPerRun,
+    expectedUpdates: Math.max(settings.expectedCallsPerRun, 2 * callsThisRun),
     cachedInputPriceRatio: settings.cachedInputPriceRatio,
   };
 }

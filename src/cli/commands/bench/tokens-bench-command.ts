@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
-import { formatTokensReport, loadTextCategories, runTokensBench } from "../../../bench/token-estimator/index.js";
+import { formatTokensReport, loadTextCategories, runHeldOutTokensBench } from "../../../bench/token-estimator/index.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 
-export const tokensBenchHelp = `Usage: ctxkit bench tokens [--corpus <dir>] [--seeds <dir>] [--limit <runs>] [--json] [--out <file>]
+export const tokensBenchHelp = `Usage: ctxkit bench tokens [--corpus <dir>] [--seeds <dir>] [--limit <runs>] [--fit] [--json] [--out <file>]
 
 Issue 4: how far the token estimator (used for models whose tokenizer ctxkit does not ship) is
 from the exact Qwen3 and o200k tokenizers, per kind of text: τ-bench dialogue messages and tool-call
@@ -13,10 +13,16 @@ characters, exact tokens, and the aggregate relative error (Σestimate − Σexa
 the estimator's balanced profile and its profile fitted to each tokenizer. Then the throughput
 (MB/s) of the estimator and of the exact counters on the same text.
 
+Every category is split in two by its groups (dialogue task, run, tool, document section, taken in
+turn): the coefficients are fitted on one half and the error that counts is the other half's.
+--fit re-runs the fit on the fit half (non-negative least squares, each category weighing the same)
+and prints the coefficients to paste into src/tokens/estimated-token-counter.ts.
+
 Options:
   --corpus <dir>   folder holding tau-bench/ and swe-gemini/ (default ../shared/corpus); absent: skipped, exit 0
   --seeds <dir>    folder holding the Chinese chapters 000_*.txt (default <corpus>/../seeds); absent: that row is skipped
   --limit <n>      swe-gemini runs to read, evenly spaced in name order (default all)
+  --fit            fit the coefficients on the fit half first, measure with them and print them
   --json           print the result as JSON instead of tables
   --out <file>     where the JSON is always written (default bench-results/tokens.json)
 `;
@@ -26,6 +32,7 @@ const options = {
   seeds: { type: "string" },
   limit: { type: "string" },
   out: { type: "string" },
+  fit: { type: "boolean" },
 } as const;
 
 /** `ctxkit bench tokens`: the estimator's error against the exact tokenizers on the corpus. */
@@ -47,7 +54,7 @@ export async function tokensBenchCommand(args: string[], io: CliIo): Promise<num
     );
     return 0;
   }
-  const result = runTokensBench(loaded.categories, loaded.skipped);
+  const result = runHeldOutTokensBench(loaded.categories, loaded.skipped, { refit: extra.fit === true });
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...result, corpus, seeds, elapsedMs };
   const out = resolve(io.cwd, (extra.out as string | undefined) ?? "bench-results/tokens.json");
@@ -56,7 +63,12 @@ export async function tokensBenchCommand(args: string[], io: CliIo): Promise<num
   if (flags.json) {
     io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   } else {
-    io.stdout.write(`${formatTokensReport(result)}\nTook ${(elapsedMs / 1000).toFixed(1)} s. Wrote ${relative(io.cwd, out) || out}.\n`);
+    io.stdout.write(
+      `Held-out half (the coefficients were not fitted on these texts):\n\n${formatTokensReport(result.heldOut)}\n` +
+        `Fit half (the texts the coefficients were fitted on; exact counts memoised, so no throughput here):\n\n${formatTokensReport(result.fit).split("\nThroughput")[0]}\n` +
+        (result.fitted ? `\nFitted coefficients (paste into ESTIMATOR_COEFFICIENTS):\n${JSON.stringify(result.fitted, null, 2)}\n` : "") +
+        `\nTook ${(elapsedMs / 1000).toFixed(1)} s. Wrote ${relative(io.cwd, out) || out}.\n`,
+    );
   }
   return 0;
 }

@@ -1,0 +1,48 @@
+import { extractIdentifiers, isErrorLine } from "./extract-identifiers.js";
+
+export interface FactLineOptions {
+  /** At most this many characters in all (lines joined by newlines). */
+  maxChars: number;
+  /** Identifiers already visible elsewhere: a line is not kept for them. */
+  isKnown?: (identifier: string) => boolean;
+  /** Longer lines are cut to this many characters around their first new identifier. Default 300. */
+  maxLineChars?: number;
+}
+
+/**
+ * The lines of a tool result worth keeping verbatim when the rest is cleared: every error line,
+ * and for each identifier (path, name, number…) the first line it appears on — the fact a later
+ * step needs, not just the name ("12: def compute_total(items):" rather than "compute_total").
+ * Trimmed, in their original order; error lines first when the budget runs out.
+ */
+export function extractFactLines(text: string, options: FactLineOptions): string[] {
+  const maxLineChars = options.maxLineChars ?? 300;
+  const seen = new Set<string>();
+  const picked: Array<{ order: number; line: string; error: boolean }> = [];
+  for (const [order, raw] of text.split("\n").entries()) {
+    const line = raw.trim();
+    if (line === "") continue;
+    const error = isErrorLine(line);
+    const fresh = extractIdentifiers(line).filter((identifier) => !seen.has(identifier) && !(options.isKnown?.(identifier) ?? false));
+    for (const identifier of fresh) seen.add(identifier);
+    if (!error && fresh.length === 0) continue;
+    picked.push({ order, line: clipAround(line, fresh[0], maxLineChars), error });
+  }
+  const kept = new Set<number>();
+  let size = 0;
+  for (const wanted of [true, false]) {
+    for (const entry of picked) {
+      if (entry.error !== wanted || size + entry.line.length + 1 > options.maxChars) continue;
+      kept.add(entry.order);
+      size += entry.line.length + 1;
+    }
+  }
+  return picked.filter((entry) => kept.has(entry.order)).map((entry) => entry.line);
+}
+
+function clipAround(line: string, identifier: string | undefined, maxChars: number): string {
+  if (line.length <= maxChars) return line;
+  const at = identifier === undefined ? 0 : Math.max(0, line.indexOf(identifier));
+  const from = Math.min(Math.max(0, at - Math.floor((maxChars - (identifier?.length ?? 0)) / 2)), line.length - maxChars);
+  return line.slice(from, from + maxChars);
+}
