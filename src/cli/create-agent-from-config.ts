@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { createAgent, type Agent } from "../loop/create-agent.js";
-import type { AgentOptions, ToolCallInfo } from "../loop/agent-options.js";
+import type { AgentOptions, ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
 import { createAnthropic } from "../providers/anthropic/index.js";
 import { createOpenAICompatible } from "../providers/openai-compatible/index.js";
 import type { Provider } from "../providers/provider.js";
@@ -21,7 +21,7 @@ export const defaultSystemPrompt = `You are ctxkit, a coding agent working in th
 Read files before you change them, keep edits minimal, prefer searching (grep, glob) over reading whole large files,
 and verify your work. When you are done, answer with a short summary of what you did and found.`;
 
-export function createProviderFromConfig(config: ResolvedConfig): Provider {
+export function createProviderFromConfig(config: ResolvedConfig, transport: { fetch?: typeof globalThis.fetch } = {}): Provider {
   if (!config.model) {
     throw new CtxkitError(
       "config_invalid",
@@ -29,13 +29,14 @@ export function createProviderFromConfig(config: ResolvedConfig): Provider {
     );
   }
   if (config.provider === "anthropic") {
-    return createAnthropic({ model: config.model, ...(config.apiKey ? { apiKey: config.apiKey } : {}), ...(config.baseURL ? { baseURL: config.baseURL } : {}) });
+    return createAnthropic({ model: config.model, ...(config.apiKey ? { apiKey: config.apiKey } : {}), ...(config.baseURL ? { baseURL: config.baseURL } : {}), ...transport });
   }
   return createOpenAICompatible({
     vendor: config.vendor,
     model: config.model,
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+    ...transport,
   });
 }
 
@@ -98,7 +99,7 @@ export async function createAgentFromConfig(
   options: {
     provider?: Provider;
     system?: string | SystemPrompt;
-    confirmToolCall: (call: ToolCallInfo) => Promise<boolean>;
+    confirmToolCall: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>;
     clock?: () => Date;
     extra?: Partial<AgentOptions>;
     /** Told how `auto` chose to send the status bar (the decision and its inputs). */

@@ -8,6 +8,7 @@ import type {
   ModelRequest,
   SystemPrompt,
   ToolCallPart,
+  ToolDefinition,
   Usage,
   UserMessage,
 } from "../types/index.js";
@@ -20,6 +21,12 @@ export interface ToolCallInfo {
   arguments: unknown;
   /** The exact text the model produced. */
   argumentsText: string;
+}
+
+/** A confirmation's answer: approved or not, and what the person said about it (given to the model). */
+export interface ToolCallDecision {
+  approved: boolean;
+  reason?: string;
 }
 
 export interface AgentHooks {
@@ -46,7 +53,15 @@ export interface TailState {
 export interface SessionSink {
   readonly id: string;
   appendMessage(message: Message): void;
-  appendRequest(record: { messageCount: number; tail: UserMessage | null; provider: string; model: string; at: string }): number;
+  /** `sent` is the system prompt and tools the request carried, so the session records what was sent. */
+  appendRequest(record: {
+    messageCount: number;
+    tail: UserMessage | null;
+    provider: string;
+    model: string;
+    at: string;
+    sent?: { system: Readonly<SystemPrompt>; tools: readonly ToolDefinition[] };
+  }): number;
   appendUsage(requestIndex: number, usage: Usage): void;
   appendContextEdit(edit: { start: number; end: number; messages: Message[]; reason: string; at: string }): void;
   appendRunStart(record: { runId: string; input: string; at: string }): void;
@@ -72,7 +87,7 @@ export interface AgentOptions {
    * Asked before a tool that requires confirmation runs. Without it such calls are refused with a
    * message to the model — a library never runs a guarded tool silently.
    */
-  confirmToolCall?: (call: ToolCallInfo) => Promise<boolean>;
+  confirmToolCall?: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>;
   /**
    * A context-management policy (compression, status bar, or several composed with
    * `composeContextPolicies`). Applied before `processToolResult` / `prepareContext` given here.

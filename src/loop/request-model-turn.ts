@@ -87,6 +87,7 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
           provider: options.provider.name,
           model: options.provider.model,
           at: clock().toISOString(),
+          sent: { system: request.system, tools: request.tools },
         });
         await session.flush();
       } catch (error) {

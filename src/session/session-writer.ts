@@ -1,5 +1,5 @@
 import type { FileHandle } from "node:fs/promises";
-import { CtxkitError, type Message, type Usage, type UserMessage } from "../types/index.js";
+import { CtxkitError, type Message, type SystemPrompt, type ToolDefinition, type Usage, type UserMessage } from "../types/index.js";
 import type { LoadedSession, SessionWarning } from "./loaded-session.js";
 import type { ContextEditRecord, RunEndRecord, RunStartRecord, SessionPrefix, SessionRecord } from "./session-records.js";
 import { validateSessionRecord } from "./validate-session-record.js";
@@ -11,6 +11,12 @@ export interface AppendRequestInput {
   provider: string;
   model: string;
   at: string;
+  /**
+   * The system prompt and tools the request actually sent. When they differ from the prefix in
+   * force (an agent given other tools than the session was started with), a prefix record is written
+   * first, so `rebuildRequest` gives back what was sent.
+   */
+  sent?: { system: Readonly<SystemPrompt>; tools: readonly ToolDefinition[] };
 }
 
 /** A `ContextEdit` record without its type tag, as the writer's caller gives it. */
@@ -65,6 +71,8 @@ export interface SessionWriterState {
   loaded: LoadedSession | undefined;
   /** Text to write before the first appended record (a repair, or the header of a new file). */
   pendingText?: string;
+  /** The prefix in force at the end of the file (compared with what each request sent). */
+  prefix?: SessionPrefix;
 }
 
 export function createSessionWriter(state: SessionWriterState): SessionWriter {
@@ -72,6 +80,7 @@ export function createSessionWriter(state: SessionWriterState): SessionWriter {
   const openRuns = new Set(state.openRunIds);
   let messageCount = state.messageCount;
   let requestCount = state.requestCount;
+  let currentPrefix = state.prefix;
   let pending: string[] = state.pendingText ? [state.pendingText] : [];
   // Bytes a failed write did not get to disk; they go first next time so a half-written line is completed.
   let unwritten: Buffer | undefined;
@@ -142,10 +151,16 @@ export function createSessionWriter(state: SessionWriterState): SessionWriter {
       if (typeof reason !== "string" || reason.trim() === "") throw misuse("a prefix change needs a reason");
       const { system, tools, provider, model } = prefix;
       append({ type: "prefix", system: { ...system }, tools: [...tools], provider, model, reason });
+      currentPrefix = prefix;
     },
     appendRequest(request) {
       if (request.messageCount > messageCount) {
         throw misuse(`the request sent ${request.messageCount} messages but only ${messageCount} were appended`);
+      }
+      if (request.sent && currentPrefix && !samePrefix(request.sent, currentPrefix)) {
+        const prefix: SessionPrefix = { system: request.sent.system, tools: request.sent.tools, provider: currentPrefix.provider, model: currentPrefix.model };
+        append({ type: "prefix", system: { ...prefix.system }, tools: [...prefix.tools], provider: prefix.provider, model: prefix.model, reason: "the request sent another system prompt or other tools than the session recorded" });
+        currentPrefix = prefix;
       }
       const index = requestCount;
       const { messageCount: sent, tail = null, provider, model, at } = request;
@@ -186,4 +201,8 @@ export function createSessionWriter(state: SessionWriterState): SessionWriter {
       return closing;
     },
   };
+}
+
+function samePrefix(sent: NonNullable<AppendRequestInput["sent"]>, prefix: SessionPrefix): boolean {
+  return JSON.stringify(sent.system) === JSON.stringify(prefix.system) && JSON.stringify(sent.tools) === JSON.stringify(prefix.tools);
 }

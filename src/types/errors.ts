@@ -20,7 +20,8 @@ export type CtxkitErrorCode =
   | "path_outside_workspace"
   | "transcript_invalid"
   | "compaction_failed"
-  | "summarizer_failed";
+  | "summarizer_failed"
+  | "usage_invalid";
 
 export class CtxkitError extends Error {
   readonly code: CtxkitErrorCode;

@@ -6,14 +6,14 @@ import { tokensBenchCommand, tokensBenchHelp } from "./bench/tokens-bench-comman
 type BenchCommand = { run: (args: string[], io: CliIo) => Promise<number>; help: string; summary: string };
 
 const benches: Record<string, BenchCommand> = {
-  "kv-cache": { run: kvCacheBenchCommand, help: kvCacheBenchHelp, summary: "experiment 2-3: context-management modes and prompt-cache reuse" },
-  "status-bar": { run: statusBarBenchCommand, help: statusBarBenchHelp, summary: "experiments 2-8/2-9: the agent status bar, its cost and its effect" },
-  tokens: { run: tokensBenchCommand, help: tokensBenchHelp, summary: "issue 4: the token estimator's error against the exact tokenizers, and its speed" },
+  "kv-cache": { run: kvCacheBenchCommand, help: kvCacheBenchHelp, summary: "prompt-cache reuse under six ways of managing the context (τ-bench dialogues)" },
+  "status-bar": { run: statusBarBenchCommand, help: statusBarBenchHelp, summary: "the agent status bar: what it costs, and what it changes in a model's behaviour" },
+  tokens: { run: tokensBenchCommand, help: tokensBenchHelp, summary: "the built-in token estimator: its error against exact tokenizers, and its speed" },
 };
 
 export const benchHelp = `Usage: ctxkit bench <name> [options]
 
-Reproducible benchmarks of the seed's experiments. Each prints a table and can write JSON (--json).
+Reproducible benchmarks on recorded runs. Each prints a table and writes JSON (see its --help).
 
 ${Object.entries(benches)
   .map(([name, bench]) => `  ${name.padEnd(12)} ${bench.summary}`)
@@ -21,6 +21,11 @@ ${Object.entries(benches)
 
 Run 'ctxkit bench <name> --help' for a benchmark's options.
 `;
+
+/** The help of `ctxkit bench <name>`, or of `ctxkit bench` when the name is not a benchmark. */
+export function benchHelpFor(name: string | undefined): string {
+  return (name !== undefined && benches[name]?.help) || benchHelp;
+}
 
 /** `ctxkit bench <name>`: dispatches to one benchmark. */
 export async function benchCommand(args: string[], io: CliIo): Promise<number> {

@@ -53,7 +53,16 @@ export async function fetchWithRetry(input: FetchWithRetryInput): Promise<Respon
       );
       continue;
     }
-    if (response.ok) return response;
+    if (response.ok) {
+      // A web page at the URL (a wrong base URL hitting a site or a proxy's login page) answers 200 too.
+      const type = response.headers.get("content-type") ?? "";
+      if (!/text\/html/i.test(type)) return response;
+      await response.body?.cancel().catch(() => undefined);
+      throw new CtxkitError(
+        "provider_response_invalid",
+        `${input.providerLabel} at ${input.url} answered with a web page (${type.split(";")[0]}), not an event stream — check the base URL.`,
+      );
+    }
 
     const body = await response.text().catch(() => "");
     if (isContextOverflowMessage(body)) throw new ContextOverflowError(extractMessage(body), body);
@@ -80,7 +89,7 @@ function httpErrorFor(status: number, body: string, providerLabel: string): Prov
   const detail = extractMessage(body) || `HTTP ${status}`;
   const hint =
     status === 401 || status === 403
-      ? " Check the API key (flag --api-key or the provider's environment variable)."
+      ? " Check the API key (the `apiKey` setting or the provider's environment variable)."
       : status === 404
         ? " Check the base URL (it usually ends in /v1) and the model name."
         : status === 429

@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from "node:fs/promises";
+import { benchOutputPath } from "../../bench-output-path.js";
 import { dirname, relative, resolve } from "node:path";
 import {
   contextModes,
@@ -105,7 +106,7 @@ export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<nu
   progress?.("");
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...report.json, corpus: location.files.trajectories, elapsedMs };
-  const out = resolve(io.cwd, (extra.out as string | undefined) ?? report.defaultOut);
+  const out = benchOutputPath(io.cwd, extra.out as string | undefined, report.defaultOut);
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {

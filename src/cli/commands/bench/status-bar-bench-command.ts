@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { benchOutputPath } from "../../bench-output-path.js";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { buildStatusBarPreview, formatRequestListing } from "../../../bench/status-bar/build-status-bar-preview.js";
@@ -68,7 +69,7 @@ export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<
   const list = (value: unknown) => (typeof value === "string" ? value.split(",").map((item) => item.trim()).filter(Boolean) : undefined);
   const print = (text: string, json: unknown) => io.stdout.write(flags.json ? `${JSON.stringify(json, null, 2)}\n` : text);
   const save = async (json: unknown, fallback: string) => {
-    const out = resolve(io.cwd, (extra.out as string | undefined) ?? fallback);
+    const out = benchOutputPath(io.cwd, extra.out as string | undefined, fallback);
     await mkdir(dirname(out), { recursive: true });
     await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
     if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);
