@@ -78,7 +78,9 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
         }
       }
     }
-    if (out) source.write(out);
+    // Node's readline reads a chunk holding a return as typed-ahead lines and then ignores the
+    // cursor keys in it; a return on its own keeps each key what it is.
+    for (const piece of out.split(/(\r)/)) if (piece !== "") source.write(piece);
   };
   options.input.on("data", onData);
   options.output.write("\u001b[?2004h");
@@ -102,11 +104,17 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
   let closed = false;
   let busy = false;
   const queued: string[] = [];
+  const queuedParts: string[] = [];
   reader.on("line", (line) => {
     const resolve = waiting.shift();
     if (resolve) resolve(line);
     else if (busy) {
-      const message = expand(line, pastes);
+      // Type-ahead continues with \ like the prompt does.
+      if (line.endsWith("\\")) {
+        queuedParts.push(line.slice(0, -1));
+        return;
+      }
+      const message = expand([...queuedParts.splice(0), line].join("\n"), pastes);
       if (message.trim() !== "") {
         queued.push(message);
         options.onQueued(message);
