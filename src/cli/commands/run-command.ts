@@ -8,6 +8,7 @@ import { createAgentFromConfig } from "../create-agent-from-config.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
 import { createEventRenderer } from "../render-events.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
+import type { StatusBarModeDecision } from "../../context/status-bar/index.js";
 
 export const runHelp = `Usage: ctxkit run [options] "<task>"
 
@@ -59,7 +60,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     onStatusBarDecision: (decision) =>
       flags.json
         ? io.stdout.write(`${JSON.stringify({ type: "status_bar_mode", ...decision })}\n`)
-        : io.stderr.write(diagnosticStyle.dim(`[status bar: ${decision.mode} — ${decision.reason}]\n`)),
+        : io.stderr.write(diagnosticStyle.dim(`[status bar: ${describeStatusBarDecision(decision)}]\n`)),
   });
 
   for (const warning of warnings) io.stderr.write(`ctxkit run: session ${session.id}: ${warning.message}\n`);
@@ -113,4 +114,15 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const detail = last.error && !errorShown ? `: ${toCliMessage(last.error)}` : "";
   io.stderr.write(`ctxkit run: stopped (${last.stopReason})${detail}\n`);
   return 1;
+}
+
+/** The `auto` choice in words: what each way of sending the status would cost per call. */
+export function describeStatusBarDecision(decision: StatusBarModeDecision): string {
+  const { statusTokens, appendedTokensPerUpdate, expectedUpdates, cachedInputPriceRatio } = decision.inputs;
+  const round = (value: number) => String(Math.round(value * 10) / 10);
+  return (
+    `${decision.mode} — appending keeps old statuses, re-read at the cached price: ≈${round(decision.appendSide)} tokens per call ` +
+    `(${round(cachedInputPriceRatio)} price ratio × ${round(statusTokens)}-token status × ${round(expectedUpdates)} calls ÷ 2); ` +
+    `replacing re-processes what follows the old status: ≈${round(decision.replaceSide)} (${round(1 - cachedInputPriceRatio)} × ${round(appendedTokensPerUpdate)} tokens)`
+  );
 }
