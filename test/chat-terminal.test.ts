@@ -181,6 +181,26 @@ describe("ctxkit chat on a terminal", { timeout: 120_000 }, () => {
     expect(pty.screen).not.toContain("**done**");
   });
 
+  it("announces an AGENTS.md changed mid-session as a message and leaves the system prompt alone", async () => {
+    server = await startOpenAIModelServer(["First.", "Second."]);
+    const cwd = await workspace();
+    await writeFile(join(cwd, "AGENTS.md"), "Answer in English.\n");
+    pty = chat(cwd, server.baseURL);
+    await pty.waitFor("Project instructions:");
+    await pty.waitFor("> ");
+    pty.write("one\r");
+    await pty.waitFor(/First\.\n> /);
+    await writeFile(join(cwd, "AGENTS.md"), "Answer in French.\n");
+    pty.write("two\r");
+    await pty.waitFor("Second.");
+    pty.write("/exit\r");
+    expect(await pty.exited).toBe(0);
+    const [first, second] = server.requests.map((request) => JSON.parse(request.body) as Body);
+    expect(second!.messages[0]).toEqual(first!.messages[0]);
+    expect(String(first!.messages[0]!.content)).toContain("Answer in English.");
+    expect(userTexts(server)[1]!.at(-1)).toMatch(/project instructions changed[\s\S]*Answer in French\.[\s\S]*two$/);
+  });
+
   it("leaves with exit code 130 on Ctrl-C twice at the prompt", async () => {
     server = await startOpenAIModelServer([]);
     const cwd = await workspace();

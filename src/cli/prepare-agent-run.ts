@@ -7,7 +7,7 @@ import { parsePositiveInteger } from "./cli-options.js";
 import type { CliIo } from "./cli-io.js";
 import { createProviderFromConfig, defaultSystemPrompt, sessionStoreFor } from "./create-agent-from-config.js";
 import { createRequestLoggingFetch } from "./log-requests-fetch.js";
-import { describeInstructionsChange, loadProjectInstructions, type ProjectInstructions } from "./project-instructions.js";
+import { describeInstructionsChange, instructionsVersion, lastAnnouncedVersion, loadProjectInstructions, type ProjectInstructions } from "./project-instructions.js";
 import { resolveConfig, type ResolvedConfig } from "./resolve-config.js";
 
 /** What `run` and `chat` build an agent from, beyond the resolved configuration. */
@@ -47,17 +47,20 @@ export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<Agent
   const instructions = readInstructions();
   const given = flags.system === undefined ? undefined : readSystemFlag(flags.system, io.cwd);
   let system: string | SystemPrompt;
-  let announcedText: string;
+  // The version of the instructions the model last heard of: the system prompt's, or a later announcement's.
+  let announced: string;
   if (config.sessionId !== undefined) {
     // A resumed session keeps the system prompt it was started with, byte for byte (the cache stays
     // valid); changed instructions are announced in the trajectory instead.
-    const stored = (await sessionStoreFor(config).load(config.sessionId)).prefix.system;
+    const loaded = await sessionStoreFor(config).load(config.sessionId);
+    const stored = loaded.prefix.system;
     system = given ?? { ...stored };
-    announcedText = useInstructions ? (stored.sessionText ?? "") : instructions.text;
+    const userTexts = loaded.messages.flatMap((message) => (message.role === "user" ? [message.content] : []));
+    announced = lastAnnouncedVersion(userTexts) ?? instructionsVersion(stored.sessionText ?? "");
   } else {
     const base = given ?? defaultSystemPrompt;
     system = instructions.text === "" ? base : { staticText: base, sessionText: instructions.text };
-    announcedText = instructions.text;
+    announced = instructionsVersion(instructions.text);
   }
   const settings: GenerationSettings = {
     ...(flags.temperature === undefined ? {} : { temperature: parseTemperature(flags.temperature) }),
@@ -75,8 +78,9 @@ export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<Agent
     takeInstructionsChange() {
       if (!useInstructions) return undefined;
       const current = readInstructions();
-      if (current.text === announcedText) return undefined;
-      announcedText = current.text;
+      const version = instructionsVersion(current.text);
+      if (version === announced) return undefined;
+      announced = version;
       return describeInstructionsChange(current);
     },
   };

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { dirname, join, relative } from "node:path";
 
 /** The files other agents read for a project's conventions, in the order they are looked for. */
@@ -61,12 +62,27 @@ function isFile(path: string): boolean {
   }
 }
 
+/** A short fingerprint of instruction text, written into announcements so a resumed session knows what was last said. */
+export function instructionsVersion(text: string): string {
+  return text === "" ? "none" : createHash("sha256").update(text).digest("hex").slice(0, 12);
+}
+
+const announcementPattern = /\[The project instructions (?:changed|were removed)[^\]]*\(version ([0-9a-f]{12}|none)\)/g;
+
+/** The version named by the last announcement in these messages' text, if any. */
+export function lastAnnouncedVersion(texts: readonly string[]): string | undefined {
+  let version: string | undefined;
+  for (const text of texts) for (const match of text.matchAll(announcementPattern)) version = match[1];
+  return version;
+}
+
 /**
  * The message that tells the model its project instructions changed mid-session. The system prompt
  * is never rewritten (that would break the prompt cache); the change is appended to the trajectory.
  */
 export function describeInstructionsChange(current: ProjectInstructions): string {
+  const version = instructionsVersion(current.text);
   return current.text === ""
-    ? "[The project instructions (AGENTS.md / CLAUDE.md) were removed since this session started; disregard them from now on.]"
-    : `[The project instructions changed since this session started. They now read:]\n\n${current.text}`;
+    ? `[The project instructions were removed since this session started (version ${version}); disregard them from now on.]`
+    : `[The project instructions changed since this session started (version ${version}). They now read:]\n\n${current.text}`;
 }
