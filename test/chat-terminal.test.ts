@@ -33,7 +33,7 @@ function chat(cwd: string, baseURL: string, extra: string[] = []): PtySession {
 
 describe("ctxkit chat on a terminal", { timeout: 120_000 }, () => {
   it("sends a bracketed paste of several lines as one message, and a line ending in \\ continues", async () => {
-    server = await startOpenAIModelServer(["Got the paste.", "Got both lines."]);
+    server = await startOpenAIModelServer(["Got the paste.", "Got both lines.", "Got the Alt+Enter."]);
     const cwd = await workspace();
     pty = chat(cwd, server.baseURL);
     await pty.waitFor("> ");
@@ -46,10 +46,16 @@ describe("ctxkit chat on a terminal", { timeout: 120_000 }, () => {
     pty.write("first half \\\r");
     await pty.waitFor("… ", { from: mark });
     pty.write("second half\r");
-    await pty.waitFor("Got both lines.");
+    await pty.waitFor(/Got both lines\.\n> /);
+    // Alt+Enter (ESC CR) continues like a trailing backslash.
+    pty.write("alt first\u001b\r");
+    await pty.waitFor(/alt first\\\n… /);
+    pty.write("alt second\r");
+    await pty.waitFor("Got the Alt+Enter.");
     pty.write("/exit\r");
     expect(await pty.exited).toBe(0);
-    expect(server.requests).toHaveLength(2);
+    expect(server.requests).toHaveLength(3);
+    expect(userTexts(server)[2]!.at(-1)).toMatch(/alt first\nalt second$/);
     expect(userTexts(server)[0]!.at(-1)).toMatch(/line one\nline two\nline three\nline four$/);
     expect(userTexts(server)[1]!.at(-1)).toMatch(/first half \nsecond half$/);
   });

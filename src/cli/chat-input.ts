@@ -18,6 +18,7 @@ export interface ChatInput {
   close(): void;
 }
 
+const escape = "\u001b";
 const pasteStart = "\u001b[200~";
 const pasteEnd = "\u001b[201~";
 const maxHistory = 1000;
@@ -58,7 +59,7 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
         const start = text.indexOf(pasteStart);
         const plain = start === -1 ? text : text.slice(0, start);
         // Alt+Enter (ESC CR) continues the message like a trailing backslash.
-        out += plain.replace(/\u001b[\r\n]/g, "\\\r");
+        out += plain.split(`${escape}\r`).join("\\\r").split(`${escape}\n`).join("\\\r");
         if (start === -1) break;
         pasting = "";
         text = text.slice(start + pasteStart.length);
