@@ -85,6 +85,24 @@ describe("ctxkit chat on a terminal", { timeout: 120_000 }, () => {
     expect(userTexts(server)[1]!.at(-1)).toMatch(/remember this liXne$/);
   });
 
+  it("finds an earlier message with Ctrl-R and sends it with Enter", async () => {
+    server = await startOpenAIModelServer(["A.", "B.", "C."]);
+    const cwd = await workspace();
+    pty = chat(cwd, server.baseURL);
+    await pty.waitFor("> ");
+    pty.write("alpha one\r");
+    await pty.waitFor(/A\.\n> /);
+    pty.write("beta two\r");
+    await pty.waitFor(/B\.\n> /);
+    pty.write("\u0012alp");
+    await pty.waitFor("(reverse-i-search)`alp': alpha one");
+    pty.write("\r");
+    await pty.waitFor("C.");
+    pty.write("/exit\r");
+    expect(await pty.exited).toBe(0);
+    expect(userTexts(server)[2]!.at(-1)).toMatch(/alpha one$/);
+  });
+
   it("completes / commands with Tab", async () => {
     server = await startOpenAIModelServer([]);
     const cwd = await workspace();

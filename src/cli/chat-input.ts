@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { createInterface, type Interface } from "node:readline";
 import { PassThrough } from "node:stream";
+import { createHistorySearch } from "./history-search.js";
 
 /** What the chat loop reads from: whole messages at the prompt, single answers at a confirmation. */
 export interface ChatInput {
@@ -37,7 +38,7 @@ export interface ChatInputOptions {
 /**
  * On a terminal: readline with line editing, history (persisted), `/` completion, bracketed paste
  * (a paste is one message, shown as `[pasted N lines]`), `\` at the end of a line (or Alt+Enter)
- * to continue on the next, and type-ahead kept for after the turn. From a pipe: one message a line.
+ * to continue on the next, Ctrl-R history search, and type-ahead kept for after the turn. From a pipe: one message a line.
  */
 export function createChatInput(options: ChatInputOptions): ChatInput {
   return options.input.isTTY === true && typeof options.input.setRawMode === "function" ? createTerminalInput(options) : createPipedInput(options);
@@ -79,14 +80,20 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
         }
       }
     }
+    out = search.filter(out);
     // Node's readline reads a chunk holding a return as typed-ahead lines and then ignores the
     // cursor keys in it; a return on its own keeps each key what it is.
     for (const piece of out.split(/(\r)/)) if (piece !== "") source.write(piece);
   };
+  const history = readHistory(options.historyFile);
+  const search = createHistorySearch({
+    history: () => (reader as Interface & { history?: string[] }).history ?? [],
+    write: (text) => options.output.write(text),
+    redraw: () => reader.prompt(true),
+  });
   options.input.on("data", onData);
   options.output.write("\u001b[?2004h");
 
-  const history = readHistory(options.historyFile);
   const reader: Interface = createInterface({
     input: source,
     output: options.output,

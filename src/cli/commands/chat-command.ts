@@ -19,7 +19,8 @@ An interactive session with the agent in the workspace; each message is one agen
 conversation.
 
 Typing: Enter sends; a line ending in \\ (or Alt+Enter) continues on the next line; a paste is one
-message. Up/Down walk the history (kept per workspace), Tab completes / commands. Messages typed
+message. Up/Down walk the history (kept per workspace), Ctrl-R searches it, Tab completes /
+commands. Messages typed
 while the agent works are queued and sent after the turn. Ctrl-C stops the current turn; at the
 prompt, Ctrl-C twice, Ctrl-D or /exit leaves.
 
