@@ -236,3 +236,15 @@ describe("ctxkit chat on a terminal", { timeout: 120_000 }, () => {
     expect(await pty.exited).toBe(130);
   });
 });
+
+describe("benchmark progress on a terminal", { timeout: 120_000 }, () => {
+  it("shows a progress bar with counts and an ETA on a terminal, and nothing when piped", async () => {
+    const cwd = await workspace();
+    const fixture = join(process.cwd(), "src/inspect/importers/fixtures/mini-swe-agent.traj.json");
+    await writeFile(join(cwd, "second.traj.json"), await readFile(fixture, "utf8"));
+    pty = runInPty(["replay", fixture, join(cwd, "second.traj.json"), "--policy", "none", "--window", "32000"], { cwd });
+    await pty.waitFor("JSON:");
+    expect(await pty.exited).toBe(0);
+    expect(pty.screen).toMatch(/replaying \[[^\]]*\] \d\/2 \| \d+% \| ETA/);
+  });
+});

@@ -162,6 +162,7 @@ describe("ctxkit sessions, inspect and replay", () => {
     const fixture = resolve("src/inspect/importers/fixtures/mini-swe-agent.traj.json");
     const run = await runCli(["replay", fixture, "--policy", "none", "--window", "32000"], { cwd, timeoutMs: 120_000 });
     expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain("replaying");
     expect(existsSync(join(cwd, "bench-results"))).toBe(false);
     const written = /JSON: (.+)$/m.exec(run.stdout)?.[1] ?? "";
     expect(written.startsWith(join(tmpdir(), "ctxkit-bench-results"))).toBe(true);
