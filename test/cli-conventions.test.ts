@@ -62,7 +62,7 @@ describe("ctxkit usage errors", () => {
 
   it("speaks to users, not to the project's history, in --help", async () => {
     const cwd = await temporary();
-    const texts = await Promise.all(["--help", "bench --help", "run --help", "replay --help"].map((args) => runCli(args.split(" "), { cwd })));
+    const texts = await Promise.all(["--help", "bench --help", "run --help", "replay --help", "bench kv-cache --help", "bench status-bar --help", "bench tokens --help"].map((args) => runCli(args.split(" "), { cwd })));
     for (const { stdout } of texts) expect(stdout).not.toMatch(/the seed|issue \d|experiments? \d|αSN/);
     const readme = await readFile("README.md", "utf8");
     expect(readme).not.toMatch(/the seed's experiments|issue \d\b|αSN\/2 < \(1−α\)R, at each/);

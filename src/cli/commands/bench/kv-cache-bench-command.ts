@@ -19,7 +19,7 @@ import type { CliIo } from "../../cli-io.js";
 export const kvCacheBenchHelp = `Usage: ctxkit bench kv-cache [--limit <dialogues>] [--modes <a,b>] [--corpus <dir>] [--json] [--out <file>]
        ctxkit bench kv-cache --live --model <name> [--base-url <url>] [--vendor <name>] [--api-key <key>] [--limit <n>] [--modes <a,b>]
 
-Experiment 2-3 of the seed: the recorded τ-bench airline dialogues replayed under six ways of
+Prompt-cache reuse: the recorded τ-bench airline dialogues replayed under six ways of
 building the context — ${contextModes.join(", ")} — and what each does to prompt caching.
 
 Offline (default): renders every request with Qwen3's chat template and counts exact tokens; per
