@@ -1,5 +1,31 @@
 #!/usr/bin/env node
-import { main } from "../dist/cli/main.js";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+// In a fresh clone (`npm ci && npx ctxkit demo`) dist/ is built on first use; an installed package
+// ships dist/ and never builds (no install scripts run on a user's machine).
+const root = fileURLToPath(new URL("..", import.meta.url));
+if (!existsSync(`${root}dist/cli/main.js`) && existsSync(`${root}src/cli/main.ts`)) {
+  process.stderr.write("ctxkit: building dist/ (first run in this clone)…\n");
+  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  execFileSync(process.execPath, [tsc, "-p", `${root}tsconfig.build.json`], { stdio: ["ignore", "inherit", "inherit"] });
+}
+// The viewer's page (`ctxkit view`) is a Vite bundle, built the same way on first use.
+if (!existsSync(`${root}dist/web/page/index.html`) && existsSync(`${root}web/vite.config.ts`)) {
+  const vite = createRequire(import.meta.url).resolve("vite/bin/vite.js");
+  execFileSync(process.execPath, [vite, "build", "--config", "web/vite.config.ts", "--logLevel", "warn"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+}
+const { main } = await import("../dist/cli/main.js");
+
+// `ctxkit demo | head -1`: the reader left; that is not an error worth a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error) => {
+    if (error && error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
 
 main(process.argv.slice(2)).then(
   (code) => { process.exitCode = code; },

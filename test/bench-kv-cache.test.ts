@@ -57,8 +57,10 @@ describe.skipIf(!existsSync(join(corpus, "tau-bench")))("ctxkit bench kv-cache o
     expect(run.stdout).toMatch(/mode\s+calls\s+prompt tokens\s+reusable share\s+uncached tokens\s+cost Anthropic\s+cost OpenAI\s+breaks@layer/);
     expect(run.stdout).toMatch(/^correct\s.*\snone$/m);
     expect(run.stdout).toMatch(/^dynamic_system\s.*\s\d+@system_static$/m);
-    expect(run.stdout).toContain("Wrote bench-results/kv-cache.json");
-    expect(existsSync(join(cwd, "bench-results", "kv-cache.json"))).toBe(true);
+    // Outside the ctxkit project the JSON goes to the system's temporary folder, not into the user's.
+    expect(run.stdout).toMatch(/Wrote \S*ctxkit-bench-results\/kv-cache\.json/);
+    expect(existsSync(join(tmpdir(), "ctxkit-bench-results", "kv-cache.json"))).toBe(true);
+    expect(existsSync(join(cwd, "bench-results"))).toBe(false);
   });
 });
 
@@ -102,7 +104,7 @@ describe("ctxkit bench kv-cache", () => {
     const share = Object.fromEntries(report.modes.map((mode) => [mode.mode, mode.reportedCachedShare]));
     expect(share.correct).toBeGreaterThan(share.dynamic_system!);
     expect(server.requests).toHaveLength(6 * 8);
-    expect(existsSync(join(cwd, "bench-results", "kv-cache-live.json"))).toBe(true);
+    expect(existsSync(join(tmpdir(), "ctxkit-bench-results", "kv-cache-live.json"))).toBe(true);
   });
 });
 

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError } from "../types/index.js";
+import { describeArgumentError } from "./describe-argument-error.js";
 
 /** Options every command that talks to a model accepts. */
 export const commonOptions = {
@@ -34,6 +35,13 @@ export const commonOptions = {
   todo: { type: "boolean" },
   errors: { type: "boolean" },
   state: { type: "boolean" },
+  // Debugging and steering a run: `--system <text|@file>`, sampling, the request log, and resumption.
+  system: { type: "string" },
+  temperature: { type: "string" },
+  "max-output-tokens": { type: "string" },
+  "log-requests": { type: "string" },
+  continue: { type: "boolean", short: "c" },
+  "project-instructions": { type: "boolean" },
 } satisfies NonNullable<ParseArgsConfig["options"]>;
 
 export type CliFlags = {
@@ -63,6 +71,12 @@ export type CliFlags = {
   todo?: boolean;
   errors?: boolean;
   state?: boolean;
+  system?: string;
+  temperature?: string;
+  "max-output-tokens"?: string;
+  "log-requests"?: string;
+  continue?: boolean;
+  "project-instructions"?: boolean;
 };
 
 export interface ParsedCommandLine {
@@ -70,7 +84,10 @@ export interface ParsedCommandLine {
   positionals: string[];
 }
 
-/** Parses a command's arguments; an unknown flag is a clear error naming `--help`. */
+/**
+ * Parses a command's arguments. An unknown flag or a missing value is a `usage_invalid` error (exit
+ * code 2) that names the closest known flag; the CLI prints the command's help after it.
+ */
 export function parseCommandLine(args: string[], extra: NonNullable<ParseArgsConfig["options"]> = {}): ParsedCommandLine & { extra: Record<string, unknown> } {
   try {
     const { values, positionals } = parseArgs({
@@ -82,7 +99,8 @@ export function parseCommandLine(args: string[], extra: NonNullable<ParseArgsCon
     });
     return { flags: values as CliFlags, positionals, extra: values as Record<string, unknown> };
   } catch (error) {
-    throw new ConfigError("option_invalid", `${error instanceof Error ? error.message : String(error)}. Run 'ctxkit --help' for the options.`);
+    const options = { ...commonOptions, ...extra };
+    throw new ConfigError("usage_invalid", describeArgumentError(error, Object.keys(options)));
   }
 }
 
@@ -90,7 +108,7 @@ export function parsePositiveInteger(value: string | undefined, flag: string): n
   if (value === undefined) return undefined;
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed <= 0) {
-    throw new ConfigError("option_invalid", `${flag} must be a positive whole number, got '${value}'.`);
+    throw new ConfigError("usage_invalid", `${flag} must be a positive whole number, got '${value}'.`);
   }
   return parsed;
 }

@@ -13,8 +13,9 @@ function policyWith(answer: string | undefined, overrides: Partial<ConfirmationP
     readLine: async () => answer,
     output,
     style: createTerminalStyle(false),
+    workspace: "/nonexistent-workspace",
     ...overrides,
-  };
+  } as ConfirmationPolicy;
   return { handler: createConfirmationHandler(policy), shown: () => shown };
 }
 

@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline";
 import { escapeForTerminal } from "../context/escape-for-terminal.js";
-import type { ToolCallInfo } from "../loop/agent-options.js";
+import type { ToolCallInfo, ToolCallDecision } from "../loop/agent-options.js";
+import { describeToolCall } from "./describe-tool-call.js";
 import type { TerminalStyle } from "./terminal-style.js";
 
 /** The workspace config file's name (see resolve-config.ts). */
@@ -15,31 +16,66 @@ export interface ConfirmationPolicy {
   readLine: () => Promise<string | undefined>;
   output: NodeJS.WritableStream;
   style: TerminalStyle;
+  /** The workspace, to show a diff against the file as it is now. */
+  workspace: string;
+  /** Told of every call declined because no answer could be read (input closed, no terminal). */
+  onUnanswered?: (call: ToolCallInfo) => void;
 }
 
+export const confirmationChoices = "[y]es / [n]o / [a]lways for this session / n <reason> to say why";
+
 /**
- * Builds the approval handler for guarded tools (writes, bash). The prompt shows the exact call —
- * tool name and the arguments as the model wrote them — so the person approves what will run.
- * When input is closed (no terminal, no piped answer) the call is declined, never silently run.
+ * Builds the approval handler for guarded tools (writes, bash). The prompt shows what will happen —
+ * a diff for file writes, the command for bash — and takes yes, no, always (this tool, for the rest
+ * of the session) or no with a reason that is passed to the model. Anything else asks again. When
+ * input is closed (no terminal, no piped answer) the call is declined, never silently run.
  */
-export function createConfirmationHandler(policy: ConfirmationPolicy): (call: ToolCallInfo) => Promise<boolean> {
+export function createConfirmationHandler(policy: ConfirmationPolicy): (call: ToolCallInfo) => Promise<ToolCallDecision> {
+  const alwaysAllowed = new Set<string>();
+  const { style, output } = policy;
   return async (call) => {
     const touchesConfig = mentionsWorkspaceConfig(call.argumentsText);
     // A config file the agent wrote could enable bash or move the sessions on the next run, so such a
-    // call is always asked about, under --yes and `allow` too, and the question says why.
-    if (!touchesConfig && (policy.approveAll || policy.allow.includes(call.name))) return true;
+    // call is always asked about, under --yes, `allow` and "always" too, and the question says why.
+    if (!touchesConfig && (policy.approveAll || policy.allow.includes(call.name) || alwaysAllowed.has(call.name))) return { approved: true };
     const warning = touchesConfig
-      ? `\n  ${policy.style.red("This call changes ctxkit.config.json, ctxkit's own settings for this workspace")} ` +
+      ? `\n  ${style.red("This call changes ctxkit.config.json, ctxkit's own settings for this workspace")} ` +
         "(tools it may use, where sessions are stored); --yes and allow do not cover it."
       : "";
-    policy.output.write(
-      `\n${policy.style.yellow("?")} Allow ${policy.style.bold(escapeForTerminal(call.name))} ${formatArguments(call.argumentsText)}${warning}\n  [y]es / [n]o: `,
-    );
-    const answer = await policy.readLine();
-    const approved = answer !== undefined && /^(y|yes)$/i.test(answer.trim());
-    policy.output.write(approved ? "  approved\n" : "  declined\n");
-    return approved;
+    // The call is model-chosen text: controls, bidi and invisible characters are shown escaped.
+    const described = escapeForTerminal(describeToolCall(call, policy.workspace, style), { keepLineBreaks: true, keepAnsi: true });
+    output.write(`\n${style.yellow("?")} Allow ${style.bold(escapeForTerminal(call.name))}?${warning}\n${described}\n`);
+    while (true) {
+      output.write(`  ${confirmationChoices}: `);
+      const answer = await policy.readLine();
+      if (answer === undefined) {
+        output.write(`\n  declined (no answer could be read)\n`);
+        policy.onUnanswered?.(call);
+        return { approved: false };
+      }
+      const decision = parseAnswer(answer);
+      if (decision === "always") {
+        if (!touchesConfig) alwaysAllowed.add(call.name);
+        output.write(`  approved; ${call.name} will not ask again this session\n`);
+        return { approved: true };
+      }
+      if (decision) {
+        output.write(decision.approved ? "  approved\n" : `  declined${decision.reason ? " (your reason goes to the model)" : ""}\n`);
+        return decision;
+      }
+      output.write(`  ${style.dim("Please answer y, n, a, or n followed by a reason.")}\n`);
+    }
   };
+}
+
+function parseAnswer(answer: string): ToolCallDecision | "always" | undefined {
+  const text = answer.trim();
+  if (/^(y|yes)$/i.test(text)) return { approved: true };
+  if (/^(a|always)$/i.test(text)) return "always";
+  if (/^(n|no)$/i.test(text)) return { approved: false };
+  const withReason = /^(?:n|no)(?:[\s,:;-]+)(.+)$/is.exec(text);
+  if (withReason) return { approved: false, reason: withReason[1]!.trim() };
+  return undefined;
 }
 
 /**
@@ -48,15 +84,6 @@ export function createConfirmationHandler(policy: ConfirmationPolicy): (call: To
  */
 function mentionsWorkspaceConfig(argumentsText: string): boolean {
   return argumentsText.includes(workspaceConfigName);
-}
-
-/** The arguments as the model wrote them, with controls, bidi and invisible characters escaped. */
-function formatArguments(argumentsText: string): string {
-  try {
-    return escapeForTerminal(JSON.stringify(JSON.parse(argumentsText), null, 2), { keepLineBreaks: true }).replace(/\n/g, "\n  ");
-  } catch {
-    return escapeForTerminal(argumentsText);
-  }
 }
 
 /** Reads one line per `next()` call; resolves undefined once input has ended. */

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { createAgent, type Agent } from "../loop/create-agent.js";
-import type { AgentOptions, ToolCallInfo } from "../loop/agent-options.js";
+import type { AgentOptions, ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
 import { createAnthropic } from "../providers/anthropic/index.js";
 import { createLlama } from "../providers/llama/index.js";
 import { createOpenAICompatible } from "../providers/openai-compatible/index.js";
@@ -23,7 +23,7 @@ export const defaultSystemPrompt = `You are ctxkit, a coding agent working in th
 Read files before you change them, keep edits minimal, prefer searching (grep, glob) over reading whole large files,
 and verify your work. When you are done, answer with a short summary of what you did and found.`;
 
-export function createProviderFromConfig(config: ResolvedConfig): Provider {
+export function createProviderFromConfig(config: ResolvedConfig, transport: { fetch?: typeof globalThis.fetch } = {}): Provider {
   if (config.provider === "llama") {
     if (!config.modelPath) throw new ConfigError("option_invalid", "The llama provider needs a model file. Pass --model-path <file.gguf> or set CTXKIT_MODEL_PATH.");
     return createLlama({ modelPath: config.modelPath, ...(config.model ? { model: config.model } : {}), ...(config.contextWindow ? { contextSize: config.contextWindow } : {}) });
@@ -40,6 +40,7 @@ export function createProviderFromConfig(config: ResolvedConfig): Provider {
       timeouts: config.timeouts,
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
       ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+      ...transport,
     });
   }
   return createOpenAICompatible({
@@ -48,6 +49,7 @@ export function createProviderFromConfig(config: ResolvedConfig): Provider {
     timeouts: config.timeouts,
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+    ...transport,
   });
 }
 
@@ -111,7 +113,7 @@ export async function createAgentFromConfig(
   options: {
     provider?: Provider;
     system?: string | SystemPrompt;
-    confirmToolCall: (call: ToolCallInfo) => Promise<boolean>;
+    confirmToolCall: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>;
     clock?: () => Date;
     extra?: Partial<AgentOptions>;
     /** Told how `auto` chose to send the status bar (the decision and its inputs). */

@@ -11,11 +11,23 @@ export function formatUsageLine(usage: Usage | readonly Usage[], calls: number, 
   const perCall = Array.isArray(usage) ? (usage as readonly Usage[]) : undefined;
   const total = perCall === undefined ? (usage as Usage) : perCall.reduce(addUsage, emptyUsage());
   const share = total.inputTokens === 0 ? 0 : (total.cachedInputTokens / total.inputTokens) * 100;
-  const limit = perCall === undefined ? "" : `, append-only limit ${(buildUsageLedger(perCall.map(toLedgerCall)).totals.appendOnlyLimitShare * 100).toFixed(1)}% cached`;
+  const limit = perCall === undefined ? "" : describeAppendOnlyLimit(perCall, share);
   const pricing = model ? findModelPricing(model) : undefined;
   const cost = pricing ? `cost $${estimateCost(total, pricing).toFixed(4)}` : `cost unknown (no price for '${model ?? "?"}' in the catalog)`;
   return (
     `${total.inputTokens.toLocaleString("en-US")} prompt tokens (${share.toFixed(1)}% cached), ` +
     `${total.outputTokens.toLocaleString("en-US")} output, ${calls} call${calls === 1 ? "" : "s"}${limit}, ${cost}`
   );
+}
+
+/**
+ * The append-only limit counts only reuse between the calls given: the first call can reuse nothing
+ * of them, so a provider cache warmed by earlier sessions can report more cached than the "limit".
+ * Say so instead of printing two numbers that look contradictory.
+ */
+function describeAppendOnlyLimit(perCall: readonly Usage[], reportedShare: number): string {
+  if (perCall.length < 2) return ", append-only limit n/a until the second call (it counts reuse between this session's calls)";
+  const limitShare = buildUsageLedger(perCall.map(toLedgerCall)).totals.appendOnlyLimitShare * 100;
+  const note = reportedShare > limitShare + 0.05 ? " — above it, the provider reused a cache from before this session" : "";
+  return `, append-only limit ${limitShare.toFixed(1)}% cached${note}`;
 }

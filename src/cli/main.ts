@@ -1,15 +1,17 @@
+import { closest, distance } from "fastest-levenshtein";
 import { isCtxkitError } from "../types/index.js";
 import { processIo, type CliIo } from "./cli-io.js";
-import { benchCommand } from "./commands/bench-command.js";
-import { lintCommand } from "./commands/lint-command.js";
-import { chatCommand } from "./commands/chat-command.js";
-import { configCommand } from "./commands/config-command.js";
-import { demoCommand } from "./commands/demo-command.js";
-import { inspectCommand } from "./commands/inspect-command.js";
-import { replayCommand } from "./commands/replay-command.js";
-import { runCommand } from "./commands/run-command.js";
-import { sessionsCommand } from "./commands/sessions-command.js";
-import { viewCommand } from "./commands/view-command.js";
+import { benchCommand, benchHelpFor } from "./commands/bench-command.js";
+import { lintCommand, lintHelp } from "./commands/lint-command.js";
+import { chatCommand, chatHelp } from "./commands/chat-command.js";
+import { configCommand, configHelp } from "./commands/config-command.js";
+import { demoCommand, demoHelp } from "./commands/demo-command.js";
+import { inspectCommand, inspectHelp } from "./commands/inspect-command.js";
+import { replayCommand, replayHelp } from "./commands/replay-command.js";
+import { runCommand, runHelp } from "./commands/run-command.js";
+import { sessionsCommand, sessionsHelp } from "./commands/sessions-command.js";
+import { viewCommand, viewHelp } from "./commands/view-command.js";
+import { toCliMessage } from "./cli-error-message.js";
 
 export const mainHelp = `ctxkit — context engineering for LLM agents
 
@@ -19,30 +21,37 @@ Commands:
   demo                    an offline agent run with a scripted model, then the per-call token table
   run "<task>"            run one agent task in the workspace
   chat                    an interactive agent session
-  sessions list|show <id> the stored sessions of a workspace
+  sessions list|show|rm   the stored sessions of a workspace
   config                  print the resolved configuration (secrets masked)
   inspect <file…>         per-call tokens, prefix reuse, cache breaks and cost of a ctxkit session or another agent's transcript
   view <session | file…>  the same, call by call, in a local page in the browser
   replay <file…>          replay recorded runs through context policies and compare cost, overflows and recall
-  bench <name>            the seed's experiments as benchmarks (kv-cache, status-bar, tokens, tau)
+  bench <name>            benchmarks: prompt-cache reuse, the status bar, the token estimator, the prefix guard,
+                          τ-bench, serving latency, the viewer (ctxkit bench --help lists them)
+  view <session|file…>    see every call in the browser: timeline, prompt, diff, findings
   lint tools <file>       check tool definitions (descriptions, enums, names, strict-mode schemas)
 
-Run 'ctxkit <command> --help' for a command's options.
+Options:
+  --help, -h              this text; 'ctxkit <command> --help' lists a command's options
+  --version, -v           the installed version
+
+Exit codes: 0 done; 1 the task or command failed (the reason is on stderr); 2 a usage error (unknown
+option, missing argument); 130 interrupted with Ctrl-C.
 `;
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
 
-const commands: Record<string, Command> = {
-  demo: demoCommand,
-  run: runCommand,
-  chat: chatCommand,
-  sessions: sessionsCommand,
-  config: configCommand,
-  inspect: inspectCommand,
-  replay: replayCommand,
-  bench: benchCommand,
-  view: viewCommand,
-  lint: lintCommand,
+const commands: Record<string, { run: Command; help: (args: string[]) => string }> = {
+  demo: { run: demoCommand, help: () => demoHelp },
+  run: { run: runCommand, help: () => runHelp },
+  chat: { run: chatCommand, help: () => chatHelp },
+  sessions: { run: sessionsCommand, help: () => sessionsHelp },
+  config: { run: configCommand, help: () => configHelp },
+  inspect: { run: inspectCommand, help: () => inspectHelp },
+  replay: { run: replayCommand, help: () => replayHelp },
+  bench: { run: benchCommand, help: (args) => benchHelpFor(args[0]) },
+  view: { run: viewCommand, help: () => viewHelp },
+  lint: { run: lintCommand, help: () => lintHelp },
 };
 
 /** The CLI entry: returns the exit code; a typed error becomes one clear sentence, not a stack trace. */
@@ -60,14 +69,20 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   }
   const command = commands[name];
   if (!command) {
-    io.stderr.write(`ctxkit: unknown command '${name}'.\n\n${mainHelp}`);
+    const nearest = closest(name, Object.keys(commands));
+    const suggestion = distance(name, nearest) <= 2 ? ` (did you mean '${nearest}'?)` : "";
+    io.stderr.write(`ctxkit: unknown command '${name}'${suggestion}.\n\n${mainHelp}`);
     return 2;
   }
   try {
-    return await command(rest, io);
+    return await command.run(rest, io);
   } catch (error) {
+    if (isCtxkitError(error) && error.code === "usage_invalid") {
+      io.stderr.write(`ctxkit ${name}: ${error.message}\n\n${command.help(rest)}`);
+      return 2;
+    }
     if (isCtxkitError(error)) {
-      io.stderr.write(`ctxkit ${name}: ${error.message}\n`);
+      io.stderr.write(`ctxkit ${name}: ${toCliMessage(error)}\n`);
       return 1;
     }
     throw error;

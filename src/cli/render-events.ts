@@ -1,12 +1,21 @@
 import { escapeForTerminal } from "../context/escape-for-terminal.js";
 import type { AgentEvent } from "../types/index.js";
+import { toCliMessage } from "./cli-error-message.js";
+import { createMarkdownStream, type MarkdownStream } from "./markdown-stream.js";
 import type { TerminalStyle } from "./terminal-style.js";
 
 export interface EventRendererOptions {
   write: (text: string) => void;
   style: TerminalStyle;
+  /** Where warnings and errors go (stderr for `run`); default `write`. */
+  writeDiagnostic?: (text: string) => void;
+  diagnosticStyle?: TerminalStyle;
   /** Show a spinner while waiting for the model (only on a terminal). */
   spinner: boolean;
+  /** Render the model's replies as terminal Markdown at this width (only on a terminal). */
+  markdownWidth?: number;
+  /** Show one line per thinking block instead of its text. */
+  collapseThinking?: boolean;
 }
 
 export interface EventRenderer {
@@ -22,10 +31,14 @@ const spinnerFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "
  */
 export function createEventRenderer(options: EventRendererOptions): EventRenderer {
   const { write, style } = options;
+  const writeDiagnostic = options.writeDiagnostic ?? write;
+  const diagnosticStyle = options.diagnosticStyle ?? style;
   let spinnerTimer: NodeJS.Timeout | undefined;
   let spinnerFrame = 0;
   let lineOpen = false;
   let inThinking = false;
+  let thinkingChars = 0;
+  let markdown: MarkdownStream | undefined;
 
   const stopSpinner = () => {
     if (!spinnerTimer) return;
@@ -37,10 +50,17 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
     if (!options.spinner || spinnerTimer) return;
     spinnerTimer = setInterval(() => write(`\r${style.dim(`${spinnerFrames[spinnerFrame++ % spinnerFrames.length]} waiting for the model…`)}`), 80);
   };
+  const endThinking = () => {
+    if (!inThinking) return;
+    if (options.collapseThinking) write(style.dim(`(${thinkingChars.toLocaleString("en-US")} characters)`));
+    inThinking = false;
+  };
   const endLine = () => {
+    endThinking();
+    markdown?.end();
+    markdown = undefined;
     if (lineOpen) write("\n");
     lineOpen = false;
-    inThinking = false;
   };
 
   return {
@@ -54,13 +74,22 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
           if (!inThinking) {
             endLine();
             inThinking = true;
+            thinkingChars = 0;
+            // Labelled and dim, so the reasoning is never mistaken for the answer.
+            write(style.dim(style.bold("thinking: ")));
           }
-          write(style.dim(escapeForTerminal(event.delta, { keepLineBreaks: true })));
+          thinkingChars += event.delta.length;
+          if (!options.collapseThinking) write(style.dim(escapeForTerminal(event.delta, { keepLineBreaks: true })));
           lineOpen = true;
           break;
         case "text_delta":
           stopSpinner();
           if (inThinking) endLine();
+          if (options.markdownWidth !== undefined) {
+            markdown ??= createMarkdownStream(write, options.markdownWidth);
+            markdown.push(escapeForTerminal(event.delta, { keepLineBreaks: true }));
+            break;
+          }
           write(escapeForTerminal(event.delta, { keepLineBreaks: true }));
           lineOpen = !event.delta.endsWith("\n");
           break;
@@ -82,12 +111,12 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
         case "warning":
           stopSpinner();
           endLine();
-          write(`${style.yellow("warning:")} ${escapeForTerminal(event.message, { keepLineBreaks: true })}\n`);
+          writeDiagnostic(`${diagnosticStyle.yellow("warning:")} ${escapeForTerminal(event.message, { keepLineBreaks: true })}\n`);
           break;
         case "error":
           stopSpinner();
           endLine();
-          write(`${style.red("error:")} ${escapeForTerminal(event.message, { keepLineBreaks: true })}\n`);
+          writeDiagnostic(`${diagnosticStyle.red("error:")} ${escapeForTerminal(toCliMessage(event), { keepLineBreaks: true })}\n`);
           break;
         case "run_end":
           stopSpinner();
@@ -97,7 +126,10 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
           break;
       }
     },
-    stop: stopSpinner,
+    stop() {
+      stopSpinner();
+      endLine();
+    },
   };
 }
 

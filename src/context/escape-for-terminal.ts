@@ -1,7 +1,15 @@
 export interface EscapeForTerminalOptions {
   /** Keep line feeds and tabs (streamed model text, pretty-printed arguments); default false. */
   keepLineBreaks?: boolean;
+  /**
+   * Keep SGR colour sequences (`ESC [ … m`), for text that ctxkit itself styled before escaping. Only
+   * colours pass: cursor moves, title changes and every other control are still escaped.
+   */
+  keepAnsi?: boolean;
 }
+
+// eslint-disable-next-line no-control-regex -- colour sequences start with ESC
+const colourSequence = /(\u001b\[[0-9;]*m)/;
 
 // C0 and C1 controls (ESC starts terminal commands: colours, cursor moves, title changes), DEL, bidi
 // embeddings, overrides, isolates and marks (U+202E makes "docs/‮txt.hs‬-readme.md" display as
@@ -19,6 +27,13 @@ const lineBreaks = /[\n\t]/g;
  * model, a tool or a file chose.
  */
 export function escapeForTerminal(text: string, options: EscapeForTerminalOptions = {}): string {
+  if (options.keepAnsi === true) {
+    const { keepAnsi: _keep, ...rest } = options;
+    return text
+      .split(colourSequence)
+      .map((part, index) => (index % 2 === 1 ? part : escapeForTerminal(part, rest)))
+      .join("");
+  }
   const escaped = text.replace(invisible, escapeUnits);
   return options.keepLineBreaks === true ? escaped : escaped.replace(lineBreaks, escapeUnits);
 }

@@ -25,6 +25,12 @@ export interface ToolCallInfo {
   argumentsText: string;
 }
 
+/** A confirmation's answer: approved or not, and what the person said about it (given to the model). */
+export interface ToolCallDecision {
+  approved: boolean;
+  reason?: string;
+}
+
 export interface AgentHooks {
   /** Runs before a validated call executes; return an output to use it instead of running the tool. */
   beforeToolCall?: (call: ToolCallInfo) => ToolOutput | undefined | Promise<ToolOutput | undefined>;
@@ -72,7 +78,7 @@ export interface AgentOptions {
    * Asked before a tool that requires confirmation runs. Without it such calls are refused with a
    * message to the model — a library never runs a guarded tool silently.
    */
-  confirmToolCall?: (call: ToolCallInfo) => Promise<boolean>;
+  confirmToolCall?: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>;
   /**
    * What shapes the context, as one list of policies: the status bar, compression, and your own
    * (`createAgent({ context: [createStatusBar(), createCompression({ contextWindow })] })`). Their

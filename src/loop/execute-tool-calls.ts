@@ -1,14 +1,14 @@
 import type { ArgumentsValidator } from "../tools/validate-tool-arguments.js";
 import { ToolError, type Tool, type ToolErrorKind, type ToolOutput } from "../tools/tool.js";
 import type { BlobReader, Message, ToolCallPart } from "../types/index.js";
-import type { AgentHooks, ToolCallInfo } from "./agent-options.js";
+import type { AgentHooks, ToolCallInfo, ToolCallDecision } from "./agent-options.js";
 
 export interface ToolExecutionContext {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one map
   tools: ReadonlyMap<string, Tool<any>>;
   validators: ReadonlyMap<string, ArgumentsValidator>;
   hooks: AgentHooks;
-  confirmToolCall?: (call: ToolCallInfo) => Promise<boolean>;
+  confirmToolCall?: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>;
   defaultTimeoutMs: number;
   signal: AbortSignal;
   /** The trajectory, handed to tools as `ToolContext.messages`. */
@@ -51,12 +51,14 @@ export async function executeToolCalls(calls: readonly ToolCallPart[], context: 
 
 export async function executeToolCall(call: ToolCallPart, context: ToolExecutionContext): Promise<ToolCallOutcome> {
   const started = performance.now();
+  // The time a person takes to answer a confirmation is not the tool's: it is left out of durationMs.
+  const timing = { waitedMs: 0 };
   // A throwing hook or confirmation handler must not leave the call without a result.
-  const output = await runToolCall(call, context).catch((error: unknown) => failureFromThrown(call.name, error));
-  return { call, output, durationMs: Math.round(performance.now() - started) };
+  const output = await runToolCall(call, context, timing).catch((error: unknown) => failureFromThrown(call.name, error));
+  return { call, output, durationMs: Math.max(0, Math.round(performance.now() - started - timing.waitedMs)) };
 }
 
-async function runToolCall(call: ToolCallPart, context: ToolExecutionContext): Promise<ToolOutput> {
+async function runToolCall(call: ToolCallPart, context: ToolExecutionContext, timing: { waitedMs: number }): Promise<ToolOutput> {
   const tool = context.tools.get(call.name);
   if (!tool) {
     const available = [...context.tools.keys()].join(", ") || "(none)";
@@ -79,13 +81,19 @@ async function runToolCall(call: ToolCallPart, context: ToolExecutionContext): P
   }
   const info: ToolCallInfo = { id: call.id, name: call.name, arguments: call.arguments, argumentsText: call.argumentsText };
   if (needsConfirmation(tool, call.arguments)) {
-    const approved = context.confirmToolCall ? await context.confirmToolCall(info) : false;
-    if (!approved) {
+    const askedAt = performance.now();
+    const answer = context.confirmToolCall ? await context.confirmToolCall(info) : false;
+    timing.waitedMs += performance.now() - askedAt;
+    const decision = typeof answer === "boolean" ? { approved: answer } : answer;
+    if (!decision.approved) {
+      const reason = decision.reason?.trim();
       return failure(
         "rejected",
-        context.confirmToolCall
-          ? `The user declined this call to '${call.name}'. Ask the user how to proceed or try another approach.`
-          : `'${call.name}' needs the user's approval and no approval handler is configured, so it was not run.`,
+        !context.confirmToolCall
+          ? `'${call.name}' needs the user's approval and no approval handler is configured, so it was not run.`
+          : reason
+            ? `The user declined this call to '${call.name}' and said: ${truncate(reason, 2000)}`
+            : `The user declined this call to '${call.name}'. Ask the user how to proceed or try another approach.`,
       );
     }
   }

@@ -1,4 +1,4 @@
-import { mkdir, open, rm, type FileHandle } from "node:fs/promises";
+import { appendFile, mkdir, open, rm, type FileHandle } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { ConfigError, SessionError } from "../types/index.js";
 import type { LoadedSession } from "./loaded-session.js";
@@ -115,7 +115,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   const openSession = async (id: string): Promise<SessionWriter> => {
     const filePath = path(id);
     const parsed = await readSessionFile(filePath);
-    const handle = await open(filePath, "a");
+    const handle = await open(filePath, "a+");
     try {
       const { size } = await handle.stat();
       if (size !== parsed.byteLength) {
@@ -125,9 +125,16 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
         );
       }
       if (parsed.intactByteLength < size) {
-        // Only the torn tail goes: everything before it was validated above.
+        // Only the torn tail goes: everything before it was validated above. Its bytes are kept
+        // beside the session (appended, so a second repair adds to the first) for a person to look at.
+        const torn = Buffer.alloc(size - parsed.intactByteLength);
+        await handle.read(torn, 0, torn.length, parsed.intactByteLength);
+        await appendFile(`${filePath}.torn`, torn);
         await handle.truncate(parsed.intactByteLength);
         await handle.sync();
+        for (const warning of parsed.session.warnings) {
+          if (warning.code === "torn_last_line") warning.message += ` The removed bytes are kept in ${filePath}.torn.`;
+        }
       }
     } catch (error) {
       await handle.close();

@@ -14,6 +14,8 @@ export type SessionSummary =
       model: string;
       /** The first thing the user asked, shortened to one line. */
       preview: string;
+      /** How the last task ended (`final_answer`, `error`, …), or `unfinished` when it has no end record. */
+      lastStopReason?: string;
       warnings: SessionWarning[];
       error?: undefined;
     }
@@ -37,6 +39,7 @@ export function summarizeSession(id: string, session: LoadedSession, updatedAt: 
     provider: session.prefix.provider,
     model: session.prefix.model,
     preview: toPreview(firstUserInput(session)),
+    ...(session.runs.length > 0 ? { lastStopReason: session.runs.at(-1)!.end?.stopReason ?? "unfinished" } : {}),
     warnings: session.warnings,
   };
 }

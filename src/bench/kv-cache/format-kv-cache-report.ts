@@ -21,7 +21,7 @@ export function formatOfflineKvCacheReport(result: OfflineKvCacheBenchResult): s
     { leftColumns: [0, 7] },
   );
   return (
-    `kv-cache (experiment 2-3): ${result.dialogues} τ-bench dialogues, ${formatInteger(calls)} model calls per mode, exact Qwen3 tokens\n\n` +
+    `kv-cache: ${result.dialogues} τ-bench dialogues, ${formatInteger(calls)} model calls per mode, exact Qwen3 tokens\n\n` +
     `${table}\n` +
     `\nreusable share: tokens each call repeats from the start of the previous call of its dialogue (Qwen3 chat template).\n` +
     `cost: prompt side only. Anthropic ${anthropic.model}: whole-message cache reads at $${anthropic.cacheRead}/M, ` +
@@ -60,7 +60,7 @@ export function formatLiveKvCacheReport(result: LiveKvCacheBenchResult): string 
     .map((mode) => `${mode.mode}: ${mode.errors} failed calls, first: ${mode.firstError}\n`)
     .join("");
   return (
-    `kv-cache live (experiment 2-3): ${result.model} via ${result.provider}, ${result.dialogues} τ-bench dialogues per mode\n\n` +
+    `kv-cache live: ${result.model} via ${result.provider}, ${result.dialogues} τ-bench dialogues per mode\n\n` +
     `${table}\n` +
     `\nTTFT: time to the first streamed token. prompt/cached tokens: as the provider reported them.\n` +
     errors

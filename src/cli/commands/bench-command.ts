@@ -11,17 +11,17 @@ type BenchCommand = { run: (args: string[], io: CliIo) => Promise<number>; help:
 
 const benches: Record<string, BenchCommand> = {
   guard: { run: guardBenchCommand, help: guardBenchHelp, summary: "the prefix guard's false alarms and misses against what is really sent (old vs new)" },
-  "kv-cache": { run: kvCacheBenchCommand, help: kvCacheBenchHelp, summary: "experiment 2-3: context-management modes and prompt-cache reuse" },
-  "status-bar": { run: statusBarBenchCommand, help: statusBarBenchHelp, summary: "experiments 2-8/2-9: the agent status bar, its cost and its effect" },
-  serving: { run: servingBenchCommand, help: servingBenchHelp, summary: "experiment 2-1: TTFT with the prompt prefix kept vs changed (embedded engine or a server)" },
-  tau: { run: tauBenchCommand, help: tauBenchHelp, summary: "issue 16: τ-bench airline/retail — gold actions, replay of recorded dialogues, live runs (experiment 2-4)" },
-  tokens: { run: tokensBenchCommand, help: tokensBenchHelp, summary: "issue 4: the token estimator's error against the exact tokenizers, and its speed" },
-  view: { run: viewBenchCommand, help: viewBenchHelp, summary: "issue 18: how fast 'ctxkit view' opens a 500-call, 100k-token-per-call run" },
+  "kv-cache": { run: kvCacheBenchCommand, help: kvCacheBenchHelp, summary: "prompt-cache reuse under six ways of managing the context (τ-bench dialogues)" },
+  "status-bar": { run: statusBarBenchCommand, help: statusBarBenchHelp, summary: "the agent status bar: what it costs, and what it changes in a model's behaviour" },
+  serving: { run: servingBenchCommand, help: servingBenchHelp, summary: "time to first token with the prompt prefix kept vs changed (embedded engine or a server)" },
+  tau: { run: tauBenchCommand, help: tauBenchHelp, summary: "τ-bench airline/retail: gold actions, replay of recorded dialogues, live runs with prompt variants" },
+  tokens: { run: tokensBenchCommand, help: tokensBenchHelp, summary: "the built-in token estimator: its error against exact tokenizers, and its speed" },
+  view: { run: viewBenchCommand, help: viewBenchHelp, summary: "how fast 'ctxkit view' opens a 500-call, 100k-token-per-call run" },
 };
 
 export const benchHelp = `Usage: ctxkit bench <name> [options]
 
-Reproducible benchmarks of the seed's experiments. Each prints a table and can write JSON (--json).
+Reproducible benchmarks on recorded runs. Each prints a table and writes JSON (see its --help).
 
 ${Object.entries(benches)
   .map(([name, bench]) => `  ${name.padEnd(12)} ${bench.summary}`)
@@ -29,6 +29,11 @@ ${Object.entries(benches)
 
 Run 'ctxkit bench <name> --help' for a benchmark's options.
 `;
+
+/** The help of `ctxkit bench <name>`, or of `ctxkit bench` when the name is not a benchmark. */
+export function benchHelpFor(name: string | undefined): string {
+  return (name !== undefined && benches[name]?.help) || benchHelp;
+}
 
 /** `ctxkit bench <name>`: dispatches to one benchmark. */
 export async function benchCommand(args: string[], io: CliIo): Promise<number> {

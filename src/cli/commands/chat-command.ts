@@ -1,62 +1,112 @@
+import { join } from "node:path";
 import type { Usage } from "../../types/index.js";
+import { agentOptionsHelp } from "../agent-options-help.js";
+import { createChatInput } from "../chat-input.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
-import { createConfirmationHandler, lineReader } from "../confirm-prompt.js";
+import { createConfirmationHandler } from "../confirm-prompt.js";
 import { createAgentFromConfig } from "../create-agent-from-config.js";
+import { prepareAgentRun } from "../prepare-agent-run.js";
 import { createEventRenderer } from "../render-events.js";
-import { resolveConfig } from "../resolve-config.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 import { formatUsageLine } from "../format-usage.js";
 
+const chatCommands = ["/help", "/tools", "/usage", "/session", "/exit"];
+
 export const chatHelp = `Usage: ctxkit chat [options]
 
-An interactive session with the agent in the workspace. Takes the same options as 'ctxkit run'
-(without --json). Ctrl-C stops the current turn; /exit or Ctrl-D leaves.
+An interactive session with the agent in the workspace; each message is one agent task on the same
+conversation.
+
+Typing: Enter sends; a line ending in \\ (or Alt+Enter) continues on the next line; a paste is one
+message. Up/Down walk the history (kept per workspace), Ctrl-R searches it, Tab completes /
+commands. Messages typed
+while the agent works are queued and sent after the turn. Ctrl-C stops the current turn; at the
+prompt, Ctrl-C twice, Ctrl-D or /exit leaves.
+
+Confirmations (writes, bash) show the diff or the command; answer y (yes), n (no), a (always, for
+this tool, for the rest of the session) or n followed by a reason, which is passed to the model.
 
 Commands:
   /help      this list
   /tools     the tools the agent has
   /usage     tokens so far, the cached share, and the cost
-  /session   the session id and file (resume with --session <id>)
+  /session   the session id and file (resume with --session <id> or --continue)
   /exit      leave
+
+${agentOptionsHelp}
+Display:
+  --collapse-thinking       show one line per thinking block instead of its text
+  Replies are rendered as Markdown on a colour terminal, plain otherwise.
+
+Exit codes: 0 left with /exit or Ctrl-D; 2 a usage error; 130 left with Ctrl-C.
 `;
 
-/** `ctxkit chat`: a readline conversation; each line is one agent run on the shared trajectory. */
+/** `ctxkit chat`: a conversation; each message is one agent run on the shared trajectory. */
 export async function chatCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags } = parseCommandLine(args);
+  const { flags, extra } = parseCommandLine(args, { "collapse-thinking": { type: "boolean" } });
   if (flags.help) {
     io.stdout.write(chatHelp);
     return 0;
   }
-  const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env);
-  const style = createTerminalStyle(shouldUseColor(io.stdout, flags.color, io.env));
-  const lines = lineReader(io.stdin);
+  const setup = await prepareAgentRun(flags, io);
+  const { config } = setup;
+  for (const note of setup.notes) io.stderr.write(`ctxkit chat: ${note}\n`);
+  const color = shouldUseColor(io.stdout, flags.color, io.env);
+  const style = createTerminalStyle(color);
+  const input = createChatInput({
+    input: io.stdin as Parameters<typeof createChatInput>[0]["input"],
+    output: io.stdout,
+    historyFile: join(config.dataDir, "chat-history"),
+    commands: chatCommands,
+    onQueued: (message) => io.stdout.write(`\n${style.dim(`(queued for after this turn: ${preview(message)})`)}\n`),
+  });
   const { agent, session, resumed, warnings } = await createAgentFromConfig(config, {
-    confirmToolCall: createConfirmationHandler({ approveAll: config.yes, allow: config.allow, readLine: lines.next, output: io.stdout, style }),
+    provider: setup.provider,
+    system: setup.system,
+    extra: { settings: setup.settings },
+    confirmToolCall: createConfirmationHandler({ approveAll: config.yes, allow: config.allow, readLine: input.nextAnswer, output: io.stdout, style, workspace: config.workspace }),
   });
   for (const warning of warnings) io.stderr.write(`ctxkit chat: session ${session.id}: ${warning.message}\n`);
-  const renderer = createEventRenderer({ write: (text) => io.stdout.write(text), style, spinner: io.stdout.isTTY === true });
+  const renderer = createEventRenderer({
+    write: (text) => io.stdout.write(text),
+    style,
+    spinner: io.stdout.isTTY === true,
+    ...(color && io.stdout.isTTY === true ? { markdownWidth: Math.min((io.stdout as { columns?: number }).columns ?? 80, 120) } : {}),
+    collapseThinking: extra["collapse-thinking"] === true,
+  });
   const callUsages: Usage[] = [];
   let current: AbortController | undefined;
-  const onInterrupt = () => {
-    if (current) current.abort();
-    else io.stdout.write(`\n${style.dim("(type /exit or press Ctrl-D to leave)")}\n> `);
-  };
-  process.on("SIGINT", onInterrupt);
+  let interruptsAtPrompt = 0;
+  let interrupted = false;
+  input.onInterrupt(() => {
+    if (current) {
+      current.abort();
+      return;
+    }
+    interruptsAtPrompt += 1;
+    if (interruptsAtPrompt >= 2) {
+      interrupted = true;
+      input.close();
+      return;
+    }
+    io.stdout.write(`\n${style.dim("(press Ctrl-C again, Ctrl-D or type /exit to leave)")}\n`);
+  });
 
   io.stdout.write(
     `${style.bold("ctxkit chat")} — ${config.provider}${config.provider === "openai-compatible" ? ` (${config.vendor})` : ""} ${config.model}, workspace ${config.workspace}\n` +
-      `${resumed ? `Resumed session ${session.id} (${agent.messages.length} messages).` : `Session ${session.id}.`} Type /help for commands.\n`,
+      `${resumed ? `Resumed session ${session.id} (${agent.messages.length} messages).` : `Session ${session.id}.`} Type /help for commands.\n` +
+      (setup.instructionFiles.length > 0 ? style.dim(`Project instructions: ${setup.instructionFiles.join(", ")}\n`) : ""),
   );
   try {
     while (true) {
-      io.stdout.write("> ");
-      const line = await lines.next();
+      const line = input.takeQueued() ?? (await input.nextMessage("> "));
       if (line === undefined) break;
-      const input = line.trim();
-      if (input === "") continue;
-      if (input.startsWith("/")) {
-        const command = input.split(/\s+/, 1)[0];
+      interruptsAtPrompt = 0;
+      const text = line.trim();
+      if (text === "") continue;
+      if (text.startsWith("/") && !text.includes("\n")) {
+        const command = text.split(/\s+/, 1)[0];
         if (command === "/exit" || command === "/quit") break;
         if (command === "/help") io.stdout.write(chatHelp);
         else if (command === "/tools") io.stdout.write(`${agent.prefix.tools.map((tool) => `  ${tool.name}`).join("\n") || "  (no tools)"}\n`);
@@ -65,22 +115,29 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
         else io.stdout.write(`Unknown command ${command}. Type /help.\n`);
         continue;
       }
+      const change = setup.takeInstructionsChange();
+      if (change) io.stdout.write(style.dim("(the project instructions changed; the model is told with this message)\n"));
       current = new AbortController();
-      for await (const event of agent.run(input, { signal: current.signal })) {
+      for await (const event of agent.run(change ? `${change}\n\n${line}` : line, { signal: current.signal })) {
         renderer.handle(event);
         if (event.type === "usage") callUsages.push(event.usage);
         if (event.type === "run_end" && event.stopReason !== "final_answer") {
-          io.stdout.write(style.dim(`[stopped: ${event.stopReason}${event.error ? ` — ${event.error.message}` : ""}]\n`));
+          io.stdout.write(style.dim(`[stopped: ${event.stopReason}]\n`));
         }
       }
+      renderer.stop();
       current = undefined;
     }
   } finally {
     renderer.stop();
-    process.removeListener("SIGINT", onInterrupt);
-    lines.close();
+    input.close();
     await session.close();
   }
-  io.stdout.write(`\nSession ${session.id} saved. Resume with: ctxkit chat --session ${session.id}\n`);
-  return 0;
+  io.stdout.write(`\nSession ${session.id} saved. Resume with: ctxkit chat --session ${session.id} (or --continue)\n`);
+  return interrupted ? 130 : 0;
+}
+
+function preview(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= 60 ? flat : `${flat.slice(0, 59)}…`;
 }

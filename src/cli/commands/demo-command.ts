@@ -1,4 +1,4 @@
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createScriptedProvider } from "../../providers/scripted/index.js";
@@ -15,7 +15,7 @@ import { createEventRenderer } from "../render-events.js";
 import { resolveConfig } from "../resolve-config.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 
-export const demoHelp = `Usage: ctxkit demo [--dir <dir>] [--engine] [--json] [--no-color]
+export const demoHelp = `Usage: ctxkit demo [--dir <dir> [--force]] [--engine] [--json] [--no-color]
 
 Runs offline, with no model and no key: creates a small code base with a bug and a ~200 KB log,
 then drives a real agent run over it with a SCRIPTED model (its turns are written by hand). The
@@ -24,7 +24,9 @@ prompt tokens (Qwen3 chat template, exact Qwen3 tokenizer), the tokens reusable 
 call's prefix, the new tokens, and what the call appended.
 
 Options:
-  --dir <dir>   where to create the demo workspace (default: a new temporary directory)
+  --dir <dir>   where to create the demo workspace (default: a new temporary directory); it must
+                be empty or absent, since the demo writes and edits files there
+  --force       use --dir even when it holds files (demo files there are overwritten)
   --engine      run the task on the embedded llama.cpp engine (optional package node-llama-cpp)
                 with a generated random-weight Qwen3 model instead: NOISE text, a real engine;
                 prints the engine's KV reuse per call next to ctxkit's predicted common prefix
@@ -33,12 +35,17 @@ Options:
 
 /** `ctxkit demo`: a real agent run over real files with a scripted model, then the token table. */
 export async function demoCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, { dir: { type: "string" }, engine: { type: "boolean" } });
+  const { flags, extra } = parseCommandLine(args, { dir: { type: "string" }, force: { type: "boolean" }, engine: { type: "boolean" } });
   if (flags.help) {
     io.stdout.write(demoHelp);
     return 0;
   }
   const workspace = typeof extra.dir === "string" ? resolve(io.cwd, extra.dir) : await mkdtemp(join(tmpdir(), "ctxkit-demo-"));
+  const existing = await readdir(workspace).catch(() => [] as string[]);
+  if (existing.length > 0 && extra.force !== true) {
+    io.stderr.write(`ctxkit demo: ${workspace} is not empty (${existing.length} entries); the demo would overwrite files there. Pass an empty or new --dir, or add --force.\n`);
+    return 1;
+  }
   await createDemoWorkspace(workspace);
   const style = createTerminalStyle(!flags.json && shouldUseColor(io.stdout, flags.color, io.env));
   if (extra.engine === true) return runEngineDemo(io, { workspace, json: flags.json === true, style });

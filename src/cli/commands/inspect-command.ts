@@ -1,14 +1,15 @@
-import { resolve } from "node:path";
+import { readdir, stat } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { INSPECT_TOKENIZERS, inspectFiles, loadOpenAIToolsFile, TRANSCRIPT_FORMATS, type InspectTokenizer, type TranscriptFormat } from "../../inspect/index.js";
 import { loadPricingSelection } from "../../session/load-pricing.js";
-import { ConfigError } from "../../types/index.js";
+import { ConfigError, TranscriptError } from "../../types/index.js";
 import { parseCommandLine, parsePositiveInteger } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { formatInspectReport } from "../inspect/format-inspect-report.js";
 import { toInspectJson } from "../inspect/inspect-json.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 
-export const inspectHelp = `Usage: ctxkit inspect <file…> [options]
+export const inspectHelp = `Usage: ctxkit inspect <file|dir…> [options]
 
 Shows what the model saw on every call of a recorded run — a ctxkit session or another agent's
 transcript: prompt tokens, the tokens reusable from the previous call's prefix, the tokens the
@@ -34,6 +35,7 @@ Options:
                        totals, findings, problems}; with one transcript the top level also has its calls
   --no-color           plain output
 
+A folder stands for the transcripts in it (*.traj.json if it has any, else *.json and *.jsonl).
 Records that cannot be read are reported on stderr as "file:line: reason"; the rest is still shown.
 Exit code 0 when at least one transcript was read, 1 otherwise.
 `;
@@ -62,7 +64,7 @@ export async function inspectCommand(args: string[], io: CliIo): Promise<number>
   const tools = flags.tools === undefined ? undefined : loadOpenAIToolsFile(resolve(io.cwd, flags.tools));
 
   const report = await inspectFiles(
-    positionals.map((path) => resolve(io.cwd, path)),
+    await expandTranscriptPaths(positionals.map((path) => resolve(io.cwd, path))),
     { format, tokenizer, pricing, ...(tools === undefined ? {} : { tools }), ...(limit === undefined ? {} : { limit }) },
   );
   for (const problem of report.problems) {
@@ -83,4 +85,22 @@ function parseChoice<T extends string>(value: unknown, flag: string, choices: re
   if (value === undefined) return fallback;
   if (typeof value === "string" && (choices as readonly string[]).includes(value)) return value as T;
   throw new ConfigError("option_invalid", `${flag} must be one of ${choices.join(", ")}; got '${String(value)}'.`);
+}
+
+/** A folder stands for its transcripts, as `ctxkit replay` reads them; a missing path is left for inspect to report. */
+async function expandTranscriptPaths(paths: string[]): Promise<string[]> {
+  const expanded: string[] = [];
+  for (const path of paths) {
+    const isDirectory = await stat(path).then((info) => info.isDirectory(), () => false);
+    if (!isDirectory) {
+      expanded.push(path);
+      continue;
+    }
+    const names = (await readdir(path)).sort();
+    const trajectories = names.filter((name) => name.endsWith(".traj.json"));
+    const chosen = trajectories.length > 0 ? trajectories : names.filter((name) => name.endsWith(".json") || name.endsWith(".jsonl"));
+    if (chosen.length === 0) throw new TranscriptError(`${path} holds no *.traj.json, *.json or *.jsonl files to inspect.`);
+    expanded.push(...chosen.map((name) => join(path, name)));
+  }
+  return expanded;
 }

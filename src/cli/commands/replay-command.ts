@@ -1,4 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
+import { benchOutputPath } from "../bench-output-path.js";
+import { createProgressBar } from "../progress-bar.js";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { formatPolicyTable, formatRunTable } from "../../bench/replay/format-replay-table.js";
@@ -35,7 +37,8 @@ Options:
   --split <half>          tune, measure or both (default): each run's half is fixed by a hash of its
                           id; tune on one half, report the other (the table shows each half)
   --json                  print the report as JSON instead of tables
-  --out <file>            also write the JSON report here (default ${defaultOut})
+  --out <file>            also write the JSON report here (default ${defaultOut} inside the ctxkit project,
+                          else a ctxkit-bench-results folder in the system's temporary directory)
   --emit-requests <dir>   write <dir>/<policy>/<run>.jsonl: one line per call with the messages sent
   --verbose               also print one row per run and policy
 `;
@@ -53,7 +56,7 @@ const replayOptions = {
   verbose: { type: "boolean" },
 } as const;
 
-/** `ctxkit replay`: the policy comparison on recorded runs (issue 6's benchmark). */
+/** `ctxkit replay`: the policy comparison on recorded runs. */
 export async function replayCommand(args: string[], io: CliIo): Promise<number> {
   const { flags, positionals, extra } = parseCommandLine(args, replayOptions);
   if (flags.help) {
@@ -85,6 +88,7 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
     io.stderr.write("ctxkit replay: no runs to replay.\n");
     return 1;
   }
+  const progress = createProgressBar({ stream: io.stderr, total: loaded.runs.length, label: "replaying", enabled: flags.json !== true });
   const emitDirectory = option("emit-requests");
   const emitter = emitDirectory === undefined ? undefined : createRequestEmitter(resolve(io.cwd, emitDirectory));
   const report = await runReplayBench(loaded.runs, {
@@ -93,15 +97,13 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
     pricing,
     policies,
     ...(emitter ? { onRequest: emitter.add } : {}),
-    onRunDone: (_run, done) => {
-      if (io.stderr.isTTY) io.stderr.write(`\rreplayed ${done}/${loaded.runs.length} runs`);
-    },
+    onRunDone: (_run, done) => progress.update(done),
   });
+  progress.stop();
   emitter?.flush();
-  if (io.stderr.isTTY) io.stderr.write("\n");
   const seconds = (Date.now() - started) / 1000;
 
-  const out = resolve(io.cwd, option("out") ?? defaultOut);
+  const out = benchOutputPath(io.cwd, option("out"), defaultOut);
   const json = { ...report, pricing: pricingName, problems: loaded.problems };
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);

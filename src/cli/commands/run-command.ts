@@ -1,44 +1,27 @@
 import type { AgentEvent } from "../../types/index.js";
+import { agentOptionsHelp } from "../agent-options-help.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
+import { toCliMessage } from "../cli-error-message.js";
 import { createConfirmationHandler, lineReader } from "../confirm-prompt.js";
 import { createAgentFromConfig } from "../create-agent-from-config.js";
+import { prepareAgentRun } from "../prepare-agent-run.js";
 import { createEventRenderer } from "../render-events.js";
-import { resolveConfig } from "../resolve-config.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
+import type { StatusBarModeDecision } from "../../context/status-bar/index.js";
 
 export const runHelp = `Usage: ctxkit run [options] "<task>"
 
-Runs one agent task in the workspace and streams the model's text and one line per tool call.
-Exit code 0 when the agent gives a final answer; 1 with a one-line reason otherwise.
+Runs one agent task in the workspace: the model's text goes to stdout, one line per tool call and
+its outcome too; notes, warnings and errors go to stderr.
 
-Options:
-  --provider <openai-compatible|anthropic|llama>   model API (default openai-compatible); llama is
-                            the embedded llama.cpp engine (optional package node-llama-cpp)
-  --vendor <openai|vllm|ollama|llamacpp|deepseek|kimi|glm|openrouter>
-  --base-url <url>          API base URL (e.g. http://127.0.0.1:11434/v1 for Ollama)
-  --model <name>            model name (required, except with --provider llama)
-  --model-path <file.gguf>  llama: the GGUF model file (or CTXKIT_MODEL_PATH)
-  --api-key <key>           API key (default from OPENAI_API_KEY, ANTHROPIC_API_KEY, …)
-  --workspace <dir>         directory the tools work in (default: current directory)
-  --session <id>            resume a stored session
-  --repair                  resume it even if it has duplicated or stray lines (they are left out; the file is unchanged)
-  --max-iterations <n>      model calls before stopping (default 50)
-  --context-window <tokens> the model's context window (compression triggers at 80% of it; default 128000)
-  --request-timeout <s>     seconds to wait for a response to start, per attempt (default 60; 0 = off)
-  --idle-timeout <s>        seconds of silence allowed mid-stream (default 60; 0 = off)
-  --compression <policy>    ctxkit (default: layered), none, individual, combined, context-aware,
-                            context-aware-citations, windowed
-  --tools <list>            comma-separated built-in tools; 'default' = all but bash, 'all' adds bash
-  --yes, -y                 approve every confirmation (writes, bash)
-  --data-dir <dir>          where sessions are stored (default <workspace>/.ctxkit)
-  --json                    print events as NDJSON; the last line is the run_end event
-  --status-bar <auto|replace|append|off>
-                            how the <agent_status> message is sent (default auto: the seed's cost model)
-  --no-timestamps --no-counter --no-todo --no-errors --no-state
-                            switch off a part of the status bar (times, call counts, TODO list,
-                            detailed errors, system state)
-  --no-color                plain output
+${agentOptionsHelp}
+Output:
+  --json                    print events as NDJSON on stdout; the last line is the run_end event
+
+Exit codes: 0 the agent gave a final answer; 1 it stopped otherwise, or a write or command was
+declined because there was no terminal to ask (pass --yes, or "allow" in ~/.config/ctxkit/config.json);
+2 a usage error; 130 interrupted with Ctrl-C.
 `;
 
 /** `ctxkit run "<task>"`: one agent run, streamed to the terminal or as NDJSON. */
@@ -50,29 +33,54 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   }
   const task = positionals.join(" ").trim();
   if (task === "") {
-    io.stderr.write(`ctxkit run: give the task as an argument, e.g. ctxkit run "fix the failing test".\n`);
+    io.stderr.write(`ctxkit run: give the task as an argument, e.g. ctxkit run "fix the failing test".\n\n${runHelp}`);
     return 2;
   }
-  const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env);
+  const setup = await prepareAgentRun(flags, io);
+  const { config } = setup;
+  for (const note of setup.notes) io.stderr.write(`ctxkit run: ${note}\n`);
   const style = createTerminalStyle(!flags.json && shouldUseColor(io.stdout, flags.color, io.env));
+  const diagnosticStyle = createTerminalStyle(shouldUseColor(io.stderr, flags.color, io.env));
   const answers = lineReader(io.stdin);
-  const promptOutput = flags.json ? io.stderr : io.stdout;
+  const unanswered: string[] = [];
   const { agent, session, warnings } = await createAgentFromConfig(config, {
-    confirmToolCall: createConfirmationHandler({ approveAll: config.yes, allow: config.allow, readLine: answers.next, output: promptOutput, style }),
-    // How `auto` sent the status bar, and why (the cost model's inputs).
+    provider: setup.provider,
+    system: setup.system,
+    extra: { settings: setup.settings },
+    confirmToolCall: createConfirmationHandler({
+      approveAll: config.yes,
+      allow: config.allow,
+      readLine: answers.next,
+      output: io.stderr,
+      style: diagnosticStyle,
+      workspace: config.workspace,
+      onUnanswered: (call) => unanswered.push(call.name),
+    }),
+    // How `auto` sent the status bar, and why: a diagnostic, so stderr (NDJSON keeps it as an event).
     onStatusBarDecision: (decision) =>
-      io.stdout.write(flags.json ? `${JSON.stringify({ type: "status_bar_mode", ...decision })}\n` : style.dim(`[status bar: ${decision.mode} — ${decision.reason}]\n`)),
+      flags.json
+        ? io.stdout.write(`${JSON.stringify({ type: "status_bar_mode", ...decision })}\n`)
+        : io.stderr.write(diagnosticStyle.dim(`[status bar: ${describeStatusBarDecision(decision)}]\n`)),
   });
 
   for (const warning of warnings) io.stderr.write(`ctxkit run: session ${session.id}: ${warning.message}\n`);
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
   process.once("SIGINT", onInterrupt);
-  const renderer = createEventRenderer({ write: (text) => io.stdout.write(text), style, spinner: !flags.json && io.stdout.isTTY === true });
+  const renderer = createEventRenderer({
+    write: (text) => io.stdout.write(text),
+    writeDiagnostic: (text) => io.stderr.write(text),
+    style,
+    diagnosticStyle,
+    spinner: !flags.json && io.stdout.isTTY === true,
+  });
   let last: AgentEvent | undefined;
+  let errorShown = false;
+  const change = setup.takeInstructionsChange();
   try {
-    for await (const event of agent.run(task, { signal: controller.signal })) {
+    for await (const event of agent.run(change ? `${change}\n\n${task}` : task, { signal: controller.signal })) {
       last = event;
+      if (event.type === "error") errorShown = true;
       if (flags.json) io.stdout.write(`${JSON.stringify(event)}\n`);
       else renderer.handle(event);
     }
@@ -82,15 +90,39 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     answers.close();
     await session.close();
   }
+  if (controller.signal.aborted) {
+    io.stderr.write(`ctxkit run: interrupted; session ${session.id} kept (resume with --session ${session.id}).\n`);
+    return 130;
+  }
   if (last?.type !== "run_end") return 1;
   if (!flags.json) {
     const usage = last.usage;
-    io.stdout.write(
-      style.dim(`\n[${last.stopReason}] ${last.iterations} model call(s), ${usage.inputTokens.toLocaleString("en-US")} prompt tokens ` +
+    io.stderr.write(
+      diagnosticStyle.dim(`\n[${last.stopReason}] ${last.iterations} model call(s), ${usage.inputTokens.toLocaleString("en-US")} prompt tokens ` +
         `(${usage.cachedInputTokens.toLocaleString("en-US")} cached), ${usage.outputTokens.toLocaleString("en-US")} output; session ${session.id}\n`),
     );
   }
+  if (unanswered.length > 0) {
+    io.stderr.write(
+      `ctxkit run: declined ${[...new Set(unanswered)].join(", ")} because there was no terminal to ask. ` +
+        `Pass --yes to approve writes and commands, or list the tools in "allow" in ~/.config/ctxkit/config.json.\n`,
+    );
+    return 1;
+  }
   if (last.stopReason === "final_answer") return 0;
-  io.stderr.write(`ctxkit run: stopped (${last.stopReason})${last.error ? `: ${last.error.message}` : ""}\n`);
+  // The error event was already printed (to stderr); say only how the run ended.
+  const detail = last.error && !errorShown ? `: ${toCliMessage(last.error)}` : "";
+  io.stderr.write(`ctxkit run: stopped (${last.stopReason})${detail}\n`);
   return 1;
+}
+
+/** The `auto` choice in words: what each way of sending the status would cost per call. */
+export function describeStatusBarDecision(decision: StatusBarModeDecision): string {
+  const { statusTokens, appendedTokensPerUpdate, expectedUpdates, cachedInputPriceRatio } = decision.inputs;
+  const round = (value: number) => String(Math.round(value * 10) / 10);
+  return (
+    `${decision.mode} — appending keeps old statuses, re-read at the cached price: ≈${round(decision.appendSide)} tokens per call ` +
+    `(${round(cachedInputPriceRatio)} price ratio × ${round(statusTokens)}-token status × ${round(expectedUpdates)} calls ÷ 2); ` +
+    `replacing re-processes what follows the old status: ≈${round(decision.replaceSide)} (${round(1 - cachedInputPriceRatio)} × ${round(appendedTokensPerUpdate)} tokens)`
+  );
 }

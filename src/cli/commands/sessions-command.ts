@@ -1,14 +1,22 @@
 import { escapeForTerminal } from "../../context/escape-for-terminal.js";
+import { rm } from "node:fs/promises";
 import { parseCommandLine } from "../cli-options.js";
+import { formatUsageLine } from "../format-usage.js";
 import type { CliIo } from "../cli-io.js";
 import { sessionStoreFor } from "../create-agent-from-config.js";
 import { resolveConfig } from "../resolve-config.js";
-import { textOf, type Message } from "../../types/index.js";
+import { CtxkitError, textOf, type Message } from "../../types/index.js";
 
 export const sessionsHelp = `Usage: ctxkit sessions list [--workspace <dir>] [--data-dir <dir>] [--json]
        ctxkit sessions show <id> [--workspace <dir>] [--data-dir <dir>] [--json]
+       ctxkit sessions rm <id…> [--workspace <dir>] [--data-dir <dir>]
 
-Lists the sessions stored in the workspace, or shows one: its messages, model calls and usage.
+list  the sessions stored in the workspace, oldest first; a session whose last task did not finish
+      is marked (e.g. "[last task: error]")
+show  one session: its model calls, token usage (prompt, cached, output, cost) and messages
+rm    delete sessions (their files and any .torn file kept beside them)
+
+Exit codes: 0 done; 1 a session could not be read or found; 2 a usage error.
 `;
 
 export async function sessionsCommand(args: string[], io: CliIo): Promise<number> {
@@ -31,9 +39,11 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
       return 0;
     }
     for (const session of sessions) {
+      const last = session.error ? undefined : session.lastStopReason;
+      const mark = last !== undefined && last !== "final_answer" ? ` [last task: ${last}]` : "";
       const summary = session.error
         ? `unreadable: ${session.error.message}`
-        : `${session.messageCount} messages, ${session.requestCount} calls, ${session.model} — ${session.preview}`;
+        : `${session.messageCount} messages, ${session.requestCount} calls, ${session.model}${mark} — ${session.preview}`;
       io.stdout.write(`${session.id}  ${escapeForTerminal(summary)}\n`);
     }
     return 0;
@@ -45,10 +55,25 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
       return 0;
     }
     io.stdout.write(`session ${session.header.id} (created ${session.header.createdAt})\n`);
-    io.stdout.write(`model: ${session.prefix.provider} / ${session.prefix.model}; ${session.requests.length} model calls\n\n`);
+    io.stdout.write(`model: ${session.prefix.provider} / ${session.prefix.model}; ${session.requests.length} model calls\n`);
+    const usages = session.usage.map((record) => record.usage);
+    io.stdout.write(`usage: ${usages.length === 0 ? "none reported" : formatUsageLine(usages, usages.length, session.prefix.model)}\n\n`);
     // Messages hold model and tool text: controls and bidi characters are shown escaped.
     for (const message of session.messages) io.stdout.write(`${escapeForTerminal(describeMessage(message))}\n`);
     for (const warning of session.warnings) io.stdout.write(`warning: ${escapeForTerminal(warning.message)}\n`);
+    return 0;
+  }
+  if (action === "rm") {
+    const ids = positionals.slice(1);
+    if (ids.length === 0) throw new CtxkitError("usage_invalid", "give the id of the session to remove (see 'ctxkit sessions list').");
+    for (const sessionId of ids) {
+      const path = store.path(sessionId);
+      // Loading first: only a file that is a ctxkit session is deleted, and a missing id is an error.
+      await store.load(sessionId);
+      await rm(path);
+      await rm(`${path}.torn`, { force: true });
+      io.stdout.write(`removed ${sessionId}\n`);
+    }
     return 0;
   }
   io.stderr.write(`ctxkit sessions: unknown action '${action}'${action === "show" ? " (give a session id)" : ""}.\n${sessionsHelp}`);

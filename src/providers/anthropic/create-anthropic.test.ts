@@ -22,14 +22,15 @@ function thrown(run: () => unknown): CtxkitError {
 }
 
 describe("createAnthropic", () => {
-  it("fails fast without an API key, naming the environment variable and the flag", () => {
+  it("fails fast without an API key, naming the environment variable and the apiKey setting (library advice, not CLI flags)", () => {
     const saved = process.env.ANTHROPIC_API_KEY;
     delete process.env.ANTHROPIC_API_KEY;
     try {
       const error = thrown(() => createAnthropic({ model: "claude-test" }));
       expect(error.code).toBe("api_key_missing");
       expect(error.message).toContain("ANTHROPIC_API_KEY");
-      expect(error.message).toContain("--api-key");
+      expect(error.message).toContain("`apiKey`");
+      expect(error.message).not.toContain("--api-key");
     } finally {
       if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;
     }

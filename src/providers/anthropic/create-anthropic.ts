@@ -12,7 +12,7 @@ export interface AnthropicSettings {
   model: string;
   /** Defaults to the ANTHROPIC_API_KEY environment variable. */
   apiKey?: string;
-  /** Defaults to https://api.anthropic.com/v1 (the CLI reads ANTHROPIC_BASE_URL; the library does not). */
+  /** Defaults to https://api.anthropic.com/v1; a URL without `/v1` (Anthropic's convention) gets it added. */
   baseURL?: string;
   /** Extra headers, e.g. `{ "anthropic-beta": "…" }`; they may override the defaults. */
   headers?: Record<string, string>;
@@ -47,7 +47,7 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
   if (apiKey === undefined || apiKey === "") {
     throw new ConfigError(
       "api_key_missing",
-      "No Anthropic API key. Set the ANTHROPIC_API_KEY environment variable, pass --api-key to the CLI, or pass `apiKey` to createAnthropic.",
+      "No Anthropic API key. Set the ANTHROPIC_API_KEY environment variable, or pass `apiKey` to createAnthropic.",
     );
   }
   const bodySettings: AnthropicBodySettings = {
@@ -58,7 +58,7 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
   };
   validateSettings(bodySettings);
 
-  const url = `${(settings.baseURL ?? defaultBaseURL).replace(/\/+$/, "")}/messages`;
+  const url = messagesURL(settings.baseURL ?? defaultBaseURL);
   const headers: Record<string, string> = {
     "x-api-key": apiKey,
     "anthropic-version": settings.anthropicVersion ?? "2023-06-01",
@@ -92,6 +92,15 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
     }
     yield* streamAnthropic({ fetch: fetchFunction, url, headers, body, retry: settings.retry ?? {}, timeouts, ...(signal ? { signal } : {}) });
   }
+}
+
+/**
+ * Anthropic's own convention (its SDKs, ANTHROPIC_BASE_URL) is a base URL without `/v1`, to which
+ * `/v1/messages` is added; ctxkit's default ends in `/v1`. Both are accepted.
+ */
+export function messagesURL(baseURL: string): string {
+  const trimmed = baseURL.replace(/\/+$/, "");
+  return /\/v1$/.test(trimmed) ? `${trimmed}/messages` : `${trimmed}/v1/messages`;
 }
 
 function validateSettings(settings: AnthropicBodySettings): void {

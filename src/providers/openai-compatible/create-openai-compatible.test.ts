@@ -17,9 +17,9 @@ function codeOf(action: () => unknown): string | undefined {
 }
 
 describe("createOpenAICompatible", () => {
-  it("fails fast with api_key_missing naming the env var and the --api-key flag", () => {
+  it("fails fast with api_key_missing naming the env var and the apiKey setting", () => {
     expect(() => createOpenAICompatible({ vendor: "deepseek", model: "deepseek-chat", env: {} })).toThrowError(
-      /DEEPSEEK_API_KEY.*--api-key/,
+      /DEEPSEEK_API_KEY.*`apiKey`/,
     );
     expect(codeOf(() => createOpenAICompatible({ model: "gpt-4o", env: {} }))).toBe("api_key_missing");
     expect(() => createOpenAICompatible({ vendor: "glm", model: "glm-4.6", env: {} })).toThrowError(/ZHIPU_API_KEY or GLM_API_KEY/);

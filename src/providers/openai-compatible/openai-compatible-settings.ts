@@ -55,7 +55,7 @@ export function resolveOpenAICompatibleSettings(settings: OpenAICompatibleSettin
   }
   const profile = vendorProfiles[vendor];
   if (typeof settings.model !== "string" || settings.model.trim() === "") {
-    throw configInvalid(`\`model\` is required (the model name ${profile.label} serves, e.g. --model)`, "model_missing");
+    throw configInvalid(`\`model\` is required (the model name ${profile.label} serves, e.g. { model: "qwen3:8b" })`, "model_missing");
   }
   const fetchFunction = settings.fetch ?? globalThis.fetch;
   if (typeof fetchFunction !== "function") throw configInvalid("`fetch` must be a function (Node 20 has a global fetch)");
@@ -93,7 +93,7 @@ function resolveApiKey(settings: OpenAICompatibleSettings, profile: VendorProfil
   const variables = profile.apiKeyEnvVars.join(" or ");
   throw new ConfigError(
     "api_key_missing",
-    `${profile.label} needs an API key. Set the ${variables} environment variable, pass --api-key, ` +
+    `${profile.label} needs an API key. Set the ${variables} environment variable, ` +
       "or set `apiKey` in the provider settings.",
   );
 }

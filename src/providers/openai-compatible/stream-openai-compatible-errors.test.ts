@@ -87,7 +87,7 @@ describe("streamOpenAICompatible failures", () => {
     expect(event.error).toBeInstanceOf(ProviderHttpError);
     expect((event.error as ProviderHttpError).status).toBe(401);
     expect(event.error.message).toContain("Incorrect API key provided");
-    expect(event.error.message).toContain("--api-key");
+    expect(event.error.message).toContain("`apiKey` setting");
     expect(event.partial).toEqual({ content: [], stopReason: "error" });
     expect(server.requests).toHaveLength(1);
   });

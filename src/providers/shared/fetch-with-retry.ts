@@ -75,6 +75,16 @@ export async function fetchWithRetry(input: FetchWithRetryInput): Promise<Respon
       clearTimeout(firstByteTimer);
     }
     if (response.ok) {
+      // A web page at the URL (a wrong base URL hitting a site or a proxy's login page) answers 200 too.
+      const type = response.headers.get("content-type") ?? "";
+      if (/text\/html/i.test(type)) {
+        attemptAbort.release();
+        await response.body?.cancel().catch(() => undefined);
+        throw new ProviderError(
+          "provider_response_invalid",
+          `${input.providerLabel} at ${input.url} answered with a web page (${type.split(";")[0]}), not an event stream — check the base URL.`,
+        );
+      }
       const idleMs = input.timeouts?.idleMs ?? 0;
       return withIdleTimeout(response, idleMs, input.providerLabel, () => attemptAbort.controller.abort());
     }
@@ -135,7 +145,7 @@ function httpErrorFor(status: number, body: string, providerLabel: string): Prov
   const detail = extractMessage(body) || `HTTP ${status}`;
   const hint =
     status === 401 || status === 403
-      ? " Check the API key (flag --api-key or the provider's environment variable)."
+      ? " Check the API key (the `apiKey` setting or the provider's environment variable)."
       : status === 404
         ? " Check the base URL (it usually ends in /v1) and the model name."
         : status === 429

@@ -8,7 +8,7 @@ import type { CliIo } from "../../cli-io.js";
 export const guardBenchHelp = `Usage: ctxkit bench guard [--corpus <dir>] [--limit <dialogues>] [--json] [--out <file>]
 
 How well the prefix guard reports cache breaks, measured against what is really sent. Over the
-recorded τ-bench airline dialogues, each scenario (the six context modes of experiment 2-3, plus
+recorded τ-bench airline dialogues, each scenario (the six ways of managing the context of bench kv-cache, plus
 messages whose ctxkit-only fields change, Qwen3 reasoning that the chat template stops rendering, and
 a provider update that writes old messages' bytes differently) is checked by three guards: the old
 one that compared ctxkit's message objects, the guard on the wire body, and the guard on the wire

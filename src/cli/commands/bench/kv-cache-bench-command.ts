@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from "node:fs/promises";
+import { benchOutputPath } from "../../bench-output-path.js";
 import { dirname, relative, resolve } from "node:path";
 import {
   contextModes,
@@ -18,7 +19,7 @@ import type { CliIo } from "../../cli-io.js";
 export const kvCacheBenchHelp = `Usage: ctxkit bench kv-cache [--limit <dialogues>] [--modes <a,b>] [--corpus <dir>] [--json] [--out <file>]
        ctxkit bench kv-cache --live --model <name> [--base-url <url>] [--vendor <name>] [--api-key <key>] [--limit <n>] [--modes <a,b>]
 
-Experiment 2-3 of the seed: the recorded τ-bench airline dialogues replayed under six ways of
+Prompt-cache reuse: the recorded τ-bench airline dialogues replayed under six ways of
 building the context — ${contextModes.join(", ")} — and what each does to prompt caching.
 
 Offline (default): renders every request with Qwen3's chat template and counts exact tokens; per
@@ -105,7 +106,7 @@ export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<nu
   progress?.("");
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...report.json, corpus: location.files.trajectories, elapsedMs };
-  const out = resolve(io.cwd, (extra.out as string | undefined) ?? report.defaultOut);
+  const out = benchOutputPath(io.cwd, extra.out as string | undefined, report.defaultOut);
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {

@@ -15,7 +15,7 @@ export const servingBenchHelp = `Usage: ctxkit bench serving [--runs <n>] [--siz
        ctxkit bench serving --model-path <file.gguf> [--gpu-layers <n>] ...
        ctxkit bench serving --base-url <url> --model <name> [--vendor <name>] [--api-key <key>] [--concurrency <a,b>] ...
 
-Experiment 2-1 of the seed: time to first token (TTFT) with the prompt prefix kept vs changed.
+Time to first token (TTFT) with the prompt prefix kept vs changed.
 Per prefix size and run, a base request warms the cache, then one variant follows: the kept prefix
 with a new question, the same with a status bar in the tail, and three breaks — the first token of
 the system prompt changed, a tool reordered, the status bar at the top of the system prompt.

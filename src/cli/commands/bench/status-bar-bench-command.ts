@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { benchOutputPath } from "../../bench-output-path.js";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { buildStatusBarPreview, formatRequestListing } from "../../../bench/status-bar/build-status-bar-preview.js";
@@ -20,9 +21,10 @@ export const statusBarBenchHelp = `Usage: ctxkit bench status-bar --preview [--j
                                [--tasks <a,b>] [--arms <a,b>] [--repeats <n>] [--json] [--out <file>]
        ctxkit bench status-bar --offline [--tasks <a,b>] [--arms <a,b>]
 
-Experiments 2-8 and 2-9 of the seed: the agent status bar.
+The agent status bar (goal, TODO list, call counts and limits, time; sent as the last message):
+what it costs and what it changes.
 
-  --preview   offline: the experiment 2-8 request (Xfinity already called 3 times, "call them
+  --preview   offline: a support-desk request (Xfinity already called 3 times, "call them
               again?") with and without the status bar, and what auto would choose for it
   --cost      the recorded runs of the corpus (swe-gemini, τ-bench) replayed through the status bar
               in replace, append and auto mode: prompt tokens, cached share and prompt cost per run,
@@ -37,7 +39,7 @@ Tasks: ${statusBarTasks.map((task) => `\n  ${task.name.padEnd(13)} ${task.summar
 Options:
   --corpus <dir>   folder holding swe-gemini/ and tau-bench/ (default ../shared/corpus); absent: skipped, exit 0
   --limit <n>      --cost: the first n runs of each corpus part
-  --cache <model>  --cost: the cache model of the per-run table (default kv, the seed's); totals show both
+  --cache <model>  --cost: the cache model of the per-run table (default kv); totals show both
   --tasks, --arms  comma-separated subsets
   --repeats <n>    live: runs per task and arm (default 1)
   --json           print the result as JSON instead of tables
@@ -68,7 +70,7 @@ export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<
   const list = (value: unknown) => (typeof value === "string" ? value.split(",").map((item) => item.trim()).filter(Boolean) : undefined);
   const print = (text: string, json: unknown) => io.stdout.write(flags.json ? `${JSON.stringify(json, null, 2)}\n` : text);
   const save = async (json: unknown, fallback: string) => {
-    const out = resolve(io.cwd, (extra.out as string | undefined) ?? fallback);
+    const out = benchOutputPath(io.cwd, extra.out as string | undefined, fallback);
     await mkdir(dirname(out), { recursive: true });
     await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
     if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);

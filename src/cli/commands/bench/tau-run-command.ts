@@ -24,7 +24,7 @@ a manifest (model, settings, commit, date, prompt hash per arm).
 Options:
   --tasks <range>    task indexes: 0-9, 3, or 0,4,7 (default 0-9)
   --trials <k>       trials per task (default 1); pass^1..pass^k are reported
-  --arms <a,b>       experiment 2-4 arms (default baseline): ${tauArmNames.join(", ")}
+  --arms <a,b>       prompt variants to compare (default baseline): ${tauArmNames.join(", ")}
                      (book, airline, 10 tasks: baseline 7/10, trump 6, casual 9, randomized 8,
                      no tool descriptions 9). Offline, check the arms' plumbing with
                      'ctxkit bench tau replay --arms …'

@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from "node:fs/promises";
+import { benchOutputPath } from "../../bench-output-path.js";
 import { dirname, join, relative, resolve } from "node:path";
 import { formatTokensReport, loadTextCategories, runHeldOutTokensBench } from "../../../bench/token-estimator/index.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
@@ -57,7 +58,7 @@ export async function tokensBenchCommand(args: string[], io: CliIo): Promise<num
   const result = runHeldOutTokensBench(loaded.categories, loaded.skipped, { refit: extra.fit === true });
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...result, corpus, seeds, elapsedMs };
-  const out = resolve(io.cwd, (extra.out as string | undefined) ?? "bench-results/tokens.json");
+  const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/tokens.json");
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {

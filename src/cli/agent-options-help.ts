@@ -1,0 +1,40 @@
+/** The options `run`, `chat` and `config` share: how the model, the workspace and the session are chosen. */
+export const agentOptionsHelp = `Model:
+  --provider <openai-compatible|anthropic|llama>   model API (default openai-compatible); llama is
+                            the embedded llama.cpp engine (optional package node-llama-cpp)
+  --vendor <openai|vllm|ollama|llamacpp|deepseek|kimi|glm|openrouter>
+  --base-url <url>          API base URL (e.g. http://127.0.0.1:11434/v1 for Ollama)
+  --model <name>            model name (required, except with --provider llama)
+  --model-path <file.gguf>  llama: the GGUF model file (or CTXKIT_MODEL_PATH)
+  --api-key <key>           API key (default from CTXKIT_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY, …)
+  --temperature <t>         sampling temperature (default: the server's)
+  --max-output-tokens <n>   longest reply per call (default: the server's; 8192 for Anthropic)
+  --context-window <tokens> the model's context window (compression starts at 80% of it; default 128000)
+  --request-timeout <s>     seconds to wait for a response to start, per attempt (default 60; 0 = off)
+  --idle-timeout <s>        seconds of silence allowed mid-stream (default 60; 0 = off)
+
+Workspace and session:
+  --workspace <dir>         existing directory the tools work in (default: current directory)
+  --session <id>            resume a stored session
+  --continue, -c            resume the latest session of the workspace
+  --repair                  resume a session with duplicated or stray lines (left out; the file is unchanged)
+  --data-dir <dir>          where sessions are stored (default <workspace>/.ctxkit)
+  --system <text|@file>     the system prompt (default: ctxkit's coding-agent prompt)
+  --no-project-instructions do not read AGENTS.md / CLAUDE.md from the workspace and its parents
+  --log-requests <file>     append every request body as JSON lines (API keys masked), for debugging
+
+Tools and context:
+  --tools <list>            comma-separated built-in tools; 'default' = all but bash, 'all' adds bash
+  --yes, -y                 approve every confirmation (writes, bash)
+  --max-iterations <n>      model calls per task before stopping (default 50)
+  --compression <policy>    ctxkit (default: layered), none, individual, combined, context-aware,
+                            context-aware-citations, windowed
+  --status-bar <auto|replace|append|off>
+                            how the <agent_status> message (goal, TODO list, call counts, time) is
+                            sent: replaced on every call, or appended and kept; auto picks the one
+                            that costs less with the model's cache pricing
+  --no-timestamps --no-counter --no-todo --no-errors --no-state
+                            switch off a part of the status bar (times, call counts, TODO list,
+                            detailed errors, system state)
+  --no-color                plain output (colour also follows NO_COLOR and FORCE_COLOR)
+`;

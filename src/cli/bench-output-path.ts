@@ -1,0 +1,31 @@
+import { existsSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+
+/**
+ * Where a benchmark writes its JSON: `--out` when given; else `bench-results/…` when run inside the
+ * ctxkit project (its results folder, kept out of git); anywhere else a folder under the system's
+ * temporary directory, so running a benchmark never litters a user's own project.
+ */
+export function benchOutputPath(cwd: string, out: string | undefined, defaultRelative: string): string {
+  if (out !== undefined) return resolve(cwd, out);
+  const project = findCtxkitProject(cwd);
+  return project ? resolve(cwd, defaultRelative) : join(tmpdir(), "ctxkit-bench-results", defaultRelative.replace(/^bench-results[\\/]/, ""));
+}
+
+function findCtxkitProject(start: string): string | undefined {
+  let folder = resolve(start);
+  while (true) {
+    const manifest = join(folder, "package.json");
+    if (existsSync(manifest)) {
+      try {
+        if ((JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown }).name === "ctxkit") return folder;
+      } catch {
+        // An unreadable manifest is not ctxkit's.
+      }
+    }
+    const parent = dirname(folder);
+    if (parent === folder) return undefined;
+    folder = parent;
+  }
+}

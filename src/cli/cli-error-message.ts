@@ -1,0 +1,24 @@
+import type { CtxkitError } from "../types/index.js";
+
+/**
+ * The library's errors advise a program (`apiKey` settings, constructor options); a person at the
+ * CLI needs flags and variables instead. This rewrites the advice of the codes whose fix differs,
+ * keeping the library's explanation of what went wrong.
+ */
+export function toCliMessage(error: { code: CtxkitError["code"] | (string & {}); message: string }): string {
+  const message = error.message;
+  switch (error.code) {
+    case "api_key_missing": {
+      const variables = /Set the (.+?) environment variable/.exec(message)?.[1];
+      const what = message.split(". ", 1)[0] ?? message;
+      return `${what.replace(/\.$/, "")}. Pass --api-key <key>, or set ${variables ? `${variables} or ` : ""}CTXKIT_API_KEY.`;
+    }
+    case "provider_http_error":
+      return message.replace(/ Check the API key \([^)]*\)\./, " Check the API key (--api-key, CTXKIT_API_KEY or the provider's variable).");
+    case "provider_response_invalid":
+    case "provider_connection_error":
+      return message.replace(/\bthe `baseURL` setting\b/g, "--base-url");
+    default:
+      return message;
+  }
+}

@@ -1,0 +1,31 @@
+import { closest, distance } from "fastest-levenshtein";
+
+/**
+ * Turns Node's `parseArgs` error into one sentence for a person: the flag that was not understood
+ * and, when one is close, the flag they probably meant (`--modle` → "did you mean --model?").
+ */
+export function describeArgumentError(error: unknown, knownFlags: readonly string[]): string {
+  const code = (error as { code?: string } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  const flag = /'(-{1,2}[^'\s]+)/.exec(message)?.[1];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag !== undefined) {
+    const suggestion = suggestFlag(flag, knownFlags);
+    return `unknown option ${flag}${suggestion ? ` (did you mean ${suggestion}?)` : ""}.`;
+  }
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    // Node says "Option '-y, --yes' does not take an argument" for booleans and "Option '--model <value>' argument missing".
+    const name = /--[a-z][\w-]*/i.exec(message)?.[0] ?? flag ?? "an option";
+    return /argument missing/.test(message) ? `option ${name} needs a value.` : `option ${name} takes no value.`;
+  }
+  return `${message.replace(/\.$/, "")}.`;
+}
+
+/** The known flag nearest to what was typed, if it is near enough to be a typo. */
+export function suggestFlag(typed: string, knownFlags: readonly string[]): string | undefined {
+  const name = typed.replace(/^-+/, "").split("=")[0]!;
+  const candidates = knownFlags.flatMap((known) => [known, `no-${known}`]);
+  if (candidates.length === 0 || name === "") return undefined;
+  const nearest = closest(name, candidates);
+  const limit = Math.max(2, Math.floor(name.length / 3));
+  return distance(name, nearest) <= limit ? `--${nearest}` : undefined;
+}

@@ -1,0 +1,54 @@
+import { Marked } from "marked";
+import { markedTerminal } from "marked-terminal";
+
+export interface MarkdownStream {
+  push(delta: string): void;
+  /** Renders what is left (the end of a reply). */
+  end(): void;
+}
+
+/**
+ * Renders a streamed reply as terminal Markdown, one finished block at a time: text is held until a
+ * blank line outside a code fence ends a paragraph, list or fence, then that part is rendered and
+ * written. A reply is readable as it arrives without re-drawing what was already written.
+ */
+export function createMarkdownStream(write: (text: string) => void, width: number): MarkdownStream {
+  // Each stream has its own parser: marked's global instance would carry the renderer to every user.
+  const marked = new Marked();
+  marked.use(markedTerminal({ width, reflowText: false, tab: 2 }) as Parameters<typeof marked.use>[0]);
+  let buffer = "";
+  const render = (text: string) => {
+    if (text.trim() === "") return;
+    const rendered = marked.parse(text, { async: false });
+    write(rendered.replace(/\n+$/, "\n"));
+  };
+  return {
+    push(delta) {
+      buffer += delta;
+      const cut = lastBlockEnd(buffer);
+      if (cut > 0) {
+        render(buffer.slice(0, cut));
+        buffer = buffer.slice(cut);
+      }
+    },
+    end() {
+      render(buffer);
+      buffer = "";
+    },
+  };
+}
+
+/** The offset just after the last blank line that is not inside a ``` fence, or 0. */
+function lastBlockEnd(text: string): number {
+  let inFence = false;
+  let end = 0;
+  let offset = 0;
+  for (const line of text.split("\n").slice(0, -1)) {
+    offset += line.length + 1;
+    if (/^\s*(```|~~~)/.test(line)) {
+      inFence = !inFence;
+      if (!inFence) end = offset;
+    } else if (!inFence && line.trim() === "") end = offset;
+  }
+  return end;
+}

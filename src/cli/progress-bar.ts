@@ -1,0 +1,26 @@
+import { SingleBar } from "cli-progress";
+
+export interface ProgressBar {
+  update(done: number): void;
+  stop(): void;
+}
+
+/**
+ * A progress bar with counts and an ETA on stderr — only when stderr is a terminal and the output
+ * is not JSON, so pipes, logs and `--json` consumers see nothing of it.
+ */
+export function createProgressBar(options: { stream: NodeJS.WritableStream & { isTTY?: boolean }; total: number; label: string; enabled: boolean }): ProgressBar {
+  if (!options.enabled || options.stream.isTTY !== true || options.total <= 1) return { update() {}, stop() {} };
+  const bar = new SingleBar({
+    stream: options.stream as NodeJS.WritableStream,
+    format: `${options.label} [{bar}] {value}/{total} | {percentage}% | ETA {eta_formatted}`,
+    hideCursor: true,
+    clearOnComplete: true,
+    etaBuffer: 20,
+  });
+  bar.start(options.total, 0);
+  return {
+    update: (done) => bar.update(done),
+    stop: () => bar.stop(),
+  };
+}

@@ -1,0 +1,175 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, readdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startLoopbackServer, startOpenAIModelServer, type LoopbackServer } from "../src/testing.js";
+import { runCli } from "./run-cli.js";
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const bin = resolve("bin/ctxkit.js");
+const temporary = () => mkdtemp(join(tmpdir(), "ctxkit-conventions-"));
+
+describe("ctxkit usage errors", () => {
+  it("answers an unknown flag with exit code 2, the closest flag and the command's help", async () => {
+    const run = await runCli(["run", "--modle", "m", "task"], { cwd: await temporary() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("ctxkit run: unknown option --modle (did you mean --model?).");
+    expect(run.stderr).toContain('Usage: ctxkit run [options] "<task>"');
+    expect(run.stderr).not.toMatch(/To specify a positional argument|ERR_PARSE_ARGS/);
+    expect(run.stdout).toBe("");
+  });
+
+  it("uses exit code 2 for missing values and arguments in every command", async () => {
+    const cwd = await temporary();
+    const runs = await Promise.all([
+      runCli(["chat", "--model"], { cwd }),
+      runCli(["config", "--max-iterations", "zero"], { cwd }),
+      runCli(["inspect"], { cwd }),
+      runCli(["sessions", "rm"], { cwd }),
+      runCli(["bench", "tokens", "--nope"], { cwd }),
+      runCli(["demo", "--dirr", "x"], { cwd }),
+      runCli(["runn"], { cwd }),
+    ]);
+    expect(runs.map((run) => run.code)).toEqual([2, 2, 2, 2, 2, 2, 2]);
+    expect(runs[0]!.stderr).toContain("option --model needs a value.");
+    expect(runs[4]!.stderr).toContain("Usage: ctxkit bench tokens");
+    expect(runs[5]!.stderr).toContain("did you mean --dir?");
+    expect(runs[6]!.stderr).toContain("did you mean 'run'?");
+  });
+
+  it("documents --version and the exit codes in --help, and lists chat's and config's options", async () => {
+    const cwd = await temporary();
+    const [help, version, chat, config] = await Promise.all([
+      runCli(["--help"], { cwd }),
+      runCli(["--version"], { cwd }),
+      runCli(["chat", "--help"], { cwd }),
+      runCli(["config", "--help"], { cwd }),
+    ]);
+    expect(help.stdout).toContain("--version");
+    expect(help.stdout).toMatch(/Exit codes: 0 .*2 a usage error.*130 interrupted/s);
+    expect(version.stdout.trim()).toBe(JSON.parse(await readFile("package.json", "utf8")).version);
+    for (const text of [chat.stdout, config.stdout]) {
+      for (const flag of ["--model", "--base-url", "--workspace", "--tools", "--continue", "--system"]) expect(text).toContain(flag);
+    }
+  });
+
+  it("speaks to users, not to the project's history, in --help", async () => {
+    const cwd = await temporary();
+    const texts = await Promise.all(["--help", "bench --help", "run --help", "replay --help", "bench kv-cache --help", "bench status-bar --help", "bench tokens --help"].map((args) => runCli(args.split(" "), { cwd })));
+    for (const { stdout } of texts) expect(stdout).not.toMatch(/the seed|issue \d|experiments? \d|αSN/);
+    const readme = await readFile("README.md", "utf8");
+    expect(readme).not.toMatch(/the seed's experiments|issue \d\b|αSN\/2 < \(1−α\)R, at each/);
+  });
+
+  it("refuses an unknown tool in config as run does", async () => {
+    const run = await runCli(["config", "--tools", "read_file,foo"], { cwd: await temporary() });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("Unknown tool: foo.");
+  });
+});
+
+describe("ctxkit output streams", () => {
+  it("exits quietly when the reader of its output goes away (ctxkit demo | head -1)", async () => {
+    const child = spawn(process.execPath, [bin, "demo"], { cwd: await temporary(), env: { PATH: process.env.PATH ?? "", NO_COLOR: "1" } });
+    let stderr = "";
+    child.stderr.on("data", (data: Buffer) => (stderr += data.toString()));
+    child.stdout.once("data", () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolvePromise) => child.on("close", resolvePromise));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+  });
+
+  it("keeps stdout for results: the status-bar note and the summary go to stderr, an error is printed once", async () => {
+    server = await startOpenAIModelServer(["The answer is 42."]);
+    const cwd = await temporary();
+    const ok = await runCli(["run", "--base-url", (server as { baseURL: string } & LoopbackServer).baseURL, "--model", "m", "What is the answer?"], { cwd });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout.trim()).toBe("The answer is 42.");
+    expect(ok.stderr).toMatch(/\[status bar: (replace|append) — /);
+    expect(ok.stderr).toContain("[final_answer] 1 model call(s)");
+
+    await server.close();
+    server = await startLoopbackServer([{ status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: "model 'm' does not exist" } }) }]);
+    const failed = await runCli(["run", "--base-url", `${server.url}/v1`, "--model", "m", "hello"], { cwd });
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toBe("");
+    expect(`${failed.stdout}${failed.stderr}`.split("model 'm' does not exist")).toHaveLength(2);
+    expect(failed.stderr).toContain("ctxkit run: stopped (error)");
+  });
+
+  it("exits with 130 when interrupted with Ctrl-C (SIGINT)", async () => {
+    let received: () => void = () => undefined;
+    const requested = new Promise<void>((resolvePromise) => (received = resolvePromise));
+    // A server that never answers: the run is waiting for the model when the signal comes.
+    server = await startLoopbackServer(() => {
+      received();
+      return new Promise(() => undefined);
+    });
+    const cwd = await temporary();
+    const child = spawn(process.execPath, [bin, "run", "--base-url", `${server.url}/v1`, "--model", "m", "hello"], { cwd, env: { PATH: process.env.PATH ?? "", NO_COLOR: "1" } });
+    let stderr = "";
+    child.stderr.on("data", (data: Buffer) => (stderr += data.toString()));
+    await requested;
+    child.kill("SIGINT");
+    const code = await new Promise<number | null>((resolvePromise) => child.on("close", resolvePromise));
+    expect(code).toBe(130);
+    expect(stderr).toContain("interrupted");
+  });
+
+  it("honours FORCE_COLOR on a pipe, and NO_COLOR without it", async () => {
+    const cwd = await temporary();
+    const [forced, plain] = await Promise.all([
+      runCli(["demo", "--dir", "forced"], { cwd, env: { NO_COLOR: "", FORCE_COLOR: "1" }, timeoutMs: 120_000 }),
+      runCli(["demo", "--dir", "plain"], { cwd, timeoutMs: 120_000 }),
+    ]);
+    expect(forced.stdout).toContain("\u001b[1mctxkit demo");
+    expect(plain.stdout).not.toContain("\u001b[");
+  });
+});
+
+describe("ctxkit sessions, inspect and replay", () => {
+  it("shows token usage in sessions show, inspects a folder, and removes a session with sessions rm", async () => {
+    server = await startOpenAIModelServer(["Hello back."]);
+    const cwd = await temporary();
+    const run = await runCli(["run", "--base-url", (server as { baseURL: string } & LoopbackServer).baseURL, "--model", "gpt-4o", "--json", "hello"], { cwd });
+    const sessionId = String((JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { sessionId: string }).sessionId);
+
+    const show = await runCli(["sessions", "show", sessionId], { cwd });
+    expect(show.stdout).toMatch(/usage: [\d,]+ prompt tokens \(\d+\.\d% cached\), \d+ output, 1 call/);
+    expect(show.stdout).toContain("cost $");
+
+    const inspect = await runCli(["inspect", join(".ctxkit", "sessions"), "--tokenizer", "estimate"], { cwd, timeoutMs: 60_000 });
+    expect(inspect.code).toBe(0);
+    expect(inspect.stdout).toContain(sessionId);
+
+    const removed = await runCli(["sessions", "rm", sessionId], { cwd });
+    expect(removed.code).toBe(0);
+    expect(existsSync(join(cwd, ".ctxkit", "sessions", `${sessionId}.jsonl`))).toBe(false);
+    const again = await runCli(["sessions", "rm", sessionId], { cwd });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(sessionId);
+  });
+
+  it("writes replay results to a temporary folder outside the project, and to --out when given", async () => {
+    const cwd = await temporary();
+    const fixture = resolve("src/inspect/importers/fixtures/mini-swe-agent.traj.json");
+    const run = await runCli(["replay", fixture, "--policy", "none", "--window", "32000"], { cwd, timeoutMs: 120_000 });
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain("replaying");
+    expect(existsSync(join(cwd, "bench-results"))).toBe(false);
+    const written = /JSON: (.+)$/m.exec(run.stdout)?.[1] ?? "";
+    expect(written.startsWith(join(tmpdir(), "ctxkit-bench-results"))).toBe(true);
+    expect(existsSync(written)).toBe(true);
+
+    const chosen = await runCli(["replay", fixture, "--policy", "none", "--window", "32000", "--out", "mine.json"], { cwd, timeoutMs: 120_000 });
+    expect(chosen.code).toBe(0);
+    expect(await readdir(cwd)).toContain("mine.json");
+  });
+});

@@ -1,0 +1,76 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { resolve } from "node:path";
+
+const bin = resolve("bin/ctxkit.js");
+
+export interface PtySession {
+  /** Everything the program wrote, ANSI escapes removed. */
+  readonly screen: string;
+  write(data: string): void;
+  /** Resolves once the output (after `from`, default the start) shows `text`; rejects after the timeout. */
+  waitFor(text: string | RegExp, options?: { from?: number; timeoutMs?: number }): Promise<void>;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  kill(): void;
+}
+
+/**
+ * Runs the real `ctxkit` binary on a pseudo-terminal made by util-linux `script`, so readline,
+ * raw mode, bracketed paste and Ctrl-C behave as they do for a person. Tests wait for output,
+ * never for a fixed time, so a loaded machine only makes them slower.
+ */
+export function runInPty(args: string[], options: { cwd: string; env?: Record<string, string> }): PtySession {
+  const command = `stty cols 100 rows 40 2>/dev/null; exec ${[process.execPath, bin, ...args].map(shellQuote).join(" ")}`;
+  const child: ChildProcessWithoutNullStreams = spawn("script", ["-q", "-e", "-f", "-c", command, "/dev/null"], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: options.cwd, XDG_CONFIG_HOME: `${options.cwd}/.config`, TERM: "xterm-256color", ...options.env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let raw = "";
+  const watchers = new Set<() => void>();
+  const onOutput = (data: Buffer) => {
+    raw += data.toString();
+    for (const watcher of [...watchers]) watcher();
+  };
+  child.stdout.on("data", onOutput);
+  child.stderr.on("data", onOutput);
+  const exited = new Promise<number | null>((resolvePromise) => child.on("close", (code) => resolvePromise(code)));
+  const session: PtySession = {
+    get screen() {
+      return stripAnsi(raw);
+    },
+    write: (data) => child.stdin.write(data),
+    waitFor(text, waitOptions = {}) {
+      const matches = () => {
+        const seen = stripAnsi(raw).slice(waitOptions.from ?? 0);
+        return typeof text === "string" ? seen.includes(text) : text.test(seen);
+      };
+      return new Promise((resolvePromise, reject) => {
+        if (matches()) return resolvePromise();
+        const timer = setTimeout(() => {
+          watchers.delete(check);
+          reject(new Error(`Timed out waiting for ${String(text)}. Screen:\n${stripAnsi(raw)}`));
+        }, waitOptions.timeoutMs ?? 30_000);
+        const check = () => {
+          if (!matches()) return;
+          clearTimeout(timer);
+          watchers.delete(check);
+          resolvePromise();
+        };
+        watchers.add(check);
+      });
+    },
+    exited,
+    kill: () => child.kill("SIGKILL"),
+  };
+  return session;
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, "'\\''")}'`;
+}
+
+export function stripAnsi(text: string): string {
+  // CSI sequences, OSC sequences, and the bare escapes readline uses to move the cursor.
+  return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "").replace(/\u001b\][^\u0007]*\u0007/g, "").replace(/\u001b[=>78]/g, "").replace(/\r/g, "");
+}
