@@ -71,12 +71,13 @@ function lintBody(skill: Skill): SkillLintFinding[] {
 
 /**
  * Relative file paths the body refers to: Markdown link targets and backticked paths with a folder
- * or an extension (`scripts/fill.py`, `references/guide.md`). URLs and anchors are not files.
+ * and an extension (`scripts/fill.py`, `references/guide.md`). URLs and anchors are not files.
  */
 export function extractFileReferences(body: string): string[] {
   const found = new Set<string>();
   for (const match of body.matchAll(/\]\(([^)\s]+)\)/g)) found.add(match[1]!);
-  for (const match of body.matchAll(/`((?:\.{1,2}\/|[\w.-]+\/)[\w./-]*[\w-]|[\w-]+\.(?:md|py|sh|js|ts|json|txt|ya?ml))`/g)) found.add(match[1]!);
+  // A bare file name ("`fill.py`") is often described under a heading naming its folder, so only paths with a folder count.
+  for (const match of body.matchAll(/`((?:\.{1,2}\/|[\w.-]+\/)[\w./-]*\.\w+)`/g)) found.add(match[1]!);
   return [...found]
     .map((reference) => reference.split("#")[0]!)
     .filter((reference) => reference !== "" && !/^[a-z][a-z0-9+.-]*:/i.test(reference) && !reference.startsWith("/") && !reference.startsWith("~"));
