@@ -27,6 +27,8 @@ export const commonOptions = {
   todo: { type: "boolean" },
   errors: { type: "boolean" },
   state: { type: "boolean" },
+  // Agent Skills: `--skills <dir>` (repeatable), searched before the workspace's and home's skill folders.
+  skills: { type: "string", multiple: true },
 } satisfies NonNullable<ParseArgsConfig["options"]>;
 
 export type CliFlags = {
@@ -52,6 +54,7 @@ export type CliFlags = {
   todo?: boolean;
   errors?: boolean;
   state?: boolean;
+  skills?: string[];
 };
 
 export interface ParsedCommandLine {

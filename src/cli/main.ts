@@ -8,6 +8,7 @@ import { inspectCommand } from "./commands/inspect-command.js";
 import { replayCommand } from "./commands/replay-command.js";
 import { runCommand } from "./commands/run-command.js";
 import { sessionsCommand } from "./commands/sessions-command.js";
+import { skillsCommand } from "./commands/skills-command.js";
 
 export const mainHelp = `ctxkit — context engineering for LLM agents
 
@@ -19,6 +20,7 @@ Commands:
   chat                    an interactive agent session
   sessions list|show <id> the stored sessions of a workspace
   config                  print the resolved configuration (secrets masked)
+  skills list|show|lint   the Agent Skills found for the workspace (--skills <dir> adds a folder)
   inspect <file…>         per-call tokens, prefix reuse, cache breaks and cost of a ctxkit session or another agent's transcript
   replay <file…>          replay recorded runs through context policies and compare cost, overflows and recall
   bench <name>            the seed's experiments as benchmarks (kv-cache, status-bar, tokens)
@@ -33,6 +35,7 @@ const commands: Record<string, Command> = {
   run: runCommand,
   chat: chatCommand,
   sessions: sessionsCommand,
+  skills: skillsCommand,
   config: configCommand,
   inspect: inspectCommand,
   replay: replayCommand,

@@ -16,6 +16,7 @@ An interactive session with the agent in the workspace. Takes the same options a
 Commands:
   /help      this list
   /tools     the tools the agent has
+  /skills    the skills found; type /<skill> args to run with one loaded
   /usage     tokens so far, the cached share, and the cost
   /session   the session id and file (resume with --session <id>)
   /exit      leave
@@ -31,10 +32,13 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env);
   const style = createTerminalStyle(shouldUseColor(io.stdout, flags.color, io.env));
   const lines = lineReader(io.stdin);
-  const { agent, session, resumed, warnings } = await createAgentFromConfig(config, {
+  const { agent, session, resumed, warnings, skills } = await createAgentFromConfig(config, {
+    ...(io.env.HOME ? { home: io.env.HOME } : {}),
     confirmToolCall: createConfirmationHandler({ approveAll: config.yes, allow: config.allow, readLine: lines.next, output: io.stdout, style }),
   });
   for (const warning of warnings) io.stderr.write(`ctxkit chat: session ${session.id}: ${warning.message}\n`);
+  for (const warning of skills.warnings) io.stderr.write(`ctxkit chat: skills: ${warning.message}\n`);
+  const skillNames = new Set(skills.skills.map((skill) => skill.name));
   const renderer = createEventRenderer({ write: (text) => io.stdout.write(text), style, spinner: io.stdout.isTTY === true });
   const callUsages: Usage[] = [];
   let current: AbortController | undefined;
@@ -55,11 +59,13 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
       if (line === undefined) break;
       const input = line.trim();
       if (input === "") continue;
-      if (input.startsWith("/")) {
+      // `/<skill> args` is not a chat command: it goes to the agent, whose skills policy expands it.
+      if (input.startsWith("/") && !skillNames.has(input.slice(1).split(/\s+/, 1)[0]!)) {
         const command = input.split(/\s+/, 1)[0];
         if (command === "/exit" || command === "/quit") break;
         if (command === "/help") io.stdout.write(chatHelp);
         else if (command === "/tools") io.stdout.write(`${agent.prefix.tools.map((tool) => `  ${tool.name}`).join("\n") || "  (no tools)"}\n`);
+        else if (command === "/skills") io.stdout.write(`${skills.skills.map((skill) => `  /${skill.name}  ${skill.description}`).join("\n") || "  (no skills)"}\n`);
         else if (command === "/usage") io.stdout.write(`${formatUsageLine(callUsages, callUsages.length, config.model)}\n`);
         else if (command === "/session") io.stdout.write(`session ${session.id}\nfile ${session.path}\nresume with: ctxkit chat --session ${session.id}\n`);
         else io.stdout.write(`Unknown command ${command}. Type /help.\n`);

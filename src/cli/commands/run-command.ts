@@ -33,7 +33,11 @@ Options:
   --no-timestamps --no-counter --no-todo --no-errors --no-state
                             switch off a part of the status bar (times, call counts, TODO list,
                             detailed errors, system state)
+  --skills <dir>            a folder of skills (<dir>/<name>/SKILL.md); repeatable, searched before
+                            <workspace>/.ctxkit/skills, .agents/skills, .claude/skills, ~/.config/ctxkit/skills
   --no-color                plain output
+
+A task of the form "/<skill> args" runs with that skill's instructions loaded.
 `;
 
 /** `ctxkit run "<task>"`: one agent run, streamed to the terminal or as NDJSON. */
@@ -52,7 +56,8 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const style = createTerminalStyle(!flags.json && shouldUseColor(io.stdout, flags.color, io.env));
   const answers = lineReader(io.stdin);
   const promptOutput = flags.json ? io.stderr : io.stdout;
-  const { agent, session, warnings } = await createAgentFromConfig(config, {
+  const { agent, session, warnings, skills } = await createAgentFromConfig(config, {
+    ...(io.env.HOME ? { home: io.env.HOME } : {}),
     confirmToolCall: createConfirmationHandler({ approveAll: config.yes, allow: config.allow, readLine: answers.next, output: promptOutput, style }),
     // How `auto` sent the status bar, and why (the cost model's inputs).
     onStatusBarDecision: (decision) =>
@@ -60,6 +65,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   });
 
   for (const warning of warnings) io.stderr.write(`ctxkit run: session ${session.id}: ${warning.message}\n`);
+  for (const warning of skills.warnings) io.stderr.write(`ctxkit run: skills: ${warning.message}\n`);
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
   process.once("SIGINT", onInterrupt);
