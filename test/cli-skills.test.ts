@@ -82,4 +82,17 @@ describe("ctxkit skills", () => {
     expect(body.tools.map((tool) => tool.function.name)).toContain("skill");
     expect(body.tools.map((tool) => tool.function.name)).toContain("skill_file");
   });
+
+  it("chat lists skills with /skills and sends '/deploy staging' to the agent, which loads the skill", async () => {
+    const { cwd } = await workspaceWithSkills();
+    server = await startOpenAIModelServer(["Deployed to staging."]);
+    const run = await runCli(["chat", "--base-url", server.baseURL, "--model", "m", "--status-bar", "off"], {
+      cwd,
+      input: ["/skills", { line: "/deploy staging", waitFor: "/deploy  Deploy the service" }, { line: "/exit", waitFor: "Deployed to staging." }],
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain("Unknown command /deploy");
+    const body = JSON.parse(server.requests[0]!.body) as { messages: Array<{ role: string; content: string }> };
+    expect(body.messages[1]!.content).toMatch(/\/deploy staging\n\n<skill name="deploy"/);
+  });
 });
