@@ -101,6 +101,8 @@ export function createSkillsFromConfig(config: ResolvedConfig, home?: string): P
     directories: config.skillDirectories,
     ...(home ? { home } : {}),
     ...(config.contextWindow ? { contextWindow: config.contextWindow } : {}),
+    // The status bar's line for skills: shown with it, gone with `--status-bar off`.
+    listActiveInTail: config.statusBar.mode !== "off",
   });
 }
 

@@ -67,6 +67,16 @@ describe("the skills policy in the agent loop", () => {
     expectPrefixExtensions(provider.bodies);
   });
 
+  it("names the active skills in the tail when asked, and only once one is active", async () => {
+    const catalog = await loadCatalog();
+    const provider = createScriptedProvider({ turns: ["Hi.", "Deployed."] });
+    const agent = createAgent({ provider, system: "s", context: [createSkillsPolicy(catalog, { listActiveInTail: true })], clock: createTestClock(), prefixGuard: { strict: true } });
+    await agent.run("hello").result();
+    await agent.run("/deploy staging").result();
+    expect(provider.requests[0]!.tail).toBeUndefined();
+    expect(provider.requests[1]!.tail?.content).toBe("Active skills: deploy (their instructions are in the conversation).");
+  });
+
   it("answers the skill tool with a placeholder and appends the body as a user message right after it, once", async () => {
     const catalog = await loadCatalog();
     const provider = createScriptedProvider({

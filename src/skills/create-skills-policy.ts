@@ -1,4 +1,4 @@
-import type { ContextEdit, ContextPolicy } from "../context/context-policy.js";
+import type { ContextEdit, ContextPolicy, TailState } from "../context/context-policy.js";
 import { toolCallsOf, type Message, type ToolMessage, type UserMessage } from "../types/index.js";
 import { createSkillFileTool } from "./create-skill-file-tool.js";
 import { createSkillTool, type SkillArgs } from "./create-skill-tool.js";
@@ -17,6 +17,8 @@ export interface SkillsPolicyOptions {
   maxCheckpointCharsPerSkill?: number;
   /** Most characters of all bodies re-injected after a compaction (default 50 000). */
   maxCheckpointChars?: number;
+  /** Name the active skills in the request's tail, beside the status bar (default false). */
+  listActiveInTail?: boolean;
 }
 
 /** The skills context policy, with the catalog it was built from. */
@@ -68,6 +70,14 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
       const messages = pendingSkillMessages(state.messages, byName, state.now);
       return messages.length === 0 ? undefined : [{ type: "append", messages } satisfies ContextEdit];
     },
+    ...(options.listActiveInTail
+      ? {
+          tail(state: TailState) {
+            const active = activeSkillNames(state.trajectory);
+            return active.length === 0 ? undefined : `Active skills: ${active.join(", ")} (their instructions are in the conversation).`;
+          },
+        }
+      : {}),
     checkpoint(messages, now, id) {
       const active = activeSkillNames(messages).flatMap((name) => byName.get(name) ?? []);
       return createSkillsCheckpoint(active, checkpointLimits, id, now);
