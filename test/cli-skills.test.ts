@@ -95,4 +95,23 @@ describe("ctxkit skills", () => {
     const body = JSON.parse(server.requests[0]!.body) as { messages: Array<{ role: string; content: string }> };
     expect(body.messages[1]!.content).toMatch(/\/deploy staging\n\n<skill name="deploy"/);
   });
+
+  it("a resumed session still knows the skill is active: '/deploy' again adds no second body", async () => {
+    const { cwd } = await workspaceWithSkills();
+    server = await startOpenAIModelServer(["Deployed.", "Still deployed."]);
+    const first = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--status-bar", "off", "/deploy staging"], { cwd });
+    expect(first.code).toBe(0);
+    const sessionId = /session (\S+)\n/.exec(first.stdout)![1]!;
+    const second = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--status-bar", "off", "--session", sessionId, "/deploy staging"], { cwd });
+    expect(second.stderr).toBe("");
+    expect(second.code).toBe(0);
+    const [before, after] = server.requests.map((request) => request.body);
+    const parsed = [before!, after!].map((text) => JSON.parse(text) as { messages: Array<{ role: string; content: string }>; tools: unknown });
+    // The resumed request extends the first one (same catalog and tools, same stored messages).
+    expect(JSON.stringify(parsed[1]!.messages.slice(0, parsed[0]!.messages.length))).toBe(JSON.stringify(parsed[0]!.messages));
+    expect(JSON.stringify(parsed[1]!.tools)).toBe(JSON.stringify(parsed[0]!.tools));
+    const body = parsed[1]!;
+    expect(body.messages.at(-1)!.content).toMatch(/\/deploy staging\n\n\(Skill 'deploy' is already active/);
+    expect(after!.split("make deploy ENV=").length - 1).toBe(1);
+  });
 });
