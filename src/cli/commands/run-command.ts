@@ -33,7 +33,8 @@ Options:
   --no-timestamps --no-counter --no-todo --no-errors --no-state
                             switch off a part of the status bar (times, call counts, TODO list,
                             detailed errors, system state)
-  --skills <dir>            a folder of skills (<dir>/<name>/SKILL.md); repeatable, searched before
+  --skills <dir>            a folder of skills (<dir>/<name>/SKILL.md, relative to the workspace like
+                            --data-dir); repeatable, searched before
                             <workspace>/.ctxkit/skills, .agents/skills, .claude/skills, ~/.config/ctxkit/skills
   --no-color                plain output
 

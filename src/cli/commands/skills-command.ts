@@ -15,7 +15,7 @@ The Agent Skills an agent in this workspace would get: <dir>/<name>/SKILL.md und
               exit code 1 when a finding is an error
 
 Options:
-  --skills <dir>     a skills folder to search first (repeatable)
+  --skills <dir>     a skills folder to search first (repeatable; relative to the workspace)
   --workspace <dir>  the workspace (default: current directory)
   --json             print JSON: list → {"skills": [{"name", "description", "path"}], "warnings": [...]}
 `;
