@@ -27,6 +27,9 @@ Tools and context:
   --tools <list>            comma-separated built-in tools; 'default' = all but bash, 'all' adds bash
   --yes, -y                 approve every confirmation (writes, bash)
   --max-iterations <n>      model calls per task before stopping (default 50)
+  --skills <dir>            a folder of skills (<dir>/<name>/SKILL.md, relative to the workspace like
+                            --data-dir); repeatable, searched before <workspace>/.ctxkit/skills,
+                            .agents/skills, .claude/skills, ~/.config/ctxkit/skills
   --compression <policy>    ctxkit (default: layered), none, individual, combined, context-aware,
                             context-aware-citations, windowed
   --status-bar <auto|replace|append|off>

@@ -42,6 +42,8 @@ export const commonOptions = {
   "log-requests": { type: "string" },
   continue: { type: "boolean", short: "c" },
   "project-instructions": { type: "boolean" },
+  // Agent Skills: `--skills <dir>` (repeatable), searched before the workspace's and home's skill folders.
+  skills: { type: "string", multiple: true },
 } satisfies NonNullable<ParseArgsConfig["options"]>;
 
 export type CliFlags = {
@@ -77,6 +79,7 @@ export type CliFlags = {
   "log-requests"?: string;
   continue?: boolean;
   "project-instructions"?: boolean;
+  skills?: string[];
 };
 
 export interface ParsedCommandLine {

@@ -18,6 +18,7 @@ import { createFileBlobStore } from "../session/blob-store.js";
 import { findModelPricing } from "../session/pricing.js";
 import { createCompressionFromConfig } from "./create-compression-from-config.js";
 import type { CompressionPolicy } from "../context/compression/index.js";
+import { createSkills, type SkillsPolicy } from "../skills/index.js";
 
 export const defaultSystemPrompt = `You are ctxkit, a coding agent working in the user's workspace through tools.
 Read files before you change them, keep edits minimal, prefer searching (grep, glob) over reading whole large files,
@@ -102,6 +103,20 @@ export interface ConfiguredAgent {
   statusBar: StatusBar;
   /** The context compression policy (absent with `--compression none`). */
   compression?: CompressionPolicy;
+  /** The Agent Skills found at start (its `warnings` say what was skipped). */
+  skills: SkillsPolicy;
+}
+
+/** The skills of the workspace, the home folder and `--skills`, fixed for the session. */
+export function createSkillsFromConfig(config: ResolvedConfig, home?: string): Promise<SkillsPolicy> {
+  return createSkills({
+    workspace: config.workspace,
+    directories: config.skillDirectories,
+    ...(home ? { home } : {}),
+    ...(config.contextWindow ? { contextWindow: config.contextWindow } : {}),
+    // The status bar's line for skills: shown with it, gone with `--status-bar off`.
+    listActiveInTail: config.statusBar.mode !== "off",
+  });
 }
 
 /**
@@ -118,14 +133,17 @@ export async function createAgentFromConfig(
     extra?: Partial<AgentOptions>;
     /** Told how `auto` chose to send the status bar (the decision and its inputs). */
     onStatusBarDecision?: (decision: StatusBarModeDecision) => void;
+    /** The home directory whose ~/.config/ctxkit/skills is searched (default: the user's). */
+    home?: string;
   },
 ): Promise<ConfiguredAgent> {
   const provider = options.provider ?? createProviderFromConfig(config);
   const statusBar = createStatusBarFromConfig(config, provider.model, options.onStatusBarDecision);
   const compression = createCompressionFromConfig(config);
+  const skills = await createSkillsFromConfig(config, options.home);
   // The same list a library user passes: createAgent orders the policies and carries the status
   // bar's counts and TODO list across compactions.
-  const context: ContextPolicy[] = [...(compression ? [compression] : []), statusBar, ...(options.extra?.context ?? [])];
+  const context: ContextPolicy[] = [...(compression ? [compression] : []), skills, statusBar, ...(options.extra?.context ?? [])];
   const tools = createToolsFromConfig(config);
   const system = options.system ?? defaultSystemPrompt;
   const prefix = resolveAgentPrefix({ system, tools, context });
@@ -155,7 +173,7 @@ export async function createAgentFromConfig(
     ...options.extra,
     context,
   });
-  return { agent, session, resumed, warnings: started.warnings, statusBar, ...(compression ? { compression } : {}) };
+  return { agent, session, resumed, warnings: started.warnings, statusBar, skills, ...(compression ? { compression } : {}) };
 }
 
 function servesQwen3Locally(config: ResolvedConfig, model: string): boolean {

@@ -12,6 +12,7 @@ import { runCommand, runHelp } from "./commands/run-command.js";
 import { sessionsCommand, sessionsHelp } from "./commands/sessions-command.js";
 import { viewCommand, viewHelp } from "./commands/view-command.js";
 import { toCliMessage } from "./cli-error-message.js";
+import { skillsCommand, skillsHelp } from "./commands/skills-command.js";
 
 export const mainHelp = `ctxkit — context engineering for LLM agents
 
@@ -23,6 +24,7 @@ Commands:
   chat                    an interactive agent session
   sessions list|show|rm   the stored sessions of a workspace
   config                  print the resolved configuration (secrets masked)
+  skills list|show|lint   the Agent Skills found for the workspace (--skills <dir> adds a folder)
   inspect <file…>         per-call tokens, prefix reuse, cache breaks and cost of a ctxkit session or another agent's transcript
   view <session | file…>  the same, call by call, in a local page in the browser
   replay <file…>          replay recorded runs through context policies and compare cost, overflows and recall
@@ -46,6 +48,7 @@ const commands: Record<string, { run: Command; help: (args: string[]) => string 
   run: { run: runCommand, help: () => runHelp },
   chat: { run: chatCommand, help: () => chatHelp },
   sessions: { run: sessionsCommand, help: () => sessionsHelp },
+  skills: { run: skillsCommand, help: () => skillsHelp },
   config: { run: configCommand, help: () => configHelp },
   inspect: { run: inspectCommand, help: () => inspectHelp },
   replay: { run: replayCommand, help: () => replayHelp },

@@ -53,6 +53,8 @@ export interface ResolvedConfig {
   /** Tools whose calls never ask for confirmation. */
   allow: string[];
   statusBar: StatusBarConfig;
+  /** Skill directories given with `--skills` (absolute), searched before the standard places. */
+  skillDirectories: string[];
   sources: Partial<Record<keyof Omit<ResolvedConfig, "sources">, ConfigSource>>;
   configFiles: string[];
 }
@@ -245,6 +247,7 @@ export function resolveConfig(
       detailedErrors: flags.errors !== false,
       systemState: flags.state !== false,
     },
+    skillDirectories: (flags.skills ?? []).map((directory) => resolve(workspace, directory)),
     sources,
     configFiles: [workspaceConfig && workspaceConfigPath, userConfig && userConfigPath].filter((path): path is string => Boolean(path)),
   };

@@ -41,7 +41,9 @@ export type DerivedInfo =
   /** State a policy carries across a compaction (the status bar's counts and TODO list, active skills…). */
   | { kind: "checkpoint"; policy: string; data: unknown }
   /** A harness note appended to the trajectory (e.g. an announcement); `policy` names who wrote it. */
-  | { kind: "note"; policy: string };
+  | { kind: "note"; policy: string }
+  /** A skill's body brought into the context: by the person's `/name` (`slash`) or the model's `skill` call (`tool`). */
+  | { kind: "skill"; name: string; via: "slash" | "tool"; toolCallId?: string };
 
 export type DerivedKind = DerivedInfo["kind"];
 

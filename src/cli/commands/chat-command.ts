@@ -30,6 +30,7 @@ this tool, for the rest of the session) or n followed by a reason, which is pass
 Commands:
   /help      this list
   /tools     the tools the agent has
+  /skills    the skills found; type /<skill> args to run with one loaded
   /usage     tokens so far, the cached share, and the cost
   /session   the session id and file (resume with --session <id> or --continue)
   /exit      leave
@@ -61,13 +62,16 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     commands: chatCommands,
     onQueued: (message) => io.stdout.write(`\n${style.dim(`(queued for after this turn: ${preview(message)})`)}\n`),
   });
-  const { agent, session, resumed, warnings } = await createAgentFromConfig(config, {
+  const { agent, session, resumed, warnings, skills } = await createAgentFromConfig(config, {
+    ...(io.env.HOME ? { home: io.env.HOME } : {}),
     provider: setup.provider,
     system: setup.system,
     extra: { settings: setup.settings },
     confirmToolCall: createConfirmationHandler({ approveAll: config.yes, allow: config.allow, readLine: input.nextAnswer, output: io.stdout, style, workspace: config.workspace }),
   });
   for (const warning of warnings) io.stderr.write(`ctxkit chat: session ${session.id}: ${warning.message}\n`);
+  for (const warning of skills.warnings) io.stderr.write(`ctxkit chat: skills: ${warning.message}\n`);
+  const skillNames = new Set(skills.skills.map((skill) => skill.name));
   const renderer = createEventRenderer({
     write: (text) => io.stdout.write(text),
     style,
@@ -105,11 +109,13 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
       interruptsAtPrompt = 0;
       const text = line.trim();
       if (text === "") continue;
-      if (text.startsWith("/") && !text.includes("\n")) {
+      // `/<skill> args` is not a chat command: it goes to the agent, whose skills policy expands it.
+      if (text.startsWith("/") && !text.includes("\n") && !skillNames.has(text.slice(1).split(/\s+/, 1)[0]!)) {
         const command = text.split(/\s+/, 1)[0];
         if (command === "/exit" || command === "/quit") break;
         if (command === "/help") io.stdout.write(chatHelp);
         else if (command === "/tools") io.stdout.write(`${agent.prefix.tools.map((tool) => `  ${tool.name}`).join("\n") || "  (no tools)"}\n`);
+        else if (command === "/skills") io.stdout.write(`${skills.skills.map((skill) => `  /${skill.name}  ${skill.description}`).join("\n") || "  (no skills)"}\n`);
         else if (command === "/usage") io.stdout.write(`${formatUsageLine(callUsages, callUsages.length, config.model)}\n`);
         else if (command === "/session") io.stdout.write(`session ${session.id}\nfile ${session.path}\nresume with: ctxkit chat --session ${session.id}\n`);
         else io.stdout.write(`Unknown command ${command}. Type /help.\n`);

@@ -22,6 +22,8 @@ Output:
 Exit codes: 0 the agent gave a final answer; 1 it stopped otherwise, or a write or command was
 declined because there was no terminal to ask (pass --yes, or "allow" in ~/.config/ctxkit/config.json);
 2 a usage error; 130 interrupted with Ctrl-C.
+
+A task of the form "/<skill> args" runs with that skill's instructions loaded.
 `;
 
 /** `ctxkit run "<task>"`: one agent run, streamed to the terminal or as NDJSON. */
@@ -43,7 +45,8 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const diagnosticStyle = createTerminalStyle(shouldUseColor(io.stderr, flags.color, io.env));
   const answers = lineReader(io.stdin);
   const unanswered: string[] = [];
-  const { agent, session, warnings } = await createAgentFromConfig(config, {
+  const { agent, session, warnings, skills } = await createAgentFromConfig(config, {
+    ...(io.env.HOME ? { home: io.env.HOME } : {}),
     provider: setup.provider,
     system: setup.system,
     extra: { settings: setup.settings },
@@ -64,6 +67,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   });
 
   for (const warning of warnings) io.stderr.write(`ctxkit run: session ${session.id}: ${warning.message}\n`);
+  for (const warning of skills.warnings) io.stderr.write(`ctxkit run: skills: ${warning.message}\n`);
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
   process.once("SIGINT", onInterrupt);

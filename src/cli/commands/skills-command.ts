@@ -1,0 +1,81 @@
+import { lintSkill, loadSkills, type SkillCatalog, type SkillLintFinding } from "../../skills/index.js";
+import { parseCommandLine } from "../cli-options.js";
+import type { CliIo } from "../cli-io.js";
+import { resolveConfig } from "../resolve-config.js";
+
+export const skillsHelp = `Usage: ctxkit skills list|show <name>|lint [name] [options]
+
+The Agent Skills an agent in this workspace would get: <dir>/<name>/SKILL.md under --skills <dir>
+(repeatable, searched first), <workspace>/.ctxkit/skills, .agents/skills, .claude/skills and
+~/.config/ctxkit/skills. The first skill of a name wins; skipped files are listed as warnings.
+
+  list        name, description and path of each skill
+  show <name> the skill's SKILL.md location and instructions
+  lint [name] check routing descriptions (when to use, when not), body length and file references;
+              exit code 1 when a finding is an error
+
+Options:
+  --skills <dir>     a skills folder to search first (repeatable; relative to the workspace)
+  --workspace <dir>  the workspace (default: current directory)
+  --json             print JSON: list → {"skills": [{"name", "description", "path"}], "warnings": [...]}
+`;
+
+/** `ctxkit skills list|show|lint`. */
+export async function skillsCommand(args: string[], io: CliIo): Promise<number> {
+  const { flags, positionals } = parseCommandLine(args);
+  const [action, name] = positionals;
+  if (flags.help || action === undefined) {
+    io.stdout.write(skillsHelp);
+    return flags.help ? 0 : 2;
+  }
+  const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env);
+  const catalog = await loadSkills({ workspace: config.workspace, directories: config.skillDirectories, ...(io.env.HOME ? { home: io.env.HOME } : {}) });
+  if (action === "list") return listSkills(catalog, flags.json === true, io);
+  if (action === "show") return showSkill(catalog, name, io);
+  if (action === "lint") return lintSkills(catalog, name, flags.json === true, io);
+  io.stderr.write(`ctxkit skills: unknown action '${action}'; use list, show <name> or lint.\n`);
+  return 2;
+}
+
+function listSkills(catalog: SkillCatalog, json: boolean, io: CliIo): number {
+  if (json) {
+    const skills = catalog.skills.map((skill) => ({ name: skill.name, description: skill.description, path: skill.path }));
+    io.stdout.write(`${JSON.stringify({ skills, warnings: catalog.warnings })}\n`);
+    return 0;
+  }
+  for (const skill of catalog.skills) io.stdout.write(`${skill.name}\n  ${skill.description}\n  ${skill.path}\n`);
+  if (catalog.skills.length === 0) io.stdout.write("No skills found.\n");
+  writeWarnings(catalog, io);
+  return 0;
+}
+
+function showSkill(catalog: SkillCatalog, name: string | undefined, io: CliIo): number {
+  const skill = catalog.skills.find((candidate) => candidate.name === name);
+  if (!skill) {
+    io.stderr.write(`ctxkit skills show: ${name === undefined ? "give a skill's name" : `no skill '${name}'`}. Skills: ${catalog.skills.map((entry) => entry.name).join(", ") || "none"}.\n`);
+    return 1;
+  }
+  const allowed = skill.allowedTools ? `allowed-tools: ${skill.allowedTools.join(" ")}\n` : "";
+  io.stdout.write(`name: ${skill.name}\ndescription: ${skill.description}\npath: ${skill.path}\n${allowed}\n${skill.body}\n`);
+  return 0;
+}
+
+async function lintSkills(catalog: SkillCatalog, name: string | undefined, json: boolean, io: CliIo): Promise<number> {
+  const selected = name === undefined ? catalog.skills : catalog.skills.filter((skill) => skill.name === name);
+  if (name !== undefined && selected.length === 0) {
+    io.stderr.write(`ctxkit skills lint: no skill '${name}'. Skills: ${catalog.skills.map((entry) => entry.name).join(", ") || "none"}.\n`);
+    return 1;
+  }
+  const findings: SkillLintFinding[] = (await Promise.all(selected.map((skill) => lintSkill(skill)))).flat();
+  if (json) io.stdout.write(`${JSON.stringify({ findings, warnings: catalog.warnings })}\n`);
+  else {
+    for (const finding of findings) io.stdout.write(`${finding.skill}: ${finding.severity} ${finding.code}: ${finding.message}\n`);
+    io.stdout.write(`${selected.length} skill(s), ${findings.length} finding(s).\n`);
+    writeWarnings(catalog, io);
+  }
+  return findings.some((finding) => finding.severity === "error") || catalog.warnings.some((warning) => warning.code !== "skill_shadowed") ? 1 : 0;
+}
+
+function writeWarnings(catalog: SkillCatalog, io: CliIo): void {
+  for (const warning of catalog.warnings) io.stderr.write(`ctxkit skills: ${warning.code}: ${warning.message}\n`);
+}

@@ -1,0 +1,48 @@
+import { ToolError, type Tool } from "../types/index.js";
+import type { Skill } from "./skill.js";
+import { activeSkillNames } from "./skill-messages.js";
+
+export interface SkillArgs {
+  name: string;
+  arguments?: string;
+}
+
+/** The short result the model sees; the body follows as a user message (see the skills policy). */
+export function loadedSkillText(name: string): string {
+  return `Loaded skill '${name}'. Its instructions follow in the next message.`;
+}
+
+export function alreadyActiveSkillText(name: string): string {
+  return `Skill '${name}' is already active; its instructions are earlier in this conversation.`;
+}
+
+/**
+ * The model-facing activation tool. It only checks the name: the body is appended by the policy's
+ * `prepareContext` as a user message after the result, so the tool result stays short and the
+ * body sits where the seed puts it (Claude Code's shape).
+ */
+export function createSkillTool(skills: readonly Skill[]): Tool<SkillArgs> {
+  const names = skills.map((skill) => skill.name);
+  return {
+    name: "skill",
+    description:
+      "Load a skill from <available_skills> by its name: its full instructions are added to the conversation. " +
+      "Call it before starting a task that matches a skill's description. Example: {\"name\": \"" + (names[0] ?? "pdf-forms") + "\"}",
+    parameters: {
+      type: "object",
+      properties: {
+        name: { type: "string", description: "The skill's name, exactly as listed in <available_skills>." },
+        arguments: { type: "string", description: "Optional text for the skill (what to apply it to)." },
+      },
+      required: ["name"],
+      additionalProperties: false,
+    },
+    parallelSafe: true,
+    async execute(args, context) {
+      if (!names.includes(args.name)) {
+        throw new ToolError("not_found", `Skill '${args.name}' not found. Available: ${names.join(", ") || "none"}.`);
+      }
+      return activeSkillNames(context.messages ?? []).includes(args.name) ? alreadyActiveSkillText(args.name) : loadedSkillText(args.name);
+    },
+  };
+}

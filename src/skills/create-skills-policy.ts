@@ -1,0 +1,120 @@
+import type { ContextEdit, ContextPolicy, TailState } from "../context/context-policy.js";
+import { toolCallsOf, type Message, type ToolMessage, type UserMessage } from "../types/index.js";
+import { createSkillFileTool } from "./create-skill-file-tool.js";
+import { createSkillTool, type SkillArgs } from "./create-skill-tool.js";
+import { renderSkillCatalog } from "./render-skill-catalog.js";
+import type { Skill, SkillCatalog, SkillWarning } from "./skill.js";
+import { activeSkillNames, createSkillMessage, createSkillsCheckpoint, renderSkillBody, skillsPolicyName } from "./skill-messages.js";
+
+export interface SkillsPolicyOptions {
+  /** The model's context window in tokens, for the listing budget (default 128 000). */
+  contextWindow?: number;
+  /** Share of the window the `<available_skills>` listing may take (default 0.01, as Claude Code). */
+  catalogShare?: number;
+  /** The listing budget in characters; overrides `contextWindow` × `catalogShare` × 4 characters per token. */
+  catalogBudgetChars?: number;
+  /** Most characters of one body re-injected after a compaction (default 20 000). */
+  maxCheckpointCharsPerSkill?: number;
+  /** Most characters of all bodies re-injected after a compaction (default 50 000). */
+  maxCheckpointChars?: number;
+  /** Name the active skills in the request's tail, beside the status bar (default false). */
+  listActiveInTail?: boolean;
+}
+
+/** The skills context policy, with the catalog it was built from. */
+export interface SkillsPolicy extends ContextPolicy {
+  readonly skills: readonly Skill[];
+  /** What discovery skipped or shadowed (empty when built from a catalog given in code). */
+  readonly warnings: readonly SkillWarning[];
+  /** The skills active in a context (activation order). */
+  activeSkills(messages: readonly Message[]): string[];
+}
+
+/**
+ * Agent Skills as one context policy, over a catalog loaded beforehand (so everything here is
+ * deterministic): the listing goes once into the system prompt; a person's `/name args` becomes a
+ * user message carrying the body; the model's `skill` call gets a short result and the body follows
+ * as an appended user message; `skill_file` reads the skill's files; a compaction re-injects the
+ * active bodies. Nothing already sent is ever rewritten.
+ */
+export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyOptions = {}): SkillsPolicy {
+  const skills = catalog.skills;
+  const byName = new Map(skills.map((skill) => [skill.name, skill]));
+  const budgetChars = options.catalogBudgetChars ?? Math.floor((options.contextWindow ?? 128_000) * (options.catalogShare ?? 0.01) * 4);
+  const checkpointLimits = { maxCharsPerSkill: options.maxCheckpointCharsPerSkill ?? 20_000, maxTotalChars: options.maxCheckpointChars ?? 50_000 };
+
+  return {
+    name: skillsPolicyName,
+    // After compression (-100), so a body appended here is not compacted in the same call; before the status bar (100).
+    order: -50,
+    tools: skills.length === 0 ? [] : [createSkillTool(skills), createSkillFileTool(skills)],
+    skills,
+    warnings: catalog.warnings,
+    activeSkills: activeSkillNames,
+    system: () => renderSkillCatalog(skills, { budgetChars }),
+    processUserMessage(message, info) {
+      const command = parseSlashCommand(message.content);
+      const skill = command && byName.get(command.name);
+      if (!command || !skill) return message;
+      if (activeSkillNames(info.trajectory).includes(skill.name)) {
+        return { ...message, content: `${message.content}\n\n(Skill '${skill.name}' is already active; its instructions are earlier in this conversation.)` };
+      }
+      const expanded: UserMessage = {
+        ...message,
+        content: `${message.content}\n\n${renderSkillBody(skill, command.args === "" ? {} : { args: command.args })}`,
+        meta: { ...message.meta, derived: { kind: "skill", name: skill.name, via: "slash" } },
+      };
+      return expanded;
+    },
+    prepareContext(state) {
+      const messages = pendingSkillMessages(state.messages, byName, state.now);
+      return messages.length === 0 ? undefined : [{ type: "append", messages } satisfies ContextEdit];
+    },
+    ...(options.listActiveInTail
+      ? {
+          tail(state: TailState) {
+            const active = activeSkillNames(state.trajectory);
+            return active.length === 0 ? undefined : `Active skills: ${active.join(", ")} (their instructions are in the conversation).`;
+          },
+        }
+      : {}),
+    checkpoint(messages, now, id) {
+      const active = activeSkillNames(messages).flatMap((name) => byName.get(name) ?? []);
+      return createSkillsCheckpoint(active, checkpointLimits, id, now);
+    },
+  };
+}
+
+/** `/name` or `/name args`; undefined for anything else (a path like `/etc/hosts` has no skill). */
+export function parseSlashCommand(text: string): { name: string; args: string } | undefined {
+  const match = /^\/([a-z0-9]+(?:-[a-z0-9]+)*)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  return match ? { name: match[1]!, args: (match[2] ?? "").trim() } : undefined;
+}
+
+/**
+ * Bodies owed to `skill` calls of the latest turn: each successful call whose skill is not active yet
+ * and has no body after it. Read from the call and result messages, so a restart decides the same.
+ */
+function pendingSkillMessages(messages: readonly Message[], byName: ReadonlyMap<string, Skill>, now: Date): UserMessage[] {
+  let turnStart = messages.length - 1;
+  while (turnStart >= 0 && messages[turnStart]!.role !== "assistant") turnStart -= 1;
+  if (turnStart < 0) return [];
+  const assistant = messages[turnStart]!;
+  if (assistant.role !== "assistant") return [];
+  const calls = toolCallsOf(assistant).filter((call) => call.name === "skill");
+  if (calls.length === 0) return [];
+  const after = messages.slice(turnStart + 1);
+  const active = new Set(activeSkillNames(messages.slice(0, turnStart)));
+  const injected = new Set(activeSkillNames(after));
+  const pending: UserMessage[] = [];
+  for (const call of calls) {
+    const result = after.find((message): message is ToolMessage => message.role === "tool" && message.toolCallId === call.id);
+    const args = call.arguments as Partial<SkillArgs> | undefined;
+    const skill = typeof args?.name === "string" ? byName.get(args.name) : undefined;
+    if (!result || result.isError || !skill || active.has(skill.name) || injected.has(skill.name)) continue;
+    injected.add(skill.name);
+    const extra = typeof args?.arguments === "string" ? args.arguments : undefined;
+    pending.push(createSkillMessage(skill, call.id, `${result.meta.id}~skill`, now, extra));
+  }
+  return pending;
+}

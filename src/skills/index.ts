@@ -1,0 +1,10 @@
+export type { Skill, SkillCatalog, SkillWarning, SkillWarningCode } from "./skill.js";
+export { parseSkillFile, defaultSkillFileLimits, type SkillFileLimits, type ParsedSkillFile } from "./parse-skill-file.js";
+export { loadSkills, defaultSkillDirectories, type LoadSkillsOptions } from "./load-skills.js";
+export { renderSkillCatalog, type SkillCatalogRenderOptions } from "./render-skill-catalog.js";
+export { createSkillsPolicy, parseSlashCommand, type SkillsPolicy, type SkillsPolicyOptions } from "./create-skills-policy.js";
+export { createSkills, type CreateSkillsOptions } from "./create-skills.js";
+export { createSkillTool, type SkillArgs } from "./create-skill-tool.js";
+export { createSkillFileTool, type SkillFileArgs } from "./create-skill-file-tool.js";
+export { activeSkillNames, renderSkillBody, skillsPolicyName, type SkillsCheckpointData } from "./skill-messages.js";
+export { lintSkill, lintDescription, extractFileReferences, type SkillLintCode, type SkillLintFinding } from "./lint-skills.js";

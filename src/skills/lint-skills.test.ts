@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { extractFileReferences, lintSkill } from "./lint-skills.js";
+import { loadSkills } from "./load-skills.js";
+import { skillMarkdown, writeSkillFolders } from "./test-support/skill-folders.js";
+
+describe("lintSkill", () => {
+  it("finds vague routing descriptions, missing when / when-not, and broken or escaping references", async () => {
+    const root = await writeSkillFolders({
+      backend: skillMarkdown("backend", "Help with backend"),
+      "pdf-forms": {
+        "SKILL.md": skillMarkdown(
+          "pdf-forms",
+          "Fill and flatten PDF forms with pypdf. Use when the user asks to fill a PDF form or extract its fields. Do not use for creating new PDFs or for scanned images.",
+          "Read [the field guide](references/fields.md), then run `scripts/fill.py`.\nSee `references/missing.md` and [secrets](../../etc/passwd). Docs: [pypdf](https://pypdf.readthedocs.io).",
+        ),
+        "references/fields.md": "Fields.",
+        "scripts/fill.py": "print('fill')",
+      },
+    });
+    const { skills } = await loadSkills({ directories: [root], includeDefaultDirectories: false });
+    const [backend, pdfForms] = await Promise.all(skills.map((skill) => lintSkill(skill)));
+    expect(backend!.map((finding) => finding.code)).toEqual(["description_vague", "description_without_when", "description_without_when_not"]);
+    expect(pdfForms!.map((finding) => [finding.code, finding.severity])).toEqual([
+      ["reference_outside_skill", "error"],
+      ["reference_broken", "error"],
+    ]);
+    expect(pdfForms![1]!.message).toContain("references/missing.md");
+  });
+
+  it("flags an empty body and one over 500 lines", async () => {
+    const root = await writeSkillFolders({
+      empty: skillMarkdown("empty", "x", ""),
+      long: skillMarkdown("long", "x", Array.from({ length: 600 }, (_, line) => `line ${line}`).join("\n")),
+    });
+    const { skills } = await loadSkills({ directories: [root], includeDefaultDirectories: false });
+    const findings = (await Promise.all(skills.map((skill) => lintSkill(skill)))).flat().map((finding) => finding.code);
+    expect(findings).toContain("body_empty");
+    expect(findings).toContain("body_too_long");
+  });
+
+  it("takes links and backticked paths with a folder as references, not URLs, anchors or bare names", () => {
+    expect(extractFileReferences("[a](docs/a.md#part) [b](https://x.y/z) [c](#top) `scripts/run.sh` `run.sh` `/mnt/out/` `./local.txt`")).toEqual([
+      "docs/a.md",
+      "scripts/run.sh",
+      "./local.txt",
+    ]);
+  });
+});

@@ -1,0 +1,93 @@
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { isInside } from "../tools/workspace-path.js";
+import type { Skill } from "./skill.js";
+
+export type SkillLintCode =
+  | "description_without_when"
+  | "description_without_when_not"
+  | "description_vague"
+  | "body_empty"
+  | "body_too_long"
+  | "reference_broken"
+  | "reference_outside_skill";
+
+export interface SkillLintFinding {
+  code: SkillLintCode;
+  severity: "error" | "warning";
+  skill: string;
+  message: string;
+}
+
+/** agentskills.io: keep SKILL.md under 500 lines and move detail into referenced files. */
+const maxBodyLines = 500;
+const maxBodyWords = 5_000;
+
+/**
+ * Checks a skill against the seed's rules for a routing description (it says when to use the skill
+ * and when not; "help with backend" routes nothing), the body's length and the files it refers to.
+ * Findings are data; the CLI prints them.
+ */
+export async function lintSkill(skill: Skill): Promise<SkillLintFinding[]> {
+  const findings: SkillLintFinding[] = [...lintDescription(skill), ...lintBody(skill)];
+  for (const reference of extractFileReferences(skill.body)) {
+    const absolute = path.resolve(skill.directory, reference);
+    if (!isInside(skill.directory, absolute)) {
+      findings.push({ code: "reference_outside_skill", severity: "error", skill: skill.name, message: `'${reference}' points outside the skill's folder; skill_file cannot read it. Keep referenced files inside ${skill.directory}.` });
+      continue;
+    }
+    if (!(await exists(absolute))) {
+      findings.push({ code: "reference_broken", severity: "error", skill: skill.name, message: `'${reference}' is referenced but does not exist in ${skill.directory}.` });
+    }
+  }
+  return findings;
+}
+
+export function lintDescription(skill: Skill): SkillLintFinding[] {
+  const findings: SkillLintFinding[] = [];
+  const text = skill.description.toLowerCase();
+  const words = text.split(/\s+/).filter((word) => word !== "");
+  if (words.length < 8 || /^(helps?|assists?|supports?|handles?)( (with|in|on))? [\w\s-]{0,30}\.?$/.test(text)) {
+    findings.push({ code: "description_vague", severity: "warning", skill: skill.name, message: `The description "${skill.description.slice(0, 80)}" is too vague to route on; say what the skill does, for which inputs, and when to use it.` });
+  }
+  if (!/\b(use (it |this )?(when|for|to|if)|when (the|you|a|asked)|whenever|if the (user|task))\b/.test(text)) {
+    findings.push({ code: "description_without_when", severity: "warning", skill: skill.name, message: "The description does not say when to use the skill; add \"Use when …\"." });
+  }
+  if (!/\b(do not|don't|not for|never|instead|unless|avoid|except)\b/.test(text)) {
+    findings.push({ code: "description_without_when_not", severity: "warning", skill: skill.name, message: "The description does not say when not to use the skill; add \"Do not use for …\" so it is not picked for near misses." });
+  }
+  return findings;
+}
+
+function lintBody(skill: Skill): SkillLintFinding[] {
+  if (skill.body.trim() === "") return [{ code: "body_empty", severity: "error", skill: skill.name, message: "SKILL.md has no instructions after the frontmatter." }];
+  const lines = skill.body.split("\n").length;
+  const words = skill.body.split(/\s+/).length;
+  if (lines > maxBodyLines || words > maxBodyWords) {
+    return [{ code: "body_too_long", severity: "warning", skill: skill.name, message: `The body has ${lines} lines and ${words} words (keep it under ${maxBodyLines} lines and ${maxBodyWords} words); move detail into referenced files.` }];
+  }
+  return [];
+}
+
+/**
+ * Relative file paths the body refers to: Markdown link targets and backticked paths with a folder
+ * and an extension (`scripts/fill.py`, `references/guide.md`). URLs and anchors are not files.
+ */
+export function extractFileReferences(body: string): string[] {
+  const found = new Set<string>();
+  for (const match of body.matchAll(/\]\(([^)\s]+)\)/g)) found.add(match[1]!);
+  // A bare file name ("`fill.py`") is often described under a heading naming its folder, so only paths with a folder count.
+  for (const match of body.matchAll(/`((?:\.{1,2}\/|[\w.-]+\/)[\w./-]*\.\w+)`/g)) found.add(match[1]!);
+  return [...found]
+    .map((reference) => reference.split("#")[0]!)
+    .filter((reference) => reference !== "" && !/^[a-z][a-z0-9+.-]*:/i.test(reference) && !reference.startsWith("/") && !reference.startsWith("~"));
+}
+
+async function exists(absolute: string): Promise<boolean> {
+  try {
+    await stat(absolute);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,91 @@
+import { parse } from "yaml";
+import type { Skill, SkillWarning } from "./skill.js";
+
+/** Limits on one `SKILL.md`: the file is read from disk and may come from anyone. */
+export interface SkillFileLimits {
+  /** Most characters in the whole file (default 256 000). */
+  maxFileChars?: number;
+  /** Most characters in the frontmatter (default 16 000). */
+  maxFrontmatterChars?: number;
+  /** Most YAML alias expansions (default 100): a "billion laughs" document is rejected, not expanded. */
+  maxAliasCount?: number;
+}
+
+export const defaultSkillFileLimits: Required<SkillFileLimits> = { maxFileChars: 256_000, maxFrontmatterChars: 16_000, maxAliasCount: 100 };
+
+/** The agentskills.io name rule: 1–64 lowercase letters, digits and hyphens, no leading, trailing or doubled hyphen. */
+const namePattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const maxNameLength = 64;
+export const maxDescriptionLength = 1024;
+
+export type ParsedSkillFile = { skill: Skill } | { warning: SkillWarning };
+
+/**
+ * Parses the text of `<directory>/SKILL.md`. Every problem is a warning naming the file and the fix;
+ * nothing here throws on bad input. Pure.
+ */
+export function parseSkillFile(text: string, location: { path: string; directory: string; folderName: string }, limits: SkillFileLimits = {}): ParsedSkillFile {
+  const { maxFileChars, maxFrontmatterChars, maxAliasCount } = { ...defaultSkillFileLimits, ...limits };
+  const skipped = (code: SkillWarning["code"], message: string): ParsedSkillFile => ({ warning: { code, path: location.path, message: `${location.path}: ${message} The skill is skipped.` } });
+  if (text.length > maxFileChars) return skipped("skill_file_too_large", `the file has ${text.length} characters, more than the ${maxFileChars} allowed; move long material into files the skill refers to.`);
+
+  const normalised = text.replace(/^\uFEFF/, "").replace(/\r\n/g, "\n");
+  const match = /^---\n([\s\S]*?)\n---(?:\n|$)/.exec(normalised);
+  if (!match) return skipped("skill_frontmatter_missing", "no YAML frontmatter; the file must start with '---', then 'name:' and 'description:', then '---'.");
+  const frontmatterText = match[1]!;
+  if (frontmatterText.length > maxFrontmatterChars) return skipped("skill_frontmatter_invalid", `the frontmatter has ${frontmatterText.length} characters, more than the ${maxFrontmatterChars} allowed.`);
+
+  let frontmatter: unknown;
+  try {
+    frontmatter = parse(frontmatterText, { maxAliasCount, uniqueKeys: true, prettyErrors: true });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    return skipped("skill_frontmatter_invalid", `the frontmatter is not valid YAML (${reason}).`);
+  }
+  if (typeof frontmatter !== "object" || frontmatter === null || Array.isArray(frontmatter)) {
+    return skipped("skill_frontmatter_invalid", "the frontmatter must be a YAML mapping with 'name' and 'description'.");
+  }
+  const fields = frontmatter as Record<string, unknown>;
+
+  const name = fields.name;
+  if (typeof name !== "string" || name.trim() === "") return skipped("skill_name_missing", "the frontmatter has no 'name'; add 'name: <folder name>'.");
+  if (name.length > maxNameLength || !namePattern.test(name)) {
+    return skipped("skill_name_invalid", `the name '${name.slice(0, 80)}' is not 1–${maxNameLength} lowercase letters, digits and single hyphens.`);
+  }
+  if (name !== location.folderName) return skipped("skill_name_mismatch", `the name '${name}' differs from its folder '${location.folderName}'; rename one to match the other.`);
+
+  const description = fields.description;
+  if (typeof description !== "string" || description.trim() === "") {
+    return skipped("skill_description_missing", "the frontmatter has no 'description'; say what the skill does and when to use it.");
+  }
+  if (description.length > maxDescriptionLength) {
+    return skipped("skill_description_too_long", `the description has ${description.length} characters, more than ${maxDescriptionLength}; shorten it.`);
+  }
+
+  const allowedTools = readAllowedTools(fields["allowed-tools"]);
+  const metadata = readMetadata(fields.metadata);
+  return {
+    skill: {
+      name,
+      description: description.trim(),
+      path: location.path,
+      directory: location.directory,
+      body: normalised.slice(match[0].length).trim(),
+      ...(allowedTools ? { allowedTools } : {}),
+      ...(metadata ? { metadata } : {}),
+    },
+  };
+}
+
+// The spec writes `allowed-tools` as a space-separated string; a YAML list is accepted too.
+function readAllowedTools(value: unknown): string[] | undefined {
+  if (typeof value === "string") return value.split(/\s+/).filter((tool) => tool !== "");
+  if (Array.isArray(value)) return value.filter((tool): tool is string => typeof tool === "string");
+  return undefined;
+}
+
+function readMetadata(value: unknown): Record<string, string> | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string");
+  return entries.length === 0 ? undefined : Object.fromEntries(entries);
+}

@@ -1,0 +1,41 @@
+import type { Skill } from "./skill.js";
+
+export interface SkillCatalogRenderOptions {
+  /** Most characters of the listing; descriptions are cut evenly to fit (never below `minDescriptionChars`). */
+  budgetChars: number;
+  /** Shortest a cut description gets (default 40). */
+  minDescriptionChars?: number;
+}
+
+/**
+ * The `<available_skills>` listing for the session part of the system prompt: name, description and
+ * location of every skill, sorted by name, so the same catalog always renders the same bytes. Text
+ * from the files is escaped so a description cannot close the tags. Pure.
+ */
+export function renderSkillCatalog(skills: readonly Skill[], options: SkillCatalogRenderOptions): string | undefined {
+  if (skills.length === 0) return undefined;
+  const sorted = [...skills].sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+  const render = (descriptionLimit: number) =>
+    [
+      "<available_skills>",
+      "Skills are instructions loaded only when needed. When a task matches a skill's description, call the `skill` tool with its name before you start; the person may also type /<name>.",
+      ...sorted.map((skill) =>
+        [`<skill>`, `<name>${escapeText(skill.name)}</name>`, `<description>${escapeText(cut(skill.description, descriptionLimit))}</description>`, `<location>${escapeText(skill.path)}</location>`, `</skill>`].join("\n"),
+      ),
+      "</available_skills>",
+    ].join("\n");
+  const full = render(Number.POSITIVE_INFINITY);
+  if (full.length <= options.budgetChars) return full;
+  const withoutDescriptions = render(0).length;
+  const perSkill = Math.floor((options.budgetChars - withoutDescriptions) / sorted.length);
+  return render(Math.max(options.minDescriptionChars ?? 40, perSkill));
+}
+
+function cut(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  return limit <= 1 ? "" : `${text.slice(0, limit - 1).trimEnd()}…`;
+}
+
+function escapeText(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}

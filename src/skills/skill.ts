@@ -1,0 +1,45 @@
+/** One Agent Skill (the agentskills.io format): a folder holding `SKILL.md` and the files it refers to. */
+export interface Skill {
+  /** Lowercase letters, digits and single hyphens; equal to the folder's name. */
+  name: string;
+  /** Says what the skill does and when to use it (at most 1024 characters). */
+  description: string;
+  /** Absolute path of the `SKILL.md` file. */
+  path: string;
+  /** Absolute path of the skill's folder (what `skill_file` is confined to). */
+  directory: string;
+  /** The Markdown after the frontmatter: the instructions loaded on activation. */
+  body: string;
+  /** The frontmatter's `allowed-tools`, when given. */
+  allowedTools?: string[];
+  /** The frontmatter's `metadata` (string values only). */
+  metadata?: Record<string, string>;
+}
+
+export type SkillWarningCode =
+  | "skill_file_too_large"
+  | "skill_frontmatter_missing"
+  | "skill_frontmatter_invalid"
+  | "skill_name_missing"
+  | "skill_name_invalid"
+  | "skill_name_mismatch"
+  | "skill_description_missing"
+  | "skill_description_too_long"
+  | "skill_shadowed"
+  | "skill_directory_unreadable"
+  | "skill_limit_reached";
+
+/** Why a skill file was skipped or shadowed: data for the caller to show, never an exception. */
+export interface SkillWarning {
+  code: SkillWarningCode;
+  /** The file or folder the warning is about. */
+  path: string;
+  message: string;
+}
+
+/** The skills found at session start, first one by name winning, plus what was skipped and why. */
+export interface SkillCatalog {
+  /** Sorted by name. */
+  skills: Skill[];
+  warnings: SkillWarning[];
+}

@@ -1,0 +1,117 @@
+import { mkdtemp, mkdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startOpenAIModelServer, type OpenAIModelServer } from "../src/testing.js";
+import { runCli } from "./run-cli.js";
+
+let server: OpenAIModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const deploySkill = `---
+name: deploy
+description: Deploy the service to an environment. Use when the user asks to ship or deploy. Do not use for local runs.
+---
+
+# Deploy
+
+Run \`scripts/smoke.sh\`, then \`make deploy ENV=<env>\`.
+`;
+
+async function workspaceWithSkills(): Promise<{ cwd: string; extra: string }> {
+  const cwd = await mkdtemp(join(tmpdir(), "ctxkit-skills-cli-"));
+  await mkdir(join(cwd, ".agents", "skills", "deploy", "scripts"), { recursive: true });
+  await writeFile(join(cwd, ".agents", "skills", "deploy", "SKILL.md"), deploySkill);
+  await writeFile(join(cwd, ".agents", "skills", "deploy", "scripts", "smoke.sh"), "echo ok\n");
+  const extra = join(cwd, "more-skills");
+  await mkdir(join(extra, "review"), { recursive: true });
+  await writeFile(join(extra, "review", "SKILL.md"), "---\nname: review\ndescription: Help with backend\n---\n\nSee `references/missing.md`.\n");
+  await mkdir(join(extra, "broken"), { recursive: true });
+  await writeFile(join(extra, "broken", "SKILL.md"), "no frontmatter here\n");
+  return { cwd, extra };
+}
+
+describe("ctxkit skills", () => {
+  it("list --json prints exactly the skills (name, description, path) and the warnings", async () => {
+    const { cwd, extra } = await workspaceWithSkills();
+    const run = await runCli(["skills", "list", "--json", "--skills", "more-skills"], { cwd });
+    expect(run.code).toBe(0);
+    const output = JSON.parse(run.stdout) as { skills: unknown[]; warnings: Array<{ code: string; path: string; message: string }> };
+    expect(Object.keys(output)).toEqual(["skills", "warnings"]);
+    expect(output.skills).toEqual([
+      { name: "deploy", description: "Deploy the service to an environment. Use when the user asks to ship or deploy. Do not use for local runs.", path: join(cwd, ".agents", "skills", "deploy", "SKILL.md") },
+      { name: "review", description: "Help with backend", path: join(extra, "review", "SKILL.md") },
+    ]);
+    expect(output.warnings).toEqual([{ code: "skill_frontmatter_missing", path: join(extra, "broken", "SKILL.md"), message: expect.stringContaining("no YAML frontmatter") }]);
+  });
+
+  it("lint reports findings with codes and fails on a broken reference; show prints the body", async () => {
+    const { cwd } = await workspaceWithSkills();
+    const lint = await runCli(["skills", "lint", "--json", "--skills", "more-skills"], { cwd });
+    expect(lint.code).toBe(1);
+    const { findings } = JSON.parse(lint.stdout) as { findings: Array<{ skill: string; code: string }> };
+    expect(findings.map((finding) => `${finding.skill}:${finding.code}`)).toEqual([
+      "review:description_vague",
+      "review:description_without_when",
+      "review:description_without_when_not",
+      "review:reference_broken",
+    ]);
+    const show = await runCli(["skills", "show", "deploy"], { cwd });
+    expect(show.code).toBe(0);
+    expect(show.stdout).toContain("Run `scripts/smoke.sh`, then `make deploy ENV=<env>`.");
+  });
+
+  it("run '/deploy staging' sends the skill body in the first user message and the catalog in the system prompt", async () => {
+    const { cwd } = await workspaceWithSkills();
+    server = await startOpenAIModelServer(["Deployed to staging."]);
+    const run = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--status-bar", "off", "/deploy staging"], { cwd });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const body = JSON.parse(server.requests[0]!.body) as { messages: Array<{ role: string; content: string }>; tools: Array<{ function: { name: string } }> };
+    expect(body.messages[0]!.role).toBe("system");
+    expect(body.messages[0]!.content).toContain("<name>deploy</name>");
+    const user = body.messages[1]!;
+    expect(user.role).toBe("user");
+    // The status bar (which runs after skills) stamps the person's message with the time.
+    expect(user.content).toMatch(/^\[[\d :-]+\] \/deploy staging\n\n<skill name="deploy"/);
+    expect(user.content).toContain("make deploy ENV=<env>");
+    expect(user.content.endsWith("ARGUMENTS: staging")).toBe(true);
+    expect(body.tools.map((tool) => tool.function.name)).toContain("skill");
+    expect(body.tools.map((tool) => tool.function.name)).toContain("skill_file");
+  });
+
+  it("chat lists skills with /skills and sends '/deploy staging' to the agent, which loads the skill", async () => {
+    const { cwd } = await workspaceWithSkills();
+    server = await startOpenAIModelServer(["Deployed to staging."]);
+    const run = await runCli(["chat", "--base-url", server.baseURL, "--model", "m", "--status-bar", "off"], {
+      cwd,
+      input: ["/skills", { line: "/deploy staging", waitFor: "/deploy  Deploy the service" }, { line: "/exit", waitFor: "Deployed to staging." }],
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain("Unknown command /deploy");
+    const body = JSON.parse(server.requests[0]!.body) as { messages: Array<{ role: string; content: string }> };
+    expect(body.messages[1]!.content).toMatch(/\/deploy staging\n\n<skill name="deploy"/);
+  });
+
+  it("a resumed session still knows the skill is active: '/deploy' again adds no second body", async () => {
+    const { cwd } = await workspaceWithSkills();
+    server = await startOpenAIModelServer(["Deployed.", "Still deployed."]);
+    const first = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--status-bar", "off", "/deploy staging"], { cwd });
+    expect(first.code).toBe(0);
+    const sessionId = /session (\S+)\n/.exec(first.stdout)![1]!;
+    const second = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--status-bar", "off", "--session", sessionId, "/deploy staging"], { cwd });
+    expect(second.stderr).toBe("");
+    expect(second.code).toBe(0);
+    const [before, after] = server.requests.map((request) => request.body);
+    const parsed = [before!, after!].map((text) => JSON.parse(text) as { messages: Array<{ role: string; content: string }>; tools: unknown });
+    // The resumed request extends the first one (same catalog and tools, same stored messages).
+    expect(JSON.stringify(parsed[1]!.messages.slice(0, parsed[0]!.messages.length))).toBe(JSON.stringify(parsed[0]!.messages));
+    expect(JSON.stringify(parsed[1]!.tools)).toBe(JSON.stringify(parsed[0]!.tools));
+    const body = parsed[1]!;
+    expect(body.messages.at(-1)!.content).toMatch(/\/deploy staging\n\n\(Skill 'deploy' is already active/);
+    expect(after!.split("make deploy ENV=").length - 1).toBe(1);
+  });
+});
