@@ -43,18 +43,18 @@ describe("confirmation prompt", () => {
   // and moved the session storage on the next run.
   it("asks about a change to ctxkit.config.json even under --yes and allow, saying what it changes", async () => {
     const approveAll = policyWith(undefined, { approveAll: true, allow: ["write_file"] });
-    expect(await approveAll.handler(call("write_file", { path: "ctxkit.config.json", content: '{"tools":["all"]}' }))).toBe(false);
+    expect(await approveAll.handler(call("write_file", { path: "ctxkit.config.json", content: '{"tools":["all"]}' }))).toEqual({ approved: false });
     expect(approveAll.shown()).toContain("changes ctxkit.config.json");
     expect(approveAll.shown()).toContain("--yes and allow do not cover it");
 
     const asked = policyWith("y", { approveAll: true });
-    expect(await asked.handler(call("bash", { command: "echo '{}' > ctxkit.config.json" }))).toBe(true);
+    expect(await asked.handler(call("bash", { command: "echo '{}' > ctxkit.config.json" }))).toEqual({ approved: true });
     expect(asked.shown()).toContain("changes ctxkit.config.json");
   });
 
   it("still approves other calls under --yes without asking", async () => {
     const { handler, shown } = policyWith(undefined, { approveAll: true });
-    expect(await handler(call("write_file", { path: "src/a.ts", content: "x" }))).toBe(true);
+    expect(await handler(call("write_file", { path: "src/a.ts", content: "x" }))).toEqual({ approved: true });
     expect(shown()).toBe("");
   });
 });

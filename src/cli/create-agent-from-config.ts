@@ -12,7 +12,7 @@ import { type SystemPrompt, ConfigError } from "../types/index.js";
 import type { ResolvedConfig } from "./resolve-config.js";
 import { createStatusBar, type StatusBar, type StatusBarModeDecision } from "../context/status-bar/index.js";
 import type { ContextPolicy } from "../context/context-policy.js";
-import { resolveAgentPrefix } from "../loop/resolve-agent-prefix.js";
+import { policySystemSection, resolveAgentPrefix, withoutPolicySections } from "../loop/resolve-agent-prefix.js";
 import { detectSystemState } from "../loop/detect-system-state.js";
 import { createFileBlobStore } from "../session/blob-store.js";
 import { findModelPricing } from "../session/pricing.js";
@@ -145,7 +145,8 @@ export async function createAgentFromConfig(
   // bar's counts and TODO list across compactions.
   const context: ContextPolicy[] = [...(compression ? [compression] : []), skills, statusBar, ...(options.extra?.context ?? [])];
   const tools = createToolsFromConfig(config);
-  const system = options.system ?? defaultSystemPrompt;
+  // A resumed session's stored system prompt already holds the policies' sections (the skills catalog…).
+  const system = withoutPolicySections(options.system ?? defaultSystemPrompt, policySystemSection({ tools, context }));
   const prefix = resolveAgentPrefix({ system, tools, context });
   const started = await startSession(sessionStoreFor(config), {
     ...(config.sessionId ? { id: config.sessionId } : {}),

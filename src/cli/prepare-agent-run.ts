@@ -56,7 +56,7 @@ export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<Agent
     const stored = loaded.prefix.system;
     system = given ?? { ...stored };
     const userTexts = loaded.messages.flatMap((message) => (message.role === "user" ? [message.content] : []));
-    announced = lastAnnouncedVersion(userTexts) ?? instructionsVersion(stored.sessionText ?? "");
+    announced = lastAnnouncedVersion(userTexts) ?? instructionsVersion(storedInstructions(stored.sessionText));
   } else {
     const base = given ?? defaultSystemPrompt;
     system = instructions.text === "" ? base : { staticText: base, sessionText: instructions.text };
@@ -121,4 +121,15 @@ function parseTemperature(value: string): number {
     throw new CtxkitError("usage_invalid", `--temperature must be a number from 0 to 2, got '${value}'.`);
   }
   return parsed;
+}
+
+/**
+ * The project instructions inside a stored session part of the system prompt, which may also hold
+ * context policies' sections after them (the skills catalog): from its opening line to its last
+ * `</instructions>` (policies escape their file text, so none can close that tag).
+ */
+function storedInstructions(sessionText = ""): string {
+  if (!sessionText.startsWith("Project instructions (from")) return "";
+  const end = sessionText.lastIndexOf("</instructions>");
+  return end === -1 ? sessionText : sessionText.slice(0, end + "</instructions>".length);
 }

@@ -19,7 +19,25 @@ export function resolveAgentPrefix(input: AgentPrefixInput): StablePrefix {
   const policy = composeContextPolicies(...(input.context ?? []));
   const tools = [...(input.tools ?? []), ...(policy.tools ?? [])];
   const base: SystemPrompt = typeof input.system === "string" ? { staticText: input.system } : input.system;
-  const section = policy.system?.({ toolNames: tools.map((tool) => tool.name).sort() });
+  const section = policySystemSection(input);
   const system: SystemPrompt = section === undefined ? base : { staticText: base.staticText, sessionText: base.sessionText ? `${base.sessionText}\n\n${section}` : section };
   return createStablePrefix(system, tools);
+}
+
+/** The policies' stable sections as they go into the session part of the system prompt (undefined: none). */
+export function policySystemSection(input: Omit<AgentPrefixInput, "system">): string | undefined {
+  const policy = composeContextPolicies(...(input.context ?? []));
+  const tools = [...(input.tools ?? []), ...(policy.tools ?? [])];
+  return policy.system?.({ toolNames: tools.map((tool) => tool.name).sort() });
+}
+
+/**
+ * A stored system prompt (a resumed session's, which already holds the policies' sections) without
+ * those sections, so the agent adding them again sends the same bytes as before.
+ */
+export function withoutPolicySections(system: string | SystemPrompt, section: string | undefined): string | SystemPrompt {
+  if (section === undefined || typeof system === "string" || system.sessionText === undefined) return system;
+  if (system.sessionText === section) return { staticText: system.staticText };
+  const suffix = `\n\n${section}`;
+  return system.sessionText.endsWith(suffix) ? { staticText: system.staticText, sessionText: system.sessionText.slice(0, -suffix.length) } : system;
 }

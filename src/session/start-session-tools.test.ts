@@ -23,7 +23,7 @@ describe("startSession with other tools than the agent sends", () => {
     await session.close();
     const loaded = await store.load(session.id);
     expect(rebuildRequest(loaded, 0).tools.map((definition) => definition.name)).toEqual(["alpha", "beta", "gamma"]);
-    expect(loaded.prefixes.at(-1)?.reason).toContain("the request sent another system prompt or other tools");
+    expect(loaded.prefixes.at(-1)?.reason).toContain("the agent's system prompt or tools differ from the session's");
   });
 
   it("writes no extra prefix record when the session was started with the tools that are sent", async () => {

@@ -62,7 +62,7 @@ describe("streamOpenAICompatible failures", () => {
       { headers: sseHeaders, chunks: sseChunks([chunk({ content: "ok" }, "stop")], { done: true }) },
     ]);
     const events = await collect(providerFor(server.url).stream(request()));
-    expect(events.map((event) => event.type)).toEqual(["start", "text_delta", "done"]);
+    expect(events.map((event) => event.type)).toEqual(["start", "text_start", "text_delta", "text_end", "done"]);
     expect(server.requests).toHaveLength(2);
   });
 
