@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createLineQueue } from "./line-queue.js";
 import { dirname } from "node:path";
 import { createInterface, type Interface } from "node:readline";
 import { PassThrough } from "node:stream";
@@ -107,16 +108,13 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
       return [hits.length > 0 ? hits : [...options.commands], line];
     },
   });
-  const lines: string[] = [];
-  const waiting: Array<(line: string | undefined) => void> = [];
-  let closed = false;
+  const lines = createLineQueue();
   let busy = false;
   const queued: string[] = [];
   const queuedParts: string[] = [];
   reader.on("line", (line) => {
-    const resolve = waiting.shift();
-    if (resolve) resolve(line);
-    else if (busy) {
+    if (lines.hasWaiter || !busy) lines.push(line);
+    else {
       // Type-ahead continues with \ like the prompt does.
       if (line.endsWith("\\")) {
         queuedParts.push(line.slice(0, -1));
@@ -127,18 +125,10 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
         queued.push(message);
         options.onQueued(message);
       }
-    } else lines.push(line);
+    }
   });
-  reader.on("close", () => {
-    closed = true;
-    for (const resolve of waiting.splice(0)) resolve(undefined);
-  });
-  const readLine = (): Promise<string | undefined> => {
-    const line = lines.shift();
-    if (line !== undefined) return Promise.resolve(line);
-    if (closed) return Promise.resolve(undefined);
-    return new Promise((resolve) => waiting.push(resolve));
-  };
+  reader.on("close", () => lines.end());
+  const readLine = lines.next;
 
   return {
     async nextMessage(prompt) {
@@ -164,7 +154,7 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
     },
     async nextAnswer() {
       // What was typed before the question is not an answer to it.
-      for (const line of lines.splice(0)) {
+      for (const line of lines.drain()) {
         const message = expand(line, pastes);
         if (message.trim() === "") continue;
         queued.push(message);
@@ -188,24 +178,10 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
 function createPipedInput(options: ChatInputOptions): ChatInput {
   const reader = createInterface({ input: options.input, terminal: false });
   const interruptHandlers: Array<() => void> = [];
-  const lines: string[] = [];
-  const waiting: Array<(line: string | undefined) => void> = [];
-  let closed = false;
-  reader.on("line", (line) => {
-    const resolve = waiting.shift();
-    if (resolve) resolve(line);
-    else lines.push(line);
-  });
-  reader.on("close", () => {
-    closed = true;
-    for (const resolve of waiting.splice(0)) resolve(undefined);
-  });
-  const readLine = (): Promise<string | undefined> => {
-    const line = lines.shift();
-    if (line !== undefined) return Promise.resolve(line);
-    if (closed) return Promise.resolve(undefined);
-    return new Promise((resolve) => waiting.push(resolve));
-  };
+  const lines = createLineQueue();
+  reader.on("line", (line) => lines.push(line));
+  reader.on("close", () => lines.end());
+  const readLine = lines.next;
   return {
     async nextMessage(prompt) {
       options.output.write(prompt);

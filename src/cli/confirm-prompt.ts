@@ -1,4 +1,5 @@
 import { createInterface } from "node:readline";
+import { createLineQueue } from "./line-queue.js";
 import { escapeForTerminal } from "../context/escape-for-terminal.js";
 import type { ToolCallInfo, ToolCallDecision } from "../loop/agent-options.js";
 import { describeToolCall } from "./describe-tool-call.js";
@@ -88,30 +89,17 @@ function mentionsWorkspaceConfig(argumentsText: string): boolean {
 
 /** Reads one line per `next()` call; resolves undefined once input has ended. */
 export function lineReader(input: NodeJS.ReadableStream): { next(): Promise<string | undefined>; close(): void } {
-  const lines: string[] = [];
-  const waiting: Array<(line: string | undefined) => void> = [];
-  let closed = false;
+  const lines = createLineQueue();
   let reader: ReturnType<typeof createInterface> | undefined;
-  const ensureReader = () => {
-    if (reader) return;
-    reader = createInterface({ input, terminal: false });
-    reader.on("line", (line) => {
-      const resolve = waiting.shift();
-      if (resolve) resolve(line);
-      else lines.push(line);
-    });
-    reader.on("close", () => {
-      closed = true;
-      for (const resolve of waiting.splice(0)) resolve(undefined);
-    });
-  };
   return {
     next() {
-      ensureReader();
-      const line = lines.shift();
-      if (line !== undefined) return Promise.resolve(line);
-      if (closed) return Promise.resolve(undefined);
-      return new Promise((resolve) => waiting.push(resolve));
+      // The reader starts on first use, so stdin is not read when no confirmation is ever asked.
+      if (!reader) {
+        reader = createInterface({ input, terminal: false });
+        reader.on("line", (line) => lines.push(line));
+        reader.on("close", () => lines.end());
+      }
+      return lines.next();
     },
     close() {
       reader?.close();
