@@ -1,7 +1,7 @@
 import type { FromSchema, JSONSchema } from "json-schema-to-ts";
-import type { Tool, ToolContext, ToolOutput } from "../types/index.js";
+import type { Tool, ToolContext, ToolOutput, ToolRisk, ToolSource } from "../types/index.js";
 
-export type { Tool, ToolContext, ToolErrorKind, ToolOutput } from "../types/index.js";
+export type { Tool, ToolContext, ToolErrorKind, ToolOutput, ToolRisk, ToolSource } from "../types/index.js";
 export { ToolError } from "../types/tool-error.js";
 
 /** A JSON Schema for an object (a tool's parameters); `json-schema-to-ts` reads its literal type. */
@@ -19,6 +19,9 @@ export interface SchemaTool<Schema extends ObjectSchema, Args = FromSchema<Schem
   parallelSafe?: boolean;
   timeoutMs?: number;
   requiresConfirmation?: boolean | ((args: Args) => boolean);
+  source?: ToolSource;
+  risk?: ToolRisk;
+  deferred?: boolean;
 }
 
 /**

@@ -62,6 +62,28 @@ export interface Tool<Args = Record<string, unknown>> extends ToolDefinition {
   timeoutMs?: number;
   /** Whether the user must approve a call before it runs (decided per call when a function). */
   requiresConfirmation?: boolean | ((args: Args) => boolean);
+  /**
+   * Where this tool's output comes from: ctxkit's own state (`trusted`), files the user pointed at
+   * (`workspace`, the default), or anything from outside — the web, MCP servers, mail (`external`).
+   * External output is data to the model, never instructions.
+   */
+  source?: ToolSource;
+  /**
+   * What a call can do to the world: only look (`read`), change files (`write`), run programs
+   * (`exec`) or send something out (`send`). Default: `read` for parallel-safe tools, `write` otherwise.
+   */
+  risk?: ToolRisk;
+  /**
+   * Kept out of the `tools` array the model sees from the first call; the model finds it with
+   * `tool_search`, which appends its definition to the trajectory (the prefix never changes).
+   */
+  deferred?: boolean;
 }
+
+/** Where a tool's output comes from (see `Tool.source`). */
+export type ToolSource = "trusted" | "workspace" | "external";
+
+/** What a tool call can do to the world (see `Tool.risk`). */
+export type ToolRisk = "read" | "write" | "exec" | "send";
 
 
