@@ -37,6 +37,7 @@ export function planToolResultClearing(messages: readonly Message[], options: Cl
   const calls = new Map<string, ToolCallPart>();
   for (const message of messages) if (message.role === "assistant") for (const call of toolCallsOf(message)) calls.set(call.id, call);
 
+  const knownLines = frozenLines(messages);
   const next = [...messages];
   let recentTokens = 0;
   let cleared = 0;
@@ -57,6 +58,7 @@ export function planToolResultClearing(messages: readonly Message[], options: Cl
       blobId,
       callText: call ? describeCall(call) : message.toolName,
       tokens,
+      knownLines,
       ...(options.factShare === undefined ? {} : { factShare: options.factShare }),
       batch: options.batch,
       now: options.now,
@@ -68,4 +70,18 @@ export function planToolResultClearing(messages: readonly Message[], options: Cl
     freedTokens += saved;
   }
   return { messages: next, cleared, freedTokens };
+}
+
+/**
+ * Lines that stay visible whatever this clearing does: the user's requests and what earlier batches
+ * derived (stubs, archives, summaries are frozen once sent). A stub need not repeat them.
+ */
+function frozenLines(messages: readonly Message[]): Set<string> {
+  const lines = new Set<string>();
+  for (const message of messages) {
+    const frozen = message.meta.derived !== undefined || (message.role === "user" && message.meta.origin !== "harness");
+    if (!frozen || (message.role !== "user" && message.role !== "tool")) continue;
+    for (const line of message.content.split("\n")) if (line.trim() !== "") lines.add(line.trim());
+  }
+  return lines;
 }

@@ -7,6 +7,11 @@ export interface FactLineOptions {
   isKnown?: (identifier: string) => boolean;
   /** Longer lines are cut to this many characters around their first new identifier. Default 300. */
   maxLineChars?: number;
+  /**
+   * Lines (trimmed) the reader can already see elsewhere: not kept again, and their identifiers
+   * count as seen — the line where they appeared is visible, so no other line is kept for them.
+   */
+  knownLines?: ReadonlySet<string>;
 }
 
 /**
@@ -22,6 +27,10 @@ export function extractFactLines(text: string, options: FactLineOptions): string
   for (const [order, raw] of text.split("\n").entries()) {
     const line = raw.trim();
     if (line === "") continue;
+    if (options.knownLines?.has(line) === true) {
+      for (const identifier of extractIdentifiers(line)) seen.add(identifier);
+      continue;
+    }
     const error = isErrorLine(line);
     const fresh = extractIdentifiers(line).filter((identifier) => !seen.has(identifier) && !(options.isKnown?.(identifier) ?? false));
     for (const identifier of fresh) seen.add(identifier);

@@ -1,4 +1,4 @@
-import { splitIdentifierTokens } from "./identifier-tokens.js";
+import { splitIdentifierTokens, type IdentifierToken } from "./identifier-tokens.js";
 
 /**
  * What a compressed text must keep verbatim: the names a later step will type again. Each pattern is
@@ -7,7 +7,8 @@ import { splitIdentifierTokens } from "./identifier-tokens.js";
  */
 const PATTERNS: Array<{ kind: "url" | "path" | "name" | "number"; pattern: RegExp; spansOneSpace?: boolean }> = [
   { kind: "url", pattern: /\b(?:https?|ftp|file):\/\/[^\s"'`<>()[\]{}]+/g },
-  // Paths with a slash: src/a.ts, /usr/lib/x, ./scripts/run.sh, ~/.config/app
+  // Paths with a slash: src/a.ts, /usr/lib/x, ./scripts/run.sh, ~/.config/app — not the closing
+  // tags of markup (`</output>`), which tool output wraps around every result.
   { kind: "path", pattern: /(?:~|\.{1,2})?(?:\/?[\w@+.-]+)?(?:\/[\w@+.-]+)+\/?/g },
   // Numbers with units: 120 ms, 3.5 GB, 42%, 1,024 tokens
   { kind: "number", pattern: /\b\d[\d,]*(?:\.\d+)?\s?(?:ms|µs|ns|s|sec|seconds|min|minutes|h|hours|KB|KiB|MB|MiB|GB|GiB|TB|kB|B|bytes|tokens|chars|lines|%)(?![\w])/g, spansOneSpace: true },
@@ -44,7 +45,7 @@ export function extractIdentifiers(text: string, limit = Number.POSITIVE_INFINIT
       const subject = spansOneSpace === true ? token.textWithNext : token.text;
       for (const match of matchesInToken(token.text, subject, pattern)) {
         const value = match.trim().replace(TRAILING_PUNCTUATION, "");
-        if (value.length < MIN_LENGTH || (kind === "path" && !value.includes("/"))) continue;
+        if (value.length < MIN_LENGTH || (kind === "path" && (!value.includes("/") || isClosingTag(text, token, match)))) continue;
         const entry = found.get(value);
         // URLs and paths weigh double: they are what a later step opens again.
         const weight = kind === "url" || kind === "path" ? 2 : 1;
@@ -58,6 +59,13 @@ export function extractIdentifiers(text: string, limit = Number.POSITIVE_INFINIT
     .slice(0, limit)
     .map(([value]) => value);
 }
+
+/** `/output` in `</output>`: a match at the start of a token right after `<`. */
+function isClosingTag(text: string, token: IdentifierToken, match: string): boolean {
+  return token.start > 0 && text.charCodeAt(token.start - 1) === LESS_THAN && match.startsWith("/") && token.text.startsWith(match);
+}
+
+const LESS_THAN = "<".charCodeAt(0);
 
 /** Matches that start inside the token (a match in `subject` may run on into the next token). */
 function matchesInToken(token: string, subject: string, pattern: RegExp): string[] {

@@ -10,6 +10,8 @@ export interface IdentifierToken {
   text: string;
   /** The run, one whitespace character and the next run, for patterns that span one space ("120 ms"). */
   textWithNext: string;
+  /** Where the run starts in the text. */
+  start: number;
 }
 
 /**
@@ -34,7 +36,7 @@ export function splitIdentifierTokens(text: string, maximumTokenLength = maximum
     const token = text.slice(run.start, run.end);
     const next = runs[position + 1];
     const joinsNext = next !== undefined && next.start === run.end + 1 && isWhitespaceCode(text.charCodeAt(run.end));
-    return { text: token, textWithNext: joinsNext ? text.slice(run.start, next.end) : token };
+    return { text: token, textWithNext: joinsNext ? text.slice(run.start, next.end) : token, start: run.start };
   });
 }
 

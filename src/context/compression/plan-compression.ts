@@ -73,17 +73,20 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
   const firstKept = firstRequestIndex(messages);
   const tailStart = recentTailStart(messages, hard ? 0 : settings.keepRecentTokens, meter.countMessage, firstKept);
   const ranges = findArchiveRanges(messages, firstKept + 1, tailStart);
+  let archived: Message[] = [...messages];
+  let turns = 0;
   if (ranges.length > 0) {
-    const archived = [...messages];
-    let turns = 0;
-    for (const range of [...ranges].reverse()) {
+    const archives: Message[] = [];
+    for (const range of ranges) {
       // Room for the turns' fact lines: a share of what they held, at least 80 tokens a turn.
       const sourceTokens = range.sources.reduce((sum, source) => sum + source.text.length, 0) / CHARS_PER_TOKEN;
       const maxTokens = Math.max(100, 80 * range.sources.length, Math.round(sourceTokens * settings.archiveShare));
-      const lines = await summarizeSafely(settings.summarizer, { purpose: "turns", sources: range.sources, maxTokens }, stats, input.signal);
-      archived.splice(range.start, range.end - range.start, createArchiveMessage(range, lines, input.batch, input.now));
+      const known = frozenTextBefore(messages, range.start, archives);
+      const lines = await summarizeSafely(settings.summarizer, { purpose: "turns", sources: range.sources, maxTokens, ...(known ? { known } : {}) }, stats, input.signal);
+      archives.push(createArchiveMessage(range, lines, input.batch, input.now));
       turns += range.sources.length;
     }
+    for (const [index, range] of [...ranges.entries()].reverse()) archived.splice(range.start, range.end - range.start, archives[index]!);
     const step = `archived ${turns} turns`;
     if (consider(withClearing(clear(archived), project, { archivedTurns: turns, fullCompaction: false, steps: [step] }))) return best;
   }
@@ -120,6 +123,21 @@ function withClearing(
 ): CompressionPlan {
   const steps = cleared.cleared > 0 ? [...base.steps, `cleared ${cleared.cleared} old tool results`] : base.steps;
   return { ...base, messages: cleared.messages, projectedTokens: project(cleared.messages), clearedResults: cleared.cleared, steps };
+}
+
+/**
+ * What stays visible before `end` whatever this batch does: the user's requests and what earlier
+ * batches derived (archives, summaries, stubs are frozen once sent), plus this batch's archives of
+ * earlier ranges. Tool results are left out — clearing may still turn them into stubs.
+ */
+function frozenTextBefore(messages: readonly Message[], end: number, newArchives: readonly Message[]): string {
+  const texts: string[] = [];
+  for (const message of messages.slice(0, end)) {
+    const frozen = message.meta.derived !== undefined || (message.role === "user" && message.meta.origin !== "harness");
+    if (frozen && (message.role === "user" || message.role === "tool")) texts.push(message.content);
+  }
+  for (const archive of newArchives) if (archive.role === "user") texts.push(archive.content);
+  return texts.join("\n");
 }
 
 /** The first request of the user: kept verbatim by every step (-1 when there is none). */

@@ -18,15 +18,32 @@ export function summarizeTurns(input: SummaryInput): string {
   const maxChars = Math.max(200, input.maxTokens * CHARS_PER_TOKEN);
   // Each turn's share of the budget follows its size: a file read has more facts than an "ok".
   const total = Math.max(1, input.sources.reduce((sum, source) => sum + source.text.length, 0));
-  return input.sources.map((source) => turnLine(source, Math.max(160, Math.floor((maxChars * source.text.length) / total)))).join("\n");
+  // A line the context already shows (an earlier archive, the request) or an earlier turn of this
+  // archive kept is not repeated: re-reads of the same file region are common and cost twice.
+  const knownLines = new Set(linesOf(input.known ?? ""));
+  return input.sources
+    .map((source) => {
+      const line = turnLine(source, Math.max(160, Math.floor((maxChars * source.text.length) / total)), knownLines);
+      for (const kept of linesOf(line)) knownLines.add(kept);
+      return line;
+    })
+    .join("\n");
 }
 
-export function turnLine(source: SummarySource, maxChars: number): string {
+function linesOf(text: string): string[] {
+  return text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+}
+
+export function turnLine(source: SummarySource, maxChars: number, knownLines?: ReadonlySet<string>): string {
   const [gist = "", ...rest] = source.text.split("\n");
   const line = `- ${source.label}: ${clip(gist, Math.min(200, maxChars / 2))}`;
   // The rest of the turn's text (what the model said, what its tools returned) is kept as fact
   // lines, verbatim and indented: every error line, and the first line of each identifier.
-  const facts = extractFactLines(rest.join("\n"), { maxChars: Math.max(0, maxChars - line.length), isKnown: (identifier) => line.includes(identifier) });
+  const facts = extractFactLines(rest.join("\n"), {
+    maxChars: Math.max(0, maxChars - line.length),
+    isKnown: (identifier) => line.includes(identifier),
+    ...(knownLines ? { knownLines } : {}),
+  });
   return facts.length === 0 ? line : `${line}\n${facts.map((fact) => `  ${fact}`).join("\n")}`;
 }
 

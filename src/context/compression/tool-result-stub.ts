@@ -12,6 +12,8 @@ export interface StubInput {
   tokens: number;
   /** Identifiers visible elsewhere in the context: no line is kept for them. */
   isKnown?: (identifier: string) => boolean;
+  /** Lines (trimmed) visible elsewhere in the context and frozen there: not kept again. */
+  knownLines?: ReadonlySet<string>;
   /** The kept lines' share of the original size (default `FACT_SHARE`). */
   factShare?: number;
   /** Names the batch, so the stub's id is new and unique in the session. */
@@ -46,7 +48,11 @@ export function createToolResultStub(input: StubInput): ToolMessage {
   }
   const body = lines.join("\n");
   const budget = Math.min(MAX_FACT_CHARS, Math.max(MIN_FACT_CHARS, Math.round(text.length * (input.factShare ?? FACT_SHARE))));
-  const facts = extractFactLines(text, { maxChars: budget, isKnown: (identifier) => body.includes(identifier) || (input.isKnown?.(identifier) ?? false) });
+  const facts = extractFactLines(text, {
+    maxChars: budget,
+    isKnown: (identifier) => body.includes(identifier) || (input.isKnown?.(identifier) ?? false),
+    ...(input.knownLines ? { knownLines: input.knownLines } : {}),
+  });
   return {
     role: "tool",
     toolCallId: result.toolCallId,
