@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Tool, ToolContext, ToolOutput } from "../types/index.js";
 import { connectMcpServers, type McpConnections } from "./connect-mcp-servers.js";
-import { everythingServer, filesystemServer, isRunning } from "./test-support/mcp-test-servers.js";
+import { everythingServer, filesystemServer } from "./test-support/mcp-test-servers.js";
 
 // Real servers from npm, started over stdio by the test: @modelcontextprotocol/server-everything and server-filesystem.
 const slow = { timeout: 60_000 };
@@ -121,4 +121,3 @@ describe("connectMcpServers with @modelcontextprotocol/server-filesystem", () =>
   }, slow.timeout);
 });
 
-export { isRunning };
