@@ -62,7 +62,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     commands: chatCommands,
     onQueued: (message) => io.stdout.write(`\n${style.dim(`(queued for after this turn: ${preview(message)})`)}\n`),
   });
-  const { agent, session, resumed, warnings, skills } = await createAgentFromConfig(config, {
+  const { agent, session, resumed, warnings, skills, mcp } = await createAgentFromConfig(config, {
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
     provider: setup.provider,
     system: setup.system,
@@ -71,6 +71,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   });
   for (const warning of warnings) io.stderr.write(`ctxkit chat: session ${session.id}: ${warning.message}\n`);
   for (const warning of skills.warnings) io.stderr.write(`ctxkit chat: skills: ${warning.message}\n`);
+  for (const warning of mcp.warnings) io.stderr.write(`ctxkit chat: mcp: ${warning.message}\n`);
   const skillNames = new Set(skills.skills.map((skill) => skill.name));
   const renderer = createEventRenderer({
     write: (text) => io.stdout.write(text),
@@ -138,6 +139,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     renderer.stop();
     input.close();
     await session.close();
+    await mcp.close();
   }
   io.stdout.write(`\nSession ${session.id} saved. Resume with: ctxkit chat --session ${session.id} (or --continue)\n`);
   return interrupted ? 130 : 0;
