@@ -45,9 +45,10 @@ describe("ctxkit run --mcp-config", () => {
     const bodies = model.requests.map((request) => JSON.parse(request.body) as Body);
     expect(bodies[0]!.tools!.map((tool) => tool.function.name)).toContain("mcp__everything__echo");
     const toolMessage = bodies[1]!.messages.find((message) => message.role === "tool");
-    expect(toolMessage?.content).toBe("Echo: from the model");
-    const stored = JSON.stringify(await sessionLines(cwd));
-    expect(stored).toContain("Echo: from the model");
+    // The status bar stamps the result with the time and call number; the server's text follows.
+    expect(String(toolMessage?.content)).toMatch(/\[Tool call #1 for 'mcp__everything__echo'\] Echo: from the model$/);
+    const stored = (await sessionLines(cwd)).map((line) => JSON.stringify(line));
+    expect(stored.some((line) => line.includes('"role":"tool"') && line.includes("Echo: from the model"))).toBe(true);
   }, slow);
 
   it("announces tools a server adds mid-run in an appended message, with the tools array byte-identical", async () => {
