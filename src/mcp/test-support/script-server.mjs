@@ -1,3 +1,4 @@
+/* global process, setTimeout, setInterval */
 // A tiny MCP server over stdio for the tests, built on the SDK's low-level Server so it can misbehave
 // on purpose: `node script-server.mjs <mode>`. Modes: well (normal), exit-at-start (dies before the
 // handshake), garbage (writes non-JSON lines to stdout). Tools: echo, die (exits mid-call), hang (never
