@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -93,6 +93,23 @@ describe("ctxkit run --mcp-config", () => {
     const run = await runCli(["run", "--base-url", model.baseURL, "--model", "m", "--mcp-config", config, "Hello."], { cwd, timeoutMs: 60_000 });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("ctxkit run: mcp: MCP server 'broken' did not start");
+  }, slow);
+});
+
+describe("mcpServers in the user's config file", () => {
+  it("connects the servers named there, and `ctxkit config` shows where they are but not their secrets", async () => {
+    model = await startOpenAIModelServer([{ toolCalls: [{ name: "mcp__script__echo", arguments: { message: "configured" } }] }, "Done."]);
+    const { cwd } = await setup({});
+    const server = { ...scriptServer(), env: { SECRET_TOKEN: "s3cr3t-value" } };
+    await mkdir(join(cwd, ".config", "ctxkit"), { recursive: true });
+    await writeFile(join(cwd, ".config", "ctxkit", "config.json"), JSON.stringify({ mcpServers: { script: server } }));
+    const run = await runCli(["run", "--base-url", model.baseURL, "--model", "m", "Echo."], { cwd, timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    const tool = (JSON.parse(model.requests[1]!.body) as Body).messages.find((message) => message.role === "tool");
+    expect(String(tool?.content)).toContain("echo: configured");
+    const shown = await runCli(["config"], { cwd });
+    expect(JSON.parse(shown.stdout).mcpServers).toEqual({ script: [server.command, ...server.args].join(" ") });
+    expect(shown.stdout).not.toContain("s3cr3t-value");
   }, slow);
 });
 
