@@ -95,6 +95,7 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
   const taken = new Set<string>();
   const drafts = live.flatMap(({ connection, listed }) => convertListed(connection, listed, taken, warnings));
   const deferred = shouldDefer(drafts, options);
+  const refreshes = new Map<string, Promise<void>>();
   const current = new Map(live.map(({ connection, listed }) => [connection.name, new Set(listed.map((tool) => tool.name))]));
   const build = (draft: ToolDraft, isDeferred: boolean) =>
     createMcpTool({
@@ -107,6 +108,7 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
       confirm: options.confirm ?? "unless-read-only",
       deferred: isDeferred,
       isListed: () => current.get(draft.connection.name)?.has(draft.listed.name) === true,
+      refreshed: () => refreshes.get(draft.connection.name) ?? Promise.resolve(),
     });
   const tools = Object.freeze(drafts.map((draft) => build(draft, deferred)).sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0)));
   const byName = new Map<string, Tool>(tools.map((tool) => [tool.name, tool]));
@@ -118,10 +120,10 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
     prefixedByServer.set(draft.connection.name, byTool);
   }
   for (const { connection } of live) {
-    let refreshing = Promise.resolve();
     // One refresh at a time per server, in order, so two quick notifications cannot interleave their diffs.
     connection.onToolListChanged(() => {
-      refreshing = refreshing.then(async () => {
+      const previous = refreshes.get(connection.name) ?? Promise.resolve();
+      refreshes.set(connection.name, previous.then(async () => {
         let listed: McpListedTool[];
         try {
           listed = await connection.listTools();
@@ -142,8 +144,14 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
         if (added.length === 0 && removed.length === 0) return;
         for (const tool of added) byName.set(tool.name, tool);
         const change: McpToolsChange = { server: connection.name, added: added.sort((left, right) => (left.name < right.name ? -1 : 1)), removed };
-        for (const listener of listeners) listener(change);
-      });
+        for (const listener of listeners) {
+          try {
+            listener(change);
+          } catch {
+            // A listener's failure must not stop later refreshes (nor fail the call that waits for them).
+          }
+        }
+      }));
     });
   }
   const pids = live.flatMap(({ connection }) => (connection.pid === undefined ? [] : [connection.pid]));

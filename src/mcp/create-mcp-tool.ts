@@ -18,7 +18,15 @@ export interface McpToolOptions {
   deferred: boolean;
   /** Whether the server still lists the tool (a tool removed mid-session answers with an error). */
   isListed: () => boolean;
+  /**
+   * Resolves once tool-list refreshes the server announced so far are done: a call that changed the
+   * list returns after the change is known, so its delta lands right after its result.
+   */
+  refreshed: () => Promise<void>;
 }
+
+/** A refresh that takes longer than this does not hold the call's result back. */
+const refreshWaitMs = 5_000;
 
 /**
  * A ctxkit tool that calls an MCP server's tool. Every failure — the server gone, a hang past the
@@ -42,6 +50,7 @@ export function createMcpTool(options: McpToolOptions): Tool {
       if (connection.closedReason) return failure("failed", `The MCP server '${connection.name}' is not available: ${connection.closedReason}.`);
       try {
         const result = await connection.callTool(serverToolName, args, { signal: context.signal, timeoutMs: options.callTimeoutMs });
+        await waitAtMost(options.refreshed(), refreshWaitMs);
         return convertMcpResult(result, options.maxResultCharacters);
       } catch (error) {
         if (context.signal.aborted) return failure("timeout", `The call to '${serverToolName}' on the MCP server '${connection.name}' was stopped (aborted or over its time limit).`);
@@ -55,6 +64,12 @@ export function createMcpTool(options: McpToolOptions): Tool {
       }
     },
   };
+}
+
+async function waitAtMost(promise: Promise<void>, milliseconds: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, milliseconds)))]);
+  clearTimeout(timer);
 }
 
 function failure(errorKind: ToolOutput["errorKind"], content: string): ToolOutput {

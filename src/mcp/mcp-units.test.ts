@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { convertMcpResult } from "./convert-mcp-result.js";
+import { convertMcpTool } from "./convert-mcp-tool.js";
 import { parseMcpServersConfig } from "./mcp-config.js";
 import { mcpToolName } from "./mcp-tool-name.js";
 
@@ -93,5 +94,29 @@ describe("parseMcpServersConfig", () => {
     expect(() => parseMcpServersConfig({ mcpServers: { bad: { command: "x", args: "y" } } }, "cfg.json", "flag")).toThrow(/"args" must be a list of strings/);
     expect(() => parseMcpServersConfig({ mcpServers: { bad: { url: "ftp://x" } } }, "cfg.json", "flag")).toThrow(/http:\/\/ or https:\/\//);
     expect(() => parseMcpServersConfig([], "cfg.json", "flag")).toThrow(/must hold a JSON object/);
+  });
+});
+
+describe("convertMcpTool", () => {
+  const convert = (inputSchema: Record<string, unknown>, description?: string) =>
+    convertMcpTool("srv", { name: "t", ...(description === undefined ? {} : { description }), inputSchema }, "mcp__srv__t");
+
+  it("drops $schema, fills in a missing description, and keeps the rest of the schema", () => {
+    const result = convert({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { q: { type: "string" } } });
+    expect(result).toEqual({
+      definition: {
+        name: "mcp__srv__t",
+        description: "Tool 't' of the MCP server 'srv' (the server gave no description).",
+        parameters: { type: "object", properties: { q: { type: "string" } } },
+      },
+    });
+  });
+
+  it("refuses schemas that are not objects, do not compile, or are huge, and cuts long descriptions", () => {
+    expect(convert({ type: "string" })).toEqual({ problem: 'its input schema is of type "string", not an object' });
+    expect(convert({ type: "object", properties: { q: { type: "no-such-type" } } })).toHaveProperty("problem");
+    expect(convert({ type: "object", properties: { q: { description: "x".repeat(40_000) } } })).toHaveProperty("problem", expect.stringContaining("over 32000"));
+    const long = convert({ type: "object" }, "d".repeat(10_000));
+    expect("definition" in long && long.definition.description.length).toBeLessThan(4_100);
   });
 });
