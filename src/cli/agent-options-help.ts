@@ -30,6 +30,11 @@ Tools and context:
   --skills <dir>            a folder of skills (<dir>/<name>/SKILL.md, relative to the workspace like
                             --data-dir); repeatable, searched before <workspace>/.ctxkit/skills,
                             .agents/skills, .claude/skills, ~/.config/ctxkit/skills
+  --mcp-config <file>       MCP servers to connect, {"mcpServers": {"name": {"command", "args", "env"}
+                            | {"url", "headers"}}} as Claude Code and Cursor write it; repeatable, added
+                            to "mcpServers" of ~/.config/ctxkit/config.json (a workspace's
+                            ctxkit.config.json may name only "url" servers). Their tools are named
+                            mcp__<server>__<tool>; calls ask first unless the server marks them read-only
   --compression <policy>    ctxkit (default: layered), none, individual, combined, context-aware,
                             context-aware-citations, windowed
   --status-bar <auto|replace|append|off>

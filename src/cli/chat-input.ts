@@ -30,8 +30,8 @@ export interface ChatInputOptions {
   output: NodeJS.WritableStream & { isTTY?: boolean };
   /** Where the prompt history is kept (one file per workspace); only on a terminal. */
   historyFile?: string;
-  /** Completions for a line starting with `/`. */
-  commands: readonly string[];
+  /** Completions for a line starting with `/` (read on every Tab: skills are found after the input starts). */
+  commands: readonly string[] | (() => readonly string[]);
   /** Told when a line typed during a turn is queued. */
   onQueued: (message: string) => void;
 }
@@ -104,8 +104,9 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
     removeHistoryDuplicates: true,
     completer: (line: string) => {
       if (!line.startsWith("/")) return [[], line];
-      const hits = options.commands.filter((command) => command.startsWith(line));
-      return [hits.length > 0 ? hits : [...options.commands], line];
+      const commands = typeof options.commands === "function" ? options.commands() : options.commands;
+      const hits = commands.filter((command) => command.startsWith(line));
+      return [hits.length > 0 ? hits : [...commands], line];
     },
   });
   const lines = createLineQueue();

@@ -44,6 +44,8 @@ export const commonOptions = {
   "project-instructions": { type: "boolean" },
   // Agent Skills: `--skills <dir>` (repeatable), searched before the workspace's and home's skill folders.
   skills: { type: "string", multiple: true },
+  // MCP servers: `--mcp-config <file>` (repeatable), {"mcpServers": {...}} as Claude Code and Cursor write it.
+  "mcp-config": { type: "string", multiple: true },
 } satisfies NonNullable<ParseArgsConfig["options"]>;
 
 export type CliFlags = {
@@ -80,6 +82,7 @@ export type CliFlags = {
   continue?: boolean;
   "project-instructions"?: boolean;
   skills?: string[];
+  "mcp-config"?: string[];
 };
 
 export interface ParsedCommandLine {

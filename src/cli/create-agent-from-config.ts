@@ -19,6 +19,7 @@ import { findModelPricing } from "../session/pricing.js";
 import { createCompressionFromConfig } from "./create-compression-from-config.js";
 import type { CompressionPolicy } from "../context/compression/index.js";
 import { createSkills, type SkillsPolicy } from "../skills/index.js";
+import { connectMcpServers, createMcpPolicy, type McpWarning } from "../mcp/index.js";
 
 export const defaultSystemPrompt = `You are ctxkit, a coding agent working in the user's workspace through tools.
 Read files before you change them, keep edits minimal, prefer searching (grep, glob) over reading whole large files,
@@ -105,6 +106,8 @@ export interface ConfiguredAgent {
   compression?: CompressionPolicy;
   /** The Agent Skills found at start (its `warnings` say what was skipped). */
   skills: SkillsPolicy;
+  /** The MCP servers' connections: what was left out, and `close()`, which ends their processes (call it when done). */
+  mcp: { warnings: McpWarning[]; close(): Promise<void> };
 }
 
 /** The skills of the workspace, the home folder and `--skills`, fixed for the session. */
@@ -139,12 +142,43 @@ export async function createAgentFromConfig(
 ): Promise<ConfiguredAgent> {
   const provider = options.provider ?? createProviderFromConfig(config);
   const statusBar = createStatusBarFromConfig(config, provider.model, options.onStatusBarDecision);
-  const compression = createCompressionFromConfig(config);
   const skills = await createSkillsFromConfig(config, options.home);
+  const builtinTools = createToolsFromConfig(config);
+  const connections = await connectMcpServers(config.mcp.servers, { cwd: config.workspace });
+  const mcpPolicy = createMcpPolicy(connections);
+  const mcp = {
+    warnings: [...config.mcp.warnings, ...connections.warnings],
+    close: async () => {
+      mcpPolicy.dispose();
+      await connections.close();
+    },
+  };
+  try {
+    return await createConfiguredAgent({ ...options, provider, statusBar, skills, builtinTools, mcpTools: connections.tools, mcp, context: [mcpPolicy] }, config);
+  } catch (error) {
+    await mcp.close();
+    throw error;
+  }
+}
+
+async function createConfiguredAgent(
+  options: Parameters<typeof createAgentFromConfig>[1] & {
+    provider: Provider;
+    statusBar: StatusBar;
+    skills: SkillsPolicy;
+    builtinTools: Tool[];
+    mcpTools: readonly Tool[];
+    mcp: ConfiguredAgent["mcp"];
+    context: ContextPolicy[];
+  },
+  config: ResolvedConfig,
+): Promise<ConfiguredAgent> {
+  const { provider, statusBar, skills, mcp } = options;
+  const compression = createCompressionFromConfig(config);
   // The same list a library user passes: createAgent orders the policies and carries the status
   // bar's counts and TODO list across compactions.
-  const context: ContextPolicy[] = [...(compression ? [compression] : []), skills, statusBar, ...(options.extra?.context ?? [])];
-  const tools = createToolsFromConfig(config);
+  const context: ContextPolicy[] = [...(compression ? [compression] : []), skills, statusBar, ...options.context, ...(options.extra?.context ?? [])];
+  const tools = [...options.builtinTools, ...options.mcpTools];
   // A resumed session's stored system prompt already holds the policies' sections (the skills catalog…).
   const system = withoutPolicySections(options.system ?? defaultSystemPrompt, policySystemSection({ tools, context }));
   const prefix = resolveAgentPrefix({ system, tools, context });
@@ -174,7 +208,7 @@ export async function createAgentFromConfig(
     ...options.extra,
     context,
   });
-  return { agent, session, resumed, warnings: started.warnings, statusBar, skills, ...(compression ? { compression } : {}) };
+  return { agent, session, resumed, warnings: started.warnings, statusBar, skills, mcp, ...(compression ? { compression } : {}) };
 }
 
 function servesQwen3Locally(config: ResolvedConfig, model: string): boolean {

@@ -6,6 +6,7 @@ import { isInside } from "../tools/workspace-path.js";
 import { CtxkitError, ConfigError } from "../types/index.js";
 import { parsePositiveInteger, type CliFlags } from "./cli-options.js";
 import { compressionPolicyNames, isCompressionPolicyName, type CompressionPolicyName } from "../context/compression/index.js";
+import { resolveMcpServers, type ResolvedMcpServers } from "./resolve-mcp-servers.js";
 
 export const providerNames = ["openai-compatible", "anthropic", "llama"] as const;
 export const vendorNames = ["openai", "vllm", "ollama", "llamacpp", "deepseek", "kimi", "glm", "openrouter"] as const;
@@ -55,6 +56,8 @@ export interface ResolvedConfig {
   statusBar: StatusBarConfig;
   /** Skill directories given with `--skills` (absolute), searched before the standard places. */
   skillDirectories: string[];
+  /** MCP servers from the config files' `mcpServers` and `--mcp-config` (a workspace's may not start programs). */
+  mcp: ResolvedMcpServers;
   sources: Partial<Record<keyof Omit<ResolvedConfig, "sources">, ConfigSource>>;
   configFiles: string[];
 }
@@ -73,9 +76,10 @@ interface ConfigFile {
   allow?: string[];
   dataDir?: string;
   statusBar?: string;
+  mcpServers?: Record<string, unknown>;
 }
 
-const configFileKeys: Record<keyof ConfigFile, "string" | "number" | "string[]"> = {
+const configFileKeys: Record<keyof ConfigFile, "string" | "number" | "string[]" | "object"> = {
   provider: "string",
   vendor: "string",
   baseURL: "string",
@@ -88,6 +92,7 @@ const configFileKeys: Record<keyof ConfigFile, "string" | "number" | "string[]">
   allow: "string[]",
   dataDir: "string",
   statusBar: "string",
+  mcpServers: "object",
 };
 
 export const defaultToolNames = ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep"];
@@ -248,6 +253,12 @@ export function resolveConfig(
       systemState: flags.state !== false,
     },
     skillDirectories: (flags.skills ?? []).map((directory) => resolve(workspace, directory)),
+    mcp: resolveMcpServers({
+      ...(userConfig?.mcpServers ? { user: { path: userConfigPath, value: userConfig.mcpServers } } : {}),
+      ...(workspaceConfig?.mcpServers ? { workspace: { path: workspaceConfigPath, value: workspaceConfig.mcpServers } } : {}),
+      files: flags["mcp-config"] ?? [],
+      cwd: process.cwd(),
+    }),
     sources,
     configFiles: [workspaceConfig && workspaceConfigPath, userConfig && userConfigPath].filter((path): path is string => Boolean(path)),
   };
@@ -339,7 +350,9 @@ function readConfigFile(path: string): ConfigFile | undefined {
       throw new ConfigError("config_file_invalid", `${path}: unknown key '${key}'. Known keys: ${Object.keys(configFileKeys).join(", ")}.`);
     }
     const ok =
-      expected === "string[]" ? Array.isArray(value) && value.every((item) => typeof item === "string") : typeof value === expected;
+      expected === "string[]" ? Array.isArray(value) && value.every((item) => typeof item === "string")
+      : expected === "object" ? value !== null && typeof value === "object" && !Array.isArray(value)
+      : typeof value === expected;
     if (!ok) throw new ConfigError("config_file_invalid", `${path}: '${key}' must be a ${expected === "string[]" ? "list of strings" : expected}.`);
   }
   return parsed as ConfigFile;
@@ -347,8 +360,10 @@ function readConfigFile(path: string): ConfigFile | undefined {
 
 /** The configuration as `ctxkit config` prints it, with secrets masked. */
 export function describeConfig(config: ResolvedConfig): Record<string, unknown> {
-  const { sources, apiKey, ...rest } = config;
-  return { ...rest, apiKey: apiKey ? maskSecret(apiKey) : "(not set)", sources };
+  const { sources, apiKey, mcp, ...rest } = config;
+  // Server env and headers often hold tokens: show where each server is, never its secrets.
+  const mcpServers = Object.fromEntries(Object.entries(mcp.servers).map(([name, server]) => [name, "url" in server ? server.url : [server.command, ...server.args].join(" ")]));
+  return { ...rest, apiKey: apiKey ? maskSecret(apiKey) : "(not set)", mcpServers, sources };
 }
 
 export function maskSecret(secret: string): string {

@@ -8,7 +8,8 @@ export type ArgumentsValidator = (args: unknown) => { valid: true } | { valid: f
  * (before any model call) instead of surfacing as a confusing provider 400 mid-run.
  */
 export function compileArgumentValidators(tools: readonly ToolDefinition[]): Map<string, ArgumentsValidator> {
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  // No logger: the library never prints (ajv warns on console about formats it does not check, e.g. "uri" in MCP schemas).
+  const ajv = new Ajv({ allErrors: true, strict: false, logger: false });
   const validators = new Map<string, ArgumentsValidator>();
   for (const tool of tools) {
     if (tool.parameters.type !== "object") {

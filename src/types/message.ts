@@ -43,7 +43,9 @@ export type DerivedInfo =
   /** A harness note appended to the trajectory (e.g. an announcement); `policy` names who wrote it. */
   | { kind: "note"; policy: string }
   /** A skill's body brought into the context: by the person's `/name` (`slash`) or the model's `skill` call (`tool`). */
-  | { kind: "skill"; name: string; via: "slash" | "tool"; toolCallId?: string };
+  | { kind: "skill"; name: string; via: "slash" | "tool"; toolCallId?: string }
+  /** An MCP server's tool list changed mid-session: the prefixed names it added and removed. */
+  | { kind: "mcp_tools"; server: string; added: string[]; removed: string[] };
 
 export type DerivedKind = DerivedInfo["kind"];
 

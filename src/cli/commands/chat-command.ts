@@ -11,7 +11,7 @@ import { createEventRenderer } from "../render-events.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 import { formatUsageLine } from "../format-usage.js";
 
-const chatCommands = ["/help", "/tools", "/usage", "/session", "/exit"];
+const chatCommands = ["/help", "/tools", "/skills", "/usage", "/session", "/exit"];
 
 export const chatHelp = `Usage: ctxkit chat [options]
 
@@ -55,14 +55,16 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   for (const note of setup.notes) io.stderr.write(`ctxkit chat: ${note}\n`);
   const color = shouldUseColor(io.stdout, flags.color, io.env);
   const style = createTerminalStyle(color);
+  let skillCommands: string[] = [];
   const input = createChatInput({
     input: io.stdin as Parameters<typeof createChatInput>[0]["input"],
     output: io.stdout,
     historyFile: join(config.dataDir, "chat-history"),
-    commands: chatCommands,
+    // Tab completes the chat's commands and then the skills' names (`/<skill>`), known once the agent is built.
+    commands: () => [...chatCommands, ...skillCommands],
     onQueued: (message) => io.stdout.write(`\n${style.dim(`(queued for after this turn: ${preview(message)})`)}\n`),
   });
-  const { agent, session, resumed, warnings, skills } = await createAgentFromConfig(config, {
+  const { agent, session, resumed, warnings, skills, mcp } = await createAgentFromConfig(config, {
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
     provider: setup.provider,
     system: setup.system,
@@ -71,7 +73,9 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   });
   for (const warning of warnings) io.stderr.write(`ctxkit chat: session ${session.id}: ${warning.message}\n`);
   for (const warning of skills.warnings) io.stderr.write(`ctxkit chat: skills: ${warning.message}\n`);
+  for (const warning of mcp.warnings) io.stderr.write(`ctxkit chat: mcp: ${warning.message}\n`);
   const skillNames = new Set(skills.skills.map((skill) => skill.name));
+  skillCommands = [...skillNames].sort().map((name) => `/${name}`);
   const renderer = createEventRenderer({
     write: (text) => io.stdout.write(text),
     style,
@@ -138,6 +142,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     renderer.stop();
     input.close();
     await session.close();
+    await mcp.close();
   }
   io.stdout.write(`\nSession ${session.id} saved. Resume with: ctxkit chat --session ${session.id} (or --continue)\n`);
   return interrupted ? 130 : 0;

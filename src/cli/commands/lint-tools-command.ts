@@ -5,8 +5,11 @@ import { lintToolDefinitions } from "../../prompts/lint-tool-definitions.js";
 import { CtxkitError, type ToolDefinition } from "../../types/index.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
+import { connectMcpServers } from "../../mcp/index.js";
+import { resolveMcpServers } from "../resolve-mcp-servers.js";
 
 export const lintToolsHelp = `Usage: ctxkit lint tools <file|module> [--json]
+       ctxkit lint tools --mcp-config <file> [--json]
 
 Checks tool definitions: missing or one-line descriptions, no "when to use", parameters without
 descriptions, values listed in prose that should be enums, near-duplicate names, more than 20
@@ -15,7 +18,11 @@ tools, and schemas that OpenAI's / Anthropic's strict modes reject.
 <file> is JSON: a list (or {"tools": [...]}) of OpenAI schemas {"type": "function", "function": {...}},
 Anthropic tools {"name", "description", "input_schema"}, MCP tools {"name", "description", "inputSchema"},
 or ctxkit definitions {"name", "description", "parameters"}. A module (.js, .mjs) exports such a list
-as \`tools\` or as its default export. Exit code 1 when there are findings.
+as \`tools\` or as its default export.
+
+--mcp-config <file> (repeatable) starts the MCP servers of {"mcpServers": {...}} (the shape Claude Code
+and Cursor use), lints the tools they list as the model would see them (mcp__<server>__<tool>), and
+stops them. Exit code 1 when there are findings.
 `;
 
 /** `ctxkit lint tools <file|module>`. */
@@ -26,6 +33,7 @@ export async function lintToolsCommand(args: string[], io: CliIo): Promise<numbe
     return 0;
   }
   const [target] = positionals;
+  if (flags["mcp-config"] !== undefined && target === undefined) return lintMcpTools(flags["mcp-config"], flags.json === true, io);
   if (target === undefined) {
     io.stderr.write(lintToolsHelp);
     return 2;
@@ -40,6 +48,23 @@ export async function lintToolsCommand(args: string[], io: CliIo): Promise<numbe
     io.stdout.write(`${tools.length} tools, ${findings.length} findings\n`);
   }
   return findings.length === 0 ? 0 : 1;
+}
+
+/** Lints the tools that real MCP servers list; servers that fail to start are reported on stderr. */
+async function lintMcpTools(files: string[], json: boolean, io: CliIo): Promise<number> {
+  const { servers, warnings } = resolveMcpServers({ files, cwd: io.cwd });
+  const connections = await connectMcpServers(servers, { defer: "never", cwd: io.cwd });
+  const tools: ToolDefinition[] = connections.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
+  await connections.close();
+  for (const warning of [...warnings, ...connections.warnings]) io.stderr.write(`ctxkit lint tools: ${warning.message}\n`);
+  const findings = lintToolDefinitions(tools);
+  if (json) {
+    io.stdout.write(`${JSON.stringify({ servers: connections.servers, tools: tools.length, findings })}\n`);
+  } else {
+    for (const finding of findings) io.stdout.write(`${finding.code.padEnd(30)} ${finding.target ?? "(all tools)"}: ${finding.message}\n`);
+    io.stdout.write(`${connections.servers.map((server) => `${server.name}: ${server.tools} tools`).join(", ") || "no server answered"}; ${findings.length} findings\n`);
+  }
+  return findings.length === 0 && connections.warnings.length === 0 ? 0 : 1;
 }
 
 async function loadToolDefinitions(path: string): Promise<ToolDefinition[]> {

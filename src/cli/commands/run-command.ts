@@ -45,7 +45,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const diagnosticStyle = createTerminalStyle(shouldUseColor(io.stderr, flags.color, io.env));
   const answers = lineReader(io.stdin);
   const unanswered: string[] = [];
-  const { agent, session, warnings, skills } = await createAgentFromConfig(config, {
+  const { agent, session, warnings, skills, mcp } = await createAgentFromConfig(config, {
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
     provider: setup.provider,
     system: setup.system,
@@ -68,6 +68,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
 
   for (const warning of warnings) io.stderr.write(`ctxkit run: session ${session.id}: ${warning.message}\n`);
   for (const warning of skills.warnings) io.stderr.write(`ctxkit run: skills: ${warning.message}\n`);
+  for (const warning of mcp.warnings) io.stderr.write(`ctxkit run: mcp: ${warning.message}\n`);
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
   process.once("SIGINT", onInterrupt);
@@ -93,6 +94,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     process.removeListener("SIGINT", onInterrupt);
     answers.close();
     await session.close();
+    await mcp.close();
   }
   if (controller.signal.aborted) {
     io.stderr.write(`ctxkit run: interrupted; session ${session.id} kept (resume with --session ${session.id}).\n`);

@@ -1,0 +1,41 @@
+import { compileArgumentValidators } from "../tools/validate-tool-arguments.js";
+import type { JsonSchema, ToolDefinition } from "../types/index.js";
+import type { McpListedTool } from "./connect-mcp-server.js";
+
+/** A description longer than this is cut (it is paid for on every request). */
+const maxDescriptionCharacters = 4_000;
+/** A schema whose JSON is longer than this is refused (a server is not trusted). */
+const maxSchemaCharacters = 32_000;
+
+/**
+ * The definition the model sees for a listed MCP tool, or the reason it cannot be offered: the
+ * schema must be an object schema ajv compiles (ctxkit validates every call against it), the text
+ * is bounded, and `$schema` is dropped because providers and ajv's default draft reject 2020-12 URIs.
+ */
+export function convertMcpTool(server: string, listed: McpListedTool, name: string): { definition: ToolDefinition } | { problem: string } {
+  const schemaText = safeJson(listed.inputSchema);
+  if (schemaText === undefined) return { problem: "its input schema is not JSON" };
+  if (schemaText.length > maxSchemaCharacters) return { problem: `its input schema has ${schemaText.length} characters (over ${maxSchemaCharacters})` };
+  const { $schema: _ignored, ...schema } = JSON.parse(schemaText) as JsonSchema;
+  const parameters: JsonSchema = { ...schema, type: "object", ...(schema.properties === undefined ? { properties: {} } : {}) };
+  if (schema.type !== undefined && schema.type !== "object") return { problem: `its input schema is of type ${JSON.stringify(schema.type)}, not an object` };
+  const raw = (listed.description ?? "").trim();
+  const description = raw === ""
+    ? `Tool '${listed.name}' of the MCP server '${server}' (the server gave no description).`
+    : raw.length > maxDescriptionCharacters ? `${raw.slice(0, maxDescriptionCharacters)} […]` : raw;
+  const definition: ToolDefinition = { name, description, parameters };
+  try {
+    compileArgumentValidators([definition]);
+  } catch (error) {
+    return { problem: error instanceof Error ? error.message : String(error) };
+  }
+  return { definition };
+}
+
+function safeJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
