@@ -18,6 +18,7 @@ export type {
   RequestRecord,
   RunEndRecord,
   RunStartRecord,
+  RunBudgetRecord,
   SessionPrefix,
   SessionRecord,
   SessionRecordType,
