@@ -44,6 +44,12 @@ export const commonOptions = {
   "project-instructions": { type: "boolean" },
   // Agent Skills: `--skills <dir>` (repeatable), searched before the workspace's and home's skill folders.
   skills: { type: "string", multiple: true },
+  // Budgets: `--budget-tokens <n>`, `--budget-cost <usd>`, `--budget-mode hard|soft|approval` (the session's limits).
+  "budget-tokens": { type: "string" },
+  "budget-cost": { type: "string" },
+  "budget-mode": { type: "string" },
+  // Notes outside the context: `--notes session|workspace|off`.
+  notes: { type: "string" },
 } satisfies NonNullable<ParseArgsConfig["options"]>;
 
 export type CliFlags = {
@@ -80,6 +86,10 @@ export type CliFlags = {
   continue?: boolean;
   "project-instructions"?: boolean;
   skills?: string[];
+  "budget-tokens"?: string;
+  "budget-cost"?: string;
+  "budget-mode"?: string;
+  notes?: string;
 };
 
 export interface ParsedCommandLine {
