@@ -42,10 +42,8 @@ export interface CliBudgetContext {
  * spent. In approval mode the person is asked on the terminal; no answer (no terminal) declines.
  */
 export function createBudgetFromFlags(settings: CliBudgetSettings, context: CliBudgetContext): Budget {
+  checkBudgetPricing(settings, context.model);
   const pricing = findModelPricing(context.model);
-  if (settings.costUsd !== undefined && pricing === undefined) {
-    throw new ConfigError("usage_invalid", `--budget-cost needs prices for the model '${context.model}', which the pricing catalog does not list. Use --budget-tokens instead.`);
-  }
   const costOf = pricing ? (usage: Parameters<typeof estimateCost>[0]) => estimateCost(usage, pricing) : undefined;
   return createBudget({
     session: { ...(settings.tokens !== undefined ? { tokens: settings.tokens } : {}), ...(settings.costUsd !== undefined ? { costUsd: settings.costUsd } : {}), mode: settings.mode },
@@ -53,6 +51,13 @@ export function createBudgetFromFlags(settings: CliBudgetSettings, context: CliB
     ...(costOf ? { costOf } : {}),
     confirm: (request) => askApproval(request, context),
   });
+}
+
+/** A cost limit needs the model's prices; checked before a session is started. */
+export function checkBudgetPricing(settings: CliBudgetSettings, model: string): void {
+  if (settings.costUsd !== undefined && findModelPricing(model) === undefined) {
+    throw new ConfigError("usage_invalid", `--budget-cost needs prices for the model '${model}', which the pricing catalog does not list. Use --budget-tokens instead.`);
+  }
 }
 
 async function askApproval(request: BudgetApprovalRequest, context: CliBudgetContext): Promise<boolean> {
