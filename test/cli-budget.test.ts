@@ -95,6 +95,19 @@ describe("ctxkit run with a budget", () => {
   });
 });
 
+describe("ctxkit chat with a budget", () => {
+  it("stops a turn at the session's hard budget and stays open for the next message", async () => {
+    server = await searchingForever();
+    const cwd = await workspace();
+    const run = await runCli(["chat", ...base(server.baseURL), "--budget-tokens", "6000"], { cwd, input: ["Find every file.", { line: "/exit", waitFor: "[stopped: budget_exceeded]" }], timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("[stopped: budget_exceeded]");
+    const sessionId = /Session (\S+) saved/.exec(run.stdout)![1]!;
+    const show = await runCli(["sessions", "show", sessionId], { cwd });
+    expect(show.stdout).toMatch(/budget: session: [\d,]+ \/ 6,000 tokens \(\d+%\), hard/);
+  });
+});
+
 describe("ctxkit run with notes", () => {
   it("keeps notes in the workspace's NOTES.md with --notes workspace and shows their size to the model", async () => {
     server = await startOpenAIModelServer([{ toolCalls: [{ name: "notes_write", arguments: { text: "Decision: a.txt is the only file." } }] }, "Noted."]);
