@@ -59,7 +59,7 @@ describe("ctxkit chat", () => {
     });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("/usage     tokens so far");
-    expect(run.stdout).toMatch(/ {2}grep\n {2}read_file\n/);
+    expect(run.stdout).toMatch(/ {2}grep\n {2}notes_read\n {2}notes_write\n {2}read_file\n/);
     expect(run.stdout).toContain("resume with: ctxkit chat --session");
     expect(run.stdout).toContain("Unknown command /nope");
     expect(server.requests).toHaveLength(0);

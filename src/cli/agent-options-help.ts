@@ -44,5 +44,18 @@ Tools and context:
   --no-timestamps --no-counter --no-todo --no-errors --no-state
                             switch off a part of the status bar (times, call counts, TODO list,
                             detailed errors, system state)
+  --notes <session|workspace|off>
+                            notes the agent keeps outside the context (notes_read, notes_write):
+                            in the session's data folder (default), in NOTES.md of the workspace,
+                            or none; they survive compaction and the status shows their size
   --no-color                plain output (colour also follows NO_COLOR and FORCE_COLOR)
+
+Budget (for the whole session, including what a resumed session already spent):
+  --budget-tokens <n>       most tokens (prompt, cached included, plus output) the session may use
+  --budget-cost <usd>       most US dollars, priced with the pricing catalog
+  --budget-mode <hard|soft|approval>
+                            at the limit: stop the task before the call (hard, default), warn and
+                            go on (soft), or ask (approval; without a terminal the answer is no).
+                            Calls slow down from 80% of a limit; --max-output-tokens sets how much
+                            output each call reserves (default 4096)
 `;

@@ -46,6 +46,12 @@ export const commonOptions = {
   skills: { type: "string", multiple: true },
   // MCP servers: `--mcp-config <file>` (repeatable), {"mcpServers": {...}} as Claude Code and Cursor write it.
   "mcp-config": { type: "string", multiple: true },
+  // Budgets: `--budget-tokens <n>`, `--budget-cost <usd>`, `--budget-mode hard|soft|approval` (the session's limits).
+  "budget-tokens": { type: "string" },
+  "budget-cost": { type: "string" },
+  "budget-mode": { type: "string" },
+  // Notes outside the context: `--notes session|workspace|off`.
+  notes: { type: "string" },
 } satisfies NonNullable<ParseArgsConfig["options"]>;
 
 export type CliFlags = {
@@ -83,6 +89,10 @@ export type CliFlags = {
   "project-instructions"?: boolean;
   skills?: string[];
   "mcp-config"?: string[];
+  "budget-tokens"?: string;
+  "budget-cost"?: string;
+  "budget-mode"?: string;
+  notes?: string;
 };
 
 export interface ParsedCommandLine {

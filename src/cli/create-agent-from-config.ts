@@ -20,6 +20,9 @@ import { createCompressionFromConfig } from "./create-compression-from-config.js
 import type { CompressionPolicy } from "../context/compression/index.js";
 import { createSkills, type SkillsPolicy } from "../skills/index.js";
 import { connectMcpServers, createMcpPolicy, type McpWarning } from "../mcp/index.js";
+import { createBudgetStatus } from "../context/budget/index.js";
+import { checkBudgetPricing, createBudgetFromFlags, type CliBudgetSettings, type CliBudgetContext } from "./budget-from-flags.js";
+import { createNotesFromFlag, type NotesLocation } from "./notes-from-flag.js";
 
 export const defaultSystemPrompt = `You are ctxkit, a coding agent working in the user's workspace through tools.
 Read files before you change them, keep edits minimal, prefer searching (grep, glob) over reading whole large files,
@@ -138,6 +141,10 @@ export async function createAgentFromConfig(
     onStatusBarDecision?: (decision: StatusBarModeDecision) => void;
     /** The home directory whose ~/.config/ctxkit/skills is searched (default: the user's). */
     home?: string;
+    /** The session's budget (`--budget-*`) and where approval questions are asked. */
+    budget?: { settings: CliBudgetSettings } & Omit<CliBudgetContext, "model" | "calls">;
+    /** Where the notes tools keep their file (`--notes`; default: no notes tools). */
+    notes?: NotesLocation;
   },
 ): Promise<ConfiguredAgent> {
   const provider = options.provider ?? createProviderFromConfig(config);
@@ -175,9 +182,20 @@ async function createConfiguredAgent(
 ): Promise<ConfiguredAgent> {
   const { provider, statusBar, skills, mcp } = options;
   const compression = createCompressionFromConfig(config);
+  // The notes file of a new session is named after its id, known once the session has started.
+  let sessionId: string | undefined = config.sessionId;
+  const notes = createNotesFromFlag(options.notes ?? "off", config, () => sessionId ?? "unsaved");
+  if (options.budget) checkBudgetPricing(options.budget.settings, provider.model);
   // The same list a library user passes: createAgent orders the policies and carries the status
   // bar's counts and TODO list across compactions.
-  const context: ContextPolicy[] = [...(compression ? [compression] : []), skills, statusBar, ...options.context, ...(options.extra?.context ?? [])];
+  const context: ContextPolicy[] = [
+    ...(compression ? [compression] : []),
+    skills,
+    statusBar,
+    ...(notes ? [notes] : []),
+    ...options.context,
+    ...(options.extra?.context ?? []),
+  ];
   const tools = [...options.builtinTools, ...options.mcpTools];
   // A resumed session's stored system prompt already holds the policies' sections (the skills catalog…).
   const system = withoutPolicySections(options.system ?? defaultSystemPrompt, policySystemSection({ tools, context }));
@@ -189,9 +207,15 @@ async function createConfiguredAgent(
     provider,
     workspace: config.workspace,
     repair: config.repair,
+    // The last request is rebuilt and compared byte for byte with these settings (--max-output-tokens…).
+    ...(options.extra?.settings ? { settings: options.extra.settings } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const { session, messages, resumed } = started;
+  sessionId = session.id;
+  const budget = options.budget ? createBudgetFromFlags(options.budget.settings, { ...options.budget, model: provider.model, calls: started.calls }) : undefined;
+  // The budget's line beside the status bar (a tail only: the prefix the session recorded is unchanged).
+  if (budget && config.statusBar.mode !== "off") context.push(createBudgetStatus(budget));
   const agent = createAgent({
     provider,
     system,
@@ -206,6 +230,7 @@ async function createConfiguredAgent(
     ...(servesQwen3Locally(config, provider.model) ? { prefixGuard: { promptTokens: "qwen3" as const } } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...options.extra,
+    ...(budget ? { budget } : {}),
     context,
   });
   return { agent, session, resumed, warnings: started.warnings, statusBar, skills, mcp, ...(compression ? { compression } : {}) };

@@ -5,7 +5,9 @@ import type { PromptTokens } from "../tokens/prompt-tokens.js";
 import type { Tool, ToolOutput } from "../tools/tool.js";
 import type {
   BlobStore,
+  Budget,
   GenerationSettings,
+  RunBudgetRecord,
   Message,
   ModelRequest,
   SystemPrompt,
@@ -55,7 +57,7 @@ export interface SessionSink {
   recordPrefix?(prefix: { system: Readonly<SystemPrompt>; tools: readonly ToolDefinition[]; provider: string; model: string }, reason: string): void;
   appendUsage(requestIndex: number, usage: Usage): void;
   appendContextEdit(edit: { start: number; end: number; messages: Message[]; reason: string; at: string }): void;
-  appendRunStart(record: { runId: string; input: string; at: string }): void;
+  appendRunStart(record: { runId: string; input: string; at: string; budget?: RunBudgetRecord[] }): void;
   appendRunEnd(record: { runId: string; stopReason: string; usage: Usage; iterations: number; at: string; error?: { code: string; message: string } }): void;
   flush(): Promise<void>;
 }
@@ -111,6 +113,16 @@ export interface AgentOptions {
    * turns it off.
    */
   prefixGuard?: false | PrefixGuardSettings;
+  /**
+   * Token and cost limits (`createBudget` from `ctxkit/budget`): each run is a task level under it;
+   * every call is checked before it is sent (estimated prompt + `maxOutputTokens`, or
+   * `assumedOutputTokens` when that is unset) and waits out backpressure near a limit. A `hard`
+   * level that would be exceeded ends the run with `budget_exceeded`; its levels' spending is
+   * recorded with each run's start in the session.
+   */
+  budget?: Budget;
+  /** Output tokens a budget reserves per call when `settings.maxOutputTokens` is unset (default 4 096). */
+  assumedOutputTokens?: number;
   clock?: () => Date;
   createId?: () => string;
 }

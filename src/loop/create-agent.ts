@@ -68,6 +68,7 @@ export function createAgent(options: AgentOptions): Agent {
     toolCallCounts: countToolCalls(trajectory),
     lastUsage: undefined,
     lastRequestAt: undefined,
+    budget: undefined,
     buildRequest: (tail?: UserMessage) =>
       buildModelRequest({ prefix, trajectory, ...(tail ? { tail } : {}), ...(options.settings ? { settings: options.settings } : {}) }),
   };

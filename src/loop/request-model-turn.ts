@@ -3,12 +3,14 @@ import { isCtxkitError, type AgentEvent, type AssistantPart, type RunError, type
 import type { ModelResponse } from "../providers/provider.js";
 import { applyContextEdits } from "./apply-context-edits.js";
 import { callModel } from "./call-model.js";
+import { chargeBudget, enforceBudget } from "./enforce-budget.js";
 import type { LoopState } from "./loop-state.js";
 
 export type TurnOutcome =
   | { kind: "response"; response: ModelResponse }
   | { kind: "aborted"; partial: AssistantPart[] }
-  | { kind: "failed"; error: RunError };
+  | { kind: "failed"; error: RunError }
+  | { kind: "budget_exceeded"; error: RunError };
 
 export interface TurnContext {
   state: LoopState;
@@ -60,6 +62,9 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
         : { role: "user", content: tailText, meta: { id: `tail_${context.runId}_${turn}`, origin: "harness", createdAt: clock().toISOString() } };
     const built = state.buildRequest(tail);
     const request = options.hooks?.transformRequest ? options.hooks.transformRequest(built) : built;
+    const refused = yield* enforceBudget(state, request, turn, signal);
+    if (refused) return { kind: "budget_exceeded", error: refused };
+    if (signal.aborted) return { kind: "aborted", partial: [] };
 
     let bodyHash: string | undefined;
     if (state.guard) {
@@ -115,6 +120,7 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
       // Usage records point at the request record they belong to (numbered across the whole session).
       session?.appendUsage(requestIndex, outcome.usage);
       yield { type: "usage", turn, usage: outcome.usage };
+      yield* chargeBudget(state.budget, outcome.usage, options.provider.model);
     }
     if (outcome.ok) return { kind: "response", response: outcome.response };
     if (outcome.error.code === "aborted" || signal.aborted) {

@@ -2,6 +2,7 @@ import { addUsage, emptyUsage, textOf, toolCallsOf, type AgentEvent, type Assist
 import { createMeta, totalToolCallsKey, type LoopState } from "./loop-state.js";
 import { createRepeatedCallDetector } from "./repeated-call-detector.js";
 import { requestModelTurn } from "./request-model-turn.js";
+import { toRunBudgetRecords } from "./enforce-budget.js";
 import { runToolCalls } from "./run-tool-calls.js";
 
 /**
@@ -43,8 +44,10 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
     return { stopReason, finalText, messages: appended, usage, iterations, ...sessionId, ...(error ? { error } : {}) };
   };
 
+  // Each run is a task level of the agent's budget (a resumed session's level already holds its earlier spend).
+  state.budget = options.budget?.startTask();
   yield { type: "run_start", runId, input, ...(session ? { sessionId: session.id } : {}) };
-  session?.appendRunStart({ runId, input, at: clock().toISOString() });
+  session?.appendRunStart({ runId, input, at: clock().toISOString(), ...(state.budget ? { budget: toRunBudgetRecords(state.budget.status()) } : {}) });
   const userMessage: UserMessage = { role: "user", content: input, meta: createMeta(state, "user") };
   append(state.policy.processUserMessage ? state.policy.processUserMessage(userMessage, { trajectory, now: clock() }) : userMessage);
 
@@ -69,6 +72,10 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
           yield { type: "turn_end", turn, message: partial };
         }
         return yield* finish("aborted");
+      }
+      if (outcome.kind === "budget_exceeded") {
+        yield { type: "warning", code: "budget_exceeded", message: outcome.error.message };
+        return yield* finish("budget_exceeded", outcome.error);
       }
       if (outcome.kind === "failed") {
         yield { type: "error", ...outcome.error };

@@ -51,6 +51,7 @@ export async function* runToolCalls(
     messages: state.trajectory,
     blobs: state.blobStore,
     findMessage: (id) => state.replaced.get(id) ?? state.trajectory.find((message) => message.meta.id === id),
+    ...(state.budget ? { budget: state.budget } : {}),
   });
   for (const result of executed) outcomes.set(result.call.id, result);
 

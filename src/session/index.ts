@@ -18,6 +18,7 @@ export type {
   RequestRecord,
   RunEndRecord,
   RunStartRecord,
+  RunBudgetRecord,
   SessionPrefix,
   SessionRecord,
   SessionRecordType,
@@ -31,3 +32,4 @@ export { validateSessionRecord } from "./validate-session-record.js";
 export type { SessionRecordCheck } from "./validate-session-record.js";
 export { createSessionId, isValidSessionId } from "./session-id.js";
 export { startSession, type StartSessionOptions, type StartedSession } from "./start-session.js";
+export { recordedCalls, sessionSpend, type RecordedCall } from "./session-spend.js";

@@ -1,4 +1,4 @@
-import type { Message, RunStopReason, SystemPrompt, ToolDefinition, Usage, UserMessage } from "../types/index.js";
+import type { Message, RunBudgetRecord, RunStopReason, SystemPrompt, ToolDefinition, Usage, UserMessage } from "../types/index.js";
 
 /** The `format` value of every ctxkit session header; anything else is not our file. */
 export const SESSION_FORMAT = "ctxkit-session";
@@ -91,7 +91,13 @@ export interface RunStartRecord {
   runId: string;
   input: string;
   at: string;
+  /**
+   * The budget levels in force for the run (innermost first: task, then session or agent), and
+   * what each had spent when it started, so `ctxkit sessions show` can print spent against limits.
+   */
+  budget?: RunBudgetRecord[];
 }
+
 
 export interface RunEndRecord {
   type: "run_end";
@@ -122,3 +128,5 @@ export interface SessionPrefix {
   provider: string;
   model: string;
 }
+
+export type { RunBudgetRecord };

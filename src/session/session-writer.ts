@@ -181,7 +181,7 @@ export function createSessionWriter(state: SessionWriterState): SessionWriter {
       append({ type: "usage", request: requestIndex, usage });
     },
     appendRunStart(run) {
-      append({ type: "run_start", runId: run.runId, input: run.input, at: run.at });
+      append({ type: "run_start", runId: run.runId, input: run.input, at: run.at, ...(run.budget ? { budget: run.budget } : {}) });
       openRuns.add(run.runId);
     },
     appendRunEnd(run) {

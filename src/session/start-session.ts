@@ -1,3 +1,4 @@
+import { recordedCalls, type RecordedCall } from "./session-spend.js";
 import { createStablePrefix } from "../context/stable-prefix.js";
 import type { SerializedRequest } from "../providers/provider.js";
 import { CtxkitError, type GenerationSettings, type Message, type ModelRequest, type SystemPrompt, type ToolDefinition } from "../types/index.js";
@@ -42,6 +43,8 @@ export interface StartedSession {
   warnings: SessionWarning[];
   /** Set when the resumed session was recorded with a different system prompt or tools. */
   prefixChanged: boolean;
+  /** The model calls the session recorded (empty for a new one): `sessionSpend(calls)` is what a budget continues from. */
+  calls: RecordedCall[];
 }
 
 /**
@@ -55,7 +58,7 @@ export async function startSession(store: SessionStore, options: StartSessionOpt
   const clock = options.clock ?? (() => new Date());
   if (options.id === undefined) {
     const session = await store.create({ createdAt: clock().toISOString(), ...(options.workspace ? { workspace: options.workspace } : {}), prefix });
-    return { session, messages: [], log: [], resumed: false, warnings: [], prefixChanged: false };
+    return { session, messages: [], log: [], resumed: false, warnings: [], prefixChanged: false, calls: [] };
   }
   const checked = await store.load(options.id);
   const needsRepair = checked.warnings.filter((warning) => warningsNeedingRepair.has(warning.code));
@@ -82,5 +85,5 @@ export async function startSession(store: SessionStore, options: StartSessionOpt
   const prefixChanged =
     JSON.stringify(loaded.prefix.system) !== JSON.stringify(prefix.system) || JSON.stringify(loaded.prefix.tools) !== JSON.stringify(prefix.tools);
   if (prefixChanged) session.appendPrefix(prefix, "the system prompt or tools changed when the session was resumed");
-  return { session, messages: [...loaded.messages], log: [...loaded.log], resumed: true, warnings: [...session.warnings], prefixChanged };
+  return { session, messages: [...loaded.messages], log: [...loaded.log], resumed: true, warnings: [...session.warnings], prefixChanged, calls: recordedCalls(loaded) };
 }

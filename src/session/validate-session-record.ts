@@ -4,6 +4,7 @@ import { checkMessage, checkUsage, checkUserMessage } from "./validate-message.j
 import {
   expectArrayOf,
   expectCount,
+  expectNonNegativeNumber,
   expectObject,
   expectOneOf,
   expectOptionalString,
@@ -27,6 +28,7 @@ const RUN_STOP_REASONS: readonly RunStopReason[] = [
   "max_iterations",
   "aborted",
   "repeated_tool_call",
+  "budget_exceeded",
   "error",
 ];
 
@@ -84,7 +86,12 @@ function checkSessionRecord(value: unknown): ShapeProblem {
         expectString(value.at, "at")
       );
     case "run_start":
-      return expectString(value.runId, "runId") ?? expectString(value.input, "input") ?? expectString(value.at, "at");
+      return (
+        expectString(value.runId, "runId") ??
+        expectString(value.input, "input") ??
+        expectString(value.at, "at") ??
+        (value.budget === undefined ? undefined : expectArrayOf(value.budget, "budget", checkRunBudget))
+      );
     case "run_end":
       return (
         expectString(value.runId, "runId") ??
@@ -110,6 +117,19 @@ function checkToolDefinition(value: unknown, path: string): ShapeProblem {
     expectString(value.name, `${path}.name`) ??
     expectString(value.description, `${path}.description`) ??
     expectObject(value.parameters, `${path}.parameters`)
+  );
+}
+
+function checkRunBudget(value: unknown, path: string): ShapeProblem {
+  if (!isPlainObject(value)) return expectObject(value, path);
+  return (
+    expectOneOf(value.level, ["session", "task", "agent"], `${path}.level`) ??
+    expectOptionalString(value.label, `${path}.label`) ??
+    (value.tokens === undefined ? undefined : expectNonNegativeNumber(value.tokens, `${path}.tokens`)) ??
+    (value.costUsd === undefined ? undefined : expectNonNegativeNumber(value.costUsd, `${path}.costUsd`)) ??
+    expectOneOf(value.mode, ["hard", "soft", "approval"], `${path}.mode`) ??
+    expectNonNegativeNumber(value.spentTokens, `${path}.spentTokens`) ??
+    expectNonNegativeNumber(value.spentCostUsd, `${path}.spentCostUsd`)
   );
 }
 

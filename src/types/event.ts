@@ -9,6 +9,8 @@ export type RunStopReason =
   | "max_iterations"
   | "aborted"
   | "repeated_tool_call"
+  /** A call would have taken a `hard` budget over its limit, or an `approval` budget was not approved. */
+  | "budget_exceeded"
   | "error";
 
 /** The codes of the `warning` events the loop emits; a run goes on after each. */
@@ -18,13 +20,18 @@ export type AgentWarningCode =
   | "output_truncated"
   | "repeated_tool_call"
   | "undeclared_cache_break"
-  | "context_overflow";
+  | "context_overflow"
+  /** A budget level's spend passed a warning threshold (once per level and threshold). */
+  | "budget_threshold"
+  /** A call goes over a `soft` budget (once per level). */
+  | "budget_exceeded";
 
 /** Why a run failed: a typed error's code, or one of the loop's own stop conditions. */
 export type RunErrorCode =
   | CtxkitErrorCode
   | "max_iterations"
   | "repeated_tool_call"
+  | "budget_exceeded"
   | "context_preparation_failed"
   | "session_write_failed"
   | "tool_result_processing_failed";
@@ -83,6 +90,8 @@ export type AgentEvent =
       inserted: number;
       reason?: string;
     }
+  /** Backpressure: the loop waited `delayMs` before this call because a budget level has spent `share` of its limit. */
+  | { type: "backpressure"; turn: number; delayMs: number; share: number }
   | { type: "warning"; code: AgentWarningCode; message: string }
   | { type: "error"; code: RunErrorCode; message: string }
   | {

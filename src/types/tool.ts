@@ -1,5 +1,6 @@
 import type { Message } from "./message.js";
 import type { BlobReader } from "./blob.js";
+import type { Budget } from "./budget.js";
 
 /** A JSON Schema object (draft 2020-12 / draft-07 subset that providers accept). */
 export type JsonSchema = { [key: string]: unknown };
@@ -37,6 +38,11 @@ export interface ToolContext {
   blobs?: BlobReader;
   /** Finds any message of the session by id, also one a compaction replaced (for `recall`). */
   findMessage?: (id: string) => Message | undefined | Promise<Message | undefined>;
+  /**
+   * The running task's budget, when the agent has one: a tool that runs a sub-agent gives it
+   * `budget.child(limits)`, so the child's calls count against this task and the session too.
+   */
+  budget?: Budget;
 }
 
 /** What a tool returns: text for the model, flagged as an error when the call failed. */

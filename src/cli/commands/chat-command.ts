@@ -5,6 +5,8 @@ import { createChatInput } from "../chat-input.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { createConfirmationHandler } from "../confirm-prompt.js";
+import { parseBudgetFlags } from "../budget-from-flags.js";
+import { parseNotesFlag } from "../notes-from-flag.js";
 import { createAgentFromConfig } from "../create-agent-from-config.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
 import { createEventRenderer } from "../render-events.js";
@@ -50,6 +52,8 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(chatHelp);
     return 0;
   }
+  const budget = parseBudgetFlags(flags);
+  const notes = parseNotesFlag(flags.notes);
   const setup = await prepareAgentRun(flags, io);
   const { config } = setup;
   for (const note of setup.notes) io.stderr.write(`ctxkit chat: ${note}\n`);
@@ -70,6 +74,8 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     system: setup.system,
     extra: { settings: setup.settings },
     confirmToolCall: createConfirmationHandler({ approveAll: config.yes, allow: config.allow, readLine: input.nextAnswer, output: io.stdout, style, workspace: config.workspace }),
+    notes,
+    ...(budget ? { budget: { settings: budget, readLine: input.nextAnswer, output: io.stdout, style } } : {}),
   });
   for (const warning of warnings) io.stderr.write(`ctxkit chat: session ${session.id}: ${warning.message}\n`);
   for (const warning of skills.warnings) io.stderr.write(`ctxkit chat: skills: ${warning.message}\n`);

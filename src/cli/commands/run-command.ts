@@ -6,6 +6,8 @@ import { toCliMessage } from "../cli-error-message.js";
 import { createConfirmationHandler, lineReader } from "../confirm-prompt.js";
 import { createAgentFromConfig } from "../create-agent-from-config.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
+import { parseBudgetFlags } from "../budget-from-flags.js";
+import { parseNotesFlag } from "../notes-from-flag.js";
 import { createEventRenderer } from "../render-events.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 import type { StatusBarModeDecision } from "../../context/status-bar/index.js";
@@ -19,7 +21,8 @@ ${agentOptionsHelp}
 Output:
   --json                    print events as NDJSON on stdout; the last line is the run_end event
 
-Exit codes: 0 the agent gave a final answer; 1 it stopped otherwise, or a write or command was
+Exit codes: 0 the agent gave a final answer; 1 it stopped otherwise (a budget stop ends with
+"stopped (budget_exceeded)" on stderr), or a write or command was
 declined because there was no terminal to ask (pass --yes, or "allow" in ~/.config/ctxkit/config.json);
 2 a usage error; 130 interrupted with Ctrl-C.
 
@@ -38,6 +41,8 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`ctxkit run: give the task as an argument, e.g. ctxkit run "fix the failing test".\n\n${runHelp}`);
     return 2;
   }
+  const budget = parseBudgetFlags(flags);
+  const notes = parseNotesFlag(flags.notes);
   const setup = await prepareAgentRun(flags, io);
   const { config } = setup;
   for (const note of setup.notes) io.stderr.write(`ctxkit run: ${note}\n`);
@@ -59,6 +64,8 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
       workspace: config.workspace,
       onUnanswered: (call) => unanswered.push(call.name),
     }),
+    notes,
+    ...(budget ? { budget: { settings: budget, readLine: answers.next, output: io.stderr, style: diagnosticStyle } } : {}),
     // How `auto` sent the status bar, and why: a diagnostic, so stderr (NDJSON keeps it as an event).
     onStatusBarDecision: (decision) =>
       flags.json

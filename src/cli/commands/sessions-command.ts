@@ -2,6 +2,7 @@ import { escapeForTerminal } from "../../context/escape-for-terminal.js";
 import { rm } from "node:fs/promises";
 import { parseCommandLine } from "../cli-options.js";
 import { formatUsageLine } from "../format-usage.js";
+import { formatSessionBudget } from "../format-session-budget.js";
 import type { CliIo } from "../cli-io.js";
 import { sessionStoreFor } from "../create-agent-from-config.js";
 import { resolveConfig } from "../resolve-config.js";
@@ -13,7 +14,8 @@ export const sessionsHelp = `Usage: ctxkit sessions list [--workspace <dir>] [--
 
 list  the sessions stored in the workspace, oldest first; a session whose last task did not finish
       is marked (e.g. "[last task: error]")
-show  one session: its model calls, token usage (prompt, cached, output, cost) and messages
+show  one session: its model calls, token usage (prompt, cached, output, cost), its budget (spent
+      against the limits of its latest run with --budget-tokens or --budget-cost) and messages
 rm    delete sessions (their files and any .torn file kept beside them)
 
 Exit codes: 0 done; 1 a session could not be read or found; 2 a usage error.
@@ -57,7 +59,9 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
     io.stdout.write(`session ${session.header.id} (created ${session.header.createdAt})\n`);
     io.stdout.write(`model: ${session.prefix.provider} / ${session.prefix.model}; ${session.requests.length} model calls\n`);
     const usages = session.usage.map((record) => record.usage);
-    io.stdout.write(`usage: ${usages.length === 0 ? "none reported" : formatUsageLine(usages, usages.length, session.prefix.model)}\n\n`);
+    io.stdout.write(`usage: ${usages.length === 0 ? "none reported" : formatUsageLine(usages, usages.length, session.prefix.model)}\n`);
+    for (const line of formatSessionBudget(session)) io.stdout.write(`budget: ${escapeForTerminal(line)}\n`);
+    io.stdout.write("\n");
     // Messages hold model and tool text: controls and bidi characters are shown escaped.
     for (const message of session.messages) io.stdout.write(`${escapeForTerminal(describeMessage(message))}\n`);
     for (const warning of session.warnings) io.stdout.write(`warning: ${escapeForTerminal(warning.message)}\n`);

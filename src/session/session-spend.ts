@@ -1,0 +1,28 @@
+import type { BudgetSpend, Usage } from "../types/index.js";
+import type { LoadedSession } from "./loaded-session.js";
+
+/** One model call the session recorded: what it used and which model answered it. */
+export interface RecordedCall {
+  usage: Usage;
+  model: string;
+}
+
+/** The calls of a loaded session with their models (from each usage record's request). */
+export function recordedCalls(session: Pick<LoadedSession, "usage" | "requests">): RecordedCall[] {
+  return session.usage.map((record) => ({ usage: record.usage, model: session.requests[record.request]?.model ?? "" }));
+}
+
+/**
+ * What a session has spent, counted the way a budget counts it (prompt tokens, cached ones included,
+ * plus output tokens; cost by `costOf`): pass it as `createBudget({ spent })` so a resumed session
+ * continues with what it already used. Pure.
+ */
+export function sessionSpend(calls: readonly RecordedCall[], costOf?: (usage: Usage, model: string) => number): BudgetSpend {
+  let tokens = 0;
+  let costUsd = 0;
+  for (const call of calls) {
+    tokens += call.usage.inputTokens + call.usage.outputTokens;
+    costUsd += costOf?.(call.usage, call.model) ?? 0;
+  }
+  return { tokens, costUsd };
+}

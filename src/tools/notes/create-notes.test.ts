@@ -1,0 +1,64 @@
+import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createNotes } from "./create-notes.js";
+
+const context = { signal: new AbortController().signal, toolCallId: "c" };
+const tail = (policy: ReturnType<typeof createNotes>) => policy.tail!({ trajectory: [], iteration: 0, now: new Date(0) });
+
+async function notesIn(options: Partial<Parameters<typeof createNotes>[0]> = {}) {
+  const directory = await mkdtemp(join(tmpdir(), "ctxkit-notes-"));
+  const path = join(directory, "notes", "s1.md");
+  const policy = createNotes({ path, ...options });
+  const [read, write] = policy.tools! as [NonNullable<typeof policy.tools>[number], NonNullable<typeof policy.tools>[number]];
+  return { path, policy, read, write };
+}
+
+describe("notes", () => {
+  it("appends and replaces notes in their file, reads them back, and shows their size in the tail", async () => {
+    const { path, policy, read, write } = await notesIn();
+    expect(read.name).toBe("notes_read");
+    expect(write.name).toBe("notes_write");
+    expect([read.source, write.source, read.risk, write.risk]).toEqual(["trusted", "trusted", "read", "write"]);
+    await policy.prepareContext!({} as never);
+    expect(tail(policy)).toBeUndefined();
+    expect(await read.execute({}, context)).toBe("The notes are empty.");
+
+    expect(await write.execute({ text: "Decision: keep the v2 parser." }, context)).toBe("Notes updated: 30 characters in the session's notes file.");
+    await write.execute({ text: "Failed: v3 breaks on CRLF files." }, context);
+    expect(await readFile(path, "utf8")).toBe("Decision: keep the v2 parser.\n\nFailed: v3 breaks on CRLF files.\n");
+    expect(await read.execute({}, context)).toBe("Decision: keep the v2 parser.\n\nFailed: v3 breaks on CRLF files.\n");
+    expect(tail(policy)).toBe("<agent_notes>\nnotes: 64 characters in the session's notes file, outside the conversation; notes_read reads them\n</agent_notes>");
+
+    await write.execute({ text: "Only this.", mode: "replace" }, context);
+    expect(await readFile(path, "utf8")).toBe("Only this.\n");
+  });
+
+  it("refuses notes over their limit with a hint for the model, keeping the old ones", async () => {
+    const { path, write } = await notesIn({ maxCharacters: 40 });
+    await write.execute({ text: "Short note." }, context);
+    await expect(write.execute({ text: "x".repeat(40) }, context)).rejects.toMatchObject({ kind: "invalid_arguments", message: expect.stringContaining('{"mode": "replace"}') });
+    expect(await readFile(path, "utf8")).toBe("Short note.\n");
+  });
+
+  it("reads a workspace file edited outside ctxkit within its bound, and measures it before each call", async () => {
+    const { path, policy, read } = await notesIn({ label: "NOTES.md", source: "workspace", maxCharacters: 10 });
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, `${"line one\n".repeat(20)}`);
+    await policy.prepareContext!({} as never);
+    expect(tail(policy)).toContain("characters in NOTES.md");
+    const text = (await read.execute({}, context)) as string;
+    expect(text.length).toBeLessThanOrEqual(40);
+    expect(text.endsWith("line one")).toBe(true);
+  });
+
+  it("points to the notes after a compaction, with checkpoint metadata", async () => {
+    const { policy, write } = await notesIn();
+    expect(policy.checkpoint!([], new Date(0), "cp")).toBeUndefined();
+    await write.execute({ text: "Constraint: never touch prod." }, context);
+    const pointer = policy.checkpoint!([], new Date(0), "cp")!;
+    expect(pointer.meta.derived).toEqual({ kind: "checkpoint", policy: "notes", data: { characters: 30 } });
+    expect(pointer.content).toContain("read them with notes_read");
+  });
+});

@@ -1,0 +1,114 @@
+import type { ContextPolicy } from "../../context/context-policy.js";
+import { ToolError, type Tool, type ToolSource, type UserMessage } from "../../types/index.js";
+import { createNotesFile, type NotesFile } from "./notes-file.js";
+
+export const notesReadToolName = "notes_read";
+export const notesWriteToolName = "notes_write";
+export const notesPolicyName = "notes";
+
+export interface NotesOptions {
+  /** The notes file (a function when the path is known only once the session has started). */
+  path: string | (() => string);
+  /** How the status and the tools name the file to the model, e.g. "NOTES.md" (default "the session's notes file"). */
+  label?: string;
+  /** The most characters the notes may hold (default 20 000): the model is told to condense beyond it. */
+  maxCharacters?: number;
+  /**
+   * Where the notes come from, for the tools' `source`: `trusted` for the session's own file
+   * (default), `workspace` for a file the person (or another program) may also edit.
+   */
+  source?: ToolSource;
+}
+
+export interface NotesPolicy extends ContextPolicy {
+  readonly file: NotesFile;
+}
+
+/**
+ * Notes outside the context (the Write strategy): `notes_write` keeps decisions, constraints and
+ * failed approaches in a file, `notes_read` brings them back. The file is never part of the
+ * trajectory, so no compaction can lose it; the request's tail says the notes exist and how large
+ * they are, and a compaction that removes tool calls is followed by a checkpoint pointing to them.
+ */
+export function createNotes(options: NotesOptions): NotesPolicy {
+  const maxCharacters = options.maxCharacters ?? 20_000;
+  const label = options.label ?? "the session's notes file";
+  const source = options.source ?? "trusted";
+  // Four bytes per character at most in UTF-8: enough to read back any notes written within the limit.
+  const file = createNotesFile(options.path, maxCharacters * 4);
+  let measured = false;
+
+  const read: Tool<Record<string, never>> = {
+    name: notesReadToolName,
+    description:
+      `Read your notes (${label}): decisions, constraints, findings and failed approaches you recorded with ${notesWriteToolName}. ` +
+      "They are kept outside the conversation and survive when older turns are summarised; read them after a summary, or before repeating work.",
+    parameters: { type: "object", properties: {}, additionalProperties: false },
+    parallelSafe: true,
+    risk: "read",
+    source,
+    async execute() {
+      const text = await file.read();
+      return text === "" ? "The notes are empty." : text;
+    },
+  };
+  const write: Tool<{ text: string; mode?: "append" | "replace" }> = {
+    name: notesWriteToolName,
+    description:
+      `Record something worth keeping in your notes (${label}): a decision and why, a constraint you found, an approach that failed, ` +
+      `a result you will need later. "append" (the default) adds the text as a new paragraph; "replace" rewrites the whole notes ` +
+      `(use it to condense them). At most ${maxCharacters.toLocaleString("en-US")} characters in all. Example: ` +
+      '{"text": "Decision: keep the v2 parser; v3 breaks on CRLF files (tried, failed)."}',
+    parameters: {
+      type: "object",
+      properties: {
+        text: { type: "string", description: "The text to add, or the whole new notes with mode replace." },
+        mode: { type: "string", enum: ["append", "replace"], description: "append (default) or replace" },
+      },
+      required: ["text"],
+      additionalProperties: false,
+    },
+    risk: "write",
+    source,
+    async execute({ text, mode = "append" }) {
+      const current = mode === "append" ? await file.read() : "";
+      const next = mode === "append" && current !== "" ? `${current.replace(/\n+$/, "")}\n\n${text.trim()}\n` : `${text.trim()}\n`;
+      if (next.length > maxCharacters) {
+        throw new ToolError(
+          "invalid_arguments",
+          `The notes would hold ${next.length.toLocaleString("en-US")} characters, more than the ${maxCharacters.toLocaleString("en-US")} allowed. ` +
+            `Read them with ${notesReadToolName} and rewrite them shorter with {"mode": "replace"}.`,
+        );
+      }
+      await file.write(next);
+      return `Notes ${mode === "append" ? "updated" : "replaced"}: ${next.length.toLocaleString("en-US")} characters in ${label}.`;
+    },
+  };
+
+  return {
+    name: notesPolicyName,
+    order: 100,
+    file,
+    tools: [read, write] as unknown as Tool[],
+    async prepareContext() {
+      // A workspace file may change between calls; the session's own only through the tools.
+      if (!measured || source !== "trusted") await file.refresh();
+      measured = true;
+      return undefined;
+    },
+    tail() {
+      if (file.characters === 0) return undefined;
+      return `<agent_notes>\nnotes: ${file.characters.toLocaleString("en-US")} characters in ${label}, outside the conversation; ${notesReadToolName} reads them\n</agent_notes>`;
+    },
+    checkpoint(_messages, now, id): UserMessage | undefined {
+      if (file.characters === 0) return undefined;
+      return {
+        role: "user",
+        content:
+          `<notes_pointer>\nEarlier turns were compacted above. Decisions, constraints and failed approaches recorded with ${notesWriteToolName} are in your notes ` +
+          `(${file.characters.toLocaleString("en-US")} characters in ${label}), not in the summary: read them with ${notesReadToolName} before you go on.\n</notes_pointer>`,
+        meta: { id, origin: "harness", createdAt: now.toISOString(), derived: { kind: "checkpoint", policy: notesPolicyName, data: { characters: file.characters } } },
+      };
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export { createNotes, notesPolicyName, notesReadToolName, notesWriteToolName, type NotesOptions, type NotesPolicy } from "./create-notes.js";
+export { createNotesFile, type NotesFile } from "./notes-file.js";

@@ -1,0 +1,75 @@
+import { mkdir, open, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+
+/** The notes on disk: read and written whole, with their size known between calls. */
+export interface NotesFile {
+  readonly path: string;
+  /** Characters in the file when it was last read, written or measured (0 when it does not exist). */
+  readonly characters: number;
+  read(): Promise<string>;
+  write(text: string): Promise<void>;
+  /** Re-reads the size (the person may edit the file between calls). */
+  refresh(): Promise<void>;
+}
+
+/**
+ * A notes file at `path` (resolved when first used: a new session's id, and so its file, is known
+ * only after it starts). A file edited outside ctxkit can be any size, so reads stop at
+ * `maxBytes`; writes go through a temporary file and a rename, so a crash never leaves half notes.
+ */
+export function createNotesFile(path: string | (() => string), maxBytes: number): NotesFile {
+  const resolvePath = typeof path === "function" ? path : () => path;
+  let characters = 0;
+  const file: NotesFile = {
+    get path() {
+      return resolvePath();
+    },
+    get characters() {
+      return characters;
+    },
+    async read() {
+      const text = await readBounded(resolvePath(), maxBytes);
+      characters = text.length;
+      return text;
+    },
+    async write(text) {
+      const target = resolvePath();
+      await mkdir(dirname(target), { recursive: true });
+      const temporary = `${target}.${process.pid}.tmp`;
+      await writeFile(temporary, text, "utf8");
+      await rename(temporary, target);
+      characters = text.length;
+    },
+    async refresh() {
+      try {
+        const info = await stat(resolvePath());
+        // Bytes over-count multi-byte text a little; the exact count comes with the next read.
+        characters = info.size > maxBytes ? maxBytes : info.size === 0 ? 0 : (await readBounded(resolvePath(), maxBytes)).length;
+      } catch {
+        characters = 0;
+      }
+    },
+  };
+  return file;
+}
+
+async function readBounded(path: string, maxBytes: number): Promise<string> {
+  let handle;
+  try {
+    handle = await open(path, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size <= maxBytes) return await readFile(handle, "utf8");
+    const buffer = Buffer.alloc(maxBytes);
+    await handle.read(buffer, 0, maxBytes, 0);
+    // Cut at the last complete line, so a multi-byte character is never split.
+    const text = buffer.toString("utf8");
+    return text.slice(0, Math.max(0, text.lastIndexOf("\n")));
+  } finally {
+    await handle.close();
+  }
+}
