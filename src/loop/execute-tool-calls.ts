@@ -1,6 +1,6 @@
 import type { ArgumentsValidator } from "../tools/validate-tool-arguments.js";
 import { ToolError, type Tool, type ToolErrorKind, type ToolOutput } from "../tools/tool.js";
-import type { BlobReader, Message, ToolCallPart } from "../types/index.js";
+import type { AgentPrefixView, BlobReader, Message, ToolCallPart } from "../types/index.js";
 import type { AgentHooks, ToolCallInfo, ToolCallDecision } from "./agent-options.js";
 
 export interface ToolExecutionContext {
@@ -16,6 +16,8 @@ export interface ToolExecutionContext {
   /** Handed to tools as `ToolContext.blobs` / `ToolContext.findMessage` (for `recall`). */
   blobs?: BlobReader;
   findMessage?: (id: string) => Message | undefined;
+  /** Handed to tools as `ToolContext.agent` (a fork sub-agent starts from it). */
+  agent?: AgentPrefixView;
 }
 
 export interface ToolCallOutcome {
@@ -136,6 +138,7 @@ async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: Tool
         ...(context.messages ? { messages: context.messages } : {}),
         ...(context.blobs ? { blobs: context.blobs } : {}),
         ...(context.findMessage ? { findMessage: context.findMessage } : {}),
+        ...(context.agent ? { agent: context.agent } : {}),
       })
       .then((result): ToolOutput => (typeof result === "string" ? { content: result } : result))
       .catch((error: unknown) => failureFromThrown(call.name, error));

@@ -31,3 +31,4 @@ export { validateSessionRecord } from "./validate-session-record.js";
 export type { SessionRecordCheck } from "./validate-session-record.js";
 export { createSessionId, isValidSessionId } from "./session-id.js";
 export { startSession, type StartSessionOptions, type StartedSession } from "./start-session.js";
+export { collectSubAgentLinks, sumSubAgentUsage, type SubAgentLink } from "./sub-agent-links.js";

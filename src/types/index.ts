@@ -7,3 +7,4 @@ export * from "./model-request.js";
 export * from "./cache-break.js";
 export * from "./blob.js";
 export * from "./tool-error.js";
+export * from "./sub-agent-run.js";
