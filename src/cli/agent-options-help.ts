@@ -39,5 +39,7 @@ Tools and context:
   --no-timestamps --no-counter --no-todo --no-errors --no-state
                             switch off a part of the status bar (times, call counts, TODO list,
                             detailed errors, system state)
+  --no-sub-agents           no task tool: the agent cannot hand searches to the read-only explore
+                            sub-agent or fork a copy of itself (both on by default)
   --no-color                plain output (colour also follows NO_COLOR and FORCE_COLOR)
 `;

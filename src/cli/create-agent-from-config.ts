@@ -19,6 +19,7 @@ import { findModelPricing } from "../session/pricing.js";
 import { createCompressionFromConfig } from "./create-compression-from-config.js";
 import type { CompressionPolicy } from "../context/compression/index.js";
 import { createSkills, type SkillsPolicy } from "../skills/index.js";
+import { createTaskToolFromConfig } from "./create-task-tool-from-config.js";
 
 export const defaultSystemPrompt = `You are ctxkit, a coding agent working in the user's workspace through tools.
 Read files before you change them, keep edits minimal, prefer searching (grep, glob) over reading whole large files,
@@ -145,6 +146,8 @@ export async function createAgentFromConfig(
   // bar's counts and TODO list across compactions.
   const context: ContextPolicy[] = [...(compression ? [compression] : []), skills, statusBar, ...(options.extra?.context ?? [])];
   const tools = createToolsFromConfig(config);
+  // Sub-agents: the `task` tool (explore, fork), unless --no-sub-agents.
+  tools.push(...createTaskToolFromConfig(config, { provider, sessionStore: sessionStoreFor(config), confirmToolCall: options.confirmToolCall, ...(options.clock ? { clock: options.clock } : {}) }));
   // A resumed session's stored system prompt already holds the policies' sections (the skills catalog…).
   const system = withoutPolicySections(options.system ?? defaultSystemPrompt, policySystemSection({ tools, context }));
   const prefix = resolveAgentPrefix({ system, tools, context });

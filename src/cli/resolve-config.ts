@@ -53,6 +53,8 @@ export interface ResolvedConfig {
   /** Tools whose calls never ask for confirmation. */
   allow: string[];
   statusBar: StatusBarConfig;
+  /** Whether the agent gets the `task` tool with the explore and fork sub-agents (`--no-sub-agents` turns it off). */
+  subAgents: boolean;
   /** Skill directories given with `--skills` (absolute), searched before the standard places. */
   skillDirectories: string[];
   sources: Partial<Record<keyof Omit<ResolvedConfig, "sources">, ConfigSource>>;
@@ -238,6 +240,7 @@ export function resolveConfig(
     tools,
     yes: flags.yes === true,
     repair: flags.repair === true,
+    subAgents: flags["sub-agents"] !== false,
     allow,
     statusBar: {
       mode: statusBarMode as StatusBarConfig["mode"],

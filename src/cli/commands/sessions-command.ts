@@ -2,6 +2,8 @@ import { escapeForTerminal } from "../../context/escape-for-terminal.js";
 import { rm } from "node:fs/promises";
 import { parseCommandLine } from "../cli-options.js";
 import { formatUsageLine } from "../format-usage.js";
+import { describeSubAgents } from "../describe-sub-agents.js";
+import { collectSubAgentLinks } from "../../session/sub-agent-links.js";
 import type { CliIo } from "../cli-io.js";
 import { sessionStoreFor } from "../create-agent-from-config.js";
 import { resolveConfig } from "../resolve-config.js";
@@ -13,7 +15,8 @@ export const sessionsHelp = `Usage: ctxkit sessions list [--workspace <dir>] [--
 
 list  the sessions stored in the workspace, oldest first; a session whose last task did not finish
       is marked (e.g. "[last task: error]")
-show  one session: its model calls, token usage (prompt, cached, output, cost) and messages
+show  one session: its model calls, token usage (prompt, cached, output, cost), the sub-agents it
+      ran (each with its own session id) and messages
 rm    delete sessions (their files and any .torn file kept beside them)
 
 Exit codes: 0 done; 1 a session could not be read or found; 2 a usage error.
@@ -50,14 +53,17 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
   }
   if (action === "show" && id) {
     const session = await store.load(id);
+    const subAgents = collectSubAgentLinks(session.log);
     if (flags.json) {
-      io.stdout.write(`${JSON.stringify(session, null, 2)}\n`);
+      io.stdout.write(`${JSON.stringify({ ...session, subAgents }, null, 2)}\n`);
       return 0;
     }
     io.stdout.write(`session ${session.header.id} (created ${session.header.createdAt})\n`);
     io.stdout.write(`model: ${session.prefix.provider} / ${session.prefix.model}; ${session.requests.length} model calls\n`);
     const usages = session.usage.map((record) => record.usage);
-    io.stdout.write(`usage: ${usages.length === 0 ? "none reported" : formatUsageLine(usages, usages.length, session.prefix.model)}\n\n`);
+    io.stdout.write(`usage: ${usages.length === 0 ? "none reported" : formatUsageLine(usages, usages.length, session.prefix.model)}\n`);
+    for (const line of describeSubAgents(subAgents, usages, session.prefix.model)) io.stdout.write(`${line}\n`);
+    io.stdout.write("\n");
     // Messages hold model and tool text: controls and bidi characters are shown escaped.
     for (const message of session.messages) io.stdout.write(`${escapeForTerminal(describeMessage(message))}\n`);
     for (const warning of session.warnings) io.stdout.write(`warning: ${escapeForTerminal(warning.message)}\n`);
@@ -89,7 +95,7 @@ function describeMessage(message: Message): string {
       return `assistant: ${preview(textOf(message))}${calls.length > 0 ? ` → ${calls.join(", ")}` : ""}`;
     }
     case "tool":
-      return `  ${message.isError ? "✗" : "✓"} ${message.toolName}: ${preview(message.content)}`;
+      return `  ${message.isError ? "✗" : "✓"} ${message.toolName}: ${preview(message.content)}${message.meta.subAgent?.sessionId ? ` [sub-agent session ${message.meta.subAgent.sessionId}]` : ""}`;
     case "system":
       return `system: ${preview(message.content)}`;
   }
