@@ -2,7 +2,7 @@ import type { ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
 import { failure } from "../loop/execute-tool-calls.js";
 import type { Provider } from "../providers/provider.js";
 import type { SessionStore } from "../session/index.js";
-import { ToolDefinitionError, type Tool } from "../types/index.js";
+import { ToolDefinitionError, type Tool, type ToolRisk } from "../types/index.js";
 import { createConcurrencyLimit } from "./concurrency-limit.js";
 import { runSubAgent, type SubAgentEnvironment } from "./run-sub-agent.js";
 import type { SubAgentDefinition } from "./sub-agent-definition.js";
@@ -77,8 +77,7 @@ function createTaskToolAtDepth(options: TaskToolOptions, depth: number): Tool<Ta
       additionalProperties: false,
     },
     parallelSafe: true,
-    risk: "read",
-    source: "trusted",
+    risk: riskOf(options.agents),
     timeoutMs: options.timeoutMs ?? 30 * 60_000,
     async execute(args, context) {
       if (depth >= maxDepth) {
@@ -93,6 +92,24 @@ function createTaskToolAtDepth(options: TaskToolOptions, depth: number): Tool<Ta
       return limit(() => runSubAgent({ definition, prompt: args.prompt, callId: context.toolCallId, context, childTaskTool }, environment));
     },
   };
+}
+
+const riskOrder: readonly ToolRisk[] = ["read", "write", "exec", "send"];
+
+/**
+ * What a call can do is what its children can: the most any agent's tools can do. A fork can do
+ * whatever its parent can, which this tool cannot know, so it counts as `send`. Each child's own
+ * calls still go through the confirmation callback.
+ */
+function riskOf(agents: readonly SubAgentDefinition[]): ToolRisk {
+  let highest = 0;
+  for (const agent of agents) {
+    if (agent.fork === true) return "send";
+    for (const tool of agent.tools ?? []) {
+      highest = Math.max(highest, riskOrder.indexOf(tool.risk ?? (tool.parallelSafe === true ? "read" : "write")));
+    }
+  }
+  return riskOrder[highest]!;
 }
 
 function describeTaskTool(agents: readonly SubAgentDefinition[]): string {
