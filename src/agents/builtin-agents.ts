@@ -22,7 +22,7 @@ export function createExploreAgent(options: ExploreAgentOptions): SubAgentDefini
   const names: readonly string[] = exploreToolNames;
   return {
     name: "explore",
-    description: "searches and reads the workspace (read-only: grep, glob, list_dir, read_file) and reports where things are. Use it for open-ended searches whose intermediate results you do not need.",
+    description: "read-only search of the workspace (grep, glob, list_dir, read_file); reports where things are.",
     system: exploreSystemPrompt,
     tools: options.tools.filter((tool) => names.includes(tool.name)),
     ...(options.maxAnswerTokens ? { maxAnswerTokens: options.maxAnswerTokens } : {}),
@@ -34,7 +34,7 @@ export function createExploreAgent(options: ExploreAgentOptions): SubAgentDefini
 export function createForkAgent(options: { maxAnswerTokens?: number; maxIterations?: number } = {}): SubAgentDefinition {
   return {
     name: "fork",
-    description: "a copy of you that continues from this exact point of the conversation (it knows everything you know) and does one side task, returning only its answer. Use it when the task needs your context; its work stays out of yours.",
+    description: "a copy of you from this point of the conversation (it knows what you know); does one side task.",
     fork: true,
     ...(options.maxAnswerTokens ? { maxAnswerTokens: options.maxAnswerTokens } : {}),
     ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}),

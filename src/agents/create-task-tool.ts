@@ -66,12 +66,9 @@ function createTaskToolAtDepth(options: TaskToolOptions, depth: number): Tool<Ta
     parameters: {
       type: "object",
       properties: {
-        agent: { type: "string", enum: options.agents.map((agent) => agent.name), description: "Which sub-agent runs the task." },
-        description: { type: "string", description: "A short label of the task (3-8 words), for the log." },
-        prompt: {
-          type: "string",
-          description: "The whole task, self-contained: the sub-agent sees nothing else. Say what to find or do and what to report back.",
-        },
+        agent: { type: "string", enum: options.agents.map((agent) => agent.name) },
+        description: { type: "string", description: "A 3-8 word label, for the log." },
+        prompt: { type: "string", description: "The whole task, self-contained, and what to report back." },
       },
       required: ["agent", "description", "prompt"],
       additionalProperties: false,
@@ -114,9 +111,8 @@ function riskOf(agents: readonly SubAgentDefinition[]): ToolRisk {
 
 function describeTaskTool(agents: readonly SubAgentDefinition[]): string {
   return (
-    "Hand a task to a sub-agent that works in its own context and returns only its final answer, so the " +
-    "search or reading it does never fills yours. The prompt must be self-contained. Several task calls in " +
-    "one turn run in parallel. Agents:\n" +
+    "Runs a sub-agent on a self-contained task and returns only its final answer: its searching and reading " +
+    "stay out of your context. Calls in one turn run in parallel. Agents:\n" +
     agents.map((agent) => `- ${agent.name}: ${agent.description}`).join("\n")
   );
 }
