@@ -48,6 +48,8 @@ Tools and context:
                             notes the agent keeps outside the context (notes_read, notes_write):
                             in the session's data folder (default), in NOTES.md of the workspace,
                             or none; they survive compaction and the status shows their size
+  --no-sub-agents           no task tool: the agent cannot hand searches to the read-only explore
+                            sub-agent or fork a copy of itself (both on by default)
   --no-color                plain output (colour also follows NO_COLOR and FORCE_COLOR)
 
 Budget (for the whole session, including what a resumed session already spent):

@@ -31,6 +31,8 @@ export const commonOptions = {
   // The status bar: `--status-bar <replace|append|auto|off>` and `--no-<part>` to switch a part off.
   "status-bar": { type: "string" },
   timestamps: { type: "boolean" },
+  // `--no-sub-agents`: no `task` tool (sub-agents explore and fork are on by default).
+  "sub-agents": { type: "boolean" },
   counter: { type: "boolean" },
   todo: { type: "boolean" },
   errors: { type: "boolean" },
@@ -77,6 +79,7 @@ export type CliFlags = {
   help?: boolean;
   "status-bar"?: string;
   timestamps?: boolean;
+  "sub-agents"?: boolean;
   counter?: boolean;
   todo?: boolean;
   errors?: boolean;

@@ -23,6 +23,7 @@ import { connectMcpServers, createMcpPolicy, type McpWarning } from "../mcp/inde
 import { createBudgetStatus } from "../context/budget/index.js";
 import { checkBudgetPricing, createBudgetFromFlags, type CliBudgetSettings, type CliBudgetContext } from "./budget-from-flags.js";
 import { createNotesFromFlag, type NotesLocation } from "./notes-from-flag.js";
+import { createTaskToolFromConfig } from "./create-task-tool-from-config.js";
 
 export const defaultSystemPrompt = `You are ctxkit, a coding agent working in the user's workspace through tools.
 Read files before you change them, keep edits minimal, prefer searching (grep, glob) over reading whole large files,
@@ -197,6 +198,8 @@ async function createConfiguredAgent(
     ...(options.extra?.context ?? []),
   ];
   const tools = [...options.builtinTools, ...options.mcpTools];
+  // Sub-agents: the `task` tool (explore, fork), unless --no-sub-agents.
+  tools.push(...createTaskToolFromConfig(config, { provider, sessionStore: sessionStoreFor(config), confirmToolCall: options.confirmToolCall, ...(options.clock ? { clock: options.clock } : {}) }));
   // A resumed session's stored system prompt already holds the policies' sections (the skills catalog…).
   const system = withoutPolicySections(options.system ?? defaultSystemPrompt, policySystemSection({ tools, context }));
   const prefix = resolveAgentPrefix({ system, tools, context });

@@ -54,6 +54,8 @@ export interface ResolvedConfig {
   /** Tools whose calls never ask for confirmation. */
   allow: string[];
   statusBar: StatusBarConfig;
+  /** Whether the agent gets the `task` tool with the explore and fork sub-agents (`--no-sub-agents` turns it off). */
+  subAgents: boolean;
   /** Skill directories given with `--skills` (absolute), searched before the standard places. */
   skillDirectories: string[];
   /** MCP servers from the config files' `mcpServers` and `--mcp-config` (a workspace's may not start programs). */
@@ -243,6 +245,7 @@ export function resolveConfig(
     tools,
     yes: flags.yes === true,
     repair: flags.repair === true,
+    subAgents: flags["sub-agents"] !== false,
     allow,
     statusBar: {
       mode: statusBarMode as StatusBarConfig["mode"],

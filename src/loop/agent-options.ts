@@ -58,7 +58,7 @@ export interface SessionSink {
   appendUsage(requestIndex: number, usage: Usage): void;
   appendContextEdit(edit: { start: number; end: number; messages: Message[]; reason: string; at: string }): void;
   appendRunStart(record: { runId: string; input: string; at: string; budget?: RunBudgetRecord[] }): void;
-  appendRunEnd(record: { runId: string; stopReason: string; usage: Usage; iterations: number; at: string; error?: { code: string; message: string } }): void;
+  appendRunEnd(record: { runId: string; stopReason: string; usage: Usage; subAgentUsage?: Usage; iterations: number; at: string; error?: { code: string; message: string } }): void;
   flush(): Promise<void>;
 }
 

@@ -1,6 +1,6 @@
 import type { ArgumentsValidator } from "../tools/validate-tool-arguments.js";
 import { ToolError, type Tool, type ToolErrorKind, type ToolOutput } from "../tools/tool.js";
-import type { BlobReader, Budget, Message, ToolCallPart } from "../types/index.js";
+import type { AgentPrefixView, BlobReader, Budget, Message, ToolCallPart } from "../types/index.js";
 import type { AgentHooks, ToolCallInfo, ToolCallDecision } from "./agent-options.js";
 
 export interface ToolExecutionContext {
@@ -18,6 +18,8 @@ export interface ToolExecutionContext {
   findMessage?: (id: string) => Message | undefined;
   /** Handed to tools as `ToolContext.budget`: the run's task budget (a sub-agent takes `budget.child(…)`). */
   budget?: Budget;
+  /** Handed to tools as `ToolContext.agent` (a fork sub-agent starts from it). */
+  agent?: AgentPrefixView;
 }
 
 export interface ToolCallOutcome {
@@ -139,6 +141,7 @@ async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: Tool
         ...(context.blobs ? { blobs: context.blobs } : {}),
         ...(context.findMessage ? { findMessage: context.findMessage } : {}),
         ...(context.budget ? { budget: context.budget } : {}),
+        ...(context.agent ? { agent: context.agent } : {}),
       })
       .then((result): ToolOutput => (typeof result === "string" ? { content: result } : result))
       .catch((error: unknown) => failureFromThrown(call.name, error));

@@ -20,6 +20,8 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
   const runId = state.createId();
   const appended: Message[] = [];
   let usage: Usage = emptyUsage();
+  // Sub-agents' tokens are counted in `usage` too (the run's whole spend) and reported apart.
+  let subAgentUsage: Usage | undefined;
   let iterations = 0;
 
   const append = (message: Message) => {
@@ -31,7 +33,7 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
   const finish = async function* (stopReason: RunStopReason, error?: RunError): AsyncGenerator<AgentEvent, RunResult> {
     ended = true;
     try {
-      session?.appendRunEnd({ runId, stopReason, usage, iterations, at: clock().toISOString(), ...(error ? { error } : {}) });
+      session?.appendRunEnd({ runId, stopReason, usage, iterations, at: clock().toISOString(), ...(subAgentUsage ? { subAgentUsage } : {}), ...(error ? { error } : {}) });
       await session?.flush();
     } catch (thrown) {
       // The run's outcome still reaches the caller; the session file just lacks its end.
@@ -40,8 +42,9 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
     const last = appended.at(-1);
     const finalText = stopReason === "final_answer" && last?.role === "assistant" ? textOf(last) : "";
     const sessionId = session ? { sessionId: session.id } : {};
-    yield { type: "run_end", stopReason, usage, iterations, finalText, ...sessionId, ...(error ? { error } : {}) };
-    return { stopReason, finalText, messages: appended, usage, iterations, ...sessionId, ...(error ? { error } : {}) };
+    const children = subAgentUsage ? { subAgentUsage } : {};
+    yield { type: "run_end", stopReason, usage, iterations, finalText, ...sessionId, ...children, ...(error ? { error } : {}) };
+    return { stopReason, finalText, messages: appended, usage, iterations, ...sessionId, ...children, ...(error ? { error } : {}) };
   };
 
   // Each run is a task level of the agent's budget (a resumed session's level already holds its earlier spend).
@@ -101,7 +104,11 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
         return yield* finish("final_answer");
       }
 
-      const { stopForRepeat, error } = yield* runToolCalls(calls, { state, turn, signal: abortSignal, detectRepeat, append });
+      const onSubAgentUsage = (childUsage: Usage) => {
+        usage = addUsage(usage, childUsage);
+        subAgentUsage = addUsage(subAgentUsage ?? emptyUsage(), childUsage);
+      };
+      const { stopForRepeat, error } = yield* runToolCalls(calls, { state, turn, signal: abortSignal, detectRepeat, append, onSubAgentUsage });
       if (abortSignal.aborted) return yield* finish("aborted");
       if (error) {
         yield { type: "error", ...error };
@@ -123,7 +130,7 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
         state.toolCallCounts.set(totalToolCallsKey, (state.toolCallCounts.get(totalToolCallsKey) ?? 0) + 1);
         append({ role: "tool", toolCallId: call.id, toolName: call.name, content, isError: true, meta: createMeta(state, "tool") });
       }
-      session?.appendRunEnd({ runId, stopReason: "aborted", usage, iterations, at: clock().toISOString() });
+      session?.appendRunEnd({ runId, stopReason: "aborted", usage, iterations, at: clock().toISOString(), ...(subAgentUsage ? { subAgentUsage } : {}) });
       session?.flush().catch(() => undefined);
     }
   }

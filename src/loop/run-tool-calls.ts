@@ -1,6 +1,6 @@
 import { toProcessedToolResult } from "../context/context-policy.js";
 import { capToolOutput } from "./cap-tool-output.js";
-import type { AgentEvent, ToolCallPart, ToolMessage, RunError } from "../types/index.js";
+import type { AgentEvent, ToolCallPart, ToolMessage, RunError, Usage } from "../types/index.js";
 import { executeToolCalls, failure, type ToolCallOutcome } from "./execute-tool-calls.js";
 import { createMeta, totalToolCallsKey, type LoopState } from "./loop-state.js";
 import type { RepeatVerdict } from "./repeated-call-detector.js";
@@ -11,6 +11,8 @@ export interface ToolTurnContext {
   signal: AbortSignal;
   detectRepeat: (call: ToolCallPart) => RepeatVerdict;
   append: (message: ToolMessage) => void;
+  /** Told the usage of each sub-agent a call ran (a `task` call), for the run's totals. */
+  onSubAgentUsage?: (usage: Usage) => void;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function* runToolCalls(
     blobs: state.blobStore,
     findMessage: (id) => state.replaced.get(id) ?? state.trajectory.find((message) => message.meta.id === id),
     ...(state.budget ? { budget: state.budget } : {}),
+    agent: { system: state.prefix.system, tools: [...state.toolsByName.values()], ...(options.settings ? { settings: options.settings } : {}) },
   });
   for (const result of executed) outcomes.set(result.call.id, result);
 
@@ -62,13 +65,15 @@ export async function* runToolCalls(
     const totalCallNumber = (state.toolCallCounts.get(totalToolCallsKey) ?? 0) + 1;
     state.toolCallCounts.set(call.name, callNumber);
     state.toolCallCounts.set(totalToolCallsKey, totalCallNumber);
+    const subAgent = result.output.subAgent;
+    if (subAgent) context.onSubAgentUsage?.(subAgent.usage);
     const raw: ToolMessage = {
       role: "tool",
       toolCallId: call.id,
       toolName: call.name,
       content: capToolOutput(result.output.content, options.maxToolResultCharacters),
       isError: result.output.isError === true,
-      meta: createMeta(state, "tool"),
+      meta: { ...createMeta(state, "tool"), ...(subAgent ? { subAgent } : {}) },
     };
     let message = raw;
     // A failing processor (e.g. a blob store that cannot write) ends the run, but only after every

@@ -33,3 +33,4 @@ export type { SessionRecordCheck } from "./validate-session-record.js";
 export { createSessionId, isValidSessionId } from "./session-id.js";
 export { startSession, type StartSessionOptions, type StartedSession } from "./start-session.js";
 export { recordedCalls, sessionSpend, type RecordedCall } from "./session-spend.js";
+export { collectSubAgentLinks, sumSubAgentUsage, type SubAgentLink } from "./sub-agent-links.js";

@@ -59,6 +59,7 @@ describe("format version 1 fixtures", () => {
       ["v1-torn", undefined],
       ["v2-context-edit", undefined],
       ["v3-derived", undefined],
+      ["v3-sub-agents", undefined],
     ]);
   });
 

@@ -103,7 +103,10 @@ export interface RunEndRecord {
   type: "run_end";
   runId: string;
   stopReason: RunStopReason;
+  /** The run's own and its sub-agents' tokens together. */
   usage: Usage;
+  /** The sub-agents' part of `usage` (absent when none ran; older files never have it). */
+  subAgentUsage?: Usage;
   iterations: number;
   at: string;
   error?: { code: string; message: string };

@@ -186,8 +186,8 @@ export function createSessionWriter(state: SessionWriterState): SessionWriter {
     },
     appendRunEnd(run) {
       if (!openRuns.has(run.runId)) throw misuse(`run_end for run ${JSON.stringify(run.runId)}, which has no open run_start`);
-      const { runId, stopReason, usage, iterations, at, error } = run;
-      append({ type: "run_end", runId, stopReason, usage, iterations, at, error });
+      const { runId, stopReason, usage, subAgentUsage, iterations, at, error } = run;
+      append({ type: "run_end", runId, stopReason, usage, ...(subAgentUsage ? { subAgentUsage } : {}), iterations, at, error });
       openRuns.delete(run.runId);
     },
     flush,

@@ -72,7 +72,22 @@ function checkMeta(value: unknown, path: string): ShapeProblem {
     expectString(value.id, `${path}.id`) ??
     expectOneOf(value.origin, MESSAGE_ORIGINS, `${path}.origin`) ??
     expectString(value.createdAt, `${path}.createdAt`) ??
-    (value.derived === undefined ? undefined : checkDerived(value.derived, `${path}.derived`))
+    (value.derived === undefined ? undefined : checkDerived(value.derived, `${path}.derived`)) ??
+    (value.subAgent === undefined ? undefined : checkSubAgentRun(value.subAgent, `${path}.subAgent`))
+  );
+}
+
+// A sub-agent link (v3 files may carry it; older ones never do): the fields the session tree reads.
+function checkSubAgentRun(value: unknown, path: string): ShapeProblem {
+  if (!isPlainObject(value)) return expectObject(value, path);
+  return (
+    expectString(value.agent, `${path}.agent`) ??
+    expectOptionalString(value.sessionId, `${path}.sessionId`) ??
+    expectString(value.stopReason, `${path}.stopReason`) ??
+    expectNonNegativeNumber(value.iterations, `${path}.iterations`) ??
+    checkUsage(value.usage, `${path}.usage`) ??
+    expectString(value.provider, `${path}.provider`) ??
+    expectString(value.model, `${path}.model`)
   );
 }
 

@@ -97,6 +97,7 @@ function checkSessionRecord(value: unknown): ShapeProblem {
         expectString(value.runId, "runId") ??
         expectOneOf(value.stopReason, RUN_STOP_REASONS, "stopReason") ??
         checkUsage(value.usage, "usage") ??
+        (value.subAgentUsage === undefined ? undefined : checkUsage(value.subAgentUsage, "subAgentUsage")) ??
         expectCount(value.iterations, "iterations") ??
         expectString(value.at, "at") ??
         (value.error === undefined ? undefined : checkRunError(value.error, "error"))

@@ -2,6 +2,22 @@ import type { ScriptedTurn } from "../providers/scripted/scripted-turn.js";
 import { sseChunks, startLoopbackServer, type LoopbackServer, type RecordedRequest } from "./loopback-server.js";
 import { commonPrefixLength } from "../tokens/common-prefix-tokens.js";
 
+export interface OpenAIModelServerOptions {
+  /**
+   * What the reported `cached_tokens` reuse: the byte prefix shared with the previous request
+   * (default), or the longest one shared with any of the last 256 requests — like a real prefix
+   * cache (vLLM's, OpenAI's), which keeps the prefixes of every recent request, so a sub-agent's
+   * first call can hit its parent's prefix although other calls came in between.
+   */
+  promptCache?: "previous-request" | "all-requests";
+}
+
+const cacheEntries = 256;
+
+function longestCachedPrefix(bodies: readonly string[], body: string): number {
+  return bodies.reduce((longest, earlier) => Math.max(longest, commonPrefixLength(earlier, body)), 0);
+}
+
 export interface OpenAIModelServer extends LoopbackServer {
   /** The base URL to give a client: `${url}/v1`. */
   baseURL: string;
@@ -15,9 +31,11 @@ export interface OpenAIModelServer extends LoopbackServer {
  */
 export async function startOpenAIModelServer(
   turns: ScriptedTurn[] | ((body: { messages: Array<{ role: string; content?: unknown }> }, call: number) => ScriptedTurn),
+  options: OpenAIModelServerOptions = {},
 ): Promise<OpenAIModelServer> {
   let call = 0;
   let previousBody = "";
+  const earlierBodies: string[] = [];
   const server = await startLoopbackServer((request: RecordedRequest) => {
     if (request.path !== "/v1/chat/completions") {
       return { status: 404, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: `No route ${request.path}` } }) };
@@ -29,8 +47,10 @@ export async function startOpenAIModelServer(
       return { status: 500, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: `The scripted server has no turn ${index}.` } }) };
     }
     const script = typeof turn === "string" ? { text: turn } : turn;
-    const cached = commonPrefixLength(previousBody, request.body);
+    const cached = options.promptCache === "all-requests" ? longestCachedPrefix(earlierBodies, request.body) : commonPrefixLength(previousBody, request.body);
     previousBody = request.body;
+    earlierBodies.push(request.body);
+    if (earlierBodies.length > cacheEntries) earlierBodies.shift();
     const chunk = (delta: unknown, finishReason: string | null = null) => ({
       id: `chatcmpl-${index}`,
       object: "chat.completion.chunk",

@@ -47,7 +47,10 @@ export interface RunResult {
   finalText: string;
   /** Every message this run appended to the trajectory, in order. */
   messages: Message[];
+  /** Every model call's tokens: the agent's own and its sub-agents' (`subAgentUsage`) together. */
   usage: Usage;
+  /** The part of `usage` spent by sub-agents (`task` calls); absent when none ran. */
+  subAgentUsage?: Usage;
   iterations: number;
   sessionId?: string;
   error?: RunError;
@@ -98,7 +101,9 @@ export type AgentEvent =
       type: "run_end";
       stopReason: RunStopReason;
       sessionId?: string;
+      /** Own and sub-agents' tokens together; `subAgentUsage` is the sub-agents' part. */
       usage: Usage;
+      subAgentUsage?: Usage;
       iterations: number;
       finalText: string;
       error?: RunError;

@@ -8,3 +8,4 @@ export * from "./cache-break.js";
 export * from "./blob.js";
 export * from "./tool-error.js";
 export * from "./budget.js";
+export * from "./sub-agent-run.js";

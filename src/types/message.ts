@@ -4,6 +4,8 @@
  * message can be stored in a session file and replayed byte-identically.
  */
 
+import type { SubAgentRun } from "./sub-agent-run.js";
+
 /** Who produced a message: the person, the model, a tool, or the harness itself (status bar, summaries). */
 export type MessageOrigin = "user" | "model" | "tool" | "harness";
 
@@ -19,6 +21,8 @@ export interface MessageMeta {
    * a model or a tool could also have written. Never sent to a provider.
    */
   derived?: DerivedInfo;
+  /** On a tool message whose call ran a sub-agent: the child's session, outcome and usage. */
+  subAgent?: SubAgentRun;
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { Message } from "./message.js";
 import type { BlobReader } from "./blob.js";
 import type { Budget } from "./budget.js";
+import type { GenerationSettings, SystemPrompt } from "./model-request.js";
+import type { SubAgentRun } from "./sub-agent-run.js";
 
 /** A JSON Schema object (draft 2020-12 / draft-07 subset that providers accept). */
 export type JsonSchema = { [key: string]: unknown };
@@ -43,6 +45,19 @@ export interface ToolContext {
    * `budget.child(limits)`, so the child's calls count against this task and the session too.
    */
   budget?: Budget;
+  /**
+   * The agent making the call, as it sends every request: its system prompt and every tool (the
+   * policies' included) byte for byte. A fork sub-agent starts from exactly this prefix.
+   */
+  agent?: AgentPrefixView;
+}
+
+/** The calling agent's prefix and executable tools (see `ToolContext.agent`). */
+export interface AgentPrefixView {
+  readonly system: Readonly<SystemPrompt>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
+  readonly tools: readonly Tool<any>[];
+  readonly settings?: GenerationSettings;
 }
 
 /** What a tool returns: text for the model, flagged as an error when the call failed. */
@@ -51,6 +66,8 @@ export interface ToolOutput {
   isError?: boolean;
   /** Why the call failed, when it did (set by the loop for failures it detects, and for ToolError throws). */
   errorKind?: ToolErrorKind;
+  /** Set by a tool that ran a sub-agent: the loop records the link and adds its usage to the run's. */
+  subAgent?: SubAgentRun;
 }
 
 /**

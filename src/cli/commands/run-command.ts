@@ -112,7 +112,9 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     const usage = last.usage;
     io.stderr.write(
       diagnosticStyle.dim(`\n[${last.stopReason}] ${last.iterations} model call(s), ${usage.inputTokens.toLocaleString("en-US")} prompt tokens ` +
-        `(${usage.cachedInputTokens.toLocaleString("en-US")} cached), ${usage.outputTokens.toLocaleString("en-US")} output; session ${session.id}\n`),
+        `(${usage.cachedInputTokens.toLocaleString("en-US")} cached), ${usage.outputTokens.toLocaleString("en-US")} output` +
+        (last.subAgentUsage ? ` (sub-agents: ${last.subAgentUsage.inputTokens.toLocaleString("en-US")} prompt tokens of them)` : "") +
+        `; session ${session.id}\n`),
     );
   }
   if (unanswered.length > 0) {

@@ -3,6 +3,8 @@ import { rm } from "node:fs/promises";
 import { parseCommandLine } from "../cli-options.js";
 import { formatUsageLine } from "../format-usage.js";
 import { formatSessionBudget } from "../format-session-budget.js";
+import { describeSubAgents } from "../describe-sub-agents.js";
+import { collectSubAgentLinks } from "../../session/sub-agent-links.js";
 import type { CliIo } from "../cli-io.js";
 import { sessionStoreFor } from "../create-agent-from-config.js";
 import { resolveConfig } from "../resolve-config.js";
@@ -15,7 +17,8 @@ export const sessionsHelp = `Usage: ctxkit sessions list [--workspace <dir>] [--
 list  the sessions stored in the workspace, oldest first; a session whose last task did not finish
       is marked (e.g. "[last task: error]")
 show  one session: its model calls, token usage (prompt, cached, output, cost), its budget (spent
-      against the limits of its latest run with --budget-tokens or --budget-cost) and messages
+      against the limits of its latest run with --budget-tokens or --budget-cost), the sub-agents
+      it ran (each with its own session id) and messages
 rm    delete sessions (their files and any .torn file kept beside them)
 
 Exit codes: 0 done; 1 a session could not be read or found; 2 a usage error.
@@ -52,8 +55,9 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
   }
   if (action === "show" && id) {
     const session = await store.load(id);
+    const subAgents = collectSubAgentLinks(session.log);
     if (flags.json) {
-      io.stdout.write(`${JSON.stringify(session, null, 2)}\n`);
+      io.stdout.write(`${JSON.stringify({ ...session, subAgents }, null, 2)}\n`);
       return 0;
     }
     io.stdout.write(`session ${session.header.id} (created ${session.header.createdAt})\n`);
@@ -61,6 +65,7 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
     const usages = session.usage.map((record) => record.usage);
     io.stdout.write(`usage: ${usages.length === 0 ? "none reported" : formatUsageLine(usages, usages.length, session.prefix.model)}\n`);
     for (const line of formatSessionBudget(session)) io.stdout.write(`budget: ${escapeForTerminal(line)}\n`);
+    for (const line of describeSubAgents(subAgents, usages, session.prefix.model)) io.stdout.write(`${line}\n`);
     io.stdout.write("\n");
     // Messages hold model and tool text: controls and bidi characters are shown escaped.
     for (const message of session.messages) io.stdout.write(`${escapeForTerminal(describeMessage(message))}\n`);
@@ -93,7 +98,7 @@ function describeMessage(message: Message): string {
       return `assistant: ${preview(textOf(message))}${calls.length > 0 ? ` → ${calls.join(", ")}` : ""}`;
     }
     case "tool":
-      return `  ${message.isError ? "✗" : "✓"} ${message.toolName}: ${preview(message.content)}`;
+      return `  ${message.isError ? "✗" : "✓"} ${message.toolName}: ${preview(message.content)}${message.meta.subAgent?.sessionId ? ` [sub-agent session ${message.meta.subAgent.sessionId}]` : ""}`;
     case "system":
       return `system: ${preview(message.content)}`;
   }

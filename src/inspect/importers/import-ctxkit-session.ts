@@ -1,4 +1,5 @@
-import { parseSessionFile, rebuildRequest, type LoadedSession, type UsageRecord } from "../../session/index.js";
+import { dirname, join } from "node:path";
+import { collectSubAgentLinks, parseSessionFile, rebuildRequest, type LoadedSession, type UsageRecord } from "../../session/index.js";
 import { CtxkitError } from "../../types/index.js";
 import type { ImportedCall, ImportedTranscript, ImportProblem, ImportResult, ReportedUsage } from "../imported-transcript.js";
 import { createImportedRequest } from "./create-imported-request.js";
@@ -60,8 +61,30 @@ function toTranscript(session: LoadedSession, file: string, lineOfRequest: numbe
     calls,
     toolsKnown: true,
     systemKnown: true,
-    meta: withoutUndefined({ provider: session.prefix.provider, createdAt: session.header.createdAt, workspace: session.header.workspace }),
+    meta: withoutUndefined({ provider: session.prefix.provider, createdAt: session.header.createdAt, workspace: session.header.workspace, ...subAgentMeta(session, file) }),
+    ...subAgentNotes(session, file),
   };
+}
+
+/**
+ * The sub-agents the session ran: their calls are in their own session files (beside this one),
+ * so they are named here, not counted among this session's calls.
+ */
+function subAgentNotes(session: LoadedSession, file: string): { notes?: string[] } {
+  const links = collectSubAgentLinks(session.log);
+  if (links.length === 0) return {};
+  return {
+    notes: links.map(({ run, description }) => {
+      const where = run.sessionId ? `session ${run.sessionId} (${join(dirname(file), `${run.sessionId}.jsonl`)}; inspect it for its calls)` : "no session recorded";
+      return `sub-agent ${run.agent}${description ? ` ${JSON.stringify(description)}` : ""} ran in ${where}: ${run.stopReason}, ${run.iterations} calls, ${run.usage.inputTokens} prompt tokens (${run.usage.cachedInputTokens} cached), ${run.usage.outputTokens} output`;
+    }),
+  };
+}
+
+function subAgentMeta(session: LoadedSession, file: string): { subAgents?: unknown } {
+  const links = collectSubAgentLinks(session.log);
+  if (links.length === 0) return {};
+  return { subAgents: links.map((link) => ({ ...link, ...(link.run.sessionId ? { file: join(dirname(file), `${link.run.sessionId}.jsonl`) } : {}) })) };
 }
 
 /** Why request `index` was sent from a different prefix or an edited context than the one before it, if it was. */

@@ -1,0 +1,7 @@
+// The `ctxkit/agents` entry: sub-agents (the `task` tool), isolated or forked from the caller's prefix.
+export { createTaskTool, type TaskArguments, type TaskToolOptions } from "./create-task-tool.js";
+export { defaultMaxAnswerTokens, type SubAgentDefinition } from "./sub-agent-definition.js";
+export { createExploreAgent, createForkAgent, exploreSystemPrompt, exploreToolNames, type ExploreAgentOptions } from "./builtin-agents.js";
+export { defaultSubAgentSystemPrompt } from "./run-sub-agent.js";
+export type { SubAgentRun } from "../types/index.js";
+export { collectSubAgentLinks, sumSubAgentUsage, type SubAgentLink } from "../session/sub-agent-links.js";

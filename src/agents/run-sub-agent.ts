@@ -1,0 +1,158 @@
+import { createAgent } from "../loop/create-agent.js";
+import type { ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
+import { resolveAgentPrefix } from "../loop/resolve-agent-prefix.js";
+import { failure } from "../loop/execute-tool-calls.js";
+import type { Provider } from "../providers/provider.js";
+import { startSession, type SessionStore, type SessionWriter } from "../session/index.js";
+import { getTokenCounter } from "../tokens/get-token-counter.js";
+import { textOf, type Message, type RunResult, type SubAgentRun, type Tool, type ToolContext, type ToolOutput } from "../types/index.js";
+import { boundAnswer } from "./bound-answer.js";
+import { forkPrefixMessages, forkResults } from "./fork-messages.js";
+import { defaultMaxAnswerTokens, type SubAgentDefinition } from "./sub-agent-definition.js";
+
+/** What every child of one `task` tool shares. */
+export interface SubAgentEnvironment {
+  provider: Provider;
+  sessionStore?: SessionStore;
+  workspace?: string;
+  confirmToolCall?: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>;
+  clock?: () => Date;
+  createId?: () => string;
+}
+
+export interface SubAgentCall {
+  definition: SubAgentDefinition;
+  prompt: string;
+  callId: string;
+  context: ToolContext;
+  /** The `task` tool the child gets in place of its parent's (same definition, one level deeper). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
+  childTaskTool: Tool<any>;
+}
+
+export const defaultSubAgentSystemPrompt = `You are a sub-agent. Another agent gave you one self-contained task; you cannot see its conversation.
+Do the task with your tools, then answer with a short, complete report: the facts found (exact paths, names, line numbers) and nothing else.`;
+
+/**
+ * Runs one child to its end and turns its outcome into the `task` call's result: the bounded final
+ * answer, or the child's stop reason when it failed. The child gets its own session (when a store is
+ * given) and the parent's abort signal; its usage goes back on the output for the parent's totals.
+ */
+export async function runSubAgent(call: SubAgentCall, environment: SubAgentEnvironment): Promise<ToolOutput> {
+  const { definition, context } = call;
+  const setup = prepareChild(call, environment);
+  if ("error" in setup) return failure("failed", setup.error);
+  const { system, tools, messages, provider } = setup;
+  const policies = definition.context?.() ?? [];
+  const prefix = resolveAgentPrefix({ system, tools, context: policies });
+  if (definition.fork === true && !samePrefix(prefix, { system, tools })) {
+    return failure("failed", `The fork agent '${definition.name}' has context policies that add tools or system sections; a fork must send its parent's prefix unchanged. Remove them from its definition.`);
+  }
+  let session: SessionWriter | undefined;
+  let result: RunResult;
+  let firstCall: SubAgentRun["firstCall"];
+  try {
+    if (environment.sessionStore) {
+      const started = await startSession(environment.sessionStore, {
+        system: prefix.system,
+        tools: prefix.tools,
+        provider,
+        ...(environment.workspace ? { workspace: environment.workspace } : {}),
+        ...(environment.clock ? { clock: environment.clock } : {}),
+      });
+      session = started.session;
+      // A fork's session holds the context it started from, so its requests can be rebuilt from the file alone.
+      for (const message of messages) session.appendMessage(message);
+    }
+    const child = createAgent({
+      provider,
+      system,
+      tools: [...tools],
+      context: policies,
+      messages,
+      maxIterations: definition.maxIterations ?? 25,
+      // The child's calls are charged to its own level and, through it, the parent's task and session.
+      ...(context.budget ? { budget: context.budget.child(definition.budget ?? {}, definition.name) } : {}),
+      ...(session ? { session } : {}),
+      ...(setup.settings ? { settings: setup.settings } : {}),
+      ...(environment.confirmToolCall ? { confirmToolCall: environment.confirmToolCall } : {}),
+      ...(environment.clock ? { clock: environment.clock } : {}),
+      ...(environment.createId ? { createId: environment.createId } : {}),
+    });
+    const handle = child.run(call.prompt, { signal: context.signal });
+    for await (const event of handle) {
+      if (event.type === "usage" && firstCall === undefined) {
+        firstCall = { inputTokens: event.usage.inputTokens, cachedInputTokens: event.usage.cachedInputTokens };
+      }
+    }
+    result = await handle.result();
+  } catch (error) {
+    return failure("failed", `Sub-agent '${definition.name}' could not run: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await session?.close().catch(() => undefined);
+  }
+  const link: SubAgentRun = {
+    agent: definition.name,
+    ...(session ? { sessionId: session.id } : {}),
+    stopReason: result.stopReason,
+    iterations: result.iterations,
+    usage: result.usage,
+    provider: provider.name,
+    model: provider.model,
+    ...(firstCall ? { firstCall } : {}),
+  };
+  return { ...describeOutcome(result, definition, session?.id), subAgent: link };
+}
+
+interface ChildSetup {
+  system: NonNullable<SubAgentDefinition["system"]>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
+  tools: readonly Tool<any>[];
+  messages: Message[];
+  provider: Provider;
+  settings?: NonNullable<ToolContext["agent"]>["settings"];
+}
+
+function prepareChild(call: SubAgentCall, environment: SubAgentEnvironment): ChildSetup | { error: string } {
+  const { definition, context, childTaskTool } = call;
+  // Nested `task` calls go to the deeper copy, which enforces the depth limit when it runs.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ChildSetup.tools
+  const deeper = (tools: readonly Tool<any>[]) => tools.map((tool) => (tool.name === childTaskTool.name ? childTaskTool : tool));
+  if (definition.fork !== true) {
+    return { system: definition.system ?? defaultSubAgentSystemPrompt, tools: deeper(definition.tools ?? []), messages: [], provider: definition.provider ?? environment.provider };
+  }
+  const prefixMessages = context.agent && context.messages ? forkPrefixMessages(context.messages, call.callId) : undefined;
+  if (!context.agent || !prefixMessages) {
+    return { error: `The fork agent '${definition.name}' needs the calling agent's context, which this call did not get (it ran outside an agent loop).` };
+  }
+  const createId = environment.createId ?? (() => `fork_${call.callId}_${Math.random().toString(36).slice(2, 10)}`);
+  const createdAt = (environment.clock?.() ?? new Date()).toISOString();
+  return {
+    system: context.agent.system,
+    tools: deeper(context.agent.tools),
+    messages: [...prefixMessages, ...forkResults(prefixMessages, call.callId, () => ({ id: createId(), origin: "harness", createdAt, derived: { kind: "note", policy: "fork" } }))],
+    provider: environment.provider,
+    ...(context.agent.settings ? { settings: context.agent.settings } : {}),
+  };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ChildSetup.tools
+function samePrefix(prefix: ReturnType<typeof resolveAgentPrefix>, parent: { system: ChildSetup["system"]; tools: readonly Tool<any>[] }): boolean {
+  const expected = resolveAgentPrefix({ system: parent.system, tools: parent.tools });
+  return JSON.stringify(prefix) === JSON.stringify(expected);
+}
+
+function describeOutcome(result: RunResult, definition: SubAgentDefinition, sessionId: string | undefined): ToolOutput {
+  const counter = getTokenCounter("estimate");
+  const maxTokens = definition.maxAnswerTokens ?? defaultMaxAnswerTokens;
+  const where = sessionId ? `the whole answer is in sub-agent session ${sessionId}` : "ask for a shorter answer to see the rest";
+  if (result.stopReason === "final_answer") {
+    const answer = result.finalText.trim() === "" ? "(The sub-agent finished without any answer text.)" : result.finalText;
+    return { content: boundAnswer(answer, maxTokens, counter, where).text };
+  }
+  const reason = result.error ? `${result.stopReason}: ${result.error.message}` : result.stopReason;
+  const lastText = [...result.messages].reverse().find((message) => message.role === "assistant" && textOf(message).trim() !== "");
+  const partial = lastText?.role === "assistant" ? `\nIts last words: ${boundAnswer(textOf(lastText), Math.min(maxTokens, 300), counter, where).text}` : "";
+  const session = sessionId ? ` Its session is ${sessionId}.` : "";
+  return failure("failed", `Sub-agent '${definition.name}' stopped without an answer (${reason}).${session}${partial}`);
+}

@@ -1,0 +1,32 @@
+import { createExploreAgent, createForkAgent, createTaskTool } from "../agents/index.js";
+import type { ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
+import type { Provider } from "../providers/provider.js";
+import { createWorkspaceTools } from "../tools/builtin/index.js";
+import type { Tool } from "../types/index.js";
+import type { SessionStore } from "../session/index.js";
+import type { ResolvedConfig } from "./resolve-config.js";
+
+/**
+ * The `task` tool of `ctxkit run` / `chat`: the read-only `explore` agent and `fork`, each child in
+ * its own session file beside the parent's (`ctxkit sessions show` lists the links). Absent with
+ * `--no-sub-agents`.
+ */
+export function createTaskToolFromConfig(
+  config: ResolvedConfig,
+  options: { provider: Provider; sessionStore: SessionStore; confirmToolCall: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>; clock?: () => Date },
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
+): Tool<any>[] {
+  if (!config.subAgents) return [];
+  // explore searches with the read-only workspace tools whatever --tools gave the main agent.
+  const readOnlyTools = createWorkspaceTools({ workspace: config.workspace });
+  return [
+    createTaskTool({
+      agents: [createExploreAgent({ tools: readOnlyTools }), createForkAgent()],
+      provider: options.provider,
+      sessionStore: options.sessionStore,
+      workspace: config.workspace,
+      confirmToolCall: options.confirmToolCall,
+      ...(options.clock ? { clock: options.clock } : {}),
+    }),
+  ];
+}
