@@ -1,3 +1,4 @@
+import { formatBudgetRunReport, runBudgetRun } from "./budget-run.js";
 import { formatDelegationReport } from "./format-delegation-report.js";
 import { runDelegationBench } from "./run-delegation-bench.js";
 
@@ -30,6 +31,14 @@ const delegationSection = defineIsolationBenchSection({
   format: formatDelegationReport,
 });
 
+const budgetSection = defineIsolationBenchSection({
+  name: "budget",
+  title: "A scripted agent that keeps reading under a hard token budget (virtual clock)",
+  // A small run reads under the smallest limit only.
+  run: (context) => runBudgetRun({ workspace: context.workspace, ...(context.limit ? { limits: [50_000] } : {}) }),
+  format: formatBudgetRunReport,
+});
+
 /** The sections in the order they run and print; a new part of the bench is one more entry here. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each section has its own result type
-export const isolationBenchSections: readonly IsolationBenchSection<any>[] = [delegationSection];
+export const isolationBenchSections: readonly IsolationBenchSection<any>[] = [delegationSection, budgetSection];
