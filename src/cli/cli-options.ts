@@ -44,6 +44,8 @@ export const commonOptions = {
   "project-instructions": { type: "boolean" },
   // Agent Skills: `--skills <dir>` (repeatable), searched before the workspace's and home's skill folders.
   skills: { type: "string", multiple: true },
+  // web_fetch may read pages on this machine (127.0.0.1, localhost): off by default.
+  "allow-loopback-fetch": { type: "boolean" },
 } satisfies NonNullable<ParseArgsConfig["options"]>;
 
 export type CliFlags = {
@@ -80,6 +82,7 @@ export type CliFlags = {
   continue?: boolean;
   "project-instructions"?: boolean;
   skills?: string[];
+  "allow-loopback-fetch"?: boolean;
 };
 
 export interface ParsedCommandLine {
