@@ -21,10 +21,13 @@ export function contentKindOf(contentType: string | undefined): ContentKind | un
   return "binary";
 }
 
+// PDF, PNG, GIF, JPEG, ZIP (also docx, xlsx, jar).
+const binaryMagicNumbers = [Buffer.from("%PDF-"), Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.from("GIF8"), Buffer.from([0xff, 0xd8, 0xff]), Buffer.from([0x50, 0x4b, 0x03, 0x04])];
+
 /** Guesses from the bytes: NUL bytes or a known magic number mean binary; markup means HTML. */
 export function sniffContentKind(bytes: Buffer): ContentKind {
   const head = bytes.subarray(0, 1024);
-  if (head.includes(0) || /^(%PDF-|\x89PNG|GIF8|\xff\xd8\xff|PK\x03\x04)/.test(head.toString("latin1"))) return "binary";
+  if (head.includes(0) || binaryMagicNumbers.some((magic) => head.subarray(0, magic.length).equals(magic))) return "binary";
   const start = head.toString("utf8").trimStart().slice(0, 64).toLowerCase();
   if (start.startsWith("<!doctype html") || start.startsWith("<html") || start.startsWith("<head") || start.startsWith("<body")) return "html";
   if (start.startsWith("{") || start.startsWith("[")) return "json";
