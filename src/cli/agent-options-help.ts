@@ -25,6 +25,8 @@ Workspace and session:
 
 Tools and context:
   --tools <list>            comma-separated built-in tools; 'default' = all but bash, 'all' adds bash
+                            (web_fetch reads web pages: http(s) only, no private network addresses)
+  --allow-loopback-fetch    let web_fetch read pages on this machine (localhost, 127.0.0.1); off by default
   --yes, -y                 approve every confirmation (writes, bash)
   --max-iterations <n>      model calls per task before stopping (default 50)
   --skills <dir>            a folder of skills (<dir>/<name>/SKILL.md, relative to the workspace like

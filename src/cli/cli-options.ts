@@ -54,6 +54,8 @@ export const commonOptions = {
   "budget-mode": { type: "string" },
   // Notes outside the context: `--notes session|workspace|off`.
   notes: { type: "string" },
+  // web_fetch may read pages on this machine (127.0.0.1, localhost): off by default.
+  "allow-loopback-fetch": { type: "boolean" },
 } satisfies NonNullable<ParseArgsConfig["options"]>;
 
 export type CliFlags = {
@@ -96,6 +98,7 @@ export type CliFlags = {
   "budget-cost"?: string;
   "budget-mode"?: string;
   notes?: string;
+  "allow-loopback-fetch"?: boolean;
 };
 
 export interface ParsedCommandLine {

@@ -6,7 +6,7 @@ import { createLlama } from "../providers/llama/index.js";
 import { createOpenAICompatible } from "../providers/openai-compatible/index.js";
 import type { Provider } from "../providers/provider.js";
 import { createSessionStore, startSession, type SessionStore, type SessionWriter, type SessionWarning } from "../session/index.js";
-import { createWorkspaceTools } from "../tools/builtin/index.js";
+import { createWebFetchTool, createWorkspaceTools } from "../tools/builtin/index.js";
 import type { Tool } from "../tools/tool.js";
 import { type SystemPrompt, ConfigError } from "../types/index.js";
 import type { ResolvedConfig } from "./resolve-config.js";
@@ -61,7 +61,10 @@ export function createProviderFromConfig(config: ResolvedConfig, transport: { fe
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
 export function createToolsFromConfig(config: ResolvedConfig): Tool<any>[] {
-  const available = createWorkspaceTools({ workspace: config.workspace, enableBash: config.tools.includes("bash") });
+  const available = [
+    ...createWorkspaceTools({ workspace: config.workspace, enableBash: config.tools.includes("bash") }),
+    createWebFetchTool({ allowLoopback: config.allowLoopbackFetch }),
+  ];
   const unknown = config.tools.filter((name) => !available.some((tool) => tool.name === name));
   if (unknown.length > 0) {
     throw new ConfigError(

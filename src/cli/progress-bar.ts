@@ -24,3 +24,27 @@ export function createProgressBar(options: { stream: NodeJS.WritableStream & { i
     stop: () => bar.stop(),
   };
 }
+
+/** A progress bar whose total is known only as work reports in (per stage: each call may name a new total). */
+export interface StagedProgressBar {
+  update(done: number, total: number, label: string): void;
+  stop(): void;
+}
+
+/** Like `createProgressBar`, for work whose total each stage reports; the bar restarts when the label changes. */
+export function createStagedProgressBar(options: { stream: NodeJS.WritableStream & { isTTY?: boolean }; enabled: boolean }): StagedProgressBar {
+  let current: { bar: ProgressBar; label: string; total: number } | undefined;
+  return {
+    update(done, total, label) {
+      if (current === undefined || current.label !== label || current.total !== total) {
+        current?.bar.stop();
+        current = { bar: createProgressBar({ ...options, total, label }), label, total };
+      }
+      current.bar.update(done);
+    },
+    stop() {
+      current?.bar.stop();
+      current = undefined;
+    },
+  };
+}

@@ -56,6 +56,8 @@ export interface ResolvedConfig {
   statusBar: StatusBarConfig;
   /** Whether the agent gets the `task` tool with the explore and fork sub-agents (`--no-sub-agents` turns it off). */
   subAgents: boolean;
+  /** web_fetch may fetch pages on this machine (`--allow-loopback-fetch`, CTXKIT_ALLOW_LOOPBACK_FETCH=1, user config). */
+  allowLoopbackFetch: boolean;
   /** Skill directories given with `--skills` (absolute), searched before the standard places. */
   skillDirectories: string[];
   /** MCP servers from the config files' `mcpServers` and `--mcp-config` (a workspace's may not start programs). */
@@ -79,9 +81,10 @@ interface ConfigFile {
   dataDir?: string;
   statusBar?: string;
   mcpServers?: Record<string, unknown>;
+  allowLoopbackFetch?: boolean;
 }
 
-const configFileKeys: Record<keyof ConfigFile, "string" | "number" | "string[]" | "object"> = {
+const configFileKeys: Record<keyof ConfigFile, "string" | "number" | "boolean" | "string[]" | "object"> = {
   provider: "string",
   vendor: "string",
   baseURL: "string",
@@ -95,9 +98,10 @@ const configFileKeys: Record<keyof ConfigFile, "string" | "number" | "string[]" 
   dataDir: "string",
   statusBar: "string",
   mcpServers: "object",
+  allowLoopbackFetch: "boolean",
 };
 
-export const defaultToolNames = ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep"];
+export const defaultToolNames = ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "web_fetch"];
 
 /**
  * Resolves configuration from flags, then environment variables, then `ctxkit.config.json` in the
@@ -213,6 +217,12 @@ export function resolveConfig(
     ])!,
   );
   const allow = [...(workspaceConfig?.allow ?? []), ...(userConfig?.allow ?? [])];
+  const allowLoopbackFetch = pick<boolean>("allowLoopbackFetch", [
+    [flags["allow-loopback-fetch"], "flag"],
+    [environment.CTXKIT_ALLOW_LOOPBACK_FETCH === undefined ? undefined : ["1", "true", "yes"].includes(environment.CTXKIT_ALLOW_LOOPBACK_FETCH.toLowerCase()), "environment"],
+    [userConfig?.allowLoopbackFetch, "user config"],
+    [false, "default"],
+  ])!;
   const requestTimeout = parseSeconds(flags["request-timeout"] ?? environment.CTXKIT_REQUEST_TIMEOUT, "--request-timeout");
   const idleTimeout = parseSeconds(flags["idle-timeout"] ?? environment.CTXKIT_IDLE_TIMEOUT, "--idle-timeout");
   const statusBarMode = pick<string>("statusBar", [
@@ -255,6 +265,7 @@ export function resolveConfig(
       detailedErrors: flags.errors !== false,
       systemState: flags.state !== false,
     },
+    allowLoopbackFetch,
     skillDirectories: (flags.skills ?? []).map((directory) => resolve(workspace, directory)),
     mcp: resolveMcpServers({
       ...(userConfig?.mcpServers ? { user: { path: userConfigPath, value: userConfig.mcpServers } } : {}),
@@ -300,6 +311,13 @@ function checkWorkspaceConfig(config: ConfigFile | undefined, path: string): Con
       "config_file_invalid",
       `${path}: 'allow' is not read from a workspace's config (a cloned repository could approve its own commands). ` +
         "Move it to ~/.config/ctxkit/config.json, or pass --yes.",
+    );
+  }
+  if (config.allowLoopbackFetch !== undefined) {
+    throw new ConfigError(
+      "config_file_invalid",
+      `${path}: 'allowLoopbackFetch' is not read from a workspace's config (a cloned repository could point the model at services on your machine). ` +
+        "Move it to ~/.config/ctxkit/config.json, or pass --allow-loopback-fetch.",
     );
   }
   if (config.baseURL !== undefined && !isLoopbackURL(config.baseURL)) {

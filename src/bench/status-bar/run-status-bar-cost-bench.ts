@@ -26,7 +26,10 @@ const parts = [
  * in replace, append and auto mode, with tokens and prompt cost under both cache models. `limit`
  * takes the first runs of each part (for quick looks).
  */
-export async function runStatusBarCostBench(corpus: string, options: { limit?: number } = {}): Promise<StatusBarCostReport> {
+export async function runStatusBarCostBench(
+  corpus: string,
+  options: { limit?: number; onProgress?: (part: string, done: number, total: number) => void } = {},
+): Promise<StatusBarCostReport> {
   const counter = getTokenCounter("estimate");
   const rows: StatusBarCostRow[] = [];
   const totals: StatusBarCostReport["totals"] = [];
@@ -37,7 +40,10 @@ export async function runStatusBarCostBench(corpus: string, options: { limit?: n
     const chosen = options.limit === undefined ? transcripts : transcripts.slice(0, options.limit);
     const partRows: StatusBarCostRow[] = [];
     // A model the catalog does not price (a router alias, a fixture's name) is costed as the corpus's model.
-    for (const transcript of chosen) partRows.push(await measure(transcript, transcript.model && findModelPricing(transcript.model) ? transcript.model : part.model, counter));
+    for (const transcript of chosen) {
+      partRows.push(await measure(transcript, transcript.model && findModelPricing(transcript.model) ? transcript.model : part.model, counter));
+      options.onProgress?.(part.part, partRows.length, chosen.length);
+    }
     rows.push(...partRows);
     totals.push({ part: part.part, runs: partRows.length, calls: partRows.reduce((total, row) => total + row.calls, 0), costs: sumCosts(partRows) });
   }

@@ -14,6 +14,8 @@ export interface StatusBarLiveOptions {
   maxIterations?: number;
   /** Told after each run (the CLI shows progress). */
   onResult?: (result: TaskRunResult) => void;
+  /** Told after each run: how many of all the runs (arms × tasks × repeats) are done. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 export interface StatusBarLiveReport {
@@ -34,6 +36,7 @@ export async function runStatusBarLiveBench(options: StatusBarLiveOptions = {}):
         const result = await runStatusBarTask(task, arm, { ...(options.provider ? { provider: options.provider } : {}), ...(options.maxIterations ? { maxIterations: options.maxIterations } : {}) });
         results.push(result);
         options.onResult?.(result);
+        options.onProgress?.(results.length, arms.length * tasks.length * repeats);
       }
     }
   }

@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from "node:fs/promises";
+import { createStagedProgressBar } from "../../progress-bar.js";
 import { benchOutputPath } from "../../bench-output-path.js";
 import { dirname, relative, resolve } from "node:path";
 import {
@@ -78,7 +79,8 @@ export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<nu
   }
   if (loaded.dialogues.length === 0) throw new TranscriptError(`No dialogue in ${location.files.trajectories} could be read.`);
 
-  const progress = io.stderr.isTTY ? (text: string) => io.stderr.write(`\r${text}\u001b[K`) : undefined;
+  // Counts and an ETA on a terminal; nothing when piped or with --json.
+  const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
   let report: { text: string; json: Record<string, unknown>; defaultOut: string };
   if (live) {
     const provider = createOpenAICompatible({
@@ -92,18 +94,18 @@ export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<nu
       provider,
       dialogues: loaded.dialogues,
       modes,
-      ...(progress ? { onCall: ({ mode, call, calls }) => progress(`${mode}: call ${call}/${calls}`) } : {}),
+      onCall: ({ mode, call, calls }) => progress.update(call, calls, `kv-cache ${mode}: calls`),
     });
     report = { text: formatLiveKvCacheReport(result), json: { benchmark: "kv-cache", live: true, ...result }, defaultOut: "bench-results/kv-cache-live.json" };
   } else {
     const result = runOfflineKvCacheBench({
       dialogues: loaded.dialogues,
       modes,
-      ...(progress ? { onDialogue: (done, total) => progress(`dialogue ${done}/${total}`) } : {}),
+      onDialogue: (done, total) => progress.update(done, total, "kv-cache: dialogues"),
     });
     report = { text: formatOfflineKvCacheReport(result), json: { benchmark: "kv-cache", live: false, ...result }, defaultOut: "bench-results/kv-cache.json" };
   }
-  progress?.("");
+  progress.stop();
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...report.json, corpus: location.files.trajectories, elapsedMs };
   const out = benchOutputPath(io.cwd, extra.out as string | undefined, report.defaultOut);

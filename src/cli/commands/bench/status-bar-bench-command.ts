@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { createStagedProgressBar } from "../../progress-bar.js";
 import { benchOutputPath } from "../../bench-output-path.js";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
@@ -98,7 +99,9 @@ export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<
       return 0;
     }
     const limit = parsePositiveInteger(extra.limit as string | undefined, "--limit");
-    const report = await runStatusBarCostBench(corpus, limit === undefined ? {} : { limit });
+    const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
+    const report = await runStatusBarCostBench(corpus, { ...(limit === undefined ? {} : { limit }), onProgress: (part, done, total) => progress.update(done, total, `status-bar cost ${part}: runs`) });
+    progress.stop();
     print(formatCostReport(report, cacheModel), report);
     await save(report, "bench-results/status-bar-cost.json");
     return 0;
@@ -113,13 +116,20 @@ export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<
   const tasks = list(extra.tasks);
   const arms = list(extra.arms);
   const repeats = parsePositiveInteger(extra.repeats as string | undefined, "--repeats");
+  const showsBar = io.stderr.isTTY === true && flags.json !== true;
+  const progress = createStagedProgressBar({ stream: io.stderr, enabled: showsBar });
   const report = await runStatusBarLiveBench({
     ...(provider ? { provider } : {}),
     ...(tasks ? { tasks } : {}),
     ...(arms ? { arms } : {}),
     ...(repeats ? { repeats } : {}),
-    onResult: (result) => io.stderr.write(`${result.arm} ${result.task}: ${result.success ? "success" : "failure"} (${result.detail}; ${result.iterations} calls)\n`),
+    // On a terminal the bar shows how far the runs are (the table after it has each result); piped, one line per run.
+    onResult: (result) => {
+      if (!showsBar) io.stderr.write(`${result.arm} ${result.task}: ${result.success ? "success" : "failure"} (${result.detail}; ${result.iterations} calls)\n`);
+    },
+    onProgress: (done, total) => progress.update(done, total, "status-bar: runs"),
   });
+  progress.stop();
   print(formatLiveReport(report), report);
   if (!offline) await save(report, "bench-results/status-bar-live.json");
   return 0;

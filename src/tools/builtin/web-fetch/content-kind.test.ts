@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { contentKindOf, sniffContentKind } from "./content-kind.js";
+
+describe("content kinds", () => {
+  it("reads the kind a Content-Type header announces", () => {
+    expect(contentKindOf("text/html; charset=utf-8")).toBe("html");
+    expect(contentKindOf("application/xhtml+xml")).toBe("html");
+    expect(contentKindOf("application/json")).toBe("json");
+    expect(contentKindOf("application/ld+json")).toBe("json");
+    expect(contentKindOf("text/markdown")).toBe("text");
+    expect(contentKindOf("application/rss+xml")).toBe("text");
+    expect(contentKindOf("image/png")).toBe("binary");
+    expect(contentKindOf("application/pdf")).toBe("binary");
+    expect(contentKindOf(undefined)).toBeUndefined();
+    expect(contentKindOf("application/octet-stream")).toBeUndefined();
+  });
+
+  it("guesses from the bytes when the header says nothing useful", () => {
+    expect(sniffContentKind(Buffer.from("%PDF-1.7\n%âãÏÓ"))).toBe("binary");
+    expect(sniffContentKind(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14]))).toBe("binary");
+    expect(sniffContentKind(Buffer.from("  <!DOCTYPE html><html>"))).toBe("html");
+    expect(sniffContentKind(Buffer.from('{"a": 1}'))).toBe("json");
+    expect(sniffContentKind(Buffer.from("just words"))).toBe("text");
+  });
+});
