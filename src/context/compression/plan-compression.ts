@@ -73,7 +73,7 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
   const firstKept = firstRequestIndex(messages);
   const tailStart = recentTailStart(messages, hard ? 0 : settings.keepRecentTokens, meter.countMessage, firstKept);
   const ranges = findArchiveRanges(messages, firstKept + 1, tailStart);
-  let archived: Message[] = [...messages];
+  const archived: Message[] = [...messages];
   let turns = 0;
   if (ranges.length > 0) {
     const archives: Message[] = [];
