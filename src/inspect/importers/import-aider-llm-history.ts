@@ -28,12 +28,13 @@ export function importAiderLlmHistory(text: string, file: string): ImportResult 
   for (const [index, block] of blocks.entries()) {
     if (block.kind !== "TO LLM") continue;
     const messages = readMessages(block, `${id}:${calls.length}`, previous);
-    previous = messages;
     const [first, ...rest] = messages;
     const request = first?.role === "system" ? createImportedRequest({ system: first.content, messages: rest }) : createImportedRequest({ messages });
     const call: ImportedCall = { request, source: { file } };
     const next = blocks[index + 1];
     if (next?.kind === "LLM RESPONSE") call.response = responseOf(next, `${id}:${calls.length}:response`);
+    // The next request repeats this one and then the reply, so the reply keeps its id there too.
+    previous = call.response === undefined ? messages : [...messages, call.response];
     calls.push(call);
   }
   const transcript: ImportedTranscript = { id, format: "aider", file, calls, toolsKnown: true, systemKnown: true };
@@ -76,9 +77,16 @@ function readMessages(block: Block, idPrefix: string, previous: readonly Message
     .map((message, index) => {
       const content = message.lines.join("\n");
       const before = previous[index];
-      if (before !== undefined && before.role === roleOf(message.role) && "content" in before && before.content === content) return before;
+      if (before !== undefined && before.role === roleOf(message.role) && textOf(before) === content) return before;
       return messageOf(message.role, content, `${idPrefix}.${index}`, block.timestamp);
     });
+}
+
+/** The text aider printed for a message: assistant content is stored as text blocks. */
+function textOf(message: Message): string | undefined {
+  if (message.role === "system" || message.role === "user") return message.content;
+  if (message.role !== "assistant") return undefined;
+  return message.content.map((block) => (block.type === "text" ? block.text : "")).join("");
 }
 
 function roleOf(role: string): Message["role"] {

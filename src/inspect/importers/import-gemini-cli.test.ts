@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { createTranscriptAnalyzer } from "../analysis/analyze-transcript.js";
 import { detectTranscriptFormat } from "./detect-transcript-format.js";
 import { importGeminiCli } from "./import-gemini-cli.js";
 
+/** A real Gemini CLI session (gemini-3-flash-preview, texts shortened by whoever quoted it; origin in fixtures/README.md). */
 const file = "fixtures/gemini-cli-session.json";
 const text = readFileSync(new URL(file, import.meta.url), "utf8");
 
@@ -17,24 +19,43 @@ describe("importGeminiCli", () => {
 
   it("makes each gemini message a call, with its tokens (input includes cached; thoughts are output)", () => {
     expect(problems).toEqual([]);
-    expect(transcript).toMatchObject({ id: "19b8af10-5307-4b43-a9c3-97cecb7ebbfd", format: "gemini-cli", model: "gemini-3-pro-preview" });
+    expect(transcript).toMatchObject({ id: "5cdd2021-574a-483d-8a4b-1b97e8bbce88", format: "gemini-cli", model: "gemini-3-flash-preview" });
     expect(calls.map((call) => call.reportedUsage)).toEqual([
-      { promptTokens: 5140, cachedTokens: 2671, completionTokens: 59 + 174 },
-      { promptTokens: 10328, cachedTokens: 3307, completionTokens: 1058 + 923 },
+      { promptTokens: 6907, cachedTokens: 4062, completionTokens: 82 + 247 },
+      { promptTokens: 7318, cachedTokens: 6081, completionTokens: 86 + 1073 },
+      { promptTokens: 8509, cachedTokens: 0, completionTokens: 49 + 94 },
     ]);
   });
 
-  it("gives the next call the tool results recorded inside the previous message, and skips the CLI's info messages", () => {
-    expect(calls[1]?.request.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
-    expect(calls[1]?.request.messages[2]).toMatchObject({ role: "tool", toolName: "read_file", content: expect.stringContaining('"pretest": "npm run build"') });
-    expect(calls[0]?.response?.content.map((part) => part.type)).toEqual(["thinking", "tool_call"]);
+  it("reads the thoughts, the text and every tool call of a message", () => {
+    expect(calls[0]?.response?.content.map((part) => part.type)).toEqual(["thinking", "text", "tool_call", "tool_call"]);
+    expect(calls[0]?.response?.content[0]).toEqual({ type: "thinking", thinking: "Exploring the Setup: I'm c..." });
+    expect(calls[0]?.response?.content[2]).toMatchObject({ type: "tool_call", id: "9y4yn8tb", name: "write_file", arguments: { file_path: "hello.txt", content: "Hello, World!\n" } });
+    expect(calls[2]?.response?.content.map((part) => part.type)).toEqual(["text", "tool_call"]);
+  });
+
+  it("gives the next call the tool results recorded inside the previous message, errors marked", () => {
+    expect(calls[1]?.request.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool"]);
+    expect(calls[1]?.request.messages[2]).toMatchObject({ role: "tool", toolCallId: "9y4yn8tb", toolName: "write_file", isError: true, content: expect.stringMatching(/^Tool "write_file" not found/) });
+    expect(calls[2]?.request.messages.slice(4)).toMatchObject([
+      { role: "assistant" },
+      { role: "tool", toolName: "generalist", isError: false, content: "Subagent 'generalist' failed. Error: You have exhausted your daily quota on this model." },
+    ]);
+  });
+
+  it("sees each request extend the one before, so the reported cache miss of the last call is the server's", () => {
+    const analyzed = createTranscriptAnalyzer({ tokenizer: "estimate" }).analyze(transcript!);
+    expect(analyzed.totals.breaks).toBe(0);
+    expect(analyzed.calls.map((call) => call.reportedCachedTokens)).toEqual([4062, 6081, 0]);
+    expect(analyzed.calls[2]?.reusablePrefixTokens).toBeGreaterThan(0);
   });
 
   it("reads the newer JSONL layout, where a later copy of a message replaces the earlier one", () => {
     const session = JSON.parse(text) as { sessionId: string; projectHash: string; messages: Array<Record<string, unknown>> };
     const partial = { ...session.messages[1], tokens: undefined, toolCalls: undefined };
-    const lines = [{ sessionId: session.sessionId, projectHash: session.projectHash }, session.messages[0], partial, session.messages[1], { $set: { lastUpdated: "x" } }, session.messages[3]];
+    const lines = [{ sessionId: session.sessionId, projectHash: session.projectHash }, session.messages[0], partial, session.messages[1], { $set: { lastUpdated: "x" } }, session.messages[2]];
     const jsonl = importGeminiCli(lines.map((line) => JSON.stringify(line)).join("\n"), "session.jsonl").transcripts[0]!;
-    expect(jsonl.calls.map((call) => call.reportedUsage?.promptTokens)).toEqual([5140, 10328]);
+    expect(jsonl.calls.map((call) => call.reportedUsage?.promptTokens)).toEqual([6907, 7318]);
+    expect(jsonl.calls[1]?.request.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool"]);
   });
 });

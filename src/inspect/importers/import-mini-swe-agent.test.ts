@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { importMiniSweAgent } from "./import-mini-swe-agent.js";
+import { createTranscriptAnalyzer } from "../analysis/analyze-transcript.js";
+import { detectTranscriptFormat } from "./detect-transcript-format.js";
 
 const file = "fixtures/mini-swe-agent.traj.json";
 const text = readFileSync(new URL(file, import.meta.url), "utf8");
@@ -59,25 +61,46 @@ describe("importMiniSweAgent", () => {
   });
 });
 
-describe("importMiniSweAgent on a v2 trajectory (mini-swe-agent-1.1)", () => {
+describe("importMiniSweAgent on a recorded v2 trajectory (mini-swe-agent 2.3.0, deepseek, SWE-bench astropy__astropy-12907)", () => {
   const v2File = "fixtures/mini-swe-agent-v2.traj.json";
-  const { transcripts, problems } = importMiniSweAgent(readFileSync(new URL(v2File, import.meta.url), "utf8"), v2File);
+  const v2Text = readFileSync(new URL(v2File, import.meta.url), "utf8");
+  const { transcripts, problems } = importMiniSweAgent(v2Text, v2File);
   const [transcript] = transcripts;
   const calls = transcript?.calls ?? [];
 
+  it("is detected from its content", () => {
+    expect(detectTranscriptFormat(v2File, v2Text)).toBe("mini-swe-agent");
+  });
+
   it("accepts native tool calls and skips the final exit message the model never saw", () => {
     expect(problems).toEqual([]);
-    expect(calls).toHaveLength(2);
+    expect(transcript).toMatchObject({ id: "astropy__astropy-12907", model: "deepseek/deepseek-chat" });
+    expect(calls).toHaveLength(6);
     expect(calls[1]?.request.messages.map((message) => `${message.role}/${message.meta.origin}`)).toEqual(["user/user", "assistant/model", "tool/tool"]);
-    expect(calls[0]?.response?.content.at(-1)).toMatchObject({ type: "tool_call", id: "toolu_01", name: "bash", arguments: { command: "grep -rn kelvin src/ | head -20" } });
-    expect(calls.map((call) => call.reportedUsage)).toEqual([
-      { promptTokens: 1840, cachedTokens: 0, cacheWriteTokens: 0, completionTokens: 61, cost: 0.0071 },
-      { promptTokens: 1958, cachedTokens: 1792, cacheWriteTokens: 0, completionTokens: 33, cost: 0.0072 },
+    expect(calls[0]?.response?.content).toEqual([
+      { type: "text", text: "Let me start by understanding the issue and finding the relevant code." },
+      { type: "tool_call", id: "call_00_KVNoGhlWmTJUowwDsUa74968", name: "bash", argumentsText: expect.any(String), arguments: { command: 'cd /testbed && find . -path "*/separable*" -type f | head -20' } },
     ]);
+    expect(calls.every((call) => call.response?.stopReason === "tool_calls")).toBe(true);
+    expect(calls[5]?.request.messages.at(-1)).toMatchObject({ role: "tool", toolCallId: expect.stringMatching(/^call_00_/), content: expect.stringMatching(/^<returncode>0<\/returncode>/) });
+  });
+
+  it("reads DeepSeek's usage once (cached_tokens and prompt_cache_hit_tokens are the same tokens) and LiteLLM's cost", () => {
+    expect(calls.map((call) => call.reportedUsage)).toEqual([
+      { promptTokens: 1689, cachedTokens: 1664, completionTokens: 76, cost: 8.551199999999999e-5 },
+      { promptTokens: 1798, cachedTokens: 1792, completionTokens: 54, cost: 7.453599999999999e-5 },
+      { promptTokens: 4445, cachedTokens: 4352, completionTokens: 681, cost: 0.000433916 },
+      { promptTokens: 5491, cachedTokens: 5120, completionTokens: 59, cost: 0.00027202 },
+      { promptTokens: 5635, cachedTokens: 5504, completionTokens: 58, cost: 0.000215152 },
+      { promptTokens: 5747, cachedTokens: 5632, completionTokens: 66, cost: 0.000217616 },
+    ]);
+    const analyzed = createTranscriptAnalyzer({ tokenizer: "estimate" }).analyze(transcript!);
+    expect(analyzed.totals).toMatchObject({ calls: 6, breaks: 0, reportedPromptTokens: 24805, reportedCachedTokens: 24064 });
+    expect(analyzed.totals.cost?.reportedCost).toBeCloseTo(0.001298752, 9);
   });
 
   it("says the tool schemas are absent", () => {
     expect(transcript?.toolsKnown).toBe(false);
-    expect(transcript?.meta).toMatchObject({ exitStatus: "Submitted", trajectoryFormat: "mini-swe-agent-1.1", toolSchemas: expect.stringContaining("absent") });
+    expect(transcript?.meta).toMatchObject({ exitStatus: "Submitted", modelStats: { api_calls: 64 }, trajectoryFormat: "mini-swe-agent-1.1", toolSchemas: expect.stringContaining("absent") });
   });
 });

@@ -9,8 +9,9 @@ import { isRecord, optionalCount, optionalString, parseArguments, type JsonObjec
  * simulation. Its `messages` are the agent's view of the dialogue — `user` turns from the simulated
  * user, `assistant` turns with `tool_calls: [{id, name, arguments: {…}}]` (arguments as an object),
  * `tool` results with `id` and `error` — and each assistant message is a call that saw everything
- * before it, with its own `usage` and `cost` (the fixed opening greeting has neither and is no
- * call). The system prompt wraps `info.environment_info.policy`
+ * before it, with its own `usage` and `cost` when the agent recorded them (the fixed opening
+ * greeting has neither and is no call; a custom agent may record neither on any turn, and the usage
+ * on `user` turns is the user simulator's, not the agent's). The system prompt wraps `info.environment_info.policy`
  * in a template the file does not keep, and tools are only named: both are marked unknown.
  */
 export function importTau2Bench(text: string, file: string): ImportResult {
@@ -35,6 +36,9 @@ export function importTau2Bench(text: string, file: string): ImportResult {
     const id = `task${String(simulation.task_id)}-trial${String(simulation.trial ?? 0)}`;
     const transcript: ImportedTranscript = { id, format: "tau2-bench", file, calls: callsOf(simulation.messages, id, model, file), toolsKnown: false, systemKnown: false };
     if (model !== undefined) transcript.model = model;
+    if (transcript.calls.length > 0 && transcript.calls.every((call) => call.reportedUsage === undefined)) {
+      transcript.notes = [`τ²-bench recorded no usage for this agent (${optionalString(agent.implementation) ?? "unnamed"}): token counts are estimates.`];
+    }
     const reward = isRecord(simulation.reward_info) ? simulation.reward_info.reward : undefined;
     transcript.meta = { taskId: simulation.task_id, trial: simulation.trial, reward, domain: environment.domain_name, terminationReason: simulation.termination_reason };
     transcripts.push(transcript);
@@ -55,8 +59,9 @@ function callsOf(raw: unknown[], id: string, model: string | undefined, file: st
       history.push({ role: "tool", toolCallId, toolName: toolNames.get(toolCallId) ?? "", content: optionalString(entry.content) ?? "", isError: entry.error === true, meta: { ...meta, origin: "tool" } });
     } else if (entry.role === "assistant") {
       const response = { role: "assistant" as const, content: assistantParts(entry, toolNames), meta: { ...meta, origin: "model" as const } };
-      // τ²-bench opens with a fixed greeting it writes itself (no usage, no cost): no model call.
-      if ((entry.usage === null || entry.usage === undefined) && !(typeof entry.cost === "number" && entry.cost > 0)) {
+      // τ²-bench opens with a fixed greeting it writes itself (no usage, no cost): no model call. Later
+      // turns without usage are still calls: agents other than its own LLM agent record none.
+      if (history.length === 0 && (entry.usage === null || entry.usage === undefined) && !(typeof entry.cost === "number" && entry.cost > 0)) {
         history.push({ ...response, meta: { ...response.meta, origin: "harness" } });
         continue;
       }

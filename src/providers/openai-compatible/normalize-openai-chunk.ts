@@ -38,6 +38,8 @@ export function normalizeOpenAIChunk(value: unknown, source: "delta" | "message"
     result.error = { message, raw: JSON.stringify(chunk) };
   }
   if (chunk.usage !== undefined && chunk.usage !== null) result.usage = chunk.usage;
+  // Groq streams its usage as `x_groq.usage` on the finish chunk (its whole responses use `usage`).
+  else if (isRecord(chunk.x_groq) && chunk.x_groq.usage !== undefined && chunk.x_groq.usage !== null) result.usage = chunk.x_groq.usage;
   if (chunk.timings !== undefined && chunk.timings !== null) result.timings = chunk.timings;
   if (chunk.choices === undefined || chunk.choices === null) return result;
   if (!Array.isArray(chunk.choices)) throw invalid("`choices` is not an array");

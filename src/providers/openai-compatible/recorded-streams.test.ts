@@ -116,3 +116,11 @@ describe("DeepSeek thinking mode with tools", () => {
     expect(server.requests[0]?.body).toContain('{"role":"assistant","content":null,"reasoning_content":"","tool_calls":[');
   });
 });
+
+describe("Groq's usage in x_groq", () => {
+  it("reads the usage Groq sends as x_groq.usage on the finish chunk of a stream", async () => {
+    const last = await lastEvent("openai", sseEvents(fixture("groq-gemma2-x-groq-usage-chunk.sse")));
+    expect(last.type).toBe("done");
+    expect(last.usage).toEqual({ inputTokens: 18, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 439, reasoningTokens: 0 });
+  });
+});
