@@ -50,6 +50,7 @@ export async function* runToolCalls(
     signal: context.signal,
     messages: state.trajectory,
     blobs: state.blobStore,
+    ...(state.policy.routeToolCall ? { routeToolCall: state.policy.routeToolCall } : {}),
     findMessage: (id) => state.replaced.get(id) ?? state.trajectory.find((message) => message.meta.id === id),
   });
   for (const result of executed) outcomes.set(result.call.id, result);

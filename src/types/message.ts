@@ -43,7 +43,9 @@ export type DerivedInfo =
   /** A harness note appended to the trajectory (e.g. an announcement); `policy` names who wrote it. */
   | { kind: "note"; policy: string }
   /** A skill's body brought into the context: by the person's `/name` (`slash`) or the model's `skill` call (`tool`). */
-  | { kind: "skill"; name: string; via: "slash" | "tool"; toolCallId?: string };
+  | { kind: "skill"; name: string; via: "slash" | "tool"; toolCallId?: string }
+  /** Full definitions of deferred tools a `tool_search` call (`toolCallId`) found, appended after its result. */
+  | { kind: "tool_discovery"; names: string[]; toolCallId: string };
 
 export type DerivedKind = DerivedInfo["kind"];
 
