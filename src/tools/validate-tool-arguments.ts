@@ -8,7 +8,9 @@ export type ArgumentsValidator = (args: unknown) => { valid: true } | { valid: f
  * (before any model call) instead of surfacing as a confusing provider 400 mid-run.
  */
 export function compileArgumentValidators(tools: readonly ToolDefinition[]): Map<string, ArgumentsValidator> {
-  const ajv = new Ajv({ allErrors: true, strict: false });
+  // logger: false — Ajv otherwise prints "unknown format … ignored" to the console for schemas from
+// MCP servers (`format: "uri"`), and library code never prints.
+  const ajv = new Ajv({ allErrors: true, strict: false, logger: false });
   const validators = new Map<string, ArgumentsValidator>();
   for (const tool of tools) {
     if (tool.parameters.type !== "object") {

