@@ -30,6 +30,11 @@ Tools and context:
   --skills <dir>            a folder of skills (<dir>/<name>/SKILL.md, relative to the workspace like
                             --data-dir); repeatable, searched before <workspace>/.ctxkit/skills,
                             .agents/skills, .claude/skills, ~/.config/ctxkit/skills
+  --defer-tools <auto|all|off>
+                            keep tools out of the tool list the model is sent and let it find them
+                            with tool_search (called through call_tool): auto when their
+                            definitions would take over 10% of the context window, all always,
+                            off (default) never
   --compression <policy>    ctxkit (default: layered), none, individual, combined, context-aware,
                             context-aware-citations, windowed
   --status-bar <auto|replace|append|off>

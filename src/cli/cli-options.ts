@@ -44,6 +44,8 @@ export const commonOptions = {
   "project-instructions": { type: "boolean" },
   // Agent Skills: `--skills <dir>` (repeatable), searched before the workspace's and home's skill folders.
   skills: { type: "string", multiple: true },
+  // Deferred tools: `--defer-tools <auto|all|off>` keeps tools out of `tools`, found with tool_search.
+  "defer-tools": { type: "string" },
 } satisfies NonNullable<ParseArgsConfig["options"]>;
 
 export type CliFlags = {
@@ -80,6 +82,7 @@ export type CliFlags = {
   continue?: boolean;
   "project-instructions"?: boolean;
   skills?: string[];
+  "defer-tools"?: string;
 };
 
 export interface ParsedCommandLine {
