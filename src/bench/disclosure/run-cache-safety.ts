@@ -30,7 +30,7 @@ export interface CacheSafetyResult {
   prefixExtensions: number;
   /** Request numbers (1-based) whose body does not start with the previous body. */
   brokenAt: number[];
-  /** Bytes of the last request, and how many of them the previous request already sent. */
+  /** Bytes of the last request body. */
   lastBodyBytes: number;
   /** What the run must have done for the check to mean anything. */
   checks: Record<"skillBySlash" | "skillByTool" | "skillFileRead" | "toolsDiscovered" | "discoveredToolCalled", boolean>;
@@ -102,7 +102,6 @@ export async function runCacheSafety(input: CacheSafetyInput): Promise<CacheSafe
   const messages = agent.messages;
   const toolResult = (name: string) => messages.some((message) => message.role === "tool" && message.toolName === name && !message.isError);
   const last = bodies.at(-1);
-  const previous = bodies.at(-2);
   return {
     steps: perStep,
     requests: bodies.length,
