@@ -3,7 +3,9 @@ import { createAgent } from "../../loop/create-agent.js";
 import { createTestClock, createTestIds, weatherTool } from "../../loop/test-support.js";
 import { createScriptedProvider } from "../../providers/scripted/index.js";
 import { defineTool } from "../tool.js";
+import { carryCheckpoints } from "../../context/carry-checkpoints.js";
 import { createToolSearchPolicy } from "./create-tool-search-policy.js";
+import { discoveredToolNames } from "./tool-discovery.js";
 
 const lookup = defineTool<{ id: string }>({
   name: "lookup_order",
@@ -43,6 +45,21 @@ describe("the tool-search policy", () => {
     expect(appended.meta).toEqual({ id: "t~tools", origin: "harness", createdAt: now.toISOString(), derived: { kind: "tool_discovery", names: ["lookup_order"], toolCallId: "s1" } });
     // Once appended, nothing more is owed.
     expect(await policy.prepareContext!({ messages: [...messages, appended], prefix: { system: { staticText: "" }, tools: [] }, iteration: 2, now, overflow: false, signal: new AbortController().signal })).toBeUndefined();
+  });
+
+  it("carries found tools across a compaction that removed their discovery message", async () => {
+    const provider = createScriptedProvider({ turns: [{ toolCalls: [{ id: "s1", name: "tool_search", arguments: { query: "order" } }] }, "Found it."] });
+    const agent = createAgent({ provider, system: "s", tools: [lookup], clock: createTestClock(), createId: createTestIds() });
+    await agent.run("Find the order tool.").result();
+    const messages = [...agent.messages];
+    const policy = createToolSearchPolicy([lookup]);
+    const summary = { role: "user" as const, content: "Summary of earlier turns.", meta: { id: "sum", origin: "harness" as const, createdAt: "2026-12-01T00:00:00.000Z" } };
+    const [edit] = carryCheckpoints(messages, [{ type: "replace", start: 1, end: messages.length - 1, messages: [summary], reason: "compaction" }], [policy], new Date("2026-12-01T00:00:00.000Z"));
+    const after = [...messages.slice(0, 1), ...edit!.messages, ...messages.slice(edit!.type === "replace" ? edit!.end : 0)];
+    const checkpoint = after.find((message) => message.meta.derived?.kind === "checkpoint");
+    expect(checkpoint?.content).toContain('{"name":"lookup_order","description":"Look up an order by its id."');
+    expect(after.some((message) => message.meta.derived?.kind === "tool_discovery")).toBe(false);
+    expect([...discoveredToolNames(after)]).toEqual(["lookup_order"]);
   });
 
   it("defers every tool with deferTools auto when the definitions pass 10% of the window", () => {

@@ -5,7 +5,7 @@ import { createCallToolProxy, unwrapProxyCall } from "./create-call-tool-proxy.j
 import { createToolSearchTool, maxToolSearchLimit, type ToolSearchArgs } from "./create-tool-search-tool.js";
 import { createToolCatalog, type ToolCatalog } from "./tool-catalog.js";
 import type { ToolSearchIndexOptions } from "./tool-search-index.js";
-import { callToolName, createDiscoveryMessage, discoveredToolNames, toolSearchPolicyName, toolSearchToolName } from "./tool-discovery.js";
+import { callToolName, createDiscoveryMessage, createToolSearchCheckpoint, discoveredToolNames, toolSearchPolicyName, toolSearchToolName } from "./tool-discovery.js";
 
 export interface ToolSearchPolicyOptions extends ToolSearchIndexOptions {
   /** Matches per search when the model does not say (default 5). */
@@ -79,6 +79,12 @@ export function createToolSearchPolicy(deferred: readonly Tool<any>[], options: 
       if (native) return undefined;
       const messages = pendingDiscoveries(state.messages, catalog, limit, found, state.now);
       return messages.length === 0 ? undefined : [{ type: "append", messages }];
+    },
+    checkpoint(messages, now, id) {
+      if (native) return undefined;
+      const names = [...discoveredToolNames(messages)].filter((name) => catalog.has(name));
+      const frozen = createStablePrefix("", names.map((name) => catalog.get(name)!)).tools;
+      return createToolSearchCheckpoint(names.map((name) => frozen.find((definition) => definition.name === name)!), id, now);
     },
   };
 }

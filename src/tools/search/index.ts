@@ -6,4 +6,4 @@ export { createToolSearchPolicy, type ToolSearchPolicy, type ToolSearchPolicyOpt
 export { createToolSearchTool, maxToolSearchLimit, type ToolSearchArgs } from "./create-tool-search-tool.js";
 export { createCallToolProxy, unwrapProxyCall, type CallToolArgs } from "./create-call-tool-proxy.js";
 export { applyDeferTools, type DeferToolsDecision, type DeferToolsMode, type DeferToolsSettings } from "./apply-defer-tools.js";
-export { callToolName, createDiscoveryMessage, discoveredToolNames, toolSearchPolicyName, toolSearchToolName } from "./tool-discovery.js";
+export { callToolName, createDiscoveryMessage, createToolSearchCheckpoint, discoveredToolNames, maxCheckpointTools, toolSearchPolicyName, toolSearchToolName } from "./tool-discovery.js";

@@ -15,11 +15,36 @@ export const callToolName = "call_tool";
  */
 export function discoveredToolNames(messages: readonly Message[]): Set<string> {
   const names = new Set<string>();
+  const add = (list: unknown) => {
+    if (Array.isArray(list)) for (const name of list) if (typeof name === "string") names.add(name);
+  };
   for (const message of messages) {
-    const discovery = derivedOf(message, "tool_discovery");
-    if (discovery && Array.isArray(discovery.names)) for (const name of discovery.names) if (typeof name === "string") names.add(name);
+    add(derivedOf(message, "tool_discovery")?.names);
+    const checkpoint = derivedOf(message, "checkpoint");
+    // The data comes from a session file: only its names list is read, and only strings in it.
+    if (checkpoint?.policy === toolSearchPolicyName) add((checkpoint.data as { names?: unknown } | null)?.names);
   }
   return names;
+}
+
+/** Most definitions a checkpoint carries across a compaction (the most recently found are kept). */
+export const maxCheckpointTools = 50;
+
+/**
+ * After a compaction removed discovery messages, the found tools' definitions again (the model
+ * keeps calling them without searching anew), as one harness message; undefined when none was found.
+ */
+export function createToolSearchCheckpoint(definitions: readonly ToolDefinition[], id: string, now: Date): UserMessage | undefined {
+  if (definitions.length === 0) return undefined;
+  const kept = definitions.slice(-maxCheckpointTools);
+  const dropped = definitions.slice(0, definitions.length - kept.length).map((definition) => definition.name);
+  const lines = kept.map((definition) => JSON.stringify({ name: definition.name, description: definition.description, parameters: definition.parameters }));
+  const droppedNote = dropped.length === 0 ? "" : `\nNot carried over (search again if still needed): ${dropped.join(", ")}.`;
+  return {
+    role: "user",
+    content: `<discovered_tools>\nTools found before the summarised part of this conversation, still available through ${callToolName} (kept by the harness):${droppedNote}\n${lines.join("\n")}\n</discovered_tools>`,
+    meta: { id, origin: "harness", createdAt: now.toISOString(), derived: { kind: "checkpoint", policy: toolSearchPolicyName, data: { version: 1, names: kept.map((definition) => definition.name) } } },
+  };
 }
 
 /**
