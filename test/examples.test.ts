@@ -11,6 +11,7 @@ describe("examples", () => {
     expect(run("tool-agent")).toContain("[final_answer] after 2 model calls");
     expect(run("session-resume")).toMatch(/resumed yes, 2 stored messages.*\ncall 2 sent 3 messages/s);
     expect(run("custom-context-policy")).toContain("the model saw 229 characters of a 8000-character log");
+    expect(run("deferred-tools")).toContain("tools sent: call_tool, tool_search");
     expect(run("inspect-from-code")).toMatch(/openai-log \(openai-log\): \d+ calls/);
   });
 });

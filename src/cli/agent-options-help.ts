@@ -37,6 +37,11 @@ Tools and context:
                             to "mcpServers" of ~/.config/ctxkit/config.json (a workspace's
                             ctxkit.config.json may name only "url" servers). Their tools are named
                             mcp__<server>__<tool>; calls ask first unless the server marks them read-only
+  --defer-tools <auto|all|off>
+                            keep tools out of the tool list the model is sent and let it find them
+                            with tool_search (called through call_tool): auto when their
+                            definitions would take over 10% of the context window, all always,
+                            off (default) never
   --compression <policy>    ctxkit (default: layered), none, individual, combined, context-aware,
                             context-aware-citations, windowed
   --status-bar <auto|replace|append|off>

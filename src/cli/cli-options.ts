@@ -56,6 +56,8 @@ export const commonOptions = {
   notes: { type: "string" },
   // web_fetch may read pages on this machine (127.0.0.1, localhost): off by default.
   "allow-loopback-fetch": { type: "boolean" },
+  // Deferred tools: `--defer-tools <auto|all|off>` keeps tools out of `tools`, found with tool_search.
+  "defer-tools": { type: "string" },
 } satisfies NonNullable<ParseArgsConfig["options"]>;
 
 export type CliFlags = {
@@ -99,6 +101,7 @@ export type CliFlags = {
   "budget-mode"?: string;
   notes?: string;
   "allow-loopback-fetch"?: boolean;
+  "defer-tools"?: string;
 };
 
 export interface ParsedCommandLine {

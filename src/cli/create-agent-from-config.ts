@@ -204,8 +204,9 @@ async function createConfiguredAgent(
   // Sub-agents: the `task` tool (explore, fork), unless --no-sub-agents.
   tools.push(...createTaskToolFromConfig(config, { provider, sessionStore: sessionStoreFor(config), confirmToolCall: options.confirmToolCall, ...(options.clock ? { clock: options.clock } : {}) }));
   // A resumed session's stored system prompt already holds the policies' sections (the skills catalog…).
-  const system = withoutPolicySections(options.system ?? defaultSystemPrompt, policySystemSection({ tools, context }));
-  const prefix = resolveAgentPrefix({ system, tools, context });
+  const deferTools = config.deferTools && { mode: config.deferTools, ...(config.contextWindow ? { contextWindow: config.contextWindow } : {}) };
+  const system = withoutPolicySections(options.system ?? defaultSystemPrompt, policySystemSection({ tools, context, ...(deferTools ? { deferTools } : {}) }));
+  const prefix = resolveAgentPrefix({ system, tools, context, ...(deferTools ? { deferTools } : {}) });
   const started = await startSession(sessionStoreFor(config), {
     ...(config.sessionId ? { id: config.sessionId } : {}),
     system: prefix.system,
@@ -232,6 +233,7 @@ async function createConfiguredAgent(
     session,
     blobStore: createFileBlobStore(join(config.dataDir, "blobs")),
     confirmToolCall: options.confirmToolCall,
+    ...(deferTools ? { deferTools } : {}),
     // A Qwen3 model on a local engine: the guard checks the prompt's real tokens too (template breaks).
     ...(servesQwen3Locally(config, provider.model) ? { prefixGuard: { promptTokens: "qwen3" as const } } : {}),
     ...(options.clock ? { clock: options.clock } : {}),

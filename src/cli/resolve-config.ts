@@ -1,3 +1,4 @@
+import type { DeferToolsMode } from "../tools/search/apply-defer-tools.js";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -62,6 +63,8 @@ export interface ResolvedConfig {
   skillDirectories: string[];
   /** MCP servers from the config files' `mcpServers` and `--mcp-config` (a workspace's may not start programs). */
   mcp: ResolvedMcpServers;
+  /** `--defer-tools`: which tools are kept out of `tools` and found with tool_search (absent: none but those marked). */
+  deferTools?: DeferToolsMode;
   sources: Partial<Record<keyof Omit<ResolvedConfig, "sources">, ConfigSource>>;
   configFiles: string[];
 }
@@ -273,9 +276,15 @@ export function resolveConfig(
       files: flags["mcp-config"] ?? [],
       cwd: process.cwd(),
     }),
+    ...(flags["defer-tools"] === undefined ? {} : { deferTools: parseDeferTools(flags["defer-tools"]) }),
     sources,
     configFiles: [workspaceConfig && workspaceConfigPath, userConfig && userConfigPath].filter((path): path is string => Boolean(path)),
   };
+}
+
+function parseDeferTools(value: string): DeferToolsMode {
+  if (value === "auto" || value === "all" || value === "off") return value;
+  throw new ConfigError("option_invalid", `Unknown --defer-tools mode '${value}'. Use one of: auto, all, off.`);
 }
 
 /** Seconds (fractions allowed; 0 turns the limit off) as milliseconds. */

@@ -1,4 +1,4 @@
-import type { Message, UserMessage } from "../types/index.js";
+import type { Message, ToolDefinition, UserMessage } from "../types/index.js";
 import type { CacheBreakpoint, GenerationSettings, ModelRequest } from "../types/model-request.js";
 import type { StablePrefix } from "./stable-prefix.js";
 
@@ -7,6 +7,8 @@ export interface BuildModelRequestInput {
   trajectory: readonly Message[];
   tail?: UserMessage;
   settings?: GenerationSettings;
+  /** Deferred tools a native-search provider sends itself (see `ModelRequest.deferredTools`). */
+  deferredTools?: readonly ToolDefinition[];
 }
 
 /**
@@ -25,6 +27,7 @@ export function buildModelRequest(input: BuildModelRequestInput): ModelRequest {
   return {
     system: input.prefix.system,
     tools: [...input.prefix.tools],
+    ...(input.deferredTools ? { deferredTools: input.deferredTools } : {}),
     messages: [...input.trajectory],
     ...(input.tail ? { tail: input.tail } : {}),
     cacheBreakpoints,

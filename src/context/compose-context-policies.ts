@@ -23,6 +23,7 @@ export interface ComposedContextPolicy extends ContextPolicy {
 export function composeContextPolicies(...policies: ContextPolicy[]): ComposedContextPolicy {
   const members = sortByOrder(policies.flatMap((policy) => (isComposed(policy) ? policy.members : [policy])));
   const checkpointers = members.filter((member) => member.checkpoint !== undefined);
+  const routers = members.flatMap((member) => (member.routeToolCall ? [member.routeToolCall] : []));
   const composed: ComposedContextPolicy = {
     name: members.map((member) => member.name).join("+"),
     members,
@@ -47,6 +48,8 @@ export function composeContextPolicies(...policies: ContextPolicy[]): ComposedCo
       }
       return { message: current, blobs };
     },
+    // The first member that routes a call decides; the others see the call only if none did.
+    ...(routers.length === 0 ? {} : { routeToolCall: (call, info) => routers.reduce<ReturnType<NonNullable<ContextPolicy["routeToolCall"]>>>((route, router) => route ?? router(call, info), undefined) }),
     async prepareContext(state) {
       const edits: ContextEdit[] = [];
       let messages = state.messages;

@@ -72,6 +72,15 @@ export interface UserMessageInfo {
   now: Date;
 }
 
+/**
+ * Where a tool call goes before it is validated: another call to run in its place, checked and run
+ * exactly as if the model had made it (a proxy's target), or an error result for the model.
+ */
+export type ToolCallRoute = { type: "call"; call: ToolCallPart } | { type: "error"; kind: ToolErrorKind; message: string };
+
+/** Routes one tool call; undefined leaves it as it is. `messages` is the trajectory when the call runs. */
+export type ToolCallRouter = (call: ToolCallPart, info: { messages: readonly Message[] }) => ToolCallRoute | undefined;
+
 /** What a policy's stable system section is decided from, once, when the agent is created. */
 export interface SystemSectionInput {
   /** Names of every tool the agent sends (the user's and every policy's), sorted. */
@@ -104,6 +113,8 @@ export interface ContextPolicy {
   processUserMessage?(message: UserMessage, info: UserMessageInfo): UserMessage;
   /** Decided once per result, before it is appended and frozen (budgets, previews, noise removal). */
   processToolResult?: ToolResultProcessor;
+  /** Routes a tool call before validation (the tool-search proxy `call_tool`, deferred tools not found yet). */
+  routeToolCall?: ToolCallRouter;
   /** Before each call: edits to the context (appends, or declared replacements such as compactions). */
   prepareContext?: ContextPreparer;
   /** Text for the request's tail (never stored). Tails of several policies share one message. */

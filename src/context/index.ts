@@ -3,7 +3,7 @@
 export { buildModelRequest } from "./build-model-request.js";
 export { createStablePrefix, type StablePrefix } from "./stable-prefix.js";
 export { composeContextPolicies, applyEdits } from "./compose-context-policies.js";
-export type { ContextEdit, ContextPolicy, ContextPreparer, ContextState, ProcessedToolResult, SystemSectionInput, TailState, ToolResultInfo, ToolResultProcessor, UserMessageInfo } from "./context-policy.js";
+export type { ContextEdit, ContextPolicy, ContextPreparer, ContextState, ProcessedToolResult, SystemSectionInput, TailState, ToolCallRoute, ToolCallRouter, ToolResultInfo, ToolResultProcessor, UserMessageInfo } from "./context-policy.js";
 export * from "./prefix-guard/index.js";
 export * from "./compression/index.js";
 export * from "./status-bar/index.js";

@@ -3,6 +3,8 @@ import type { TokenCounter } from "../tokens/token-counter.js";
 import type { ContextPolicy } from "../context/context-policy.js";
 import type { PromptTokens } from "../tokens/prompt-tokens.js";
 import type { Tool, ToolOutput } from "../tools/tool.js";
+import type { DeferToolsMode, DeferToolsSettings } from "../tools/search/apply-defer-tools.js";
+import type { ToolSearchPolicyOptions } from "../tools/search/create-tool-search-policy.js";
 import type {
   BlobStore,
   Budget,
@@ -68,6 +70,15 @@ export interface AgentOptions {
   system: string | SystemPrompt;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
   tools?: Tool<any>[];
+  /**
+   * Which tools to keep out of `tools` and let the model find with `tool_search`: `"auto"` defers all
+   * of them when their definitions would take more than ~10 % of the context window, `"all"` always,
+   * `"off"` (default) only those marked `deferred: true`. With any deferred tool, `tool_search` and a
+   * stable `call_tool` proxy are in `tools` from the first call.
+   */
+  deferTools?: DeferToolsMode | DeferToolsSettings;
+  /** Tool-search settings (matches per search, field boosts). `native` follows the provider's `nativeToolSearch`. */
+  toolSearch?: ToolSearchPolicyOptions;
   /** Model calls per run before it stops with `max_iterations` (default 50). */
   maxIterations?: number;
   settings?: GenerationSettings;

@@ -7,10 +7,11 @@ import { createQwen3PromptTokens } from "../tokens/prompt-tokens.js";
 import type { Provider } from "../providers/provider.js";
 import type { StablePrefix } from "../context/stable-prefix.js";
 import { resolveAgentPrefix } from "./resolve-agent-prefix.js";
+import { resolveAgentTools } from "./resolve-agent-tools.js";
 import type { Tool } from "../tools/tool.js";
 import { compileArgumentValidators } from "../tools/validate-tool-arguments.js";
 import { validateToolDefinitions } from "../tools/validate-tool-definitions.js";
-import { UsageError, type Message, type UserMessage } from "../types/index.js";
+import { ConfigError, UsageError, type Message, type UserMessage } from "../types/index.js";
 import type { AgentOptions } from "./agent-options.js";
 import { countToolCalls, type LoopState } from "./loop-state.js";
 import { runAgentLoop } from "./run-agent-loop.js";
@@ -40,11 +41,15 @@ export interface Agent {
  * duplicate tools. Tools are sorted and frozen once, so requests keep a byte-stable prefix.
  */
 export function createAgent(options: AgentOptions): Agent {
-  const policy = composeContextPolicies(...(options.context ?? []));
-  const tools = [...(options.tools ?? []), ...(policy.tools ?? [])];
+  const resolved = resolveAgentTools({ ...options, toolSearch: toolSearchSettings(options) });
+  const policy = composeContextPolicies(...resolved.context);
+  // Deferred tools are validated and runnable like the others; only the prefix leaves them out.
+  const tools = [...resolved.tools, ...(policy.tools ?? [])];
   validateToolDefinitions(tools);
   const validators = compileArgumentValidators(tools);
-  const prefix = resolveAgentPrefix({ system: options.system, tools: options.tools ?? [], context: policy.members });
+  const prefix = resolveAgentPrefix({ system: options.system, tools: resolved.tools, context: policy.members });
+  // Native tool search: the provider sends the deferred definitions itself (with `defer_loading`).
+  const deferredTools = resolved.toolSearch?.native ? resolved.toolSearch.deferredDefinitions : undefined;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one map
   const toolsByName = new Map<string, Tool<any>>(tools.map((tool) => [tool.name, tool]));
   const clock = options.clock ?? (() => new Date());
@@ -70,7 +75,7 @@ export function createAgent(options: AgentOptions): Agent {
     lastRequestAt: undefined,
     budget: undefined,
     buildRequest: (tail?: UserMessage) =>
-      buildModelRequest({ prefix, trajectory, ...(tail ? { tail } : {}), ...(options.settings ? { settings: options.settings } : {}) }),
+      buildModelRequest({ prefix, trajectory, ...(tail ? { tail } : {}), ...(options.settings ? { settings: options.settings } : {}), ...(deferredTools ? { deferredTools } : {}) }),
   };
 
   return {
@@ -94,6 +99,15 @@ export function createAgent(options: AgentOptions): Agent {
       state.declaredBreak = { reason };
     },
   };
+}
+
+/** The tool-search settings, native when the provider searches on its side (and fails fast when asked for but unsupported). */
+function toolSearchSettings(options: AgentOptions): AgentOptions["toolSearch"] {
+  const native = options.toolSearch?.native ?? options.provider.nativeToolSearch === true;
+  if (native && options.provider.nativeToolSearch !== true) {
+    throw new ConfigError("option_invalid", `toolSearch.native needs a provider that searches tools on its side (createAnthropic({ toolSearch: "bm25" })); '${options.provider.name}' does not. Leave native off to use the tool_search/call_tool form.`);
+  }
+  return { ...options.toolSearch, native };
 }
 
 function createGuard(options: AgentOptions): PrefixGuard | undefined {

@@ -1,6 +1,7 @@
 import type { ArgumentsValidator } from "../tools/validate-tool-arguments.js";
 import { ToolError, type Tool, type ToolErrorKind, type ToolOutput } from "../tools/tool.js";
 import type { AgentPrefixView, BlobReader, Budget, Message, ToolCallPart } from "../types/index.js";
+import type { ToolCallRouter } from "../context/context-policy.js";
 import type { AgentHooks, ToolCallInfo, ToolCallDecision } from "./agent-options.js";
 
 export interface ToolExecutionContext {
@@ -20,6 +21,8 @@ export interface ToolExecutionContext {
   budget?: Budget;
   /** Handed to tools as `ToolContext.agent` (a fork sub-agent starts from it). */
   agent?: AgentPrefixView;
+  /** The policies' router (the tool-search proxy): runs first, so a routed call is checked like a direct one. */
+  routeToolCall?: ToolCallRouter;
 }
 
 export interface ToolCallOutcome {
@@ -62,10 +65,14 @@ export async function executeToolCall(call: ToolCallPart, context: ToolExecution
   return { call, output, durationMs: Math.max(0, Math.round(performance.now() - started - timing.waitedMs)) };
 }
 
-async function runToolCall(call: ToolCallPart, context: ToolExecutionContext, timing: { waitedMs: number }): Promise<ToolOutput> {
+async function runToolCall(made: ToolCallPart, context: ToolExecutionContext, timing: { waitedMs: number }): Promise<ToolOutput> {
+  const route = context.routeToolCall?.(made, { messages: context.messages ?? [] });
+  if (route?.type === "error") return failure(route.kind, route.message);
+  const call = route?.type === "call" ? route.call : made;
   const tool = context.tools.get(call.name);
   if (!tool) {
-    const available = [...context.tools.keys()].join(", ") || "(none)";
+    // Deferred tools are found with tool_search, not listed here (a catalog of hundreds would flood the result).
+    const available = [...context.tools.values()].filter((known) => known.deferred !== true).map((known) => known.name).join(", ") || "(none)";
     return failure("unknown_tool", `Tool '${call.name}' not found. Available tools: ${available}.`);
   }
   if (call.arguments === undefined) {

@@ -2,8 +2,9 @@ import { composeContextPolicies } from "../context/compose-context-policies.js";
 import type { ContextPolicy } from "../context/context-policy.js";
 import { createStablePrefix, type StablePrefix } from "../context/stable-prefix.js";
 import type { SystemPrompt, Tool } from "../types/index.js";
+import { resolveAgentTools, type AgentToolsInput } from "./resolve-agent-tools.js";
 
-export interface AgentPrefixInput {
+export interface AgentPrefixInput extends Pick<AgentToolsInput, "deferTools" | "toolSearch"> {
   system: string | SystemPrompt;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
   tools?: readonly Tool<any>[];
@@ -13,21 +14,24 @@ export interface AgentPrefixInput {
 /**
  * The stable prefix an agent with these options sends: the system prompt with the policies'
  * sections in its session part, and the caller's tools plus every policy's, sorted and frozen —
- * what `startSession` should record before `createAgent` starts sending. Pure.
+ * what `startSession` should record before `createAgent` starts sending. Deferred tools are left
+ * out (tool search finds them; `call_tool` and `tool_search` are in). Pure.
  */
 export function resolveAgentPrefix(input: AgentPrefixInput): StablePrefix {
-  const policy = composeContextPolicies(...(input.context ?? []));
-  const tools = [...(input.tools ?? []), ...(policy.tools ?? [])];
+  const resolved = resolveAgentTools(input);
+  const policy = composeContextPolicies(...resolved.context);
+  const tools = [...resolved.tools, ...(policy.tools ?? [])].filter((tool) => tool.deferred !== true);
   const base: SystemPrompt = typeof input.system === "string" ? { staticText: input.system } : input.system;
-  const section = policySystemSection(input);
+  const section = policySystemSection({ ...input, tools: resolved.tools, context: resolved.context });
   const system: SystemPrompt = section === undefined ? base : { staticText: base.staticText, sessionText: base.sessionText ? `${base.sessionText}\n\n${section}` : section };
   return createStablePrefix(system, tools);
 }
 
 /** The policies' stable sections as they go into the session part of the system prompt (undefined: none). */
 export function policySystemSection(input: Omit<AgentPrefixInput, "system">): string | undefined {
-  const policy = composeContextPolicies(...(input.context ?? []));
-  const tools = [...(input.tools ?? []), ...(policy.tools ?? [])];
+  const resolved = resolveAgentTools(input);
+  const policy = composeContextPolicies(...resolved.context);
+  const tools = [...resolved.tools, ...(policy.tools ?? [])].filter((tool) => tool.deferred !== true);
   return policy.system?.({ toolNames: tools.map((tool) => tool.name).sort() });
 }
 

@@ -52,6 +52,7 @@ export async function* runToolCalls(
     signal: context.signal,
     messages: state.trajectory,
     blobs: state.blobStore,
+    ...(state.policy.routeToolCall ? { routeToolCall: state.policy.routeToolCall } : {}),
     findMessage: (id) => state.replaced.get(id) ?? state.trajectory.find((message) => message.meta.id === id),
     ...(state.budget ? { budget: state.budget } : {}),
     agent: { system: state.prefix.system, tools: [...state.toolsByName.values()], ...(options.settings ? { settings: options.settings } : {}) },

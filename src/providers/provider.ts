@@ -64,4 +64,9 @@ export interface Provider {
    * themselves (an embedded engine): the prefix guard then checks tokens as well as bytes.
    */
   promptTokens?(request: ModelRequest): PromptTokens;
+  /**
+   * The provider sends `request.deferredTools` in its native deferred form with its own search
+   * (Anthropic's `defer_loading` + tool-search server tool); the model then calls found tools directly.
+   */
+  readonly nativeToolSearch?: boolean;
 }

@@ -49,7 +49,9 @@ export type DerivedInfo =
   /** A skill's body brought into the context: by the person's `/name` (`slash`) or the model's `skill` call (`tool`). */
   | { kind: "skill"; name: string; via: "slash" | "tool"; toolCallId?: string }
   /** An MCP server's tool list changed mid-session: the prefixed names it added and removed. */
-  | { kind: "mcp_tools"; server: string; added: string[]; removed: string[] };
+  | { kind: "mcp_tools"; server: string; added: string[]; removed: string[] }
+  /** Full definitions of deferred tools a `tool_search` call (`toolCallId`) found, appended after its result. */
+  | { kind: "tool_discovery"; names: string[]; toolCallId: string };
 
 export type DerivedKind = DerivedInfo["kind"];
 

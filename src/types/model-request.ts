@@ -32,6 +32,11 @@ export interface ModelRequest {
   system: SystemPrompt;
   /** Sorted once and frozen for the session; never reordered between calls. */
   tools: ToolDefinition[];
+  /**
+   * Deferred tools for a provider that searches them on its side (`Provider.nativeToolSearch`): sent
+   * after `tools` in the provider's deferred form. Sorted and frozen like `tools`. Others ignore it.
+   */
+  deferredTools?: readonly ToolDefinition[];
   /** The trajectory: every message here was or will be sent unchanged in later calls. */
   messages: Message[];
   /** The only part that may change between calls (the status bar). Never cached. */

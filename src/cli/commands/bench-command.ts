@@ -1,4 +1,5 @@
 import type { CliIo } from "../cli-io.js";
+import { disclosureBenchCommand, disclosureBenchHelp } from "./bench/disclosure-bench-command.js";
 import { guardBenchCommand, guardBenchHelp } from "./bench/guard-bench-command.js";
 import { isolationBenchCommand, isolationBenchHelp } from "./bench/isolation-bench-command.js";
 import { kvCacheBenchCommand, kvCacheBenchHelp } from "./bench/kv-cache-bench-command.js";
@@ -11,6 +12,7 @@ import { viewBenchCommand, viewBenchHelp } from "./bench/view-bench-command.js";
 type BenchCommand = { run: (args: string[], io: CliIo) => Promise<number>; help: string; summary: string };
 
 const benches: Record<string, BenchCommand> = {
+  disclosure: { run: disclosureBenchCommand, help: disclosureBenchHelp, summary: "skills and deferred tools: cache safety on the wire, prompt tokens, tool-search quality" },
   guard: { run: guardBenchCommand, help: guardBenchHelp, summary: "the prefix guard's false alarms and misses against what is really sent (old vs new)" },
   isolation: { run: isolationBenchCommand, help: isolationBenchHelp, summary: "main context vs a sub-agent vs a fork on the same code search: context size, tokens, cache, cost" },
   "kv-cache": { run: kvCacheBenchCommand, help: kvCacheBenchHelp, summary: "prompt-cache reuse under six ways of managing the context (τ-bench dialogues)" },

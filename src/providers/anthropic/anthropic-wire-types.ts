@@ -61,6 +61,14 @@ export interface AnthropicTool {
   description: string;
   input_schema: unknown;
   cache_control?: AnthropicCacheControl;
+  /** Left out of the prompt until the tool-search server tool finds it. */
+  defer_loading?: true;
+}
+
+/** Anthropic's server-side search over the deferred tools. */
+export interface AnthropicToolSearchTool {
+  type: "tool_search_tool_bm25_20251119" | "tool_search_tool_regex_20251119";
+  name: "tool_search_tool_bm25" | "tool_search_tool_regex";
 }
 
 /** Raw `usage` object of `message_start.message.usage` and `message_delta.usage`. */

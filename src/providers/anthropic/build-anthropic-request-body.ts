@@ -2,7 +2,7 @@ import { type ModelRequest, ConfigError } from "../../types/index.js";
 import type { AnthropicMessage } from "./anthropic-wire-types.js";
 import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
 import { convertToAnthropicSystem } from "./convert-to-anthropic-system.js";
-import { convertToAnthropicTools } from "./convert-to-anthropic-tools.js";
+import { convertToAnthropicTools, convertToDeferredTools } from "./convert-to-anthropic-tools.js";
 import { placeCacheControl, type AnthropicCacheTtl } from "./place-cache-control.js";
 
 export interface AnthropicBodySettings {
@@ -11,7 +11,12 @@ export interface AnthropicBodySettings {
   maxOutputTokens: number;
   thinking?: { budgetTokens: number };
   cacheTtl: AnthropicCacheTtl;
+  /** Native tool search: `request.deferredTools` go out with `defer_loading: true` beside this server tool. */
+  toolSearch?: AnthropicToolSearch;
 }
+
+/** Which of Anthropic's tool-search server tools searches the deferred tools. */
+export type AnthropicToolSearch = "bm25" | "regex";
 
 export interface AnthropicBodyOptions {
   /** `cache_control` markers are sent, but left out of the serialized prompt (see serialize). */
@@ -75,6 +80,9 @@ export function buildAnthropicRequestBody(
     if (!reservedKeys.has(key) && value !== undefined) body[key] = value;
   }
   if (marked.system.length > 0) body.system = marked.system;
-  if (marked.tools.length > 0) body.tools = marked.tools;
+  // Deferred tools and the search server tool go after the cache breakpoint on the last regular tool:
+  // they are not rendered into the prompt until found, so they never move the cached prefix.
+  const allTools = [...marked.tools, ...convertToDeferredTools(request, settings.toolSearch)];
+  if (allTools.length > 0) body.tools = allTools;
   return { ...body, messages: marked.messages };
 }

@@ -2,7 +2,7 @@ import { CtxkitError, type ModelRequest, ConfigError } from "../../types/index.j
 import type { RetryOptions } from "../shared/fetch-with-retry.js";
 import { resolveStreamTimeouts, type StreamTimeouts } from "../shared/stream-timeouts.js";
 import type { Provider, ProviderEvent, SerializedRequest } from "../provider.js";
-import { buildAnthropicRequestBody, type AnthropicBodySettings } from "./build-anthropic-request-body.js";
+import { buildAnthropicRequestBody, type AnthropicBodySettings, type AnthropicToolSearch } from "./build-anthropic-request-body.js";
 import type { AnthropicCacheTtl } from "./place-cache-control.js";
 import { serializeAnthropicRequest } from "./serialize-anthropic-request.js";
 import { streamAnthropic } from "./stream-anthropic.js";
@@ -26,6 +26,12 @@ export interface AnthropicSettings {
   retry?: RetryOptions;
   /** First-byte and idle-stream limits (default 60 s each); each ends the call with a retryable `provider_timeout`. */
   timeouts?: StreamTimeouts;
+  /**
+   * Native tool search (opt-in): deferred tools are sent with `defer_loading: true` beside Anthropic's
+   * BM25 or regex tool-search server tool, and the model calls found tools directly. Adds the
+   * `anthropic-beta: advanced-tool-use-2025-11-20` header (override it with `headers`).
+   */
+  toolSearch?: AnthropicToolSearch;
   /** Value of the `anthropic-version` header (default "2023-06-01"). */
   anthropicVersion?: string;
 }
@@ -55,6 +61,7 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
     maxOutputTokens: settings.maxOutputTokens ?? defaultMaxOutputTokens,
     cacheTtl: settings.cacheTtl ?? "5m",
     ...(settings.thinking === undefined ? {} : { thinking: settings.thinking }),
+    ...(settings.toolSearch === undefined ? {} : { toolSearch: settings.toolSearch }),
   };
   validateSettings(bodySettings);
 
@@ -63,6 +70,8 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
     "x-api-key": apiKey,
     "anthropic-version": settings.anthropicVersion ?? "2023-06-01",
     "content-type": "application/json",
+    // "The tool search tool is currently in public beta" (the tool-search-tool page of Anthropic's docs).
+    ...(settings.toolSearch === undefined ? {} : { "anthropic-beta": "advanced-tool-use-2025-11-20" }),
     ...settings.headers,
   };
   const fetchFunction = settings.fetch ?? globalThis.fetch;
@@ -71,6 +80,7 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
   return {
     name: "anthropic",
     model: settings.model,
+    ...(settings.toolSearch === undefined ? {} : { nativeToolSearch: true }),
     stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent> {
       return streamRequest(request, signal);
     },

@@ -1,0 +1,42 @@
+import { composeContextPolicies } from "../context/compose-context-policies.js";
+import type { ContextPolicy } from "../context/context-policy.js";
+import { applyDeferTools, type DeferToolsMode, type DeferToolsSettings } from "../tools/search/apply-defer-tools.js";
+import { createToolSearchPolicy, type ToolSearchPolicy, type ToolSearchPolicyOptions } from "../tools/search/create-tool-search-policy.js";
+import { toolSearchPolicyName } from "../tools/search/tool-discovery.js";
+import type { Tool } from "../types/index.js";
+
+export interface AgentToolsInput {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
+  tools?: readonly Tool<any>[];
+  context?: readonly ContextPolicy[];
+  /** Which of the caller's tools to defer (see `applyDeferTools`); default: only those marked `deferred`. */
+  deferTools?: DeferToolsMode | DeferToolsSettings;
+  /** Settings of the tool-search policy added when a tool is deferred. */
+  toolSearch?: ToolSearchPolicyOptions;
+}
+
+export interface AgentTools {
+  /** The caller's tools, marked `deferred` as decided. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see AgentToolsInput.tools
+  tools: Tool<any>[];
+  /** The caller's policies, plus the tool-search policy when a tool is deferred and none was given. */
+  context: ContextPolicy[];
+  toolSearch: ToolSearchPolicy | undefined;
+}
+
+/**
+ * The tools and policies an agent runs with: which tools are deferred, and — when any is — the
+ * tool-search policy serving them (the caller's own, if the list has one). Pure; `createAgent` and
+ * `resolveAgentPrefix` both use it, so a session records the prefix the agent will send.
+ */
+export function resolveAgentTools(input: AgentToolsInput): AgentTools {
+  const tools = input.deferTools === undefined ? [...(input.tools ?? [])] : applyDeferTools(input.tools ?? [], input.deferTools).tools;
+  const context = [...(input.context ?? [])];
+  const members = composeContextPolicies(...context).members;
+  const given = members.find((member) => member.name === toolSearchPolicyName) as ToolSearchPolicy | undefined;
+  if (given) return { tools, context, toolSearch: given };
+  const deferred = [...tools, ...members.flatMap((member) => member.tools ?? [])].filter((tool) => tool.deferred === true);
+  if (deferred.length === 0) return { tools, context, toolSearch: undefined };
+  const toolSearch = createToolSearchPolicy(deferred, input.toolSearch);
+  return { tools, context: [...context, toolSearch], toolSearch };
+}

@@ -1,0 +1,128 @@
+import type { ContextPolicy, ToolCallRoute } from "../../context/context-policy.js";
+import { createStablePrefix } from "../../context/stable-prefix.js";
+import { toolCallsOf, type Message, type Tool, type ToolCallPart, type ToolDefinition, type ToolMessage, type UserMessage } from "../../types/index.js";
+import { createCallToolProxy, unwrapProxyCall } from "./create-call-tool-proxy.js";
+import { createToolSearchTool, maxToolSearchLimit, type ToolSearchArgs } from "./create-tool-search-tool.js";
+import { createToolCatalog, type ToolCatalog } from "./tool-catalog.js";
+import type { ToolSearchIndexOptions } from "./tool-search-index.js";
+import { callToolName, createDiscoveryMessage, createToolSearchCheckpoint, discoveredToolNames, toolSearchPolicyName, toolSearchToolName } from "./tool-discovery.js";
+
+export interface ToolSearchPolicyOptions extends ToolSearchIndexOptions {
+  /** Matches per search when the model does not say (default 5). */
+  limit?: number;
+  /**
+   * The provider searches on its side (Anthropic's tool-search server tool with `defer_loading`):
+   * no `tool_search`/`call_tool` here, the deferred definitions go in `deferredDefinitions` for the
+   * provider, and the model calls found tools directly.
+   */
+  native?: boolean;
+}
+
+/** The tool-search policy, with the catalog of deferred tools it serves. */
+export interface ToolSearchPolicy extends ContextPolicy {
+  readonly catalog: ToolCatalog;
+  readonly native: boolean;
+  /** The deferred tools' definitions, sorted and frozen like the prefix's (sent by a native provider). */
+  readonly deferredDefinitions: readonly ToolDefinition[];
+  /** Deferred tools whose definitions are in a context. */
+  discovered(messages: readonly Message[]): string[];
+}
+
+/**
+ * Deferred tools and tool search as one context policy. Deferred tools stay out of `tools`; the
+ * model finds them with `tool_search`, and their full definitions are appended to the trajectory
+ * as one message after the result (never inserted into `tools`, so the prefix stays byte-stable).
+ * A tool already discovered is not appended again. Found tools are called through the stable
+ * `call_tool` proxy (or directly), routed before validation so they are checked, confirmed, hooked
+ * and timed exactly like a direct call; a deferred tool not discovered yet gets an error result
+ * that says to search first.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
+export function createToolSearchPolicy(deferred: readonly Tool<any>[], options: ToolSearchPolicyOptions = {}): ToolSearchPolicy {
+  const catalog = createToolCatalog(deferred, options);
+  const limit = Math.min(Math.max(1, options.limit ?? 5), maxToolSearchLimit);
+  const native = options.native === true;
+  // Matches of tool_search calls of this process, by call id; after a restart they are searched again.
+  const found = new Map<string, string[]>();
+  const deferredDefinitions = createStablePrefix("", deferred).tools;
+
+  const route = (call: ToolCallPart, messages: readonly Message[]): ToolCallRoute | undefined => {
+    if (call.name !== callToolName) {
+      if (native || !catalog.has(call.name) || discoveredToolNames(messages).has(call.name)) return undefined;
+      return notDiscovered(call.name);
+    }
+    const unwrapped = unwrapProxyCall(call);
+    if (unwrapped.type === "error") return unwrapped;
+    const target = unwrapped.call.name;
+    if (!catalog.has(target)) {
+      return {
+        type: "error",
+        kind: "unknown_tool",
+        message: `'${target}' is not a tool ${toolSearchToolName} can find. Call tools listed in your tools directly; search with ${toolSearchToolName} for others.`,
+      };
+    }
+    if (!native && !discoveredToolNames(messages).has(target)) return notDiscovered(target);
+    return unwrapped;
+  };
+
+  return {
+    name: toolSearchPolicyName,
+    // Before skills (-50): a discovery is appended right after its result, like a skill body.
+    order: -60,
+    tools: native || catalog.tools.length === 0 ? [] : [createToolSearchTool(catalog, limit, found), createCallToolProxy()],
+    catalog,
+    native,
+    deferredDefinitions,
+    discovered: (messages) => [...discoveredToolNames(messages)].sort(),
+    routeToolCall: (call, info) => route(call, info.messages),
+    prepareContext(state) {
+      if (native) return undefined;
+      const messages = pendingDiscoveries(state.messages, catalog, limit, found, state.now);
+      return messages.length === 0 ? undefined : [{ type: "append", messages }];
+    },
+    checkpoint(messages, now, id) {
+      if (native) return undefined;
+      const names = [...discoveredToolNames(messages)].filter((name) => catalog.has(name));
+      const frozen = createStablePrefix("", names.map((name) => catalog.get(name)!)).tools;
+      return createToolSearchCheckpoint(names.map((name) => frozen.find((definition) => definition.name === name)!), id, now);
+    },
+  };
+}
+
+function notDiscovered(name: string): ToolCallRoute {
+  return {
+    type: "error",
+    kind: "unknown_tool",
+    message: `'${name}' is not loaded yet. Call ${toolSearchToolName} first (e.g. {"query": "${name.replaceAll("_", " ")}"}); its definition is then added to the conversation and you can call it through ${callToolName}.`,
+  };
+}
+
+/**
+ * Discovery messages owed to the latest turn's `tool_search` calls: the matches not yet discovered,
+ * one message per call that found something new. Read from the call and result messages, so a
+ * restart between the result and the next call decides the same (it searches again).
+ */
+function pendingDiscoveries(messages: readonly Message[], catalog: ToolCatalog, limit: number, found: Map<string, string[]>, now: Date): UserMessage[] {
+  const turnStart = messages.findLastIndex((message) => message.role === "assistant");
+  if (turnStart === -1) return [];
+  const calls = toolCallsOf(messages[turnStart] as Extract<Message, { role: "assistant" }>).filter((call) => call.name === toolSearchToolName);
+  if (calls.length === 0) return [];
+  const after = messages.slice(turnStart + 1);
+  const known = discoveredToolNames(messages);
+  const pending: UserMessage[] = [];
+  for (const call of calls) {
+    const result = after.find((message): message is ToolMessage => message.role === "tool" && message.toolCallId === call.id);
+    if (!result || result.isError) continue;
+    const args = call.arguments as Partial<ToolSearchArgs> | undefined;
+    const names = found.get(call.id) ?? (typeof args?.query === "string" ? catalog.search(args.query, typeof args.limit === "number" ? Math.min(args.limit, maxToolSearchLimit) : limit).map((hit) => hit.name) : []);
+    found.delete(call.id);
+    const fresh = names.filter((name) => !known.has(name) && catalog.has(name));
+    if (fresh.length === 0) continue;
+    for (const name of fresh) known.add(name);
+    const definitions = createStablePrefix("", fresh.map((name) => catalog.get(name)!)).tools;
+    // Keep the search's rank order (the model reads the best match first).
+    const ordered = fresh.map((name) => definitions.find((definition) => definition.name === name)!);
+    pending.push(createDiscoveryMessage(ordered, call.id, `${result.meta.id}~tools`, now));
+  }
+  return pending;
+}

@@ -1,0 +1,44 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startOpenAIModelServer, type OpenAIModelServer } from "../src/testing.js";
+import { runCli } from "./run-cli.js";
+
+let server: OpenAIModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+type Body = { tools: Array<{ function: { name: string } }>; messages: Array<{ role: string; content?: unknown }> };
+
+describe("ctxkit run --defer-tools", () => {
+  it("all: sends tool_search and call_tool instead of the workspace tools, and a found tool runs through call_tool", async () => {
+    const workspace = await mkdtemp(join(tmpdir(), "ctxkit-defer-"));
+    await writeFile(join(workspace, "notes.txt"), "deferred tools work\n");
+    server = await startOpenAIModelServer([
+      { toolCalls: [{ id: "s1", name: "tool_search", arguments: { query: "read a file" } }] },
+      { toolCalls: [{ id: "c1", name: "call_tool", arguments: { name: "read_file", arguments: { path: "notes.txt" } } }] },
+      "It says: deferred tools work.",
+    ]);
+    const result = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--defer-tools", "all", "--status-bar", "off", "read notes.txt"], { cwd: workspace });
+    expect(result.code, result.stderr).toBe(0);
+    const bodies = server.requests.map((request) => JSON.parse(request.body) as Body);
+    const names = bodies[0]!.tools.map((tool) => tool.function.name);
+    expect(names).toContain("tool_search");
+    expect(names).toContain("call_tool");
+    expect(names).not.toContain("read_file");
+    expect(JSON.stringify(bodies[2]!.tools)).toBe(JSON.stringify(bodies[0]!.tools));
+    const last = bodies[2]!.messages;
+    expect(last.some((message) => message.role === "user" && String(message.content).startsWith("<discovered_tools>"))).toBe(true);
+    expect(last.some((message) => message.role === "tool" && String(message.content).includes("deferred tools work"))).toBe(true);
+  });
+
+  it("rejects an unknown mode with the allowed values (like --status-bar)", async () => {
+    const workspace = await mkdtemp(join(tmpdir(), "ctxkit-defer-"));
+    const result = await runCli(["run", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--defer-tools", "sometimes", "hi"], { cwd: workspace });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("Unknown --defer-tools mode 'sometimes'. Use one of: auto, all, off.");
+  });
+});
