@@ -1,8 +1,11 @@
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { createExactAnalysisCore, type ExactAnalysisOptions } from "./exact-analysis-core.js";
 import type { ExactAnalysisRequest, ExactAnalysisReply } from "./exact-analysis.js";
 
 // The worker thread of createExactAnalysis: tokenizes with Qwen3 while the main thread serves the page.
+lowerThisThreadsPriority();
 const core = createExactAnalysisCore(workerData as ExactAnalysisOptions);
 parentPort!.on("message", (request: ExactAnalysisRequest) => {
   let reply: ExactAnalysisReply;
@@ -16,3 +19,17 @@ parentPort!.on("message", (request: ExactAnalysisRequest) => {
   }
   parentPort!.postMessage(reply);
 });
+
+/**
+ * Linux: nice this thread alone (setpriority on a thread id affects only that thread), so on a
+ * busy machine the page's requests and drawing come before the background counting. Best effort
+ * elsewhere: the counts are the same, only sooner or later.
+ */
+function lowerThisThreadsPriority(): void {
+  try {
+    const threadId = Number(readlinkSync("/proc/thread-self").split("/").at(-1));
+    if (Number.isInteger(threadId) && threadId > 0) setPriority(threadId, 10);
+  } catch {
+    // No /proc (macOS, Windows) or not permitted: run at the normal priority.
+  }
+}
