@@ -74,8 +74,9 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
     process.once("SIGINT", resolvePromise);
     process.once("SIGTERM", resolvePromise);
   });
+  // Not awaited: the counting thread is stopped with the process, which need not wait for it.
+  void source.close();
   await server.close();
-  await source.close();
   return 0;
 }
 
