@@ -100,5 +100,10 @@ describe("a session with a duplicated line", () => {
     const repaired = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--session", sessionId, "--repair", "Again"], { cwd });
     expect(repaired.code).toBe(0);
     expect(repaired.stdout).toContain("Second answer.");
+    expect(repaired.stderr).toContain(`Repaired: line ${messageLine + 2} left out of the session file`);
+    // The damaged original is kept beside the session; the session itself loads clean again.
+    expect(await readFile(`${file}.before-repair`, "utf8")).toBe(`${lines.join("\n")}\n`);
+    const clean = await runCli(["sessions", "show", sessionId], { cwd });
+    expect(clean.stdout).not.toContain("warning:");
   });
 });

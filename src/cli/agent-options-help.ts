@@ -17,7 +17,8 @@ Workspace and session:
   --workspace <dir>         existing directory the tools work in (default: current directory)
   --session <id>            resume a stored session
   --continue, -c            resume the latest session of the workspace
-  --repair                  resume a session with duplicated or stray lines (left out; the file is unchanged)
+  --repair                  resume a session with duplicated or stray lines: rewritten without them
+                            (the original is kept beside it as <file>.before-repair)
   --data-dir <dir>          where sessions are stored (default <workspace>/.ctxkit)
   --system <text|@file>     the system prompt (default: ctxkit's coding-agent prompt)
   --no-project-instructions do not read AGENTS.md / CLAUDE.md from the workspace and its parents

@@ -61,8 +61,9 @@ export function createProviderFromConfig(config: ResolvedConfig, transport: { fe
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
 export function createToolsFromConfig(config: ResolvedConfig): Tool<any>[] {
+  // bash streams an over-budget output to the data directory, where the model can read the cut middle.
   const available = [
-    ...createWorkspaceTools({ workspace: config.workspace, enableBash: config.tools.includes("bash") }),
+    ...createWorkspaceTools({ workspace: config.workspace, enableBash: config.tools.includes("bash"), bashSpillDirectory: join(config.dataDir, "tool-output") }),
     createWebFetchTool({ allowLoopback: config.allowLoopbackFetch }),
   ];
   const unknown = config.tools.filter((name) => !available.some((tool) => tool.name === name));

@@ -46,6 +46,14 @@ export type SessionWarning =
       line: number;
       record: UsageRecord;
       message: string;
+    }
+  | {
+      /** Resuming with consent rewrote the file without the damaged lines; the original is kept at `backupPath`. */
+      code: "session_repaired";
+      line: number;
+      removedLines: number[];
+      backupPath: string;
+      message: string;
     };
 
 /** Warnings that change what a resumed agent would continue from: resuming needs the user's consent. */

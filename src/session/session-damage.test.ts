@@ -49,16 +49,40 @@ describe("a session file with duplicated or stray lines", () => {
     expect(loaded.warnings[0]).toMatchObject({ record: { request: 4 } });
   });
 
-  it("refuses to resume a damaged session without consent, and resumes the repaired context with it, leaving the file as it was", async () => {
+  it("refuses to resume a damaged session without consent, and with it rewrites the file without the damaged lines, keeping the original", async () => {
     const lines = await writeSession("resume");
+    const intact = `${lines.join("\n")}\n`;
     lines.splice(4, 0, lines[3]!);
-    const damaged = `${lines.join("\n")}\n`;
+    const damaged = `${[...lines, usageLine(7)].join("\n")}\n`;
     await writeFile(store.path("resume"), damaged);
     await expect(start("resume")).rejects.toMatchObject({ code: "session_needs_repair", message: expect.stringContaining("--repair") });
     expect(await readFile(store.path("resume"), "utf8")).toBe(damaged);
+
     const started = await start("resume", true);
     expect(started.messages.map((message) => message.meta.id)).toEqual(["m0", "m1", "m2"]);
+    const backupPath = `${store.path("resume")}.before-repair`;
+    expect(started.warnings).toEqual([expect.objectContaining({ code: "session_repaired", removedLines: [5, 7], backupPath })]);
     await started.session.close();
-    expect((await readFile(store.path("resume"), "utf8")).startsWith(damaged)).toBe(true);
+    expect(await readFile(backupPath, "utf8")).toBe(damaged);
+    // The intact lines byte for byte (the resume then appends its own records).
+    expect((await readFile(store.path("resume"), "utf8")).startsWith(intact)).toBe(true);
+    expect((await store.load("resume")).warnings).toEqual([]);
+  });
+
+  it("never overwrites the copy an earlier repair kept", async () => {
+    for (const round of [0, 1]) {
+      const lines = await writeSessionOnce("again", round);
+      await writeFile(store.path("again"), `${[...lines, usageLine(9)].join("\n")}\n`);
+      const started = await start("again", true);
+      await started.session.close();
+      expect(started.warnings[0]).toMatchObject({ code: "session_repaired", backupPath: `${store.path("again")}${round === 0 ? ".before-repair" : ".before-repair-1"}` });
+    }
+    expect(await readFile(`${store.path("again")}.before-repair`, "utf8")).toContain('"request":9');
   });
 });
+
+/** The session's lines: written on the first round, read back after a repair on later ones. */
+async function writeSessionOnce(id: string, round: number): Promise<string[]> {
+  if (round === 0) return writeSession(id);
+  return (await readFile(store.path(id), "utf8")).split("\n").slice(0, -1);
+}

@@ -6,6 +6,7 @@ import { rebuildRequest, verifyRebuiltRequest } from "./rebuild-request.js";
 import type { SessionPrefix } from "./session-records.js";
 import type { SessionStore } from "./session-store.js";
 import { warningsNeedingRepair, type SessionWarning } from "./loaded-session.js";
+import { repairSessionFile } from "./repair-session-file.js";
 import type { SessionWriter } from "./session-writer.js";
 
 export interface StartSessionOptions {
@@ -25,9 +26,10 @@ export interface StartSessionOptions {
   workspace?: string;
   clock?: () => Date;
   /**
-   * Resume even when the loader found duplicated message lines or stray usage records, continuing
-   * from the context with them left out (the file keeps them). Without it such a resume throws
-   * `session_needs_repair`, so nothing is continued from a context the user has not seen.
+   * Resume even when the loader found duplicated message lines or stray usage records: the file is
+   * rewritten without them (the original kept beside it as `<file>.before-repair`, reported in a
+   * `session_repaired` warning) and the agent continues from the same context. Without it such a
+   * resume throws `session_needs_repair`, so nothing is continued from a context the user has not seen.
    */
   repair?: boolean;
 }
@@ -39,7 +41,7 @@ export interface StartedSession {
   /** Every message the session recorded, including ones compaction replaced: `createAgent({ messageLog })`. */
   log: Message[];
   resumed: boolean;
-  /** Torn or unterminated last lines found (and repaired) while opening. */
+  /** Torn or unterminated last lines found (and repaired) while opening, and a consented repair (`session_repaired`). */
   warnings: SessionWarning[];
   /** Set when the resumed session was recorded with a different system prompt or tools. */
   prefixChanged: boolean;
@@ -60,14 +62,28 @@ export async function startSession(store: SessionStore, options: StartSessionOpt
     const session = await store.create({ createdAt: clock().toISOString(), ...(options.workspace ? { workspace: options.workspace } : {}), prefix });
     return { session, messages: [], log: [], resumed: false, warnings: [], prefixChanged: false, calls: [] };
   }
-  const checked = await store.load(options.id);
+  let checked = await store.load(options.id);
   const needsRepair = checked.warnings.filter((warning) => warningsNeedingRepair.has(warning.code));
-  if (needsRepair.length > 0 && options.repair !== true) {
-    throw new CtxkitError(
-      "session_needs_repair",
-      `Session ${options.id} has ${needsRepair.length} damaged record(s): ${needsRepair.map((warning) => warning.message).join(" ")} ` +
-        "Resume with `repair: true` (CLI: --repair) to continue with them left out; the file itself is not changed.",
-    );
+  let repaired: SessionWarning | undefined;
+  if (needsRepair.length > 0) {
+    if (options.repair !== true) {
+      throw new CtxkitError(
+        "session_needs_repair",
+        `Session ${options.id} has ${needsRepair.length} damaged record(s): ${needsRepair.map((warning) => warning.message).join(" ")} ` +
+          "Resume with `repair: true` (CLI: --repair) to rewrite the file without them (the original is kept beside it); until then the file is not changed.",
+      );
+    }
+    const repair = await repairSessionFile(store.path(options.id), needsRepair.map((warning) => warning.line));
+    checked = await store.load(options.id);
+    const left = checked.warnings.filter((warning) => warningsNeedingRepair.has(warning.code));
+    if (left.length > 0) throw new CtxkitError("session_repair_failed", `Session ${options.id} still has damaged records after its repair: ${left.map((warning) => warning.message).join(" ")} The original is at ${repair.backupPath}.`);
+    repaired = {
+      code: "session_repaired",
+      line: 0,
+      removedLines: repair.removedLines,
+      backupPath: repair.backupPath,
+      message: `Repaired: line${repair.removedLines.length === 1 ? "" : "s"} ${repair.removedLines.join(", ")} left out of the session file (${needsRepair.map((warning) => warning.code).join(", ")}); the original is kept at ${repair.backupPath}.`,
+    };
   }
   const session = await store.open(options.id);
   const loaded = session.loaded ?? checked;
@@ -85,5 +101,13 @@ export async function startSession(store: SessionStore, options: StartSessionOpt
   const prefixChanged =
     JSON.stringify(loaded.prefix.system) !== JSON.stringify(prefix.system) || JSON.stringify(loaded.prefix.tools) !== JSON.stringify(prefix.tools);
   if (prefixChanged) session.appendPrefix(prefix, "the system prompt or tools changed when the session was resumed");
-  return { session, messages: [...loaded.messages], log: [...loaded.log], resumed: true, warnings: [...session.warnings], prefixChanged, calls: recordedCalls(loaded) };
+  return {
+    session,
+    messages: [...loaded.messages],
+    log: [...loaded.log],
+    resumed: true,
+    warnings: [...(repaired === undefined ? [] : [repaired]), ...session.warnings],
+    prefixChanged,
+    calls: recordedCalls(loaded),
+  };
 }

@@ -66,6 +66,7 @@ export type SessionErrorCode =
   | "blob_store_unwritable"
   /** The loader found duplicated lines or stray records; resume only with `repair: true`. */
   | "session_needs_repair"
+  | "session_repair_failed"
   /** A rebuilt request serialises to other bytes than the hash recorded when it was sent. */
   | "session_body_mismatch";
 

@@ -1,8 +1,8 @@
-import { toRenderedCallText, type PromptMeter, type RenderedCallText } from "../inspect/index.js";
+import { toRenderedCallText, type RenderedCallText } from "../inspect/index.js";
 import { buildOpenAIRequestBody } from "../providers/openai-compatible/build-openai-request-body.js";
 import { createIncrementalQwen3Renderer, getTokenCounter } from "../tokens/index.js";
 import { textOf, thinkingOf, toolCallsOf, type ModelRequest } from "../types/index.js";
-import type { ViewRun } from "./view-source.js";
+import type { ViewRun, ViewSource } from "./view-source.js";
 
 export type PromptView = "template" | "wire";
 
@@ -23,15 +23,17 @@ export interface CallDetail {
 
 /** Renders calls' prompts for the page; one Qwen3 renderer keeps its segment cache across calls. */
 export interface CallDetailBuilder {
-  build(run: ViewRun, index: number, view: PromptView): CallDetail | undefined;
+  build(run: ViewRun, runIndex: number, index: number, view: PromptView): Promise<CallDetail | undefined>;
 }
 
 /**
  * Renders calls' prompts for the page with the analysis's own meter: its caches already hold every
  * segment's tokens, so a 100k-token prompt is assembled, not tokenized again. With an approximate
- * tokenizer the template text is rendered without tokens and shaded by its character prefix.
+ * tokenizer the template text is rendered without tokens and shaded by its character prefix. With
+ * background exact counts, the worker that holds those caches renders it once its counts are in.
  */
-export function createCallDetailBuilder(meter: PromptMeter): CallDetailBuilder {
+export function createCallDetailBuilder(source: Pick<ViewSource, "meter" | "exactPrompt">): CallDetailBuilder {
+  const { meter } = source;
   const counter = meter.tokenizer === "qwen3" ? getTokenCounter("qwen3") : undefined;
   const renderer = createIncrementalQwen3Renderer();
   const templateText = (request: ModelRequest, previous: ModelRequest | undefined, reusableTokens: number, promptTokens: number): RenderedCallText => {
@@ -42,14 +44,16 @@ export function createCallDetailBuilder(meter: PromptMeter): CallDetailBuilder {
   };
 
   return {
-    build(run, index, view) {
+    async build(run, runIndex, index, view) {
       const imported = run.imported.calls[index];
       const analyzed = run.analyzed.calls[index];
       if (imported === undefined || analyzed === undefined) return undefined;
+      const exact = view === "template" && run.analyzed.tokenizer.exact ? await source.exactPrompt?.(runIndex, index, analyzed.reusablePrefixTokens) : undefined;
       const prompt =
-        view === "wire"
+        exact ??
+        (view === "wire"
           ? wireText(imported.request, run.imported.calls[index - 1]?.request, run.imported.model)
-          : templateText(imported.request, run.imported.calls[index - 1]?.request, analyzed.reusablePrefixTokens, analyzed.promptTokens);
+          : templateText(imported.request, run.imported.calls[index - 1]?.request, analyzed.reusablePrefixTokens, analyzed.promptTokens));
       const response = imported.response;
       return {
         index,

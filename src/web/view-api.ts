@@ -17,7 +17,7 @@ export interface ApiResponse {
  * - `runs/<r>/diff?from=<a>&to=<b>`: what changed from call a to call b (default: the one before b);
  * - `runs/<r>/findings`: the anti-patterns inspect found, each with the calls it shows on.
  */
-export function handleApiRequest(source: ViewSource, details: CallDetailBuilder, path: string, query: URLSearchParams): ApiResponse {
+export async function handleApiRequest(source: ViewSource, details: CallDetailBuilder, path: string, query: URLSearchParams): Promise<ApiResponse> {
   const parts = path.split("/").filter((part) => part !== "");
   if (parts.length === 1 && parts[0] === "runs") {
     return ok({ version: source.version(), runs: source.runs().map(toRunSummary), problems: source.problems() });
@@ -36,7 +36,7 @@ export function handleApiRequest(source: ViewSource, details: CallDetailBuilder,
       const index = toIndex(parts[3]);
       const view = query.get("view") ?? "template";
       if (view !== "template" && view !== "wire") return badRequest("view must be template or wire.");
-      const detail = index === undefined ? undefined : details.build(run, index, view);
+      const detail = index === undefined ? undefined : await details.build(run, runIndex!, index, view);
       return detail === undefined ? notFound(`No call ${parts[3] ?? ""}; the run has ${calls} (0-based).`) : ok(detail);
     }
     case "diff": {

@@ -48,7 +48,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const auth = options.auth ?? true;
   const token = options.token ?? createViewToken();
   const assets = options.assetsDirectory ?? DEFAULT_ASSETS_DIRECTORY;
-  const details = createCallDetailBuilder(source.meter);
+  const details = createCallDetailBuilder(source);
   const listeners = new Set<ServerResponse>();
   let port = 0;
 
@@ -82,7 +82,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     }
     if (url.pathname === "/api/events") return openEventStream(response);
     if (url.pathname.startsWith("/api/")) {
-      const result = handleApiRequest(source, details, url.pathname.slice("/api/".length), url.searchParams);
+      const result = await handleApiRequest(source, details, url.pathname.slice("/api/".length), url.searchParams);
       send(response, result.status, "application/json", JSON.stringify(result.body));
       return;
     }
@@ -103,14 +103,17 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   }
 
   let refreshing = false;
+  // The version also moves without the files changing (exact counts computed in the background).
+  let announced = source.version();
   const poll = setInterval(() => {
     if (refreshing) return;
     refreshing = true;
     source
       .refresh()
-      .then((changed) => {
-        if (!changed) return;
-        for (const listener of listeners) listener.write(`event: update\ndata: ${JSON.stringify({ version: source.version() })}\n\n`);
+      .then(() => {
+        if (source.version() === announced) return;
+        announced = source.version();
+        for (const listener of listeners) listener.write(`event: update\ndata: ${JSON.stringify({ version: announced })}\n\n`);
       })
       .catch(() => undefined)
       .finally(() => (refreshing = false));

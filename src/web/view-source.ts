@@ -9,9 +9,12 @@ import {
   type ImportedTranscript,
   type ImportProblem,
   type TranscriptAnalyzerOptions,
+  type RenderedCallText,
   type TranscriptFormat,
 } from "../inspect/index.js";
 import type { ToolDefinition } from "../types/index.js";
+import { createExactAnalysis } from "./exact-analysis.js";
+import type { ExactAnalysisOptions } from "./exact-analysis-core.js";
 
 /** One recorded run as the viewer shows it: what was sent (for prompt text and diffs) and its analysis. */
 export interface ViewRun {
@@ -22,6 +25,13 @@ export interface ViewRun {
 export interface ViewSourceOptions extends TranscriptAnalyzerOptions {
   format?: TranscriptFormat | "auto";
   tools?: ToolDefinition[];
+  /**
+   * Qwen3 only. "immediate" (default): the runs are served once counted exactly. "background":
+   * served at once with estimated counts while a worker thread counts them exactly; the runs are
+   * then replaced (version bumped) and prompts are rendered exactly by that worker. A 500-call,
+   * 100k-token run opens in about a second instead of several.
+   */
+  exactCounts?: "immediate" | "background";
 }
 
 /** The runs of the files being viewed, read again whenever a file grows or changes. */
@@ -35,7 +45,13 @@ export interface ViewSource {
   version(): number;
   /** Reads the files again if any changed since the last read; true when the runs changed. */
   refresh(): Promise<boolean>;
+  /** Background exact counts only: a call's template text as the exact meter renders it; undefined until the exact counts are in. */
+  exactPrompt?(runIndex: number, callIndex: number, reusableTokens: number): Promise<RenderedCallText | undefined>;
+  /** Stops the background counting (a no-op otherwise). */
+  close(): Promise<void>;
 }
+
+const PENDING_NOTE = "Estimated counts: the exact Qwen3 counts are being computed in the background; the page updates by itself when they are in.";
 
 /**
  * Imports and analyses the given files with the same importers and analyzer as `ctxkit inspect`.
@@ -44,18 +60,46 @@ export interface ViewSource {
  */
 export async function createViewSource(files: readonly string[], options: ViewSourceOptions = {}): Promise<ViewSource> {
   const tokenizer = options.tokenizer ?? "qwen3";
-  const meter = tokenizer === "qwen3" ? createQwen3PromptMeter({ rendering: options.rendering }) : createApproximatePromptMeter(tokenizer);
-  const analyzer = createTranscriptAnalyzer({ ...options, meter });
+  const background = tokenizer === "qwen3" && options.exactCounts === "background";
+  const meter = background ? createApproximatePromptMeter("estimate") : tokenizer === "qwen3" ? createQwen3PromptMeter({ rendering: options.rendering }) : createApproximatePromptMeter(tokenizer);
+  const analyzer = createTranscriptAnalyzer({ ...options, tokenizer: meter.tokenizer, meter });
+  const exact = background ? createExactAnalysis(exactOptionsOf(options)) : undefined;
   let runs: ViewRun[] = [];
   let problems: ImportProblem[] = [];
   let version = 0;
   let signature = "";
+  let generation = 0;
+  let exactIn = false;
 
-  const load = async (): Promise<void> => {
+  const load = async (): Promise<boolean> => {
     const imported = await importTranscriptFiles([...files], { format: options.format ?? "auto", ...(options.tools === undefined ? {} : { tools: options.tools }) });
-    runs = imported.transcripts.map((transcript) => ({ imported: transcript, analyzed: analyzer.analyze(transcript) }));
     problems = imported.problems;
+    if (exact === undefined) {
+      runs = imported.transcripts.map((transcript) => ({ imported: transcript, analyzed: analyzer.analyze(transcript) }));
+      version++;
+      return true;
+    }
+    const current = ++generation;
+    exact.analyze(imported.transcripts).then(
+      (analyzed) => {
+        // A newer read is on its way to the worker: its counts replace these.
+        if (current !== generation) return;
+        runs = imported.transcripts.map((transcript, index) => ({ imported: transcript, analyzed: analyzed[index]! }));
+        exactIn = true;
+        version++;
+      },
+      (error: Error) => {
+        if (current === generation) problems = [...problems, { file: files.join(", "), reason: `exact counts could not be computed (${error.message}); showing estimates` }];
+      },
+    );
+    // Once exact counts are shown, a grown file keeps them until the new exact counts are in, rather than flickering back to estimates.
+    if (exactIn) return false;
+    runs = imported.transcripts.map((transcript) => {
+      const analyzed = analyzer.analyze(transcript);
+      return { imported: transcript, analyzed: { ...analyzed, notes: [PENDING_NOTE, ...analyzed.notes] } };
+    });
     version++;
+    return true;
   };
 
   const refresh = async (): Promise<boolean> => {
@@ -63,25 +107,35 @@ export async function createViewSource(files: readonly string[], options: ViewSo
     if (next === signature) return false;
     signature = next;
     try {
-      await load();
+      return await load();
     } catch (error) {
       // A file caught in the middle of being rewritten: keep showing the last good read.
       if (version === 0) throw error;
       problems = [{ file: files.join(", "), reason: `could not be read again (${(error as Error).message}); showing the last good read` }];
       return false;
     }
-    return true;
   };
   await refresh();
 
-  return {
+  const source: ViewSource = {
     files,
     meter,
     runs: () => runs,
     problems: () => problems,
     version: () => version,
     refresh,
+    close: async () => exact?.close(),
   };
+  if (exact !== undefined) source.exactPrompt = async (runIndex, callIndex, reusableTokens) => (exactIn ? exact.render(runIndex, callIndex, reusableTokens) : undefined);
+  return source;
+}
+
+function exactOptionsOf(options: ViewSourceOptions): ExactAnalysisOptions {
+  const result: ExactAnalysisOptions = {};
+  if (options.rendering !== undefined) result.rendering = options.rendering;
+  if (options.pricing !== undefined) result.pricing = options.pricing;
+  if (options.cacheWriteTtl !== undefined) result.cacheWriteTtl = options.cacheWriteTtl;
+  return result;
 }
 
 /** Size and modification time of every file: a session that grows changes both. */

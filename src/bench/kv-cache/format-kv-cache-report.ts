@@ -1,5 +1,6 @@
 import type { OfflineKvCacheBenchResult, OfflineModeResult } from "./run-offline-kv-cache-bench.js";
 import type { LiveKvCacheBenchResult } from "./run-live-kv-cache-bench.js";
+import type { EngineKvCacheBenchResult } from "./run-engine-kv-cache-bench.js";
 import { formatDollars, formatInteger, formatPercent, formatTextTable } from "../text-table.js";
 
 /** The offline table: one row per mode. */
@@ -64,5 +65,33 @@ export function formatLiveKvCacheReport(result: LiveKvCacheBenchResult): string 
     `${table}\n` +
     `\nTTFT: time to the first streamed token. prompt/cached tokens: as the provider reported them.\n` +
     errors
+  );
+}
+
+/** The embedded-engine table: per mode the engine's reuse and TTFT next to the offline token-exact reuse. */
+export function formatEngineKvCacheReport(result: EngineKvCacheBenchResult): string {
+  const milliseconds = (value: number | null) => (value === null ? "-" : `${Math.round(value)} ms`);
+  const table = formatTextTable(
+    ["mode", "calls", "prompt tokens", "offline reusable", "engine reused", "reuse = predicted", "TTFT median", "TTFT mean", "breaks (guard)"],
+    result.modes.map((mode) => [
+      mode.mode,
+      formatInteger(mode.calls),
+      formatInteger(mode.promptTokens),
+      formatPercent(mode.offline.reusableShare),
+      formatPercent(mode.reusedShare),
+      `${mode.reuseAsPredicted}/${mode.calls}`,
+      milliseconds(mode.ttftMs.median),
+      milliseconds(mode.ttftMs.mean),
+      formatInteger(mode.offline.undeclaredBreaks),
+    ]),
+  );
+  const scope = result.callsPerDialogue === null ? "every call" : `the first ${result.callsPerDialogue} calls`;
+  return (
+    `kv-cache on the embedded engine: ${result.model} via ${result.engine}, ${result.dialogues} τ-bench dialogues (${scope} of each) per mode\n\n` +
+    `${table}\n` +
+    `\noffline reusable: share of prompt tokens each call repeats from the previous call of its dialogue (exact Qwen3 tokens).\n` +
+    `engine reused: share the engine kept in its KV cache on those same calls, as it reported it (cachedInputTokens).\n` +
+    `reuse = predicted: calls whose engine reuse equals the common token prefix with the call before it.\n` +
+    `TTFT: prefill plus the first token, calls after the first of each dialogue.\n`
   );
 }

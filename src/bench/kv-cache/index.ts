@@ -5,4 +5,5 @@ export { createPromptPieceTokenizer, sharedPromptPrefix, type PromptPieces, type
 export { anthropicCacheOutcome, anthropicPromptCost, openAICacheOutcome, openAIPromptCost, type MeasuredCall } from "./prompt-cache-cost.js";
 export { runOfflineKvCacheBench, type OfflineKvCacheBenchOptions, type OfflineKvCacheBenchResult, type OfflineModeResult } from "./run-offline-kv-cache-bench.js";
 export { runLiveKvCacheBench, type LiveKvCacheBenchOptions, type LiveKvCacheBenchResult, type LiveModeResult } from "./run-live-kv-cache-bench.js";
-export { formatLiveKvCacheReport, formatOfflineKvCacheReport } from "./format-kv-cache-report.js";
+export { formatEngineKvCacheReport, formatLiveKvCacheReport, formatOfflineKvCacheReport } from "./format-kv-cache-report.js";
+export { firstCalls, runEngineKvCacheBench, type EngineKvCacheBenchOptions, type EngineKvCacheBenchResult, type EngineModeResult } from "./run-engine-kv-cache-bench.js";

@@ -6,7 +6,7 @@ const kilobytes = (value: number) => `${Math.round(value / 1024).toLocaleString(
 
 /** One row per opening, then the median; times in seconds. */
 export function formatViewPerformance(timings: readonly ViewTiming[], label: string): string {
-  const header = [label, "server ready", "page: timeline drawn", "open (sum)", "page: prompt shown", "select a call", "GET timeline", "GET call"];
+  const header = [label, "server ready", "page: timeline drawn", "open (sum)", "page: prompt shown", "select a call", "GET timeline", "GET call", "exact counts in"];
   const row = (label: string, timing: ViewTiming) => [
     label,
     seconds(timing.serverReadyMs),
@@ -16,6 +16,7 @@ export function formatViewPerformance(timings: readonly ViewTiming[], label: str
     seconds(timing.selectCallMs),
     `${seconds(timing.timelineApiMs)} (${kilobytes(timing.timelineBytes)})`,
     `${seconds(timing.callApiMs)} (${kilobytes(timing.callBytes)})`,
+    seconds(timing.exactCountsMs),
   ];
   const rows = timings.map((timing, index) => row(`#${index + 1}`, timing));
   return formatTextTable(header, rows, { footer: row("median", medianTiming(timings)) });
@@ -33,7 +34,7 @@ export function medianTiming(timings: readonly ViewTiming[]): ViewTiming {
     callApiMs: median((timing) => timing.callApiMs)!,
     callBytes: median((timing) => timing.callBytes)!,
   };
-  for (const key of ["pageTimelineMs", "pagePromptMs", "selectCallMs", "openMs"] as const) {
+  for (const key of ["pageTimelineMs", "pagePromptMs", "selectCallMs", "openMs", "exactCountsMs"] as const) {
     const value = median((timing) => timing[key]);
     if (value !== undefined) result[key] = value;
   }

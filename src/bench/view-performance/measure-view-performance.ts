@@ -23,6 +23,8 @@ export interface ViewTiming {
   selectCallMs?: number;
   /** serverReadyMs + pageTimelineMs: what a user waits for, from the command to the drawn timeline. */
   openMs?: number;
+  /** From the command's start until the timeline carries the exact counts (computed in the background after the page opens). */
+  exactCountsMs?: number;
 }
 
 const bin = fileURLToPath(new URL("../../../bin/ctxkit.js", import.meta.url));
@@ -53,10 +55,31 @@ export async function measureViewPerformance(file: string, calls: number, option
     const timing: ViewTiming = { serverReadyMs, timelineApiMs: timeline.ms, timelineBytes: timeline.bytes, callApiMs: call.ms, callBytes: call.bytes };
     if (chromiumPath !== undefined && existsSync(chromiumPath)) Object.assign(timing, await measurePage(url, calls, chromiumPath, options.tokenizer));
     if (timing.pageTimelineMs !== undefined) timing.openMs = serverReadyMs + timing.pageTimelineMs;
+    if (options.tokenizer === "qwen3") {
+      for (let attempt = 0; attempt < 1200; attempt++) {
+        const response = await fetch(`${base}api/runs/0/timeline?token=${token}`);
+        const { run } = (await response.json()) as { run: { tokenizer: string } };
+        if (run.tokenizer.includes("exact")) {
+          timing.exactCountsMs = performance.now() - started;
+          break;
+        }
+        await new Promise((resolvePromise) => setTimeout(resolvePromise, 100));
+      }
+    }
     return timing;
   } finally {
-    child.kill("SIGTERM");
+    await stop(child);
   }
+}
+
+/** Stops the viewer and waits for it to exit, so the next opening does not share the machine with it. */
+async function stop(child: ReturnType<typeof spawn>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolvePromise) => child.once("exit", () => resolvePromise()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
 }
 
 async function measurePage(url: string, calls: number, chromiumPath: string, tokenizer: string): Promise<Pick<ViewTiming, "pageTimelineMs" | "pagePromptMs" | "selectCallMs">> {

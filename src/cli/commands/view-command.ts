@@ -25,8 +25,9 @@ Options:
   --port <n>           port (default 0: a free one)
   --open, --no-open    open the page in the browser (default: when run in a terminal)
   --no-auth            no token (anyone on this machine can then read the prompts)
-  --tokenizer <name>   qwen3 (default: exact, the prompt shown token by token), o200k, estimate
-                       (fast for very large runs; the prompt is then shaded by its character prefix)
+  --tokenizer <name>   qwen3 (default: exact, the prompt shown token by token; a large run first
+                       shows estimates while the exact counts are computed), o200k, estimate
+                       (the prompt is then shaded by its character prefix)
   --tools <file>       OpenAI tool schemas for formats that do not record them (τ-bench, Claude Code, Codex)
   --workspace <dir>, --data-dir <dir>   where to find a session given by id
 `;
@@ -54,10 +55,12 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
   if (typeof tokenizer !== "string" || !(INSPECT_TOKENIZERS as readonly string[]).includes(tokenizer)) {
     throw new CtxkitError("option_invalid", `--tokenizer must be one of ${INSPECT_TOKENIZERS.join(", ")}; got '${String(tokenizer)}'.`);
   }
-  const source = await createViewSource(files, { tokenizer: tokenizer as InspectTokenizer, ...(tools === undefined ? {} : { tools }) });
+  // Exact counts in a worker thread: the page opens at once with estimates and updates itself.
+  const source = await createViewSource(files, { tokenizer: tokenizer as InspectTokenizer, exactCounts: "background", ...(tools === undefined ? {} : { tools }) });
   if (source.runs().length === 0) {
     for (const problem of source.problems()) io.stderr.write(`ctxkit view: ${problem.file}${problem.line === undefined ? "" : `:${problem.line}`}: ${problem.reason}\n`);
     io.stderr.write("ctxkit view: no transcript could be read.\n");
+    await source.close();
     return 1;
   }
   const server = await startViewServer({ source, port, auth: extra.auth !== false });
@@ -71,6 +74,8 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
     process.once("SIGINT", resolvePromise);
     process.once("SIGTERM", resolvePromise);
   });
+  // Not awaited: the counting thread is stopped with the process, which need not wait for it.
+  void source.close();
   await server.close();
   return 0;
 }

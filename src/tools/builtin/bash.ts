@@ -3,6 +3,7 @@ import path from "node:path";
 import { defineTool, ToolError, type Tool, type ToolOutput } from "../tool.js";
 import { formatByteSize } from "./file-content.js";
 import { HeadTailOutput } from "./head-tail-output.js";
+import { OutputSpill } from "./output-spill.js";
 
 export interface BashArgs {
   command: string;
@@ -17,6 +18,13 @@ export interface BashToolOptions {
   maxTimeoutMs?: number;
   /** Output kept per call, head and tail (default 30 KB). */
   maxOutputBytes?: number;
+  /**
+   * Where the whole output of a command that overflows `maxOutputBytes` is streamed as it arrives
+   * (a file per call; the result names it), so the cut middle can still be read. Off by default.
+   */
+  spillDirectory?: string;
+  /** Most bytes saved per call in `spillDirectory` (default 64 MB); the result says when more came. */
+  maxSpillBytes?: number;
 }
 
 /** After the shell exits, how long to wait for background processes still holding its pipes. */
@@ -64,8 +72,16 @@ export function createBashTool(options: BashToolOptions): Tool<BashArgs> {
       }
       const timeoutMs = Math.min(maxTimeoutMs, Math.max(1, Math.floor(args.timeout_ms ?? defaultTimeoutMs)));
       const output = new HeadTailOutput(maxOutputBytes);
-      const result = await runCommand(args.command, workspace, timeoutMs, context.signal, output);
-      return formatResult(result, timeoutMs, output);
+      const spill = options.spillDirectory === undefined ? undefined : new OutputSpill(options.spillDirectory, `bash-${context.toolCallId}`, options.maxSpillBytes ?? 64 * 1024 * 1024);
+      let result: CommandResult;
+      try {
+        result = await runCommand(args.command, workspace, timeoutMs, context.signal, output, spill);
+      } finally {
+        await spill?.close();
+      }
+      const formatted = formatResult(result, timeoutMs, output);
+      const saved = spill?.describe(output.totalBytes);
+      return saved === undefined ? formatted : { ...formatted, content: `${formatted.content}\n${saved}` };
     },
   });
 }
@@ -82,6 +98,7 @@ function runCommand(
   timeoutMs: number,
   signal: AbortSignal,
   output: HeadTailOutput,
+  spill: OutputSpill | undefined,
 ): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     // A process group of its own, so a timeout or abort also kills what the command started.
@@ -110,8 +127,21 @@ function runCommand(
       signal.removeEventListener("abort", onAbort);
       resolve({ ending, code, signal: exitSignal });
     };
-    child.stdout.on("data", (chunk: Buffer) => output.append(chunk));
-    child.stderr.on("data", (chunk: Buffer) => output.append(chunk));
+    const take = (chunk: Buffer): void => {
+      if (spill !== undefined && !spill.started && output.wouldOverflow(chunk)) spill.start(output.keptBytes());
+      output.append(chunk);
+      if (spill?.started && !spill.write(chunk)) {
+        // The file lags behind the command: hold the pipes (the command blocks) rather than buffer in memory.
+        child.stdout.pause();
+        child.stderr.pause();
+        spill.onDrain(() => {
+          child.stdout.resume();
+          child.stderr.resume();
+        });
+      }
+    };
+    child.stdout.on("data", take);
+    child.stderr.on("data", take);
     child.once("error", (error) => {
       clearTimeout(timeoutTimer);
       signal.removeEventListener("abort", onAbort);

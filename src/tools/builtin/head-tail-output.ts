@@ -28,6 +28,16 @@ export class HeadTailOutput {
     this.tail = combined.subarray(Math.max(0, combined.length - this.tailLimit));
   }
 
+  /** Every byte so far, while nothing was elided yet (the spill file's start). */
+  keptBytes(): Buffer {
+    return Buffer.concat([this.head, this.tail]);
+  }
+
+  /** Whether this chunk would push the output past its budget (nothing is elided until then). */
+  wouldOverflow(chunk: Buffer): boolean {
+    return this.total + chunk.length > this.headLimit + this.tailLimit;
+  }
+
   get totalBytes(): number {
     return this.total;
   }

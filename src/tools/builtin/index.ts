@@ -31,6 +31,8 @@ export interface WorkspaceToolsOptions {
   bashTimeoutMs?: number;
   /** Bash output kept per call (default 30 KB). */
   bashMaxOutputBytes?: number;
+  /** Where bash streams the whole output of a command over its budget (see BashToolOptions.spillDirectory). */
+  bashSpillDirectory?: string;
   /** read_file's output cap per call (default 50 KB). */
   readMaxOutputBytes?: number;
   /** grep's default max_results (default 100). */
@@ -53,7 +55,7 @@ export function createWorkspaceTools(options: WorkspaceToolsOptions): Tool[] {
     createGrepTool({ workspace, maxResults: options.grepMaxResults }),
   ];
   if (options.enableBash === true) {
-    tools.push(createBashTool({ workspace, timeoutMs: options.bashTimeoutMs, maxOutputBytes: options.bashMaxOutputBytes }));
+    tools.push(createBashTool({ workspace, timeoutMs: options.bashTimeoutMs, maxOutputBytes: options.bashMaxOutputBytes, spillDirectory: options.bashSpillDirectory }));
   }
   // Each tool's arguments are validated against its JSON Schema by the runner before `execute`,
   // which is what makes the specific argument types safe to erase here.

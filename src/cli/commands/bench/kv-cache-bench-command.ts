@@ -4,14 +4,17 @@ import { benchOutputPath } from "../../bench-output-path.js";
 import { dirname, relative, resolve } from "node:path";
 import {
   contextModes,
+  formatEngineKvCacheReport,
   formatLiveKvCacheReport,
   formatOfflineKvCacheReport,
   loadTauBenchDialogues,
   locateTauBenchCorpus,
+  runEngineKvCacheBench,
   runLiveKvCacheBench,
   runOfflineKvCacheBench,
   type ContextMode,
 } from "../../../bench/kv-cache/index.js";
+import { createLlama, createTinyQwen3Gguf } from "../../../providers/llama/index.js";
 import { createOpenAICompatible, type OpenAICompatibleVendor } from "../../../providers/openai-compatible/index.js";
 import { TranscriptError, ConfigError } from "../../../types/index.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
@@ -19,6 +22,7 @@ import type { CliIo } from "../../cli-io.js";
 
 export const kvCacheBenchHelp = `Usage: ctxkit bench kv-cache [--limit <dialogues>] [--modes <a,b>] [--corpus <dir>] [--json] [--out <file>]
        ctxkit bench kv-cache --live --model <name> [--base-url <url>] [--vendor <name>] [--api-key <key>] [--limit <n>] [--modes <a,b>]
+       ctxkit bench kv-cache --live --engine [--model-path <file.gguf>] [--threads <n>] [--calls <n>] [--limit <n>] [--modes <a,b>]
 
 Prompt-cache reuse: the recorded τ-bench airline dialogues replayed under six ways of
 building the context — ${contextModes.join(", ")} — and what each does to prompt caching.
@@ -29,6 +33,9 @@ prompt cost under Anthropic (claude-sonnet-4-5) and OpenAI (gpt-4.1) cache prici
 breaks the prefix guard finds.
 Live (--live): sends the same requests (max 1 output token, streaming) to an OpenAI-compatible
 endpoint and reports time to first token and the cached tokens the provider reports.
+Embedded engine (--live --engine): the same requests through the embedded llama.cpp engine's KV
+cache (by default a generated tiny Qwen3-architecture model: random weights, real tokenizer and
+template, offline), with the reuse the engine reports and TTFT next to the offline exact numbers.
 
 Options:
   --live              measure against a live endpoint, given by the next four flags
@@ -36,16 +43,25 @@ Options:
   --base-url <url>    live: the endpoint (default: the vendor's)
   --vendor <name>     live: openai (default), vllm, ollama, llamacpp, deepseek, kimi, glm, openrouter
   --api-key <key>     live: the API key (default: the vendor's environment variable)
+  --engine            live: the embedded llama.cpp engine (needs node-llama-cpp) instead of an endpoint
+  --model-path <file> engine: a GGUF model (default: a generated tiny model, its text is noise)
+  --threads <n>       engine: CPU threads (default 1: steady under load)
+  --calls <n>         engine: only the first n calls of each dialogue (default 4; a broken prefix
+                      is a full prefill, slow on a CPU)
   --corpus <dir>      folder holding tau-bench/ (default ../shared/corpus); absent: skipped, exit 0
   --limit <n>         dialogues to use (default: all offline, 3 live)
   --modes <a,b>       only these modes
   --json              print the result as JSON instead of a table
   --out <file>        where the JSON is always written (default bench-results/kv-cache.json,
-                      live: bench-results/kv-cache-live.json)
+                      live: bench-results/kv-cache-live.json, engine: bench-results/kv-cache-engine.json)
 `;
 
 const options = {
   live: { type: "boolean" },
+  engine: { type: "boolean" },
+  "model-path": { type: "string" },
+  threads: { type: "string" },
+  calls: { type: "string" },
   limit: { type: "string" },
   modes: { type: "string" },
   corpus: { type: "string" },
@@ -60,6 +76,8 @@ export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<nu
     return 0;
   }
   const live = extra.live === true;
+  const engine = live && (extra.engine === true || extra["model-path"] !== undefined);
+  if (!live && (extra.engine === true || extra["model-path"] !== undefined)) throw new ConfigError("option_invalid", "--engine and --model-path measure live: add --live.");
   const modes = parseModes(extra.modes as string | undefined);
   const limit = parsePositiveInteger(extra.limit as string | undefined, "--limit") ?? (live ? 3 : undefined);
   const corpus = resolve(io.cwd, (extra.corpus as string | undefined) ?? "../shared/corpus");
@@ -82,7 +100,26 @@ export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<nu
   // Counts and an ETA on a terminal; nothing when piped or with --json.
   const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
   let report: { text: string; json: Record<string, unknown>; defaultOut: string };
-  if (live) {
+  if (engine) {
+    const modelPathFlag = extra["model-path"] as string | undefined;
+    const modelPath = modelPathFlag === undefined ? await createTinyQwen3Gguf() : resolve(io.cwd, modelPathFlag);
+    const threads = parsePositiveInteger(extra.threads as string | undefined, "--threads") ?? 1;
+    const callsPerDialogue = parsePositiveInteger(extra.calls as string | undefined, "--calls") ?? 4;
+    const provider = createLlama({ modelPath, threads, contextSize: 32_768, toolChoice: "none", seed: 1 });
+    try {
+      const result = await runEngineKvCacheBench({
+        provider,
+        dialogues: loaded.dialogues,
+        modes,
+        callsPerDialogue,
+        ...(progress ? { onCall: ({ mode, call, calls }) => progress(`${mode}: call ${call}/${calls}`) } : {}),
+      });
+      const target = { modelPath, generatedModel: modelPathFlag === undefined, threads };
+      report = { text: formatEngineKvCacheReport(result), json: { benchmark: "kv-cache", live: true, target, ...result }, defaultOut: "bench-results/kv-cache-engine.json" };
+    } finally {
+      await provider.dispose();
+    }
+  } else if (live) {
     const provider = createOpenAICompatible({
       vendor: (flags.vendor ?? "openai") as OpenAICompatibleVendor,
       model: flags.model ?? "",

@@ -14,7 +14,8 @@ calls (500) from the corpus's swe-gemini turns, each prompt at least --context-t
 Qwen3 tokens, writes it to a temporary file, then --repeat times (3) runs the built 'ctxkit view'
 on it and times: until the URL is printed (read, import, analysis, listening), the timeline and
 one call's JSON, and in chromium (when found) until every column is drawn, until the selected
-call's prompt is shown, and a click on another call. Target: open (server ready + timeline drawn)
+call's prompt is shown, and a click on another call; with qwen3, until the exact counts (computed in
+the background) are in. Target: open (server ready + timeline drawn)
 under 2 s.
 
 Options:

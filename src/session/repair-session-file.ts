@@ -1,0 +1,73 @@
+import { constants } from "node:fs";
+import { copyFile, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { dirname } from "node:path";
+import { SessionError } from "../types/index.js";
+
+export interface SessionRepair {
+  /** The file as it was before the repair, byte for byte. */
+  backupPath: string;
+  /** 1-based line numbers left out of the repaired file. */
+  removedLines: number[];
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * Rewrites a session file without the given lines, keeping the original: first a copy of the
+ * original beside it (`<file>.before-repair`, numbered when one exists), synced, then the repaired
+ * bytes into a temporary file renamed over the session. At every moment the original bytes exist
+ * in one of the two paths. Every other line is kept byte for byte, the torn tail included (opening
+ * the session deals with that).
+ */
+export async function repairSessionFile(filePath: string, lines: readonly number[]): Promise<SessionRepair> {
+  const bytes = await readFile(filePath);
+  const removed = new Set(lines);
+  const kept: Buffer[] = [];
+  let start = 0;
+  for (let line = 1; start < bytes.length; line++) {
+    const newline = bytes.indexOf(NEWLINE, start);
+    const end = newline < 0 ? bytes.length : newline + 1;
+    if (!removed.has(line)) kept.push(bytes.subarray(start, end));
+    start = end;
+  }
+  const backupPath = await backUp(filePath);
+  const temporary = `${filePath}.repair-tmp`;
+  const handle = await open(temporary, "w");
+  try {
+    await handle.writeFile(Buffer.concat(kept));
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  if ((await stat(filePath)).size !== bytes.length) {
+    await rm(temporary, { force: true });
+    throw new SessionError("session_changed_on_disk", `${filePath} changed on disk during its repair; is another process writing it? It was not modified (a copy is at ${backupPath}).`);
+  }
+  await rename(temporary, filePath);
+  await syncDirectory(dirname(filePath));
+  return { backupPath, removedLines: [...removed].sort((left, right) => left - right) };
+}
+
+async function backUp(filePath: string): Promise<string> {
+  for (let attempt = 0; attempt < 1000; attempt++) {
+    const backupPath = `${filePath}.before-repair${attempt === 0 ? "" : `-${attempt}`}`;
+    try {
+      // COPYFILE_EXCL: an earlier repair's copy is never overwritten.
+      await copyFile(filePath, backupPath, constants.COPYFILE_EXCL);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
+      throw error;
+    }
+    const handle = await open(backupPath, "r");
+    await handle.sync().finally(() => handle.close());
+    return backupPath;
+  }
+  throw new SessionError("session_repair_failed", `${filePath} has 1000 copies from earlier repairs beside it; remove some and resume again.`);
+}
+
+async function syncDirectory(directory: string): Promise<void> {
+  // Makes the rename durable on Linux; some platforms cannot open a directory, and lose nothing but that guarantee.
+  const handle = await open(directory, "r").catch(() => undefined);
+  await handle?.sync().catch(() => undefined);
+  await handle?.close();
+}
