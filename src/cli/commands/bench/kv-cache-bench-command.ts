@@ -112,7 +112,7 @@ export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<nu
         dialogues: loaded.dialogues,
         modes,
         callsPerDialogue,
-        ...(progress ? { onCall: ({ mode, call, calls }) => progress(`${mode}: call ${call}/${calls}`) } : {}),
+        onCall: ({ mode, call, calls }) => progress.update(call, calls, `kv-cache ${mode} (engine): calls`),
       });
       const target = { modelPath, generatedModel: modelPathFlag === undefined, threads };
       report = { text: formatEngineKvCacheReport(result), json: { benchmark: "kv-cache", live: true, target, ...result }, defaultOut: "bench-results/kv-cache-engine.json" };
