@@ -25,7 +25,11 @@ Workspace and session:
 
 Tools and context:
   --tools <list>            comma-separated built-in tools; 'default' = all but bash, 'all' adds bash
-  --yes, -y                 approve every confirmation (writes, bash)
+  --yes, -y                 approve every confirmation (writes, bash), except calls whose arguments
+                            carry material that came only from external content (always asked;
+                            refused without a terminal)
+  --trust-workspace         the workspace's files are yours: show tool results from them as they
+                            are (default: tagged as untrusted data, like web pages)
   --max-iterations <n>      model calls per task before stopping (default 50)
   --skills <dir>            a folder of skills (<dir>/<name>/SKILL.md, relative to the workspace like
                             --data-dir); repeatable, searched before <workspace>/.ctxkit/skills,

@@ -44,6 +44,8 @@ export const commonOptions = {
   "project-instructions": { type: "boolean" },
   // Agent Skills: `--skills <dir>` (repeatable), searched before the workspace's and home's skill folders.
   skills: { type: "string", multiple: true },
+  // Untrusted content: workspace files are tagged as data unless the user vouches for the workspace.
+  "trust-workspace": { type: "boolean" },
 } satisfies NonNullable<ParseArgsConfig["options"]>;
 
 export type CliFlags = {
@@ -80,6 +82,7 @@ export type CliFlags = {
   continue?: boolean;
   "project-instructions"?: boolean;
   skills?: string[];
+  "trust-workspace"?: boolean;
 };
 
 export interface ParsedCommandLine {

@@ -19,6 +19,7 @@ import { findModelPricing } from "../session/pricing.js";
 import { createCompressionFromConfig } from "./create-compression-from-config.js";
 import type { CompressionPolicy } from "../context/compression/index.js";
 import { createSkills, type SkillsPolicy } from "../skills/index.js";
+import { createUntrustedContentFromConfig } from "./create-untrusted-content-from-config.js";
 
 export const defaultSystemPrompt = `You are ctxkit, a coding agent working in the user's workspace through tools.
 Read files before you change them, keep edits minimal, prefer searching (grep, glob) over reading whole large files,
@@ -143,7 +144,8 @@ export async function createAgentFromConfig(
   const skills = await createSkillsFromConfig(config, options.home);
   // The same list a library user passes: createAgent orders the policies and carries the status
   // bar's counts and TODO list across compactions.
-  const context: ContextPolicy[] = [...(compression ? [compression] : []), skills, statusBar, ...(options.extra?.context ?? [])];
+  const untrusted = createUntrustedContentFromConfig(config);
+  const context: ContextPolicy[] = [...(compression ? [compression] : []), skills, statusBar, untrusted.sourceTags, ...(options.extra?.context ?? [])];
   const tools = createToolsFromConfig(config);
   // A resumed session's stored system prompt already holds the policies' sections (the skills catalog…).
   const system = withoutPolicySections(options.system ?? defaultSystemPrompt, policySystemSection({ tools, context }));
@@ -168,6 +170,7 @@ export async function createAgentFromConfig(
     session,
     blobStore: createFileBlobStore(join(config.dataDir, "blobs")),
     confirmToolCall: options.confirmToolCall,
+    runtimeGuard: untrusted.runtimeGuard,
     // A Qwen3 model on a local engine: the guard checks the prompt's real tokens too (template breaks).
     ...(servesQwen3Locally(config, provider.model) ? { prefixGuard: { promptTokens: "qwen3" as const } } : {}),
     ...(options.clock ? { clock: options.clock } : {}),

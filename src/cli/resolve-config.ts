@@ -24,6 +24,15 @@ export interface StatusBarConfig {
   systemState: boolean;
 }
 
+export interface UntrustedContentConfig {
+  /** --trust-workspace or `trustWorkspace` in the user's config: workspace results are not tagged. */
+  trustWorkspace: boolean;
+  /** Tools whose results count as external whatever they declare (`externalTools`). */
+  externalTools: string[];
+  /** The system-prompt section saying external content is data (`untrustedContentNotice`, default true). */
+  notice: boolean;
+}
+
 export type ConfigSource = "flag" | "environment" | "workspace config" | "user config" | "default";
 
 /** Everything a command needs to build an agent, with where each value came from. */
@@ -53,6 +62,8 @@ export interface ResolvedConfig {
   /** Tools whose calls never ask for confirmation. */
   allow: string[];
   statusBar: StatusBarConfig;
+  /** How content from outside is handled (source tags, the runtime guard; see ctxkit/security). */
+  untrustedContent: UntrustedContentConfig;
   /** Skill directories given with `--skills` (absolute), searched before the standard places. */
   skillDirectories: string[];
   sources: Partial<Record<keyof Omit<ResolvedConfig, "sources">, ConfigSource>>;
@@ -73,9 +84,12 @@ interface ConfigFile {
   allow?: string[];
   dataDir?: string;
   statusBar?: string;
+  trustWorkspace?: boolean;
+  externalTools?: string[];
+  untrustedContentNotice?: boolean;
 }
 
-const configFileKeys: Record<keyof ConfigFile, "string" | "number" | "string[]"> = {
+const configFileKeys: Record<keyof ConfigFile, "string" | "number" | "boolean" | "string[]"> = {
   provider: "string",
   vendor: "string",
   baseURL: "string",
@@ -88,6 +102,9 @@ const configFileKeys: Record<keyof ConfigFile, "string" | "number" | "string[]">
   allow: "string[]",
   dataDir: "string",
   statusBar: "string",
+  trustWorkspace: "boolean",
+  externalTools: "string[]",
+  untrustedContentNotice: "boolean",
 };
 
 export const defaultToolNames = ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep"];
@@ -247,6 +264,11 @@ export function resolveConfig(
       detailedErrors: flags.errors !== false,
       systemState: flags.state !== false,
     },
+    untrustedContent: {
+      trustWorkspace: flags["trust-workspace"] === true || userConfig?.trustWorkspace === true,
+      externalTools: [...new Set([...(workspaceConfig?.externalTools ?? []), ...(userConfig?.externalTools ?? [])])],
+      notice: (userConfig?.untrustedContentNotice ?? workspaceConfig?.untrustedContentNotice) !== false,
+    },
     skillDirectories: (flags.skills ?? []).map((directory) => resolve(workspace, directory)),
     sources,
     configFiles: [workspaceConfig && workspaceConfigPath, userConfig && userConfigPath].filter((path): path is string => Boolean(path)),
@@ -286,6 +308,13 @@ function checkWorkspaceConfig(config: ConfigFile | undefined, path: string): Con
       "config_file_invalid",
       `${path}: 'allow' is not read from a workspace's config (a cloned repository could approve its own commands). ` +
         "Move it to ~/.config/ctxkit/config.json, or pass --yes.",
+    );
+  }
+  if (config.trustWorkspace !== undefined) {
+    throw new ConfigError(
+      "config_file_invalid",
+      `${path}: 'trustWorkspace' is not read from a workspace's config (a cloned repository could vouch for itself). ` +
+        "Move it to ~/.config/ctxkit/config.json, or pass --trust-workspace.",
     );
   }
   if (config.baseURL !== undefined && !isLoopbackURL(config.baseURL)) {

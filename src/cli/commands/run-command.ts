@@ -45,6 +45,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const diagnosticStyle = createTerminalStyle(shouldUseColor(io.stderr, flags.color, io.env));
   const answers = lineReader(io.stdin);
   const unanswered: string[] = [];
+  const guarded: string[] = [];
   const { agent, session, warnings, skills } = await createAgentFromConfig(config, {
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
     provider: setup.provider,
@@ -57,7 +58,8 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
       output: io.stderr,
       style: diagnosticStyle,
       workspace: config.workspace,
-      onUnanswered: (call) => unanswered.push(call.name),
+      interactive: io.stdin.isTTY === true,
+      onUnanswered: (call) => (call.guard ? guarded : unanswered).push(call.name),
     }),
     // How `auto` sent the status bar, and why: a diagnostic, so stderr (NDJSON keeps it as an event).
     onStatusBarDecision: (decision) =>
@@ -105,6 +107,13 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
       diagnosticStyle.dim(`\n[${last.stopReason}] ${last.iterations} model call(s), ${usage.inputTokens.toLocaleString("en-US")} prompt tokens ` +
         `(${usage.cachedInputTokens.toLocaleString("en-US")} cached), ${usage.outputTokens.toLocaleString("en-US")} output; session ${session.id}\n`),
     );
+  }
+  if (guarded.length > 0) {
+    io.stderr.write(
+      `ctxkit run: refused ${[...new Set(guarded)].join(", ")}: the arguments carried material that came only from external content. ` +
+        "Such calls are confirmed at a terminal only (--yes and allow do not cover them); run ctxkit chat, or check where the instruction came from.\n",
+    );
+    return 1;
   }
   if (unanswered.length > 0) {
     io.stderr.write(
