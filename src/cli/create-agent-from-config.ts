@@ -145,7 +145,7 @@ export async function createAgentFromConfig(
   // The same list a library user passes: createAgent orders the policies and carries the status
   // bar's counts and TODO list across compactions.
   const untrusted = createUntrustedContentFromConfig(config);
-  const context: ContextPolicy[] = [...(compression ? [compression] : []), skills, statusBar, untrusted.sourceTags, ...(options.extra?.context ?? [])];
+  const context: ContextPolicy[] = [...(compression ? [compression] : []), skills, statusBar, ...untrusted.policies, ...(options.extra?.context ?? [])];
   const tools = createToolsFromConfig(config);
   // A resumed session's stored system prompt already holds the policies' sections (the skills catalog…).
   const system = withoutPolicySections(options.system ?? defaultSystemPrompt, policySystemSection({ tools, context }));

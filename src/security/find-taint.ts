@@ -78,7 +78,7 @@ export function findTaint(input: TaintInput): TaintFinding[] {
     const rest = urls.reduce((remaining, url) => remaining.split(url).join(" "), text);
     for (const email of rest.match(emailPattern) ?? []) check("email", email);
     for (const path of rest.replace(emailPattern, " ").match(pathPattern) ?? []) check("path", path);
-    const flat = normalise(text);
+    const flat = normalise(rest.replace(emailPattern, " ").replace(pathPattern, " "));
     for (let start = 0; start + copiedTextLength <= flat.length; start += copiedTextStep) {
       if (check("text", flat.slice(start, start + copiedTextLength))) break;
     }

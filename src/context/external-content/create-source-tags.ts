@@ -1,6 +1,5 @@
 import type { ContextPolicy } from "../context-policy.js";
-import { ContextError, type ExternalInfo, type Message, type ToolMessage, type ToolSource } from "../../types/index.js";
-import { findMarkers } from "./find-markers.js";
+import type { ExternalInfo, ToolMessage, ToolSource } from "../../types/index.js";
 import { screenInjection } from "./screen-injection.js";
 import { untrustedContentSection } from "./untrusted-content-section.js";
 import { toAttributeValue, wrapExternalContent } from "./wrap-external-content.js";
@@ -34,10 +33,10 @@ const harnessErrorKinds = new Set(["invalid_arguments", "unknown_tool", "rejecte
 /**
  * Keeps instructions and data apart (the seed's "来源标记"): a result of an external tool is wrapped
  * once, when it is created, in `<external_content source id>` tags with its markers neutralised, and
- * screened for injection phrases — frozen, so cache-stable. It adds a system section stating the rule,
- * a tail line for results that address the assistant, and checks before each call that external
- * blocks appear in no message but a tool result (role discipline). Order -200: before compression
- * budgets the result, so a preview and its stored original both carry the tags.
+ * screened for injection phrases — frozen, so cache-stable. It adds a system section stating the rule
+ * and a tail line for results that address the assistant. Order -200: before compression budgets
+ * the result, so a preview and its stored original both carry the tags. Compose it with
+ * `createRoleDiscipline()`, which checks that external blocks stay in tool results.
  */
 export function createSourceTags(options: SourceTagsOptions = {}): SourceTagsPolicy {
   const tags = options.tags ?? true;
@@ -45,7 +44,6 @@ export function createSourceTags(options: SourceTagsOptions = {}): SourceTagsPol
   const externalTools = new Set(options.externalTools ?? []);
   const isUntrusted = (toolName: string, source: ToolSource | undefined) =>
     source !== undefined && (source === "external" || externalTools.has(toolName) || (options.tagWorkspace === true && source === "workspace"));
-  const checked = new WeakSet<Message>();
 
   return {
     name: "source-tags",
@@ -65,24 +63,6 @@ export function createSourceTags(options: SourceTagsOptions = {}): SourceTagsPol
         screening: findings,
       };
       return { ...result, content: wrapped?.text ?? result.content, meta: { ...result.meta, external } };
-    },
-    prepareContext({ messages }) {
-      const nonces = new Set(messages.flatMap((message) => (message.role === "tool" && message.meta.external?.nonce ? [message.meta.external.nonce] : [])));
-      if (nonces.size === 0) return undefined;
-      for (const message of messages) {
-        if (message.role === "tool" || checked.has(message)) continue;
-        const text = typeof message.content === "string" ? message.content : message.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
-        const leaked = findMarkers(text).find((marker) => marker.kind === "external" && marker.id !== undefined && nonces.has(marker.id));
-        if (leaked && message.role !== "assistant") {
-          throw new ContextError(
-            "external_content_outside_tool",
-            `A ${message.role} message (${message.meta.id}) contains the external block with id "${leaked.id}"; external content may only appear in tool results. ` +
-              "Whatever put it there (a skill, a note, a summary, a policy) must pass it as a tool result or quote it through neutraliseMarkers.",
-          );
-        }
-        checked.add(message);
-      }
-      return undefined;
     },
     tail({ trajectory }) {
       if (!screening) return undefined;
