@@ -1,5 +1,6 @@
 import type { CliIo } from "../cli-io.js";
 import { guardBenchCommand, guardBenchHelp } from "./bench/guard-bench-command.js";
+import { injectionBenchCommand, injectionBenchHelp } from "./bench/injection-bench-command.js";
 import { kvCacheBenchCommand, kvCacheBenchHelp } from "./bench/kv-cache-bench-command.js";
 import { servingBenchCommand, servingBenchHelp } from "./bench/serving-bench-command.js";
 import { statusBarBenchCommand, statusBarBenchHelp } from "./bench/status-bar-bench-command.js";
@@ -11,6 +12,7 @@ type BenchCommand = { run: (args: string[], io: CliIo) => Promise<number>; help:
 
 const benches: Record<string, BenchCommand> = {
   guard: { run: guardBenchCommand, help: guardBenchHelp, summary: "the prefix guard's false alarms and misses against what is really sent (old vs new)" },
+  injection: { run: injectionBenchCommand, help: injectionBenchHelp, summary: "prompt injection: three attacks against four defences (scripted adversaries, or a live model)" },
   "kv-cache": { run: kvCacheBenchCommand, help: kvCacheBenchHelp, summary: "prompt-cache reuse under six ways of managing the context (τ-bench dialogues)" },
   "status-bar": { run: statusBarBenchCommand, help: statusBarBenchHelp, summary: "the agent status bar: what it costs, and what it changes in a model's behaviour" },
   serving: { run: servingBenchCommand, help: servingBenchHelp, summary: "time to first token with the prompt prefix kept vs changed (embedded engine or a server)" },
