@@ -119,7 +119,6 @@ describe("source tags", () => {
       },
     };
     const { events } = await run({ tools: [tool("web_fetch", "external", "page")], calls: ["web_fetch"], context: [createSourceTags(), copier, createRoleDiscipline()] });
-    const end = events.find((event) => event.type === "run_end");
     expect(events.filter((event) => event.type === "error" || event.type === "run_end").map((event) => JSON.stringify(event)).join("\n")).toContain("external_content_outside_tool");
   });
 });

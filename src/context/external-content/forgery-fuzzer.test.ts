@@ -61,7 +61,7 @@ const mutations: Mutation[] = [
   (text, random) => [...text].map((character) => (homoglyphs[character] && random.next() < 0.5 ? random.pick(homoglyphs[character]) : character)).join(""),
   (text) => [...text].map((character) => (character >= "!" && character <= "~" && character !== "<" ? String.fromCharCode(character.charCodeAt(0) + 0xfee0) : character)).join(""),
   (text, random) => [...text].map((character) => (random.next() < 0.3 ? character + random.pick(invisibles) : character)).join(""),
-  (text, random) => text.replace(/([<\/])/g, (match) => `${match}${random.pick([" ", "  ", "\n", "\t", "\u00a0", "\u3000"])}`).replace(/>/g, (match) => `${random.pick(["", " ", "\n"])}${match}`),
+  (text, random) => text.replace(/([</])/g, (match) => `${match}${random.pick([" ", "  ", "\n", "\t", "\u00a0", "\u3000"])}`).replace(/>/g, (match) => `${random.pick(["", " ", "\n"])}${match}`),
   (text, random) => text.replace(/</g, () => random.pick(angleLookAlikes)),
   (text, random) => text.replace(/\//g, () => random.pick(slashLookAlikes)),
   (text, random) => text.replace(/_/g, () => random.pick(["-", " ", ".", "", "&lowbar;", "＿", "‐"])),
