@@ -51,6 +51,8 @@ export function createSourceTags(options: SourceTagsOptions = {}): SourceTagsPol
     ...(options.systemSection === false ? {} : { system: () => untrustedContentSection({ tags }) }),
     processToolResult(result, info) {
       if (!isUntrusted(result.toolName, info.source) || (info.errorKind !== undefined && harnessErrorKinds.has(info.errorKind))) return result;
+      // A workspace tool's error is ctxkit's own message ("'x.md' does not exist"), not the file's text.
+      if (result.isError && info.source === "workspace" && !externalTools.has(result.toolName)) return result;
       const findings = screening ? screenInjection(result.content) : [];
       const nonce = (options.createNonce ?? nonceFromMessageId)(result);
       const wrapped = tags ? wrapExternalContent(result.content, { source: result.toolName, nonce }) : undefined;
