@@ -28,7 +28,11 @@ Tools and context:
   --tools <list>            comma-separated built-in tools; 'default' = all but bash, 'all' adds bash
                             (web_fetch reads web pages: http(s) only, no private network addresses)
   --allow-loopback-fetch    let web_fetch read pages on this machine (localhost, 127.0.0.1); off by default
-  --yes, -y                 approve every confirmation (writes, bash)
+  --yes, -y                 approve every confirmation (writes, bash), except calls whose arguments
+                            carry material that came only from external content (always asked;
+                            refused without a terminal)
+  --trust-workspace         the workspace's files are yours: show tool results from them as they
+                            are (default: tagged as untrusted data, like web pages)
   --max-iterations <n>      model calls per task before stopping (default 50)
   --skills <dir>            a folder of skills (<dir>/<name>/SKILL.md, relative to the workspace like
                             --data-dir); repeatable, searched before <workspace>/.ctxkit/skills,

@@ -58,6 +58,8 @@ export const commonOptions = {
   "allow-loopback-fetch": { type: "boolean" },
   // Deferred tools: `--defer-tools <auto|all|off>` keeps tools out of `tools`, found with tool_search.
   "defer-tools": { type: "string" },
+  // Untrusted content: workspace files are tagged as data unless the user vouches for the workspace.
+  "trust-workspace": { type: "boolean" },
 } satisfies NonNullable<ParseArgsConfig["options"]>;
 
 export type CliFlags = {
@@ -102,6 +104,7 @@ export type CliFlags = {
   notes?: string;
   "allow-loopback-fetch"?: boolean;
   "defer-tools"?: string;
+  "trust-workspace"?: boolean;
 };
 
 export interface ParsedCommandLine {

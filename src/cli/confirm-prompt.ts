@@ -19,6 +19,11 @@ export interface ConfirmationPolicy {
   style: TerminalStyle;
   /** The workspace, to show a diff against the file as it is now. */
   workspace: string;
+  /**
+   * Whether a person is at a terminal (stdin is a TTY). Calls the runtime guard flagged are only
+   * asked there: a piped "y" could come from anywhere, so without a terminal they are refused.
+   */
+  interactive?: boolean;
   /** Told of every call declined because no answer could be read (input closed, no terminal). */
   onUnanswered?: (call: ToolCallInfo) => void;
 }
@@ -35,6 +40,7 @@ export function createConfirmationHandler(policy: ConfirmationPolicy): (call: To
   const alwaysAllowed = new Set<string>();
   const { style, output } = policy;
   return async (call) => {
+    if (call.guard) return confirmGuardedCall(call, call.guard, policy);
     const touchesConfig = mentionsWorkspaceConfig(call.argumentsText);
     // A config file the agent wrote could enable bash or move the sessions on the next run, so such a
     // call is always asked about, under --yes, `allow` and "always" too, and the question says why.
@@ -67,6 +73,45 @@ export function createConfirmationHandler(policy: ConfirmationPolicy): (call: To
       output.write(`  ${style.dim("Please answer y, n, a, or n followed by a reason.")}\n`);
     }
   };
+}
+
+/**
+ * A call the runtime guard flagged: --yes, `allow` and "always" do not cover it, and an approval is
+ * bound to this exact call (its arguments' hash), so a changed argument asks again.
+ */
+async function confirmGuardedCall(call: ToolCallInfo, guard: NonNullable<ToolCallInfo["guard"]>, policy: ConfirmationPolicy): Promise<ToolCallDecision> {
+  const { style, output } = policy;
+  const why = guard.reasons.map((reason) => `\n  - ${escapeForTerminal(reason)}`).join("");
+  const heading =
+    `\n${style.red("!")} ${style.bold(escapeForTerminal(call.name))} wants to use material that reached this conversation only through external content ` +
+    `(a page, a server, a downloaded file may have planted the instruction):${why}\n`;
+  if (policy.interactive !== true) {
+    output.write(`${heading}  refused: such a call needs your confirmation at a terminal; --yes and allow do not cover it\n`);
+    policy.onUnanswered?.(call);
+    return { approved: false, reason: "no terminal to confirm at (--yes and allow do not approve calls flagged by the runtime guard)" };
+  }
+  const described = escapeForTerminal(describeToolCall(call, policy.workspace, policy.style), { keepLineBreaks: true, keepAnsi: true });
+  output.write(`${heading}${described}\n`);
+  while (true) {
+    output.write(`  Allow this exact call? [y]es / [n]o / n <reason>: `);
+    const answer = await policy.readLine();
+    if (answer === undefined) {
+      output.write(`\n  declined (no answer could be read)\n`);
+      policy.onUnanswered?.(call);
+      return { approved: false };
+    }
+    const decision = parseAnswer(answer);
+    if (decision) {
+      // "always" approves this one call only: the next flagged call is asked about again.
+      if (decision === "always" || decision.approved) {
+        output.write("  approved (this call only)\n");
+        return { approved: true, argumentsHash: guard.argumentsHash };
+      }
+      output.write(`  declined${decision.reason ? " (your reason goes to the model)" : ""}\n`);
+      return decision;
+    }
+    output.write(`  ${style.dim("Please answer y, n, or n followed by a reason.")}\n`);
+  }
 }
 
 function parseAnswer(answer: string): ToolCallDecision | "always" | undefined {

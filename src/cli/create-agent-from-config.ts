@@ -24,6 +24,7 @@ import { createBudgetStatus } from "../context/budget/index.js";
 import { checkBudgetPricing, createBudgetFromFlags, type CliBudgetSettings, type CliBudgetContext } from "./budget-from-flags.js";
 import { createNotesFromFlag, type NotesLocation } from "./notes-from-flag.js";
 import { createTaskToolFromConfig } from "./create-task-tool-from-config.js";
+import { createUntrustedContentFromConfig } from "./create-untrusted-content-from-config.js";
 
 export const defaultSystemPrompt = `You are ctxkit, a coding agent working in the user's workspace through tools.
 Read files before you change them, keep edits minimal, prefer searching (grep, glob) over reading whole large files,
@@ -193,11 +194,13 @@ async function createConfiguredAgent(
   if (options.budget) checkBudgetPricing(options.budget.settings, provider.model);
   // The same list a library user passes: createAgent orders the policies and carries the status
   // bar's counts and TODO list across compactions.
+  const untrusted = createUntrustedContentFromConfig(config);
   const context: ContextPolicy[] = [
     ...(compression ? [compression] : []),
     skills,
     statusBar,
     ...(notes ? [notes] : []),
+    ...untrusted.policies,
     ...options.context,
     ...(options.extra?.context ?? []),
   ];
@@ -235,6 +238,7 @@ async function createConfiguredAgent(
     blobStore: createFileBlobStore(join(config.dataDir, "blobs")),
     confirmToolCall: options.confirmToolCall,
     ...(deferTools ? { deferTools } : {}),
+    runtimeGuard: untrusted.runtimeGuard,
     // A Qwen3 model on a local engine: the guard checks the prompt's real tokens too (template breaks).
     ...(servesQwen3Locally(config, provider.model) ? { prefixGuard: { promptTokens: "qwen3" as const } } : {}),
     ...(options.clock ? { clock: options.clock } : {}),

@@ -26,6 +26,15 @@ export interface StatusBarConfig {
   systemState: boolean;
 }
 
+export interface UntrustedContentConfig {
+  /** --trust-workspace or `trustWorkspace` in the user's config: workspace results are not tagged. */
+  trustWorkspace: boolean;
+  /** Tools whose results count as external whatever they declare (`externalTools`). */
+  externalTools: string[];
+  /** The system-prompt section saying external content is data (`untrustedContentNotice`, default true). */
+  notice: boolean;
+}
+
 export type ConfigSource = "flag" | "environment" | "workspace config" | "user config" | "default";
 
 /** Everything a command needs to build an agent, with where each value came from. */
@@ -59,6 +68,8 @@ export interface ResolvedConfig {
   subAgents: boolean;
   /** web_fetch may fetch pages on this machine (`--allow-loopback-fetch`, CTXKIT_ALLOW_LOOPBACK_FETCH=1, user config). */
   allowLoopbackFetch: boolean;
+  /** How content from outside is handled (source tags, the runtime guard; see ctxkit/security). */
+  untrustedContent: UntrustedContentConfig;
   /** Skill directories given with `--skills` (absolute), searched before the standard places. */
   skillDirectories: string[];
   /** MCP servers from the config files' `mcpServers` and `--mcp-config` (a workspace's may not start programs). */
@@ -85,6 +96,9 @@ interface ConfigFile {
   statusBar?: string;
   mcpServers?: Record<string, unknown>;
   allowLoopbackFetch?: boolean;
+  trustWorkspace?: boolean;
+  externalTools?: string[];
+  untrustedContentNotice?: boolean;
 }
 
 const configFileKeys: Record<keyof ConfigFile, "string" | "number" | "boolean" | "string[]" | "object"> = {
@@ -102,6 +116,9 @@ const configFileKeys: Record<keyof ConfigFile, "string" | "number" | "boolean" |
   statusBar: "string",
   mcpServers: "object",
   allowLoopbackFetch: "boolean",
+  trustWorkspace: "boolean",
+  externalTools: "string[]",
+  untrustedContentNotice: "boolean",
 };
 
 export const defaultToolNames = ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "web_fetch"];
@@ -269,6 +286,11 @@ export function resolveConfig(
       systemState: flags.state !== false,
     },
     allowLoopbackFetch,
+    untrustedContent: {
+      trustWorkspace: flags["trust-workspace"] === true || userConfig?.trustWorkspace === true,
+      externalTools: [...new Set([...(workspaceConfig?.externalTools ?? []), ...(userConfig?.externalTools ?? [])])],
+      notice: (userConfig?.untrustedContentNotice ?? workspaceConfig?.untrustedContentNotice) !== false,
+    },
     skillDirectories: (flags.skills ?? []).map((directory) => resolve(workspace, directory)),
     mcp: resolveMcpServers({
       ...(userConfig?.mcpServers ? { user: { path: userConfigPath, value: userConfig.mcpServers } } : {}),
@@ -327,6 +349,13 @@ function checkWorkspaceConfig(config: ConfigFile | undefined, path: string): Con
       "config_file_invalid",
       `${path}: 'allowLoopbackFetch' is not read from a workspace's config (a cloned repository could point the model at services on your machine). ` +
         "Move it to ~/.config/ctxkit/config.json, or pass --allow-loopback-fetch.",
+    );
+  }
+  if (config.trustWorkspace !== undefined) {
+    throw new ConfigError(
+      "config_file_invalid",
+      `${path}: 'trustWorkspace' is not read from a workspace's config (a cloned repository could vouch for itself). ` +
+        "Move it to ~/.config/ctxkit/config.json, or pass --trust-workspace.",
     );
   }
   if (config.baseURL !== undefined && !isLoopbackURL(config.baseURL)) {

@@ -1,4 +1,4 @@
-import type { Message, StoredBlob, Tool, ToolCallPart, ToolErrorKind, ToolMessage, Usage, UserMessage } from "../types/index.js";
+import type { Message, StoredBlob, Tool, ToolCallPart, ToolErrorKind, ToolMessage, ToolSource, Usage, UserMessage } from "../types/index.js";
 import type { StablePrefix } from "./stable-prefix.js";
 
 /** What a tool-result processor is told about the call that produced the result. */
@@ -12,6 +12,8 @@ export interface ToolResultInfo {
   /** 1 for the first tool call of any tool in the session, … */
   totalCallNumber: number;
   now: Date;
+  /** Where the tool's output comes from (`Tool.source`; undefined when no such tool ran). */
+  source?: ToolSource;
 }
 
 /** A processed result plus the blobs the loop must store before it is appended (a preview's original). */

@@ -5,6 +5,7 @@ import type { PromptTokens } from "../tokens/prompt-tokens.js";
 import type { Tool, ToolOutput } from "../tools/tool.js";
 import type { DeferToolsMode, DeferToolsSettings } from "../tools/search/apply-defer-tools.js";
 import type { ToolSearchPolicyOptions } from "../tools/search/create-tool-search-policy.js";
+import type { RuntimeGuard } from "../security/create-runtime-guard.js";
 import type {
   BlobStore,
   Budget,
@@ -27,12 +28,20 @@ export interface ToolCallInfo {
   arguments: unknown;
   /** The exact text the model produced. */
   argumentsText: string;
+  /**
+   * Set when the runtime guard flagged the call (its arguments carry material that came only from
+   * external content): why, and the hash an approval must carry (`ToolCallDecision.argumentsHash`).
+   * Such a call is asked about even where an allow rule or `--yes` approves everything else.
+   */
+  guard?: { reasons: string[]; argumentsHash: string };
 }
 
 /** A confirmation's answer: approved or not, and what the person said about it (given to the model). */
 export interface ToolCallDecision {
   approved: boolean;
   reason?: string;
+  /** For a call the guard flagged: the `guard.argumentsHash` of the exact call approved (any other is not). */
+  argumentsHash?: string;
 }
 
 export interface AgentHooks {
@@ -92,6 +101,11 @@ export interface AgentOptions {
    * message to the model — a library never runs a guarded tool silently.
    */
   confirmToolCall?: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>;
+  /**
+   * Checks each call before it runs (`createRuntimeGuard` from `ctxkit/security`): a flagged call
+   * needs an approval bound to its exact arguments, whatever `requiresConfirmation` says.
+   */
+  runtimeGuard?: RuntimeGuard;
   /**
    * What shapes the context, as one list of policies: the status bar, compression, and your own
    * (`createAgent({ context: [createStatusBar(), createCompression({ contextWindow })] })`). Their

@@ -48,6 +48,7 @@ export async function* runToolCalls(
     validators: state.validators,
     hooks: options.hooks ?? {},
     ...(options.confirmToolCall ? { confirmToolCall: options.confirmToolCall } : {}),
+    ...(options.runtimeGuard ? { runtimeGuard: options.runtimeGuard, system: [state.prefix.system.staticText, state.prefix.system.sessionText ?? ""].join("\n") } : {}),
     defaultTimeoutMs: options.toolTimeoutMs ?? 120_000,
     signal: context.signal,
     messages: state.trajectory,
@@ -89,6 +90,7 @@ export async function* runToolCalls(
           callNumber,
           totalCallNumber,
           now: state.clock(),
+          ...(result.output.errorKind === "unknown_tool" ? {} : { source: state.toolsByName.get(call.name)?.source ?? "workspace" }),
         }));
         // The original a preview points to is stored before the preview is appended.
         for (const blob of processed.blobs) state.blobStore.put(blob.content);

@@ -74,7 +74,7 @@ export type SessionErrorCode =
 export type ToolDefinitionErrorCode = "tool_definition_invalid";
 
 /** A context policy (the prefix guard, compression, a `prepareContext`) failed or returned something invalid. */
-export type ContextErrorCode = "prefix_break" | "compaction_failed" | "summarizer_failed" | "context_edit_invalid";
+export type ContextErrorCode = "prefix_break" | "compaction_failed" | "summarizer_failed" | "context_edit_invalid" | "external_content_outside_tool";
 
 /** A recorded transcript or tools file could not be read. */
 export type TranscriptErrorCode = "transcript_invalid";

@@ -23,6 +23,23 @@ export interface MessageMeta {
   derived?: DerivedInfo;
   /** On a tool message whose call ran a sub-agent: the child's session, outcome and usage. */
   subAgent?: SubAgentRun;
+  /** Set on a tool result that came from outside and was tagged as data (see `ExternalInfo`). */
+  external?: ExternalInfo;
+}
+
+/**
+ * How a tool result from outside was wrapped, decided once when it was created: the tool that
+ * produced it, the nonce of its tags, what the neutraliser changed, and the injection phrases
+ * screening found (a hint, not a verdict).
+ */
+export interface ExternalInfo {
+  source: string;
+  nonce: string;
+  /** The tool's call number in the session (1 for its first call), as the status bar shows it. */
+  callNumber?: number;
+  neutralisedMarkers: number;
+  hiddenCharacters: number;
+  screening: { rule: string; language: string }[];
 }
 
 /**

@@ -2,6 +2,7 @@ import type { CliIo } from "../cli-io.js";
 import { disclosureBenchCommand, disclosureBenchHelp } from "./bench/disclosure-bench-command.js";
 import { guardBenchCommand, guardBenchHelp } from "./bench/guard-bench-command.js";
 import { isolationBenchCommand, isolationBenchHelp } from "./bench/isolation-bench-command.js";
+import { injectionBenchCommand, injectionBenchHelp } from "./bench/injection-bench-command.js";
 import { kvCacheBenchCommand, kvCacheBenchHelp } from "./bench/kv-cache-bench-command.js";
 import { servingBenchCommand, servingBenchHelp } from "./bench/serving-bench-command.js";
 import { statusBarBenchCommand, statusBarBenchHelp } from "./bench/status-bar-bench-command.js";
@@ -15,6 +16,7 @@ const benches: Record<string, BenchCommand> = {
   disclosure: { run: disclosureBenchCommand, help: disclosureBenchHelp, summary: "skills and deferred tools: cache safety on the wire, prompt tokens, tool-search quality" },
   guard: { run: guardBenchCommand, help: guardBenchHelp, summary: "the prefix guard's false alarms and misses against what is really sent (old vs new)" },
   isolation: { run: isolationBenchCommand, help: isolationBenchHelp, summary: "main context vs a sub-agent vs a fork on the same code search: context size, tokens, cache, cost" },
+  injection: { run: injectionBenchCommand, help: injectionBenchHelp, summary: "prompt injection: three attacks against four defences (scripted adversaries, or a live model)" },
   "kv-cache": { run: kvCacheBenchCommand, help: kvCacheBenchHelp, summary: "prompt-cache reuse under six ways of managing the context (τ-bench dialogues)" },
   "status-bar": { run: statusBarBenchCommand, help: statusBarBenchHelp, summary: "the agent status bar: what it costs, and what it changes in a model's behaviour" },
   serving: { run: servingBenchCommand, help: servingBenchHelp, summary: "time to first token with the prompt prefix kept vs changed (embedded engine or a server)" },

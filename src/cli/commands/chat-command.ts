@@ -73,9 +73,9 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     provider: setup.provider,
     system: setup.system,
     extra: { settings: setup.settings },
-    confirmToolCall: createConfirmationHandler({ approveAll: config.yes, allow: config.allow, readLine: input.nextAnswer, output: io.stdout, style, workspace: config.workspace }),
     notes,
     ...(budget ? { budget: { settings: budget, readLine: input.nextAnswer, output: io.stdout, style } } : {}),
+    confirmToolCall: createConfirmationHandler({ approveAll: config.yes, allow: config.allow, readLine: input.nextAnswer, output: io.stdout, style, workspace: config.workspace, interactive: io.stdin.isTTY === true }),
   });
   for (const warning of warnings) io.stderr.write(`ctxkit chat: session ${session.id}: ${warning.message}\n`);
   for (const warning of skills.warnings) io.stderr.write(`ctxkit chat: skills: ${warning.message}\n`);

@@ -50,6 +50,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const diagnosticStyle = createTerminalStyle(shouldUseColor(io.stderr, flags.color, io.env));
   const answers = lineReader(io.stdin);
   const unanswered: string[] = [];
+  const guarded: string[] = [];
   const { agent, session, warnings, skills, mcp } = await createAgentFromConfig(config, {
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
     provider: setup.provider,
@@ -62,7 +63,8 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
       output: io.stderr,
       style: diagnosticStyle,
       workspace: config.workspace,
-      onUnanswered: (call) => unanswered.push(call.name),
+      interactive: io.stdin.isTTY === true,
+      onUnanswered: (call) => (call.guard ? guarded : unanswered).push(call.name),
     }),
     notes,
     ...(budget ? { budget: { settings: budget, readLine: answers.next, output: io.stderr, style: diagnosticStyle } } : {}),
@@ -116,6 +118,13 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
         (last.subAgentUsage ? ` (sub-agents: ${last.subAgentUsage.inputTokens.toLocaleString("en-US")} prompt tokens of them)` : "") +
         `; session ${session.id}\n`),
     );
+  }
+  if (guarded.length > 0) {
+    io.stderr.write(
+      `ctxkit run: refused ${[...new Set(guarded)].join(", ")}: the arguments carried material that came only from external content. ` +
+        "Such calls are confirmed at a terminal only (--yes and allow do not cover them); run ctxkit chat, or check where the instruction came from.\n",
+    );
+    return 1;
   }
   if (unanswered.length > 0) {
     io.stderr.write(

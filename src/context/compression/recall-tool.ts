@@ -72,6 +72,9 @@ export function createRecallTool(options: RecallToolOptions = {}): Tool<RecallAr
       additionalProperties: false,
     },
     parallelSafe: true,
+    // What it returns was already in the context (external results with their tags): the harness's own store.
+    source: "trusted",
+    risk: "read",
     async execute(args, context) {
       const store = storeOf(context);
       const lookupMessage = options.lookupMessage ?? context.findMessage;

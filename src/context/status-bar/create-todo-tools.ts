@@ -21,6 +21,9 @@ export function createTodoTools(): Tool[] {
       "current list is shown in <agent_status> at the end of the conversation, so you do not need to remember it. " +
       'Example: {"items": [{"id": "1", "content": "Read config.json", "status": "in_progress"}, {"id": "2", "content": "Write the summary", "status": "pending"}]}',
     parameters: rewriteTodoListParameters,
+    source: "trusted",
+    // Left at the default risk (write): the list is shown in the status bar, which the model trusts,
+    // so text copied into it from external content is checked by the runtime guard like a file write.
     execute: async (args, context) => apply(rewriteTodoList(currentList(context), args), "TODO list replaced"),
   };
   const update: Tool<{ updates: unknown[] }> = {
@@ -31,6 +34,7 @@ export function createTodoTools(): Tool[] {
       "rewrite_todo_list if one is needed). At most one item may be in_progress after the update, so finish and start " +
       'in one call: {"updates": [{"id": "1", "status": "completed"}, {"id": "2", "status": "in_progress"}]}',
     parameters: updateTodoStatusParameters,
+    source: "trusted",
     execute: async (args, context) => apply(updateTodoStatus(currentList(context), args), "TODO list updated"),
   };
   // Argument types are checked by the runner against each schema; erasing them here is safe.

@@ -1,4 +1,5 @@
 import { escapeForTerminal } from "../escape-for-terminal.js";
+import { neutraliseMarkers } from "../external-content/neutralise-markers.js";
 
 /**
  * Puts text that came from outside the harness (a model-written argument, a TODO item, the user's
@@ -8,10 +9,14 @@ import { escapeForTerminal } from "../escape-for-terminal.js";
  * characters too (escapeForTerminal: no text that displays as something else), and length is capped.
  */
 export function quoteExternal(text: string, maxCharacters = 80): string {
-  const singleLine = text.replace(/\s+/g, " ").trim();
+  // The same neutraliser as external tool results: no forged boundary, harness tag or template
+  // token survives in any disguise (entities, homoglyphs, invisible characters), not only as `<`.
+  const singleLine = neutraliseMarkers(text).text.replace(/\s+/g, " ").trim();
   const characters = Array.from(singleLine);
   const cut = characters.length > maxCharacters ? `${characters.slice(0, Math.max(1, maxCharacters - 1)).join("")}…` : singleLine;
-  return escapeForTerminal(JSON.stringify(cut)).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
+  // Once more at the end: collapsing whitespace and escaping invisible characters can themselves
+  // join letters into a marker ("<\u200Bs" becomes "\u003c s\\u200B").
+  return neutraliseMarkers(escapeForTerminal(JSON.stringify(cut)).replace(/</g, "\\u003c").replace(/>/g, "\\u003e")).text;
 }
 
 /** Tool names are chosen by the model (an unknown tool can be any string): plain names stay bare, anything else is quoted. */
@@ -21,6 +26,7 @@ export function quoteName(name: string): string {
 
 /** Compact JSON (already one line) from the model, capped and with `<`/`>` escaped — still valid JSON when not cut. */
 export function compactJson(json: string, maxCharacters = 120): string {
+  json = neutraliseMarkers(json).text;
   const cut = json.length > maxCharacters ? `${json.slice(0, maxCharacters - 1)}…` : json;
-  return escapeForTerminal(cut.replace(/[\r\n]+/g, " ")).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
+  return neutraliseMarkers(escapeForTerminal(cut.replace(/[\r\n]+/g, " ")).replace(/</g, "\\u003c").replace(/>/g, "\\u003e")).text;
 }

@@ -64,6 +64,8 @@ export function createBashTool(options: BashToolOptions): Tool<BashArgs> {
     },
     parallelSafe: false,
     requiresConfirmation: true,
+    source: "workspace",
+    risk: "exec",
     // The command's own timeout ends it first and reports the output gathered so far.
     timeoutMs: maxTimeoutMs + 10_000,
     async execute(args, context) {

@@ -46,6 +46,8 @@ export function createEditFileTool(options: EditFileToolOptions): Tool<EditFileA
     },
     parallelSafe: false,
     requiresConfirmation: true,
+    source: "workspace",
+    risk: "write",
     async execute(args) {
       if (args.old_string === "") {
         throw new ToolError("invalid_arguments", "old_string is empty; to create or rewrite a file use write_file.");

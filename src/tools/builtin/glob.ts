@@ -38,6 +38,8 @@ export function createGlobTool(options: GlobToolOptions): Tool<GlobArgs> {
       additionalProperties: false,
     },
     parallelSafe: true,
+    source: "workspace",
+    risk: "read",
     async execute(args) {
       const base = await resolveWorkspacePath(options.workspace, args.path ?? ".", { mustExist: true });
       const baseShown = toWorkspaceRelative(options.workspace, base);

@@ -73,6 +73,8 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepArgs> {
       additionalProperties: false,
     },
     parallelSafe: true,
+    source: "workspace",
+    risk: "read",
     async execute(args, context) {
       const matcher = compilePattern(args.pattern, args.ignore_case === true);
       const maxResults = Math.max(1, Math.floor(args.max_results ?? defaultMaxResults));

@@ -34,6 +34,8 @@ export function createListDirTool(options: ListDirToolOptions): Tool<ListDirArgs
       additionalProperties: false,
     },
     parallelSafe: true,
+    source: "workspace",
+    risk: "read",
     async execute(args) {
       const absolute = await resolveWorkspacePath(options.workspace, args.path ?? ".", { mustExist: true });
       const shown = toWorkspaceRelative(options.workspace, absolute);

@@ -51,6 +51,8 @@ export function createReadFileTool(options: ReadFileToolOptions): Tool<ReadFileA
       additionalProperties: false,
     },
     parallelSafe: true,
+    source: "workspace",
+    risk: "read",
     async execute(args) {
       const file = await openWorkspaceFile(options.workspace, args.path, { mode: "read", toolName: "read_file" });
       try {

@@ -32,6 +32,8 @@ export function createWriteFileTool(options: WriteFileToolOptions): Tool<WriteFi
     },
     parallelSafe: false,
     requiresConfirmation: true,
+    source: "workspace",
+    risk: "write",
     async execute(args) {
       const file = await openWorkspaceFile(options.workspace, args.path, {
         mode: "write",

@@ -9,7 +9,7 @@ import type { CliIo } from "../../cli-io.js";
 
 export const viewBenchHelp = `Usage: ctxkit bench view [--corpus <dir>] [--calls <n>] [--context-tokens <n>] [--repeat <n>] [--tokenizers <list>] [--chromium <path>] [--out <file>]
 
-Issue 18: how fast 'ctxkit view' opens a big run. Builds a mini-swe-agent trajectory of --calls
+How fast 'ctxkit view' opens a big run. Builds a mini-swe-agent trajectory of --calls
 calls (500) from the corpus's swe-gemini turns, each prompt at least --context-tokens (100,000)
 Qwen3 tokens, writes it to a temporary file, then --repeat times (3) runs the built 'ctxkit view'
 on it and times: until the URL is printed (read, import, analysis, listening), the timeline and

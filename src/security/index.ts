@@ -1,0 +1,6 @@
+// `ctxkit/security`: keeping instructions and data apart — source tags on external content, the
+// neutraliser, screening, role discipline, and the runtime guard whose approvals bind to exact calls.
+export * from "../context/external-content/index.js";
+export { createRuntimeGuard, type GuardedCall, type GuardVerdict, type RuntimeGuard, type RuntimeGuardContext, type RuntimeGuardOptions } from "./create-runtime-guard.js";
+export { describeTaintFinding, findTaint, type TaintFinding, type TaintInput } from "./find-taint.js";
+export { hashToolCall } from "./hash-tool-call.js";
