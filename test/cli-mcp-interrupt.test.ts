@@ -37,7 +37,8 @@ describe("ctxkit run with MCP servers, interrupted", () => {
     const exited = new Promise<number | null>((resolvePromise) => child.on("close", (code) => resolvePromise(code)));
     await until(() => model!.requests.length >= 2, "the second model call");
     const body = JSON.parse(model.requests[1]!.body) as { messages: Array<{ role: string; content?: unknown }> };
-    const pid = Number(/(\d+)$/.exec(String(body.messages.find((message) => message.role === "tool")?.content))?.[1]);
+    // The result is tagged as external content: the pid is the last number before the closing tag.
+    const pid = Number(/(\d+)\s*(?:<\/external_content [^>]*>)?\s*$/.exec(String(body.messages.find((message) => message.role === "tool")?.content))?.[1]);
     expect(isRunning(pid)).toBe(true);
     // The hang call starts right after the second answer; give it a moment to be in flight.
     await new Promise((resolvePromise) => setTimeout(resolvePromise, 1_000));

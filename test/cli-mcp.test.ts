@@ -46,7 +46,7 @@ describe("ctxkit run --mcp-config", () => {
     expect(bodies[0]!.tools!.map((tool) => tool.function.name)).toContain("mcp__everything__echo");
     const toolMessage = bodies[1]!.messages.find((message) => message.role === "tool");
     // The status bar stamps the result with the time and call number; the server's text follows.
-    expect(String(toolMessage?.content)).toMatch(/\[Tool call #1 for 'mcp__everything__echo'\] Echo: from the model$/);
+    expect(String(toolMessage?.content)).toMatch(/\[Tool call #1 for 'mcp__everything__echo'\] (?:<external_content [^>]*>\s*)?Echo: from the model\s*(?:<\/external_content [^>]*>)?$/);
     const stored = (await sessionLines(cwd)).map((line) => JSON.stringify(line));
     expect(stored.some((line) => line.includes('"role":"tool"') && line.includes("Echo: from the model"))).toBe(true);
   }, slow);

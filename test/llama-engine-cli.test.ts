@@ -26,8 +26,8 @@ describe("the embedded llama engine from the ctxkit command", () => {
     const workspace = await mkdtemp(join(tmpdir(), "ctxkit-llama-run-"));
     const modelPath = await createTinyQwen3Gguf();
     // A small context keeps the noise answer short: output is capped at what the window leaves
-    // (so no task tool either: its definition would fill the rest of the 1,800 tokens).
-    const run = await runCli(["run", "--provider", "llama", "--model-path", modelPath, "--tools", "read_file", "--no-sub-agents", "--context-window", "1800", "--max-iterations", "1", "--json", "Say hi"], { cwd: workspace, timeoutMs: slow });
+    // (so no task or notes tools either: their definitions would fill the rest of the 2,400 tokens).
+    const run = await runCli(["run", "--provider", "llama", "--model-path", modelPath, "--tools", "read_file", "--no-sub-agents", "--notes", "off", "--context-window", "2400", "--max-iterations", "1", "--json", "Say hi"], { cwd: workspace, timeoutMs: slow });
     const end = JSON.parse(run.stdout.trim().split("\n").at(-1)!) as { type: string; usage: { inputTokens: number; outputTokens: number } };
     expect(end).toMatchObject({ type: "run_end" });
     expect(end.usage.inputTokens).toBeGreaterThan(500);
