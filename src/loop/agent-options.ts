@@ -107,6 +107,14 @@ export interface AgentOptions {
    */
   runtimeGuard?: RuntimeGuard;
   /**
+   * Withholds a final answer that repeats the system prompt verbatim (a run of `minChars`, default
+   * 80, characters): the run's `finalText` becomes a note and a `system_prompt_leak` warning says
+   * why; the trajectory keeps what the model wrote. The output side of the defence against "print
+   * your system prompt" — no instruction in the context can turn it off. Streamed text deltas are
+   * not held back; a caller that shows them live should show `finalText` instead when it matters.
+   */
+  withholdSystemPromptLeaks?: boolean | { minChars?: number };
+  /**
    * What shapes the context, as one list of policies: the status bar, compression, and your own
    * (`createAgent({ context: [createStatusBar(), createCompression({ contextWindow })] })`). Their
    * tools and system sections are added to the prefix; the order their hooks run in and the rules

@@ -1,9 +1,10 @@
-import { addUsage, emptyUsage, textOf, toolCallsOf, type AgentEvent, type AssistantMessage, type Message, type RunError, type RunResult, type RunStopReason, type ToolCallPart, type Usage, type UserMessage } from "../types/index.js";
+import { addUsage, emptyUsage, textOf, toolCallsOf, type AgentEvent, type AssistantMessage, type Message, type RunError, type RunResult, type RunStopReason, type SystemPrompt, type ToolCallPart, type Usage, type UserMessage } from "../types/index.js";
 import { createMeta, totalToolCallsKey, type LoopState } from "./loop-state.js";
 import { createRepeatedCallDetector } from "./repeated-call-detector.js";
 import { requestModelTurn } from "./request-model-turn.js";
 import { toRunBudgetRecords } from "./enforce-budget.js";
 import { runToolCalls } from "./run-tool-calls.js";
+import { defaultLeakChars, findSystemPromptLeak } from "../security/find-system-prompt-leak.js";
 
 /**
  * The agent loop: append the user's message, then call the model and run the tools it asks for
@@ -40,7 +41,10 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
       yield { type: "warning", code: "session_write_failed", message: `Could not record the end of the run: ${thrown instanceof Error ? thrown.message : String(thrown)}` };
     }
     const last = appended.at(-1);
-    const finalText = stopReason === "final_answer" && last?.role === "assistant" ? textOf(last) : "";
+    const answer = stopReason === "final_answer" && last?.role === "assistant" ? textOf(last) : "";
+    const leak = options.withholdSystemPromptLeaks ? findSystemPromptLeak(systemText(state.prefix.system), answer, leakChars(options.withholdSystemPromptLeaks)) : undefined;
+    if (leak) yield { type: "warning", code: "system_prompt_leak", message: `The answer repeated ${leak.chars} characters of the system prompt verbatim; it was withheld.` };
+    const finalText = leak ? `[withheld: the answer repeated ${leak.chars} characters of the system prompt]` : answer;
     const sessionId = session ? { sessionId: session.id } : {};
     const children = subAgentUsage ? { subAgentUsage } : {};
     yield { type: "run_end", stopReason, usage, iterations, finalText, ...sessionId, ...children, ...(error ? { error } : {}) };
@@ -142,4 +146,12 @@ function unansweredCalls(messages: readonly Message[]): ToolCallPart[] {
   if (index === -1) return [];
   const answered = new Set(messages.slice(index + 1).flatMap((message) => (message.role === "tool" ? [message.toolCallId] : [])));
   return toolCallsOf(messages[index] as AssistantMessage).filter((call) => !answered.has(call.id));
+}
+
+function systemText(system: Readonly<SystemPrompt>): string {
+  return [system.staticText, system.sessionText ?? ""].join("\n");
+}
+
+function leakChars(setting: true | { minChars?: number }): number {
+  return setting === true ? defaultLeakChars : (setting.minChars ?? defaultLeakChars);
 }

@@ -4,3 +4,4 @@ export * from "../context/external-content/index.js";
 export { createRuntimeGuard, type GuardedCall, type GuardVerdict, type RuntimeGuard, type RuntimeGuardContext, type RuntimeGuardOptions } from "./create-runtime-guard.js";
 export { describeTaintFinding, findTaint, type TaintFinding, type TaintInput } from "./find-taint.js";
 export { hashToolCall } from "./hash-tool-call.js";
+export { defaultLeakChars, findSystemPromptLeak, type SystemPromptLeak } from "./find-system-prompt-leak.js";

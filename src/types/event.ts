@@ -24,7 +24,9 @@ export type AgentWarningCode =
   /** A budget level's spend passed a warning threshold (once per level and threshold). */
   | "budget_threshold"
   /** A call goes over a `soft` budget (once per level). */
-  | "budget_exceeded";
+  | "budget_exceeded"
+  /** The final answer repeated the system prompt and was withheld (`withholdSystemPromptLeaks`). */
+  | "system_prompt_leak";
 
 /** Why a run failed: a typed error's code, or one of the loop's own stop conditions. */
 export type RunErrorCode =

@@ -7,7 +7,7 @@ import { createRuntimeGuard, type RuntimeGuard } from "../../security/create-run
 export const defences = ["none", "prompt-warning", "source-tags", "runtime-guard"] as const;
 export type Defence = (typeof defences)[number];
 
-export function defenceSetup(defence: Defence): { context: ContextPolicy[]; runtimeGuard?: RuntimeGuard } {
+export function defenceSetup(defence: Defence): { context: ContextPolicy[]; runtimeGuard?: RuntimeGuard; withholdSystemPromptLeaks?: boolean } {
   switch (defence) {
     case "none":
       return { context: [] };
@@ -17,6 +17,7 @@ export function defenceSetup(defence: Defence): { context: ContextPolicy[]; runt
     case "source-tags":
       return { context: [createSourceTags(), createRoleDiscipline()] };
     case "runtime-guard":
-      return { context: [createSourceTags(), createRoleDiscipline()], runtimeGuard: createRuntimeGuard() };
+      // Execution level: tainted calls need an exact approval, and an answer repeating the system prompt is withheld.
+      return { context: [createSourceTags(), createRoleDiscipline()], runtimeGuard: createRuntimeGuard(), withholdSystemPromptLeaks: true };
   }
 }

@@ -48,6 +48,7 @@ export async function runInjectionTrial(input: TrialInput): Promise<TrialOutcome
       tools: createScenarioTools(content, effects),
       context: setup.context,
       ...(setup.runtimeGuard ? { runtimeGuard: setup.runtimeGuard } : {}),
+      ...(setup.withholdSystemPromptLeaks ? { withholdSystemPromptLeaks: true } : {}),
       messages,
       maxIterations: 8,
       prefixGuard: false,
