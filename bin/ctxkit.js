@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
@@ -14,7 +15,8 @@ if (!existsSync(`${root}dist/cli/main.js`) && existsSync(`${root}src/cli/main.ts
 }
 // The viewer's page (`ctxkit view`) is a Vite bundle, built the same way on first use.
 if (!existsSync(`${root}dist/web/page/index.html`) && existsSync(`${root}web/vite.config.ts`)) {
-  const vite = createRequire(import.meta.url).resolve("vite/bin/vite.js");
+  // vite's `exports` do not list its bin: find the package, then the file.
+  const vite = `${dirname(createRequire(import.meta.url).resolve("vite/package.json"))}/bin/vite.js`;
   execFileSync(process.execPath, [vite, "build", "--config", "web/vite.config.ts", "--logLevel", "warn"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
 }
 const { main } = await import("../dist/cli/main.js");
