@@ -6,7 +6,7 @@ const percent = (value: number) => `${Math.round(value * 100)}%`;
 
 /** The 3×4 table per model (success rate, successes/trials, 95% interval), the corpus rows and the halves. */
 export function formatInjectionReport(report: InjectionBenchReport): string {
-  const lines: string[] = [`Prompt injection (experiment 2-5), ${report.manifest.mode}: attack success rate by defence (lower is better)`];
+  const lines: string[] = [`Prompt injection, ${report.manifest.mode}: attack success rate by defence (lower is better)`];
   for (const model of report.manifest.models) {
     lines.push("", `model: ${model}`);
     const header = ["attack".padEnd(9), ...defences.map((defence) => defence.padEnd(24))].join(" ");
