@@ -1,3 +1,4 @@
+import type { RuntimeGuard } from "../security/create-runtime-guard.js";
 import { createAgent } from "../loop/create-agent.js";
 import type { ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
 import { resolveAgentPrefix } from "../loop/resolve-agent-prefix.js";
@@ -16,6 +17,8 @@ export interface SubAgentEnvironment {
   sessionStore?: SessionStore;
   workspace?: string;
   confirmToolCall?: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>;
+  /** The parent's runtime guard: a child's tainted calls need the same exact approval (a fork sees the same external results). */
+  runtimeGuard?: RuntimeGuard;
   clock?: () => Date;
   createId?: () => string;
 }
@@ -76,6 +79,7 @@ export async function runSubAgent(call: SubAgentCall, environment: SubAgentEnvir
       ...(session ? { session } : {}),
       ...(setup.settings ? { settings: setup.settings } : {}),
       ...(environment.confirmToolCall ? { confirmToolCall: environment.confirmToolCall } : {}),
+      ...(environment.runtimeGuard ? { runtimeGuard: environment.runtimeGuard } : {}),
       ...(environment.clock ? { clock: environment.clock } : {}),
       ...(environment.createId ? { createId: environment.createId } : {}),
     });

@@ -206,7 +206,15 @@ async function createConfiguredAgent(
   ];
   const tools = [...options.builtinTools, ...options.mcpTools];
   // Sub-agents: the `task` tool (explore, fork), unless --no-sub-agents.
-  tools.push(...createTaskToolFromConfig(config, { provider, sessionStore: sessionStoreFor(config), confirmToolCall: options.confirmToolCall, ...(options.clock ? { clock: options.clock } : {}) }));
+  tools.push(
+    ...createTaskToolFromConfig(config, {
+      provider,
+      sessionStore: sessionStoreFor(config),
+      confirmToolCall: options.confirmToolCall,
+      runtimeGuard: untrusted.runtimeGuard,
+      ...(options.clock ? { clock: options.clock } : {}),
+    }),
+  );
   // A resumed session's stored system prompt already holds the policies' sections (the skills catalog…).
   const deferTools = config.deferTools && { mode: config.deferTools, ...(config.contextWindow ? { contextWindow: config.contextWindow } : {}) };
   const system = withoutPolicySections(options.system ?? defaultSystemPrompt, policySystemSection({ tools, context, ...(deferTools ? { deferTools } : {}) }));

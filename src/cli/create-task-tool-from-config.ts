@@ -1,3 +1,4 @@
+import type { RuntimeGuard } from "../security/create-runtime-guard.js";
 import { createExploreAgent, createForkAgent, createTaskTool } from "../agents/index.js";
 import type { ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
 import type { Provider } from "../providers/provider.js";
@@ -13,7 +14,7 @@ import type { ResolvedConfig } from "./resolve-config.js";
  */
 export function createTaskToolFromConfig(
   config: ResolvedConfig,
-  options: { provider: Provider; sessionStore: SessionStore; confirmToolCall: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>; clock?: () => Date },
+  options: { provider: Provider; sessionStore: SessionStore; confirmToolCall: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>; runtimeGuard?: RuntimeGuard; clock?: () => Date },
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
 ): Tool<any>[] {
   if (!config.subAgents) return [];
@@ -26,6 +27,7 @@ export function createTaskToolFromConfig(
       sessionStore: options.sessionStore,
       workspace: config.workspace,
       confirmToolCall: options.confirmToolCall,
+      ...(options.runtimeGuard ? { runtimeGuard: options.runtimeGuard } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
     }),
   ];

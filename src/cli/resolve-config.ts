@@ -289,7 +289,7 @@ export function resolveConfig(
     untrustedContent: {
       trustWorkspace: flags["trust-workspace"] === true || userConfig?.trustWorkspace === true,
       externalTools: [...new Set([...(workspaceConfig?.externalTools ?? []), ...(userConfig?.externalTools ?? [])])],
-      notice: (userConfig?.untrustedContentNotice ?? workspaceConfig?.untrustedContentNotice) !== false,
+      notice: userConfig?.untrustedContentNotice !== false,
     },
     skillDirectories: (flags.skills ?? []).map((directory) => resolve(workspace, directory)),
     mcp: resolveMcpServers({
@@ -349,6 +349,13 @@ function checkWorkspaceConfig(config: ConfigFile | undefined, path: string): Con
       "config_file_invalid",
       `${path}: 'allowLoopbackFetch' is not read from a workspace's config (a cloned repository could point the model at services on your machine). ` +
         "Move it to ~/.config/ctxkit/config.json, or pass --allow-loopback-fetch.",
+    );
+  }
+  if (config.untrustedContentNotice !== undefined) {
+    throw new ConfigError(
+      "config_file_invalid",
+      `${path}: 'untrustedContentNotice' is not read from a workspace's config (a cloned repository could remove the notice that its files are data). ` +
+        "Move it to ~/.config/ctxkit/config.json.",
     );
   }
   if (config.trustWorkspace !== undefined) {

@@ -27,8 +27,10 @@ export function resolveMcpServers(sources: {
     Object.assign(servers, parsed.servers);
     warnings.push(...parsed.warnings);
   };
-  if (sources.user) add(sources.user.value, sources.user.path, "user");
+  // The user's own servers win over a workspace's of the same name: a cloned repository must not
+  // put its server's tools under a name the user trusts.
   if (sources.workspace) add(sources.workspace.value, sources.workspace.path, "workspace");
+  if (sources.user) add(sources.user.value, sources.user.path, "user");
   for (const file of sources.files) {
     const path = resolve(sources.cwd, file);
     let value: unknown;

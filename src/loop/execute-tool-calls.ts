@@ -31,6 +31,8 @@ export interface ToolExecutionContext {
 
 export interface ToolCallOutcome {
   call: ToolCallPart;
+  /** The call that ran in its place, when a policy routed it (`call_tool` → the tool it names). */
+  routed?: ToolCallPart;
   output: ToolOutput;
   durationMs: number;
 }
@@ -64,15 +66,17 @@ export async function executeToolCall(call: ToolCallPart, context: ToolExecution
   const started = performance.now();
   // The time a person takes to answer a confirmation is not the tool's: it is left out of durationMs.
   const timing = { waitedMs: 0 };
+  const route = context.routeToolCall?.(call, { messages: context.messages ?? [] });
+  const effective = route?.type === "call" ? route.call : call;
   // A throwing hook or confirmation handler must not leave the call without a result.
-  const output = await runToolCall(call, context, timing).catch((error: unknown) => failureFromThrown(call.name, error));
-  return { call, output, durationMs: Math.max(0, Math.round(performance.now() - started - timing.waitedMs)) };
+  const output =
+    route?.type === "error"
+      ? failure(route.kind, route.message)
+      : await runToolCall(effective, context, timing).catch((error: unknown) => failureFromThrown(effective.name, error));
+  return { call, ...(effective !== call ? { routed: effective } : {}), output, durationMs: Math.max(0, Math.round(performance.now() - started - timing.waitedMs)) };
 }
 
-async function runToolCall(made: ToolCallPart, context: ToolExecutionContext, timing: { waitedMs: number }): Promise<ToolOutput> {
-  const route = context.routeToolCall?.(made, { messages: context.messages ?? [] });
-  if (route?.type === "error") return failure(route.kind, route.message);
-  const call = route?.type === "call" ? route.call : made;
+async function runToolCall(call: ToolCallPart, context: ToolExecutionContext, timing: { waitedMs: number }): Promise<ToolOutput> {
   const tool = context.tools.get(call.name);
   if (!tool) {
     // Deferred tools are found with tool_search, not listed here (a catalog of hundreds would flood the result).

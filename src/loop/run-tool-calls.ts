@@ -4,6 +4,9 @@ import type { AgentEvent, ToolCallPart, ToolMessage, RunError, Usage } from "../
 import { executeToolCalls, failure, type ToolCallOutcome } from "./execute-tool-calls.js";
 import { createMeta, totalToolCallsKey, type LoopState } from "./loop-state.js";
 import type { RepeatVerdict } from "./repeated-call-detector.js";
+import { callToolName, toolSearchToolName } from "../tools/search/tool-discovery.js";
+
+const toolSearchOwnTools = new Set([toolSearchToolName, callToolName]);
 
 export interface ToolTurnContext {
   state: LoopState;
@@ -56,23 +59,26 @@ export async function* runToolCalls(
     ...(state.policy.routeToolCall ? { routeToolCall: state.policy.routeToolCall } : {}),
     findMessage: (id) => state.replaced.get(id) ?? state.trajectory.find((message) => message.meta.id === id),
     ...(state.budget ? { budget: state.budget } : {}),
-    agent: { system: state.prefix.system, tools: [...state.toolsByName.values()], ...(options.settings ? { settings: options.settings } : {}) },
+    // The tool-search tools are left out: a fork child rebuilds the same ones from the same deferred tools.
+    agent: { system: state.prefix.system, tools: [...state.toolsByName.values()].filter((tool) => !toolSearchOwnTools.has(tool.name)), ...(options.settings ? { settings: options.settings } : {}) },
   });
   for (const result of executed) outcomes.set(result.call.id, result);
 
   for (const call of calls) {
     const result = outcomes.get(call.id);
     if (!result) continue;
-    const callNumber = (state.toolCallCounts.get(call.name) ?? 0) + 1;
+    // A routed call (through `call_tool`) is the tool it ran: its name, count and source are that tool's.
+    const ran = result.routed ?? call;
+    const callNumber = (state.toolCallCounts.get(ran.name) ?? 0) + 1;
     const totalCallNumber = (state.toolCallCounts.get(totalToolCallsKey) ?? 0) + 1;
-    state.toolCallCounts.set(call.name, callNumber);
+    state.toolCallCounts.set(ran.name, callNumber);
     state.toolCallCounts.set(totalToolCallsKey, totalCallNumber);
     const subAgent = result.output.subAgent;
     if (subAgent) context.onSubAgentUsage?.(subAgent.usage);
     const raw: ToolMessage = {
       role: "tool",
       toolCallId: call.id,
-      toolName: call.name,
+      toolName: ran.name,
       content: capToolOutput(result.output.content, options.maxToolResultCharacters),
       isError: result.output.isError === true,
       meta: { ...createMeta(state, "tool"), ...(subAgent ? { subAgent } : {}) },
@@ -84,13 +90,13 @@ export async function* runToolCalls(
     if (processToolResult && error === undefined) {
       try {
         const processed = toProcessedToolResult(await processToolResult(raw, {
-          call,
+          call: ran,
           ...(result.output.errorKind ? { errorKind: result.output.errorKind } : {}),
           durationMs: result.durationMs,
           callNumber,
           totalCallNumber,
           now: state.clock(),
-          ...(result.output.errorKind === "unknown_tool" ? {} : { source: state.toolsByName.get(call.name)?.source ?? "workspace" }),
+          ...(result.output.errorKind === "unknown_tool" ? {} : { source: state.toolsByName.get(ran.name)?.source ?? "workspace" }),
         }));
         // The original a preview points to is stored before the preview is appended.
         for (const blob of processed.blobs) state.blobStore.put(blob.content);
@@ -100,7 +106,7 @@ export async function* runToolCalls(
         const reason = thrown instanceof Error ? thrown.message : String(thrown);
         error = {
           code: "tool_result_processing_failed",
-          message: `Processing the result of '${call.name}' failed${typeof code === "string" ? ` (${code})` : ""}: ${reason} The unprocessed result was stored.`,
+          message: `Processing the result of '${ran.name}' failed${typeof code === "string" ? ` (${code})` : ""}: ${reason} The unprocessed result was stored.`,
         };
       }
     }
