@@ -115,7 +115,7 @@ export async function runCacheSafety(input: CacheSafetyInput): Promise<CacheSafe
       skillByTool: messages.some((message) => message.meta.derived?.kind === "skill" && message.meta.derived.via === "tool"),
       skillFileRead: toolResult("skill_file"),
       toolsDiscovered: messages.some((message) => message.meta.derived?.kind === "tool_discovery"),
-      discoveredToolCalled: toolResult("call_tool"),
+      discoveredToolCalled: toolResult(input.target.name),
     },
     mcpListChanged: listChanged ? "checked" : "not wired",
   };

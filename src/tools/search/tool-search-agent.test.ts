@@ -91,7 +91,7 @@ describe("deferred tools on an OpenAI-compatible server (proxy form)", () => {
     );
     const results = agent.messages.filter((message) => message.role === "tool");
     const invalid = results.find((message) => message.toolCallId === "p1")!;
-    expect(invalid).toMatchObject({ isError: true, toolName: "call_tool" });
+    expect(invalid).toMatchObject({ isError: true, toolName: "cancel_reservation" }); // the result is the routed tool's (its source, counts and taint follow it)
     expect(invalid.content).toBe(
       `Error (invalid_arguments): Invalid arguments for 'cancel_reservation': argument 'reservation_id' must be string. Expected parameters: ${JSON.stringify(cancelReservation.parameters)}.`,
     );
