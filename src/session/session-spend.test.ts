@@ -7,7 +7,8 @@ import { createAgent } from "../loop/create-agent.js";
 import { weatherTool } from "../loop/test-support.js";
 import { createScriptedProvider } from "../providers/scripted/index.js";
 import { createSessionStore } from "./session-store.js";
-import { sessionSpend } from "./session-spend.js";
+import { recordedCalls, sessionSpend } from "./session-spend.js";
+import type { Message } from "../types/index.js";
 import { startSession } from "./start-session.js";
 
 const calling = () => createScriptedProvider({ turns: (_request, call) => ({ toolCalls: [{ name: "get_weather", arguments: { city: `City${call}` } }] }) });
@@ -51,5 +52,31 @@ describe("budget spend across a resumed session", () => {
       { usage: { inputTokens: 200, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 20, reasoningTokens: 0 }, model: "b" },
     ];
     expect(sessionSpend(calls, (usage, model) => (model === "a" ? 1 : usage.outputTokens))).toEqual({ tokens: 330, costUsd: 21 });
+  });
+});
+
+describe("recordedCalls", () => {
+  it("adds what the session's sub-agents spent, from their task results, to its own calls", () => {
+    const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens, reasoningTokens: 0 });
+    const taskResult: Message = {
+      role: "tool",
+      toolCallId: "t1",
+      toolName: "task",
+      content: "child answer",
+      isError: false,
+      meta: {
+        id: "m3",
+        origin: "tool",
+        createdAt: "2026-01-01T00:00:00.000Z",
+        subAgent: { agent: "explore", stopReason: "final_answer", iterations: 2, usage: usage(900, 40), provider: "openai-compatible", model: "gpt-4.1-mini" },
+      },
+    };
+    const calls = recordedCalls({
+      usage: [{ request: 0, usage: usage(100, 10) }],
+      requests: [{ model: "gpt-4.1" }] as never,
+      log: [taskResult],
+    });
+    expect(calls.map((call) => call.model)).toEqual(["gpt-4.1", "gpt-4.1-mini"]);
+    expect(sessionSpend(calls).tokens).toBe(1050);
   });
 });

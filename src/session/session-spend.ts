@@ -7,9 +7,15 @@ export interface RecordedCall {
   model: string;
 }
 
-/** The calls of a loaded session with their models (from each usage record's request). */
-export function recordedCalls(session: Pick<LoadedSession, "usage" | "requests">): RecordedCall[] {
-  return session.usage.map((record) => ({ usage: record.usage, model: session.requests[record.request]?.model ?? "" }));
+/**
+ * The calls of a loaded session with their models (from each usage record's request), then what
+ * its sub-agents spent — recorded in their own session files, and on the parent's `task` results
+ * (`meta.subAgent`), which is where a resumed budget finds it. Pass `log` to include them.
+ */
+export function recordedCalls(session: Pick<LoadedSession, "usage" | "requests"> & { log?: LoadedSession["log"] }): RecordedCall[] {
+  const own = session.usage.map((record) => ({ usage: record.usage, model: session.requests[record.request]?.model ?? "" }));
+  const children = (session.log ?? []).flatMap((message) => (message.meta.subAgent ? [{ usage: message.meta.subAgent.usage, model: message.meta.subAgent.model }] : []));
+  return [...own, ...children];
 }
 
 /**
