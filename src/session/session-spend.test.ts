@@ -72,7 +72,7 @@ describe("recordedCalls", () => {
       },
     };
     const calls = recordedCalls({
-      usage: [{ request: 0, usage: usage(100, 10) }],
+      usage: [{ type: "usage", request: 0, usage: usage(100, 10) }],
       requests: [{ model: "gpt-4.1" }] as never,
       log: [taskResult],
     });
