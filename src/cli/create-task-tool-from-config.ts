@@ -6,6 +6,7 @@ import { createWorkspaceTools } from "../tools/builtin/index.js";
 import type { Tool } from "../types/index.js";
 import type { SessionStore } from "../session/index.js";
 import type { ResolvedConfig } from "./resolve-config.js";
+import { createUntrustedContentFromConfig } from "./create-untrusted-content-from-config.js";
 
 /**
  * The `task` tool of `ctxkit run` / `chat`: the read-only `explore` agent and `fork`, each child in
@@ -20,9 +21,12 @@ export function createTaskToolFromConfig(
   if (!config.subAgents) return [];
   // explore searches with the read-only workspace tools whatever --tools gave the main agent.
   const readOnlyTools = createWorkspaceTools({ workspace: config.workspace });
+  // explore reads what the parent would: its results are tagged as data the same way (a fork
+  // keeps the parent's prefix, so it cannot add the policies' system section).
+  const explore = { ...createExploreAgent({ tools: readOnlyTools }), context: () => createUntrustedContentFromConfig(config).policies };
   return [
     createTaskTool({
-      agents: [createExploreAgent({ tools: readOnlyTools }), createForkAgent()],
+      agents: [explore, createForkAgent()],
       provider: options.provider,
       sessionStore: options.sessionStore,
       workspace: config.workspace,
