@@ -1,6 +1,6 @@
 import { toolCallsOf, type Message, type ToolCallPart } from "../../types/index.js";
 import type { BlobCollector } from "./blob-store.js";
-import { blobIdOfMessage, isCompressedMessage, isPreviewMessage } from "./markers.js";
+import { blobIdOfMessage, frozenTextOf, isCompressedMessage, isPreviewMessage } from "./markers.js";
 import { createToolResultStub } from "./tool-result-stub.js";
 import { describeCall } from "./unit-source.js";
 
@@ -72,16 +72,11 @@ export function planToolResultClearing(messages: readonly Message[], options: Cl
   return { messages: next, cleared, freedTokens };
 }
 
-/**
- * Lines that stay visible whatever this clearing does: the user's requests and what earlier batches
- * derived (stubs, archives, summaries are frozen once sent). A stub need not repeat them.
- */
+/** The frozen lines of the context (see `frozenTextOf`), trimmed: a stub need not repeat them. */
 function frozenLines(messages: readonly Message[]): Set<string> {
   const lines = new Set<string>();
   for (const message of messages) {
-    const frozen = message.meta.derived !== undefined || (message.role === "user" && message.meta.origin !== "harness");
-    if (!frozen || (message.role !== "user" && message.role !== "tool")) continue;
-    for (const line of message.content.split("\n")) if (line.trim() !== "") lines.add(line.trim());
+    for (const line of (frozenTextOf(message) ?? "").split("\n")) if (line.trim() !== "") lines.add(line.trim());
   }
   return lines;
 }

@@ -26,6 +26,16 @@ export function isCompressedMessage(message: Message): boolean {
   return kind !== undefined && compressedKinds.has(kind);
 }
 
+/**
+ * Text that stays visible whatever a compression batch does: the user's requests and what earlier
+ * batches derived (stubs, archives, summaries are frozen once sent). A new stub or archive line
+ * need not repeat it. `undefined` for messages a batch may still change.
+ */
+export function frozenTextOf(message: Message): string | undefined {
+  const frozen = message.meta.derived !== undefined || (message.role === "user" && message.meta.origin !== "harness");
+  return frozen && (message.role === "user" || message.role === "tool") ? message.content : undefined;
+}
+
 /** A write-time preview of an over-budget result (the whole text is in the blob it names). */
 export function isPreviewMessage(message: Message): boolean {
   return message.role === "tool" && derivedOf(message, "preview") !== undefined;

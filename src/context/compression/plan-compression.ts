@@ -7,6 +7,7 @@ import type { CompressionStats } from "./compression-stats.js";
 import type { ContextMeter } from "./context-meter.js";
 import { createSummaryMessage, findCompactionRange, recentTailStart } from "./full-compaction.js";
 import { CHARS_PER_TOKEN } from "./extractive-summary.js";
+import { frozenTextOf } from "./markers.js";
 import { summarizeSafely } from "./summarize-safely.js";
 
 export interface PlanInput {
@@ -125,17 +126,9 @@ function withClearing(
   return { ...base, messages: cleared.messages, projectedTokens: project(cleared.messages), clearedResults: cleared.cleared, steps };
 }
 
-/**
- * What stays visible before `end` whatever this batch does: the user's requests and what earlier
- * batches derived (archives, summaries, stubs are frozen once sent), plus this batch's archives of
- * earlier ranges. Tool results are left out — clearing may still turn them into stubs.
- */
+/** The frozen text before `end` (see `frozenTextOf`) plus this batch's archives of earlier ranges. */
 function frozenTextBefore(messages: readonly Message[], end: number, newArchives: readonly Message[]): string {
-  const texts: string[] = [];
-  for (const message of messages.slice(0, end)) {
-    const frozen = message.meta.derived !== undefined || (message.role === "user" && message.meta.origin !== "harness");
-    if (frozen && (message.role === "user" || message.role === "tool")) texts.push(message.content);
-  }
+  const texts = messages.slice(0, end).flatMap((message) => frozenTextOf(message) ?? []);
   for (const archive of newArchives) if (archive.role === "user") texts.push(archive.content);
   return texts.join("\n");
 }
