@@ -37,9 +37,12 @@ function linesOf(text: string): string[] {
 export function turnLine(source: SummarySource, maxChars: number, knownLines?: ReadonlySet<string>): string {
   const [gist = "", ...rest] = source.text.split("\n");
   const line = `- ${source.label}: ${clip(gist, Math.min(200, maxChars / 2))}`;
-  // The rest of the turn's text (what the model said, what its tools returned) is kept as fact
-  // lines, verbatim and indented: every error line, and the first line of each identifier.
-  const facts = extractFactLines(rest.join("\n"), {
+  // What the tools returned is kept as fact lines, verbatim and indented: every error line, and the
+  // first line of each identifier. What the model said is not: its narration restates facts it
+  // read (so its line would claim their identifiers and crowd out the tool's line, where the fact
+  // is) or plans its next calls, which the gist already shows; the original is one recall away.
+  const saidFirst = source.kind === "assistant" && rest[0]?.startsWith("said: ") === true;
+  const facts = extractFactLines((saidFirst ? rest.slice(1) : rest).join("\n"), {
     maxChars: Math.max(0, maxChars - line.length),
     isKnown: (identifier) => line.includes(identifier),
     ...(knownLines ? { knownLines } : {}),
