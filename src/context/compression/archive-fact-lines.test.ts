@@ -40,4 +40,20 @@ describe("archive fact lines", () => {
     expect(lines).not.toContain("for inline_class in self.inlines:");
     expect(lines).toContain("586\t            inline = inline_class(self.model)".trim());
   });
+
+  it("keeps the line the tool returned for an identifier, not the model's narration that names it", () => {
+    const narrated: SummarySource = {
+      label: "m_6",
+      kind: "assistant",
+      text:
+        'bash {"command":"grep -n resolve_lookup_value query.py"} → ok\n' +
+        "said: THOUGHT: `resolve_lookup_value` in `django/db/models/sql/query.py` probably needs to unwrap lazy objects; let me find it.\n" +
+        `result bash: ${wrapped("1066:    def resolve_lookup_value(self, value, can_reuse, allow_joins):")}`,
+      messageId: "m_6",
+    };
+    const lines = summarizeTurns({ purpose: "turns", sources: [narrated], maxTokens: 400 });
+    expect(lines).toContain("1066:    def resolve_lookup_value(self, value, can_reuse, allow_joins):");
+    expect(lines).not.toContain("THOUGHT");
+    expect(lines.startsWith('- m_6: bash {"command":"grep -n resolve_lookup_value query.py"} → ok')).toBe(true);
+  });
 });
