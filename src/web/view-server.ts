@@ -83,6 +83,8 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     if (url.pathname === "/api/events") return openEventStream(response);
     if (url.pathname.startsWith("/api/")) {
       const result = await handleApiRequest(source, details, url.pathname.slice("/api/".length), url.searchParams);
+      // The exact counting thread starts once the first timeline went out, so it does not slow the page's opening.
+      if (result.status === 200 && /^\/api\/runs\/\d+\/timeline$/.test(url.pathname)) response.once("finish", () => source.startExactCounts?.());
       send(response, result.status, "application/json", JSON.stringify(result.body));
       return;
     }

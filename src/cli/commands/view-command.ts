@@ -54,7 +54,7 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
     throw new CtxkitError("option_invalid", `--tokenizer must be one of ${INSPECT_TOKENIZERS.join(", ")}; got '${String(tokenizer)}'.`);
   }
   // Exact counts in a worker thread: the page opens at once with estimates and updates itself.
-  const source = await createViewSource(files, { tokenizer: tokenizer as InspectTokenizer, exactCounts: "background", ...(tools === undefined ? {} : { tools }) });
+  const source = await createViewSource(files, { tokenizer: tokenizer as InspectTokenizer, exactCounts: "background", exactCountsStart: "when-asked", ...(tools === undefined ? {} : { tools }) });
   if (source.runs().length === 0) {
     for (const problem of source.problems()) io.stderr.write(`ctxkit view: ${problem.file}${problem.line === undefined ? "" : `:${problem.line}`}: ${problem.reason}\n`);
     io.stderr.write("ctxkit view: no transcript could be read.\n");
