@@ -83,8 +83,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     if (url.pathname === "/api/events") return openEventStream(response);
     if (url.pathname.startsWith("/api/")) {
       const result = await handleApiRequest(source, details, url.pathname.slice("/api/".length), url.searchParams);
-      // The exact counting thread starts once the first timeline went out, so it does not slow the page's opening.
-      if (result.status === 200 && /^\/api\/runs\/\d+\/timeline$/.test(url.pathname)) response.once("finish", () => source.startExactCounts?.());
+      if (result.status === 200) response.once("finish", () => startCountingAfter(url.pathname));
       send(response, result.status, "application/json", JSON.stringify(result.body));
       return;
     }
@@ -95,6 +94,17 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       return;
     }
     send(response, 200, asset.contentType, asset.body);
+  }
+
+  /**
+   * The exact-count thread starts once the page has drawn, so it slows neither the start nor the
+   * first drawing: when the page asks for a call's prompt (it does right after drawing the
+   * timeline), or a second after the first timeline went out (a script reading the API).
+   */
+  function startCountingAfter(path: string): void {
+    if (source.startExactCounts === undefined) return;
+    if (/^\/api\/runs\/\d+\/calls\//.test(path)) source.startExactCounts();
+    else if (/^\/api\/runs\/\d+\/timeline$/.test(path)) setTimeout(() => source.startExactCounts?.(), 1000).unref();
   }
 
   function openEventStream(response: ServerResponse): void {
