@@ -185,4 +185,16 @@ describe("the view server's routes", () => {
       await source.close();
     }
   }, 120_000);
+
+  it("names the page's first API requests, with the token, as preloads in its HTML", async () => {
+    const assets = await mkdtemp(join(tmpdir(), "ctxkit-view-assets-"));
+    await writeFile(join(assets, "index.html"), "<!doctype html><html><head><title>viewer</title></head><body></body></html>");
+    const server = await startViewServer({ source: await createViewSource([openAiLog]), assetsDirectory: assets });
+    servers.push(server);
+    const html = await (await fetch(`http://127.0.0.1:${server.port}/?token=${server.token}`)).text();
+    for (const path of ["runs", "runs/0/timeline", "runs/0/findings"]) {
+      expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="./api/${path}?token=${server.token}">`);
+    }
+    expect(html.indexOf("rel=\"preload\"")).toBeLessThan(html.indexOf("</head>"));
+  });
 });

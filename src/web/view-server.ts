@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { CtxkitError } from "../types/index.js";
 import { createCallDetailBuilder } from "./call-detail.js";
 import { DEFAULT_ASSETS_DIRECTORY, readPageAsset } from "./serve-page-asset.js";
+import { withApiPreloads } from "./page-preloads.js";
 import { handleApiRequest } from "./view-api.js";
 import { createViewToken, isTokenValid, presentedToken, tokenCookieName } from "./view-auth.js";
 import type { ViewSource } from "./view-source.js";
@@ -93,7 +94,8 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       send(response, 404, "text/plain; charset=utf-8", missing ? `ctxkit view: the page is not built (no ${assets}index.html); run 'npm run build'.\n` : "Not found.\n");
       return;
     }
-    send(response, 200, asset.contentType, asset.body);
+    const page = url.pathname === "/" || url.pathname === "/index.html";
+    send(response, 200, asset.contentType, page ? withApiPreloads(asset.body.toString("utf8"), auth ? token : undefined) : asset.body);
   }
 
   /**

@@ -100,6 +100,6 @@ export function App() {
       ${call === undefined ? html`<p class="muted">The run has no calls yet.</p>` : html`<${CallView} run=${run} call=${call} version=${timeline.version} />`}
       ${call === undefined ? null : html`<${DiffView} run=${run} calls=${timeline.calls.length} to=${call.index} version=${timeline.version} />`}
     </div>
-    <${FindingsView} findings=${findings} onSelect=${select} />
+    <${FindingsView} findings=${findings} calls=${timeline.calls} onSelect=${select} />
   </main>`;
 }
