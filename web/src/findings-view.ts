@@ -28,8 +28,7 @@ export function FindingsView({ findings, calls, onSelect }: { findings: Finding[
       : html`<ul class="undeclared-breaks">
           ${undeclared.slice(0, 200).map(
             ({ call, item }) => html`<li data-undeclared-break=${call}>
-              <button type="button" class="link" data-break-call=${call} onClick=${() => onSelect(call)}>call ${call}</button>
-              in ${item.layer}: ${humanize(item.cause)} — ${item.detail} (${formatTokens(item.lostTokens)} tokens no longer reusable)
+              <button type="button" class="link" data-break-call=${call} onClick=${() => onSelect(call)}>call ${call}</button>${" "}in ${item.layer}: ${humanize(item.cause)} — ${item.detail} (${formatTokens(item.lostTokens)} tokens no longer reusable)
             </li>`,
           )}
           ${undeclared.length > 200 ? html`<li>… and ${undeclared.length - 200} more</li>` : null}
