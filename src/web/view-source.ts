@@ -34,8 +34,8 @@ export interface ViewSourceOptions extends TranscriptAnalyzerOptions {
   exactCounts?: "immediate" | "background";
   /**
    * Background counts only. "at-once" (default): the worker starts with the source. "when-asked":
-   * only on `startExactCounts()` (the viewer calls it once the page has its first timeline), so
-   * the counting competes neither with the start nor with the page's first drawing.
+   * only on `startExactCounts()` (the viewer's server calls it once the page has drawn), so the
+   * counting competes neither with the start nor with the page's first drawing.
    */
   exactCountsStart?: "at-once" | "when-asked";
 }
@@ -75,6 +75,7 @@ export async function createViewSource(files: readonly string[], options: ViewSo
   let exact: ReturnType<typeof createExactAnalysis> | undefined;
   let started = background && options.exactCountsStart !== "when-asked";
   let waiting: (() => void) | undefined;
+  let closed = false;
   let runs: ViewRun[] = [];
   let problems: ImportProblem[] = [];
   let version = 0;
@@ -103,6 +104,7 @@ export async function createViewSource(files: readonly string[], options: ViewSo
         if (current === generation) problems = [...problems, { file: files.join(", "), reason: `exact counts could not be computed (${error.message}); showing estimates` }];
       },
     );
+    if (closed) return false;
     // Not started yet: only the newest read is counted when it starts.
     if (started) void countExactly();
     else waiting = () => void countExactly();
@@ -138,11 +140,16 @@ export async function createViewSource(files: readonly string[], options: ViewSo
     problems: () => problems,
     version: () => version,
     refresh,
-    close: async () => exact?.close(),
+    close: async () => {
+      // Neither a start asked for nor a read made after closing may create a thread nobody stops.
+      closed = true;
+      waiting = undefined;
+      await exact?.close();
+    },
   };
   if (background) {
     source.startExactCounts = () => {
-      if (started) return;
+      if (started || closed) return;
       started = true;
       waiting?.();
       waiting = undefined;
