@@ -152,6 +152,15 @@ describe.skipIf(!hasChromium)("ctxkit view in a real browser (chromium)", () => 
     await page.selectOption(".run-picker select", String(other.index));
     await waitForCalls(page, other.calls);
     await page.waitForSelector(".response");
+    // Every undeclared break of the run is listed with the findings, linked to its call.
+    const timeline = await viewerApi<TimelineBody>(viewer, `api/runs/${other.index}/timeline`);
+    const undeclared = timeline.calls.flatMap((call) => call.breaks.filter((item) => !item.declared).map(() => call.index));
+    await page.locator(`h3:text("Undeclared cache breaks (${undeclared.length})")`).waitFor();
+    expect(await page.locator("[data-undeclared-break]").count()).toBe(Math.min(200, undeclared.length));
+    if (undeclared.length > 0) {
+      await page.locator("[data-break-call]").first().click();
+      await page.waitForSelector(`[data-call-index="${undeclared[0]}"][aria-pressed="true"]`);
+    }
     await page.screenshot({ path: join(SCREENSHOTS, "tau-bench.png") });
     await page.close();
   }, 240_000);

@@ -1,18 +1,6 @@
-import { closest, distance } from "fastest-levenshtein";
 import { isCtxkitError } from "../types/index.js";
 import { processIo, type CliIo } from "./cli-io.js";
-import { benchCommand, benchHelpFor } from "./commands/bench-command.js";
-import { lintCommand, lintHelp } from "./commands/lint-command.js";
-import { chatCommand, chatHelp } from "./commands/chat-command.js";
-import { configCommand, configHelp } from "./commands/config-command.js";
-import { demoCommand, demoHelp } from "./commands/demo-command.js";
-import { inspectCommand, inspectHelp } from "./commands/inspect-command.js";
-import { replayCommand, replayHelp } from "./commands/replay-command.js";
-import { runCommand, runHelp } from "./commands/run-command.js";
-import { sessionsCommand, sessionsHelp } from "./commands/sessions-command.js";
-import { viewCommand, viewHelp } from "./commands/view-command.js";
 import { toCliMessage } from "./cli-error-message.js";
-import { skillsCommand, skillsHelp } from "./commands/skills-command.js";
 
 export const mainHelp = `ctxkit — context engineering for LLM agents
 
@@ -42,19 +30,25 @@ option, missing argument); 130 interrupted with Ctrl-C.
 `;
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
+interface LoadedCommand {
+  run: Command;
+  help: (args: string[]) => string;
+}
 
-const commands: Record<string, { run: Command; help: (args: string[]) => string }> = {
-  demo: { run: demoCommand, help: () => demoHelp },
-  run: { run: runCommand, help: () => runHelp },
-  chat: { run: chatCommand, help: () => chatHelp },
-  sessions: { run: sessionsCommand, help: () => sessionsHelp },
-  skills: { run: skillsCommand, help: () => skillsHelp },
-  config: { run: configCommand, help: () => configHelp },
-  inspect: { run: inspectCommand, help: () => inspectHelp },
-  replay: { run: replayCommand, help: () => replayHelp },
-  bench: { run: benchCommand, help: (args) => benchHelpFor(args[0]) },
-  view: { run: viewCommand, help: () => viewHelp },
-  lint: { run: lintCommand, help: () => lintHelp },
+// Each command's module is imported when that command runs: `ctxkit view` must not first load the
+// agent loop, providers, MCP client and markdown highlighter it never uses (most of a second).
+const commands: Record<string, () => Promise<LoadedCommand>> = {
+  demo: async () => { const { demoCommand, demoHelp } = await import("./commands/demo-command.js"); return { run: demoCommand, help: () => demoHelp }; },
+  run: async () => { const { runCommand, runHelp } = await import("./commands/run-command.js"); return { run: runCommand, help: () => runHelp }; },
+  chat: async () => { const { chatCommand, chatHelp } = await import("./commands/chat-command.js"); return { run: chatCommand, help: () => chatHelp }; },
+  sessions: async () => { const { sessionsCommand, sessionsHelp } = await import("./commands/sessions-command.js"); return { run: sessionsCommand, help: () => sessionsHelp }; },
+  skills: async () => { const { skillsCommand, skillsHelp } = await import("./commands/skills-command.js"); return { run: skillsCommand, help: () => skillsHelp }; },
+  config: async () => { const { configCommand, configHelp } = await import("./commands/config-command.js"); return { run: configCommand, help: () => configHelp }; },
+  inspect: async () => { const { inspectCommand, inspectHelp } = await import("./commands/inspect-command.js"); return { run: inspectCommand, help: () => inspectHelp }; },
+  replay: async () => { const { replayCommand, replayHelp } = await import("./commands/replay-command.js"); return { run: replayCommand, help: () => replayHelp }; },
+  bench: async () => { const { benchCommand, benchHelpFor } = await import("./commands/bench-command.js"); return { run: benchCommand, help: (args) => benchHelpFor(args[0]) }; },
+  view: async () => { const { viewCommand, viewHelp } = await import("./commands/view-command.js"); return { run: viewCommand, help: () => viewHelp }; },
+  lint: async () => { const { lintCommand, lintHelp } = await import("./commands/lint-command.js"); return { run: lintCommand, help: () => lintHelp }; },
 };
 
 /** The CLI entry: returns the exit code; a typed error becomes one clear sentence, not a stack trace. */
@@ -70,13 +64,15 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     io.stdout.write(`${packageJson.version}\n`);
     return 0;
   }
-  const command = commands[name];
-  if (!command) {
+  const loadCommand = commands[name];
+  if (!loadCommand) {
+    const { closest, distance } = await import("fastest-levenshtein");
     const nearest = closest(name, Object.keys(commands));
     const suggestion = distance(name, nearest) <= 2 ? ` (did you mean '${nearest}'?)` : "";
     io.stderr.write(`ctxkit: unknown command '${name}'${suggestion}.\n\n${mainHelp}`);
     return 2;
   }
+  const command = await loadCommand();
   try {
     return await command.run(rest, io);
   } catch (error) {

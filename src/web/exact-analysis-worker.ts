@@ -1,11 +1,13 @@
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
-import { createExactAnalysisCore, type ExactAnalysisOptions } from "./exact-analysis-core.js";
+import type { ExactAnalysisOptions } from "./exact-analysis-core.js";
 import type { ExactAnalysisRequest, ExactAnalysisReply } from "./exact-analysis.js";
 
 // The worker thread of createExactAnalysis: tokenizes with Qwen3 while the main thread serves the page.
+// Niced before the tokenizer and analyzer are loaded (a static import would load them first, at full priority).
 lowerThisThreadsPriority();
+const { createExactAnalysisCore } = await import("./exact-analysis-core.js");
 const core = createExactAnalysisCore(workerData as ExactAnalysisOptions);
 parentPort!.on("message", (request: ExactAnalysisRequest) => {
   let reply: ExactAnalysisReply;

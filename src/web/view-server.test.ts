@@ -163,4 +163,38 @@ describe("the view server's routes", () => {
     expect((await get(`/..%2f..%2fpackage.json?token=${server.token}`)).status).toBe(404);
     expect((await get(`/missing.js?token=${server.token}`)).status).toBe(404);
   });
+
+  it("starts exact counts asked for later only once the first timeline was served", async () => {
+    const assets = await mkdtemp(join(tmpdir(), "ctxkit-view-assets-"));
+    const source = await createViewSource([openAiLog], { exactCounts: "background", exactCountsStart: "when-asked" });
+    const server = await startViewServer({ source, assetsDirectory: assets, auth: false, pollMilliseconds: 50 });
+    servers.push(server);
+    const timeline = async () => (await (await fetch(`http://127.0.0.1:${server.port}/api/runs/0/timeline`)).json()) as { run: { tokenizer: string } };
+    try {
+      await fetch(`http://127.0.0.1:${server.port}/api/runs`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(source.runs()[0]!.analyzed.tokenizer.exact).toBe(false);
+      expect((await timeline()).run.tokenizer).not.toMatch(/Qwen3/);
+      let tokenizer = "";
+      for (let attempt = 0; attempt < 600 && !/Qwen3/.test(tokenizer); attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        tokenizer = (await timeline()).run.tokenizer;
+      }
+      expect(tokenizer).toMatch(/Qwen3/);
+    } finally {
+      await source.close();
+    }
+  }, 120_000);
+
+  it("names the page's first API requests, with the token, as preloads in its HTML", async () => {
+    const assets = await mkdtemp(join(tmpdir(), "ctxkit-view-assets-"));
+    await writeFile(join(assets, "index.html"), "<!doctype html><html><head><title>viewer</title></head><body></body></html>");
+    const server = await startViewServer({ source: await createViewSource([openAiLog]), assetsDirectory: assets });
+    servers.push(server);
+    const html = await (await fetch(`http://127.0.0.1:${server.port}/?token=${server.token}`)).text();
+    for (const path of ["runs", "runs/0/timeline", "runs/0/findings"]) {
+      expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="./api/${path}?token=${server.token}">`);
+    }
+    expect(html.indexOf("rel=\"preload\"")).toBeLessThan(html.indexOf("</head>"));
+  });
 });

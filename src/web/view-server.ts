@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { CtxkitError } from "../types/index.js";
 import { createCallDetailBuilder } from "./call-detail.js";
 import { DEFAULT_ASSETS_DIRECTORY, readPageAsset } from "./serve-page-asset.js";
+import { withApiPreloads } from "./page-preloads.js";
 import { handleApiRequest } from "./view-api.js";
 import { createViewToken, isTokenValid, presentedToken, tokenCookieName } from "./view-auth.js";
 import type { ViewSource } from "./view-source.js";
@@ -83,6 +84,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     if (url.pathname === "/api/events") return openEventStream(response);
     if (url.pathname.startsWith("/api/")) {
       const result = await handleApiRequest(source, details, url.pathname.slice("/api/".length), url.searchParams);
+      if (result.status === 200) response.once("finish", () => startCountingAfter(url.pathname));
       send(response, result.status, "application/json", JSON.stringify(result.body));
       return;
     }
@@ -92,7 +94,19 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       send(response, 404, "text/plain; charset=utf-8", missing ? `ctxkit view: the page is not built (no ${assets}index.html); run 'npm run build'.\n` : "Not found.\n");
       return;
     }
-    send(response, 200, asset.contentType, asset.body);
+    const page = url.pathname === "/" || url.pathname === "/index.html";
+    send(response, 200, asset.contentType, page ? withApiPreloads(asset.body.toString("utf8"), auth ? token : undefined) : asset.body);
+  }
+
+  /**
+   * The exact-count thread starts once the page has drawn, so it slows neither the start nor the
+   * first drawing: when the page asks for a call's prompt (it does right after drawing the
+   * timeline), or a second after the first timeline went out (a script reading the API).
+   */
+  function startCountingAfter(path: string): void {
+    if (source.startExactCounts === undefined) return;
+    if (/^\/api\/runs\/\d+\/calls\//.test(path)) source.startExactCounts();
+    else if (/^\/api\/runs\/\d+\/timeline$/.test(path)) setTimeout(() => source.startExactCounts?.(), 1000).unref();
   }
 
   function openEventStream(response: ServerResponse): void {

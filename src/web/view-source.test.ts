@@ -65,4 +65,20 @@ describe("background exact counts", () => {
       await source.close();
     }
   }, 120_000);
+
+  it("started when asked: estimates until startExactCounts(), then the exact counts", async () => {
+    const source = await createViewSource([sessionWithEdit], { exactCounts: "background", exactCountsStart: "when-asked" });
+    try {
+      // Long enough for a started worker to finish this small session; a deferred one has not begun.
+      for (let attempt = 0; attempt < 20; attempt++) {
+        await source.refresh();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(source.runs()[0]!.analyzed.tokenizer.exact).toBe(false);
+      source.startExactCounts!();
+      await until(source, () => source.runs()[0]!.analyzed.tokenizer.exact);
+    } finally {
+      await source.close();
+    }
+  }, 120_000);
 });

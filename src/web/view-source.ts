@@ -32,6 +32,12 @@ export interface ViewSourceOptions extends TranscriptAnalyzerOptions {
    * 100k-token run opens in about a second instead of several.
    */
   exactCounts?: "immediate" | "background";
+  /**
+   * Background counts only. "at-once" (default): the worker starts with the source. "when-asked":
+   * only on `startExactCounts()` (the viewer's server calls it once the page has drawn), so the
+   * counting competes neither with the start nor with the page's first drawing.
+   */
+  exactCountsStart?: "at-once" | "when-asked";
 }
 
 /** The runs of the files being viewed, read again whenever a file grows or changes. */
@@ -47,6 +53,8 @@ export interface ViewSource {
   refresh(): Promise<boolean>;
   /** Background exact counts only: a call's template text as the exact meter renders it; undefined until the exact counts are in. */
   exactPrompt?(runIndex: number, callIndex: number, reusableTokens: number): Promise<RenderedCallText | undefined>;
+  /** Background counts started "when-asked": starts them (later calls do nothing). */
+  startExactCounts?(): void;
   /** Stops the background counting (a no-op otherwise). */
   close(): Promise<void>;
 }
@@ -63,7 +71,11 @@ export async function createViewSource(files: readonly string[], options: ViewSo
   const background = tokenizer === "qwen3" && options.exactCounts === "background";
   const meter = background ? createApproximatePromptMeter("estimate") : tokenizer === "qwen3" ? createQwen3PromptMeter({ rendering: options.rendering }) : createApproximatePromptMeter(tokenizer);
   const analyzer = createTranscriptAnalyzer({ ...options, tokenizer: meter.tokenizer, meter });
-  const exact = background ? createExactAnalysis(exactOptionsOf(options)) : undefined;
+  // Created when the counting starts: no thread (and no tokenizer loading) before it is needed.
+  let exact: ReturnType<typeof createExactAnalysis> | undefined;
+  let started = background && options.exactCountsStart !== "when-asked";
+  let waiting: (() => void) | undefined;
+  let closed = false;
   let runs: ViewRun[] = [];
   let problems: ImportProblem[] = [];
   let version = 0;
@@ -74,13 +86,13 @@ export async function createViewSource(files: readonly string[], options: ViewSo
   const load = async (): Promise<boolean> => {
     const imported = await importTranscriptFiles([...files], { format: options.format ?? "auto", ...(options.tools === undefined ? {} : { tools: options.tools }) });
     problems = imported.problems;
-    if (exact === undefined) {
+    if (!background) {
       runs = imported.transcripts.map((transcript) => ({ imported: transcript, analyzed: analyzer.analyze(transcript) }));
       version++;
       return true;
     }
     const current = ++generation;
-    exact.analyze(imported.transcripts).then(
+    const countExactly = () => (exact ??= createExactAnalysis(exactOptionsOf(options))).analyze(imported.transcripts).then(
       (analyzed) => {
         // A newer read is on its way to the worker: its counts replace these.
         if (current !== generation) return;
@@ -92,6 +104,10 @@ export async function createViewSource(files: readonly string[], options: ViewSo
         if (current === generation) problems = [...problems, { file: files.join(", "), reason: `exact counts could not be computed (${error.message}); showing estimates` }];
       },
     );
+    if (closed) return false;
+    // Not started yet: only the newest read is counted when it starts.
+    if (started) void countExactly();
+    else waiting = () => void countExactly();
     // Once exact counts are shown, a grown file keeps them until the new exact counts are in, rather than flickering back to estimates.
     if (exactIn) return false;
     runs = imported.transcripts.map((transcript) => {
@@ -124,9 +140,22 @@ export async function createViewSource(files: readonly string[], options: ViewSo
     problems: () => problems,
     version: () => version,
     refresh,
-    close: async () => exact?.close(),
+    close: async () => {
+      // Neither a start asked for nor a read made after closing may create a thread nobody stops.
+      closed = true;
+      waiting = undefined;
+      await exact?.close();
+    },
   };
-  if (exact !== undefined) source.exactPrompt = async (runIndex, callIndex, reusableTokens) => (exactIn ? exact.render(runIndex, callIndex, reusableTokens) : undefined);
+  if (background) {
+    source.startExactCounts = () => {
+      if (started || closed) return;
+      started = true;
+      waiting?.();
+      waiting = undefined;
+    };
+  }
+  if (background) source.exactPrompt = async (runIndex, callIndex, reusableTokens) => (exactIn && exact !== undefined ? exact.render(runIndex, callIndex, reusableTokens) : undefined);
   return source;
 }
 

@@ -20,13 +20,16 @@ export function App() {
 
   const load = useCallback(async (runIndex: number) => {
     try {
-      const [nextRuns, nextTimeline, nextFindings] = await Promise.all([api.runs(), api.timeline(runIndex), api.findings(runIndex)]);
+      // The findings are drawn when they come: the timeline does not wait for them.
+      const findingsLoaded = api.findings(runIndex);
+      findingsLoaded.catch(() => undefined);
+      const [nextRuns, nextTimeline] = await Promise.all([api.runs(), api.timeline(runIndex)]);
       setRuns(nextRuns);
       setTimeline(nextTimeline);
-      setFindings(nextFindings.findings);
       setError(undefined);
       // Follow a growing run while the last call is selected.
       setSelected((current) => (following.current ? Math.max(0, nextTimeline.calls.length - 1) : Math.min(current, nextTimeline.calls.length - 1)));
+      setFindings((await findingsLoaded).findings);
     } catch (failure) {
       setError((failure as Error).message);
     }
@@ -97,6 +100,6 @@ export function App() {
       ${call === undefined ? html`<p class="muted">The run has no calls yet.</p>` : html`<${CallView} run=${run} call=${call} version=${timeline.version} />`}
       ${call === undefined ? null : html`<${DiffView} run=${run} calls=${timeline.calls.length} to=${call.index} version=${timeline.version} />`}
     </div>
-    <${FindingsView} findings=${findings} onSelect=${select} />
+    <${FindingsView} findings=${findings} calls=${timeline.calls} onSelect=${select} />
   </main>`;
 }

@@ -1,9 +1,10 @@
 import { html } from "htm/preact";
-import type { Finding } from "./api.js";
-import { humanize } from "./format.js";
+import type { Finding, TimelineCall } from "./api.js";
+import { formatTokens, humanize } from "./format.js";
 
-/** The anti-patterns inspect found, each linked to the calls it shows on. */
-export function FindingsView({ findings, onSelect }: { findings: Finding[]; onSelect: (index: number) => void }) {
+/** The anti-patterns inspect found and every undeclared cache break, each linked to the calls it shows on. */
+export function FindingsView({ findings, calls, onSelect }: { findings: Finding[]; calls: TimelineCall[]; onSelect: (index: number) => void }) {
+  const undeclared = calls.flatMap((call) => call.breaks.filter((item) => !item.declared).map((item) => ({ call: call.index, item })));
   return html`<section class="findings" aria-labelledby="findings-heading">
     <h2 id="findings-heading">Findings (${findings.length})</h2>
     ${findings.length === 0
@@ -20,6 +21,17 @@ export function FindingsView({ findings, onSelect }: { findings: Finding[]; onSe
               </p>
             </li>`,
           )}
+        </ul>`}
+    <h3>Undeclared cache breaks (${undeclared.length})</h3>
+    ${undeclared.length === 0
+      ? html`<p class="muted">None: every break the run has was declared (a compaction, a context edit).</p>`
+      : html`<ul class="undeclared-breaks">
+          ${undeclared.slice(0, 200).map(
+            ({ call, item }) => html`<li data-undeclared-break=${call}>
+              <button type="button" class="link" data-break-call=${call} onClick=${() => onSelect(call)}>call ${call}</button>${" "}in ${item.layer}: ${humanize(item.cause)} — ${item.detail} (${formatTokens(item.lostTokens)} tokens no longer reusable)
+            </li>`,
+          )}
+          ${undeclared.length > 200 ? html`<li>… and ${undeclared.length - 200} more</li>` : null}
         </ul>`}
   </section>`;
 }

@@ -1,6 +1,8 @@
 import { html } from "htm/preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { TimelineCall } from "./api.js";
+import { columnPaths } from "./column-paths.js";
+import { CostChart } from "./cost-chart.js";
 import { formatShare, formatTokens, formatUsd, humanize } from "./format.js";
 
 const COLUMN = 10;
@@ -18,15 +20,15 @@ interface TimelineProps {
 /**
  * One column per call, stacked by layer (system, tools, history, tail) with each layer's reusable
  * part solid and its new part pale; cache breaks and compactions are marked above the column. The
- * columns form one roving-tabindex group: arrow keys, Home and End move between calls.
+ * bars are painted as one path per layer and part; each call keeps its own element (a transparent
+ * hit area carrying `data-call-index` and its markers) for the mouse, the keyboard and scripts.
+ * The columns form one roving-tabindex group: arrow keys, Home and End move between calls.
  */
 export function Timeline({ calls, selected, onSelect }: TimelineProps) {
   const [hovered, setHovered] = useState<{ index: number; left: number; top: number; onRight: boolean } | undefined>(undefined);
   const container = useRef<HTMLDivElement>(null);
   const focusRequested = useRef(false);
-  const maxTokens = Math.max(1, ...calls.map((call) => call.promptTokens));
   const width = Math.max(1, calls.length) * COLUMN;
-  const scale = BAR_HEIGHT / maxTokens;
 
   useEffect(() => {
     if (!focusRequested.current) return;
@@ -34,13 +36,24 @@ export function Timeline({ calls, selected, onSelect }: TimelineProps) {
     container.current?.querySelector<SVGGElement>(`[data-call-index="${selected}"]`)?.focus();
   }, [selected]);
 
-  const show = (index: number, element: Element) => {
-    const box = element.getBoundingClientRect();
+  const bars = useMemo(() => layerPaths(calls), [calls]);
+  // Memoized so a hover (a re-render for the tooltip) does not rebuild 500 columns.
+  const columns = useMemo(() => calls.map((call) => callColumn(call, call.index === selected)), [calls, selected]);
+
+  const callOf = (event: Event): { index: number; element: Element } | undefined => {
+    const element = (event.target as Element | null)?.closest?.("[data-call-index]");
+    if (element === null || element === undefined) return undefined;
+    return { index: Number(element.getAttribute("data-call-index")), element };
+  };
+  const show = (event: Event) => {
+    const target = callOf(event);
+    if (target === undefined || (hovered !== undefined && hovered.index === target.index)) return;
+    const box = target.element.getBoundingClientRect();
     const host = container.current!.getBoundingClientRect();
     // Beside the column, on the side with more room, below the markers.
     const center = box.left - host.left + box.width / 2;
     const onRight = center < host.width / 2;
-    setHovered({ index, left: onRight ? box.right - host.left + 8 : box.left - host.left - 8, top: 24, onRight });
+    setHovered({ index: target.index, left: onRight ? box.right - host.left + 8 : box.left - host.left - 8, top: 24, onRight });
   };
   const onKeyDown = (event: KeyboardEvent) => {
     const moves: Record<string, number> = { ArrowLeft: selected - 1, ArrowRight: selected + 1, Home: 0, End: calls.length - 1, PageUp: selected - 10, PageDown: selected + 10 };
@@ -52,6 +65,7 @@ export function Timeline({ calls, selected, onSelect }: TimelineProps) {
   };
   const hoveredCall = hovered === undefined ? undefined : calls[hovered.index];
 
+  // One listener of each kind for the whole chart, not five per column.
   return html`<div class="timeline" ref=${container} onKeyDown=${onKeyDown}>
     <svg
       class="timeline-chart"
@@ -60,61 +74,74 @@ export function Timeline({ calls, selected, onSelect }: TimelineProps) {
       viewBox=${`0 0 ${width} ${BAR_HEIGHT + MARK_BAND}`}
       preserveAspectRatio="none"
       style=${`width: min(100%, ${calls.length * 48}px)`}
+      onClick=${(event: MouseEvent) => {
+        const target = callOf(event);
+        if (target !== undefined) onSelect(target.index);
+      }}
+      onMouseOver=${show}
+      onMouseLeave=${() => setHovered(undefined)}
+      onFocusCapture=${show}
+      onBlurCapture=${() => setHovered(undefined)}
     >
-      ${calls.map((call) => {
-        const x = call.index * COLUMN;
-        let y = BAR_HEIGHT + MARK_BAND;
-        const rects = call.layers.flatMap((layer) => {
-          const parts = [];
-          for (const [kind, tokens] of [
-            ["reusable", layer.reusable],
-            ["new", layer.tokens - layer.reusable],
-          ] as const) {
-            if (tokens <= 0) continue;
-            const height = tokens * scale;
-            y -= height;
-            parts.push(html`<rect class=${`layer layer-${layer.layer} ${kind}`} x=${x + GAP / 2} y=${y} width=${COLUMN - GAP} height=${height} />`);
-          }
-          return parts;
-        });
-        const undeclared = call.breaks.some((item) => !item.declared);
-        return html`<g
-          class=${`call${call.index === selected ? " selected" : ""}`}
-          data-call-index=${call.index}
-          tabindex=${call.index === selected ? 0 : -1}
-          role="button"
-          aria-pressed=${call.index === selected}
-          aria-label=${describeCall(call)}
-          onClick=${() => onSelect(call.index)}
-          onFocus=${(event: FocusEvent) => show(call.index, event.currentTarget as Element)}
-          onBlur=${() => setHovered(undefined)}
-          onMouseEnter=${(event: MouseEvent) => show(call.index, event.currentTarget as Element)}
-          onMouseLeave=${() => setHovered(undefined)}
-        >
-          <rect class="hit" x=${x} y="0" width=${COLUMN} height=${BAR_HEIGHT + MARK_BAND} />
-          ${rects}
-          ${call.breaks.length > 0
-            ? html`<rect
-                class=${`break-marker${undeclared ? " undeclared" : " declared"}`}
-                data-break-layer=${call.breaks[0]!.layer}
-                data-break-cause=${call.breaks[0]!.cause}
-                x=${x + GAP / 2}
-                y="1"
-                width=${COLUMN - GAP}
-                height=${MARK_BAND / 2 - 1}
-              />`
-            : null}
-          ${call.compaction !== undefined
-            ? html`<rect class="compaction-marker" data-compaction="true" x=${x + GAP / 2} y=${MARK_BAND / 2 + 1} width=${COLUMN - GAP} height=${MARK_BAND / 2 - 2} />`
-            : null}
-        </g>`;
-      })}
+      ${columns}
+      ${bars.map((path) => html`<path class=${path.series} d=${path.d} />`)}
     </svg>
-    <${CostChart} calls=${calls} selected=${selected} />
+    <${CostChart} calls=${calls} selected=${selected} column=${COLUMN} gap=${GAP} />
     ${hoveredCall !== undefined && hovered !== undefined
       ? html`<div class=${`tooltip${hovered.onRight ? "" : " on-left"}`} role="tooltip" style=${`left: ${hovered.left}px; top: ${hovered.top}px`}>${tooltipLines(hoveredCall)}</div>`
       : null}
   </div>`;
+}
+
+/** The bars of every call: for each layer, its reusable part (solid) and its new part (pale), bottom up. */
+function layerPaths(calls: TimelineCall[]) {
+  const scale = BAR_HEIGHT / Math.max(1, ...calls.map((call) => call.promptTokens));
+  return columnPaths(calls.length, COLUMN, GAP, (index) => {
+    let y = BAR_HEIGHT + MARK_BAND;
+    return calls[index]!.layers.flatMap((layer) =>
+      (
+        [
+          ["reusable", layer.reusable],
+          ["new", layer.tokens - layer.reusable],
+        ] as const
+      ).map(([kind, tokens]) => {
+        const height = Math.max(0, tokens) * scale;
+        y -= height;
+        return { series: `layer layer-${layer.layer} ${kind}`, y, height };
+      }),
+    );
+  });
+}
+
+/** A call's own element: the hit area (highlighted when selected or hovered) and its break and compaction markers. */
+function callColumn(call: TimelineCall, isSelected: boolean) {
+  const x = call.index * COLUMN;
+  const undeclared = call.breaks.some((item) => !item.declared);
+  return html`<g
+    key=${call.index}
+    class=${`call${isSelected ? " selected" : ""}`}
+    data-call-index=${call.index}
+    tabindex=${isSelected ? 0 : -1}
+    role="button"
+    aria-pressed=${isSelected}
+    aria-label=${describeCall(call)}
+  >
+    <rect class="hit" x=${x} y="0" width=${COLUMN} height=${BAR_HEIGHT + MARK_BAND} />
+    ${call.breaks.length > 0
+      ? html`<rect
+          class=${`break-marker${undeclared ? " undeclared" : " declared"}`}
+          data-break-layer=${call.breaks[0]!.layer}
+          data-break-cause=${call.breaks[0]!.cause}
+          x=${x + GAP / 2}
+          y="1"
+          width=${COLUMN - GAP}
+          height=${MARK_BAND / 2 - 1}
+        />`
+      : null}
+    ${call.compaction !== undefined
+      ? html`<rect class="compaction-marker" data-compaction="true" x=${x + GAP / 2} y=${MARK_BAND / 2 + 1} width=${COLUMN - GAP} height=${MARK_BAND / 2 - 2} />`
+      : null}
+  </g>`;
 }
 
 function describeCall(call: TimelineCall): string {
@@ -142,35 +169,6 @@ function tooltipLines(call: TimelineCall) {
       </p>`,
     )}
     ${call.compaction === undefined ? null : html`<p class="tooltip-compaction">Compaction / context edit: ${call.compaction.reason}</p>`}`;
-}
-
-/** Cost per call, stacked: uncached input (with cache writes), cached input, output. */
-function CostChart({ calls, selected }: { calls: TimelineCall[]; selected: number }) {
-  if (calls.every((call) => call.cost === null)) return html`<p class="muted">No prices for this model: no cost series (run with a known model).</p>`;
-  const height = 60;
-  const max = Math.max(1e-12, ...calls.map((call) => call.cost?.total ?? 0));
-  const width = Math.max(1, calls.length) * COLUMN;
-  return html`<svg
-    class="cost-chart"
-    role="img"
-    aria-label=${`Cost per call; highest ${formatUsd(max)}`}
-    viewBox=${`0 0 ${width} ${height}`}
-    preserveAspectRatio="none"
-    style=${`width: min(100%, ${calls.length * 48}px)`}
-  >
-    ${calls.map((call) => {
-      if (call.cost === null) return null;
-      let y = height;
-      const x = call.index * COLUMN + GAP / 2;
-      return html`<g class=${call.index === selected ? "selected" : ""}>
-        ${(["uncached", "cached", "output"] as const).map((kind) => {
-          const part = (call.cost![kind] / max) * height;
-          y -= part;
-          return html`<rect class=${`cost cost-${kind}`} x=${x} y=${y} width=${COLUMN - GAP} height=${part} />`;
-        })}
-      </g>`;
-    })}
-  </svg>`;
 }
 
 export function TimelineLegend() {

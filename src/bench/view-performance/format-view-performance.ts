@@ -6,7 +6,7 @@ const kilobytes = (value: number) => `${Math.round(value / 1024).toLocaleString(
 
 /** One row per opening, then the median; times in seconds. */
 export function formatViewPerformance(timings: readonly ViewTiming[], label: string): string {
-  const header = [label, "server ready", "page: timeline drawn", "open (sum)", "page: prompt shown", "select a call", "GET timeline", "GET call", "exact counts in"];
+  const header = [label, "server ready", "page: timeline drawn", "open", "page: prompt shown", "select a call", "GET timeline", "GET call", "exact counts in"];
   const row = (label: string, timing: ViewTiming) => [
     label,
     seconds(timing.serverReadyMs),

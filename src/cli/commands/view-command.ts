@@ -7,8 +7,6 @@ import { CtxkitError } from "../../types/index.js";
 import { createViewSource, startViewServer } from "../../web/index.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
-import { sessionStoreFor } from "../create-agent-from-config.js";
-import { resolveConfig } from "../resolve-config.js";
 
 export const viewHelp = `Usage: ctxkit view <session-id | file…> [--port <n>] [--open | --no-open] [--no-auth] [--tokenizer <name>]
 
@@ -49,14 +47,14 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const port = parsePort(extra.port);
-  const files = positionals.map((item) => resolveInput(item, flags, io));
+  const files = await Promise.all(positionals.map((item) => resolveInput(item, flags, io)));
   const tools = flags.tools === undefined ? undefined : loadOpenAIToolsFile(resolve(io.cwd, flags.tools));
   const tokenizer = extra.tokenizer ?? "qwen3";
   if (typeof tokenizer !== "string" || !(INSPECT_TOKENIZERS as readonly string[]).includes(tokenizer)) {
     throw new CtxkitError("option_invalid", `--tokenizer must be one of ${INSPECT_TOKENIZERS.join(", ")}; got '${String(tokenizer)}'.`);
   }
   // Exact counts in a worker thread: the page opens at once with estimates and updates itself.
-  const source = await createViewSource(files, { tokenizer: tokenizer as InspectTokenizer, exactCounts: "background", ...(tools === undefined ? {} : { tools }) });
+  const source = await createViewSource(files, { tokenizer: tokenizer as InspectTokenizer, exactCounts: "background", exactCountsStart: "when-asked", ...(tools === undefined ? {} : { tools }) });
   if (source.runs().length === 0) {
     for (const problem of source.problems()) io.stderr.write(`ctxkit view: ${problem.file}${problem.line === undefined ? "" : `:${problem.line}`}: ${problem.reason}\n`);
     io.stderr.write("ctxkit view: no transcript could be read.\n");
@@ -81,10 +79,12 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
 }
 
 /** A path that exists is a file; otherwise a session id of the workspace's store. */
-function resolveInput(item: string, flags: ReturnType<typeof parseCommandLine>["flags"], io: CliIo): string {
+async function resolveInput(item: string, flags: ReturnType<typeof parseCommandLine>["flags"], io: CliIo): Promise<string> {
   const path = resolve(io.cwd, item);
   if (existsSync(path)) return path;
   if (!isValidSessionId(item)) throw new CtxkitError("option_invalid", `${item} is neither a file nor a session id.`);
+  // Imported only for a session id: the configuration pulls in every provider and tool (a slower start).
+  const [{ resolveConfig }, { sessionStoreFor }] = await Promise.all([import("../resolve-config.js"), import("../create-agent-from-config.js")]);
   const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env);
   const file = sessionStoreFor(config).path(item);
   if (!existsSync(file)) throw new CtxkitError("session_not_found", `No file ${item} and no session ${item} in ${config.dataDir}; see 'ctxkit sessions list'.`);
