@@ -3,7 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { formatDisclosureReport, runDisclosureBench } from "../../../bench/disclosure/index.js";
 import { CtxkitError } from "../../../types/index.js";
-import { benchOutputPath } from "../../bench-output-path.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { tauCorpusDirectory } from "./tau-paths.js";
@@ -30,7 +30,8 @@ Options:
   --queries <n>    at most n search queries per domain (default all)
   --json           print the result as JSON instead of tables
   --out <file>     where the JSON is always written (default bench-results/disclosure.json)
-`;
+
+${benchResultsHelp}`;
 
 const options = {
   corpus: { type: "string" },

@@ -5,7 +5,7 @@ import { defences, type Defence } from "../../../bench/injection/injection-defen
 import { attacks, type Attack } from "../../../bench/injection/injection-scenario.js";
 import { runInjectionBench } from "../../../bench/injection/run-injection-bench.js";
 import { ConfigError } from "../../../types/index.js";
-import { benchOutputPath } from "../../bench-output-path.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../create-agent-from-config.js";
@@ -36,7 +36,8 @@ Options:
   --attacks, --defences  comma-separated subsets
   --json             print the result as JSON instead of tables
   --out <file>       where the JSON is always written (default bench-results/injection.json)
-`;
+
+${benchResultsHelp}`;
 
 const options = {
   offline: { type: "boolean" },

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatIsolationBench, runIsolationBench } from "../../../bench/isolation/index.js";
-import { benchOutputPath } from "../../bench-output-path.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 
@@ -24,7 +24,8 @@ Options:
   --limit <n>        only the first n tasks
   --json             print the result as JSON instead of tables
   --out <file>       where the JSON is always written (default bench-results/isolation.json)
-`;
+
+${benchResultsHelp}`;
 
 const options = {
   source: { type: "string" },

@@ -10,6 +10,7 @@ import { createQwen3TokenCounter } from "../../../tokens/qwen3-token-counter.js"
 import { CtxkitError } from "../../../types/index.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 
 export const servingBenchHelp = `Usage: ctxkit bench serving [--runs <n>] [--sizes <a,b>] [--threads <n>] [--json] [--out <file>]
        ctxkit bench serving --model-path <file.gguf> [--gpu-layers <n>] ...
@@ -38,7 +39,8 @@ Options:
                       prefill but slows the short batch after a cached prefix several times)
   --json              print the result as JSON instead of a table
   --out <file>        where the JSON is always written (default bench-results/serving.json)
-`;
+
+${benchResultsHelp}`;
 
 const options = {
   "model-path": { type: "string" },
@@ -123,7 +125,7 @@ export async function servingBenchCommand(args: string[], io: CliIo): Promise<nu
       cpuModel: cpus()[0]?.model ?? "unknown",
     };
     const json = { engine: result.engine, model: result.model, rows: result.rows, concurrency: result.concurrency, errors: result.errors, manifest };
-    const out = resolve(io.cwd, (extra.out as string | undefined) ?? "bench-results/serving.json");
+    const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/serving.json");
     await mkdir(dirname(out), { recursive: true });
     await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
     if (flags.json) io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);

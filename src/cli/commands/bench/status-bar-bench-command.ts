@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { createStagedProgressBar } from "../../progress-bar.js";
-import { benchOutputPath } from "../../bench-output-path.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { buildStatusBarPreview, formatRequestListing } from "../../../bench/status-bar/build-status-bar-preview.js";
@@ -46,7 +46,8 @@ Options:
   --json           print the result as JSON instead of tables
   --out <file>     where the JSON is always written (default bench-results/status-bar-cost.json,
                    live: bench-results/status-bar-live.json)
-`;
+
+${benchResultsHelp}`;
 
 const options = {
   preview: { type: "boolean" },

@@ -11,6 +11,7 @@ import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../create-agent-from-config.js";
 import { resolveConfig } from "../../resolve-config.js";
 import { parseTauDomainName, requireExisting, tauDomainDirectory } from "./tau-paths.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 
 export const tauRunHelp = `Usage: ctxkit bench tau run --model <name> --domain airline|retail [--tasks 0-9] [--trials k] [--arms <a,b>]
                           [--user-model <name>] [--split test|dev] [--tasks-file <file>] [--json] [--out <file>]
@@ -33,7 +34,8 @@ Options:
   --tasks-file <f>   another tasks file in the corpus format
   --temperature <t>  the agent's and user's temperature (default 0, as τ-bench)
   --out <file>       default bench-results/tau-run.json
-`;
+
+${benchResultsHelp}`;
 
 const options = {
   domain: { type: "string" },
@@ -95,7 +97,7 @@ export async function tauRunCommand(args: string[], io: CliIo): Promise<number> 
     promptHashes: Object.fromEntries(report.arms.map((arm) => [arm.arm, arm.promptHash])),
   };
   const json = { manifest, ...report };
-  const out = resolve(io.cwd, (extra.out as string | undefined) ?? "bench-results/tau-run.json");
+  const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/tau-run.json");
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {
