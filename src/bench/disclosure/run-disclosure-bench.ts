@@ -36,10 +36,10 @@ const target = { name: "get_reservation_details", arguments: { reservation_id: "
 export async function runDisclosureBench(options: DisclosureBenchOptions): Promise<DisclosureBenchReport> {
   const skillsDirectory = options.skillsDirectory ?? playwrightSkillsDirectory();
   const skills = await loadSkills({ directories: [skillsDirectory], includeDefaultDirectories: false });
-  if (skills.skills.length < 2) throw new ConfigError("option_invalid", `Found ${skills.skills.length} skill(s) in ${skillsDirectory}; the bench needs two or more. Pass --skills <dir>.`);
+  if (skills.skills.length < 2) throw new ConfigError("option_invalid", `Found ${skills.skills.length} skill(s) in ${skillsDirectory}; the bench needs two or more. Give another skillsDirectory (CLI: --skills <dir>).`);
   const catalogs = await loadDisclosureCatalogs(options.tauDirectory, options.mcp ?? "live");
   const real = catalogs.entries.map((entry) => entry.definition);
-  if (!real.some((definition) => definition.name === target.name)) throw new ConfigError("option_invalid", `The τ-bench airline tools have no ${target.name}; check --corpus.`);
+  if (!real.some((definition) => definition.name === target.name)) throw new ConfigError("option_invalid", `The τ-bench airline tools have no ${target.name}; check tauDirectory (CLI: --corpus <dir>).`);
 
   const first = [...skills.skills].sort((left, right) => (left.name < right.name ? -1 : 1))[0]!;
   const cacheSafety = await runCacheSafety({
@@ -76,7 +76,7 @@ function playwrightSkillsDirectory(): string {
   try {
     return join(dirname(createRequire(import.meta.url).resolve("playwright-core/package.json")), "lib", "tools", "skills");
   } catch (error) {
-    throw new ConfigError("option_invalid", "playwright-core is not installed, so its skills cannot be used; pass --skills <dir> (a folder of skill folders).", { cause: error });
+    throw new ConfigError("option_invalid", "playwright-core is not installed, so its skills cannot be used; give skillsDirectory, a folder of skill folders (CLI: --skills <dir>).", { cause: error });
   }
 }
 
