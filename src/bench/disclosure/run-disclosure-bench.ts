@@ -17,6 +17,8 @@ export interface DisclosureBenchOptions {
   sizes?: readonly number[];
   /** Start the MCP servers (`live`, default) or use their recorded tools/list. */
   mcp?: "live" | "recorded";
+  /** Called as the parts (cache safety, each catalog size, search) start and end: how many are done of how many. */
+  onProgress?: (done: number, total: number) => void;
   /** Most search queries per domain (default all), for a quick run. */
   queryLimit?: number;
   mcpListChangedStep?: McpListChangedStep;
@@ -41,6 +43,13 @@ export async function runDisclosureBench(options: DisclosureBenchOptions): Promi
   const real = catalogs.entries.map((entry) => entry.definition);
   if (!real.some((definition) => definition.name === target.name)) throw new ConfigError("option_invalid", `The τ-bench airline tools have no ${target.name}; check tauDirectory (CLI: --corpus <dir>).`);
 
+  const sizes = options.sizes ?? [10, 50, 200];
+  const parts = { done: 0, total: 2 + sizes.length };
+  const progress = (finished: number) => {
+    parts.done += finished;
+    options.onProgress?.(parts.done, parts.total);
+  };
+  progress(0);
   const first = [...skills.skills].sort((left, right) => (left.name < right.name ? -1 : 1))[0]!;
   const cacheSafety = await runCacheSafety({
     skills,
@@ -50,15 +59,18 @@ export async function runDisclosureBench(options: DisclosureBenchOptions): Promi
     ...(options.mcpListChangedStep ? { mcpListChangedStep: options.mcpListChangedStep } : {}),
   });
 
+  progress(1);
   const tokens: TokenComparisonRow[] = [];
-  for (const size of options.sizes ?? [10, 50, 200]) {
+  for (const size of sizes) {
     const { tools, copies } = catalogOfSize(catalogs.entries, size, [target.name]);
     tokens.push(await runTokenComparison({ skills, catalog: tools, copies, target }));
+    progress(1);
   }
 
   const allQueries = await loadSearchQueries(options.tauDirectory);
   const queries = options.queryLimit === undefined ? allQueries : (["airline", "retail"] as const).flatMap((domain) => allQueries.filter((query) => query.domain === domain).slice(0, options.queryLimit));
   const search = runSearchQuality(real, queries);
+  progress(1);
 
   const sources: Record<string, number> = {};
   for (const entry of catalogs.entries) sources[entry.source] = (sources[entry.source] ?? 0) + 1;

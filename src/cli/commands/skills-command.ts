@@ -18,6 +18,8 @@ Options:
   --skills <dir>     a skills folder to search first (repeatable; relative to the workspace)
   --workspace <dir>  the workspace (default: current directory)
   --json             print JSON: list → {"skills": [{"name", "description", "path"}], "warnings": [...]}
+
+Exit codes: 0 done; 1 a skill was not found, or lint found an error; 2 a usage error.
 `;
 
 /** `ctxkit skills list|show|lint`. */

@@ -6,6 +6,7 @@ import { attacks, type Attack } from "../../../bench/injection/injection-scenari
 import { runInjectionBench } from "../../../bench/injection/run-injection-bench.js";
 import { ConfigError } from "../../../types/index.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
+import { createStagedProgressBar } from "../../progress-bar.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../create-agent-from-config.js";
@@ -67,12 +68,15 @@ export async function injectionBenchCommand(args: string[], io: CliIo): Promise<
   const selectedAttacks = listOf<Attack>(extra.attacks, attacks, "--attacks");
   const selectedDefences = listOf<Defence>(extra.defences, defences, "--defences");
   const trials = parsePositiveInteger(extra.trials as string | undefined, "--trials");
+  const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
   const report = await runInjectionBench({
     ...(provider ? { provider } : {}),
+    onProgress: (done, total) => progress.update(done, total, "injection: trials"),
     ...(trials ? { trials } : {}),
     ...(selectedAttacks ? { attacks: selectedAttacks } : {}),
     ...(selectedDefences ? { defences: selectedDefences } : {}),
   });
+  progress.stop();
   io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatInjectionReport(report));
   const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/injection.json");
   await mkdir(dirname(out), { recursive: true });
