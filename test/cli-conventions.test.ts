@@ -65,7 +65,9 @@ describe("ctxkit usage errors", () => {
     const texts = await Promise.all(["--help", "bench --help", "run --help", "replay --help", "bench kv-cache --help", "bench status-bar --help", "bench tokens --help"].map((args) => runCli(args.split(" "), { cwd })));
     for (const { stdout } of texts) expect(stdout).not.toMatch(/the seed|issue \d|experiments? \d|αSN/);
     const readme = await readFile("README.md", "utf8");
-    expect(readme).not.toMatch(/the seed's experiments|issue \d\b|αSN\/2 < \(1−α\)R, at each/);
+    expect(readme).not.toMatch(/the seed|seed's|issue \d\b|experiments? \d|αSN\/2 < \(1−α\)R, at each/i);
+    // The status bar's cost rule is given with its letters explained.
+    expect(readme).toMatch(/αSN\/2 < \(1−α\)R — α the cached price as a share of the\s+uncached one, S the status's tokens, N/);
   });
 
   it("refuses an unknown tool in config as run does", async () => {

@@ -31,8 +31,8 @@ Options:
   --tools <file>       OpenAI tool schemas for formats that do not record them (τ-bench, Claude Code, Codex)
   --workspace <dir>, --data-dir <dir>   where to find a session given by id
 
-Exit codes: 0 stopped with Ctrl-C (the page stays up until then); 1 nothing could be read; 2 a usage
-error.
+Exit codes: 0 stopped with Ctrl-C (the page is served until then); 1 nothing could be read;
+2 a usage error.
 `;
 
 /** `ctxkit view`: the context viewer in the browser, served until the process is stopped. */
