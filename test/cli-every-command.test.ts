@@ -75,4 +75,24 @@ describe("every ctxkit subcommand", { timeout: 300_000 }, () => {
       expect(run.stdout, name).toBe("");
     }
   });
+
+  it("answers a missing argument with exit code 2 and says what to give", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-every-command-"));
+    const cases: Array<[string[], string]> = [
+      [["run"], "give the task as an argument"],
+      [["sessions", "show"], "sessions show needs a session id"],
+      [["sessions", "rm"], "give the id of the session to remove"],
+      [["skills", "show"], "give a skill's name"],
+      [["inspect"], "give one or more transcript files or folders"],
+      [["view"], "give a session id or transcript files"],
+      [["replay"], "give at least one transcript file or directory"],
+      [["lint"], "say what to lint"],
+    ];
+    const runs = await inBatches(cases, 4, ([args]) => runCli(args, { cwd, timeoutMs: 60_000 }));
+    for (const [index, run] of runs.entries()) {
+      const [args, text] = cases[index]!;
+      expect(run.code, args.join(" ")).toBe(2);
+      expect(run.stderr, args.join(" ")).toContain(text);
+    }
+  });
 });

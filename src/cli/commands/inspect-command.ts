@@ -53,7 +53,7 @@ export async function inspectCommand(args: string[], io: CliIo): Promise<number>
     return 0;
   }
   if (positionals.length === 0) {
-    io.stderr.write(`ctxkit inspect: give one or more transcript files.\n\n${inspectHelp}`);
+    io.stderr.write(`ctxkit inspect: give one or more transcript files or folders.\n\n${inspectHelp}`);
     return 2;
   }
   const format = parseChoice<TranscriptFormat | "auto">(extra.format, "--format", ["auto", ...TRANSCRIPT_FORMATS], "auto");

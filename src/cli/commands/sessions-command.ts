@@ -90,7 +90,8 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
     }
     return 0;
   }
-  io.stderr.write(`ctxkit sessions: unknown action '${action}'${action === "show" ? " (give a session id)" : ""}.\n${sessionsHelp}`);
+  const message = action === "show" ? "sessions show needs a session id (see ctxkit sessions list)" : `unknown action '${action}'`;
+  io.stderr.write(`ctxkit sessions: ${message}.\n\n${sessionsHelp}`);
   return 2;
 }
 
