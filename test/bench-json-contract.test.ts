@@ -158,9 +158,10 @@ describe("ctxkit bench <name> --json", { timeout: 600_000 }, () => {
       const { printed, written, help } = await benchJson(args, "tau-run.json");
       expect(written).toEqual(printed);
       expectDocumentedLocation(help, "tau-run.json");
-      expect(printed.manifest).toMatchObject({ model: "m", date: expect.any(String), promptHashes: { baseline: expect.any(String) } });
+      expect(printed.manifest).toMatchObject({ model: "m", settings: { temperature: 0 }, date: expect.any(String), promptHashes: { baseline: expect.any(String) } });
       expect(printed.manifest).toHaveProperty("commit");
-      expect(first(printed.arms)).toMatchObject({ arm: "baseline", passHatK: { "pass^1": expect.any(Number) }, cachedShare: expect.any(Number) });
+      // Pass^k, tokens, the cached share and the cost (null: the model "m" has no price in the catalog).
+      expect(first(printed.arms)).toMatchObject({ arm: "baseline", passHatK: { "pass^1": expect.any(Number) }, usage: { inputTokens: expect.any(Number) }, cachedShare: expect.any(Number), cost: null });
     } finally {
       await server.close();
     }
