@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { startOpenAIModelServer } from "../src/testing/openai-model-server.js";
 import { runCli } from "./run-cli.js";
 import { runInPty, type PtySession } from "./run-pty.js";
 
@@ -42,5 +43,75 @@ describe("benchmark progress bars", { timeout: 240_000 }, () => {
     pty = runInPty(["bench", "status-bar", "--cost", "--limit", "3", "--corpus", corpus, "--out", join(cwd, "cost.json")], { cwd });
     expect(await pty.exited).toBe(0);
     expect(pty.screen).toMatch(/status-bar cost [\w-]+: runs \[[^\]]*\] \d\/\d \| \d+% \| ETA/);
+  });
+
+  // Each long benchmark, in its smallest run: a bar on a terminal, none piped or with --json.
+  const bars: Array<{ name: string; args: (cwd: string) => string[]; bar: RegExp; needs?: string }> = [
+    { name: "tokens", needs: "tau-bench", args: (cwd) => ["bench", "tokens", "--corpus", corpus, "--limit", "1", "--out", join(cwd, "out.json")], bar: /tokens: exact counts \[[^\]]*\] \d+\/\d+ \| \d+% \| ETA/ },
+    { name: "guard", needs: "tau-bench", args: (cwd) => ["bench", "guard", "--corpus", corpus, "--limit", "1", "--out", join(cwd, "out.json")], bar: /guard: scenarios \[[^\]]*\] \d+\/\d+ \| \d+% \| ETA/ },
+    { name: "injection --offline", args: (cwd) => ["bench", "injection", "--offline", "--attacks", "direct", "--defences", "none", "--out", join(cwd, "out.json")], bar: /injection: trials \[[^\]]*\] \d+\/\d+ \| \d+% \| ETA/ },
+    { name: "isolation", args: (cwd) => ["bench", "isolation", "--limit", "1", "--out", join(cwd, "out.json")], bar: /isolation: sections \[[^\]]*\] \d+\/\d+ \| \d+% \| ETA/ },
+    {
+      name: "disclosure",
+      needs: "tau-bench",
+      args: (cwd) => ["bench", "disclosure", "--corpus", corpus, "--sizes", "10", "--mcp", "recorded", "--queries", "2", "--out", join(cwd, "out.json")],
+      bar: /disclosure: parts \[[^\]]*\] \d+\/\d+ \| \d+% \| ETA/,
+    },
+    { name: "serving", args: (cwd) => ["bench", "serving", "--runs", "1", "--sizes", "64", "--out", join(cwd, "out.json")], bar: /serving: measurements \[[^\]]*\] \d+\/\d+ \| \d+% \| ETA/ },
+    {
+      name: "view",
+      needs: "swe-gemini",
+      args: (cwd) => ["bench", "view", "--corpus", corpus, "--calls", "4", "--context-tokens", "2000", "--repeat", "2", "--tokenizers", "estimate", "--chromium", "/nonexistent", "--out", join(cwd, "out.json")],
+      bar: /view: openings \[[^\]]*\] \d\/2 \| \d+% \| ETA/,
+    },
+  ];
+  for (const { name, args, bar, needs } of bars) {
+    it.skipIf(needs !== undefined && !existsSync(join(corpus, needs)))(`shows one for bench ${name} on a terminal, and nothing when piped or with --json`, async () => {
+      const cwd = await mkdtemp(join(tmpdir(), "ctxkit-bench-progress-"));
+      pty = runInPty(args(cwd), { cwd });
+      expect(await pty.exited).toBe(0);
+      expect(pty.screen).toMatch(bar);
+      const label = bar.source.split(" \\[")[0]!;
+      const piped = await runCli(args(cwd), { cwd, timeoutMs: 300_000 });
+      expect(piped.code).toBe(0);
+      expect(piped.stderr).not.toContain(label);
+      pty = runInPty([...args(cwd), "--json"], { cwd });
+      expect(await pty.exited).toBe(0);
+      expect(pty.screen).not.toContain(label);
+    });
+  }
+
+  it.skipIf(!existsSync(join(corpus, "tau-bench")))("shows one for bench tau replay on a terminal", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-bench-progress-"));
+    const dialogues = (JSON.parse(await readFile(join(corpus, "tau-bench", "trajectories", "gpt-4o-airline.json"), "utf8")) as unknown[]).slice(0, 3);
+    await writeFile(join(cwd, "three.json"), JSON.stringify(dialogues));
+    pty = runInPty(["bench", "tau", "replay", "--corpus", corpus, "--trajectories", join(cwd, "three.json"), "--out", join(cwd, "out.json")], { cwd });
+    expect(await pty.exited).toBe(0);
+    expect(pty.screen).toMatch(/tau replay: dialogues \[[^\]]*\] \d\/3 \| \d+% \| ETA/);
+  });
+
+  it("shows one for bench tau run on a terminal, and one line per dialogue when piped", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-bench-progress-"));
+    const files: Record<string, unknown> = {
+      "flights.json": {},
+      "reservations.json": {},
+      "users.json": { u1: { name: { first_name: "Ana", last_name: "Lopes" }, payment_methods: {}, reservations: [] } },
+      "tools.json": [],
+      "tasks.json": [{ user_id: "u1", instruction: "say hello", actions: [], outputs: [] }],
+    };
+    for (const [name, value] of Object.entries(files)) await writeFile(join(cwd, name), JSON.stringify(value));
+    await writeFile(join(cwd, "wiki.md"), "# Policy\n");
+    const server = await startOpenAIModelServer((body) => (String(body.messages[0]?.content ?? "").includes("You are playing a customer") ? "###STOP###" : "Hello."));
+    try {
+      const args = ["bench", "tau", "run", "--base-url", server.baseURL, "--model", "m", "--domain", "airline", "--domain-dir", cwd, "--tasks-file", join(cwd, "tasks.json"), "--tasks", "0", "--trials", "3", "--out", join(cwd, "out.json")];
+      pty = runInPty(args, { cwd });
+      expect(await pty.exited).toBe(0);
+      expect(pty.screen).toMatch(/tau run: dialogues \[[^\]]*\] \d\/3 \| \d+% \| ETA/);
+      const piped = await runCli(args, { cwd, timeoutMs: 120_000 });
+      expect(piped.stderr).not.toContain("tau run: dialogues");
+      expect(piped.stderr).toContain("baseline task 0 trial 2: reward");
+    } finally {
+      await server.close();
+    }
   });
 });

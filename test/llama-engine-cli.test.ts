@@ -49,7 +49,8 @@ describe("the embedded llama engine from the ctxkit command", () => {
 
   it("bench serving runs offline on a generated model and writes JSON with a manifest", async () => {
     const workspace = await mkdtemp(join(tmpdir(), "ctxkit-serving-"));
-    const run = await runCli(["bench", "serving", "--sizes", "256,512", "--runs", "1", "--json"], { cwd: workspace, timeoutMs: slow });
+    // Outside the ctxkit project the JSON goes to the temporary folder (here one of the test's own).
+    const run = await runCli(["bench", "serving", "--sizes", "256,512", "--runs", "1", "--json"], { cwd: workspace, env: { TMPDIR: workspace }, timeoutMs: slow });
     expect(run.code, run.stderr).toBe(0);
     const json = JSON.parse(run.stdout) as ServingJson;
     expect(json.engine).toBe("llama");
@@ -61,7 +62,7 @@ describe("the embedded llama engine from the ctxkit command", () => {
       expect(row.variants.find((variant) => variant.variant === "first_token_changed")!.reusedTokensMedian).toBeLessThan(10);
       expect(row.ttftKeptMs).toBeGreaterThanOrEqual(0);
     }
-    expect(JSON.parse(await readFile(join(workspace, "bench-results/serving.json"), "utf8"))).toEqual(json);
+    expect(JSON.parse(await readFile(join(workspace, "ctxkit-bench-results", "serving.json"), "utf8"))).toEqual(json);
   }, slow);
 
   it("bench serving --base-url measures a live OpenAI-compatible endpoint, with concurrency", async () => {

@@ -2,6 +2,16 @@ import { existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
+/** The exit codes every benchmark documents in its --help. */
+export const benchExitCodesHelp = `Exit codes: 0 done (also when the corpus is absent and the benchmark is skipped); 1 it failed;
+2 a usage error; 130 interrupted with Ctrl-C.
+`;
+
+/** The end of every benchmark's --help that writes a JSON file: where it goes without --out, and the exit codes. */
+export const benchResultsHelp = `Without --out the JSON goes to bench-results/ when run inside the ctxkit project, and to
+ctxkit-bench-results/ in the system's temporary folder anywhere else (the path follows the tables).
+${benchExitCodesHelp}`;
+
 /**
  * Where a benchmark writes its JSON: `--out` when given; else `bench-results/…` when run inside the
  * ctxkit project (its results folder, kept out of git); anywhere else a folder under the system's

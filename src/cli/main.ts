@@ -13,12 +13,12 @@ Commands:
   sessions list|show|rm   the stored sessions of a workspace
   config                  print the resolved configuration (secrets masked)
   skills list|show|lint   the Agent Skills found for the workspace (--skills <dir> adds a folder)
-  inspect <file…>         per-call tokens, prefix reuse, cache breaks and cost of a ctxkit session or another agent's transcript
-  view <session | file…>  the same, call by call, in a local page in the browser
-  replay <file…>          replay recorded runs through context policies and compare cost, overflows and recall
+  inspect <file|dir…>     per-call tokens, prefix reuse, cache breaks and cost of a ctxkit session or another agent's transcript
+  view <session|file…>    the same, call by call, in a local page in the browser: timeline, prompt, diff, findings
+  replay <file|dir…>      replay recorded runs through context policies and compare cost, overflows and recall
   bench <name>            benchmarks: prompt-cache reuse, the status bar, the token estimator, the prefix guard,
-                          τ-bench, serving latency, the viewer (ctxkit bench --help lists them)
-  view <session|file…>    see every call in the browser: timeline, prompt, diff, findings
+                          τ-bench, serving latency, the viewer, disclosure, isolation, prompt injection
+                          (ctxkit bench --help lists them)
   lint tools <file>       check tool definitions (descriptions, enums, names, strict-mode schemas)
 
 Options:
@@ -46,7 +46,7 @@ const commands: Record<string, () => Promise<LoadedCommand>> = {
   config: async () => { const { configCommand, configHelp } = await import("./commands/config-command.js"); return { run: configCommand, help: () => configHelp }; },
   inspect: async () => { const { inspectCommand, inspectHelp } = await import("./commands/inspect-command.js"); return { run: inspectCommand, help: () => inspectHelp }; },
   replay: async () => { const { replayCommand, replayHelp } = await import("./commands/replay-command.js"); return { run: replayCommand, help: () => replayHelp }; },
-  bench: async () => { const { benchCommand, benchHelpFor } = await import("./commands/bench-command.js"); return { run: benchCommand, help: (args) => benchHelpFor(args[0]) }; },
+  bench: async () => { const { benchCommand, benchHelpFor } = await import("./commands/bench-command.js"); return { run: benchCommand, help: (args) => benchHelpFor(args[0], args[1]) }; },
   view: async () => { const { viewCommand, viewHelp } = await import("./commands/view-command.js"); return { run: viewCommand, help: () => viewHelp }; },
   lint: async () => { const { lintCommand, lintHelp } = await import("./commands/lint-command.js"); return { run: lintCommand, help: () => lintHelp }; },
 };

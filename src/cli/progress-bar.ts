@@ -14,7 +14,8 @@ export function createProgressBar(options: { stream: NodeJS.WritableStream & { i
   const bar = new SingleBar({
     stream: options.stream as NodeJS.WritableStream,
     format: `${options.label} [{bar}] {value}/{total} | {percentage}% | ETA {eta_formatted}`,
-    hideCursor: true,
+    // Not hidden: Ctrl-C ends a benchmark without running cleanup, and a hidden cursor would stay hidden in the user's shell.
+    hideCursor: false,
     clearOnComplete: true,
     etaBuffer: 20,
   });

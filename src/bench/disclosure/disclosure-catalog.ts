@@ -24,7 +24,7 @@ export async function readTauToolDefinitions(domainDirectory: string): Promise<T
   try {
     value = JSON.parse(await readFile(file, "utf8"));
   } catch (error) {
-    throw new CtxkitError("option_invalid", `Cannot read ${file}: ${(error as Error).message}. Pass --corpus <dir> (the folder holding tau-bench/).`, { cause: error });
+    throw new CtxkitError("option_invalid", `Cannot read ${file}: ${(error as Error).message}. Give tauDirectory, the corpus's tau-bench/ folder (CLI: --corpus <dir>, the folder holding tau-bench/).`, { cause: error });
   }
   if (!Array.isArray(value)) throw new CtxkitError("option_invalid", `${file} must be a list of OpenAI tool schemas.`);
   return (value as Array<{ function?: { name?: unknown; description?: unknown; parameters?: unknown } }>).flatMap((entry) => {

@@ -37,7 +37,7 @@ export async function listMcpServerTools(servers: readonly McpServerSpec[] = ben
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/client/stdio.js"),
   ]).catch((error: unknown) => {
-    throw new CtxkitError("option_invalid", `The MCP SDK is not installed (${(error as Error).message}); install the development dependencies or pass --mcp recorded.`, { cause: error });
+    throw new CtxkitError("option_invalid", `The MCP SDK is not installed (${(error as Error).message}); install the development dependencies or use the recorded tool lists (mcp: "recorded"; CLI: --mcp recorded).`, { cause: error });
   });
   const require = createRequire(import.meta.url);
   const results: McpServerTools[] = [];

@@ -54,7 +54,7 @@ export interface CacheSafetyInput {
 
 export async function runCacheSafety(input: CacheSafetyInput): Promise<CacheSafetyResult> {
   const [first, second] = [...input.skills.skills].sort((left, right) => (left.name < right.name ? -1 : 1));
-  if (!first || !second) throw new ConfigError("option_invalid", "The cache-safety run needs at least two skills; point --skills at a folder holding two or more.");
+  if (!first || !second) throw new ConfigError("option_invalid", "The cache-safety run needs at least two skills; give a skills folder holding two or more (skillsDirectory; CLI: --skills <dir>).");
   const fileOfFirst = input.skillFile;
   const steps: CacheSafetyStep[] = [
     { name: "list skills", input: "Which skills can you use?", turns: [`I can use: ${input.skills.skills.map((skill) => skill.name).join(", ")}.`] },

@@ -17,6 +17,8 @@ export interface DisclosureBenchOptions {
   sizes?: readonly number[];
   /** Start the MCP servers (`live`, default) or use their recorded tools/list. */
   mcp?: "live" | "recorded";
+  /** Called as the parts (cache safety, each catalog size, search) start and end: how many are done of how many. */
+  onProgress?: (done: number, total: number) => void;
   /** Most search queries per domain (default all), for a quick run. */
   queryLimit?: number;
   mcpListChangedStep?: McpListChangedStep;
@@ -36,11 +38,18 @@ const target = { name: "get_reservation_details", arguments: { reservation_id: "
 export async function runDisclosureBench(options: DisclosureBenchOptions): Promise<DisclosureBenchReport> {
   const skillsDirectory = options.skillsDirectory ?? playwrightSkillsDirectory();
   const skills = await loadSkills({ directories: [skillsDirectory], includeDefaultDirectories: false });
-  if (skills.skills.length < 2) throw new ConfigError("option_invalid", `Found ${skills.skills.length} skill(s) in ${skillsDirectory}; the bench needs two or more. Pass --skills <dir>.`);
+  if (skills.skills.length < 2) throw new ConfigError("option_invalid", `Found ${skills.skills.length} skill(s) in ${skillsDirectory}; the bench needs two or more. Give another skillsDirectory (CLI: --skills <dir>).`);
   const catalogs = await loadDisclosureCatalogs(options.tauDirectory, options.mcp ?? "live");
   const real = catalogs.entries.map((entry) => entry.definition);
-  if (!real.some((definition) => definition.name === target.name)) throw new ConfigError("option_invalid", `The τ-bench airline tools have no ${target.name}; check --corpus.`);
+  if (!real.some((definition) => definition.name === target.name)) throw new ConfigError("option_invalid", `The τ-bench airline tools have no ${target.name}; check tauDirectory (CLI: --corpus <dir>).`);
 
+  const sizes = options.sizes ?? [10, 50, 200];
+  const parts = { done: 0, total: 2 + sizes.length };
+  const progress = (finished: number) => {
+    parts.done += finished;
+    options.onProgress?.(parts.done, parts.total);
+  };
+  progress(0);
   const first = [...skills.skills].sort((left, right) => (left.name < right.name ? -1 : 1))[0]!;
   const cacheSafety = await runCacheSafety({
     skills,
@@ -50,15 +59,18 @@ export async function runDisclosureBench(options: DisclosureBenchOptions): Promi
     ...(options.mcpListChangedStep ? { mcpListChangedStep: options.mcpListChangedStep } : {}),
   });
 
+  progress(1);
   const tokens: TokenComparisonRow[] = [];
-  for (const size of options.sizes ?? [10, 50, 200]) {
+  for (const size of sizes) {
     const { tools, copies } = catalogOfSize(catalogs.entries, size, [target.name]);
     tokens.push(await runTokenComparison({ skills, catalog: tools, copies, target }));
+    progress(1);
   }
 
   const allQueries = await loadSearchQueries(options.tauDirectory);
   const queries = options.queryLimit === undefined ? allQueries : (["airline", "retail"] as const).flatMap((domain) => allQueries.filter((query) => query.domain === domain).slice(0, options.queryLimit));
   const search = runSearchQuality(real, queries);
+  progress(1);
 
   const sources: Record<string, number> = {};
   for (const entry of catalogs.entries) sources[entry.source] = (sources[entry.source] ?? 0) + 1;
@@ -76,7 +88,7 @@ function playwrightSkillsDirectory(): string {
   try {
     return join(dirname(createRequire(import.meta.url).resolve("playwright-core/package.json")), "lib", "tools", "skills");
   } catch (error) {
-    throw new ConfigError("option_invalid", "playwright-core is not installed, so its skills cannot be used; pass --skills <dir> (a folder of skill folders).", { cause: error });
+    throw new ConfigError("option_invalid", "playwright-core is not installed, so its skills cannot be used; give skillsDirectory, a folder of skill folders (CLI: --skills <dir>).", { cause: error });
   }
 }
 

@@ -11,6 +11,8 @@ export interface IsolationBenchOptions {
   limit?: number;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each section has its own result type
   sections?: readonly IsolationBenchSection<any>[];
+  /** Called as sections start and end: how many are done of how many. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 export interface IsolationBenchResult {
@@ -26,10 +28,13 @@ export async function runIsolationBench(options: IsolationBenchOptions): Promise
   try {
     await cp(options.source, join(workspace, "src"), { recursive: true });
     const sections: IsolationBenchResult["sections"] = [];
-    for (const section of options.sections ?? isolationBenchSections) {
+    const chosen = options.sections ?? isolationBenchSections;
+    for (const section of chosen) {
+      options.onProgress?.(sections.length, chosen.length);
       const context = { workspace, ...(options.pricingModel ? { pricingModel: options.pricingModel } : {}), ...(options.limit ? { limit: options.limit } : {}) };
       sections.push({ name: section.name, title: section.title, result: await section.run(context) });
     }
+    options.onProgress?.(sections.length, chosen.length);
     return { source: options.source, sections };
   } finally {
     await rm(workspace, { recursive: true, force: true });

@@ -32,7 +32,7 @@ export function formatServingReport(result: ServingBenchResult): string {
     { leftColumns: [] },
   );
   const parts = [
-    `Experiment 2-1 (${result.engine}, ${result.model}): time to first token in ms, median of ${result.runs} runs; each call follows the base request.`,
+    `Prefix kept vs changed (${result.engine}, ${result.model}): time to first token in ms, median of ${result.runs} runs; each call follows the base request.`,
     ttft,
     "",
     "Prompt tokens the engine reported as reused (cached), median:",

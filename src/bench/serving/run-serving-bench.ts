@@ -16,7 +16,8 @@ export interface ServingBenchOptions {
   counter: TokenCounter;
   /** Starts every system prompt, so a server's cache holds nothing from an earlier benchmark. */
   nonce: string;
-  onProgress?: (text: string) => void;
+  /** After each measurement: how many are done of how many, and which one (e.g. "1024 tokens: run 1/3, kept"). */
+  onProgress?: (done: number, total: number, step: string) => void;
 }
 
 export interface ServingVariantResult {
@@ -73,18 +74,25 @@ export async function runServingBench(options: ServingBenchOptions): Promise<Ser
   const errors: string[] = [];
   const rows: ServingRow[] = [];
   const concurrency: ConcurrencyRow[] = [];
+  const steps = { done: 0, total: options.prefixSizes.length * (1 + runs * servingVariants.length + (options.concurrency ?? []).length) };
+  const report = (step: string) => options.onProgress?.(steps.done, steps.total, step);
+  const finish = (step: string) => {
+    steps.done += 1;
+    report(step);
+  };
   for (const [sizeIndex, target] of options.prefixSizes.entries()) {
     const workload = buildServingWorkload({ prefixTokens: target, counter: options.counter, seed: 1 + sizeIndex * 7919, nonce: options.nonce });
-    options.onProgress?.(`${target} tokens: cold prefill`);
+    report(`${target} tokens: cold prefill`);
     const cold = await send(options.provider, workload.base, 1, errors);
+    finish(`${target} tokens: cold prefill`);
     if (cold === undefined && rows.length === 0) throw new CtxkitError("provider_response_invalid", `The first benchmark call failed: ${errors[0]}`);
     const samples = new Map<ServingVariant, Usage[]>(servingVariants.map((variant) => [variant, []]));
     for (let run = 0; run < runs; run += 1) {
       for (const variant of servingVariants) {
-        options.onProgress?.(`${target} tokens: run ${run + 1}/${runs}, ${variant}`);
         await send(options.provider, workload.base, 1, errors);
         const usage = await send(options.provider, workload.variant(variant, run), 1, errors);
         if (usage) samples.get(variant)!.push(usage);
+        finish(`${target} tokens: run ${run + 1}/${runs}, ${variant}`);
       }
     }
     await send(options.provider, workload.base, 1, errors);
@@ -108,8 +116,8 @@ export async function runServingBench(options: ServingBenchOptions): Promise<Ser
       tokensPerSecond: tokensPerSecond(decode),
     });
     for (const level of options.concurrency ?? []) {
-      options.onProgress?.(`${target} tokens: concurrency ${level}`);
       concurrency.push(await measureConcurrency(options.provider, workload, level, errors, cold?.inputTokens ?? 0));
+      finish(`${target} tokens: concurrency ${level}`);
     }
   }
   return { engine: options.provider.name, model: options.provider.model, runs, rows, concurrency, errors };

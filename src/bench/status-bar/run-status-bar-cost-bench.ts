@@ -48,7 +48,7 @@ export async function runStatusBarCostBench(
     totals.push({ part: part.part, runs: partRows.length, calls: partRows.reduce((total, row) => total + row.calls, 0), costs: sumCosts(partRows) });
   }
   if (rows.length === 0) {
-    throw new ConfigError("corpus_missing", `No recorded runs under ${corpus} (expected swe-gemini/*.traj.json or tau-bench/trajectories/gpt-4o-airline.json). Pass --corpus <dir>.`);
+    throw new ConfigError("corpus_missing", `No recorded runs under ${corpus} (expected swe-gemini/*.traj.json or tau-bench/trajectories/gpt-4o-airline.json). Give the folder that holds them (CLI: --corpus <dir>).`);
   }
   return { corpus, counter: counter.name, rows, totals };
 }

@@ -36,6 +36,8 @@ export interface TauReplayReport {
 }
 
 export interface ReplayTauOptions {
+  /** Called after each dialogue: how many are done of how many. */
+  onProgress?: (done: number, total: number) => void;
   /** Replaces the recorded system prompt (an experiment arm checked for plumbing). */
   system?: (recorded: string) => string | SystemPrompt;
   describeTool?: (definition: ToolDefinition) => ToolDefinition;
@@ -79,6 +81,7 @@ export async function replayTauDialogues(domain: TauDomain, dialogues: readonly 
     if (entry.reward === entry.recordedReward) report.rewardsMatched++;
     else report.rewardDifferences.push(entry);
     report.perDialogue.push(entry);
+    options.onProgress?.(report.dialogues, dialogues.length);
   }
   return report;
 }

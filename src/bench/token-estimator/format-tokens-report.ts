@@ -40,7 +40,7 @@ export function formatTokensReport(result: TokensBenchResult): string {
     `tokens: the estimator against the exact tokenizers, aggregate relative error (Σestimate − Σexact) / Σexact\n\n` +
     `${errors}\n\n` +
     `c/4: ⌈chars/4⌉ per text. bal: the estimator's balanced profile. qwen3:Q3, o200k:o200k: the profile fitted to that tokenizer.\n` +
-    `Target (issue 4): matching profile within ±${(target.maxAbsError * 100).toFixed(0)}% on every category — ${verdict}.\n` +
+    `Target: matching profile within ±${(target.maxAbsError * 100).toFixed(0)}% on every category — ${verdict}.\n` +
     result.categories.map((category) => `  ${category.name}: ${category.source}\n`).join("") +
     result.skipped.map((category) => `  ${category.name}: skipped, missing ${category.missing.join(", ")}\n`).join("") +
     `\nThroughput on the same ${result.megabytes.toFixed(2)} MB (UTF-8) of text, one call per text:\n\n${speed}\n`

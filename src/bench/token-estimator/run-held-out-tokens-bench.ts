@@ -20,9 +20,19 @@ export interface HeldOutTokensBenchResult {
  * first fitted on the fit halves (`fitEstimatorCoefficients`) — this is the fitting script whose
  * output `src/tokens/estimated-token-counter.ts` ships — and both halves are measured with them.
  */
-export function runHeldOutTokensBench(categories: readonly TextCategory[], skipped: readonly SkippedCategory[], options: { refit?: boolean } = {}): HeldOutTokensBenchResult {
+export function runHeldOutTokensBench(
+  categories: readonly TextCategory[],
+  skipped: readonly SkippedCategory[],
+  options: { refit?: boolean; onProgress?: (done: number, total: number) => void } = {},
+): HeldOutTokensBenchResult {
   const halves = categories.map(splitTextCategory);
-  const exact = { qwen3: memoised(getTokenCounter("qwen3").count), o200k: memoised(getTokenCounter("o200k").count) };
+  // The exact counts are the slow part: each distinct text is counted once per tokenizer.
+  const progress = { done: 0, total: 2 * new Set(categories.flatMap((category) => category.texts)).size };
+  const onCounted = () => {
+    progress.done++;
+    if (progress.done % 64 === 0 || progress.done === progress.total) options.onProgress?.(progress.done, progress.total);
+  };
+  const exact = { qwen3: memoised(getTokenCounter("qwen3").count, onCounted), o200k: memoised(getTokenCounter("o200k").count, onCounted) };
   const fitHalves = halves.map((half) => half.fit);
   let fitted: Record<EstimatorProfile, EstimatorCoefficients> | undefined;
   if (options.refit) {
@@ -41,11 +51,14 @@ export function runHeldOutTokensBench(categories: readonly TextCategory[], skipp
 }
 
 /** Each distinct text counted once (the fit and both measurements read the same texts). */
-function memoised(count: CountTokens): CountTokens {
+function memoised(count: CountTokens, onCounted: () => void): CountTokens {
   const counts = new Map<string, number>();
   return (text) => {
     let tokens = counts.get(text);
-    if (tokens === undefined) counts.set(text, (tokens = count(text)));
+    if (tokens === undefined) {
+      counts.set(text, (tokens = count(text)));
+      onCounted();
+    }
     return tokens;
   };
 }

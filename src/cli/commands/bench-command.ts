@@ -6,7 +6,7 @@ import { injectionBenchCommand, injectionBenchHelp } from "./bench/injection-ben
 import { kvCacheBenchCommand, kvCacheBenchHelp } from "./bench/kv-cache-bench-command.js";
 import { servingBenchCommand, servingBenchHelp } from "./bench/serving-bench-command.js";
 import { statusBarBenchCommand, statusBarBenchHelp } from "./bench/status-bar-bench-command.js";
-import { tauBenchCommand, tauBenchHelp } from "./bench/tau-bench-command.js";
+import { tauBenchCommand, tauBenchHelp, tauBenchHelpFor } from "./bench/tau-bench-command.js";
 import { tokensBenchCommand, tokensBenchHelp } from "./bench/tokens-bench-command.js";
 import { viewBenchCommand, viewBenchHelp } from "./bench/view-bench-command.js";
 
@@ -36,8 +36,9 @@ ${Object.entries(benches)
 Run 'ctxkit bench <name> --help' for a benchmark's options.
 `;
 
-/** The help of `ctxkit bench <name>`, or of `ctxkit bench` when the name is not a benchmark. */
-export function benchHelpFor(name: string | undefined): string {
+/** The help of `ctxkit bench <name>` (of `ctxkit bench tau <command>`), or of `ctxkit bench` when the name is not a benchmark. */
+export function benchHelpFor(name: string | undefined, subcommand?: string): string {
+  if (name === "tau") return tauBenchHelpFor(subcommand);
   return (name !== undefined && benches[name]?.help) || benchHelp;
 }
 

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { Usage } from "../../types/index.js";
+import { emptyUsage, addUsage, type Usage } from "../../types/index.js";
 import { agentOptionsHelp } from "../agent-options-help.js";
 import { createChatInput } from "../chat-input.js";
 import { parseCommandLine } from "../cli-options.js";
@@ -11,7 +11,7 @@ import { createAgentFromConfig } from "../create-agent-from-config.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
 import { createEventRenderer } from "../render-events.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
-import { formatUsageLine } from "../format-usage.js";
+import { formatChatUsage, type ChatSubAgentUsage } from "../format-chat-usage.js";
 
 const chatCommands = ["/help", "/tools", "/skills", "/usage", "/session", "/exit"];
 
@@ -33,7 +33,7 @@ Commands:
   /help      this list
   /tools     the tools the agent has
   /skills    the skills found; type /<skill> args to run with one loaded
-  /usage     tokens so far, the cached share, and the cost
+  /usage     tokens so far, the cached share, and the cost (sub-agents' on their own line)
   /session   the session id and file (resume with --session <id> or --continue)
   /exit      leave
 
@@ -90,6 +90,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     collapseThinking: extra["collapse-thinking"] === true,
   });
   const callUsages: Usage[] = [];
+  const subAgents: ChatSubAgentUsage = { runs: 0, usage: emptyUsage() };
   let current: AbortController | undefined;
   let interruptsAtPrompt = 0;
   let interrupted = false;
@@ -126,7 +127,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
         if (command === "/help") io.stdout.write(chatHelp);
         else if (command === "/tools") io.stdout.write(`${agent.prefix.tools.map((tool) => `  ${tool.name}`).join("\n") || "  (no tools)"}\n`);
         else if (command === "/skills") io.stdout.write(`${skills.skills.map((skill) => `  /${skill.name}  ${skill.description}`).join("\n") || "  (no skills)"}\n`);
-        else if (command === "/usage") io.stdout.write(`${formatUsageLine(callUsages, callUsages.length, config.model)}\n`);
+        else if (command === "/usage") io.stdout.write(`${formatChatUsage(callUsages, subAgents, config.model)}\n`);
         else if (command === "/session") io.stdout.write(`session ${session.id}\nfile ${session.path}\nresume with: ctxkit chat --session ${session.id}\n`);
         else io.stdout.write(`Unknown command ${command}. Type /help.\n`);
         continue;
@@ -137,6 +138,8 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
       for await (const event of agent.run(change ? `${change}\n\n${line}` : line, { signal: current.signal })) {
         renderer.handle(event);
         if (event.type === "usage") callUsages.push(event.usage);
+        if (event.type === "tool_call_end" && event.name === "task") subAgents.runs += 1;
+        if (event.type === "run_end" && event.subAgentUsage) subAgents.usage = addUsage(subAgents.usage, event.subAgentUsage);
         if (event.type === "run_end" && event.stopReason !== "final_answer") {
           io.stdout.write(style.dim(`[stopped: ${event.stopReason}]\n`));
         }

@@ -11,7 +11,9 @@ then ~/.config/ctxkit/config.json, then defaults) as JSON, with the API key mask
 value came from. It takes the options of 'ctxkit run', so it shows what a run with them would use;
 an unknown tool or value is refused as 'ctxkit run' would refuse it.
 
-${agentOptionsHelp}`;
+${agentOptionsHelp}
+Exit codes: 0 done; 1 a value is refused (an unknown tool, a bad config file); 2 a usage error.
+`;
 
 export async function configCommand(args: string[], io: CliIo): Promise<number> {
   const { flags } = parseCommandLine(args);

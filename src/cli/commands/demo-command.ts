@@ -31,6 +31,9 @@ Options:
                 with a generated random-weight Qwen3 model instead: NOISE text, a real engine;
                 prints the engine's KV reuse per call next to ctxkit's predicted common prefix
   --json        print the per-call table as JSON instead
+
+Exit codes: 0 done; 1 the demo failed or --dir holds files (without --force); 2 a usage error;
+130 interrupted with Ctrl-C.
 `;
 
 /** `ctxkit demo`: a real agent run over real files with a scripted model, then the token table. */

@@ -37,7 +37,7 @@ Options:
 
 A folder stands for the transcripts in it (*.traj.json if it has any, else *.json and *.jsonl).
 Records that cannot be read are reported on stderr as "file:line: reason"; the rest is still shown.
-Exit code 0 when at least one transcript was read, 1 otherwise.
+Exit codes: 0 at least one transcript was read; 1 none could be; 2 a usage error.
 `;
 
 /** `ctxkit inspect`: per-call tokens, prefix reuse, cache breaks, cost and findings of recorded runs. */
@@ -53,7 +53,7 @@ export async function inspectCommand(args: string[], io: CliIo): Promise<number>
     return 0;
   }
   if (positionals.length === 0) {
-    io.stderr.write(`ctxkit inspect: give one or more transcript files.\n\n${inspectHelp}`);
+    io.stderr.write(`ctxkit inspect: give one or more transcript files or folders.\n\n${inspectHelp}`);
     return 2;
   }
   const format = parseChoice<TranscriptFormat | "auto">(extra.format, "--format", ["auto", ...TRANSCRIPT_FORMATS], "auto");

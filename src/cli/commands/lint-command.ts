@@ -1,9 +1,7 @@
 import type { CliIo } from "../cli-io.js";
 import { lintToolsCommand, lintToolsHelp } from "./lint-tools-command.js";
 
-export const lintHelp = `Usage: ctxkit lint tools <file|module> [--json]
-
-${lintToolsHelp}`;
+export const lintHelp = lintToolsHelp;
 
 /** `ctxkit lint <what>`: checks of agent definitions (tools, for now). */
 export async function lintCommand(args: string[], io: CliIo): Promise<number> {

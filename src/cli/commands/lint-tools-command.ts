@@ -22,7 +22,13 @@ as \`tools\` or as its default export.
 
 --mcp-config <file> (repeatable) starts the MCP servers of {"mcpServers": {...}} (the shape Claude Code
 and Cursor use), lints the tools they list as the model would see them (mcp__<server>__<tool>), and
-stops them. Exit code 1 when there are findings.
+stops them.
+
+Options:
+  --mcp-config <file>  MCP servers to start and lint (repeatable)
+  --json               print {"tools", "findings": [{"code", ...}]} instead of text
+
+Exit codes: 0 no findings; 1 findings (or a file or server could not be read); 2 a usage error.
 `;
 
 /** `ctxkit lint tools <file|module>`. */

@@ -41,6 +41,9 @@ Options:
                           else a ctxkit-bench-results folder in the system's temporary directory)
   --emit-requests <dir>   write <dir>/<policy>/<run>.jsonl: one line per call with the messages sent
   --verbose               also print one row per run and policy
+
+Exit codes: 0 done; 1 no run to replay (none could be read); 2 a usage error; 130 interrupted with
+Ctrl-C.
 `;
 
 const replayOptions = {

@@ -21,6 +21,11 @@ show  one session: its model calls, token usage (prompt, cached, output, cost), 
       it ran (each with its own session id) and messages
 rm    delete sessions (their files and any .torn file kept beside them)
 
+Options:
+  --workspace <dir>  the workspace whose sessions these are (default: current directory)
+  --data-dir <dir>   where they are stored (default <workspace>/.ctxkit)
+  --json             print JSON instead of text (list, show)
+
 Exit codes: 0 done; 1 a session could not be read or found; 2 a usage error.
 `;
 
@@ -85,7 +90,8 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
     }
     return 0;
   }
-  io.stderr.write(`ctxkit sessions: unknown action '${action}'${action === "show" ? " (give a session id)" : ""}.\n${sessionsHelp}`);
+  const message = action === "show" ? "sessions show needs a session id (see ctxkit sessions list)" : `unknown action '${action}'`;
+  io.stderr.write(`ctxkit sessions: ${message}.\n\n${sessionsHelp}`);
   return 2;
 }
 

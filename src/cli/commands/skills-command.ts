@@ -18,6 +18,8 @@ Options:
   --skills <dir>     a skills folder to search first (repeatable; relative to the workspace)
   --workspace <dir>  the workspace (default: current directory)
   --json             print JSON: list → {"skills": [{"name", "description", "path"}], "warnings": [...]}
+
+Exit codes: 0 done; 1 a skill was not found, or lint found an error; 2 a usage error.
 `;
 
 /** `ctxkit skills list|show|lint`. */
@@ -53,7 +55,8 @@ function showSkill(catalog: SkillCatalog, name: string | undefined, io: CliIo): 
   const skill = catalog.skills.find((candidate) => candidate.name === name);
   if (!skill) {
     io.stderr.write(`ctxkit skills show: ${name === undefined ? "give a skill's name" : `no skill '${name}'`}. Skills: ${catalog.skills.map((entry) => entry.name).join(", ") || "none"}.\n`);
-    return 1;
+    // A missing name is a usage error (2); a name that matches no skill is a failed lookup (1).
+    return name === undefined ? 2 : 1;
   }
   const allowed = skill.allowedTools ? `allowed-tools: ${skill.allowedTools.join(" ")}\n` : "";
   io.stdout.write(`name: ${skill.name}\ndescription: ${skill.description}\npath: ${skill.path}\n${allowed}\n${skill.body}\n`);

@@ -28,6 +28,9 @@ Options:
                        (the prompt is then shaded by its character prefix)
   --tools <file>       OpenAI tool schemas for formats that do not record them (τ-bench, Claude Code, Codex)
   --workspace <dir>, --data-dir <dir>   where to find a session given by id
+
+Exit codes: 0 stopped with Ctrl-C (the page is served until then); 1 nothing could be read;
+2 a usage error.
 `;
 
 /** `ctxkit view`: the context viewer in the browser, served until the process is stopped. */

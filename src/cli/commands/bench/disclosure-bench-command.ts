@@ -3,7 +3,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { formatDisclosureReport, runDisclosureBench } from "../../../bench/disclosure/index.js";
 import { CtxkitError } from "../../../types/index.js";
-import { benchOutputPath } from "../../bench-output-path.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
+import { createStagedProgressBar } from "../../progress-bar.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { tauCorpusDirectory } from "./tau-paths.js";
@@ -30,7 +31,8 @@ Options:
   --queries <n>    at most n search queries per domain (default all)
   --json           print the result as JSON instead of tables
   --out <file>     where the JSON is always written (default bench-results/disclosure.json)
-`;
+
+${benchResultsHelp}`;
 
 const options = {
   corpus: { type: "string" },
@@ -58,13 +60,16 @@ export async function disclosureBenchCommand(args: string[], io: CliIo): Promise
     return 0;
   }
   const started = performance.now();
+  const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
   const report = await runDisclosureBench({
     tauDirectory,
+    onProgress: (done, total) => progress.update(done, total, "disclosure: parts"),
     sizes,
     mcp,
     ...(typeof extra.skills === "string" ? { skillsDirectory: resolve(io.cwd, extra.skills) } : {}),
     ...(queryLimit === undefined ? {} : { queryLimit }),
   });
+  progress.stop();
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...report, elapsedMs };
   const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/disclosure.json");

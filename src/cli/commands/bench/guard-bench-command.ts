@@ -4,6 +4,8 @@ import { loadTauBenchDialogues, locateTauBenchCorpus } from "../../../bench/kv-c
 import { formatGuardBench, runGuardBench } from "../../../bench/prefix-guard/run-guard-bench.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
+import { createStagedProgressBar } from "../../progress-bar.js";
 
 export const guardBenchHelp = `Usage: ctxkit bench guard [--corpus <dir>] [--limit <dialogues>] [--json] [--out <file>]
 
@@ -22,7 +24,8 @@ Options:
   --limit <n>      dialogues to use (default 10; the whole file has 200 — whole renders make it slow)
   --json           print the result as JSON instead of a table
   --out <file>     where the JSON is always written (default bench-results/guard.json)
-`;
+
+${benchResultsHelp}`;
 
 const options = { limit: { type: "string" }, corpus: { type: "string" }, out: { type: "string" } } as const;
 
@@ -42,12 +45,12 @@ export async function guardBenchCommand(args: string[], io: CliIo): Promise<numb
   }
   const started = performance.now();
   const loaded = await loadTauBenchDialogues(location.files, { limit });
-  const progress = io.stderr.isTTY && !flags.json ? (done: number, total: number) => io.stderr.write(`\rscenario ${done}/${total}\u001b[K`) : undefined;
-  const result = runGuardBench(loaded.dialogues, progress);
-  if (progress) io.stderr.write("\r\u001b[K");
+  const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
+  const result = runGuardBench(loaded.dialogues, (done, total) => progress.update(done, total, "guard: scenarios"));
+  progress.stop();
   const elapsedMs = Math.round(performance.now() - started);
   const json = { benchmark: "guard", corpus: location.files.trajectories, elapsedMs, ...result };
-  const out = resolve(io.cwd, (extra.out as string | undefined) ?? "bench-results/guard.json");
+  const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/guard.json");
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);

@@ -5,7 +5,8 @@ import { defences, type Defence } from "../../../bench/injection/injection-defen
 import { attacks, type Attack } from "../../../bench/injection/injection-scenario.js";
 import { runInjectionBench } from "../../../bench/injection/run-injection-bench.js";
 import { ConfigError } from "../../../types/index.js";
-import { benchOutputPath } from "../../bench-output-path.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
+import { createStagedProgressBar } from "../../progress-bar.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../create-agent-from-config.js";
@@ -36,7 +37,8 @@ Options:
   --attacks, --defences  comma-separated subsets
   --json             print the result as JSON instead of tables
   --out <file>       where the JSON is always written (default bench-results/injection.json)
-`;
+
+${benchResultsHelp}`;
 
 const options = {
   offline: { type: "boolean" },
@@ -66,12 +68,15 @@ export async function injectionBenchCommand(args: string[], io: CliIo): Promise<
   const selectedAttacks = listOf<Attack>(extra.attacks, attacks, "--attacks");
   const selectedDefences = listOf<Defence>(extra.defences, defences, "--defences");
   const trials = parsePositiveInteger(extra.trials as string | undefined, "--trials");
+  const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
   const report = await runInjectionBench({
     ...(provider ? { provider } : {}),
+    onProgress: (done, total) => progress.update(done, total, "injection: trials"),
     ...(trials ? { trials } : {}),
     ...(selectedAttacks ? { attacks: selectedAttacks } : {}),
     ...(selectedDefences ? { defences: selectedDefences } : {}),
   });
+  progress.stop();
   io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatInjectionReport(report));
   const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/injection.json");
   await mkdir(dirname(out), { recursive: true });

@@ -2,7 +2,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatIsolationBench, runIsolationBench } from "../../../bench/isolation/index.js";
-import { benchOutputPath } from "../../bench-output-path.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
+import { createStagedProgressBar } from "../../progress-bar.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 
@@ -24,7 +25,8 @@ Options:
   --limit <n>        only the first n tasks
   --json             print the result as JSON instead of tables
   --out <file>       where the JSON is always written (default bench-results/isolation.json)
-`;
+
+${benchResultsHelp}`;
 
 const options = {
   source: { type: "string" },
@@ -44,11 +46,14 @@ export async function isolationBenchCommand(args: string[], io: CliIo): Promise<
   const ownSource = fileURLToPath(new URL("../../../../src", import.meta.url));
   const source = typeof extra.source === "string" ? resolve(io.cwd, extra.source) : ownSource;
   const limit = parsePositiveInteger(extra.limit as string | undefined, "--limit");
+  const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
   const result = await runIsolationBench({
     source,
+    onProgress: (done, total) => progress.update(done, total, "isolation: sections"),
     ...(typeof extra.pricing === "string" ? { pricingModel: extra.pricing } : {}),
     ...(limit === undefined ? {} : { limit }),
   });
+  progress.stop();
   io.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatIsolationBench(result));
   const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/isolation.json");
   await mkdir(dirname(out), { recursive: true });

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { createStagedProgressBar } from "../../progress-bar.js";
-import { benchOutputPath } from "../../bench-output-path.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { dirname, relative, resolve } from "node:path";
 import {
   contextModes,
@@ -54,7 +54,8 @@ Options:
   --json              print the result as JSON instead of a table
   --out <file>        where the JSON is always written (default bench-results/kv-cache.json,
                       live: bench-results/kv-cache-live.json, engine: bench-results/kv-cache-engine.json)
-`;
+
+${benchResultsHelp}`;
 
 const options = {
   live: { type: "boolean" },

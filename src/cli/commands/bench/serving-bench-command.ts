@@ -10,6 +10,8 @@ import { createQwen3TokenCounter } from "../../../tokens/qwen3-token-counter.js"
 import { CtxkitError } from "../../../types/index.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
+import { createStagedProgressBar } from "../../progress-bar.js";
 
 export const servingBenchHelp = `Usage: ctxkit bench serving [--runs <n>] [--sizes <a,b>] [--threads <n>] [--json] [--out <file>]
        ctxkit bench serving --model-path <file.gguf> [--gpu-layers <n>] ...
@@ -38,7 +40,8 @@ Options:
                       prefill but slows the short batch after a cached prefix several times)
   --json              print the result as JSON instead of a table
   --out <file>        where the JSON is always written (default bench-results/serving.json)
-`;
+
+${benchResultsHelp}`;
 
 const options = {
   "model-path": { type: "string" },
@@ -67,7 +70,7 @@ export async function servingBenchCommand(args: string[], io: CliIo): Promise<nu
   const flashAttention = extra["flash-attention"] === true;
   const concurrency = live ? (parseList(extra.concurrency as string | undefined, "--concurrency") ?? [1, 4, 16]) : [];
   const started = performance.now();
-  const progress = io.stderr.isTTY ? (text: string) => io.stderr.write(`\r${text}\u001b[K`) : undefined;
+  const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
 
   let provider: Provider;
   let target: Record<string, unknown>;
@@ -104,9 +107,9 @@ export async function servingBenchCommand(args: string[], io: CliIo): Promise<nu
       concurrency,
       counter: createQwen3TokenCounter(),
       nonce: randomUUID().slice(0, 8),
-      ...(progress ? { onProgress: progress } : {}),
+      onProgress: (done, total) => progress.update(done, total, "serving: measurements"),
     });
-    progress?.("");
+    progress.stop();
     const elapsedMs = Math.round(performance.now() - started);
     const manifest = {
       benchmark: "serving",
@@ -123,13 +126,14 @@ export async function servingBenchCommand(args: string[], io: CliIo): Promise<nu
       cpuModel: cpus()[0]?.model ?? "unknown",
     };
     const json = { engine: result.engine, model: result.model, rows: result.rows, concurrency: result.concurrency, errors: result.errors, manifest };
-    const out = resolve(io.cwd, (extra.out as string | undefined) ?? "bench-results/serving.json");
+    const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/serving.json");
     await mkdir(dirname(out), { recursive: true });
     await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
     if (flags.json) io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     else io.stdout.write(`${formatServingReport(result)}\nTook ${(elapsedMs / 1000).toFixed(1)} s. Wrote ${relative(io.cwd, out) || out}.\n`);
     return 0;
   } finally {
+    progress.stop();
     await engine?.dispose();
   }
 }

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { createStagedProgressBar } from "../../progress-bar.js";
-import { benchOutputPath } from "../../bench-output-path.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { buildStatusBarPreview, formatRequestListing } from "../../../bench/status-bar/build-status-bar-preview.js";
@@ -20,7 +20,7 @@ export const statusBarBenchHelp = `Usage: ctxkit bench status-bar --preview [--j
        ctxkit bench status-bar --cost [--corpus <dir>] [--limit <n>] [--cache <kv|prompt>] [--json] [--out <file>]
        ctxkit bench status-bar --model <name> [--base-url <url>] [--provider …] [--vendor …] [--api-key …]
                                [--tasks <a,b>] [--arms <a,b>] [--repeats <n>] [--json] [--out <file>]
-       ctxkit bench status-bar --offline [--tasks <a,b>] [--arms <a,b>]
+       ctxkit bench status-bar --offline [--tasks <a,b>] [--arms <a,b>] [--json]
 
 The agent status bar (goal, TODO list, call counts and limits, time; sent as the last message):
 what it costs and what it changes.
@@ -44,9 +44,11 @@ Options:
   --tasks, --arms  comma-separated subsets
   --repeats <n>    live: runs per task and arm (default 1)
   --json           print the result as JSON instead of tables
-  --out <file>     where the JSON is always written (default bench-results/status-bar-cost.json,
-                   live: bench-results/status-bar-live.json)
-`;
+  --out <file>     --cost and live: where the JSON is always written (default
+                   bench-results/status-bar-cost.json, live: bench-results/status-bar-live.json);
+                   --preview and --offline write no file (--json prints their result)
+
+${benchResultsHelp}`;
 
 const options = {
   preview: { type: "boolean" },
@@ -81,7 +83,7 @@ export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<
     const preview = await buildStatusBarPreview();
     const { promptTokens, autoDecision } = preview;
     print(
-      `Experiment 2-8 — the request after "Can you call them again to follow up?"\n\n` +
+      `The request after "Can you call them again to follow up?", with and without the status bar\n\n` +
         `WITHOUT the status bar (${promptTokens.without} tokens):\n${formatRequestListing(preview.withoutStatusBar)}\n\n` +
         `WITH the status bar (${promptTokens.with} tokens; the status is ${promptTokens.status}):\n${formatRequestListing(preview.withStatusBar)}\n\n` +
         `auto would ${autoDecision.mode} here: ${autoDecision.reason}.\n`,

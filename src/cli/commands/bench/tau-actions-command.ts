@@ -9,6 +9,7 @@ import { CtxkitError } from "../../../types/index.js";
 import { parseCommandLine } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { parseTauDomainName, requireExisting, tauDomainDirectory } from "./tau-paths.js";
+import { benchExitCodesHelp } from "../../bench-output-path.js";
 
 export const tauActionsHelp = `Usage: ctxkit bench tau actions --domain airline|retail --tasks <tasks.json> [--dump-data <dir>] [--json]
 
@@ -22,7 +23,8 @@ Options:
   --domain-dir <dir>  the domain's folder (default <corpus>/tau-bench/<domain>)
   --corpus <dir>      the folder holding tau-bench/ (default $CTXKIT_CORPUS or ../shared/corpus)
   --json              print {"domain", "tasks": [{"index", "outputs", "dataHash"}]}
-`;
+
+${benchExitCodesHelp}`;
 
 const options = {
   domain: { type: "string" },

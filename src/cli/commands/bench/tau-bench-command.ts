@@ -20,6 +20,11 @@ ${Object.entries(subcommands)
 Run 'ctxkit bench tau <command> --help' for its options.
 `;
 
+/** The help of `ctxkit bench tau <command>`, or of `ctxkit bench tau` when the command is not one. */
+export function tauBenchHelpFor(name: string | undefined): string {
+  return (name !== undefined && subcommands[name]?.help) || tauBenchHelp;
+}
+
 /** `ctxkit bench tau <command>`. */
 export async function tauBenchCommand(args: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = args;

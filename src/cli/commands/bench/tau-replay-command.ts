@@ -9,7 +9,9 @@ import { parseTauTrajectories } from "../../../bench/tau/tau-trajectories.js";
 import { CtxkitError } from "../../../types/index.js";
 import { parseCommandLine } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
+import { createStagedProgressBar } from "../../progress-bar.js";
 import { parseTauDomainName, requireExisting, tauCorpusDirectory, tauDomainDirectory } from "./tau-paths.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 
 export const tauReplayHelp = `Usage: ctxkit bench tau replay [--trajectories <file>] [--data-version recorded|current] [--arms <a,b>] [--json]
 
@@ -24,14 +26,15 @@ Options:
   --data-version <v>     recorded (default): the data as the published dialogues saw it — before
                          τ-bench commit 404f33e, user addresses said "province" where they now say
                          "state"; current: the data files exactly as they are
-  --arms <a,b>           also replay under experiment arms (plumbing only: the recorded turns do not
+  --arms <a,b>           also replay under prompt variants (plumbing only: the recorded turns do not
                          react to a changed prompt): ${tauArmNames.join(", ")}
   --domain-dir <dir>     the domain's folder (default <corpus>/tau-bench/<domain>)
   --corpus <dir>         the folder holding tau-bench/ (default $CTXKIT_CORPUS or ../shared/corpus);
                          without a corpus and without --trajectories the benchmark is skipped (exit 0)
   --json                 print the report as JSON
   --out <file>           where the JSON is written (default bench-results/tau-replay.json)
-`;
+
+${benchResultsHelp}`;
 
 const options = {
   trajectories: { type: "string" },
@@ -68,12 +71,15 @@ export async function tauReplayCommand(args: string[], io: CliIo): Promise<numbe
   const started = performance.now();
   const domain = await loadTauDomain(domainName, directory, dataVersion === "recorded" ? { transformRecords: renameStateToProvince } : {});
   const dialogues = parseTauTrajectories(await readFile(file, "utf8"), file);
-  const report = await replayTauDialogues(domain, dialogues);
+  const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
+  const onProgress = (label: string) => (done: number, total: number) => progress.update(done, total, label);
+  const report = await replayTauDialogues(domain, dialogues, { onProgress: onProgress("tau replay: dialogues") });
   const armReports: Record<string, Pick<TauReplayReport, "dialogues" | "toolCalls" | "outputsMatched" | "rewardsMatched">> = {};
   for (const arm of arms as TauArmName[]) {
-    const armReport = await replayTauDialogues(domain, dialogues, tauReplayArm(arm, domain));
+    const armReport = await replayTauDialogues(domain, dialogues, { ...tauReplayArm(arm, domain), onProgress: onProgress(`tau replay ${arm}: dialogues`) });
     armReports[arm] = { dialogues: armReport.dialogues, toolCalls: armReport.toolCalls, outputsMatched: armReport.outputsMatched, rewardsMatched: armReport.rewardsMatched };
   }
+  progress.stop();
   const seconds = (performance.now() - started) / 1000;
   const json = {
     dialogues: report.dialogues,
@@ -88,7 +94,7 @@ export async function tauReplayCommand(args: string[], io: CliIo): Promise<numbe
     ...(arms.length > 0 ? { arms: armReports } : {}),
     seconds: Number(seconds.toFixed(1)),
   };
-  const out = resolve(io.cwd, (extra.out as string | undefined) ?? "bench-results/tau-replay.json");
+  const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/tau-replay.json");
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {

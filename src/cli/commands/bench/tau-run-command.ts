@@ -11,6 +11,8 @@ import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../create-agent-from-config.js";
 import { resolveConfig } from "../../resolve-config.js";
 import { parseTauDomainName, requireExisting, tauDomainDirectory } from "./tau-paths.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
+import { createStagedProgressBar } from "../../progress-bar.js";
 
 export const tauRunHelp = `Usage: ctxkit bench tau run --model <name> --domain airline|retail [--tasks 0-9] [--trials k] [--arms <a,b>]
                           [--user-model <name>] [--split test|dev] [--tasks-file <file>] [--json] [--out <file>]
@@ -33,7 +35,8 @@ Options:
   --tasks-file <f>   another tasks file in the corpus format
   --temperature <t>  the agent's and user's temperature (default 0, as τ-bench)
   --out <file>       default bench-results/tau-run.json
-`;
+
+${benchResultsHelp}`;
 
 const options = {
   domain: { type: "string" },
@@ -76,10 +79,20 @@ export async function tauRunCommand(args: string[], io: CliIo): Promise<number> 
   const taskIndices = parseTaskRange((extra.tasks as string | undefined) ?? "0-9", tasks.length);
   const settings = { temperature };
 
+  // On a terminal a bar shows how far the dialogues are (the table after it has each result); piped, one line per dialogue.
+  const showsBar = io.stderr.isTTY === true && flags.json !== true;
+  const progress = createStagedProgressBar({ stream: io.stderr, enabled: showsBar });
+  const total = arms.length * taskIndices.filter((index) => tasks[index] !== undefined).length * trials;
+  let done = 0;
+  progress.update(done, total, "tau run: dialogues");
   const report = await runTauBench({
     domain, tasks, taskIndices, trials, arms, agentProvider, userProvider, settings,
-    onDialogue: (dialogue) => io.stderr.write(`${dialogue.arm} task ${dialogue.task} trial ${dialogue.trial}: reward ${dialogue.reward} (${dialogue.ending}, ${dialogue.modelCalls} calls)\n`),
-  });
+    onDialogue: (dialogue) => {
+      done += 1;
+      progress.update(done, total, "tau run: dialogues");
+      if (!showsBar) io.stderr.write(`${dialogue.arm} task ${dialogue.task} trial ${dialogue.trial}: reward ${dialogue.reward} (${dialogue.ending}, ${dialogue.modelCalls} calls)\n`);
+    },
+  }).finally(() => progress.stop());
   const manifest = {
     benchmark: "tau-bench",
     domain: domainName,
@@ -95,7 +108,7 @@ export async function tauRunCommand(args: string[], io: CliIo): Promise<number> 
     promptHashes: Object.fromEntries(report.arms.map((arm) => [arm.arm, arm.promptHash])),
   };
   const json = { manifest, ...report };
-  const out = resolve(io.cwd, (extra.out as string | undefined) ?? "bench-results/tau-run.json");
+  const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/tau-run.json");
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {

@@ -1,13 +1,14 @@
 import { mkdir, writeFile } from "node:fs/promises";
-import { benchOutputPath } from "../../bench-output-path.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { dirname, join, relative, resolve } from "node:path";
 import { formatTokensReport, loadTextCategories, runHeldOutTokensBench } from "../../../bench/token-estimator/index.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
+import { createStagedProgressBar } from "../../progress-bar.js";
 
 export const tokensBenchHelp = `Usage: ctxkit bench tokens [--corpus <dir>] [--seeds <dir>] [--limit <runs>] [--fit] [--json] [--out <file>]
 
-Issue 4: how far the token estimator (used for models whose tokenizer ctxkit does not ship) is
+How far the token estimator (used for models whose tokenizer ctxkit does not ship) is
 from the exact Qwen3 and o200k tokenizers, per kind of text: τ-bench dialogue messages and tool-call
 arguments, τ-bench policies, tool schemas, swe-gemini messages and Chinese text. Per category:
 characters, exact tokens, and the aggregate relative error (Σestimate − Σexact) / Σexact of chars/4,
@@ -26,7 +27,8 @@ Options:
   --fit            fit the coefficients on the fit half first, measure with them and print them
   --json           print the result as JSON instead of tables
   --out <file>     where the JSON is always written (default bench-results/tokens.json)
-`;
+
+${benchResultsHelp}`;
 
 const options = {
   corpus: { type: "string" },
@@ -55,7 +57,9 @@ export async function tokensBenchCommand(args: string[], io: CliIo): Promise<num
     );
     return 0;
   }
-  const result = runHeldOutTokensBench(loaded.categories, loaded.skipped, { refit: extra.fit === true });
+  const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
+  const result = runHeldOutTokensBench(loaded.categories, loaded.skipped, { refit: extra.fit === true, onProgress: (done, total) => progress.update(done, total, "tokens: exact counts") });
+  progress.stop();
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...result, corpus, seeds, elapsedMs };
   const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/tokens.json");

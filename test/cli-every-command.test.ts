@@ -1,0 +1,98 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli, type CliRun } from "./run-cli.js";
+
+// The conventions every subcommand keeps, checked on all of them (benchmarks included, read from
+// `ctxkit bench --help` so a new one is covered without editing this file): --help lists the
+// options and the exit codes in a user's words, and a mistyped flag is a usage error (exit 2) that
+// names the closest flag and shows that subcommand's help.
+
+const jargon = /the seed|seed's|issue \d|experiments? \d|αSN|gap \d/i;
+
+async function inBatches<T, R>(items: readonly T[], size: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  for (let start = 0; start < items.length; start += size) results.push(...(await Promise.all(items.slice(start, start + size).map(work))));
+  return results;
+}
+
+async function commandLines(cwd: string): Promise<string[][]> {
+  const bench = await runCli(["bench", "--help"], { cwd });
+  const benches = [...bench.stdout.matchAll(/^ {2}([a-z][\w-]*) {2,}/gm)].map((match) => match[1]!);
+  expect(benches.length).toBeGreaterThanOrEqual(10);
+  const tau = await runCli(["bench", "tau", "--help"], { cwd });
+  const tauCommands = [...tau.stdout.matchAll(/^ {2}([a-z]+) {2,}/gm)].map((match) => match[1]!);
+  expect(tauCommands).toEqual(["actions", "replay", "run"]);
+  return [
+    ["demo"],
+    ["run"],
+    ["chat"],
+    ["sessions", "list"],
+    ["sessions", "show", "some-id"],
+    ["sessions", "rm", "some-id"],
+    ["skills", "list"],
+    ["config"],
+    ["inspect", "x.jsonl"],
+    ["view", "x.jsonl"],
+    ["replay", "x.jsonl"],
+    ["lint", "tools", "x.json"],
+    ...benches.filter((name) => name !== "tau").map((name) => ["bench", name]),
+    ...tauCommands.map((name) => ["bench", "tau", name]),
+  ];
+}
+
+describe("every ctxkit subcommand", { timeout: 300_000 }, () => {
+  it("lists its options and exit codes in --help, without the project's internal vocabulary", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-every-command-"));
+    const commands = await commandLines(cwd);
+    const helpArgs = (command: string[]) => (command[0] === "sessions" || command[0] === "lint" || command[0] === "skills" ? command.slice(0, 2) : command.filter((part) => !part.includes(".") && part !== "some-id"));
+    const runs = await inBatches(commands, 4, (command) => runCli([...helpArgs(command), "--help"], { cwd }));
+    const top = await runCli(["--help"], { cwd });
+    for (const [index, run] of [...runs, top].entries()) {
+      const name = (commands[index] ?? ["(top level)"]).join(" ");
+      expect(run.code, name).toBe(0);
+      expect(run.stdout, name).toMatch(/Usage: ctxkit/);
+      expect(run.stdout, name).toMatch(/^ {2}--[a-z]/m);
+      expect(run.stdout, name).toMatch(/Exit codes: 0 .*2 a usage error/s);
+      expect(run.stdout, name).not.toMatch(jargon);
+    }
+  });
+
+  it("answers a mistyped flag with exit code 2, 'did you mean', and that subcommand's help", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-every-command-"));
+    const commands = await commandLines(cwd);
+    const runs: CliRun[] = await inBatches(commands, 4, (command) => runCli([...command, "--jsno"], { cwd, timeoutMs: 60_000 }));
+    for (const [index, run] of runs.entries()) {
+      const command = commands[index]!;
+      const name = command.join(" ");
+      expect(run.code, name).toBe(2);
+      expect(run.stderr, name).toContain("unknown option --jsno (did you mean --json?)");
+      // The help shown is the subcommand's own (its usage line names it), not Node's text.
+      const usage = command.filter((part) => !part.includes(".") && part !== "some-id").join(" ");
+      expect(run.stderr, name).toContain(`ctxkit ${usage}`);
+      expect(run.stderr, name).not.toMatch(/ERR_PARSE_ARGS|at parseArgs/);
+      expect(run.stdout, name).toBe("");
+    }
+  });
+
+  it("answers a missing argument with exit code 2 and says what to give", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-every-command-"));
+    const cases: Array<[string[], string]> = [
+      [["run"], "give the task as an argument"],
+      [["sessions", "show"], "sessions show needs a session id"],
+      [["sessions", "rm"], "give the id of the session to remove"],
+      [["skills", "show"], "give a skill's name"],
+      [["inspect"], "give one or more transcript files or folders"],
+      [["view"], "give a session id or transcript files"],
+      [["replay"], "give at least one transcript file or directory"],
+      [["lint"], "say what to lint"],
+    ];
+    const runs = await inBatches(cases, 4, ([args]) => runCli(args, { cwd, timeoutMs: 60_000 }));
+    for (const [index, run] of runs.entries()) {
+      const [args, text] = cases[index]!;
+      expect(run.code, args.join(" ")).toBe(2);
+      expect(run.stderr, args.join(" ")).toContain(text);
+    }
+  });
+});
