@@ -147,8 +147,12 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   } finally {
     renderer.stop();
     input.close();
-    await session.close();
-    await mcp.close();
+    // The servers' processes end even when the session file cannot be closed.
+    try {
+      await session.close();
+    } finally {
+      await mcp.close();
+    }
   }
   io.stdout.write(`\nSession ${session.id} saved. Resume with: ctxkit chat --session ${session.id} (or --continue)\n`);
   return interrupted ? 130 : 0;
