@@ -120,7 +120,8 @@ const sourceOrder: readonly ToolSource[] = ["trusted", "workspace", "external"];
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ChildSetup.tools
 function childSource(tools: readonly Tool<any>[]): ToolSource {
-  let lowest = 0;
+  // Never `trusted`: the answer is a model's text, not ctxkit's own state.
+  let lowest = sourceOrder.indexOf("workspace");
   for (const tool of tools) lowest = Math.max(lowest, sourceOrder.indexOf(tool.source ?? "workspace"));
   return sourceOrder[lowest]!;
 }
