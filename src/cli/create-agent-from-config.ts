@@ -18,7 +18,7 @@ import { createFileBlobStore } from "../session/blob-store.js";
 import { findModelPricing } from "../session/pricing.js";
 import { createCompressionFromConfig } from "./create-compression-from-config.js";
 import type { CompressionPolicy } from "../context/compression/index.js";
-import { createSkills, type SkillsPolicy } from "../skills/index.js";
+import { createSkills, type LoadedSkillsPolicy } from "../skills/index.js";
 import { connectMcpServers, createMcpPolicy, type McpWarning } from "../mcp/index.js";
 import type { LateToolSet } from "../tools/search/late-tool-set.js";
 import { createBudgetStatus } from "../context/budget/index.js";
@@ -115,13 +115,13 @@ export interface ConfiguredAgent {
   /** The context compression policy (absent with `--compression none`). */
   compression?: CompressionPolicy;
   /** The Agent Skills found at start (its `warnings` say what was skipped). */
-  skills: SkillsPolicy;
+  skills: LoadedSkillsPolicy;
   /** The MCP servers' connections: what was left out, and `close()`, which ends their processes (call it when done). */
   mcp: { warnings: McpWarning[]; close(): Promise<void> };
 }
 
 /** The skills of the workspace, the home folder and `--skills`, fixed for the session. */
-export function createSkillsFromConfig(config: ResolvedConfig, home?: string): Promise<SkillsPolicy> {
+export function createSkillsFromConfig(config: ResolvedConfig, home?: string): Promise<LoadedSkillsPolicy> {
   return createSkills({
     workspace: config.workspace,
     directories: config.skillDirectories,
@@ -184,7 +184,7 @@ async function createConfiguredAgent(
   options: Parameters<typeof createAgentFromConfig>[1] & {
     provider: Provider;
     statusBar: StatusBar;
-    skills: SkillsPolicy;
+    skills: LoadedSkillsPolicy;
     builtinTools: Tool[];
     mcpTools: readonly Tool[];
     mcp: ConfiguredAgent["mcp"];
