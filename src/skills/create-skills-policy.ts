@@ -14,6 +14,8 @@ export interface SkillsPolicyOptions {
   catalogShare?: number;
   /** The listing budget in characters; overrides `contextWindow` × `catalogShare` × 4 characters per token. */
   catalogBudgetChars?: number;
+  /** Skill names, most recently used first: over budget, the least recently used descriptions are cut first. */
+  recentlyUsed?: readonly string[];
   /** Most characters of one body re-injected after a compaction (default 20 000). */
   maxCheckpointCharsPerSkill?: number;
   /** Most characters of all bodies re-injected after a compaction (default 50 000). */
@@ -66,7 +68,7 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
     },
     activeSkills: activeSkillNames,
     // The catalog of the start, always: later changes are announced by an appended message.
-    system: () => renderSkillCatalog(initial, { budgetChars }),
+    system: () => renderSkillCatalog(initial, { budgetChars, ...(options.recentlyUsed ? { recentlyUsed: options.recentlyUsed } : {}) }),
     updateSkills(next) {
       const change = diffSkills(skills, next.skills);
       skills = next.skills;
