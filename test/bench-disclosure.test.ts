@@ -17,7 +17,7 @@ describe("ctxkit bench disclosure", () => {
       expect(result.stdout).toContain("1. Cache safety on the wire");
       expect(result.stdout).toContain("Undeclared cache breaks: 0");
       const report = JSON.parse(await readFile(out, "utf8")) as {
-        cacheSafety: { undeclaredBreaks: number; brokenAt: number[]; requests: number; prefixExtensions: number; checks: Record<string, boolean>; mcpListChanged: string };
+        cacheSafety: { undeclaredBreaks: number; brokenAt: number[]; requests: number; prefixExtensions: number; checks: Record<string, boolean>; mcpListChanged: unknown; steps: Array<{ name: string; requests: number }> };
         tokens: Array<{ tools: number; inline: { perCall: number[]; total: number }; disclosure: { perCall: number[]; total: number } }>;
         search: { rows: Array<{ options: string; half: string; domain: string; queries: number; recallAt5: number; mrr: number }> };
         catalog: { realTools: number; mcp: { mode: string } };
@@ -26,7 +26,10 @@ describe("ctxkit bench disclosure", () => {
       expect(report.cacheSafety.brokenAt).toEqual([]);
       expect(report.cacheSafety.prefixExtensions).toBe(report.cacheSafety.requests - 1);
       expect(Object.values(report.cacheSafety.checks).every(Boolean)).toBe(true);
-      expect(report.cacheSafety.mcpListChanged).toBe("not wired");
+      // A real stdio server sent list_changed mid-session; the added tool ran through call_tool, with the bodies still extending.
+      expect(report.cacheSafety.mcpListChanged).toEqual({ server: "desk", added: ["mcp__desk__issue_refund"], calledTool: "mcp__desk__issue_refund", result: "Refunded 120 for reservation 8JX2WO." });
+      expect(report.cacheSafety.steps.at(-1)).toEqual({ name: "MCP list_changed: a server adds a tool, call it", requests: 3 });
+      expect(result.stdout).toContain("MCP list_changed: server 'desk' (stdio) added mcp__desk__issue_refund");
       expect(report.catalog.mcp.mode).toBe("recorded");
       expect(report.tokens).toHaveLength(1);
       expect(report.tokens[0]!.tools).toBe(10);

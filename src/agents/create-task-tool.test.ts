@@ -234,3 +234,32 @@ describe("the task tool", () => {
     expect(session.spent.tokens).toBe(1365);
   });
 });
+
+describe("the source of a task call's result", () => {
+  const fetchPage = defineTool({ name: "fetch_page", description: "Fetches a page.", parameters: { type: "object", properties: {} }, source: "external", parallelSafe: true, async execute() { return "page"; } });
+  const readNote = defineTool({ name: "read_note", description: "Reads a note.", parameters: { type: "object", properties: {} }, parallelSafe: true, async execute() { return "note"; } });
+
+  async function sourceOfCall(agents: Parameters<typeof createTaskTool>[0]["agents"], agent: string, parentTools = [readNote]) {
+    const child = createScriptedProvider({ turns: ["The answer."] });
+    const parent = createScriptedProvider({
+      turns: [{ toolCalls: [{ id: "call_task", name: "task", arguments: { agent, description: "look", prompt: "Look it up." } }] }, "Done."],
+    });
+    const task = createTaskTool({ agents, provider: child, clock: createTestClock(), createId: createTestIds("child") });
+    const sources: Array<string | undefined> = [];
+    const recorder = { name: "recorder", processToolResult(message: ToolMessage, info: { source?: string }) { sources.push(info.source); return message; } };
+    const agentUnderTest = createAgent({ provider: parent, system: "Main.", tools: [...parentTools, task], context: [recorder], clock: createTestClock(), createId: createTestIds() });
+    await agentUnderTest.run("Go.").result();
+    return sources[0];
+  }
+
+  it("is the least trusted source among the child's tools: workspace for reading tools, external for a fetching one", async () => {
+    const explore = (tools: Parameters<typeof createExploreAgent>[0]["tools"]) => ({ ...createExploreAgent({ tools }), tools });
+    expect(await sourceOfCall([explore([readNote])], "explore")).toBe("workspace");
+    expect(await sourceOfCall([explore([readNote, fetchPage])], "explore")).toBe("external");
+  });
+
+  it("is external for a fork of an agent that can fetch pages", async () => {
+    expect(await sourceOfCall([createForkAgent()], "fork", [readNote, fetchPage])).toBe("external");
+    expect(await sourceOfCall([createForkAgent()], "fork", [readNote])).toBe("workspace");
+  });
+});

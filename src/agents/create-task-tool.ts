@@ -79,6 +79,8 @@ function createTaskToolAtDepth(options: TaskToolOptions, depth: number): Tool<Ta
     },
     parallelSafe: true,
     risk: riskOf(options.agents),
+    // Each call's output says its own source (see `childSource`): an explore answer is workspace data, a fork's may be external.
+    source: "workspace",
     timeoutMs: options.timeoutMs ?? 30 * 60_000,
     async execute(args, context) {
       if (depth >= maxDepth) {

@@ -6,7 +6,7 @@ import { failure } from "../loop/execute-tool-calls.js";
 import type { Provider } from "../providers/provider.js";
 import { startSession, type SessionStore, type SessionWriter } from "../session/index.js";
 import { getTokenCounter } from "../tokens/get-token-counter.js";
-import { textOf, type Message, type RunResult, type SubAgentRun, type Tool, type ToolContext, type ToolOutput } from "../types/index.js";
+import { textOf, type LateToolSet, type Message, type RunResult, type SubAgentRun, type Tool, type ToolContext, type ToolOutput, type ToolSource } from "../types/index.js";
 import { boundAnswer } from "./bound-answer.js";
 import { forkPrefixMessages, forkResults } from "./fork-messages.js";
 import { defaultMaxAnswerTokens, type SubAgentDefinition } from "./sub-agent-definition.js";
@@ -47,8 +47,10 @@ export async function runSubAgent(call: SubAgentCall, environment: SubAgentEnvir
   if ("error" in setup) return failure("failed", setup.error);
   const { system, tools, messages, provider } = setup;
   const policies = definition.context?.() ?? [];
-  const prefix = resolveAgentPrefix({ system, tools, context: policies });
-  if (definition.fork === true && !samePrefix(prefix, { system, tools })) {
+  // A fork routes the tools its parent's servers added, and sends the parent's tool_search/call_tool.
+  const toolSearch = setup.lateTools ? { lateTools: setup.lateTools } : undefined;
+  const prefix = resolveAgentPrefix({ system, tools, context: policies, ...(toolSearch ? { toolSearch } : {}) });
+  if (definition.fork === true && !samePrefix(prefix, { system, tools, ...(toolSearch ? { toolSearch } : {}) })) {
     return failure("failed", `The fork agent '${definition.name}' has context policies that add tools or system sections; a fork must send its parent's prefix unchanged. Remove them from its definition.`);
   }
   let session: SessionWriter | undefined;
@@ -72,6 +74,7 @@ export async function runSubAgent(call: SubAgentCall, environment: SubAgentEnvir
       system,
       tools: [...tools],
       context: policies,
+      ...(toolSearch ? { toolSearch } : {}),
       messages,
       maxIterations: definition.maxIterations ?? 25,
       // The child's calls are charged to its own level and, through it, the parent's task and session.
@@ -105,7 +108,22 @@ export async function runSubAgent(call: SubAgentCall, environment: SubAgentEnvir
     model: provider.model,
     ...(firstCall ? { firstCall } : {}),
   };
-  return { ...describeOutcome(result, definition, session?.id), subAgent: link };
+  return { ...describeOutcome(result, definition, session?.id), subAgent: link, source: childSource(tools) };
+}
+
+const sourceOrder: readonly ToolSource[] = ["trusted", "workspace", "external"];
+
+/**
+ * A child's answer carries what its tools read, so it is as untrusted as the least trusted of them
+ * (source tags treat it so): workspace data for `explore`, external for a fork of an agent that
+ * can fetch pages or call MCP servers.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ChildSetup.tools
+function childSource(tools: readonly Tool<any>[]): ToolSource {
+  // Never `trusted`: the answer is a model's text, not ctxkit's own state.
+  let lowest = sourceOrder.indexOf("workspace");
+  for (const tool of tools) lowest = Math.max(lowest, sourceOrder.indexOf(tool.source ?? "workspace"));
+  return sourceOrder[lowest]!;
 }
 
 interface ChildSetup {
@@ -115,6 +133,7 @@ interface ChildSetup {
   messages: Message[];
   provider: Provider;
   settings?: NonNullable<ToolContext["agent"]>["settings"];
+  lateTools?: LateToolSet;
 }
 
 function prepareChild(call: SubAgentCall, environment: SubAgentEnvironment): ChildSetup | { error: string } {
@@ -137,12 +156,13 @@ function prepareChild(call: SubAgentCall, environment: SubAgentEnvironment): Chi
     messages: [...prefixMessages, ...forkResults(prefixMessages, call.callId, () => ({ id: createId(), origin: "harness", createdAt, derived: { kind: "note", policy: "fork" } }))],
     provider: environment.provider,
     ...(context.agent.settings ? { settings: context.agent.settings } : {}),
+    ...(context.agent.lateTools ? { lateTools: context.agent.lateTools } : {}),
   };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ChildSetup.tools
-function samePrefix(prefix: ReturnType<typeof resolveAgentPrefix>, parent: { system: ChildSetup["system"]; tools: readonly Tool<any>[] }): boolean {
-  const expected = resolveAgentPrefix({ system: parent.system, tools: parent.tools });
+function samePrefix(prefix: ReturnType<typeof resolveAgentPrefix>, parent: { system: ChildSetup["system"]; tools: readonly Tool<any>[]; toolSearch?: { lateTools: LateToolSet } }): boolean {
+  const expected = resolveAgentPrefix({ system: parent.system, tools: parent.tools, ...(parent.toolSearch ? { toolSearch: parent.toolSearch } : {}) });
   return JSON.stringify(prefix) === JSON.stringify(expected);
 }
 

@@ -18,8 +18,9 @@ import { createFileBlobStore } from "../session/blob-store.js";
 import { findModelPricing } from "../session/pricing.js";
 import { createCompressionFromConfig } from "./create-compression-from-config.js";
 import type { CompressionPolicy } from "../context/compression/index.js";
-import { createSkills, type SkillsPolicy } from "../skills/index.js";
+import { createSkills, type LoadedSkillsPolicy } from "../skills/index.js";
 import { connectMcpServers, createMcpPolicy, type McpWarning } from "../mcp/index.js";
+import type { LateToolSet } from "../tools/search/late-tool-set.js";
 import { createBudgetStatus } from "../context/budget/index.js";
 import { checkBudgetPricing, createBudgetFromFlags, type CliBudgetSettings, type CliBudgetContext } from "./budget-from-flags.js";
 import { createNotesFromFlag, type NotesLocation } from "./notes-from-flag.js";
@@ -114,13 +115,13 @@ export interface ConfiguredAgent {
   /** The context compression policy (absent with `--compression none`). */
   compression?: CompressionPolicy;
   /** The Agent Skills found at start (its `warnings` say what was skipped). */
-  skills: SkillsPolicy;
+  skills: LoadedSkillsPolicy;
   /** The MCP servers' connections: what was left out, and `close()`, which ends their processes (call it when done). */
   mcp: { warnings: McpWarning[]; close(): Promise<void> };
 }
 
 /** The skills of the workspace, the home folder and `--skills`, fixed for the session. */
-export function createSkillsFromConfig(config: ResolvedConfig, home?: string): Promise<SkillsPolicy> {
+export function createSkillsFromConfig(config: ResolvedConfig, home?: string): Promise<LoadedSkillsPolicy> {
   return createSkills({
     workspace: config.workspace,
     directories: config.skillDirectories,
@@ -158,16 +159,21 @@ export async function createAgentFromConfig(
   const skills = await createSkillsFromConfig(config, options.home);
   const builtinTools = createToolsFromConfig(config);
   const connections = await connectMcpServers(config.mcp.servers, { cwd: config.workspace });
-  const mcpPolicy = createMcpPolicy(connections);
+  let mcpPolicy: ReturnType<typeof createMcpPolicy> | undefined;
   const mcp = {
     warnings: [...config.mcp.warnings, ...connections.warnings],
     close: async () => {
-      mcpPolicy.dispose();
+      mcpPolicy?.dispose();
       await connections.close();
     },
   };
+  // Everything from here on closes the servers when it fails: their processes must not outlive the command.
   try {
-    return await createConfiguredAgent({ ...options, provider, statusBar, skills, builtinTools, mcpTools: connections.tools, mcp, context: [mcpPolicy] }, config);
+    mcpPolicy = createMcpPolicy(connections);
+    // With servers configured, tool_search and call_tool are sent from the first call, so a tool a
+    // server adds later (list_changed) can be called without changing `tools`.
+    const lateTools = Object.keys(config.mcp.servers).length > 0 ? connections.lateTools : undefined;
+    return await createConfiguredAgent({ ...options, provider, statusBar, skills, builtinTools, mcpTools: connections.tools, mcp, context: [mcpPolicy], ...(lateTools ? { lateTools } : {}) }, config);
   } catch (error) {
     await mcp.close();
     throw error;
@@ -178,11 +184,12 @@ async function createConfiguredAgent(
   options: Parameters<typeof createAgentFromConfig>[1] & {
     provider: Provider;
     statusBar: StatusBar;
-    skills: SkillsPolicy;
+    skills: LoadedSkillsPolicy;
     builtinTools: Tool[];
     mcpTools: readonly Tool[];
     mcp: ConfiguredAgent["mcp"];
     context: ContextPolicy[];
+    lateTools?: LateToolSet;
   },
   config: ResolvedConfig,
 ): Promise<ConfiguredAgent> {
@@ -217,8 +224,10 @@ async function createConfiguredAgent(
   );
   // A resumed session's stored system prompt already holds the policies' sections (the skills catalog…).
   const deferTools = config.deferTools && { mode: config.deferTools, ...(config.contextWindow ? { contextWindow: config.contextWindow } : {}) };
-  const system = withoutPolicySections(options.system ?? defaultSystemPrompt, policySystemSection({ tools, context, ...(deferTools ? { deferTools } : {}) }));
-  const prefix = resolveAgentPrefix({ system, tools, context, ...(deferTools ? { deferTools } : {}) });
+  const toolSearch = options.lateTools ? { ...options.extra?.toolSearch, lateTools: options.lateTools } : options.extra?.toolSearch;
+  const toolOptions = { ...(deferTools ? { deferTools } : {}), ...(toolSearch ? { toolSearch } : {}) };
+  const system = withoutPolicySections(options.system ?? defaultSystemPrompt, policySystemSection({ tools, context, ...toolOptions }));
+  const prefix = resolveAgentPrefix({ system, tools, context, ...toolOptions });
   const started = await startSession(sessionStoreFor(config), {
     ...(config.sessionId ? { id: config.sessionId } : {}),
     system: prefix.system,
@@ -251,6 +260,7 @@ async function createConfiguredAgent(
     ...(servesQwen3Locally(config, provider.model) ? { prefixGuard: { promptTokens: "qwen3" as const } } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...options.extra,
+    ...(toolSearch ? { toolSearch } : {}),
     ...(budget ? { budget } : {}),
     context,
   });

@@ -76,9 +76,12 @@ export interface UserMessageInfo {
 
 /**
  * Where a tool call goes before it is validated: another call to run in its place, checked and run
- * exactly as if the model had made it (a proxy's target), or an error result for the model.
+ * exactly as if the model had made it (a proxy's target), or an error result for the model. `tool`
+ * runs the call when the agent's own tools lack it (one a server added mid-session); its schema is
+ * then compiled on first use.
  */
-export type ToolCallRoute = { type: "call"; call: ToolCallPart } | { type: "error"; kind: ToolErrorKind; message: string };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type
+export type ToolCallRoute = { type: "call"; call: ToolCallPart; tool?: Tool<any> } | { type: "error"; kind: ToolErrorKind; message: string };
 
 /** Routes one tool call; undefined leaves it as it is. `messages` is the trajectory when the call runs. */
 export type ToolCallRouter = (call: ToolCallPart, info: { messages: readonly Message[] }) => ToolCallRoute | undefined;

@@ -1,4 +1,4 @@
-import type { ArgumentsValidator } from "../tools/validate-tool-arguments.js";
+import { compileArgumentValidators, type ArgumentsValidator } from "../tools/validate-tool-arguments.js";
 import { ToolError, type Tool, type ToolErrorKind, type ToolOutput } from "../tools/tool.js";
 import type { AgentPrefixView, BlobReader, Budget, Message, ToolCallPart } from "../types/index.js";
 import type { ToolCallRouter } from "../context/context-policy.js";
@@ -33,6 +33,9 @@ export interface ToolCallOutcome {
   call: ToolCallPart;
   /** The call that ran in its place, when a policy routed it (`call_tool` → the tool it names). */
   routed?: ToolCallPart;
+  /** The tool that ran (undefined when none was found); its `source` tags the result. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ToolExecutionContext.tools
+  tool?: Tool<any>;
   output: ToolOutput;
   durationMs: number;
 }
@@ -68,16 +71,23 @@ export async function executeToolCall(call: ToolCallPart, context: ToolExecution
   const timing = { waitedMs: 0 };
   const route = context.routeToolCall?.(call, { messages: context.messages ?? [] });
   const effective = route?.type === "call" ? route.call : call;
+  const tool = route?.type === "call" && route.tool ? route.tool : context.tools.get(effective.name);
   // A throwing hook or confirmation handler must not leave the call without a result.
   const output =
     route?.type === "error"
       ? failure(route.kind, route.message)
-      : await runToolCall(effective, context, timing).catch((error: unknown) => failureFromThrown(effective.name, error));
-  return { call, ...(effective !== call ? { routed: effective } : {}), output, durationMs: Math.max(0, Math.round(performance.now() - started - timing.waitedMs)) };
+      : await runToolCall(effective, tool, context, timing).catch((error: unknown) => failureFromThrown(effective.name, error));
+  return {
+    call,
+    ...(effective !== call ? { routed: effective } : {}),
+    ...(tool && route?.type !== "error" ? { tool } : {}),
+    output,
+    durationMs: Math.max(0, Math.round(performance.now() - started - timing.waitedMs)),
+  };
 }
 
-async function runToolCall(call: ToolCallPart, context: ToolExecutionContext, timing: { waitedMs: number }): Promise<ToolOutput> {
-  const tool = context.tools.get(call.name);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ToolExecutionContext.tools
+async function runToolCall(call: ToolCallPart, tool: Tool<any> | undefined, context: ToolExecutionContext, timing: { waitedMs: number }): Promise<ToolOutput> {
   if (!tool) {
     // Deferred tools are found with tool_search, not listed here (a catalog of hundreds would flood the result).
     const available = [...context.tools.values()].filter((known) => known.deferred !== true).map((known) => known.name).join(", ") || "(none)";
@@ -90,7 +100,9 @@ async function runToolCall(call: ToolCallPart, context: ToolExecutionContext, ti
         "Call the tool again with a JSON object that matches its parameters.",
     );
   }
-  const verdict = context.validators.get(call.name)?.(call.arguments) ?? { valid: true };
+  const validator = context.tools.get(call.name) === tool ? (context.validators.get(call.name) ?? acceptAll) : lateValidator(tool);
+  if (validator === undefined) return failure("failed", `'${call.name}' cannot be called: its parameters are not a valid JSON Schema.`);
+  const verdict = validator(call.arguments);
   if (!verdict.valid) {
     return failure(
       "invalid_arguments",
@@ -130,6 +142,25 @@ async function runToolCall(call: ToolCallPart, context: ToolExecutionContext, ti
   const replaced = await context.hooks.beforeToolCall?.(info);
   const output = replaced ?? (await runWithTimeout(tool, call, context));
   return (await context.hooks.afterToolCall?.(info, output)) ?? output;
+}
+
+const acceptAll: ArgumentsValidator = () => ({ valid: true });
+
+// Tools routed in mid-session (not compiled with the agent's): compiled once, on their first call.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ToolExecutionContext.tools
+const lateValidators = new WeakMap<Tool<any>, ArgumentsValidator | undefined>();
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ToolExecutionContext.tools
+function lateValidator(tool: Tool<any>): ArgumentsValidator | undefined {
+  if (lateValidators.has(tool)) return lateValidators.get(tool);
+  let validator: ArgumentsValidator | undefined;
+  try {
+    validator = compileArgumentValidators([tool]).get(tool.name);
+  } catch {
+    validator = undefined;
+  }
+  lateValidators.set(tool, validator);
+  return validator;
 }
 
 function guardRefusal(toolName: string, verdict: GuardVerdict, decision: ToolCallDecision, hasHandler: boolean): string {

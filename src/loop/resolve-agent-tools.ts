@@ -25,8 +25,9 @@ export interface AgentTools {
 }
 
 /**
- * The tools and policies an agent runs with: which tools are deferred, and — when any is — the
- * tool-search policy serving them (the caller's own, if the list has one). Pure; `createAgent` and
+ * The tools and policies an agent runs with: which tools are deferred, and — when any is, or when
+ * tools may appear later (`toolSearch.lateTools`) — the tool-search policy serving them (the
+ * caller's own, if the list has one). Pure; `createAgent` and
  * `resolveAgentPrefix` both use it, so a session records the prefix the agent will send.
  */
 export function resolveAgentTools(input: AgentToolsInput): AgentTools {
@@ -36,7 +37,8 @@ export function resolveAgentTools(input: AgentToolsInput): AgentTools {
   const given = members.find((member) => member.name === toolSearchPolicyName) as ToolSearchPolicy | undefined;
   if (given) return { tools, context, toolSearch: given };
   const deferred = [...tools, ...members.flatMap((member) => member.tools ?? [])].filter((tool) => tool.deferred === true);
-  if (deferred.length === 0) return { tools, context, toolSearch: undefined };
+  // Tools that may appear later need the policy from the first call: adding it then would change `tools`.
+  if (deferred.length === 0 && input.toolSearch?.lateTools === undefined) return { tools, context, toolSearch: undefined };
   const toolSearch = createToolSearchPolicy(deferred, input.toolSearch);
   return { tools, context: [...context, toolSearch], toolSearch };
 }

@@ -60,7 +60,12 @@ export async function* runToolCalls(
     findMessage: (id) => state.replaced.get(id) ?? state.trajectory.find((message) => message.meta.id === id),
     ...(state.budget ? { budget: state.budget } : {}),
     // The tool-search tools are left out: a fork child rebuilds the same ones from the same deferred tools.
-    agent: { system: state.prefix.system, tools: [...state.toolsByName.values()].filter((tool) => !toolSearchOwnTools.has(tool.name)), ...(options.settings ? { settings: options.settings } : {}) },
+    agent: {
+      system: state.prefix.system,
+      tools: [...state.toolsByName.values()].filter((tool) => !toolSearchOwnTools.has(tool.name)),
+      ...(options.settings ? { settings: options.settings } : {}),
+      ...(options.toolSearch?.lateTools ? { lateTools: options.toolSearch.lateTools } : {}),
+    },
   });
   for (const result of executed) outcomes.set(result.call.id, result);
 
@@ -96,7 +101,7 @@ export async function* runToolCalls(
           callNumber,
           totalCallNumber,
           now: state.clock(),
-          ...(result.output.errorKind === "unknown_tool" ? {} : { source: state.toolsByName.get(ran.name)?.source ?? "workspace" }),
+          ...(result.output.errorKind === "unknown_tool" ? {} : { source: result.output.source ?? (result.tool ?? state.toolsByName.get(ran.name))?.source ?? "workspace" }),
         }));
         // The original a preview points to is stored before the preview is appended.
         for (const blob of processed.blobs) state.blobStore.put(blob.content);

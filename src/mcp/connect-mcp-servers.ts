@@ -1,4 +1,5 @@
 import type { Tool, ToolDefinition } from "../types/index.js";
+import { createLateToolSet, type LateToolSet } from "../tools/search/late-tool-set.js";
 import { connectMcpServer, describeError, type McpListedTool, type McpServerConnection } from "./connect-mcp-server.js";
 import type { McpServersConfig } from "./mcp-config.js";
 import { convertMcpTool } from "./convert-mcp-tool.js";
@@ -53,6 +54,11 @@ export interface McpConnections {
    * a tool the server removed is still found and answers with an error result.
    */
   findTool(name: string): Tool | undefined;
+  /**
+   * The tools servers added and removed after the start, kept current: pass it to the agent
+   * (`createAgent({ toolSearch: { lateTools } })`) so added tools can be called through `call_tool`.
+   */
+  readonly lateTools: LateToolSet;
   /** Subscribes to tool-list changes; returns the unsubscribe function. */
   onToolsChanged(listener: (change: McpToolsChange) => void): () => void;
   /** Ends every connection and child process (idempotent). */
@@ -113,6 +119,7 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
   const tools = Object.freeze(drafts.map((draft) => build(draft, deferred)).sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0)));
   const byName = new Map<string, Tool>(tools.map((tool) => [tool.name, tool]));
   const listeners = new Set<(change: McpToolsChange) => void>();
+  const lateTools = createLateToolSet();
   const prefixedByServer = new Map<string, Map<string, string>>();
   for (const draft of drafts) {
     const byTool = prefixedByServer.get(draft.connection.name) ?? new Map<string, string>();
@@ -144,6 +151,8 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
         if (added.length === 0 && removed.length === 0) return;
         for (const tool of added) byName.set(tool.name, tool);
         const change: McpToolsChange = { server: connection.name, added: added.sort((left, right) => (left.name < right.name ? -1 : 1)), removed };
+        // Before the listeners: a delta message must never name a tool the agent cannot route yet.
+        lateTools.update(change);
         for (const listener of listeners) {
           try {
             listener(change);
@@ -174,6 +183,7 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
     findTool(name) {
       return byName.get(name);
     },
+    lateTools,
     onToolsChanged(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

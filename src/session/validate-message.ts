@@ -13,7 +13,7 @@ import {
 
 const MESSAGE_ORIGINS = ["user", "model", "tool", "harness"] as const;
 const STOP_REASONS = ["stop", "tool_calls", "length", "content_filter", "aborted", "error"] as const;
-const PART_TYPES = ["text", "thinking", "tool_call"] as const;
+const PART_TYPES = ["text", "thinking", "tool_call", "provider_block"] as const;
 
 /**
  * Checks that a value read from a session file is a `Message`. Unknown extra fields are allowed and
@@ -116,6 +116,8 @@ function checkAssistantPart(value: unknown, path: string): ShapeProblem {
         expectString(value.name, `${path}.name`) ??
         expectString(value.argumentsText, `${path}.argumentsText`)
       );
+    case "provider_block":
+      return expectOneOf(value.provider, ["anthropic"], `${path}.provider`) ?? expectString(value.block, `${path}.block`);
     default:
       return expectOneOf(value.type, PART_TYPES, `${path}.type`);
   }

@@ -18,8 +18,9 @@ const maxListedFiles = 50;
  * scripts to look at). Paths are confined to the folder by the workspace rules: no `..`, no absolute
  * path elsewhere, no symbolic link leading out.
  */
-export function createSkillFileTool(skills: readonly Skill[]): Tool<SkillFileArgs> {
-  const byName = new Map(skills.map((skill) => [skill.name, skill]));
+export function createSkillFileTool(skills: readonly Skill[] | (() => readonly Skill[])): Tool<SkillFileArgs> {
+  // A getter: the files of skills announced mid-session are readable too.
+  const current = typeof skills === "function" ? skills : () => skills;
   return {
     name: "skill_file",
     description:
@@ -36,6 +37,7 @@ export function createSkillFileTool(skills: readonly Skill[]): Tool<SkillFileArg
     },
     parallelSafe: true,
     async execute(args) {
+      const byName = new Map(current().map((skill) => [skill.name, skill]));
       const skill = byName.get(args.skill);
       if (!skill) throw new ToolError("not_found", `Skill '${args.skill}' not found. Available: ${[...byName.keys()].join(", ") || "none"}.`);
       const absolute = await resolveInsideSkill(skill, args.path);

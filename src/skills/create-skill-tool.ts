@@ -21,8 +21,10 @@ export function alreadyActiveSkillText(name: string): string {
  * `prepareContext` as a user message after the result, so the tool result stays short and the
  * body sits where the seed puts it (Claude Code's shape).
  */
-export function createSkillTool(skills: readonly Skill[]): Tool<SkillArgs> {
-  const names = skills.map((skill) => skill.name);
+export function createSkillTool(skills: readonly Skill[] | (() => readonly Skill[])): Tool<SkillArgs> {
+  // A getter: skills announced mid-session can be loaded too (the definition itself never changes).
+  const current = typeof skills === "function" ? skills : () => skills;
+  const names = current().map((skill) => skill.name);
   return {
     name: "skill",
     description:
@@ -39,8 +41,9 @@ export function createSkillTool(skills: readonly Skill[]): Tool<SkillArgs> {
     },
     parallelSafe: true,
     async execute(args, context) {
-      if (!names.includes(args.name)) {
-        throw new ToolError("not_found", `Skill '${args.name}' not found. Available: ${names.join(", ") || "none"}.`);
+      const available = current().map((skill) => skill.name);
+      if (!available.includes(args.name)) {
+        throw new ToolError("not_found", `Skill '${args.name}' not found. Available: ${available.join(", ") || "none"}.`);
       }
       return activeSkillNames(context.messages ?? []).includes(args.name) ? alreadyActiveSkillText(args.name) : loadedSkillText(args.name);
     },

@@ -4,6 +4,7 @@ import { createSkillFileTool } from "./create-skill-file-tool.js";
 import { createSkillTool, type SkillArgs } from "./create-skill-tool.js";
 import { renderSkillCatalog } from "./render-skill-catalog.js";
 import type { Skill, SkillCatalog, SkillWarning } from "./skill.js";
+import { createSkillsChangedMessage, diffSkills, isEmptySkillsChange, type SkillsChange } from "./skills-change.js";
 import { activeSkillNames, createSkillMessage, createSkillsCheckpoint, renderSkillBody, skillsPolicyName } from "./skill-messages.js";
 
 export interface SkillsPolicyOptions {
@@ -13,6 +14,8 @@ export interface SkillsPolicyOptions {
   catalogShare?: number;
   /** The listing budget in characters; overrides `contextWindow` × `catalogShare` × 4 characters per token. */
   catalogBudgetChars?: number;
+  /** Skill names, most recently used first: over budget, the least recently used descriptions are cut first. */
+  recentlyUsed?: readonly string[];
   /** Most characters of one body re-injected after a compaction (default 20 000). */
   maxCheckpointCharsPerSkill?: number;
   /** Most characters of all bodies re-injected after a compaction (default 50 000). */
@@ -28,6 +31,12 @@ export interface SkillsPolicy extends ContextPolicy {
   readonly warnings: readonly SkillWarning[];
   /** The skills active in a context (activation order). */
   activeSkills(messages: readonly Message[]): string[];
+  /**
+   * Replaces the catalog mid-session (the caller reloaded the skill folders): the next request gets
+   * an appended `<skills_changed>` message, the system prompt keeps the catalog of the start, and
+   * `/name`, `skill` and `skill_file` know the new set. Returns what changed.
+   */
+  updateSkills(catalog: SkillCatalog): SkillsChange;
 }
 
 /**
@@ -38,8 +47,11 @@ export interface SkillsPolicy extends ContextPolicy {
  * active bodies. Nothing already sent is ever rewritten.
  */
 export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyOptions = {}): SkillsPolicy {
-  const skills = catalog.skills;
-  const byName = new Map(skills.map((skill) => [skill.name, skill]));
+  const initial = catalog.skills;
+  let skills: readonly Skill[] = initial;
+  let byName = new Map(skills.map((skill) => [skill.name, skill]));
+  let warnings = catalog.warnings;
+  const changes: SkillsChange[] = [];
   const budgetChars = options.catalogBudgetChars ?? Math.floor((options.contextWindow ?? 128_000) * (options.catalogShare ?? 0.01) * 4);
   const checkpointLimits = { maxCharsPerSkill: options.maxCheckpointCharsPerSkill ?? 20_000, maxTotalChars: options.maxCheckpointChars ?? 50_000 };
 
@@ -47,11 +59,24 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
     name: skillsPolicyName,
     // After compression (-100), so a body appended here is not compacted in the same call; before the status bar (100).
     order: -50,
-    tools: skills.length === 0 ? [] : [createSkillTool(skills), createSkillFileTool(skills)],
-    skills,
-    warnings: catalog.warnings,
+    tools: initial.length === 0 ? [] : [createSkillTool(() => skills), createSkillFileTool(() => skills)],
+    get skills() {
+      return skills;
+    },
+    get warnings() {
+      return warnings;
+    },
     activeSkills: activeSkillNames,
-    system: () => renderSkillCatalog(skills, { budgetChars }),
+    // The catalog of the start, always: later changes are announced by an appended message.
+    system: () => renderSkillCatalog(initial, { budgetChars, ...(options.recentlyUsed ? { recentlyUsed: options.recentlyUsed } : {}) }),
+    updateSkills(next) {
+      const change = diffSkills(skills, next.skills);
+      skills = next.skills;
+      byName = new Map(skills.map((skill) => [skill.name, skill]));
+      warnings = next.warnings;
+      if (!isEmptySkillsChange(change)) changes.push(change);
+      return change;
+    },
     processUserMessage(message, info) {
       const command = parseSlashCommand(message.content);
       const skill = command && byName.get(command.name);
@@ -68,7 +93,13 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
     },
     prepareContext(state) {
       const messages = pendingSkillMessages(state.messages, byName, state.now);
-      return messages.length === 0 ? undefined : [{ type: "append", messages } satisfies ContextEdit];
+      // Pending changes go after the bodies owed to this turn's calls; one message per reload.
+      const last = state.messages.at(-1)?.meta.id ?? "start";
+      const announced = changes.splice(0, changes.length).map((change, index) =>
+        createSkillsChangedMessage(change, { canLoad: initial.length > 0, budgetChars }, `${last}~skills-changed${index === 0 ? "" : `-${index}`}`, state.now),
+      );
+      const all = [...messages, ...announced];
+      return all.length === 0 ? undefined : [{ type: "append", messages: all } satisfies ContextEdit];
     },
     ...(options.listActiveInTail
       ? {

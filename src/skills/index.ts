@@ -3,7 +3,8 @@ export { parseSkillFile, defaultSkillFileLimits, type SkillFileLimits, type Pars
 export { loadSkills, defaultSkillDirectories, type LoadSkillsOptions } from "./load-skills.js";
 export { renderSkillCatalog, type SkillCatalogRenderOptions } from "./render-skill-catalog.js";
 export { createSkillsPolicy, parseSlashCommand, type SkillsPolicy, type SkillsPolicyOptions } from "./create-skills-policy.js";
-export { createSkills, type CreateSkillsOptions } from "./create-skills.js";
+export { createSkills, type CreateSkillsOptions, type LoadedSkillsPolicy } from "./create-skills.js";
+export { diffSkills, createSkillsChangedMessage, type SkillsChange } from "./skills-change.js";
 export { createSkillTool, type SkillArgs } from "./create-skill-tool.js";
 export { createSkillFileTool, type SkillFileArgs } from "./create-skill-file-tool.js";
 export { activeSkillNames, renderSkillBody, skillsPolicyName, type SkillsCheckpointData } from "./skill-messages.js";

@@ -25,3 +25,17 @@ describe("renderSkillCatalog", () => {
     expect(cut).toContain("…</description>");
   });
 });
+
+describe("renderSkillCatalog over budget with usage", () => {
+  it("cuts the least recently used descriptions first and keeps the recently used ones whole", () => {
+    const skills = Array.from({ length: 6 }, (_, index) => skill(`skill-${index}`, `Description ${index}: ${"word ".repeat(60)}`.trim()));
+    const full = renderSkillCatalog(skills, { budgetChars: 1_000_000 })!;
+    // Room for about three whole descriptions.
+    const budget = full.length - 3 * 250;
+    const cut = renderSkillCatalog(skills, { budgetChars: budget, recentlyUsed: ["skill-4", "skill-1", "skill-0"] })!;
+    expect(cut.length).toBeLessThanOrEqual(budget);
+    for (const name of ["skill-4", "skill-1", "skill-0"]) expect(cut).toContain(`<description>${skills.find((entry) => entry.name === name)!.description}</description>`);
+    for (const name of ["skill-2", "skill-3", "skill-5"]) expect(cut).not.toContain(`<description>${skills.find((entry) => entry.name === name)!.description}</description>`);
+    expect(renderSkillCatalog(skills, { budgetChars: budget, recentlyUsed: ["skill-4", "skill-1", "skill-0"] })).toBe(cut);
+  });
+});

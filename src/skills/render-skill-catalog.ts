@@ -5,6 +5,12 @@ export interface SkillCatalogRenderOptions {
   budgetChars: number;
   /** Shortest a cut description gets (default 40). */
   minDescriptionChars?: number;
+  /**
+   * Skill names, most recently used first. When the listing is over budget, descriptions are cut
+   * least recently used first (skills not named here before all of them), as Claude Code does;
+   * without it they are cut evenly.
+   */
+  recentlyUsed?: readonly string[];
 }
 
 /**
@@ -15,20 +21,32 @@ export interface SkillCatalogRenderOptions {
 export function renderSkillCatalog(skills: readonly Skill[], options: SkillCatalogRenderOptions): string | undefined {
   if (skills.length === 0) return undefined;
   const sorted = [...skills].sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
-  const render = (descriptionLimit: number) =>
+  const render = (descriptionLimit: number | ((skill: Skill) => number)) =>
     [
       "<available_skills>",
       "Skills are instructions loaded only when needed. When a task matches a skill's description, call the `skill` tool with its name before you start; the person may also type /<name>.",
       ...sorted.map((skill) =>
-        [`<skill>`, `<name>${escapeText(skill.name)}</name>`, `<description>${escapeText(cut(skill.description, descriptionLimit))}</description>`, `<location>${escapeText(skill.path)}</location>`, `</skill>`].join("\n"),
+        [`<skill>`, `<name>${escapeText(skill.name)}</name>`, `<description>${escapeText(cut(skill.description, typeof descriptionLimit === "number" ? descriptionLimit : descriptionLimit(skill)))}</description>`, `<location>${escapeText(skill.path)}</location>`, `</skill>`].join("\n"),
       ),
       "</available_skills>",
     ].join("\n");
   const full = render(Number.POSITIVE_INFINITY);
   if (full.length <= options.budgetChars) return full;
+  const minimum = options.minDescriptionChars ?? 40;
+  if (options.recentlyUsed) {
+    // Least recently used first: never-used skills (by name, for stable bytes), then the oldest used.
+    const rank = new Map(options.recentlyUsed.map((name, index) => [name, index]));
+    const order = [...sorted].sort((left, right) => (rank.get(right.name) ?? Infinity) - (rank.get(left.name) ?? Infinity) || (left.name < right.name ? -1 : 1));
+    const shortened = new Set<string>();
+    for (const skill of order) {
+      shortened.add(skill.name);
+      const rendered = render((candidate) => (shortened.has(candidate.name) ? minimum : Number.POSITIVE_INFINITY));
+      if (rendered.length <= options.budgetChars) return rendered;
+    }
+  }
   const withoutDescriptions = render(0).length;
   const perSkill = Math.floor((options.budgetChars - withoutDescriptions) / sorted.length);
-  return render(Math.max(options.minDescriptionChars ?? 40, perSkill));
+  return render(Math.max(minimum, perSkill));
 }
 
 function cut(text: string, limit: number): string {

@@ -106,7 +106,7 @@ function textsOf(message: Message, overheads: MessageOverhead): { texts: string[
     else if (part.type === "thinking") {
       texts.push(part.thinking);
       extra += overheads.perThinking;
-    } else {
+    } else if (part.type === "tool_call") {
       // Templates print the parsed arguments again (`tojson`), not the model's own text.
       texts.push(part.name, part.arguments === undefined ? part.argumentsText : toPythonJson(part.arguments));
       extra += overheads.perToolCall;

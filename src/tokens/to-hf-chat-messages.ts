@@ -44,7 +44,7 @@ function toHfAssistantMessage(message: AssistantMessage): HfChatMessage {
   for (const part of message.content) {
     if (part.type === "text") content += part.text;
     else if (part.type === "thinking") reasoning = (reasoning ?? "") + part.thinking;
-    else {
+    else if (part.type === "tool_call") {
       toolCalls.push({
         id: part.id,
         type: "function",

@@ -110,7 +110,20 @@ export interface ToolCallPart {
   arguments: unknown;
 }
 
-export type AssistantPart = TextPart | ThinkingPart | ToolCallPart;
+/**
+ * A content block the provider produced and ran on its side — Anthropic's `server_tool_use` and its
+ * `*_tool_result` (tool search, web search) — kept as the exact JSON to send back: the API requires
+ * these blocks unchanged in the next request ("tool_reference blocks are automatically expanded …
+ * throughout entire conversation history"). Other providers leave it out.
+ */
+export interface ProviderBlockPart {
+  type: "provider_block";
+  provider: "anthropic";
+  /** The block as JSON text, exactly as it is sent back. */
+  block: string;
+}
+
+export type AssistantPart = TextPart | ThinkingPart | ToolCallPart | ProviderBlockPart;
 
 export interface SystemMessage {
   role: "system";

@@ -58,6 +58,26 @@ export interface AgentPrefixView {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
   readonly tools: readonly Tool<any>[];
   readonly settings?: GenerationSettings;
+  /** The calling agent's late tools (`toolSearch.lateTools`): a fork routes them like its parent. */
+  readonly lateTools?: LateToolSet;
+}
+
+/**
+ * Tools that appear or disappear after the agent was created (an MCP server's
+ * `notifications/tools/list_changed`). They never join `tools` — the wire prefix stays byte-identical —
+ * but the tool-search policy reads this set on every call: added tools become searchable and callable
+ * through `call_tool`, removed ones answer with an error result. Made by `createLateToolSet`.
+ */
+export interface LateToolSet {
+  /** The tools added so far and still offered, in the order they came. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
+  readonly tools: readonly Tool<any>[];
+  /** Names no longer offered (added late or there from the start); a re-added name leaves this set. */
+  readonly removed: ReadonlySet<string>;
+  /** Grows on every change that did something, so readers know when to rebuild an index. */
+  readonly version: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see tools
+  update(change: { added: readonly Tool<any>[]; removed: readonly string[] }): void;
 }
 
 /** What a tool returns: text for the model, flagged as an error when the call failed. */
@@ -68,6 +88,8 @@ export interface ToolOutput {
   errorKind?: ToolErrorKind;
   /** Set by a tool that ran a sub-agent: the loop records the link and adds its usage to the run's. */
   subAgent?: SubAgentRun;
+  /** Where this output came from, when it differs per call from the tool's `source` (a sub-agent's answer). */
+  source?: ToolSource;
 }
 
 /**

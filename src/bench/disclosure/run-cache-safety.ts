@@ -1,8 +1,12 @@
+import { fileURLToPath } from "node:url";
 import { createAgent, type Agent } from "../../loop/create-agent.js";
 import type { ScriptedTurn } from "../../providers/scripted/index.js";
 import { createSkillsPolicy } from "../../skills/create-skills-policy.js";
 import type { SkillCatalog } from "../../skills/skill.js";
-import { ConfigError, type AgentEvent, type ToolDefinition } from "../../types/index.js";
+import { connectMcpServers } from "../../mcp/connect-mcp-servers.js";
+import { createMcpPolicy } from "../../mcp/create-mcp-policy.js";
+import type { McpStdioServerConfig } from "../../mcp/mcp-config.js";
+import { ConfigError, derivedOf, type AgentEvent, type ToolDefinition, type ToolMessage } from "../../types/index.js";
 import { toBenchTools } from "./disclosure-catalog.js";
 import { createWireProvider } from "./wire-provider.js";
 
@@ -12,13 +16,6 @@ export interface CacheSafetyStep {
   input: string;
   turns: ScriptedTurn[];
 }
-
-/**
- * Extension point for a step that changes a tool source mid-session — an MCP server's
- * `notifications/tools/list_changed`, announced by an appended delta. Not wired yet: the MCP client
- * is built separately; pass a step here when it lands and the run checks it like the others.
- */
-export type McpListChangedStep = (agent: Agent) => CacheSafetyStep | undefined;
 
 export interface CacheSafetyResult {
   steps: Array<{ name: string; requests: number }>;
@@ -33,14 +30,17 @@ export interface CacheSafetyResult {
   /** Bytes of the last request body. */
   lastBodyBytes: number;
   /** What the run must have done for the check to mean anything. */
-  checks: Record<"skillBySlash" | "skillByTool" | "skillFileRead" | "toolsDiscovered" | "discoveredToolCalled", boolean>;
-  mcpListChanged: "not wired" | "checked";
+  checks: Record<"skillBySlash" | "skillByTool" | "skillFileRead" | "toolsDiscovered" | "discoveredToolCalled" | "mcpDeltaAppended" | "mcpAddedToolCalled", boolean>;
+  /** The MCP step: a real stdio server added a tool mid-session (`notifications/tools/list_changed`). */
+  mcpListChanged: { server: string; added: string[]; calledTool: string; result: string };
 }
 
 /**
  * Cache safety on the wire: lists skills, activates one by `/name` and one by the `skill` tool,
- * reads a skill file, searches tools twice and calls a found tool, with every request serialized as
- * an OpenAI-compatible server receives it. Each body must extend the previous one byte for byte.
+ * reads a skill file, searches tools twice and calls a found tool, then makes a real MCP server
+ * (started over stdio) add a tool — its list_changed is announced by an appended delta — and calls the
+ * new tool through `call_tool`. Every request is serialized as an OpenAI-compatible server receives
+ * it; each body must extend the previous one byte for byte.
  */
 export interface CacheSafetyInput {
   skills: SkillCatalog;
@@ -49,8 +49,12 @@ export interface CacheSafetyInput {
   skillFile: string;
   /** The deferred tool the model finds and calls through `call_tool`. */
   target: { name: string; arguments: Record<string, unknown> };
-  mcpListChangedStep?: McpListChangedStep;
+  /** The stdio MCP server whose tool list grows (default: the bench's own, `growing-mcp-server.js`). */
+  mcpServer?: McpStdioServerConfig;
 }
+
+/** The bench server's name, its tool that adds one, and the tool it adds (see growing-mcp-server.ts). */
+const mcpStep = { server: "desk", trigger: "mcp__desk__open_refunds", added: "mcp__desk__issue_refund", arguments: { reservation_id: "8JX2WO", amount: 120 } };
 
 export async function runCacheSafety(input: CacheSafetyInput): Promise<CacheSafetyResult> {
   const [first, second] = [...input.skills.skills].sort((left, right) => (left.name < right.name ? -1 : 1));
@@ -71,26 +75,43 @@ export async function runCacheSafety(input: CacheSafetyInput): Promise<CacheSafe
         "Recorded the test; reservation 8JX2WO has two flights.",
       ],
     },
+    {
+      name: "MCP list_changed: a server adds a tool, call it",
+      input: "Open the refund desk and refund 120 for reservation 8JX2WO.",
+      turns: [
+        { toolCalls: [{ name: mcpStep.trigger, arguments: {} }] },
+        { toolCalls: [{ name: "call_tool", arguments: { name: mcpStep.added, arguments: mcpStep.arguments } }] },
+        "Refunded 120 for 8JX2WO.",
+      ],
+    },
   ];
   const provider = createWireProvider(steps.flatMap((step) => step.turns));
-  const agent = createAgent({
-    provider,
-    system: "You are a careful assistant for web testing and travel bookings.",
-    tools: toBenchTools(input.catalog, true),
-    context: [createSkillsPolicy(input.skills)],
-    clock: fixedClock(),
-    createId: counterIds(),
-  });
+  // No person to ask in a benchmark: the server's tools run unconfirmed.
+  const mcp = await connectMcpServers({ [mcpStep.server]: input.mcpServer ?? growingMcpServer() }, { defer: "never", confirm: "never", startTimeoutMs: 60_000 });
+  const mcpPolicy = createMcpPolicy(mcp);
   const events: AgentEvent[] = [];
   const perStep: CacheSafetyResult["steps"] = [];
-  const runStep = async (step: CacheSafetyStep) => {
-    const before = provider.requests.length;
-    for await (const event of agent.run(step.input)) events.push(event);
-    perStep.push({ name: step.name, requests: provider.requests.length - before });
-  };
-  for (const step of steps) await runStep(step);
-  const listChanged = input.mcpListChangedStep?.(agent);
-  if (listChanged) await runStep(listChanged);
+  let agent: Agent;
+  try {
+    if (mcp.warnings.length > 0) throw new ConfigError("option_invalid", `The MCP server of the list_changed step did not start: ${mcp.warnings.map((warning) => warning.message).join("; ")}`);
+    agent = createAgent({
+      provider,
+      system: "You are a careful assistant for web testing and travel bookings.",
+      tools: [...toBenchTools(input.catalog, true), ...mcp.tools],
+      context: [createSkillsPolicy(input.skills), mcpPolicy],
+      toolSearch: { lateTools: mcp.lateTools },
+      clock: fixedClock(),
+      createId: counterIds(),
+    });
+    for (const step of steps) {
+      const before = provider.requests.length;
+      for await (const event of agent.run(step.input)) events.push(event);
+      perStep.push({ name: step.name, requests: provider.requests.length - before });
+    }
+  } finally {
+    mcpPolicy.dispose();
+    await mcp.close();
+  }
 
   const bodies = provider.requests.map((request) => provider.serialize(request));
   const brokenAt: number[] = [];
@@ -101,6 +122,8 @@ export async function runCacheSafety(input: CacheSafetyInput): Promise<CacheSafe
   const breaks = events.filter((event): event is Extract<AgentEvent, { type: "cache_break" }> => event.type === "cache_break");
   const messages = agent.messages;
   const toolResult = (name: string) => messages.some((message) => message.role === "tool" && message.toolName === name && !message.isError);
+  const delta = messages.map((message) => derivedOf(message, "mcp_tools")).find((derived) => derived !== undefined);
+  const addedResult = messages.find((message): message is ToolMessage => message.role === "tool" && message.toolName === mcpStep.added);
   const last = bodies.at(-1);
   return {
     steps: perStep,
@@ -116,9 +139,16 @@ export async function runCacheSafety(input: CacheSafetyInput): Promise<CacheSafe
       skillFileRead: toolResult("skill_file"),
       toolsDiscovered: messages.some((message) => message.meta.derived?.kind === "tool_discovery"),
       discoveredToolCalled: toolResult(input.target.name),
+      mcpDeltaAppended: delta?.added.includes(mcpStep.added) === true,
+      mcpAddedToolCalled: toolResult(mcpStep.added),
     },
-    mcpListChanged: listChanged ? "checked" : "not wired",
+    mcpListChanged: { server: mcpStep.server, added: delta?.added ?? [], calledTool: mcpStep.added, result: addedResult?.content ?? "" },
   };
+}
+
+/** The bench's own stdio server (compiled next to this file), started with this Node. */
+export function growingMcpServer(): McpStdioServerConfig {
+  return { command: process.execPath, args: [fileURLToPath(new URL("./growing-mcp-server.js", import.meta.url))], env: {} };
 }
 
 export function fixedClock(start = "2026-12-01T00:00:00.000Z"): () => Date {

@@ -4,7 +4,7 @@ import { dirname, join, relative } from "node:path";
 import { loadSkills } from "../../skills/load-skills.js";
 import { ConfigError } from "../../types/index.js";
 import { catalogOfSize, loadDisclosureCatalogs, type DisclosureCatalogs } from "./disclosure-catalog.js";
-import { runCacheSafety, type CacheSafetyResult, type McpListChangedStep } from "./run-cache-safety.js";
+import { runCacheSafety, type CacheSafetyResult } from "./run-cache-safety.js";
 import { loadSearchQueries, runSearchQuality, type SearchQualityResult } from "./run-search-quality.js";
 import { runTokenComparison, type TokenComparisonRow } from "./run-token-comparison.js";
 
@@ -21,7 +21,6 @@ export interface DisclosureBenchOptions {
   onProgress?: (done: number, total: number) => void;
   /** Most search queries per domain (default all), for a quick run. */
   queryLimit?: number;
-  mcpListChangedStep?: McpListChangedStep;
 }
 
 export interface DisclosureBenchReport {
@@ -56,7 +55,6 @@ export async function runDisclosureBench(options: DisclosureBenchOptions): Promi
     catalog: catalogOfSize(catalogs.entries, Math.min(50, real.length), [target.name]).tools,
     skillFile: await firstReferencedFile(first.directory),
     target,
-    ...(options.mcpListChangedStep ? { mcpListChangedStep: options.mcpListChangedStep } : {}),
   });
 
   progress(1);

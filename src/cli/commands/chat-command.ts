@@ -80,8 +80,22 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   for (const warning of warnings) io.stderr.write(`ctxkit chat: session ${session.id}: ${warning.message}\n`);
   for (const warning of skills.warnings) io.stderr.write(`ctxkit chat: skills: ${warning.message}\n`);
   for (const warning of mcp.warnings) io.stderr.write(`ctxkit chat: mcp: ${warning.message}\n`);
-  const skillNames = new Set(skills.skills.map((skill) => skill.name));
+  let skillNames = new Set(skills.skills.map((skill) => skill.name));
   skillCommands = [...skillNames].sort().map((name) => `/${name}`);
+  // Skills added or edited while the chat runs are picked up before each message (announced to the model by an appended message).
+  const reloadSkills = async () => {
+    const change = await skills.reload();
+    if (change.added.length + change.changed.length + change.removed.length === 0) return;
+    skillNames = new Set(skills.skills.map((skill) => skill.name));
+    skillCommands = [...skillNames].sort().map((name) => `/${name}`);
+    const parts = [
+      change.added.length > 0 ? `added ${change.added.map((skill) => skill.name).join(", ")}` : "",
+      change.changed.length > 0 ? `changed ${change.changed.map((skill) => skill.name).join(", ")}` : "",
+      change.removed.length > 0 ? `removed ${change.removed.join(", ")}` : "",
+    ].filter((part) => part !== "");
+    io.stdout.write(style.dim(`(skills ${parts.join("; ")}; the model is told with this message)
+`));
+  };
   const renderer = createEventRenderer({
     write: (text) => io.stdout.write(text),
     style,
@@ -120,6 +134,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
       interruptsAtPrompt = 0;
       const text = line.trim();
       if (text === "") continue;
+      await reloadSkills();
       // `/<skill> args` is not a chat command: it goes to the agent, whose skills policy expands it.
       if (text.startsWith("/") && !text.includes("\n") && !skillNames.has(text.slice(1).split(/\s+/, 1)[0]!)) {
         const command = text.split(/\s+/, 1)[0];
@@ -150,8 +165,12 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   } finally {
     renderer.stop();
     input.close();
-    await session.close();
-    await mcp.close();
+    // The servers' processes end even when the session file cannot be closed.
+    try {
+      await session.close();
+    } finally {
+      await mcp.close();
+    }
   }
   io.stdout.write(`\nSession ${session.id} saved. Resume with: ctxkit chat --session ${session.id} (or --continue)\n`);
   return interrupted ? 130 : 0;

@@ -102,8 +102,12 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     renderer.stop();
     process.removeListener("SIGINT", onInterrupt);
     answers.close();
-    await session.close();
-    await mcp.close();
+    // The servers' processes end even when the session file cannot be closed.
+    try {
+      await session.close();
+    } finally {
+      await mcp.close();
+    }
   }
   if (controller.signal.aborted) {
     io.stderr.write(`ctxkit run: interrupted; session ${session.id} kept (resume with --session ${session.id}).\n`);

@@ -81,7 +81,7 @@ export function createContextMeter(counter: TokenCounter): ContextMeter {
 function textForCounting(message: Message): string {
   if (message.role !== "assistant") return message.content;
   return message.content
-    .map((part) => (part.type === "text" ? part.text : part.type === "thinking" ? part.thinking : `${part.name} ${part.argumentsText}`))
+    .map((part) => (part.type === "text" ? part.text : part.type === "thinking" ? part.thinking : part.type === "provider_block" ? part.block : `${part.name} ${part.argumentsText}`))
     .join("\n");
 }
 

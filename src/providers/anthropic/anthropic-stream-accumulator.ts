@@ -12,7 +12,9 @@ type BlockState =
   | { kind: "thinking"; thinking: string; signature: string; position?: number }
   | { kind: "redacted_thinking"; data: string; position?: number }
   | { kind: "tool_use"; id: string; name: string; json: string; position?: number }
-  /** Block types ctxkit does not model (server tool use, web search results): skipped, not an error. */
+  /** A block the API ran itself (`server_tool_use`, `*_tool_result`): kept whole, its input from the deltas. */
+  | { kind: "server"; start: Json; json: string; position?: number }
+  /** Block types ctxkit does not model (citations-only blocks, types added later): skipped, not an error. */
   | { kind: "ignored" };
 
 type Json = Record<string, unknown>;
@@ -24,7 +26,7 @@ type Json = Record<string, unknown>;
  * `error` event; the caller turns that into the terminal error event.
  *
  * Event indexes are positions in the final response content, not Anthropic's content block index:
- * blocks ctxkit does not model (server tool use) and text blocks that stay empty are not in the
+ * blocks ctxkit does not model and text blocks that stay empty are not in the
  * response, so a text block gets its position at its first text. Anthropic streams one block at a
  * time, so positions follow the order blocks start; `content_block_stop` ends the block.
  */
@@ -115,7 +117,9 @@ export class AnthropicStreamAccumulator {
         return [{ type: "tool_call_start", index: position, id: block.id, name: block.name }];
       }
       default:
-        this.blocks.set(index, { kind: "ignored" });
+        // Server blocks produce no events (nothing to show while they stream), only a place in the content.
+        if (isServerBlockType(block.type)) this.blocks.set(index, { kind: "server", start: block, json: "", position: this.positions++ });
+        else this.blocks.set(index, { kind: "ignored" });
         return [];
     }
   }
@@ -125,6 +129,10 @@ export class AnthropicStreamAccumulator {
     const delta = data.delta;
     if (block === undefined || !isObject(delta)) throw invalid(`a content_block_delta for a block that was not started: ${preview(data)}`);
     if (block.kind === "ignored") return [];
+    if (block.kind === "server") {
+      if (delta.type === "input_json_delta") block.json += stringOr(delta.partial_json);
+      return [];
+    }
     if (delta.type === "text_delta" && block.kind === "text") return this.appendText(block, stringOr(delta.text));
     if (delta.type === "thinking_delta" && block.kind === "thinking") {
       block.thinking += stringOr(delta.thinking);
@@ -154,7 +162,7 @@ export class AnthropicStreamAccumulator {
 
   private stopBlock(data: Json): ProviderEvent[] {
     const block = typeof data.index === "number" ? this.blocks.get(data.index) : undefined;
-    if (block === undefined || block.kind === "ignored" || block.position === undefined) return [];
+    if (block === undefined || block.kind === "ignored" || block.kind === "server" || block.position === undefined) return [];
     const index = block.position;
     switch (block.kind) {
       case "text":
@@ -183,9 +191,26 @@ function toPart(block: BlockState): AssistantPart | undefined {
       const parsed = safeParseJson(argumentsText);
       return { type: "tool_call", id: block.id, name: block.name, argumentsText, arguments: parsed.success ? parsed.value : undefined };
     }
+    case "server":
+      return { type: "provider_block", provider: "anthropic", block: serverBlockText(block) };
     case "ignored":
       return undefined;
   }
+}
+
+/**
+ * The block as the API gave it: its start with `input` replaced by the streamed input when there was
+ * one (the start carries `input: {}`), keys in the order they came.
+ */
+function serverBlockText(block: Extract<BlockState, { kind: "server" }>): string {
+  if (block.json === "") return JSON.stringify(block.start);
+  const parsed = safeParseJson(block.json);
+  return JSON.stringify({ ...block.start, input: parsed.success ? parsed.value : {} });
+}
+
+/** `server_tool_use` and the results of server tools (`tool_search_tool_result`, `web_search_tool_result`…). */
+function isServerBlockType(type: unknown): boolean {
+  return typeof type === "string" && (type === "server_tool_use" || (type !== "tool_result" && type.endsWith("_tool_result")));
 }
 
 /** An `event: error` after the stream started, e.g. `{"type":"overloaded_error","message":"Overloaded"}`. */

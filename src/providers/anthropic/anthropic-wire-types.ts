@@ -48,7 +48,17 @@ export type AnthropicContentBlock =
   | AnthropicThinkingBlock
   | AnthropicRedactedThinkingBlock
   | AnthropicToolUseBlock
-  | AnthropicToolResultBlock;
+  | AnthropicToolResultBlock
+  | AnthropicServerBlock;
+
+/**
+ * A block the API ran on its side (`server_tool_use`, `tool_search_tool_result`,
+ * `web_search_tool_result`…), sent back exactly as it came.
+ */
+export interface AnthropicServerBlock {
+  type: "server_tool_use" | `${string}_tool_result`;
+  [field: string]: unknown;
+}
 
 /** Content is always an array of blocks (never a bare string), so a later block can be appended without rewriting earlier bytes. */
 export interface AnthropicMessage {

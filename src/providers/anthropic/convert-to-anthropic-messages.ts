@@ -1,6 +1,6 @@
 import type { AssistantMessage, Message, UserMessage } from "../../types/index.js";
 import { safeParseJson } from "../shared/canonical-json.js";
-import type { AnthropicContentBlock, AnthropicMessage } from "./anthropic-wire-types.js";
+import type { AnthropicContentBlock, AnthropicMessage, AnthropicServerBlock } from "./anthropic-wire-types.js";
 
 export interface AnthropicMessagesConversion {
   messages: AnthropicMessage[];
@@ -66,7 +66,7 @@ export function convertToAnthropicMessages(trajectory: Message[], tail?: UserMes
 }
 
 /**
- * Assistant parts in their original order. Thinking blocks go back byte-exact: "you must pass
+ * Assistant parts in their original order. Server blocks (tool search) and thinking blocks go back byte-exact: "you must pass
  * thinking blocks back to the API … unmodified" when using tools with extended thinking
  * (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks).
  */
@@ -88,6 +88,12 @@ function convertAssistantContent(message: AssistantMessage): AnthropicContentBlo
       case "tool_call":
         blocks.push({ type: "tool_use", id: part.id, name: part.name, input: toolInput(part.argumentsText) });
         break;
+      case "provider_block": {
+        // Parsed from the text it was stored as, so JSON.stringify gives those bytes back.
+        const parsed = safeParseJson(part.block);
+        if (part.provider === "anthropic" && parsed.success && isServerBlock(parsed.value)) blocks.push(parsed.value);
+        break;
+      }
     }
   }
   return blocks;
@@ -104,4 +110,10 @@ function toolInput(argumentsText: string): Record<string, unknown> {
   if (!parsed.success) return {};
   const value = parsed.value;
   return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function isServerBlock(value: unknown): value is AnthropicServerBlock {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const type = (value as { type?: unknown }).type;
+  return typeof type === "string" && (type === "server_tool_use" || (type !== "tool_result" && type.endsWith("_tool_result")));
 }

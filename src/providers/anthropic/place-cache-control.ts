@@ -116,11 +116,16 @@ function lastCacheableBlockAtOrBefore(conversion: AnthropicMessagesConversion, m
 }
 
 function canCarryCacheControl(block: AnthropicContentBlock | undefined): boolean {
-  return block !== undefined && block.type !== "thinking" && block.type !== "redacted_thinking";
+  return block !== undefined && block.type !== "thinking" && block.type !== "redacted_thinking" && !isServerBlock(block);
+}
+
+/** Server blocks go back exactly as the API sent them: no marker is added to them. */
+function isServerBlock(block: AnthropicContentBlock): boolean {
+  return block.type === "server_tool_use" || (block.type !== "tool_result" && block.type.endsWith("_tool_result"));
 }
 
 function withCacheControl(block: AnthropicContentBlock, cacheControl: AnthropicCacheControl): AnthropicContentBlock {
-  // Thinking blocks are filtered out by canCarryCacheControl; this keeps the type checker honest.
-  if (block.type === "thinking" || block.type === "redacted_thinking") return block;
+  // Thinking and server blocks are filtered out by canCarryCacheControl; this keeps the type checker honest.
+  if (block.type === "thinking" || block.type === "redacted_thinking" || isServerBlock(block)) return block;
   return { ...block, cache_control: cacheControl };
 }

@@ -68,11 +68,12 @@ function convertAssistant(message: AssistantMessage, reasoningPolicy: ReasoningP
     else if (part.type === "thinking") {
       reasoning = (reasoning ?? "") + part.thinking;
       if (part.providerDetails !== undefined) reasoningDetails.push(...parseDetails(part.providerDetails));
-    } else {
+    } else if (part.type === "tool_call") {
       // The model's own argument text, byte for byte: re-serialising parsed arguments would change
       // key order or spacing and break the cached prefix.
       toolCalls.push({ id: part.id, type: "function", function: { name: part.name, arguments: part.argumentsText } });
     }
+    // A provider_block is another provider's server-side block (Anthropic tool search): nothing to send here.
   }
   const wire: OpenAIWireMessage = { role: "assistant", content: text === "" && toolCalls.length > 0 ? null : text };
   // DeepSeek's thinking mode rejects a tool-call turn without the field even when its reasoning was

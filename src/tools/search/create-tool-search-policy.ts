@@ -5,6 +5,7 @@ import { createCallToolProxy, unwrapProxyCall } from "./create-call-tool-proxy.j
 import { createToolSearchTool, maxToolSearchLimit, type ToolSearchArgs } from "./create-tool-search-tool.js";
 import { createToolCatalog, type ToolCatalog } from "./tool-catalog.js";
 import type { ToolSearchIndexOptions } from "./tool-search-index.js";
+import type { LateToolSet } from "./late-tool-set.js";
 import { callToolName, createDiscoveryMessage, createToolSearchCheckpoint, discoveredToolNames, toolSearchPolicyName, toolSearchToolName } from "./tool-discovery.js";
 
 export interface ToolSearchPolicyOptions extends ToolSearchIndexOptions {
@@ -16,6 +17,13 @@ export interface ToolSearchPolicyOptions extends ToolSearchIndexOptions {
    * provider, and the model calls found tools directly.
    */
   native?: boolean;
+  /**
+   * Tools that may appear mid-session (an MCP server's `list_changed`): with it, `tool_search` and
+   * `call_tool` are in `tools` from the first call even when nothing is deferred yet, tools added
+   * later are searched and called through `call_tool` (checked against their schema on the first
+   * call), and removed ones answer with an error result. Natively, only `call_tool` is added.
+   */
+  lateTools?: LateToolSet;
 }
 
 /** The tool-search policy, with the catalog of deferred tools it serves. */
@@ -39,7 +47,8 @@ export interface ToolSearchPolicy extends ContextPolicy {
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
 export function createToolSearchPolicy(deferred: readonly Tool<any>[], options: ToolSearchPolicyOptions = {}): ToolSearchPolicy {
-  const catalog = createToolCatalog(deferred, options);
+  const late = options.lateTools;
+  const catalog = createToolCatalog(deferred, options, late);
   const limit = Math.min(Math.max(1, options.limit ?? 5), maxToolSearchLimit);
   const native = options.native === true;
   // Matches of tool_search calls of this process, by call id; after a restart they are searched again.
@@ -48,12 +57,16 @@ export function createToolSearchPolicy(deferred: readonly Tool<any>[], options: 
 
   const route = (call: ToolCallPart, messages: readonly Message[]): ToolCallRoute | undefined => {
     if (call.name !== callToolName) {
-      if (native || !catalog.has(call.name) || discoveredToolNames(messages).has(call.name)) return undefined;
+      if (late?.removed.has(call.name)) return removed(call.name);
+      if (native || !catalog.has(call.name)) return undefined;
+      // The tool itself goes with the call: one added mid-session is not among the agent's tools.
+      if (discoveredToolNames(messages).has(call.name)) return { type: "call", call, tool: catalog.get(call.name)! };
       return notDiscovered(call.name);
     }
     const unwrapped = unwrapProxyCall(call);
     if (unwrapped.type === "error") return unwrapped;
     const target = unwrapped.call.name;
+    if (late?.removed.has(target)) return removed(target);
     if (!catalog.has(target)) {
       return {
         type: "error",
@@ -62,14 +75,17 @@ export function createToolSearchPolicy(deferred: readonly Tool<any>[], options: 
       };
     }
     if (!native && !discoveredToolNames(messages).has(target)) return notDiscovered(target);
-    return unwrapped;
+    return { ...unwrapped, tool: catalog.get(target)! };
   };
+  const ownTools = native
+    ? late ? [createCallToolProxy()] : []
+    : catalog.tools.length === 0 && !late ? [] : [createToolSearchTool(catalog, limit, found), createCallToolProxy()];
 
   return {
     name: toolSearchPolicyName,
     // Before skills (-50): a discovery is appended right after its result, like a skill body.
     order: -60,
-    tools: native || catalog.tools.length === 0 ? [] : [createToolSearchTool(catalog, limit, found), createCallToolProxy()],
+    tools: ownTools,
     catalog,
     native,
     deferredDefinitions,
@@ -87,6 +103,10 @@ export function createToolSearchPolicy(deferred: readonly Tool<any>[], options: 
       return createToolSearchCheckpoint(names.map((name) => frozen.find((definition) => definition.name === name)!), id, now);
     },
   };
+}
+
+function removed(name: string): ToolCallRoute {
+  return { type: "error", kind: "unknown_tool", message: `The tool '${name}' is no longer available: its server removed it during this session. Do not call it again.` };
 }
 
 function notDiscovered(name: string): ToolCallRoute {

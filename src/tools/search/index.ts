@@ -7,3 +7,4 @@ export { createToolSearchTool, maxToolSearchLimit, type ToolSearchArgs } from ".
 export { createCallToolProxy, unwrapProxyCall, type CallToolArgs } from "./create-call-tool-proxy.js";
 export { applyDeferTools, type DeferToolsDecision, type DeferToolsMode, type DeferToolsSettings } from "./apply-defer-tools.js";
 export { callToolName, createDiscoveryMessage, createToolSearchCheckpoint, discoveredToolNames, maxCheckpointTools, toolSearchPolicyName, toolSearchToolName } from "./tool-discovery.js";
+export { createLateToolSet, type LateToolSet } from "./late-tool-set.js";

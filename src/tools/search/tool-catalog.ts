@@ -1,9 +1,11 @@
 import type { Tool } from "../../types/index.js";
+import type { LateToolSet } from "./late-tool-set.js";
 import { createToolSearchIndex, type ToolSearchHit, type ToolSearchIndex, type ToolSearchIndexOptions } from "./tool-search-index.js";
 
 /**
  * The deferred tools an agent can discover, sorted by name, with a search index built on the first
- * search and rebuilt only after `replace` changed the set (e.g. a server's tool list changed).
+ * search and rebuilt only after the set changed: `replace`, or a change of the late tools (a server's
+ * tool list changed), which join the set and take out the tools they removed.
  */
 export interface ToolCatalog {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
@@ -20,7 +22,7 @@ export interface ToolCatalog {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ToolCatalog.tools
-export function createToolCatalog(initial: readonly Tool<any>[], options: ToolSearchIndexOptions = {}): ToolCatalog {
+export function createToolCatalog(initial: readonly Tool<any>[], options: ToolSearchIndexOptions = {}, late?: LateToolSet): ToolCatalog {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ToolCatalog.tools
   let byName = new Map<string, Tool<any>>();
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ToolCatalog.tools
@@ -28,19 +30,37 @@ export function createToolCatalog(initial: readonly Tool<any>[], options: ToolSe
   let index: ToolSearchIndex | undefined;
   let indexBuilds = 0;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ToolCatalog.tools
-  const replace = (tools: readonly Tool<any>[]) => {
-    sorted = [...tools].sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+  let base: readonly Tool<any>[] = [];
+  let lateVersion = late?.version;
+  const rebuild = () => {
+    const lateTools = late?.tools ?? [];
+    const lateNames = new Set(lateTools.map((tool) => tool.name));
+    const kept = base.filter((tool) => !late?.removed.has(tool.name) && !lateNames.has(tool.name));
+    sorted = [...kept, ...lateTools].sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
     byName = new Map(sorted.map((tool) => [tool.name, tool]));
     index = undefined;
+  };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ToolCatalog.tools
+  const replace = (tools: readonly Tool<any>[]) => {
+    base = [...tools];
+    rebuild();
+  };
+  const current = () => {
+    if (late && late.version !== lateVersion) {
+      lateVersion = late.version;
+      rebuild();
+    }
   };
   replace(initial);
   return {
     get tools() {
+      current();
       return sorted;
     },
-    get: (name) => byName.get(name),
-    has: (name) => byName.has(name),
+    get: (name) => (current(), byName.get(name)),
+    has: (name) => (current(), byName.has(name)),
     search(query, limit) {
+      current();
       if (!index) {
         index = createToolSearchIndex(sorted, options);
         indexBuilds += 1;

@@ -11,7 +11,8 @@ export const callToolName = "call_tool";
 
 /**
  * The deferred tools whose definitions are in a context: read from the metadata of the discovery
- * messages the harness appended, never from text a model or tool could also have written.
+ * messages (and MCP tool-list changes) the harness appended, never from text a model or tool could
+ * also have written.
  */
 export function discoveredToolNames(messages: readonly Message[]): Set<string> {
   const names = new Set<string>();
@@ -20,6 +21,12 @@ export function discoveredToolNames(messages: readonly Message[]): Set<string> {
   };
   for (const message of messages) {
     add(derivedOf(message, "tool_discovery")?.names);
+    // A server's tool-list change announces its new tools with their schemas (and ends removed ones).
+    const changed = derivedOf(message, "mcp_tools");
+    if (changed) {
+      add(changed.added);
+      if (Array.isArray(changed.removed)) for (const name of changed.removed) names.delete(name);
+    }
     const checkpoint = derivedOf(message, "checkpoint");
     // The data comes from a session file: only its names list is read, and only strings in it.
     if (checkpoint?.policy === toolSearchPolicyName) add((checkpoint.data as { names?: unknown } | null)?.names);

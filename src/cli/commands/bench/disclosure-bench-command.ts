@@ -13,8 +13,10 @@ export const disclosureBenchHelp = `Usage: ctxkit bench disclosure [--corpus <di
 
 Progressive disclosure (Agent Skills, deferred tools with tool search), offline with a scripted model:
 1. Cache safety on the wire: a scripted run lists skills, activates one by /name and one by the
-   skill tool, reads a skill file, searches tools twice and calls a found tool; every request body
-   (as an OpenAI-compatible server receives it) must extend the previous one byte for byte.
+   skill tool, reads a skill file, searches tools twice and calls a found tool, then has a small MCP
+   server (started over stdio) add a tool mid-session (notifications/tools/list_changed) and calls it
+   through call_tool; every request body (as an OpenAI-compatible server receives it) must extend the
+   previous one byte for byte.
 2. Prompt tokens, exact Qwen3: the same task with every skill inlined in the system prompt and every
    tool in \`tools\`, vs the skills catalog and deferred tools, for catalogs of 10, 50 and 200 real tool
    definitions (τ-bench airline and retail, and the tools of real MCP servers from npm).
