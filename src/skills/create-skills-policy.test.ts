@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ContextPolicy } from "../context/context-policy.js";
+import { createStatusBar } from "../context/status-bar/index.js";
 import { createAgent } from "../loop/create-agent.js";
 import { createTestClock } from "../loop/test-support.js";
 import { createScriptedProvider } from "../providers/scripted/index.js";
@@ -75,6 +76,16 @@ describe("the skills policy in the agent loop", () => {
     await agent.run("/deploy staging").result();
     expect(provider.requests[0]!.tail).toBeUndefined();
     expect(provider.requests[1]!.tail?.content).toBe("Active skills: deploy (their instructions are in the conversation).");
+  });
+
+  it("recites the typed '/name args' as the status bar's goal, not the skill body it expanded to", async () => {
+    const catalog = await loadCatalog();
+    const provider = createScriptedProvider({ turns: ["Deployed."] });
+    const agent = createAgent({ provider, system: "s", context: [createSkillsPolicy(catalog), createStatusBar()], clock: createTestClock(), prefixGuard: { strict: true } });
+    await agent.run("/deploy staging").result();
+    const tail = provider.requests[0]!.tail!.content;
+    expect(tail).toContain('goal: "/deploy staging"');
+    expect(tail).not.toContain("<skill");
   });
 
   it("answers the skill tool with a placeholder and appends the body as a user message right after it, once", async () => {

@@ -1,5 +1,5 @@
 import { canonicalJson } from "../../providers/shared/canonical-json.js";
-import type { Message } from "../../types/index.js";
+import type { Message, UserMessage } from "../../types/index.js";
 import { findStatusCheckpoint } from "./status-checkpoint.js";
 import type { StatusBarTarget } from "./status-bar-settings.js";
 import { currentRunStart } from "./status-message.js";
@@ -84,7 +84,7 @@ export function deriveStatusState(messages: readonly Message[], targets: readonl
   }
 
   const runStart = currentRunStart(messages);
-  const goal = runStart >= 0 ? stripUserMetadata((messages[runStart] as { content: string }).content) : undefined;
+  const goal = runStart >= 0 ? goalOf(messages[runStart] as UserMessage) : undefined;
   return {
     ...(goal !== undefined ? { goal } : {}),
     toolCalls,
@@ -94,4 +94,16 @@ export function deriveStatusState(messages: readonly Message[], targets: readonl
     repeatedFailures: [...failuresByCall.values()].filter((entry) => entry.failures >= 2),
     todo: replayTodoList(messages, { initial: checkpoint?.data.todo ?? [], from }),
   };
+}
+
+/**
+ * What the person asked for this run. A `/name args` message carries the skill's body after what
+ * was typed (the harness expanded it, metadata says so): the goal is the typed command, not the body.
+ */
+function goalOf(message: UserMessage): string {
+  const content = stripUserMetadata(message.content);
+  const derived = message.meta.derived;
+  if (derived?.kind !== "skill" || derived.via !== "slash") return content;
+  const bodyStart = content.indexOf(`\n\n<skill name="${derived.name}"`);
+  return bodyStart < 0 ? content : content.slice(0, bodyStart);
 }
