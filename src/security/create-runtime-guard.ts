@@ -54,6 +54,10 @@ export function createRuntimeGuard(options: RuntimeGuardOptions = {}): RuntimeGu
       // Tagged workspace results (an untrusted repository) are data to the model but still the user's
       // workspace: paths found there are legitimate targets, so they do not taint.
       isExternalResult: (message) => {
+        // The tag records this result's own source (a sub-agent's answer is external when the child
+        // read from outside, whatever the `task` tool's static source says).
+        const tagged = message.meta.external?.trust;
+        if (tagged !== undefined) return tagged === "external";
         const source = externalTools.has(message.toolName) ? "external" : context.tools.get(message.toolName)?.source;
         return source === "external" || (source === undefined && message.meta.external !== undefined);
       },

@@ -111,6 +111,40 @@ describe("the runtime guard", () => {
     // The page said the user approves; nothing but the handler can approve, and there is none.
     expect(sent).toEqual([]);
   });
+
+  it("judges a result by its own source: a sub-agent's answer that read a page taints like the page", async () => {
+    const sent: string[] = [];
+    // Like the `task` tool: declared workspace, but this call's answer came from a child that fetched a page.
+    const delegate = defineTool<{ prompt: string }>({
+      name: "delegate",
+      description: "Ask a helper.",
+      parameters: { type: "object", properties: { prompt: { type: "string" } }, required: ["prompt"] },
+      source: "workspace",
+      risk: "read",
+      execute: async () => ({ content: page, source: "external" }),
+    });
+    const sendEmail = defineTool<{ to: string }>({
+      name: "send_email",
+      description: "Send an email.",
+      parameters: { type: "object", properties: { to: { type: "string" } }, required: ["to"] },
+      risk: "send",
+      execute: async ({ to }) => (sent.push(to), "sent"),
+    });
+    const provider = createScriptedProvider({
+      turns: [
+        { toolCalls: [{ name: "delegate", arguments: { prompt: "read the recipe page" } }] },
+        { toolCalls: [{ name: "send_email", arguments: { to: "backup@example.com" } }] },
+        "done",
+      ],
+    });
+    const agent = createAgent({ provider, system: "s", tools: [delegate, sendEmail], context: [createSourceTags()], runtimeGuard: createRuntimeGuard(), clock: createTestClock(), createId: createTestIds() });
+    await agent.run("Summarise the recipe").result();
+    const [answer, refusal] = toolResults(agent.messages);
+    expect(answer!.meta.external?.trust).toBe("external");
+    expect(sent).toEqual([]);
+    expect(refusal).toMatchObject({ isError: true, toolName: "send_email" });
+    expect(refusal!.content).toContain("appeared only in delegate result #1");
+  });
 });
 
 describe("hashToolCall", () => {

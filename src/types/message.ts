@@ -34,6 +34,12 @@ export interface MessageMeta {
  */
 export interface ExternalInfo {
   source: string;
+  /**
+   * What the result was tagged as: `external` (from outside: a page, a server, a sub-agent that read
+   * one) or `workspace` (an untrusted repository's files). Per result, so a tool whose output differs
+   * per call is judged by this call's. Absent in sessions written before it was recorded.
+   */
+  trust?: "external" | "workspace";
   nonce: string;
   /** The tool's call number in the session (1 for its first call), as the status bar shows it. */
   callNumber?: number;

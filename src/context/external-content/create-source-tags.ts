@@ -58,6 +58,7 @@ export function createSourceTags(options: SourceTagsOptions = {}): SourceTagsPol
       const wrapped = tags ? wrapExternalContent(result.content, { source: result.toolName, nonce }) : undefined;
       const external: ExternalInfo = {
         source: result.toolName,
+        trust: info.source === "external" || externalTools.has(result.toolName) ? "external" : "workspace",
         nonce: wrapped?.nonce ?? "",
         callNumber: info.callNumber,
         neutralisedMarkers: wrapped?.markers ?? 0,
