@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, writeFile } from "node:fs/promises";
+import { mkdtemp, mkdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -114,5 +114,26 @@ describe("ctxkit skills", () => {
     const body = parsed[1]!;
     expect(body.messages.at(-1)!.content).toMatch(/\/deploy staging\n\n\(Skill 'deploy' is already active/);
     expect(after!.split("make deploy ENV=").length - 1).toBe(1);
+  });
+
+  it("a new session's catalog over its budget keeps the description of the skill used last and cuts the others first", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-skills-recent-"));
+    const long = (topic: string) => `${topic}. Use when the user asks about ${topic}. Do not use otherwise. ${"More detail on when it applies. ".repeat(6)}`.trim();
+    for (const name of ["audit", "billing", "deploy"]) {
+      await mkdir(join(cwd, ".agents", "skills", name), { recursive: true });
+      await writeFile(join(cwd, ".agents", "skills", name, "SKILL.md"), `---\nname: ${name}\ndescription: ${long(name)}\n---\n\n# ${name}\n`);
+    }
+    server = await startOpenAIModelServer(["Deployed.", "Hello."]);
+    // 30,000 tokens: a catalog budget of 1,200 characters, less than the three full descriptions.
+    const flags = ["--base-url", server.baseURL, "--model", "m", "--status-bar", "off", "--context-window", "30000"];
+    expect((await runCli(["run", ...flags, "/deploy staging"], { cwd })).code).toBe(0);
+    expect(JSON.parse(await readFile(join(cwd, ".ctxkit", "skills-used.json"), "utf8"))).toEqual({ names: ["deploy"] });
+    expect((await runCli(["run", ...flags, "hello"], { cwd })).code).toBe(0);
+    const [first, second] = server.requests.map((request) => (JSON.parse(request.body) as { messages: Array<{ content: string }> }).messages[0]!.content);
+    const description = (system: string, name: string) => new RegExp(`<name>${name}</name>\\n<description>([^<]*)</description>`).exec(system)![1]!;
+    // The first session had no record: every description cut alike. The second keeps deploy's whole.
+    expect(description(first!, "deploy").endsWith("…")).toBe(true);
+    expect(description(second!, "deploy")).toBe(long("deploy"));
+    expect(description(second!, "audit").endsWith("…")).toBe(true);
   });
 });

@@ -19,6 +19,7 @@ import { findModelPricing } from "../session/pricing.js";
 import { createCompressionFromConfig } from "./create-compression-from-config.js";
 import type { CompressionPolicy } from "../context/compression/index.js";
 import { createSkills, type LoadedSkillsPolicy } from "../skills/index.js";
+import { readRecentSkillUse } from "./skill-use-record.js";
 import { connectMcpServers, createMcpPolicy, type McpWarning } from "../mcp/index.js";
 import type { LateToolSet } from "../tools/search/late-tool-set.js";
 import { createBudgetStatus } from "../context/budget/index.js";
@@ -121,9 +122,12 @@ export interface ConfiguredAgent {
 }
 
 /** The skills of the workspace, the home folder and `--skills`, fixed for the session. */
-export function createSkillsFromConfig(config: ResolvedConfig, home?: string): Promise<LoadedSkillsPolicy> {
+export async function createSkillsFromConfig(config: ResolvedConfig, home?: string): Promise<LoadedSkillsPolicy> {
+  const recentlyUsed = await readRecentSkillUse(config.dataDir);
   return createSkills({
     workspace: config.workspace,
+    // Over its budget, a new session's catalog cuts the least recently used descriptions first.
+    ...(recentlyUsed.length > 0 ? { recentlyUsed } : {}),
     directories: config.skillDirectories,
     ...(home ? { home } : {}),
     ...(config.contextWindow ? { contextWindow: config.contextWindow } : {}),
