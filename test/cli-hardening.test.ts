@@ -107,3 +107,33 @@ describe("a session with a duplicated line", () => {
     expect(clean.stdout).not.toContain("warning:");
   });
 });
+
+// The leftover: records out of order (a request line before the message it sent) were refused on
+// resume with no way to repair them.
+describe("a session with lines out of order", () => {
+  it("is refused on resume naming --repair, and resumed with --repair in order, the original kept", async () => {
+    server = await startOpenAIModelServer(["First answer.", "Second answer."]);
+    const cwd = await workspace();
+    const first = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--json", "Hello"], { cwd });
+    const sessionId = String((JSON.parse(first.stdout.trim().split("\n").at(-1)!) as { sessionId: string }).sessionId);
+    const file = join(cwd, ".ctxkit", "sessions", `${sessionId}.jsonl`);
+    const lines = (await readFile(file, "utf8")).split("\n").slice(0, -1);
+    const request = lines.findIndex((line) => line.startsWith('{"type":"request"'));
+    const [moved] = lines.splice(request, 1);
+    lines.splice(request - 1, 0, moved!); // the request now comes before the user message it sent
+    await writeFile(file, `${lines.join("\n")}\n`);
+
+    const refused = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--session", sessionId, "Again"], { cwd });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("out of order");
+    expect(refused.stderr).toContain("--repair");
+    const repaired = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--session", sessionId, "--repair", "Again"], { cwd });
+    expect(repaired.code).toBe(0);
+    expect(repaired.stdout).toContain("Second answer.");
+    expect(repaired.stderr).toContain("put back in order");
+    expect(await readFile(`${file}.before-repair`, "utf8")).toBe(`${lines.join("\n")}\n`);
+    const clean = await runCli(["sessions", "show", sessionId], { cwd });
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).not.toContain("warning:");
+  });
+});

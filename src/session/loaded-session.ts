@@ -52,6 +52,8 @@ export type SessionWarning =
       code: "session_repaired";
       line: number;
       removedLines: number[];
+      /** Lines put back after what they refer to (a reordering repair). */
+      movedLines?: number[];
       backupPath: string;
       message: string;
     };
