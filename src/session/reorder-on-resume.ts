@@ -39,7 +39,7 @@ export async function loadForResume(store: SessionStore, id: string, repair: boo
         removedLines: done.removedLines,
         movedLines: plan.moved,
         backupPath: done.backupPath,
-        message: `Repaired: ${problems.join("; ")}; the file was rewritten in order${kept}; the original is kept at ${done.backupPath}.`,
+        message: `Repaired: ${problems.join("; ")}; the records were put back in order${kept}; the original is kept at ${done.backupPath}.`,
       },
     };
   }
