@@ -79,3 +79,31 @@ describe("resuming a session whose records are out of order", () => {
     expect(planSessionReorder(new TextEncoder().encode('{"type":"header"}\nnot json\n'))).toBeUndefined();
   });
 });
+
+// Found by the session-file battery: a dropped usage line (or a damaged body hash) loaded clean.
+describe("a session file with a lost usage line or a damaged hash", () => {
+  it("warns that an answered request has no usage", async () => {
+    const writer = await store.create({ id: "usage", createdAt: "2026-11-30T04:15:02.118Z", prefix: samplePrefix });
+    writer.appendMessage(userMessage("m0", "hello"));
+    const request = writer.appendRequest({ messageCount: 1, tail: null, provider: "anthropic", model: "claude-sonnet-4-5", at: "2026-11-30T04:15:03.000Z" });
+    writer.appendUsage(request, { inputTokens: 10, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 1, reasoningTokens: 0 });
+    writer.appendMessage({ role: "assistant", content: [{ type: "text", text: "Hi." }], stopReason: "stop", meta: { id: "m1", origin: "model", createdAt: "2026-11-30T04:15:04.000Z" } });
+    await writer.close();
+    expect((await store.load("usage")).warnings).toEqual([]);
+    const lines = (await readFile(store.path("usage"), "utf8")).split("\n").slice(0, -1);
+    await writeFile(store.path("usage"), `${lines.filter((line) => !line.startsWith('{"type":"usage"')).join("\n")}\n`);
+    const loaded = await store.load("usage");
+    expect(loaded.warnings).toEqual([expect.objectContaining({ code: "missing_usage", request: 0, line: 4 })]);
+    expect(loaded.warnings[0]!.message).toContain("a usage line is most likely missing");
+  });
+
+  it("refuses a request record whose body hash is not a sha256 digest", async () => {
+    const writer = await store.create({ id: "hash", createdAt: "2026-11-30T04:15:02.118Z", prefix: samplePrefix });
+    writer.appendMessage(userMessage("m0", "hello"));
+    writer.appendRequest({ messageCount: 1, tail: null, provider: "anthropic", model: "claude-sonnet-4-5", at: "2026-11-30T04:15:03.000Z", bodyHash: `sha256:${"a".repeat(64)}` });
+    await writer.close();
+    const text = await readFile(store.path("hash"), "utf8");
+    await writeFile(store.path("hash"), text.replace(`sha256:${"a".repeat(64)}`, `sha256:${"a".repeat(30)}/${"a".repeat(33)}`));
+    await expect(store.load("hash")).rejects.toMatchObject({ code: "session_corrupt", message: expect.stringContaining("bodyHash") });
+  });
+});
