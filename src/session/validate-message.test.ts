@@ -17,7 +17,7 @@ const toolResult: ToolMessage = {
 async function taggedResult(): Promise<ToolMessage> {
   const policy = createSourceTags({ createNonce: () => "n0nce" });
   const info: ToolResultInfo = {
-    call: { type: "tool_call", id: "c1", name: "web_fetch", argumentsText: "{}" },
+    call: { type: "tool_call", id: "c1", name: "web_fetch", argumentsText: "{}", arguments: {} },
     durationMs: 1,
     callNumber: 2,
     totalCallNumber: 2,
