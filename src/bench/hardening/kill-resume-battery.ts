@@ -1,9 +1,10 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { hashBody } from "../../context/prefix-guard/prefix-guard.js";
 import { createSessionStore } from "../../session/session-store.js";
-import { startOpenAIModelServer } from "../../testing/openai-model-server.js";
+import { startOpenAIModelServer, type OpenAIModelServer } from "../../testing/openai-model-server.js";
 import { BatteryTally, runTrial, type BatteryResult } from "./hardening-trial.js";
 import type { SeededRandom } from "./seeded-random.js";
 import { isCliCrash, spawnCli } from "./spawn-cli.js";
@@ -21,45 +22,68 @@ const recoverable = new Set(["torn_last_line", "unterminated_last_line"]);
  */
 export async function runKillResumeBattery(trials: number, random: SeededRandom): Promise<BatteryResult> {
   const tally = new BatteryTally("kill-resume");
-  let firstCallAt: number | undefined;
-  const server = await startOpenAIModelServer((body) => {
-    firstCallAt ??= performance.now();
-    const toolResults = body.messages.filter((message) => message.role === "tool").length;
-    if (toolResults >= toolRounds * 2) return "Done.";
-    return { toolCalls: [{ name: "read_file", arguments: { path: "a.txt" } }, { name: "list_dir", arguments: { path: "." } }] };
-  });
   const root = await mkdtemp(join(tmpdir(), "ctxkit-hardening-kill-"));
-  const workspace = async (name: string): Promise<string> => {
-    const cwd = join(root, name);
-    await mkdir(cwd);
-    await writeFile(join(cwd, "a.txt"), "alpha\nbeta\n");
-    return cwd;
-  };
   try {
-    // One run to the end says when the first model call goes out and when a run ends here; kills then
-    // land anywhere in between (start-up alone is not worth killing: nothing is written yet).
-    const cwd = await workspace("calibration");
+    // One run to the end says how long a run lasts after its first model call; a kill then lands
+    // anywhere in that span, counted from each trial's own first call (start-up time varies on a
+    // loaded machine). One trial in ten is killed during start-up instead.
+    const calibration = await startModel();
     const started = performance.now();
-    const calibration = await spawnCli([...runArguments(server.baseURL), task], { cwd, timeoutMs: 120_000 });
-    const firstCallMs = (firstCallAt ?? started) - started;
-    const spanMs = Math.max(200, calibration.durationMs - firstCallMs);
-    for (let trial = 0; trial < trials; trial += 1) {
-      const killAfterMs = Math.round(firstCallMs * 0.9 + spanMs * 1.1 * random.fraction());
-      const cwd = await workspace(`trial-${trial}`);
-      const outcome = await runTrial(() => killAndResume(cwd, server, killAfterMs, tally, `trial ${trial} (killed at ${killAfterMs} ms)`), 180_000);
-      tally.trial(outcome, `trial ${trial}`);
-    }
+    const whole = await spawnCli([...runArguments(calibration.server.baseURL), task], { cwd: await workspace(root, "calibration"), timeoutMs: 120_000 });
+    const spanMs = Math.max(200, started + whole.durationMs - (await calibration.firstCall));
+    await calibration.server.close();
+    const plans = Array.from({ length: trials }, (_, trial) => ({ trial, duringStartUp: random.below(10) === 0, delayMs: Math.round(spanMs * 1.05 * random.fraction()) }));
+    // Two trials at a time: each is mostly waiting on a child process.
+    const queue = [...plans];
+    const worker = async () => {
+      for (let plan = queue.shift(); plan !== undefined; plan = queue.shift()) {
+        const cwd = await workspace(root, `trial-${plan.trial}`);
+        const label = `trial ${plan.trial} (killed ${plan.delayMs} ms after ${plan.duringStartUp ? "start" : "the first model call"})`;
+        const outcome = await runTrial(() => killAndResume(cwd, plan.duringStartUp, plan.delayMs, tally, label), 240_000);
+        tally.trial(outcome, label);
+      }
+    };
+    await Promise.all([worker(), worker()]);
   } finally {
-    await server.close();
     await rm(root, { recursive: true, force: true });
   }
   return tally.finish();
 }
 
-async function killAndResume(cwd: string, server: Awaited<ReturnType<typeof startOpenAIModelServer>>, killAfterMs: number, tally: BatteryTally, label: string): Promise<void> {
+async function workspace(root: string, name: string): Promise<string> {
+  const cwd = join(root, name);
+  await mkdir(cwd);
+  await writeFile(join(cwd, "a.txt"), "alpha\nbeta\n");
+  return cwd;
+}
+
+/** A model server of its own for one trial, answering with tool calls for several rounds; `firstCall` is when it was first asked. */
+async function startModel(): Promise<{ server: OpenAIModelServer; firstCall: Promise<number> }> {
+  let markFirstCall: (at: number) => void = () => undefined;
+  const firstCall = new Promise<number>((resolve) => (markFirstCall = resolve));
+  const server = await startOpenAIModelServer((body) => {
+    markFirstCall(performance.now());
+    const toolResults = body.messages.filter((message) => message.role === "tool").length;
+    if (toolResults >= toolRounds * 2) return "Done.";
+    return { toolCalls: [{ name: "read_file", arguments: { path: "a.txt" } }, { name: "list_dir", arguments: { path: "." } }] };
+  });
+  return { server, firstCall };
+}
+
+async function killAndResume(cwd: string, duringStartUp: boolean, delayMs: number, tally: BatteryTally, label: string): Promise<void> {
+  const { server, firstCall } = await startModel();
+  try {
+    await killResumeWith(server, firstCall, cwd, duringStartUp, delayMs, tally, label);
+  } finally {
+    await server.close();
+  }
+}
+
+async function killResumeWith(server: OpenAIModelServer, firstCall: Promise<number>, cwd: string, duringStartUp: boolean, delayMs: number, tally: BatteryTally, label: string): Promise<void> {
   const args = runArguments(server.baseURL);
   const receivedBefore = server.requests.length;
-  const killed = await spawnCli([...args, task], { cwd, timeoutMs: 120_000, killAfterMs });
+  const killWhen = duringStartUp ? sleep(delayMs % 1_500) : firstCall.then(() => sleep(delayMs));
+  const killed = await spawnCli([...args, task], { cwd, timeoutMs: 120_000, killWhen });
   if (isCliCrash(killed)) tally.fail("crashes", `${label}: ${killed.stderr.slice(-300)}`);
   if (killed.timedOut) tally.fail("freezes", `${label}: the run did not end in 120 s`);
   const received = server.requests.slice(receivedBefore).filter((request) => request.path === "/v1/chat/completions");

@@ -18,10 +18,8 @@ export interface SpawnCliOptions {
   cwd: string;
   /** Killed with SIGKILL and reported as `timedOut` when still running then. */
   timeoutMs: number;
-  /** SIGKILL the process this long after it starts (a crash at a random point), not counted as a time-out. */
-  killAfterMs?: number;
-  /** Sends SIGINT this long after start (Ctrl-C); the process must then exit by itself. */
-  interruptAfterMs?: number;
+  /** SIGKILL the process when this settles (a crash at a moment the caller picks, e.g. after its first model call). */
+  killWhen?: Promise<unknown>;
   env?: Record<string, string>;
 }
 
@@ -39,16 +37,17 @@ export function spawnCli(args: readonly string[], options: SpawnCliOptions): Pro
     let timedOut = false;
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString("utf8")));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-    const timers = [
-      setTimeout(() => {
-        timedOut = true;
-        child.kill("SIGKILL");
-      }, options.timeoutMs),
-      ...(options.killAfterMs === undefined ? [] : [setTimeout(() => child.kill("SIGKILL"), options.killAfterMs)]),
-      ...(options.interruptAfterMs === undefined ? [] : [setTimeout(() => child.kill("SIGINT"), options.interruptAfterMs)]),
-    ];
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, options.timeoutMs);
+    let closed = false;
+    void options.killWhen?.then(() => {
+      if (!closed) child.kill("SIGKILL");
+    });
     child.on("close", (code, signal) => {
-      for (const timer of timers) clearTimeout(timer);
+      closed = true;
+      clearTimeout(timer);
       resolve({ code, signal, stdout, stderr, durationMs: performance.now() - started, timedOut });
     });
   });
