@@ -76,16 +76,21 @@ describe("provider time limits on the command line", () => {
   });
 });
 
+/** A workspace whose session has one finished run (the server has a second answer ready), and its lines. */
+async function sessionAfterOneRun(): Promise<{ cwd: string; sessionId: string; file: string; lines: string[]; baseURL: string }> {
+  server = await startOpenAIModelServer(["First answer.", "Second answer."]);
+  const cwd = await workspace();
+  const first = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--json", "Hello"], { cwd });
+  const sessionId = String((JSON.parse(first.stdout.trim().split("\n").at(-1)!) as { sessionId: string }).sessionId);
+  const file = join(cwd, ".ctxkit", "sessions", `${sessionId}.jsonl`);
+  return { cwd, sessionId, file, lines: (await readFile(file, "utf8")).split("\n").slice(0, -1), baseURL: server.baseURL };
+}
+
 // The trial that found it: a duplicated message line loaded silently and resumed from a context
 // that no longer matched what was sent.
 describe("a session with a duplicated line", () => {
   it("is shown with a warning, refused on resume, and resumed with --repair", async () => {
-    server = await startOpenAIModelServer(["First answer.", "Second answer."]);
-    const cwd = await workspace();
-    const first = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--json", "Hello"], { cwd });
-    const sessionId = String((JSON.parse(first.stdout.trim().split("\n").at(-1)!) as { sessionId: string }).sessionId);
-    const file = join(cwd, ".ctxkit", "sessions", `${sessionId}.jsonl`);
-    const lines = (await readFile(file, "utf8")).split("\n").slice(0, -1);
+    const { cwd, sessionId, file, lines, baseURL } = await sessionAfterOneRun();
     const messageLine = lines.findIndex((line) => line.startsWith('{"type":"message"'));
     lines.splice(messageLine + 1, 0, lines[messageLine]!);
     await writeFile(file, `${lines.join("\n")}\n`);
@@ -94,16 +99,41 @@ describe("a session with a duplicated line", () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain(`warning: Line ${messageLine + 2} repeats message id`);
 
-    const refused = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--session", sessionId, "Again"], { cwd });
+    const refused = await runCli(["run", "--base-url", baseURL, "--model", "m", "--session", sessionId, "Again"], { cwd });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("--repair");
-    const repaired = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--session", sessionId, "--repair", "Again"], { cwd });
+    const repaired = await runCli(["run", "--base-url", baseURL, "--model", "m", "--session", sessionId, "--repair", "Again"], { cwd });
     expect(repaired.code).toBe(0);
     expect(repaired.stdout).toContain("Second answer.");
     expect(repaired.stderr).toContain(`Repaired: line ${messageLine + 2} left out of the session file`);
     // The damaged original is kept beside the session; the session itself loads clean again.
     expect(await readFile(`${file}.before-repair`, "utf8")).toBe(`${lines.join("\n")}\n`);
     const clean = await runCli(["sessions", "show", sessionId], { cwd });
+    expect(clean.stdout).not.toContain("warning:");
+  });
+});
+
+// The leftover: records out of order (a request line before the message it sent) were refused on
+// resume with no way to repair them.
+describe("a session with lines out of order", () => {
+  it("is refused on resume naming --repair, and resumed with --repair in order, the original kept", async () => {
+    const { cwd, sessionId, file, lines, baseURL } = await sessionAfterOneRun();
+    const request = lines.findIndex((line) => line.startsWith('{"type":"request"'));
+    const [moved] = lines.splice(request, 1);
+    lines.splice(request - 1, 0, moved!); // the request now comes before the user message it sent
+    await writeFile(file, `${lines.join("\n")}\n`);
+
+    const refused = await runCli(["run", "--base-url", baseURL, "--model", "m", "--session", sessionId, "Again"], { cwd });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("out of order");
+    expect(refused.stderr).toContain("--repair");
+    const repaired = await runCli(["run", "--base-url", baseURL, "--model", "m", "--session", sessionId, "--repair", "Again"], { cwd });
+    expect(repaired.code).toBe(0);
+    expect(repaired.stdout).toContain("Second answer.");
+    expect(repaired.stderr).toContain("put back in order");
+    expect(await readFile(`${file}.before-repair`, "utf8")).toBe(`${lines.join("\n")}\n`);
+    const clean = await runCli(["sessions", "show", sessionId], { cwd });
+    expect(clean.code).toBe(0);
     expect(clean.stdout).not.toContain("warning:");
   });
 });

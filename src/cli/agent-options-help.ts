@@ -17,7 +17,8 @@ Workspace and session:
   --workspace <dir>         existing directory the tools work in (default: current directory)
   --session <id>            resume a stored session
   --continue, -c            resume the latest session of the workspace
-  --repair                  resume a session with duplicated or stray lines: rewritten without them
+  --repair                  resume a session with duplicated, stray or out-of-order lines: rewritten
+                            without the duplicates, in order
                             (the original is kept beside it as <file>.before-repair)
   --data-dir <dir>          where sessions are stored (default <workspace>/.ctxkit)
   --system <text|@file>     the system prompt (default: ctxkit's coding-agent prompt)

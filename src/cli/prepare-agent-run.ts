@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Provider } from "../providers/provider.js";
+import { loadForResume } from "../session/reorder-on-resume.js";
 import { CtxkitError, type GenerationSettings, type SystemPrompt } from "../types/index.js";
 import type { CliFlags } from "./cli-options.js";
 import { parsePositiveInteger } from "./cli-options.js";
@@ -52,7 +53,9 @@ export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<Agent
   if (config.sessionId !== undefined) {
     // A resumed session keeps the system prompt it was started with, byte for byte (the cache stays
     // valid); changed instructions are announced in the trajectory instead.
-    const loaded = await sessionStoreFor(config).load(config.sessionId);
+    // Records out of order are refused here already, naming --repair; with it they are put back in order now.
+    const { loaded, reordered } = await loadForResume(sessionStoreFor(config), config.sessionId, config.repair);
+    if (reordered) io.stderr.write(`${reordered.message}\n`);
     const stored = loaded.prefix.system;
     system = given ?? { ...stored };
     const userTexts = loaded.messages.flatMap((message) => (message.role === "user" ? [message.content] : []));

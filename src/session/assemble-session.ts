@@ -32,6 +32,9 @@ export function assembleSession(header: HeaderRecord): SessionAssembly {
   const found: SessionWarning[] = [];
   const messageLines = new Map<string, { line: number; json: string }>();
   const requestsWithUsage = new Set<number>();
+  // Requests a model reply followed (request index → its line and the reply's): each must have usage.
+  const answered = new Map<number, { requestLine: number; replyLine: number }>();
+  let lastRequestLine = 0;
 
   const add = (record: SessionRecord, line: number): string | undefined => {
     switch (record.type) {
@@ -62,6 +65,9 @@ export function assembleSession(header: HeaderRecord): SessionAssembly {
         }
         messageLines.set(record.message.meta.id, { line, json });
         messages.push(message);
+        if (message.role === "assistant" && message.stopReason !== "aborted" && message.stopReason !== "error" && requests.length > 0 && !answered.has(requests.length - 1)) {
+          answered.set(requests.length - 1, { requestLine: lastRequestLine, replyLine: line });
+        }
         return undefined;
       }
       case "context_edit": {
@@ -84,6 +90,7 @@ export function assembleSession(header: HeaderRecord): SessionAssembly {
           return `request ${record.index} sent ${record.messageCount} messages, but only ${messages.length} are recorded before it`;
         }
         requests.push({ ...record, prefixIndex: prefixes.length - 1, viewIndex: views.length - 1 });
+        lastRequestLine = line;
         return undefined;
       case "usage":
         if (record.request >= requests.length) {
@@ -122,7 +129,16 @@ export function assembleSession(header: HeaderRecord): SessionAssembly {
   const finish = (path: string, warnings: SessionWarning[]): LoadedSession | string => {
     const prefix = prefixes.at(-1);
     if (prefix === undefined) return "the file has no prefix record (every session starts with one after the header)";
-    return { path, header, prefix, prefixes, messages, log, views, edits, requests, usage, runs, warnings: [...found, ...warnings] };
+    // A finished call writes its usage before its reply, so a reply without usage means a usage line went missing.
+    const missing: SessionWarning[] = [...answered]
+      .filter(([request]) => !requestsWithUsage.has(request))
+      .map(([request, lines]) => ({
+        code: "missing_usage",
+        line: lines.requestLine,
+        request,
+        message: `Request ${request} (line ${lines.requestLine}) was answered (line ${lines.replyLine}) but has no usage record: a usage line is most likely missing, so its tokens are not counted.`,
+      }));
+    return { path, header, prefix, prefixes, messages, log, views, edits, requests, usage, runs, warnings: [...found, ...missing, ...warnings] };
   };
 
   return { add, finish };

@@ -48,10 +48,19 @@ export type SessionWarning =
       message: string;
     }
   | {
+      /** A request a model reply followed, with no usage record (a usage line lost): its tokens are not counted. */
+      code: "missing_usage";
+      line: number;
+      request: number;
+      message: string;
+    }
+  | {
       /** Resuming with consent rewrote the file without the damaged lines; the original is kept at `backupPath`. */
       code: "session_repaired";
       line: number;
       removedLines: number[];
+      /** Lines put back after what they refer to (a reordering repair). */
+      movedLines?: number[];
       backupPath: string;
       message: string;
     };

@@ -1,13 +1,18 @@
 import { constants } from "node:fs";
-import { copyFile, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { appendFile, copyFile, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { SessionError } from "../types/index.js";
 
 export interface SessionRepair {
   /** The file as it was before the repair, byte for byte. */
   backupPath: string;
-  /** 1-based line numbers left out of the repaired file. */
+  /** 1-based line numbers left out of the repaired file (their bytes are appended to `<file>.removed`). */
   removedLines: number[];
+}
+
+export interface SessionRepairOptions {
+  /** The kept lines' new order (1-based line numbers); default: as they are. A torn tail stays last. */
+  order?: readonly number[];
 }
 
 const NEWLINE = 0x0a;
@@ -16,21 +21,26 @@ const NEWLINE = 0x0a;
  * Rewrites a session file without the given lines, keeping the original: first a copy of the
  * original beside it (`<file>.before-repair`, numbered when one exists), synced, then the repaired
  * bytes into a temporary file renamed over the session. At every moment the original bytes exist
- * in one of the two paths. Every other line is kept byte for byte, the torn tail included (opening
- * the session deals with that).
+ * in one of the two paths. Every other line is kept byte for byte (in `options.order` when given),
+ * the torn tail included (opening the session deals with that).
  */
-export async function repairSessionFile(filePath: string, lines: readonly number[]): Promise<SessionRepair> {
+export async function repairSessionFile(filePath: string, lines: readonly number[], options: SessionRepairOptions = {}): Promise<SessionRepair> {
   const bytes = await readFile(filePath);
   const removed = new Set(lines);
-  const kept: Buffer[] = [];
-  let start = 0;
-  for (let line = 1; start < bytes.length; line++) {
+  // Every line with its newline; the last one may lack it (a torn or unterminated tail), and stays last.
+  const byLine: Buffer[] = [];
+  for (let start = 0; start < bytes.length; ) {
     const newline = bytes.indexOf(NEWLINE, start);
     const end = newline < 0 ? bytes.length : newline + 1;
-    if (!removed.has(line)) kept.push(bytes.subarray(start, end));
+    byLine.push(bytes.subarray(start, end));
     start = end;
   }
+  const tailLine = bytes.at(-1) === NEWLINE ? [] : [byLine.length];
+  const order = options.order === undefined ? byLine.map((_, index) => index + 1) : [...options.order, ...tailLine];
+  const kept = order.filter((line) => !removed.has(line)).map((line) => byLine[line - 1]!);
   const backupPath = await backUp(filePath);
+  // The removed records themselves, in one place a person can read back (the backup holds them too).
+  if (removed.size > 0) await appendFile(`${filePath}.removed`, removedRecords(byLine, removed));
   const temporary = `${filePath}.repair-tmp`;
   const handle = await open(temporary, "w");
   try {
@@ -46,6 +56,11 @@ export async function repairSessionFile(filePath: string, lines: readonly number
   await rename(temporary, filePath);
   await syncDirectory(dirname(filePath));
   return { backupPath, removedLines: [...removed].sort((left, right) => left - right) };
+}
+
+function removedRecords(byLine: readonly Buffer[], removed: ReadonlySet<number>): Buffer {
+  const lines = [...removed].sort((left, right) => left - right).flatMap((line) => (byLine[line - 1] === undefined ? [] : [byLine[line - 1]!]));
+  return Buffer.concat(lines.map((line) => (line.at(-1) === NEWLINE ? line : Buffer.concat([line, Buffer.from("\n")]))));
 }
 
 async function backUp(filePath: string): Promise<string> {

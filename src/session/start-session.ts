@@ -6,6 +6,7 @@ import { rebuildRequest, verifyRebuiltRequest } from "./rebuild-request.js";
 import type { SessionPrefix } from "./session-records.js";
 import type { SessionStore } from "./session-store.js";
 import { warningsNeedingRepair, type SessionWarning } from "./loaded-session.js";
+import { loadForResume } from "./reorder-on-resume.js";
 import { repairSessionFile } from "./repair-session-file.js";
 import type { SessionWriter } from "./session-writer.js";
 
@@ -26,9 +27,10 @@ export interface StartSessionOptions {
   workspace?: string;
   clock?: () => Date;
   /**
-   * Resume even when the loader found duplicated message lines or stray usage records: the file is
-   * rewritten without them (the original kept beside it as `<file>.before-repair`, reported in a
-   * `session_repaired` warning) and the agent continues from the same context. Without it such a
+   * Resume even when the loader found duplicated message lines, stray usage records or records out of
+   * order (a request line before the messages it sent…): the file is rewritten without the duplicates,
+   * in an order the loader accepts (the original kept beside it as `<file>.before-repair`, reported in
+   * a `session_repaired` warning) and the agent continues from the same context. Without it such a
    * resume throws `session_needs_repair`, so nothing is continued from a context the user has not seen.
    */
   repair?: boolean;
@@ -62,7 +64,8 @@ export async function startSession(store: SessionStore, options: StartSessionOpt
     const session = await store.create({ createdAt: clock().toISOString(), ...(options.workspace ? { workspace: options.workspace } : {}), prefix });
     return { session, messages: [], log: [], resumed: false, warnings: [], prefixChanged: false, calls: [] };
   }
-  let checked = await store.load(options.id);
+  const { loaded: firstLoad, reordered } = await loadForResume(store, options.id, options.repair === true);
+  let checked = firstLoad;
   const needsRepair = checked.warnings.filter((warning) => warningsNeedingRepair.has(warning.code));
   let repaired: SessionWarning | undefined;
   if (needsRepair.length > 0) {
@@ -106,7 +109,7 @@ export async function startSession(store: SessionStore, options: StartSessionOpt
     messages: [...loaded.messages],
     log: [...loaded.log],
     resumed: true,
-    warnings: [...(repaired === undefined ? [] : [repaired]), ...session.warnings],
+    warnings: [...(reordered === undefined ? [] : [reordered]), ...(repaired === undefined ? [] : [repaired]), ...session.warnings],
     prefixChanged,
     calls: recordedCalls(loaded),
   };

@@ -2,6 +2,7 @@ import type { Message, Usage, UserMessage } from "../types/index.js";
 import {
   expectArrayOf,
   expectBoolean,
+  expectCount,
   expectNonNegativeNumber,
   expectObject,
   expectOneOf,
@@ -73,8 +74,27 @@ function checkMeta(value: unknown, path: string): ShapeProblem {
     expectOneOf(value.origin, MESSAGE_ORIGINS, `${path}.origin`) ??
     expectString(value.createdAt, `${path}.createdAt`) ??
     (value.derived === undefined ? undefined : checkDerived(value.derived, `${path}.derived`)) ??
-    (value.subAgent === undefined ? undefined : checkSubAgentRun(value.subAgent, `${path}.subAgent`))
+    (value.subAgent === undefined ? undefined : checkSubAgentRun(value.subAgent, `${path}.subAgent`)) ??
+    (value.external === undefined ? undefined : checkExternal(value.external, `${path}.external`))
   );
+}
+
+// How an outside tool result was tagged: the status bar and the viewer read these fields.
+function checkExternal(value: unknown, path: string): ShapeProblem {
+  if (!isPlainObject(value)) return expectObject(value, path);
+  return (
+    expectString(value.source, `${path}.source`) ??
+    expectString(value.nonce, `${path}.nonce`) ??
+    (value.callNumber === undefined ? undefined : expectCount(value.callNumber, `${path}.callNumber`)) ??
+    expectCount(value.neutralisedMarkers, `${path}.neutralisedMarkers`) ??
+    expectCount(value.hiddenCharacters, `${path}.hiddenCharacters`) ??
+    expectArrayOf(value.screening, `${path}.screening`, checkScreeningHit)
+  );
+}
+
+function checkScreeningHit(value: unknown, path: string): ShapeProblem {
+  if (!isPlainObject(value)) return expectObject(value, path);
+  return expectString(value.rule, `${path}.rule`) ?? expectString(value.language, `${path}.language`);
 }
 
 // A sub-agent link (v3 files may carry it; older ones never do): the fields the session tree reads.

@@ -73,7 +73,7 @@ function checkSessionRecord(value: unknown): ShapeProblem {
         expectString(value.provider, "provider") ??
         expectString(value.model, "model") ??
         expectString(value.at, "at") ??
-        expectOptionalString(value.bodyHash, "bodyHash")
+        (value.bodyHash === undefined ? undefined : checkBodyHash(value.bodyHash))
       );
     case "usage":
       return expectCount(value.request, "request") ?? checkUsage(value.usage, "usage");
@@ -137,4 +137,9 @@ function checkRunBudget(value: unknown, path: string): ShapeProblem {
 function checkRunError(value: unknown, path: string): ShapeProblem {
   if (!isPlainObject(value)) return expectObject(value, path);
   return expectString(value.code, `${path}.code`) ?? expectString(value.message, `${path}.message`);
+}
+
+// A damaged hash would pass for a changed body on resume, or go unnoticed on an earlier request.
+function checkBodyHash(value: unknown): ShapeProblem {
+  return typeof value === "string" && /^sha256:[0-9a-f]{64}$/.test(value) ? undefined : `bodyHash: expected "sha256:" and 64 hex digits, got ${JSON.stringify(value)}`;
 }

@@ -11,12 +11,13 @@ export interface RecordedRequest {
 
 /**
  * A scripted HTTP response. `chunks` are written one by one (with `delayMs` between them) so tests
- * exercise real streaming; `destroyAfterChunks` cuts the connection mid-stream.
+ * exercise real streaming; `destroyAfterChunks` cuts the connection mid-stream. A chunk given as
+ * bytes goes out as it is (a cut inside a UTF-8 character, say).
  */
 export interface ScriptedHttpResponse {
   status?: number;
   headers?: Record<string, string>;
-  chunks?: string[];
+  chunks?: Array<string | Uint8Array>;
   body?: string;
   delayMs?: number;
   destroyAfterChunks?: boolean;

@@ -1,12 +1,14 @@
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { link, readdir, readFile, truncate } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startDirectorySwapper } from "../testing/directory-swapper.js";
 import { createEditFileTool } from "./builtin/edit-file.js";
 import { createGrepTool } from "./builtin/grep.js";
 import { createReadFileTool } from "./builtin/read-file.js";
 import { createTempWorkspace, expectToolError, runTool, type TempWorkspace } from "./builtin/test-support/temp-workspace.js";
 import { createWriteFileTool } from "./builtin/write-file.js";
+import { ToolError } from "./tool.js";
 
 let temp: TempWorkspace;
 beforeEach(async () => {
@@ -45,6 +47,15 @@ describe.runIf(isLinux)("special files", () => {
   it("refuses a character device reached through an absolute path inside the workspace's link", async () => {
     const read = createReadFileTool({ workspace: "/dev" });
     expect(await expectToolError(runTool(read, { path: "zero" }), "invalid_arguments")).toContain("character device");
+  });
+});
+
+// Found by the escape battery: a path through a file ("a.txt/new.txt") threw a raw EEXIST from mkdir.
+describe("a write path that goes through a file", () => {
+  it("is refused with a ToolError that says so", async () => {
+    await temp.write("a.txt", "x\n");
+    const message = await expectToolError(runTool(createWriteFileTool({ workspace: temp.workspace }), { path: "a.txt/new.txt", content: "y" }), "invalid_arguments");
+    expect(message).toContain("goes through a file as if it were a folder");
   });
 });
 
@@ -102,31 +113,13 @@ describe.runIf(isLinux)("check-then-use race", () => {
     await temp.write("dir/file.txt", "inside\n");
     await temp.write("../outside/file.txt", "SECRET\n");
     const directory = path.join(temp.workspace, "dir");
-    const swapper = spawn(
-      process.execPath,
-      [
-        "-e",
-        `const fs = require("node:fs");
-         const [directory, outside] = process.argv.slice(1);
-         process.stdout.write("ready\\n");
-         const pause = () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
-         for (;;) {
-           try { fs.renameSync(directory, directory + ".real"); fs.symlinkSync(outside, directory); } catch {}
-           pause();
-           try { fs.unlinkSync(directory); fs.renameSync(directory + ".real", directory); } catch {}
-           pause();
-         }`,
-        directory,
-        temp.outside,
-      ],
-      { stdio: ["ignore", "pipe", "ignore"] },
-    );
-    await new Promise((resolve) => swapper.stdout.once("data", resolve));
+    const swapper = await startDirectorySwapper(directory, temp.outside);
     const read = createReadFileTool({ workspace: temp.workspace });
     const write = createWriteFileTool({ workspace: temp.workspace });
     let escapes = 0;
     let calls = 0;
     let refused = 0;
+    let untyped = 0;
     try {
       for (let trial = 0; trial < 60; trial += 1) {
         const reads = Array.from({ length: 8 }, () => runTool(read, { path: "dir/file.txt" }));
@@ -138,15 +131,17 @@ describe.runIf(isLinux)("check-then-use race", () => {
         const readResults = results.slice(0, reads.length);
         calls += results.length;
         refused += results.filter((result) => result.status === "rejected").length;
+        // A refusal is a ToolError the model reads; a raw ENOENT from a folder swapped mid-call was not.
+        untyped += results.filter((result) => result.status === "rejected" && !(result.reason instanceof ToolError)).length;
         escapes += readResults.filter((result) => result.status === "fulfilled" && result.value.content.includes("SECRET")).length;
       }
     } finally {
-      swapper.kill("SIGKILL");
+      swapper.stop();
     }
     const outsideEntries = await readdir(temp.outside);
     escapes += outsideEntries.filter((name) => name !== "file.txt").length;
     if ((await readFile(path.join(temp.outside, "file.txt"), "utf8")) !== "SECRET\n") escapes += 1;
     // The race is real: some calls meet the link and are refused (a permission error the model sees).
-    expect({ calls, escapes, someRefused: refused > 0 }).toEqual({ calls: 600, escapes: 0, someRefused: true });
+    expect({ calls, escapes, untyped, someRefused: refused > 0 }).toEqual({ calls: 600, escapes: 0, untyped: 0, someRefused: true });
   }, 60_000);
 });

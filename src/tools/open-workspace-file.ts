@@ -88,8 +88,17 @@ async function openDescriptor(absolute: string, shown: string, options: OpenWork
     const flags = options.mode === "read" ? readFlags : writeFlags;
     return { handle: await openOrExplain(existing ?? absolute, flags, shown, options.toolName), created: false };
   }
-  await mkdir(path.dirname(absolute), { recursive: true });
-  const target = path.join(await realpath(path.dirname(absolute)), path.basename(absolute));
+  await mkdir(path.dirname(absolute), { recursive: true }).catch((error: unknown) => {
+    // A parent that is a file (EEXIST, ENOTDIR): the model's path runs through a file, not a folder.
+    const code = errorCode(error);
+    if (code === "EEXIST" || code === "ENOTDIR") throw new ToolError("invalid_arguments", `'${shown}' goes through a file as if it were a folder; check the path (list_dir shows what is there).`);
+    throw explainOpenError(error, shown, options.toolName);
+  });
+  // The folder can be renamed or swapped between creating and resolving it (another process).
+  const folder = await realpath(path.dirname(absolute)).catch((error: unknown) => {
+    throw explainOpenError(error, shown, options.toolName);
+  });
+  const target = path.join(folder, path.basename(absolute));
   // O_EXCL: if a file (or a link) appeared at the name since, fail rather than follow or clobber it.
   const handle = await openOrExplain(target, writeFlags | constants.O_CREAT | constants.O_EXCL, shown, options.toolName);
   return { handle, created: true };

@@ -1,6 +1,7 @@
 import type { CliIo } from "../cli-io.js";
 import { disclosureBenchCommand, disclosureBenchHelp } from "./bench/disclosure-bench-command.js";
 import { guardBenchCommand, guardBenchHelp } from "./bench/guard-bench-command.js";
+import { hardeningBenchCommand, hardeningBenchHelp } from "./bench/hardening-bench-command.js";
 import { isolationBenchCommand, isolationBenchHelp } from "./bench/isolation-bench-command.js";
 import { injectionBenchCommand, injectionBenchHelp } from "./bench/injection-bench-command.js";
 import { kvCacheBenchCommand, kvCacheBenchHelp } from "./bench/kv-cache-bench-command.js";
@@ -15,6 +16,7 @@ type BenchCommand = { run: (args: string[], io: CliIo) => Promise<number>; help:
 const benches: Record<string, BenchCommand> = {
   disclosure: { run: disclosureBenchCommand, help: disclosureBenchHelp, summary: "skills and deferred tools: cache safety on the wire, prompt tokens, tool-search quality" },
   guard: { run: guardBenchCommand, help: guardBenchHelp, summary: "the prefix guard's false alarms and misses against what is really sent (old vs new)" },
+  hardening: { run: hardeningBenchCommand, help: hardeningBenchHelp, summary: "fault, fuzz and abuse trials: freezes, crashes, escapes, silent merges, lost records" },
   isolation: { run: isolationBenchCommand, help: isolationBenchHelp, summary: "main context vs a sub-agent vs a fork on the same code search: context size, tokens, cache, cost" },
   injection: { run: injectionBenchCommand, help: injectionBenchHelp, summary: "prompt injection: three attacks against four defences (scripted adversaries, or a live model)" },
   "kv-cache": { run: kvCacheBenchCommand, help: kvCacheBenchHelp, summary: "prompt-cache reuse under six ways of managing the context (τ-bench dialogues)" },

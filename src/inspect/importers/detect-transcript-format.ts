@@ -1,6 +1,7 @@
 import { TranscriptError } from "../../types/index.js";
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from "../imported-transcript.js";
 import { isRecord } from "./json-guards.js";
+import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
 
 const codexLineTypes = new Set(["session_meta", "response_item", "event_msg", "turn_context", "compacted"]);
 const claudeCodeLineTypes = new Set(["user", "assistant", "system", "summary", "progress", "file-history-snapshot", "queue-operation"]);
@@ -38,7 +39,7 @@ function classifyLines(text: string): TranscriptFormat | undefined {
     if (++examined > maxLinesToClassify) break;
     let value: unknown;
     try {
-      value = JSON.parse(line) as unknown;
+      value = parseUntrustedJson(line);
     } catch {
       continue;
     }

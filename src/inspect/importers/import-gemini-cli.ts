@@ -4,6 +4,7 @@ import { openAIContentText } from "./convert-openai-message.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, parseArguments, withoutUndefined, type JsonObject } from "./json-guards.js";
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
+import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
 
 /**
  * Imports a Gemini CLI chat recording (`~/.gemini/tmp/<project>/chats/session-*.json`, or the newer
@@ -57,7 +58,7 @@ export function importGeminiCli(text: string, file: string): ImportResult {
 function readRecords(text: string): { sessionId?: string; messages: JsonObject[] } | undefined {
   const start = text.trimStart();
   try {
-    const whole = JSON.parse(start) as unknown;
+    const whole = parseUntrustedJson(start);
     if (isRecord(whole) && Array.isArray(whole.messages)) return { ...withoutUndefined({ sessionId: optionalString(whole.sessionId) }), messages: whole.messages.filter(isRecord) };
   } catch {
     // not one JSON value: the JSONL layout
@@ -68,7 +69,7 @@ function readRecords(text: string): { sessionId?: string; messages: JsonObject[]
     if (line.trim() === "") continue;
     let record: unknown;
     try {
-      record = JSON.parse(line) as unknown;
+      record = parseUntrustedJson(line);
     } catch {
       continue;
     }

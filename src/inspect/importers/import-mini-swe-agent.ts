@@ -6,6 +6,7 @@ import { convertOpenAIReportedUsage } from "./convert-openai-reported-usage.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, type JsonObject } from "./json-guards.js";
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
+import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
 
 /**
  * Imports a mini-swe-agent trajectory (`.traj.json`): messages[0] is the system prompt, every
@@ -19,7 +20,7 @@ import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 export function importMiniSweAgent(text: string, file: string): ImportResult {
   let value: unknown;
   try {
-    value = JSON.parse(text) as unknown;
+    value = parseUntrustedJson(text);
   } catch (error) {
     return { transcripts: [], problems: [{ file, reason: `not valid JSON (${(error as Error).message})` }] };
   }

@@ -5,6 +5,7 @@ import { convertOpenAIReportedUsage } from "./convert-openai-reported-usage.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalString, type JsonObject } from "./json-guards.js";
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
+import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
 
 /**
  * Imports an OpenHands event trajectory (a JSON array of events, or `{events: [...]}`): user
@@ -17,7 +18,7 @@ import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 export function importOpenHands(text: string, file: string): ImportResult {
   let value: unknown;
   try {
-    value = JSON.parse(text) as unknown;
+    value = parseUntrustedJson(text);
   } catch (error) {
     return { transcripts: [], problems: [{ file, reason: `not valid JSON (${(error as Error).message})` }] };
   }

@@ -4,6 +4,7 @@ import { convertOpenAIMessage } from "./convert-openai-message.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, type JsonObject } from "./json-guards.js";
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
+import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
 
 /**
  * Imports a SWE-agent trajectory (`.traj`: `{trajectory, history, info, …}`). `history` is the main
@@ -16,7 +17,7 @@ import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 export function importSweAgent(text: string, file: string): ImportResult {
   let value: unknown;
   try {
-    value = JSON.parse(text) as unknown;
+    value = parseUntrustedJson(text);
   } catch (error) {
     return { transcripts: [], problems: [{ file, reason: `not valid JSON (${(error as Error).message})` }] };
   }
@@ -90,7 +91,7 @@ function modelName(replayConfig: unknown): string | undefined {
   let config: unknown = replayConfig;
   if (typeof config === "string") {
     try {
-      config = JSON.parse(config) as unknown;
+      config = parseUntrustedJson(config);
     } catch {
       return undefined;
     }

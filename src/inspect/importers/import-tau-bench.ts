@@ -3,6 +3,7 @@ import type { ImportedCall, ImportedTranscript, ImportProblem, ImportResult } fr
 import { convertOpenAIMessage } from "./convert-openai-message.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { describeJsonType, isRecord } from "./json-guards.js";
+import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
 
 /**
  * Imports a τ-bench trajectory file `[{task_id, trial, reward, info, traj}]`: one transcript per
@@ -13,7 +14,7 @@ import { describeJsonType, isRecord } from "./json-guards.js";
 export function importTauBench(text: string, file: string): ImportResult {
   let value: unknown;
   try {
-    value = JSON.parse(text) as unknown;
+    value = parseUntrustedJson(text);
   } catch (error) {
     return { transcripts: [], problems: [{ file, reason: `not valid JSON (${(error as Error).message})` }] };
   }

@@ -3,6 +3,7 @@ import type { ImportedCall, ImportedTranscript, ImportProblem, ImportResult } fr
 import { convertOpenAIReportedUsage } from "./convert-openai-reported-usage.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, parseArguments, type JsonObject } from "./json-guards.js";
+import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
 
 /**
  * Imports a τ²-bench results file `{timestamp, info, tasks, simulations: [...]}`: one transcript per
@@ -17,7 +18,7 @@ import { isRecord, optionalCount, optionalString, parseArguments, type JsonObjec
 export function importTau2Bench(text: string, file: string): ImportResult {
   let value: unknown;
   try {
-    value = JSON.parse(text) as unknown;
+    value = parseUntrustedJson(text);
   } catch (error) {
     return { transcripts: [], problems: [{ file, reason: `not valid JSON (${(error as Error).message})` }] };
   }

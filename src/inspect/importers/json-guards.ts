@@ -1,3 +1,5 @@
+import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
+
 /**
  * Small guards for reading untrusted transcript JSON. Importers check only the fields they use and
  * treat everything else as opaque, so a vendor adding a field never breaks an import.
@@ -26,7 +28,7 @@ export function optionalCount(value: unknown): number | undefined {
 /** Parses tool-call arguments the way the internal model wants them: undefined when not JSON. */
 export function parseArguments(text: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    return parseUntrustedJson(text);
   } catch {
     return undefined;
   }

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { type ToolDefinition, TranscriptError } from "../../types/index.js";
 import { convertOpenAITools } from "./convert-openai-tools.js";
 import { isRecord } from "./json-guards.js";
+import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
 
 /**
  * Reads a JSON file of OpenAI tool schemas (an array, or `{tools: [...]}`) — for formats that do
@@ -18,7 +19,7 @@ export function loadOpenAIToolsFile(path: string): ToolDefinition[] {
   }
   let value: unknown;
   try {
-    value = JSON.parse(text) as unknown;
+    value = parseUntrustedJson(text);
   } catch (error) {
     throw new TranscriptError(`The tools file ${path} is not valid JSON (${(error as Error).message}).`, { cause: error });
   }

@@ -1,4 +1,5 @@
 import type { ImportProblem } from "../imported-transcript.js";
+import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
 
 export interface JsonLine {
   /** 1-based line number in the file. */
@@ -20,7 +21,7 @@ export function readJsonLines(text: string, file: string): { records: JsonLine[]
     if (content.trim() === "") continue;
     const line = index + 1;
     try {
-      records.push({ line, value: JSON.parse(content) as unknown });
+      records.push({ line, value: parseUntrustedJson(content) });
     } catch (error) {
       const isLast = index === lines.length - 1;
       const detail = error instanceof Error ? error.message : String(error);

@@ -1,3 +1,4 @@
+import { parseUntrustedJson } from "./parse-untrusted-json.js";
 /**
  * JSON with object keys sorted recursively. Used for values whose key order the caller does not
  * control (tool schemas built in different ways), so the same value always gives the same bytes.
@@ -24,7 +25,7 @@ export type SafeParseResult = { success: true; value: unknown } | { success: fal
 /** Parses JSON without throwing (model output and network chunks are untrusted). */
 export function safeParseJson(text: string): SafeParseResult {
   try {
-    return { success: true, value: JSON.parse(text) as unknown };
+    return { success: true, value: parseUntrustedJson(text) };
   } catch (error) {
     return { success: false, error: error instanceof Error ? error.message : String(error) };
   }

@@ -3,15 +3,20 @@
  * distribution (the sum of four uniforms), encoded as ggml stores them.
  */
 export function createRandomSource(seed: number): () => number {
+  const uniform = createUniformSource(seed);
+  // Sum of four uniforms minus 2 has variance 1/3; scale to unit variance.
+  return () => (uniform() + uniform() + uniform() + uniform() - 2) * Math.sqrt(3);
+}
+
+/** mulberry32: uniform floats in [0, 1) from a 32-bit seed; tiny and fast, not for anything secret. */
+export function createUniformSource(seed: number): () => number {
   let state = seed >>> 0;
-  const uniform = (): number => {
+  return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let mixed = Math.imul(state ^ (state >>> 15), 1 | state);
     mixed = (mixed + Math.imul(mixed ^ (mixed >>> 7), 61 | mixed)) ^ mixed;
     return ((mixed ^ (mixed >>> 14)) >>> 0) / 4294967296;
   };
-  // Sum of four uniforms minus 2 has variance 1/3; scale to unit variance.
-  return () => (uniform() + uniform() + uniform() + uniform() - 2) * Math.sqrt(3);
 }
 
 export function encodeFloat32(count: number, valueAt: (index: number) => number): Uint8Array {

@@ -1,0 +1,150 @@
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createCompression } from "../../context/compression/create-compression-policy.js";
+import { createAgent } from "../../loop/create-agent.js";
+import { createScriptedProvider } from "../../providers/scripted/create-scripted-provider.js";
+import { createBashTool } from "../../tools/builtin/bash.js";
+import { createEditFileTool } from "../../tools/builtin/edit-file.js";
+import { createGrepTool } from "../../tools/builtin/grep.js";
+import { createReadFileTool } from "../../tools/builtin/read-file.js";
+import type { Tool } from "../../tools/tool.js";
+import type { Message } from "../../types/index.js";
+import { ToolError } from "../../types/tool-error.js";
+import { BatteryTally, describeError, runTrial, type BatteryResult } from "./hardening-trial.js";
+
+interface ResourceCase {
+  name: string;
+  boundMs: number;
+  /** Runs the case; returns what the result was, or throws why it is wrong. */
+  run(): Promise<string>;
+}
+
+/** Each tool call as the loop makes it: a ToolError is the error result the model reads. */
+async function callTool(tool: Tool<never>, args: Record<string, unknown>): Promise<{ content: string; isError: boolean }> {
+  try {
+    const output = await tool.execute(args as never, { signal: AbortSignal.timeout(60_000), toolCallId: "call" });
+    return typeof output === "string" ? { content: output, isError: false } : { content: output.content, isError: output.isError === true };
+  } catch (error) {
+    if (error instanceof ToolError) return { content: error.message, isError: true };
+    throw error;
+  }
+}
+
+function expectError(result: { content: string; isError: boolean }, contains: string): string {
+  if (!result.isError || !result.content.includes(contains)) throw new Error(`expected an error result saying "${contains}", got: ${result.content.slice(0, 200)}`);
+  return result.content.slice(0, 120);
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+function cases(workspace: string): ResourceCase[] {
+  const read = createReadFileTool({ workspace, maxLineCharacters: 200 });
+  const grep = createGrepTool({ workspace, patternTimeoutMs: 2_000 });
+  return [
+    {
+      name: "grep with ^(a+)+$ on 40 a's and a '!' (catastrophic backtracking)",
+      boundMs: 60_000,
+      run: async () => {
+        await writeFile(join(workspace, "redos.txt"), `${"a".repeat(40)}!\n`);
+        return expectError(await callTool(grep, { pattern: "^(a+)+$", path: "redos.txt" }), "");
+      },
+    },
+    {
+      name: "read_file and grep on a FIFO",
+      boundMs: 20_000,
+      run: async () => {
+        if (process.platform === "win32") return "no FIFOs on Windows";
+        execFileSync("mkfifo", [join(workspace, "pipe")]);
+        expectError(await callTool(grep, { pattern: "x", path: "pipe" }), "FIFO");
+        return expectError(await callTool(read, { path: "pipe" }), "FIFO");
+      },
+    },
+    {
+      name: "read_file on one 64 MB line (the 512 MB line, with the line cap lowered to 200)",
+      boundMs: 60_000,
+      run: async () => {
+        await writeFile(join(workspace, "one-line.txt"), "x".repeat(64 * 1024 * 1024));
+        const before = process.memoryUsage().rss;
+        const result = await callTool(read, { path: "one-line.txt" });
+        if (!result.content.includes(`[line cut: ${64 * 1024 * 1024} characters]`)) throw new Error(`the cut line is not reported: ${result.content.slice(0, 200)}`);
+        return `${result.content.length} characters shown, RSS grew ${megabytes(process.memoryUsage().rss - before)}`;
+      },
+    },
+    {
+      name: "edit_file on a 1 GB file (sparse)",
+      boundMs: 20_000,
+      run: async () => {
+        await writeFile(join(workspace, "big.log"), "");
+        await truncate(join(workspace, "big.log"), 1024 * 1024 * 1024);
+        return expectError(await callTool(createEditFileTool({ workspace }), { path: "big.log", old_string: "a", new_string: "b" }), "read_file (offset and limit)");
+      },
+    },
+    {
+      name: "a 50 MB tool result (bash printing 50 MB)",
+      boundMs: 120_000,
+      run: async () => {
+        if (process.platform === "win32") return "no bash on Windows";
+        const bash = createBashTool({ workspace, spillDirectory: join(workspace, ".spill") });
+        const before = process.memoryUsage().rss;
+        const result = await callTool(bash, { command: "head -c 52428800 /dev/zero | tr '\\0' a" });
+        if (result.content.length > 1024 * 1024) throw new Error(`the result kept ${result.content.length} characters`);
+        return `${result.content.length} characters kept, RSS grew ${megabytes(process.memoryUsage().rss - before)}`;
+      },
+    },
+    {
+      name: "grep with max_results 1000000",
+      boundMs: 60_000,
+      run: async () => {
+        await mkdir(join(workspace, "many"));
+        for (let file = 0; file < 5; file += 1) await writeFile(join(workspace, "many", `${file}.txt`), "match this line\n".repeat(40_000));
+        const result = await callTool(grep, { pattern: "match", path: "many", max_results: 1_000_000 });
+        if (Buffer.byteLength(result.content) > 64 * 1024) throw new Error(`grep returned ${Buffer.byteLength(result.content)} bytes`);
+        return `${Buffer.byteLength(result.content)} bytes returned`;
+      },
+    },
+    {
+      name: "a 200k-character word through compaction",
+      boundMs: 60_000,
+      run: async () => {
+        const word = "QmFzZTY0".repeat(25_000);
+        const provider = createScriptedProvider({ turns: (_request, call) => (call === 0 ? `Here: ${word} and src/a.ts` : `Noted ${call}.`) });
+        const messages: Message[] = [];
+        let stops = "";
+        for (const task of ["Send it.", "Again.", "And again.", "Once more."]) {
+          const agent = createAgent({ provider, system: "You are terse.", tools: [], messages, context: [createCompression({ contextWindow: 30_000 })] });
+          const result = await agent.run(task).result();
+          messages.splice(0, messages.length, ...agent.messages);
+          stops += `${result.stopReason} `;
+        }
+        const derived = messages.filter((message) => message.meta.derived !== undefined).length;
+        return `runs ended: ${stops.trim()}; ${derived} derived messages (compaction) in the context`;
+      },
+    },
+  ];
+}
+
+/**
+ * Resource limits, each the issue's original case: what froze the process, grew it without bound or
+ * killed it with an uncaught RangeError must now end in bounded time, with the event loop free, as
+ * a result or a tool error saying what to do.
+ */
+export async function runResourceBattery(): Promise<BatteryResult> {
+  const tally = new BatteryTally("resource-limits");
+  const workspace = await mkdtemp(join(tmpdir(), "ctxkit-hardening-resources-"));
+  try {
+    await mkdir(join(workspace, ".spill"));
+    for (const entry of cases(workspace)) {
+      const outcome = await runTrial(entry.run, entry.boundMs);
+      tally.trial(outcome, entry.name);
+      const wrong = outcome.error !== undefined && outcome.error instanceof Error && !(outcome.error instanceof ToolError) ? describeError(outcome.error) : undefined;
+      const passed = !outcome.frozen && outcome.error === undefined;
+      tally.namedCase(entry.name, passed, passed ? `${outcome.value} (${Math.round(outcome.durationMs)} ms, event loop blocked up to ${Math.round(outcome.lagMs)} ms)` : (wrong ?? "did not end in time"));
+      tally.outcome(passed ? "bounded" : "failed");
+    }
+  } finally {
+    await rm(workspace, { recursive: true, force: true });
+  }
+  return tally.finish();
+}

@@ -1,0 +1,179 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createAgent } from "../../loop/create-agent.js";
+import { createScriptedProvider, type ScriptedProvider } from "../../providers/scripted/create-scripted-provider.js";
+import type { LoadedSession } from "../../session/loaded-session.js";
+import { createSessionStore, type SessionStore } from "../../session/session-store.js";
+import { startSession } from "../../session/start-session.js";
+import { CtxkitError, type Tool } from "../../types/index.js";
+import { BatteryTally, runTrial, type BatteryResult } from "./hardening-trial.js";
+import type { SeededRandom } from "./seeded-random.js";
+
+const system = "You are a weather agent.";
+const tools: Tool[] = [
+  {
+    name: "get_weather",
+    description: "Current weather for a city.",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+    parallelSafe: true,
+    execute: async (args) => `sunny in ${(args as { city: string }).city}`,
+  },
+];
+
+/** The mutations a file meets: a line written twice, lost, swapped, moved, cut off, or a byte changed. */
+const mutations = ["duplicate", "drop", "swap", "move", "truncate", "flip byte", "duplicate id, new content"] as const;
+
+/**
+ * Fuzzed session files: a real agent's session, mutated line by line, then loaded and resumed.
+ * Each file must be refused, loaded with a warning, or load as an earlier state of the same session
+ * (what a crash leaves); one that loads clean but different, and resumes, is a silent merge.
+ */
+export async function runSessionFileBattery(trials: number, random: SeededRandom): Promise<BatteryResult> {
+  const tally = new BatteryTally("session-files");
+  const directory = await mkdtemp(join(tmpdir(), "ctxkit-hardening-sessions-"));
+  try {
+    const store = createSessionStore({ directory });
+    const provider = weatherProvider();
+    const base = await recordSession(store, provider);
+    const original = await readFile(store.path(base), "utf8");
+    const reference = fingerprint(await store.load(base));
+    const lines = original.split("\n").slice(0, -1);
+    for (let trial = 0; trial < trials; trial += 1) {
+      const mutation = mutations[trial % mutations.length]!;
+      const id = `fuzz-${trial}`;
+      await writeFile(store.path(id), mutate(lines, mutation, random));
+      const outcome = await runTrial(() => classify(store, id, provider, reference), 20_000);
+      tally.trial(outcome, `${mutation} #${trial}`);
+      // A changed byte can turn one valid value into another (a count 0 → 9, an id's letter): without a
+      // checksum per record no loader can see that, and it is not a merge; it is counted apart.
+      if (outcome.value === "silent" && mutation === "flip byte") tally.outcome("a byte changed into another valid value (undetectable without checksums)");
+      else if (outcome.value === "silent") tally.fail("silentMerges", `${mutation} #${trial}: loaded clean but changed, and resumed`);
+      else if (outcome.value !== undefined) tally.outcome(outcome.value);
+    }
+    await namedCases(store, provider, lines, tally);
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+  return tally.finish();
+}
+
+function weatherProvider(): ScriptedProvider {
+  return createScriptedProvider({
+    turns: (request, call) =>
+      call < 3 ? { toolCalls: [{ name: "get_weather", arguments: { city: `C${call}` } }, { name: "get_weather", arguments: { city: `D${call}` } }] } : "All sunny.",
+  });
+}
+
+async function recordSession(store: SessionStore, provider: ScriptedProvider, task = "Weather everywhere, please."): Promise<string> {
+  const started = await startSession(store, { system, tools, provider });
+  const agent = createAgent({ provider, system, tools, messages: started.messages, session: started.session, maxIterations: 10 });
+  await agent.run(task).result();
+  await started.session.close();
+  return started.session.id;
+}
+
+function mutate(lines: readonly string[], mutation: (typeof mutations)[number], random: SeededRandom): string {
+  const changed = [...lines];
+  const at = 2 + random.below(changed.length - 2); // the header and first prefix stay: their damage is refused outright
+  switch (mutation) {
+    case "duplicate":
+      changed.splice(at, 0, changed[at]!);
+      break;
+    case "drop":
+      changed.splice(at, 1);
+      break;
+    case "swap":
+      if (at + 1 < changed.length) [changed[at], changed[at + 1]] = [changed[at + 1]!, changed[at]!];
+      break;
+    case "move": {
+      const [line] = changed.splice(at, 1);
+      changed.splice(2 + random.below(changed.length - 1), 0, line!);
+      break;
+    }
+    case "truncate": {
+      const text = `${changed.join("\n")}\n`;
+      return text.slice(0, text.length - 1 - random.below(Math.min(400, text.length - 1)));
+    }
+    case "flip byte": {
+      const line = changed[at]!;
+      const position = random.below(line.length);
+      changed[at] = `${line.slice(0, position)}${String.fromCharCode(32 + random.below(95))}${line.slice(position + 1)}`;
+      break;
+    }
+    case "duplicate id, new content": {
+      const messageLine = changed.findIndex((line, index) => index >= at && line.startsWith('{"type":"message"'));
+      const source = changed[messageLine < 0 ? changed.findIndex((line) => line.startsWith('{"type":"message"')) : messageLine]!;
+      changed.splice(at, 0, source.replace(/"(content|text)":"/, '"$1":"(edited) '));
+      break;
+    }
+  }
+  return `${changed.join("\n")}\n`;
+}
+
+/** What a resumed agent would continue from, as comparable strings. */
+function fingerprint(session: LoadedSession): { messages: string[]; requests: string[]; usage: string[] } {
+  return {
+    messages: session.messages.map((message) => JSON.stringify(message)),
+    requests: session.requests.map((request) => `${request.index}:${request.messageCount}:${request.bodyHash}`),
+    // Usage is keyed by its request: two usage lines in either order say the same.
+    usage: [...session.usage].sort((left, right) => left.request - right.request).map((usage) => JSON.stringify(usage)),
+  };
+}
+
+const isPrefix = (shorter: readonly string[], longer: readonly string[]) => shorter.length <= longer.length && shorter.every((entry, index) => entry === longer[index]);
+
+async function classify(store: SessionStore, id: string, provider: ScriptedProvider, reference: ReturnType<typeof fingerprint>): Promise<string> {
+  let loaded: LoadedSession;
+  try {
+    loaded = await store.load(id);
+  } catch (error) {
+    if (error instanceof CtxkitError) return "refused on load";
+    throw error;
+  }
+  if (loaded.warnings.some((warning) => warning.code !== "torn_last_line" && warning.code !== "unterminated_last_line")) return "loaded with a warning";
+  const seen = fingerprint(loaded);
+  if (isPrefix(seen.messages, reference.messages) && isPrefix(seen.requests, reference.requests) && isPrefix(seen.usage, reference.usage)) {
+    return seen.messages.length === reference.messages.length && loaded.warnings.length === 0 ? "loaded unchanged" : "loaded as an earlier state (like a crash)";
+  }
+  // Changed and clean on load: resuming checks the last request's bytes against its recorded hash.
+  try {
+    const resumed = await startSession(store, { id, system, tools, provider });
+    await resumed.session.close();
+    return "silent";
+  } catch (error) {
+    if (error instanceof CtxkitError) return `refused on resume (${error.code})`;
+    throw error;
+  }
+}
+
+async function namedCases(store: SessionStore, provider: ScriptedProvider, lines: readonly string[], tally: BatteryTally): Promise<void> {
+  const messageLine = lines.findIndex((line) => line.startsWith('{"type":"message"'));
+  await writeFile(store.path("duplicated-line"), `${[...lines.slice(0, messageLine + 1), ...lines.slice(messageLine)].join("\n")}\n`);
+  const duplicate = await runTrial(async () => {
+    const refused = await startSession(store, { id: "duplicated-line", system, tools, provider }).then(
+      () => "resumed",
+      (error: unknown) => (error instanceof CtxkitError ? error.code : "crash"),
+    );
+    const repaired = await startSession(store, { id: "duplicated-line", system, tools, provider, repair: true });
+    await repaired.session.close();
+    return `${refused}; with repair: ${repaired.warnings.map((warning) => warning.code).join(", ")}`;
+  }, 20_000);
+  tally.trial(duplicate, "duplicated session line");
+  const duplicateOk = duplicate.value === "session_needs_repair; with repair: session_repaired";
+  if (!duplicateOk) tally.fail("silentMerges", `duplicated session line: ${duplicate.value ?? String(duplicate.error)}`);
+  tally.namedCase("duplicated session line", duplicateOk, duplicate.value ?? String(duplicate.error));
+
+  // A model reply holding a 600 KB word: resuming such a session hung over 120 s.
+  const big = await runTrial(async () => {
+    const bigProvider = createScriptedProvider({ turns: [`Here it is: ${"QmFzZTY0".repeat(75_000)}`, "Again."] });
+    const id = await recordSession(store, bigProvider, "Send the blob.");
+    const resumed = await startSession(store, { id, system, tools, provider: bigProvider });
+    const agent = createAgent({ provider: bigProvider, system, tools, messages: resumed.messages, session: resumed.session });
+    await agent.run("Once more.").result();
+    await resumed.session.close();
+    return resumed.messages.length;
+  }, 30_000);
+  tally.trial(big, "resume with a 600 KB message");
+  tally.namedCase("resume a session holding a 600 KB message", !big.frozen && big.error === undefined, `${Math.round(big.durationMs)} ms, event loop blocked up to ${Math.round(big.lagMs)} ms`);
+}

@@ -1,0 +1,93 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, relative } from "node:path";
+import { batteryNames, formatHardeningReport, fullCounts, runHardeningBench, type BatteryName } from "../../../bench/hardening/index.js";
+import { ConfigError } from "../../../types/index.js";
+import { benchOutputPath } from "../../bench-output-path.js";
+import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import type { CliIo } from "../../cli-io.js";
+import { createProgressBar } from "../../progress-bar.js";
+
+export const hardeningBenchHelp = `Usage: ctxkit bench hardening [--scale <factor>] [--trials <n>] [--only <list>] [--seed <n>] [--json] [--out <file>]
+
+Fault, fuzz and abuse trials against ctxkit itself, with real mechanisms: the ctxkit command is
+killed with SIGKILL mid-run and resumed against a local model server; session files, SSE streams
+(through local HTTP into the OpenAI-compatible and Anthropic providers) and recorded transcripts of
+other agents are mutated from a seeded generator; every tool is tried with paths that lead outside
+the workspace while another process swaps a folder for a link to outside; workspace configs and
+confirmations are checked through the command; and the resource limits are pushed (a backtracking
+grep pattern, a FIFO, a 64 MB line, a 1 GB file, a 50 MB tool result, a 200k-character word).
+
+Counted per battery: trials, freezes (a trial over its time bound, or the event loop blocked over
+2 s), crashes (an error that is not one of ctxkit's typed errors), escapes (outside content read,
+a write landing outside, a workspace config moving storage, a raw control character shown),
+silent merges (an answer or a session changed without an error or a warning) and lost records
+(a sent request missing from the session after a kill, or a session that no longer resumes).
+
+Batteries: ${batteryNames.join(", ")}.
+Full counts (--scale 1): ${fullCounts["kill-resume"]} kills, ${fullCounts["session-files"]} session files, ${fullCounts.streams} streams, ${fullCounts.importers} importer runs,
+${fullCounts["workspace-escapes"]} escape attempts plus a ${formatCount(fullCounts.race)}-call race, ${fullCounts.config} config and confirmation checks.
+
+Options:
+  --scale <factor>  multiply the full counts (1 = all of them; default: a run of a few minutes)
+  --trials <n>      at most n trials in every counted battery (a quick check)
+  --only <list>     comma-separated batteries to run (default: all)
+  --seed <n>        the fuzzers' seed (default 1); the same seed repeats the same cases
+  --json            print the result as JSON instead of the table
+  --out <file>      where the JSON is always written (default bench-results/hardening.json)
+`;
+
+function formatCount(value: number): string {
+  return value.toLocaleString("en-US");
+}
+
+const options = {
+  scale: { type: "string" },
+  trials: { type: "string" },
+  only: { type: "string" },
+  seed: { type: "string" },
+  out: { type: "string" },
+} as const;
+
+/** `ctxkit bench hardening`: the fault, fuzz and abuse batteries, with their failure counts. */
+export async function hardeningBenchCommand(args: string[], io: CliIo): Promise<number> {
+  const { flags, extra } = parseCommandLine(args, options);
+  if (flags.help) {
+    io.stdout.write(hardeningBenchHelp);
+    return 0;
+  }
+  const scale = parseScale(extra.scale as string | undefined);
+  const trials = parsePositiveInteger(extra.trials as string | undefined, "--trials");
+  const seed = parsePositiveInteger(extra.seed as string | undefined, "--seed") ?? 1;
+  const only = parseOnly(extra.only as string | undefined);
+  if (flags.json !== true) io.stderr.write(`hardening: seed ${seed} (repeat a run with --seed ${seed})\n`);
+  const progress = createProgressBar({ stream: io.stderr, total: only?.length ?? batteryNames.length, label: "hardening: batteries", enabled: flags.json !== true });
+  const result = await runHardeningBench({
+    seed,
+    ...(scale === undefined ? {} : { scale }),
+    ...(trials === undefined ? {} : { trials }),
+    ...(only === undefined ? {} : { only }),
+    onBattery: (_name, done) => progress.update(done),
+  });
+  progress.stop();
+  io.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatHardeningReport(result));
+  const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/hardening.json");
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
+  if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);
+  return 0;
+}
+
+function parseScale(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const scale = Number(value);
+  if (!Number.isFinite(scale) || scale <= 0 || scale > 10) throw new ConfigError("usage_invalid", `--scale must be a number above 0 and at most 10 (1 = the full counts), got '${value}'.`);
+  return scale;
+}
+
+function parseOnly(value: string | undefined): BatteryName[] | undefined {
+  if (value === undefined) return undefined;
+  const names = value.split(",").map((name) => name.trim()).filter((name) => name !== "");
+  const unknown = names.filter((name) => !(batteryNames as readonly string[]).includes(name));
+  if (unknown.length > 0 || names.length === 0) throw new ConfigError("usage_invalid", `--only takes batteries among ${batteryNames.join(", ")}; got '${value}'.`);
+  return names as BatteryName[];
+}
