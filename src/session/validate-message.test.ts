@@ -30,7 +30,7 @@ async function taggedResult(): Promise<ToolMessage> {
 describe("checking a stored message's meta.external", () => {
   it("accepts what the source-tags policy writes, round-tripped through JSON", async () => {
     const tagged = JSON.parse(JSON.stringify(await taggedResult())) as ToolMessage;
-    expect(tagged.meta.external).toMatchObject({ source: "web_fetch", nonce: "n0nce", callNumber: 2 });
+    expect(tagged.meta.external).toMatchObject({ source: "web_fetch", trust: "external", nonce: "n0nce", callNumber: 2 });
     expect(checkMessage(tagged)).toBeUndefined();
   });
 
@@ -40,6 +40,7 @@ describe("checking a stored message's meta.external", () => {
     const withExternal = (value: unknown) => ({ ...tagged, meta: { ...tagged.meta, external: value } });
     expect(checkMessage(withExternal("yes"))).toBe("message.meta.external: expected an object, got string");
     expect(checkMessage(withExternal({ ...external, nonce: 7 }))).toContain("message.meta.external.nonce");
+    expect(checkMessage(withExternal({ ...external, trust: "trusted" }))).toContain("message.meta.external.trust");
     expect(checkMessage(withExternal({ ...external, callNumber: -1 }))).toContain("message.meta.external.callNumber");
     expect(checkMessage(withExternal({ ...external, hiddenCharacters: "many" }))).toContain("message.meta.external.hiddenCharacters");
     expect(checkMessage(withExternal({ ...external, screening: [{ rule: "ignore-previous" }] }))).toContain("message.meta.external.screening[0].language");

@@ -84,6 +84,7 @@ function checkExternal(value: unknown, path: string): ShapeProblem {
   if (!isPlainObject(value)) return expectObject(value, path);
   return (
     expectString(value.source, `${path}.source`) ??
+    (value.trust === undefined ? undefined : expectOneOf(value.trust, ["external", "workspace"], `${path}.trust`)) ??
     expectString(value.nonce, `${path}.nonce`) ??
     (value.callNumber === undefined ? undefined : expectCount(value.callNumber, `${path}.callNumber`)) ??
     expectCount(value.neutralisedMarkers, `${path}.neutralisedMarkers`) ??
