@@ -1,0 +1,54 @@
+import { getEventListeners } from "node:events";
+import { afterEach, describe, expect, it } from "vitest";
+import { startOpenAIModelServer, type OpenAIModelServer } from "../../testing/openai-model-server.js";
+import { createAnthropic } from "../anthropic/create-anthropic.js";
+import { createOpenAICompatible } from "../openai-compatible/create-openai-compatible.js";
+import { request as openAIRequest } from "../openai-compatible/test-support/request-fixtures.js";
+import { startLoopbackServer, type LoopbackServer } from "../../testing/loopback-server.js";
+
+let openAIServer: OpenAIModelServer | undefined;
+let loopback: LoopbackServer | undefined;
+afterEach(async () => {
+  await openAIServer?.close();
+  await loopback?.close();
+  openAIServer = loopback = undefined;
+});
+
+async function drain(events: AsyncIterable<unknown>): Promise<void> {
+  for await (const _event of events);
+}
+
+// A run's signal serves every model call. A hook left on it per call made Node warn
+// "MaxListenersExceededWarning: 11 abort listeners" after ten calls of a normal CLI run.
+describe("the caller's abort signal across calls", () => {
+  it("carries no listener left over from finished OpenAI-compatible calls", async () => {
+    openAIServer = await startOpenAIModelServer(Array.from({ length: 12 }, (_, index) => `answer ${index}`));
+    const provider = createOpenAICompatible({ baseURL: openAIServer.baseURL, model: "m", apiKey: "k" });
+    const signal = new AbortController().signal;
+    for (let call = 0; call < 12; call++) await drain(provider.stream(openAIRequest(), signal));
+    expect(openAIServer.requests).toHaveLength(12);
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
+  });
+
+  it("carries no listener left over from finished or failed Anthropic calls", async () => {
+    const events = [
+      { type: "message_start", message: { id: "m", type: "message", role: "assistant", model: "claude", content: [], stop_reason: null, usage: { input_tokens: 3, output_tokens: 0 } } },
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "hi" } },
+      { type: "content_block_stop", index: 0 },
+      { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 1 } },
+      { type: "message_stop" },
+    ];
+    let call = 0;
+    loopback = await startLoopbackServer(() =>
+      call++ % 2 === 0
+        ? { status: 200, headers: { "content-type": "text/event-stream" }, body: events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join("") }
+        : { status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "bad" } }) },
+    );
+    const provider = createAnthropic({ baseURL: loopback.url, model: "claude-sonnet-4-5", apiKey: "k" });
+    const signal = new AbortController().signal;
+    for (let index = 0; index < 12; index++) await drain(provider.stream(openAIRequest(), signal));
+    expect(call).toBe(12);
+    expect(getEventListeners(signal, "abort")).toHaveLength(0);
+  });
+});
