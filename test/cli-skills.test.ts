@@ -123,10 +123,11 @@ describe("ctxkit skills", () => {
       await mkdir(join(cwd, ".agents", "skills", name), { recursive: true });
       await writeFile(join(cwd, ".agents", "skills", name, "SKILL.md"), `---\nname: ${name}\ndescription: ${long(name)}\n---\n\n# ${name}\n`);
     }
-    server = await startOpenAIModelServer(["Deployed.", "Hello."]);
+    server = await startOpenAIModelServer(["Deployed.", "Hello.", "Resumed."]);
     // 30,000 tokens: a catalog budget of 1,200 characters, less than the three full descriptions.
     const flags = ["--base-url", server.baseURL, "--model", "m", "--status-bar", "off", "--context-window", "30000"];
-    expect((await runCli(["run", ...flags, "/deploy staging"], { cwd })).code).toBe(0);
+    const deployRun = await runCli(["run", ...flags, "/deploy staging"], { cwd });
+    expect(deployRun.code).toBe(0);
     expect(JSON.parse(await readFile(join(cwd, ".ctxkit", "skills-used.json"), "utf8"))).toEqual({ names: ["deploy"] });
     expect((await runCli(["run", ...flags, "hello"], { cwd })).code).toBe(0);
     const [first, second] = server.requests.map((request) => (JSON.parse(request.body) as { messages: Array<{ content: string }> }).messages[0]!.content);
@@ -135,5 +136,10 @@ describe("ctxkit skills", () => {
     expect(description(first!, "deploy").endsWith("…")).toBe(true);
     expect(description(second!, "deploy")).toBe(long("deploy"));
     expect(description(second!, "audit").endsWith("…")).toBe(true);
+    // Resuming the first session sends its catalog byte for byte, whatever the record says now.
+    const firstSession = /session (\S+)\n/.exec(deployRun.stderr)![1]!;
+    expect((await runCli(["run", ...flags, "--session", firstSession, "again"], { cwd })).code).toBe(0);
+    const resumed = (JSON.parse(server.requests[2]!.body) as { messages: Array<{ content: string }> }).messages[0]!.content;
+    expect(resumed).toBe(first);
   });
 });

@@ -123,7 +123,8 @@ export interface ConfiguredAgent {
 
 /** The skills of the workspace, the home folder and `--skills`, fixed for the session. */
 export async function createSkillsFromConfig(config: ResolvedConfig, home?: string): Promise<LoadedSkillsPolicy> {
-  const recentlyUsed = await readRecentSkillUse(config.dataDir);
+  // Only a new session's catalog follows the record: a resumed one must render the bytes it started with.
+  const recentlyUsed = config.sessionId === undefined ? await readRecentSkillUse(config.dataDir) : [];
   return createSkills({
     workspace: config.workspace,
     // Over its budget, a new session's catalog cuts the least recently used descriptions first.

@@ -1,5 +1,7 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { safeParseJson } from "../providers/shared/canonical-json.js";
+import { maximumJsonNesting } from "../providers/shared/parse-untrusted-json.js";
 import { createSessionStore, type SessionStore } from "./session-store.js";
 import { createTempDirectory, samplePrefix, userMessage } from "./test-support/session-test-data.js";
 
@@ -135,5 +137,19 @@ describe("loading a session file", () => {
     await expect(store.load("empty")).rejects.toMatchObject({ code: "session_corrupt", message: expect.stringContaining("empty") });
     await writeFile(store.path("half"), '{"type":"header","form');
     await expect(store.load("half")).rejects.toMatchObject({ code: "session_corrupt", message: expect.stringContaining("never fully created") });
+  });
+
+  it("loads back a tool call nested as deep as a model's arguments may be", async () => {
+    const writer = await store.create({ id: "deep", createdAt, prefix: samplePrefix });
+    // The deepest arguments tool-call parsing accepts; the session line wraps them in a few more levels.
+    const depth = maximumJsonNesting;
+    const argumentsText = `${"[".repeat(depth)}${"]".repeat(depth)}`;
+    const parsed = safeParseJson(argumentsText);
+    if (!parsed.success) throw new Error(parsed.error);
+    const call = { role: "assistant" as const, content: [{ type: "tool_call" as const, id: "c1", name: "t", argumentsText, arguments: parsed.value }], meta: { id: "a1", origin: "model" as const, createdAt } };
+    writer.appendMessage(call);
+    await writer.close();
+    const loaded = await store.load("deep");
+    expect(loaded.messages.map((message) => message.meta.id)).toEqual(["a1"]);
   });
 });

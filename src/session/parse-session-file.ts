@@ -5,7 +5,7 @@ import { assembleSession, type SessionAssembly } from "./assemble-session.js";
 import { READABLE_SESSION_VERSIONS, SESSION_FORMAT, SESSION_FORMAT_VERSION, type HeaderRecord } from "./session-records.js";
 import { validateSessionRecord } from "./validate-session-record.js";
 import { isPlainObject } from "./validate-json-shape.js";
-import { parseUntrustedJson } from "../providers/shared/parse-untrusted-json.js";
+import { maximumSessionLineNesting, parseUntrustedJson } from "../providers/shared/parse-untrusted-json.js";
 
 const NEWLINE = 0x0a;
 
@@ -137,7 +137,7 @@ function decodeLine(decoder: TextDecoder, bytes: Uint8Array): string | undefined
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
   try {
-    return { ok: true, value: parseUntrustedJson(text) };
+    return { ok: true, value: parseUntrustedJson(text, maximumSessionLineNesting) };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }

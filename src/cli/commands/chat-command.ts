@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { emptyUsage, addUsage, type Usage } from "../../types/index.js";
+import type { SubAgentRun, Usage } from "../../types/index.js";
 import { agentOptionsHelp } from "../agent-options-help.js";
 import { createChatInput } from "../chat-input.js";
 import { parseCommandLine } from "../cli-options.js";
@@ -13,7 +13,7 @@ import { activeSkillNames } from "../../skills/index.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
 import { createEventRenderer } from "../render-events.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
-import { formatChatUsage, type ChatSubAgentUsage } from "../format-chat-usage.js";
+import { formatChatUsage } from "../format-chat-usage.js";
 
 const chatCommands = ["/help", "/tools", "/skills", "/usage", "/session", "/exit"];
 
@@ -106,7 +106,8 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     collapseThinking: extra["collapse-thinking"] === true,
   });
   const callUsages: Usage[] = [];
-  const subAgents: ChatSubAgentUsage = { runs: 0, usage: emptyUsage() };
+  // The sub-agents that ran (their results link them), for /usage.
+  const subAgentRuns: SubAgentRun[] = [];
   let current: AbortController | undefined;
   let interruptsAtPrompt = 0;
   let interrupted = false;
@@ -144,7 +145,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
         if (command === "/help") io.stdout.write(chatHelp);
         else if (command === "/tools") io.stdout.write(`${agent.prefix.tools.map((tool) => `  ${tool.name}`).join("\n") || "  (no tools)"}\n`);
         else if (command === "/skills") io.stdout.write(`${skills.skills.map((skill) => `  /${skill.name}  ${skill.description}`).join("\n") || "  (no skills)"}\n`);
-        else if (command === "/usage") io.stdout.write(`${formatChatUsage(callUsages, subAgents, config.model)}\n`);
+        else if (command === "/usage") io.stdout.write(`${formatChatUsage(callUsages, subAgentRuns, config.model)}\n`);
         else if (command === "/session") io.stdout.write(`session ${session.id}\nfile ${session.path}\nresume with: ctxkit chat --session ${session.id}\n`);
         else io.stdout.write(`Unknown command ${command}. Type /help.\n`);
         continue;
@@ -155,8 +156,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
       for await (const event of agent.run(change ? `${change}\n\n${line}` : line, { signal: current.signal })) {
         renderer.handle(event);
         if (event.type === "usage") callUsages.push(event.usage);
-        if (event.type === "tool_call_end" && event.name === "task") subAgents.runs += 1;
-        if (event.type === "run_end" && event.subAgentUsage) subAgents.usage = addUsage(subAgents.usage, event.subAgentUsage);
+        if (event.type === "tool_result" && event.message.meta.subAgent) subAgentRuns.push(event.message.meta.subAgent);
         if (event.type === "run_end" && event.stopReason !== "final_answer") {
           io.stdout.write(style.dim(`[stopped: ${event.stopReason}]\n`));
         }

@@ -5,6 +5,7 @@ import type { ModelResponse, ProviderEvent } from "../provider.js";
 import type { AnthropicUsage } from "./anthropic-wire-types.js";
 import { convertAnthropicUsage, mergeAnthropicUsage } from "./convert-anthropic-usage.js";
 import { mapAnthropicStopReason } from "./map-anthropic-stop-reason.js";
+import { isServerBlockType } from "./server-block-type.js";
 
 /** `position` is the block's index in the response content; undefined until it holds something. */
 type BlockState =
@@ -208,10 +209,6 @@ function serverBlockText(block: Extract<BlockState, { kind: "server" }>): string
   return JSON.stringify({ ...block.start, input: parsed.success ? parsed.value : {} });
 }
 
-/** `server_tool_use` and the results of server tools (`tool_search_tool_result`, `web_search_tool_result`…). */
-function isServerBlockType(type: unknown): boolean {
-  return typeof type === "string" && (type === "server_tool_use" || (type !== "tool_result" && type.endsWith("_tool_result")));
-}
 
 /** An `event: error` after the stream started, e.g. `{"type":"overloaded_error","message":"Overloaded"}`. */
 function streamedError(error: Json): CtxkitError {

@@ -56,7 +56,7 @@ export type AnthropicContentBlock =
  * `web_search_tool_result`…), sent back exactly as it came.
  */
 export interface AnthropicServerBlock {
-  type: "server_tool_use" | `${string}_tool_result`;
+  type: "server_tool_use" | "mcp_tool_use" | `${string}_tool_result`;
   [field: string]: unknown;
 }
 

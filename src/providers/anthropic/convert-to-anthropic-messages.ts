@@ -1,6 +1,7 @@
 import type { AssistantMessage, Message, UserMessage } from "../../types/index.js";
 import { safeParseJson } from "../shared/canonical-json.js";
 import type { AnthropicContentBlock, AnthropicMessage, AnthropicServerBlock } from "./anthropic-wire-types.js";
+import { isServerBlockType } from "./server-block-type.js";
 
 export interface AnthropicMessagesConversion {
   messages: AnthropicMessage[];
@@ -114,6 +115,5 @@ function toolInput(argumentsText: string): Record<string, unknown> {
 
 function isServerBlock(value: unknown): value is AnthropicServerBlock {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
-  const type = (value as { type?: unknown }).type;
-  return typeof type === "string" && (type === "server_tool_use" || (type !== "tool_result" && type.endsWith("_tool_result")));
+  return isServerBlockType((value as { type?: unknown }).type);
 }

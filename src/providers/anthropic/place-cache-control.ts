@@ -7,6 +7,7 @@ import type {
   AnthropicTool,
 } from "./anthropic-wire-types.js";
 import type { AnthropicMessagesConversion } from "./convert-to-anthropic-messages.js";
+import { isServerBlockType } from "./server-block-type.js";
 
 export type AnthropicCacheTtl = "5m" | "1h";
 
@@ -121,7 +122,7 @@ function canCarryCacheControl(block: AnthropicContentBlock | undefined): boolean
 
 /** Server blocks go back exactly as the API sent them: no marker is added to them. */
 function isServerBlock(block: AnthropicContentBlock): boolean {
-  return block.type === "server_tool_use" || (block.type !== "tool_result" && block.type.endsWith("_tool_result"));
+  return isServerBlockType(block.type);
 }
 
 function withCacheControl(block: AnthropicContentBlock, cacheControl: AnthropicCacheControl): AnthropicContentBlock {

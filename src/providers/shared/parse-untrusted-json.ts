@@ -2,12 +2,18 @@
 export const maximumJsonNesting = 256;
 
 /**
+ * What a session line may nest: a record wraps what it stores in a few levels (record → message →
+ * content → part → arguments), so a tool call accepted at `maximumJsonNesting` must load back.
+ */
+export const maximumSessionLineNesting = maximumJsonNesting + 32;
+
+/**
  * `JSON.parse` for text from outside (a model, a server, a file). It also refuses arrays and
  * objects nested deeper than `maximumJsonNesting`, with a SyntaxError like any other bad JSON:
  * `JSON.parse` accepts 5,000 levels, but `JSON.stringify` and every recursive reader after it then
  * overflow the stack (a RangeError that escaped as a crash). One linear pass, before parsing.
  */
-export function parseUntrustedJson(text: string): unknown {
+export function parseUntrustedJson(text: string, maximumNesting = maximumJsonNesting): unknown {
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index += 1) {
@@ -19,7 +25,7 @@ export function parseUntrustedJson(text: string): unknown {
       inString = true;
     } else if (code === 0x5b || code === 0x7b) {
       depth += 1;
-      if (depth > maximumJsonNesting) throw new SyntaxError(`JSON nested deeper than ${maximumJsonNesting} levels (at position ${index})`);
+      if (depth > maximumNesting) throw new SyntaxError(`JSON nested deeper than ${maximumNesting} levels (at position ${index})`);
     } else if (code === 0x5d || code === 0x7d) {
       depth -= 1;
     }
