@@ -22,7 +22,7 @@ export interface SessionReorder {
 
 type Entry = { line: number; record: SessionRecord };
 
-/** What a waiting record needs placed before it: the next request, request N itself, a prefix, more messages, its run_start. */
+/** The key of a record nothing can come before (a second header, a request number already taken): it waits for good. */
 const NEVER = "never";
 
 /**
@@ -45,6 +45,7 @@ export function planSessionReorder(bytes: Uint8Array): SessionReorder | undefine
   let prefixes = 0;
   const waiting = new Map<string, Entry[]>();
 
+  // What a waiting record needs placed before it: request N-1 (so N is next), its request, a prefix, more messages, its run_start.
   const need = (record: SessionRecord): string => {
     switch (record.type) {
       case "request":
