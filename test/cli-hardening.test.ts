@@ -137,3 +137,25 @@ describe("a session with lines out of order", () => {
     expect(clean.stdout).not.toContain("warning:");
   });
 });
+
+// Found in review: a usage line before its request loaded as an orphan, and --repair deleted it
+// (its tokens lost) instead of moving it after its request.
+describe("a session whose usage line comes before its request", () => {
+  it("is resumed with --repair keeping the usage: moved, not removed", async () => {
+    const { cwd, sessionId, file, lines, baseURL } = await sessionAfterOneRun();
+    const request = lines.findIndex((line) => line.startsWith('{"type":"request"'));
+    const usage = lines.findIndex((line, index) => index > request && line.startsWith('{"type":"usage"'));
+    const [moved] = lines.splice(usage, 1);
+    lines.splice(request, 0, moved!); // the usage now comes just before the request it belongs to
+    await writeFile(file, `${lines.join("\n")}\n`);
+
+    const repaired = await runCli(["run", "--base-url", baseURL, "--model", "m", "--session", sessionId, "--repair", "Again"], { cwd });
+    expect(repaired.code).toBe(0);
+    expect(repaired.stdout).toContain("Second answer.");
+    expect(repaired.stderr).toContain("put back in order");
+    expect(existsSync(`${file}.removed`)).toBe(false);
+    expect(await readFile(`${file}.before-repair`, "utf8")).toBe(`${lines.join("\n")}\n`);
+    const clean = await runCli(["sessions", "show", sessionId], { cwd });
+    expect(clean.stdout).not.toContain("warning:");
+  });
+});

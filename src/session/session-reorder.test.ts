@@ -67,11 +67,14 @@ describe("resuming a session whose records are out of order", () => {
     const dropped = lines.filter((_, index) => index !== 3); // request 0 is gone: requests 1 and 2 can never be numbered right
     await writeFile(store.path("gap"), `${dropped.join("\n")}\n`);
     const plan = planSessionReorder(new TextEncoder().encode(`${dropped.join("\n")}\n`));
-    expect(plan).toMatchObject({ removed: [4, 6, 7, 9, 10] });
+    expect(plan).toMatchObject({ removed: [4, 6, 7, 9, 10], missingRequest: 0 });
     const started = await start("gap", true);
     await started.session.close();
     expect(started.messages.map((message) => message.meta.id)).toEqual(["m0", "m1", "m2"]);
     expect(started.warnings[0]).toMatchObject({ code: "session_repaired", removedLines: [4, 6, 7, 9, 10] });
+    // The loader cannot accept a gap in the request numbers; the message says what was lost, and why.
+    expect(started.warnings[0]!.message).toContain("request 0 is missing from the file");
+    expect(started.warnings[0]!.message).toContain(`5 records were moved to ${store.path("gap")}.removed`);
     expect(await readFile(`${store.path("gap")}.removed`, "utf8")).toBe(`${[dropped[3], dropped[5], dropped[6], dropped[8], dropped[9]].join("\n")}\n`);
   });
 
