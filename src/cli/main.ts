@@ -64,7 +64,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     io.stdout.write(`${packageJson.version}\n`);
     return 0;
   }
-  const loadCommand = commands[name];
+  const loadCommand = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!loadCommand) {
     const { closest, distance } = await import("fastest-levenshtein");
     const nearest = closest(name, Object.keys(commands));

@@ -2,7 +2,7 @@ import { TextDecoder } from "node:util";
 import { assembleSession } from "./assemble-session.js";
 import type { HeaderRecord, SessionRecord } from "./session-records.js";
 import { validateSessionRecord } from "./validate-session-record.js";
-import { parseUntrustedJson } from "../providers/shared/parse-untrusted-json.js";
+import { maximumSessionLineNesting, parseUntrustedJson } from "../providers/shared/parse-untrusted-json.js";
 
 const NEWLINE = 0x0a;
 
@@ -144,7 +144,7 @@ function readRecords(bytes: Uint8Array): Array<{ line: number; record: SessionRe
     const end = bytes.indexOf(NEWLINE, start);
     let value: unknown;
     try {
-      value = parseUntrustedJson(decoder.decode(bytes.subarray(start, end)));
+      value = parseUntrustedJson(decoder.decode(bytes.subarray(start, end)), maximumSessionLineNesting);
     } catch {
       return undefined;
     }

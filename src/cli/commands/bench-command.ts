@@ -41,7 +41,7 @@ Run 'ctxkit bench <name> --help' for a benchmark's options.
 /** The help of `ctxkit bench <name>` (of `ctxkit bench tau <command>`), or of `ctxkit bench` when the name is not a benchmark. */
 export function benchHelpFor(name: string | undefined, subcommand?: string): string {
   if (name === "tau") return tauBenchHelpFor(subcommand);
-  return (name !== undefined && benches[name]?.help) || benchHelp;
+  return (name !== undefined && Object.hasOwn(benches, name) && benches[name]?.help) || benchHelp;
 }
 
 /** `ctxkit bench <name>`: dispatches to one benchmark. */
@@ -51,7 +51,7 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(benchHelp);
     return name === undefined ? 2 : 0;
   }
-  const bench = benches[name];
+  const bench = Object.hasOwn(benches, name) ? benches[name] : undefined;
   if (!bench) {
     io.stderr.write(`ctxkit bench: unknown benchmark '${name}'.\n\n${benchHelp}`);
     return 2;
