@@ -21,7 +21,12 @@ describe("ctxkit chat with a skill written during the chat", () => {
     // The model itself writes a new skill in the first turn (write_file, approved with --yes).
     const newSkill = skill("release-notes", "Write release notes from the changelog. Use when asked for release notes. Do not use for commit messages.", "Group the changes by type.");
     server = await startOpenAIModelServer([
-      { toolCalls: [{ name: "write_file", arguments: { path: ".agents/skills/release-notes/SKILL.md", content: newSkill } }] },
+      {
+        toolCalls: [
+          { name: "write_file", arguments: { path: ".agents/skills/release-notes/SKILL.md", content: newSkill } },
+          { name: "write_file", arguments: { path: ".agents/skills/broken/SKILL.md", content: "no frontmatter here\n" } },
+        ],
+      },
       "Wrote the skill.",
       "Notes written.",
     ]);
@@ -33,6 +38,8 @@ describe("ctxkit chat with a skill written during the chat", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain("(skills added release-notes; the model is told with this message)");
     expect(run.stdout).not.toContain("Unknown command /release-notes");
+    // The broken one is skipped and said once, on stderr, like a broken skill at start.
+    expect(run.stderr.match(/ctxkit chat: skills: .*broken.*SKILL\.md/g)).toHaveLength(1);
     const bodies = server.requests.map((request) => JSON.parse(request.body) as { messages: Array<{ role: string; content: string }> });
     expect(bodies).toHaveLength(3);
     const third = bodies[2]!.messages;

@@ -85,8 +85,15 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   let skillNames = new Set(skills.skills.map((skill) => skill.name));
   skillCommands = [...skillNames].sort().map((name) => `/${name}`);
   // Skills added or edited while the chat runs are picked up before each message (announced to the model by an appended message).
+  const shownSkillWarnings = new Set(skills.warnings.map((warning) => warning.message));
   const reloadSkills = async () => {
     const change = await skills.reload();
+    // A SKILL.md added or broken mid-chat is skipped like one at start: say so, once.
+    for (const warning of skills.warnings) {
+      if (shownSkillWarnings.has(warning.message)) continue;
+      shownSkillWarnings.add(warning.message);
+      io.stderr.write(`ctxkit chat: skills: ${warning.message}\n`);
+    }
     if (change.added.length + change.changed.length + change.removed.length === 0) return;
     skillNames = new Set(skills.skills.map((skill) => skill.name));
     skillCommands = [...skillNames].sort().map((name) => `/${name}`);
@@ -137,6 +144,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
       interruptsAtPrompt = 0;
       const text = line.trim();
       if (text === "") continue;
+      if (text === "/exit" || text === "/quit") break;
       await reloadSkills();
       // `/<skill> args` is not a chat command: it goes to the agent, whose skills policy expands it.
       if (text.startsWith("/") && !text.includes("\n") && !skillNames.has(text.slice(1).split(/\s+/, 1)[0]!)) {
