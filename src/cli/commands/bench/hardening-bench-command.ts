@@ -37,6 +37,7 @@ Options:
 
 A run exits 1 when any battery counts a failure or one of the original cases does not hold
 (the table and the JSON are still written).
+
 ${benchResultsHelp}`;
 
 function formatCount(value: number): string {
