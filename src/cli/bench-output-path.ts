@@ -20,7 +20,7 @@ ${benchExitCodesHelp}`;
 export function benchOutputPath(cwd: string, out: string | undefined, defaultRelative: string): string {
   if (out !== undefined) return resolve(cwd, out);
   const project = findCtxkitProject(cwd);
-  return project ? resolve(cwd, defaultRelative) : join(tmpdir(), "ctxkit-bench-results", defaultRelative.replace(/^bench-results[\\/]/, ""));
+  return project ? resolve(project, defaultRelative) : join(tmpdir(), "ctxkit-bench-results", defaultRelative.replace(/^bench-results[\\/]/, ""));
 }
 
 function findCtxkitProject(start: string): string | undefined {

@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,9 +30,16 @@ export async function runKillResumeBattery(trials: number, random: SeededRandom)
     // loaded machine). One trial in ten is killed during start-up instead.
     const calibration = await startModel();
     const started = performance.now();
-    const whole = await spawnCli([...runArguments(calibration.server.baseURL), task], { cwd: await workspace(root, "calibration"), timeoutMs: 120_000 });
-    const spanMs = Math.max(200, started + whole.durationMs - (await calibration.firstCall));
-    await calibration.server.close();
+    const whole = await spawnCli([...runArguments(calibration.server.baseURL), task], { cwd: await workspace(root, "calibration"), timeoutMs: 120_000 }).finally(() => calibration.server.close());
+    // The run has ended, so a model call it made has been seen by now: none means it failed before
+    // asking (dist/ not built, a config or start-up error), and no trial could be timed from it.
+    const firstCallAt = calibration.firstCallAt();
+    if (firstCallAt === undefined) {
+      const how = whole.timedOut ? "did not end in 120 s" : `exited ${whole.code ?? whole.signal}`;
+      tally.fail(whole.timedOut ? "freezes" : "crashes", `the calibration run made no model call and ${how}: ${whole.stderr.slice(-300) || "(nothing on stderr)"}`);
+      return tally.finish();
+    }
+    const spanMs = Math.max(200, started + whole.durationMs - firstCallAt);
     const plans = Array.from({ length: trials }, (_, trial) => ({ trial, duringStartUp: random.below(10) === 0, delayMs: Math.round(spanMs * 1.05 * random.fraction()) }));
     // Two trials at a time: each is mostly waiting on a child process.
     const queue = [...plans];
@@ -57,17 +65,23 @@ async function workspace(root: string, name: string): Promise<string> {
   return cwd;
 }
 
-/** A model server of its own for one trial, answering with tool calls for several rounds; `firstCall` is when it was first asked. */
-async function startModel(): Promise<{ server: OpenAIModelServer; firstCall: Promise<number> }> {
+/**
+ * A model server of its own for one trial, answering with tool calls for several rounds; `firstCall`
+ * settles when it is first asked (never, when the run fails before asking: race it against the run),
+ * `firstCallAt()` is that moment once it came.
+ */
+async function startModel(): Promise<{ server: OpenAIModelServer; firstCall: Promise<number>; firstCallAt: () => number | undefined }> {
   let markFirstCall: (at: number) => void = () => undefined;
+  let firstCallAt: number | undefined;
   const firstCall = new Promise<number>((resolve) => (markFirstCall = resolve));
   const server = await startOpenAIModelServer((body) => {
-    markFirstCall(performance.now());
+    firstCallAt ??= performance.now();
+    markFirstCall(firstCallAt);
     const toolResults = body.messages.filter((message) => message.role === "tool").length;
     if (toolResults >= toolRounds * 2) return "Done.";
     return { toolCalls: [{ name: "read_file", arguments: { path: "a.txt" } }, { name: "list_dir", arguments: { path: "." } }] };
   });
-  return { server, firstCall };
+  return { server, firstCall, firstCallAt: () => firstCallAt };
 }
 
 async function killAndResume(cwd: string, duringStartUp: boolean, delayMs: number, tally: BatteryTally, label: string): Promise<void> {
@@ -82,8 +96,14 @@ async function killAndResume(cwd: string, duringStartUp: boolean, delayMs: numbe
 async function killResumeWith(server: OpenAIModelServer, firstCall: Promise<number>, cwd: string, duringStartUp: boolean, delayMs: number, tally: BatteryTally, label: string): Promise<void> {
   const args = runArguments(server.baseURL);
   const receivedBefore = server.requests.length;
-  const killWhen = duringStartUp ? sleep(delayMs % 1_500) : firstCall.then(() => sleep(delayMs));
-  const killed = await spawnCli([...args, task], { cwd, timeoutMs: 120_000, killWhen });
+  // The kill's wait ends with the run: a run that exits before its first call (or before the delay)
+  // leaves no timer behind and no wait on a call that will never come.
+  const exited = new AbortController();
+  const runEnded = once(exited.signal, "abort");
+  const killWhen = duringStartUp
+    ? sleep(delayMs % 1_500, undefined, { signal: exited.signal })
+    : Promise.race([firstCall, runEnded]).then(() => sleep(delayMs, undefined, { signal: exited.signal }));
+  const killed = await spawnCli([...args, task], { cwd, timeoutMs: 120_000, killWhen }).finally(() => exited.abort());
   if (isCliCrash(killed)) tally.fail("crashes", `${label}: ${killed.stderr.slice(-300)}`);
   if (killed.timedOut) tally.fail("freezes", `${label}: the run did not end in 120 s`);
   const received = server.requests.slice(receivedBefore).filter((request) => request.path === "/v1/chat/completions");

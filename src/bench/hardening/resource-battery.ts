@@ -12,12 +12,12 @@ import { createReadFileTool } from "../../tools/builtin/read-file.js";
 import type { Tool } from "../../tools/tool.js";
 import type { Message } from "../../types/index.js";
 import { ToolError } from "../../types/tool-error.js";
-import { BatteryTally, describeError, runTrial, type BatteryResult } from "./hardening-trial.js";
+import { BatteryTally, describeError, runTrial, type BatteryResult, type FailureClass } from "./hardening-trial.js";
 
 interface ResourceCase {
   name: string;
   boundMs: number;
-  /** Runs the case; returns what the result was, or throws why it is wrong. */
+  /** Runs the case; returns what the result was, or throws a `LimitNotHeld` saying why it is wrong. */
   run(): Promise<string>;
 }
 
@@ -32,8 +32,24 @@ async function callTool(tool: Tool<never>, args: Record<string, unknown>): Promi
   }
 }
 
+/**
+ * A case whose limit did not hold, with the failure it stands for, so a regression is counted as what
+ * it is rather than as a crash: a limit not enforced lets the process block or grow (a freeze), a
+ * cut that is not reported changes what the model reads without a warning (a silent merge).
+ */
+class LimitNotHeld extends Error {
+  constructor(
+    readonly failure: FailureClass,
+    message: string,
+  ) {
+    super(message);
+    this.name = "LimitNotHeld";
+  }
+}
+
+/** A limit that must refuse the call: anything but an error result saying `contains` means it was not enforced. */
 function expectError(result: { content: string; isError: boolean }, contains: string): string {
-  if (!result.isError || !result.content.includes(contains)) throw new Error(`expected an error result saying "${contains}", got: ${result.content.slice(0, 200)}`);
+  if (!result.isError || !result.content.includes(contains)) throw new LimitNotHeld("freezes", `expected an error result saying "${contains}", got: ${result.content.slice(0, 200)}`);
   return result.content.slice(0, 120);
 }
 
@@ -68,7 +84,7 @@ function cases(workspace: string): ResourceCase[] {
         await writeFile(join(workspace, "one-line.txt"), "x".repeat(64 * 1024 * 1024));
         const before = process.memoryUsage().rss;
         const result = await callTool(read, { path: "one-line.txt" });
-        if (!result.content.includes(`[line cut: ${64 * 1024 * 1024} characters]`)) throw new Error(`the cut line is not reported: ${result.content.slice(0, 200)}`);
+        if (!result.content.includes(`[line cut: ${64 * 1024 * 1024} characters]`)) throw new LimitNotHeld("silentMerges", `the cut line is not reported: ${result.content.slice(0, 200)}`);
         return `${result.content.length} characters shown, RSS grew ${megabytes(process.memoryUsage().rss - before)}`;
       },
     },
@@ -89,7 +105,7 @@ function cases(workspace: string): ResourceCase[] {
         const bash = createBashTool({ workspace, spillDirectory: join(workspace, ".spill") });
         const before = process.memoryUsage().rss;
         const result = await callTool(bash, { command: "head -c 52428800 /dev/zero | tr '\\0' a" });
-        if (result.content.length > 1024 * 1024) throw new Error(`the result kept ${result.content.length} characters`);
+        if (result.content.length > 1024 * 1024) throw new LimitNotHeld("freezes", `the result kept ${result.content.length} characters`);
         return `${result.content.length} characters kept, RSS grew ${megabytes(process.memoryUsage().rss - before)}`;
       },
     },
@@ -100,7 +116,7 @@ function cases(workspace: string): ResourceCase[] {
         await mkdir(join(workspace, "many"));
         for (let file = 0; file < 5; file += 1) await writeFile(join(workspace, "many", `${file}.txt`), "match this line\n".repeat(40_000));
         const result = await callTool(grep, { pattern: "match", path: "many", max_results: 1_000_000 });
-        if (Buffer.byteLength(result.content) > 64 * 1024) throw new Error(`grep returned ${Buffer.byteLength(result.content)} bytes`);
+        if (Buffer.byteLength(result.content) > 64 * 1024) throw new LimitNotHeld("freezes", `grep returned ${Buffer.byteLength(result.content)} bytes`);
         return `${Buffer.byteLength(result.content)} bytes returned`;
       },
     },
@@ -137,7 +153,10 @@ export async function runResourceBattery(): Promise<BatteryResult> {
     await mkdir(join(workspace, ".spill"));
     for (const entry of cases(workspace)) {
       const outcome = await runTrial(entry.run, entry.boundMs);
-      tally.trial(outcome, entry.name);
+      const notHeld = outcome.error instanceof LimitNotHeld ? outcome.error : undefined;
+      // A limit that did not hold is booked under its own class, not as a crash (and a freeze once).
+      tally.trial(notHeld ? { ...outcome, error: undefined } : outcome, entry.name);
+      if (notHeld && !(notHeld.failure === "freezes" && outcome.frozen)) tally.fail(notHeld.failure, `${entry.name}: ${notHeld.message}`);
       const wrong = outcome.error !== undefined && outcome.error instanceof Error && !(outcome.error instanceof ToolError) ? describeError(outcome.error) : undefined;
       const passed = !outcome.frozen && outcome.error === undefined;
       tally.namedCase(entry.name, passed, passed ? `${outcome.value} (${Math.round(outcome.durationMs)} ms, event loop blocked up to ${Math.round(outcome.lagMs)} ms)` : (wrong ?? "did not end in time"));

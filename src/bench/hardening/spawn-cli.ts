@@ -18,7 +18,7 @@ export interface SpawnCliOptions {
   cwd: string;
   /** Killed with SIGKILL and reported as `timedOut` when still running then. */
   timeoutMs: number;
-  /** SIGKILL the process when this settles (a crash at a moment the caller picks, e.g. after its first model call). */
+  /** SIGKILL the process when this resolves (a crash at a moment the caller picks, e.g. after its first model call); a rejection kills nothing. */
   killWhen?: Promise<unknown>;
   env?: Record<string, string>;
 }
@@ -42,9 +42,13 @@ export function spawnCli(args: readonly string[], options: SpawnCliOptions): Pro
       child.kill("SIGKILL");
     }, options.timeoutMs);
     let closed = false;
-    void options.killWhen?.then(() => {
-      if (!closed) child.kill("SIGKILL");
-    });
+    // A killWhen that rejects (its wait cancelled once the run ended) kills nothing.
+    options.killWhen?.then(
+      () => {
+        if (!closed) child.kill("SIGKILL");
+      },
+      () => undefined,
+    );
     child.on("close", (code, signal) => {
       closed = true;
       clearTimeout(timer);

@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
-import { batteryNames, formatHardeningReport, fullCounts, runHardeningBench, type BatteryName } from "../../../bench/hardening/index.js";
+import { batteryNames, failureClasses, formatHardeningReport, fullCounts, runHardeningBench, type BatteryName, type HardeningBenchResult } from "../../../bench/hardening/index.js";
 import { ConfigError } from "../../../types/index.js";
-import { benchOutputPath } from "../../bench-output-path.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProgressBar } from "../../progress-bar.js";
@@ -33,8 +33,12 @@ Options:
   --only <list>     comma-separated batteries to run (default: all)
   --seed <n>        the fuzzers' seed (default 1); the same seed repeats the same cases
   --json            print the result as JSON instead of the table
-  --out <file>      where the JSON is always written (default bench-results/hardening.json)
-`;
+  --out <file>      where the JSON is written (hardening.json; see below)
+
+A run exits 1 when any battery counts a failure or one of the original cases does not hold
+(the table and the JSON are still written).
+
+${benchResultsHelp}`;
 
 function formatCount(value: number): string {
   return value.toLocaleString("en-US");
@@ -74,7 +78,17 @@ export async function hardeningBenchCommand(args: string[], io: CliIo): Promise<
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
   if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);
-  return 0;
+  const failed = failedChecks(result);
+  if (failed.length === 0) return 0;
+  io.stderr.write(`hardening: failed: ${failed.join("; ")}\n`);
+  return 1;
+}
+
+/** What went wrong in a run, one phrase each: every failure class above 0, every original case that did not hold. */
+function failedChecks(result: HardeningBenchResult): string[] {
+  const counted = failureClasses.filter((failure) => result.totals[failure] > 0).map((failure) => `${result.totals[failure]} ${failure}`);
+  const cases = result.batteries.flatMap((battery) => battery.cases.filter((entry) => !entry.passed).map((entry) => `${battery.battery}: "${entry.name}" did not hold`));
+  return [...counted, ...cases];
 }
 
 function parseScale(value: string | undefined): number | undefined {
