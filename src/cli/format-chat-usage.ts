@@ -2,7 +2,6 @@ import { estimateCost, findModelPricing } from "../session/pricing.js";
 import { addUsage, emptyUsage, type SubAgentRun, type Usage } from "../types/index.js";
 import { formatUsageLine } from "./format-usage.js";
 
-
 /**
  * The text of chat's `/usage`: the agent's own calls, and when it handed work to sub-agents, their
  * tokens and cost on a labelled line and the total with them — a sub-agent's calls are paid for too,
