@@ -1,6 +1,7 @@
 import { createStablePrefix } from "../../context/stable-prefix.js";
 import { slidingWindowStart } from "../replay/comparators/sliding-window-policy.js";
 import type { Message, ModelRequest, ToolDefinition, UserMessage } from "../../types/index.js";
+import { createUniformSource } from "../../providers/llama/gguf/encode-random-weights.js";
 
 /** A recorded conversation: the system prompt, the tools, and every message after the system prompt. */
 export interface Dialogue {
@@ -100,14 +101,7 @@ function flattened(history: Message[]): UserMessage {
 
 /** A seeded Fisher–Yates shuffle (mulberry32 over a string hash), so runs are reproducible. */
 function shuffled<T>(items: readonly T[], seed: string): T[] {
-  let state = [...seed].reduce((hash, character) => Math.imul(hash ^ character.charCodeAt(0), 16777619) >>> 0, 2166136261);
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = createUniformSource([...seed].reduce((hash, character) => Math.imul(hash ^ character.charCodeAt(0), 16777619) >>> 0, 2166136261));
   const result = [...items];
   for (let index = result.length - 1; index > 0; index--) {
     const swap = Math.floor(random() * (index + 1));

@@ -2,6 +2,7 @@ import type { SystemPrompt, ToolDefinition } from "../../types/index.js";
 import { airlineSopPrompt } from "./airline-sop-prompt.js";
 import type { TauDomain } from "./tau-domain.js";
 import { CtxkitError } from "../../types/index.js";
+import { createUniformSource } from "../../providers/llama/gguf/encode-random-weights.js";
 
 /** Experiment 2-4's arms: one change each against the baseline (the policy as τ-bench sends it). */
 export const tauArmNames = ["baseline", "trump", "casual", "randomized-rules", "no-tool-descriptions", "sop"] as const;
@@ -52,7 +53,8 @@ export function shuffleRules(policy: string): string {
     .map((block) => block.trim())
     .filter((block) => block !== "" && !block.startsWith("#"))
     .map((block) => block.replace(/^- /, "").replace(/\n\s+- /g, " "));
-  const random = seededRandom(20240515);
+  // Seeded, so the shuffled arm is the same on every machine.
+  const random = createUniformSource(20240515);
   for (let index = items.length - 1; index > 0; index--) {
     const other = Math.floor(random() * (index + 1));
     [items[index], items[other]] = [items[other] as string, items[index] as string];
@@ -81,14 +83,3 @@ function stripDescriptions(schema: unknown): unknown {
   return result;
 }
 
-/** A small deterministic generator (mulberry32), so the shuffled arm is the same on every machine. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}

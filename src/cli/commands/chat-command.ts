@@ -8,8 +8,7 @@ import { createConfirmationHandler } from "../confirm-prompt.js";
 import { parseBudgetFlags } from "../budget-from-flags.js";
 import { parseNotesFlag } from "../notes-from-flag.js";
 import { createAgentFromConfig } from "../create-agent-from-config.js";
-import { recordSkillUse } from "../skill-use-record.js";
-import { activeSkillNames } from "../../skills/index.js";
+import { closeAgentRun } from "../close-agent-run.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
 import { createEventRenderer } from "../render-events.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
@@ -175,15 +174,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   } finally {
     renderer.stop();
     input.close();
-    await recordSkillUse(config.dataDir, activeSkillNames(agent.messages)).catch((error: unknown) =>
-      io.stderr.write(`ctxkit chat: could not record which skills were used: ${error instanceof Error ? error.message : String(error)}\n`),
-    );
-    // The servers' processes end even when the session file cannot be closed.
-    try {
-      await session.close();
-    } finally {
-      await mcp.close();
-    }
+    await closeAgentRun({ agent, session, mcp }, config.dataDir, (note) => io.stderr.write(`ctxkit chat: ${note}\n`));
   }
   io.stdout.write(`\nSession ${session.id} saved. Resume with: ctxkit chat --session ${session.id} (or --continue)\n`);
   return interrupted ? 130 : 0;

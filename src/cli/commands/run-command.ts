@@ -5,8 +5,7 @@ import type { CliIo } from "../cli-io.js";
 import { toCliMessage } from "../cli-error-message.js";
 import { createConfirmationHandler, lineReader } from "../confirm-prompt.js";
 import { createAgentFromConfig } from "../create-agent-from-config.js";
-import { recordSkillUse } from "../skill-use-record.js";
-import { activeSkillNames } from "../../skills/index.js";
+import { closeAgentRun } from "../close-agent-run.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
 import { parseBudgetFlags } from "../budget-from-flags.js";
 import { parseNotesFlag } from "../notes-from-flag.js";
@@ -104,15 +103,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     renderer.stop();
     process.removeListener("SIGINT", onInterrupt);
     answers.close();
-    await recordSkillUse(config.dataDir, activeSkillNames(agent.messages)).catch((error: unknown) =>
-      io.stderr.write(`ctxkit run: could not record which skills were used: ${error instanceof Error ? error.message : String(error)}\n`),
-    );
-    // The servers' processes end even when the session file cannot be closed.
-    try {
-      await session.close();
-    } finally {
-      await mcp.close();
-    }
+    await closeAgentRun({ agent, session, mcp }, config.dataDir, (note) => io.stderr.write(`ctxkit run: ${note}\n`));
   }
   if (controller.signal.aborted) {
     io.stderr.write(`ctxkit run: interrupted; session ${session.id} kept (resume with --session ${session.id}).\n`);

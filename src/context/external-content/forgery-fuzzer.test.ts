@@ -3,17 +3,11 @@ import { quoteExternal } from "../status-bar/quote-external.js";
 import { findForgedMarkers } from "./forgery-check.js";
 import { findMarkers } from "./find-markers.js";
 import { findExternalBlocks, wrapExternalContent } from "./wrap-external-content.js";
+import { createUniformSource } from "../../providers/llama/gguf/encode-random-weights.js";
 
 // A small seeded generator: the same thousands of attempts on every run, so a failure reproduces.
 function createRandom(seed: number): { next(): number; pick<T>(items: readonly T[]): T; int(max: number): number } {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = createUniformSource(seed);
   return { next, pick: (items) => items[Math.floor(next() * items.length)]!, int: (max) => Math.floor(next() * max) };
 }
 

@@ -86,7 +86,7 @@ export async function fetchWithRetry(input: FetchWithRetryInput): Promise<Respon
         );
       }
       const idleMs = input.timeouts?.idleMs ?? 0;
-      return withIdleTimeout(releasedAtEnd(response, attemptAbort.release), idleMs, input.providerLabel, () => attemptAbort.controller.abort());
+      return withIdleTimeout(response, idleMs, input.providerLabel, { onIdle: () => attemptAbort.controller.abort(), onEnd: attemptAbort.release });
     }
     attemptAbort.release();
 
@@ -107,37 +107,6 @@ function linkedController(signal: AbortSignal | undefined): { controller: AbortC
   if (signal?.aborted) controller.abort();
   signal?.addEventListener("abort", onAbort, { once: true });
   return { controller, release: () => signal?.removeEventListener("abort", onAbort) };
-}
-
-/**
- * The response whose body unhooks the caller's signal once it is read to its end, fails or is
- * cancelled. The link must last while the body streams (aborting the run stops the read), but not
- * longer: a run's signal serves every call, and a hook left per call piles up on it.
- */
-function releasedAtEnd(response: Response, release: () => void): Response {
-  if (response.body === null) {
-    release();
-    return response;
-  }
-  const reader = response.body.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const result = await reader.read();
-        if (!result.done) return controller.enqueue(result.value);
-        release();
-        controller.close();
-      } catch (error) {
-        release();
-        controller.error(error);
-      }
-    },
-    cancel(reason) {
-      release();
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 /** Error bodies are read up to this size: a server could otherwise send an endless one. */

@@ -50,34 +50,48 @@ export function idleTimeoutError(label: string, timeoutMs: number): CtxkitError 
 
 /**
  * The response with a body that fails with `idleTimeoutError` when no chunk arrives for `idleMs`;
- * `onIdle` then ends the underlying request. Reading code sees an ordinary stream error.
+ * `onIdle` then ends the underlying request. Reading code sees an ordinary stream error. `onEnd` is
+ * told when the body was read to its end, failed or was cancelled: the caller's abort link must last
+ * while the body streams, and not longer (a run's signal serves every call).
  */
-export function withIdleTimeout(response: Response, idleMs: number, label: string, onIdle: () => void): Response {
-  if (idleMs === 0 || response.body === null) return response;
+export function withIdleTimeout(response: Response, idleMs: number, label: string, hooks: { onIdle: () => void; onEnd?: () => void }): Response {
+  const onEnd = hooks.onEnd ?? (() => undefined);
+  if (response.body === null) {
+    onEnd();
+    return response;
+  }
+  if (idleMs === 0 && hooks.onEnd === undefined) return response;
   const reader = response.body.getReader();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       let timer: NodeJS.Timeout | undefined;
-      const idle = new Promise<"idle">((resolve) => {
-        timer = setTimeout(() => resolve("idle"), idleMs);
-      });
+      const idle =
+        idleMs === 0
+          ? undefined
+          : new Promise<"idle">((resolve) => {
+              timer = setTimeout(() => resolve("idle"), idleMs);
+            });
       try {
-        const result = await Promise.race([reader.read(), idle]);
+        const result = await (idle ? Promise.race([reader.read(), idle]) : reader.read());
         if (result === "idle") {
+          onEnd();
           controller.error(idleTimeoutError(label, idleMs));
-          onIdle();
+          hooks.onIdle();
           void reader.cancel().catch(() => undefined);
           return;
         }
-        if (result.done) controller.close();
-        else controller.enqueue(result.value);
+        if (!result.done) return controller.enqueue(result.value);
+        onEnd();
+        controller.close();
       } catch (error) {
+        onEnd();
         controller.error(error);
       } finally {
         clearTimeout(timer);
       }
     },
     cancel(reason) {
+      onEnd();
       return reader.cancel(reason);
     },
   });
