@@ -2,8 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { planSessionReorder } from "./plan-session-reorder.js";
 import { createSessionStore, type SessionStore } from "./session-store.js";
-import { startSession } from "./start-session.js";
-import { createTempDirectory, samplePrefix, userMessage } from "./test-support/session-test-data.js";
+import { createTempDirectory, samplePrefix, startSampleSession, userMessage } from "./test-support/session-test-data.js";
 
 let temp: Awaited<ReturnType<typeof createTempDirectory>>;
 let store: SessionStore;
@@ -25,8 +24,7 @@ async function writeSession(id: string): Promise<string[]> {
   return (await readFile(store.path(id), "utf8")).split("\n").slice(0, -1);
 }
 
-const start = (id: string, repair?: boolean) =>
-  startSession(store, { id, system: samplePrefix.system, tools: samplePrefix.tools, provider: { name: "anthropic", model: "claude-sonnet-4-5" }, ...(repair === undefined ? {} : { repair }) });
+const start = (id: string, repair?: boolean) => startSampleSession(store, id, repair);
 
 const swap = (lines: string[], at: number): string[] => {
   const swapped = [...lines];

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AssistantMessage, ToolMessage, Usage, UserMessage } from "../../types/index.js";
 import type { SessionPrefix } from "../session-records.js";
+import type { SessionStore } from "../session-store.js";
+import { startSession } from "../start-session.js";
 
 export async function createTempDirectory(): Promise<{ directory: string; remove: () => Promise<void> }> {
   const directory = await mkdtemp(join(tmpdir(), "ctxkit-session-"));
@@ -61,4 +63,9 @@ export function toolResult(id: string, callId: string, content: string): ToolMes
 
 export function usageOf(inputTokens: number, outputTokens: number): Usage {
   return { inputTokens, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens, reasoningTokens: 0 };
+}
+
+/** Resumes (or starts) session `id` as the sample agent: `samplePrefix` on an Anthropic model, repairing when asked. */
+export function startSampleSession(store: SessionStore, id: string, repair?: boolean): ReturnType<typeof startSession> {
+  return startSession(store, { id, system: samplePrefix.system, tools: samplePrefix.tools, provider: { name: "anthropic", model: "claude-sonnet-4-5" }, ...(repair === undefined ? {} : { repair }) });
 }
