@@ -1,5 +1,6 @@
 import { readFile, rename, writeFile, mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { isSkillName } from "../skills/index.js";
 
 // Which skills this workspace used lately, most recent first: the catalog of a new session cuts the
 // descriptions of the least recently used first when it is over its budget (as Claude Code does).
@@ -7,7 +8,6 @@ import { join } from "node:path";
 const fileName = "skills-used.json";
 const maxNames = 100;
 const maxFileBytes = 64 * 1024;
-const namePattern = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /** The names recorded, most recent first; an absent, oversized or malformed file reads as none. */
 export async function readRecentSkillUse(dataDir: string): Promise<string[]> {
@@ -17,7 +17,7 @@ export async function readRecentSkillUse(dataDir: string): Promise<string[]> {
     const parsed: unknown = JSON.parse(await readFile(path, "utf8"));
     const names = (parsed as { names?: unknown } | null)?.names;
     if (!Array.isArray(names)) return [];
-    return [...new Set(names.filter((name): name is string => typeof name === "string" && namePattern.test(name)))].slice(0, maxNames);
+    return [...new Set(names.filter((name): name is string => typeof name === "string" && isSkillName(name)))].slice(0, maxNames);
   } catch {
     return [];
   }
@@ -25,7 +25,7 @@ export async function readRecentSkillUse(dataDir: string): Promise<string[]> {
 
 /** Puts `used` (this session's active skills) in front of what was recorded; written whole, then renamed. */
 export async function recordSkillUse(dataDir: string, used: readonly string[]): Promise<void> {
-  const fresh = used.filter((name) => namePattern.test(name));
+  const fresh = used.filter(isSkillName);
   if (fresh.length === 0) return;
   // The latest activation first: activeSkillNames lists them in activation order.
   const names = [...new Set([...[...fresh].reverse(), ...(await readRecentSkillUse(dataDir))])].slice(0, maxNames);

@@ -1,5 +1,5 @@
 export type { Skill, SkillCatalog, SkillWarning, SkillWarningCode } from "./skill.js";
-export { parseSkillFile, defaultSkillFileLimits, type SkillFileLimits, type ParsedSkillFile } from "./parse-skill-file.js";
+export { parseSkillFile, isSkillName, defaultSkillFileLimits, type SkillFileLimits, type ParsedSkillFile } from "./parse-skill-file.js";
 export { loadSkills, defaultSkillDirectories, type LoadSkillsOptions } from "./load-skills.js";
 export { renderSkillCatalog, type SkillCatalogRenderOptions } from "./render-skill-catalog.js";
 export { createSkillsPolicy, parseSlashCommand, type SkillsPolicy, type SkillsPolicyOptions } from "./create-skills-policy.js";

@@ -16,6 +16,11 @@ export const defaultSkillFileLimits: Required<SkillFileLimits> = { maxFileChars:
 /** The agentskills.io name rule: 1–64 lowercase letters, digits and hyphens, no leading, trailing or doubled hyphen. */
 const namePattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const maxNameLength = 64;
+
+/** Whether `name` follows the agentskills.io name rule (what a SKILL.md's `name` must be). */
+export function isSkillName(name: string): boolean {
+  return name.length <= maxNameLength && namePattern.test(name);
+}
 export const maxDescriptionLength = 1024;
 
 export type ParsedSkillFile = { skill: Skill } | { warning: SkillWarning };
@@ -49,7 +54,7 @@ export function parseSkillFile(text: string, location: { path: string; directory
 
   const name = fields.name;
   if (typeof name !== "string" || name.trim() === "") return skipped("skill_name_missing", "the frontmatter has no 'name'; add 'name: <folder name>'.");
-  if (name.length > maxNameLength || !namePattern.test(name)) {
+  if (!isSkillName(name)) {
     return skipped("skill_name_invalid", `the name '${name.slice(0, 80)}' is not 1–${maxNameLength} lowercase letters, digits and single hyphens.`);
   }
   if (name !== location.folderName) return skipped("skill_name_mismatch", `the name '${name}' differs from its folder '${location.folderName}'; rename one to match the other.`);
