@@ -24,13 +24,13 @@ function describeOrigin(origin: SettingOrigin): string {
 function checkToolNames(names: readonly string[], origin: SettingOrigin): void {
   const unknown = names.filter((name) => !knownToolNames.includes(name));
   if (unknown.length === 0) return;
-  const suggestions = unknown.flatMap((name) => {
+  const named = unknown.map((name) => {
     const nearest = didYouMean(name, knownToolNames);
-    return nearest ? [`'${name}' → ${nearest}`] : [];
+    return nearest ? `${name} (did you mean ${nearest}?)` : name;
   });
   throw new ConfigError(
     "tool_unknown",
-    `Unknown tool${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}.${suggestions.length > 0 ? ` Did you mean ${suggestions.join(", ")}?` : ""} ` +
+    `Unknown tool${unknown.length > 1 ? "s" : ""}: ${named.join(", ")}. ` +
       `${describeOrigin(origin)} Built-in tools: ${knownToolNames.join(", ")} (bash only when named).`,
   );
 }
