@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from "../resolve-config.js";
-import type { McpServersConfig } from "../../mcp/index.js";
+import type { McpServersConfig } from "../../mcp/mcp-config.js";
 import { configKeys } from "./config-schema.js";
 import type { SettingOrigin } from "./resolve-settings.js";
 
