@@ -1,14 +1,15 @@
 import { configDefaults, defineConfig } from "vitest/config";
+import { endToEndTests } from "./vitest.e2e.config.js";
 
 /**
- * `npm test`: the unit and CLI tests, in-process (the CLI's `main(argv, io)` with its own streams),
- * from the TypeScript sources — no build, no child Node process for the CLI. What needs a real
- * process or the built package is in vitest.e2e.config.ts (`npm run test:e2e`).
+ * `npm test`: the unit and CLI tests, from the TypeScript sources, with no build: CLI tests call
+ * the CLI's `main(argv, io)` in-process (test/run-cli.ts). What needs a real process or the built
+ * package is in vitest.e2e.config.ts (`npm run test:e2e`).
  */
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    exclude: [...configDefaults.exclude, "**/*.e2e.test.ts", "test/e2e/**"],
+    exclude: [...configDefaults.exclude, ...endToEndTests],
     testTimeout: 30_000,
     pool: "forks",
   },

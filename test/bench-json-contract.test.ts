@@ -178,17 +178,6 @@ describe("ctxkit bench <name> --json", { timeout: 600_000 }, () => {
     expect(first((printed.heldOut as Json).throughput)).toMatchObject({ counter: expect.any(String), megabytesPerSecond: expect.any(Number) });
   });
 
-  it.skipIf(!hasSwe)("view: timings per tokenizer (without a browser: the page timings are left out, as its help says)", async () => {
-    const { printed, written, help, stderr } = await benchJson(
-      ["view", "--corpus", corpus, "--calls", "4", "--context-tokens", "2000", "--repeat", "1", "--tokenizers", "estimate", "--chromium", "/nonexistent/chromium"],
-      "view-performance.json",
-    );
-    expect(written).toEqual(printed);
-    expectDocumentedLocation(help, "view-performance.json");
-    expect(stderr).toBe("");
-    expect(printed).toMatchObject({ calls: 4, results: { estimate: { median: { serverReadyMs: expect.any(Number), timelineApiMs: expect.any(Number) } } } });
-  });
-
   it.skipIf(!hasTau)("writes to bench-results/ inside the ctxkit project, and to --out when given", async () => {
     const project = await mkdtemp(join(tmpdir(), "ctxkit-bench-json-project-"));
     await writeFile(join(project, "package.json"), JSON.stringify({ name: "ctxkit" }));

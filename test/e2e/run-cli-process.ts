@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { cliEnvironment, type CliInput, type CliRun } from "../run-cli.js";
+import { requireEndToEnd } from "./end-to-end-only.js";
 
 const bin = resolve("bin/ctxkit.js");
 
@@ -15,6 +16,7 @@ export function runCliProcess(
   args: string[],
   options: { cwd: string; env?: Record<string, string>; input?: CliInput; timeoutMs?: number },
 ): Promise<CliRun> {
+  requireEndToEnd("runCliProcess");
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [bin, ...args], {
       cwd: options.cwd,

@@ -2,9 +2,9 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startOpenAIModelServer, type OpenAIModelServer } from "../src/testing.js";
-import { runCli } from "./run-cli.js";
-import { runInPty, type PtySession } from "./run-pty.js";
+import { startOpenAIModelServer, type OpenAIModelServer } from "../../src/testing.js";
+import { runCli } from "../run-cli.js";
+import { runInPty, type PtySession } from "../run-pty.js";
 
 // What `ctxkit chat` shows: thinking collapsed with --collapse-thinking, Markdown left as text when
 // piped, and the command line of a bash call in its confirmation.
