@@ -2,7 +2,7 @@ import { mkdtemp, writeFile, mkdir, appendFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { sseChunks, startLoopbackServer, startOpenAIModelServer, type LoopbackServer } from "../src/testing.js";
+import { startOpenAIModelServer, type LoopbackServer } from "../src/testing.js";
 import { runCli } from "./run-cli.js";
 
 let server: LoopbackServer | undefined;
