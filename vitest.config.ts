@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 import { endToEndTests } from "./vitest.e2e.config.js";
 
@@ -12,5 +13,9 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, ...endToEndTests],
     testTimeout: 30_000,
     pool: "forks",
+    // Many files mostly wait (loopback servers, MCP server processes, backpressure timers): one
+    // worker more than the cores keeps them busy, where vitest's default (cores − 1) runs a
+    // two-core machine one file at a time.
+    maxWorkers: availableParallelism() + 1,
   },
 });
