@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startOpenAIModelServer } from "../src/testing/openai-model-server.js";
 import { runCli } from "./run-cli.js";
+import { tinyTauCorpus } from "./tiny-tau-corpus.js";
 
 // Every `ctxkit bench <name>` (the list in src/cli/commands/bench-command.ts) with --json prints
 // the JSON its --help describes, and writes the same JSON where the help says: --out, else
@@ -54,7 +55,8 @@ describe("ctxkit bench <name> --json", { timeout: 600_000 }, () => {
   });
 
   it.skipIf(!hasTau)("guard: false alarms and misses per guard and scenario", async () => {
-    const { printed, written, help } = await benchJson(["guard", "--corpus", corpus, "--limit", "1"], "guard.json");
+    // One short dialogue: the guard renders every call whole, seconds a dialogue.
+    const { printed, written, help } = await benchJson(["guard", "--corpus", await tinyTauCorpus(corpus), "--limit", "1"], "guard.json");
     expect(written).toEqual(printed);
     expectDocumentedLocation(help, "guard.json");
     const scenario = first(printed.scenarios);

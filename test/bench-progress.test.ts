@@ -2,15 +2,21 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { startOpenAIModelServer } from "../src/testing/openai-model-server.js";
 import { runCli, type CliRunOptions } from "./run-cli.js";
 import { stripAnsi } from "./run-pty.js";
+import { tinyTauCorpus } from "./tiny-tau-corpus.js";
 
 // Long benchmarks show a progress bar (counts, percentage, ETA) on a terminal's stderr, and nothing when piped.
 // "On a terminal" here: stdout and stderr say they are a 100×40 terminal, as a pseudo-terminal's do
 // (test/e2e/bench-progress-terminal.test.ts shows the bar on a real one).
 const corpus = resolve("../shared/corpus");
+// The guard's whole renders take seconds a dialogue: its bar is checked on one short dialogue.
+let tinyCorpus = corpus;
+beforeAll(async () => {
+  if (existsSync(join(corpus, "tau-bench"))) tinyCorpus = await tinyTauCorpus(corpus);
+});
 
 /** What a person would see: both streams, escapes removed. */
 async function onTerminal(args: string[], options: CliRunOptions): Promise<{ code: number | null; screen: string }> {
@@ -52,7 +58,7 @@ describe("benchmark progress bars", { timeout: 240_000 }, () => {
   // (bench view starts the built binary: test/e2e/bench-view.test.ts).
   const bars: Array<{ name: string; args: (cwd: string) => string[]; bar: RegExp; needs?: string }> = [
     { name: "tokens", needs: "tau-bench", args: (cwd) => ["bench", "tokens", "--corpus", corpus, "--limit", "1", "--out", join(cwd, "out.json")], bar: /tokens: exact counts \[[^\]]*\] \d+\/\d+ \| \d+% \| ETA/ },
-    { name: "guard", needs: "tau-bench", args: (cwd) => ["bench", "guard", "--corpus", corpus, "--limit", "1", "--out", join(cwd, "out.json")], bar: /guard: scenarios \[[^\]]*\] \d+\/\d+ \| \d+% \| ETA/ },
+    { name: "guard", needs: "tau-bench", args: (cwd) => ["bench", "guard", "--corpus", tinyCorpus, "--limit", "1", "--out", join(cwd, "out.json")], bar: /guard: scenarios \[[^\]]*\] \d+\/\d+ \| \d+% \| ETA/ },
     { name: "injection --offline", args: (cwd) => ["bench", "injection", "--offline", "--attacks", "direct", "--defences", "none", "--out", join(cwd, "out.json")], bar: /injection: trials \[[^\]]*\] \d+\/\d+ \| \d+% \| ETA/ },
     { name: "isolation", args: (cwd) => ["bench", "isolation", "--limit", "1", "--out", join(cwd, "out.json")], bar: /isolation: sections \[[^\]]*\] \d+\/\d+ \| \d+% \| ETA/ },
     {
