@@ -12,10 +12,11 @@ import { tinyTauCorpus } from "./tiny-tau-corpus.js";
 // "On a terminal" here: stdout and stderr say they are a 100×40 terminal, as a pseudo-terminal's do
 // (test/e2e/bench-progress-terminal.test.ts shows the bar on a real one).
 const corpus = resolve("../shared/corpus");
-// The guard's whole renders take seconds a dialogue: its bar is checked on one short dialogue.
+// The guard's whole renders and the exact counts of every dialogue take seconds: their bars are
+// checked on a few short recorded dialogues.
 let tinyCorpus = corpus;
 beforeAll(async () => {
-  if (existsSync(join(corpus, "tau-bench"))) tinyCorpus = await tinyTauCorpus(corpus);
+  if (existsSync(join(corpus, "tau-bench"))) tinyCorpus = await tinyTauCorpus(corpus, 4);
 });
 
 /** What a person would see: both streams, escapes removed. */
@@ -57,7 +58,7 @@ describe("benchmark progress bars", { timeout: 240_000 }, () => {
   // Each long benchmark, in its smallest run: a bar on a terminal, none piped or with --json
   // (bench view starts the built binary: test/e2e/bench-view.test.ts).
   const bars: Array<{ name: string; args: (cwd: string) => string[]; bar: RegExp; needs?: string }> = [
-    { name: "tokens", needs: "tau-bench", args: (cwd) => ["bench", "tokens", "--corpus", corpus, "--limit", "1", "--out", join(cwd, "out.json")], bar: /tokens: exact counts \[[^\]]*\] \d+\/\d+ \| \d+% \| ETA/ },
+    { name: "tokens", needs: "tau-bench", args: (cwd) => ["bench", "tokens", "--corpus", tinyCorpus, "--limit", "1", "--out", join(cwd, "out.json")], bar: /tokens: exact counts \[[^\]]*\] \d+\/\d+ \| \d+% \| ETA/ },
     { name: "guard", needs: "tau-bench", args: (cwd) => ["bench", "guard", "--corpus", tinyCorpus, "--limit", "1", "--out", join(cwd, "out.json")], bar: /guard: scenarios \[[^\]]*\] \d+\/\d+ \| \d+% \| ETA/ },
     { name: "injection --offline", args: (cwd) => ["bench", "injection", "--offline", "--attacks", "direct", "--defences", "none", "--out", join(cwd, "out.json")], bar: /injection: trials \[[^\]]*\] \d+\/\d+ \| \d+% \| ETA/ },
     { name: "isolation", args: (cwd) => ["bench", "isolation", "--limit", "1", "--out", join(cwd, "out.json")], bar: /isolation: sections \[[^\]]*\] \d+\/\d+ \| \d+% \| ETA/ },
