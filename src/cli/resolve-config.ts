@@ -130,9 +130,10 @@ export const defaultToolNames = ["read_file", "write_file", "edit_file", "list_d
 export function resolveConfig(
   flags: CliFlags,
   environment: NodeJS.ProcessEnv = process.env,
-  options: { readConfigFiles?: boolean } = {},
+  options: { readConfigFiles?: boolean; /** What relative paths are relative to (the CLI's io.cwd). */ cwd?: string } = {},
 ): ResolvedConfig {
-  const workspace = resolve(flags.workspace ?? environment.CTXKIT_WORKSPACE ?? process.cwd());
+  const cwd = options.cwd ?? process.cwd();
+  const workspace = resolve(cwd, flags.workspace ?? environment.CTXKIT_WORKSPACE ?? cwd);
   const userConfigPath = join(environment.XDG_CONFIG_HOME ?? join(homedir(), ".config"), "ctxkit", "config.json");
   const workspaceConfigPath = join(workspace, "ctxkit.config.json");
   const readFiles = options.readConfigFiles !== false;
@@ -260,7 +261,7 @@ export function resolveConfig(
     vendor: vendor as VendorName,
     ...(baseURL ? { baseURL } : {}),
     ...(model ? { model } : {}),
-    ...(modelPath ? { modelPath: resolve(modelPath) } : {}),
+    ...(modelPath ? { modelPath: resolve(cwd, modelPath) } : {}),
     ...(apiKey ? { apiKey } : {}),
     workspace,
     dataDir,
@@ -296,7 +297,7 @@ export function resolveConfig(
       ...(userConfig?.mcpServers ? { user: { path: userConfigPath, value: userConfig.mcpServers } } : {}),
       ...(workspaceConfig?.mcpServers ? { workspace: { path: workspaceConfigPath, value: workspaceConfig.mcpServers } } : {}),
       files: flags["mcp-config"] ?? [],
-      cwd: process.cwd(),
+      cwd,
     }),
     ...(flags["defer-tools"] === undefined ? {} : { deferTools: parseDeferTools(flags["defer-tools"]) }),
     sources,
