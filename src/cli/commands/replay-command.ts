@@ -106,7 +106,7 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
   emitter?.flush();
   const seconds = (Date.now() - started) / 1000;
 
-  const out = benchOutputPath(io.cwd, option("out"), defaultOut);
+  const out = benchOutputPath(io, option("out"), defaultOut);
   const json = { ...report, pricing: pricingName, problems: loaded.problems };
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);

@@ -1,10 +1,10 @@
 import { join } from "node:path";
-import { createCompression } from "../src/context/compression/index.js";
-import { createResearchModel, fetchTool } from "../src/context/compression/test-support/research-task.js";
-import { createStatusBar } from "../src/context/status-bar/index.js";
-import { createAgent } from "../src/loop/create-agent.js";
-import { createTestClock } from "../src/loop/test-support.js";
-import { createSessionStore, startSession } from "../src/session/index.js";
+import { createCompression } from "../../src/context/compression/index.js";
+import { createResearchModel, fetchTool } from "../../src/context/compression/test-support/research-task.js";
+import { createStatusBar } from "../../src/context/status-bar/index.js";
+import { createAgent } from "../../src/loop/create-agent.js";
+import { createTestClock } from "../../src/loop/test-support.js";
+import { createSessionStore, startSession } from "../../src/session/index.js";
 
 /**
  * Writes a real ctxkit session through the agent loop, with a scripted research model (its pages
@@ -24,7 +24,7 @@ export async function writeViewerSession(workspace: string): Promise<{ id: strin
     tools: [fetchTool],
     session: started.session,
     context: [compression, statusBar],
-    clock: createTestClock("2025-09-14T10:30:00.000Z"),
+    runtime: { clock: createTestClock("2025-09-14T10:30:00.000Z") },
   });
   await agent.run("Identify OpenAI's co-founders and track where each of them works now.").result();
   await started.session.close();
