@@ -4,6 +4,7 @@ import { createAgent } from "../../loop/create-agent.js";
 import { createTestClock, createTestIds } from "../../loop/test-support.js";
 import { isMessage } from "../../session/validate-message.js";
 import { buildUsageLedger, toLedgerCall } from "../../session/usage-ledger.js";
+import { findModelPricing } from "../../session/pricing.js";
 import { startLoopbackServer, type LoopbackServer, type ScriptedHttpResponse } from "../../testing/loopback-server.js";
 import type { AgentEvent } from "../../types/index.js";
 import { createAnthropic } from "./index.js";
@@ -54,7 +55,7 @@ describe("Anthropic server-side context management", () => {
     // Top level says 612 in / 2819 out: the answer's pass only. The bill is both passes.
     expect(usage).toMatchObject({ usage: { inputTokens: 60_385 + 612, outputTokens: 522 + 2819, serverContext: { compactionInputTokens: 60_385, compactionOutputTokens: 522, edits: [{ type: "compaction" }] } } });
     if (usage?.type !== "usage") return;
-    const ledger = buildUsageLedger([toLedgerCall(usage.usage)], { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 });
+    const ledger = buildUsageLedger([toLedgerCall(usage.usage)], findModelPricing("claude-opus-4-6"));
     expect(ledger.totals.promptTokens).toBe(60_997);
     expect(ledger.totals.cost?.total).toBeCloseTo((60_997 * 5 + 3341 * 25) / 1_000_000, 9);
 
