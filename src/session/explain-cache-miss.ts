@@ -45,7 +45,7 @@ export interface CacheMiss {
 
 /**
  * Below this many missed tokens a shortfall is the cache's granularity, not a miss: OpenAI caches
- * in 128-token steps from 1024 tokens, Anthropic only at its breakpoints.
+ * in 128-token steps from 1024 tokens, Anthropic only at its breakpoints and from 1024 tokens.
  */
 export const minimumMissedTokens = 1024;
 
@@ -58,9 +58,7 @@ export const minimumMissedTokens = 1024;
 export function explainCacheMiss(previous: CacheCallObservation | undefined, current: CacheCallObservation, pricing?: ModelPricing): CacheMiss | undefined {
   if (previous === undefined) return undefined;
   const missedTokens = Math.max(0, current.reusableTokens - current.cachedTokens);
-  const changed = current.prefixBreak;
-  if (missedTokens < minimumMissedTokens && changed === undefined) return undefined;
-  if (missedTokens === 0) return undefined;
+  if (missedTokens < minimumMissedTokens) return undefined;
   const cause = causeOf(previous, current);
   const rebilledUsd = pricing === undefined ? undefined : (Math.max(0, pricing.input - pricing.cacheRead) * missedTokens) / 1_000_000;
   return { cause, missedTokens, ...(rebilledUsd === undefined ? {} : { rebilledUsd }), summary: describe(cause, missedTokens, rebilledUsd) };
