@@ -1,7 +1,8 @@
 import { describeCacheBreak, hashBody } from "../context/prefix-guard/index.js";
-import { isCtxkitError, type AgentEvent, type AssistantPart, type RunError, type RunErrorCode, type Usage, type UserMessage } from "../types/index.js";
+import { isCtxkitError, type CacheBreak, type AgentEvent, type AssistantPart, type RunError, type RunErrorCode, type Usage, type UserMessage } from "../types/index.js";
 import type { ModelResponse } from "../providers/provider.js";
 import { applyContextEdits } from "./apply-context-edits.js";
+import { observeCacheMiss } from "./observe-cache-miss.js";
 import { callModel } from "./call-model.js";
 import { chargeBudget, enforceBudget } from "./enforce-budget.js";
 import type { LoopState } from "./loop-state.js";
@@ -67,6 +68,7 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
     if (signal.aborted) return { kind: "aborted", partial: [] };
 
     let bodyHash: string | undefined;
+    let cacheBreak: CacheBreak | undefined;
     if (state.guard) {
       let check;
       try {
@@ -76,6 +78,7 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
       }
       bodyHash = check.bodyHash;
       state.declaredBreak = undefined;
+      cacheBreak = check.cacheBreak;
       if (check.cacheBreak) {
         const { excerpt: _excerpt, ...fields } = check.cacheBreak;
         yield { type: "cache_break", turn, ...fields };
@@ -120,6 +123,9 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
       // Usage records point at the request record they belong to (numbered across the whole session).
       session?.appendUsage(requestIndex, outcome.usage);
       yield { type: "usage", turn, usage: outcome.usage };
+      const seen = observeCacheMiss(state.lastCacheObservation, { usage: outcome.usage, sentAt: state.lastRequestAt, provider: options.provider, ...(cacheBreak ? { cacheBreak } : {}) });
+      state.lastCacheObservation = seen.observation;
+      if (seen.miss) yield { type: "cache_miss", turn, ...seen.miss };
       yield* chargeBudget(state.budget, outcome.usage, options.provider.model);
     }
     if (outcome.ok) return { kind: "response", response: outcome.response };

@@ -50,5 +50,6 @@ export function addUsage(total: Usage, next: Usage): Usage {
     cacheWriteTokens: total.cacheWriteTokens + next.cacheWriteTokens,
     outputTokens: total.outputTokens + next.outputTokens,
     reasoningTokens: total.reasoningTokens + next.reasoningTokens,
+    ...(total.cacheWrite1hTokens === undefined && next.cacheWrite1hTokens === undefined ? {} : { cacheWrite1hTokens: (total.cacheWrite1hTokens ?? 0) + (next.cacheWrite1hTokens ?? 0) }),
   };
 }

@@ -4,7 +4,7 @@ import type { CallBreak } from "./call-break.js";
 import type { Composition } from "./composition.js";
 import type { InspectTokenizer } from "./prompt-meter.js";
 import type { CallCost } from "../../session/pricing.js";
-import type { CacheMiss } from "../../session/explain-cache-miss.js";
+import type { CacheMiss } from "../../types/index.js";
 
 /** One model call of a transcript, measured. */
 export interface AnalyzedCall {

@@ -1,4 +1,4 @@
-import { explainCacheMiss, type CacheCallObservation } from "../../session/explain-cache-miss.js";
+import { explainCacheMiss, type CacheCallObservation } from "../../context/cache-miss/explain-cache-miss.js";
 import type { NamedPricing } from "../../session/load-pricing.js";
 import type { ImportedCall, ImportedTranscript } from "../imported-transcript.js";
 import type { AnalyzedCall } from "./analyzed-transcript.js";

@@ -1,4 +1,4 @@
-import type { CacheMissCause } from "../../session/explain-cache-miss.js";
+import type { CacheMissCause } from "../../types/index.js";
 import type { Finding, FindingInput } from "./finding.js";
 
 const causeLabels: Record<CacheMissCause["kind"], string> = {

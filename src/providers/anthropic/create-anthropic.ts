@@ -95,6 +95,8 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
     name: "anthropic",
     model: settings.model,
     ...(settings.toolSearch === undefined ? {} : { nativeToolSearch: true }),
+    // "The cache has a 5-minute lifetime, refreshed each time the cached content is used" (1 hour with ttl "1h").
+    cacheLifetimeMs: bodySettings.cacheTtl === "1h" ? 60 * 60_000 : 5 * 60_000,
     stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent> {
       return streamRequest(request, signal);
     },

@@ -84,6 +84,8 @@ export function createOpenAIResponses(settings: OpenAIResponsesSettings): Provid
     name: "openai-responses",
     model: settings.model,
     ...(settings.toolSearch === true ? { nativeToolSearch: true } : {}),
+    // In-memory entries "stay active for 5 to 10 minutes of inactivity" (the shorter is the one to rely on); "24h" keeps them a day.
+    cacheLifetimeMs: settings.promptCacheRetention === "24h" ? 24 * 60 * 60_000 : 5 * 60_000,
     stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent> {
       return streamRequest(request, signal);
     },

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { duration, explainCacheMiss, type CacheCallObservation } from "./explain-cache-miss.js";
-import { findModelPricing } from "./pricing.js";
 
 const minute = 60_000;
 const call = (overrides: Partial<CacheCallObservation> = {}): CacheCallObservation => ({ sentAtMs: 0, model: "gpt-5.1", reusableTokens: 20_000, cachedTokens: 20_000, lifetimeMs: 5 * minute, ...overrides });
 
 describe("explainCacheMiss", () => {
-  const pricing = findModelPricing("claude-sonnet-4-5")!;
+  // Claude Sonnet 4.5: $3 per million input tokens, $0.30 per million cache reads.
+  const pricing = { input: 3, cacheRead: 0.3 };
 
   it("says nothing for the first call, a full hit, or a shortfall within the cache's granularity", () => {
     expect(explainCacheMiss(undefined, call({ cachedTokens: 0 }))).toBeUndefined();

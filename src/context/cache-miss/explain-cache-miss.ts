@@ -1,4 +1,10 @@
-import type { ModelPricing } from "./pricing.js";
+import type { CacheMiss, CacheMissCause } from "../../types/index.js";
+
+/** The two prices a miss re-bills at, in USD per million tokens (a `ModelPricing` fits). */
+export interface CacheMissPrices {
+  input: number;
+  cacheRead: number;
+}
 
 /**
  * What one call looked like to the cache: enough to say why its cached tokens fell short. Token
@@ -12,6 +18,8 @@ export interface CacheCallObservation {
   effort?: string;
   /** The tokens a prefix cache could have served: the part of this prompt that repeats the previous one. */
   reusableTokens: number;
+  /** This call's whole prompt (the next call could reuse it), when known. */
+  promptTokens?: number;
   cachedTokens: number;
   /** The first layer that differs from the previous request, when one did. */
   prefixBreak?: { layer: string; index: number; firstDifferingToken: number; declared: boolean; reason?: string };
@@ -21,26 +29,6 @@ export interface CacheCallObservation {
   serverCompacted?: boolean;
   /** The cache lifetime in force for the entries this call wrote or refreshed (ms). */
   lifetimeMs: number;
-}
-
-export type CacheMissCause =
-  | { kind: "prefix_changed"; layer: string; index: number; firstDifferingToken: number; declared: boolean; reason?: string }
-  | { kind: "tools_changed"; index: number; declared: boolean; reason?: string }
-  | { kind: "server_edit"; edits: string[] }
-  | { kind: "model_changed"; from: string; to: string }
-  | { kind: "effort_changed"; from: string; to: string }
-  | { kind: "cache_expired"; idleMs: number; lifetimeMs: number }
-  | { kind: "provider_miss" };
-
-/** Why a call's cached tokens fell short of its reusable prefix, how many, and what that re-billed. */
-export interface CacheMiss {
-  cause: CacheMissCause;
-  /** reusable − cached: tokens billed at the full input price that the cache could have served. */
-  missedTokens: number;
-  /** (input price − cache-read price) × missedTokens, in USD; absent without prices. */
-  rebilledUsd?: number;
-  /** One sentence for people. */
-  summary: string;
 }
 
 /**
@@ -55,7 +43,7 @@ export const minimumMissedTokens = 1024;
  * since the previous call against the lifetime in force, and only then "the provider missed it for
  * no visible reason". Pure; undefined when the call got (nearly) all it could.
  */
-export function explainCacheMiss(previous: CacheCallObservation | undefined, current: CacheCallObservation, pricing?: ModelPricing): CacheMiss | undefined {
+export function explainCacheMiss(previous: CacheCallObservation | undefined, current: CacheCallObservation, pricing?: CacheMissPrices): CacheMiss | undefined {
   if (previous === undefined) return undefined;
   const missedTokens = Math.max(0, current.reusableTokens - current.cachedTokens);
   if (missedTokens < minimumMissedTokens) return undefined;
