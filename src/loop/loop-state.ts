@@ -5,7 +5,7 @@ import type { StablePrefix } from "../context/stable-prefix.js";
 import { findStatusCheckpoint } from "../context/status-bar/status-checkpoint.js";
 import type { Tool } from "../tools/tool.js";
 import type { ArgumentsValidator } from "../tools/validate-tool-arguments.js";
-import type { BlobStore, Budget, Message, MessageMeta, MessageOrigin, ModelRequest, Usage, UserMessage } from "../types/index.js";
+import type { BlobStore, Message, MessageMeta, MessageOrigin, ModelRequest, Usage, UserMessage } from "../types/index.js";
 import type { AgentOptions } from "./agent-options.js";
 
 /** Key of the all-tools counter in `LoopState.toolCallCounts` (not a valid tool name). */
@@ -38,8 +38,6 @@ export interface LoopState {
   lastRequestAt: Date | undefined;
   /** The previous call as the cache saw it, to explain the next call's miss (see observeCacheMiss). */
   lastCacheObservation?: CacheCallObservation;
-  /** The running task's budget level (`options.budget.startTask()` at each run), when the agent has a budget. */
-  budget: Budget | undefined;
 }
 
 export function createMeta(state: LoopState, origin: MessageOrigin): MessageMeta {

@@ -32,8 +32,7 @@ async function pausedSession(cacheTtl: "5m" | "1h", pauseMs: number): Promise<Ag
     provider: createAnthropic({ model: "claude-sonnet-4-5", apiKey: "k", baseURL: server.url, cacheTtl }),
     system: "You are terse.",
     tools: [],
-    clock: () => new Date((now += 1000)),
-    createId: createTestIds(),
+    runtime: { clock: () => new Date((now += 1000)), createId: createTestIds() },
   });
   const events: AgentEvent[] = [];
   for await (const event of agent.run("one")) events.push(event);

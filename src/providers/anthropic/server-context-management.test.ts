@@ -42,7 +42,7 @@ describe("Anthropic server-side context management", () => {
       baseURL: server.url,
       contextManagement: { compact: { trigger: { type: "input_tokens", value: 50_000 }, pauseAfterCompaction: false, instructions: "Keep file paths verbatim." } },
     });
-    const agent = createAgent({ provider, system: "You answer from the document.", tools: [], clock: createTestClock(), createId: createTestIds() });
+    const agent = createAgent({ provider, system: "You answer from the document.", tools: [], runtime: { clock: createTestClock(), createId: createTestIds() } });
     const events = await run(agent, "Summarise the testing section.");
     expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
 
@@ -92,7 +92,7 @@ describe("Anthropic server-side context management", () => {
         clearThinking: { keep: { type: "thinking_turns", value: 1 } },
       },
     });
-    const agent = createAgent({ provider, system: "s", tools: [], clock: createTestClock(), createId: createTestIds() });
+    const agent = createAgent({ provider, system: "s", tools: [], runtime: { clock: createTestClock(), createId: createTestIds() } });
     const first = await run(agent, "one");
     const second = await run(agent, "two");
     expect(server.requests[0]!.headers["anthropic-beta"]).toBe("context-management-2025-06-27");

@@ -57,7 +57,7 @@ describe("OpenAI Responses against recorded streams", () => {
     expect(turns).toHaveLength(4);
     server = await startLoopbackServer(turns.map(sse));
     const provider = createOpenAIResponses({ model: "gpt-5.1-codex-max", apiKey: "test", baseURL: server.url, promptCacheKey: "session-1", reasoning: { effort: "high", summary: "detailed" } });
-    const agent = createAgent({ provider, system: "You do arithmetic with the calculator.", tools: [calculator], prefixGuard: { strict: true }, clock: createTestClock(), createId: createTestIds() });
+    const agent = createAgent({ provider, system: "You do arithmetic with the calculator.", tools: [calculator], prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
     const events = await run(agent, "What is (12 + 7) × 3 × 10?");
     expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
     expect(events.filter((event) => event.type === "cache_break")).toEqual([]);
@@ -112,7 +112,7 @@ describe("OpenAI Responses against recorded streams", () => {
     });
     const provider = createOpenAIResponses({ model: "gpt-5.4", apiKey: "test", baseURL: server.url, toolSearch: true });
     expect(provider.nativeToolSearch).toBe(true);
-    const agent = createAgent({ provider, system: "You report the weather.", tools: [calculator, getWeather], prefixGuard: { strict: true }, clock: createTestClock(), createId: createTestIds() });
+    const agent = createAgent({ provider, system: "You report the weather.", tools: [calculator, getWeather], prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
     const events = await run(agent, "What's the weather in San Francisco?");
     expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
 
@@ -136,7 +136,7 @@ describe("OpenAI Responses against recorded streams", () => {
     const recorded = lines("gpt-5.2-server-compaction.jsonl");
     server = await startLoopbackServer([sse(recorded)]);
     const provider = createOpenAIResponses({ model: "gpt-5.2", apiKey: "test", baseURL: server.url, compactThreshold: 50_000 });
-    const agent = createAgent({ provider, system: "You explain testing.", tools: [], clock: createTestClock(), createId: createTestIds() });
+    const agent = createAgent({ provider, system: "You explain testing.", tools: [], runtime: { clock: createTestClock(), createId: createTestIds() } });
     const events = await run(agent, "Compare unit, integration and E2E tests.");
     expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ context_management: [{ type: "compaction", compact_threshold: 50_000 }] });
     expect(events.find((event) => event.type === "usage")).toMatchObject({ usage: { inputTokens: 51_097, cachedInputTokens: 49_792, outputTokens: 2505 } });
