@@ -10,6 +10,7 @@ import { replayPolicies } from "./replay-policies.js";
 import { summarizeReplayedRun, summarizePolicy, type PolicySummary, type RunSummary } from "./replay-summary.js";
 import { replayRun } from "./replay-run.js";
 import { halfOf, replayHalves, type ReplayHalf } from "./split-runs.js";
+import { createSummaryRecorder } from "./summary-calls.js";
 
 export interface ReplayBenchOptions {
   contextWindow: number;
@@ -58,12 +59,14 @@ export async function runReplayBench(runs: readonly RecordedRun[], options: Repl
       if (factory === undefined) continue;
       let now = new Date(0);
       try {
-        const policy = factory({ contextWindow: options.contextWindow, meter, clock: () => now, summarizer, cachedPriceRatio });
+        const summaries = createSummaryRecorder(summarizer, meter, options.pricing);
+        const policy = factory({ contextWindow: options.contextWindow, meter, clock: () => now, summarizer: summaries.summarizer, cachedPriceRatio });
         const replayed = await replayRun(run, policy, {
           contextWindow: options.contextWindow,
           meter,
           pricing: options.pricing,
           pairs,
+          summaries,
           onClock: (time) => (now = time),
           onRequest: (call, request, promptTokens) => options.onRequest?.({ run: run.id, policy: policyName, call, request, promptTokens }),
         });
@@ -92,5 +95,5 @@ function systemText(run: RecordedRun): string {
 }
 
 function errorRow(run: string, policy: string, error: unknown): RunSummary {
-  return { ...summarizeReplayedRun({ run, policy, calls: [], references: 0, lostReferences: [], lostLines: [] }), error: error instanceof Error ? error.message : String(error) };
+  return { ...summarizeReplayedRun({ run, policy, calls: [], references: 0, lostReferences: [], lostLines: [], summaryCalls: [] }), error: error instanceof Error ? error.message : String(error) };
 }
