@@ -35,6 +35,8 @@ export interface ReplayReport {
   policies: PolicySummary[];
   /** The same sums over each half of the runs (see `halfOf`): tune on one, report the other. */
   halves: Record<ReplayHalf, PolicySummary[]>;
+  /** The same sums per transcript format (`RecordedRun.format`), whole and per half. */
+  formats: Record<string, { policies: PolicySummary[]; halves: Record<ReplayHalf, PolicySummary[]> }>;
   runs: RunSummary[];
 }
 
@@ -70,22 +72,29 @@ export async function runReplayBench(runs: readonly RecordedRun[], options: Repl
           onClock: (time) => (now = time),
           onRequest: (call, request, promptTokens) => options.onRequest?.({ run: run.id, policy: policyName, call, request, promptTokens }),
         });
-        const row = { ...summarizeReplayedRun({ ...replayed, policy: policyName }), half: halfOf(run.id) };
+        const row = { ...summarizeReplayedRun({ ...replayed, policy: policyName }), half: halfOf(run.id), format: run.format };
         // ctxkit's compression policies count what they did (cleared, archived, compacted…).
         if ("stats" in policy && typeof policy.stats === "function") row.policyStats = policy.stats() as unknown;
         rows.push(row);
       } catch (error) {
-        rows.push({ ...errorRow(run.id, policyName, error), half: halfOf(run.id) });
+        rows.push({ ...errorRow(run.id, policyName, error), half: halfOf(run.id), format: run.format });
       }
     }
     options.onRunDone?.(run, done + 1);
   }
   const summarize = (selected: readonly RunSummary[]) => options.policies.map((policy) => summarizePolicy(policy, selected.filter((row) => row.policy === policy)));
+  const byHalf = (selected: readonly RunSummary[]) =>
+    Object.fromEntries(replayHalves.map((half) => [half, summarize(selected.filter((row) => row.half === half))])) as Record<ReplayHalf, PolicySummary[]>;
+  const formats = [...new Set(runs.map((run) => run.format))].sort();
   return {
     contextWindow: options.contextWindow,
     counter: options.counter.name,
     policies: summarize(rows),
-    halves: Object.fromEntries(replayHalves.map((half) => [half, summarize(rows.filter((row) => row.half === half))])) as Record<ReplayHalf, PolicySummary[]>,
+    halves: byHalf(rows),
+    formats: Object.fromEntries(formats.map((format) => {
+      const selected = rows.filter((row) => row.format === format);
+      return [format, { policies: summarize(selected), halves: byHalf(selected) }];
+    })),
     runs: rows,
   };
 }

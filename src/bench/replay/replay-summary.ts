@@ -39,6 +39,8 @@ export interface RunSummary {
   lostLines: Array<{ identifier: string; call: number }>;
   /** Which half of the corpus the run is in (see `halfOf`). */
   half?: ReplayHalf;
+  /** The run's transcript format. */
+  format?: string;
   /** The policy's own account of what it did, when it keeps one (`stats()`). */
   policyStats?: unknown;
   /** Set when the policy threw on this run; the row's numbers are then empty. */
