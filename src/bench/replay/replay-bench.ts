@@ -6,7 +6,7 @@ import type { ModelRequest } from "../../types/index.js";
 import { createPromptMeter } from "./prompt-meter.js";
 import type { RecordedRun } from "./recorded-run.js";
 import { findReferencePairs } from "./reference-pairs.js";
-import { replayPolicies } from "./replay-policies.js";
+import { replayPolicies, type ReplayPolicyFactory } from "./replay-policies.js";
 import { summarizeReplayedRun, summarizePolicy, type PolicySummary, type RunSummary } from "./replay-summary.js";
 import { replayRun } from "./replay-run.js";
 import { halfOf, replayHalves, type ReplayHalf } from "./split-runs.js";
@@ -18,6 +18,8 @@ export interface ReplayBenchOptions {
   pricing: ModelPricing;
   /** Policy names (see `resolveReplayPolicyNames`), in table order. */
   policies: readonly string[];
+  /** More policies by name (your own, or a built-in one with other options), next to the built-in ones. */
+  factories?: Record<string, ReplayPolicyFactory>;
   /**
    * Writes every summary for every policy that summarises (default: ctxkit's deterministic
    * summariser), so the table compares policies, not summarisers.
@@ -47,7 +49,7 @@ export interface ReplayReport {
  */
 export async function runReplayBench(runs: readonly RecordedRun[], options: ReplayBenchOptions): Promise<ReplayReport> {
   const meter = createPromptMeter(options.counter);
-  const factories = replayPolicies();
+  const factories = { ...replayPolicies(), ...options.factories };
   const summarizer = options.summarizer ?? createDeterministicSummarizer();
   const cachedPriceRatio = options.pricing.input > 0 ? Math.min(1, options.pricing.cacheRead / options.pricing.input) : 0.1;
   const rows: RunSummary[] = [];

@@ -37,7 +37,8 @@ export function createSummaryRecorder(inner: Summarizer, meter: PromptMeter, pri
   let pending: Array<{ input: SummaryInput; summary: string }> = [];
   return {
     summarizer: {
-      name: inner.name,
+      // Not "deterministic": every policy must treat its summaries as the model calls they are billed as.
+      name: `${inner.name} (billed as a model call)`,
       async summarize(input, signal) {
         const summary = await inner.summarize(input, signal);
         pending.push({ input, summary });

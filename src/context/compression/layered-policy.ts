@@ -66,8 +66,9 @@ export function createLayeredPolicy(settings: CompressionSettings): CompressionP
           scale: measure.scale,
           targetTokens,
           hard: mode.kind === "hard",
-          // Archive lines cost no model call with the deterministic summariser, so early batches may use them.
-          layers: mode.kind === "early" ? (settings.hasModelSummarizer ? "clearing" : "archive") : "all",
+          // Archive lines cost no model call (they are extractive), so early batches may use them;
+          // a full compaction asks the summariser, which only a needed batch may do.
+          layers: mode.kind === "early" ? "archive" : "all",
           batch: batch + 1,
           now: state.now,
           signal: state.signal,

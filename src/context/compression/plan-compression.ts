@@ -9,6 +9,7 @@ import { createSummaryMessage, findCompactionRange, recentTailStart } from "./fu
 import { CHARS_PER_TOKEN } from "./extractive-summary.js";
 import { frozenTextOf } from "./markers.js";
 import { summarizeSafely } from "./summarize-safely.js";
+import { summarizeTurns } from "./sectioned-summary.js";
 
 export interface PlanInput {
   messages: readonly Message[];
@@ -83,7 +84,10 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
       const sourceTokens = range.sources.reduce((sum, source) => sum + source.text.length, 0) / CHARS_PER_TOKEN;
       const maxTokens = Math.max(100, 80 * range.sources.length, Math.round(sourceTokens * settings.archiveShare));
       const known = frozenTextBefore(messages, range.start, archives);
-      const lines = await summarizeSafely(settings.summarizer, { purpose: "turns", sources: range.sources, maxTokens, ...(known ? { known } : {}) }, stats, input.signal);
+      // Archive lines are extractive (each turn's call and its results' fact lines, verbatim): no
+      // model call, so an archive costs nothing but the cache rebuild it causes — and keeps the
+      // lines a model summary most often loses. Only a full compaction asks the summariser.
+      const lines = summarizeTurns({ purpose: "turns", sources: range.sources, maxTokens, ...(known ? { known } : {}) });
       archives.push(createArchiveMessage(range, lines, input.batch, input.now));
       turns += range.sources.length;
     }
