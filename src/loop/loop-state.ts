@@ -4,7 +4,7 @@ import type { StablePrefix } from "../context/stable-prefix.js";
 import { findStatusCheckpoint } from "../context/status-bar/status-checkpoint.js";
 import type { Tool } from "../tools/tool.js";
 import type { ArgumentsValidator } from "../tools/validate-tool-arguments.js";
-import type { BlobStore, Budget, Message, MessageMeta, MessageOrigin, ModelRequest, Usage, UserMessage } from "../types/index.js";
+import type { BlobStore, Message, MessageMeta, MessageOrigin, ModelRequest, Usage, UserMessage } from "../types/index.js";
 import type { AgentOptions } from "./agent-options.js";
 
 /** Key of the all-tools counter in `LoopState.toolCallCounts` (not a valid tool name). */
@@ -35,8 +35,6 @@ export interface LoopState {
   toolCallCounts: Map<string, number>;
   lastUsage: Usage | undefined;
   lastRequestAt: Date | undefined;
-  /** The running task's budget level (`options.budget.startTask()` at each run), when the agent has a budget. */
-  budget: Budget | undefined;
 }
 
 export function createMeta(state: LoopState, origin: MessageOrigin): MessageMeta {
