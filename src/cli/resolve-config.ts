@@ -9,11 +9,11 @@ import type { ConfigFile, ConfigKey } from "./config/config-schema.js";
 import { readConfigFile } from "./config/read-config-file.js";
 import { checkWorkspaceConfig } from "./config/check-workspace-config.js";
 import { settingCandidates, type ConfigSource, type ResolvedSetting, type SettingInputs, type SettingOrigin } from "./config/resolve-settings.js";
-import { defaultCompression, defaultMaxIterations, defaultNotesLocation, defaultToolNames, type NotesLocation, type ProviderName, type StatusBarMode, type VendorName } from "./config/config-values.js";
+import { defaultCompression, defaultMaxIterations, defaultNotesLocation, defaultToolNames, type CacheTtl, type NotesLocation, type ProviderName, type StatusBarMode, type VendorName } from "./config/config-values.js";
 import { resolveToolList } from "./config/resolve-tool-list.js";
 import { resolveBudget, type CliBudgetSettings } from "./config/resolve-budget.js";
 
-export { providerNames, vendorNames, statusBarModes, defaultToolNames, type ProviderName, type VendorName } from "./config/config-values.js";
+export { providerNames, vendorNames, statusBarModes, defaultToolNames, cacheTtls, type CacheTtl, type ProviderName, type VendorName } from "./config/config-values.js";
 export type { ConfigSource, SettingOrigin, ResolvedSetting } from "./config/resolve-settings.js";
 export { describeConfig, describeSettings, maskSecret } from "./config/describe-config.js";
 
@@ -49,6 +49,13 @@ export interface ResolvedConfig {
   dataDir: string;
   /** Provider time limits from --request-timeout / --idle-timeout (seconds) or CTXKIT_REQUEST_TIMEOUT / CTXKIT_IDLE_TIMEOUT. */
   timeouts: { firstByteMs?: number; idleMs?: number };
+  /**
+   * Prompt caching: `ttl` (--cache-ttl, Anthropic's cache lifetime: 5m or 1h, writes at 1.25× or 2×)
+   * and `key` (--cache-key: OpenAI's `prompt_cache_key`, the `x-session-affinity` header for other
+   * OpenAI-compatible servers). Without a key the session id is used; `sessionId` is filled in when
+   * the session starts, so the provider reads it on its first call.
+   */
+  cache: { ttl: CacheTtl; key?: string; sessionId?: string };
   /** --repair: resume a session the loader found damaged records in (see startSession's `repair`). */
   repair: boolean;
   sessionId?: string;
@@ -138,9 +145,10 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
   const provider = pick("provider", "openai-compatible")!;
   const vendor = pick("vendor", "openai")!;
   const isAnthropic = provider === "anthropic";
-  const baseURL = pick("baseURL", undefined, isAnthropic ? ["ANTHROPIC_BASE_URL"] : vendor === "openai" ? ["OPENAI_BASE_URL"] : []);
+  const speaksOpenAI = vendor === "openai" || provider === "openai-responses";
+  const baseURL = pick("baseURL", undefined, isAnthropic ? ["ANTHROPIC_BASE_URL"] : speaksOpenAI ? ["OPENAI_BASE_URL"] : []);
   // The vendor's own variable (DEEPSEEK_API_KEY, MOONSHOT_API_KEY, …) too, so `ctxkit config` shows the key the provider will use.
-  const apiKey = pick("apiKey", undefined, isAnthropic ? ["ANTHROPIC_API_KEY"] : [...(vendor === "openai" ? ["OPENAI_API_KEY"] : []), ...vendorProfiles[vendor].apiKeyEnvVars]);
+  const apiKey = pick("apiKey", undefined, isAnthropic ? ["ANTHROPIC_API_KEY"] : [...(speaksOpenAI ? ["OPENAI_API_KEY"] : []), ...vendorProfiles[vendor].apiKeyEnvVars]);
   const model = pick("model");
   const modelPath = pick("modelPath");
   const maxIterations = pick("maxIterations", defaultMaxIterations)!;
@@ -149,6 +157,8 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
   const dataDir = resolve(workspace, pick("dataDir", ".ctxkit")!);
   const requestTimeout = pick("requestTimeout");
   const idleTimeout = pick("idleTimeout");
+  const cacheTtl = pick("cacheTtl", "5m")!;
+  const cacheKey = pick("cacheKey");
   const statusBarMode = pick("statusBar", "auto")!;
   const on = (key: "statusBarTimestamps" | "statusBarCounter" | "statusBarTodo" | "statusBarErrors" | "statusBarState") => pick(key, true)!;
   const notes = pick("notes", defaultNotesLocation)!;
@@ -194,6 +204,7 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
       ...(idleTimeout === undefined ? {} : { idleMs: Math.round(idleTimeout * 1000) }),
     },
     ...(flags.session ? { sessionId: flags.session } : {}),
+    cache: { ttl: cacheTtl, ...(cacheKey ? { key: cacheKey } : {}) },
     maxIterations,
     ...(contextWindow ? { contextWindow } : {}),
     compression,

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { budgetModes, compressionPolicyNames, deferToolsModes, notesLocations, providerNames, statusBarModes, vendorNames } from "./config-values.js";
+import { budgetModes, cacheTtls, compressionPolicyNames, deferToolsModes, notesLocations, providerNames, statusBarModes, vendorNames } from "./config-values.js";
 
 // zod/mini rather than zod: the same checks and inferred types for less start-up time (the CLI
 // loads this module on every run). Each check carries its sentence; the file, flag or variable it
@@ -29,6 +29,8 @@ export const configFileSchema = z.strictObject({
   contextWindow: z.optional(positiveInteger()),
   requestTimeout: z.optional(seconds()),
   idleTimeout: z.optional(seconds()),
+  cacheTtl: z.optional(oneOf(cacheTtls)),
+  cacheKey: z.optional(text()),
   dataDir: z.optional(text()),
   system: z.optional(text()),
   projectInstructions: z.optional(flag()),

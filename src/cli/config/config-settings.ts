@@ -1,5 +1,5 @@
 import type { ConfigKey } from "./config-schema.js";
-import { budgetModes, compressionPolicyNames, deferToolsModes, notesLocations, providerNames, statusBarModes, vendorNames } from "./config-values.js";
+import { budgetModes, cacheTtls, compressionPolicyNames, deferToolsModes, notesLocations, providerNames, statusBarModes, vendorNames } from "./config-values.js";
 
 /** How a flag's or an environment variable's text becomes the config file's JSON value. */
 export type SettingInput = "text" | "integer" | "number" | "money" | "switch" | "list" | "repeatable";
@@ -48,7 +48,8 @@ const keyRisk = "a cloned repository could send your API key to a server it chos
 export const configSettings = {
   provider: {
     flag: "provider", input: "text", env: ["CTXKIT_PROVIDER"], group: "Model", values: providerNames, noun: "provider",
-    value: `<${providerNames.join("|")}>`, help: "model API (default openai-compatible); llama is the embedded llama.cpp engine (optional package node-llama-cpp)",
+    value: `<${providerNames.join("|")}>`,
+    help: "model API (default openai-compatible); openai-responses is OpenAI's Responses API (stateless, encrypted reasoning sent back); llama is the embedded llama.cpp engine (optional package node-llama-cpp)",
     workspace: { userOnly: { why: keyRisk } },
   },
   vendor: {
@@ -77,6 +78,14 @@ export const configSettings = {
     help: "seconds to wait for a response to start, per attempt (default 60; 0 = off)",
   },
   idleTimeout: { flag: "idle-timeout", input: "number", env: ["CTXKIT_IDLE_TIMEOUT"], group: "Model", value: "<s>", help: "seconds of silence allowed mid-stream (default 60; 0 = off)" },
+  cacheTtl: {
+    flag: "cache-ttl", input: "text", env: ["CTXKIT_CACHE_TTL"], group: "Model", values: cacheTtls, noun: "cache lifetime (Anthropic's two are 5m and 1h)", value: `<${cacheTtls.join("|")}>`,
+    help: "Anthropic prompt-cache lifetime (default 5m; 1h writes cost 2× input)",
+  },
+  cacheKey: {
+    flag: "cache-key", input: "text", env: ["CTXKIT_CACHE_KEY"], group: "Model", value: "<key>",
+    help: "prompt-cache routing key: OpenAI's prompt_cache_key, x-session-affinity for other OpenAI-compatible servers (default: the session id)",
+  },
   dataDir: {
     flag: "data-dir", input: "text", env: ["CTXKIT_DATA_DIR"], group: "Workspace and session", value: "<dir>",
     help: "where sessions are stored (default <workspace>/.ctxkit)", workspace: "inside",

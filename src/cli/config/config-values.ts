@@ -4,8 +4,9 @@ import { compressionPolicyNames } from "../../context/compression/compression-po
  * The values a setting may take, in one place: the config schema validates with them and the
  * `--help` texts list them. No zod here, so that printing help loads nothing heavy.
  */
-export const providerNames = ["openai-compatible", "anthropic", "llama"] as const;
+export const providerNames = ["openai-compatible", "openai-responses", "anthropic", "llama"] as const;
 export const vendorNames = ["openai", "vllm", "ollama", "llamacpp", "deepseek", "kimi", "glm", "openrouter"] as const;
+export const cacheTtls = ["5m", "1h"] as const;
 export const statusBarModes = ["auto", "replace", "append", "off"] as const;
 export const deferToolsModes = ["auto", "all", "off"] as const;
 export const budgetModes = ["hard", "soft", "approval"] as const;
@@ -14,6 +15,7 @@ export { compressionPolicyNames };
 
 export type ProviderName = (typeof providerNames)[number];
 export type VendorName = (typeof vendorNames)[number];
+export type CacheTtl = (typeof cacheTtls)[number];
 export type StatusBarMode = (typeof statusBarModes)[number];
 export type NotesLocation = (typeof notesLocations)[number];
 
