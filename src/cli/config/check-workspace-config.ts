@@ -31,6 +31,8 @@ export function checkWorkspaceConfig(config: ConfigFile, path: string): ConfigFi
       }
       continue;
     }
+    // An empty list approves nothing (repositories that ship `"allow": []` keep working).
+    if (Array.isArray(config[key]) && (config[key] as unknown[]).length === 0) continue;
     const orPass = rule.userOnly.orPass ?? (setting.flag ? `--${setting.flag}` : undefined);
     throw new ConfigError(
       "config_file_invalid",
