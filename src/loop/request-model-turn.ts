@@ -81,7 +81,7 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
       bodyHash = check.bodyHash;
       state.declaredBreak = undefined;
       cacheBreak = check.cacheBreak;
-      reusablePrefixTokens = check.reusablePrefixTokens;
+      reusablePrefixTokens = check.reusablePrefixTokens ?? check.estimatedReusablePrefixTokens;
       if (check.cacheBreak) {
         const { excerpt: _excerpt, ...fields } = check.cacheBreak;
         yield { type: "cache_break", turn, ...fields };

@@ -67,7 +67,13 @@ interface CallState {
   attributes: Attributes;
 }
 
-const knownProviders: Record<string, string> = { anthropic: "anthropic", openai: "openai", "openai-responses": "openai", deepseek: "deepseek" };
+// ctxkit names an OpenAI-compatible server `openai-compatible:<vendor>`; the conventions name the vendor.
+const knownProviders: Record<string, string> = { anthropic: "anthropic", openai: "openai", "openai-responses": "openai", deepseek: "deepseek", "x-ai": "x_ai", xai: "x_ai", mistral: "mistral_ai", groq: "groq" };
+
+function conventionProviderName(name: string): string {
+  const vendor = name.includes(":") ? name.slice(name.indexOf(":") + 1) : name;
+  return knownProviders[vendor] ?? knownProviders[name] ?? vendor;
+}
 const chunkEvents = new Set<AgentEvent["type"]>(["text_start", "text_delta", "thinking_start", "thinking_delta", "tool_call_start", "tool_call_delta"]);
 
 async function* traceRun(events: AsyncIterable<AgentEvent>, settings: RunTraceSettings): AsyncGenerator<AgentEvent, void> {
@@ -76,7 +82,7 @@ async function* traceRun(events: AsyncIterable<AgentEvent>, settings: RunTraceSe
   let runContext = settings.parent;
   let call: CallState = { firstChunkSeen: false, edits: [], attributes: {} };
   const tools = new Map<string, Span>();
-  const providerName = (name: string) => settings.providerName?.(name) ?? knownProviders[name] ?? name;
+  const providerName = (name: string) => settings.providerName?.(name) ?? conventionProviderName(name);
 
   const startRun = (event: Extract<AgentEvent, { type: "run_start" }>) => {
     runSpan = tracer.startSpan(`invoke_agent ${settings.agent}`, {
