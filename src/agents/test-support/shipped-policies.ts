@@ -31,6 +31,10 @@ export interface ShippedPolicy {
   file: string;
   inherit: PolicyInheritance;
   create(workspace: string): ContextPolicy;
+  /** Policies of one group are alternatives (one compression policy per agent): the suite does not compose them with each other. */
+  group?: "compression";
+  /** The policy itself set to compact soon (a compression policy): the compaction check runs it instead of adding another. */
+  createCompacting?(): ContextPolicy;
   /** Checks of the contract suite this policy skips, each with its reason. */
   skips?: Partial<Record<"pure" | "resume" | "breaks" | "composes" | "compaction", string>>;
 }
@@ -53,6 +57,8 @@ const compressionFiles: Record<string, string> = {
   "context-aware-citations": "src/context/compression/strategies/context-aware-policy.ts",
 };
 
+const writeTimeOnly = new Set<string>(["individual", "context-aware", "context-aware-citations"]);
+
 /**
  * Every context policy ctxkit ships. Add a new one here: it then gets the inheritance check and
  * the whole contract suite (`policy-contract.test.ts`).
@@ -62,7 +68,15 @@ export const shippedPolicies: readonly ShippedPolicy[] = [
   { name: "budget-status", file: "src/context/budget/create-budget-status.ts", inherit: "never", create: () => createBudgetStatus(createBudget({ session: { tokens: 10_000_000 } })) },
   ...compressionPolicyNames
     .filter((name) => name !== "none")
-    .map((name): ShippedPolicy => ({ name, file: compressionFiles[name]!, inherit: "never", create: () => createCompression({ policy: name, contextWindow: 200_000 }) })),
+    .map((name): ShippedPolicy => ({
+      name,
+      file: compressionFiles[name]!,
+      inherit: "never",
+      group: "compression",
+      create: () => createCompression({ policy: name, contextWindow: 200_000 }),
+      createCompacting: () => createCompression({ policy: name, contextWindow: 6_000 }),
+      ...(writeTimeOnly.has(name) ? { skips: { compaction: "it compresses each result once, when it is written, and never replaces part of the trajectory: there is no compaction of its own to survive" } } : {}),
+    })),
   { name: "source-tags", file: "src/context/external-content/create-source-tags.ts", inherit: "share", create: () => createSourceTags() },
   { name: "role-discipline", file: "src/context/external-content/create-role-discipline.ts", inherit: "share", create: () => createRoleDiscipline() },
   { name: "status-bar", file: "src/context/status-bar/create-status-bar.ts", inherit: "never", create: () => createStatusBar({ timestamps: false }) },
