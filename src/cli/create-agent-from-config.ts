@@ -5,6 +5,7 @@ import type { AgentOptions, ToolCallDecision, ToolCallInfo } from "../loop/agent
 import { createAnthropic } from "../providers/anthropic/index.js";
 import { createLlama } from "../providers/llama/index.js";
 import { createOpenAICompatible } from "../providers/openai-compatible/index.js";
+import { createOpenAIResponses } from "../providers/openai-responses/index.js";
 import type { Provider } from "../providers/provider.js";
 import { createSessionStore, type SessionStore, type SessionWriter, type SessionWarning } from "../session/index.js";
 import { createWebFetchTool, createWorkspaceTools } from "../tools/builtin/index.js";
@@ -43,10 +44,23 @@ export function createProviderFromConfig(config: ResolvedConfig, transport: { fe
       "No model is set. Pass --model <name> (e.g. --model qwen3:8b for Ollama), set CTXKIT_MODEL, or add \"model\" to ctxkit.config.json.",
     );
   }
+  // The cache key in force: --cache-key, else the session's id (read on each call, so a new session's id counts once it exists).
+  const cacheKey = () => config.cache.key ?? config.cache.sessionId ?? config.sessionId;
+  if (config.provider === "openai-responses") {
+    return createOpenAIResponses({
+      model: config.model,
+      timeouts: config.timeouts,
+      promptCacheKey: cacheKey,
+      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+      ...transport,
+    });
+  }
   if (config.provider === "anthropic") {
     return createAnthropic({
       model: config.model,
       timeouts: config.timeouts,
+      cacheTtl: config.cache.ttl,
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
       ...(config.baseURL ? { baseURL: config.baseURL } : {}),
       ...transport,
@@ -56,6 +70,7 @@ export function createProviderFromConfig(config: ResolvedConfig, transport: { fe
     vendor: config.vendor,
     model: config.model,
     timeouts: config.timeouts,
+    cacheKey,
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
     ...transport,
@@ -256,6 +271,7 @@ async function createConfiguredAgent(
   });
   const session = assembled.session!;
   sessionId = session.id;
+  config.cache.sessionId = session.id;
   return { agent: assembled.agent, session, resumed: assembled.resumed, warnings: assembled.warnings, statusBar, skills, mcp, ...(compression ? { compression } : {}) };
 }
 

@@ -1,3 +1,4 @@
+import type { CacheCallObservation } from "../context/cache-miss/explain-cache-miss.js";
 import type { ComposedContextPolicy } from "../context/compose-context-policies.js";
 import type { PrefixGuard } from "../context/prefix-guard/index.js";
 import type { StablePrefix } from "../context/stable-prefix.js";
@@ -33,6 +34,8 @@ export interface LoopState {
   toolCallCounts: Map<string, number>;
   lastUsage: Usage | undefined;
   lastRequestAt: Date | undefined;
+  /** The previous call as the cache saw it, to explain the next call's miss (see observeCacheMiss). */
+  lastCacheObservation?: CacheCallObservation;
 }
 
 export function createMeta(state: LoopState, origin: MessageOrigin): MessageMeta {

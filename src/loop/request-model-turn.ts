@@ -1,7 +1,8 @@
 import { describeCacheBreak, hashBody } from "../context/prefix-guard/index.js";
-import { isCtxkitError, type AgentEvent, type AssistantPart, type RunError, type RunErrorCode, type Usage, type UserMessage } from "../types/index.js";
+import { isCtxkitError, type CacheBreak, type AgentEvent, type AssistantPart, type RunError, type RunErrorCode, type Usage, type UserMessage } from "../types/index.js";
 import type { ModelResponse } from "../providers/provider.js";
 import { applyContextEdits } from "./apply-context-edits.js";
+import { observeCacheMiss } from "./observe-cache-miss.js";
 import { callModel } from "./call-model.js";
 import { passCallGate } from "./pass-call-gate.js";
 import type { LoopState } from "./loop-state.js";
@@ -68,6 +69,7 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
     if (signal.aborted) return { kind: "aborted", partial: [] };
 
     let bodyHash: string | undefined;
+    let cacheBreak: CacheBreak | undefined;
     if (state.guard) {
       let check;
       try {
@@ -77,6 +79,7 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
       }
       bodyHash = check.bodyHash;
       state.declaredBreak = undefined;
+      cacheBreak = check.cacheBreak;
       if (check.cacheBreak) {
         const { excerpt: _excerpt, ...fields } = check.cacheBreak;
         yield { type: "cache_break", turn, ...fields };
@@ -121,6 +124,9 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
       // Usage records point at the request record they belong to (numbered across the whole session).
       session?.appendUsage(requestIndex, outcome.usage);
       yield { type: "usage", turn, usage: outcome.usage };
+      const seen = observeCacheMiss(state.lastCacheObservation, { usage: outcome.usage, sentAt: state.lastRequestAt, provider: options.provider, ...(cacheBreak ? { cacheBreak } : {}) });
+      state.lastCacheObservation = seen.observation;
+      if (seen.miss) yield { type: "cache_miss", turn, ...seen.miss };
       for (const warning of policy.afterCall?.(outcome.usage, { model: options.provider.model }) ?? []) yield { type: "warning", ...warning };
     }
     if (outcome.ok) return { kind: "response", response: outcome.response };
