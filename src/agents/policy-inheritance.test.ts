@@ -5,8 +5,9 @@ import { inheritPolicies } from "../context/compose-policy-gates.js";
 import { shippedPolicies } from "./test-support/shipped-policies.js";
 
 const hookLine = /^\s+(processToolResult|prepareContext|routeToolCall|processUserMessage|onToolCall|beforeCall|onFinalText|afterCall|startRun)\b|^\s+(async )?(tail|system|checkpoint|processToolResult|prepareContext)\(/m;
-// The composer and the loop hold hooks too, but make no policy of their own.
-const notPolicyMakers = new Set(["src/context/compose-context-policies.ts", "src/loop/execute-tool-calls.ts"]);
+// The composer and the loop hold hooks too, but make no policy of their own; the replay's summary
+// recorder has a `beforeCall` field that is a call number.
+const notPolicyMakers = new Set(["src/context/compose-context-policies.ts", "src/loop/execute-tool-calls.ts", "src/bench/replay/summary-calls.ts"]);
 
 /** Source files that make a context policy: an object with a `name` and at least one policy hook. */
 function filesMakingPolicies(): string[] {

@@ -18,10 +18,15 @@ import { createRepeatedCallLimit } from "../../tools/create-repeated-call-limit.
 import { createToolOutputCap } from "../../tools/create-tool-output-cap.js";
 import { createToolSearchPolicy } from "../../tools/search/create-tool-search-policy.js";
 import { defineTool } from "../../tools/tool.js";
+import type { Message } from "../../types/index.js";
 import { createClaudeCodePolicy } from "../../bench/replay/comparators/claude-code-policy.js";
 import { createNonePolicy } from "../../bench/replay/comparators/none-policy.js";
 import { createOpencodePolicy } from "../../bench/replay/comparators/opencode-policy.js";
 import { createSlidingWindowPolicy } from "../../bench/replay/comparators/sliding-window-policy.js";
+import { createCodexPolicy } from "../../bench/replay/comparators/codex-policy.js";
+import { createDeepagentsPolicy } from "../../bench/replay/comparators/deepagents-policy.js";
+import { createGeminiCliPolicy } from "../../bench/replay/comparators/gemini-cli-policy.js";
+import { createPiPolicy } from "../../bench/replay/comparators/pi-policy.js";
 
 /** One shipped policy: where it is made, how a child inherits it, and a fresh instance for the suite. */
 export interface ShippedPolicy {
@@ -40,6 +45,7 @@ export interface ShippedPolicy {
 }
 
 const estimator = getTokenCounter("estimate");
+const countMessage = (message: Message) => estimator.count(JSON.stringify(message));
 const lookupOrder = defineTool<{ id: string }>({
   name: "lookup_order",
   description: "Look up an order by its id.",
@@ -101,5 +107,14 @@ export const shippedPolicies: readonly ShippedPolicy[] = [
     create: () => createOpencodePolicy({ contextWindow: 200_000, countMessage: (message) => estimator.count(JSON.stringify(message)), summarizer: createDeterministicSummarizer() }),
   },
   { name: "sliding-window", file: "src/bench/replay/comparators/sliding-window-policy.ts", inherit: "never", create: () => createSlidingWindowPolicy() },
+  { name: "codex", file: "src/bench/replay/comparators/codex-policy.ts", inherit: "never", create: () => createCodexPolicy({ contextWindow: 200_000, counter: estimator, summarizer: createDeterministicSummarizer() }) },
+  { name: "deepagents", file: "src/bench/replay/comparators/deepagents-policy.ts", inherit: "never", create: () => createDeepagentsPolicy({ contextWindow: 200_000, countMessage, summarizer: createDeterministicSummarizer() }) },
+  {
+    name: "gemini-cli",
+    file: "src/bench/replay/comparators/gemini-cli-policy.ts",
+    inherit: "never",
+    create: () => createGeminiCliPolicy({ contextWindow: 200_000, countTokens: (messages) => messages.reduce((sum, message) => sum + countMessage(message), 0), countMessage, counter: estimator, summarizer: createDeterministicSummarizer() }),
+  },
+  { name: "pi", file: "src/bench/replay/comparators/pi-policy.ts", inherit: "never", create: () => createPiPolicy({ contextWindow: 200_000, countMessage, summarizer: createDeterministicSummarizer() }) },
   { name: "none", file: "src/bench/replay/comparators/none-policy.ts", inherit: "never", create: () => createNonePolicy() },
 ];
