@@ -181,6 +181,18 @@ describe("ctxkit bench <name> --json", { timeout: 600_000 }, () => {
     expect(first((printed.heldOut as Json).throughput)).toMatchObject({ counter: expect.any(String), megabytesPerSecond: expect.any(Number) });
   });
 
+  it("tool-search: recall@5 and MRR per settings and half over one index of real MCP catalogs, the speed at 500 tools", async () => {
+    const { printed, written, help } = await benchJson(["tool-search", "--corpus", corpus], "tool-search.json");
+    expect(written).toEqual(printed);
+    expectDocumentedLocation(help, "tool-search.json");
+    expect((printed.catalog as Json).tools).toBeGreaterThanOrEqual(70);
+    const rows = printed.rows as Json[];
+    expect(new Set(rows.map((row) => row.half))).toEqual(new Set(["tune", "measure"]));
+    expect(rows.map((row) => row.arm)).toContain("defaults");
+    expect(rows[0]).toMatchObject({ queries: expect.any(Number), recallAt5: expect.any(Number), mrr: expect.any(Number) });
+    expect(printed.speed).toMatchObject({ tools: 500, microsecondsPerQuery: expect.any(Number) });
+  });
+
   it.skipIf(!hasTau)("writes to bench-results/ inside the ctxkit project, and to --out when given", async () => {
     const project = await mkdtemp(join(tmpdir(), "ctxkit-bench-json-project-"));
     await writeFile(join(project, "package.json"), JSON.stringify({ name: "ctxkit" }));

@@ -24,7 +24,7 @@ export async function writeViewerSession(workspace: string): Promise<{ id: strin
     tools: [fetchTool],
     session: started.session,
     context: [compression, statusBar],
-    clock: createTestClock("2025-09-14T10:30:00.000Z"),
+    runtime: { clock: createTestClock("2025-09-14T10:30:00.000Z") },
   });
   await agent.run("Identify OpenAI's co-founders and track where each of them works now.").result();
   await started.session.close();

@@ -9,6 +9,7 @@ import { ConfigError, derivedOf, type AgentEvent, type ToolDefinition, type Tool
 import { nodeScriptCommand } from "../node-script-command.js";
 import { toBenchTools } from "./disclosure-catalog.js";
 import { createWireProvider } from "./wire-provider.js";
+import { resolveDeferredTools } from "../../tools/search/resolve-deferred-tools.js";
 
 /** One step of the scripted run: what the person types and what the model answers, call by call. */
 export interface CacheSafetyStep {
@@ -97,11 +98,8 @@ export async function runCacheSafety(input: CacheSafetyInput): Promise<CacheSafe
     agent = createAgent({
       provider,
       system: "You are a careful assistant for web testing and travel bookings.",
-      tools: [...toBenchTools(input.catalog, true), ...mcp.tools],
-      context: [createSkillsPolicy(input.skills), mcpPolicy],
-      toolSearch: { lateTools: mcp.lateTools },
-      clock: fixedClock(),
-      createId: counterIds(),
+      ...resolveDeferredTools({ tools: [...toBenchTools(input.catalog, true), ...mcp.tools], context: [createSkillsPolicy(input.skills), mcpPolicy], toolSearch: { lateTools: mcp.lateTools } }),
+      runtime: { clock: fixedClock(), createId: counterIds() },
     });
     for (const step of steps) {
       const before = provider.requests.length;

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createScriptedProvider } from "../providers/scripted/index.js";
-import { defineTool } from "../tools/tool.js";
+import { defineTool } from "./tool.js";
 import type { AgentEvent } from "../types/index.js";
 import { capToolOutput } from "./cap-tool-output.js";
-import { createAgent } from "./create-agent.js";
-import { createTestClock, createTestIds } from "./test-support.js";
+import { createAgent } from "../loop/create-agent.js";
+import { createToolOutputCap } from "./create-tool-output-cap.js";
+import { createTestClock, createTestIds } from "../loop/test-support.js";
 
 describe("capToolOutput", () => {
   it("keeps a short result as it is and cuts a long one to its start and end with a note", () => {
@@ -37,10 +38,9 @@ describe("the loop's tool result cap", () => {
       provider: createScriptedProvider({ turns: [{ toolCalls: [{ name: "dump", arguments: {} }] }, "Done."] }),
       system: "s",
       tools: [hugeTool],
-      clock: createTestClock(),
-      createId: createTestIds(),
-      maxToolResultCharacters: 100_000,
+      context: [createToolOutputCap({ maxCharacters: 100_000 })],
       prefixGuard: false,
+      runtime: { clock: createTestClock(), createId: createTestIds() },
     });
     const events: AgentEvent[] = [];
     for await (const event of agent.run("go")) events.push(event);
