@@ -141,8 +141,9 @@ describe("bash: processes a call started do not outlive it", () => {
   });
 
   it("ends a running command's processes when ctxkit itself exits", async () => {
-    // A real process that exits while its command sleeps (the module from the sources, through the checkout's TypeScript loader).
-    const child = spawn(process.execPath, ["--import", typescriptLoader, "--input-type=module", "-e", exitScript(temp.workspace)], { stdio: ["ignore", "pipe", "inherit"] });
+    // A real process that exits while its command sleeps, running the sources (npm test builds no dist/).
+    const loader = new URL("../../../scripts/typescript-loader.mjs", import.meta.url).pathname;
+    const child = spawn(process.execPath, ["--import", loader, "--input-type=module", "-e", exitScript(temp.workspace)], { stdio: ["ignore", "pipe", "inherit"] });
     let printed = "";
     child.stdout.on("data", (chunk: Buffer) => (printed += chunk.toString()));
     await new Promise((resolve) => child.once("exit", resolve));
@@ -151,8 +152,6 @@ describe("bash: processes a call started do not outlive it", () => {
     expect(await waitUntilGone(pid)).toBe(true);
   });
 });
-
-const typescriptLoader = new URL("../../../scripts/typescript-loader.mjs", import.meta.url).href;
 
 function exitScript(workspace: string): string {
   const module = new URL("./bash.ts", import.meta.url).pathname;
