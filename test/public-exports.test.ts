@@ -89,4 +89,11 @@ describe("the built ctxkit entry", () => {
     expect((await importInChild("dist/tools/index.js")).names).toEqual(expect.arrayContaining(["createWorkspaceTools", "createReadFileTool"]));
     expect((await importInChild("dist/bench/index.js")).names.length).toBeGreaterThan(0);
   }, 300_000);
+
+  it("ctxkit/tracing needs only @opentelemetry/api, never the SDK", async () => {
+    const { names, loaded } = await importInChild("dist/tracing/index.js");
+    expect(names).toEqual(["captureContentVariable", "createAgentTracing", "ctxkitAttributes", "genAi", "traceAgentRun"]);
+    const otel = [...new Set(loaded.flatMap((url) => /node_modules\/(@opentelemetry\/[^/]+)/.exec(url)?.[1] ?? []))];
+    expect(otel).toEqual(["@opentelemetry/api"]);
+  }, 120_000);
 });

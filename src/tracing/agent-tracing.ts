@@ -24,8 +24,11 @@ export interface TraceRunOptions {
 }
 
 export interface AgentTracing {
-  /** Passes the run's events through unchanged, turning them into spans on the way. */
-  traceRun(events: AsyncIterable<AgentEvent>, options?: TraceRunOptions): AsyncGenerator<AgentEvent, void>;
+  /**
+   * Passes the run's events through unchanged, turning them into spans on the way. When the tracer
+   * does not record (no SDK registered, or sampled out), it hands back `events` itself: tracing off costs nothing per event.
+   */
+  traceRun(events: AsyncIterable<AgentEvent>, options?: TraceRunOptions): AsyncIterable<AgentEvent>;
   /** For `createTaskTool({ observeChildRun })`: a child's run nests under the parent's `execute_tool task` span. */
   observeChildRun(events: AsyncIterable<AgentEvent>, child: { agent: string; parentToolCallId: string }): AsyncIterable<AgentEvent>;
 }
@@ -47,7 +50,7 @@ export function createAgentTracing(options: AgentTracingOptions, env: Readonly<R
 }
 
 /** One-off form of `createAgentTracing(options).traceRun(events)`, for a run without sub-agents. */
-export function traceAgentRun(events: AsyncIterable<AgentEvent>, options: AgentTracingOptions & TraceRunOptions): AsyncGenerator<AgentEvent, void> {
+export function traceAgentRun(events: AsyncIterable<AgentEvent>, options: AgentTracingOptions & TraceRunOptions): AsyncIterable<AgentEvent> {
   return createAgentTracing(options).traceRun(events, options);
 }
 
@@ -76,26 +79,31 @@ function conventionProviderName(name: string): string {
 }
 const chunkEvents = new Set<AgentEvent["type"]>(["text_start", "text_delta", "thinking_start", "thinking_delta", "tool_call_start", "tool_call_delta"]);
 
-async function* traceRun(events: AsyncIterable<AgentEvent>, settings: RunTraceSettings): AsyncGenerator<AgentEvent, void> {
+function traceRun(events: AsyncIterable<AgentEvent>, settings: RunTraceSettings): AsyncIterable<AgentEvent> {
+  const runSpan = settings.tracer.startSpan(`invoke_agent ${settings.agent}`, {
+    kind: SpanKind.INTERNAL,
+    attributes: { [genAi.operationName]: "invoke_agent", [genAi.agentName]: settings.agent },
+  }, settings.parent);
+  if (!runSpan.isRecording()) {
+    runSpan.end();
+    return events;
+  }
+  return traceEvents(events, runSpan, settings);
+}
+
+async function* traceEvents(events: AsyncIterable<AgentEvent>, runSpan: Span, settings: RunTraceSettings): AsyncGenerator<AgentEvent, void> {
   const { tracer, capture } = settings;
-  let runSpan: Span | undefined;
-  let runContext = settings.parent;
+  const runContext = trace.setSpan(settings.parent, runSpan);
   let call: CallState = { firstChunkSeen: false, edits: [], attributes: {} };
   const tools = new Map<string, Span>();
   const providerName = (name: string) => settings.providerName?.(name) ?? conventionProviderName(name);
 
   const startRun = (event: Extract<AgentEvent, { type: "run_start" }>) => {
-    runSpan = tracer.startSpan(`invoke_agent ${settings.agent}`, {
-      kind: SpanKind.INTERNAL,
-      attributes: {
-        [genAi.operationName]: "invoke_agent",
-        [genAi.agentName]: settings.agent,
-        [genAi.agentId]: event.runId,
-        ...(event.sessionId ? { [genAi.conversationId]: event.sessionId } : {}),
-        ...(capture ? { [genAi.inputMessages]: JSON.stringify([{ role: "user", parts: [{ type: "text", content: event.input }] }]) } : {}),
-      },
-    }, settings.parent);
-    runContext = trace.setSpan(settings.parent, runSpan);
+    runSpan.setAttributes({
+      [genAi.agentId]: event.runId,
+      ...(event.sessionId ? { [genAi.conversationId]: event.sessionId } : {}),
+      ...(capture ? { [genAi.inputMessages]: JSON.stringify([{ role: "user", parts: [{ type: "text", content: event.input }] }]) } : {}),
+    });
   };
 
   const endCall = (error?: string) => {
@@ -208,12 +216,12 @@ async function* traceRun(events: AsyncIterable<AgentEvent>, settings: RunTraceSe
       }
       case "error":
         endCall(event.code);
-        runSpan?.setStatus({ code: SpanStatusCode.ERROR, message: event.message }).setAttribute(genAi.errorType, event.code);
+        runSpan.setStatus({ code: SpanStatusCode.ERROR, message: event.message }).setAttribute(genAi.errorType, event.code);
         return;
       case "run_end":
         endCall();
-        runSpan?.setAttributes({ ...usageAttributes(event.usage), [ck.stopReason]: event.stopReason, [ck.iterations]: event.iterations });
-        if (capture && event.finalText !== "") runSpan?.setAttribute(genAi.outputMessages, JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: event.finalText }] }]));
+        runSpan.setAttributes({ ...usageAttributes(event.usage), [ck.stopReason]: event.stopReason, [ck.iterations]: event.iterations });
+        if (capture && event.finalText !== "") runSpan.setAttribute(genAi.outputMessages, JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: event.finalText }] }]));
         return;
       default:
         if (chunkEvents.has(event.type) && call.span && !call.firstChunkSeen && call.sentAt !== undefined) {
@@ -235,7 +243,7 @@ async function* traceRun(events: AsyncIterable<AgentEvent>, settings: RunTraceSe
       span.end();
       settings.toolContexts.delete(id);
     }
-    runSpan?.end();
+    runSpan.end();
   }
 }
 
