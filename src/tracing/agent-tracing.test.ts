@@ -34,7 +34,7 @@ describe("traceAgentRun", () => {
     const { finished, tracer } = sdk();
     const provider = createScriptedProvider({
       model: "m-1",
-      turns: [{ toolCalls: [{ name: "lookup", arguments: { word: "fox" } }] }, { error: new ProviderError("provider_unavailable", "The server is down.") }],
+      turns: [{ toolCalls: [{ name: "lookup", arguments: { word: "fox" } }] }, { error: new ProviderError("provider_connection_error", "The server is down.") }],
     });
     const agent = createAgent({ provider, system: "s", tools: [lookup], confirmToolCall: async () => ({ approved: false, reason: "not now" }) });
     const seen = [];
@@ -47,9 +47,9 @@ describe("traceAgentRun", () => {
     expect(tool.status.code).toBe(2);
     const failed = spans[2]!;
     expect(failed.status.code).toBe(2);
-    expect(failed.attributes["error.type"]).toBe("provider_unavailable");
+    expect(failed.attributes["error.type"]).toBe("provider_connection_error");
     expect(spans[3]!.attributes["ctxkit.stop_reason"]).toBe("error");
-    expect(spans[3]!.attributes["error.type"]).toBe("provider_unavailable");
+    expect(spans[3]!.attributes["error.type"]).toBe("provider_connection_error");
   });
 
   it("closes every span it opened when the consumer stops early", async () => {

@@ -12,7 +12,8 @@ provider, one small tool call per turn, no session) is timed from its first even
 consumed three ways: untraced; through ctxkit's tracing with no SDK registered ("tracing off",
 the @opentelemetry/api no-op every library user gets); and into the OpenTelemetry SDK with a batch
 processor and an in-memory exporter ("tracing on"). Each round runs every arm once, in rotating
-order; the overhead is the median over rounds of arm ÷ untraced − 1, paired within a round.
+order; the overhead is the fastest run of an arm ÷ the fastest untraced run − 1 (load on a shared
+machine only adds time), with the median of per-round ratios beside it.
 
 Options:
   --calls <n>     model calls per run (default 500)
