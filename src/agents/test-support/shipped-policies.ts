@@ -7,6 +7,7 @@ import type { ContextPolicy } from "../../context/context-policy.js";
 import { createRoleDiscipline } from "../../context/external-content/create-role-discipline.js";
 import { createSourceTags } from "../../context/external-content/create-source-tags.js";
 import type { PolicyInheritance } from "../../context/policy-gates.js";
+import { createInstructionsAnnouncer } from "../../context/project-instructions/create-instructions-announcer.js";
 import { createStatusBar } from "../../context/status-bar/create-status-bar.js";
 import { createMcpPolicy } from "../../mcp/create-mcp-policy.js";
 import { createLeakWithholding } from "../../security/create-leak-withholding.js";
@@ -85,6 +86,7 @@ export const shippedPolicies: readonly ShippedPolicy[] = [
     })),
   { name: "source-tags", file: "src/context/external-content/create-source-tags.ts", inherit: "share", create: () => createSourceTags() },
   { name: "role-discipline", file: "src/context/external-content/create-role-discipline.ts", inherit: "share", create: () => createRoleDiscipline() },
+  { name: "project-instructions", file: "src/context/project-instructions/create-instructions-announcer.ts", inherit: "never", create: () => createInstructionsAnnouncer({ takeChange: () => undefined }) },
   { name: "status-bar", file: "src/context/status-bar/create-status-bar.ts", inherit: "never", create: () => createStatusBar({ timestamps: false }) },
   { name: "mcp", file: "src/mcp/create-mcp-policy.ts", inherit: "never", create: () => createMcpPolicy({ onToolsChanged: () => () => undefined }) },
   { name: "skills", file: "src/skills/create-skills-policy.ts", inherit: "never", create: () => createSkillsPolicy({ skills: [], warnings: [] }) },

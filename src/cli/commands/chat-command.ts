@@ -5,6 +5,7 @@ import { createChatInput } from "../chat-input.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { createConfirmationHandler } from "../confirm-prompt.js";
+import { createInstructionsAnnouncer } from "../../context/project-instructions/create-instructions-announcer.js";
 import { createAgentFromConfig } from "../create-agent-from-config.js";
 import { closeAgentRun } from "../close-agent-run.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
@@ -73,6 +74,8 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     provider: setup.provider,
     system: setup.system,
     extra: { settings: setup.settings },
+    // Changed project instructions go before the person's next message, announced by a policy.
+    policies: [createInstructionsAnnouncer({ takeChange: setup.takeInstructionsChange, onAnnounce: () => io.stdout.write(style.dim("(the project instructions changed; the model is told with this message)\n")) })],
     notes,
     ...(budget ? { budget: { settings: budget, readLine: input.nextAnswer, output: io.stdout, style } } : {}),
     confirmToolCall: createConfirmationHandler({ approveAll: config.yes, allow: config.allow, readLine: input.nextAnswer, output: io.stdout, style, workspace: config.workspace, interactive: io.stdin.isTTY === true }),
@@ -162,10 +165,8 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
         else io.stdout.write(`Unknown command ${command}. Type /help.\n`);
         continue;
       }
-      const change = setup.takeInstructionsChange();
-      if (change) io.stdout.write(style.dim("(the project instructions changed; the model is told with this message)\n"));
       current = new AbortController();
-      for await (const event of agent.run(change ? `${change}\n\n${line}` : line, { signal: current.signal })) {
+      for await (const event of agent.run(line, { signal: current.signal })) {
         renderer.handle(event);
         if (event.type === "usage") callUsages.push(event.usage);
         if (event.type === "cache_miss") {

@@ -4,6 +4,7 @@ import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { toCliMessage } from "../cli-error-message.js";
 import { createConfirmationHandler, lineReader } from "../confirm-prompt.js";
+import { createInstructionsAnnouncer } from "../../context/project-instructions/create-instructions-announcer.js";
 import { createAgentFromConfig } from "../create-agent-from-config.js";
 import { closeAgentRun } from "../close-agent-run.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
@@ -54,6 +55,8 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     provider: setup.provider,
     system: setup.system,
     extra: { settings: setup.settings },
+    // Changed project instructions (a resumed session) go before the task, announced by a policy.
+    policies: [createInstructionsAnnouncer({ takeChange: setup.takeInstructionsChange })],
     confirmToolCall: createConfirmationHandler({
       approveAll: config.yes,
       allow: config.allow,
@@ -88,9 +91,8 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   });
   let last: AgentEvent | undefined;
   let errorShown = false;
-  const change = setup.takeInstructionsChange();
   try {
-    for await (const event of agent.run(change ? `${change}\n\n${task}` : task, { signal: controller.signal })) {
+    for await (const event of agent.run(task, { signal: controller.signal })) {
       last = event;
       if (event.type === "error") errorShown = true;
       if (flags.json) io.stdout.write(`${JSON.stringify(event)}\n`);
