@@ -117,7 +117,7 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
   const seconds = (Date.now() - started) / 1000;
   const report = reports[0]!;
 
-  const out = benchOutputPath(io.cwd, option("out"), defaultOut);
+  const out = benchOutputPath(io, option("out"), defaultOut);
   const json = windows.length === 1 ? { ...report, pricing: pricingName, problems: loaded.problems } : { windows: reports, counter: counter.name, pricing: pricingName, problems: loaded.problems };
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
