@@ -85,3 +85,13 @@ describe("--format all", () => {
     expect(loaded.problems).toContainEqual({ file: join(folder, "flights.json"), reason: "skipped: not a transcript of any known format" });
   });
 });
+
+describe("the matrix table's yardstick", () => {
+  it("is the cheapest agent comparator with no overflow in the cell; baselines and overflowing ones do not count", async () => {
+    const { cheapestCleanComparatorCost } = await import("../src/bench/replay/format-matrix-table.js");
+    const row = (policy: string, cost: number, overflows = 0) => ({ policy, runs: 5, overflows, cost, errors: 0 }) as Parameters<typeof cheapestCleanComparatorCost>[0][number];
+    const rows = [row("none", 1), row("codex", 3, 2), row("pi", 5), row("deepagents", 4), row("ctxkit", 2)];
+    expect(cheapestCleanComparatorCost(rows, ["codex", "pi", "deepagents"])).toBe(4);
+    expect(cheapestCleanComparatorCost([row("codex", 3, 1)], ["codex"])).toBeUndefined();
+  });
+});
