@@ -5,6 +5,7 @@ import { createTestClock, createTestIds } from "../../loop/test-support.js";
 import { isMessage } from "../../session/validate-message.js";
 import { startLoopbackServer, type LoopbackServer, type ScriptedHttpResponse } from "../../testing/loopback-server.js";
 import { defineTool } from "../../tools/tool.js";
+import { resolveDeferredTools } from "../../tools/search/resolve-deferred-tools.js";
 import type { AgentEvent } from "../../types/index.js";
 import { createOpenAIResponses } from "./index.js";
 
@@ -112,7 +113,9 @@ describe("OpenAI Responses against recorded streams", () => {
     });
     const provider = createOpenAIResponses({ model: "gpt-5.4", apiKey: "test", baseURL: server.url, toolSearch: true });
     expect(provider.nativeToolSearch).toBe(true);
-    const agent = createAgent({ provider, system: "You report the weather.", tools: [calculator, getWeather], prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
+    // The deferred tool is routed by the tool-search policy in its native form (the API searches it).
+    const deferred = resolveDeferredTools({ tools: [calculator, getWeather], nativeToolSearch: true });
+    const agent = createAgent({ provider, system: "You report the weather.", ...deferred, prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
     const events = await run(agent, "What's the weather in San Francisco?");
     expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
 
