@@ -6,6 +6,7 @@ import { createNonePolicy } from "./comparators/none-policy.js";
 import { createOpencodePolicy } from "./comparators/opencode-policy.js";
 import { createSlidingWindowPolicy } from "./comparators/sliding-window-policy.js";
 import { compressionReplayPolicies } from "./compression-replay-policies.js";
+import { serverContextReplayPolicies } from "./server-context-replay-policies.js";
 import type { PromptMeter } from "./prompt-meter.js";
 
 /** What a policy is built from, fresh for every replayed run. */
@@ -36,6 +37,7 @@ const comparatorPolicies: Record<string, ReplayPolicyFactory> = {
         meter.requestTokens({ system: prefix.system, tools: prefix.tools as ToolDefinition[], messages: messages as Message[], cacheBreakpoints: [], settings: {} }),
     }),
   opencode: ({ contextWindow, meter, summarizer }) => createOpencodePolicy({ contextWindow, countMessage: meter.messageTokens, summarizer }),
+  ...serverContextReplayPolicies,
 };
 
 /**
