@@ -1,4 +1,3 @@
-import { fileURLToPath } from "node:url";
 import { createAgent, type Agent } from "../../loop/create-agent.js";
 import type { ScriptedTurn } from "../../providers/scripted/index.js";
 import { createSkillsPolicy } from "../../skills/create-skills-policy.js";
@@ -7,6 +6,7 @@ import { connectMcpServers } from "../../mcp/connect-mcp-servers.js";
 import { createMcpPolicy } from "../../mcp/create-mcp-policy.js";
 import type { McpStdioServerConfig } from "../../mcp/mcp-config.js";
 import { ConfigError, derivedOf, type AgentEvent, type ToolDefinition, type ToolMessage } from "../../types/index.js";
+import { nodeScriptCommand } from "../node-script-command.js";
 import { toBenchTools } from "./disclosure-catalog.js";
 import { createWireProvider } from "./wire-provider.js";
 import { resolveDeferredTools } from "../../tools/search/resolve-deferred-tools.js";
@@ -146,7 +146,7 @@ export async function runCacheSafety(input: CacheSafetyInput): Promise<CacheSafe
 
 /** The bench's own stdio server (compiled next to this file), started with this Node. */
 export function growingMcpServer(): McpStdioServerConfig {
-  return { command: process.execPath, args: [fileURLToPath(new URL("./growing-mcp-server.js", import.meta.url))], env: {} };
+  return { ...nodeScriptCommand(new URL("./growing-mcp-server.js", import.meta.url)), env: {} };
 }
 
 export function fixedClock(start = "2026-12-01T00:00:00.000Z"): () => Date {

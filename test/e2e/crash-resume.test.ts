@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createAgent, createSessionStore, rebuildRequest, startSession } from "../src/index.js";
-import { buildModelRequest } from "../src/context/build-model-request.js";
-import { createScriptedProvider } from "../src/testing.js";
-import type { SerializedRequest } from "../src/index.js";
+import { createAgent, createSessionStore, rebuildRequest, startSession } from "../../src/index.js";
+import { buildModelRequest } from "../../src/context/build-model-request.js";
+import { createScriptedProvider } from "../../src/testing.js";
+import type { SerializedRequest } from "../../src/index.js";
 
 const dist = pathToFileURL(resolve("dist")).href;
 

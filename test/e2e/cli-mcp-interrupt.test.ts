@@ -3,8 +3,8 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startOpenAIModelServer, type OpenAIModelServer } from "../src/testing.js";
-import { isRunning, scriptServer } from "../src/mcp/test-support/mcp-test-servers.js";
+import { startOpenAIModelServer, type OpenAIModelServer } from "../../src/testing.js";
+import { isRunning, scriptServer } from "../../src/mcp/test-support/mcp-test-servers.js";
 
 // Ctrl-C in the middle of an MCP call that hangs: ctxkit exits with 130 and the server's process is gone.
 let model: OpenAIModelServer | undefined;

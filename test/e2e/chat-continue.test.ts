@@ -2,8 +2,8 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startOpenAIModelServer, type OpenAIModelServer } from "../src/testing.js";
-import { runInPty, type PtySession } from "./run-pty.js";
+import { startOpenAIModelServer, type OpenAIModelServer } from "../../src/testing.js";
+import { runInPty, type PtySession } from "../run-pty.js";
 
 // `ctxkit chat --continue` on a pseudo-terminal picks up the workspace's latest session.
 let server: OpenAIModelServer | undefined;

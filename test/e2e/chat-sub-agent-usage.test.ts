@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startOpenAIModelServer, type OpenAIModelServer } from "../src/testing.js";
-import { runInPty, type PtySession } from "./run-pty.js";
+import { startOpenAIModelServer, type OpenAIModelServer } from "../../src/testing.js";
+import { runInPty, type PtySession } from "../run-pty.js";
 
 // `/usage` in `ctxkit chat` (on a pseudo-terminal) counts what the agent's sub-agents used too.
 let server: OpenAIModelServer | undefined;

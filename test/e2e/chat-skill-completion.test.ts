@@ -2,9 +2,9 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startOpenAIModelServer, type OpenAIModelServer } from "../src/testing.js";
-import { skillMarkdown, writeSkillFolders } from "../src/skills/test-support/skill-folders.js";
-import { runInPty, type PtySession } from "./run-pty.js";
+import { startOpenAIModelServer, type OpenAIModelServer } from "../../src/testing.js";
+import { skillMarkdown, writeSkillFolders } from "../../src/skills/test-support/skill-folders.js";
+import { runInPty, type PtySession } from "../run-pty.js";
 
 // `ctxkit chat` on a real pseudo-terminal: Tab after `/` offers the workspace's skills too.
 let server: OpenAIModelServer | undefined;

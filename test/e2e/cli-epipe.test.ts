@@ -3,8 +3,8 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startOpenAIModelServer, type OpenAIModelServer } from "../src/testing.js";
-import { runCli } from "./run-cli.js";
+import { startOpenAIModelServer, type OpenAIModelServer } from "../../src/testing.js";
+import { runCli } from "../run-cli.js";
 
 // `ctxkit run --json | head -1` and `ctxkit sessions show <id> | head -1`: the reader leaves after
 // the first chunk; ctxkit exits quietly with no stack trace (EPIPE is not an error worth one).
@@ -38,5 +38,15 @@ describe("ctxkit output to a reader that leaves", { timeout: 120_000 }, () => {
     const show = await runUntilFirstOutput(["sessions", "show", sessionId], cwd);
     expect(show.stderr).toBe("");
     expect(show.code).toBe(0);
+  });
+
+  it("exits quietly when the reader of its output goes away (ctxkit demo | head -1)", async () => {
+    const child = spawn(process.execPath, [bin, "demo"], { cwd: await mkdtemp(join(tmpdir(), "ctxkit-epipe-")), env: { PATH: process.env.PATH ?? "", NO_COLOR: "1" } });
+    let stderr = "";
+    child.stderr.on("data", (data: Buffer) => (stderr += data.toString()));
+    child.stdout.once("data", () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolvePromise) => child.on("close", resolvePromise));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
   });
 });

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startLoopbackServer, startOpenAIModelServer, type LoopbackServer, type OpenAIModelServer } from "../src/testing.js";
-import { runInPty, type PtySession } from "./run-pty.js";
+import { startLoopbackServer, startOpenAIModelServer, type LoopbackServer, type OpenAIModelServer } from "../../src/testing.js";
+import { runInPty, type PtySession } from "../run-pty.js";
 
 // `ctxkit chat` on a real pseudo-terminal (util-linux `script`), against a loopback model server.
 let server: OpenAIModelServer | undefined;

@@ -1,10 +1,10 @@
 import { join } from "node:path";
-import { createCompression } from "../src/context/compression/index.js";
-import { createResearchModel, fetchTool } from "../src/context/compression/test-support/research-task.js";
-import { createStatusBar } from "../src/context/status-bar/index.js";
-import { createAgent } from "../src/loop/create-agent.js";
-import { createTestClock } from "../src/loop/test-support.js";
-import { createSessionStore, startSession } from "../src/session/index.js";
+import { createCompression } from "../../src/context/compression/index.js";
+import { createResearchModel, fetchTool } from "../../src/context/compression/test-support/research-task.js";
+import { createStatusBar } from "../../src/context/status-bar/index.js";
+import { createAgent } from "../../src/loop/create-agent.js";
+import { createTestClock } from "../../src/loop/test-support.js";
+import { createSessionStore, startSession } from "../../src/session/index.js";
 
 /**
  * Writes a real ctxkit session through the agent loop, with a scripted research model (its pages

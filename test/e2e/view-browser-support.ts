@@ -4,6 +4,7 @@ import { mkdir, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
+import { requireEndToEnd } from "./end-to-end-only.js";
 
 /** Debian's chromium (apt-get install chromium); no browser is downloaded. */
 export const CHROMIUM = "/usr/bin/chromium";
@@ -35,6 +36,7 @@ export interface RunningViewer {
 
 /** Starts the built `ctxkit view … --port 0 --no-open` and reads the URL from its first line. */
 export function startViewer(args: string[], cwd: string): Promise<RunningViewer> {
+  requireEndToEnd("startViewer");
   const child: ChildProcess = spawn(process.execPath, [resolve("bin/ctxkit.js"), "view", ...args, "--port", "0", "--no-open"], {
     cwd,
     env: { PATH: process.env.PATH ?? "", HOME: cwd, NO_COLOR: "1" },
