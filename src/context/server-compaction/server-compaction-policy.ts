@@ -12,6 +12,8 @@ import type { Message } from "../../types/index.js";
 export function createServerCompactionPolicy(): ContextPolicy {
   return {
     name: "server-compaction",
+    // Stateless (decided from the messages alone): a child on the same provider follows its own compaction items the same way.
+    inherit: "share",
     prepareContext(state) {
       const at = lastCompaction(state.messages);
       if (at === undefined || at === 0) return undefined;

@@ -32,6 +32,8 @@ export function createAnthropicClearToolUsesPolicy(options: AnthropicClearToolUs
   const excluded = new Set(options.excludeTools ?? []);
   return {
     name: "anthropic-clear-tool-uses",
+    // A replay comparator: children (which replay never runs) get nothing.
+    inherit: "never",
     prepareContext(state) {
       const tokens = options.countRequest(state.messages);
       if (!state.overflow && tokens <= trigger) return undefined;

@@ -31,6 +31,8 @@ export function createServerCompactionPolicy(options: ServerCompactionOptions): 
   const name = options.vendor === "anthropic" ? "anthropic-compaction" : "openai-compaction";
   return {
     name,
+    // A replay comparator: children (which replay never runs) get nothing.
+    inherit: "never",
     async prepareContext(state) {
       const tokens = options.countRequest(state.messages);
       if (!state.overflow && tokens <= threshold) return undefined;
