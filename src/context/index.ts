@@ -10,3 +10,5 @@ export * from "./status-bar/index.js";
 export { carryCheckpoints } from "./carry-checkpoints.js";
 export { toProcessedToolResult } from "./context-policy.js";
 export type { ComposedContextPolicy } from "./compose-context-policies.js";
+export { createServerCompactionPolicy } from "./server-compaction/server-compaction-policy.js";
+export { explainCacheMiss, type CacheCallObservation, type CacheMissPrices } from "./cache-miss/explain-cache-miss.js";
