@@ -10,10 +10,12 @@ const chunkBytes = 64 * 1024;
 const megabyte = 1024 * 1024;
 /** The issue's bound: a 10 MB event may take at most 2.5× a 5 MB one once start-up is removed (linear is 2×). */
 const allowedRatio = 2.5;
+const attempts = 4;
 
 export interface BigEventTiming {
   vendor: "openai" | "anthropic";
   sizeMb: number;
+  /** CPU milliseconds (best of the attempts). */
   ms: number;
 }
 
@@ -37,13 +39,16 @@ export async function runBigEventBattery(sizesMb: readonly number[] = [5, 10]): 
       for (const sizeMb of [0, ...sizesMb]) {
         const text = "y".repeat(Math.max(1, Math.round(sizeMb * megabyte)));
         next = vendor === "openai" ? openaiStream(text) : anthropicStream(text);
-        // Best of two: the machine is shared, and a stall of another process is not the parser's.
+        // CPU time of this process (the server and the provider both run here), best of a few:
+        // on a shared machine wall time mostly measures the other processes.
         let best = Number.POSITIVE_INFINITY;
-        for (let attempt = 0; attempt < 2; attempt += 1) {
+        for (let attempt = 0; attempt < attempts; attempt += 1) {
+          const before = process.cpuUsage();
           const outcome = await runTrial(() => streamedTextLength(providers[vendor]), 120_000);
+          const used = process.cpuUsage(before);
           tally.trial(outcome, `${vendor}: one ${sizeMb} MB event`);
           if (outcome.value !== text.length) tally.fail("silentMerges", `${vendor}: a ${sizeMb} MB event came back as ${outcome.value ?? String(outcome.error)} characters`);
-          best = Math.min(best, outcome.durationMs);
+          best = Math.min(best, (used.user + used.system) / 1000);
         }
         measured.set(sizeMb, best);
         if (sizeMb > 0) timings.push({ vendor, sizeMb, ms: Math.round(best) });
@@ -52,7 +57,7 @@ export async function runBigEventBattery(sizesMb: readonly number[] = [5, 10]): 
       const [smaller, larger] = [sizesMb[0]!, sizesMb.at(-1)!];
       const ratio = (measured.get(larger)! - startUp) / Math.max(1, measured.get(smaller)! - startUp);
       const bound = (allowedRatio * larger) / (2 * smaller);
-      const detail = `${sizesMb.map((size) => `${size} MB ${Math.round(measured.get(size)!)} ms`).join(", ")}, start-up ${Math.round(startUp)} ms; ${larger}/${smaller} MB = ${ratio.toFixed(2)}× (at most ${bound.toFixed(2)}×)`;
+      const detail = `CPU ${sizesMb.map((size) => `${size} MB ${Math.round(measured.get(size)!)} ms`).join(", ")}, start-up ${Math.round(startUp)} ms; ${larger}/${smaller} MB = ${ratio.toFixed(2)}× (at most ${bound.toFixed(2)}×)`;
       if (ratio > bound) tally.fail("freezes", `${vendor}: SSE time grows faster than the event: ${detail}`);
       tally.namedCase(`${vendor}: SSE time linear in one event's size`, ratio <= bound, detail);
       tally.outcome(ratio <= bound ? "linear" : "superlinear");
