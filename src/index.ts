@@ -5,6 +5,15 @@
 // `ctxkit/testing`. Nothing here loads a tokenizer package: those load on first use.
 export * from "./types/index.js";
 export * from "./loop/index.js";
+export { assembleAgent, defaultPolicies, type AssembleAgentOptions, type AssembleSessionOptions, type AssembledAgent, type StartedSessionView } from "./agents/assemble-agent.js";
+export { inheritPolicies } from "./context/compose-policy-gates.js";
+export type { CallGate, CallGateState, ChildAgentInfo, FinalTextInfo, FinalTextVerdict, PolicyInheritance, PolicyStop, PolicyWarning, RunStartContribution, ToolCallCheck, ToolCallVerdict } from "./context/policy-gates.js";
+export { createBudgetPolicy, type BudgetPolicy, type BudgetPolicyOptions } from "./context/budget/create-budget-policy.js";
+export { createRuntimeGuardPolicy } from "./security/create-runtime-guard-policy.js";
+export { createLeakWithholding } from "./security/create-leak-withholding.js";
+export { createToolOutputCap } from "./tools/create-tool-output-cap.js";
+export { createRepeatedCallLimit } from "./tools/create-repeated-call-limit.js";
+export { resolveDeferredTools, type DeferredTools, type DeferredToolsInput } from "./tools/search/resolve-deferred-tools.js";
 export {
   defineTool,
   ToolError,
@@ -60,6 +69,6 @@ export {
 } from "./context/status-bar/index.js";
 export { createRecallTool, type RecallArgs, type RecallToolOptions } from "./tools/recall/index.js";
 export { createTodoTools } from "./tools/todo/index.js";
-export { detectSystemState, type SystemState } from "./loop/detect-system-state.js";
+export { detectSystemState, type SystemState } from "./agents/detect-system-state.js";
 export { resolveAgentPrefix, type AgentPrefixInput } from "./loop/resolve-agent-prefix.js";
 export { verifyRebuiltRequest } from "./session/rebuild-request.js";
