@@ -1,5 +1,4 @@
 import type { AgentEvent } from "../../types/index.js";
-import { agentOptionsHelp } from "../agent-options-help.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { toCliMessage } from "../cli-error-message.js";
@@ -12,22 +11,9 @@ import { createEventRenderer } from "../render-events.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 import type { StatusBarModeDecision } from "../../context/status-bar/index.js";
 
-export const runHelp = `Usage: ctxkit run [options] "<task>"
+import { runHelp } from "./run-help.js";
 
-Runs one agent task in the workspace: the model's text goes to stdout, one line per tool call and
-its outcome too; notes, warnings and errors go to stderr.
-
-${agentOptionsHelp}
-Output:
-  --json                    print events as NDJSON on stdout; the last line is the run_end event
-
-Exit codes: 0 the agent gave a final answer; 1 it stopped otherwise (a budget stop ends with
-"stopped (budget_exceeded)" on stderr), or a write or command was
-declined because there was no terminal to ask (pass --yes, or "allow" in ~/.config/ctxkit/config.json);
-2 a usage error; 130 interrupted with Ctrl-C.
-
-A task of the form "/<skill> args" runs with that skill's instructions loaded.
-`;
+export { runHelp };
 
 /** `ctxkit run "<task>"`: one agent run, streamed to the terminal or as NDJSON. */
 export async function runCommand(args: string[], io: CliIo): Promise<number> {
