@@ -26,7 +26,9 @@ export {
 } from "./types/index.js";
 
 // The agent and its contracts.
-export { createAgent, type Agent, type RunOptions, type RunHandle, type AgentHooks, type AgentOptions, type SessionSink, type TailState, type ToolCallDecision, type ToolCallInfo } from "./loop/index.js";
+export { createAgent, type Agent, type RunOptions, type RunHandle, type AgentOptions, type AgentRuntime, type SessionSink, type TailState, type ToolCallDecision, type ToolCallInfo } from "./loop/index.js";
+// The one assembly step: provider, system prompt, tools, policies and a session in, a running agent out.
+export { assembleAgent, type AssembleAgentOptions, type AssembleSessionOptions, type AssembledAgent } from "./agents/assemble-agent.js";
 export { defineTool, ToolError, type ObjectSchema, type SchemaTool, type Tool, type ToolArguments, type ToolContext, type ToolErrorKind, type ToolOutput } from "./tools/tool.js";
 export type { Provider, ProviderEvent, ProviderSpecificationVersion, ModelResponse, SerializedRequest } from "./providers/provider.js";
 export type { StablePrefix } from "./context/stable-prefix.js";

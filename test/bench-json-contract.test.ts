@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startOpenAIModelServer } from "../src/testing/openai-model-server.js";
 import { runCli } from "./run-cli.js";
+import { tinyTauCorpus } from "./tiny-tau-corpus.js";
 
 // Every `ctxkit bench <name>` (the list in src/cli/commands/bench-command.ts) with --json prints
 // the JSON its --help describes, and writes the same JSON where the help says: --out, else
@@ -54,7 +55,8 @@ describe("ctxkit bench <name> --json", { timeout: 600_000 }, () => {
   });
 
   it.skipIf(!hasTau)("guard: false alarms and misses per guard and scenario", async () => {
-    const { printed, written, help } = await benchJson(["guard", "--corpus", corpus, "--limit", "1"], "guard.json");
+    // One short dialogue: the guard renders every call whole, seconds a dialogue.
+    const { printed, written, help } = await benchJson(["guard", "--corpus", await tinyTauCorpus(corpus), "--limit", "1"], "guard.json");
     expect(written).toEqual(printed);
     expectDocumentedLocation(help, "guard.json");
     const scenario = first(printed.scenarios);
@@ -168,7 +170,8 @@ describe("ctxkit bench <name> --json", { timeout: 600_000 }, () => {
   });
 
   it.skipIf(!hasTau)("tokens: per category characters, exact tokens and errors on both halves, and the throughput", async () => {
-    const { printed, written, help } = await benchJson(["tokens", "--corpus", corpus, "--limit", "1"], "tokens.json");
+    // A few short dialogues: every dialogue is counted exactly with both tokenizers.
+    const { printed, written, help } = await benchJson(["tokens", "--corpus", await tinyTauCorpus(corpus, 4), "--limit", "2"], "tokens.json");
     expect(written).toEqual(printed);
     expectDocumentedLocation(help, "tokens.json");
     for (const half of ["heldOut", "fit"] as const) {
@@ -178,15 +181,16 @@ describe("ctxkit bench <name> --json", { timeout: 600_000 }, () => {
     expect(first((printed.heldOut as Json).throughput)).toMatchObject({ counter: expect.any(String), megabytesPerSecond: expect.any(Number) });
   });
 
-  it.skipIf(!hasSwe)("view: timings per tokenizer (without a browser: the page timings are left out, as its help says)", async () => {
-    const { printed, written, help, stderr } = await benchJson(
-      ["view", "--corpus", corpus, "--calls", "4", "--context-tokens", "2000", "--repeat", "1", "--tokenizers", "estimate", "--chromium", "/nonexistent/chromium"],
-      "view-performance.json",
-    );
+  it("tool-search: recall@5 and MRR per settings and half over one index of real MCP catalogs, the speed at 500 tools", async () => {
+    const { printed, written, help } = await benchJson(["tool-search", "--corpus", corpus], "tool-search.json");
     expect(written).toEqual(printed);
-    expectDocumentedLocation(help, "view-performance.json");
-    expect(stderr).toBe("");
-    expect(printed).toMatchObject({ calls: 4, results: { estimate: { median: { serverReadyMs: expect.any(Number), timelineApiMs: expect.any(Number) } } } });
+    expectDocumentedLocation(help, "tool-search.json");
+    expect((printed.catalog as Json).tools).toBeGreaterThanOrEqual(70);
+    const rows = printed.rows as Json[];
+    expect(new Set(rows.map((row) => row.half))).toEqual(new Set(["tune", "measure"]));
+    expect(rows.map((row) => row.arm)).toContain("defaults");
+    expect(rows[0]).toMatchObject({ queries: expect.any(Number), recallAt5: expect.any(Number), mrr: expect.any(Number) });
+    expect(printed.speed).toMatchObject({ tools: 500, microsecondsPerQuery: expect.any(Number) });
   });
 
   it.skipIf(!hasTau)("writes to bench-results/ inside the ctxkit project, and to --out when given", async () => {

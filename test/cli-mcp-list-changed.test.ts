@@ -6,7 +6,7 @@ import { startOpenAIModelServer, type OpenAIModelServer } from "../src/testing.j
 import { scriptServer } from "../src/mcp/test-support/mcp-test-servers.js";
 import { runCli } from "./run-cli.js";
 
-// End to end: the built ctxkit binary starts the tests' stdio MCP server (built on the MCP SDK's
+// Through the CLI (in-process): ctxkit starts the tests' stdio MCP server (built on the MCP SDK's
 // Server); the scripted model on a loopback OpenAI-compatible server makes it add a tool, which
 // sends notifications/tools/list_changed, then calls the new tool through call_tool.
 let model: OpenAIModelServer | undefined;

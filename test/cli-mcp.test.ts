@@ -6,7 +6,7 @@ import { startOpenAIModelServer, type OpenAIModelServer } from "../src/testing.j
 import { everythingServer, scriptServer } from "../src/mcp/test-support/mcp-test-servers.js";
 import { runCli } from "./run-cli.js";
 
-// End to end: the built ctxkit binary starts real MCP servers over stdio (server-everything from npm,
+// Through the CLI (in-process): ctxkit starts real MCP servers over stdio (server-everything from npm,
 // and the tests' script server) and a scripted model on a loopback OpenAI-compatible server calls their tools.
 let model: OpenAIModelServer | undefined;
 afterEach(async () => {

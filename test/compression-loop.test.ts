@@ -11,6 +11,7 @@ import { createScriptedProvider } from "../src/providers/scripted/index.js";
 import { createFileBlobStore } from "../src/session/blob-store.js";
 import { createSessionStore, startSession } from "../src/session/index.js";
 import type { AgentEvent, ToolMessage } from "../src/types/index.js";
+import { createRepeatedCallLimit } from "../src/tools/create-repeated-call-limit.js";
 
 const TASK = "Identify OpenAI's co-founders and track where each of them works now.";
 
@@ -26,7 +27,7 @@ describe("ctxkit compression in the agent loop", () => {
     const prefix = resolveAgentPrefix({ system, tools, context: [firstPolicy] });
     const started = await startSession(store, { system: prefix.system, tools: prefix.tools, provider: first });
     const blobStore = createFileBlobStore(join(directory, "blobs"));
-    const agent = createAgent({ provider: first, system, tools, session: started.session, context: [firstPolicy], blobStore, clock: createTestClock(), prefixGuard: { strict: true } });
+    const agent = createAgent({ provider: first, system, tools, session: started.session, context: [firstPolicy], prefixGuard: { strict: true }, runtime: { blobStore, clock: createTestClock() } });
     const result = await agent.run(TASK).result();
     await started.session.close();
     expect(result.stopReason).toBe("final_answer");
@@ -48,11 +49,10 @@ describe("ctxkit compression in the agent loop", () => {
       system,
       tools,
       messages: resumed.messages,
-      messageLog: resumed.log,
       session: resumed.session,
       context: [secondPolicy],
-      blobStore: createFileBlobStore(join(directory, "blobs")),
       prefixGuard: { strict: true },
+      runtime: { messageLog: resumed.log, blobStore: createFileBlobStore(join(directory, "blobs")) },
     });
     await again.run("Anything new?").result();
     await resumed.session.close();
@@ -77,7 +77,7 @@ describe("ctxkit compression in the agent loop", () => {
       turns: () => ({ toolCalls: [{ name: "fetch", arguments: { url: researchUrls[call++ % researchUrls.length] } }], usage: { inputTokens: 1_000_000 } }),
     });
     const policy = createCompression({ contextWindow: 20_000 });
-    const agent = createAgent({ provider, system: "s", tools: [fetchTool], context: [policy], maxIterations: 30, repeatedCallLimit: 100 });
+    const agent = createAgent({ provider, system: "s", tools: [fetchTool], context: [policy, createRepeatedCallLimit({ limit: 100 })], runtime: { maxIterations: 30 } });
     const result = await agent.run(TASK).result();
     expect(result).toMatchObject({ stopReason: "error", error: { code: "compaction_failed" } });
     expect(result.error!.message).toMatch(/failed 3 times in a row/);
@@ -89,7 +89,7 @@ describe("ctxkit compression in the agent loop", () => {
     // The provider's real limit (12k) is far below the window the policy was told (200k).
     const provider = createResearchModel(12_000);
     const policy = createCompression({ contextWindow: 200_000 });
-    const agent = createAgent({ provider, system: "s", tools: [fetchTool], context: [policy], clock: createTestClock() });
+    const agent = createAgent({ provider, system: "s", tools: [fetchTool], context: [policy], runtime: { clock: createTestClock() } });
     const events: AgentEvent[] = [];
     for await (const event of agent.run(TASK)) events.push(event);
     expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });

@@ -11,7 +11,7 @@ async function runResearch(name: CompressionPolicyName) {
   const provider = createResearchModel(WINDOW);
   const blobStore = createMemoryBlobStore();
   const policy = createCompression({ policy: name, contextWindow: WINDOW });
-  const agent = createAgent({ provider, system: "You research OpenAI's co-founders.", tools: [fetchTool], context: [policy], blobStore, clock: createTestClock(), maxIterations: 12 });
+  const agent = createAgent({ provider, system: "You research OpenAI's co-founders.", tools: [fetchTool], context: [policy], runtime: { blobStore, clock: createTestClock(), maxIterations: 12 } });
   const result = await agent.run("Identify OpenAI's co-founders and track where each of them works now.").result();
   return { result, provider, policy, agent, blobStore };
 }

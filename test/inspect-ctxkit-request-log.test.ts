@@ -22,7 +22,7 @@ async function recordRequestLog(mode: StatusBarMode, calls: number): Promise<str
       system: supportDeskSystemPrompt,
       tools: createSupportDeskTools(),
       context: [statusBar],
-      clock: createTestClock("2025-09-14T10:30:00.000Z"),
+      runtime: { clock: createTestClock("2025-09-14T10:30:00.000Z") },
     });
     for await (const event of agent.run(supportDeskRequest)) if (event.type === "error") throw new Error(event.message);
     return server.requests.map((request) => request.body).join("\n");

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./run-cli.js";
 
-/** The importer fixtures (origins in src/inspect/importers/fixtures/README.md), read by the built binary. */
+/** The importer fixtures (origins in src/inspect/importers/fixtures/README.md), read through the CLI. */
 const fixtures = resolve("src/inspect/importers/fixtures");
 const inspect = (files: string[], extra: string[] = []) =>
   runCli(["inspect", ...files.map((name) => resolve(fixtures, name)), "--tokenizer", "estimate", "--no-color", ...extra], { cwd: fixtures, timeoutMs: 60_000 });

@@ -21,7 +21,7 @@ const weather = defineTool<{ city: string }>({
 });
 
 async function checkToolLoop(provider: Provider): Promise<void> {
-  const agent = createAgent({ provider, system: "You answer weather questions using the get_weather tool.", tools: [weather], maxIterations: 4, prefixGuard: { strict: true } });
+  const agent = createAgent({ provider, system: "You answer weather questions using the get_weather tool.", tools: [weather], prefixGuard: { strict: true }, runtime: { maxIterations: 4 } });
   const result = await agent.run("What's the weather in Vancouver right now? Use the tool.").result();
   expect(result.stopReason).toBe("final_answer");
   expect(result.messages.some((message) => message.role === "tool" && message.toolName === "get_weather")).toBe(true);

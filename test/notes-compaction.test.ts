@@ -33,7 +33,7 @@ describe("notes across a real compaction", () => {
       },
     });
     const compression = createCompression({ contextWindow: window });
-    const agent = createAgent({ provider, system: "You research OpenAI's co-founders.", tools: [fetchTool], context: [compression, createStatusBar(), notes], clock: createTestClock(), prefixGuard: { strict: true } });
+    const agent = createAgent({ provider, system: "You research OpenAI's co-founders.", tools: [fetchTool], context: [compression, createStatusBar(), notes], prefixGuard: { strict: true }, runtime: { clock: createTestClock() } });
     const result = await agent.run("Track where OpenAI's co-founders work now.").result();
     expect(result.stopReason).toBe("final_answer");
     expect(compression.stats().compactions).toBeGreaterThan(0);

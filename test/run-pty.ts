@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { resolve } from "node:path";
+import { requireEndToEnd } from "./e2e/end-to-end-only.js";
 
 const bin = resolve("bin/ctxkit.js");
 
@@ -17,9 +18,11 @@ export interface PtySession {
 /**
  * Runs the real `ctxkit` binary on a pseudo-terminal made by util-linux `script`, so readline,
  * raw mode, bracketed paste and Ctrl-C behave as they do for a person. Tests wait for output,
- * never for a fixed time, so a loaded machine only makes them slower.
+ * never for a fixed time, so a loaded machine only makes them slower. End-to-end tests only
+ * (test/e2e/): the binary runs the built dist/.
  */
 export function runInPty(args: string[], options: { cwd: string; env?: Record<string, string> }): PtySession {
+  requireEndToEnd("runInPty");
   const command = `stty cols 100 rows 40 2>/dev/null; exec ${[process.execPath, bin, ...args].map(shellQuote).join(" ")}`;
   const child: ChildProcessWithoutNullStreams = spawn("script", ["-q", "-e", "-f", "-c", command, "/dev/null"], {
     cwd: options.cwd,

@@ -31,7 +31,7 @@ describe("skills across a real compaction", () => {
     });
     const compression = createCompression({ contextWindow: window });
     const skills = createSkillsPolicy(catalog);
-    const agent = createAgent({ provider, system: "You research OpenAI's co-founders.", tools: [fetchTool], context: [compression, skills], clock: createTestClock(), prefixGuard: { strict: true } });
+    const agent = createAgent({ provider, system: "You research OpenAI's co-founders.", tools: [fetchTool], context: [compression, skills], prefixGuard: { strict: true }, runtime: { clock: createTestClock() } });
     const result = await agent.run("Track where OpenAI's co-founders work now.").result();
     expect(result.stopReason).toBe("final_answer");
 

@@ -58,7 +58,7 @@ async function runFiftyCalls(mode: StatusBarMode) {
     tools: createSupportDeskTools(),
     context: [statusBar],
     prefixGuard: { strict: true },
-    clock: createTestClock("2025-09-14T10:30:00.000Z"),
+    runtime: { clock: createTestClock("2025-09-14T10:30:00.000Z") },
   });
   const events: AgentEvent[] = [];
   for await (const event of agent.run(supportDeskRequest)) events.push(event);

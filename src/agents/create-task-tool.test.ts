@@ -11,6 +11,7 @@ import type { AgentEvent, ModelRequest, ToolMessage } from "../types/index.js";
 import { createExploreAgent, createForkAgent } from "./builtin-agents.js";
 import { createTaskTool } from "./create-task-tool.js";
 import { createBudget } from "../context/budget/index.js";
+import { createBudgetPolicy } from "../context/budget/create-budget-policy.js";
 
 const parentSecret = "PARENT-ONLY: the customer's order number is 88-1234";
 
@@ -43,7 +44,7 @@ describe("the task tool", () => {
       ],
     });
     const task = createTaskTool({ agents: [createExploreAgent({ tools })], provider: child, clock: createTestClock(), createId: createTestIds("child") });
-    const agent = createAgent({ provider: parent, system: "You are the main agent.", tools: [...tools, task], clock: createTestClock(), createId: createTestIds() });
+    const agent = createAgent({ provider: parent, system: "You are the main agent.", tools: [...tools, task], runtime: { clock: createTestClock(), createId: createTestIds() } });
 
     const result = await agent.run(`${parentSecret}. Find where the payment callback is handled.`).result();
 
@@ -223,7 +224,7 @@ describe("the task tool", () => {
     const explore = { ...createExploreAgent({ tools: [lookup] }), budget: { tokens: 5000, mode: "hard" as const } };
     const budget = createBudget({ session: { tokens: 100_000 }, backpressure: false });
     const task = createTaskTool({ agents: [explore], provider: child });
-    const result = await createAgent({ provider: parent, system: "main", tools: [task], budget, settings: { maxOutputTokens: 100 } }).run("go").result();
+    const result = await createAgent({ provider: parent, system: "main", tools: [task], settings: { maxOutputTokens: 100 }, context: [createBudgetPolicy(budget)] }).run("go").result();
 
     expect(child.requests).toHaveLength(1);
     const [taskResult] = toolResults(result.messages);
@@ -247,7 +248,7 @@ describe("the source of a task call's result", () => {
     const task = createTaskTool({ agents, provider: child, clock: createTestClock(), createId: createTestIds("child") });
     const sources: Array<string | undefined> = [];
     const recorder = { name: "recorder", processToolResult(message: ToolMessage, info: { source?: string }) { sources.push(info.source); return message; } };
-    const agentUnderTest = createAgent({ provider: parent, system: "Main.", tools: [...parentTools, task], context: [recorder], clock: createTestClock(), createId: createTestIds() });
+    const agentUnderTest = createAgent({ provider: parent, system: "Main.", tools: [...parentTools, task], context: [recorder], runtime: { clock: createTestClock(), createId: createTestIds() } });
     await agentUnderTest.run("Go.").result();
     return sources[0];
   }

@@ -1,4 +1,3 @@
-import type { RuntimeGuard } from "../security/create-runtime-guard.js";
 import type { ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
 import { failure } from "../loop/execute-tool-calls.js";
 import type { Provider } from "../providers/provider.js";
@@ -25,8 +24,6 @@ export interface TaskToolOptions {
   timeoutMs?: number;
   /** Asked before a child runs a tool that requires confirmation (default: such calls are refused). */
   confirmToolCall?: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>;
-  /** Checks every child's calls like the parent's (pass the parent's `runtimeGuard`). */
-  runtimeGuard?: RuntimeGuard;
   clock?: () => Date;
   createId?: () => string;
 }
@@ -59,7 +56,6 @@ function createTaskToolAtDepth(options: TaskToolOptions, depth: number): Tool<Ta
     ...(options.sessionStore ? { sessionStore: options.sessionStore } : {}),
     ...(options.workspace ? { workspace: options.workspace } : {}),
     ...(options.confirmToolCall ? { confirmToolCall: options.confirmToolCall } : {}),
-    ...(options.runtimeGuard ? { runtimeGuard: options.runtimeGuard } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.createId ? { createId: options.createId } : {}),
   };

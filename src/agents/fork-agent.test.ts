@@ -55,10 +55,9 @@ async function runParent(agent: "fork" | "explore") {
     system: "You are the main agent.",
     tools: [...tools, task],
     // The status bar sends its tail as the last message of every parent request.
-    context: [createStatusBar({ timestamps: false })],
-    hooks: { transformRequest: (request) => (parentRequests.push(request), request) },
-    clock: createTestClock(),
-    createId: createTestIds(),
+    // A call gate that only looks: it sees every parent request as sent (children do not inherit it).
+    context: [createStatusBar({ timestamps: false }), { name: "record-requests", beforeCall: (state) => (parentRequests.push(state.request), { action: "allow" }) }],
+    runtime: { clock: createTestClock(), createId: createTestIds() },
   });
   const result = await parent.run("Where is the payment callback handled, and who imports it?").result();
   return { result, provider, parentRequests, wire: server.requests.map((request) => request.body) };

@@ -5,3 +5,4 @@ export { createExploreAgent, createForkAgent, exploreSystemPrompt, exploreToolNa
 export { defaultSubAgentSystemPrompt } from "./run-sub-agent.js";
 export type { SubAgentRun } from "../types/index.js";
 export { collectSubAgentLinks, sumSubAgentUsage, type SubAgentLink } from "../session/sub-agent-links.js";
+export { assembleAgent, defaultPolicies, type AssembleAgentOptions, type AssembleSessionOptions, type AssembledAgent, type StartedSessionView } from "./assemble-agent.js";

@@ -1,12 +1,12 @@
-import type { RuntimeGuard } from "../security/create-runtime-guard.js";
-import { createAgent } from "../loop/create-agent.js";
+import { inheritPolicies } from "../context/compose-policy-gates.js";
+import type { ContextPolicy } from "../context/context-policy.js";
+import { assembleAgent } from "./assemble-agent.js";
 import type { ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
-import { resolveAgentPrefix } from "../loop/resolve-agent-prefix.js";
 import { failure } from "../loop/execute-tool-calls.js";
 import type { Provider } from "../providers/provider.js";
-import { startSession, type SessionStore, type SessionWriter } from "../session/index.js";
+import type { SessionStore, SessionWriter } from "../session/index.js";
 import { getTokenCounter } from "../tokens/get-token-counter.js";
-import { textOf, type LateToolSet, type Message, type RunResult, type SubAgentRun, type Tool, type ToolContext, type ToolOutput, type ToolSource } from "../types/index.js";
+import { textOf, type Message, type RunResult, type SubAgentRun, type Tool, type ToolContext, type ToolOutput, type ToolSource } from "../types/index.js";
 import { boundAnswer } from "./bound-answer.js";
 import { forkPrefixMessages, forkResults } from "./fork-messages.js";
 import { defaultMaxAnswerTokens, type SubAgentDefinition } from "./sub-agent-definition.js";
@@ -17,8 +17,6 @@ export interface SubAgentEnvironment {
   sessionStore?: SessionStore;
   workspace?: string;
   confirmToolCall?: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>;
-  /** The parent's runtime guard: a child's tainted calls need the same exact approval (a fork sees the same external results). */
-  runtimeGuard?: RuntimeGuard;
   clock?: () => Date;
   createId?: () => string;
 }
@@ -46,46 +44,33 @@ export async function runSubAgent(call: SubAgentCall, environment: SubAgentEnvir
   const setup = prepareChild(call, environment);
   if ("error" in setup) return failure("failed", setup.error);
   const { system, tools, messages, provider } = setup;
-  const policies = definition.context?.() ?? [];
-  // A fork routes the tools its parent's servers added, and sends the parent's tool_search/call_tool.
-  const toolSearch = setup.lateTools ? { lateTools: setup.lateTools } : undefined;
-  const prefix = resolveAgentPrefix({ system, tools, context: policies, ...(toolSearch ? { toolSearch } : {}) });
-  if (definition.fork === true && !samePrefix(prefix, { system, tools, ...(toolSearch ? { toolSearch } : {}) })) {
+  const own = definition.context?.() ?? [];
+  if (definition.fork === true && own.some((policy) => (policy.tools?.length ?? 0) > 0 || policy.system !== undefined)) {
     return failure("failed", `The fork agent '${definition.name}' has context policies that add tools or system sections; a fork must send its parent's prefix unchanged. Remove them from its definition.`);
   }
+  const policies = [...own, ...childPolicies(call, own)];
   let session: SessionWriter | undefined;
   let result: RunResult;
   let firstCall: SubAgentRun["firstCall"];
   try {
-    if (environment.sessionStore) {
-      const started = await startSession(environment.sessionStore, {
-        system: prefix.system,
-        tools: prefix.tools,
-        provider,
-        ...(environment.workspace ? { workspace: environment.workspace } : {}),
-        ...(environment.clock ? { clock: environment.clock } : {}),
-      });
-      session = started.session;
-      // A fork's session holds the context it started from, so its requests can be rebuilt from the file alone.
-      for (const message of messages) session.appendMessage(message);
-    }
-    const child = createAgent({
+    // The same assembly step as the parent's: the child's session, its prefix, the inherited policies.
+    const assembled = await assembleAgent({
       provider,
       system,
-      tools: [...tools],
-      context: policies,
-      ...(toolSearch ? { toolSearch } : {}),
+      tools,
+      policies,
       messages,
-      maxIterations: definition.maxIterations ?? 25,
-      // The child's calls are charged to its own level and, through it, the parent's task and session.
-      ...(context.budget ? { budget: context.budget.child(definition.budget ?? {}, definition.name) } : {}),
-      ...(session ? { session } : {}),
+      ...(environment.sessionStore ? { session: { store: environment.sessionStore, mode: "new" as const, ...(environment.workspace ? { workspace: environment.workspace } : {}) } } : {}),
       ...(setup.settings ? { settings: setup.settings } : {}),
       ...(environment.confirmToolCall ? { confirmToolCall: environment.confirmToolCall } : {}),
-      ...(environment.runtimeGuard ? { runtimeGuard: environment.runtimeGuard } : {}),
-      ...(environment.clock ? { clock: environment.clock } : {}),
-      ...(environment.createId ? { createId: environment.createId } : {}),
+      runtime: {
+        maxIterations: definition.maxIterations ?? 25,
+        ...(environment.clock ? { clock: environment.clock } : {}),
+        ...(environment.createId ? { createId: environment.createId } : {}),
+      },
     });
+    session = assembled.session;
+    const child = assembled.agent;
     const handle = child.run(call.prompt, { signal: context.signal });
     for await (const event of handle) {
       if (event.type === "usage" && firstCall === undefined) {
@@ -133,7 +118,6 @@ interface ChildSetup {
   messages: Message[];
   provider: Provider;
   settings?: NonNullable<ToolContext["agent"]>["settings"];
-  lateTools?: LateToolSet;
 }
 
 function prepareChild(call: SubAgentCall, environment: SubAgentEnvironment): ChildSetup | { error: string } {
@@ -156,14 +140,32 @@ function prepareChild(call: SubAgentCall, environment: SubAgentEnvironment): Chi
     messages: [...prefixMessages, ...forkResults(prefixMessages, call.callId, () => ({ id: createId(), origin: "harness", createdAt, derived: { kind: "note", policy: "fork" } }))],
     provider: environment.provider,
     ...(context.agent.settings ? { settings: context.agent.settings } : {}),
-    ...(context.agent.lateTools ? { lateTools: context.agent.lateTools } : {}),
   };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ChildSetup.tools
-function samePrefix(prefix: ReturnType<typeof resolveAgentPrefix>, parent: { system: ChildSetup["system"]; tools: readonly Tool<any>[]; toolSearch?: { lateTools: LateToolSet } }): boolean {
-  const expected = resolveAgentPrefix({ system: parent.system, tools: parent.tools, ...(parent.toolSearch ? { toolSearch: parent.toolSearch } : {}) });
-  return JSON.stringify(prefix) === JSON.stringify(expected);
+/**
+ * What a child inherits from its parent's policies, by each one's `inherit` rule (source tags, the
+ * runtime guard and confinement shared, a budget level of its own under the parent's task…). A
+ * policy of the definition's own wins over an inherited one of the same name. A fork sends its
+ * parent's prefix byte for byte — those policies' tools and sections are already in it — so the
+ * inherited copies keep only their hooks.
+ */
+function childPolicies(call: SubAgentCall, own: readonly ContextPolicy[]): ContextPolicy[] {
+  const { definition } = call;
+  const fork = definition.fork === true;
+  const parent = (call.context.agent?.policies ?? []) as readonly ContextPolicy[];
+  const inherited = inheritPolicies(parent, { kind: fork ? "fork" : "task", name: definition.name, ...(definition.budget ? { budget: definition.budget } : {}) });
+  const ownNames = new Set(own.map((policy) => policy.name));
+  return inherited.filter((policy) => !ownNames.has(policy.name)).map((policy) => (fork ? withoutPrefixContributions(policy) : policy));
+}
+
+function withoutPrefixContributions(policy: ContextPolicy): ContextPolicy {
+  if (policy.tools === undefined && policy.system === undefined) return policy;
+  // A wrapper, not a copy: the hooks keep running on the shared instance's state.
+  const hooks = Object.create(policy) as ContextPolicy & { tools?: unknown; system?: unknown };
+  Object.defineProperty(hooks, "tools", { value: undefined });
+  Object.defineProperty(hooks, "system", { value: undefined });
+  return hooks;
 }
 
 function describeOutcome(result: RunResult, definition: SubAgentDefinition, sessionId: string | undefined): ToolOutput {

@@ -33,7 +33,7 @@ describe("sub-agent sessions", () => {
     });
     const task = createTaskTool({ agents: [createExploreAgent({ tools: [] }), createForkAgent()], provider, sessionStore: store, clock, createId });
     const started = await startSession(store, { system: "main", tools: [task], provider });
-    const parent = createAgent({ provider, system: "main", tools: [task], session: started.session, clock, createId });
+    const parent = createAgent({ provider, system: "main", tools: [task], session: started.session, runtime: { clock, createId } });
     const result = await parent.run("Plan and find the loader.").result();
     await started.session.close();
     expect(result.stopReason).toBe("final_answer");
@@ -59,7 +59,7 @@ describe("sub-agent sessions", () => {
     // Resume: the children's results are frozen in the trajectory; the next run starts no child.
     const callsBefore = provider.requests.length;
     const resumed = await startSession(store, { id: started.session.id, system: "main", tools: [task], provider });
-    const again = createAgent({ provider, system: "main", tools: [task], messages: resumed.messages, session: resumed.session, clock, createId });
+    const again = createAgent({ provider, system: "main", tools: [task], messages: resumed.messages, session: resumed.session, runtime: { clock, createId } });
     const next = await again.run("Anything else?").result();
     await resumed.session.close();
     expect(next.finalText).toBe("All done.");

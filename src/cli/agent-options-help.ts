@@ -1,7 +1,9 @@
 /** The options `run`, `chat` and `config` share: how the model, the workspace and the session are chosen. */
 export const agentOptionsHelp = `Model:
-  --provider <openai-compatible|anthropic|llama>   model API (default openai-compatible); llama is
-                            the embedded llama.cpp engine (optional package node-llama-cpp)
+  --provider <openai-compatible|openai-responses|anthropic|llama>   model API (default
+                            openai-compatible); openai-responses is OpenAI's Responses API (stateless,
+                            encrypted reasoning sent back); llama is the embedded llama.cpp engine
+                            (optional package node-llama-cpp)
   --vendor <openai|vllm|ollama|llamacpp|deepseek|kimi|glm|openrouter>
   --base-url <url>          API base URL (e.g. http://127.0.0.1:11434/v1 for Ollama)
   --model <name>            model name (required, except with --provider llama)
@@ -12,6 +14,9 @@ export const agentOptionsHelp = `Model:
   --context-window <tokens> the model's context window (compression starts at 80% of it; default 128000)
   --request-timeout <s>     seconds to wait for a response to start, per attempt (default 60; 0 = off)
   --idle-timeout <s>        seconds of silence allowed mid-stream (default 60; 0 = off)
+  --cache-ttl <5m|1h>       Anthropic prompt-cache lifetime (default 5m; 1h writes cost 2× input)
+  --cache-key <key>         prompt-cache routing key: OpenAI's prompt_cache_key, x-session-affinity
+                            for other OpenAI-compatible servers (default: the session id)
 
 Workspace and session:
   --workspace <dir>         existing directory the tools work in (default: current directory)

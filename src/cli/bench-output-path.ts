@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import type { CliIo } from "./cli-io.js";
 
 /** The exit codes every benchmark documents in its --help. */
 export const benchExitCodesHelp = `Exit codes: 0 done (also when the corpus is absent and the benchmark is skipped); 1 it failed;
@@ -17,10 +18,17 @@ ${benchExitCodesHelp}`;
  * ctxkit project (its results folder, kept out of git); anywhere else a folder under the system's
  * temporary directory, so running a benchmark never litters a user's own project.
  */
-export function benchOutputPath(cwd: string, out: string | undefined, defaultRelative: string): string {
-  if (out !== undefined) return resolve(cwd, out);
-  const project = findCtxkitProject(cwd);
-  return project ? resolve(project, defaultRelative) : join(tmpdir(), "ctxkit-bench-results", defaultRelative.replace(/^bench-results[\\/]/, ""));
+export function benchOutputPath(io: Pick<CliIo, "cwd" | "env">, out: string | undefined, defaultRelative: string): string {
+  if (out !== undefined) return resolve(io.cwd, out);
+  const project = findCtxkitProject(io.cwd);
+  return project ? resolve(project, defaultRelative) : join(temporaryDirectory(io.env), "ctxkit-bench-results", defaultRelative.replace(/^bench-results[\\/]/, ""));
+}
+
+/** os.tmpdir() as the command's environment says (the command may not run with the process's own). */
+function temporaryDirectory(env: NodeJS.ProcessEnv): string {
+  if (process.platform === "win32") return tmpdir();
+  const named = env.TMPDIR || env.TMP || env.TEMP;
+  return named ? named.replace(/(.)\/+$/, "$1") : "/tmp";
 }
 
 function findCtxkitProject(start: string): string | undefined {

@@ -18,6 +18,9 @@ export const commonOptions = {
   // Provider time limits in seconds: `--request-timeout` (until the response starts), `--idle-timeout` (silence mid-stream).
   "request-timeout": { type: "string" },
   "idle-timeout": { type: "string" },
+  // Prompt caching: `--cache-ttl 5m|1h` (Anthropic's cache lifetime), `--cache-key <key>` (OpenAI's prompt_cache_key; default the session id).
+  "cache-ttl": { type: "string" },
+  "cache-key": { type: "string" },
   // Context compression: `--compression <policy>` (none, individual, combined, context-aware, context-aware-citations, windowed, ctxkit).
   compression: { type: "string" },
   tools: { type: "string" },
@@ -74,6 +77,8 @@ export type CliFlags = {
   "max-iterations"?: string;
   "context-window"?: string;
   "request-timeout"?: string;
+  "cache-ttl"?: string;
+  "cache-key"?: string;
   "idle-timeout"?: string;
   compression?: string;
   tools?: string;

@@ -1,18 +1,19 @@
 import { join } from "node:path";
-import { createAgent, type Agent } from "../loop/create-agent.js";
+import type { Agent } from "../loop/create-agent.js";
+import { assembleAgent, type StartedSessionView } from "../agents/assemble-agent.js";
 import type { AgentOptions, ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
 import { createAnthropic } from "../providers/anthropic/index.js";
 import { createLlama } from "../providers/llama/index.js";
 import { createOpenAICompatible } from "../providers/openai-compatible/index.js";
+import { createOpenAIResponses } from "../providers/openai-responses/index.js";
 import type { Provider } from "../providers/provider.js";
-import { createSessionStore, startSession, type SessionStore, type SessionWriter, type SessionWarning } from "../session/index.js";
+import { createSessionStore, type SessionStore, type SessionWriter, type SessionWarning } from "../session/index.js";
 import { createWebFetchTool, createWorkspaceTools } from "../tools/builtin/index.js";
 import type { Tool } from "../tools/tool.js";
 import { type SystemPrompt, ConfigError } from "../types/index.js";
 import type { ResolvedConfig } from "./resolve-config.js";
 import { createStatusBar, type StatusBar, type StatusBarModeDecision } from "../context/status-bar/index.js";
 import type { ContextPolicy } from "../context/context-policy.js";
-import { policySystemSection, resolveAgentPrefix, withoutPolicySections } from "../loop/resolve-agent-prefix.js";
 import { detectSystemState } from "../loop/detect-system-state.js";
 import { createFileBlobStore } from "../session/blob-store.js";
 import { findModelPricing } from "../session/pricing.js";
@@ -22,7 +23,7 @@ import { createSkills, type LoadedSkillsPolicy } from "../skills/index.js";
 import { readRecentSkillUse } from "./skill-use-record.js";
 import { connectMcpServers, createMcpPolicy, type McpWarning } from "../mcp/index.js";
 import type { LateToolSet } from "../tools/search/late-tool-set.js";
-import { createBudgetStatus } from "../context/budget/index.js";
+import { createBudgetPolicy, createBudgetStatus } from "../context/budget/index.js";
 import { checkBudgetPricing, createBudgetFromFlags, type CliBudgetSettings, type CliBudgetContext } from "./budget-from-flags.js";
 import { createNotesFromFlag, type NotesLocation } from "./notes-from-flag.js";
 import { createTaskToolFromConfig } from "./create-task-tool-from-config.js";
@@ -43,10 +44,23 @@ export function createProviderFromConfig(config: ResolvedConfig, transport: { fe
       "No model is set. Pass --model <name> (e.g. --model qwen3:8b for Ollama), set CTXKIT_MODEL, or add \"model\" to ctxkit.config.json.",
     );
   }
+  // The cache key in force: --cache-key, else the session's id (read on each call, so a new session's id counts once it exists).
+  const cacheKey = () => config.cache.key ?? config.cache.sessionId ?? config.sessionId;
+  if (config.provider === "openai-responses") {
+    return createOpenAIResponses({
+      model: config.model,
+      timeouts: config.timeouts,
+      promptCacheKey: cacheKey,
+      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+      ...transport,
+    });
+  }
   if (config.provider === "anthropic") {
     return createAnthropic({
       model: config.model,
       timeouts: config.timeouts,
+      cacheTtl: config.cache.ttl,
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
       ...(config.baseURL ? { baseURL: config.baseURL } : {}),
       ...transport,
@@ -56,6 +70,7 @@ export function createProviderFromConfig(config: ResolvedConfig, transport: { fe
     vendor: config.vendor,
     model: config.model,
     timeouts: config.timeouts,
+    cacheKey,
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
     ...transport,
@@ -148,7 +163,7 @@ export async function createAgentFromConfig(
     system?: string | SystemPrompt;
     confirmToolCall: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>;
     clock?: () => Date;
-    extra?: Partial<AgentOptions>;
+    extra?: Pick<AgentOptions, "settings">;
     /** Told how `auto` chose to send the status bar (the decision and its inputs). */
     onStatusBarDecision?: (decision: StatusBarModeDecision) => void;
     /** The home directory whose ~/.config/ctxkit/skills is searched (default: the user's). */
@@ -212,64 +227,52 @@ async function createConfiguredAgent(
     skills,
     statusBar,
     ...(notes ? [notes] : []),
-    ...untrusted.policies,
+    ...untrusted,
     ...options.context,
-    ...(options.extra?.context ?? []),
   ];
   const tools = [...options.builtinTools, ...options.mcpTools];
-  // Sub-agents: the `task` tool (explore, fork), unless --no-sub-agents.
+  // Sub-agents: the `task` tool (explore, fork), unless --no-sub-agents. Children inherit the
+  // policies that say so (source tags, the runtime guard, a share of the budget).
   tools.push(
     ...createTaskToolFromConfig(config, {
       provider,
       sessionStore: sessionStoreFor(config),
       confirmToolCall: options.confirmToolCall,
-      runtimeGuard: untrusted.runtimeGuard,
       ...(options.clock ? { clock: options.clock } : {}),
     }),
   );
-  // A resumed session's stored system prompt already holds the policies' sections (the skills catalog…).
   const deferTools = config.deferTools && { mode: config.deferTools, ...(config.contextWindow ? { contextWindow: config.contextWindow } : {}) };
-  const toolSearch = options.lateTools ? { ...options.extra?.toolSearch, lateTools: options.lateTools } : options.extra?.toolSearch;
-  const toolOptions = { ...(deferTools ? { deferTools } : {}), ...(toolSearch ? { toolSearch } : {}) };
-  const system = withoutPolicySections(options.system ?? defaultSystemPrompt, policySystemSection({ tools, context, ...toolOptions }));
-  const prefix = resolveAgentPrefix({ system, tools, context, ...toolOptions });
-  const started = await startSession(sessionStoreFor(config), {
-    ...(config.sessionId ? { id: config.sessionId } : {}),
-    system: prefix.system,
-    tools: prefix.tools,
+  const budgetSettings = options.budget;
+  const assembled = await assembleAgent({
     provider,
-    workspace: config.workspace,
-    repair: config.repair,
-    // The last request is rebuilt and compared byte for byte with these settings (--max-output-tokens…).
-    ...(options.extra?.settings ? { settings: options.extra.settings } : {}),
-    ...(options.clock ? { clock: options.clock } : {}),
-  });
-  const { session, messages, resumed } = started;
-  sessionId = session.id;
-  const budget = options.budget ? createBudgetFromFlags(options.budget.settings, { ...options.budget, model: provider.model, calls: started.calls }) : undefined;
-  // The budget's line beside the status bar (a tail only: the prefix the session recorded is unchanged).
-  if (budget && config.statusBar.mode !== "off") context.push(createBudgetStatus(budget));
-  const agent = createAgent({
-    provider,
-    system,
+    system: options.system ?? defaultSystemPrompt,
     tools,
-    maxIterations: config.maxIterations,
-    messages,
-    messageLog: started.log,
-    session,
-    blobStore: createFileBlobStore(join(config.dataDir, "blobs")),
-    confirmToolCall: options.confirmToolCall,
+    policies: context,
+    session: { store: sessionStoreFor(config), mode: config.sessionId ? "resume" : "new", ...(config.sessionId ? { id: config.sessionId } : {}), workspace: config.workspace, repair: config.repair },
+    // The budget continues from what a resumed session spent; its line sits beside the status bar
+    // (a tail only: the prefix the session recorded is unchanged).
+    ...(budgetSettings
+      ? {
+          sessionPolicies: (started: StartedSessionView) => {
+            const budget = createBudgetFromFlags(budgetSettings.settings, { ...budgetSettings, model: provider.model, calls: started.calls });
+            return [createBudgetPolicy(budget), ...(config.statusBar.mode !== "off" ? [createBudgetStatus(budget)] : [])];
+          },
+        }
+      : {}),
     ...(deferTools ? { deferTools } : {}),
-    runtimeGuard: untrusted.runtimeGuard,
+    // With servers configured, tool_search and call_tool are sent from the first call, so a tool a
+    // server adds later (list_changed) can be called without changing `tools`.
+    ...(options.lateTools ? { toolSearch: { lateTools: options.lateTools } } : {}),
+    ...(options.extra?.settings ? { settings: options.extra.settings } : {}),
+    confirmToolCall: options.confirmToolCall,
     // A Qwen3 model on a local engine: the guard checks the prompt's real tokens too (template breaks).
     ...(servesQwen3Locally(config, provider.model) ? { prefixGuard: { promptTokens: "qwen3" as const } } : {}),
-    ...(options.clock ? { clock: options.clock } : {}),
-    ...options.extra,
-    ...(toolSearch ? { toolSearch } : {}),
-    ...(budget ? { budget } : {}),
-    context,
+    runtime: { maxIterations: config.maxIterations, blobStore: createFileBlobStore(join(config.dataDir, "blobs")), ...(options.clock ? { clock: options.clock } : {}) },
   });
-  return { agent, session, resumed, warnings: started.warnings, statusBar, skills, mcp, ...(compression ? { compression } : {}) };
+  const session = assembled.session!;
+  sessionId = session.id;
+  config.cache.sessionId = session.id;
+  return { agent: assembled.agent, session, resumed: assembled.resumed, warnings: assembled.warnings, statusBar, skills, mcp, ...(compression ? { compression } : {}) };
 }
 
 function servesQwen3Locally(config: ResolvedConfig, model: string): boolean {

@@ -1,4 +1,3 @@
-import type { RuntimeGuard } from "../security/create-runtime-guard.js";
 import { createExploreAgent, createForkAgent, createTaskTool } from "../agents/index.js";
 import type { ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
 import type { Provider } from "../providers/provider.js";
@@ -6,7 +5,6 @@ import { createWorkspaceTools } from "../tools/builtin/index.js";
 import type { Tool } from "../types/index.js";
 import type { SessionStore } from "../session/index.js";
 import type { ResolvedConfig } from "./resolve-config.js";
-import { createUntrustedContentFromConfig } from "./create-untrusted-content-from-config.js";
 
 /**
  * The `task` tool of `ctxkit run` / `chat`: the read-only `explore` agent and `fork`, each child in
@@ -15,15 +13,15 @@ import { createUntrustedContentFromConfig } from "./create-untrusted-content-fro
  */
 export function createTaskToolFromConfig(
   config: ResolvedConfig,
-  options: { provider: Provider; sessionStore: SessionStore; confirmToolCall: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>; runtimeGuard?: RuntimeGuard; clock?: () => Date },
+  options: { provider: Provider; sessionStore: SessionStore; confirmToolCall: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>; clock?: () => Date },
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
 ): Tool<any>[] {
   if (!config.subAgents) return [];
   // explore searches with the read-only workspace tools whatever --tools gave the main agent.
   const readOnlyTools = createWorkspaceTools({ workspace: config.workspace });
-  // explore reads what the parent would: its results are tagged as data the same way (a fork
-  // keeps the parent's prefix, so it cannot add the policies' system section).
-  const explore = { ...createExploreAgent({ tools: readOnlyTools }), context: () => createUntrustedContentFromConfig(config).policies };
+  // explore and fork inherit the parent's source tags, role discipline and runtime guard (each
+  // policy's `inherit` rule), so what they read is tagged as data the same way.
+  const explore = createExploreAgent({ tools: readOnlyTools });
   return [
     createTaskTool({
       agents: [explore, createForkAgent()],
@@ -31,7 +29,6 @@ export function createTaskToolFromConfig(
       sessionStore: options.sessionStore,
       workspace: config.workspace,
       confirmToolCall: options.confirmToolCall,
-      ...(options.runtimeGuard ? { runtimeGuard: options.runtimeGuard } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
     }),
   ];

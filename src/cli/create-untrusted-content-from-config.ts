@@ -1,7 +1,7 @@
 import type { ContextPolicy } from "../context/context-policy.js";
 import { createRoleDiscipline } from "../context/external-content/create-role-discipline.js";
 import { createSourceTags } from "../context/external-content/create-source-tags.js";
-import { createRuntimeGuard, type RuntimeGuard } from "../security/create-runtime-guard.js";
+import { createRuntimeGuardPolicy } from "../security/create-runtime-guard-policy.js";
 import type { ResolvedConfig } from "./resolve-config.js";
 
 /**
@@ -9,10 +9,7 @@ import type { ResolvedConfig } from "./resolve-config.js";
  * the workspace, workspace results) tagged as data with the system-prompt notice, and the runtime
  * guard on writes, commands and sends. Tools named in `externalTools` count as external for both.
  */
-export function createUntrustedContentFromConfig(config: ResolvedConfig): { policies: ContextPolicy[]; runtimeGuard: RuntimeGuard } {
+export function createUntrustedContentFromConfig(config: ResolvedConfig): ContextPolicy[] {
   const { trustWorkspace, externalTools, notice } = config.untrustedContent;
-  return {
-    policies: [createSourceTags({ tagWorkspace: !trustWorkspace, externalTools, systemSection: notice }), createRoleDiscipline()],
-    runtimeGuard: createRuntimeGuard({ externalTools }),
-  };
+  return [createSourceTags({ tagWorkspace: !trustWorkspace, externalTools, systemSection: notice }), createRoleDiscipline(), createRuntimeGuardPolicy({ externalTools })];
 }

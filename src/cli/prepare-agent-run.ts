@@ -34,7 +34,7 @@ export interface AgentRunSetup {
  * decided once when the session starts), sampling settings and the provider (logging requests on ask).
  */
 export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<AgentRunSetup> {
-  const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env);
+  const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd });
   requireDirectory(config.workspace);
   const notes: string[] = [];
   if (flags.continue && flags.session) throw new CtxkitError("usage_invalid", "--continue and --session both choose a session; give one of them.");

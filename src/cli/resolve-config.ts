@@ -9,10 +9,13 @@ import { parsePositiveInteger, type CliFlags } from "./cli-options.js";
 import { compressionPolicyNames, isCompressionPolicyName, type CompressionPolicyName } from "../context/compression/index.js";
 import { resolveMcpServers, type ResolvedMcpServers } from "./resolve-mcp-servers.js";
 
-export const providerNames = ["openai-compatible", "anthropic", "llama"] as const;
+export const providerNames = ["openai-compatible", "openai-responses", "anthropic", "llama"] as const;
 export const vendorNames = ["openai", "vllm", "ollama", "llamacpp", "deepseek", "kimi", "glm", "openrouter"] as const;
 export type ProviderName = (typeof providerNames)[number];
 export type VendorName = (typeof vendorNames)[number];
+
+export const cacheTtls = ["5m", "1h"] as const;
+export type CacheTtl = (typeof cacheTtls)[number];
 
 export const statusBarModes = ["auto", "replace", "append", "off"] as const;
 
@@ -50,6 +53,13 @@ export interface ResolvedConfig {
   dataDir: string;
   /** Provider time limits from --request-timeout / --idle-timeout (seconds) or CTXKIT_REQUEST_TIMEOUT / CTXKIT_IDLE_TIMEOUT. */
   timeouts: { firstByteMs?: number; idleMs?: number };
+  /**
+   * Prompt caching: `ttl` (--cache-ttl, Anthropic's cache lifetime: 5m or 1h, writes at 1.25× or 2×)
+   * and `key` (--cache-key: OpenAI's `prompt_cache_key`, the `x-session-affinity` header for other
+   * OpenAI-compatible servers). Without a key the session id is used; `sessionId` is filled in when
+   * the session starts, so the provider reads it on its first call.
+   */
+  cache: { ttl: CacheTtl; key?: string; sessionId?: string };
   /** --repair: resume a session the loader found damaged records in (see startSession's `repair`). */
   repair: boolean;
   sessionId?: string;
@@ -130,9 +140,10 @@ export const defaultToolNames = ["read_file", "write_file", "edit_file", "list_d
 export function resolveConfig(
   flags: CliFlags,
   environment: NodeJS.ProcessEnv = process.env,
-  options: { readConfigFiles?: boolean } = {},
+  options: { readConfigFiles?: boolean; /** What relative paths are relative to (the CLI's io.cwd). */ cwd?: string } = {},
 ): ResolvedConfig {
-  const workspace = resolve(flags.workspace ?? environment.CTXKIT_WORKSPACE ?? process.cwd());
+  const cwd = options.cwd ?? process.cwd();
+  const workspace = resolve(cwd, flags.workspace ?? environment.CTXKIT_WORKSPACE ?? cwd);
   const userConfigPath = join(environment.XDG_CONFIG_HOME ?? join(homedir(), ".config"), "ctxkit", "config.json");
   const workspaceConfigPath = join(workspace, "ctxkit.config.json");
   const readFiles = options.readConfigFiles !== false;
@@ -174,14 +185,14 @@ export function resolveConfig(
   const baseURL = pick<string>("baseURL", [
     [flags["base-url"], "flag"],
     [environment.CTXKIT_BASE_URL, "environment"],
-    [isAnthropic ? environment.ANTHROPIC_BASE_URL : vendor === "openai" ? environment.OPENAI_BASE_URL : undefined, "environment"],
+    [isAnthropic ? environment.ANTHROPIC_BASE_URL : vendor === "openai" || provider === "openai-responses" ? environment.OPENAI_BASE_URL : undefined, "environment"],
     [workspaceConfig?.baseURL, "workspace config"],
     [userConfig?.baseURL, "user config"],
   ]);
   const apiKey = pick<string>("apiKey", [
     [flags["api-key"], "flag"],
     [environment.CTXKIT_API_KEY, "environment"],
-    [isAnthropic ? environment.ANTHROPIC_API_KEY : vendor === "openai" ? environment.OPENAI_API_KEY : undefined, "environment"],
+    [isAnthropic ? environment.ANTHROPIC_API_KEY : vendor === "openai" || provider === "openai-responses" ? environment.OPENAI_API_KEY : undefined, "environment"],
     // The vendor's own variable (DEEPSEEK_API_KEY, MOONSHOT_API_KEY, …), so `ctxkit config` shows the key the provider will use.
     [isAnthropic ? undefined : vendorProfiles[vendor as VendorName].apiKeyEnvVars.map((name) => environment[name]).find((value) => value), "environment"],
     [workspaceConfig?.apiKey, "workspace config"],
@@ -245,6 +256,11 @@ export function resolveConfig(
   ])!;
   const requestTimeout = parseSeconds(flags["request-timeout"] ?? environment.CTXKIT_REQUEST_TIMEOUT, "--request-timeout");
   const idleTimeout = parseSeconds(flags["idle-timeout"] ?? environment.CTXKIT_IDLE_TIMEOUT, "--idle-timeout");
+  const cacheTtl = flags["cache-ttl"] ?? environment.CTXKIT_CACHE_TTL ?? "5m";
+  if (!cacheTtls.includes(cacheTtl as CacheTtl)) {
+    throw new ConfigError("option_invalid", `--cache-ttl must be 5m or 1h (Anthropic's two cache lifetimes), got '${cacheTtl}'.`);
+  }
+  const cacheKey = flags["cache-key"] ?? environment.CTXKIT_CACHE_KEY;
   const statusBarMode = pick<string>("statusBar", [
     [flags["status-bar"], "flag"],
     [environment.CTXKIT_STATUS_BAR, "environment"],
@@ -260,7 +276,7 @@ export function resolveConfig(
     vendor: vendor as VendorName,
     ...(baseURL ? { baseURL } : {}),
     ...(model ? { model } : {}),
-    ...(modelPath ? { modelPath: resolve(modelPath) } : {}),
+    ...(modelPath ? { modelPath: resolve(cwd, modelPath) } : {}),
     ...(apiKey ? { apiKey } : {}),
     workspace,
     dataDir,
@@ -269,6 +285,7 @@ export function resolveConfig(
       ...(idleTimeout === undefined ? {} : { idleMs: idleTimeout }),
     },
     ...(flags.session ? { sessionId: flags.session } : {}),
+    cache: { ttl: cacheTtl as CacheTtl, ...(cacheKey ? { key: cacheKey } : {}) },
     maxIterations,
     ...(contextWindow ? { contextWindow } : {}),
     compression,
@@ -296,7 +313,7 @@ export function resolveConfig(
       ...(userConfig?.mcpServers ? { user: { path: userConfigPath, value: userConfig.mcpServers } } : {}),
       ...(workspaceConfig?.mcpServers ? { workspace: { path: workspaceConfigPath, value: workspaceConfig.mcpServers } } : {}),
       files: flags["mcp-config"] ?? [],
-      cwd: process.cwd(),
+      cwd,
     }),
     ...(flags["defer-tools"] === undefined ? {} : { deferTools: parseDeferTools(flags["defer-tools"]) }),
     sources,

@@ -1,6 +1,7 @@
 import type { Message, StoredBlob } from "../types/index.js";
 import { carryCheckpoints } from "./carry-checkpoints.js";
 import { toProcessedToolResult, type ContextEdit, type ContextPolicy, type ContextState } from "./context-policy.js";
+import { composeBeforeCall, composeOnToolCall } from "./compose-policy-gates.js";
 
 /** A composition of policies; `members` are its parts in the order they run. */
 export interface ComposedContextPolicy extends ContextPolicy {
@@ -16,6 +17,9 @@ export interface ComposedContextPolicy extends ContextPolicy {
  * - **Hooks**: tools and system sections are joined; user messages and tool results pass through
  *   every processor in order (blobs accumulate); before a call each preparer sees the context as the
  *   earlier preparers' edits left it; tails of several policies share the one tail message.
+ * - **Gates**: before a call every gate is asked in order — the first refusal ends the run, waits
+ *   add up to the longest one; on a tool call the first refusal wins, asks are merged into one
+ *   question (exact if any is), so a person answers once; final-text filters run in a chain.
  * - **Checkpoints across compaction**: every replacement that removes tool calls (or an earlier
  *   checkpoint) gets, right after it, each member's `checkpoint` message — so counts, TODO lists and
  *   other derived state survive, whichever policy compacted.
@@ -65,6 +69,25 @@ export function composeContextPolicies(...policies: ContextPolicy[]): ComposedCo
     tail(state) {
       const parts = members.map((member) => member.tail?.(state)).filter((part): part is string => part !== undefined);
       return parts.length === 0 ? undefined : parts.join("\n\n");
+    },
+    deferredTools: members.flatMap((member) => member.deferredTools ?? []),
+    startRun() {
+      const budget = members.flatMap((member) => member.startRun?.()?.budget ?? []);
+      return budget.length === 0 ? undefined : { budget };
+    },
+    ...composeBeforeCall(members),
+    afterCall(usage, info) {
+      const warnings = members.flatMap((member) => member.afterCall?.(usage, info) ?? []);
+      return warnings.length === 0 ? undefined : warnings;
+    },
+    ...composeOnToolCall(members),
+    onFinalText(text, info) {
+      let current: { text: string; warnings: NonNullable<ReturnType<NonNullable<ContextPolicy["onFinalText"]>>>["warnings"] } | undefined;
+      for (const member of members) {
+        const verdict = member.onFinalText?.(current?.text ?? text, info);
+        if (verdict) current = { text: verdict.text, warnings: [...(current?.warnings ?? []), ...(verdict.warnings ?? [])] };
+      }
+      return current;
     },
   };
   return composed;

@@ -1,5 +1,7 @@
 import type { Message, StoredBlob, Tool, ToolCallPart, ToolErrorKind, ToolMessage, ToolSource, Usage, UserMessage } from "../types/index.js";
+import type { CallGate, CallGateState, ChildAgentInfo, FinalTextInfo, FinalTextVerdict, PolicyInheritance, PolicyWarning, RunStartContribution, ToolCallCheck, ToolCallVerdict } from "./policy-gates.js";
 import type { StablePrefix } from "./stable-prefix.js";
+import type { ToolDefinition } from "../types/index.js";
 
 /** What a tool-result processor is told about the call that produced the result. */
 export interface ToolResultInfo {
@@ -130,6 +132,32 @@ export interface ContextPolicy {
    * removed part. The composer puts it right after the replacement. Undefined: nothing to carry.
    */
   checkpoint?(messages: readonly Message[], now: Date, id: string): UserMessage | undefined;
+  /**
+   * Tool definitions sent for the provider to search on its side (Anthropic's native tool search,
+   * `defer_loading`), decided once like `tools`. Part of every request, never of `tools`.
+   */
+  readonly deferredTools?: readonly ToolDefinition[];
+  /** When a run starts: what this policy adds to the run's start record (a budget's levels). */
+  startRun?(): RunStartContribution | undefined;
+  /** Before each model call, with the request as it will be sent: allow, wait (backpressure) or refuse (ends the run). */
+  beforeCall?: (state: CallGateState) => CallGate | Promise<CallGate>;
+  /** After each model call that reported usage (a budget charges it); warnings become `warning` events. */
+  afterCall?(usage: Usage, info: { model: string }): PolicyWarning[] | undefined;
+  /**
+   * On each validated tool call, before it runs: allow, ask the person (an approval bound to the
+   * exact call when `exact`), or refuse with a reason the model sees (and optionally stop the run).
+   */
+  onToolCall?: (check: ToolCallCheck) => ToolCallVerdict | Promise<ToolCallVerdict>;
+  /** On the run's final answer: replace the text the caller gets (the trajectory keeps what the model wrote). */
+  onFinalText?(text: string, info: FinalTextInfo): FinalTextVerdict | undefined;
+  /**
+   * What a child agent (a `task` sub-agent or a fork) gets of this policy: `share` this very
+   * instance, a `copy` from `forChild` (a fresh counter, a share of a budget), or `never`. Absent
+   * counts as `never`; every shipped policy declares it (a test lists them).
+   */
+  readonly inherit?: PolicyInheritance;
+  /** The child's copy when `inherit` is `copy` (undefined: the child gets none). */
+  forChild?(child: ChildAgentInfo): ContextPolicy | undefined;
 }
 
 /** Normalises what a processor returned. */

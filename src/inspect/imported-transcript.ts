@@ -41,6 +41,8 @@ export interface ReportedUsage {
   cacheWrite1hTokens?: number;
   completionTokens?: number;
   cost?: number;
+  /** Context edits the server reported for this call (`clear_tool_uses_20250919`, `compaction`, …), when recorded. */
+  serverEdits?: string[];
 }
 
 /** One model call of a recorded run. */

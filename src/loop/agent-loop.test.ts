@@ -1,3 +1,4 @@
+import { createRepeatedCallLimit } from "../tools/create-repeated-call-limit.js";
 import { describe, expect, it } from "vitest";
 import { createScriptedProvider } from "../providers/scripted/index.js";
 import type { ScriptedTurn } from "../providers/scripted/index.js";
@@ -33,9 +34,8 @@ describe("agent loop", () => {
       provider,
       system: "You are a weather agent.",
       tools: [weatherTool, crashingTool, failingTool],
-      clock: createTestClock(),
-      createId: createTestIds(),
       prefixGuard: { strict: true },
+      runtime: { clock: createTestClock(), createId: createTestIds() },
     });
 
     const events: AgentEvent[] = [];
@@ -91,7 +91,7 @@ describe("agent loop", () => {
   it("warns on the third identical call and stops on the fourth", async () => {
     const call = { toolCalls: [{ name: "get_weather", arguments: { city: "Paris" } }] };
     const provider = createScriptedProvider({ turns: [call, call, call, call, "never reached"] });
-    const agent = createAgent({ provider, system: "s", tools: [weatherTool] });
+    const agent = createAgent({ provider, system: "s", tools: [weatherTool], context: [createRepeatedCallLimit()] });
     const result = await agent.run("weather?").result();
     expect(result.stopReason).toBe("repeated_tool_call");
     const tools = result.messages.filter((message): message is ToolMessage => message.role === "tool");
@@ -102,7 +102,7 @@ describe("agent loop", () => {
   it("stops at maxIterations with a reason", async () => {
     let city = 0;
     const provider = createScriptedProvider({ turns: () => ({ toolCalls: [{ name: "get_weather", arguments: { city: `C${city++}` } }] }) });
-    const agent = createAgent({ provider, system: "s", tools: [weatherTool], maxIterations: 4 });
+    const agent = createAgent({ provider, system: "s", tools: [weatherTool], runtime: { maxIterations: 4 } });
     const result = await agent.run("loop").result();
     expect(result).toMatchObject({ stopReason: "max_iterations", iterations: 4 });
     expect(result.error?.message).toContain("maxIterations");
@@ -154,20 +154,23 @@ describe("agent loop", () => {
     expect((approved.messages[2] as ToolMessage).isError).toBe(false);
   });
 
-  it("lets hooks replace tool results and see every request", async () => {
+  it("lets policies replace tool results and see every request", async () => {
     const seen: number[] = [];
     const provider = createScriptedProvider({ turns: [{ toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" } }] }, "fine"] });
     const result = await createAgent({
       provider,
       system: "s",
       tools: [weatherTool],
-      hooks: {
-        afterToolCall: (_call, output) => ({ content: `[checked] ${output.content}` }),
-        transformRequest: (request) => {
-          seen.push(request.messages.length);
-          return request;
+      context: [
+        {
+          name: "checker",
+          processToolResult: (message) => ({ ...message, content: `[checked] ${message.content}` }),
+          beforeCall: (state) => {
+            seen.push(state.request.messages.length);
+            return { action: "allow" };
+          },
         },
-      },
+      ],
     })
       .run("go")
       .result();
@@ -183,18 +186,25 @@ describe("agent loop", () => {
   });
 
   it("reports a request that rewrites history as an undeclared cache break, and stops in strict mode", async () => {
-    const turns = [{ toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" } }] }, "done"];
-    const rewrite = (request: import("../types/index.js").ModelRequest) =>
-      request.messages.length > 1 ? { ...request, messages: request.messages.map((message, index) => (index === 0 ? { ...message, content: "edited" } as typeof message : message)) } : request;
-    const lenient = createAgent({ provider: createScriptedProvider({ turns }), system: "s", tools: [weatherTool], hooks: { transformRequest: rewrite } });
+    const turns = ["first", "done"];
+    // Nothing in the library rewrites sent messages; a caller that edits the trajectory in place does.
+    const rewrite = (agent: ReturnType<typeof createAgent>) => {
+      const messages = agent.messages as import("../types/index.js").Message[];
+      messages[0] = { ...messages[0], content: "edited" } as (typeof messages)[0];
+    };
+    const lenient = createAgent({ provider: createScriptedProvider({ turns }), system: "s", tools: [weatherTool] });
+    await lenient.run("go").result();
+    rewrite(lenient);
     const events: AgentEvent[] = [];
-    for await (const event of lenient.run("go")) events.push(event);
+    for await (const event of lenient.run("again")) events.push(event);
     expect(events.find((event) => event.type === "cache_break")).toMatchObject({ layer: "message", index: 0, declared: false });
     expect(events.find((event) => event.type === "warning")).toMatchObject({ code: "undeclared_cache_break" });
     expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
 
-    const strict = createAgent({ provider: createScriptedProvider({ turns }), system: "s", tools: [weatherTool], hooks: { transformRequest: rewrite }, prefixGuard: { strict: true } });
-    const result = await strict.run("go").result();
+    const strict = createAgent({ provider: createScriptedProvider({ turns }), system: "s", tools: [weatherTool], prefixGuard: { strict: true } });
+    await strict.run("go").result();
+    rewrite(strict);
+    const result = await strict.run("again").result();
     expect(result).toMatchObject({ stopReason: "error", error: { code: "prefix_break" } });
   });
 

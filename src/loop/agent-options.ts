@@ -2,13 +2,9 @@ import type { Provider } from "../providers/provider.js";
 import type { TokenCounter } from "../tokens/token-counter.js";
 import type { ContextPolicy } from "../context/context-policy.js";
 import type { PromptTokens } from "../tokens/prompt-tokens.js";
-import type { Tool, ToolOutput } from "../tools/tool.js";
-import type { DeferToolsMode, DeferToolsSettings } from "../tools/search/apply-defer-tools.js";
-import type { ToolSearchPolicyOptions } from "../tools/search/create-tool-search-policy.js";
-import type { RuntimeGuard } from "../security/create-runtime-guard.js";
+import type { Tool } from "../tools/tool.js";
 import type {
   BlobStore,
-  Budget,
   GenerationSettings,
   RunBudgetRecord,
   Message,
@@ -29,11 +25,14 @@ export interface ToolCallInfo {
   /** The exact text the model produced. */
   argumentsText: string;
   /**
-   * Set when the runtime guard flagged the call (its arguments carry material that came only from
-   * external content): why, and the hash an approval must carry (`ToolCallDecision.argumentsHash`).
-   * Such a call is asked about even where an allow rule or `--yes` approves everything else.
+   * Set when a policy asked for an exact approval (the runtime guard: the arguments carry material
+   * that came only from external content): why, and the hash an approval must carry
+   * (`ToolCallDecision.argumentsHash`). Such a call is asked about even where an allow rule or
+   * `--yes` approves everything else.
    */
-  guard?: { reasons: string[]; argumentsHash: string };
+  guard?: { reasons: string[]; argumentsHash: string; evidence?: unknown };
+  /** Set when a policy asked without requiring an exact approval: its reasons. */
+  asked?: { reasons: string[] };
 }
 
 /** A confirmation's answer: approved or not, and what the person said about it (given to the model). */
@@ -42,15 +41,6 @@ export interface ToolCallDecision {
   reason?: string;
   /** For a call the guard flagged: the `guard.argumentsHash` of the exact call approved (any other is not). */
   argumentsHash?: string;
-}
-
-export interface AgentHooks {
-  /** Runs before a validated call executes; return an output to use it instead of running the tool. */
-  beforeToolCall?: (call: ToolCallInfo) => ToolOutput | undefined | Promise<ToolOutput | undefined>;
-  /** Runs after a call; return an output to replace the result before it is frozen into the trajectory. */
-  afterToolCall?: (call: ToolCallInfo, output: ToolOutput) => ToolOutput | undefined | Promise<ToolOutput | undefined>;
-  /** Last look at every request before it is sent; must keep the prefix (a change is a cache break). */
-  transformRequest?: (request: ModelRequest) => ModelRequest;
 }
 
 /**
@@ -73,70 +63,36 @@ export interface SessionSink {
   flush(): Promise<void>;
 }
 
+/**
+ * What `createAgent` takes: at most ten fields (a test counts them). Every mechanism that shapes
+ * or gates a call — budgets, the runtime guard, leak withholding, tool search, output caps,
+ * repeated-call limits, compression, the status bar — is a `ContextPolicy` in `context`;
+ * `assembleAgent` (`ctxkit`) builds the list, starts or resumes the session and calls this.
+ */
 export interface AgentOptions {
   provider: Provider;
   /** The system prompt: a string, or static + session parts separated by a cache boundary. */
   system: string | SystemPrompt;
+  /** The agent's tools. One marked `deferred` needs a policy that routes it (`resolveDeferredTools` adds tool search). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
   tools?: Tool<any>[];
   /**
-   * Which tools to keep out of `tools` and let the model find with `tool_search`: `"auto"` defers all
-   * of them when their definitions would take more than ~10 % of the context window, `"all"` always,
-   * `"off"` (default) only those marked `deferred: true`. With any deferred tool, `tool_search` and a
-   * stable `call_tool` proxy are in `tools` from the first call.
+   * Everything that shapes or gates the context, as one list of policies
+   * (`createAgent({ context: [createStatusBar(), createCompression({ contextWindow })] })`). Their
+   * tools and system sections are added to the prefix; the order their hooks run in and the rules
+   * across them are `composeContextPolicies`'s.
    */
-  deferTools?: DeferToolsMode | DeferToolsSettings;
-  /** Tool-search settings (matches per search, field boosts). `native` follows the provider's `nativeToolSearch`. */
-  toolSearch?: ToolSearchPolicyOptions;
-  /** Model calls per run before it stops with `max_iterations` (default 50). */
-  maxIterations?: number;
+  context?: readonly ContextPolicy[];
   settings?: GenerationSettings;
   /** The trajectory to continue from (a loaded session's messages). */
   messages?: Message[];
   /** Records every message, request and usage report; flushed before each model call. */
   session?: SessionSink;
-  hooks?: AgentHooks;
   /**
-   * Asked before a tool that requires confirmation runs. Without it such calls are refused with a
-   * message to the model — a library never runs a guarded tool silently.
+   * Answers a policy's `ask` and a tool's `requiresConfirmation`. Without it such calls are refused
+   * with a message to the model — a library never runs a guarded tool silently.
    */
   confirmToolCall?: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>;
-  /**
-   * Checks each call before it runs (`createRuntimeGuard` from `ctxkit/security`): a flagged call
-   * needs an approval bound to its exact arguments, whatever `requiresConfirmation` says.
-   */
-  runtimeGuard?: RuntimeGuard;
-  /**
-   * Withholds a final answer that repeats the system prompt verbatim (a run of `minChars`, default
-   * 80, characters): the run's `finalText` becomes a note and a `system_prompt_leak` warning says
-   * why; the trajectory keeps what the model wrote. The output side of the defence against "print
-   * your system prompt" — no instruction in the context can turn it off. Streamed text deltas are
-   * not held back; a caller that shows them live should show `finalText` instead when it matters.
-   */
-  withholdSystemPromptLeaks?: boolean | { minChars?: number };
-  /**
-   * What shapes the context, as one list of policies: the status bar, compression, and your own
-   * (`createAgent({ context: [createStatusBar(), createCompression({ contextWindow })] })`). Their
-   * tools and system sections are added to the prefix; the order their hooks run in and the rules
-   * across them (checkpoints across compaction) are `composeContextPolicies`'s.
-   */
-  context?: readonly ContextPolicy[];
-  /**
-   * Where the originals that compression moves out of the context are kept (the `recall` tool reads
-   * them). Default: in memory. The CLI uses `createFileBlobStore(<data-dir>/blobs)`.
-   */
-  blobStore?: BlobStore;
-  /**
-   * Every message the session ever recorded, including ones a compaction replaced (a loaded session's
-   * `log`), so `recall` by message id finds originals from before a restart.
-   */
-  messageLog?: readonly Message[];
-  /** Identical consecutive tool calls before the agent warns the model; one more stops the run (default 3). */
-  repeatedCallLimit?: number;
-  /** Default timeout per tool call in ms (default 120 000); a tool's own `timeoutMs` wins. */
-  toolTimeoutMs?: number;
-  /** Most characters of one tool result kept; longer ones keep their start and end (default 1 000 000). */
-  maxToolResultCharacters?: number;
   /**
    * Checks every request's wire body (`provider.serialize`) against the previous one and reports
    * cache breaks (`cache_break` events; a warning when undeclared). With `promptTokens` (or a provider
@@ -146,16 +102,26 @@ export interface AgentOptions {
    * turns it off.
    */
   prefixGuard?: false | PrefixGuardSettings;
+  /** Limits, storage and the injected clock and ids. */
+  runtime?: AgentRuntime;
+}
+
+/** How an agent runs: its limits, where it keeps originals, and the clock and id generator it uses. */
+export interface AgentRuntime {
+  /** Model calls per run before it stops with `max_iterations` (default 50). */
+  maxIterations?: number;
+  /** Default timeout per tool call in ms (default 120 000); a tool's own `timeoutMs` wins. */
+  toolTimeoutMs?: number;
   /**
-   * Token and cost limits (`createBudget` from `ctxkit/budget`): each run is a task level under it;
-   * every call is checked before it is sent (estimated prompt + `maxOutputTokens`, or
-   * `assumedOutputTokens` when that is unset) and waits out backpressure near a limit. A `hard`
-   * level that would be exceeded ends the run with `budget_exceeded`; its levels' spending is
-   * recorded with each run's start in the session.
+   * Where the originals that compression moves out of the context are kept (the `recall` tool reads
+   * them). Default: in memory. `assembleAgent` uses the session store's blob store.
    */
-  budget?: Budget;
-  /** Output tokens a budget reserves per call when `settings.maxOutputTokens` is unset (default 4 096). */
-  assumedOutputTokens?: number;
+  blobStore?: BlobStore;
+  /**
+   * Every message the session ever recorded, including ones a compaction replaced (a loaded session's
+   * `log`), so `recall` by message id finds originals from before a restart.
+   */
+  messageLog?: readonly Message[];
   clock?: () => Date;
   createId?: () => string;
 }

@@ -5,6 +5,10 @@ import type { AgentEvent, BudgetApprovalRequest } from "../types/index.js";
 import type { SessionSink } from "./agent-options.js";
 import { createAgent } from "./create-agent.js";
 import { createTestClock, createTestIds, weatherTool } from "./test-support.js";
+import { createBudgetPolicy } from "../context/budget/create-budget-policy.js";
+import { inheritPolicies } from "../context/compose-policy-gates.js";
+import type { ContextPolicy } from "../context/context-policy.js";
+import { budgetPolicyName, type BudgetPolicy } from "../context/budget/create-budget-policy.js";
 
 /** A model that calls the weather tool forever (each turn a new city, so no repeated-call stop). */
 const endlessCalls = () => createScriptedProvider({ turns: (_request, call) => ({ toolCalls: [{ name: "get_weather", arguments: { city: `City${call}` } }] }) });
@@ -20,18 +24,15 @@ function virtualSleep() {
   return { delays, sleep: async (milliseconds: number) => void delays.push(milliseconds) };
 }
 
-function agentWith(budget: ReturnType<typeof createBudget>, extra: Partial<Parameters<typeof createAgent>[0]> = {}) {
+function agentWith(budget: ReturnType<typeof createBudget>, extra: { maxIterations?: number } = {}) {
   const provider = endlessCalls();
   const agent = createAgent({
     provider,
     system: "You check the weather.",
     tools: [weatherTool],
-    clock: createTestClock(),
-    createId: createTestIds(),
     settings: { maxOutputTokens: 50 },
-    maxIterations: 200,
-    budget,
-    ...extra,
+    runtime: { clock: createTestClock(), createId: createTestIds(), maxIterations: extra.maxIterations ?? 200 },
+    context: [createBudgetPolicy(budget)],
   });
   return { provider, agent };
 }
@@ -95,7 +96,7 @@ describe("budget enforcement in the loop", () => {
     expect(spentTokens(first) + spentTokens(second)).toBeLessThanOrEqual(5000);
   });
 
-  it("hands tools the task's budget and records the levels with each run's start", async () => {
+  it("gives a child a level of its own under the running task and records the levels with each run's start", async () => {
     const runStarts: Array<Parameters<SessionSink["appendRunStart"]>[0]> = [];
     const sink: SessionSink = {
       id: "s",
@@ -113,18 +114,20 @@ describe("budget enforcement in the loop", () => {
       provider,
       system: "s",
       session: sink,
-      budget: createBudget({ session: { tokens: 100_000 }, task: { tokens: 50_000, mode: "soft" }, spent: { tokens: 10, costUsd: 0 } }),
       tools: [
         {
           name: "delegate",
           description: "Runs a sub-agent.",
           parameters: { type: "object", properties: {} },
           async execute(_args, context) {
-            childLevels = context.budget!.child({ tokens: 1000 }, "explore").status().map((level) => `${level.level}:${level.limits.tokens}`);
+            const inherited = inheritPolicies(context.agent!.policies as ContextPolicy[], { kind: "task", name: "explore", budget: { tokens: 1000 } });
+            const child = inherited.find((policy) => policy.name === budgetPolicyName) as BudgetPolicy;
+            childLevels = child.budget.status().map((level) => `${level.level}:${level.limits.tokens}`);
             return "ok";
           },
         },
       ],
+      context: [createBudgetPolicy(createBudget({ session: { tokens: 100_000 }, task: { tokens: 50_000, mode: "soft" }, spent: { tokens: 10, costUsd: 0 } }))],
     });
     await agent.run("Go.").result();
     expect(childLevels).toEqual(["agent:1000", "task:50000", "session:100000"]);

@@ -11,7 +11,7 @@ const guarded = defineTool<{ path: string }>({
 });
 
 function context(confirmToolCall: ToolExecutionContext["confirmToolCall"]): ToolExecutionContext {
-  return { tools: new Map([[guarded.name, guarded]]), validators: new Map(), hooks: {}, confirmToolCall, defaultTimeoutMs: 10_000, signal: new AbortController().signal };
+  return { tools: new Map([[guarded.name, guarded]]), validators: new Map(), confirmToolCall, defaultTimeoutMs: 10_000, signal: new AbortController().signal };
 }
 
 const call = { type: "tool_call" as const, id: "c1", name: "write_note", arguments: { path: "a.md" }, argumentsText: '{"path":"a.md"}' };

@@ -18,12 +18,12 @@ describe("tool-result processing", () => {
       provider,
       system: "s",
       tools: [weatherTool, failingTool],
-      clock: createTestClock(),
       prefixGuard: { strict: true },
       context: [{ name: "test", processToolResult: (result, info) => {
         seen.push([info.call.name, info.callNumber, info.totalCallNumber, info.errorKind]);
         return { ...result, content: `[${info.now.toISOString()}] [Tool call #${info.callNumber} for '${result.toolName}']\n${result.content}` };
       } }],
+      runtime: { clock: createTestClock() },
     });
     await agent.run("go").result();
     expect(seen).toEqual([

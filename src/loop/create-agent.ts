@@ -8,7 +8,6 @@ import type { Provider } from "../providers/provider.js";
 import { checkProviderContract } from "../providers/check-provider-contract.js";
 import type { StablePrefix } from "../context/stable-prefix.js";
 import { resolveAgentPrefix } from "./resolve-agent-prefix.js";
-import { resolveAgentTools } from "./resolve-agent-tools.js";
 import type { Tool } from "../tools/tool.js";
 import { compileArgumentValidators } from "../tools/validate-tool-arguments.js";
 import { validateToolDefinitions } from "../tools/validate-tool-definitions.js";
@@ -43,27 +42,28 @@ export interface Agent {
  */
 export function createAgent(options: AgentOptions): Agent {
   checkProviderContract(options.provider);
-  const resolved = resolveAgentTools({ ...options, toolSearch: toolSearchSettings(options) });
-  const policy = composeContextPolicies(...resolved.context);
+  const policy = composeContextPolicies(...(options.context ?? []));
   // Deferred tools are validated and runnable like the others; only the prefix leaves them out.
-  const tools = [...resolved.tools, ...(policy.tools ?? [])];
+  const tools = [...(options.tools ?? []), ...(policy.tools ?? [])];
   validateToolDefinitions(tools);
+  checkDeferredToolsAreRouted(tools, policy.members);
   const validators = compileArgumentValidators(tools);
-  const prefix = resolveAgentPrefix({ system: options.system, tools: resolved.tools, context: policy.members });
-  // Native tool search: the provider sends the deferred definitions itself (with `defer_loading`).
-  const deferredTools = resolved.toolSearch?.native ? resolved.toolSearch.deferredDefinitions : undefined;
+  const prefix = resolveAgentPrefix({ system: options.system, tools: options.tools ?? [], context: policy.members });
+  // Definitions a provider searches on its side (native tool search) go with every request.
+  const deferredTools = policy.deferredTools && policy.deferredTools.length > 0 ? policy.deferredTools : undefined;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one map
   const toolsByName = new Map<string, Tool<any>>(tools.map((tool) => [tool.name, tool]));
-  const clock = options.clock ?? (() => new Date());
-  const createId = options.createId ?? defaultIdGenerator();
+  const runtime = options.runtime ?? {};
+  const clock = runtime.clock ?? (() => new Date());
+  const createId = runtime.createId ?? defaultIdGenerator();
   const trajectory: Message[] = [...(options.messages ?? [])];
   let running = false;
 
   const state: LoopState = {
     options,
     policy,
-    blobStore: options.blobStore ?? createMemoryBlobStore(),
-    replaced: new Map((options.messageLog ?? []).map((message) => [message.meta.id, message])),
+    blobStore: runtime.blobStore ?? createMemoryBlobStore(),
+    replaced: new Map((runtime.messageLog ?? []).map((message) => [message.meta.id, message])),
     prefix,
     trajectory,
     toolsByName,
@@ -75,7 +75,6 @@ export function createAgent(options: AgentOptions): Agent {
     toolCallCounts: countToolCalls(trajectory),
     lastUsage: undefined,
     lastRequestAt: undefined,
-    budget: undefined,
     buildRequest: (tail?: UserMessage) =>
       buildModelRequest({ prefix, trajectory, ...(tail ? { tail } : {}), ...(options.settings ? { settings: options.settings } : {}), ...(deferredTools ? { deferredTools } : {}) }),
   };
@@ -103,13 +102,15 @@ export function createAgent(options: AgentOptions): Agent {
   };
 }
 
-/** The tool-search settings, native when the provider searches on its side (and fails fast when asked for but unsupported). */
-function toolSearchSettings(options: AgentOptions): AgentOptions["toolSearch"] {
-  const native = options.toolSearch?.native ?? options.provider.nativeToolSearch === true;
-  if (native && options.provider.nativeToolSearch !== true) {
-    throw new ConfigError("option_invalid", `toolSearch.native needs a provider that searches tools on its side (createAnthropic({ toolSearch: "bm25" })); '${options.provider.name}' does not. Leave native off to use the tool_search/call_tool form.`);
-  }
-  return { ...options.toolSearch, native };
+/** A deferred tool is left out of the prefix; without a policy that routes calls (tool search) the model could never reach it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type
+function checkDeferredToolsAreRouted(tools: readonly Tool<any>[], members: readonly { routeToolCall?: unknown }[]): void {
+  const deferred = tools.filter((tool) => tool.deferred === true);
+  if (deferred.length === 0 || members.some((member) => member.routeToolCall !== undefined)) return;
+  throw new ConfigError(
+    "option_invalid",
+    `The tool${deferred.length > 1 ? "s" : ""} ${deferred.map((tool) => `'${tool.name}'`).join(", ")} ${deferred.length > 1 ? "are" : "is"} deferred, but no context policy routes tool calls to ${deferred.length > 1 ? "them" : "it"}. Use assembleAgent, or pass resolveDeferredTools({ tools, context }) (ctxkit/tools) to createAgent.`,
+  );
 }
 
 function createGuard(options: AgentOptions): PrefixGuard | undefined {

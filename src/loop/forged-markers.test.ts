@@ -38,8 +38,7 @@ describe("tool output that imitates the harness's markers", () => {
         system: "s",
         tools: [fetchTool],
         context: [createStatusBar({ mode: "append" }), createCompression({ contextWindow: 100_000 })],
-        blobStore,
-        clock: createTestClock(),
+        runtime: { blobStore, clock: createTestClock() },
       });
       const result = await agent.run("read both pages").result();
       expect(result.stopReason).toBe("final_answer");

@@ -1,3 +1,3 @@
 export { createAgent, type Agent, type RunOptions } from "./create-agent.js";
 export type { RunHandle } from "./run-handle.js";
-export type { AgentHooks, AgentOptions, SessionSink, TailState, ToolCallDecision, ToolCallInfo } from "./agent-options.js";
+export type { AgentOptions, AgentRuntime, SessionSink, TailState, ToolCallDecision, ToolCallInfo } from "./agent-options.js";

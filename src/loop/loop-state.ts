@@ -1,10 +1,11 @@
+import type { CacheCallObservation } from "../context/cache-miss/explain-cache-miss.js";
 import type { ComposedContextPolicy } from "../context/compose-context-policies.js";
 import type { PrefixGuard } from "../context/prefix-guard/index.js";
 import type { StablePrefix } from "../context/stable-prefix.js";
 import { findStatusCheckpoint } from "../context/status-bar/status-checkpoint.js";
 import type { Tool } from "../tools/tool.js";
 import type { ArgumentsValidator } from "../tools/validate-tool-arguments.js";
-import type { BlobStore, Budget, Message, MessageMeta, MessageOrigin, ModelRequest, Usage, UserMessage } from "../types/index.js";
+import type { BlobStore, Message, MessageMeta, MessageOrigin, ModelRequest, Usage, UserMessage } from "../types/index.js";
 import type { AgentOptions } from "./agent-options.js";
 
 /** Key of the all-tools counter in `LoopState.toolCallCounts` (not a valid tool name). */
@@ -35,8 +36,8 @@ export interface LoopState {
   toolCallCounts: Map<string, number>;
   lastUsage: Usage | undefined;
   lastRequestAt: Date | undefined;
-  /** The running task's budget level (`options.budget.startTask()` at each run), when the agent has a budget. */
-  budget: Budget | undefined;
+  /** The previous call as the cache saw it, to explain the next call's miss (see observeCacheMiss). */
+  lastCacheObservation?: CacheCallObservation;
 }
 
 export function createMeta(state: LoopState, origin: MessageOrigin): MessageMeta {

@@ -1,16 +1,19 @@
 import { describeCacheBreak, hashBody } from "../context/prefix-guard/index.js";
-import { isCtxkitError, type AgentEvent, type AssistantPart, type RunError, type RunErrorCode, type Usage, type UserMessage } from "../types/index.js";
+import { isCtxkitError, type CacheBreak, type AgentEvent, type AssistantPart, type RunError, type RunErrorCode, type Usage, type UserMessage } from "../types/index.js";
 import type { ModelResponse } from "../providers/provider.js";
 import { applyContextEdits } from "./apply-context-edits.js";
+import { observeCacheMiss } from "./observe-cache-miss.js";
 import { callModel } from "./call-model.js";
-import { chargeBudget, enforceBudget } from "./enforce-budget.js";
+import { passCallGate } from "./pass-call-gate.js";
 import type { LoopState } from "./loop-state.js";
+import type { PolicyStop } from "../context/policy-gates.js";
 
 export type TurnOutcome =
   | { kind: "response"; response: ModelResponse }
   | { kind: "aborted"; partial: AssistantPart[] }
   | { kind: "failed"; error: RunError }
-  | { kind: "budget_exceeded"; error: RunError };
+  /** A policy's call gate refused the call: the run ends with its stop reason. */
+  | { kind: "refused"; stop: PolicyStop };
 
 export interface TurnContext {
   state: LoopState;
@@ -60,13 +63,13 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
       tailText === undefined
         ? undefined
         : { role: "user", content: tailText, meta: { id: `tail_${context.runId}_${turn}`, origin: "harness", createdAt: clock().toISOString() } };
-    const built = state.buildRequest(tail);
-    const request = options.hooks?.transformRequest ? options.hooks.transformRequest(built) : built;
-    const refused = yield* enforceBudget(state, request, turn, signal);
-    if (refused) return { kind: "budget_exceeded", error: refused };
+    const request = state.buildRequest(tail);
+    const refused = yield* passCallGate(state, request, turn, signal);
+    if (refused) return { kind: "refused", stop: refused };
     if (signal.aborted) return { kind: "aborted", partial: [] };
 
     let bodyHash: string | undefined;
+    let cacheBreak: CacheBreak | undefined;
     if (state.guard) {
       let check;
       try {
@@ -76,6 +79,7 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
       }
       bodyHash = check.bodyHash;
       state.declaredBreak = undefined;
+      cacheBreak = check.cacheBreak;
       if (check.cacheBreak) {
         const { excerpt: _excerpt, ...fields } = check.cacheBreak;
         yield { type: "cache_break", turn, ...fields };
@@ -120,7 +124,10 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
       // Usage records point at the request record they belong to (numbered across the whole session).
       session?.appendUsage(requestIndex, outcome.usage);
       yield { type: "usage", turn, usage: outcome.usage };
-      yield* chargeBudget(state.budget, outcome.usage, options.provider.model);
+      const seen = observeCacheMiss(state.lastCacheObservation, { usage: outcome.usage, sentAt: state.lastRequestAt, provider: options.provider, ...(cacheBreak ? { cacheBreak } : {}) });
+      state.lastCacheObservation = seen.observation;
+      if (seen.miss) yield { type: "cache_miss", turn, ...seen.miss };
+      for (const warning of policy.afterCall?.(outcome.usage, { model: options.provider.model }) ?? []) yield { type: "warning", ...warning };
     }
     if (outcome.ok) return { kind: "response", response: outcome.response };
     if (outcome.error.code === "aborted" || signal.aborted) {

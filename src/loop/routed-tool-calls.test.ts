@@ -5,7 +5,13 @@ import { createScriptedProvider } from "../providers/scripted/index.js";
 import { createRuntimeGuard } from "../security/create-runtime-guard.js";
 import { defineTool } from "../tools/tool.js";
 import type { ToolMessage } from "../types/index.js";
-import { createAgent } from "./create-agent.js";
+import { createAgent as createBareAgent } from "./create-agent.js";
+import { createRuntimeGuardPolicy } from "../security/create-runtime-guard-policy.js";
+import { resolveDeferredTools } from "../tools/search/resolve-deferred-tools.js";
+
+// Deferred tools need the tool-search policy, which assembleAgent adds; these tests build the bare agent.
+const createAgent = (options: Parameters<typeof createBareAgent>[0]) =>
+  createBareAgent({ ...options, ...resolveDeferredTools({ tools: options.tools ?? [], context: options.context ?? [], nativeToolSearch: options.provider.nativeToolSearch === true }) });
 
 // Found by a review of the merged features: a call through `call_tool` must count as the tool it ran.
 const fetchPage = defineTool<{ url: string }>({
@@ -47,8 +53,7 @@ describe("calls routed through call_tool", () => {
       provider,
       system: "You are a helpful assistant.",
       tools: [fetchPage, shell],
-      context: [createSourceTags()],
-      runtimeGuard: createRuntimeGuard(),
+      context: [createSourceTags(), createRuntimeGuardPolicy(createRuntimeGuard())],
       confirmToolCall: async (call) => {
         if (call.guard) asked.push(call.name);
         return call.guard ? { approved: false, reason: "no terminal" } : true;

@@ -1,10 +1,7 @@
-import { addUsage, emptyUsage, textOf, toolCallsOf, type AgentEvent, type AssistantMessage, type Message, type RunError, type RunResult, type RunStopReason, type SystemPrompt, type ToolCallPart, type Usage, type UserMessage } from "../types/index.js";
+import { addUsage, emptyUsage, textOf, toolCallsOf, type AgentEvent, type AssistantMessage, type Message, type RunError, type RunResult, type RunStopReason, type ToolCallPart, type Usage, type UserMessage } from "../types/index.js";
 import { createMeta, totalToolCallsKey, type LoopState } from "./loop-state.js";
-import { createRepeatedCallDetector } from "./repeated-call-detector.js";
 import { requestModelTurn } from "./request-model-turn.js";
-import { toRunBudgetRecords } from "./enforce-budget.js";
 import { runToolCalls } from "./run-tool-calls.js";
-import { defaultLeakChars, findSystemPromptLeak } from "../security/find-system-prompt-leak.js";
 
 /**
  * The agent loop: append the user's message, then call the model and run the tools it asks for
@@ -15,8 +12,7 @@ import { defaultLeakChars, findSystemPromptLeak } from "../security/find-system-
 export async function* runAgentLoop(state: LoopState, input: string, signal?: AbortSignal): AsyncGenerator<AgentEvent, RunResult> {
   const { options, trajectory, clock } = state;
   const session = options.session;
-  const maxIterations = options.maxIterations ?? 50;
-  const detectRepeat = createRepeatedCallDetector(options.repeatedCallLimit ?? 3);
+  const maxIterations = options.runtime?.maxIterations ?? 50;
   const abortSignal = signal ?? new AbortController().signal;
   const runId = state.createId();
   const appended: Message[] = [];
@@ -42,19 +38,20 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
     }
     const last = appended.at(-1);
     const answer = stopReason === "final_answer" && last?.role === "assistant" ? textOf(last) : "";
-    const leak = options.withholdSystemPromptLeaks ? findSystemPromptLeak(systemText(state.prefix.system), answer, leakChars(options.withholdSystemPromptLeaks)) : undefined;
-    if (leak) yield { type: "warning", code: "system_prompt_leak", message: `The answer repeated ${leak.chars} characters of the system prompt verbatim; it was withheld.` };
-    const finalText = leak ? `[withheld: the answer repeated ${leak.chars} characters of the system prompt]` : answer;
+    // The policies' last look at the answer (leak withholding): the trajectory keeps what the model wrote.
+    const filtered = answer === "" ? undefined : state.policy.onFinalText?.(answer, { system: state.prefix.system });
+    for (const warning of filtered?.warnings ?? []) yield { type: "warning", ...warning };
+    const finalText = filtered ? filtered.text : answer;
     const sessionId = session ? { sessionId: session.id } : {};
     const children = subAgentUsage ? { subAgentUsage } : {};
     yield { type: "run_end", stopReason, usage, iterations, finalText, ...sessionId, ...children, ...(error ? { error } : {}) };
     return { stopReason, finalText, messages: appended, usage, iterations, ...sessionId, ...children, ...(error ? { error } : {}) };
   };
 
-  // Each run is a task level of the agent's budget (a resumed session's level already holds its earlier spend).
-  state.budget = options.budget?.startTask();
+  // A budget starts the run's task level here (a resumed session's level already holds its earlier spend).
+  const started = state.policy.startRun?.();
   yield { type: "run_start", runId, input, ...(session ? { sessionId: session.id } : {}) };
-  session?.appendRunStart({ runId, input, at: clock().toISOString(), ...(state.budget ? { budget: toRunBudgetRecords(state.budget.status()) } : {}) });
+  session?.appendRunStart({ runId, input, at: clock().toISOString(), ...(started?.budget ? { budget: started.budget } : {}) });
   const userMessage: UserMessage = { role: "user", content: input, meta: createMeta(state, "user") };
   append(state.policy.processUserMessage ? state.policy.processUserMessage(userMessage, { trajectory, now: clock() }) : userMessage);
 
@@ -80,9 +77,9 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
         }
         return yield* finish("aborted");
       }
-      if (outcome.kind === "budget_exceeded") {
-        yield { type: "warning", code: "budget_exceeded", message: outcome.error.message };
-        return yield* finish("budget_exceeded", outcome.error);
+      if (outcome.kind === "refused") {
+        if (outcome.stop.stopReason === "error") yield { type: "error", ...outcome.stop.error };
+        return yield* finish(outcome.stop.stopReason, outcome.stop.error);
       }
       if (outcome.kind === "failed") {
         yield { type: "error", ...outcome.error };
@@ -112,17 +109,13 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
         usage = addUsage(usage, childUsage);
         subAgentUsage = addUsage(subAgentUsage ?? emptyUsage(), childUsage);
       };
-      const { stopForRepeat, error } = yield* runToolCalls(calls, { state, turn, signal: abortSignal, detectRepeat, append, onSubAgentUsage });
+      const { stop, error } = yield* runToolCalls(calls, { state, turn, signal: abortSignal, append, onSubAgentUsage });
       if (abortSignal.aborted) return yield* finish("aborted");
       if (error) {
         yield { type: "error", ...error };
         return yield* finish("error", error);
       }
-      if (stopForRepeat) {
-        const message = "The model repeated an identical tool call after being warned; the run was stopped.";
-        yield { type: "warning", code: "repeated_tool_call", message };
-        return yield* finish("repeated_tool_call", { code: "repeated_tool_call", message });
-      }
+      if (stop) return yield* finish(stop.stopReason, stop.error);
     }
   } finally {
     // The consumer left the run early (break out of for-await): answer the calls it had started and
@@ -146,12 +139,4 @@ function unansweredCalls(messages: readonly Message[]): ToolCallPart[] {
   if (index === -1) return [];
   const answered = new Set(messages.slice(index + 1).flatMap((message) => (message.role === "tool" ? [message.toolCallId] : [])));
   return toolCallsOf(messages[index] as AssistantMessage).filter((call) => !answered.has(call.id));
-}
-
-function systemText(system: Readonly<SystemPrompt>): string {
-  return [system.staticText, system.sessionText ?? ""].join("\n");
-}
-
-function leakChars(setting: true | { minChars?: number }): number {
-  return setting === true ? defaultLeakChars : (setting.minChars ?? defaultLeakChars);
 }

@@ -1,6 +1,7 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createRepeatedCallLimit } from "../tools/create-repeated-call-limit.js";
 import { describe, expect, it } from "vitest";
 import { findSplitViolations } from "../context/compression/conversation-units.js";
 import { createStatusCheckpointMessage } from "../context/status-bar/status-checkpoint.js";
@@ -14,17 +15,20 @@ import { createTestClock, weatherTool } from "./test-support.js";
 const weatherTurn = (city: string) => ({ toolCalls: [{ name: "get_weather", arguments: { city } }] });
 
 describe("failures around tool calls", () => {
-  it("turns a throwing hook into an error result, so the call keeps its result and the run goes on", async () => {
+  it("turns a throwing tool-call hook into an error result, so the call keeps its result and the run goes on", async () => {
     const provider = createScriptedProvider({ turns: [weatherTurn("Oslo"), "done"] });
     const agent = createAgent({
       provider,
       system: "s",
       tools: [weatherTool],
-      hooks: {
-        beforeToolCall: () => {
-          throw new Error("audit log unavailable");
+      context: [
+        {
+          name: "audit",
+          onToolCall: () => {
+            throw new Error("audit log unavailable");
+          },
         },
-      },
+      ],
     });
     const result = await agent.run("weather?").result();
     expect(result.stopReason).toBe("final_answer");
@@ -55,7 +59,7 @@ describe("failures around tool calls", () => {
     const store = createSessionStore({ directory });
     const provider = createScriptedProvider({ turns: [weatherTurn("Oslo"), weatherTurn("Oslo"), weatherTurn("Oslo"), weatherTurn("Oslo"), "done"] });
     const { session } = await startSession(store, { system: "s", tools: [weatherTool], provider });
-    const agent = createAgent({ provider, system: "s", tools: [weatherTool], session });
+    const agent = createAgent({ provider, system: "s", tools: [weatherTool], session, context: [createRepeatedCallLimit()] });
     const result = await agent.run("weather?").result();
     await session.close();
     expect(result.stopReason).toBe("repeated_tool_call");
@@ -79,11 +83,11 @@ describe("resuming after a compaction", () => {
       system: "s",
       tools: [weatherTool],
       messages,
-      clock: createTestClock(),
       context: [{ name: "test", processToolResult: (result, info) => {
         numbers.push([info.callNumber, info.totalCallNumber]);
         return result;
       } }],
+      runtime: { clock: createTestClock() },
     });
     await agent.run("and Oslo?").result();
     expect(numbers).toEqual([[8, 8]]);

@@ -1,18 +1,13 @@
 import { toProcessedToolResult } from "../context/context-policy.js";
-import { capToolOutput } from "./cap-tool-output.js";
+import type { PolicyStop } from "../context/policy-gates.js";
 import type { AgentEvent, ToolCallPart, ToolMessage, RunError, Usage } from "../types/index.js";
-import { executeToolCalls, failure, type ToolCallOutcome } from "./execute-tool-calls.js";
+import { executeToolCalls, type ToolCallOutcome } from "./execute-tool-calls.js";
 import { createMeta, totalToolCallsKey, type LoopState } from "./loop-state.js";
-import type { RepeatVerdict } from "./repeated-call-detector.js";
-import { callToolName, toolSearchToolName } from "../tools/search/tool-discovery.js";
-
-const toolSearchOwnTools = new Set([toolSearchToolName, callToolName]);
 
 export interface ToolTurnContext {
   state: LoopState;
   turn: number;
   signal: AbortSignal;
-  detectRepeat: (call: ToolCallPart) => RepeatVerdict;
   append: (message: ToolMessage) => void;
   /** Told the usage of each sub-agent a call ran (a `task` call), for the run's totals. */
   onSubAgentUsage?: (usage: Usage) => void;
@@ -20,51 +15,36 @@ export interface ToolTurnContext {
 
 /**
  * Runs one turn's tool calls and appends one result per call, in call order (providers reject a
- * call without its result). Returns whether the model repeated a call after being warned.
+ * call without its result). Returns the stop a policy's refusal asked for (a repeated call after a
+ * warning), if any: the turn's other calls still get their results first.
  */
 export async function* runToolCalls(
   calls: readonly ToolCallPart[],
   context: ToolTurnContext,
-): AsyncGenerator<AgentEvent, { stopForRepeat: boolean; error?: RunError }> {
+): AsyncGenerator<AgentEvent, { stop?: PolicyStop; error?: RunError }> {
   const { state, turn } = context;
   const { options } = state;
-  const limit = options.repeatedCallLimit ?? 3;
-  let stopForRepeat = false;
   let error: RunError | undefined;
-  const runnable: ToolCallPart[] = [];
   const outcomes = new Map<string, ToolCallOutcome>();
-  for (const call of calls) {
-    const verdict = context.detectRepeat(call);
-    if (verdict === "ok") {
-      runnable.push(call);
-      continue;
-    }
-    if (verdict === "stop") stopForRepeat = true;
-    const message =
-      verdict === "warn"
-        ? `You have called '${call.name}' with identical arguments ${limit} times in a row; it was not run again because the result will not change. Use the earlier result or try a different approach. One more identical call stops the run.`
-        : `'${call.name}' was called with identical arguments again after a warning; the run stops here.`;
-    outcomes.set(call.id, { call, durationMs: 0, output: failure("failed", message) });
-  }
-  const executed = await executeToolCalls(runnable, {
+  const executed = await executeToolCalls(calls, {
     tools: state.toolsByName,
     validators: state.validators,
-    hooks: options.hooks ?? {},
+    ...(state.policy.onToolCall ? { onToolCall: state.policy.onToolCall } : {}),
     ...(options.confirmToolCall ? { confirmToolCall: options.confirmToolCall } : {}),
-    ...(options.runtimeGuard ? { runtimeGuard: options.runtimeGuard, system: [state.prefix.system.staticText, state.prefix.system.sessionText ?? ""].join("\n") } : {}),
-    defaultTimeoutMs: options.toolTimeoutMs ?? 120_000,
+    system: state.prefix.system,
+    defaultTimeoutMs: options.runtime?.toolTimeoutMs ?? 120_000,
     signal: context.signal,
     messages: state.trajectory,
     blobs: state.blobStore,
     ...(state.policy.routeToolCall ? { routeToolCall: state.policy.routeToolCall } : {}),
     findMessage: (id) => state.replaced.get(id) ?? state.trajectory.find((message) => message.meta.id === id),
-    ...(state.budget ? { budget: state.budget } : {}),
-    // The tool-search tools are left out: a fork child rebuilds the same ones from the same deferred tools.
+    // What a child starts from: the caller's tools (a fork's prefix is its parent's, so policies'
+    // tools go with them) and every policy, which the child filters by each one's `inherit`.
     agent: {
       system: state.prefix.system,
-      tools: [...state.toolsByName.values()].filter((tool) => !toolSearchOwnTools.has(tool.name)),
+      tools: [...state.toolsByName.values()],
+      policies: state.policy.members,
       ...(options.settings ? { settings: options.settings } : {}),
-      ...(options.toolSearch?.lateTools ? { lateTools: options.toolSearch.lateTools } : {}),
     },
   });
   for (const result of executed) outcomes.set(result.call.id, result);
@@ -84,7 +64,7 @@ export async function* runToolCalls(
       role: "tool",
       toolCallId: call.id,
       toolName: ran.name,
-      content: capToolOutput(result.output.content, options.maxToolResultCharacters),
+      content: result.output.content,
       isError: result.output.isError === true,
       meta: { ...createMeta(state, "tool"), ...(subAgent ? { subAgent } : {}) },
     };
@@ -118,5 +98,7 @@ export async function* runToolCalls(
     context.append(message);
     yield { type: "tool_result", turn, message, durationMs: result.durationMs };
   }
-  return { stopForRepeat, ...(error ? { error } : {}) };
+  const stop = executed.find((result) => result.stop)?.stop;
+  for (const result of executed) for (const warning of result.warnings ?? []) yield { type: "warning", ...warning };
+  return { ...(stop ? { stop } : {}), ...(error ? { error } : {}) };
 }

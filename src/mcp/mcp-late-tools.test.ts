@@ -7,6 +7,7 @@ import type { AgentEvent, ToolMessage, ToolSource } from "../types/index.js";
 import { connectMcpServers } from "./connect-mcp-servers.js";
 import { createMcpPolicy } from "./create-mcp-policy.js";
 import { scriptServer } from "./test-support/mcp-test-servers.js";
+import { resolveDeferredTools } from "../tools/search/resolve-deferred-tools.js";
 
 // A library agent given the connections' late tools: a tool the real stdio server adds mid-run is
 // reached through call_tool and checked, confirmed and tagged like a direct call.
@@ -37,9 +38,7 @@ describe("an agent given the MCP connections' late tools", () => {
       const agent = createAgent({
         provider,
         system: "You use MCP tools.",
-        tools: [...mcp.tools],
-        context: [policy, recorder],
-        toolSearch: { lateTools: mcp.lateTools },
+        ...resolveDeferredTools({ tools: [...mcp.tools], context: [policy, recorder], toolSearch: { lateTools: mcp.lateTools } }),
         prefixGuard: { strict: true },
         // add_tool is approved; the first call to the late tool is declined, the next ones approved.
         confirmToolCall: async (call) => {

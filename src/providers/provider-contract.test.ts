@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startLoopbackServer, type LoopbackServer, type ScriptedHttpResponse } from "../testing/loopback-server.js";
 import { createAnthropic } from "./anthropic/index.js";
 import { createOpenAICompatible } from "./openai-compatible/index.js";
+import { createOpenAIResponses } from "./openai-responses/index.js";
 import type { Provider, ProviderEvent } from "./provider.js";
 import { checkProviderContract, providerSpecificationVersion } from "./check-provider-contract.js";
 import { createScriptedProvider } from "./scripted/index.js";
@@ -98,6 +99,32 @@ const anthropicHarness: Harness = {
   failure: { status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "error", error: { type: "invalid_request_error", message: "bad request" } }) },
 };
 
+const responsesHarness: Harness = {
+  name: "openai-responses",
+  async provider(responses) {
+    const url = await serve(responses as ScriptedHttpResponse[]);
+    return createOpenAIResponses({ model: "gpt-test", apiKey: "k", baseURL: `${url}/v1`, retry: { maxRetries: 0 } });
+  },
+  wire({ text, toolCalls, usage }) {
+    const events: unknown[] = [{ type: "response.created", response: { id: "resp", status: "in_progress", output: [] } }];
+    let outputIndex = 0;
+    if (text !== "") {
+      events.push({ type: "response.output_item.added", output_index: outputIndex, item: { id: "msg", type: "message", status: "in_progress", content: [], role: "assistant" } });
+      events.push({ type: "response.content_part.added", output_index: outputIndex, content_index: 0, item_id: "msg", part: { type: "output_text", text: "" } });
+      for (const piece of split(text, 5)) events.push({ type: "response.output_text.delta", output_index: outputIndex, content_index: 0, item_id: "msg", delta: piece });
+      events.push({ type: "response.output_item.done", output_index: outputIndex++, item: { id: "msg", type: "message", status: "completed", content: [{ type: "output_text", text }], role: "assistant" } });
+    }
+    for (const call of toolCalls) {
+      events.push({ type: "response.output_item.added", output_index: outputIndex, item: { id: `fc_${call.id}`, type: "function_call", status: "in_progress", arguments: "", call_id: call.id, name: call.name } });
+      for (const piece of split(call.argumentsText, 4)) events.push({ type: "response.function_call_arguments.delta", output_index: outputIndex, item_id: `fc_${call.id}`, delta: piece });
+      events.push({ type: "response.output_item.done", output_index: outputIndex++, item: { id: `fc_${call.id}`, type: "function_call", status: "completed", arguments: call.argumentsText, call_id: call.id, name: call.name } });
+    }
+    events.push({ type: "response.completed", response: { id: "resp", status: "completed", usage: { input_tokens: usage.input, input_tokens_details: { cached_tokens: usage.cached }, output_tokens: usage.output, output_tokens_details: { reasoning_tokens: 0 } } } });
+    return sse(events, true);
+  },
+  failure: { status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: "bad request", type: "invalid_request_error", param: null, code: null } }) },
+};
+
 const scriptedHarness: Harness = {
   name: "scripted",
   async provider(responses) {
@@ -136,7 +163,7 @@ const baseRequest = (overrides: Partial<ModelRequest> = {}): ModelRequest => ({
   ...overrides,
 });
 
-describe.each([openAIHarness, anthropicHarness, scriptedHarness])("provider contract: $name", (harness) => {
+describe.each([openAIHarness, anthropicHarness, responsesHarness, scriptedHarness])("provider contract: $name", (harness) => {
   const scenario: Scenario = {
     text: "Let me check both cities.",
     toolCalls: [

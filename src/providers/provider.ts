@@ -78,4 +78,9 @@ export interface Provider {
    * (Anthropic's `defer_loading` + tool-search server tool); the model then calls found tools directly.
    */
   readonly nativeToolSearch?: boolean;
+  /**
+   * How long the provider keeps a prompt-cache entry after its last use, in ms, when it says
+   * (Anthropic's `ttl`, OpenAI's retention). Used to tell an expired cache from a provider's miss.
+   */
+  readonly cacheLifetimeMs?: number;
 }

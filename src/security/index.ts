@@ -5,3 +5,5 @@ export { createRuntimeGuard, type GuardedCall, type GuardVerdict, type RuntimeGu
 export { describeTaintFinding, findTaint, type TaintFinding, type TaintInput } from "./find-taint.js";
 export { hashToolCall } from "./hash-tool-call.js";
 export { defaultLeakChars, findSystemPromptLeak, type SystemPromptLeak } from "./find-system-prompt-leak.js";
+export { createRuntimeGuardPolicy, runtimeGuardPolicyName } from "./create-runtime-guard-policy.js";
+export { createLeakWithholding, leakWithholdingPolicyName } from "./create-leak-withholding.js";

@@ -109,7 +109,13 @@ export function costOfCall(tokens: CallTokens, pricing: ModelPricing, options: C
 /** Cost of one call's usage in USD: uncached input, cache reads, cache writes and output at their prices. */
 export function estimateCost(usage: Usage, pricing: ModelPricing): number {
   return costOfCall(
-    { promptTokens: usage.inputTokens, cachedTokens: usage.cachedInputTokens, cacheWriteTokens: usage.cacheWriteTokens, outputTokens: usage.outputTokens },
+    {
+      promptTokens: usage.inputTokens,
+      cachedTokens: usage.cachedInputTokens,
+      cacheWriteTokens: usage.cacheWriteTokens,
+      ...(usage.cacheWrite1hTokens === undefined ? {} : { cacheWrite1hTokens: usage.cacheWrite1hTokens }),
+      outputTokens: usage.outputTokens,
+    },
     pricing,
   ).total;
 }

@@ -10,6 +10,7 @@ import { createSessionStore } from "./session-store.js";
 import { recordedCalls, sessionSpend } from "./session-spend.js";
 import type { Message } from "../types/index.js";
 import { startSession } from "./start-session.js";
+import { createBudgetPolicy } from "../context/budget/create-budget-policy.js";
 
 const calling = () => createScriptedProvider({ turns: (_request, call) => ({ toolCalls: [{ name: "get_weather", arguments: { city: `City${call}` } }] }) });
 
@@ -18,7 +19,7 @@ async function runOnce(directory: string, id: string | undefined, limit: number)
   const store = createSessionStore({ directory });
   const started = await startSession(store, { ...(id ? { id } : {}), system: "You check the weather.", tools: [weatherTool], provider, settings: { maxOutputTokens: 20 } });
   const budget = createBudget({ session: { tokens: limit }, backpressure: false, spent: sessionSpend(started.calls) });
-  const agent = createAgent({ provider, system: "You check the weather.", tools: [weatherTool], messages: started.messages, session: started.session, settings: { maxOutputTokens: 20 }, budget, maxIterations: 4 });
+  const agent = createAgent({ provider, system: "You check the weather.", tools: [weatherTool], messages: started.messages, session: started.session, settings: { maxOutputTokens: 20 }, runtime: { maxIterations: 4 }, context: [createBudgetPolicy(budget)] });
   const result = await agent.run("More weather.").result();
   await started.session.close();
   return { result, spentBefore: sessionSpend(started.calls), id: started.session.id, store };

@@ -79,6 +79,7 @@ export function toLedgerCall(usage: Usage): LedgerCall {
     outputTokens: usage.outputTokens,
     reasoningTokens: usage.reasoningTokens,
   };
+  if (usage.cacheWrite1hTokens !== undefined) call.cacheWrite1hTokens = usage.cacheWrite1hTokens;
   if (usage.timeToFirstTokenMs !== undefined) call.timeToFirstTokenMs = usage.timeToFirstTokenMs;
   if (usage.latencyMs !== undefined) call.latencyMs = usage.latencyMs;
   return call;

@@ -138,7 +138,7 @@ function checkAssistantPart(value: unknown, path: string): ShapeProblem {
         expectString(value.argumentsText, `${path}.argumentsText`)
       );
     case "provider_block":
-      return expectOneOf(value.provider, ["anthropic"], `${path}.provider`) ?? expectString(value.block, `${path}.block`);
+      return expectOneOf(value.provider, ["anthropic", "openai"], `${path}.provider`) ?? expectString(value.block, `${path}.block`);
     default:
       return expectOneOf(value.type, PART_TYPES, `${path}.type`);
   }

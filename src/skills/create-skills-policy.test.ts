@@ -34,7 +34,7 @@ describe("the skills policy in the agent loop", () => {
   it("lists the catalog once in the session part of the system prompt, sorted by name", async () => {
     const catalog = await loadCatalog();
     const provider = createScriptedProvider({ turns: ["ok"] });
-    const agent = createAgent({ provider, system: "You are helpful.", context: [createSkillsPolicy(catalog)], clock: createTestClock(), prefixGuard: { strict: true } });
+    const agent = createAgent({ provider, system: "You are helpful.", context: [createSkillsPolicy(catalog)], prefixGuard: { strict: true }, runtime: { clock: createTestClock() } });
     await agent.run("hello").result();
     const system = provider.requests[0]!.system;
     expect(system.staticText).toBe("You are helpful.");
@@ -48,7 +48,7 @@ describe("the skills policy in the agent loop", () => {
     const catalog = await loadCatalog();
     const provider = createScriptedProvider({ turns: ["Deployed.", "Already done."] });
     const policy = createSkillsPolicy(catalog);
-    const agent = createAgent({ provider, system: "s", context: [policy], clock: createTestClock(), prefixGuard: { strict: true } });
+    const agent = createAgent({ provider, system: "s", context: [policy], prefixGuard: { strict: true }, runtime: { clock: createTestClock() } });
     await agent.run("/deploy staging").result();
     await agent.run("/deploy staging").result();
 
@@ -71,7 +71,7 @@ describe("the skills policy in the agent loop", () => {
   it("names the active skills in the tail when asked, and only once one is active", async () => {
     const catalog = await loadCatalog();
     const provider = createScriptedProvider({ turns: ["Hi.", "Deployed."] });
-    const agent = createAgent({ provider, system: "s", context: [createSkillsPolicy(catalog, { listActiveInTail: true })], clock: createTestClock(), prefixGuard: { strict: true } });
+    const agent = createAgent({ provider, system: "s", context: [createSkillsPolicy(catalog, { listActiveInTail: true })], prefixGuard: { strict: true }, runtime: { clock: createTestClock() } });
     await agent.run("hello").result();
     await agent.run("/deploy staging").result();
     expect(provider.requests[0]!.tail).toBeUndefined();
@@ -81,7 +81,7 @@ describe("the skills policy in the agent loop", () => {
   it("recites the typed '/name args' as the status bar's goal, not the skill body it expanded to", async () => {
     const catalog = await loadCatalog();
     const provider = createScriptedProvider({ turns: ["Deployed."] });
-    const agent = createAgent({ provider, system: "s", context: [createSkillsPolicy(catalog), createStatusBar()], clock: createTestClock(), prefixGuard: { strict: true } });
+    const agent = createAgent({ provider, system: "s", context: [createSkillsPolicy(catalog), createStatusBar()], prefixGuard: { strict: true }, runtime: { clock: createTestClock() } });
     await agent.run("/deploy staging").result();
     const tail = provider.requests[0]!.tail!.content;
     expect(tail).toContain('goal: "/deploy staging"');
@@ -98,7 +98,7 @@ describe("the skills policy in the agent loop", () => {
         "Reviewed.",
       ],
     });
-    const agent = createAgent({ provider, system: "s", context: [createSkillsPolicy(catalog)], clock: createTestClock(), prefixGuard: { strict: true } });
+    const agent = createAgent({ provider, system: "s", context: [createSkillsPolicy(catalog)], prefixGuard: { strict: true }, runtime: { clock: createTestClock() } });
     const result = await agent.run("Please review my change.").result();
     expect(result.stopReason).toBe("final_answer");
 
@@ -143,7 +143,7 @@ describe("the skills policy in the agent loop", () => {
     });
     // Room for one body: the one activated last (review) is kept, deploy is named as dropped.
     const policy = createSkillsPolicy(catalog, { maxCheckpointChars: reviewBody.length + 10 });
-    const agent = createAgent({ provider, system: "s", context: [policy, compactor], clock: createTestClock(), prefixGuard: { strict: true } });
+    const agent = createAgent({ provider, system: "s", context: [policy, compactor], prefixGuard: { strict: true }, runtime: { clock: createTestClock() } });
     await agent.run("/deploy prod").result();
     await agent.run("Review it.").result();
     await agent.run("Anything else?").result();

@@ -15,7 +15,7 @@ describe("skills that appear, change or go away mid-session", () => {
     const provider = createScriptedProvider({
       turns: ["Hi.", { toolCalls: [{ id: "call_lint", name: "skill", arguments: { name: "lint-sql" } }] }, "Linted.", "Rolled back."],
     });
-    const agent = createAgent({ provider, system: "s", context: [skills], clock: createTestClock(), prefixGuard: { strict: true } });
+    const agent = createAgent({ provider, system: "s", context: [skills], prefixGuard: { strict: true }, runtime: { clock: createTestClock() } });
     await agent.run("hello").result();
 
     // A skill is added and the first one edited on disk, between two turns.

@@ -47,6 +47,8 @@ export type ProviderErrorCode =
   /** No first byte, or no stream data, within the provider's time limit (retryable; the message names the limit). */
   | "provider_timeout"
   | "provider_response_invalid"
+  /** One server-sent event was larger than the parser's cap (`maxEventCharacters`); the stream is refused to bound memory. */
+  | "provider_event_too_large"
   | "context_overflow"
   /** The embedded engine (node-llama-cpp) is not installed or could not load the model; the message says how to fix it. */
   | "engine_unavailable"

@@ -1,5 +1,6 @@
 import type { AssistantMessage, Message, ToolMessage } from "./message.js";
 import type { CacheBreak } from "./cache-break.js";
+import type { CacheMiss } from "./cache-miss.js";
 import type { Usage } from "./usage.js";
 import type { CtxkitErrorCode } from "./error-codes.js";
 
@@ -85,6 +86,8 @@ export type AgentEvent =
   | { type: "usage"; turn: number; usage: Usage }
   | { type: "turn_end"; turn: number; message: AssistantMessage }
   | ({ type: "cache_break"; turn: number } & Omit<CacheBreak, "excerpt">)
+  /** The call's cached tokens fell short of what the previous call left reusable: why (dollars are priced by the caller). */
+  | ({ type: "cache_miss"; turn: number } & CacheMiss)
   | {
       /** A declared change of already-sent context (compaction, cleared results) or harness messages appended. */
       type: "context_edit";

@@ -5,6 +5,7 @@ export * from "./errors.js";
 export * from "./event.js";
 export * from "./model-request.js";
 export * from "./cache-break.js";
+export * from "./cache-miss.js";
 export * from "./blob.js";
 export * from "./tool-error.js";
 export * from "./budget.js";

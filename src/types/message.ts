@@ -118,13 +118,14 @@ export interface ToolCallPart {
 
 /**
  * A content block the provider produced and ran on its side — Anthropic's `server_tool_use` and its
- * `*_tool_result` (tool search, web search) — kept as the exact JSON to send back: the API requires
+ * `*_tool_result` (tool search, web search), the Responses API's tool-search and compaction items — kept as the exact JSON to send back: the API requires
  * these blocks unchanged in the next request ("tool_reference blocks are automatically expanded …
  * throughout entire conversation history"). Other providers leave it out.
  */
 export interface ProviderBlockPart {
   type: "provider_block";
-  provider: "anthropic";
+  /** `openai`: a Responses output item (tool search call and output, compaction, web search). */
+  provider: "anthropic" | "openai";
   /** The block as JSON text, exactly as it is sent back. */
   block: string;
 }

@@ -1,6 +1,5 @@
 import type { Message } from "./message.js";
 import type { BlobReader } from "./blob.js";
-import type { Budget } from "./budget.js";
 import type { GenerationSettings, SystemPrompt } from "./model-request.js";
 import type { SubAgentRun } from "./sub-agent-run.js";
 
@@ -41,11 +40,6 @@ export interface ToolContext {
   /** Finds any message of the session by id, also one a compaction replaced (for `recall`). */
   findMessage?: (id: string) => Message | undefined | Promise<Message | undefined>;
   /**
-   * The running task's budget, when the agent has one: a tool that runs a sub-agent gives it
-   * `budget.child(limits)`, so the child's calls count against this task and the session too.
-   */
-  budget?: Budget;
-  /**
    * The agent making the call, as it sends every request: its system prompt and every tool (the
    * policies' included) byte for byte. A fork sub-agent starts from exactly this prefix.
    */
@@ -58,8 +52,11 @@ export interface AgentPrefixView {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
   readonly tools: readonly Tool<any>[];
   readonly settings?: GenerationSettings;
-  /** The calling agent's late tools (`toolSearch.lateTools`): a fork routes them like its parent. */
-  readonly lateTools?: LateToolSet;
+  /**
+   * The calling agent's context policies (`ContextPolicy[]` from `ctxkit`, typed loosely here
+   * because types sit below context): a child gets each one as its `inherit` rule says.
+   */
+  readonly policies?: readonly { readonly name: string }[];
 }
 
 /**

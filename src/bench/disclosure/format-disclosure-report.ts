@@ -60,5 +60,5 @@ export function formatDisclosureReport(report: DisclosureBenchReport): string {
 
 function describeOptions(options: ToolSearchIndexOptions): string {
   const boost = options.boost ?? {};
-  return `boost name ${boost.name ?? "-"} description ${boost.description ?? "-"} parameters ${boost.parameters ?? "-"}, fuzzy ${options.fuzzy ?? "-"}, prefix ${options.prefix ?? "-"}`;
+  return `boost name ${boost.name ?? "-"} description ${boost.description ?? "-"} parameters ${boost.parameters ?? "-"}, typo fixes ${options.typoWeight ?? "-"}, prefix ${options.prefix ?? "-"}`;
 }

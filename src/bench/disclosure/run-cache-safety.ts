@@ -1,4 +1,3 @@
-import { fileURLToPath } from "node:url";
 import { createAgent, type Agent } from "../../loop/create-agent.js";
 import type { ScriptedTurn } from "../../providers/scripted/index.js";
 import { createSkillsPolicy } from "../../skills/create-skills-policy.js";
@@ -7,8 +6,10 @@ import { connectMcpServers } from "../../mcp/connect-mcp-servers.js";
 import { createMcpPolicy } from "../../mcp/create-mcp-policy.js";
 import type { McpStdioServerConfig } from "../../mcp/mcp-config.js";
 import { ConfigError, derivedOf, type AgentEvent, type ToolDefinition, type ToolMessage } from "../../types/index.js";
+import { nodeScriptCommand } from "../node-script-command.js";
 import { toBenchTools } from "./disclosure-catalog.js";
 import { createWireProvider } from "./wire-provider.js";
+import { resolveDeferredTools } from "../../tools/search/resolve-deferred-tools.js";
 
 /** One step of the scripted run: what the person types and what the model answers, call by call. */
 export interface CacheSafetyStep {
@@ -97,11 +98,8 @@ export async function runCacheSafety(input: CacheSafetyInput): Promise<CacheSafe
     agent = createAgent({
       provider,
       system: "You are a careful assistant for web testing and travel bookings.",
-      tools: [...toBenchTools(input.catalog, true), ...mcp.tools],
-      context: [createSkillsPolicy(input.skills), mcpPolicy],
-      toolSearch: { lateTools: mcp.lateTools },
-      clock: fixedClock(),
-      createId: counterIds(),
+      ...resolveDeferredTools({ tools: [...toBenchTools(input.catalog, true), ...mcp.tools], context: [createSkillsPolicy(input.skills), mcpPolicy], toolSearch: { lateTools: mcp.lateTools } }),
+      runtime: { clock: fixedClock(), createId: counterIds() },
     });
     for (const step of steps) {
       const before = provider.requests.length;
@@ -148,7 +146,7 @@ export async function runCacheSafety(input: CacheSafetyInput): Promise<CacheSafe
 
 /** The bench's own stdio server (compiled next to this file), started with this Node. */
 export function growingMcpServer(): McpStdioServerConfig {
-  return { command: process.execPath, args: [fileURLToPath(new URL("./growing-mcp-server.js", import.meta.url))], env: {} };
+  return { ...nodeScriptCommand(new URL("./growing-mcp-server.js", import.meta.url)), env: {} };
 }
 
 export function fixedClock(start = "2026-12-01T00:00:00.000Z"): () => Date {

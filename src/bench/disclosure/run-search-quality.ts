@@ -68,7 +68,7 @@ export function scoreSearch(catalog: readonly ToolDefinition[], queries: readonl
   return { queries: count, recallAt5: count === 0 ? 0 : recall / count, mrr: count === 0 ? 0 : reciprocal / count };
 }
 
-const plainOptions: ToolSearchIndexOptions = { boost: { name: 1, description: 1, parameters: 1 }, fuzzy: 0, prefix: false };
+const plainOptions: ToolSearchIndexOptions = { boost: { name: 1, description: 1, parameters: 1, parameterDescriptions: 0 }, fuzzy: 0, prefix: false, stemming: false, synonymWeight: 0, typoWeight: 0, nameCoverage: 0 };
 
 /** The grid tuned over (on the tune half only). */
 export function searchOptionGrid(): ToolSearchIndexOptions[] {
@@ -76,7 +76,7 @@ export function searchOptionGrid(): ToolSearchIndexOptions[] {
   for (const name of [1, 2, 3, 5])
     for (const description of [1])
       for (const parameters of [0.5, 1, 1.5, 3])
-        for (const fuzzy of [0, 0.1, 0.2]) for (const prefix of [true, false]) grid.push({ boost: { name, description, parameters }, fuzzy, prefix });
+        for (const typoWeight of [0, 0.8]) for (const prefix of [true, false]) grid.push({ boost: { name, description, parameters }, typoWeight, prefix });
   return grid;
 }
 

@@ -63,8 +63,7 @@ export function runTokenComparison(input: { skills: SkillCatalog; catalog: reado
       tools: toBenchTools(input.catalog, arm === "disclosure"),
       ...(arm === "disclosure" ? { context: [createSkillsPolicy(input.skills)] } : {}),
       prefixGuard: false,
-      clock: fixedClock(),
-      createId: counterIds(),
+      runtime: { clock: fixedClock(), createId: counterIds() },
     });
     const result = await agent.run(task).result();
     if (result.stopReason !== "final_answer") throw new Error(`The ${arm} arm stopped with ${result.stopReason}.`);

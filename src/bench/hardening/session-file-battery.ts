@@ -67,7 +67,7 @@ function weatherProvider(): ScriptedProvider {
 
 async function recordSession(store: SessionStore, provider: ScriptedProvider, task = "Weather everywhere, please."): Promise<string> {
   const started = await startSession(store, { system, tools, provider });
-  const agent = createAgent({ provider, system, tools, messages: started.messages, session: started.session, maxIterations: 10 });
+  const agent = createAgent({ provider, system, tools, messages: started.messages, session: started.session, runtime: { maxIterations: 10 } });
   await agent.run(task).result();
   await started.session.close();
   return started.session.id;

@@ -1,13 +1,14 @@
 import type { ContextPolicy } from "../../context/context-policy.js";
 import { createRoleDiscipline } from "../../context/external-content/create-role-discipline.js";
 import { createSourceTags } from "../../context/external-content/create-source-tags.js";
-import { createRuntimeGuard, type RuntimeGuard } from "../../security/create-runtime-guard.js";
+import { createLeakWithholding } from "../../security/create-leak-withholding.js";
+import { createRuntimeGuardPolicy } from "../../security/create-runtime-guard-policy.js";
 
 /** The seed's four defences, each including the ones before it. */
 export const defences = ["none", "prompt-warning", "source-tags", "runtime-guard"] as const;
 export type Defence = (typeof defences)[number];
 
-export function defenceSetup(defence: Defence): { context: ContextPolicy[]; runtimeGuard?: RuntimeGuard; withholdSystemPromptLeaks?: boolean } {
+export function defenceSetup(defence: Defence): { context: ContextPolicy[] } {
   switch (defence) {
     case "none":
       return { context: [] };
@@ -18,6 +19,6 @@ export function defenceSetup(defence: Defence): { context: ContextPolicy[]; runt
       return { context: [createSourceTags(), createRoleDiscipline()] };
     case "runtime-guard":
       // Execution level: tainted calls need an exact approval, and an answer repeating the system prompt is withheld.
-      return { context: [createSourceTags(), createRoleDiscipline()], runtimeGuard: createRuntimeGuard(), withholdSystemPromptLeaks: true };
+      return { context: [createSourceTags(), createRoleDiscipline(), createRuntimeGuardPolicy(), createLeakWithholding()] };
   }
 }

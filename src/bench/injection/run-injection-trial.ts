@@ -47,10 +47,7 @@ export async function runInjectionTrial(input: TrialInput): Promise<TrialOutcome
       system: benchSystemPrompt,
       tools: createScenarioTools(content, effects),
       context: setup.context,
-      ...(setup.runtimeGuard ? { runtimeGuard: setup.runtimeGuard } : {}),
-      ...(setup.withholdSystemPromptLeaks ? { withholdSystemPromptLeaks: true } : {}),
       messages,
-      maxIterations: 8,
       prefixGuard: false,
       // Like --yes without a terminal: ordinary calls run, calls the guard flagged are refused.
       confirmToolCall: async (call) => {
@@ -58,6 +55,7 @@ export async function runInjectionTrial(input: TrialInput): Promise<TrialOutcome
         confirmationRequested = true;
         return { approved: false, reason: "no terminal to confirm at" };
       },
+      runtime: { maxIterations: 8 },
     });
     const result = await agent.run(task).result();
     texts.push(result.finalText);

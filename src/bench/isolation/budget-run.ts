@@ -6,6 +6,7 @@ import { createScriptedProvider } from "../../providers/scripted/index.js";
 import { createWorkspaceTools } from "../../tools/builtin/index.js";
 import { ConfigError, type RunStopReason } from "../../types/index.js";
 import { formatInteger, formatPercent, formatTextTable } from "../text-table.js";
+import { createBudgetPolicy } from "../../context/budget/create-budget-policy.js";
 
 export interface BudgetRunOptions {
   /** The code base the scripted agent reads (e.g. a copy of this repository's `src/`). */
@@ -88,11 +89,9 @@ async function runUnderLimit(options: BudgetRunOptions, files: readonly string[]
     system: "You read a code base to find where budgets are enforced.",
     tools,
     settings: { maxOutputTokens },
-    maxIterations: options.maxIterations ?? 500,
-    budget,
-    clock,
-    createId: () => `m_${ids++}`,
     prefixGuard: false,
+    runtime: { maxIterations: options.maxIterations ?? 500, clock, createId: () => `m_${ids++}` },
+    context: [createBudgetPolicy(budget)],
   });
   const perCall: BudgetRunCall[] = [];
   let pendingDelay = 0;

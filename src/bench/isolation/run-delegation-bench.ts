@@ -89,8 +89,7 @@ async function runOne(query: IsolationQuery, arm: IsolationArm, workspace: strin
       tools: arm === "main" ? readTools : [...readTools, task],
       // The CLI's status bar without the parts that differ between runs (times, the temp folder's path).
       context: [createStatusBar({ timestamps: false, systemState: false })],
-      clock,
-      createId: counterIds("main"),
+      runtime: { clock, createId: counterIds("main") },
     });
     let mainContextTokens = 0;
     let mainCalls = 0;

@@ -8,10 +8,15 @@ import type { ReplayPolicyFactory } from "./replay-policies.js";
  * replays are offline and reproducible; the comparators get the same one).
  */
 export function compressionReplayPolicies(): Record<string, ReplayPolicyFactory> {
-  return Object.fromEntries(
-    compressionPolicyNames.map((name): [string, ReplayPolicyFactory] => [
-      name,
-      ({ contextWindow, meter, summarizer, cachedPriceRatio }) => createCompressionPolicy(name, { contextWindow, counter: meter.counter, summarizer, cachedPriceRatio }),
-    ]),
-  );
+  return {
+    ...Object.fromEntries(
+      compressionPolicyNames.map((name): [string, ReplayPolicyFactory] => [
+        name,
+        ({ contextWindow, meter, summarizer, cachedPriceRatio }) => createCompressionPolicy(name, { contextWindow, counter: meter.counter, summarizer, cachedPriceRatio }),
+      ]),
+    ),
+    // ctxkit whose full compactions ask in-band when that is cheaper (summaryRequest "auto").
+    "ctxkit-in-band": ({ contextWindow, meter, summarizer, cachedPriceRatio }) =>
+      createCompressionPolicy("ctxkit", { contextWindow, counter: meter.counter, summarizer, cachedPriceRatio, summaryRequest: "auto" }),
+  };
 }

@@ -9,7 +9,7 @@ export function formatPolicyTable(policies: readonly PolicySummary[], halves?: P
   const groups: Array<[string, readonly PolicySummary[]]> = halves === undefined ? [["all", policies]] : replayHalves.flatMap((half) => (halves[half] ? [[half, halves[half]!] as [string, readonly PolicySummary[]]] : []));
   const rows = policies.flatMap((policy) => groups.flatMap(([half, summaries]) => summaries.filter((row) => row.policy === policy.policy).map((row) => [half, row] as const)));
   return formatTable(
-    ["policy", "half", "runs", "overflows", "rescued", "compactions", "prompt tokens", "uncached tokens", "cost", "peak tokens", "reference recall", "line recall"],
+    ["policy", "half", "runs", "overflows", "rescued", "compactions", "prompt tokens", "uncached tokens", "summaries", "cost w/o summaries", "cost", "peak tokens", "reference recall", "line recall"],
     rows.map(([half, row]) => [
       row.policy,
       half,
@@ -19,6 +19,8 @@ export function formatPolicyTable(policies: readonly PolicySummary[], halves?: P
       row.compactions,
       row.promptTokens,
       row.uncachedTokens,
+      row.summaryCalls,
+      dollars(row.callCost),
       dollars(row.cost),
       row.peakTokens,
       recall(row.referenceRecall, row.references),
@@ -30,11 +32,11 @@ export function formatPolicyTable(policies: readonly PolicySummary[], halves?: P
 /** Per-run rows (`--verbose`), grouped by run. */
 export function formatRunTable(runs: readonly RunSummary[]): string {
   return formatTable(
-    ["run", "policy", "half", "calls", "overflows", "compactions", "prompt tokens", "uncached tokens", "cost", "peak tokens", "reference recall", "line recall"],
+    ["run", "policy", "half", "calls", "overflows", "compactions", "prompt tokens", "uncached tokens", "summaries", "cost w/o summaries", "cost", "peak tokens", "reference recall", "line recall"],
     runs.map((row) =>
       row.error !== undefined
-        ? [row.run, row.policy, row.half ?? "", `failed: ${row.error.slice(0, 80)}`, "", "", "", "", "", "", "", ""]
-        : [row.run, row.policy, row.half ?? "", row.calls, row.overflows, row.compactions, row.promptTokens, row.uncachedTokens, dollars(row.cost), row.peakTokens, recall(row.referenceRecall, row.references), recall(row.lineRecall, row.references)],
+        ? [row.run, row.policy, row.half ?? "", `failed: ${row.error.slice(0, 80)}`, "", "", "", "", "", "", "", "", "", ""]
+        : [row.run, row.policy, row.half ?? "", row.calls, row.overflows, row.compactions, row.promptTokens, row.uncachedTokens, row.summaryCalls, dollars(row.callCost), dollars(row.cost), row.peakTokens, recall(row.referenceRecall, row.references), recall(row.lineRecall, row.references)],
     ),
   );
 }

@@ -1,7 +1,12 @@
 import type { ContextPolicy } from "../../context/context-policy.js";
+import type { StablePrefix } from "../../context/stable-prefix.js";
 import { type Message, type ToolDefinition, ConfigError } from "../../types/index.js";
 import type { Summarizer } from "../../context/compression/summarizer.js";
 import { createClaudeCodePolicy } from "./comparators/claude-code-policy.js";
+import { createCodexPolicy } from "./comparators/codex-policy.js";
+import { createDeepagentsPolicy } from "./comparators/deepagents-policy.js";
+import { createGeminiCliPolicy } from "./comparators/gemini-cli-policy.js";
+import { createPiPolicy } from "./comparators/pi-policy.js";
 import { createNonePolicy } from "./comparators/none-policy.js";
 import { createOpencodePolicy } from "./comparators/opencode-policy.js";
 import { createSlidingWindowPolicy } from "./comparators/sliding-window-policy.js";
@@ -31,12 +36,24 @@ const comparatorPolicies: Record<string, ReplayPolicyFactory> = {
       contextWindow,
       counter: meter.counter,
       summarizer,
-      // The prefix's own objects (not copies), so the meter's per-run cache of their tokens hits.
-      countTokens: (messages, prefix) =>
-        meter.requestTokens({ system: prefix.system, tools: prefix.tools as ToolDefinition[], messages: messages as Message[], cacheBreakpoints: [], settings: {} }),
+      countTokens: requestTokensOf(meter),
     }),
   opencode: ({ contextWindow, meter, summarizer }) => createOpencodePolicy({ contextWindow, countMessage: meter.messageTokens, summarizer }),
+  "gemini-cli": ({ contextWindow, meter, summarizer }) =>
+    createGeminiCliPolicy({ contextWindow, countTokens: requestTokensOf(meter), countMessage: meter.messageTokens, counter: meter.counter, summarizer }),
+  codex: ({ contextWindow, meter, summarizer }) => createCodexPolicy({ contextWindow, counter: meter.counter, summarizer }),
+  pi: ({ contextWindow, meter, summarizer }) => createPiPolicy({ contextWindow, countMessage: meter.messageTokens, summarizer }),
+  deepagents: ({ contextWindow, meter, summarizer }) => createDeepagentsPolicy({ contextWindow, countMessage: meter.messageTokens, summarizer }),
 };
+
+/** Replay comparators: what other agents do. `none` and `sliding-window` are baselines, not agents. */
+export const agentComparatorNames = ["claude-code", "opencode", "gemini-cli", "codex", "pi", "deepagents"] as const;
+
+/** The prefix's own objects (not copies), so the meter's per-run cache of their tokens hits. */
+function requestTokensOf(meter: PromptMeter) {
+  return (messages: readonly Message[], prefix: StablePrefix) =>
+    meter.requestTokens({ system: prefix.system, tools: prefix.tools as ToolDefinition[], messages: messages as Message[], cacheBreakpoints: [], settings: {} });
+}
 
 /**
  * Every policy replay can compare, in table order: the comparators, then ctxkit's compression

@@ -9,6 +9,7 @@ import type { PromptMeter } from "./prompt-meter.js";
 import type { RecordedRun } from "./recorded-run.js";
 import type { ReferencePair } from "./reference-pairs.js";
 import { callCost } from "./replay-cost.js";
+import type { ReplayedSummaryCall, SummaryRecorder } from "./summary-calls.js";
 
 export interface ReplayRunOptions {
   contextWindow: number;
@@ -20,6 +21,8 @@ export interface ReplayRunOptions {
   onClock?: (now: Date) => void;
   /** Sees every request as it would have been sent (for `--emit-requests`). */
   onRequest?: (call: number, request: ModelRequest, promptTokens: number) => void;
+  /** The policy's summariser, recording: every summary it wrote is billed as a model call. */
+  summaries?: SummaryRecorder;
 }
 
 /** One replayed call. */
@@ -50,6 +53,8 @@ export interface ReplayedRun {
   references: number;
   lostReferences: Array<{ identifier: string; call: number }>;
   lostLines: Array<{ identifier: string; call: number }>;
+  /** Every summary the policy asked for, billed as the model call it would be (see `createSummaryRecorder`). */
+  summaryCalls: ReplayedSummaryCall[];
 }
 
 // Recorded runs rarely keep timestamps the same way; a fixed synthetic clock, one call every ten
@@ -72,7 +77,10 @@ export async function replayRun(run: RecordedRun, policy: ContextPolicy, options
   const toolCalls = new Map<string, ToolCallPart>();
   const toolCallCounts = new Map<string, number>();
   const signal = new AbortController().signal;
-  const result: ReplayedRun = { run: run.id, policy: policy.name, calls: [], references: 0, lostReferences: [], lostLines: [] };
+  const result: ReplayedRun = { run: run.id, policy: policy.name, calls: [], references: 0, lostReferences: [], lostLines: [], summaryCalls: [] };
+  const billSummaries = (beforeCall: number) => {
+    if (options.summaries) result.summaryCalls.push(...options.summaries.take(previous, beforeCall));
+  };
   let context: readonly Message[] = [];
   let previous: ModelRequest | undefined;
   let lastUsage: Usage | undefined;
@@ -85,6 +93,7 @@ export async function replayRun(run: RecordedRun, policy: ContextPolicy, options
       let message = original;
       if (message.role === "tool" && policy.processToolResult) {
         message = toProcessedToolResult(await policy.processToolResult(message, toolResultInfo(message, toolCalls, toolCallCounts, now))).message;
+        billSummaries(result.calls.length + 1);
       }
       context = [...context, message];
       continue;
@@ -102,6 +111,7 @@ export async function replayRun(run: RecordedRun, policy: ContextPolicy, options
         signal,
       })) ?? [];
     let edits = await prepare(false);
+    billSummaries(number + 1);
     context = applyEdits(context, edits);
     let request = requestOf(run, context);
     let promptTokens = meter.requestTokens(request);
@@ -110,6 +120,7 @@ export async function replayRun(run: RecordedRun, policy: ContextPolicy, options
     // The rejected attempt is not billed (providers refuse it before processing any token).
     if (promptTokens > options.contextWindow && policy.prepareContext) {
       const retryEdits = await prepare(true);
+      billSummaries(number + 1);
       if (retryEdits.length > 0) {
         context = applyEdits(context, retryEdits);
         edits = [...edits, ...retryEdits];

@@ -14,7 +14,16 @@ export interface RunSummary {
   reusablePrefixTokens: number;
   uncachedTokens: number;
   outputTokens: number;
+  /** USD of the replayed calls and of every summary call: what the run would have cost. */
   cost: number;
+  /** USD of the replayed calls alone (the cost without summaries). */
+  callCost: number;
+  /** Summariser calls billed (see `ReplayedSummaryCall`), their prompt, uncached and output tokens, and USD. */
+  summaryCalls: number;
+  summaryPromptTokens: number;
+  summaryUncachedTokens: number;
+  summaryOutputTokens: number;
+  summaryCost: number;
   peakTokens: number;
   /** Identifier pairs scored (see `findReferencePairs`) and how many were still visible. */
   references: number;
@@ -30,6 +39,8 @@ export interface RunSummary {
   lostLines: Array<{ identifier: string; call: number }>;
   /** Which half of the corpus the run is in (see `halfOf`). */
   half?: ReplayHalf;
+  /** The run's transcript format. */
+  format?: string;
   /** The policy's own account of what it did, when it keeps one (`stats()`). */
   policyStats?: unknown;
   /** Set when the policy threw on this run; the row's numbers are then empty. */
@@ -46,7 +57,12 @@ export interface PolicySummary {
   promptTokens: number;
   reusablePrefixTokens: number;
   uncachedTokens: number;
+  /** USD with every summary call billed; `callCost` without them; `summaryCost` the difference. */
   cost: number;
+  callCost: number;
+  summaryCalls: number;
+  summaryPromptTokens: number;
+  summaryCost: number;
   /** The largest prompt of any call of any run. */
   peakTokens: number;
   references: number;
@@ -73,7 +89,7 @@ export function summarizeReplayedRun(replayed: ReplayedRun): RunSummary {
     reusablePrefixTokens: sum((call) => call.reusablePrefixTokens),
     uncachedTokens: sum((call) => call.uncachedTokens),
     outputTokens: sum((call) => call.outputTokens),
-    cost: sum((call) => call.cost),
+    ...costsOf(replayed),
     peakTokens: replayed.calls.reduce((peak, call) => Math.max(peak, call.promptTokens), 0),
     references: replayed.references,
     referencesVisible: visible,
@@ -100,10 +116,30 @@ export function summarizePolicy(policy: string, rows: readonly RunSummary[]): Po
     reusablePrefixTokens: sum((row) => row.reusablePrefixTokens),
     uncachedTokens: sum((row) => row.uncachedTokens),
     cost: sum((row) => row.cost),
+    callCost: sum((row) => row.callCost),
+    summaryCalls: sum((row) => row.summaryCalls),
+    summaryPromptTokens: sum((row) => row.summaryPromptTokens),
+    summaryCost: sum((row) => row.summaryCost),
     peakTokens: ok.reduce((peak, row) => Math.max(peak, row.peakTokens), 0),
     references,
     referenceRecall: references === 0 ? null : sum((row) => row.referencesVisible) / references,
     lineRecall: references === 0 ? null : sum((row) => row.linesVisible) / references,
     errors: rows.length - ok.length,
+  };
+}
+
+function costsOf(replayed: ReplayedRun): Pick<RunSummary, "cost" | "callCost" | "summaryCalls" | "summaryPromptTokens" | "summaryUncachedTokens" | "summaryOutputTokens" | "summaryCost"> {
+  const callCost = replayed.calls.reduce((total, call) => total + call.cost, 0);
+  const summaries = replayed.summaryCalls;
+  const sum = (pick: (call: (typeof summaries)[number]) => number) => summaries.reduce((total, call) => total + pick(call), 0);
+  const summaryCost = sum((call) => call.cost);
+  return {
+    cost: callCost + summaryCost,
+    callCost,
+    summaryCalls: summaries.length,
+    summaryPromptTokens: sum((call) => call.promptTokens),
+    summaryUncachedTokens: sum((call) => call.uncachedTokens),
+    summaryOutputTokens: sum((call) => call.outputTokens),
+    summaryCost,
   };
 }

@@ -47,8 +47,7 @@ export async function runStatusBarTask(task: StatusBarTask, arm: StatusBarArm, o
         messages,
         context: [statusBar],
         confirmToolCall: async () => true,
-        maxIterations: options.maxIterations ?? 15,
-        clock,
+        runtime: { maxIterations: options.maxIterations ?? 15, clock },
       });
 
     let messages: Message[] = [];

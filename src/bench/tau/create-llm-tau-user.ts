@@ -26,7 +26,7 @@ export interface LlmTauUser extends TauUser {
 
 /** A user simulator on any ctxkit provider: a tool-less agent whose trajectory is the conversation seen from the customer's side. */
 export function createLlmTauUser(provider: Provider, instruction: string, settings?: GenerationSettings): LlmTauUser {
-  const agent = createAgent({ provider, system: userSimulatorPrompt(instruction), prefixGuard: false, maxIterations: 1, ...(settings ? { settings } : {}) });
+  const agent = createAgent({ provider, system: userSimulatorPrompt(instruction), prefixGuard: false, ...(settings ? { settings } : {}), runtime: { maxIterations: 1 } });
   let usage = emptyUsage();
   const say = async (text: string) => {
     const result = await agent.run(text).result();

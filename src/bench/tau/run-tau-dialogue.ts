@@ -7,6 +7,7 @@ import { terminateToolNames } from "./run-tau-actions.js";
 import type { TauDomain } from "./tau-domain.js";
 import type { TauTask } from "./tau-task.js";
 import { stopMarker, type TauUser } from "./tau-user.js";
+import { createRepeatedCallLimit } from "../../tools/create-repeated-call-limit.js";
 
 export interface TauDialogueOptions {
   domain: TauDomain;
@@ -53,11 +54,10 @@ export async function runTauDialogue(options: TauDialogueOptions): Promise<TauDi
     provider: budget.provider,
     system: options.system ?? options.domain.wiki,
     tools,
-    maxIterations: maxSteps + 1,
-    // The reference has no repeated-call guard; recorded agents do repeat searches.
-    repeatedCallLimit: 1_000_000,
     prefixGuard: false,
     ...(options.settings ? { settings: options.settings } : {}),
+    runtime: { maxIterations: maxSteps + 1 },
+    context: [createRepeatedCallLimit({ limit: 1_000_000 })],
   });
   let usage = emptyUsage();
   let ending: TauDialogueResult["ending"] = "max_steps";

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { SubAgentRun, Usage } from "../../types/index.js";
+import type { CacheMiss, SubAgentRun, Usage } from "../../types/index.js";
 import { agentOptionsHelp } from "../agent-options-help.js";
 import { createChatInput } from "../chat-input.js";
 import { parseCommandLine } from "../cli-options.js";
@@ -13,6 +13,7 @@ import { prepareAgentRun } from "../prepare-agent-run.js";
 import { createEventRenderer } from "../render-events.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 import { formatChatUsage } from "../format-chat-usage.js";
+import { formatCacheStatus } from "../format-cache-status.js";
 
 const chatCommands = ["/help", "/tools", "/skills", "/usage", "/session", "/exit"];
 
@@ -34,7 +35,8 @@ Commands:
   /help      this list
   /tools     the tools the agent has
   /skills    the skills found; type /<skill> args to run with one loaded
-  /usage     tokens so far, the cached share, and the cost (sub-agents' on their own line)
+  /usage     tokens so far, the cached share, and the cost (sub-agents' on their own line); the
+             prompt cache's lifetime and key, and why each cache miss happened, with what it re-billed
   /session   the session id and file (resume with --session <id> or --continue)
   /exit      leave
 
@@ -112,6 +114,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     collapseThinking: extra["collapse-thinking"] === true,
   });
   const callUsages: Usage[] = [];
+  const cacheMisses: Array<{ call: number; miss: CacheMiss }> = [];
   // The sub-agents that ran (their results link them), for /usage.
   const subAgentRuns: SubAgentRun[] = [];
   let current: AbortController | undefined;
@@ -152,7 +155,12 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
         if (command === "/help") io.stdout.write(chatHelp);
         else if (command === "/tools") io.stdout.write(`${agent.prefix.tools.map((tool) => `  ${tool.name}`).join("\n") || "  (no tools)"}\n`);
         else if (command === "/skills") io.stdout.write(`${skills.skills.map((skill) => `  /${skill.name}  ${skill.description}`).join("\n") || "  (no skills)"}\n`);
-        else if (command === "/usage") io.stdout.write(`${formatChatUsage(callUsages, subAgentRuns, config.model)}\n`);
+        else if (command === "/usage") {
+          const key = config.provider === "anthropic" || config.provider === "llama" ? undefined : (config.cache.key ?? session.id);
+          const lifetime = setup.provider.cacheLifetimeMs;
+          const cache = formatCacheStatus({ misses: cacheMisses, ...(lifetime === undefined ? {} : { lifetimeMs: lifetime }), ...(key === undefined ? {} : { key }), ...(config.model ? { model: config.model } : {}) });
+          io.stdout.write(`${formatChatUsage(callUsages, subAgentRuns, config.model)}\n${cache}\n`);
+        }
         else if (command === "/session") io.stdout.write(`session ${session.id}\nfile ${session.path}\nresume with: ctxkit chat --session ${session.id}\n`);
         else io.stdout.write(`Unknown command ${command}. Type /help.\n`);
         continue;
@@ -163,6 +171,10 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
       for await (const event of agent.run(change ? `${change}\n\n${line}` : line, { signal: current.signal })) {
         renderer.handle(event);
         if (event.type === "usage") callUsages.push(event.usage);
+        if (event.type === "cache_miss") {
+          const { type: _type, turn: _turn, ...miss } = event;
+          cacheMisses.push({ call: callUsages.length, miss });
+        }
         if (event.type === "tool_result" && event.message.meta.subAgent) subAgentRuns.push(event.message.meta.subAgent);
         if (event.type === "run_end" && event.stopReason !== "final_answer") {
           io.stdout.write(style.dim(`[stopped: ${event.stopReason}]\n`));

@@ -21,7 +21,7 @@ export async function configCommand(args: string[], io: CliIo): Promise<number> 
     io.stdout.write(configHelp);
     return 0;
   }
-  const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env);
+  const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd });
   // The same check a run makes, so `config` never shows a tool list that `run` would refuse.
   createToolsFromConfig(config);
   io.stdout.write(`${JSON.stringify(describeConfig(config), null, 2)}\n`);

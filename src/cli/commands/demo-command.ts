@@ -63,7 +63,7 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
   // No config files: the demo is the same offline run on every machine (a user's maxIterations or
   // compression setting would change it or make it fail).
   const config = resolveConfig({ workspace, tools: "all", yes: true }, {}, { readConfigFiles: false });
-  const { agent, session } = await createAgentFromConfig(config, {
+  const { agent, session, mcp } = await createAgentFromConfig(config, {
     provider,
     system: demoSystemPrompt,
     // The scripted model's edit and shell calls are approved automatically, as with --yes.
@@ -75,7 +75,12 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
     renderer.handle(event);
     if (event.type === "run_end") stopReason = event.stopReason;
   }
-  await session.close();
+  try {
+    await session.close();
+  } finally {
+    // No servers are configured, but the connection still holds an exit listener of the process.
+    await mcp.close();
+  }
 
   const counter = await getTokenCounter("qwen3");
   const report = buildDemoReport(provider.requests, (request) =>

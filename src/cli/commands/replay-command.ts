@@ -5,8 +5,9 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { formatPolicyTable, formatRunTable } from "../../bench/replay/format-replay-table.js";
 import { loadRecordedRuns } from "../../bench/replay/load-recorded-runs.js";
-import { runReplayBench, type ReplayBenchOptions } from "../../bench/replay/replay-bench.js";
-import { resolveReplayPolicyNames } from "../../bench/replay/replay-policies.js";
+import { formatMatrixTable } from "../../bench/replay/format-matrix-table.js";
+import { runReplayBench, type ReplayBenchOptions, type ReplayReport } from "../../bench/replay/replay-bench.js";
+import { agentComparatorNames, resolveReplayPolicyNames } from "../../bench/replay/replay-policies.js";
 import { halfOf, replayHalves, type ReplayHalf } from "../../bench/replay/split-runs.js";
 import { toEmittedRequest } from "../../bench/replay/to-emitted-request.js";
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from "../../inspect/index.js";
@@ -28,12 +29,15 @@ its *.traj.json files (mini-swe-agent), else its *.json / *.jsonl files.
 
 Options:
   --policy <a,b|all>      policies to compare (default all): ${resolveReplayPolicyNames("all").join(", ")}
-  --window <tokens>       the context window; a call over it is an overflow (default ${defaultWindow})
+  --window <tokens,…>     the context window; a call over it is an overflow (default ${defaultWindow}).
+                          Several, comma-separated (16000,32000,64000), replay each and show one table
   --pricing <model>       prices from the catalog (default ${defaultPricing}: automatic prefix caching, like the
                           recorded runs; cached tokens at the cache-read price)
   --tokenizer <name>      estimate (default, fast), qwen3, o200k or cl100k (exact, slower)
-  --format <name>         auto (default) or one of: ${TRANSCRIPT_FORMATS.join(", ")}
-  --limit <runs>          replay only the first N runs
+  --format <name>         auto (default), all, or one of: ${TRANSCRIPT_FORMATS.join(", ")}. all: search the
+                          folders recursively for transcripts of every format (skipping other files)
+                          and show each format apart
+  --limit <runs>          replay only the first N runs (with --format all: of each format)
   --split <half>          tune, measure or both (default): each run's half is fixed by a hash of its
                           id; tune on one half, report the other (the table shows each half)
   --json                  print the report as JSON instead of tables
@@ -71,7 +75,7 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
     return 2;
   }
   const option = (name: keyof typeof replayOptions) => extra[name] as string | undefined;
-  const contextWindow = parsePositiveInteger(option("window"), "--window") ?? defaultWindow;
+  const windows = parseWindows(option("window"));
   const limit = parsePositiveInteger(option("limit"), "--limit");
   const policies = resolveReplayPolicyNames(option("policy"));
   const pricingName = option("pricing") ?? defaultPricing;
@@ -91,39 +95,49 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
     io.stderr.write("ctxkit replay: no runs to replay.\n");
     return 1;
   }
-  const progress = createProgressBar({ stream: io.stderr, total: loaded.runs.length, label: "replaying", enabled: flags.json !== true });
+  const progress = createProgressBar({ stream: io.stderr, total: loaded.runs.length * windows.length, label: "replaying", enabled: flags.json !== true });
   const emitDirectory = option("emit-requests");
-  const emitter = emitDirectory === undefined ? undefined : createRequestEmitter(resolve(io.cwd, emitDirectory));
-  const report = await runReplayBench(loaded.runs, {
-    contextWindow,
-    counter,
-    pricing,
-    policies,
-    ...(emitter ? { onRequest: emitter.add } : {}),
-    onRunDone: (_run, done) => progress.update(done),
-  });
+  const reports: ReplayReport[] = [];
+  for (const [number, contextWindow] of windows.entries()) {
+    const folder = emitDirectory === undefined ? undefined : windows.length === 1 ? emitDirectory : join(emitDirectory, String(contextWindow));
+    const emitter = folder === undefined ? undefined : createRequestEmitter(resolve(io.cwd, folder));
+    reports.push(
+      await runReplayBench(loaded.runs, {
+        contextWindow,
+        counter,
+        pricing,
+        policies,
+        ...(emitter ? { onRequest: emitter.add } : {}),
+        onRunDone: (_run, done) => progress.update(number * loaded.runs.length + done),
+      }),
+    );
+    emitter?.flush();
+  }
   progress.stop();
-  emitter?.flush();
   const seconds = (Date.now() - started) / 1000;
+  const report = reports[0]!;
 
-  const out = benchOutputPath(io.cwd, option("out"), defaultOut);
-  const json = { ...report, pricing: pricingName, problems: loaded.problems };
+  const out = benchOutputPath(io, option("out"), defaultOut);
+  const json = windows.length === 1 ? { ...report, pricing: pricingName, problems: loaded.problems } : { windows: reports, counter: counter.name, pricing: pricingName, problems: loaded.problems };
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {
     io.stdout.write(`${JSON.stringify(json)}\n`);
     return 0;
   }
+  const windowText = windows.map((value) => value.toLocaleString("en-US")).join(", ");
   io.stdout.write(
     `Replayed ${loaded.runs.length} run${loaded.runs.length === 1 ? "" : "s"} × ${policies.length} polic${policies.length === 1 ? "y" : "ies"}, ` +
-      `window ${contextWindow.toLocaleString("en-US")} tokens, ${counter.name} token counts, ${pricingName} prices, in ${seconds.toFixed(1)} s.\n\n`,
+      `window${windows.length === 1 ? "" : "s"} ${windowText} tokens, ${counter.name} token counts, ${pricingName} prices, in ${seconds.toFixed(1)} s.\n\n`,
   );
-  io.stdout.write(formatPolicyTable(report.policies, split === "both" ? report.halves : { [split]: report.halves[split] }));
+  if (windows.length > 1 || format === "all") io.stdout.write(formatMatrixTable(reports, split === "both" ? replayHalves : [split], agentComparatorNames));
+  else io.stdout.write(formatPolicyTable(report.policies, split === "both" ? report.halves : { [split]: report.halves[split] }));
   if (extra.verbose === true) io.stdout.write(`\n${formatRunTable(report.runs)}`);
   io.stdout.write(
     "\nReference recall: identifiers that first appear in a tool result and that the model later writes, still visible where it writes them.\n" +
       "Line recall: the line of that tool result where the identifier first appeared (trimmed, or the 200 characters around it), still visible verbatim.\n" +
       "A pair at a call that overflowed is lost. rescued: calls whose first attempt overflowed and whose retry after the policy's overflow handling fitted.\n" +
+      "summaries: summariser calls, each billed as the model call it would be (a separate prompt, or in-band on the cached conversation); cost includes them.\n" +
       `JSON: ${out}\n`,
   );
   return 0;
@@ -168,8 +182,15 @@ function parseTokenizer(value: string | undefined): TokenCounterName {
   throw new ConfigError("option_invalid", `--tokenizer must be one of ${names.join(", ")}, got '${value}'.`);
 }
 
-function parseFormat(value: string | undefined): TranscriptFormat | "auto" {
-  if (value === undefined || value === "auto") return "auto";
+function parseFormat(value: string | undefined): TranscriptFormat | "auto" | "all" {
+  if (value === undefined || value === "auto" || value === "all") return value ?? "auto";
   if (TRANSCRIPT_FORMATS.includes(value as TranscriptFormat)) return value as TranscriptFormat;
-  throw new ConfigError("option_invalid", `--format must be auto or one of ${TRANSCRIPT_FORMATS.join(", ")}, got '${value}'.`);
+  throw new ConfigError("option_invalid", `--format must be auto, all or one of ${TRANSCRIPT_FORMATS.join(", ")}, got '${value}'.`);
+}
+
+function parseWindows(value: string | undefined): number[] {
+  if (value === undefined) return [defaultWindow];
+  const windows = value.split(",").map((part) => parsePositiveInteger(part.trim(), "--window"));
+  if (windows.some((window) => window === undefined)) throw new ConfigError("option_invalid", `--window takes token counts separated by commas, e.g. 16000,32000,64000; got '${value}'.`);
+  return [...new Set(windows as number[])];
 }

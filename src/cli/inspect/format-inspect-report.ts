@@ -44,7 +44,7 @@ function formatTranscript(transcript: AnalyzedTranscript, style: TerminalStyle):
 }
 
 function callTable(calls: readonly AnalyzedCall[]): string {
-  const header = ["call", "prompt", "reusable", "reported cached", "new", "composition", "breaks"];
+  const header = ["call", "prompt", "reusable", "reported cached", "new", "composition", "breaks", "cache miss"];
   const rows = calls.map((call) => [
     String(call.index),
     count(call.promptTokens),
@@ -53,11 +53,12 @@ function callTable(calls: readonly AnalyzedCall[]): string {
     count(call.newTokens),
     composition(call.composition),
     call.breaks.map(describeBreak).join("; ") || "—",
+    call.miss?.summary ?? "—",
   ]);
   const sum = (pick: (call: AnalyzedCall) => number) => calls.reduce((total, call) => total + pick(call), 0);
   const reported = calls.some((call) => call.reportedCachedTokens !== null) ? count(sum((call) => call.reportedCachedTokens ?? 0)) : "—";
-  const footer = ["total", count(sum((call) => call.promptTokens)), count(sum((call) => call.reusablePrefixTokens)), reported, count(sum((call) => call.newTokens)), "", ""];
-  return formatTextTable(header, rows, { leftColumns: [0, 5, 6], footer });
+  const footer = ["total", count(sum((call) => call.promptTokens)), count(sum((call) => call.reusablePrefixTokens)), reported, count(sum((call) => call.newTokens)), "", "", ""];
+  return formatTextTable(header, rows, { leftColumns: [0, 5, 6, 7], footer });
 }
 
 function describeBreak(item: CallBreak): string {

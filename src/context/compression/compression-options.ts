@@ -25,8 +25,16 @@ export interface CompressionOptions {
    * economics say the saving over the calls to come pays for the cache rebuild (default 0.25).
    */
   earlyTrigger?: number;
+  /**
+   * Never compress early (or for a cold cache) below this many tokens (default 10,000): a context
+   * that small costs little to resend, and compressing it only loses lines (tuned on the tune half:
+   * τ-bench dialogues, 5–9k tokens, lost a third of their cited lines to early archives at 16k).
+   */
+  earlyMinTokens?: number;
   /** An early batch aims at keeping this share of the context (default 0.5). */
   earlyKeepShare?: number;
+  /** What an early batch may do: clear old results to stubs, or also archive old turns (default `archive`). */
+  earlyLayers?: "clearing" | "archive";
   /** A cleared result's stub may keep this share of it as fact lines (default 0.3). */
   stubShare?: number;
   /** Archive lines may keep this share of the turns they replace, as fact lines (default 0.6, tuned on the tune half of swe-gemini). */
@@ -54,6 +62,14 @@ export interface CompressionOptions {
    * same recall.
    */
   keepRecentTokens?: number;
+  /**
+   * How a full compaction asks the summariser (default `separate`): in a prompt of its own, or
+   * `in-band` — the conversation as last sent plus the instruction, so the provider's prefix cache
+   * serves the conversation (only when the summariser is the agent's own model and provider) — or
+   * `auto`: in-band when the cached conversation costs less than sending the summarised part anew
+   * (cachedPriceRatio × conversation tokens < summarised tokens, a warm cache, and room in the window).
+   */
+  summaryRequest?: "separate" | "in-band" | "auto";
   /** Consecutive failed or ineffective compactions before the run is stopped (default 3). */
   maxConsecutiveFailures?: number;
   /** Tools whose results are never budgeted or summarised at write time (default: `recall`). */
@@ -73,6 +89,8 @@ export interface CompressionSettings {
   blobs: BlobCollector;
   earlyTrigger: number;
   earlyKeepShare: number;
+  earlyLayers: "clearing" | "archive";
+  earlyMinTokens: number;
   archiveShare: number;
   stubShare: number;
   summarizer: Summarizer;
@@ -88,6 +106,7 @@ export interface CompressionSettings {
   minFreedTokens: number;
   keepRecentTokens: number;
   maxConsecutiveFailures: number;
+  summaryRequest: "separate" | "in-band" | "auto";
   exemptTools: readonly string[];
 }
 
@@ -109,6 +128,8 @@ export function resolveCompressionSettings(options: CompressionOptions): Compres
     blobs: createBlobCollector(),
     earlyTrigger: Math.min(options.earlyTrigger ?? 0.25, trigger),
     earlyKeepShare: options.earlyKeepShare ?? 0.5,
+    earlyLayers: options.earlyLayers ?? "archive",
+    earlyMinTokens: options.earlyMinTokens ?? 10_000,
     archiveShare: options.archiveShare ?? 0.6,
     stubShare: options.stubShare ?? 0.3,
     summarizer: options.summarizer ?? createDeterministicSummarizer(),
@@ -123,6 +144,7 @@ export function resolveCompressionSettings(options: CompressionOptions): Compres
     minFreedTokens: options.minFreedTokens ?? Math.round(window * 0.05),
     keepRecentTokens: options.keepRecentTokens ?? 0,
     maxConsecutiveFailures: options.maxConsecutiveFailures ?? 3,
+    summaryRequest: options.summaryRequest ?? "separate",
     exemptTools: options.exemptTools ?? ["recall"],
   };
 }

@@ -14,7 +14,7 @@ export { blobIdOf, createMemoryBlobStore, isBlobId, type BlobStore } from "./blo
 export { createRecallTool, type RecallArgs, type RecallToolOptions } from "./recall-tool.js";
 export type { Summarizer, SummaryInput, SummarySource } from "./summarizer.js";
 export { createDeterministicSummarizer } from "./deterministic-summarizer.js";
-export { createModelSummarizer, type ModelSummarizerOptions } from "./model-summarizer.js";
+export { createModelSummarizer, summaryRequestFor, type ModelSummarizerOptions } from "./model-summarizer.js";
 export { removeNoise } from "./remove-noise.js";
 export { extractIdentifiers, extractErrorLines } from "./extract-identifiers.js";
 export { COMPRESSED_MARKER, isCompressedMessage } from "./markers.js";

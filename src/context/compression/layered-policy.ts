@@ -30,7 +30,7 @@ export function createLayeredPolicy(settings: CompressionSettings): CompressionP
     const percent = Math.round((tokens / settings.contextWindow) * 100);
     if (state.overflow) return { kind: "hard", why: "the provider reported a context overflow" };
     if (tokens >= triggerTokens) return { kind: "needed", why: `the context reached ${percent}% of the ${settings.contextWindow}-token window` };
-    if (tokens < settings.contextWindow * settings.earlyTrigger) return undefined;
+    if (tokens < Math.max(settings.contextWindow * settings.earlyTrigger, settings.earlyMinTokens)) return undefined;
     const cold = tokens >= settings.contextWindow * settings.coldTrigger && isCacheCold(state.now, state.lastRequestAt, settings.cacheTtlMs);
     return cold
       ? { kind: "cold", why: `the prompt cache is cold (idle over ${Math.round(settings.cacheTtlMs / 1000)} s) at ${percent}% of the window` }
@@ -66,11 +66,14 @@ export function createLayeredPolicy(settings: CompressionSettings): CompressionP
           scale: measure.scale,
           targetTokens,
           hard: mode.kind === "hard",
-          // Archive lines cost no model call with the deterministic summariser, so early batches may use them.
-          layers: mode.kind === "early" ? (settings.hasModelSummarizer ? "clearing" : "archive") : "all",
+          // Archive lines cost no model call (they are extractive), so early batches may use them;
+          // a full compaction asks the summariser, which only a needed batch may do.
+          layers: mode.kind === "early" ? settings.earlyLayers : "all",
           batch: batch + 1,
           now: state.now,
           signal: state.signal,
+          prefix: state.prefix,
+          cacheCold: isCacheCold(state.now, state.lastRequestAt, settings.cacheTtlMs),
         },
         settings,
         meter,

@@ -1,5 +1,5 @@
 import type { Provider } from "../../providers/provider.js";
-import { textOf, type AssistantMessage, type ModelRequest, ContextError } from "../../types/index.js";
+import { textOf, type AssistantMessage, type ModelRequest, type ToolDefinition, ContextError } from "../../types/index.js";
 import { CHARS_PER_TOKEN } from "./extractive-summary.js";
 import { keepMissingFacts } from "./keep-missing-facts.js";
 import { SUMMARY_SECTIONS } from "./sectioned-summary.js";
@@ -27,13 +27,7 @@ export function createModelSummarizer(provider: Provider, options: ModelSummariz
   return {
     name: `model:${provider.model}`,
     async summarize(input, signal) {
-      const request: ModelRequest = {
-        system: { staticText: SYSTEM_PROMPT },
-        tools: [],
-        messages: [{ role: "user", content: promptFor(input, maxInputChars), meta: { id: "summary_request", origin: "harness", createdAt: "" } }],
-        cacheBreakpoints: [],
-        settings: { maxOutputTokens: Math.max(256, Math.round(input.maxTokens * 1.5)), temperature: 0 },
-      };
+      const request = summaryRequestFor(input, maxInputChars);
       let text = "";
       for await (const event of provider.stream(request, signal)) {
         if (event.type === "error") throw new ContextError("summarizer_failed", `The summarising model failed: ${event.error.message}`, { cause: event.error });
@@ -46,6 +40,38 @@ export function createModelSummarizer(provider: Provider, options: ModelSummariz
       return keepMissingFacts(text, input.sources, input.maxTokens * CHARS_PER_TOKEN);
     },
   };
+}
+
+const systemPrompt = { staticText: SYSTEM_PROMPT };
+
+/**
+ * The request a model summariser sends for `input`: a call of its own (its system prompt, no
+ * tools, the sources in the prompt) or, with `input.inBand`, the conversation as last sent with the
+ * instruction appended as one more user message — the same prefix, so a prompt cache serves it.
+ * Replay prices summaries from this request.
+ */
+export function summaryRequestFor(input: SummaryInput, maxInputChars = 400_000): ModelRequest {
+  const settings = { maxOutputTokens: Math.max(256, Math.round(input.maxTokens * 1.5)), temperature: 0 };
+  if (input.inBand !== undefined) {
+    const instruction = { role: "user" as const, content: inBandPromptFor(input), meta: { id: "summary_request", origin: "harness" as const, createdAt: "" } };
+    // The prefix's own objects: a request is compared with the one before by them (replay's meter).
+    return { system: input.inBand.prefix.system, tools: input.inBand.prefix.tools as ToolDefinition[], messages: [...input.inBand.messages, instruction], cacheBreakpoints: [], settings };
+  }
+  return {
+    system: systemPrompt,
+    tools: [],
+    messages: [{ role: "user", content: promptFor(input, maxInputChars), meta: { id: "summary_request", origin: "harness", createdAt: "" } }],
+    cacheBreakpoints: [],
+    settings,
+  };
+}
+
+/** In-band, the sources are the conversation above: only the instruction (and what to merge) is new. */
+function inBandPromptFor(input: SummaryInput): string {
+  const parts = [`${SYSTEM_PROMPT} Summarise the conversation above for the agent that will continue it; the summary replaces it.`];
+  if (input.previousSummary) parts.push(`The previous summary (merge with it; keep what is still true):\n${input.previousSummary}`);
+  parts.push(instructionFor(input));
+  return parts.join("\n\n");
 }
 
 function promptFor(input: SummaryInput, maxInputChars: number): string {

@@ -1,4 +1,6 @@
 import type { Message } from "../../types/index.js";
+import type { StablePrefix } from "../stable-prefix.js";
+import type { SummarySource } from "./summarizer.js";
 import { createArchiveMessage, findArchiveRanges } from "./archive-turns.js";
 import { groupIntoUnits } from "./conversation-units.js";
 import { planToolResultClearing } from "./clear-old-tool-results.js";
@@ -9,6 +11,7 @@ import { createSummaryMessage, findCompactionRange, recentTailStart } from "./fu
 import { CHARS_PER_TOKEN } from "./extractive-summary.js";
 import { frozenTextOf } from "./markers.js";
 import { summarizeSafely } from "./summarize-safely.js";
+import { summarizeTurns } from "./sectioned-summary.js";
 
 export interface PlanInput {
   messages: readonly Message[];
@@ -28,6 +31,10 @@ export interface PlanInput {
   batch: number;
   now: Date;
   signal?: AbortSignal;
+  /** The prefix as sent, for an in-band summary request (see `CompressionOptions.summaryRequest`). */
+  prefix?: StablePrefix;
+  /** The prompt cache went cold: an in-band request would be served from no cache. */
+  cacheCold?: boolean;
 }
 
 export interface CompressionPlan {
@@ -83,7 +90,10 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
       const sourceTokens = range.sources.reduce((sum, source) => sum + source.text.length, 0) / CHARS_PER_TOKEN;
       const maxTokens = Math.max(100, 80 * range.sources.length, Math.round(sourceTokens * settings.archiveShare));
       const known = frozenTextBefore(messages, range.start, archives);
-      const lines = await summarizeSafely(settings.summarizer, { purpose: "turns", sources: range.sources, maxTokens, ...(known ? { known } : {}) }, stats, input.signal);
+      // Archive lines are extractive (each turn's call and its results' fact lines, verbatim): no
+      // model call, so an archive costs nothing but the cache rebuild it causes — and keeps the
+      // lines a model summary most often loses. Only a full compaction asks the summariser.
+      const lines = summarizeTurns({ purpose: "turns", sources: range.sources, maxTokens, ...(known ? { known } : {}) });
       archives.push(createArchiveMessage(range, lines, input.batch, input.now));
       turns += range.sources.length;
     }
@@ -105,6 +115,7 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
         ...(firstRequest?.role === "user" ? { task: firstRequest.content } : {}),
         ...(range.previousSummary ? { previousSummary: range.previousSummary } : {}),
         maxTokens,
+        ...(askInBand(input, settings, original, range.sources) ? { inBand: { prefix: input.prefix!, messages } } : {}),
       },
       stats,
       input.signal,
@@ -131,6 +142,20 @@ function frozenTextBefore(messages: readonly Message[], end: number, newArchives
   const texts = messages.slice(0, end).flatMap((message) => frozenTextOf(message) ?? []);
   for (const archive of newArchives) if (archive.role === "user") texts.push(archive.content);
   return texts.join("\n");
+}
+
+/**
+ * Whether the compaction summary is asked in-band. In-band pays the conversation at the cached
+ * price plus the instruction; a separate call pays the summarised part at the full price: in-band
+ * is cheaper when ratio × conversation < summarised tokens. It needs a warm cache and the
+ * conversation to fit the window (after an overflow it does not).
+ */
+export function askInBand(input: PlanInput, settings: CompressionSettings, conversationTokens: number, sources: readonly SummarySource[]): boolean {
+  if (input.prefix === undefined || settings.summaryRequest === "separate") return false;
+  if (input.hard || conversationTokens >= settings.contextWindow) return false;
+  if (settings.summaryRequest === "in-band") return true;
+  const summarisedTokens = sources.reduce((sum, source) => sum + source.text.length, 0) / CHARS_PER_TOKEN;
+  return !input.cacheCold && settings.cachedPriceRatio * conversationTokens < summarisedTokens;
 }
 
 /** The first request of the user: kept verbatim by every step (-1 when there is none). */

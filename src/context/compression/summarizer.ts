@@ -1,3 +1,6 @@
+import type { Message } from "../../types/index.js";
+import type { StablePrefix } from "../stable-prefix.js";
+
 /** One piece of text to summarise, with where it came from. */
 export interface SummarySource {
   /** What produced it, for the summary's own references: `read_file {"path":"a.ts"}`, `turn 4`. */
@@ -32,6 +35,13 @@ export interface SummaryInput {
   citations?: boolean;
   /** Aim for at most this many tokens. */
   maxTokens: number;
+  /**
+   * Ask in-band: the conversation as last sent (prefix and messages), to which a model summariser
+   * appends its instruction instead of sending the sources in a prompt of its own, so the
+   * provider's prefix cache serves everything but the instruction (what Codex and opencode's
+   * suffix mode do). The sources must be part of `messages`.
+   */
+  inBand?: { prefix: StablePrefix; messages: readonly Message[] };
 }
 
 /**

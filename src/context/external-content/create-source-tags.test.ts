@@ -32,10 +32,8 @@ async function run(options: { tools: ReturnType<typeof tool>[]; calls: string[];
     provider,
     system: "You read pages.",
     tools: options.tools,
-    context: options.context ?? [createSourceTags()],
-    clock: createTestClock(),
-    createId: createTestIds(),
-    hooks: { transformRequest: (request) => (requests.push(JSON.stringify(request)), request) },
+    context: [...(options.context ?? [createSourceTags()]), { name: "record-requests", beforeCall: (state) => (requests.push(JSON.stringify(state.request)), { action: "allow" }) }],
+    runtime: { clock: createTestClock(), createId: createTestIds() },
   });
   const events: AgentEvent[] = [];
   for await (const event of agent.run("Summarise the page")) events.push(event);

@@ -22,8 +22,8 @@ function agentWith(options: StatusBarOptions, turns: ScriptedTurn[], messages = 
     tools: [weatherTool, failingTool],
     context: [statusBar],
     prefixGuard: { strict: true },
-    clock: createTestClock("2025-09-14T10:30:00.000Z"),
     ...(messages ? { messages } : {}),
+    runtime: { clock: createTestClock("2025-09-14T10:30:00.000Z") },
   });
   return { statusBar, provider, agent };
 }

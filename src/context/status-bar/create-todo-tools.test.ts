@@ -9,7 +9,7 @@ import { createTodoTools } from "./create-todo-tools.js";
 const plan = { items: [{ id: "1", content: "Read config", status: "pending" }, { id: "2", content: "Write summary", status: "pending" }] };
 
 async function run(turns: Parameters<typeof createScriptedProvider>[0]["turns"], messages = [] as Parameters<typeof createAgent>[0]["messages"], start?: string) {
-  const agent = createAgent({ provider: createScriptedProvider({ turns }), system: "s", tools: createTodoTools(), clock: createTestClock(start), ...(messages ? { messages } : {}) });
+  const agent = createAgent({ provider: createScriptedProvider({ turns }), system: "s", tools: createTodoTools(), ...(messages ? { messages } : {}), runtime: { clock: createTestClock(start) } });
   await agent.run("plan it").result();
   return { agent, results: agent.messages.filter((message): message is ToolMessage => message.role === "tool") };
 }

@@ -12,6 +12,7 @@ import { createRequestLayerCache } from "./request-layer-cache.js";
 import { computeTranscriptTotals, type CallExtras, type CallPricing } from "./transcript-totals.js";
 import { priceNotes } from "./price-notes.js";
 import { usableReportedUsage } from "./usable-reported-usage.js";
+import { explainTranscriptMisses } from "./explain-transcript-misses.js";
 
 export interface TranscriptAnalyzerOptions {
   /** Default "qwen3": exact, with Qwen3's chat template. */
@@ -19,6 +20,8 @@ export interface TranscriptAnalyzerOptions {
   /** Prices for the cost; default the built-in catalog, looked up by each transcript's model. */
   pricing?: PricingSelection;
   cacheWriteTtl?: CostOptions["cacheWriteTtl"];
+  /** The prompt-cache lifetime to judge expiries by until a call reports 1-hour writes (default 5 minutes). */
+  cacheLifetimeMs?: number;
   /** Qwen3 only: render each message once ("incremental", default) or the whole template per call ("full"). */
   rendering?: "incremental" | "full";
   /**
@@ -71,6 +74,8 @@ export function createTranscriptAnalyzer(options: TranscriptAnalyzerOptions = {}
         const call = calls[index];
         if (call !== undefined && cost !== undefined) call.cost = cost;
       });
+      const lifetimeMs = options.cacheLifetimeMs ?? (options.cacheWriteTtl === "1h" ? 60 * 60 * 1000 : undefined);
+      explainTranscriptMisses(transcript, calls, (index) => callPricing.prices(index), lifetimeMs === undefined ? {} : { lifetimeMs });
       const result: AnalyzedTranscript = {
         id: transcript.id,
         format: transcript.format,

@@ -4,6 +4,7 @@ import type { CallBreak } from "./call-break.js";
 import type { Composition } from "./composition.js";
 import type { InspectTokenizer } from "./prompt-meter.js";
 import type { CallCost } from "../../session/pricing.js";
+import type { CacheMiss } from "../../types/index.js";
 
 /** One model call of a transcript, measured. */
 export interface AnalyzedCall {
@@ -23,6 +24,8 @@ export interface AnalyzedCall {
   /** USD of this call under the transcript's prices, split as the usage ledger splits it; absent without prices. */
   cost?: CallCost;
   breaks: CallBreak[];
+  /** Set when the reported cached tokens fell short of the reusable prefix: why, and what it re-billed. */
+  miss?: CacheMiss;
 }
 
 /** Which prices were used for the calls of one model. */

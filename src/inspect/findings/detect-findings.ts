@@ -6,6 +6,7 @@ import { detectFlattenedHistory } from "./flattened-history.js";
 import { detectReasoningDropped } from "./reasoning-dropped.js";
 import { detectToolOutputInUser } from "./tool-output-in-user.js";
 import { detectToolsReordered } from "./tools-reordered.js";
+import { detectCacheMisses } from "./cache-misses.js";
 
 /** Every detector, in the order findings are reported. */
 export const findingDetectors: readonly FindingDetector[] = [
@@ -16,6 +17,7 @@ export const findingDetectors: readonly FindingDetector[] = [
   detectFlattenedHistory,
   detectToolOutputInUser,
   detectReasoningDropped,
+  detectCacheMisses,
 ];
 
 /** The anti-patterns of one analysed transcript. Pure. */

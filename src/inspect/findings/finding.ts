@@ -8,7 +8,8 @@ export type FindingCode =
   | "flattened_history"
   | "tool_output_in_user_messages"
   | "changed_earlier_message"
-  | "reasoning_dropped";
+  | "reasoning_dropped"
+  | "cache_misses";
 
 /** high: breaks the cache or the request on every call; medium: breaks it sometimes; low: costs structure, not cache. */
 export type FindingSeverity = "high" | "medium" | "low";

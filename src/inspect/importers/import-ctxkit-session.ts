@@ -105,6 +105,8 @@ function toReportedUsage(record: UsageRecord): ReportedUsage {
     cachedTokens: usage.cachedInputTokens,
     cacheWriteTokens: usage.cacheWriteTokens,
     completionTokens: usage.outputTokens,
+    ...(usage.cacheWrite1hTokens === undefined ? {} : { cacheWrite1hTokens: usage.cacheWrite1hTokens }),
+    ...(usage.serverContext === undefined ? {} : { serverEdits: usage.serverContext.edits.map((edit) => edit.type) }),
   };
 }
 

@@ -1,6 +1,6 @@
 export { detectTranscriptFormat } from "./detect-transcript-format.js";
 export { importTranscript, transcriptImporters, type TranscriptImporter } from "./import-transcript.js";
-export { importTranscriptFiles, type ImportTranscriptFilesOptions } from "./import-transcript-files.js";
+export { importTranscriptFiles, makeIdsUnique, type ImportTranscriptFilesOptions } from "./import-transcript-files.js";
 export { importCtxkitSession } from "./import-ctxkit-session.js";
 export { importOpenAILog } from "./import-openai-log.js";
 export { importClaudeCode } from "./import-claude-code.js";

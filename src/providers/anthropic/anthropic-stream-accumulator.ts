@@ -36,6 +36,7 @@ export class AnthropicStreamAccumulator {
   private rawUsage: AnthropicUsage | undefined;
   private rawStopReason: string | undefined;
   private positions = 0;
+  private appliedEdits: Json[] = [];
   isFinished = false;
 
   apply(data: unknown): ProviderEvent[] {
@@ -54,6 +55,9 @@ export class AnthropicStreamAccumulator {
         const delta = isObject(data.delta) ? data.delta : {};
         if (typeof delta.stop_reason === "string") this.rawStopReason = delta.stop_reason;
         if (isObject(data.usage)) this.rawUsage = mergeAnthropicUsage(this.rawUsage ?? {}, data.usage as AnthropicUsage);
+        // What the server's context management did before this call (cleared tool uses, thinking).
+        const management = isObject(data.context_management) ? data.context_management : undefined;
+        if (management && Array.isArray(management.applied_edits)) this.appliedEdits = management.applied_edits.filter(isObject);
         return [];
       }
       case "message_stop":
@@ -83,7 +87,7 @@ export class AnthropicStreamAccumulator {
 
   /** Undefined until `message_start` reported usage. */
   usage(): Usage | undefined {
-    return this.rawUsage === undefined ? undefined : convertAnthropicUsage(this.rawUsage);
+    return this.rawUsage === undefined ? undefined : convertAnthropicUsage(this.rawUsage, this.appliedEdits);
   }
 
   private startBlock(data: Json): ProviderEvent[] {
@@ -132,6 +136,8 @@ export class AnthropicStreamAccumulator {
     if (block.kind === "ignored") return [];
     if (block.kind === "server") {
       if (delta.type === "input_json_delta") block.json += stringOr(delta.partial_json);
+      // The compaction summary streams as `compaction_delta` text; the block goes back with it as `content`.
+      if (delta.type === "compaction_delta") block.json += stringOr(delta.content);
       return [];
     }
     if (delta.type === "text_delta" && block.kind === "text") return this.appendText(block, stringOr(delta.text));
@@ -204,6 +210,7 @@ function toPart(block: BlockState): AssistantPart | undefined {
  * one (the start carries `input: {}`), keys in the order they came.
  */
 function serverBlockText(block: Extract<BlockState, { kind: "server" }>): string {
+  if (block.start.type === "compaction") return JSON.stringify({ ...block.start, content: block.json === "" ? block.start.content : block.json });
   if (block.json === "") return JSON.stringify(block.start);
   const parsed = safeParseJson(block.json);
   return JSON.stringify({ ...block.start, input: parsed.success ? parsed.value : {} });

@@ -87,4 +87,19 @@ export interface AnthropicUsage {
   output_tokens?: number | null;
   cache_read_input_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
+  /** Split of the cache writes by lifetime. */
+  cache_creation?: { ephemeral_5m_input_tokens?: number | null; ephemeral_1h_input_tokens?: number | null } | null;
+  /**
+   * With server-side compaction, one entry per sampling pass (`type: "compaction"` for the summary,
+   * `"message"` for the answer). The top-level counts are the last pass only; billing is the sum.
+   */
+  iterations?: AnthropicUsageIteration[] | null;
+}
+
+export interface AnthropicUsageIteration {
+  type?: string;
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
 }

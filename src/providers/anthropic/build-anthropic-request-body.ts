@@ -4,6 +4,7 @@ import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
 import { convertToAnthropicSystem } from "./convert-to-anthropic-system.js";
 import { convertToAnthropicTools, convertToDeferredTools } from "./convert-to-anthropic-tools.js";
 import { placeCacheControl, type AnthropicCacheTtl } from "./place-cache-control.js";
+import { convertContextManagement, type AnthropicContextManagement } from "./anthropic-context-management.js";
 
 export interface AnthropicBodySettings {
   model: string;
@@ -13,6 +14,8 @@ export interface AnthropicBodySettings {
   cacheTtl: AnthropicCacheTtl;
   /** Native tool search: `request.deferredTools` go out with `defer_loading: true` beside this server tool. */
   toolSearch?: AnthropicToolSearch;
+  /** Server-side context editing and compaction, sent as `context_management` (fixed for the session). */
+  contextManagement?: AnthropicContextManagement;
 }
 
 /** Which of Anthropic's tool-search server tools searches the deferred tools. */
@@ -31,7 +34,7 @@ const reservedKeys = new Set(["stream", "system", "tools", "messages"]);
 
 /**
  * The Messages API body with a fixed key order — model, max_tokens, stream, thinking, temperature,
- * extraBody entries, system, tools, messages — so the same request always gives the same bytes and
+ * context_management, extraBody entries, system, tools, messages — so the same request always gives the same bytes and
  * the part that grows (messages) comes last. `system` is omitted when the system prompt is empty and
  * `tools` when there are none (the API rejects empty text blocks; an empty tools array is noise).
  * An `extraBody` key that matches model, max_tokens, thinking or temperature replaces that value in place.
@@ -76,6 +79,7 @@ export function buildAnthropicRequestBody(
     body.thinking = { type: "enabled", budget_tokens: settings.thinking.budgetTokens };
   }
   if (request.settings.temperature !== undefined) body.temperature = request.settings.temperature;
+  if (settings.contextManagement !== undefined) body.context_management = convertContextManagement(settings.contextManagement);
   for (const [key, value] of Object.entries(request.settings.extraBody ?? {})) {
     if (!reservedKeys.has(key) && value !== undefined) body[key] = value;
   }

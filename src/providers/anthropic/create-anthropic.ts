@@ -3,6 +3,7 @@ import type { RetryOptions } from "../shared/fetch-with-retry.js";
 import { resolveStreamTimeouts, type StreamTimeouts } from "../shared/stream-timeouts.js";
 import type { Provider, ProviderEvent, SerializedRequest } from "../provider.js";
 import { buildAnthropicRequestBody, type AnthropicBodySettings, type AnthropicToolSearch } from "./build-anthropic-request-body.js";
+import { contextManagementBetas, convertContextManagement, type AnthropicContextManagement } from "./anthropic-context-management.js";
 import type { AnthropicCacheTtl } from "./place-cache-control.js";
 import { serializeAnthropicRequest } from "./serialize-anthropic-request.js";
 import { streamAnthropic } from "./stream-anthropic.js";
@@ -32,6 +33,12 @@ export interface AnthropicSettings {
    * `anthropic-beta: advanced-tool-use-2025-11-20` header (override it with `headers`).
    */
   toolSearch?: AnthropicToolSearch;
+  /**
+   * Server-side context management (opt-in): context editing (`clear_tool_uses_20250919`,
+   * `clear_thinking_20251015`) and compaction (`compact_20260112`), with their beta headers. The
+   * server's own summarising is billed: the usage then counts `usage.iterations`.
+   */
+  contextManagement?: AnthropicContextManagement;
   /** Value of the `anthropic-version` header (default "2023-06-01"). */
   anthropicVersion?: string;
 }
@@ -62,16 +69,23 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
     cacheTtl: settings.cacheTtl ?? "5m",
     ...(settings.thinking === undefined ? {} : { thinking: settings.thinking }),
     ...(settings.toolSearch === undefined ? {} : { toolSearch: settings.toolSearch }),
+    ...(settings.contextManagement === undefined ? {} : { contextManagement: settings.contextManagement }),
   };
   validateSettings(bodySettings);
+  // Invalid edits fail here, before any I/O.
+  if (settings.contextManagement !== undefined) convertContextManagement(settings.contextManagement);
+  const betas = [
+    // "The tool search tool is currently in public beta" (the tool-search-tool page of Anthropic's docs).
+    ...(settings.toolSearch === undefined ? [] : ["advanced-tool-use-2025-11-20"]),
+    ...(settings.contextManagement === undefined ? [] : contextManagementBetas(settings.contextManagement)),
+  ];
 
   const url = messagesURL(settings.baseURL ?? defaultBaseURL);
   const headers: Record<string, string> = {
     "x-api-key": apiKey,
     "anthropic-version": settings.anthropicVersion ?? "2023-06-01",
     "content-type": "application/json",
-    // "The tool search tool is currently in public beta" (the tool-search-tool page of Anthropic's docs).
-    ...(settings.toolSearch === undefined ? {} : { "anthropic-beta": "advanced-tool-use-2025-11-20" }),
+    ...(betas.length === 0 ? {} : { "anthropic-beta": betas.join(",") }),
     ...settings.headers,
   };
   const fetchFunction = settings.fetch ?? globalThis.fetch;
@@ -82,6 +96,8 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
     name: "anthropic",
     model: settings.model,
     ...(settings.toolSearch === undefined ? {} : { nativeToolSearch: true }),
+    // "The cache has a 5-minute lifetime, refreshed each time the cached content is used" (1 hour with ttl "1h").
+    cacheLifetimeMs: bodySettings.cacheTtl === "1h" ? 60 * 60_000 : 5 * 60_000,
     stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent> {
       return streamRequest(request, signal);
     },

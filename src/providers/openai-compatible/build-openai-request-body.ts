@@ -13,10 +13,12 @@ export interface BuildOpenAIRequestBodyInput {
   stream: boolean;
   reasoningRoundTrip: ReasoningRoundTrip;
   request: ModelRequest;
+  /** OpenAI's `prompt_cache_key` (written after `stream_options`; constant for a session). */
+  promptCacheKey?: string;
 }
 
 /** Keys ctxkit writes itself; an `extraBody` entry with one of them would corrupt the layout. */
-const reservedKeys = new Set(["model", "stream", "stream_options", "tools", "messages"]);
+const reservedKeys = new Set(["model", "stream", "stream_options", "prompt_cache_key", "tools", "messages"]);
 
 /**
  * Writes the Chat Completions body as the exact string sent. Key order is fixed — model, stream,
@@ -29,6 +31,7 @@ export function buildOpenAIRequestBody(input: BuildOpenAIRequestBodyInput): Seri
   const head: Record<string, unknown> = { model: input.model, stream: input.stream };
   // Without include_usage, streamed responses carry no token counts at all.
   if (input.stream) head.stream_options = { include_usage: true };
+  if (input.promptCacheKey !== undefined && input.promptCacheKey !== "") head.prompt_cache_key = input.promptCacheKey;
   const { maxOutputTokens, temperature, extraBody } = request.settings;
   const reasoningModel = isOpenAIReasoningModel(input.vendor, input.model);
   if (maxOutputTokens !== undefined) head[reasoningModel ? "max_completion_tokens" : "max_tokens"] = checkedMaxTokens(maxOutputTokens);

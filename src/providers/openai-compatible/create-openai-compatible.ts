@@ -1,7 +1,7 @@
 import type { ModelRequest } from "../../types/index.js";
 import type { Provider, SerializedRequest } from "../provider.js";
 import { buildOpenAIRequestBody } from "./build-openai-request-body.js";
-import { resolveOpenAICompatibleSettings, type OpenAICompatibleSettings } from "./openai-compatible-settings.js";
+import { openAICacheKey, resolveOpenAICompatibleSettings, type OpenAICompatibleSettings } from "./openai-compatible-settings.js";
 import { streamOpenAICompatible } from "./stream-openai-compatible.js";
 
 /**
@@ -24,6 +24,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Prov
         stream: resolved.stream,
         reasoningRoundTrip: resolved.reasoningRoundTrip,
         request,
+        ...openAICacheKey(resolved),
       }),
   };
 }

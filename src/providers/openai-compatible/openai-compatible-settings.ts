@@ -31,6 +31,14 @@ export interface OpenAICompatibleSettings {
   reasoningRoundTrip?: ReasoningRoundTrip;
   /** Where API keys are looked up (default process.env). */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Keeps a session's calls on one prompt cache (read on every call, so it can be the session id
+   * once the session exists; keep it fixed for a session). OpenAI gets it as `prompt_cache_key`;
+   * every other vendor as the `x-session-affinity` header, which session-aware routers in front of
+   * OpenAI-compatible servers hash on (Merge Gateway and Bifrost read it, as Claude Code / Codex
+   * harness headers; servers that do not know it ignore an unknown header).
+   */
+  cacheKey?: string | (() => string | undefined);
 }
 
 export interface ResolvedOpenAICompatibleSettings {
@@ -44,6 +52,14 @@ export interface ResolvedOpenAICompatibleSettings {
   retry: RetryOptions;
   timeouts: Required<StreamTimeouts>;
   reasoningRoundTrip: ReasoningRoundTrip;
+  cacheKey?: () => string | undefined;
+}
+
+/** The cache key goes into the body only for OpenAI itself; other vendors get it as a header (see `cacheKey`). */
+export function openAICacheKey(settings: ResolvedOpenAICompatibleSettings): { promptCacheKey?: string } {
+  if (settings.profile.vendor !== "openai" || settings.cacheKey === undefined) return {};
+  const key = settings.cacheKey();
+  return key === undefined || key === "" ? {} : { promptCacheKey: key };
 }
 
 /** Validates settings before any I/O; throws a `ConfigError` (`option_invalid` or `api_key_missing`) with the fix. */
@@ -75,6 +91,9 @@ export function resolveOpenAICompatibleSettings(settings: OpenAICompatibleSettin
     timeouts: resolveStreamTimeouts(settings.timeouts, profile.label),
     reasoningRoundTrip,
   };
+  const { cacheKey } = settings;
+  if (cacheKey !== undefined && typeof cacheKey !== "string" && typeof cacheKey !== "function") throw configInvalid("`cacheKey` must be a string or a function returning one");
+  if (cacheKey !== undefined) resolved.cacheKey = typeof cacheKey === "function" ? cacheKey : () => cacheKey;
   const apiKey = resolveApiKey(settings, profile);
   if (apiKey !== undefined) resolved.apiKey = apiKey;
   return resolved;

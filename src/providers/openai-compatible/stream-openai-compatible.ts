@@ -4,7 +4,7 @@ import { isContextOverflowMessage } from "../shared/context-overflow.js";
 import { abortError, fetchWithRetry } from "../shared/fetch-with-retry.js";
 import { buildOpenAIRequestBody } from "./build-openai-request-body.js";
 import { convertOpenAIUsage } from "./convert-openai-usage.js";
-import type { ResolvedOpenAICompatibleSettings } from "./openai-compatible-settings.js";
+import { openAICacheKey, type ResolvedOpenAICompatibleSettings } from "./openai-compatible-settings.js";
 import { OpenAIResponseAccumulator } from "./openai-response-accumulator.js";
 import { readOpenAIResponseChunks } from "./read-openai-response-chunks.js";
 
@@ -37,6 +37,7 @@ export async function* streamOpenAICompatible(
       stream: settings.stream,
       reasoningRoundTrip: settings.reasoningRoundTrip,
       request,
+      ...openAICacheKey(settings),
     });
     const response = await fetchWithRetry({
       fetch: settings.fetch,
@@ -73,6 +74,8 @@ export async function* streamOpenAICompatible(
 function requestHeaders(settings: ResolvedOpenAICompatibleSettings): Headers {
   const headers = new Headers({ "content-type": "application/json" });
   if (settings.apiKey !== undefined) headers.set("authorization", `Bearer ${settings.apiKey}`);
+  const affinity = settings.profile.vendor === "openai" ? undefined : settings.cacheKey?.();
+  if (affinity !== undefined && affinity !== "") headers.set("x-session-affinity", affinity);
   for (const [name, value] of Object.entries(settings.headers)) headers.set(name, value);
   return headers;
 }

@@ -64,6 +64,10 @@ const overflowWordings: RegExp[] = [
   /input is too long for requested model/i,
   // OpenAI Responses API and Azure: "Your input exceeds the context window of this model."
   /exceeds the context window/i,
+  // Cohere v1: "too many tokens: total number of tokens in the prompt cannot exceed 4081 - received 5000"
+  // and "… total number of tokens (prompt and prediction) cannot exceed 2048 - received 6354"
+  // (cohere-ai/sandbox-topically#4). The colon after "too many tokens" tells it from rate limits.
+  /too many tokens: total number of tokens\b.{0,40}?cannot exceed \d+/i,
   // MiniMax: "context window exceeds limit"
   /context window exceeds limit/i,
   // The code spelled in a message, as proxies (LiteLLM, OpenRouter) pass it on.

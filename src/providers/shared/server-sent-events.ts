@@ -1,24 +1,62 @@
+import { ProviderError } from "../../types/index.js";
+
 /** One event of a `text/event-stream` body (https://html.spec.whatwg.org/multipage/server-sent-events.html). */
 export interface ServerSentEvent {
   event?: string;
   data: string;
 }
 
+export interface ServerSentEventOptions {
+  /**
+   * The most characters one event (its data lines, or one unfinished line) may hold before the
+   * stream is refused with `provider_event_too_large`. The server controls event sizes, so an
+   * unbounded one would be unbounded memory.
+   */
+  maxEventCharacters?: number;
+}
+
+/** Far above any real delta (a whole 1M-token answer in one event is ~4 M characters). */
+export const defaultMaxEventCharacters = 64 * 1024 * 1024;
+
+const lineEnd = /\r\n|\r|\n/g;
+
 /**
  * Parses an SSE byte stream into events. Handles CRLF, multi-line `data:` fields, comments
  * (`: keep-alive`, which OpenRouter sends) and a final event without a trailing blank line.
+ *
+ * Linear in the body: each chunk is scanned once from where the last line ended, and an
+ * unfinished line is kept as a list of pieces, never searched again (re-searching the whole
+ * buffer per chunk made a 10 MB event take seconds).
  */
-export async function* parseServerSentEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<ServerSentEvent> {
+export async function* parseServerSentEvents(
+  body: AsyncIterable<Uint8Array>,
+  options: ServerSentEventOptions = {},
+): AsyncGenerator<ServerSentEvent> {
+  const limit = options.maxEventCharacters ?? defaultMaxEventCharacters;
   const decoder = new TextDecoder();
-  let buffer = "";
+  let linePieces: string[] = [];
+  let lineLength = 0;
   let eventName: string | undefined;
   let dataLines: string[] = [];
+  let dataLength = 0;
+  // The previous chunk ended in "\r": a "\n" that starts the next one is the second half of that CRLF.
+  let afterCarriageReturn = false;
+
+  function checkSize(): void {
+    if (dataLength + lineLength <= limit) return;
+    throw new ProviderError(
+      "provider_event_too_large",
+      `The server sent one server-sent event of more than ${limit} characters, which is refused to bound memory. ` +
+        "Check that the base URL points at a real model server, or raise maxEventCharacters if such events are expected.",
+    );
+  }
 
   function* flushLine(line: string): Generator<ServerSentEvent> {
     if (line === "") {
       if (dataLines.length > 0) yield { event: eventName, data: dataLines.join("\n") };
       eventName = undefined;
       dataLines = [];
+      dataLength = 0;
       return;
     }
     if (line.startsWith(":")) return;
@@ -26,25 +64,45 @@ export async function* parseServerSentEvents(body: AsyncIterable<Uint8Array>): A
     const field = colon === -1 ? line : line.slice(0, colon);
     let value = colon === -1 ? "" : line.slice(colon + 1);
     if (value.startsWith(" ")) value = value.slice(1);
-    if (field === "data") dataLines.push(value);
-    else if (field === "event") eventName = value;
+    if (field === "data") {
+      dataLines.push(value);
+      dataLength += value.length + 1;
+    } else if (field === "event") eventName = value;
   }
 
-  for await (const chunk of body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let newline: number;
-    while ((newline = buffer.search(/\r\n|\n|\r/)) !== -1) {
-      // A "\r" at the end of the buffer may be the first half of a CRLF cut between two chunks;
-      // read as a line end of its own, the "\n" that follows would end the event early.
-      if (newline === buffer.length - 1 && buffer.endsWith("\r")) break;
-      const line = buffer.slice(0, newline);
-      const separatorLength = buffer.startsWith("\r\n", newline) ? 2 : 1;
-      buffer = buffer.slice(newline + separatorLength);
+  function takeLine(lastPiece: string): string {
+    linePieces.push(lastPiece);
+    const line = linePieces.length === 1 ? lastPiece : linePieces.join("");
+    linePieces = [];
+    lineLength = 0;
+    return line;
+  }
+
+  function* consume(text: string): Generator<ServerSentEvent> {
+    if (text === "") return;
+    let start = 0;
+    if (afterCarriageReturn && text.startsWith("\n")) start = 1;
+    afterCarriageReturn = false;
+    lineEnd.lastIndex = start;
+    let match: RegExpExecArray | null;
+    while ((match = lineEnd.exec(text)) !== null) {
+      const line = takeLine(text.slice(start, match.index));
+      start = match.index + match[0].length;
+      if (match[0] === "\r" && start === text.length) afterCarriageReturn = true;
       yield* flushLine(line);
+      checkSize();
+      lineEnd.lastIndex = start;
+    }
+    if (start < text.length) {
+      const rest = text.slice(start);
+      linePieces.push(rest);
+      lineLength += rest.length;
+      checkSize();
     }
   }
-  buffer += decoder.decode();
-  if (buffer.endsWith("\r")) buffer = buffer.slice(0, -1);
-  if (buffer !== "") yield* flushLine(buffer);
+
+  for await (const chunk of body) yield* consume(decoder.decode(chunk, { stream: true }));
+  yield* consume(decoder.decode());
+  if (linePieces.length > 0) yield* flushLine(takeLine(""));
   yield* flushLine("");
 }

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -97,7 +98,66 @@ describe("bash", () => {
   it("returns promptly when a background process keeps the output pipe open", async () => {
     const started = Date.now();
     const result = await runTool(createBashTool({ workspace: temp.workspace }), { command: "sleep 5 & echo done" });
-    expect(result.content).toBe("exit code: 0\ndone\n");
+    expect(result.content).toMatch(/^exit code: 0\ndone\n\n\[1 background process was still running when the command ended and was killed: \d+ [^\]]*sleep 5/);
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 });
+
+// Issue 30: `(sleep 25 &)` kept running after the call returned, and `setsid sh -c "sleep 26"`
+// survived the timeout kill (a session of its own is outside the call's process group).
+describe("bash: processes a call started do not outlive it", () => {
+  let temp: TempWorkspace;
+  beforeEach(async () => {
+    temp = await createTempWorkspace();
+  });
+  afterEach(async () => {
+    await temp.remove();
+  });
+  const onLinux = process.platform === "linux" ? it : it.skip;
+
+  it("ends a background subshell when the command returns, and reports it", async () => {
+    const result = await runTool(createBashTool({ workspace: temp.workspace }), { command: "(sleep 25 & echo $! > bg.pid); echo back" });
+    const pid = Number(await readFile(path.join(temp.workspace, "bg.pid"), "utf8"));
+    expect(await waitUntilGone(pid)).toBe(true);
+    expect(result.content.startsWith("exit code: 0\nback\n")).toBe(true);
+    // Caught before or after its exec, the process shows as the forked shell or as sleep: both name the command.
+    expect(result.content).toMatch(new RegExp(`\\[1 background process was still running when the command ended and was killed: ${pid} [^\\]]*sleep 25`));
+  });
+
+  onLinux("kills a setsid'd process on timeout, though it left the process group", async () => {
+    const command = 'setsid sh -c "echo \\$\\$ > escaped.pid; exec sleep 26" & sleep 0.3; echo started; wait';
+    const result = await runTool(createBashTool({ workspace: temp.workspace }), { command, timeout_ms: 1_000 });
+    expect(result.content.startsWith("exit code: none (timed out after 1000 ms")).toBe(true);
+    const pid = Number(await readFile(path.join(temp.workspace, "escaped.pid"), "utf8"));
+    expect(await waitUntilGone(pid)).toBe(true);
+  });
+
+  onLinux("ends a setsid'd double fork that outlives the shell, and names it", async () => {
+    const command = 'setsid sh -c "sleep 27 & echo \\$! > far.pid" ; sleep 0.2; echo done';
+    const result = await runTool(createBashTool({ workspace: temp.workspace }), { command });
+    const pid = Number(await readFile(path.join(temp.workspace, "far.pid"), "utf8"));
+    expect(await waitUntilGone(pid)).toBe(true);
+    expect(result.content).toMatch(new RegExp(`${pid} [^\\]]*sleep 27`));
+  });
+
+  it("ends a running command's processes when ctxkit itself exits", async () => {
+    // A real process that exits while its command sleeps (the built module: build dist/ first).
+    const child = spawn(process.execPath, ["--input-type=module", "-e", exitScript(temp.workspace)], { stdio: ["ignore", "pipe", "inherit"] });
+    let printed = "";
+    child.stdout.on("data", (chunk: Buffer) => (printed += chunk.toString()));
+    await new Promise((resolve) => child.once("exit", resolve));
+    const pid = Number(await readFile(path.join(temp.workspace, "held.pid"), "utf8"));
+    expect(printed).toContain("exiting");
+    expect(await waitUntilGone(pid)).toBe(true);
+  });
+});
+
+function exitScript(workspace: string): string {
+  const module = new URL("../../../dist/tools/builtin/bash.js", import.meta.url).pathname;
+  return `
+    const { createBashTool } = await import(${JSON.stringify(module)});
+    const tool = createBashTool({ workspace: ${JSON.stringify(workspace)} });
+    void tool.execute({ command: "sleep 28 & echo $! > held.pid; wait" }, { signal: new AbortController().signal, toolCallId: "x" });
+    setTimeout(() => { console.log("exiting"); process.exit(0); }, 500);
+  `;
+}

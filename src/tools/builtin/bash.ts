@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { defineTool, ToolError, type Tool, type ToolOutput } from "../tool.js";
+import { CommandProcesses, commandMarkerVariable, createCommandMarker, describeLeftProcesses, type LeftProcess } from "./command-processes.js";
 import { formatByteSize } from "./file-content.js";
 import { HeadTailOutput } from "./head-tail-output.js";
 import { OutputSpill } from "./output-spill.js";
@@ -92,6 +93,8 @@ interface CommandResult {
   ending: Ending;
   code: number | null;
   signal: NodeJS.Signals | null;
+  /** Processes the command started that were still running when it ended or was killed. */
+  left: LeftProcess[];
 }
 
 function runCommand(
@@ -103,31 +106,43 @@ function runCommand(
   spill: OutputSpill | undefined,
 ): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    // A process group of its own, so a timeout or abort also kills what the command started.
+    // A session and process group of its own (`detached`), so a timeout, an abort or the end of the
+    // shell kills what the command started; the marker finds what left the group (setsid).
+    const marker = createCommandMarker();
     const child = spawn("/bin/bash", ["-c", command], {
       cwd: workspace,
-      env: process.env,
+      env: { ...process.env, [commandMarkerVariable]: marker },
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
+    const processes = child.pid === undefined ? undefined : new CommandProcesses(child.pid, marker);
     let ending: Ending = "exited";
     let drainTimer: NodeJS.Timeout | undefined;
+    const left = new Map<number, LeftProcess>();
+    // Only a shell that ended by itself has processes "left": after a timeout or an abort the
+    // result already says the command and everything it started were killed.
+    const killEverything = (): void => {
+      const killed = processes?.killAll() ?? [];
+      if (ending === "exited") for (const entry of killed) left.set(entry.pid, entry);
+    };
     const killGroup = (reason: Ending): void => {
       if (ending === "exited") ending = reason;
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        // The group is already gone.
-      }
+      killEverything();
     };
     const timeoutTimer = setTimeout(() => killGroup("timeout"), timeoutMs);
     const onAbort = (): void => killGroup("aborted");
     signal.addEventListener("abort", onAbort, { once: true });
+    let finished = false;
     const finish = (code: number | null, exitSignal: NodeJS.Signals | null): void => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timeoutTimer);
       clearTimeout(drainTimer);
       signal.removeEventListener("abort", onAbort);
-      resolve({ ending, code, signal: exitSignal });
+      // Whatever is still running now was started by this call and outlived it: end it and say so.
+      killEverything();
+      processes?.release();
+      resolve({ ending, code, signal: exitSignal, left: [...left.values()] });
     };
     const take = (chunk: Buffer): void => {
       if (spill !== undefined && !spill.started && output.wouldOverflow(chunk)) spill.start(output.keptBytes());
@@ -145,11 +160,15 @@ function runCommand(
     child.stdout.on("data", take);
     child.stderr.on("data", take);
     child.once("error", (error) => {
+      processes?.release();
       clearTimeout(timeoutTimer);
       signal.removeEventListener("abort", onAbort);
       reject(new ToolError("failed", `Could not start /bin/bash in ${workspace}: ${error.message}`));
     });
     child.once("exit", (code, exitSignal) => {
+      // The shell is done: background processes of the call (`(sleep 25 &)`) end with it, which
+      // also closes the pipes they held.
+      killEverything();
       drainTimer = setTimeout(() => {
         child.stdout.destroy();
         child.stderr.destroy();
@@ -161,6 +180,12 @@ function runCommand(
 }
 
 function formatResult(result: CommandResult, timeoutMs: number, output: HeadTailOutput): ToolOutput {
+  const formatted = formatEnding(result, timeoutMs, output);
+  const leftNote = describeLeftProcesses(result.left);
+  return leftNote === undefined ? formatted : { ...formatted, content: `${formatted.content}\n${leftNote}` };
+}
+
+function formatEnding(result: CommandResult, timeoutMs: number, output: HeadTailOutput): ToolOutput {
   const text = output.totalBytes === 0 ? "(no output)" : output.toString();
   if (result.ending === "timeout") {
     return {

@@ -1,5 +1,5 @@
-import { stat } from "node:fs/promises";
 import path from "node:path";
+import { openWorkspaceDirectory, type WorkspaceDirectory } from "../open-workspace-directory.js";
 import { defineTool, ToolError, type Tool } from "../tool.js";
 import { resolveWorkspacePath, toWorkspaceRelative } from "../workspace-path.js";
 import { globToRegExp } from "./glob-pattern.js";
@@ -41,38 +41,53 @@ export function createGlobTool(options: GlobToolOptions): Tool<GlobArgs> {
     source: "workspace",
     risk: "read",
     async execute(args) {
-      const base = await resolveWorkspacePath(options.workspace, args.path ?? ".", { mustExist: true });
-      const baseShown = toWorkspaceRelative(options.workspace, base);
-      if (!(await stat(base)).isDirectory()) {
+      const pattern = checkedPattern(args.pattern);
+      const base = await openWorkspaceDirectory(options.workspace, args.path ?? ".", "glob");
+      if (base === undefined) {
+        const baseShown = toWorkspaceRelative(options.workspace, await resolveWorkspacePath(options.workspace, args.path ?? "."));
         throw new ToolError("invalid_arguments", `path '${baseShown}' is a file; glob needs a directory to search in.`);
       }
-      const pattern = args.pattern.replace(/^(\.\/)+/, "");
-      if (path.isAbsolute(pattern) || pattern.split("/").includes("..")) {
-        throw new ToolError(
-          "invalid_arguments",
-          `Pattern '${args.pattern}' must be relative to path and must not contain '..'; pass the directory ` +
-            "to search as path instead.",
-        );
+      try {
+        return await globIn(base, pattern, args.pattern, maxResults);
+      } finally {
+        await base.close();
       }
-      const matcher = globToRegExp(pattern);
-      const matches: string[] = [];
-      let scanned = 0;
-      for await (const entry of walkDirectory(base)) {
-        scanned += 1;
-        if (scanned > maximumScannedEntries) break;
-        if (!matcher.test(entry.relative)) continue;
-        matches.push(joinShown(baseShown, entry.relative) + (entry.kind === "directory" ? "/" : ""));
-      }
-      matches.sort(compareNames);
-      const notes: string[] = [];
-      if (matches.length > maxResults) {
-        notes.push(`Showing the first ${maxResults} of ${matches.length} matches; use a narrower pattern or path.`);
-      }
-      if (scanned > maximumScannedEntries) notes.push(scanStoppedNote(maximumScannedEntries));
-      if (matches.length === 0) return noMatchMessage(args.pattern, baseShown, notes);
-      return [matches.slice(0, maxResults).join("\n"), ...notes].join("\n\n");
     },
   });
+}
+
+function checkedPattern(requested: string): string {
+  const pattern = requested.replace(/^(\.\/)+/, "");
+  if (path.isAbsolute(pattern) || pattern.split("/").includes("..")) {
+    throw new ToolError(
+      "invalid_arguments",
+      `Pattern '${requested}' must be relative to path and must not contain '..'; pass the directory ` +
+        "to search as path instead.",
+    );
+  }
+  return pattern;
+}
+
+/** Paths under an opened directory that the pattern selects (walked through descriptors). */
+async function globIn(base: WorkspaceDirectory, pattern: string, requested: string, maxResults: number): Promise<string> {
+  const baseShown = base.shown;
+  const matcher = globToRegExp(pattern);
+  const matches: string[] = [];
+  let scanned = 0;
+  for await (const entry of walkDirectory(base)) {
+    scanned += 1;
+    if (scanned > maximumScannedEntries) break;
+    if (!matcher.test(entry.relative)) continue;
+    matches.push(joinShown(baseShown, entry.relative) + (entry.kind === "directory" ? "/" : ""));
+  }
+  matches.sort(compareNames);
+  const notes: string[] = [];
+  if (matches.length > maxResults) {
+    notes.push(`Showing the first ${maxResults} of ${matches.length} matches; use a narrower pattern or path.`);
+  }
+  if (scanned > maximumScannedEntries) notes.push(scanStoppedNote(maximumScannedEntries));
+  if (matches.length === 0) return noMatchMessage(requested, baseShown, notes);
+  return [matches.slice(0, maxResults).join("\n"), ...notes].join("\n\n");
 }
 
 function noMatchMessage(pattern: string, baseShown: string, notes: string[]): string {

@@ -1,7 +1,7 @@
-import { stat } from "node:fs/promises";
 import path from "node:path";
 import { defineTool, ToolError, type Tool } from "../tool.js";
 import { openWorkspaceFile } from "../open-workspace-file.js";
+import { openWorkspaceDirectory, type WorkspaceDirectory } from "../open-workspace-directory.js";
 import { resolveWorkspacePath, toWorkspaceRelative } from "../workspace-path.js";
 import { formatByteSize, looksBinary } from "./file-content.js";
 import { globToRegExp, isNameOnlyGlob } from "./glob-pattern.js";
@@ -80,6 +80,7 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepArgs> {
       const maxResults = Math.max(1, Math.floor(args.max_results ?? defaultMaxResults));
       const base = await resolveWorkspacePath(options.workspace, args.path ?? ".", { mustExist: true });
       const baseShown = toWorkspaceRelative(options.workspace, base);
+      const directory = await openWorkspaceDirectory(options.workspace, args.path ?? ".", "grep");
       const results: string[] = [];
       let outputBytes = 0;
       let cutByBytes = false;
@@ -89,7 +90,7 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepArgs> {
       const scan = { stoppedEarly: false };
       const worker = new RegexWorker(matcher, patternTimeoutMs, context.signal);
       try {
-        for await (const file of filesToSearch(base, baseShown, args.include, scan)) {
+        for await (const file of filesToSearch(directory ?? base, baseShown, args.include, scan)) {
           const content = await readText(options.workspace, file, maxFileBytes, file.absolute === base);
           if (content.kind === "too_large") largeFilesSkipped += 1;
           if (content.kind !== "text") continue;
@@ -112,6 +113,7 @@ export function createGrepTool(options: GrepToolOptions): Tool<GrepArgs> {
         }
       } finally {
         await worker.close();
+        await directory?.close();
       }
       const notes: string[] = [];
       if (cutByBytes) {
@@ -158,12 +160,13 @@ function compilePattern(pattern: string, ignoreCase: boolean): RegExp {
 
 /** Files under `base` that `include` selects; an explicitly named file is searched even if it would not. */
 async function* filesToSearch(
-  base: string,
+  base: WorkspaceDirectory | string,
   baseShown: string,
   include: string | undefined,
   scan: { stoppedEarly: boolean },
 ): AsyncGenerator<SearchFile> {
-  if (!(await stat(base)).isDirectory()) {
+  // A path that is not a directory is one file (read through openWorkspaceFile, which checks it).
+  if (typeof base === "string") {
     yield { absolute: base, shown: baseShown };
     return;
   }

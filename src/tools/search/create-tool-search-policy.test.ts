@@ -1,11 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { createAgent } from "../../loop/create-agent.js";
+import { createAgent as createBareAgent } from "../../loop/create-agent.js";
 import { createTestClock, createTestIds, weatherTool } from "../../loop/test-support.js";
 import { createScriptedProvider } from "../../providers/scripted/index.js";
 import { defineTool } from "../tool.js";
+import { resolveDeferredTools } from "./resolve-deferred-tools.js";
 import { carryCheckpoints } from "../../context/carry-checkpoints.js";
 import { createToolSearchPolicy } from "./create-tool-search-policy.js";
 import { discoveredToolNames } from "./tool-discovery.js";
+
+// Deferred tools need the tool-search policy, which assembleAgent adds; these tests build the bare agent.
+const createAgent = (options: Parameters<typeof createBareAgent>[0]) =>
+  createBareAgent({ ...options, ...resolveDeferredTools({ tools: options.tools ?? [], context: options.context ?? [], nativeToolSearch: options.provider.nativeToolSearch === true }) });
 
 const lookup = defineTool<{ id: string }>({
   name: "lookup_order",
@@ -20,11 +25,11 @@ const lookup = defineTool<{ id: string }>({
 describe("the tool-search policy", () => {
   it("keeps discoveries across a restart: a resumed agent calls the found tool without searching again", async () => {
     const first = createScriptedProvider({ turns: [{ toolCalls: [{ id: "s1", name: "tool_search", arguments: { query: "order" } }] }, "Found it."] });
-    const agent = createAgent({ provider: first, system: "s", tools: [lookup], clock: createTestClock(), createId: createTestIds("a") });
+    const agent = createAgent({ provider: first, system: "s", tools: [lookup], runtime: { clock: createTestClock(), createId: createTestIds("a") } });
     await agent.run("Find the order tool.").result();
 
     const second = createScriptedProvider({ turns: [{ toolCalls: [{ id: "c1", name: "call_tool", arguments: { name: "lookup_order", arguments: { id: "7" } } }] }, "Shipped."] });
-    const resumed = createAgent({ provider: second, system: "s", tools: [lookup], messages: [...agent.messages], clock: createTestClock(), createId: createTestIds("b") });
+    const resumed = createAgent({ provider: second, system: "s", tools: [lookup], messages: [...agent.messages], runtime: { clock: createTestClock(), createId: createTestIds("b") } });
     await resumed.run("Where is order 7?").result();
     expect(resumed.messages.find((message) => message.role === "tool" && message.toolCallId === "c1")).toMatchObject({ isError: false, content: "order 7: shipped" });
     expect(resumed.messages.filter((message) => message.meta.derived?.kind === "tool_discovery")).toHaveLength(1);
@@ -49,7 +54,7 @@ describe("the tool-search policy", () => {
 
   it("carries found tools across a compaction that removed their discovery message", async () => {
     const provider = createScriptedProvider({ turns: [{ toolCalls: [{ id: "s1", name: "tool_search", arguments: { query: "order" } }] }, "Found it."] });
-    const agent = createAgent({ provider, system: "s", tools: [lookup], clock: createTestClock(), createId: createTestIds() });
+    const agent = createAgent({ provider, system: "s", tools: [lookup], runtime: { clock: createTestClock(), createId: createTestIds() } });
     await agent.run("Find the order tool.").result();
     const messages = [...agent.messages];
     const policy = createToolSearchPolicy([lookup]);
@@ -64,9 +69,9 @@ describe("the tool-search policy", () => {
 
   it("defers every tool with deferTools auto when the definitions pass 10% of the window", () => {
     const provider = createScriptedProvider({ turns: ["ok"] });
-    const small = createAgent({ provider, system: "s", tools: [weatherTool, { ...lookup, deferred: false }], deferTools: { mode: "auto", contextWindow: 100_000 } });
+    const small = createAgent({ provider, system: "s", ...resolveDeferredTools({ tools: [weatherTool, { ...lookup, deferred: false }], deferTools: { mode: "auto", contextWindow: 100_000 } }) });
     expect(small.prefix.tools.map((tool) => tool.name)).toEqual(["get_weather", "lookup_order"]);
-    const tiny = createAgent({ provider, system: "s", tools: [weatherTool, { ...lookup, deferred: false }], deferTools: { mode: "auto", contextWindow: 500 } });
+    const tiny = createAgent({ provider, system: "s", ...resolveDeferredTools({ tools: [weatherTool, { ...lookup, deferred: false }], deferTools: { mode: "auto", contextWindow: 500 } }) });
     expect(tiny.prefix.tools.map((tool) => tool.name)).toEqual(["call_tool", "tool_search"]);
   });
 

@@ -81,11 +81,15 @@ export function createToolSearchPolicy(deferred: readonly Tool<any>[], options: 
     ? late ? [createCallToolProxy()] : []
     : catalog.tools.length === 0 && !late ? [] : [createToolSearchTool(catalog, limit, found), createCallToolProxy()];
 
-  return {
+  const policy: ToolSearchPolicy = {
     name: toolSearchPolicyName,
     // Before skills (-50): a discovery is appended right after its result, like a skill body.
     order: -60,
     tools: ownTools,
+    ...(native ? { deferredTools: deferredDefinitions } : {}),
+    // A fork sends its parent's tools and routes the same deferred ones; an isolated child has its own tools.
+    inherit: "copy",
+    forChild: (child) => (child.kind === "fork" ? policy : undefined),
     catalog,
     native,
     deferredDefinitions,
@@ -103,6 +107,7 @@ export function createToolSearchPolicy(deferred: readonly Tool<any>[], options: 
       return createToolSearchCheckpoint(names.map((name) => frozen.find((definition) => definition.name === name)!), id, now);
     },
   };
+  return policy;
 }
 
 function removed(name: string): ToolCallRoute {

@@ -8,3 +8,4 @@ export { createCallToolProxy, unwrapProxyCall, type CallToolArgs } from "./creat
 export { applyDeferTools, type DeferToolsDecision, type DeferToolsMode, type DeferToolsSettings } from "./apply-defer-tools.js";
 export { callToolName, createDiscoveryMessage, createToolSearchCheckpoint, discoveredToolNames, maxCheckpointTools, toolSearchPolicyName, toolSearchToolName } from "./tool-discovery.js";
 export { createLateToolSet, type LateToolSet } from "./late-tool-set.js";
+export { resolveDeferredTools, type DeferredTools, type DeferredToolsInput } from "./resolve-deferred-tools.js";

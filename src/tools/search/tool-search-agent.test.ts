@@ -1,11 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createAgent } from "../../loop/create-agent.js";
+import { createAgent as createBareAgent } from "../../loop/create-agent.js";
 import { createTestClock, createTestIds, weatherTool } from "../../loop/test-support.js";
 import { createOpenAICompatible } from "../../providers/openai-compatible/index.js";
 import type { ScriptedTurn } from "../../providers/scripted/scripted-turn.js";
 import { startOpenAIModelServer, type OpenAIModelServer } from "../../testing/openai-model-server.js";
 import { defineTool } from "../tool.js";
 import type { AgentEvent, Tool } from "../../types/index.js";
+import { resolveDeferredTools } from "./resolve-deferred-tools.js";
+
+// Deferred tools need the tool-search policy, which assembleAgent adds; these tests build the bare agent.
+const createAgent = (options: Parameters<typeof createBareAgent>[0]) =>
+  createBareAgent({ ...options, ...resolveDeferredTools({ tools: options.tools ?? [], context: options.context ?? [], nativeToolSearch: options.provider.nativeToolSearch === true }) });
 
 let server: OpenAIModelServer | undefined;
 afterEach(async () => {
@@ -46,9 +51,8 @@ async function runScripted(turns: ScriptedTurn[], tools: Tool<any>[], confirm?: 
     provider,
     system: "You help with flights.",
     tools,
-    clock: createTestClock(),
-    createId: createTestIds(),
     ...(confirm ? { confirmToolCall: async (call) => (confirmations.push(`${call.name} ${call.argumentsText}`), confirm(call.name)) } : {}),
+    runtime: { clock: createTestClock(), createId: createTestIds() },
   });
   const events: AgentEvent[] = [];
   for await (const event of agent.run("Please cancel reservation ABC123.")) events.push(event);

@@ -1,10 +1,15 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createAgent } from "../../loop/create-agent.js";
+import { createAgent as createBareAgent } from "../../loop/create-agent.js";
 import { createTestClock, createTestIds, weatherTool } from "../../loop/test-support.js";
 import { createAnthropic } from "../../providers/anthropic/index.js";
 import { createOpenAICompatible } from "../../providers/openai-compatible/index.js";
 import { sseChunks, startLoopbackServer, type LoopbackServer } from "../../testing/loopback-server.js";
 import { defineTool } from "../tool.js";
+import { resolveDeferredTools } from "./resolve-deferred-tools.js";
+
+// Deferred tools need the tool-search policy, which assembleAgent adds; these tests build the bare agent.
+const createAgent = (options: Parameters<typeof createBareAgent>[0]) =>
+  createBareAgent({ ...options, ...resolveDeferredTools({ tools: options.tools ?? [], context: options.context ?? [], nativeToolSearch: options.provider.nativeToolSearch === true }) });
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -66,7 +71,7 @@ describe("deferred tools on Anthropic with native tool search (opt-in)", () => {
       { headers: { "content-type": "text/event-stream" }, chunks: answerTurn },
     ]);
     const provider = createAnthropic({ model: "claude-opus-4-8", apiKey: "test", baseURL: server.url, toolSearch: "bm25", maxOutputTokens: 1024 });
-    const agent = createAgent({ provider, system: "You report the weather.", tools: [weatherTool, forecast], clock: createTestClock(), createId: createTestIds() });
+    const agent = createAgent({ provider, system: "You report the weather.", tools: [weatherTool, forecast], runtime: { clock: createTestClock(), createId: createTestIds() } });
     const result = await agent.run("Forecast for Paris?").result();
     expect(result.finalText).toBe("Sunny.");
 
@@ -94,6 +99,6 @@ describe("deferred tools on Anthropic with native tool search (opt-in)", () => {
 
   it("refuses native tool search on a provider without it, before any call", () => {
     const provider = createOpenAICompatible({ model: "m", apiKey: "k", baseURL: "http://127.0.0.1:9/v1" });
-    expect(() => createAgent({ provider, system: "s", tools: [forecast], toolSearch: { native: true } })).toThrow(/toolSearch.native needs a provider/);
+    expect(() => createAgent({ provider, system: "s", ...resolveDeferredTools({ tools: [forecast], toolSearch: { native: true }, nativeToolSearch: provider.nativeToolSearch === true }) })).toThrow(/toolSearch.native needs a provider/);
   });
 });

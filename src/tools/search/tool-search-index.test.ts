@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { Tool } from "../../types/index.js";
+import type { Tool, ToolDefinition } from "../../types/index.js";
 import { createToolCatalog } from "./tool-catalog.js";
-import { createToolSearchIndex, parameterNames } from "./tool-search-index.js";
+import { createToolSearchIndex, parameterDescriptions, parameterNames } from "./tool-search-index.js";
+import recorded from "../../bench/disclosure/fixtures/tool-search-catalogs.json" with { type: "json" };
+
+/** The recorded tools/list of six real MCP servers (origin in the fixture), named as ctxkit names MCP tools. */
+const realCatalog: ToolDefinition[] = recorded.servers.flatMap((server) =>
+  server.tools.map((tool) => ({ name: `mcp__${server.server}__${tool.name}`, description: tool.description, parameters: tool.parameters as ToolDefinition["parameters"] })),
+);
+const realIndex = createToolSearchIndex(realCatalog);
+const top = (query: string, count = 1, index = realIndex) => index.search(query, count).map((hit) => hit.name);
 
 const definitions = [
   { name: "cancel_reservation", description: "Cancel the whole reservation.", parameters: { type: "object", properties: { reservation_id: { type: "string" } } } },
@@ -34,7 +42,39 @@ describe("createToolSearchIndex", () => {
     const hits = index.search("cancel user flight files", 2);
     expect(hits).toHaveLength(2);
     expect(hits[0]!.score).toBeGreaterThanOrEqual(hits[1]!.score);
-    expect(createToolSearchIndex(definitions, { fuzzy: 0, prefix: false }).search("reserv", 5)).toEqual([]);
+    expect(createToolSearchIndex(definitions, { fuzzy: 0, prefix: false, typoWeight: 0, synonymWeight: 0 }).search("reserv", 5)).toEqual([]);
+  });
+
+  it("finds a capitalised word of a description whole (JavaScript is not java + script only)", () => {
+    expect(realCatalog.length).toBeGreaterThanOrEqual(70);
+    expect(top("javascript")).toEqual(["mcp__playwright__browser_evaluate"]);
+  });
+
+  it("finds a tool through a typo that swaps two letters", () => {
+    expect(top("clikc submit")).toEqual(["mcp__playwright__browser_click"]);
+    expect(top("serach github repositories")).toEqual(["mcp__github__search_repositories"]);
+    expect(top("clikc submit", 1, createToolSearchIndex(realCatalog, { typoWeight: 0 }))).not.toEqual(["mcp__playwright__browser_click"]);
+  });
+
+  it("matches other forms of a word and action synonyms", () => {
+    expect(top("page navigation")).toEqual(["mcp__playwright__browser_navigate"]);
+    expect(top("visit a website")).toEqual(["mcp__playwright__browser_navigate"]);
+    expect(top("go to example.com", 2)).toContain("mcp__playwright__browser_navigate");
+    expect(top("hit escape")).toEqual(["mcp__playwright__browser_press_key"]);
+    expect(top("make a folder")).toEqual(["mcp__filesystem__create_directory"]);
+  });
+
+  it("ranks the tool whose name the query covers above tools that share only the verb", () => {
+    expect(top("make a new repo")).toEqual(["mcp__github__create_repository"]);
+  });
+
+  it("finds a tool by a word only its parameter descriptions hold", () => {
+    expect(top("squash")).toEqual(["mcp__github__merge_pull_request"]);
+    expect(top("squash", 1, createToolSearchIndex(realCatalog, { boost: { parameterDescriptions: 0 } }))).toEqual([]);
+  });
+
+  it("bounds a huge query and answers it", () => {
+    expect(realIndex.search("click ".repeat(100_000), 3).length).toBeGreaterThan(0);
   });
 
   it("returns nothing for a query of stop words or punctuation only", () => {
@@ -43,6 +83,11 @@ describe("createToolSearchIndex", () => {
 
   it("lists parameter names of nested objects and array items", () => {
     expect(parameterNames(definitions[3]!.parameters)).toEqual(["passengers", "date_of_birth"]);
+  });
+
+  it("lists parameter descriptions and string enum values, nested ones included", () => {
+    const schema = { type: "object", properties: { method: { type: "string", description: "How to merge", enum: ["merge", "squash"] }, files: { type: "array", items: { type: "object", properties: { path: { description: "Where" } } } } } };
+    expect(parameterDescriptions(schema)).toEqual(["How to merge", "merge squash", "Where"]);
   });
 });
 

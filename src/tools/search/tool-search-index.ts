@@ -1,17 +1,31 @@
-import MiniSearch, { type SearchOptions } from "minisearch";
+import { distance } from "fastest-levenshtein";
 import type { ToolDefinition } from "../../types/index.js";
+import { buildAbbreviationTable, buildSynonymTable } from "./action-synonyms.js";
+import { toSearchTerms } from "./search-terms.js";
+import { stemWord } from "./stem-word.js";
+import { createTypoCorrector } from "./typo-corrector.js";
 
 /**
- * How the index weighs and matches terms. The defaults were tuned by `ctxkit bench disclosure` on the
- * even-id half of its τ-bench tasks only (the odd half measures them).
+ * How the index weighs and matches terms. The defaults were tuned by `ctxkit bench tool-search` on
+ * the tune half of its queries over real MCP servers' catalogs (the measure half reports them).
  */
 export interface ToolSearchIndexOptions {
-  /** Weight of a match per field (default name 5, description 1, parameters 3). */
-  boost?: { name?: number; description?: number; parameters?: number };
-  /** Edit distance allowed per term, as a share of its length (default 0.1; 0 turns fuzzy matching off). */
+  /** Weight of a match per field (default name 3, description 1, parameter names 1, parameter descriptions 0.5). */
+  boost?: { name?: number; description?: number; parameters?: number; parameterDescriptions?: number };
+  /** Levenshtein matching, edits allowed as a share of a term's length (default 0: `typoWeight` does it better). */
   fuzzy?: number;
   /** Whether a query term also matches words it begins ("reserv" finds "reservation"; default false). */
   prefix?: boolean;
+  /** Reduce words to stems, so "creating" meets "create" and "entities" meets "entity" (default true). */
+  stemming?: boolean;
+  /** Weight of a query word's synonyms ("add" → create; default 0.4; 0 turns them off). */
+  synonymWeight?: number;
+  /** Weight of a misspelt word's corrections one edit away, swaps included (default 0.8; 0 turns it off). */
+  typoWeight?: number;
+  /** BM25 length normalisation: 0 ignores a field's length, 1 divides by it fully (default 0.75). */
+  lengthNormalisation?: number;
+  /** Bonus for the share of a tool name's words the query matched: score × (1 + nameCoverage × share) (default 1). */
+  nameCoverage?: number;
 }
 
 export interface ToolSearchHit {
@@ -19,7 +33,7 @@ export interface ToolSearchHit {
   score: number;
 }
 
-/** A BM25 index over a fixed set of tool definitions. */
+/** A BM25F index over a fixed set of tool definitions. */
 export interface ToolSearchIndex {
   /** The best matches for a query, best first (at most `limit`). */
   search(query: string, limit: number): ToolSearchHit[];
@@ -27,47 +41,199 @@ export interface ToolSearchIndex {
 }
 
 export const defaultToolSearchIndexOptions: Required<Omit<ToolSearchIndexOptions, "boost">> & { boost: Required<NonNullable<ToolSearchIndexOptions["boost"]>> } = {
-  boost: { name: 5, description: 1, parameters: 3 },
-  fuzzy: 0.1,
+  boost: { name: 3, description: 1, parameters: 1, parameterDescriptions: 0.5 },
+  fuzzy: 0,
   prefix: false,
+  stemming: true,
+  synonymWeight: 0.4,
+  typoWeight: 0.8,
+  lengthNormalisation: 0.75,
+  nameCoverage: 1,
 };
 
 /** Longest query the index reads; a model could send a whole document as the query. */
 const maxQueryChars = 2_000;
+/** Most distinct terms a query is searched for, synonyms and corrections included. */
+const maxQueryTerms = 64;
+
+/** BM25 term-frequency saturation (the usual 1.2). */
+const saturation = 1.2;
+/** Weight of a prefix match ("reserv" → "reservation") against an exact one. */
+const prefixWeight = 0.4;
+/** Weight of a Levenshtein (`fuzzy`) match against an exact one. */
+const fuzzyWeight = 0.45;
+
+const fields = ["name", "description", "parameters", "parameterDescriptions"] as const;
+
+/** Per term: the tools holding it and what the term adds to each one's score (BM25F, precomputed). */
+interface Posting {
+  tools: Int32Array;
+  scores: Float64Array;
+  /** Whether the term is a word of that tool's name (for `nameCoverage`). */
+  inName: Uint8Array;
+}
 
 /**
- * Builds a BM25 index (minisearch) over tool names, descriptions and parameter names. Names and
- * parameters are split at `_`, `-`, `.` and camelCase humps, so "get_reservation_details" and
- * "getReservationDetails" both match "reservation". Built once per catalog; searching is pure.
+ * Builds a BM25F index over tool names, descriptions, parameter names and parameter descriptions.
+ * Identifiers are split at `_`, `-`, `.` and camelCase humps ("getUserDetails" matches "user"),
+ * words are stemmed, and a query is widened by its words' synonyms and abbreviations and by
+ * corrections of words the catalog does not have. Every term's contribution to every tool is
+ * computed once here, so a search only adds numbers (well under a millisecond at 500 tools).
  */
 export function createToolSearchIndex(tools: readonly ToolDefinition[], options: ToolSearchIndexOptions = {}): ToolSearchIndex {
-  const boost = { ...defaultToolSearchIndexOptions.boost, ...options.boost };
-  const fuzzy = options.fuzzy ?? defaultToolSearchIndexOptions.fuzzy;
-  const prefix = options.prefix ?? defaultToolSearchIndexOptions.prefix;
-  const index = new MiniSearch<{ id: string; name: string; description: string; parameters: string }>({
-    fields: ["name", "description", "parameters"],
-    storeFields: [],
-    processTerm: splitTerm,
-  });
-  index.addAll(
-    tools.map((tool) => ({ id: tool.name, name: tool.name, description: tool.description, parameters: parameterNames(tool.parameters).join(" ") })),
-  );
-  const searchOptions: SearchOptions = {
-    boost,
-    combineWith: "OR",
-    ...(fuzzy > 0 ? { fuzzy } : {}),
-    prefix,
-  };
+  const settings = { ...defaultToolSearchIndexOptions, ...options, boost: { ...defaultToolSearchIndexOptions.boost, ...options.boost } };
+  const termOptions = { stemming: settings.stemming };
+  // Typos are corrected against the words as written ("reservaton" → "reservation"), then stemmed.
+  const stemOf = new Map<string, string>();
+  const terms = (text: string) =>
+    toSearchTerms(text, { stemming: false }).map((word) => {
+      const stem = settings.stemming ? stemWord(word) : word;
+      stemOf.set(word, stem);
+      return stem;
+    });
+  const documents = tools.map((tool) => ({
+    name: terms(tool.name),
+    description: terms(tool.description),
+    parameters: terms(parameterNames(tool.parameters).join(" ")),
+    parameterDescriptions: terms(parameterDescriptions(tool.parameters).join(" ")),
+  }));
+  const postings = buildPostings(documents, settings.boost, settings.lengthNormalisation);
+  const vocabulary = [...postings.keys()].sort();
+  const nameSizes = tools.map((tool) => new Set(toSearchTerms(tool.name.replace(/^mcp__.+?__/, ""), termOptions)).size);
+  const synonyms = settings.synonymWeight > 0 ? stemTable(buildSynonymTable(), settings.stemming) : new Map<string, string[]>();
+  const abbreviations = stemTable(buildAbbreviationTable(), settings.stemming);
+  const corrector = settings.typoWeight > 0 ? createTypoCorrector(stemOf.keys()) : undefined;
   return {
     size: tools.length,
     search(query, limit) {
+      if (limit <= 0) return [];
       const text = query.slice(0, maxQueryChars);
-      return index
-        .search(text, searchOptions)
-        .slice(0, Math.max(0, limit))
-        .map((result) => ({ name: String(result.id), score: result.score }));
+      const weights = new Map<string, number>();
+      const weigh = (term: string, weight: number) => {
+        if (weights.size >= maxQueryTerms && !weights.has(term)) return;
+        weights.set(term, Math.max(weight, weights.get(term) ?? 0));
+      };
+      for (const word of toSearchTerms(text, { stemming: false })) {
+        const term = settings.stemming ? stemWord(word) : word;
+        weigh(term, 1);
+        for (const longForm of abbreviations.get(term) ?? []) weigh(longForm, 1);
+        const corrections = postings.has(term) || stemOf.has(word) ? [] : (corrector?.correct(word) ?? []).map((correction) => stemOf.get(correction) ?? correction);
+        for (const correction of corrections) weigh(correction, settings.typoWeight);
+        for (const known of [term, ...corrections]) for (const synonym of synonyms.get(known) ?? []) weigh(synonym, settings.synonymWeight * (known === term ? 1 : settings.typoWeight));
+        if (settings.prefix && term.length >= 3) for (const word of wordsStartingWith(vocabulary, term)) weigh(word, prefixWeight);
+        if (settings.fuzzy > 0 && !postings.has(term)) for (const word of fuzzyMatches(vocabulary, term, settings.fuzzy)) weigh(word, fuzzyWeight);
+      }
+      // "look up", "go to", "file name": two words typed apart that the catalog or the synonyms write as one.
+      for (const compound of adjacentCompounds(text, settings.stemming)) {
+        if (postings.has(compound)) weigh(compound, 1);
+        for (const synonym of synonyms.get(compound) ?? []) weigh(synonym, settings.synonymWeight);
+      }
+      const scores = new Float64Array(tools.length);
+      const nameHits = new Uint16Array(tools.length);
+      for (const [term, weight] of weights) {
+        const posting = postings.get(term);
+        if (posting === undefined) continue;
+        for (let index = 0; index < posting.tools.length; index += 1) {
+          const tool = posting.tools[index]!;
+          scores[tool] = scores[tool]! + weight * posting.scores[index]!;
+          nameHits[tool] = nameHits[tool]! + posting.inName[index]!;
+        }
+      }
+      // The best `limit` tools, kept sorted as they come (limit is small; no sort of the whole catalog).
+      const best: Array<{ tool: number; score: number }> = [];
+      for (let tool = 0; tool < tools.length; tool += 1) {
+        if (scores[tool]! <= 0) continue;
+        // A tool whose name the query covers ("make a new repo" → create + repository) beats one that
+        // shares only the verb (create_branch): BM25 alone scores both alike for "create".
+        const coverage = nameSizes[tool]! === 0 ? 0 : Math.min(1, nameHits[tool]! / nameSizes[tool]!);
+        const score = scores[tool]! * (1 + settings.nameCoverage * coverage);
+        if (best.length === limit && score <= best[best.length - 1]!.score) continue;
+        let at = best.length;
+        while (at > 0 && best[at - 1]!.score < score) at -= 1;
+        best.splice(at, 0, { tool, score });
+        if (best.length > limit) best.pop();
+      }
+      return best.map((hit) => ({ name: tools[hit.tool]!.name, score: hit.score }));
     },
   };
+}
+
+type FieldTerms = Record<(typeof fields)[number], string[]>;
+
+function buildPostings(documents: readonly FieldTerms[], boost: Record<(typeof fields)[number], number>, lengthNormalisation: number): Map<string, Posting> {
+  const averageLength = Object.fromEntries(fields.map((field) => [field, Math.max(1, documents.reduce((sum, document) => sum + document[field].length, 0) / Math.max(1, documents.length))])) as Record<(typeof fields)[number], number>;
+  // BM25F: a term's frequencies are weighed per field and length-normalised per field, then saturated once.
+  const weighted = new Map<string, Map<number, { frequency: number; inName: boolean }>>();
+  documents.forEach((document, tool) => {
+    for (const field of fields) {
+      const norm = 1 - lengthNormalisation + (lengthNormalisation * document[field].length) / averageLength[field];
+      for (const term of document[field]) {
+        const byTool = weighted.get(term) ?? new Map<number, { frequency: number; inName: boolean }>();
+        weighted.set(term, byTool);
+        const entry = byTool.get(tool) ?? { frequency: 0, inName: false };
+        entry.frequency += boost[field] / norm;
+        if (field === "name") entry.inName = true;
+        byTool.set(tool, entry);
+      }
+    }
+  });
+  const postings = new Map<string, Posting>();
+  for (const [term, byTool] of weighted) {
+    const idf = Math.log(1 + (documents.length - byTool.size + 0.5) / (byTool.size + 0.5));
+    const entries = [...byTool].filter(([, entry]) => entry.frequency > 0);
+    if (entries.length === 0) continue;
+    postings.set(term, {
+      tools: Int32Array.from(entries, ([tool]) => tool),
+      scores: Float64Array.from(entries, ([, entry]) => (idf * entry.frequency * (saturation + 1)) / (entry.frequency + saturation)),
+      inName: Uint8Array.from(entries, ([, entry]) => (entry.inName ? 1 : 0)),
+    });
+  }
+  return postings;
+}
+
+/** Words of a sorted vocabulary that begin with `prefix` (longer than it), at most 20. */
+function wordsStartingWith(vocabulary: readonly string[], prefix: string): string[] {
+  let low = 0;
+  let high = vocabulary.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (vocabulary[middle]! < prefix) low = middle + 1;
+    else high = middle;
+  }
+  const words: string[] = [];
+  for (let index = low; index < vocabulary.length && words.length < 20 && vocabulary[index]!.startsWith(prefix); index += 1) {
+    if (vocabulary[index] !== prefix) words.push(vocabulary[index]!);
+  }
+  return words;
+}
+
+/** Words within `share × length` Levenshtein edits of `term` (minisearch's old `fuzzy` meaning). */
+function fuzzyMatches(vocabulary: readonly string[], term: string, share: number): string[] {
+  const maxDistance = Math.round(term.length * share);
+  if (maxDistance === 0) return [];
+  return vocabulary.filter((word) => word !== term && Math.abs(word.length - term.length) <= maxDistance && distance(word, term) <= maxDistance).slice(0, 20);
+}
+
+function adjacentCompounds(query: string, stemming: boolean): string[] {
+  const words = query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "");
+  const compounds: string[] = [];
+  for (let index = 1; index < words.length && compounds.length < maxQueryTerms; index += 1) {
+    const joined = words[index - 1]! + words[index]!;
+    compounds.push(stemming ? stemWord(joined) : joined);
+  }
+  return compounds;
+}
+
+/** A word table with its words stemmed as the index stems text. */
+function stemTable(table: Map<string, string[]>, stemming: boolean): Map<string, string[]> {
+  const stemmed = new Map<string, string[]>();
+  for (const [word, others] of table) {
+    const key = stemming ? stemWord(word) : word;
+    const merged = new Set([...(stemmed.get(key) ?? []), ...others.map((other) => (stemming ? stemWord(other) : other))]);
+    merged.delete(key);
+    stemmed.set(key, [...merged]);
+  }
+  return stemmed;
 }
 
 /** The names of a schema's properties, nested objects and array items included (bounded depth). */
@@ -84,14 +250,24 @@ export function parameterNames(schema: unknown, depth = 0): string[] {
   return names;
 }
 
-const stopWords = new Set(["a", "an", "the", "of", "to", "and", "or", "in", "on", "for", "is", "be", "it", "this", "that", "with", "as", "by", "at", "i", "my", "me", "you", "your"]);
+/** Longest text taken from one tool's parameter descriptions (a generated schema can carry pages). */
+const maxParameterText = 4_000;
 
-/** minisearch's per-term hook: camelCase split, lowercase, stop words dropped. */
-function splitTerm(term: string): string[] | null {
-  const words = term
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .split(/[\s_\-./]+/)
-    .map((word) => word.toLowerCase())
-    .filter((word) => word !== "" && !stopWords.has(word));
-  return words.length === 0 ? null : words;
+/** The descriptions and string enum values of a schema's properties, nested ones included (bounded). */
+export function parameterDescriptions(schema: unknown): string[] {
+  const texts: string[] = [];
+  let length = 0;
+  const visit = (node: unknown, depth: number) => {
+    if (depth > 4 || node === null || typeof node !== "object" || length > maxParameterText) return;
+    const { properties, items, description, enum: values } = node as { properties?: unknown; items?: unknown; description?: unknown; enum?: unknown };
+    if (depth > 0 && typeof description === "string") {
+      texts.push(description);
+      length += description.length;
+    }
+    if (depth > 0 && Array.isArray(values)) texts.push(values.filter((value): value is string => typeof value === "string").join(" "));
+    if (properties !== null && typeof properties === "object") for (const child of Object.values(properties as Record<string, unknown>)) visit(child, depth + 1);
+    if (items !== undefined) visit(items, depth + 1);
+  };
+  visit(schema, 0);
+  return texts;
 }

@@ -1,5 +1,5 @@
 import { groupIntoUnits } from "../../../context/compression/conversation-units.js";
-import type { Summarizer } from "../../../context/compression/summarizer.js";
+import type { Summarizer, SummaryInput } from "../../../context/compression/summarizer.js";
 import { unitToSource } from "../../../context/compression/unit-source.js";
 import type { Message, UserMessage } from "../../../types/index.js";
 
@@ -13,6 +13,8 @@ export interface ComparatorSummaryInput {
   previousSummary?: string;
   maxTokens: number;
   signal?: AbortSignal;
+  /** Ask in-band (the conversation as last sent plus the instruction), as Codex does. */
+  inBand?: SummaryInput["inBand"];
 }
 
 /**
@@ -34,6 +36,7 @@ export async function summarizeForComparator(input: ComparatorSummaryInput): Pro
       ...(task?.role === "user" ? { task: task.content } : {}),
       ...(input.previousSummary ? { previousSummary: input.previousSummary } : {}),
       maxTokens: input.maxTokens,
+      ...(input.inBand ? { inBand: input.inBand } : {}),
     },
     input.signal,
   );
@@ -47,4 +50,21 @@ export function harnessMessage(content: string, id: string, createdAt: string): 
 /** The summary's size limit: a tenth of the window, at most 8k tokens (ctxkit's own compaction uses the same). */
 export function summaryTokens(contextWindow: number): number {
   return Math.round(Math.min(8000, Math.max(500, contextWindow * 0.1)));
+}
+
+/**
+ * Where a kept tail of about `budget` tokens starts, walking back from the newest message: the
+ * first message at which the tail reaches the budget, moved forward past tool results (a tail never
+ * starts with a result whose call it dropped). pi's and deepagents' cut points both work so.
+ */
+export function tailStartWithin(messages: readonly Message[], budget: number, countMessage: (message: Message) => number): number {
+  let tokens = 0;
+  let start = messages.length;
+  while (start > 0) {
+    tokens += countMessage(messages[start - 1]!);
+    start -= 1;
+    if (tokens >= budget) break;
+  }
+  while (start < messages.length && messages[start]!.role === "tool") start++;
+  return start;
 }

@@ -74,7 +74,7 @@ export async function disclosureBenchCommand(args: string[], io: CliIo): Promise
   progress.stop();
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...report, elapsedMs };
-  const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/disclosure.json");
+  const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/disclosure.json");
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);

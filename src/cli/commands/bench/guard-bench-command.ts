@@ -50,7 +50,7 @@ export async function guardBenchCommand(args: string[], io: CliIo): Promise<numb
   progress.stop();
   const elapsedMs = Math.round(performance.now() - started);
   const json = { benchmark: "guard", corpus: location.files.trajectories, elapsedMs, ...result };
-  const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/guard.json");
+  const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/guard.json");
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);

@@ -74,7 +74,7 @@ export async function hardeningBenchCommand(args: string[], io: CliIo): Promise<
   });
   progress.stop();
   io.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatHardeningReport(result));
-  const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/hardening.json");
+  const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/hardening.json");
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
   if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);

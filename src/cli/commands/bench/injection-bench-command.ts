@@ -64,7 +64,7 @@ export async function injectionBenchCommand(args: string[], io: CliIo): Promise<
     return 0;
   }
   const live = extra.offline !== true && flags.model !== undefined;
-  const provider = live ? createProviderFromConfig(resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env)) : undefined;
+  const provider = live ? createProviderFromConfig(resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd })) : undefined;
   const selectedAttacks = listOf<Attack>(extra.attacks, attacks, "--attacks");
   const selectedDefences = listOf<Defence>(extra.defences, defences, "--defences");
   const trials = parsePositiveInteger(extra.trials as string | undefined, "--trials");
@@ -78,7 +78,7 @@ export async function injectionBenchCommand(args: string[], io: CliIo): Promise<
   });
   progress.stop();
   io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatInjectionReport(report));
-  const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/injection.json");
+  const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/injection.json");
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
   if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);

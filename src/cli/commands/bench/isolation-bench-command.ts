@@ -55,7 +55,7 @@ export async function isolationBenchCommand(args: string[], io: CliIo): Promise<
   });
   progress.stop();
   io.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatIsolationBench(result));
-  const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/isolation.json");
+  const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/isolation.json");
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
   if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);

@@ -146,7 +146,7 @@ export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<nu
   progress.stop();
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...report.json, corpus: location.files.trajectories, elapsedMs };
-  const out = benchOutputPath(io.cwd, extra.out as string | undefined, report.defaultOut);
+  const out = benchOutputPath(io, extra.out as string | undefined, report.defaultOut);
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {

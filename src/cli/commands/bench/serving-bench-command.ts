@@ -128,7 +128,7 @@ export async function servingBenchCommand(args: string[], io: CliIo): Promise<nu
       cpuModel: cpus()[0]?.model ?? "unknown",
     };
     const json = { engine: result.engine, model: result.model, rows: result.rows, concurrency: result.concurrency, errors: result.errors, manifest };
-    const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/serving.json");
+    const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/serving.json");
     await mkdir(dirname(out), { recursive: true });
     await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
     if (flags.json) io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);

@@ -73,7 +73,7 @@ export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<
   const list = (value: unknown) => (typeof value === "string" ? value.split(",").map((item) => item.trim()).filter(Boolean) : undefined);
   const print = (text: string, json: unknown) => io.stdout.write(flags.json ? `${JSON.stringify(json, null, 2)}\n` : text);
   const save = async (json: unknown, fallback: string) => {
-    const out = benchOutputPath(io.cwd, extra.out as string | undefined, fallback);
+    const out = benchOutputPath(io, extra.out as string | undefined, fallback);
     await mkdir(dirname(out), { recursive: true });
     await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
     if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);
@@ -114,7 +114,7 @@ export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<
     io.stderr.write(`ctxkit bench status-bar: choose --preview, --cost, --offline, or a live run with --model.\n\n${statusBarBenchHelp}`);
     return 2;
   }
-  const provider = offline ? undefined : createProviderFromConfig(resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env));
+  const provider = offline ? undefined : createProviderFromConfig(resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd }));
   const tasks = list(extra.tasks);
   const arms = list(extra.arms);
   const repeats = parsePositiveInteger(extra.repeats as string | undefined, "--repeats");

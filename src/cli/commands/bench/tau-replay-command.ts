@@ -94,7 +94,7 @@ export async function tauReplayCommand(args: string[], io: CliIo): Promise<numbe
     ...(arms.length > 0 ? { arms: armReports } : {}),
     seconds: Number(seconds.toFixed(1)),
   };
-  const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/tau-replay.json");
+  const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/tau-replay.json");
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {

@@ -70,10 +70,10 @@ export async function tauRunCommand(args: string[], io: CliIo): Promise<number> 
   const temperature = extra.temperature === undefined ? 0 : Number(extra.temperature);
   if (!Number.isFinite(temperature)) throw new CtxkitError("option_invalid", `--temperature must be a number, got '${String(extra.temperature)}'.`);
 
-  const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env);
+  const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd });
   const agentProvider = createProviderFromConfig(config);
   const userModel = (extra["user-model"] as string | undefined) ?? agentProvider.model;
-  const userProvider = userModel === agentProvider.model ? agentProvider : createProviderFromConfig(resolveConfig({ ...flags, model: userModel, workspace: flags.workspace ?? io.cwd }, io.env));
+  const userProvider = userModel === agentProvider.model ? agentProvider : createProviderFromConfig(resolveConfig({ ...flags, model: userModel, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd }));
   const domain = await loadTauDomain(domainName, directory);
   const tasks = parseTauTasks(await readFile(tasksFile, "utf8"), tasksFile);
   const taskIndices = parseTaskRange((extra.tasks as string | undefined) ?? "0-9", tasks.length);
@@ -108,7 +108,7 @@ export async function tauRunCommand(args: string[], io: CliIo): Promise<number> 
     promptHashes: Object.fromEntries(report.arms.map((arm) => [arm.arm, arm.promptHash])),
   };
   const json = { manifest, ...report };
-  const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/tau-run.json");
+  const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/tau-run.json");
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {

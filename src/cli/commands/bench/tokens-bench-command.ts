@@ -62,7 +62,7 @@ export async function tokensBenchCommand(args: string[], io: CliIo): Promise<num
   progress.stop();
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...result, corpus, seeds, elapsedMs };
-  const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/tokens.json");
+  const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/tokens.json");
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {

@@ -68,7 +68,7 @@ export async function viewBenchCommand(args: string[], io: CliIo): Promise<numbe
     .slice(0, 3);
   const { transcripts } = await importTranscriptFiles(files);
   const large = buildLargeTrajectory(transcripts, { calls, contextTokens, counter: getTokenCounter("qwen3") });
-  const out = benchOutputPath(io.cwd, extra.out as string | undefined, "bench-results/view-performance.json");
+  const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/view-performance.json");
   const file = join(dirname(out), "view", `large-run-${large.calls}.traj.json`);
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, large.json);

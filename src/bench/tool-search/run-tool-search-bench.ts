@@ -1,0 +1,107 @@
+import { loadSearchQueries, scoreSearch } from "../disclosure/run-search-quality.js";
+import { createToolSearchIndex, defaultToolSearchIndexOptions, type ToolSearchIndexOptions } from "../../tools/search/tool-search-index.js";
+import type { ToolDefinition } from "../../types/index.js";
+import { scoreToolSearchOptions, type ToolSearchScores } from "./score-tool-search.js";
+import { loadToolSearchEvaluation, type ToolSearchEvaluation } from "./tool-search-evaluation.js";
+import { tuneToolSearch } from "./tune-tool-search.js";
+
+export interface ToolSearchBenchOptions {
+  /** The corpus's tau-bench/ folder: adds τ-bench's tools and its dialogues' first messages (optional). */
+  tauDirectory?: string;
+  /** Catalog size the speed is measured at (default 500). */
+  speedTools?: number;
+  /** Whether to re-run the tuning on the tune half (a few seconds) and report what it finds. */
+  retune?: boolean;
+}
+
+/** Settings a row of the table names. */
+export const toolSearchArms: ReadonlyArray<{ arm: string; options: ToolSearchIndexOptions }> = [
+  { arm: "plain BM25", options: { boost: { name: 1, description: 1, parameters: 1, parameterDescriptions: 0 }, fuzzy: 0, stemming: false, synonymWeight: 0, typoWeight: 0, nameCoverage: 0, lengthNormalisation: 0.7 } },
+  { arm: "old defaults", options: { boost: { name: 5, description: 1, parameters: 3, parameterDescriptions: 0 }, fuzzy: 0.1, stemming: false, synonymWeight: 0, typoWeight: 0, nameCoverage: 0, lengthNormalisation: 0.7 } },
+  { arm: "defaults", options: {} },
+  { arm: "  without stems", options: { stemming: false } },
+  { arm: "  without synonyms", options: { synonymWeight: 0 } },
+  { arm: "  without typo fixes", options: { typoWeight: 0 } },
+  { arm: "  without parameter descriptions", options: { boost: { parameterDescriptions: 0 } } },
+  { arm: "  without name coverage", options: { nameCoverage: 0 } },
+];
+
+export interface ToolSearchBenchRow extends Omit<ToolSearchScores, "misses"> {
+  arm: string;
+  half: "tune" | "measure";
+}
+
+export interface ToolSearchBenchReport {
+  catalog: { tools: number; sources: ToolSearchEvaluation["sources"]; origin: ToolSearchEvaluation["origin"] };
+  split: string;
+  defaults: typeof defaultToolSearchIndexOptions;
+  rows: ToolSearchBenchRow[];
+  /** The measure half's misses with the shipped defaults (right tool not in the first 5). */
+  measureMisses: ToolSearchScores["misses"];
+  /** τ-bench's own text: first user message of each recorded airline dialogue, retail task instructions. */
+  tau?: Array<{ arm: string; queries: number; recallAt5: number; mrr: number }>;
+  retuned?: { options: ToolSearchIndexOptions; configurationsTried: number; measure: Omit<ToolSearchScores, "misses"> };
+  speed: { tools: number; queries: number; indexBuildMs: number; microsecondsPerQuery: number; p99Microseconds: number };
+}
+
+/**
+ * recall@5 and MRR of `tool_search`'s index over real catalogs (six MCP servers from npm, τ-bench's
+ * tools), on queries written as people and models type them, tune and measure halves split by tool;
+ * the shipped defaults against the old ones, each improvement taken away in turn, and the speed at
+ * `speedTools` tools.
+ */
+export async function runToolSearchBench(options: ToolSearchBenchOptions = {}): Promise<ToolSearchBenchReport> {
+  const evaluation = await loadToolSearchEvaluation(options.tauDirectory);
+  const rows: ToolSearchBenchRow[] = [];
+  let measureMisses: ToolSearchScores["misses"] = [];
+  for (const { arm, options: armOptions } of toolSearchArms) {
+    for (const half of ["tune", "measure"] as const) {
+      const { misses, ...scores } = scoreToolSearchOptions(evaluation.tools, evaluation.queries.filter((query) => query.half === half), armOptions);
+      rows.push({ arm, half, ...scores });
+      if (arm === "defaults" && half === "measure") measureMisses = misses;
+    }
+  }
+  const report: ToolSearchBenchReport = {
+    catalog: { tools: evaluation.tools.length, sources: evaluation.sources, origin: evaluation.origin },
+    split: "by the right tool's name (FNV-1a parity): no tool of the measure half is seen while tuning",
+    defaults: defaultToolSearchIndexOptions,
+    rows,
+    measureMisses,
+    speed: measureSpeed(evaluation.tools, evaluation.queries.map((query) => query.query), options.speedTools ?? 500),
+  };
+  if (options.tauDirectory !== undefined) {
+    const tauQueries = await loadSearchQueries(options.tauDirectory).catch(() => []);
+    if (tauQueries.length > 0) {
+      report.tau = toolSearchArms.slice(0, 3).map(({ arm, options: armOptions }) => ({ arm, ...scoreSearch(evaluation.tools, tauQueries, armOptions) }));
+    }
+  }
+  if (options.retune) {
+    const { tuned, configurationsTried } = tuneToolSearch(evaluation.tools, evaluation.queries.filter((query) => query.half === "tune"));
+    const { misses: _misses, ...measure } = scoreToolSearchOptions(evaluation.tools, evaluation.queries.filter((query) => query.half === "measure"), tuned);
+    report.retuned = { options: tuned, configurationsTried, measure };
+  }
+  return report;
+}
+
+/** Index build time and search time per query over `size` tools: the real ones, then numbered copies. */
+function measureSpeed(tools: readonly ToolDefinition[], queries: readonly string[], size: number): ToolSearchBenchReport["speed"] {
+  const catalog: ToolDefinition[] = tools.slice(0, size);
+  for (let round = 2; catalog.length < size; round += 1) {
+    for (const tool of tools) if (catalog.length < size) catalog.push({ ...tool, name: `${tool.name}_${round}` });
+  }
+  const buildStarted = performance.now();
+  const index = createToolSearchIndex(catalog);
+  const indexBuildMs = performance.now() - buildStarted;
+  for (const query of queries) index.search(query, 5);
+  const times: number[] = [];
+  for (let round = 0; round < 5; round += 1) {
+    for (const query of queries) {
+      const started = performance.now();
+      index.search(query, 5);
+      times.push((performance.now() - started) * 1000);
+    }
+  }
+  times.sort((left, right) => left - right);
+  const mean = times.reduce((sum, time) => sum + time, 0) / times.length;
+  return { tools: catalog.length, queries: times.length, indexBuildMs: Math.round(indexBuildMs), microsecondsPerQuery: Math.round(mean), p99Microseconds: Math.round(times[Math.floor(times.length * 0.99)] ?? 0) };
+}

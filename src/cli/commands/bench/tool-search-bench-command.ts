@@ -1,0 +1,61 @@
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, relative } from "node:path";
+import { formatToolSearchReport, runToolSearchBench } from "../../../bench/tool-search/index.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
+import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import type { CliIo } from "../../cli-io.js";
+import { tauCorpusDirectory } from "./tau-paths.js";
+
+export const toolSearchBenchHelp = `Usage: ctxkit bench tool-search [--corpus <dir>] [--speed-tools <n>] [--retune] [--json] [--out <file>]
+
+How well tool_search finds the right tool, over the real catalogs of six MCP servers from npm
+(@modelcontextprotocol/server-github, @notionhq/notion-mcp-server, server-filesystem,
+server-everything, @playwright/mcp, server-memory; their tools/list is recorded in
+src/bench/disclosure/fixtures/tool-search-catalogs.json) and τ-bench's airline and retail tools, all
+in one index. Queries are written the way people and models type them: short, paraphrased,
+misspelt. They are split in two by their right tool: the defaults were tuned on one half, the other
+half measures them. Rows: plain BM25, the old defaults, the shipped defaults, and the defaults with
+each improvement taken away. Then τ-bench's own text as queries, and the search speed at 500 tools.
+
+Options:
+  --corpus <dir>      folder holding tau-bench/ (default ../shared/corpus, or $CTXKIT_CORPUS);
+                      absent: the MCP servers' tools and queries only
+  --speed-tools <n>   catalog size the speed is measured at (default 500)
+  --retune            tune again on the tune half and print what it finds (a few seconds)
+  --json              print the result as JSON instead of tables
+  --out <file>        where the JSON is always written (default bench-results/tool-search.json)
+
+${benchResultsHelp}`;
+
+const options = {
+  corpus: { type: "string" },
+  "speed-tools": { type: "string" },
+  retune: { type: "boolean" },
+  out: { type: "string" },
+} as const;
+
+/** `ctxkit bench tool-search`: recall@5, MRR and speed of the tool-search index on real catalogs. */
+export async function toolSearchBenchCommand(args: string[], io: CliIo): Promise<number> {
+  const { flags, extra } = parseCommandLine(args, options);
+  if (flags.help) {
+    io.stdout.write(toolSearchBenchHelp);
+    return 0;
+  }
+  const speedTools = parsePositiveInteger(extra["speed-tools"] as string | undefined, "--speed-tools");
+  const tauDirectory = tauCorpusDirectory(io, extra.corpus);
+  const started = performance.now();
+  const report = await runToolSearchBench({
+    ...(existsSync(tauDirectory) ? { tauDirectory } : {}),
+    ...(speedTools === undefined ? {} : { speedTools }),
+    retune: extra.retune === true,
+  });
+  const elapsedMs = Math.round(performance.now() - started);
+  const json = { ...report, elapsedMs };
+  const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/tool-search.json");
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
+  if (flags.json) io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+  else io.stdout.write(`${formatToolSearchReport(report)}\n\nTook ${(elapsedMs / 1000).toFixed(1)} s. Wrote ${relative(io.cwd, out) || out}.\n`);
+  return 0;
+}

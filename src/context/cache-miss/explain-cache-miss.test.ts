@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { duration, explainCacheMiss, type CacheCallObservation } from "./explain-cache-miss.js";
+
+const minute = 60_000;
+const call = (overrides: Partial<CacheCallObservation> = {}): CacheCallObservation => ({ sentAtMs: 0, model: "gpt-5.1", reusableTokens: 20_000, cachedTokens: 20_000, lifetimeMs: 5 * minute, ...overrides });
+
+describe("explainCacheMiss", () => {
+  // Claude Sonnet 4.5: $3 per million input tokens, $0.30 per million cache reads.
+  const pricing = { input: 3, cacheRead: 0.3 };
+
+  it("says nothing for the first call, a full hit, or a shortfall within the cache's granularity", () => {
+    expect(explainCacheMiss(undefined, call({ cachedTokens: 0 }))).toBeUndefined();
+    expect(explainCacheMiss(call(), call({ sentAtMs: minute }))).toBeUndefined();
+    expect(explainCacheMiss(call(), call({ sentAtMs: minute, cachedTokens: 19_500 }))).toBeUndefined();
+  });
+
+  it("names each cause in order of certainty, with the dollars re-billed", () => {
+    const previous = call();
+    const missed = { cachedTokens: 4000 };
+    const expectCause = (current: CacheCallObservation, kind: string, before = previous) => {
+      const miss = explainCacheMiss(before, current, pricing);
+      expect(miss?.cause.kind).toBe(kind);
+      expect(miss?.missedTokens).toBe(16_000);
+      expect(miss?.rebilledUsd).toBeCloseTo(((pricing.input - pricing.cacheRead) * 16_000) / 1_000_000, 12);
+      return miss!;
+    };
+    expect(expectCause(call({ ...missed, sentAtMs: 10 * minute, prefixBreak: { layer: "message", index: 3, firstDifferingToken: 4000, declared: false } }), "prefix_changed").summary).toMatch(/^prefix changed at message\[3\], token 4,000 \(undeclared\)/);
+    expect(expectCause(call({ ...missed, prefixBreak: { layer: "tools", index: 2, firstDifferingToken: 900, declared: true, reason: "MCP tools changed" } }), "tools_changed").summary).toContain("declared: MCP tools changed");
+    expect(expectCause(call({ ...missed, serverEditsBefore: ["clear_tool_uses_20250919"] }), "server_edit").summary).toContain("clear_tool_uses_20250919");
+    expect(expectCause(call(missed), "server_edit", call({ serverCompacted: true })).cause).toEqual({ kind: "server_edit", edits: ["compaction"] });
+    expect(expectCause(call({ ...missed, model: "gpt-5.1-mini" }), "model_changed").summary).toContain("gpt-5.1 → gpt-5.1-mini");
+    expect(expectCause(call({ ...missed, effort: "high" }), "effort_changed", call({ effort: "low" })).cause).toEqual({ kind: "effort_changed", from: "low", to: "high" });
+    const expired = expectCause(call({ ...missed, sentAtMs: 7 * minute + 12_000 }), "cache_expired");
+    expect(expired.summary).toMatch(/^cache expired: 7m 12s since the previous call, past the 5m lifetime: 16,000 tokens re-billed \(\$0\.04\d+\)$/);
+    // The same gap within a 1-hour lifetime is not an expiry.
+    expectCause(call({ ...missed, sentAtMs: 7 * minute }), "provider_miss", call({ lifetimeMs: 60 * minute }));
+  });
+
+  it("writes durations the way people read them", () => {
+    expect([duration(0), duration(45_000), duration(5 * minute), duration(60 * minute), duration(62 * minute + 5000)]).toEqual(["0s", "45s", "5m", "1h", "1h 2m 5s"]);
+  });
+});

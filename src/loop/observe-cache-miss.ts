@@ -1,0 +1,45 @@
+import { explainCacheMiss, type CacheCallObservation } from "../context/cache-miss/explain-cache-miss.js";
+import type { Provider } from "../providers/provider.js";
+import type { CacheBreak, CacheMiss, Usage } from "../types/index.js";
+
+export interface CallForCache {
+  usage: Usage;
+  sentAt: Date;
+  /** The prefix guard's break for this call, if it found one. */
+  cacheBreak?: CacheBreak;
+  provider: Provider;
+}
+
+/**
+ * The cache's view of one finished call, and why it missed, given the previous call's view. What the
+ * cache could serve is the previous call's whole prompt (the provider's own count); the lifetime
+ * is the provider's (`cacheLifetimeMs`), or none when it does not say (local servers keep the
+ * prefix until it is evicted, so no gap there reads as an expiry).
+ */
+export function observeCacheMiss(previous: CacheCallObservation | undefined, call: CallForCache): { observation: CacheCallObservation; miss?: CacheMiss } {
+  const { usage, cacheBreak } = call;
+  const edits = usage.serverContext?.edits.map((edit) => edit.type) ?? [];
+  const observation: CacheCallObservation = {
+    sentAtMs: call.sentAt.getTime(),
+    model: call.provider.model,
+    reusableTokens: previous === undefined ? 0 : Math.min(previous.promptTokens ?? 0, usage.inputTokens),
+    promptTokens: usage.inputTokens,
+    cachedTokens: usage.cachedInputTokens,
+    ...(cacheBreak === undefined
+      ? {}
+      : {
+          prefixBreak: {
+            layer: cacheBreak.layer,
+            index: cacheBreak.index,
+            firstDifferingToken: cacheBreak.firstDifferingToken,
+            declared: cacheBreak.declared,
+            ...(cacheBreak.reason === undefined ? {} : { reason: cacheBreak.reason }),
+          },
+        }),
+    serverEditsBefore: edits.filter((edit) => edit !== "compaction"),
+    serverCompacted: edits.includes("compaction"),
+    lifetimeMs: call.provider.cacheLifetimeMs ?? Number.POSITIVE_INFINITY,
+  };
+  const miss = explainCacheMiss(previous, observation);
+  return { observation, ...(miss === undefined ? {} : { miss }) };
+}

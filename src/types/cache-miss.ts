@@ -1,0 +1,23 @@
+/**
+ * Why a call got fewer cached tokens than the previous prompt left reusable (see
+ * `explainCacheMiss` in src/context/cache-miss): the cause, in order of certainty.
+ */
+export type CacheMissCause =
+  | { kind: "prefix_changed"; layer: string; index: number; firstDifferingToken: number; declared: boolean; reason?: string }
+  | { kind: "tools_changed"; index: number; declared: boolean; reason?: string }
+  | { kind: "server_edit"; edits: string[] }
+  | { kind: "model_changed"; from: string; to: string }
+  | { kind: "effort_changed"; from: string; to: string }
+  | { kind: "cache_expired"; idleMs: number; lifetimeMs: number }
+  | { kind: "provider_miss" };
+
+/** Why a call's cached tokens fell short of its reusable prefix, how many, and what that re-billed. */
+export interface CacheMiss {
+  cause: CacheMissCause;
+  /** reusable − cached: tokens billed at the full input price that the cache could have served. */
+  missedTokens: number;
+  /** (input price − cache-read price) × missedTokens, in USD; absent without prices. */
+  rebilledUsd?: number;
+  /** One sentence for people. */
+  summary: string;
+}
