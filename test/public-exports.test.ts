@@ -63,6 +63,7 @@ describe("the curated public surface", () => {
         "TranscriptError",
         "UsageError",
         "addUsage",
+        "assembleAgent",
         "composeContextPolicies",
         "createAgent",
         "createCompression",
