@@ -38,7 +38,7 @@ describe("ctxkit run --defer-tools", () => {
   it("rejects an unknown mode with the allowed values (like --status-bar)", async () => {
     const workspace = await mkdtemp(join(tmpdir(), "ctxkit-defer-"));
     const result = await runCli(["run", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--defer-tools", "sometimes", "hi"], { cwd: workspace });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stderr).toContain("Unknown --defer-tools mode 'sometimes'. Use one of: auto, all, off.");
   });
 });

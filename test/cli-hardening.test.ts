@@ -71,7 +71,7 @@ describe("provider time limits on the command line", () => {
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ timeouts: { firstByteMs: 5000, idleMs: 500 } });
     const bad = await runCli(["config", "--idle-timeout", "soon"], { cwd });
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--idle-timeout must be a number of seconds");
   });
 });

@@ -124,15 +124,14 @@ describe("ctxkit config", () => {
     expect(allow.code).toBe(1);
     expect(allow.stderr).toContain("'allow' is not read from a workspace's config");
 
-    await writeFile(join(cwd, "ctxkit.config.json"), JSON.stringify({ baseURL: "https://collector.example.com/v1" }));
-    const remote = await runCli(["config"], { cwd, env: { OPENAI_API_KEY: "sk-0123456789abcdef" } });
-    expect(remote.code).toBe(1);
-    expect(remote.stderr).toContain("is not on this machine");
-
-    await writeFile(join(cwd, "ctxkit.config.json"), JSON.stringify({ baseURL: "http://127.0.0.1:8000/v1" }));
-    const local = await runCli(["config"], { cwd });
-    expect(local.code).toBe(0);
-    expect(JSON.parse(local.stdout)).toMatchObject({ baseURL: "http://127.0.0.1:8000/v1" });
+    // Where the key goes is the user's decision: not even a local address is taken from a workspace.
+    for (const baseURL of ["https://collector.example.com/v1", "http://127.0.0.1:8000/v1"]) {
+      await writeFile(join(cwd, "ctxkit.config.json"), JSON.stringify({ baseURL }));
+      const refused = await runCli(["config"], { cwd, env: { OPENAI_API_KEY: "sk-0123456789abcdef" } });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("'baseURL' is not read from a workspace's config");
+    }
+    await writeFile(join(cwd, "ctxkit.config.json"), JSON.stringify({ model: "m" }));
 
     await mkdir(join(cwd, ".config", "ctxkit"), { recursive: true });
     await writeFile(join(cwd, ".config", "ctxkit", "config.json"), JSON.stringify({ allow: ["edit_file"] }));

@@ -51,7 +51,7 @@ describe("codex", () => {
 
   it("asks in-band: the summary request is the conversation as sent plus the instruction", async () => {
     const meter = createPromptMeter(characterCounter);
-    const pricing = { input: 2, output: 8, cacheRead: 0.5 };
+    const pricing = { provider: "test", cacheRule: "local-prefix-reuse", input: 2, output: 8, cacheRead: 0.5 };
     const recorder = createSummaryRecorder(summarizer, meter, pricing);
     const messages = conversation([3_000, 3_000]);
     const prefix = { system: { staticText: "system" }, tools: [] };

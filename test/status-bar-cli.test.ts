@@ -59,7 +59,7 @@ describe("ctxkit run with the status bar", () => {
     expect(run.code).toBe(0);
     expect(bodies().every((body) => body.messages.every((message) => !message.content?.includes("<agent_status>")))).toBe(true);
     const bad = await runCli(["run", "--model", "m", "--status-bar", "sometimes", "x"], { cwd });
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("Unknown status bar mode 'sometimes'. Use one of: auto, replace, append, off.");
   });
 });

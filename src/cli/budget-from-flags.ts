@@ -1,31 +1,11 @@
 import { createBudget } from "../context/budget/index.js";
-import { ConfigError, type Budget, type BudgetApprovalRequest, type BudgetMode } from "../types/index.js";
+import { ConfigError, type Budget, type BudgetApprovalRequest } from "../types/index.js";
 import { estimateCost, findModelPricing } from "../session/pricing.js";
 import { sessionSpend, type RecordedCall } from "../session/session-spend.js";
-import type { CliFlags } from "./cli-options.js";
+import type { CliBudgetSettings } from "./config/resolve-budget.js";
 import type { TerminalStyle } from "./terminal-style.js";
 
-/** `--budget-tokens`, `--budget-cost`, `--budget-mode`: the session's limits. */
-export interface CliBudgetSettings {
-  tokens?: number;
-  costUsd?: number;
-  mode: BudgetMode;
-}
-
-/** Reads the budget flags; undefined when no limit was given (a mode alone is a usage error). */
-export function parseBudgetFlags(flags: CliFlags): CliBudgetSettings | undefined {
-  const tokens = flags["budget-tokens"] === undefined ? undefined : parsePositive(flags["budget-tokens"], "--budget-tokens", true);
-  const costUsd = flags["budget-cost"] === undefined ? undefined : parsePositive(flags["budget-cost"].replace(/^\$/, ""), "--budget-cost", false);
-  const mode = flags["budget-mode"];
-  if (mode !== undefined && !["hard", "soft", "approval"].includes(mode)) {
-    throw new ConfigError("usage_invalid", `--budget-mode must be hard, soft or approval, got '${mode}'.`);
-  }
-  if (tokens === undefined && costUsd === undefined) {
-    if (mode !== undefined) throw new ConfigError("usage_invalid", "--budget-mode needs a limit: add --budget-tokens <n> or --budget-cost <usd>.");
-    return undefined;
-  }
-  return { ...(tokens !== undefined ? { tokens } : {}), ...(costUsd !== undefined ? { costUsd } : {}), mode: (mode as BudgetMode | undefined) ?? "hard" };
-}
+export type { CliBudgetSettings };
 
 export interface CliBudgetContext {
   model: string;
@@ -77,12 +57,4 @@ async function askApproval(request: BudgetApprovalRequest, context: CliBudgetCon
     if (/^\s*(y|yes)\s*$/i.test(answer)) return true;
     if (/^\s*(n|no)\s*$/i.test(answer)) return false;
   }
-}
-
-function parsePositive(value: string, flag: string, whole: boolean): number {
-  const parsed = Number(value);
-  if (value.trim() === "" || !Number.isFinite(parsed) || parsed <= 0 || (whole && !Number.isInteger(parsed))) {
-    throw new ConfigError("usage_invalid", `${flag} must be a positive ${whole ? "whole number" : "number"}, got '${value}'.`);
-  }
-  return parsed;
 }

@@ -170,7 +170,7 @@ export async function createAgentFromConfig(
     home?: string;
     /** The session's budget (`--budget-*`) and where approval questions are asked. */
     budget?: { settings: CliBudgetSettings } & Omit<CliBudgetContext, "model" | "calls">;
-    /** Where the notes tools keep their file (`--notes`; default: no notes tools). */
+    /** Where the notes tools keep their file (default: the config's `notes`). */
     notes?: NotesLocation;
   },
 ): Promise<ConfiguredAgent> {
@@ -217,7 +217,7 @@ async function createConfiguredAgent(
   const compression = createCompressionFromConfig(config);
   // The notes file of a new session is named after its id, known once the session has started.
   let sessionId: string | undefined = config.sessionId;
-  const notes = createNotesFromFlag(options.notes ?? "off", config, () => sessionId ?? "unsaved");
+  const notes = createNotesFromFlag(options.notes ?? config.notes, config, () => sessionId ?? "unsaved");
   if (options.budget) checkBudgetPricing(options.budget.settings, provider.model);
   // The same list a library user passes: createAgent orders the policies and carries the status
   // bar's counts and TODO list across compactions.

@@ -1,16 +1,10 @@
 import { join } from "node:path";
-import { ConfigError } from "../types/index.js";
+import type { NotesLocation } from "./config/config-values.js";
 import { createNotes, type NotesPolicy } from "../tools/notes/index.js";
 import type { ResolvedConfig } from "./resolve-config.js";
 
-/** `--notes`: the session's data folder (default), the workspace's NOTES.md, or no notes tools. */
-export type NotesLocation = "session" | "workspace" | "off";
-
-export function parseNotesFlag(value: string | undefined): NotesLocation {
-  if (value === undefined) return "session";
-  if (value === "session" || value === "workspace" || value === "off") return value;
-  throw new ConfigError("usage_invalid", `--notes must be session, workspace or off, got '${value}'.`);
-}
+/** `--notes`: the session's data folder (the default), the workspace's NOTES.md, or no notes tools. */
+export type { NotesLocation };
 
 /**
  * The notes policy for a command: `<data-dir>/notes/<session id>.md`, private to the session, or

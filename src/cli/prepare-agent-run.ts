@@ -4,7 +4,6 @@ import type { Provider } from "../providers/provider.js";
 import { loadForResume } from "../session/reorder-on-resume.js";
 import { CtxkitError, type GenerationSettings, type SystemPrompt } from "../types/index.js";
 import type { CliFlags } from "./cli-options.js";
-import { parsePositiveInteger } from "./cli-options.js";
 import type { CliIo } from "./cli-io.js";
 import { createProviderFromConfig, defaultSystemPrompt, sessionStoreFor } from "./create-agent-from-config.js";
 import { createRequestLoggingFetch } from "./log-requests-fetch.js";
@@ -34,19 +33,19 @@ export interface AgentRunSetup {
  * decided once when the session starts), sampling settings and the provider (logging requests on ask).
  */
 export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<AgentRunSetup> {
-  const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd });
+  const config = resolveConfig(flags, io.env, { cwd: io.cwd });
   requireDirectory(config.workspace);
-  const notes: string[] = [];
+  const notes: string[] = [...config.warnings];
   if (flags.continue && flags.session) throw new CtxkitError("usage_invalid", "--continue and --session both choose a session; give one of them.");
   if (flags.continue) {
     const latest = await latestSessionId(config);
     if (latest) config.sessionId = latest;
     else notes.push(`no session to continue in ${sessionStoreFor(config).directory}; starting a new one.`);
   }
-  const useInstructions = flags["project-instructions"] !== false;
+  const useInstructions = config.projectInstructions;
   const readInstructions = (): ProjectInstructions => (useInstructions ? loadProjectInstructions(config.workspace) : { files: [], text: "" });
   const instructions = readInstructions();
-  const given = flags.system === undefined ? undefined : readSystemFlag(flags.system, io.cwd);
+  const given = config.system === undefined ? undefined : readSystemFlag(config.system, io.cwd);
   let system: string | SystemPrompt;
   // The version of the instructions the model last heard of: the system prompt's, or a later announcement's.
   let announced: string;
@@ -66,10 +65,10 @@ export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<Agent
     announced = instructionsVersion(instructions.text);
   }
   const settings: GenerationSettings = {
-    ...(flags.temperature === undefined ? {} : { temperature: parseTemperature(flags.temperature) }),
-    ...(flags["max-output-tokens"] === undefined ? {} : { maxOutputTokens: parsePositiveInteger(flags["max-output-tokens"], "--max-output-tokens")! }),
+    ...(config.temperature === undefined ? {} : { temperature: config.temperature }),
+    ...(config.maxOutputTokens === undefined ? {} : { maxOutputTokens: config.maxOutputTokens }),
   };
-  const logFile = flags["log-requests"] === undefined ? undefined : resolve(io.cwd, flags["log-requests"]);
+  const logFile = config.logRequests;
   const provider = createProviderFromConfig(config, logFile ? { fetch: createRequestLoggingFetch(logFile, config.apiKey ? [config.apiKey] : []) } : {});
   return {
     config,
@@ -116,14 +115,6 @@ function readSystemFlag(value: string, cwd: string): string {
   } catch (error) {
     throw new CtxkitError("usage_invalid", `--system ${value}: cannot read ${path} (${error instanceof Error ? error.message : String(error)}).`);
   }
-}
-
-function parseTemperature(value: string): number {
-  const parsed = Number(value);
-  if (value.trim() === "" || !Number.isFinite(parsed) || parsed < 0 || parsed > 2) {
-    throw new CtxkitError("usage_invalid", `--temperature must be a number from 0 to 2, got '${value}'.`);
-  }
-  return parsed;
 }
 
 /**

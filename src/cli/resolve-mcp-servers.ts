@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseMcpServersConfig, type McpConfigOrigin, type McpServersConfig, type McpWarning } from "../mcp/index.js";
+// From the config parser itself, not the mcp index: resolving a config must not load the MCP SDK.
+import { parseMcpServersConfig, type McpConfigOrigin, type McpServersConfig } from "../mcp/mcp-config.js";
+import type { McpWarning } from "../mcp/mcp-warning.js";
 import { ConfigError } from "../types/index.js";
 
 /** The MCP servers of a command: the user's config, the workspace's (no programs), then `--mcp-config` files. */

@@ -5,8 +5,6 @@ import { createChatInput } from "../chat-input.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { createConfirmationHandler } from "../confirm-prompt.js";
-import { parseBudgetFlags } from "../budget-from-flags.js";
-import { parseNotesFlag } from "../notes-from-flag.js";
 import { createAgentFromConfig } from "../create-agent-from-config.js";
 import { closeAgentRun } from "../close-agent-run.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
@@ -55,12 +53,11 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(chatHelp);
     return 0;
   }
-  const budget = parseBudgetFlags(flags);
-  const notes = parseNotesFlag(flags.notes);
   const setup = await prepareAgentRun(flags, io);
   const { config } = setup;
+  const { budget, notes } = config;
   for (const note of setup.notes) io.stderr.write(`ctxkit chat: ${note}\n`);
-  const color = shouldUseColor(io.stdout, flags.color, io.env);
+  const color = shouldUseColor(io.stdout, config.color, io.env);
   const style = createTerminalStyle(color);
   let skillCommands: string[] = [];
   const input = createChatInput({

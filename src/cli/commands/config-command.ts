@@ -1,17 +1,22 @@
 import { agentOptionsHelp } from "../agent-options-help.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
+import { formatConfigKeysHelp } from "../config/format-config-keys-help.js";
 import { createToolsFromConfig } from "../create-agent-from-config.js";
-import { describeConfig, resolveConfig } from "../resolve-config.js";
+import { describeConfig, describeSettings, resolveConfig } from "../resolve-config.js";
 
 export const configHelp = `Usage: ctxkit config [options]
 
 Prints the resolved configuration (flags, then environment, then ctxkit.config.json in the workspace,
-then ~/.config/ctxkit/config.json, then defaults) as JSON, with the API key masked and where each
-value came from. It takes the options of 'ctxkit run', so it shows what a run with them would use;
-an unknown tool or value is refused as 'ctxkit run' would refuse it.
+then ~/.config/ctxkit/config.json, then defaults) with the API key masked and where each value came
+from. It takes the options of 'ctxkit run', so it shows what a run with them would use; an unknown
+tool or value is refused as 'ctxkit run' would refuse it.
+
+  --json                    every config key with its value and its source: the flag, the variable,
+                            the workspace's or the user's file (by path), the default, or unset
 
 ${agentOptionsHelp}
+${formatConfigKeysHelp()}
 Exit codes: 0 done; 1 a value is refused (an unknown tool, a bad config file); 2 a usage error.
 `;
 
@@ -21,9 +26,10 @@ export async function configCommand(args: string[], io: CliIo): Promise<number> 
     io.stdout.write(configHelp);
     return 0;
   }
-  const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd });
+  const config = resolveConfig(flags, io.env, { cwd: io.cwd });
   // The same check a run makes, so `config` never shows a tool list that `run` would refuse.
   createToolsFromConfig(config);
-  io.stdout.write(`${JSON.stringify(describeConfig(config), null, 2)}\n`);
+  for (const warning of config.warnings) io.stderr.write(`ctxkit config: ${warning}\n`);
+  io.stdout.write(`${JSON.stringify(flags.json ? describeSettings(config) : describeConfig(config), null, 2)}\n`);
   return 0;
 }

@@ -7,8 +7,6 @@ import { createConfirmationHandler, lineReader } from "../confirm-prompt.js";
 import { createAgentFromConfig } from "../create-agent-from-config.js";
 import { closeAgentRun } from "../close-agent-run.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
-import { parseBudgetFlags } from "../budget-from-flags.js";
-import { parseNotesFlag } from "../notes-from-flag.js";
 import { createEventRenderer } from "../render-events.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 import type { StatusBarModeDecision } from "../../context/status-bar/index.js";
@@ -42,13 +40,12 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`ctxkit run: give the task as an argument, e.g. ctxkit run "fix the failing test".\n\n${runHelp}`);
     return 2;
   }
-  const budget = parseBudgetFlags(flags);
-  const notes = parseNotesFlag(flags.notes);
   const setup = await prepareAgentRun(flags, io);
   const { config } = setup;
+  const { budget, notes } = config;
   for (const note of setup.notes) io.stderr.write(`ctxkit run: ${note}\n`);
-  const style = createTerminalStyle(!flags.json && shouldUseColor(io.stdout, flags.color, io.env));
-  const diagnosticStyle = createTerminalStyle(shouldUseColor(io.stderr, flags.color, io.env));
+  const style = createTerminalStyle(!flags.json && shouldUseColor(io.stdout, config.color, io.env));
+  const diagnosticStyle = createTerminalStyle(shouldUseColor(io.stderr, config.color, io.env));
   const answers = lineReader(io.stdin);
   const unanswered: string[] = [];
   const guarded: string[] = [];

@@ -36,7 +36,7 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
     io.stdout.write(sessionsHelp);
     return flags.help ? 0 : 2;
   }
-  const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd });
+  const config = resolveConfig(flags, io.env, { cwd: io.cwd });
   const store = sessionStoreFor(config);
   if (action === "list") {
     const sessions = await store.list();

@@ -30,7 +30,7 @@ export async function skillsCommand(args: string[], io: CliIo): Promise<number> 
     io.stdout.write(skillsHelp);
     return flags.help ? 0 : 2;
   }
-  const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd });
+  const config = resolveConfig(flags, io.env, { cwd: io.cwd });
   const catalog = await loadSkills({ workspace: config.workspace, directories: config.skillDirectories, ...(io.env.HOME ? { home: io.env.HOME } : {}) });
   if (action === "list") return listSkills(catalog, flags.json === true, io);
   if (action === "show") return showSkill(catalog, name, io);

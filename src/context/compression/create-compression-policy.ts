@@ -11,15 +11,9 @@ import { createContextAwarePolicy } from "./strategies/context-aware-policy.js";
 import { createIndividualPolicy } from "./strategies/individual-policy.js";
 import { createNonePolicy } from "./strategies/none-policy.js";
 import { createWindowedPolicy } from "./strategies/windowed-policy.js";
+import { compressionPolicyNames, type CompressionPolicyName } from "./compression-policy-names.js";
 
-/**
- * The selectable compression policies: the six strategies of the seed's experiment 2-10 and
- * `ctxkit`, the layered default (write-time budget and noise removal, clearing of old results,
- * archival summaries, full compaction as the last resort).
- */
-export const compressionPolicyNames = ["none", "individual", "combined", "context-aware", "context-aware-citations", "windowed", "ctxkit"] as const;
-
-export type CompressionPolicyName = (typeof compressionPolicyNames)[number];
+export { compressionPolicyNames, type CompressionPolicyName };
 
 export type CompressionPolicy = ContextPolicy & { stats(): CompressionStats };
 

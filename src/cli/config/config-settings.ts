@@ -1,0 +1,191 @@
+import type { ConfigKey } from "./config-schema.js";
+import { budgetModes, cacheTtls, compressionPolicyNames, deferToolsModes, notesLocations, providerNames, statusBarModes, vendorNames } from "./config-values.js";
+
+/** How a flag's or an environment variable's text becomes the config file's JSON value. */
+export type SettingInput = "text" | "integer" | "number" | "money" | "switch" | "list" | "repeatable";
+
+export type HelpGroup = "Model" | "Workspace and session" | "Tools and context" | "Budget";
+
+/** A command-line option of the agent commands (run, chat, config), with its help. */
+export interface FlagDeclaration {
+  /** The long flag without `--`. */
+  flag: string;
+  short?: string;
+  input: SettingInput;
+  group?: HelpGroup;
+  /** The help line's left side when it is not `--flag <value>` (e.g. `--no-sub-agents`). */
+  usage?: string;
+  /** The value placeholder: `<n>`. */
+  value?: string;
+  help?: string;
+}
+
+/** A setting: a config-file key with its flag, its environment variables and what a workspace may do with it. */
+export interface SettingDeclaration extends Omit<FlagDeclaration, "flag"> {
+  flag?: string;
+  /** Environment variables, first wins (the provider's own ones are added by resolveConfig). */
+  env?: readonly string[];
+  /** For an enum: what one value is called in an error ("Unknown status bar mode 'x'"). */
+  noun?: string;
+  /** Allowed values, listed in errors and help (the schema holds the same list). */
+  values?: readonly string[];
+  /**
+   * What a workspace's `ctxkit.config.json` (which comes with a cloned repository) may do:
+   * - `userOnly`: nothing; the reason is shown, with where to put it instead;
+   * - `inside`: name a path, only inside the workspace;
+   * - `narrow`: only narrow what the user's own settings (or the default) give.
+   */
+  workspace?: { userOnly: { why: string; orPass?: string } } | "inside" | "narrow";
+}
+
+const keyRisk = "a cloned repository could send your API key to a server it chose";
+
+/**
+ * Every config key's flag, variables, help and workspace rule. Keyed by the schema's keys, so the
+ * compiler refuses a key without an entry here or an entry without a key: the flags, the help
+ * texts and the config file cannot drift apart.
+ */
+export const configSettings = {
+  provider: {
+    flag: "provider", input: "text", env: ["CTXKIT_PROVIDER"], group: "Model", values: providerNames, noun: "provider",
+    value: `<${providerNames.join("|")}>`,
+    help: "model API (default openai-compatible); openai-responses is OpenAI's Responses API (stateless, encrypted reasoning sent back); llama is the embedded llama.cpp engine (optional package node-llama-cpp)",
+    workspace: { userOnly: { why: keyRisk } },
+  },
+  vendor: {
+    flag: "vendor", input: "text", env: ["CTXKIT_VENDOR"], group: "Model", values: vendorNames, noun: "vendor",
+    value: `<${vendorNames.join("|")}>`, help: "the server's dialect and default address (default openai)",
+    workspace: { userOnly: { why: keyRisk } },
+  },
+  baseURL: {
+    flag: "base-url", input: "text", env: ["CTXKIT_BASE_URL"], group: "Model", value: "<url>",
+    help: "API base URL (e.g. http://127.0.0.1:11434/v1 for Ollama)", workspace: { userOnly: { why: keyRisk } },
+  },
+  model: { flag: "model", input: "text", env: ["CTXKIT_MODEL"], group: "Model", value: "<name>", help: "model name (required, except with --provider llama)" },
+  modelPath: { flag: "model-path", input: "text", env: ["CTXKIT_MODEL_PATH"], group: "Model", value: "<file.gguf>", help: "llama: the GGUF model file" },
+  apiKey: {
+    flag: "api-key", input: "text", env: ["CTXKIT_API_KEY"], group: "Model", value: "<key>",
+    help: "API key (default from CTXKIT_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY, …)", workspace: { userOnly: { why: keyRisk } },
+  },
+  temperature: { flag: "temperature", input: "number", group: "Model", value: "<t>", help: "sampling temperature (default: the server's)" },
+  maxOutputTokens: { flag: "max-output-tokens", input: "integer", group: "Model", value: "<n>", help: "longest reply per call (default: the server's; 8192 for Anthropic)" },
+  contextWindow: {
+    flag: "context-window", input: "integer", env: ["CTXKIT_CONTEXT_WINDOW"], group: "Model", value: "<tokens>",
+    help: "the model's context window (compression starts at 80% of it; default 128000)",
+  },
+  requestTimeout: {
+    flag: "request-timeout", input: "number", env: ["CTXKIT_REQUEST_TIMEOUT"], group: "Model", value: "<s>",
+    help: "seconds to wait for a response to start, per attempt (default 60; 0 = off)",
+  },
+  idleTimeout: { flag: "idle-timeout", input: "number", env: ["CTXKIT_IDLE_TIMEOUT"], group: "Model", value: "<s>", help: "seconds of silence allowed mid-stream (default 60; 0 = off)" },
+  cacheTtl: {
+    flag: "cache-ttl", input: "text", env: ["CTXKIT_CACHE_TTL"], group: "Model", values: cacheTtls, noun: "cache lifetime (Anthropic's two are 5m and 1h)", value: `<${cacheTtls.join("|")}>`,
+    help: "Anthropic prompt-cache lifetime (default 5m; 1h writes cost 2× input)",
+  },
+  cacheKey: {
+    flag: "cache-key", input: "text", env: ["CTXKIT_CACHE_KEY"], group: "Model", value: "<key>",
+    help: "prompt-cache routing key: OpenAI's prompt_cache_key, x-session-affinity for other OpenAI-compatible servers (default: the session id)",
+  },
+  dataDir: {
+    flag: "data-dir", input: "text", env: ["CTXKIT_DATA_DIR"], group: "Workspace and session", value: "<dir>",
+    help: "where sessions are stored (default <workspace>/.ctxkit)", workspace: "inside",
+  },
+  system: { flag: "system", input: "text", group: "Workspace and session", value: "<text|@file>", help: "the system prompt (default: ctxkit's coding-agent prompt)" },
+  projectInstructions: {
+    flag: "project-instructions", input: "switch", group: "Workspace and session", usage: "--no-project-instructions",
+    help: "do not read AGENTS.md / CLAUDE.md from the workspace and its parents",
+  },
+  logRequests: {
+    flag: "log-requests", input: "text", group: "Workspace and session", value: "<file>",
+    help: "append every request body as JSON lines (API keys masked), for debugging", workspace: "inside",
+  },
+  tools: {
+    flag: "tools", input: "list", env: ["CTXKIT_TOOLS"], group: "Tools and context", value: "<list>", workspace: "narrow",
+    help: "comma-separated built-in tools; 'default' = all but bash, 'all' adds bash (web_fetch reads web pages: http(s) only, no private network addresses). A workspace's config may only narrow your own list",
+  },
+  allow: {
+    input: "list", help: "tools whose calls never ask for confirmation",
+    workspace: { userOnly: { why: "a cloned repository could approve its own commands", orPass: "--yes" } },
+  },
+  yes: {
+    flag: "yes", short: "y", input: "switch", group: "Tools and context",
+    help: "approve every confirmation (writes, bash), except calls whose arguments carry material that came only from external content (always asked; refused without a terminal)",
+    workspace: { userOnly: { why: "a cloned repository could approve its own commands" } },
+  },
+  allowLoopbackFetch: {
+    flag: "allow-loopback-fetch", input: "switch", env: ["CTXKIT_ALLOW_LOOPBACK_FETCH"], group: "Tools and context",
+    help: "let web_fetch read pages on this machine (localhost, 127.0.0.1); off by default",
+    workspace: { userOnly: { why: "a cloned repository could point the model at services on your machine" } },
+  },
+  trustWorkspace: {
+    flag: "trust-workspace", input: "switch", group: "Tools and context",
+    help: "the workspace's files are yours: show tool results from them as they are (default: tagged as untrusted data, like web pages)",
+    workspace: { userOnly: { why: "a cloned repository could vouch for itself" } },
+  },
+  externalTools: { input: "list", help: "tools whose results count as external content whatever they declare (added to the user's list)" },
+  untrustedContentNotice: {
+    input: "switch", help: "the system-prompt section saying external content is data (default true)",
+    workspace: { userOnly: { why: "a cloned repository could remove the notice that its files are data" } },
+  },
+  maxIterations: {
+    flag: "max-iterations", input: "integer", env: ["CTXKIT_MAX_ITERATIONS"], group: "Tools and context", value: "<n>",
+    help: "model calls per task before stopping (default 50)",
+  },
+  skills: {
+    flag: "skills", input: "repeatable", group: "Tools and context", value: "<dir>", workspace: "inside",
+    help: "a folder of skills (<dir>/<name>/SKILL.md, relative to the workspace like --data-dir); repeatable, searched before <workspace>/.ctxkit/skills, .agents/skills, .claude/skills, ~/.config/ctxkit/skills",
+  },
+  mcpServers: {
+    flag: "mcp-config", input: "repeatable", group: "Tools and context", value: "<file>",
+    help: 'MCP servers to connect, {"mcpServers": {"name": {"command", "args", "env"} | {"url", "headers"}}} as Claude Code and Cursor write it; repeatable, added to "mcpServers" of the config files (a workspace\'s ctxkit.config.json may name only "url" servers). Their tools are named mcp__<server>__<tool>; calls ask first unless the server marks them read-only',
+  },
+  deferTools: {
+    flag: "defer-tools", input: "text", group: "Tools and context", values: deferToolsModes, noun: "--defer-tools mode", value: `<${deferToolsModes.join("|")}>`,
+    help: "keep tools out of the tool list the model is sent and let it find them with tool_search (called through call_tool): auto when their definitions would take over 10% of the context window, all always, off (default) never",
+  },
+  compression: {
+    flag: "compression", input: "text", env: ["CTXKIT_COMPRESSION"], group: "Tools and context", values: compressionPolicyNames, noun: "compression policy", value: "<policy>",
+    help: `${compressionPolicyNames.at(-1)} (default: layered), ${compressionPolicyNames.slice(0, -1).join(", ")}`,
+  },
+  statusBar: {
+    flag: "status-bar", input: "text", env: ["CTXKIT_STATUS_BAR"], group: "Tools and context", values: statusBarModes, noun: "status bar mode", value: `<${statusBarModes.join("|")}>`,
+    help: "how the <agent_status> message (goal, TODO list, call counts, time) is sent: replaced on every call, or appended and kept; auto (default) picks the one that costs less with the model's cache pricing",
+  },
+  statusBarTimestamps: { flag: "timestamps", input: "switch", group: "Tools and context", usage: "--no-timestamps", help: "a status bar without times" },
+  statusBarCounter: { flag: "counter", input: "switch", group: "Tools and context", usage: "--no-counter", help: "a status bar without call counts" },
+  statusBarTodo: { flag: "todo", input: "switch", group: "Tools and context", usage: "--no-todo", help: "a status bar without the TODO list" },
+  statusBarErrors: { flag: "errors", input: "switch", group: "Tools and context", usage: "--no-errors", help: "a status bar without detailed errors" },
+  statusBarState: { flag: "state", input: "switch", group: "Tools and context", usage: "--no-state", help: "a status bar without the system state" },
+  notes: {
+    flag: "notes", input: "text", group: "Tools and context", values: notesLocations, noun: "notes location", value: `<${notesLocations.join("|")}>`,
+    help: "notes the agent keeps outside the context (notes_read, notes_write): in the session's data folder (default), in NOTES.md of the workspace, or none; they survive compaction and the status shows their size",
+  },
+  subAgents: {
+    flag: "sub-agents", input: "switch", group: "Tools and context", usage: "--no-sub-agents",
+    help: "no task tool: the agent cannot hand searches to the read-only explore sub-agent or fork a copy of itself (both on by default)",
+  },
+  color: { flag: "color", input: "switch", group: "Tools and context", usage: "--no-color", help: "plain output (colour also follows NO_COLOR and FORCE_COLOR)" },
+  budgetTokens: { flag: "budget-tokens", input: "integer", group: "Budget", value: "<n>", workspace: "narrow", help: "most tokens (prompt, cached included, plus output) the session may use" },
+  budgetCost: { flag: "budget-cost", input: "money", group: "Budget", value: "<usd>", workspace: "narrow", help: "most US dollars, priced with the pricing catalog" },
+  budgetMode: {
+    flag: "budget-mode", input: "text", group: "Budget", values: budgetModes, noun: "budget mode", value: `<${budgetModes.join("|")}>`, workspace: "narrow",
+    help: "at the limit: stop the task before the call (hard, default), warn and go on (soft), or ask (approval; without a terminal the answer is no). Calls slow down from 80% of a limit; --max-output-tokens sets how much output each call reserves (default 4096)",
+  },
+} as const satisfies Record<ConfigKey, SettingDeclaration>;
+
+/** Options that choose what one invocation works on, never read from a config file. */
+export const invocationFlags = [
+  { flag: "workspace", input: "text", group: "Workspace and session", value: "<dir>", help: "existing directory the tools work in (default: current directory, or CTXKIT_WORKSPACE)" },
+  { flag: "session", input: "text", group: "Workspace and session", value: "<id>", help: "resume a stored session" },
+  { flag: "continue", short: "c", input: "switch", group: "Workspace and session", usage: "--continue, -c", help: "resume the latest session of the workspace" },
+  {
+    flag: "repair", input: "switch", group: "Workspace and session",
+    help: "resume a session with duplicated, stray or out-of-order lines: rewritten without the duplicates, in order (the original is kept beside it as <file>.before-repair)",
+  },
+  // Listed in each command's own help (run's Output section), or not at all.
+  { flag: "json", input: "switch" },
+  { flag: "help", short: "h", input: "switch" },
+] as const satisfies readonly FlagDeclaration[];
+
+/** The settings as a list, in declaration order. */
+export const settingList = Object.entries(configSettings) as Array<[ConfigKey, SettingDeclaration]>;

@@ -1,0 +1,30 @@
+import { compressionPolicyNames } from "../../context/compression/compression-policy-names.js";
+
+/**
+ * The values a setting may take, in one place: the config schema validates with them and the
+ * `--help` texts list them. No zod here, so that printing help loads nothing heavy.
+ */
+export const providerNames = ["openai-compatible", "openai-responses", "anthropic", "llama"] as const;
+export const vendorNames = ["openai", "vllm", "ollama", "llamacpp", "deepseek", "kimi", "glm", "openrouter"] as const;
+export const cacheTtls = ["5m", "1h"] as const;
+export const statusBarModes = ["auto", "replace", "append", "off"] as const;
+export const deferToolsModes = ["auto", "all", "off"] as const;
+export const budgetModes = ["hard", "soft", "approval"] as const;
+export const notesLocations = ["session", "workspace", "off"] as const;
+export { compressionPolicyNames };
+
+export type ProviderName = (typeof providerNames)[number];
+export type VendorName = (typeof vendorNames)[number];
+export type CacheTtl = (typeof cacheTtls)[number];
+export type StatusBarMode = (typeof statusBarModes)[number];
+export type NotesLocation = (typeof notesLocations)[number];
+
+/** The built-in tools offered when none are named: all but `bash`. */
+export const defaultToolNames = ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "web_fetch"];
+/** Every built-in tool a `tools` list may name (`bash` only when named). */
+export const knownToolNames = [...defaultToolNames, "bash"];
+
+/** Where the notes tools keep their file when nothing chooses: the session's data folder (the README's promise). */
+export const defaultNotesLocation: NotesLocation = "session";
+export const defaultMaxIterations = 50;
+export const defaultCompression = "ctxkit" as const;

@@ -1,0 +1,43 @@
+import { closest, distance } from "fastest-levenshtein";
+import type { core } from "zod/mini";
+import { configSettings, type SettingDeclaration } from "./config-settings.js";
+import type { ConfigKey } from "./config-schema.js";
+
+/** Where a value came from, as an error names it: `--max-iterations`, `CTXKIT_MODEL`, or a file. */
+export type ValueOrigin = { flag: string } | { variable: string } | { file: string };
+
+/** The candidate nearest to what was typed, if it is near enough to be a typo. */
+export function didYouMean(typed: string, candidates: readonly string[]): string | undefined {
+  if (candidates.length === 0 || typed === "") return undefined;
+  const nearest = closest(typed, candidates as string[]);
+  return distance(typed.toLowerCase(), nearest.toLowerCase()) <= Math.max(2, Math.floor(typed.length / 3)) ? nearest : undefined;
+}
+
+/**
+ * One sentence for a value the schema refused, naming where it came from and what was wrong:
+ * `~/.config/ctxkit/config.json: 'maxIterations' must be a positive whole number, got 0.` or
+ * `Unknown status bar mode 'sometimes'. Use one of: auto, replace, append, off.` (for --status-bar).
+ */
+export function describeConfigIssue(issue: core.$ZodIssue, origin: ValueOrigin, key: ConfigKey | undefined, raw: unknown): string {
+  const place = "file" in origin ? `${origin.file}: ` : "";
+  if (issue.code === "unrecognized_keys") {
+    const keys = Object.keys(configSettings);
+    return issue.keys
+      .map((unknown) => {
+        const suggestion = didYouMean(unknown, keys);
+        return `${place}unknown key '${unknown}'${suggestion ? ` (did you mean '${suggestion}'?)` : ""}.`;
+      })
+      .join(" ") + ` Known keys: ${keys.join(", ")}.`;
+  }
+  const name = "file" in origin ? `'${key}'` : "flag" in origin ? origin.flag : origin.variable;
+  const shown = typeof raw === "string" ? `'${raw}'` : JSON.stringify(raw);
+  if (issue.code === "invalid_value" && key !== undefined) {
+    const setting = configSettings[key] as SettingDeclaration;
+    const values = setting.values ?? issue.values.map(String);
+    const suggestion = typeof raw === "string" ? didYouMean(raw, values) : undefined;
+    const where = "file" in origin ? `${place}${name}: ` : "variable" in origin ? `${origin.variable}: ` : "";
+    return `${where}Unknown ${setting.noun ?? key} ${shown}${suggestion ? ` (did you mean '${suggestion}'?)` : ""}. Use one of: ${values.join(", ")}.`;
+  }
+  const item = issue.path.length > 1 ? ` (item ${String(issue.path[1])})` : "";
+  return `${place}${name} ${issue.message}${item}, got ${shown}.`;
+}
