@@ -1,7 +1,7 @@
 // Deferred tools, offline: 30 tools stay out of the `tools` array; the model finds one with
 // tool_search (its definition is appended to the conversation) and calls it through call_tool.
 // The prefix guard is strict, so any change to bytes already sent would end the run.
-import { createAgent, defineTool } from "ctxkit";
+import { assembleAgent, defineTool } from "ctxkit";
 import { createScriptedProvider } from "ctxkit/testing";
 
 const tools = Array.from({ length: 30 }, (_, index) =>
@@ -21,7 +21,8 @@ const provider = createScriptedProvider({
     "Invoice INV-7 totals 120.",
   ],
 });
-const agent = createAgent({ provider, system: "You are a billing assistant.", tools, prefixGuard: { strict: true } });
+// assembleAgent adds the tool-search policy that serves deferred tools (createAgent alone is the bare loop).
+const { agent } = await assembleAgent({ provider, system: "You are a billing assistant.", tools, prefixGuard: { strict: true } });
 const result = await agent.run("What does invoice INV-7 total?").result();
 
 console.log(`tools sent: ${provider.requests[0]!.tools.map((tool) => tool.name).join(", ")}`);

@@ -28,7 +28,8 @@ export {
 // The agent and its contracts.
 export { createAgent, type Agent, type RunOptions, type RunHandle, type AgentOptions, type AgentRuntime, type SessionSink, type TailState, type ToolCallDecision, type ToolCallInfo } from "./loop/index.js";
 // The one assembly step: provider, system prompt, tools, policies and a session in, a running agent out.
-export { assembleAgent, type AssembleAgentOptions, type AssembleSessionOptions, type AssembledAgent } from "./agents/assemble-agent.js";
+export { assembleAgent, defaultPolicies, type AssembleAgentOptions, type AssembleSessionOptions, type AssembledAgent, type StartedSessionView } from "./agents/assemble-agent.js";
+export type { CallGate, CallGateState, ChildAgentInfo, FinalTextInfo, FinalTextVerdict, PolicyInheritance, PolicyStop, PolicyWarning, RunStartContribution, ToolCallCheck, ToolCallVerdict } from "./context/policy-gates.js";
 export { defineTool, ToolError, type ObjectSchema, type SchemaTool, type Tool, type ToolArguments, type ToolContext, type ToolErrorKind, type ToolOutput } from "./tools/tool.js";
 export type { Provider, ProviderEvent, ProviderSpecificationVersion, ModelResponse, SerializedRequest } from "./providers/provider.js";
 export type { StablePrefix } from "./context/stable-prefix.js";
@@ -58,4 +59,4 @@ export type { TokenCounter, TokenCounterName } from "./tokens/token-counter.js";
 // The two policies most agents use; the rest are on `ctxkit/policies`.
 export { createCompression, type CompressionOptions, type CompressionPolicy, type CompressionPolicyName, type CompressionSettings, type CompressionStats, type CreateCompressionOptions } from "./context/compression/index.js";
 export { createStatusBar, type StatusBar, type StatusBarOptions, type StatusBarSettings, type StatusBarMode, type TodoItem, type TodoStatus } from "./context/status-bar/index.js";
-export { detectSystemState, type SystemState } from "./loop/detect-system-state.js";
+export { detectSystemState, type SystemState } from "./agents/detect-system-state.js";

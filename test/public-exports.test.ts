@@ -71,6 +71,7 @@ describe("the curated public surface", () => {
         "createMemoryBlobStore",
         "createSessionStore",
         "createStatusBar",
+        "defaultPolicies",
         "defaultPricingCatalog",
         "defineTool",
         "derivedOf",

@@ -46,7 +46,7 @@ describe.skipIf(!hasCorpus)("ctxkit replay on two swe-gemini runs", () => {
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-replay-test-"));
     const run = await runCli(["replay", files[0]!, "--policy", "none,sliding-window", "--window", "32000", "--verbose"], { cwd, timeoutMs: 60_000 });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/policy\s+half\s+runs\s+overflows\s+rescued\s+compactions\s+prompt tokens\s+uncached tokens\s+cost\s+peak tokens\s+reference recall\s+line recall/);
+    expect(run.stdout).toMatch(/policy\s+half\s+runs\s+overflows\s+rescued\s+compactions\s+prompt tokens\s+uncached tokens\s+summaries\s+cost w\/o summaries\s+cost\s+peak tokens\s+reference recall\s+line recall/);
     expect(run.stdout).toMatch(/astropy__astropy-12907\s+sliding-window/);
     // Outside the ctxkit project the JSON goes to the system's temporary folder, not into the user's.
     expect(existsSync(join(cwd, "bench-results"))).toBe(false);

@@ -14,7 +14,7 @@ import { type SystemPrompt, ConfigError } from "../types/index.js";
 import type { ResolvedConfig } from "./resolve-config.js";
 import { createStatusBar, type StatusBar, type StatusBarModeDecision } from "../context/status-bar/index.js";
 import type { ContextPolicy } from "../context/context-policy.js";
-import { detectSystemState } from "../loop/detect-system-state.js";
+import { detectSystemState } from "../agents/detect-system-state.js";
 import { createFileBlobStore } from "../session/blob-store.js";
 import { findModelPricing } from "../session/pricing.js";
 import { createCompressionFromConfig } from "./create-compression-from-config.js";

@@ -1,7 +1,7 @@
 import { buildModelRequest } from "../context/build-model-request.js";
 import { composeContextPolicies } from "../context/compose-context-policies.js";
 import { createPrefixGuard, type PrefixGuard } from "../context/prefix-guard/index.js";
-import { createMemoryBlobStore } from "../context/compression/blob-store.js";
+import { createMemoryBlobStore } from "../context/memory-blob-store.js";
 import { getTokenCounter } from "../tokens/get-token-counter.js";
 import { createQwen3PromptTokens } from "../tokens/prompt-tokens.js";
 import type { Provider } from "../providers/provider.js";

@@ -17,6 +17,8 @@ export function createMcpPolicy(connections: Pick<McpConnections, "onToolsChange
   const dispose = connections.onToolsChanged((change) => pending.push(change));
   return {
     name: mcpPolicyName,
+    // A server's late tools reach a fork through the shared tool search; the delta messages are the parent's.
+    inherit: "never",
     prepareContext(state) {
       if (pending.length === 0) return undefined;
       const changes = pending.splice(0, pending.length);

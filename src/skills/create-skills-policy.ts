@@ -57,6 +57,8 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
 
   return {
     name: skillsPolicyName,
+    // The catalog is in a fork's prefix already (its `skill` tool still works); an explore child does not use skills.
+    inherit: "never",
     // After compression (-100), so a body appended here is not compacted in the same call; before the status bar (100).
     order: -50,
     tools: initial.length === 0 ? [] : [createSkillTool(() => skills), createSkillFileTool(() => skills)],

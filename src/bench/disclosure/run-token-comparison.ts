@@ -1,4 +1,5 @@
 import { createAgent } from "../../loop/create-agent.js";
+import { resolveDeferredTools } from "../../tools/search/resolve-deferred-tools.js";
 import { createSkillsPolicy } from "../../skills/create-skills-policy.js";
 import { renderSkillBody } from "../../skills/skill-messages.js";
 import type { SkillCatalog } from "../../skills/skill.js";
@@ -60,8 +61,9 @@ export function runTokenComparison(input: { skills: SkillCatalog; catalog: reado
     const agent = createAgent({
       provider,
       system: arm === "inline" ? `${baseSystem}\n\n${inlined}` : baseSystem,
-      tools: toBenchTools(input.catalog, arm === "disclosure"),
-      ...(arm === "disclosure" ? { context: [createSkillsPolicy(input.skills)] } : {}),
+      ...(arm === "disclosure"
+        ? resolveDeferredTools({ tools: toBenchTools(input.catalog, true), context: [createSkillsPolicy(input.skills)] })
+        : { tools: toBenchTools(input.catalog, false) }),
       prefixGuard: false,
       runtime: { clock: fixedClock(), createId: counterIds() },
     });

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createStatusBar } from "../../context/status-bar/create-status-bar.js";
-import { detectSystemState } from "../../loop/detect-system-state.js";
+import { detectSystemState } from "../../agents/detect-system-state.js";
 import { createAgent } from "../../loop/create-agent.js";
 import type { Provider } from "../../providers/provider.js";
 import { createScriptedProvider } from "../../providers/scripted/index.js";

@@ -12,7 +12,9 @@ export const budgetStatusCloseTag = "</agent_budget>";
  */
 export function createBudgetStatus(budget: Budget): ContextPolicy {
   return {
-    name: "budget",
+    name: "budget-status",
+    // The line describes the parent's budget in the parent's tail; a child's calls are charged through its own budget level.
+    inherit: "never",
     order: 100,
     tail() {
       const lines = formatBudgetLines(budget.current().status());

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { BlobStore, StoredBlob } from "../../types/index.js";
+import type { StoredBlob } from "../../types/index.js";
 
 export type { BlobReader, BlobStore, StoredBlob } from "../../types/index.js";
 
@@ -39,16 +39,4 @@ export function createBlobCollector(): BlobCollector {
   };
 }
 
-/** A blob store in memory: the agent's default, and for tests and replays. */
-export function createMemoryBlobStore(): BlobStore {
-  const blobs = new Map<string, string>();
-  return {
-    put(content) {
-      const id = blobIdOf(content);
-      if (!blobs.has(id)) blobs.set(id, content);
-      return id;
-    },
-    get: (id) => blobs.get(id),
-    ids: () => [...blobs.keys()],
-  };
-}
+export { createMemoryBlobStore } from "../memory-blob-store.js";

@@ -39,6 +39,8 @@ export function createLayeredPolicy(settings: CompressionSettings): CompressionP
 
   return {
     name: "ctxkit",
+    // A child's context is its own (an explore) or its parent's sent bytes (a fork): it runs too briefly to compact.
+    inherit: "never",
     processToolResult: (result) => budgetToolResult(result, settings, stats),
     async prepareContext(state) {
       // Batch numbers name derived ids; continuing from the trajectory keeps them unique across restarts.

@@ -13,6 +13,8 @@ export function createRoleDiscipline(): ContextPolicy {
   const checked = new WeakSet<Message>();
   return {
     name: "role-discipline",
+    // A child reads external content too: its results are data the same way.
+    inherit: "share",
     order: 1000,
     prepareContext({ messages }) {
       const nonces = new Set(messages.flatMap((message) => (message.role === "tool" && message.meta.external?.nonce ? [message.meta.external.nonce] : [])));

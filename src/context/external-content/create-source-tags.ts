@@ -47,6 +47,8 @@ export function createSourceTags(options: SourceTagsOptions = {}): SourceTagsPol
 
   return {
     name: "source-tags",
+    // A child (explore or fork) reads pages and files too: what it reads arrives tagged like the parent's.
+    inherit: "share",
     order: -200,
     ...(options.systemSection === false ? {} : { system: () => untrustedContentSection({ tags }) }),
     processToolResult(result, info) {

@@ -72,6 +72,8 @@ export function createStatusBar(options: StatusBarOptions = {}): StatusBar {
 
   return {
     name: statusBarPolicyName,
+    // The status bar describes the parent's trajectory; a child's TODO list and counts are not the parent's.
+    inherit: "never",
     // After compression and other policies: it stamps the results they produced and describes the context they left.
     order: 100,
     tools: settings.todo ? createTodoTools() : [],

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent } from "../../loop/create-agent.js";
+import { resolveDeferredTools } from "../../tools/search/resolve-deferred-tools.js";
 import { createTestClock, createTestIds } from "../../loop/test-support.js";
 import { isMessage } from "../../session/validate-message.js";
 import { startLoopbackServer, type LoopbackServer } from "../../testing/loopback-server.js";
@@ -44,7 +45,7 @@ describe("Anthropic server blocks (native tool search)", () => {
       { headers: { "content-type": "text/event-stream" }, chunks: answerTurn },
     ]);
     const provider = createAnthropic({ model: "claude-sonnet-4-5-20250929", apiKey: "test", baseURL: server.url, toolSearch: "bm25", maxOutputTokens: 1024 });
-    const agent = createAgent({ provider, system: "You report the weather.", tools: [echoTool, getWeather], prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
+    const agent = createAgent({ provider, system: "You report the weather.", ...resolveDeferredTools({ tools: [echoTool, getWeather], nativeToolSearch: provider.nativeToolSearch === true }), prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
     const events: AgentEvent[] = [];
     for await (const event of agent.run("What's the weather in San Francisco?")) events.push(event);
     expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });

@@ -1,4 +1,5 @@
-import { CtxkitError, ProviderError } from "../../types/index.js";
+import { ContextOverflowError, CtxkitError, ProviderError } from "../../types/index.js";
+import { isContextOverflowMessage } from "../shared/context-overflow.js";
 import { safeParseJson } from "../shared/canonical-json.js";
 import { parseServerSentEvents } from "../shared/server-sent-events.js";
 import { normalizeOpenAIChunk, type OpenAIChunk } from "./normalize-openai-chunk.js";
@@ -27,6 +28,8 @@ async function* readEventStream(response: Response, providerLabel: string): Asyn
     if (data === "[DONE]") return;
     const parsed = safeParseJson(data);
     if (!parsed.success) {
+      // Some servers (Cohere's compatibility layer) send the bare error text as an event's data.
+      if (isContextOverflowMessage(data)) throw new ContextOverflowError(data.slice(0, 500), data);
       throw new ProviderError(
         "provider_response_invalid",
         `${providerLabel} sent a stream chunk that is not JSON (${parsed.error}): ${data.slice(0, 200)}`,

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent } from "../../loop/create-agent.js";
+import { resolveDeferredTools } from "../../tools/search/resolve-deferred-tools.js";
 import { createTestClock, createTestIds } from "../../loop/test-support.js";
 import { isMessage } from "../../session/validate-message.js";
 import { startLoopbackServer, type LoopbackServer, type ScriptedHttpResponse } from "../../testing/loopback-server.js";
@@ -112,7 +113,7 @@ describe("OpenAI Responses against recorded streams", () => {
     });
     const provider = createOpenAIResponses({ model: "gpt-5.4", apiKey: "test", baseURL: server.url, toolSearch: true });
     expect(provider.nativeToolSearch).toBe(true);
-    const agent = createAgent({ provider, system: "You report the weather.", tools: [calculator, getWeather], prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
+    const agent = createAgent({ provider, system: "You report the weather.", ...resolveDeferredTools({ tools: [calculator, getWeather], nativeToolSearch: provider.nativeToolSearch === true }), prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
     const events = await run(agent, "What's the weather in San Francisco?");
     expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
 

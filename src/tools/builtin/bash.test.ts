@@ -141,8 +141,9 @@ describe("bash: processes a call started do not outlive it", () => {
   });
 
   it("ends a running command's processes when ctxkit itself exits", async () => {
-    // A real process that exits while its command sleeps (the built module: build dist/ first).
-    const child = spawn(process.execPath, ["--input-type=module", "-e", exitScript(temp.workspace)], { stdio: ["ignore", "pipe", "inherit"] });
+    // A real process that exits while its command sleeps, running the sources (npm test builds no dist/).
+    const loader = new URL("../../../scripts/typescript-loader.mjs", import.meta.url).pathname;
+    const child = spawn(process.execPath, ["--import", loader, "--input-type=module", "-e", exitScript(temp.workspace)], { stdio: ["ignore", "pipe", "inherit"] });
     let printed = "";
     child.stdout.on("data", (chunk: Buffer) => (printed += chunk.toString()));
     await new Promise((resolve) => child.once("exit", resolve));
@@ -153,7 +154,7 @@ describe("bash: processes a call started do not outlive it", () => {
 });
 
 function exitScript(workspace: string): string {
-  const module = new URL("../../../dist/tools/builtin/bash.js", import.meta.url).pathname;
+  const module = new URL("./bash.ts", import.meta.url).pathname;
   return `
     const { createBashTool } = await import(${JSON.stringify(module)});
     const tool = createBashTool({ workspace: ${JSON.stringify(workspace)} });

@@ -62,6 +62,7 @@ export class CommandProcesses {
   /** The command ended (or was killed): it no longer needs the exit hook. */
   release(): void {
     runningCommands.delete(this);
+    releaseExitHook();
   }
 
   /** Live processes carrying the marker; empty where there is no /proc (the group kill still runs). */
@@ -133,14 +134,18 @@ function killProcess(pid: number): void {
 
 /** Commands still running: ended when ctxkit itself exits, so none outlives the process that started it. */
 const runningCommands = new Set<CommandProcesses>();
-let exitHookInstalled = false;
+const killRunningCommands = (): void => {
+  for (const command of runningCommands) command.killAll();
+};
 
+// Hooked while a command runs and unhooked when the last one ends: a library in a long-lived process
+// (or a test that runs the CLI in-process) must not collect exit listeners.
 function ensureExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const command of runningCommands) command.killAll();
-  });
+  if (runningCommands.size === 1) process.once("exit", killRunningCommands);
+}
+
+function releaseExitHook(): void {
+  if (runningCommands.size === 0) process.removeListener("exit", killRunningCommands);
 }
 
 /** The line a bash result ends with when processes were left: what they were, and that they were killed. */

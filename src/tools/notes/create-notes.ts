@@ -87,6 +87,8 @@ export function createNotes(options: NotesOptions): NotesPolicy {
 
   return {
     name: notesPolicyName,
+    // The notes file is the parent's session's; a fork still has the notes tools (they are in its prefix).
+    inherit: "never",
     order: 100,
     file,
     tools: [read, write] as unknown as Tool[],

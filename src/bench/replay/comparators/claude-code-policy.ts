@@ -42,6 +42,8 @@ export function createClaudeCodePolicy(options: ClaudeCodeOptions): ContextPolic
   let previousSummary: string | undefined;
   return {
     name: "claude-code",
+    // A comparator replays one recorded agent; it has no children.
+    inherit: "never",
     processToolResult(result) {
       if (result.content.length <= SPILL_CHARS) return result;
       const preview = result.content.slice(0, PREVIEW_CHARS);

@@ -37,6 +37,8 @@ export function createCodexPolicy(options: CodexOptions): ContextPolicy {
   let failures = 0;
   return {
     name: "codex",
+    // A comparator replays one recorded agent; it has no children.
+    inherit: "never",
     processToolResult: (result) => truncateToolOutput(result, options.counter),
     async prepareContext(state) {
       const lastTokens = state.lastUsage === undefined ? 0 : state.lastUsage.inputTokens + state.lastUsage.outputTokens;

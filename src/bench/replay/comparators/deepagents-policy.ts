@@ -27,6 +27,8 @@ export function createDeepagentsPolicy(options: DeepagentsOptions): ContextPolic
   const own = new Set<string>();
   return {
     name: "deepagents",
+    // A comparator replays one recorded agent; it has no children.
+    inherit: "never",
     processToolResult: (result) => evictLargeResult(result),
     async prepareContext(state) {
       const total = state.messages.reduce((sum, message) => sum + options.countMessage(message), 0);

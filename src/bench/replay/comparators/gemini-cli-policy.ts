@@ -49,6 +49,8 @@ export function createGeminiCliPolicy(options: GeminiCliOptions): ContextPolicy 
   let previousSnapshot: string | undefined;
   return {
     name: "gemini-cli",
+    // A comparator replays one recorded agent; it has no children.
+    inherit: "never",
     processToolResult: (result) => maskToolOutput(result, options.counter),
     async prepareContext(state) {
       // The masking processor also masks the model's own call arguments (a file written in one

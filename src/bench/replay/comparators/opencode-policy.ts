@@ -44,6 +44,8 @@ export function createOpencodePolicy(options: OpencodeOptions): ContextPolicy {
   let previousSummary: string | undefined;
   return {
     name: "opencode",
+    // A comparator replays one recorded agent; it has no children.
+    inherit: "never",
     processToolResult: (result) => truncateOutput(result),
     async prepareContext(state) {
       const lastTokens = state.lastUsage === undefined ? 0 : state.lastUsage.inputTokens + state.lastUsage.outputTokens;

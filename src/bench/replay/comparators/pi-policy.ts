@@ -39,6 +39,8 @@ export function createPiPolicy(options: PiOptions): ContextPolicy {
   let previousSummary: string | undefined;
   return {
     name: "pi",
+    // A comparator replays one recorded agent; it has no children.
+    inherit: "never",
     processToolResult: (result) => truncateTail(result),
     async prepareContext(state) {
       const contextTokens = state.lastUsage === undefined ? 0 : state.lastUsage.inputTokens + state.lastUsage.outputTokens;

@@ -15,6 +15,8 @@ export function createSlidingWindowPolicy(options: SlidingWindowOptions = {}): C
   const maxMessages = options.maxMessages ?? 20;
   return {
     name: "sliding-window",
+    // A comparator replays one recorded agent; it has no children.
+    inherit: "never",
     prepareContext(state) {
       const start = slidingWindowStart(state.messages, maxMessages);
       if (start === 0) return undefined;

@@ -26,6 +26,8 @@ export function createContextAwarePolicy(settings: CompressionSettings, options:
   let batch = 0;
   return {
     name: options.citations ? "context-aware-citations" : "context-aware",
+    // A child runs too briefly to compact; its context is its own.
+    inherit: "never",
     async processToolResult(result, info) {
       if (!shouldSummarize(result, settings)) return result;
       const citation = options.citations ? (citationOfCall(info.call) ?? `${info.call.name} call ${info.call.id}`) : undefined;

@@ -18,6 +18,8 @@ export function createIndividualPolicy(settings: CompressionSettings): Compressi
   let batch = 0;
   return {
     name: "individual",
+    // A child runs too briefly to compact; its context is its own.
+    inherit: "never",
     async processToolResult(result, info) {
       if (!shouldSummarize(result, settings)) return result;
       return summarizeToolResult(result, { settings, stats, ratio: 0.1, label: describeCall(info.call) });

@@ -22,6 +22,8 @@ export function createWindowedPolicy(settings: CompressionSettings): Compression
   let batch = 0;
   return {
     name: "windowed",
+    // A child runs too briefly to compact; its context is its own.
+    inherit: "never",
     async prepareContext(state) {
       // Batch numbers name derived ids; continuing from the trajectory keeps them unique across restarts.
       batch = Math.max(batch, nextBatchNumber(state.messages) - 1);

@@ -8,9 +8,9 @@ import { createStatusCheckpointMessage } from "../context/status-bar/status-chec
 import { createScriptedProvider } from "../providers/scripted/index.js";
 import { createSessionStore, startSession } from "../session/index.js";
 import type { Message, ToolMessage } from "../types/index.js";
-import type { SessionSink } from "./agent-options.js";
-import { createAgent } from "./create-agent.js";
-import { createTestClock, weatherTool } from "./test-support.js";
+import type { SessionSink } from "../loop/agent-options.js";
+import { createAgent } from "../loop/create-agent.js";
+import { createTestClock, weatherTool } from "../loop/test-support.js";
 
 const weatherTurn = (city: string) => ({ toolCalls: [{ name: "get_weather", arguments: { city } }] });
 

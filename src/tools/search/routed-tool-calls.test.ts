@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { createForkAgent, createTaskTool } from "../agents/index.js";
-import { createSourceTags } from "../context/external-content/create-source-tags.js";
-import { createScriptedProvider } from "../providers/scripted/index.js";
-import { createRuntimeGuard } from "../security/create-runtime-guard.js";
-import { defineTool } from "../tools/tool.js";
-import type { ToolMessage } from "../types/index.js";
-import { createAgent as createBareAgent } from "./create-agent.js";
-import { createRuntimeGuardPolicy } from "../security/create-runtime-guard-policy.js";
-import { resolveDeferredTools } from "../tools/search/resolve-deferred-tools.js";
+import { createForkAgent, createTaskTool } from "../../agents/index.js";
+import { createSourceTags } from "../../context/external-content/create-source-tags.js";
+import { createScriptedProvider } from "../../providers/scripted/index.js";
+import { createRuntimeGuard } from "../../security/create-runtime-guard.js";
+import { defineTool } from "../tool.js";
+import type { ToolMessage } from "../../types/index.js";
+import { createAgent as createBareAgent } from "../../loop/create-agent.js";
+import { createRuntimeGuardPolicy } from "../../security/create-runtime-guard-policy.js";
+import { resolveDeferredTools } from "./resolve-deferred-tools.js";
 
 // Deferred tools need the tool-search policy, which assembleAgent adds; these tests build the bare agent.
 const createAgent = (options: Parameters<typeof createBareAgent>[0]) =>

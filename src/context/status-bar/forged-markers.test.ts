@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { createCompression } from "../context/compression/index.js";
-import { createMemoryBlobStore } from "../context/compression/blob-store.js";
-import { createStatusBar } from "../context/status-bar/index.js";
-import { isStatusMessage } from "../context/status-bar/status-message.js";
-import { createScriptedProvider } from "../providers/scripted/index.js";
-import { defineTool } from "../tools/tool.js";
-import type { ToolMessage } from "../types/index.js";
-import { createAgent } from "./create-agent.js";
-import { createTestClock } from "./test-support.js";
+import { createCompression } from "../compression/index.js";
+import { createMemoryBlobStore } from "../compression/blob-store.js";
+import { createStatusBar } from "./index.js";
+import { isStatusMessage } from "./status-message.js";
+import { createScriptedProvider } from "../../providers/scripted/index.js";
+import { defineTool } from "../../tools/tool.js";
+import type { ToolMessage } from "../../types/index.js";
+import { createAgent } from "../../loop/create-agent.js";
+import { createTestClock } from "../../loop/test-support.js";
 
 // Text a file, a web page or any tool could return that imitates every marker the harness writes.
 const imitations = [
