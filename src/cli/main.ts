@@ -51,6 +51,17 @@ const commands: Record<string, () => Promise<LoadedCommand>> = {
   lint: async () => { const { lintCommand, lintHelp } = await import("./commands/lint-command.js"); return { run: lintCommand, help: () => lintHelp }; },
 };
 
+// Help texts that have a module of their own: `ctxkit run --help` answers without importing the command.
+const lightHelp: Record<string, () => Promise<string>> = {
+  run: async () => (await import("./commands/run-help.js")).runHelp,
+  chat: async () => (await import("./commands/chat-help.js")).chatHelp,
+};
+
+function asksForHelp(args: readonly string[]): boolean {
+  const end = args.indexOf("--");
+  return (end === -1 ? args : args.slice(0, end)).some((arg) => arg === "--help" || arg === "-h");
+}
+
 /** The CLI entry: returns the exit code; a typed error becomes one clear sentence, not a stack trace. */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
@@ -71,6 +82,11 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     const suggestion = distance(name, nearest) <= 2 ? ` (did you mean '${nearest}'?)` : "";
     io.stderr.write(`ctxkit: unknown command '${name}'${suggestion}.\n\n${mainHelp}`);
     return 2;
+  }
+  const help = Object.hasOwn(lightHelp, name) ? lightHelp[name] : undefined;
+  if (help !== undefined && asksForHelp(rest)) {
+    io.stdout.write(await help());
+    return 0;
   }
   const command = await loadCommand();
   try {

@@ -1,5 +1,24 @@
+import { createRequire } from "node:module";
 import { Marked } from "marked";
-import { markedTerminal } from "marked-terminal";
+import type { markedTerminal as MarkedTerminal } from "marked-terminal";
+
+const requireFromHere = createRequire(import.meta.url);
+let markedTerminal: typeof MarkedTerminal | null | undefined;
+
+/**
+ * marked-terminal (with its syntax highlighter, ~9 MB) is an optional peer: it would take the
+ * library's install over its 40 MB budget. Without it, replies are shown as the Markdown they are.
+ */
+function loadMarkedTerminal(): typeof MarkedTerminal | null {
+  if (markedTerminal === undefined) {
+    try {
+      markedTerminal = (requireFromHere("marked-terminal") as { markedTerminal: typeof MarkedTerminal }).markedTerminal;
+    } catch {
+      markedTerminal = null;
+    }
+  }
+  return markedTerminal;
+}
 
 export interface MarkdownStream {
   push(delta: string): void;
@@ -13,9 +32,11 @@ export interface MarkdownStream {
  * written. A reply is readable as it arrives without re-drawing what was already written.
  */
 export function createMarkdownStream(write: (text: string) => void, width: number): MarkdownStream {
+  const terminalRenderer = loadMarkedTerminal();
+  if (terminalRenderer === null) return { push: write, end: () => {} };
   // Each stream has its own parser: marked's global instance would carry the renderer to every user.
   const marked = new Marked();
-  marked.use(markedTerminal({ width, reflowText: false, tab: 2 }) as Parameters<typeof marked.use>[0]);
+  marked.use(terminalRenderer({ width, reflowText: false, tab: 2 }) as Parameters<typeof marked.use>[0]);
   let buffer = "";
   const render = (text: string) => {
     if (text.trim() === "") return;

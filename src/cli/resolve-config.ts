@@ -74,7 +74,7 @@ export interface ResolvedConfig {
   subAgents: boolean;
   /** web_fetch may fetch pages on this machine (`--allow-loopback-fetch`, CTXKIT_ALLOW_LOOPBACK_FETCH=1, user config). */
   allowLoopbackFetch: boolean;
-  /** How content from outside is handled (source tags, the runtime guard; see ctxkit/security). */
+  /** How content from outside is handled (source tags, the runtime guard; see ctxkit/policies). */
   untrustedContent: UntrustedContentConfig;
   /** Skill directories (absolute) from `--skills` and the config files, searched before the standard places. */
   skillDirectories: string[];

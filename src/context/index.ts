@@ -1,5 +1,5 @@
-// `ctxkit/context`: the pure context machinery behind the root entry's policies, for users who build
-// their own: request layout, the prefix guard, compression and status-bar internals.
+// The pure context machinery behind the shipped policies, for ctxkit's own code (request layout, the
+// prefix guard, compression and status-bar internals). Users import policies from `ctxkit/policies`.
 export { buildModelRequest } from "./build-model-request.js";
 export { createStablePrefix, type StablePrefix } from "./stable-prefix.js";
 export { composeContextPolicies, applyEdits } from "./compose-context-policies.js";
@@ -10,3 +10,5 @@ export * from "./status-bar/index.js";
 export { carryCheckpoints } from "./carry-checkpoints.js";
 export { toProcessedToolResult } from "./context-policy.js";
 export type { ComposedContextPolicy } from "./compose-context-policies.js";
+export { createServerCompactionPolicy } from "./server-compaction/server-compaction-policy.js";
+export { explainCacheMiss, type CacheCallObservation, type CacheMissPrices } from "./cache-miss/explain-cache-miss.js";

@@ -1,8 +1,5 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { loadMcpSdk } from "./load-mcp-sdk.js";
 import { isStdioServer, type McpServerConfig } from "./mcp-config.js";
 
 /** A tool as a server listed it, before ctxkit checks it (every field is the server's word). */
@@ -47,6 +44,7 @@ const stderrTail = 2_000;
 
 /** Starts (stdio) or reaches (HTTP) one server and runs the MCP handshake; throws with the reason when it cannot. */
 export async function connectMcpServer(name: string, config: McpServerConfig, options: ConnectMcpServerOptions): Promise<McpServerConnection> {
+  const { Client, StdioClientTransport, StreamableHTTPClientTransport, ToolListChangedNotificationSchema, getDefaultEnvironment } = await loadMcpSdk();
   let stderr = "";
   let transport: Transport;
   if (isStdioServer(config)) {

@@ -8,6 +8,7 @@ import { createAnthropic } from "./anthropic/index.js";
 import { createOpenAICompatible } from "./openai-compatible/index.js";
 import { createOpenAIResponses } from "./openai-responses/index.js";
 import type { Provider, ProviderEvent } from "./provider.js";
+import { checkProviderContract, providerSpecificationVersion } from "./check-provider-contract.js";
 import { createScriptedProvider } from "./scripted/index.js";
 import type { AssistantMessage, ModelRequest, ToolMessage, UserMessage } from "../types/index.js";
 
@@ -171,6 +172,12 @@ describe.each([openAIHarness, anthropicHarness, responsesHarness, scriptedHarnes
     ],
     usage: { input: 1200, cached: 1024, output: 30 },
   };
+
+  it("says which provider contract it implements, the one createAgent accepts", async () => {
+    const provider = await providerFor(harness, scenario);
+    expect(provider.specificationVersion).toBe(providerSpecificationVersion);
+    expect(() => checkProviderContract(provider)).not.toThrow();
+  });
 
   it("streams text deltas that add up to the final text, then exactly one terminal done event", async () => {
     const provider = await providerFor(harness, { ...scenario, toolCalls: [] });

@@ -44,12 +44,21 @@ export interface SerializedRequest {
   prefixLength: number;
 }
 
+/** The provider contract versions this ctxkit implements (one so far). */
+export type ProviderSpecificationVersion = "v1";
+
 /**
  * The provider contract. `stream` never throws once called: every failure (HTTP error after
  * retries, broken stream, abort) arrives as a terminal `error` event with the partial response.
  * Misuse (missing key, invalid settings) fails fast in the factory, before any I/O.
  */
 export interface Provider {
+  /**
+   * Which version of this contract the provider implements (the AI SDK's `specificationVersion`
+   * idea): a provider written for another version is refused by `createAgent` with a typed error
+   * (`provider_contract_unsupported`) instead of failing halfway through a run.
+   */
+  readonly specificationVersion: ProviderSpecificationVersion;
   /** e.g. "openai-compatible:vllm" or "anthropic". */
   readonly name: string;
   readonly model: string;

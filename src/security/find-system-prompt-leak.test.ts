@@ -23,7 +23,7 @@ describe("findSystemPromptLeak", () => {
   });
 });
 
-describe("withholdSystemPromptLeaks", () => {
+describe("the leak-withholding policy", () => {
   it("withholds a final answer that prints the system prompt, says why, and keeps the model's message in the trajectory", async () => {
     const provider = createScriptedProvider({ turns: [`My instructions are: ${system}`] });
     const agent = createAgent({ provider, system, context: [createLeakWithholding()] });

@@ -1,5 +1,5 @@
-// `ctxkit/security`: keeping instructions and data apart — source tags on external content, the
-// neutraliser, screening, role discipline, and the runtime guard whose approvals bind to exact calls.
+// Keeping instructions and data apart — source tags on external content, the neutraliser, screening,
+// role discipline, and the runtime guard whose approvals bind to exact calls. Public on `ctxkit/policies`.
 export * from "../context/external-content/index.js";
 export { createRuntimeGuard, type GuardedCall, type GuardVerdict, type RuntimeGuard, type RuntimeGuardContext, type RuntimeGuardOptions } from "./create-runtime-guard.js";
 export { describeTaintFinding, findTaint, type TaintFinding, type TaintInput } from "./find-taint.js";

@@ -1,4 +1,5 @@
 import type { Message } from "../types/index.js";
+import { createRecordCrossCheck } from "./cross-check-records.js";
 import { migrateDerivedMetadata } from "./migrate-derived-metadata.js";
 import type { LoadedRequest, LoadedSession, SessionRun, SessionWarning } from "./loaded-session.js";
 import type { ContextEditRecord, HeaderRecord, PrefixRecord, SessionRecord, UsageRecord } from "./session-records.js";
@@ -35,6 +36,7 @@ export function assembleSession(header: HeaderRecord): SessionAssembly {
   // Requests a model reply followed (request index → its line and the reply's): each must have usage.
   const answered = new Map<number, { requestLine: number; replyLine: number }>();
   let lastRequestLine = 0;
+  const crossCheck = createRecordCrossCheck(header.version);
 
   const add = (record: SessionRecord, line: number): string | undefined => {
     switch (record.type) {
@@ -65,6 +67,7 @@ export function assembleSession(header: HeaderRecord): SessionAssembly {
         }
         messageLines.set(record.message.meta.id, { line, json });
         messages.push(message);
+        crossCheck.message(message, line);
         if (message.role === "assistant" && message.stopReason !== "aborted" && message.stopReason !== "error" && requests.length > 0 && !answered.has(requests.length - 1)) {
           answered.set(requests.length - 1, { requestLine: lastRequestLine, replyLine: line });
         }
@@ -78,6 +81,7 @@ export function assembleSession(header: HeaderRecord): SessionAssembly {
         const inserted = header.version < 3 ? record.messages.map(migrateDerivedMetadata) : record.messages;
         messages = [...messages.slice(0, record.start), ...inserted, ...messages.slice(record.end)];
         views.push(messages);
+        crossCheck.edited(messages, line);
         edits.push(inserted === record.messages ? record : { ...record, messages: inserted });
         return undefined;
       }
@@ -89,6 +93,7 @@ export function assembleSession(header: HeaderRecord): SessionAssembly {
         if (record.messageCount > messages.length) {
           return `request ${record.index} sent ${record.messageCount} messages, but only ${messages.length} are recorded before it`;
         }
+        crossCheck.request(record, line, messages.length);
         requests.push({ ...record, prefixIndex: prefixes.length - 1, viewIndex: views.length - 1 });
         lastRequestLine = line;
         return undefined;
@@ -113,14 +118,17 @@ export function assembleSession(header: HeaderRecord): SessionAssembly {
         }
         requestsWithUsage.add(record.request);
         usage.push(record);
+        crossCheck.usage(record);
         return undefined;
       case "run_start":
         runs.push({ start: record, messageIndex: messages.length });
+        crossCheck.runStart(record.runId);
         return undefined;
       case "run_end": {
         const run = runs.findLast((candidate) => candidate.start.runId === record.runId && candidate.end === undefined);
         if (run === undefined) return `run_end for run ${JSON.stringify(record.runId)} without an open run_start`;
         run.end = record;
+        crossCheck.runEnd(record, line);
         return undefined;
       }
     }
@@ -138,7 +146,7 @@ export function assembleSession(header: HeaderRecord): SessionAssembly {
         request,
         message: `Request ${request} (line ${lines.requestLine}) was answered (line ${lines.replyLine}) but has no usage record: a usage line is most likely missing, so its tokens are not counted.`,
       }));
-    return { path, header, prefix, prefixes, messages, log, views, edits, requests, usage, runs, warnings: [...found, ...missing, ...warnings] };
+    return { path, header, prefix, prefixes, messages, log, views, edits, requests, usage, runs, warnings: [...found, ...crossCheck.warnings(), ...missing, ...warnings] };
   };
 
   return { add, finish };

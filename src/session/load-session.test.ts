@@ -109,7 +109,7 @@ describe("loading a session file", () => {
     ["requests out of order", ["PREFIX", '{"type":"request","index":1,"messageCount":0,"tail":null,"provider":"p","model":"m","at":"t"}'], "expected 0"],
     ["a request sending unrecorded messages", ["PREFIX", '{"type":"request","index":0,"messageCount":1,"tail":null,"provider":"p","model":"m","at":"t"}'], "only 0"],
     ["an unknown record type", ["PREFIX", '{"type":"mystery"}'], 'expected one of "header"'],
-    ["an empty line", ["PREFIX", ""], "empty line"],
+    ["an empty line between records", ["PREFIX", "", "PREFIX"], "empty line"],
   ])("refuses %s", async (_name, records, reason) => {
     const lines = await writeSession("order", 0);
     const body = records.map((record) => (record === "PREFIX" ? lines[1] : record));
@@ -119,11 +119,11 @@ describe("loading a session file", () => {
 
   it("refuses a newer format version and says to upgrade", async () => {
     const lines = await writeSession("future", 1);
-    lines[0] = lines[0]?.replace('"version":3', '"version":4') ?? "";
+    lines[0] = lines[0]?.replace('"version":4', '"version":5') ?? "";
     await writeFile(store.path("future"), `${lines.join("\n")}\n{"type":"something_new_in_v3"}\n`);
     await expect(store.load("future")).rejects.toMatchObject({
       code: "session_version_unsupported",
-      message: expect.stringMatching(/version 4.*reads versions up to 3.*Upgrade ctxkit/),
+      message: expect.stringMatching(/version 5.*reads versions up to 4.*Upgrade ctxkit/),
     });
   });
 

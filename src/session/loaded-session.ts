@@ -55,6 +55,15 @@ export type SessionWarning =
       message: string;
     }
   | {
+      /**
+       * Records that disagree with each other (see createRecordCrossCheck), or a record whose
+       * checksum (format 4) does not match: the file was edited after ctxkit wrote it.
+       */
+      code: "records_disagree" | "record_edited";
+      line: number;
+      message: string;
+    }
+  | {
       /** Resuming with consent rewrote the file without the damaged lines; the original is kept at `backupPath`. */
       code: "session_repaired";
       line: number;

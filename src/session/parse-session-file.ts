@@ -3,6 +3,7 @@ import { CtxkitError, SessionError } from "../types/index.js";
 import type { LoadedSession, SessionWarning } from "./loaded-session.js";
 import { assembleSession, type SessionAssembly } from "./assemble-session.js";
 import { READABLE_SESSION_VERSIONS, SESSION_FORMAT, SESSION_FORMAT_VERSION, type HeaderRecord } from "./session-records.js";
+import { firstChecksumVersion, openRecordSeal } from "./record-checksum.js";
 import { validateSessionRecord } from "./validate-session-record.js";
 import { isPlainObject } from "./validate-json-shape.js";
 import { maximumSessionLineNesting, parseUntrustedJson } from "../providers/shared/parse-untrusted-json.js";
@@ -32,21 +33,44 @@ export function parseSessionFile(bytes: Uint8Array, filePath: string): ParsedSes
   let assembly: SessionAssembly | undefined;
   let line = 0;
 
+  let version = 0;
   const addLine = (text: string): void => {
     const parsed = parseJson(text);
     if (!parsed.ok) throw corrupt(filePath, line, `not valid JSON (${parsed.error})`);
+    const value = checkSeal(parsed.value, line);
     if (assembly === undefined) {
-      assembly = assembleSession(readHeader(parsed.value, filePath));
+      const header = readHeader(value, filePath);
+      version = header.version;
+      if (version >= firstChecksumVersion) checkSeal(parsed.value, line, true);
+      assembly = assembleSession(header);
       return;
     }
-    const checked = validateSessionRecord(parsed.value);
+    const checked = validateSessionRecord(value);
     if (!checked.ok) throw corrupt(filePath, line, checked.reason);
     const problem = assembly.add(checked.record, line);
     if (problem) throw corrupt(filePath, line, problem);
   };
 
+  // Takes a record's checksum off (format 4) and warns, naming the line, when it does not match.
+  function checkSeal(value: unknown, at: number, header = false): unknown {
+    if (!isPlainObject(value)) return value;
+    const seal = openRecordSeal(value);
+    const sealed = header || version >= firstChecksumVersion;
+    if (sealed && seal.status === "edited") {
+      warnings.push({ code: "record_edited", line: at, message: `Line ${at} of ${filePath} (a ${String(value.type)} record) does not match its checksum: the line was edited after ctxkit wrote it.` });
+    } else if (sealed && !header && seal.status === "unsealed") {
+      warnings.push({ code: "record_edited", line: at, message: `Line ${at} of ${filePath} (a ${String(value.type)} record) has no checksum, which every record of a format ${version} file has: the line was written or edited by something else.` });
+    }
+    return seal.record;
+  }
+
+  // Blank lines at the very end (an editor's final newline, an echo >>) carry nothing: ignored, and
+  // left out of the intact length so an appender writes over them instead of after them.
+  let recordsEnd = lastNewline;
+  while (recordsEnd >= 0 && isBlankTail(bytes, recordsEnd)) recordsEnd = recordsEnd === 0 ? -1 : bytes.lastIndexOf(NEWLINE, recordsEnd - 1);
+
   let start = 0;
-  while (start <= lastNewline) {
+  while (start <= recordsEnd) {
     const end = bytes.indexOf(NEWLINE, start);
     line += 1;
     const text = decodeLine(decoder, bytes.subarray(start, end));
@@ -56,10 +80,10 @@ export function parseSessionFile(bytes: Uint8Array, filePath: string): ParsedSes
     start = end + 1;
   }
 
-  let intactByteLength = lastNewline + 1;
+  let intactByteLength = recordsEnd + 1;
   let missingFinalNewline = false;
   const tail = bytes.subarray(lastNewline + 1);
-  if (tail.length > 0) {
+  if (tail.length > 0 && !isBlank(tail)) {
     line += 1;
     const text = decodeLine(decoder, tail);
     if (text !== undefined && parseJson(text).ok) {
@@ -90,6 +114,16 @@ export function parseSessionFile(bytes: Uint8Array, filePath: string): ParsedSes
   const result = assembly.finish(filePath, warnings);
   if (typeof result === "string") throw corrupt(filePath, line, result);
   return { session: result, byteLength: bytes.length, intactByteLength, missingFinalNewline };
+}
+
+/** Whether the line that ends at newline `end` holds only white space, and so does everything after it. */
+function isBlankTail(bytes: Uint8Array, end: number): boolean {
+  const previous = end === 0 ? -1 : bytes.lastIndexOf(NEWLINE, end - 1);
+  return isBlank(bytes.subarray(previous + 1, end)) && isBlank(bytes.subarray(end + 1));
+}
+
+function isBlank(bytes: Uint8Array): boolean {
+  return bytes.every((byte) => byte === 0x20 || byte === 0x09 || byte === 0x0d || byte === NEWLINE);
 }
 
 /** Line 1 decides whether this ctxkit can read the file at all, so it gets its own error codes. */

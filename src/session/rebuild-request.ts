@@ -3,6 +3,7 @@ import { hashBody } from "../context/prefix-guard/prefix-guard.js";
 import type { SerializedRequest } from "../providers/provider.js";
 import { CtxkitError, type GenerationSettings, type Message, type SystemPrompt, type ToolDefinition, type UserMessage, SessionError } from "../types/index.js";
 import type { LoadedSession } from "./loaded-session.js";
+import { firstChecksumVersion } from "./record-checksum.js";
 
 /** The parts of one model call, as recorded: enough to rebuild its wire body byte for byte. */
 export interface RebuiltRequest {
@@ -50,16 +51,32 @@ export function verifyRebuiltRequest(
   rebuilt: RebuiltRequest,
   provider: { serialize(request: ReturnType<typeof buildModelRequest>): SerializedRequest },
   settings: GenerationSettings = {},
+  file?: Pick<LoadedSession, "path" | "header" | "warnings">,
 ): SerializedRequest {
   const request = buildModelRequest({ prefix: { system: rebuilt.system, tools: rebuilt.tools }, trajectory: rebuilt.messages, ...(rebuilt.tail ? { tail: rebuilt.tail } : {}), settings });
   const serialized = provider.serialize(request);
   if (rebuilt.bodyHash !== undefined && hashBody(serialized.body) !== rebuilt.bodyHash) {
-    throw new CtxkitError(
-      "session_body_mismatch",
-      `The request rebuilt from the session serialises to other bytes than were sent (${rebuilt.provider}, ${rebuilt.model}): ` +
-        "the provider's code or the generation settings changed since, so resuming would re-send the whole prompt uncached. " +
-        "Start a new session, pass the settings the session was recorded with, or resume with `verifyBody: false` to accept one full-price call.",
-    );
+    throw new CtxkitError("session_body_mismatch", `The request rebuilt from the session serialises to other bytes than were sent (${rebuilt.provider}, ${rebuilt.model}): ${mismatchCause(file)}`);
   }
   return serialized;
+}
+
+/**
+ * Why the bytes differ, as far as the file can tell: an edit the loader found (a checksum or a
+ * cross-check), or — when every record is sealed and intact — the provider or the settings.
+ */
+function mismatchCause(file: Pick<LoadedSession, "path" | "header" | "warnings"> | undefined): string {
+  const edits = (file?.warnings ?? []).filter((warning) => warning.code === "record_edited" || warning.code === "records_disagree");
+  if (file !== undefined && edits.length > 0) {
+    const lines = [...new Set(edits.map((warning) => warning.line))].slice(0, 5).join(", ");
+    return (
+      `the session file ${file.path} was edited after it was written (line${edits.length === 1 ? "" : "s"} ${lines}: ${edits[0]!.message}). ` +
+      "Restore the file from a copy, start a new session, or resume with `verifyBody: false` to continue from the edited file with one full-price call."
+    );
+  }
+  const unsealed = file !== undefined && file.header.version < firstChecksumVersion ? ` (or the file was edited: format ${file.header.version} files carry no checksums to tell)` : "";
+  return (
+    `the provider's code or the generation settings changed since${unsealed}, so resuming would re-send the whole prompt uncached. ` +
+    "Start a new session, pass the settings the session was recorded with, or resume with `verifyBody: false` to accept one full-price call."
+  );
 }

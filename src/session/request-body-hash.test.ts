@@ -22,7 +22,7 @@ afterEach(() => temp.remove());
 function openAIShaped(turns: string[]): Provider {
   const wire = createOpenAICompatible({ vendor: "vllm", model: "qwen3", baseURL: "http://127.0.0.1:9/v1" });
   const scripted = createScriptedProvider({ turns });
-  return { name: wire.name, model: wire.model, stream: scripted.stream.bind(scripted), serialize: wire.serialize.bind(wire) };
+  return { specificationVersion: "v1", name: wire.name, model: wire.model, stream: scripted.stream.bind(scripted), serialize: wire.serialize.bind(wire) };
 }
 
 async function recordedSession() {

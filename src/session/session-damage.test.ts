@@ -2,6 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSessionStore, type SessionStore } from "./session-store.js";
 import { createTempDirectory, samplePrefix, startSampleSession, userMessage } from "./test-support/session-test-data.js";
+import { sealRecord } from "./record-checksum.js";
 
 let temp: Awaited<ReturnType<typeof createTempDirectory>>;
 let store: SessionStore;
@@ -11,8 +12,9 @@ beforeEach(async () => {
 });
 afterEach(() => temp.remove());
 
+// Sealed like the writer's own records: these tests are about lines out of place, not edited ones.
 const usageLine = (request: number) =>
-  JSON.stringify({ type: "usage", request, usage: { inputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 1, reasoningTokens: 0 } });
+  JSON.stringify(sealRecord({ type: "usage", request, usage: { inputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 1, reasoningTokens: 0 } }));
 
 /** Header, prefix and three user messages; returns the lines. */
 async function writeSession(id: string): Promise<string[]> {

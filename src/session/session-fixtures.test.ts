@@ -60,6 +60,7 @@ describe("format version 1 fixtures", () => {
       ["v2-context-edit", undefined],
       ["v3-derived", undefined],
       ["v3-sub-agents", undefined],
+      ["v4-sealed", undefined],
     ]);
   });
 

@@ -7,14 +7,15 @@ export const SESSION_FORMAT = "ctxkit-session";
  * The format version this ctxkit writes and the newest it reads. Bump it only with a loader for
  * every older version and a fixture of it under `fixtures/` (v1-*.jsonl must load forever).
  */
-export const SESSION_FORMAT_VERSION = 3;
+export const SESSION_FORMAT_VERSION = 4;
 
 /**
  * Versions this ctxkit reads. v2 added `context_edit` records (compaction, cleared tool results);
  * v3 added `bodyHash` to request records and `meta.derived` to messages the harness derived (older
- * files get their derived metadata on load, see `migrateDerivedMetadata`).
+ * files get their derived metadata on load, see `migrateDerivedMetadata`); v4 added a checksum to
+ * every record (`sum`, see record-checksum.ts), so a line edited into another valid value is named.
  */
-export const READABLE_SESSION_VERSIONS: readonly number[] = [1, 2, 3];
+export const READABLE_SESSION_VERSIONS: readonly number[] = [1, 2, 3, 4];
 
 /** Line 1 of every session file. */
 export interface HeaderRecord {

@@ -33,20 +33,22 @@ describe("session store", () => {
       assistantWithToolCall("m4", "call-2", '{"path": "src/a'), // invalid JSON, kept verbatim
     ];
     writer.appendRunStart({ runId: "run-1", input: "Why Kelvin?", at: createdAt });
-    for (const message of messages) writer.appendMessage(message);
+    writer.appendMessage(messages[0]!);
     writer.appendRequest({ messageCount: 1, tail: null, provider: "anthropic", model: "claude-sonnet-4-5", at: createdAt });
     writer.appendUsage(0, usageOf(100, 20));
-    writer.appendRunEnd({ runId: "run-1", stopReason: "final_answer", usage: usageOf(100, 20), iterations: 1, at: createdAt });
+    for (const message of messages.slice(1)) writer.appendMessage(message);
+    // Aborted while call-2 ran: the records agree with each other (no cross-check warning).
+    writer.appendRunEnd({ runId: "run-1", stopReason: "aborted", usage: usageOf(100, 20), iterations: 1, at: createdAt });
     await writer.flush();
 
     const loaded = await store.load(writer.id);
     expect(loaded.messages).toEqual(messages);
     expect(loaded.messages.map((message) => JSON.stringify(message))).toEqual(messages.map((message) => JSON.stringify(message)));
-    expect(loaded.header).toMatchObject({ format: "ctxkit-session", version: 3, id: writer.id, createdAt, workspace: "/tmp/project" });
+    expect(loaded.header).toMatchObject({ format: "ctxkit-session", version: 4, id: writer.id, createdAt, workspace: "/tmp/project" });
     expect(loaded.prefix).toEqual({ type: "prefix", ...samplePrefix });
     expect(loaded.usage).toEqual([{ type: "usage", request: 0, usage: usageOf(100, 20) }]);
     expect(loaded.runs).toHaveLength(1);
-    expect(loaded.runs[0]?.end?.stopReason).toBe("final_answer");
+    expect(loaded.runs[0]?.end?.stopReason).toBe("aborted");
     expect(loaded.warnings).toEqual([]);
     await writer.close();
   });
@@ -55,7 +57,7 @@ describe("session store", () => {
     const writer = await store.create({ id: "first", createdAt, prefix: samplePrefix });
     const lines = (await readFile(store.path("first"), "utf8")).split("\n");
     expect(lines).toHaveLength(3);
-    expect(JSON.parse(lines[0] ?? "")).toEqual({ type: "header", format: "ctxkit-session", version: 3, id: "first", createdAt });
+    expect(JSON.parse(lines[0] ?? "")).toEqual({ type: "header", format: "ctxkit-session", version: 4, id: "first", createdAt, sum: expect.stringMatching(/^[0-9a-f]{16}$/) });
     expect(lines[2]).toBe("");
     await writer.close();
   });

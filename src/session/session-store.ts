@@ -7,7 +7,7 @@ import { listSessions } from "./list-sessions.js";
 import { assertValidSessionId, createSessionId } from "./session-id.js";
 import { SESSION_FORMAT, SESSION_FORMAT_VERSION, type HeaderRecord, type PrefixRecord, type SessionPrefix } from "./session-records.js";
 import type { SessionSummary } from "./session-summary.js";
-import { createSessionWriter, type SessionWriter } from "./session-writer.js";
+import { createSessionWriter, serializeSessionRecord, type SessionWriter } from "./session-writer.js";
 import { validateSessionRecord } from "./validate-session-record.js";
 
 const FILE_EXTENSION = ".jsonl";
@@ -77,6 +77,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
         loaded: undefined,
         pendingText: `${serializeChecked(header)}${prefixLine}`,
         prefix,
+        version: SESSION_FORMAT_VERSION,
       });
       await writer.flush();
       await syncDirectory(directory);
@@ -152,6 +153,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       loaded: session,
       pendingText: parsed.missingFinalNewline ? "\n" : undefined,
       prefix: session.prefix,
+      version: session.header.version,
     });
     if (parsed.missingFinalNewline) {
       await writer.flush().catch(async (error: unknown) => {
@@ -174,7 +176,7 @@ function serializeChecked(record: HeaderRecord | PrefixRecord): string {
   if (!checked.ok) {
     throw new SessionError("session_record_invalid", `Cannot start a session with an invalid ${record.type} record: ${checked.reason}.`);
   }
-  return `${JSON.stringify(record)}\n`;
+  return serializeSessionRecord(record, SESSION_FORMAT_VERSION);
 }
 
 /**

@@ -5,6 +5,7 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSessionStore, type SessionStore } from "./session-store.js";
 import { createTempDirectory, samplePrefix, usageOf, userMessage } from "./test-support/session-test-data.js";
+import { sealRecord } from "./record-checksum.js";
 
 let temp: Awaited<ReturnType<typeof createTempDirectory>>;
 let store: SessionStore;
@@ -88,7 +89,7 @@ describe("session writer", () => {
     await writer.close();
     const recordCount = 25;
     const lines = Array.from({ length: recordCount }, (_, index) =>
-      JSON.stringify({ type: "message", message: userMessage(`m${index}`, `record ${index} — 记录`) }),
+      JSON.stringify(sealRecord({ type: "message", message: userMessage(`m${index}`, `record ${index} — 记录`) })),
     );
     const script = join(temp.directory, "crash-writer.mjs");
     // A stand-in for a writer process: append with fsync like SessionWriter.flush, then die mid-write.

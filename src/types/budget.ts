@@ -79,7 +79,7 @@ export interface BudgetApprovalRequest {
 }
 
 /**
- * One level of a hierarchical budget (see `createBudget` in `ctxkit/budget`). A task's budget is
+ * One level of a hierarchical budget (see `createBudget` in `ctxkit/policies`). A task's budget is
  * `budget.startTask()`; a sub-agent's is `parent.child(limits)`: every charge counts at the level
  * that made the call and at each level above it, and a call is checked against all of them.
  */

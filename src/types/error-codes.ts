@@ -33,6 +33,8 @@ export type ConfigErrorCode =
   | "dependency_missing"
   /** No recorded runs where a benchmark expected them. */
   | "corpus_missing"
+  /** A provider says it implements another version of the provider contract (`specificationVersion`) than this ctxkit. */
+  | "provider_contract_unsupported"
   /** A command line the CLI cannot parse (unknown flag, missing argument): exit code 2. */
   | "usage_invalid"
   /** `ctxkit view` was asked to listen on an address other than loopback. */

@@ -26,7 +26,7 @@ export type AgentWarningCode =
   | "budget_threshold"
   /** A call goes over a `soft` budget (once per level). */
   | "budget_exceeded"
-  /** The final answer repeated the system prompt and was withheld (`withholdSystemPromptLeaks`). */
+  /** The final answer repeated the system prompt and was withheld (`createLeakWithholding`). */
   | "system_prompt_leak";
 
 /** Why a run failed: a typed error's code, or one of the loop's own stop conditions. */

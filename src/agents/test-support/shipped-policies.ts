@@ -7,6 +7,7 @@ import type { ContextPolicy } from "../../context/context-policy.js";
 import { createRoleDiscipline } from "../../context/external-content/create-role-discipline.js";
 import { createSourceTags } from "../../context/external-content/create-source-tags.js";
 import type { PolicyInheritance } from "../../context/policy-gates.js";
+import { createInstructionsAnnouncer } from "../../context/project-instructions/create-instructions-announcer.js";
 import { createStatusBar } from "../../context/status-bar/create-status-bar.js";
 import { createMcpPolicy } from "../../mcp/create-mcp-policy.js";
 import { createLeakWithholding } from "../../security/create-leak-withholding.js";
@@ -27,6 +28,9 @@ import { createCodexPolicy } from "../../bench/replay/comparators/codex-policy.j
 import { createDeepagentsPolicy } from "../../bench/replay/comparators/deepagents-policy.js";
 import { createGeminiCliPolicy } from "../../bench/replay/comparators/gemini-cli-policy.js";
 import { createPiPolicy } from "../../bench/replay/comparators/pi-policy.js";
+import { createAnthropicClearToolUsesPolicy } from "../../bench/replay/comparators/anthropic-clear-tool-uses-policy.js";
+import { createServerCompactionPolicy as createServerCompactionComparator } from "../../bench/replay/comparators/server-compaction-policy.js";
+import { createServerCompactionPolicy } from "../../context/server-compaction/server-compaction-policy.js";
 
 /** One shipped policy: where it is made, how a child inherits it, and a fresh instance for the suite. */
 export interface ShippedPolicy {
@@ -85,6 +89,7 @@ export const shippedPolicies: readonly ShippedPolicy[] = [
     })),
   { name: "source-tags", file: "src/context/external-content/create-source-tags.ts", inherit: "share", create: () => createSourceTags() },
   { name: "role-discipline", file: "src/context/external-content/create-role-discipline.ts", inherit: "share", create: () => createRoleDiscipline() },
+  { name: "project-instructions", file: "src/context/project-instructions/create-instructions-announcer.ts", inherit: "never", create: () => createInstructionsAnnouncer({ takeChange: () => undefined }) },
   { name: "status-bar", file: "src/context/status-bar/create-status-bar.ts", inherit: "never", create: () => createStatusBar({ timestamps: false }) },
   { name: "mcp", file: "src/mcp/create-mcp-policy.ts", inherit: "never", create: () => createMcpPolicy({ onToolsChanged: () => () => undefined }) },
   { name: "skills", file: "src/skills/create-skills-policy.ts", inherit: "never", create: () => createSkillsPolicy({ skills: [], warnings: [] }) },
@@ -117,4 +122,17 @@ export const shippedPolicies: readonly ShippedPolicy[] = [
   },
   { name: "pi", file: "src/bench/replay/comparators/pi-policy.ts", inherit: "never", create: () => createPiPolicy({ contextWindow: 200_000, countMessage, summarizer: createDeterministicSummarizer() }) },
   { name: "none", file: "src/bench/replay/comparators/none-policy.ts", inherit: "never", create: () => createNonePolicy() },
+  {
+    name: "anthropic-clear-tool-uses",
+    file: "src/bench/replay/comparators/anthropic-clear-tool-uses-policy.ts",
+    inherit: "never",
+    create: () => createAnthropicClearToolUsesPolicy({ contextWindow: 200_000, countMessage, countRequest: (messages) => messages.reduce((sum, message) => sum + countMessage(message), 0) }),
+  },
+  {
+    name: "anthropic-compaction",
+    file: "src/bench/replay/comparators/server-compaction-policy.ts",
+    inherit: "never",
+    create: () => createServerCompactionComparator({ vendor: "anthropic", contextWindow: 200_000, summarizer: createDeterministicSummarizer(), countRequest: (messages) => messages.reduce((sum, message) => sum + countMessage(message), 0) }),
+  },
+  { name: "server-compaction", file: "src/context/server-compaction/server-compaction-policy.ts", inherit: "share", create: () => createServerCompactionPolicy() },
 ];

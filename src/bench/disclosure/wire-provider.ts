@@ -13,6 +13,7 @@ export function createWireProvider(turns: ScriptedTurn[]): WireProvider {
   // No key or network is used: only the body builder of the real provider.
   const wire = createOpenAICompatible({ vendor: "vllm", model: "Qwen/Qwen3-8B", apiKey: "offline", baseURL: "http://127.0.0.1:9/v1" });
   return {
+    specificationVersion: "v1",
     name: "openai-compatible:vllm (scripted)",
     model: scripted.model,
     stream: (request, signal) => scripted.stream(request, signal),

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, rm, truncate, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCompression } from "../../context/compression/create-compression-policy.js";
@@ -51,6 +51,27 @@ class LimitNotHeld extends Error {
 function expectError(result: { content: string; isError: boolean }, contains: string): string {
   if (!result.isError || !result.content.includes(contains)) throw new LimitNotHeld("freezes", `expected an error result saying "${contains}", got: ${result.content.slice(0, 200)}`);
   return result.content.slice(0, 120);
+}
+
+async function readPid(file: string): Promise<number> {
+  return Number((await readFile(file, "utf8")).trim());
+}
+
+/** The process must be gone (or a zombie: killed, waiting for a parent that may never reap it) within a second. */
+async function expectGone(pid: number, content: string): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "State: gone");
+    let alive = true;
+    try {
+      process.kill(pid, 0);
+    } catch {
+      alive = false;
+    }
+    if (!alive || /^State:\s+(Z|gone)/m.test(status)) return `process ${pid} ended with the call: ${content.split("\n")[0]}`;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  process.kill(pid, "SIGKILL");
+  throw new LimitNotHeld("escapes", `process ${pid} outlived its bash call`);
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -107,6 +128,25 @@ function cases(workspace: string): ResourceCase[] {
         const result = await callTool(bash, { command: "head -c 52428800 /dev/zero | tr '\\0' a" });
         if (result.content.length > 1024 * 1024) throw new LimitNotHeld("freezes", `the result kept ${result.content.length} characters`);
         return `${result.content.length} characters kept, RSS grew ${megabytes(process.memoryUsage().rss - before)}`;
+      },
+    },
+    {
+      name: "bash: (sleep 25 &) ends with its call",
+      boundMs: 30_000,
+      run: async () => {
+        if (process.platform === "win32") return "no bash on Windows";
+        const result = await callTool(createBashTool({ workspace }), { command: "(sleep 25 & echo $! > bg.pid); echo back" });
+        return expectGone(await readPid(join(workspace, "bg.pid")), result.content);
+      },
+    },
+    {
+      name: 'bash: setsid sh -c "sleep 26" killed on timeout',
+      boundMs: 30_000,
+      run: async () => {
+        if (process.platform !== "linux") return "the marker scan needs /proc (Linux)";
+        const command = 'setsid sh -c "echo \\$\\$ > escaped.pid; exec sleep 26" & sleep 0.3; wait';
+        const result = await callTool(createBashTool({ workspace }), { command, timeout_ms: 1_000 });
+        return expectGone(await readPid(join(workspace, "escaped.pid")), result.content);
       },
     },
     {

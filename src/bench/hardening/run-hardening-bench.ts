@@ -1,14 +1,16 @@
+import { runBigEventBattery } from "./big-event-battery.js";
 import { runConfigBattery } from "./config-battery.js";
 import { failureClasses, type BatteryResult } from "./hardening-trial.js";
 import { runImporterBattery } from "./importer-battery.js";
 import { runKillResumeBattery } from "./kill-resume-battery.js";
+import { runListingRaceBattery } from "./listing-race-battery.js";
 import { runResourceBattery } from "./resource-battery.js";
 import { createSeededRandom } from "./seeded-random.js";
 import { runSessionFileBattery } from "./session-file-battery.js";
 import { runStreamBattery } from "./stream-battery.js";
 import { runWorkspaceEscapeBattery } from "./workspace-escape-battery.js";
 
-export const batteryNames = ["kill-resume", "session-files", "streams", "importers", "workspace-escapes", "config", "resources"] as const;
+export const batteryNames = ["kill-resume", "session-files", "streams", "big-events", "importers", "workspace-escapes", "listing-race", "config", "resources"] as const;
 export type BatteryName = (typeof batteryNames)[number];
 
 /** The trial counts the batteries were first run at (the issue's figures): `scale: 1`. */
@@ -54,8 +56,11 @@ export async function runHardeningBench(options: HardeningBenchOptions): Promise
     "kill-resume": () => runKillResumeBattery(counts["kill-resume"], random(1)),
     "session-files": () => runSessionFileBattery(counts["session-files"], random(2)),
     streams: () => runStreamBattery(counts.streams, random(3)),
+    "big-events": () => runBigEventBattery(),
     importers: () => runImporterBattery(counts.importers, random(4)),
     "workspace-escapes": () => runWorkspaceEscapeBattery(counts["workspace-escapes"], counts.race),
+    // Half the race's calls per swap mode (flip, swap), four tools at a time.
+    "listing-race": () => runListingRaceBattery(Math.max(4, Math.round(counts.race / 2))),
     config: () => runConfigBattery(counts.config),
     resources: () => runResourceBattery(),
   };

@@ -45,13 +45,12 @@ export async function runSessionFileBattery(trials: number, random: SeededRandom
       await writeFile(store.path(id), mutate(lines, mutation, random));
       const outcome = await runTrial(() => classify(store, id, provider, reference), 20_000);
       tally.trial(outcome, `${mutation} #${trial}`);
-      // A changed byte can turn one valid value into another (a count 0 → 9, an id's letter): without a
-      // checksum per record no loader can see that, and it is not a merge; it is counted apart.
-      if (outcome.value === "silent" && mutation === "flip byte") tally.outcome("a byte changed into another valid value (undetectable without checksums)");
-      else if (outcome.value === "silent") tally.fail("silentMerges", `${mutation} #${trial}: loaded clean but changed, and resumed`);
+      // Every record carries a checksum (format 4), so even a byte turned into another valid value is seen.
+      if (outcome.value === "silent") tally.fail("silentMerges", `${mutation} #${trial}: loaded clean but changed, and resumed`);
       else if (outcome.value !== undefined) tally.outcome(outcome.value);
     }
     await namedCases(store, provider, lines, tally);
+    await selfConsistencyCases(store, provider, lines, tally);
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
@@ -176,4 +175,56 @@ async function namedCases(store: SessionStore, provider: ScriptedProvider, lines
   }, 30_000);
   tally.trial(big, "resume with a 600 KB message");
   tally.namedCase("resume a session holding a 600 KB message", !big.frozen && big.error === undefined, `${Math.round(big.durationMs)} ms, event loop blocked up to ${Math.round(big.lagMs)} ms`);
+}
+
+/**
+ * The issue-30 mutations, each as it was found: the final answer removed while run_end still says
+ * final_answer, a usage figure edited into another valid number, a message edited (refused at
+ * resume, and named as an edit), and a trailing blank line.
+ */
+async function selfConsistencyCases(store: SessionStore, provider: ScriptedProvider, lines: readonly string[], tally: BatteryTally): Promise<void> {
+  const answer = lines.findLastIndex((line) => line.startsWith('{"type":"message","message":{"role":"assistant"'));
+  const usage = lines.findLastIndex((line) => line.startsWith('{"type":"usage"'));
+  const tool = lines.findLastIndex((line) => line.startsWith('{"type":"message","message":{"role":"tool"'));
+  const cases: Array<{ name: string; text: string; expect: (session: LoadedSession | undefined, resume: string) => boolean }> = [
+    {
+      name: "final answer removed, run_end still says final_answer",
+      text: `${lines.filter((_, index) => index !== answer).join("\n")}\n`,
+      expect: (session) => session?.warnings.some((warning) => warning.code === "records_disagree" && warning.message.includes("final_answer")) === true,
+    },
+    {
+      name: "a usage figure edited into another valid number",
+      text: `${lines.map((line, index) => (index === usage ? line.replace(/"inputTokens":(\d)/, (_, digit: string) => `"inputTokens":${(Number(digit) + 1) % 10}`) : line)).join("\n")}\n`,
+      expect: (session) => session?.warnings.some((warning) => warning.code === "record_edited" && warning.line === usage + 1) === true,
+    },
+    {
+      name: "a tool result edited: resume refused and the file named as edited",
+      text: `${lines.map((line, index) => (index === tool ? line.replace("sunny in", "rainy in") : line)).join("\n")}\n`,
+      expect: (_session, resume) => resume.includes("session_body_mismatch") && resume.includes("was edited after it was written"),
+    },
+    {
+      name: "a trailing blank line",
+      text: `${lines.join("\n")}\n\n`,
+      expect: (session, resume) => session?.warnings.length === 0 && resume === "resumed",
+    },
+  ];
+  for (const [index, entry] of cases.entries()) {
+    const id = `self-consistency-${index}`;
+    await writeFile(store.path(id), entry.text);
+    const outcome = await runTrial(async () => {
+      const session = await store.load(id).catch(() => undefined);
+      const resume = await startSession(store, { id, system, tools, provider }).then(
+        async (started) => {
+          await started.session.close();
+          return "resumed";
+        },
+        (error: unknown) => (error instanceof CtxkitError ? `${error.code}: ${error.message}` : `crash: ${String(error)}`),
+      );
+      return { held: entry.expect(session, resume), detail: `${session === undefined ? "refused on load" : `${session.warnings.length} warnings (${session.warnings.map((warning) => `${warning.code} line ${warning.line}`).join(", ")})`}; resume: ${resume.slice(0, 80)}` };
+    }, 20_000);
+    tally.trial(outcome, entry.name);
+    const held = outcome.value?.held === true;
+    if (!held) tally.fail("silentMerges", `${entry.name}: ${outcome.value?.detail ?? String(outcome.error)}`);
+    tally.namedCase(`session self-consistency: ${entry.name}`, held, outcome.value?.detail ?? String(outcome.error));
+  }
 }

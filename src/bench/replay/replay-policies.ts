@@ -11,6 +11,7 @@ import { createNonePolicy } from "./comparators/none-policy.js";
 import { createOpencodePolicy } from "./comparators/opencode-policy.js";
 import { createSlidingWindowPolicy } from "./comparators/sliding-window-policy.js";
 import { compressionReplayPolicies } from "./compression-replay-policies.js";
+import { serverContextReplayPolicies } from "./server-context-replay-policies.js";
 import type { PromptMeter } from "./prompt-meter.js";
 
 /** What a policy is built from, fresh for every replayed run. */
@@ -44,6 +45,7 @@ const comparatorPolicies: Record<string, ReplayPolicyFactory> = {
   codex: ({ contextWindow, meter, summarizer }) => createCodexPolicy({ contextWindow, counter: meter.counter, summarizer }),
   pi: ({ contextWindow, meter, summarizer }) => createPiPolicy({ contextWindow, countMessage: meter.messageTokens, summarizer }),
   deepagents: ({ contextWindow, meter, summarizer }) => createDeepagentsPolicy({ contextWindow, countMessage: meter.messageTokens, summarizer }),
+  ...serverContextReplayPolicies,
 };
 
 /** Replay comparators: what other agents do. `none` and `sliding-window` are baselines, not agents. */

@@ -106,6 +106,7 @@ function limitModelCalls(provider: Provider, limit: number): { provider: Provide
   let calls = 0;
   let refused = false;
   const limited: Provider = {
+    specificationVersion: provider.specificationVersion,
     name: provider.name,
     model: provider.model,
     serialize: (request) => provider.serialize(request),

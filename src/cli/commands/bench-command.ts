@@ -6,6 +6,7 @@ import { isolationBenchCommand, isolationBenchHelp } from "./bench/isolation-ben
 import { injectionBenchCommand, injectionBenchHelp } from "./bench/injection-bench-command.js";
 import { kvCacheBenchCommand, kvCacheBenchHelp } from "./bench/kv-cache-bench-command.js";
 import { servingBenchCommand, servingBenchHelp } from "./bench/serving-bench-command.js";
+import { startupBenchCommand, startupBenchHelp } from "./bench/startup-bench-command.js";
 import { statusBarBenchCommand, statusBarBenchHelp } from "./bench/status-bar-bench-command.js";
 import { tauBenchCommand, tauBenchHelp, tauBenchHelpFor } from "./bench/tau-bench-command.js";
 import { tokensBenchCommand, tokensBenchHelp } from "./bench/tokens-bench-command.js";
@@ -22,6 +23,7 @@ const benches: Record<string, BenchCommand> = {
   isolation: { run: isolationBenchCommand, help: isolationBenchHelp, summary: "main context vs a sub-agent vs a fork on the same code search: context size, tokens, cache, cost" },
   injection: { run: injectionBenchCommand, help: injectionBenchHelp, summary: "prompt injection: three attacks against four defences (scripted adversaries, or a live model)" },
   "kv-cache": { run: kvCacheBenchCommand, help: kvCacheBenchHelp, summary: "prompt-cache reuse under six ways of managing the context (τ-bench dialogues)" },
+  startup: { run: startupBenchCommand, help: startupBenchHelp, summary: "CLI start-up (--help, run --help, the start of a run) side by side with a bare node" },
   "status-bar": { run: statusBarBenchCommand, help: statusBarBenchHelp, summary: "the agent status bar: what it costs, and what it changes in a model's behaviour" },
   serving: { run: servingBenchCommand, help: servingBenchHelp, summary: "time to first token with the prompt prefix kept vs changed (embedded engine or a server)" },
   tau: { run: tauBenchCommand, help: tauBenchHelp, summary: "τ-bench airline/retail: gold actions, replay of recorded dialogues, live runs with prompt variants" },

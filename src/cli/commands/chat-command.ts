@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import type { CacheMiss, SubAgentRun, Usage } from "../../types/index.js";
-import { agentOptionsHelp } from "../agent-options-help.js";
 import { createChatInput } from "../chat-input.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { createConfirmationHandler } from "../confirm-prompt.js";
+import { createInstructionsAnnouncer } from "../../context/project-instructions/create-instructions-announcer.js";
 import { createAgentFromConfig } from "../create-agent-from-config.js";
 import { closeAgentRun } from "../close-agent-run.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
@@ -15,36 +15,9 @@ import { formatCacheStatus } from "../format-cache-status.js";
 
 const chatCommands = ["/help", "/tools", "/skills", "/usage", "/session", "/exit"];
 
-export const chatHelp = `Usage: ctxkit chat [options]
+import { chatHelp } from "./chat-help.js";
 
-An interactive session with the agent in the workspace; each message is one agent task on the same
-conversation.
-
-Typing: Enter sends; a line ending in \\ (or Alt+Enter) continues on the next line; a paste is one
-message. Up/Down walk the history (kept per workspace), Ctrl-R searches it, Tab completes /
-commands. Messages typed
-while the agent works are queued and sent after the turn. Ctrl-C stops the current turn; at the
-prompt, Ctrl-C twice, Ctrl-D or /exit leaves.
-
-Confirmations (writes, bash) show the diff or the command; answer y (yes), n (no), a (always, for
-this tool, for the rest of the session) or n followed by a reason, which is passed to the model.
-
-Commands:
-  /help      this list
-  /tools     the tools the agent has
-  /skills    the skills found; type /<skill> args to run with one loaded
-  /usage     tokens so far, the cached share, and the cost (sub-agents' on their own line); the
-             prompt cache's lifetime and key, and why each cache miss happened, with what it re-billed
-  /session   the session id and file (resume with --session <id> or --continue)
-  /exit      leave
-
-${agentOptionsHelp}
-Display:
-  --collapse-thinking       show one line per thinking block instead of its text
-  Replies are rendered as Markdown on a colour terminal, plain otherwise.
-
-Exit codes: 0 left with /exit or Ctrl-D; 2 a usage error; 130 left with Ctrl-C.
-`;
+export { chatHelp };
 
 /** `ctxkit chat`: a conversation; each message is one agent run on the shared trajectory. */
 export async function chatCommand(args: string[], io: CliIo): Promise<number> {
@@ -73,6 +46,8 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     provider: setup.provider,
     system: setup.system,
     extra: { settings: setup.settings },
+    // Changed project instructions go before the person's next message, announced by a policy.
+    policies: [createInstructionsAnnouncer({ takeChange: setup.takeInstructionsChange, onAnnounce: () => io.stdout.write(style.dim("(the project instructions changed; the model is told with this message)\n")) })],
     notes,
     ...(budget ? { budget: { settings: budget, readLine: input.nextAnswer, output: io.stdout, style } } : {}),
     confirmToolCall: createConfirmationHandler({ approveAll: config.yes, allow: config.allow, readLine: input.nextAnswer, output: io.stdout, style, workspace: config.workspace, interactive: io.stdin.isTTY === true }),
@@ -162,10 +137,8 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
         else io.stdout.write(`Unknown command ${command}. Type /help.\n`);
         continue;
       }
-      const change = setup.takeInstructionsChange();
-      if (change) io.stdout.write(style.dim("(the project instructions changed; the model is told with this message)\n"));
       current = new AbortController();
-      for await (const event of agent.run(change ? `${change}\n\n${line}` : line, { signal: current.signal })) {
+      for await (const event of agent.run(line, { signal: current.signal })) {
         renderer.handle(event);
         if (event.type === "usage") callUsages.push(event.usage);
         if (event.type === "cache_miss") {

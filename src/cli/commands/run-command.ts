@@ -1,9 +1,9 @@
 import type { AgentEvent } from "../../types/index.js";
-import { agentOptionsHelp } from "../agent-options-help.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { toCliMessage } from "../cli-error-message.js";
 import { createConfirmationHandler, lineReader } from "../confirm-prompt.js";
+import { createInstructionsAnnouncer } from "../../context/project-instructions/create-instructions-announcer.js";
 import { createAgentFromConfig } from "../create-agent-from-config.js";
 import { closeAgentRun } from "../close-agent-run.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
@@ -19,22 +19,9 @@ function costOfCall(usage: Usage, model: string): number | undefined {
   return pricing ? estimateCost(usage, pricing) : undefined;
 }
 
-export const runHelp = `Usage: ctxkit run [options] "<task>"
+import { runHelp } from "./run-help.js";
 
-Runs one agent task in the workspace: the model's text goes to stdout, one line per tool call and
-its outcome too; notes, warnings and errors go to stderr.
-
-${agentOptionsHelp}
-Output:
-  --json                    print events as NDJSON on stdout; the last line is the run_end event
-
-Exit codes: 0 the agent gave a final answer; 1 it stopped otherwise (a budget stop ends with
-"stopped (budget_exceeded)" on stderr), or a write or command was
-declined because there was no terminal to ask (pass --yes, or "allow" in ~/.config/ctxkit/config.json);
-2 a usage error; 130 interrupted with Ctrl-C.
-
-A task of the form "/<skill> args" runs with that skill's instructions loaded.
-`;
+export { runHelp };
 
 /** `ctxkit run "<task>"`: one agent run, streamed to the terminal or as NDJSON. */
 export async function runCommand(args: string[], io: CliIo): Promise<number> {
@@ -65,6 +52,8 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     provider: setup.provider,
     system: setup.system,
     extra: { settings: setup.settings },
+    // Changed project instructions (a resumed session) go before the task, announced by a policy.
+    policies: [createInstructionsAnnouncer({ takeChange: setup.takeInstructionsChange })],
     confirmToolCall: createConfirmationHandler({
       approveAll: config.yes,
       allow: config.allow,
@@ -99,9 +88,8 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   });
   let last: AgentEvent | undefined;
   let errorShown = false;
-  const change = setup.takeInstructionsChange();
   try {
-    const events = agent.run(change ? `${change}\n\n${task}` : task, { signal: controller.signal });
+    const events = agent.run(task, { signal: controller.signal });
     for await (const event of otel ? otel.tracing.traceRun(events) : events) {
       last = event;
       if (event.type === "error") errorShown = true;

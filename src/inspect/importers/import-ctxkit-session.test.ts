@@ -46,9 +46,16 @@ describe("importCtxkitSession", () => {
     expect(transcripts[0]?.calls).toHaveLength(1);
   });
 
-  it("reports a stray blank line and keeps the calls before it", () => {
-    const { transcripts, problems } = importCtxkitSession(`${basic}\n`, "blank.jsonl");
-    expect(problems).toEqual([{ file: "blank.jsonl", line: 13, reason: expect.stringContaining("empty line") }]);
+  it("ignores blank lines at the end of the file", () => {
+    const { transcripts, problems } = importCtxkitSession(`${basic}\n\n`, "blank.jsonl");
+    expect(problems).toEqual([]);
+    expect(transcripts[0]?.calls).toHaveLength(2);
+  });
+
+  it("reports a stray blank line between records and keeps the calls before it", () => {
+    const lines = basic.trimEnd().split("\n");
+    const { transcripts, problems } = importCtxkitSession(`${[...lines.slice(0, -1), "", lines.at(-1)].join("\n")}\n`, "blank.jsonl");
+    expect(problems).toEqual([{ file: "blank.jsonl", line: lines.length, reason: expect.stringContaining("empty line") }]);
     expect(transcripts[0]?.calls).toHaveLength(2);
   });
 

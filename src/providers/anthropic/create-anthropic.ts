@@ -92,6 +92,7 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
   const timeouts = resolveStreamTimeouts(settings.timeouts, "createAnthropic");
 
   return {
+    specificationVersion: "v1",
     name: "anthropic",
     model: settings.model,
     ...(settings.toolSearch === undefined ? {} : { nativeToolSearch: true }),

@@ -78,6 +78,7 @@ export function createLlama(options: LlamaProviderOptions): LlamaProvider {
   }
 
   return {
+    specificationVersion: "v1",
     name: "llama",
     model: options.model ?? basename(options.modelPath),
     calls,

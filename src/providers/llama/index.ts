@@ -2,6 +2,3 @@ export { createLlama, type LlamaProvider } from "./create-llama.js";
 export type { LlamaProviderOptions, LlamaToolChoice } from "./llama-provider-options.js";
 export type { LlamaCallRecord } from "./stream-llama-call.js";
 export { createTinyQwen3Gguf, type TinyQwen3Options } from "./gguf/create-tiny-qwen3-gguf.js";
-export { writeGgufFile, type GgufFileContents, type GgufTensor, type GgufValue } from "./gguf/write-gguf-file.js";
-export { readGgufMetadataString } from "./gguf/read-gguf-metadata-string.js";
-export { nodeLlamaCppInstallCommand } from "./load-node-llama-cpp.js";

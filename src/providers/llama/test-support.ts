@@ -49,6 +49,7 @@ export async function collect(stream: AsyncIterable<ProviderEvent>): Promise<Pro
 export function recording(provider: Provider): Provider & { requests: ModelRequest[] } {
   const requests: ModelRequest[] = [];
   return {
+    specificationVersion: provider.specificationVersion,
     name: provider.name,
     model: provider.model,
     requests,

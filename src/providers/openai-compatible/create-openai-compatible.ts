@@ -13,6 +13,7 @@ import { streamOpenAICompatible } from "./stream-openai-compatible.js";
 export function createOpenAICompatible(settings: OpenAICompatibleSettings): Provider {
   const resolved = resolveOpenAICompatibleSettings(settings);
   return {
+    specificationVersion: "v1",
     name: `openai-compatible:${resolved.profile.vendor}`,
     model: resolved.model,
     stream: (request: ModelRequest, signal?: AbortSignal) => streamOpenAICompatible(resolved, request, signal),

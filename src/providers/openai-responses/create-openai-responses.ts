@@ -81,6 +81,7 @@ export function createOpenAIResponses(settings: OpenAIResponsesSettings): Provid
   };
 
   return {
+    specificationVersion: "v1",
     name: "openai-responses",
     model: settings.model,
     ...(settings.toolSearch === true ? { nativeToolSearch: true } : {}),

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent } from "../../loop/create-agent.js";
-import { resolveDeferredTools } from "../../tools/search/resolve-deferred-tools.js";
 import { createTestClock, createTestIds } from "../../loop/test-support.js";
 import { isMessage } from "../../session/validate-message.js";
 import { startLoopbackServer, type LoopbackServer, type ScriptedHttpResponse } from "../../testing/loopback-server.js";
 import { defineTool } from "../../tools/tool.js";
+import { resolveDeferredTools } from "../../tools/search/resolve-deferred-tools.js";
 import type { AgentEvent } from "../../types/index.js";
 import { createOpenAIResponses } from "./index.js";
 
@@ -113,7 +113,9 @@ describe("OpenAI Responses against recorded streams", () => {
     });
     const provider = createOpenAIResponses({ model: "gpt-5.4", apiKey: "test", baseURL: server.url, toolSearch: true });
     expect(provider.nativeToolSearch).toBe(true);
-    const agent = createAgent({ provider, system: "You report the weather.", ...resolveDeferredTools({ tools: [calculator, getWeather], nativeToolSearch: provider.nativeToolSearch === true }), prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
+    // The deferred tool is routed by the tool-search policy in its native form (the API searches it).
+    const deferred = resolveDeferredTools({ tools: [calculator, getWeather], nativeToolSearch: true });
+    const agent = createAgent({ provider, system: "You report the weather.", ...deferred, prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
     const events = await run(agent, "What's the weather in San Francisco?");
     expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
 
@@ -162,5 +164,28 @@ describe("OpenAI Responses against recorded streams", () => {
     expect(last.error.code).toBe("provider_http_error");
     expect(last.error.message).toContain("insufficient_quota");
     expect(last.error.message).toContain("You exceeded your current quota");
+  });
+});
+
+describe("server-side compaction as a declared break", () => {
+  it("drops what the recorded compaction item covers, declared, and sends the item byte-exact first", async () => {
+    const { createServerCompactionPolicy } = await import("../../context/server-compaction/server-compaction-policy.js");
+    const recorded = lines("gpt-5.2-server-compaction.jsonl");
+    const followUp = [
+      '{"type":"response.created","response":{"id":"resp_2","status":"in_progress","output":[]}}',
+      '{"type":"response.output_text.delta","output_index":0,"content_index":0,"item_id":"msg_2","delta":"Sure."}',
+      '{"type":"response.completed","response":{"id":"resp_2","status":"completed","usage":{"input_tokens":3000,"input_tokens_details":{"cached_tokens":0},"output_tokens":2}}}',
+    ];
+    server = await startLoopbackServer([sse(recorded), sse(followUp)]);
+    const provider = createOpenAIResponses({ model: "gpt-5.2", apiKey: "test", baseURL: server.url, compactThreshold: 50_000 });
+    const agent = createAgent({ provider, system: "You explain testing.", tools: [], context: [createServerCompactionPolicy()], prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
+    await run(agent, "Compare unit, integration and E2E tests.");
+    const events = await run(agent, "Shorter, please.");
+    expect(events.find((event) => event.type === "context_edit")).toMatchObject({ kind: "replace", start: 0, end: 1 });
+    expect(events.find((event) => event.type === "cache_break")).toMatchObject({ declared: true, reason: expect.stringContaining("server-side compaction") });
+    const second = JSON.parse(server.requests[1]!.body) as { input: Array<{ type?: string; role?: string }> };
+    // The compaction item's assistant turn opens the input; the first question is gone.
+    expect(second.input.map((item) => item.type ?? item.role)).toEqual(["message", "compaction", "user"]);
+    expect(server.requests[1]!.body).toContain(doneItem(recorded, "compaction").bytes);
   });
 });

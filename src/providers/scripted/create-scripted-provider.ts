@@ -96,6 +96,7 @@ export function createScriptedProvider(options: ScriptedProviderOptions): Script
   }
 
   return {
+    specificationVersion: "v1",
     name: options.name ?? "scripted",
     model: options.model ?? "scripted-model",
     requests,

@@ -15,7 +15,11 @@ killed with SIGKILL mid-run and resumed against a local model server; session fi
 other agents are mutated from a seeded generator; every tool is tried with paths that lead outside
 the workspace while another process swaps a folder for a link to outside; workspace configs and
 confirmations are checked through the command; and the resource limits are pushed (a backtracking
-grep pattern, a FIFO, a 64 MB line, a 1 GB file, a 50 MB tool result, a 200k-character word).
+grep pattern, a FIFO, a 64 MB line, a 1 GB file, a 50 MB tool result, a 200k-character word, and
+bash processes that try to outlive their call: \`(sleep 25 &)\`, \`setsid sh -c "sleep 26"\`). Session files
+are also cross-checked (a final answer removed, a usage figure edited, a trailing blank line);
+big-events times one 5 MB and one 10 MB SSE event in each provider (linear: at most 2.5×, start-up
+removed); listing-race runs list_dir, glob and grep while a folder flips to a link to outside.
 
 Counted per battery: trials, freezes (a trial over its time bound, or the event loop blocked over
 2 s), crashes (an error that is not one of ctxkit's typed errors), escapes (outside content read,

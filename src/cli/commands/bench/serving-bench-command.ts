@@ -4,6 +4,7 @@ import { availableParallelism, cpus, platform } from "node:os";
 import { dirname, relative, resolve } from "node:path";
 import { formatServingReport, runServingBench } from "../../../bench/serving/index.js";
 import { createLlama, createTinyQwen3Gguf, type LlamaProvider } from "../../../providers/llama/index.js";
+import { loadNodeLlamaCpp } from "../../../providers/llama/load-node-llama-cpp.js";
 import { createOpenAICompatible, type OpenAICompatibleVendor } from "../../../providers/openai-compatible/index.js";
 import type { Provider } from "../../../providers/provider.js";
 import { createQwen3TokenCounter } from "../../../tokens/qwen3-token-counter.js";
@@ -86,6 +87,7 @@ export async function servingBenchCommand(args: string[], io: CliIo): Promise<nu
     });
     target = { kind: "openai-compatible", baseURL: flags["base-url"], vendor: flags.vendor ?? "openai", model: flags.model };
   } else {
+    await loadNodeLlamaCpp(); // without the engine, say so in one sentence before generating a model
     const modelPath = modelPathFlag === undefined ? await createTinyQwen3Gguf() : resolve(io.cwd, modelPathFlag);
     engine = createLlama({
       modelPath,

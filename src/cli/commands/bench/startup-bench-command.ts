@@ -1,0 +1,39 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, relative } from "node:path";
+import { formatStartupReport, runStartupBench, startupGoal } from "../../../bench/startup/run-startup-bench.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
+import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import type { CliIo } from "../../cli-io.js";
+
+export const startupBenchHelp = `Usage: ctxkit bench startup [--runs <n>] [--json] [--out <file>]
+
+How long the ctxkit command takes to start, side by side with a bare \`node -e ''\`: \`ctxkit --help\`,
+\`ctxkit run --help\`, and the start of a run (spawn until its first model request reaches a local
+OpenAI-compatible server). Probes are interleaved run by run; the table shows the median, the
+fastest run and the ratio to bare node (goal: within ${startupGoal}×). Uses the built dist/.
+
+Options:
+  --runs <n>   runs per probe (default 7)
+  --json       print the result as JSON instead of the table
+  --out <file> where the JSON is written (startup.json; see below)
+
+${benchResultsHelp}`;
+
+const options = { runs: { type: "string" }, out: { type: "string" } } as const;
+
+/** `ctxkit bench startup`: CLI start-up against bare node. */
+export async function startupBenchCommand(args: string[], io: CliIo): Promise<number> {
+  const { flags, extra } = parseCommandLine(args, options);
+  if (flags.help) {
+    io.stdout.write(startupBenchHelp);
+    return 0;
+  }
+  const runs = parsePositiveInteger(extra.runs as string | undefined, "--runs") ?? 7;
+  const result = await runStartupBench(runs);
+  io.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatStartupReport(result));
+  const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/startup.json");
+  await mkdir(dirname(out), { recursive: true });
+  await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
+  if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);
+  return 0;
+}

@@ -1,0 +1,19 @@
+import { agentOptionsHelp } from "../agent-options-help.js";
+
+// Its own module, so `ctxkit run --help` prints it without loading the agent, providers and tools.
+export const runHelp = `Usage: ctxkit run [options] "<task>"
+
+Runs one agent task in the workspace: the model's text goes to stdout, one line per tool call and
+its outcome too; notes, warnings and errors go to stderr.
+
+${agentOptionsHelp}
+Output:
+  --json                    print events as NDJSON on stdout; the last line is the run_end event
+
+Exit codes: 0 the agent gave a final answer; 1 it stopped otherwise (a budget stop ends with
+"stopped (budget_exceeded)" on stderr), or a write or command was
+declined because there was no terminal to ask (pass --yes, or "allow" in ~/.config/ctxkit/config.json);
+2 a usage error; 130 interrupted with Ctrl-C.
+
+A task of the form "/<skill> args" runs with that skill's instructions loaded.
+`;
