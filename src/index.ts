@@ -60,3 +60,4 @@ export type { TokenCounter, TokenCounterName } from "./tokens/token-counter.js";
 export { createCompression, type CompressionOptions, type CompressionPolicy, type CompressionPolicyName, type CompressionSettings, type CompressionStats, type CreateCompressionOptions } from "./context/compression/index.js";
 export { createStatusBar, type StatusBar, type StatusBarOptions, type StatusBarSettings, type StatusBarMode, type TodoItem, type TodoStatus } from "./context/status-bar/index.js";
 export { detectSystemState, type SystemState } from "./agents/detect-system-state.js";
+export { createAgentTracing, traceAgentRun, type AgentTracing, type AgentTracingOptions, type TraceRunOptions } from "./tracing/index.js";

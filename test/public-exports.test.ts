@@ -104,9 +104,9 @@ describe("the curated public surface", () => {
     }
   }, 300_000);
 
-  it("ctxkit/tracing needs only @opentelemetry/api, never the SDK", async () => {
-    const { names, loaded } = await importInChild("dist/tracing/index.js");
-    expect(names).toEqual(["captureContentVariable", "createAgentTracing", "ctxkitAttributes", "genAi", "traceAgentRun"]);
+  it("tracing (on ctxkit) needs only @opentelemetry/api, never the SDK", async () => {
+    const { names, loaded } = await importInChild(manifest.exports["."]!.default);
+    expect(names).toEqual(expect.arrayContaining(["createAgentTracing", "traceAgentRun"]));
     const otel = [...new Set(loaded.flatMap((url) => /node_modules\/(@opentelemetry\/[^/]+)/.exec(url)?.[1] ?? []))];
     expect(otel).toEqual(["@opentelemetry/api"]);
   }, 120_000);

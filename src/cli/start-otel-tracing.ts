@@ -1,5 +1,8 @@
 import type { AgentTracing } from "../tracing/index.js";
-import type { Usage } from "../types/index.js";
+import { ConfigError, type Usage } from "../types/index.js";
+
+export const otelSdkInstallCommand =
+  "npm install @opentelemetry/sdk-trace@3.1.1 @opentelemetry/resources@3.1.1 @opentelemetry/exporter-trace-otlp-proto@0.301.1 @opentelemetry/otlp-exporter-base@0.301.1 @opentelemetry/otlp-transformer@0.301.1";
 
 export interface OtelTracing {
   tracing: AgentTracing;
@@ -16,12 +19,16 @@ type Env = Readonly<Record<string, string | undefined>>;
  * Spans go through a bounded batch queue, so a slow or dead collector never holds up the run.
  */
 export async function startOtelTracing(env: Env, options: { costOf?: (usage: Usage, model: string) => number | undefined } = {}): Promise<OtelTracing> {
-  const [{ TracerProvider, BatchSpanProcessor }, { resourceFromAttributes }, { createAgentTracing }] = await Promise.all([
-    import("@opentelemetry/sdk-trace"),
-    import("@opentelemetry/resources"),
-    import("../tracing/index.js"),
-  ]);
-  const exporter = await createOtlpExporter(env);
+  let sdk: [typeof import("@opentelemetry/sdk-trace"), typeof import("@opentelemetry/resources"), typeof import("../tracing/index.js")];
+  let exporter: Awaited<ReturnType<typeof createOtlpExporter>>;
+  try {
+    sdk = await Promise.all([import("@opentelemetry/sdk-trace"), import("@opentelemetry/resources"), import("../tracing/index.js")]);
+    exporter = await createOtlpExporter(env);
+  } catch (error) {
+    // The SDK packages are optional peers: a plain install of ctxkit leaves them out.
+    throw new ConfigError("dependency_missing", `Exporting traces needs the OpenTelemetry SDK packages, which could not be loaded (${error instanceof Error ? error.message : String(error)}). Install them next to ctxkit with: ${otelSdkInstallCommand}`, { cause: error });
+  }
+  const [{ TracerProvider, BatchSpanProcessor }, { resourceFromAttributes }, { createAgentTracing }] = sdk;
   let ended = 0;
   let exported = 0;
   // Counting what was delivered: every ended span not delivered by shutdown was dropped (a full queue, a failed export).

@@ -1,4 +1,4 @@
-import type { AgentEvent } from "../../types/index.js";
+import { isCtxkitError, type AgentEvent } from "../../types/index.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { toCliMessage } from "../cli-error-message.js";
@@ -45,7 +45,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const unanswered: string[] = [];
   const guarded: string[] = [];
   // Loaded only when the OTEL_* variables ask for traces: a plain run never imports the SDK.
-  const otel = otelTracingRequested(io.env) ? await (await import("../start-otel-tracing.js")).startOtelTracing(io.env, { costOf: costOfCall }) : undefined;
+  const otel = otelTracingRequested(io.env) ? await startTracingOrSay(io) : undefined;
   const { agent, session, warnings, skills, mcp } = await createAgentFromConfig(config, {
     ...(otel ? { observeChildRun: otel.tracing.observeChildRun } : {}),
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
@@ -148,4 +148,15 @@ export function describeStatusBarDecision(decision: StatusBarModeDecision): stri
     `(${round(cachedInputPriceRatio)} price ratio × ${round(statusTokens)}-token status × ${round(expectedUpdates)} calls ÷ 2); ` +
     `replacing re-processes what follows the old status: ≈${round(decision.replaceSide)} (${round(1 - cachedInputPriceRatio)} × ${round(appendedTokensPerUpdate)} tokens)`
   );
+}
+
+/** Tracing is asked for by the environment; without the SDK packages the run goes on untraced, said in one line. */
+async function startTracingOrSay(io: CliIo): Promise<import("../start-otel-tracing.js").OtelTracing | undefined> {
+  try {
+    return await (await import("../start-otel-tracing.js")).startOtelTracing(io.env, { costOf: costOfCall });
+  } catch (error) {
+    if (!isCtxkitError(error) || error.code !== "dependency_missing") throw error;
+    io.stderr.write(`ctxkit run: traces are not exported: ${error.message}\n`);
+    return undefined;
+  }
 }
