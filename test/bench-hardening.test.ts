@@ -18,7 +18,7 @@ describe("ctxkit bench hardening", () => {
     expect(run.stdout).toMatch(/battery\s+trials\s+freezes\s+crashes\s+escapes\s+silent merges\s+lost records/);
     const json = JSON.parse(await readFile(out, "utf8")) as { benchmark: string; seed: number; counts: Record<string, number>; batteries: BatteryResult[]; totals: Record<string, number> };
     expect(json).toMatchObject({ benchmark: "hardening", seed: 5, counts: { "kill-resume": 3, "session-files": 3, streams: 3, race: 3, config: 3 } });
-    expect(json.batteries.map((battery) => battery.battery)).toEqual(["kill-resume", "session-files", "streams", "importers", "workspace-escapes", "config-and-confirmations", "resource-limits"]);
+    expect(json.batteries.map((battery) => battery.battery)).toEqual(["kill-resume", "session-files", "streams", "big-event-sse", "importers", "workspace-escapes", "listing-race", "config-and-confirmations", "resource-limits"]);
     for (const battery of json.batteries) {
       expect(battery.trials, battery.battery).toBeGreaterThan(0);
       expect({ battery: battery.battery, failures: battery.failures }).toEqual({ battery: battery.battery, failures: [] });
