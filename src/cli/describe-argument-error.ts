@@ -1,4 +1,7 @@
-import { closest, distance } from "fastest-levenshtein";
+import { createRequire } from "node:module";
+
+// fastest-levenshtein is loaded by the first typo to suggest for, not when the CLI starts.
+const requireFromHere = createRequire(import.meta.url);
 
 /**
  * Turns Node's `parseArgs` error into one sentence for a person: the flag that was not understood
@@ -25,6 +28,7 @@ export function suggestFlag(typed: string, knownFlags: readonly string[]): strin
   const name = typed.replace(/^-+/, "").split("=")[0]!;
   const candidates = knownFlags.flatMap((known) => [known, `no-${known}`]);
   if (candidates.length === 0 || name === "") return undefined;
+  const { closest, distance } = requireFromHere("fastest-levenshtein") as typeof import("fastest-levenshtein");
   const nearest = closest(name, candidates);
   const limit = Math.max(2, Math.floor(name.length / 3));
   return distance(name, nearest) <= limit ? `--${nearest}` : undefined;

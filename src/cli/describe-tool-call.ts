@@ -1,9 +1,10 @@
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
-import { structuredPatch } from "diff";
+import { createRequire } from "node:module";
 import type { ToolCallInfo } from "../loop/agent-options.js";
 import type { TerminalStyle } from "./terminal-style.js";
 
+const requireFromHere = createRequire(import.meta.url);
 /** Files larger than this are not read for a diff (the prompt shows the call's arguments instead). */
 const maxDiffSourceBytes = 512_000;
 const maxShownLines = 80;
@@ -35,6 +36,8 @@ function applyEdit(text: string, oldString: unknown, newString: unknown, replace
 }
 
 function formatDiff(path: string, before: string | undefined, after: string, style: TerminalStyle): string {
+  // diff is loaded by the first write or edit asked about, not when the CLI starts.
+  const { structuredPatch } = requireFromHere("diff") as typeof import("diff");
   const patch = structuredPatch(path, path, before ?? "", after, "", "", { context: 3 });
   const lines: string[] = [`  ${style.bold(before === undefined ? `new file ${path}` : path)}`];
   for (const hunk of patch.hunks) {

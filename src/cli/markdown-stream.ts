@@ -1,23 +1,27 @@
 import { createRequire } from "node:module";
-import { Marked } from "marked";
+import type { Marked as MarkedParser } from "marked";
 import type { markedTerminal as MarkedTerminal } from "marked-terminal";
 
 const requireFromHere = createRequire(import.meta.url);
-let markedTerminal: typeof MarkedTerminal | null | undefined;
+let renderer: { Marked: typeof MarkedParser; markedTerminal: typeof MarkedTerminal } | null | undefined;
 
 /**
  * marked-terminal (with its syntax highlighter, ~9 MB) is an optional peer: it would take the
  * library's install over its 40 MB budget. Without it, replies are shown as the Markdown they are.
+ * Both it and marked are loaded by the first reply on a terminal (not when the CLI starts: piped
+ * output and `ctxkit run` never render Markdown).
  */
-function loadMarkedTerminal(): typeof MarkedTerminal | null {
-  if (markedTerminal === undefined) {
+function loadRenderer(): typeof renderer {
+  if (renderer === undefined) {
     try {
-      markedTerminal = (requireFromHere("marked-terminal") as { markedTerminal: typeof MarkedTerminal }).markedTerminal;
+      const { markedTerminal } = requireFromHere("marked-terminal") as { markedTerminal: typeof MarkedTerminal };
+      const { Marked } = requireFromHere("marked") as { Marked: typeof MarkedParser };
+      renderer = { Marked, markedTerminal };
     } catch {
-      markedTerminal = null;
+      renderer = null;
     }
   }
-  return markedTerminal;
+  return renderer;
 }
 
 export interface MarkdownStream {
@@ -32,11 +36,11 @@ export interface MarkdownStream {
  * written. A reply is readable as it arrives without re-drawing what was already written.
  */
 export function createMarkdownStream(write: (text: string) => void, width: number): MarkdownStream {
-  const terminalRenderer = loadMarkedTerminal();
-  if (terminalRenderer === null) return { push: write, end: () => {} };
+  const loaded = loadRenderer();
+  if (loaded === null || loaded === undefined) return { push: write, end: () => {} };
   // Each stream has its own parser: marked's global instance would carry the renderer to every user.
-  const marked = new Marked();
-  marked.use(terminalRenderer({ width, reflowText: false, tab: 2 }) as Parameters<typeof marked.use>[0]);
+  const marked = new loaded.Marked();
+  marked.use(loaded.markedTerminal({ width, reflowText: false, tab: 2 }) as Parameters<typeof marked.use>[0]);
   let buffer = "";
   const render = (text: string) => {
     if (text.trim() === "") return;

@@ -226,6 +226,16 @@ describe("agent loop", () => {
     expect(() => createAgent({ provider, system: "s", tools: [{ ...weatherTool, parameters: { type: "string" } }] })).toThrow(/object schema/);
   });
 
+  it("compiles a tool's schema on its first call: a schema ajv refuses fails that call, not the agent's creation", async () => {
+    const brokenTool = { ...weatherTool, name: "broken", parameters: { type: "object" as const, properties: { city: { type: "no-such-type" } } } };
+    const provider = createScriptedProvider({ turns: [{ toolCalls: [{ name: "broken", arguments: { city: "Oslo" } }] }, "done"] });
+    const agent = createAgent({ provider, system: "s", tools: [weatherTool, brokenTool] });
+    const result = await agent.run("go").result();
+    const toolMessage = agent.messages.find((message): message is ToolMessage => message.role === "tool");
+    expect(toolMessage?.content).toContain("'broken' cannot be called: its parameters are not a valid JSON Schema.");
+    expect(result.stopReason).toBe("final_answer");
+  });
+
   it("puts the tail last and never stores it in the trajectory", async () => {
     const provider = createScriptedProvider({ turns: [{ toolCalls: [{ name: "get_weather", arguments: { city: "Oslo" } }] }, "done"] });
     const agent = createAgent({ provider, system: "s", tools: [weatherTool], context: [{ name: "test", tail: ({ iteration }) => `<agent_status>call=${iteration}</agent_status>`  }] });

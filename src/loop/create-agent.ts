@@ -47,7 +47,8 @@ export function createAgent(options: AgentOptions): Agent {
   const tools = [...(options.tools ?? []), ...(policy.tools ?? [])];
   validateToolDefinitions(tools);
   checkDeferredToolsAreRouted(tools, policy.members);
-  const validators = compileArgumentValidators(tools);
+  // Compiled on each tool's first call: the agent's start does not load ajv for tools never called.
+  const validators = compileArgumentValidators(tools, { eager: false });
   const prefix = resolveAgentPrefix({ system: options.system, tools: options.tools ?? [], context: policy.members });
   // Definitions a provider searches on its side (native tool search) go with every request.
   const deferredTools = policy.deferredTools && policy.deferredTools.length > 0 ? policy.deferredTools : undefined;

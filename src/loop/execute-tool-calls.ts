@@ -109,7 +109,13 @@ async function runToolCall(call: ToolCallPart, tool: Tool<any> | undefined, cont
   }
   const validator = context.tools.get(call.name) === tool ? (context.validators.get(call.name) ?? acceptAll) : lateValidator(tool);
   if (validator === undefined) return failure("failed", `'${call.name}' cannot be called: its parameters are not a valid JSON Schema.`);
-  const verdict = validator(call.arguments);
+  let verdict: ReturnType<ArgumentsValidator>;
+  try {
+    verdict = validator(call.arguments);
+  } catch {
+    // The agent's validators compile on a tool's first call; a schema that does not compile fails that call.
+    return failure("failed", `'${call.name}' cannot be called: its parameters are not a valid JSON Schema.`);
+  }
   if (!verdict.valid) {
     return failure(
       "invalid_arguments",

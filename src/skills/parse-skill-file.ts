@@ -1,5 +1,9 @@
-import { parse } from "yaml";
+import { createRequire } from "node:module";
 import type { Skill, SkillWarning } from "./skill.js";
+
+const requireFromHere = createRequire(import.meta.url);
+// yaml is loaded by the first SKILL.md, not when the CLI starts (most workspaces have no skills).
+let parseYaml: typeof import("yaml").parse | undefined;
 
 /** Limits on one `SKILL.md`: the file is read from disk and may come from anyone. */
 export interface SkillFileLimits {
@@ -42,7 +46,8 @@ export function parseSkillFile(text: string, location: { path: string; directory
 
   let frontmatter: unknown;
   try {
-    frontmatter = parse(frontmatterText, { maxAliasCount, uniqueKeys: true, prettyErrors: true });
+    parseYaml ??= (requireFromHere("yaml") as typeof import("yaml")).parse;
+    frontmatter = parseYaml(frontmatterText, { maxAliasCount, uniqueKeys: true, prettyErrors: true });
   } catch (error) {
     const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
     return skipped("skill_frontmatter_invalid", `the frontmatter is not valid YAML (${reason}).`);

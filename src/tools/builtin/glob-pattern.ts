@@ -1,5 +1,15 @@
-import { RE2JS } from "re2js";
+import { createRequire } from "node:module";
+import type { RE2JS as RE2JSClass } from "re2js";
 import { ToolError } from "../tool.js";
+
+const requireFromHere = createRequire(import.meta.url);
+let re2: typeof RE2JSClass | undefined;
+
+/** re2js is loaded by the first glob, not when the tools are created (the CLI's start-up). */
+function loadRe2(): typeof RE2JSClass {
+  re2 ??= (requireFromHere("re2js") as typeof import("re2js")).RE2JS;
+  return re2;
+}
 
 /** A compiled glob; `test` runs in time linear in the subject's length. */
 export interface GlobMatcher {
@@ -65,6 +75,7 @@ export function globToRegExp(pattern: string): GlobMatcher {
     throw new ToolError("invalid_arguments", `Glob pattern '${pattern}' has an unclosed '{'; close every '{a,b}' group.`);
   }
   try {
+    const RE2JS = loadRe2();
     const compiled = RE2JS.compile(`^${source}$`, RE2JS.DOTALL);
     return { test: (subject) => compiled.matches(subject) };
   } catch (error) {

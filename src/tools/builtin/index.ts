@@ -15,7 +15,7 @@ export { createListDirTool, type ListDirArgs, type ListDirToolOptions } from "./
 export { createReadFileTool, type ReadFileArgs, type ReadFileToolOptions } from "./read-file.js";
 export { createWriteFileTool, type WriteFileArgs, type WriteFileToolOptions } from "./write-file.js";
 export { globToRegExp } from "./glob-pattern.js";
-export { createWebFetchTool, type WebFetchArgs, type WebFetchToolOptions } from "./web-fetch/index.js";
+export { createWebFetchTool, type WebFetchArgs, type WebFetchToolOptions } from "./web-fetch/web-fetch-tool.js";
 
 /** Every built-in tool name; `bash` is only created when enabled. */
 export const builtinToolNames = ["read_file", "write_file", "edit_file", "list_dir", "glob", "grep", "bash"] as const;

@@ -1,10 +1,10 @@
 import { defineTool, ToolError, type Tool, type ToolContext, type ToolErrorKind } from "../../tool.js";
 import { formatByteSize } from "../file-content.js";
 import { decodeText } from "./decode-text.js";
-import { fetchPage, type FetchedPage } from "./fetch-page.js";
+import type { FetchedPage } from "./fetch-page.js";
 import { formatFetchResult } from "./format-fetch-result.js";
 import { systemHostResolver, type HostResolver } from "./host-resolver.js";
-import { convertHtmlToMarkdown } from "./html-to-markdown.js";
+import type { convertHtmlToMarkdown } from "./html-to-markdown.js";
 
 export interface WebFetchArgs {
   url: string;
@@ -60,7 +60,10 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<WebF
     timeoutMs: timeoutMs + 15_000,
     async execute(args, context) {
       const page = await fetchWithDeadline(args.url, context);
-      return describePage(page);
+      // The page reader (a DOM, Readability, Turndown: ~0.6 s to load) is imported on the first page,
+      // not when the CLI starts.
+      const { convertHtmlToMarkdown } = await import("./html-to-markdown.js");
+      return describePage(page, convertHtmlToMarkdown);
     },
   });
 
@@ -68,6 +71,7 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<WebF
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([context.signal, deadline]);
     try {
+      const { fetchPage } = await import("./fetch-page.js");
       return await fetchPage(url, { resolver, maxBytes, maxRedirects, allowLoopback: options.allowLoopback === true, signal });
     } catch (error) {
       if (deadline.aborted && !context.signal.aborted) {
@@ -78,14 +82,14 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<WebF
   }
 }
 
-function describePage(page: FetchedPage): string {
+function describePage(page: FetchedPage, convertHtml: typeof convertHtmlToMarkdown): string {
   const decoded = decodeText(page.bytes, page.contentType, page.kind === "html");
   const notes = decoded.unknownCharset ? [`the page named an unknown character set '${decoded.unknownCharset}'; it was read as UTF-8.`] : [];
   if (page.kind !== "html") {
     if (page.status >= 400) throw statusError(page, decoded.text);
     return formatFetchResult({ page, body: decoded.text, notes });
   }
-  const converted = convertHtmlToMarkdown(decoded.text, page.url);
+  const converted = convertHtml(decoded.text, page.url);
   if (page.status >= 400) throw statusError(page, converted.title || converted.markdown);
   return formatFetchResult({ page, title: converted.title, body: converted.markdown, hidden: converted.hidden, notes });
 }
