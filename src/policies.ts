@@ -29,3 +29,4 @@ export { createRepeatedCallLimit } from "./tools/create-repeated-call-limit.js";
 export { createToolOutputCap } from "./tools/create-tool-output-cap.js";
 export { definePrompt, lintPrompt, lintToolDefinitions, type DefinedPrompt, type PromptDefinition, type PromptFinding, type ToolLintFinding } from "./prompts/index.js";
 export { createServerCompactionPolicy } from "./context/server-compaction/server-compaction-policy.js";
+export { createResumeAfterCompaction } from "./context/server-compaction/resume-after-compaction.js";

@@ -99,7 +99,7 @@ export function createToolsFromConfig(config: ResolvedConfig): Tool<any>[] {
  * The status bar for a command: the parts the flags left on, the local time zone, the workspace as
  * working directory, and α (cached ÷ uncached input price) from the pricing catalog for `auto`.
  */
-export function createStatusBarFromConfig(config: ResolvedConfig, model: string, onDecision?: (decision: StatusBarModeDecision) => void): StatusBar {
+export function createStatusBarFromConfig(config: ResolvedConfig, model: string, onDecision?: (decision: StatusBarModeDecision) => void, cacheLifetimeMs?: number): StatusBar {
   const pricing = findModelPricing(model);
   const { mode, timestamps, counters, todo, detailedErrors, systemState } = config.statusBar;
   return createStatusBar({
@@ -116,6 +116,7 @@ export function createStatusBarFromConfig(config: ResolvedConfig, model: string,
     // Local engines keep the reply's KV blocks; hosted APIs cache prompts only (see measureModeInputs).
     cacheKeepsReplies: config.provider === "openai-compatible" && ["vllm", "llamacpp", "ollama"].includes(config.vendor),
     ...(onDecision ? { onDecision } : {}),
+    ...(cacheLifetimeMs === undefined ? {} : { cacheLifetimeMs }),
   });
 }
 
@@ -180,7 +181,7 @@ export async function createAgentFromConfig(
   },
 ): Promise<ConfiguredAgent> {
   const provider = options.provider ?? createProviderFromConfig(config);
-  const statusBar = createStatusBarFromConfig(config, provider.model, options.onStatusBarDecision);
+  const statusBar = createStatusBarFromConfig(config, provider.model, options.onStatusBarDecision, provider.cacheLifetimeMs);
   const skills = await createSkillsFromConfig(config, options.home);
   const builtinTools = createToolsFromConfig(config);
   const connections = await connectMcpServers(config.mcp.servers, { cwd: config.workspace });

@@ -81,6 +81,13 @@ export function composeContextPolicies(...policies: ContextPolicy[]): ComposedCo
       return warnings.length === 0 ? undefined : warnings;
     },
     ...composeOnToolCall(members),
+    continueTurn(message) {
+      for (const member of members) {
+        const reason = member.continueTurn?.(message);
+        if (reason !== undefined) return reason;
+      }
+      return undefined;
+    },
     onFinalText(text, info) {
       let current: { text: string; warnings: NonNullable<ReturnType<NonNullable<ContextPolicy["onFinalText"]>>>["warnings"] } | undefined;
       for (const member of members) {

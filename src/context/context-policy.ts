@@ -1,4 +1,4 @@
-import type { Message, StoredBlob, Tool, ToolCallPart, ToolErrorKind, ToolMessage, ToolSource, Usage, UserMessage } from "../types/index.js";
+import type { AssistantMessage, Message, StoredBlob, Tool, ToolCallPart, ToolErrorKind, ToolMessage, ToolSource, Usage, UserMessage } from "../types/index.js";
 import type { CallGate, CallGateState, ChildAgentInfo, FinalTextInfo, FinalTextVerdict, PolicyInheritance, PolicyWarning, RunStartContribution, ToolCallCheck, ToolCallVerdict } from "./policy-gates.js";
 import type { StablePrefix } from "./stable-prefix.js";
 import type { ToolDefinition } from "../types/index.js";
@@ -148,6 +148,12 @@ export interface ContextPolicy {
    * exact call when `exact`), or refuse with a reason the model sees (and optionally stop the run).
    */
   onToolCall?: (check: ToolCallCheck) => ToolCallVerdict | Promise<ToolCallVerdict>;
+  /**
+   * On an answer without tool calls, before the run ends: a reason to send the next request in the
+   * same run instead (the server paused the turn, e.g. Anthropic's `stop_reason: "compaction"`),
+   * or undefined to end it. `maxIterations` still bounds the run.
+   */
+  continueTurn?(message: AssistantMessage): string | undefined;
   /** On the run's final answer: replace the text the caller gets (the trajectory keeps what the model wrote). */
   onFinalText?(text: string, info: FinalTextInfo): FinalTextVerdict | undefined;
   /**

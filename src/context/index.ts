@@ -11,4 +11,5 @@ export { carryCheckpoints } from "./carry-checkpoints.js";
 export { toProcessedToolResult } from "./context-policy.js";
 export type { ComposedContextPolicy } from "./compose-context-policies.js";
 export { createServerCompactionPolicy } from "./server-compaction/server-compaction-policy.js";
+export { createResumeAfterCompaction } from "./server-compaction/resume-after-compaction.js";
 export { explainCacheMiss, type CacheCallObservation, type CacheMissPrices } from "./cache-miss/explain-cache-miss.js";

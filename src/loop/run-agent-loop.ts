@@ -99,6 +99,8 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
       yield { type: "turn_end", turn, message: assistant };
 
       if (calls.length === 0) {
+        // A policy can read the answer as a pause (a server that stopped after compacting): the turn goes on.
+        if (state.policy.continueTurn?.(assistant) !== undefined) continue;
         if (assistant.stopReason === "length") {
           yield { type: "warning", code: "output_truncated", message: "The model's answer was cut at the output token limit; raise maxOutputTokens for a complete answer." };
         }

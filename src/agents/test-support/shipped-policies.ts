@@ -31,6 +31,8 @@ import { createPiPolicy } from "../../bench/replay/comparators/pi-policy.js";
 import { createAnthropicClearToolUsesPolicy } from "../../bench/replay/comparators/anthropic-clear-tool-uses-policy.js";
 import { createServerCompactionPolicy as createServerCompactionComparator } from "../../bench/replay/comparators/server-compaction-policy.js";
 import { createServerCompactionPolicy } from "../../context/server-compaction/server-compaction-policy.js";
+import { createResumeAfterCompaction } from "../../context/server-compaction/resume-after-compaction.js";
+import { createResponsesCompactPolicy } from "../../providers/openai-responses/responses-compact-policy.js";
 
 /** One shipped policy: where it is made, how a child inherits it, and a fresh instance for the suite. */
 export interface ShippedPolicy {
@@ -135,4 +137,12 @@ export const shippedPolicies: readonly ShippedPolicy[] = [
     create: () => createServerCompactionComparator({ vendor: "anthropic", contextWindow: 200_000, summarizer: createDeterministicSummarizer(), countRequest: (messages) => messages.reduce((sum, message) => sum + countMessage(message), 0) }),
   },
   { name: "server-compaction", file: "src/context/server-compaction/server-compaction-policy.ts", inherit: "share", create: () => createServerCompactionPolicy() },
+  { name: "resume-after-compaction", file: "src/context/server-compaction/resume-after-compaction.ts", inherit: "share", create: () => createResumeAfterCompaction() },
+  {
+    name: "responses-compact",
+    file: "src/providers/openai-responses/responses-compact-policy.ts",
+    inherit: "never",
+    // Never asked to compact here, so the compact call is never made.
+    create: () => createResponsesCompactPolicy({ provider: { compact: () => Promise.reject(new Error("not asked to compact")) } }),
+  },
 ];

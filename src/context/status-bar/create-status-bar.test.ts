@@ -87,6 +87,20 @@ describe("createStatusBar", () => {
     expect(decisions[1]!.inputs.expectedUpdates).toBe(2 * switchAt);
   });
 
+  it("shows the cache lifetime in force in the tail only, so stored statuses and the prefix never carry it", async () => {
+    const replaced = agentWith({ mode: "replace", cacheLifetimeMs: 3_600_000 }, weatherTurns(2));
+    await replaced.agent.run("weather").result();
+    expect(replaced.provider.requests.every((request) => request.tail!.content.includes("\nprompt_cache: 1h lifetime\n"))).toBe(true);
+    expect(replaced.agent.messages.some((message) => JSON.stringify(message).includes("prompt_cache"))).toBe(false);
+
+    const appended = agentWith({ mode: "append", cacheLifetimeMs: 300_000 }, weatherTurns(2));
+    await appended.agent.run("weather").result();
+    const stored = appended.agent.messages.filter(isStatusMessage);
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored.some((message) => JSON.stringify(message).includes("prompt_cache"))).toBe(false);
+    expect(() => createStatusBar({ cacheLifetimeMs: 0 })).toThrow(/cacheLifetimeMs/);
+  });
+
   it("sends nothing when the mode is off or every section is off, but still stamps results", async () => {
     for (const options of [{ mode: "off" as const }, { counters: false, todo: false, detailedErrors: false, systemState: false }]) {
       const run = agentWith(options, weatherTurns(1));

@@ -48,7 +48,7 @@ export function createStatusBar(options: StatusBarOptions = {}): StatusBar {
   let lastDecision: StatusBarModeDecision | undefined;
   let prefixTools = settings.tools;
 
-  const render = (messages: readonly Message[], now: Date) => renderStatus(deriveStatusState(messages, settings.targets), settings, now);
+  const render = (messages: readonly Message[], now: Date, placement: "tail" | "stored" = "stored") => renderStatus(deriveStatusState(messages, settings.targets), settings, now, placement);
 
   /**
    * Whether this call's status is stored (append) or sent as the tail (replace). `auto` decides
@@ -99,7 +99,7 @@ export function createStatusBar(options: StatusBarOptions = {}): StatusBar {
     },
     tail(state) {
       if (settings.mode === "off" || settings.mode === "append") return undefined;
-      const status = render(state.trajectory, state.now);
+      const status = render(state.trajectory, state.now, "tail");
       return modeFor(state.trajectory, status, false) === "replace" ? status : undefined;
     },
     processUserMessage(message, info) {

@@ -9,7 +9,7 @@ import { statusCloseTag, statusOpenTag } from "./status-message.js";
  * derived state. Text that came from outside (the request, TODO items, argument values) is quoted
  * and truncated. Returns undefined when every section is switched off. Pure.
  */
-export function renderStatus(state: StatusState, settings: StatusBarSettings, now: Date): string | undefined {
+export function renderStatus(state: StatusState, settings: StatusBarSettings, now: Date, placement: "tail" | "stored" = "stored"): string | undefined {
   const lines: string[] = [];
   if (settings.todo) lines.push(...todoLines(state));
   if (settings.counters) lines.push(...counterLines(state, settings));
@@ -29,6 +29,8 @@ export function renderStatus(state: StatusState, settings: StatusBarSettings, no
       if (environment.shell) lines.push(`shell: ${environment.shell}`);
       lines.push(`runtime: ${environment.runtime}`);
     }
+    // Only in the tail: the lifetime is a setting of this run (--cache-ttl), so it is never frozen into the trajectory.
+    if (placement === "tail" && settings.cacheLifetimeMs !== undefined) lines.push(`prompt_cache: ${formatLifetime(settings.cacheLifetimeMs)} lifetime`);
   }
   if (lines.length === 0) return undefined;
   return [statusOpenTag, "note: kept by the harness from this conversation (not written by the user); counts are exact", ...lines, statusCloseTag].join("\n");
@@ -76,4 +78,11 @@ function counterLines(state: StatusState, settings: StatusBarSettings): string[]
 function limitLine(what: string, count: number, max: number): string {
   if (count >= max) return `limit: Maximum ${what} reached (${count}/${max}); do not call again`;
   return `limit: ${what} ${count}/${max} used`;
+}
+
+/** 300000 → "5m", 3600000 → "1h", 86400000 → "24h", 90000 → "90s". */
+export function formatLifetime(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  return `${Math.round(ms / 1000)}s`;
 }

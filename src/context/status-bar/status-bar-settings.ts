@@ -58,6 +58,11 @@ export interface StatusBarOptions {
   cacheKeepsReplies?: boolean;
   /** Counts S and R for `auto` (default: the calibrated estimator). */
   tokenCounter?: TokenCounter;
+  /**
+   * The provider's prompt-cache lifetime in ms (`Provider.cacheLifetimeMs`: Anthropic's `ttl`,
+   * OpenAI's retention). Shown as `prompt_cache:` in a status sent as the tail, never in a stored one.
+   */
+  cacheLifetimeMs?: number;
   /** Told each `auto` decision, with its inputs (the CLI prints it). */
   onDecision?: (decision: StatusBarModeDecision) => void;
 }
@@ -79,6 +84,7 @@ export interface StatusBarSettings {
   appendedTokensPerCall: number;
   cacheKeepsReplies: boolean;
   tokenCounter: TokenCounter;
+  cacheLifetimeMs?: number;
 }
 
 const modes = ["replace", "append", "auto", "off"];
@@ -123,6 +129,7 @@ export function resolveStatusBarSettings(options: StatusBarOptions = {}): Status
     appendedTokensPerCall: positive(options.appendedTokensPerCall ?? 500, "appendedTokensPerCall"),
     cacheKeepsReplies: options.cacheKeepsReplies ?? false,
     tokenCounter: options.tokenCounter ?? getTokenCounter("estimate"),
+    ...(options.cacheLifetimeMs === undefined ? {} : { cacheLifetimeMs: positive(options.cacheLifetimeMs, "cacheLifetimeMs") }),
   };
 }
 

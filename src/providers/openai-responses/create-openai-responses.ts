@@ -5,6 +5,7 @@ import { resolveStreamTimeouts, type StreamTimeouts } from "../shared/stream-tim
 import { buildResponsesRequestBody, type ResponsesBodySettings, type ResponsesReasoning } from "./build-responses-request-body.js";
 import type { PromptCacheRetention } from "./responses-wire-types.js";
 import { streamOpenAIResponses } from "./stream-openai-responses.js";
+import { compactResponses, type ResponsesCompaction } from "./compact-responses.js";
 
 export interface OpenAIResponsesSettings {
   /** e.g. "gpt-5.1-codex-max". */
@@ -43,6 +44,17 @@ export interface OpenAIResponsesSettings {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
+/** The Responses provider, plus the on-demand compaction call the API offers beside `/responses`. */
+export interface OpenAIResponsesProvider extends Provider {
+  /**
+   * `POST <baseURL>/responses/compact` with the request's instructions and trajectory: the server
+   * returns the window that replaces it (kept user messages and an opaque `compaction` item). Use it
+   * through `createResponsesCompactPolicy`, which records the replacement as a declared cache break.
+   * Throws a typed ProviderError.
+   */
+  compact(request: ModelRequest, signal?: AbortSignal): Promise<ResponsesCompaction>;
+}
+
 const defaultBaseURL = "https://api.openai.com/v1";
 
 /**
@@ -50,7 +62,7 @@ const defaultBaseURL = "https://api.openai.com/v1";
  * (`store: false`, encrypted reasoning sent back). Fails fast (before any I/O) on a missing key or
  * invalid settings; once `stream` is called every failure is a terminal `error` event.
  */
-export function createOpenAIResponses(settings: OpenAIResponsesSettings): Provider {
+export function createOpenAIResponses(settings: OpenAIResponsesSettings): OpenAIResponsesProvider {
   if (typeof settings.model !== "string" || settings.model.trim() === "") {
     throw new ConfigError("model_missing", 'createOpenAIResponses needs a model, e.g. { model: "gpt-5.1-codex-max" }.');
   }
@@ -92,6 +104,10 @@ export function createOpenAIResponses(settings: OpenAIResponsesSettings): Provid
     },
     serialize(request: ModelRequest): SerializedRequest {
       return buildResponsesRequestBody(request, bodySettings());
+    },
+    compact(request: ModelRequest, signal?: AbortSignal): Promise<ResponsesCompaction> {
+      const retry = settings.retry ?? {};
+      return compactResponses({ fetch: fetchFunction, url: `${baseURL}/responses/compact`, headers, model: settings.model, request, retry, timeouts, ...(signal ? { signal } : {}) });
     },
   };
 

@@ -1,0 +1,108 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createAgent } from "../../loop/create-agent.js";
+import { createTestClock, createTestIds } from "../../loop/test-support.js";
+import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type ScriptedHttpResponse } from "../../testing/loopback-server.js";
+import type { AgentEvent } from "../../types/index.js";
+import { createOpenAIResponses, createResponsesCompactPolicy } from "./index.js";
+
+// The compacted response object exactly as OpenAI's API reference shows it ("Compact a response",
+// https://platform.openai.com/docs/api-reference/responses/compact): a `response.compaction` whose
+// output keeps the user message and adds an opaque `compaction` item.
+const documentedCompaction = JSON.stringify({
+  id: "resp_001",
+  object: "response.compaction",
+  created_at: 1764967971,
+  output: [
+    { id: "msg_000", type: "message", status: "completed", content: [{ type: "input_text", text: "Create a simple landing page for a dog petting cafe." }], role: "user" },
+    { id: "cmp_001", type: "compaction", encrypted_content: "gAAAAABpM0Yj-...=" },
+  ],
+  usage: { input_tokens: 139, input_tokens_details: { cached_tokens: 0 }, output_tokens: 438, output_tokens_details: { reasoning_tokens: 64 }, total_tokens: 577 },
+});
+
+/** A text answer in the Responses streaming format (one SSE event per line, as the API sends them). */
+function answer(id: string, text: string, inputTokens: number): ScriptedHttpResponse {
+  const events = [
+    { type: "response.created", response: { id, status: "in_progress", output: [] } },
+    { type: "response.output_item.added", item: { id: `msg_${id}`, type: "message", status: "in_progress", content: [], role: "assistant" }, output_index: 0 },
+    { type: "response.output_text.delta", output_index: 0, content_index: 0, item_id: `msg_${id}`, delta: text },
+    { type: "response.output_item.done", item: { id: `msg_${id}`, type: "message", status: "completed", content: [{ type: "output_text", text }], role: "assistant" }, output_index: 0 },
+    { type: "response.completed", response: { id, status: "completed", usage: { input_tokens: inputTokens, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5 } } },
+  ];
+  return { headers: { "content-type": "text/event-stream" }, chunks: events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`) };
+}
+
+/** Serves `/responses/compact` with the documented object and `/responses` with the scripted answers in turn. */
+function routes(answers: ScriptedHttpResponse[]): (request: RecordedRequest) => ScriptedHttpResponse {
+  let served = 0;
+  return (request) => (request.path === "/responses/compact" ? { headers: { "content-type": "application/json" }, body: documentedCompaction } : answers[served++]!);
+}
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function run(agent: ReturnType<typeof createAgent>, text: string): Promise<AgentEvent[]> {
+  const events: AgentEvent[] = [];
+  for await (const event of agent.run(text)) events.push(event);
+  return events;
+}
+
+describe("on-demand compaction (/responses/compact)", () => {
+  it("compacts when asked, declares the break, and sends the returned items back byte-exact", async () => {
+    server = await startLoopbackServer(routes([answer("r1", "Here is the page.", 139), answer("r2", "Added a menu.", 60)]));
+    const provider = createOpenAIResponses({ model: "gpt-5.1-codex-max", apiKey: "test", baseURL: server.url });
+    const compact = createResponsesCompactPolicy({ provider });
+    const agent = createAgent({ provider, system: "You build web pages.", tools: [], context: [compact], prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
+    await run(agent, "Create a simple landing page for a dog petting cafe.");
+    compact.requestCompaction();
+    const events = await run(agent, "Add a menu.");
+    expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
+
+    expect(server.requests.map((request) => request.path)).toEqual(["/responses", "/responses/compact", "/responses"]);
+    const compactBody = JSON.parse(server.requests[1]!.body) as Record<string, unknown>;
+    // The documented request: model, instructions and the trajectory as input (no stream, no tail).
+    expect(Object.keys(compactBody)).toEqual(["model", "instructions", "input"]);
+    expect(compactBody).toMatchObject({ model: "gpt-5.1-codex-max", instructions: "You build web pages." });
+    expect((compactBody.input as Array<{ role?: string }>).map((item) => item.role)).toEqual(["user", "assistant", "user"]);
+
+    expect(events.find((event) => event.type === "context_edit")).toMatchObject({ kind: "replace", start: 0, end: 3 });
+    expect(events.find((event) => event.type === "cache_break")).toMatchObject({ declared: true, reason: expect.stringContaining("/responses/compact") });
+    // The next call's input is exactly the returned output, item for item, in the server's bytes.
+    const items = (JSON.parse(documentedCompaction) as { output: unknown[] }).output.map((item) => JSON.stringify(item));
+    expect(server.requests[2]!.body).toContain(`"input":[${items.join(",")}`);
+    expect(agent.messages[0]).toMatchObject({ role: "assistant", meta: { origin: "harness", derived: { kind: "summary", batch: 1 } } });
+    expect(agent.messages).toHaveLength(2);
+  });
+
+  it("compacts past a client-side threshold once per usage report", async () => {
+    server = await startLoopbackServer(routes([answer("r1", "One.", 200_000), answer("r2", "Two.", 1_000), answer("r3", "Three.", 1_100)]));
+    const provider = createOpenAIResponses({ model: "gpt-5.2", apiKey: "test", baseURL: server.url });
+    const agent = createAgent({ provider, system: "s", tools: [], context: [createResponsesCompactPolicy({ provider, compactAtInputTokens: 150_000 })], runtime: { clock: createTestClock(), createId: createTestIds() } });
+    await run(agent, "first");
+    await run(agent, "second");
+    await run(agent, "third");
+    expect(server.requests.map((request) => request.path)).toEqual(["/responses", "/responses/compact", "/responses", "/responses"]);
+  });
+
+  it("ends the run with a typed error when the compact endpoint answers something else", async () => {
+    server = await startLoopbackServer((request) =>
+      request.path === "/responses/compact" ? { headers: { "content-type": "application/json" }, body: '{"object":"response.compaction","output":[]}' } : answer("r1", "One.", 10),
+    );
+    const provider = createOpenAIResponses({ model: "gpt-5.2", apiKey: "test", baseURL: server.url });
+    const compact = createResponsesCompactPolicy({ provider });
+    const agent = createAgent({ provider, system: "s", tools: [], context: [compact], runtime: { clock: createTestClock(), createId: createTestIds() } });
+    await run(agent, "first");
+    compact.requestCompaction();
+    const events = await run(agent, "second");
+    const end = events.at(-1);
+    expect(end).toMatchObject({ type: "run_end" });
+    expect(JSON.stringify(events)).toContain("without a `compaction` item");
+  });
+
+  it("refuses a threshold that is not a positive number of tokens", () => {
+    const provider = createOpenAIResponses({ model: "gpt-5.2", apiKey: "test" });
+    expect(() => createResponsesCompactPolicy({ provider, compactAtInputTokens: 0 })).toThrow(/compactAtInputTokens/);
+  });
+});
