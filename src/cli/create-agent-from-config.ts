@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { prepareDataDirectory } from "../session/private-storage.js";
 import type { Agent } from "../loop/create-agent.js";
 import { assembleAgent, type StartedSessionView } from "../agents/assemble-agent.js";
 import type { AgentOptions, ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
@@ -174,6 +175,8 @@ export async function createAgentFromConfig(
     notes?: NotesLocation;
   },
 ): Promise<ConfiguredAgent> {
+  // Before anything writes under it: the data directory is private and ignored by git (issue 24).
+  await prepareDataDirectory(config.dataDir);
   const provider = options.provider ?? createProviderFromConfig(config);
   const statusBar = createStatusBarFromConfig(config, provider.model, options.onStatusBarDecision);
   const skills = await createSkillsFromConfig(config, options.home);
