@@ -1,4 +1,5 @@
 import type { AgentEvent } from "../../types/index.js";
+import { describeRestored } from "../describe-restored.js";
 import { agentOptionsHelp } from "../agent-options-help.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
@@ -51,6 +52,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const guarded: string[] = [];
   const { agent, session, warnings, skills, mcp } = await createAgentFromConfig(config, {
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
+    onProtectedFilesRestored: (report) => io.stderr.write(`ctxkit run: ${describeRestored(report)}\n`),
     provider: setup.provider,
     system: setup.system,
     extra: { settings: setup.settings },
