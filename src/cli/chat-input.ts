@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createLineQueue } from "./line-queue.js";
 import { dirname } from "node:path";
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../session/private-storage.js";
 import { createInterface, type Interface } from "node:readline";
 import { PassThrough } from "node:stream";
 import { createHistorySearch } from "./history-search.js";
@@ -232,8 +233,8 @@ function writeHistory(file: string | undefined, reader: Interface): void {
   if (!file) return;
   const entries = (reader as Interface & { history?: string[] }).history ?? [];
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, `${[...entries].reverse().join("\n")}\n`);
+    mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+    writeFileSync(file, `${[...entries].reverse().join("\n")}\n`, { mode: PRIVATE_FILE_MODE });
   } catch {
     // History is a convenience: a read-only data directory must not stop the chat.
   }

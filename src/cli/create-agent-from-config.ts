@@ -1,4 +1,6 @@
 import { join } from "node:path";
+import { protectFilesAround, type RestoredReport } from "../tools/builtin/protected-files.js";
+import { prepareDataDirectory } from "../session/private-storage.js";
 import type { Agent } from "../loop/create-agent.js";
 import { assembleAgent, type StartedSessionView } from "../agents/assemble-agent.js";
 import type { AgentOptions, ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
@@ -79,7 +81,7 @@ export function createProviderFromConfig(config: ResolvedConfig, transport: { fe
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
-export function createToolsFromConfig(config: ResolvedConfig): Tool<any>[] {
+export function createToolsFromConfig(config: ResolvedConfig, onProtectedFilesRestored?: (report: RestoredReport) => void): Tool<any>[] {
   // bash streams an over-budget output to the data directory, where the model can read the cut middle.
   const available = [
     ...createWorkspaceTools({ workspace: config.workspace, enableBash: config.tools.includes("bash"), bashSpillDirectory: join(config.dataDir, "tool-output") }),
@@ -92,7 +94,16 @@ export function createToolsFromConfig(config: ResolvedConfig): Tool<any>[] {
       `Unknown tool${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}. Built-in tools: ${available.map((tool) => tool.name).join(", ")} (bash only when named).`,
     );
   }
-  return available.filter((tool) => config.tools.includes(tool.name));
+  const chosen = available.filter((tool) => config.tools.includes(tool.name));
+  // ctxkit's own files are guarded by identity around every bash call (issue 24): a change is undone.
+  const guarded = {
+    files: [join(config.workspace, "ctxkit.config.json"), config.userConfigPath],
+    folders: [{ path: config.dataDir, skip: ["tool-output"] }],
+    shownFrom: config.workspace,
+    ...(onProtectedFilesRestored ? { onRestored: onProtectedFilesRestored } : {}),
+  };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+  return chosen.map((tool): Tool<any> => (tool.name === "bash" ? protectFilesAround(tool as Tool<any>, guarded) : tool));
 }
 
 /**
@@ -174,16 +185,20 @@ export async function createAgentFromConfig(
     home?: string;
     /** The session's budget (`--budget-*`) and where approval questions are asked. */
     budget?: { settings: CliBudgetSettings } & Omit<CliBudgetContext, "model" | "calls">;
+    /** Told when a bash call changed ctxkit's config or data files and they were put back (for the user). */
+    onProtectedFilesRestored?: (report: RestoredReport) => void;
     /** Where the notes tools keep their file (default: the config's `notes`). */
     notes?: NotesLocation;
     /** Sees each sub-agent's events (tracing nests their spans). */
     observeChildRun?: ChildRunObserver;
   },
 ): Promise<ConfiguredAgent> {
+  // Before anything writes under it: the data directory is private and ignored by git (issue 24).
+  await prepareDataDirectory(config.dataDir);
   const provider = options.provider ?? createProviderFromConfig(config);
   const statusBar = createStatusBarFromConfig(config, provider.model, options.onStatusBarDecision, provider.cacheLifetimeMs);
   const skills = await createSkillsFromConfig(config, options.home);
-  const builtinTools = createToolsFromConfig(config);
+  const builtinTools = createToolsFromConfig(config, options.onProtectedFilesRestored);
   const connections = await connectMcpServers(config.mcp.servers, { cwd: config.workspace });
   let mcpPolicy: ReturnType<typeof createMcpPolicy> | undefined;
   const mcp = {

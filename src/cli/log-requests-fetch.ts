@@ -1,4 +1,5 @@
 import { appendFileSync } from "node:fs";
+import { PRIVATE_FILE_MODE } from "../session/private-storage.js";
 import { maskSecret } from "./resolve-config.js";
 
 const secretHeaders = new Set(["authorization", "x-api-key", "api-key"]);
@@ -21,7 +22,7 @@ export function createRequestLoggingFetch(file: string, secrets: readonly string
     } catch {
       // Not JSON: logged as the text it is.
     }
-    appendFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), method: init?.method ?? "GET", url, headers, body })}\n`);
+    appendFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), method: init?.method ?? "GET", url, headers, body })}\n`, { mode: PRIVATE_FILE_MODE });
     return inner(input, init);
   };
 }

@@ -47,6 +47,8 @@ export interface ResolvedConfig {
   apiKey?: string;
   workspace: string;
   dataDir: string;
+  /** The user's config file ($XDG_CONFIG_HOME/ctxkit/config.json), whether it exists or not: guarded against commands like the workspace's. */
+  userConfigPath: string;
   /** Provider time limits from --request-timeout / --idle-timeout (seconds) or CTXKIT_REQUEST_TIMEOUT / CTXKIT_IDLE_TIMEOUT. */
   timeouts: { firstByteMs?: number; idleMs?: number };
   /**
@@ -199,6 +201,7 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
     ...(apiKey ? { apiKey } : {}),
     workspace,
     dataDir,
+    userConfigPath,
     timeouts: {
       ...(requestTimeout === undefined ? {} : { firstByteMs: Math.round(requestTimeout * 1000) }),
       ...(idleTimeout === undefined ? {} : { idleMs: Math.round(idleTimeout * 1000) }),

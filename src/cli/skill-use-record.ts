@@ -1,5 +1,6 @@
 import { readFile, rename, writeFile, mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../session/private-storage.js";
 import { isSkillName } from "../skills/index.js";
 
 // Which skills this workspace used lately, most recent first: the catalog of a new session cuts the
@@ -29,9 +30,9 @@ export async function recordSkillUse(dataDir: string, used: readonly string[]): 
   if (fresh.length === 0) return;
   // The latest activation first: activeSkillNames lists them in activation order.
   const names = [...new Set([...[...fresh].reverse(), ...(await readRecentSkillUse(dataDir))])].slice(0, maxNames);
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
   const path = join(dataDir, fileName);
   const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify({ names })}\n`);
+  await writeFile(temporary, `${JSON.stringify({ names })}\n`, { mode: PRIVATE_FILE_MODE });
   await rename(temporary, path);
 }

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -17,6 +17,13 @@ describe("the file blob store", () => {
     const restarted = createFileBlobStore(directory);
     expect(restarted.get(id)).toBe(content);
     expect(restarted.ids!()).toEqual([id]);
+  });
+
+  it("keeps blobs private: the folder 0700, each blob 0600 (they hold what the model read)", async () => {
+    const directory = join(await mkdtemp(join(tmpdir(), "ctxkit-blobs-")), "data", "blobs");
+    const id = createFileBlobStore(directory).put("API_TOKEN=abc\n");
+    expect((await stat(directory)).mode & 0o777).toBe(0o700);
+    expect((await stat(join(directory, `${id}.txt`))).mode & 0o777).toBe(0o600);
   });
 
   it("reads a missing, malformed or damaged blob as undefined", async () => {

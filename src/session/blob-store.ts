@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { blobIdOf, isBlobId, type BlobStore } from "../context/compression/blob-store.js";
 import { SessionError } from "../types/index.js";
+import { makePrivateDirectorySync, writePrivateFileSync } from "./private-storage.js";
 
 const EXTENSION = ".txt";
 
@@ -24,10 +25,10 @@ export function createFileBlobStore(directory: string): BlobStore {
       const path = pathOf(id);
       if (!existsSync(path)) {
         try {
-          if (!created) mkdirSync(directory, { recursive: true });
+          if (!created) makePrivateDirectorySync(directory);
           created = true;
           const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-          writeFileSync(temporary, content, "utf8");
+          writePrivateFileSync(temporary, content);
           renameSync(temporary, path);
         } catch (error) {
           throw new SessionError("blob_store_unwritable", `Could not store a blob in ${directory}: ${error instanceof Error ? error.message : String(error)}. Check that the data directory is writable.`, { cause: error });

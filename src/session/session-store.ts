@@ -1,4 +1,5 @@
-import { appendFile, mkdir, open, rm, type FileHandle } from "node:fs/promises";
+import { appendFile, open, rm, type FileHandle } from "node:fs/promises";
+import { makePrivateDirectory, PRIVATE_FILE_MODE } from "./private-storage.js";
 import { isAbsolute, join, resolve } from "node:path";
 import { ConfigError, SessionError } from "../types/index.js";
 import type { LoadedSession } from "./loaded-session.js";
@@ -61,7 +62,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       model: prefix.model,
     };
     const prefixLine = serializeChecked(prefixRecord); // before touching the disk: bad input creates no file
-    await mkdir(directory, { recursive: true });
+    await makePrivateDirectory(directory);
     const { id, filePath, handle } = await createUniqueFile(createOptions.id, createdAt);
     let writer: SessionWriter | undefined;
     try {
@@ -99,7 +100,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       const filePath = path(id);
       try {
         // "ax": append mode, and fail if the file exists — refusing an existing id is atomic.
-        return { id, filePath, handle: await open(filePath, "ax") };
+        return { id, filePath, handle: await open(filePath, "ax", PRIVATE_FILE_MODE) };
       } catch (error) {
         if (!isNodeError(error) || error.code !== "EEXIST") throw error;
         if (requestedId !== undefined) {
@@ -130,7 +131,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
         // beside the session (appended, so a second repair adds to the first) for a person to look at.
         const torn = Buffer.alloc(size - parsed.intactByteLength);
         await handle.read(torn, 0, torn.length, parsed.intactByteLength);
-        await appendFile(`${filePath}.torn`, torn);
+        await appendFile(`${filePath}.torn`, torn, { mode: PRIVATE_FILE_MODE });
         await handle.truncate(parsed.intactByteLength);
         await handle.sync();
         for (const warning of parsed.session.warnings) {

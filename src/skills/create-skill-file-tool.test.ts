@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -38,5 +39,17 @@ describe("skill_file", () => {
       message: "'missing.md' does not exist in skill 'pdf-forms'. Its files: SKILL.md, references/fields.md.",
     });
     await expect(tool.execute({ skill: "nope", path: "SKILL.md" }, context)).rejects.toMatchObject({ kind: "not_found", message: "Skill 'nope' not found. Available: pdf-forms, secrets." });
+  });
+});
+
+// Issue 24, failure 9: a FIFO in a skill folder hung skill_file for the full tool timeout, and then the process never exited.
+describe("skill_file and special files", () => {
+  it("refuses a FIFO at once, as read_file does, instead of waiting for a writer", async () => {
+    const { root, tool } = await setUp();
+    execFileSync("mkfifo", [path.join(root, "pdf-forms", "pipe.md")]);
+    await expect(tool.execute({ skill: "pdf-forms", path: "pipe.md" }, context)).rejects.toMatchObject({
+      kind: "invalid_arguments",
+      message: expect.stringContaining("only works on regular files"),
+    });
   });
 });

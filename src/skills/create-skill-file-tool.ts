@@ -1,5 +1,6 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
+import { openWorkspaceFile } from "../tools/open-workspace-file.js";
 import { resolveWorkspacePath, toWorkspaceRelative } from "../tools/workspace-path.js";
 import { ToolError, type Tool } from "../types/index.js";
 import type { Skill } from "./skill.js";
@@ -45,7 +46,20 @@ export function createSkillFileTool(skills: readonly Skill[] | (() => readonly S
       if (info.isDirectory()) {
         throw new ToolError("invalid_arguments", `'${args.path}' is a folder. Files of skill '${skill.name}': ${(await listSkillFiles(skill)).join(", ")}.`);
       }
-      const text = await readFile(absolute, "utf8");
+      // Opened as read_file opens: O_NONBLOCK and O_NOFOLLOW, the descriptor checked to be a regular
+      // file inside the folder — a FIFO or a device is refused instead of hanging the call (issue 24).
+      const opened = await openWorkspaceFile(skill.directory, args.path, { mode: "read", toolName: "skill_file" }).catch((error: unknown) => {
+        throw error instanceof ToolError && error.kind === "permission" ? outsideError(skill, args.path) : error;
+      });
+      let text: string;
+      try {
+        // Bounded: never more bytes than the characters returned can take (4 per character).
+        const length = Math.min(opened.stats.size, maxFileChars * 4);
+        const { bytesRead, buffer } = await opened.handle.read(Buffer.alloc(length), 0, length, 0);
+        text = buffer.subarray(0, bytesRead).toString("utf8");
+      } finally {
+        await opened.handle.close();
+      }
       return text.length <= maxFileChars ? text : `${text.slice(0, maxFileChars)}\n[cut at ${maxFileChars} of ${text.length} characters]`;
     },
   };
@@ -57,14 +71,16 @@ async function resolveInsideSkill(skill: Skill, requested: string): Promise<stri
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
     // The workspace rules' messages speak of the workspace; say it in the skill's terms.
-    if (error.kind === "permission") {
-      throw new ToolError("permission", `'${requested}' is outside the folder of skill '${skill.name}'; use a path relative to it, e.g. 'SKILL.md'.`);
-    }
+    if (error.kind === "permission") throw outsideError(skill, requested);
     if (error.kind === "not_found") {
       throw new ToolError("not_found", `'${requested}' does not exist in skill '${skill.name}'. Its files: ${(await listSkillFiles(skill)).join(", ")}.`);
     }
     throw error;
   }
+}
+
+function outsideError(skill: Skill, requested: string): ToolError {
+  return new ToolError("permission", `'${requested}' is outside the folder of skill '${skill.name}'; use a path relative to it, e.g. 'SKILL.md'.`);
 }
 
 /** The skill's files, relative to its folder, breadth first, at most `maxListedFiles`. */

@@ -1,4 +1,4 @@
-import { mkdtemp } from "node:fs/promises";
+import { mkdir, mkdtemp, rename, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -47,5 +47,38 @@ describe("loadSkills", () => {
       skills: [],
       warnings: [expect.objectContaining({ code: "skill_directory_unreadable", path: path.join(workspace, "missing-skills") })],
     });
+  });
+});
+
+// Issue 24, failure 9: a skill folder or SKILL.md that was a symbolic link out of the workspace was
+// loaded, and skill_file then returned the outside file.
+describe("loadSkills keeps each skill inside the folder it was found in", () => {
+  it("refuses, with a warning, a skill folder, a SKILL.md or a workspace skills root that links outside", async () => {
+    const workspace = await mkdtemp(path.join(tmpdir(), "ctxkit-workspace-"));
+    const outside = await writeSkillFolders({ stolen: skillMarkdown("stolen", "Outside."), linked: skillMarkdown("linked", "Outside file.") });
+    const skills = path.join(workspace, ".ctxkit", "skills");
+    await writeSkillFolders({ inside: skillMarkdown("inside", "Stays."), linked: { "README.md": "helper" } }, skills);
+    await symlink(path.join(outside, "stolen"), path.join(skills, "stolen"));
+    await symlink(path.join(outside, "linked", "SKILL.md"), path.join(skills, "linked", "SKILL.md"));
+    // A whole skills root that is a link out of the workspace.
+    await mkdir(path.join(workspace, ".agents"));
+    const elsewhere = await writeSkillFolders({ remote: skillMarkdown("remote", "Outside root.") });
+    await symlink(elsewhere, path.join(workspace, ".agents", "skills"));
+
+    const home = await mkdtemp(path.join(tmpdir(), "ctxkit-home-"));
+    const catalog = await loadSkills({ workspace, home });
+    expect(catalog.skills.map((skill) => skill.name)).toEqual(["inside"]);
+    const refused = catalog.warnings.filter((warning) => warning.code === "skill_outside_root").map((warning) => warning.path).sort();
+    expect(refused).toEqual([path.join(workspace, ".agents", "skills"), path.join(skills, "linked", "SKILL.md"), path.join(skills, "stolen")].sort());
+    expect(catalog.warnings.find((warning) => warning.path === path.join(skills, "stolen"))!.message).toContain("outside");
+  });
+
+  it("still loads a skill folder that links to another place inside the same root", async () => {
+    const root = await writeSkillFolders({ real: skillMarkdown("alias", "Same root.") });
+    await mkdir(path.join(root, "store"));
+    await rename(path.join(root, "real"), path.join(root, "store", "alias"));
+    await symlink(path.join(root, "store", "alias"), path.join(root, "alias"));
+    const catalog = await loadSkills({ directories: [root], includeDefaultDirectories: false });
+    expect(catalog.skills.map((skill) => skill.name)).toEqual(["alias"]);
   });
 });

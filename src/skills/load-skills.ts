@@ -1,6 +1,7 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
+import { isInside } from "../tools/workspace-path.js";
 import { defaultSkillFileLimits, parseSkillFile, type SkillFileLimits } from "./parse-skill-file.js";
 import type { Skill, SkillCatalog, SkillWarning } from "./skill.js";
 
@@ -33,13 +34,19 @@ export async function loadSkills(options: LoadSkillsOptions = {}): Promise<Skill
   const limits = { ...defaultSkillFileLimits, ...options.limits };
   const maxPerDirectory = options.maxSkillsPerDirectory ?? 500;
   const given = (options.directories ?? []).map((directory) => path.resolve(options.workspace ?? ".", directory));
-  const standard = options.includeDefaultDirectories === false ? [] : defaultSkillDirectories(options.workspace && path.resolve(options.workspace), options.home ?? homedir());
+  const workspace = options.workspace && path.resolve(options.workspace);
+  const standard = options.includeDefaultDirectories === false ? [] : defaultSkillDirectories(workspace, options.home ?? homedir());
+  // The workspace's own skill folders must stay in the workspace: a cloned repository's
+  // `.ctxkit/skills` that is a symbolic link elsewhere is not read (issue 24).
+  const workspaceRoots = new Set(workspace === undefined ? [] : defaultSkillDirectories(workspace, "/").slice(0, -1));
   const warnings: SkillWarning[] = [];
   const byName = new Map<string, Skill>();
   const searched = new Set<string>();
   for (const [index, directory] of [...given, ...standard].entries()) {
     if (searched.has(directory)) continue;
     searched.add(directory);
+    const root = await confinedRoot(directory, workspaceRoots.has(directory) ? workspace : undefined, warnings);
+    if (root === undefined) continue;
     const folders = await listFolders(directory, index < given.length, warnings);
     if (folders.length > maxPerDirectory) {
       warnings.push({ code: "skill_limit_reached", path: directory, message: `${directory}: ${folders.length} folders, only the first ${maxPerDirectory} (by name) are read.` });
@@ -47,6 +54,7 @@ export async function loadSkills(options: LoadSkillsOptions = {}): Promise<Skill
     for (const folderName of folders.slice(0, maxPerDirectory)) {
       const skillDirectory = path.join(directory, folderName);
       const file = path.join(skillDirectory, "SKILL.md");
+      if (!(await staysInside(root, skillDirectory, file, warnings))) continue;
       const text = await readSkillText(file, limits.maxFileChars, warnings);
       if (text === undefined) continue;
       const parsed = parseSkillFile(text, { path: file, directory: skillDirectory, folderName }, limits);
@@ -64,6 +72,37 @@ export async function loadSkills(options: LoadSkillsOptions = {}): Promise<Skill
   }
   const skills = [...byName.values()].sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
   return { skills, warnings };
+}
+
+/** The real path of a skills root, or undefined when it leaves the workspace it belongs to (warned) or does not exist. */
+async function confinedRoot(directory: string, workspace: string | undefined, warnings: SkillWarning[]): Promise<string | undefined> {
+  let real: string;
+  try {
+    real = await realpath(directory);
+  } catch {
+    return directory; // missing: listFolders says so when the user named it
+  }
+  if (workspace === undefined) return real;
+  const workspaceReal = await realpath(workspace).catch(() => workspace);
+  if (isInside(workspaceReal, real)) return real;
+  warnings.push({ code: "skill_outside_root", path: directory, message: `${directory}: resolves to ${real}, outside the workspace; its skills are not loaded. Replace the link with a folder.` });
+  return undefined;
+}
+
+/** Whether a skill folder and its SKILL.md resolve inside the root they were found in; warns when not. */
+async function staysInside(root: string, skillDirectory: string, file: string, warnings: SkillWarning[]): Promise<boolean> {
+  const folderReal = await realpath(skillDirectory).catch(() => undefined);
+  if (folderReal === undefined) return false;
+  if (!isInside(root, folderReal) || folderReal === root) {
+    warnings.push({ code: "skill_outside_root", path: skillDirectory, message: `${skillDirectory}: resolves to ${folderReal}, outside ${root}; the skill is not loaded. Replace the link with a folder.` });
+    return false;
+  }
+  const fileReal = await realpath(file).catch(() => undefined);
+  if (fileReal !== undefined && !isInside(folderReal, fileReal)) {
+    warnings.push({ code: "skill_outside_root", path: file, message: `${file}: resolves to ${fileReal}, outside its skill folder; the skill is not loaded. Replace the link with the file.` });
+    return false;
+  }
+  return true;
 }
 
 async function listFolders(directory: string, givenByUser: boolean, warnings: SkillWarning[]): Promise<string[]> {

@@ -27,7 +27,8 @@ export type SkillWarningCode =
   | "skill_description_too_long"
   | "skill_shadowed"
   | "skill_directory_unreadable"
-  | "skill_limit_reached";
+  | "skill_limit_reached"
+  | "skill_outside_root";
 
 /** Why a skill file was skipped or shadowed: data for the caller to show, never an exception. */
 export interface SkillWarning {

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { describeRestored } from "../describe-restored.js";
 import type { CacheMiss, SubAgentRun, Usage } from "../../types/index.js";
 import { createChatInput } from "../chat-input.js";
 import { parseCommandLine } from "../cli-options.js";
@@ -43,6 +44,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   });
   const { agent, session, resumed, warnings, skills, mcp } = await createAgentFromConfig(config, {
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
+    onProtectedFilesRestored: (report) => io.stderr.write(`ctxkit chat: ${describeRestored(report)}\n`),
     provider: setup.provider,
     system: setup.system,
     extra: { settings: setup.settings },

@@ -1,4 +1,5 @@
 import { isCtxkitError, type AgentEvent } from "../../types/index.js";
+import { describeRestored } from "../describe-restored.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { toCliMessage } from "../cli-error-message.js";
@@ -49,6 +50,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const { agent, session, warnings, skills, mcp } = await createAgentFromConfig(config, {
     ...(otel ? { observeChildRun: otel.tracing.observeChildRun } : {}),
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
+    onProtectedFilesRestored: (report) => io.stderr.write(`ctxkit run: ${describeRestored(report)}\n`),
     provider: setup.provider,
     system: setup.system,
     extra: { settings: setup.settings },

@@ -1,4 +1,5 @@
-import { textOf, toolCallsOf, ToolError, type BlobReader, type Message, type Tool, type ToolContext } from "../../types/index.js";
+import { textOf, toolCallsOf, ToolError, type BlobReader, type Message, type Tool, type ToolContext, type ToolOutput } from "../../types/index.js";
+import { findMarkers } from "../external-content/find-markers.js";
 import { createCompressedContentSearch, type CompressedContentSearch } from "./compressed-content-search.js";
 import { blobIdOfMessage, originalIdOf } from "./markers.js";
 
@@ -83,7 +84,7 @@ export function createRecallTool(options: RecallToolOptions = {}): Tool<RecallAr
       if (args.blob) {
         const text = store.get(args.blob);
         if (text === undefined) throw new ToolError("not_found", `No blob '${args.blob}'. Blob ids look like blob_0123456789abcdef and are named in [COMPRESSED] and [PREVIEW] messages.`);
-        return page(text, args.blob, args);
+        return withProvenance(page(text, args.blob, args), carriesExternalContent(text));
       }
       if (args.message) {
         if (!lookupMessage) throw new ToolError("not_found", "Recall by message id is not available here; use the blob id the stub or summary names.");
@@ -92,16 +93,36 @@ export function createRecallTool(options: RecallToolOptions = {}): Tool<RecallAr
         // A preview or stub names its original in the metadata the harness stored with it.
         const blobId = blobIdOfMessage(message);
         const original = blobId === undefined ? undefined : store.get(blobId);
-        return page(original ?? messageText(message), args.message, args);
+        const text = original ?? messageText(message);
+        return withProvenance(page(text, args.message, args), isExternalMessage(message) || carriesExternalContent(text));
       }
       const hits = searchOf(store).search(args.query!, maxHits);
       if (hits.length === 0) return `Nothing compressed matches "${args.query}".`;
-      return [
+      const external = hits.some((hit) => carriesExternalContent(store.get(hit.blobId) ?? ""));
+      return withProvenance([
         `${hits.length} passage${hits.length === 1 ? "" : "s"} match "${args.query}" (recall {"blob": …, "offset": …} shows more):`,
         ...hits.map((hit, index) => `${index + 1}. ${hit.blobId} offset ${hit.offset}: ${hit.snippet}`),
-      ].join("\n");
+      ].join("\n"), external);
     },
   };
+}
+
+/**
+ * Recall gives back what was in the context, so it carries that text's provenance: text from outside
+ * comes back as external (tagged and screened again by the source tags), never laundered into
+ * trusted output by the round trip (issue 24: recall laundering). The message's metadata decides;
+ * for a blob, the tags source-tags wrote into it before it was stored.
+ */
+function withProvenance(content: string, external: boolean): ToolOutput | string {
+  return external ? { content, source: "external" } : content;
+}
+
+function isExternalMessage(message: Message): boolean {
+  return message.role === "tool" && message.meta.external !== undefined;
+}
+
+function carriesExternalContent(text: string): boolean {
+  return findMarkers(text).some((marker) => marker.kind === "external");
 }
 
 /** A message as text: its content, or an assistant's text and tool calls. */

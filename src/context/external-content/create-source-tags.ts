@@ -27,8 +27,11 @@ export interface SourceTagsPolicy extends ContextPolicy {
 }
 
 // Failures the loop itself wrote (bad arguments, an unknown tool, a refusal, a timeout) are the
-// harness speaking, not the outside world.
+// harness speaking, not the outside world — for a workspace tool. An external tool's error of any
+// kind may quote what the outside sent (an HTTP 504's body, a refused page's Content-Type, an MCP
+// error): it is tagged like a result (issue 24). Only a call that never ran is left alone.
 const harnessErrorKinds = new Set(["invalid_arguments", "unknown_tool", "rejected", "timeout"]);
+const neverRanKinds = new Set(["unknown_tool", "rejected"]);
 
 /**
  * Keeps instructions and data apart (the seed's "来源标记"): a result of an external tool is wrapped
@@ -52,7 +55,9 @@ export function createSourceTags(options: SourceTagsOptions = {}): SourceTagsPol
     order: -200,
     ...(options.systemSection === false ? {} : { system: () => untrustedContentSection({ tags }) }),
     processToolResult(result, info) {
-      if (!isUntrusted(result.toolName, info.source) || (info.errorKind !== undefined && harnessErrorKinds.has(info.errorKind))) return result;
+      if (!isUntrusted(result.toolName, info.source) || (info.errorKind !== undefined && neverRanKinds.has(info.errorKind))) return result;
+      const fromOutside = info.source === "external" || externalTools.has(result.toolName);
+      if (!fromOutside && info.errorKind !== undefined && harnessErrorKinds.has(info.errorKind)) return result;
       // A workspace tool's error is ctxkit's own message ("'x.md' does not exist"), not the file's text.
       if (result.isError && info.source === "workspace" && !externalTools.has(result.toolName)) return result;
       const findings = screening ? screenInjection(result.content) : [];
@@ -60,7 +65,7 @@ export function createSourceTags(options: SourceTagsOptions = {}): SourceTagsPol
       const wrapped = tags ? wrapExternalContent(result.content, { source: result.toolName, nonce }) : undefined;
       const external: ExternalInfo = {
         source: result.toolName,
-        trust: info.source === "external" || externalTools.has(result.toolName) ? "external" : "workspace",
+        trust: fromOutside ? "external" : "workspace",
         nonce: wrapped?.nonce ?? "",
         callNumber: info.callNumber,
         neutralisedMarkers: wrapped?.markers ?? 0,

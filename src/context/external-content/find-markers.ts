@@ -21,8 +21,13 @@ export interface MarkerMatch {
   source?: string;
 }
 
-const separator = "[\\s_\\-.]*";
-const word = (name: string) => name.split("_").join(separator);
+// Between the words of a name, any short run of non-letters: `external_content`, `external:content`,
+// `external/content`, `external+content`. Bounded, so a long run of punctuation costs nothing.
+const separator = "[^a-z0-9<>]{0,6}";
+// Letters the confusables skeleton folds together (`ӏ` → `i` though it looks like `l`; `rn` looks like `m`).
+const letter = (character: string) => (character === "l" || character === "i" ? "[il]" : character === "m" ? "(?:m|rn)" : character);
+const spell = (part: string) => [...part].map(letter).join("");
+const word = (name: string) => name.split("_").map(spell).join(separator);
 
 const harnessNames = ["agent_status", "status_checkpoint"];
 // Role, thinking and tool tags of common chat templates (ChatML/Qwen, Llama 2/3, Gemma, Mistral,
@@ -34,12 +39,23 @@ const roleNames = [
 ];
 const bracketNames = ["inst", "sys", "system_prompt", "tool_calls", "tool_results", "available_tools", "/inst"];
 
-const tagName = `(external${separator}content|${harnessNames.map(word).join("|")}|${roleNames.map(word).join("|")})`;
+const tagName = `(${word("external_content")}|${harnessNames.map(word).join("|")}|${roleNames.map(word).join("|")})`;
 // `<` (any disguise, already folded by the view), an optional `/`, a known name, then anything but a
 // letter or digit: `</ExTeRnAl - content id="…">`, `< think >`, `<|im_start|>`, `<｜begin▁of▁sentence｜>`.
 const angleMarker = new RegExp(`<\\s*(/?)\\s*(?:${tagName}(?![a-z0-9])|(\\|)\\s*(?=[a-z_|]))`, "g");
 const bracketMarker = new RegExp(`\\[\\s*(/?)\\s*(${bracketNames.map(word).join("|")})\\s*\\]`, "g");
 const doubleAngleSys = /<<\s*\/?\s*sys\s*>>/g;
+
+const angleNames = ["external_content", ...harnessNames, ...roleNames];
+const exactly = (names: readonly string[]) => names.map((name) => ({ name, pattern: new RegExp(`^${word(name)}$`) }));
+const anglePatterns = exactly(angleNames);
+const bracketPatterns = exactly(bracketNames);
+
+/** The known name a matched spelling stands for (`externaI:content` → `external_content`). */
+function canonicalName(spelled: string, names: readonly string[] = angleNames): string {
+  const patterns = names === bracketNames ? bracketPatterns : anglePatterns;
+  return patterns.find((entry) => entry.pattern.test(spelled))?.name ?? spelled.replace(/[^a-z0-9/]+/g, "_");
+}
 
 /**
  * The model-side marker grammar: every place in `text` a lenient reader would take for a marker
@@ -61,8 +77,7 @@ export function findMarkers(text: string): MarkerMatch[] {
       matches.push({ kind: "role", name: name || "|", closing, ...spanOf(from, to) });
       continue;
     }
-    const raw = match[2]!.replace(/[\s\-.]+/g, "_").replace(/_+/g, "_");
-    const name = /^external_?content$/.test(raw) ? "external_content" : raw;
+    const name = canonicalName(match[2]!);
     const kind: MarkerKind = name === "external_content" ? "external" : harnessNames.includes(name) ? "harness" : "role";
     // The attributes, up to the tag's `>` when it closes before another `<` (ids are read from here).
     const attributes = /^[^<>]{0,300}>/.exec(view.text.slice(from + match[0].length));
@@ -77,7 +92,7 @@ export function findMarkers(text: string): MarkerMatch[] {
     matches.push(marker);
   }
   for (const match of view.text.matchAll(bracketMarker)) {
-    const name = match[2]!.replace(/[\s\-.]+/g, "_").replace(/^\//, "");
+    const name = canonicalName(match[2]!, bracketNames).replace(/^\//, "");
     matches.push({ kind: "role", name, closing: match[1] === "/" || match[2]!.startsWith("/"), ...spanOf(match.index, match.index + match[0].length) });
   }
   for (const match of view.text.matchAll(doubleAngleSys)) {

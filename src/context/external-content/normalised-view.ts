@@ -1,3 +1,5 @@
+import unhomoglyph from "unhomoglyph";
+
 /**
  * Text as a lenient reader sees it, with every character mapped back to the span of the original it
  * came from. The marker grammar runs on this view, so a marker written in any disguise a model might
@@ -25,8 +27,8 @@ const namedEntities: Record<string, string> = {
 // look Latin (the usual homoglyph substitutions in spoofed tags).
 const confusables: Record<string, string> = {
   "‹": "<", "›": ">", "〈": "<", "〉": ">", "⟨": "<", "⟩": ">", "˂": "<", "˃": ">", "ᐸ": "<", "ᐳ": ">",
-  "❮": "<", "❯": ">", "⧼": "<", "⧽": ">", "≺": "<", "≻": ">", "⋖": "<", "⋗": ">", "«": "<", "»": ">", "❬": "<", "❭": ">",
-  "∕": "/", "⁄": "/", "⧸": "/", "⟋": "/", "╱": "/", "∣": "|", "ǀ": "|", "❘": "|", "│": "|", "￨": "|", "¦": "|", "▏": "|",
+  "❮": "<", "❯": ">", "❰": "<", "❱": ">", "⟪": "<", "⟫": ">", "《": "<", "》": ">", "〔": "[", "〕": "]", "⧼": "<", "⧽": ">", "≺": "<", "≻": ">", "⋖": "<", "⋗": ">", "«": "<", "»": ">", "❬": "<", "❭": ">",
+  "∕": "/", "⁄": "/", "⧸": "/", "⟋": "/", "╱": "/", "∣": "|", "ǀ": "|", "❘": "|", "│": "|", "￨": "|", "¦": "|", "▏": "|", "⏐": "|", "⎜": "|", "⎟": "|", "⎥": "|", "⎢": "|", "ⵏ": "|", "︱": "|", "︳": "|", "❙": "|", "❚": "|", "ᛁ": "|",
   "‗": "_", "ˍ": "_", "‐": "-", "‑": "-", "‒": "-", "–": "-", "—": "-", "−": "-", "▁": "_",
   а: "a", е: "e", о: "o", р: "p", с: "c", у: "y", х: "x", і: "i", ј: "j", ѕ: "s", ԁ: "d", һ: "h", ԛ: "q", ԝ: "w", к: "k", м: "m", т: "t", н: "h", в: "b", г: "r", п: "n", ь: "b",
   А: "a", Е: "e", О: "o", Р: "p", С: "c", У: "y", Х: "x", І: "i", Ј: "j", Ѕ: "s", К: "k", М: "m", Т: "t", Н: "h", В: "b",
@@ -36,6 +38,9 @@ const confusables: Record<string, string> = {
 };
 
 const entity = /^&(?:amp;)*(?:#(\d{1,7})|#x([0-9a-f]{1,6})|([a-z]{2,8}));?/i;
+// A backslash before ASCII punctuation: JSON's `\/`, Markdown's `\<` `\_` `\>` (any number of backslashes, as
+// when an escape is escaped again). The reader sees the punctuation.
+const punctuationEscape = /^\\+([!-/:-@[-`{-~])/;
 const escaped = /^(?:%(3c|3e|2f|7c|5b|5d)|\\+(?:u00(3c|3e|2f|7c|5b|5d)|x(3c|3e|2f|7c|5b|5d)|u\{(3c|3e|2f|7c|5b|5d)\}))/i;
 
 /** Reads `text` the way a lenient model might; see `NormalisedView`. */
@@ -105,14 +110,27 @@ function decodeEscape(rest: string): { text: string; length: number } | undefine
   }
   if (rest[0] === "%" || rest[0] === "\\") {
     const match = escaped.exec(rest);
-    if (!match) return undefined;
+    if (!match) {
+      const punctuation = rest[0] === "\\" ? punctuationEscape.exec(rest) : null;
+      return punctuation ? { text: punctuation[1]!, length: punctuation[0].length } : undefined;
+    }
     const hex = match.slice(1).find((group) => group !== undefined)!;
     return { text: String.fromCharCode(Number.parseInt(hex, 16)), length: match[0].length };
   }
   return undefined;
 }
 
+/**
+ * One character as the grammar compares it: the look-alike table first (punctuation the skeleton
+ * keeps), ASCII lower-cased, and any other character by its UTS #39 confusables skeleton
+ * (`unhomoglyph`, built from Unicode's confusables.txt) when that is plain ASCII — so Armenian `օ`,
+ * Coptic `ⲟ` and Cyrillic `ӏ` read as `o`, `o` and `i`. ASCII itself is never skeletonised: the skeleton
+ * maps `|` to `l` and `m` to `rn`, which would blind the grammar to real tokens.
+ */
 function foldCharacter(character: string): string {
-  const mapped = confusables[character] ?? character;
-  return mapped.toLowerCase();
+  const mapped = confusables[character];
+  if (mapped !== undefined) return mapped;
+  if (character.charCodeAt(0) < 0x80) return character.toLowerCase();
+  const skeleton = unhomoglyph(character);
+  return skeleton !== character && /^[\x20-\x7e]+$/.test(skeleton) ? skeleton.toLowerCase() : character.toLowerCase();
 }

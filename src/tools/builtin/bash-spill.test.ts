@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -22,6 +22,9 @@ describe("bash output over its budget", () => {
     const path = join(spillDirectory, file!);
     expect(output.content).toContain(`saved in ${path}`);
     const saved = await readFile(path, "utf8");
+    // The spill holds what the command printed (secrets too): private to the user (issue 24).
+    expect((await stat(spillDirectory)).mode & 0o777).toBe(0o700);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect(saved).toBe(`${Array.from({ length: 2000 }, (_, index) => index + 1).join("\n")}\nMIDDLE-MARKER\n${Array.from({ length: 2000 }, (_, index) => index + 2001).join("\n")}\n`);
   });
 

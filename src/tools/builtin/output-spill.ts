@@ -1,5 +1,6 @@
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import { join } from "node:path";
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../../session/private-storage.js";
 
 /**
  * The whole output of a command that overflowed its budget, streamed to a file as it arrives (up
@@ -28,11 +29,11 @@ export class OutputSpill {
   /** Opens the file (created, never overwritten) and writes what came before the overflow. */
   start(before: Buffer): void {
     try {
-      mkdirSync(join(this.path, ".."), { recursive: true });
+      mkdirSync(join(this.path, ".."), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
     } catch (error) {
       this.failure = (error as Error).message;
     }
-    this.stream = createWriteStream(this.path, { flags: "wx" });
+    this.stream = createWriteStream(this.path, { flags: "wx", mode: PRIVATE_FILE_MODE });
     this.stream.on("error", (error) => (this.failure ??= error.message));
     this.write(before);
   }

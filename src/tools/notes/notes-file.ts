@@ -1,5 +1,6 @@
 import { mkdir, open, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../../session/private-storage.js";
 
 /** The notes on disk: read and written whole, with their size known between calls. */
 export interface NotesFile {
@@ -34,9 +35,9 @@ export function createNotesFile(path: string | (() => string), maxBytes: number)
     },
     async write(text) {
       const target = resolvePath();
-      await mkdir(dirname(target), { recursive: true });
+      await mkdir(dirname(target), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
       const temporary = `${target}.${process.pid}.tmp`;
-      await writeFile(temporary, text, "utf8");
+      await writeFile(temporary, text, { encoding: "utf8", mode: PRIVATE_FILE_MODE });
       await rename(temporary, target);
       characters = text.length;
     },

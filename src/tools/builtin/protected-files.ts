@@ -1,0 +1,131 @@
+import { createHash } from "node:crypto";
+import { lstat, mkdir, readdir, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
+import type { Tool, ToolOutput } from "../../types/index.js";
+
+export interface ProtectedFilesOptions {
+  /** Single files (ctxkit's config files); one that does not exist must not appear either. */
+  files: readonly string[];
+  /** Folders guarded whole (the data directory), each with sub-folders ctxkit itself writes during a call. */
+  folders: ReadonlyArray<{ path: string; skip?: readonly string[] }>;
+  /** Paths in reports are shown relative to this folder (the workspace). */
+  shownFrom: string;
+  /** Told, for the user, which protected files a call changed and that they were put back. */
+  onRestored?: (report: RestoredReport) => void;
+  /** Most files read per folder (default 5,000); the rest are not guarded and the report says so. */
+  maxFiles?: number;
+  /** Files larger than this (default 8 MB) are hashed but their bytes not kept: a change is reported, not undone. */
+  maxKeptBytes?: number;
+}
+
+export interface RestoredReport {
+  tool: string;
+  restored: string[];
+  notRestored: string[];
+}
+
+type Entry = { kind: "file"; hash: string; bytes?: Buffer; mode: number } | { kind: "link"; target: string };
+type Snapshot = Map<string, Entry>;
+
+/**
+ * Guards ctxkit's own files by identity, not by the spelling of a command: the config files and the
+ * data directory are hashed before and after every call of `tool` (bash), and a change is undone —
+ * the prior bytes put back, a new file removed — then reported to the user and told to the model.
+ * `printf … > ctxkit.config.j''son` can no longer turn bash on for the next run (issue 24).
+ */
+export function protectFilesAround<Args>(tool: Tool<Args>, options: ProtectedFilesOptions): Tool<Args> {
+  return {
+    ...tool,
+    async execute(args, context) {
+      const before = await takeSnapshot(options);
+      const undo = async () => restoreChanges(before, await takeSnapshot(options), tool.name, options.shownFrom);
+      let output: ToolOutput | string;
+      try {
+        output = await tool.execute(args, context);
+      } catch (error) {
+        // Also after a failure or a timeout: what the command did before it stopped is undone too.
+        const report = await undo();
+        if (report.restored.length > 0 || report.notRestored.length > 0) options.onRestored?.(report);
+        throw error;
+      }
+      const report = await undo();
+      if (report.restored.length === 0 && report.notRestored.length === 0) return output;
+      options.onRestored?.(report);
+      const note = noteFor(report);
+      return typeof output === "string" ? `${output}\n${note}` : { ...output, content: `${output.content}\n${note}` };
+    },
+  };
+}
+
+function noteFor(report: RestoredReport): string {
+  const parts = [];
+  if (report.restored.length > 0) parts.push(`ctxkit undid this command's changes to its own files (${report.restored.join(", ")}); they are back as they were.`);
+  if (report.notRestored.length > 0) parts.push(`It changed ${report.notRestored.join(", ")}, which could not be put back; the user was told.`);
+  return `${parts.join(" ")} ctxkit's config and data files are not changed by commands: ask the user to edit them.`;
+}
+
+async function takeSnapshot(options: ProtectedFilesOptions): Promise<Snapshot> {
+  const snapshot: Snapshot = new Map();
+  const maxKept = options.maxKeptBytes ?? 8 * 1024 * 1024;
+  for (const file of options.files) await record(file, snapshot, maxKept);
+  for (const folder of options.folders) {
+    const skipped = new Set((folder.skip ?? []).map((name) => join(folder.path, name)));
+    let budget = options.maxFiles ?? 5_000;
+    const queue = [folder.path];
+    while (queue.length > 0 && budget > 0) {
+      const directory = queue.shift()!;
+      const entries = await readdir(directory, { withFileTypes: true }).catch(() => []);
+      for (const entry of entries) {
+        const path = join(directory, entry.name);
+        if (skipped.has(path)) continue;
+        if (entry.isDirectory()) queue.push(path);
+        else if ((budget -= 1) >= 0) await record(path, snapshot, maxKept);
+      }
+    }
+  }
+  return snapshot;
+}
+
+async function record(path: string, snapshot: Snapshot, maxKept: number): Promise<void> {
+  const info = await lstat(path).catch(() => undefined);
+  if (info === undefined) return;
+  if (info.isSymbolicLink()) {
+    snapshot.set(path, { kind: "link", target: await readlink(path) });
+    return;
+  }
+  if (!info.isFile()) return;
+  const bytes = await readFile(path).catch(() => undefined);
+  if (bytes === undefined) return;
+  snapshot.set(path, { kind: "file", hash: createHash("sha256").update(bytes).digest("hex"), mode: info.mode & 0o777, ...(bytes.length <= maxKept ? { bytes } : {}) });
+}
+
+function same(left: Entry | undefined, right: Entry | undefined): boolean {
+  if (left === undefined || right === undefined) return left === right;
+  if (left.kind === "link" || right.kind === "link") return left.kind === right.kind && (left as { target: string }).target === (right as { target: string }).target;
+  return left.hash === right.hash;
+}
+
+async function restoreChanges(before: Snapshot, after: Snapshot, tool: string, shownFrom: string): Promise<RestoredReport> {
+  const shown = (path: string) => {
+    const inside = relative(shownFrom, path);
+    return inside.startsWith("..") ? path : inside;
+  };
+  const report: RestoredReport = { tool, restored: [], notRestored: [] };
+  for (const path of new Set([...before.keys(), ...after.keys()])) {
+    const prior = before.get(path);
+    if (same(prior, after.get(path))) continue;
+    try {
+      await rm(path, { force: true });
+      if (prior?.kind === "link") await symlink(prior.target, path);
+      else if (prior?.kind === "file") {
+        if (prior.bytes === undefined) throw new Error("too large to keep");
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, prior.bytes, { mode: prior.mode });
+      }
+      report.restored.push(shown(path));
+    } catch {
+      report.notRestored.push(shown(path));
+    }
+  }
+  return report;
+}
