@@ -103,4 +103,11 @@ describe("the curated public surface", () => {
       expect(names.filter((name) => internals.includes(name)), subpath).toEqual([]);
     }
   }, 300_000);
+
+  it("ctxkit/tracing needs only @opentelemetry/api, never the SDK", async () => {
+    const { names, loaded } = await importInChild("dist/tracing/index.js");
+    expect(names).toEqual(["captureContentVariable", "createAgentTracing", "ctxkitAttributes", "genAi", "traceAgentRun"]);
+    const otel = [...new Set(loaded.flatMap((url) => /node_modules\/(@opentelemetry\/[^/]+)/.exec(url)?.[1] ?? []))];
+    expect(otel).toEqual(["@opentelemetry/api"]);
+  }, 120_000);
 });

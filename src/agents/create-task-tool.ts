@@ -4,7 +4,7 @@ import type { Provider } from "../providers/provider.js";
 import type { SessionStore } from "../session/index.js";
 import { ToolDefinitionError, type Tool, type ToolRisk } from "../types/index.js";
 import { createConcurrencyLimit } from "./concurrency-limit.js";
-import { runSubAgent, type SubAgentEnvironment } from "./run-sub-agent.js";
+import { runSubAgent, type ChildRunObserver, type SubAgentEnvironment } from "./run-sub-agent.js";
 import type { SubAgentDefinition } from "./sub-agent-definition.js";
 
 export interface TaskToolOptions {
@@ -26,6 +26,8 @@ export interface TaskToolOptions {
   confirmToolCall?: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>;
   clock?: () => Date;
   createId?: () => string;
+  /** Sees each child's events as they stream (e.g. `createAgentTracing().observeChildRun`). */
+  observeChildRun?: ChildRunObserver;
 }
 
 export interface TaskArguments {
@@ -58,6 +60,7 @@ function createTaskToolAtDepth(options: TaskToolOptions, depth: number): Tool<Ta
     ...(options.confirmToolCall ? { confirmToolCall: options.confirmToolCall } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.createId ? { createId: options.createId } : {}),
+    ...(options.observeChildRun ? { observeChildRun: options.observeChildRun } : {}),
   };
   let deeper: Tool<TaskArguments> | undefined;
   return {

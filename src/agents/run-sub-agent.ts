@@ -6,7 +6,7 @@ import { failure } from "../loop/execute-tool-calls.js";
 import type { Provider } from "../providers/provider.js";
 import type { SessionStore, SessionWriter } from "../session/index.js";
 import { getTokenCounter } from "../tokens/get-token-counter.js";
-import { textOf, type Message, type RunResult, type SubAgentRun, type Tool, type ToolContext, type ToolOutput, type ToolSource } from "../types/index.js";
+import { textOf, type AgentEvent, type Message, type RunResult, type SubAgentRun, type Tool, type ToolContext, type ToolOutput, type ToolSource } from "../types/index.js";
 import { boundAnswer } from "./bound-answer.js";
 import { forkPrefixMessages, forkResults } from "./fork-messages.js";
 import { defaultMaxAnswerTokens, type SubAgentDefinition } from "./sub-agent-definition.js";
@@ -19,7 +19,12 @@ export interface SubAgentEnvironment {
   confirmToolCall?: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>;
   clock?: () => Date;
   createId?: () => string;
+  /** Sees the child's events as they stream (tracing nests the child's spans under the `task` call's). */
+  observeChildRun?: ChildRunObserver;
 }
+
+/** Wraps a child run's event stream; `parentToolCallId` is the parent's `task` call. */
+export type ChildRunObserver = (events: AsyncIterable<AgentEvent>, child: { agent: string; parentToolCallId: string }) => AsyncIterable<AgentEvent>;
 
 export interface SubAgentCall {
   definition: SubAgentDefinition;
@@ -72,7 +77,8 @@ export async function runSubAgent(call: SubAgentCall, environment: SubAgentEnvir
     session = assembled.session;
     const child = assembled.agent;
     const handle = child.run(call.prompt, { signal: context.signal });
-    for await (const event of handle) {
+    const events = environment.observeChildRun ? environment.observeChildRun(handle, { agent: definition.name, parentToolCallId: call.callId }) : handle;
+    for await (const event of events) {
       if (event.type === "usage" && firstCall === undefined) {
         firstCall = { inputTokens: event.usage.inputTokens, cachedInputTokens: event.usage.cachedInputTokens };
       }

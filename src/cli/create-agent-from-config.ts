@@ -27,6 +27,7 @@ import { createBudgetPolicy, createBudgetStatus } from "../context/budget/index.
 import { checkBudgetPricing, createBudgetFromFlags, type CliBudgetSettings, type CliBudgetContext } from "./budget-from-flags.js";
 import { createNotesFromFlag, type NotesLocation } from "./notes-from-flag.js";
 import { createTaskToolFromConfig } from "./create-task-tool-from-config.js";
+import type { ChildRunObserver } from "../agents/run-sub-agent.js";
 import { createUntrustedContentFromConfig } from "./create-untrusted-content-from-config.js";
 
 export const defaultSystemPrompt = `You are ctxkit, a coding agent working in the user's workspace through tools.
@@ -174,6 +175,8 @@ export async function createAgentFromConfig(
     budget?: { settings: CliBudgetSettings } & Omit<CliBudgetContext, "model" | "calls">;
     /** Where the notes tools keep their file (default: the config's `notes`). */
     notes?: NotesLocation;
+    /** Sees each sub-agent's events (tracing nests their spans). */
+    observeChildRun?: ChildRunObserver;
   },
 ): Promise<ConfiguredAgent> {
   const provider = options.provider ?? createProviderFromConfig(config);
@@ -242,6 +245,7 @@ async function createConfiguredAgent(
       sessionStore: sessionStoreFor(config),
       confirmToolCall: options.confirmToolCall,
       ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.observeChildRun ? { observeChildRun: options.observeChildRun } : {}),
     }),
   );
   const deferTools = config.deferTools && { mode: config.deferTools, ...(config.contextWindow ? { contextWindow: config.contextWindow } : {}) };

@@ -5,6 +5,7 @@ import { createWorkspaceTools } from "../tools/builtin/index.js";
 import type { Tool } from "../types/index.js";
 import type { SessionStore } from "../session/index.js";
 import type { ResolvedConfig } from "./resolve-config.js";
+import type { ChildRunObserver } from "../agents/run-sub-agent.js";
 
 /**
  * The `task` tool of `ctxkit run` / `chat`: the read-only `explore` agent and `fork`, each child in
@@ -13,7 +14,7 @@ import type { ResolvedConfig } from "./resolve-config.js";
  */
 export function createTaskToolFromConfig(
   config: ResolvedConfig,
-  options: { provider: Provider; sessionStore: SessionStore; confirmToolCall: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>; clock?: () => Date },
+  options: { provider: Provider; sessionStore: SessionStore; confirmToolCall: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>; clock?: () => Date; observeChildRun?: ChildRunObserver },
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
 ): Tool<any>[] {
   if (!config.subAgents) return [];
@@ -30,6 +31,7 @@ export function createTaskToolFromConfig(
       workspace: config.workspace,
       confirmToolCall: options.confirmToolCall,
       ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.observeChildRun ? { observeChildRun: options.observeChildRun } : {}),
     }),
   ];
 }

@@ -37,6 +37,8 @@ export interface ToolCallOutcome {
   tool?: Tool<any>;
   output: ToolOutput;
   durationMs: number;
+  /** Set when the call needed a confirmation: the answer. */
+  confirmation?: "approved" | "declined";
   /** Set when a policy's refusal ends the run after this turn. */
   stop?: PolicyStop;
   warnings?: PolicyWarning[];
@@ -85,6 +87,7 @@ export async function executeToolCall(call: ToolCallPart, context: ToolExecution
     ...(tool && route?.type !== "error" ? { tool } : {}),
     ...(timing.stop ? { stop: timing.stop } : {}),
     ...(timing.warnings ? { warnings: timing.warnings } : {}),
+    ...(timing.confirmation ? { confirmation: timing.confirmation } : {}),
     output,
     durationMs: Math.max(0, Math.round(performance.now() - started - timing.waitedMs)),
   };
@@ -138,6 +141,7 @@ async function runToolCall(call: ToolCallPart, tool: Tool<any> | undefined, cont
     timing.waitedMs += performance.now() - askedAt;
     const decision = typeof answer === "boolean" ? { approved: answer } : answer;
     const said = decision.reason?.trim();
+    timing.confirmation = decision.approved && (!ask || !exact || decision.argumentsHash === argumentsHash) ? "approved" : "declined";
     // An exact ask runs only on an approval of this exact call: a bare `true`, or one for other arguments, is not one.
     if (ask && !(decision.approved && (!exact || decision.argumentsHash === argumentsHash))) {
       return failure("rejected", ask.refusal({ ...(said ? { said: truncate(said, 2000) } : {}), hasHandler: context.confirmToolCall !== undefined }));
@@ -159,6 +163,7 @@ async function runToolCall(call: ToolCallPart, tool: Tool<any> | undefined, cont
 /** What a call's run reports besides its output: time spent waiting for a person, and a policy's stop. */
 interface CallTiming {
   waitedMs: number;
+  confirmation?: "approved" | "declined";
   stop?: PolicyStop;
   warnings?: PolicyWarning[];
 }

@@ -70,6 +70,7 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
 
     let bodyHash: string | undefined;
     let cacheBreak: CacheBreak | undefined;
+    let reusablePrefixTokens: number | undefined;
     if (state.guard) {
       let check;
       try {
@@ -80,6 +81,7 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
       bodyHash = check.bodyHash;
       state.declaredBreak = undefined;
       cacheBreak = check.cacheBreak;
+      reusablePrefixTokens = check.reusablePrefixTokens ?? check.estimatedReusablePrefixTokens;
       if (check.cacheBreak) {
         const { excerpt: _excerpt, ...fields } = check.cacheBreak;
         yield { type: "cache_break", turn, ...fields };
@@ -114,7 +116,11 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
         return { kind: "failed", error: { code: "session_write_failed", message: `Could not record the request in session ${session.id}: ${message}` } };
       }
     }
-    yield { type: "request", turn, messageCount: request.messages.length, hasTail: request.tail !== undefined };
+    const { maxOutputTokens, temperature } = request.settings;
+    yield {
+      type: "request", turn, messageCount: request.messages.length, hasTail: request.tail !== undefined, provider: options.provider.name, model: options.provider.model,
+      ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}), ...(temperature !== undefined ? { temperature } : {}), ...(reusablePrefixTokens !== undefined ? { reusablePrefixTokens } : {}),
+    };
 
     state.lastRequestAt = clock();
     const outcome = yield* callModel(options.provider, request, turn, signal);

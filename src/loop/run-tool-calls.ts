@@ -96,7 +96,7 @@ export async function* runToolCalls(
       }
     }
     context.append(message);
-    yield { type: "tool_result", turn, message, durationMs: result.durationMs };
+    yield { type: "tool_result", turn, message, durationMs: result.durationMs, ...(result.confirmation ? { confirmation: result.confirmation } : {}) };
   }
   const stop = executed.find((result) => result.stop)?.stop;
   for (const result of executed) for (const warning of result.warnings ?? []) yield { type: "warning", ...warning };

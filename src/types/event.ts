@@ -66,7 +66,19 @@ export interface RunResult {
 export type AgentEvent =
   | { type: "run_start"; runId: string; sessionId?: string; input: string }
   | { type: "turn_start"; turn: number }
-  | { type: "request"; turn: number; messageCount: number; hasTail: boolean }
+  | {
+      type: "request";
+      turn: number;
+      messageCount: number;
+      hasTail: boolean;
+      /** The provider and model called, and the request's generation settings (for traces). */
+      provider?: string;
+      model?: string;
+      maxOutputTokens?: number;
+      temperature?: number;
+      /** Tokens of this request the previous one left reusable, when the prefix guard could count them. */
+      reusablePrefixTokens?: number;
+    }
   /*
    * Content blocks of the assistant message, as they stream. `index` is the block's position in
    * the turn's final `message.content`; blocks may interleave (parallel tool calls), so a UI keys
@@ -82,7 +94,14 @@ export type AgentEvent =
   | { type: "tool_call_start"; turn: number; index: number; id: string; name: string }
   | { type: "tool_call_delta"; turn: number; index: number; id: string; delta: string }
   | { type: "tool_call_end"; turn: number; index: number; id: string; name: string; argumentsText: string; arguments: unknown }
-  | { type: "tool_result"; turn: number; message: ToolMessage; durationMs: number }
+  | {
+      type: "tool_result";
+      turn: number;
+      message: ToolMessage;
+      durationMs: number;
+      /** Set when the call needed a confirmation: what the person (or handler) answered. */
+      confirmation?: "approved" | "declined";
+    }
   | { type: "usage"; turn: number; usage: Usage }
   | { type: "turn_end"; turn: number; message: AssistantMessage }
   | ({ type: "cache_break"; turn: number } & Omit<CacheBreak, "excerpt">)

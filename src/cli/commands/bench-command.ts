@@ -10,6 +10,7 @@ import { startupBenchCommand, startupBenchHelp } from "./bench/startup-bench-com
 import { statusBarBenchCommand, statusBarBenchHelp } from "./bench/status-bar-bench-command.js";
 import { tauBenchCommand, tauBenchHelp, tauBenchHelpFor } from "./bench/tau-bench-command.js";
 import { tokensBenchCommand, tokensBenchHelp } from "./bench/tokens-bench-command.js";
+import { tracingBenchCommand, tracingBenchHelp } from "./bench/tracing-bench-command.js";
 import { toolSearchBenchCommand, toolSearchBenchHelp } from "./bench/tool-search-bench-command.js";
 import { viewBenchCommand, viewBenchHelp } from "./bench/view-bench-command.js";
 
@@ -28,6 +29,7 @@ const benches: Record<string, BenchCommand> = {
   tau: { run: tauBenchCommand, help: tauBenchHelp, summary: "τ-bench airline/retail: gold actions, replay of recorded dialogues, live runs with prompt variants" },
   tokens: { run: tokensBenchCommand, help: tokensBenchHelp, summary: "the built-in token estimator: its error against exact tokenizers, and its speed" },
   "tool-search": { run: toolSearchBenchCommand, help: toolSearchBenchHelp, summary: "tool_search on real MCP catalogs: recall@5 and MRR of short, misspelt queries; speed at 500 tools" },
+  tracing: { run: tracingBenchCommand, help: tracingBenchHelp, summary: "what OpenTelemetry tracing costs a 500-call run's loop: untraced vs tracing off vs on" },
   view: { run: viewBenchCommand, help: viewBenchHelp, summary: "how fast 'ctxkit view' opens a 500-call, 100k-token-per-call run" },
 };
 

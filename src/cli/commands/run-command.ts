@@ -10,6 +10,14 @@ import { prepareAgentRun } from "../prepare-agent-run.js";
 import { createEventRenderer } from "../render-events.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 import type { StatusBarModeDecision } from "../../context/status-bar/index.js";
+import { estimateCost, findModelPricing } from "../../session/pricing.js";
+import type { Usage } from "../../types/index.js";
+import { otelTracingRequested } from "../otel-tracing-requested.js";
+
+function costOfCall(usage: Usage, model: string): number | undefined {
+  const pricing = findModelPricing(model);
+  return pricing ? estimateCost(usage, pricing) : undefined;
+}
 
 import { runHelp } from "./run-help.js";
 
@@ -36,7 +44,10 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const answers = lineReader(io.stdin);
   const unanswered: string[] = [];
   const guarded: string[] = [];
+  // Loaded only when the OTEL_* variables ask for traces: a plain run never imports the SDK.
+  const otel = otelTracingRequested(io.env) ? await (await import("../start-otel-tracing.js")).startOtelTracing(io.env, { costOf: costOfCall }) : undefined;
   const { agent, session, warnings, skills, mcp } = await createAgentFromConfig(config, {
+    ...(otel ? { observeChildRun: otel.tracing.observeChildRun } : {}),
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
     provider: setup.provider,
     system: setup.system,
@@ -78,7 +89,8 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   let last: AgentEvent | undefined;
   let errorShown = false;
   try {
-    for await (const event of agent.run(task, { signal: controller.signal })) {
+    const events = agent.run(task, { signal: controller.signal });
+    for await (const event of otel ? otel.tracing.traceRun(events) : events) {
       last = event;
       if (event.type === "error") errorShown = true;
       if (flags.json) io.stdout.write(`${JSON.stringify(event)}\n`);
@@ -89,6 +101,8 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     process.removeListener("SIGINT", onInterrupt);
     answers.close();
     await closeAgentRun({ agent, session, mcp }, config.dataDir, (note) => io.stderr.write(`ctxkit run: ${note}\n`));
+    const traced = await otel?.shutdown();
+    if (traced && traced.dropped > 0) io.stderr.write(`ctxkit run: traces: ${traced.dropped} span(s) could not be sent to the OTLP endpoint and were dropped (${traced.exported} sent).\n`);
   }
   if (controller.signal.aborted) {
     io.stderr.write(`ctxkit run: interrupted; session ${session.id} kept (resume with --session ${session.id}).\n`);

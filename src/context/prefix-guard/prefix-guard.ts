@@ -18,6 +18,8 @@ export interface PrefixCheck {
   promptTokens?: number;
   /** Tokens of the previous prompt's body that this prompt repeats unchanged, when prompt tokens are known. */
   reusablePrefixTokens?: number;
+  /** The same, by the estimator, when prompt tokens are not known (counted incrementally: only new bytes each call). */
+  estimatedReusablePrefixTokens?: number;
   cacheBreak?: CacheBreak;
 }
 
@@ -46,6 +48,8 @@ interface Checked {
   /** The body before the tail: what the next request must start with. */
   prefix: string;
   tokens?: PromptTokens;
+  /** The estimator's count of `prefix`, kept when prompt tokens are not known. */
+  estimatedTokens?: number;
 }
 
 /**
@@ -70,12 +74,18 @@ export function createPrefixGuard(options: PrefixGuardOptions): PrefixGuard {
       const last = previous;
       previous = current;
       const base = { serialized, bodyHash, ...(tokens ? { promptTokens: tokens.total } : {}) };
-      if (last === undefined) return { ...base, reusablePrefixChars: 0, ...(tokens ? { reusablePrefixTokens: 0 } : {}) };
+      const wireIntact = last !== undefined && serialized.body.startsWith(last.prefix);
+      if (!tokens) {
+        current.estimatedTokens = wireIntact && last.estimatedTokens !== undefined
+          ? last.estimatedTokens + options.counter.count(current.prefix.slice(last.prefix.length))
+          : options.counter.count(current.prefix);
+      }
+      if (last === undefined) return { ...base, reusablePrefixChars: 0, ...(tokens ? { reusablePrefixTokens: 0 } : { estimatedReusablePrefixTokens: 0 }) };
 
-      const wireIntact = serialized.body.startsWith(last.prefix);
       const reusablePrefixChars = wireIntact ? last.prefix.length : commonPrefixLength(last.prefix, serialized.body);
       const tokenComparison = last.tokens && tokens ? comparePromptTokens(last.tokens, tokens) : undefined;
-      const result: PrefixCheck = { ...base, reusablePrefixChars, ...(tokenComparison ? { reusablePrefixTokens: tokenComparison.sharedTokens } : {}) };
+      const estimated = !tokens && wireIntact && last.estimatedTokens !== undefined ? { estimatedReusablePrefixTokens: last.estimatedTokens } : {};
+      const result: PrefixCheck = { ...base, reusablePrefixChars, ...(tokenComparison ? { reusablePrefixTokens: tokenComparison.sharedTokens } : {}), ...estimated };
       if (wireIntact && tokenComparison?.break === undefined) return result;
 
       const wire = wireIntact ? undefined : attributeWireOffset(last.request, options.serialize, reusablePrefixChars);
@@ -100,7 +110,7 @@ export function createPrefixGuard(options: PrefixGuardOptions): PrefixGuard {
           : { previous: excerpt(last.prefix, reusablePrefixChars), next: excerpt(serialized.body, reusablePrefixChars) },
       };
       if (options.strict && !cacheBreak.declared) throw prefixBreakError(cacheBreak);
-      return { ...result, cacheBreak };
+      return { ...result, ...(tokens ? {} : { estimatedReusablePrefixTokens: cacheBreak.firstDifferingToken }), cacheBreak };
     },
     reset() {
       previous = undefined;

@@ -1,0 +1,120 @@
+import { trace, type Tracer } from "@opentelemetry/api";
+import { createAgent } from "../../loop/index.js";
+import { createScriptedProvider } from "../../providers/scripted/index.js";
+import { defineTool } from "../../tools/tool.js";
+import { createAgentTracing } from "../../tracing/index.js";
+import type { AgentEvent } from "../../types/index.js";
+import { formatTextTable } from "../text-table.js";
+
+/** How a run's events are consumed: bare, through tracing with no SDK (the API's no-op), through tracing into an SDK. */
+export type TracingArm = "untraced" | "tracing off" | "tracing on";
+
+export interface TracingOverheadOptions {
+  /** Model calls per run (default 500). */
+  calls?: number;
+  /** Rounds; each runs every arm once, in rotating order (default 5). */
+  rounds?: number;
+  /** The tracer of the `tracing on` arm (an SDK's); without it that arm is left out. */
+  sdkTracer?: Tracer;
+  onRound?: (done: number, total: number) => void;
+}
+
+export interface TracingOverheadResult {
+  calls: number;
+  rounds: number;
+  /** Loop time of each arm in each round, in ms. */
+  loopMs: Record<TracingArm, number[]>;
+  /** Median over rounds of each arm's loop time. */
+  medianMs: Partial<Record<TracingArm, number>>;
+  /** Fastest of the rounds of each arm, in ms. */
+  minMs: Partial<Record<TracingArm, number>>;
+  /**
+   * The cost of an arm: its fastest run ÷ the fastest untraced run − 1. On a shared machine other
+   * processes only ever add time, so the fastest run is the one least disturbed.
+   */
+  overhead: Partial<Record<Exclude<TracingArm, "untraced">, number>>;
+  /** Median over rounds of (arm ÷ untraced − 1), paired within a round: the same cost, more exposed to load. */
+  pairedMedianOverhead: Partial<Record<Exclude<TracingArm, "untraced">, number>>;
+}
+
+const echo = defineTool({
+  name: "echo",
+  description: "Returns its text.",
+  parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"], additionalProperties: false } as const,
+  parallelSafe: true,
+  execute: async ({ text }) => text,
+});
+
+/**
+ * A 500-call offline run (scripted provider, one small tool per call, no session), timed from the
+ * first event to the last. The arms consume the same run; the ratio compares them within a round, so
+ * a machine that slows down between rounds moves both sides.
+ */
+async function timeRun(calls: number, consume: (events: AsyncIterable<AgentEvent>) => AsyncIterable<AgentEvent>): Promise<number> {
+  const provider = createScriptedProvider({
+    turns: (_request, index) => (index < calls - 1 ? { toolCalls: [{ name: "echo", arguments: { text: `step ${index}` } }], usage: { inputTokens: 1000 + index, cachedInputTokens: 900, outputTokens: 12 } } : "done"),
+  });
+  const agent = createAgent({ provider, system: "You run a benchmark.", tools: [echo], runtime: { maxIterations: calls + 1 } });
+  const started = performance.now();
+  let events = 0;
+  for await (const event of consume(agent.run("Go."))) {
+    if (event.type !== "text_delta") events += 1;
+  }
+  if (events === 0) throw new Error("the benchmark run produced no events");
+  return performance.now() - started;
+}
+
+export async function measureTracingOverhead(options: TracingOverheadOptions = {}): Promise<TracingOverheadResult> {
+  const calls = options.calls ?? 500;
+  const rounds = options.rounds ?? 5;
+  // No SDK is registered in this process for this arm: the global API hands out its no-op tracer.
+  const off = createAgentTracing({ tracer: trace.getTracer("ctxkit-bench") }, {});
+  const on = options.sdkTracer ? createAgentTracing({ tracer: options.sdkTracer }, {}) : undefined;
+  const arms: Array<[TracingArm, (events: AsyncIterable<AgentEvent>) => AsyncIterable<AgentEvent>]> = [
+    ["untraced", (events) => events],
+    ["tracing off", (events) => off.traceRun(events)],
+    ...(on ? [["tracing on", (events: AsyncIterable<AgentEvent>) => on.traceRun(events)] as [TracingArm, (events: AsyncIterable<AgentEvent>) => AsyncIterable<AgentEvent>]] : []),
+  ];
+  const loopMs: Record<TracingArm, number[]> = { untraced: [], "tracing off": [], "tracing on": [] };
+  // One warm-up run per arm (JIT, module loading) is not counted.
+  for (const [, consume] of arms) await timeRun(Math.min(calls, 50), consume);
+  for (let round = 0; round < rounds; round++) {
+    // Rotating the order keeps "which arm ran first" from favouring one.
+    for (let offset = 0; offset < arms.length; offset++) {
+      const [arm, consume] = arms[(round + offset) % arms.length]!;
+      loopMs[arm].push(await timeRun(calls, consume));
+    }
+    options.onRound?.(round + 1, rounds);
+  }
+  const medianMs: TracingOverheadResult["medianMs"] = {};
+  const minMs: TracingOverheadResult["minMs"] = {};
+  const overhead: TracingOverheadResult["overhead"] = {};
+  const pairedMedianOverhead: TracingOverheadResult["pairedMedianOverhead"] = {};
+  for (const [arm] of arms) {
+    medianMs[arm] = median(loopMs[arm]);
+    minMs[arm] = Math.min(...loopMs[arm]);
+    if (arm === "untraced") continue;
+    overhead[arm] = minMs[arm]! / Math.min(...loopMs.untraced) - 1;
+    pairedMedianOverhead[arm] = median(loopMs[arm].map((ms, round) => ms / loopMs.untraced[round]! - 1));
+  }
+  return { calls, rounds, loopMs, medianMs, minMs, overhead, pairedMedianOverhead };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+export function formatTracingOverhead(result: TracingOverheadResult): string {
+  const percent = (value: number | undefined) => `${((value ?? 0) * 100).toFixed(2)}%`;
+  const rows = (Object.keys(result.medianMs) as TracingArm[]).map((arm) => [
+    arm,
+    result.minMs[arm]!.toFixed(1),
+    result.medianMs[arm]!.toFixed(1),
+    (result.minMs[arm]! / result.calls).toFixed(3),
+    arm === "untraced" ? "—" : percent(result.overhead[arm]),
+    arm === "untraced" ? "—" : percent(result.pairedMedianOverhead[arm]),
+  ]);
+  return formatTextTable(["arm", `fastest loop ms (of ${result.rounds})`, "median loop ms", "ms per call", "overhead (fastest)", "overhead (median paired)"], rows);
+}
