@@ -61,6 +61,19 @@ describe("validating a config file", () => {
     );
   });
 
+  it("names every unknown key before any bad value, and refuses a list of servers and an infinite budget", () => {
+    expect(() => validateConfigFile({ modle: "qwen3", maxIterations: 0, colour: true }, "/u/config.json")).toThrow(
+      "/u/config.json: unknown key 'modle' (did you mean 'model'?). /u/config.json: unknown key 'colour' (did you mean 'color'?). Known keys: provider,",
+    );
+    expect(() => validateConfigFile({ mcpServers: [{ command: "x" }] }, "/u/config.json")).toThrow(`/u/config.json: 'mcpServers' must be an object of servers, {"name": {"command": …} | {"url": …}}, got [{"command":"x"}].`);
+    expect(() => validateConfigFile({ baseURL: "" }, "/u/config.json")).toThrow("/u/config.json: 'baseURL' must not be empty, got ''.");
+    expect(() => validateConfigFile({ temperature: 2.5 }, "/u/config.json")).toThrow("/u/config.json: 'temperature' must be a number from 0 to 2, got 2.5.");
+    expect(() => validateConfigFile({ maxIterations: 2.5 }, "/u/config.json")).toThrow("/u/config.json: 'maxIterations' must be a positive whole number, got 2.5.");
+    const { workspace, environment } = directories();
+    expect(() => resolveConfig({ workspace, "budget-cost": "Infinity" }, environment)).toThrow("--budget-cost must be a positive number, got 'Infinity'.");
+    expect(() => resolveConfig({ workspace }, { ...environment, CTXKIT_REQUEST_TIMEOUT: "-1" })).toThrow("CTXKIT_REQUEST_TIMEOUT must be a number of seconds ≥ 0 (0 turns the limit off), got '-1'.");
+  });
+
   it("accepts every behaviour setting, typed as the schema says", () => {
     const config = validateConfigFile(
       { budgetTokens: 5000, budgetCost: 0.5, budgetMode: "soft", notes: "workspace", skills: ["skills"], mcpServers: {}, compression: "none", statusBar: "append", statusBarTodo: false, subAgents: false, deferTools: "all", temperature: 0.2 },

@@ -2,7 +2,7 @@ import { compressionPolicyNames } from "../../context/compression/compression-po
 
 /**
  * The values a setting may take, in one place: the config schema validates with them and the
- * `--help` texts list them. No zod here, so that printing help loads nothing heavy.
+ * `--help` texts list them. No validator here, so that printing help loads nothing heavy.
  */
 export const providerNames = ["openai-compatible", "openai-responses", "anthropic", "llama"] as const;
 export const vendorNames = ["openai", "vllm", "ollama", "llamacpp", "deepseek", "kimi", "glm", "openrouter"] as const;

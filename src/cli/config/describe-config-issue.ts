@@ -1,10 +1,6 @@
-import { createRequire } from "node:module";
-import type { core } from "zod/mini";
+import { closest, distance } from "fastest-levenshtein";
 import { configSettings, type SettingDeclaration } from "./config-settings.js";
-import type { ConfigKey } from "./config-schema.js";
-
-// fastest-levenshtein is loaded by the first typo to suggest for, not when the CLI starts.
-const requireFromHere = createRequire(import.meta.url);
+import type { ConfigIssue, ConfigKey } from "./config-schema.js";
 
 /** Where a value came from, as an error names it: `--max-iterations`, `CTXKIT_MODEL`, or a file. */
 export type ValueOrigin = { flag: string } | { variable: string } | { file: string };
@@ -12,7 +8,6 @@ export type ValueOrigin = { flag: string } | { variable: string } | { file: stri
 /** The candidate nearest to what was typed, if it is near enough to be a typo. */
 export function didYouMean(typed: string, candidates: readonly string[]): string | undefined {
   if (candidates.length === 0 || typed === "") return undefined;
-  const { closest, distance } = requireFromHere("fastest-levenshtein") as typeof import("fastest-levenshtein");
   const nearest = closest(typed, candidates as string[]);
   return distance(typed.toLowerCase(), nearest.toLowerCase()) <= Math.max(2, Math.floor(typed.length / 3)) ? nearest : undefined;
 }
@@ -22,9 +17,9 @@ export function didYouMean(typed: string, candidates: readonly string[]): string
  * `~/.config/ctxkit/config.json: 'maxIterations' must be a positive whole number, got 0.` or
  * `Unknown status bar mode 'sometimes'. Use one of: auto, replace, append, off.` (for --status-bar).
  */
-export function describeConfigIssue(issue: core.$ZodIssue, origin: ValueOrigin, key: ConfigKey | undefined, raw: unknown): string {
+export function describeConfigIssue(issue: ConfigIssue, origin: ValueOrigin, key: ConfigKey | undefined, raw: unknown): string {
   const place = "file" in origin ? `${origin.file}: ` : "";
-  if (issue.code === "unrecognized_keys") {
+  if (issue.kind === "unknown_keys") {
     const keys = Object.keys(configSettings);
     return issue.keys
       .map((unknown) => {
@@ -35,13 +30,15 @@ export function describeConfigIssue(issue: core.$ZodIssue, origin: ValueOrigin, 
   }
   const name = "file" in origin ? `'${key}'` : "flag" in origin ? origin.flag : origin.variable;
   const shown = typeof raw === "string" ? `'${raw}'` : JSON.stringify(raw);
-  if (issue.code === "invalid_value" && key !== undefined) {
+  if (issue.kind === "not_one_of" && key !== undefined) {
     const setting = configSettings[key] as SettingDeclaration;
-    const values = setting.values ?? issue.values.map(String);
+    // The settings table lists every choice setting's values (the schema is built from the same lists).
+    const values = setting.values ?? [];
     const suggestion = typeof raw === "string" ? didYouMean(raw, values) : undefined;
     const where = "file" in origin ? `${place}${name}: ` : "variable" in origin ? `${origin.variable}: ` : "";
     return `${where}Unknown ${setting.noun ?? key} ${shown}${suggestion ? ` (did you mean '${suggestion}'?)` : ""}. Use one of: ${values.join(", ")}.`;
   }
-  const item = issue.path.length > 1 ? ` (item ${String(issue.path[1])})` : "";
-  return `${place}${name} ${issue.message}${item}, got ${shown}.`;
+  const message = issue.kind === "invalid" ? issue.message : "is not one of its values";
+  const item = issue.kind === "invalid" && issue.item !== undefined ? ` (item ${issue.item})` : "";
+  return `${place}${name} ${message}${item}, got ${shown}.`;
 }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { ConfigError } from "../../types/index.js";
-import { configFileSchema, type ConfigFile, type ConfigKey } from "./config-schema.js";
+import { checkConfigFile, type ConfigFile } from "./config-schema.js";
 import { describeConfigIssue } from "./describe-config-issue.js";
 
 // A config file is a handful of keys; anything this large is not one (and is not read whole).
@@ -26,12 +26,10 @@ export function validateConfigFile(value: unknown, path: string): ConfigFile {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new ConfigError("config_file_invalid", `${path} must hold a JSON object like {"model": "qwen3:8b"}.`);
   }
-  const result = configFileSchema.safeParse(value);
-  if (result.success) return result.data;
-  // Unknown keys first: a typo'd key is the likeliest mistake, and its value is not checked.
-  const issues = [...result.error.issues].sort((left, right) => Number(right.code === "unrecognized_keys") - Number(left.code === "unrecognized_keys"));
-  const issue = issues[0]!;
-  const key = issue.path[0] as ConfigKey | undefined;
+  const result = checkConfigFile(value);
+  if (result.success) return result.value;
+  const { issue, key } = result;
   const raw = key === undefined ? undefined : (value as Record<string, unknown>)[key];
-  throw new ConfigError("config_file_invalid", describeConfigIssue(issue, { file: path }, key, issue.path.length > 1 ? (raw as unknown[])[issue.path[1] as number] : raw));
+  const shown = issue.kind === "invalid" && issue.item !== undefined ? (raw as unknown[])[issue.item] : raw;
+  throw new ConfigError("config_file_invalid", describeConfigIssue(issue, { file: path }, key, shown));
 }

@@ -1,7 +1,7 @@
 import { ConfigError } from "../../types/index.js";
 import type { CliFlags } from "../cli-options.js";
 import { configSettings, type SettingDeclaration } from "./config-settings.js";
-import { configFileSchema, type ConfigFile, type ConfigKey } from "./config-schema.js";
+import { checkConfigValue, type ConfigFile, type ConfigKey } from "./config-schema.js";
 import { describeConfigIssue, type ValueOrigin } from "./describe-config-issue.js";
 
 export type ConfigSource = "flag" | "environment" | "workspace config" | "user config" | "default";
@@ -54,10 +54,10 @@ function fromText(setting: SettingDeclaration, text: string | string[] | boolean
 }
 
 function check<Key extends ConfigKey>(key: Key, value: unknown, origin: ValueOrigin, raw: unknown): NonNullable<ConfigFile[Key]> {
-  const result = configFileSchema.shape[key].safeParse(value);
-  if (result.success) return result.data as NonNullable<ConfigFile[Key]>;
+  const result = checkConfigValue(key, value);
+  if (result.success) return result.value;
   // A bad flag value is a usage error (exit 2, with the command's help); a bad variable is a setting to fix.
-  throw new ConfigError("flag" in origin ? "usage_invalid" : "option_invalid", describeConfigIssue(result.error.issues[0]!, origin, key, raw));
+  throw new ConfigError("flag" in origin ? "usage_invalid" : "option_invalid", describeConfigIssue(result.issue, origin, key, raw));
 }
 
 /**

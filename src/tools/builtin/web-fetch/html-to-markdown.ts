@@ -1,6 +1,6 @@
 import { Readability } from "@mozilla/readability";
-import TurndownService from "turndown";
 import { ToolError } from "../../tool.js";
+import { domToMarkdown, type MarkdownSourceNode } from "./dom-to-markdown.js";
 import { measureHtmlNesting } from "./measure-html-nesting.js";
 import { parsePage, type PageDocument } from "./page-dom.js";
 import { removeHiddenElements, type HiddenContent } from "./remove-hidden-elements.js";
@@ -69,12 +69,8 @@ function makeLinksAbsolute(document: PageDocument, pageUrl: string): void {
   }
 }
 
+/** Readability hands back HTML and mutates the page it reads, so the chosen HTML is parsed afresh (with linkedom, as the page was). */
 function toMarkdown(html: string): string {
-  const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
-  turndown.remove(["script", "style", "noscript"]);
-  return turndown
-    .turndown(html)
-    .replace(/[ \t]+\n/g, "\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
+  const body = parsePage(`<!doctype html><html><head></head><body>${html}</body></html>`).body;
+  return body === null ? "" : domToMarkdown(body as unknown as MarkdownSourceNode);
 }
