@@ -66,6 +66,7 @@ describe("the curated public surface", () => {
         "assembleAgent",
         "composeContextPolicies",
         "createAgent",
+        "createAgentTracing",
         "createCompression",
         "createFileBlobStore",
         "createMemoryBlobStore",
@@ -86,6 +87,7 @@ describe("the curated public surface", () => {
         "textOf",
         "thinkingOf",
         "toolCallsOf",
+        "traceAgentRun",
       ]
     `);
   }, 120_000);
