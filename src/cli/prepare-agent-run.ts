@@ -5,9 +5,9 @@ import { loadForResume } from "../session/reorder-on-resume.js";
 import { CtxkitError, type GenerationSettings, type SystemPrompt } from "../types/index.js";
 import type { CliFlags } from "./cli-options.js";
 import type { CliIo } from "./cli-io.js";
-import { createProviderFromConfig, defaultSystemPrompt, sessionStoreFor } from "./create-agent-from-config.js";
+import { createProviderFromConfig, defaultSystemPrompt, sessionStoreFor } from "../config/create-agent-from-config.js";
 import { createRequestLoggingFetch } from "./log-requests-fetch.js";
-import { describeInstructionsChange, instructionsVersion, lastAnnouncedVersion, loadProjectInstructions, type ProjectInstructions } from "./project-instructions.js";
+import { describeInstructionsChange, instructionsVersion, lastAnnouncedVersion, loadProjectInstructions, type ProjectInstructions } from "../config/project-instructions.js";
 import { resolveConfig, type ResolvedConfig } from "./resolve-config.js";
 
 /** What `run` and `chat` build an agent from, beyond the resolved configuration. */

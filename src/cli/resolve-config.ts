@@ -1,100 +1,36 @@
-import type { DeferToolsMode } from "../tools/search/apply-defer-tools.js";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { vendorProfiles } from "../providers/openai-compatible/vendor-profiles.js";
 import type { CliFlags } from "./cli-options.js";
-import type { CompressionPolicyName } from "../context/compression/compression-policy-names.js";
-import { resolveMcpServers, type ResolvedMcpServers } from "./resolve-mcp-servers.js";
-import type { ConfigFile, ConfigKey } from "./config/config-schema.js";
+import type { AgentConfig } from "../config/agent-config.js";
+import { resolveMcpServers } from "./resolve-mcp-servers.js";
+import type { ConfigFile, ConfigKey } from "../config/config-schema.js";
 import { readConfigFile } from "./config/read-config-file.js";
 import { checkWorkspaceConfig } from "./config/check-workspace-config.js";
 import { settingCandidates, type ConfigSource, type ResolvedSetting, type SettingInputs, type SettingOrigin } from "./config/resolve-settings.js";
-import { defaultCompression, defaultMaxIterations, defaultNotesLocation, defaultToolNames, type CacheTtl, type NotesLocation, type ProviderName, type StatusBarMode, type VendorName } from "./config/config-values.js";
+import { defaultCompression, defaultMaxIterations, defaultNotesLocation, defaultToolNames, } from "../config/config-values.js";
 import { resolveToolList } from "./config/resolve-tool-list.js";
-import { resolveBudget, type CliBudgetSettings } from "./config/resolve-budget.js";
+import { resolveBudget } from "./config/resolve-budget.js";
 
-export { providerNames, vendorNames, statusBarModes, defaultToolNames, cacheTtls, type CacheTtl, type ProviderName, type VendorName } from "./config/config-values.js";
+export { providerNames, vendorNames, statusBarModes, defaultToolNames, cacheTtls, type CacheTtl, type ProviderName, type VendorName } from "../config/config-values.js";
 export type { ConfigSource, SettingOrigin, ResolvedSetting } from "./config/resolve-settings.js";
 export { describeConfig, describeSettings, maskSecret } from "./config/describe-config.js";
 
-/** Which parts of the agent status bar are on and how it is sent (see `createStatusBar`). */
-export interface StatusBarConfig {
-  mode: StatusBarMode;
-  timestamps: boolean;
-  counters: boolean;
-  todo: boolean;
-  detailedErrors: boolean;
-  systemState: boolean;
-}
+export type { StatusBarConfig, UntrustedContentConfig } from "../config/agent-config.js";
 
-export interface UntrustedContentConfig {
-  /** --trust-workspace or `trustWorkspace` in the user's config: workspace results are not tagged. */
-  trustWorkspace: boolean;
-  /** Tools whose results count as external whatever they declare (`externalTools`). */
-  externalTools: string[];
-  /** The system-prompt section saying external content is data (`untrustedContentNotice`, default true). */
-  notice: boolean;
-}
-
-/** Everything a command needs to build an agent, with where each value came from. */
-export interface ResolvedConfig {
-  provider: ProviderName;
-  vendor: VendorName;
-  baseURL?: string;
-  model?: string;
-  /** The GGUF file of the llama provider (embedded engine). */
-  modelPath?: string;
-  apiKey?: string;
-  workspace: string;
-  dataDir: string;
+/** Everything a command needs: the agent's config, and what only the CLI uses, with where each value came from. */
+export interface ResolvedConfig extends AgentConfig {
   /** The user's config file ($XDG_CONFIG_HOME/ctxkit/config.json), whether it exists or not: guarded against commands like the workspace's. */
   userConfigPath: string;
-  /** Provider time limits from --request-timeout / --idle-timeout (seconds) or CTXKIT_REQUEST_TIMEOUT / CTXKIT_IDLE_TIMEOUT. */
-  timeouts: { firstByteMs?: number; idleMs?: number };
-  /**
-   * Prompt caching: `ttl` (--cache-ttl, Anthropic's cache lifetime: 5m or 1h, writes at 1.25× or 2×)
-   * and `key` (--cache-key: OpenAI's `prompt_cache_key`, the `x-session-affinity` header for other
-   * OpenAI-compatible servers). Without a key the session id is used; `sessionId` is filled in when
-   * the session starts, so the provider reads it on its first call.
-   */
-  cache: { ttl: CacheTtl; key?: string; sessionId?: string };
+  /** The cache settings; `sessionId` is filled in when the session starts, so the provider reads it on its first call. */
+  cache: AgentConfig["cache"] & { sessionId?: string };
   /** --repair: resume a session the loader found damaged records in (see startSession's `repair`). */
   repair: boolean;
   sessionId?: string;
-  maxIterations: number;
-  contextWindow?: number;
-  /** The context compression policy (default `ctxkit`, the layered pipeline). */
-  compression: CompressionPolicyName;
-  /** Built-in tools to offer; `bash` only when named. */
-  tools: string[];
   /** Approve every confirmation. */
   yes: boolean;
   /** Tools whose calls never ask for confirmation. */
   allow: string[];
-  statusBar: StatusBarConfig;
-  /** Whether the agent gets the `task` tool with the explore and fork sub-agents (`--no-sub-agents` turns it off). */
-  subAgents: boolean;
-  /** web_fetch may fetch pages on this machine (`--allow-loopback-fetch`, CTXKIT_ALLOW_LOOPBACK_FETCH=1, user config). */
-  allowLoopbackFetch: boolean;
-  /** How content from outside is handled (source tags, the runtime guard; see ctxkit/policies). */
-  untrustedContent: UntrustedContentConfig;
-  /** Skill directories (absolute) from `--skills` and the config files, searched before the standard places. */
-  skillDirectories: string[];
-  /** MCP servers from the config files' `mcpServers` and `--mcp-config` (a workspace's may not start programs). */
-  mcp: ResolvedMcpServers;
-  /** `--defer-tools`: which tools are kept out of `tools` and found with tool_search (absent: none but those marked). */
-  deferTools?: DeferToolsMode;
-  /** Where the notes tools keep their file (`--notes`, `notes`; default `session`). */
-  notes: NotesLocation;
-  /** The session's limits (`--budget-*`, `budget*`); absent when no limit is set. */
-  budget?: CliBudgetSettings;
-  /** Sampling settings (`--temperature`, `--max-output-tokens`). */
-  temperature?: number;
-  maxOutputTokens?: number;
-  /** `--system <text|@file>`; a file is named by its absolute path (`@/…`). */
-  system?: string;
-  /** Whether AGENTS.md / CLAUDE.md go into the system prompt (`--no-project-instructions` turns it off). */
-  projectInstructions: boolean;
   /** `--log-requests <file>` (absolute). */
   logRequests?: string;
   /** `--color` / `--no-color` / `color`; absent: decided by the terminal and NO_COLOR / FORCE_COLOR. */
@@ -292,4 +228,3 @@ function sourcesOf(settings: ResolvedConfig["settings"]): ResolvedConfig["source
   return sources;
 }
 
-export type { CliBudgetSettings };

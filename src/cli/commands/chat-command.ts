@@ -4,10 +4,11 @@ import type { CacheMiss, SubAgentRun, Usage } from "../../types/index.js";
 import { createChatInput } from "../chat-input.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
+import { askBudgetApproval } from "../ask-budget-approval.js";
 import { createConfirmationHandler } from "../confirm-prompt.js";
 import { createInstructionsAnnouncer } from "../../context/project-instructions/create-instructions-announcer.js";
-import { createAgentFromConfig } from "../create-agent-from-config.js";
-import { closeAgentRun } from "../close-agent-run.js";
+import { createAgentFromConfig } from "../../config/create-agent-from-config.js";
+import { closeAgentRun } from "../../config/close-agent-run.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
 import { createEventRenderer } from "../render-events.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
@@ -51,7 +52,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     // Changed project instructions go before the person's next message, announced by a policy.
     policies: [createInstructionsAnnouncer({ takeChange: setup.takeInstructionsChange, onAnnounce: () => io.stdout.write(style.dim("(the project instructions changed; the model is told with this message)\n")) })],
     notes,
-    ...(budget ? { budget: { settings: budget, readLine: input.nextAnswer, output: io.stdout, style } } : {}),
+    ...(budget ? { budget: { settings: budget, confirm: (request) => askBudgetApproval(request, { readLine: input.nextAnswer, output: io.stdout, style }) } } : {}),
     confirmToolCall: createConfirmationHandler({ approveAll: config.yes, allow: config.allow, readLine: input.nextAnswer, output: io.stdout, style, workspace: config.workspace, interactive: io.stdin.isTTY === true }),
   });
   for (const warning of warnings) io.stderr.write(`ctxkit chat: session ${session.id}: ${warning.message}\n`);

@@ -6,7 +6,7 @@ import { getTokenCounter } from "../../tokens/get-token-counter.js";
 import { renderChatTemplate, toHfChatMessages } from "../../tokens/index.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
-import { createAgentFromConfig } from "../create-agent-from-config.js";
+import { createAgentFromConfig } from "../../config/create-agent-from-config.js";
 import { createDemoWorkspace } from "../demo/create-demo-workspace.js";
 import { buildDemoReport, formatDemoReport } from "../demo/demo-report.js";
 import { demoSystemPrompt, demoTask, demoTurns } from "../demo/demo-script.js";

@@ -3,10 +3,11 @@ import { describeRestored } from "../describe-restored.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { toCliMessage } from "../cli-error-message.js";
+import { askBudgetApproval } from "../ask-budget-approval.js";
 import { createConfirmationHandler, lineReader } from "../confirm-prompt.js";
 import { createInstructionsAnnouncer } from "../../context/project-instructions/create-instructions-announcer.js";
-import { createAgentFromConfig } from "../create-agent-from-config.js";
-import { closeAgentRun } from "../close-agent-run.js";
+import { createAgentFromConfig } from "../../config/create-agent-from-config.js";
+import { closeAgentRun } from "../../config/close-agent-run.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
 import { createEventRenderer } from "../render-events.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
@@ -67,7 +68,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
       onUnanswered: (call) => (call.guard ? guarded : unanswered).push(call.name),
     }),
     notes,
-    ...(budget ? { budget: { settings: budget, readLine: answers.next, output: io.stderr, style: diagnosticStyle } } : {}),
+    ...(budget ? { budget: { settings: budget, confirm: (request) => askBudgetApproval(request, { readLine: answers.next, output: io.stderr, style: diagnosticStyle }) } } : {}),
     // How `auto` sent the status bar, and why: a diagnostic, so stderr (NDJSON keeps it as an event).
     onStatusBarDecision: (decision) =>
       flags.json

@@ -1,6 +1,6 @@
 import { ConfigError } from "../../types/index.js";
 import { didYouMean } from "./describe-config-issue.js";
-import { knownToolNames } from "./config-values.js";
+import { knownToolNames } from "../../config/config-values.js";
 import type { Candidate, SettingOrigin } from "./resolve-settings.js";
 
 /** `default` stands for the standard tool set; `all` adds `bash`. */

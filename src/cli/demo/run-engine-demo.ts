@@ -2,7 +2,7 @@ import { formatTextTable } from "../../bench/text-table.js";
 import { createLlama, createTinyQwen3Gguf } from "../../providers/llama/index.js";
 import { commonPrefixTokens } from "../../tokens/common-prefix-tokens.js";
 import type { CliIo } from "../cli-io.js";
-import { createAgentFromConfig } from "../create-agent-from-config.js";
+import { createAgentFromConfig } from "../../config/create-agent-from-config.js";
 import { createEventRenderer } from "../render-events.js";
 import { resolveConfig } from "../resolve-config.js";
 import type { TerminalStyle } from "../terminal-style.js";

@@ -13,7 +13,10 @@ import { createSessionStore, type SessionStore, type SessionWriter, type Session
 import { createWebFetchTool, createWorkspaceTools } from "../tools/builtin/index.js";
 import type { Tool } from "../tools/tool.js";
 import { type SystemPrompt, ConfigError } from "../types/index.js";
-import type { ResolvedConfig } from "./resolve-config.js";
+import type { AgentConfig } from "./agent-config.js";
+
+/** The resolved config with the session to resume (moved from the CLI; the session becomes an option next). */
+type ResolvedConfig = AgentConfig & { sessionId?: string; repair?: boolean; cache: AgentConfig["cache"] & { sessionId?: string } };
 import { createStatusBar, type StatusBar, type StatusBarModeDecision } from "../context/status-bar/index.js";
 import type { ContextPolicy } from "../context/context-policy.js";
 import { detectSystemState } from "../agents/detect-system-state.js";
@@ -26,8 +29,11 @@ import { readRecentSkillUse } from "./skill-use-record.js";
 import { connectMcpServers, createMcpPolicy, type McpWarning } from "../mcp/index.js";
 import type { LateToolSet } from "../tools/search/late-tool-set.js";
 import { createBudgetPolicy, createBudgetStatus } from "../context/budget/index.js";
-import { checkBudgetPricing, createBudgetFromFlags, type CliBudgetSettings, type CliBudgetContext } from "./budget-from-flags.js";
-import { createNotesFromFlag, type NotesLocation } from "./notes-from-flag.js";
+import { checkBudgetPricing, createBudgetFromConfig } from "./create-budget-from-config.js";
+import type { BudgetConfig } from "./agent-config.js";
+import type { BudgetApprovalRequest } from "../types/index.js";
+import { createNotesFromConfig } from "./create-notes-from-config.js";
+import type { NotesLocation } from "./config-values.js";
 import { createTaskToolFromConfig } from "./create-task-tool-from-config.js";
 import type { ChildRunObserver } from "../agents/run-sub-agent.js";
 import { createUntrustedContentFromConfig } from "./create-untrusted-content-from-config.js";
@@ -97,7 +103,7 @@ export function createToolsFromConfig(config: ResolvedConfig, onProtectedFilesRe
   const chosen = available.filter((tool) => config.tools.includes(tool.name));
   // ctxkit's own files are guarded by identity around every bash call (issue 24): a change is undone.
   const guarded = {
-    files: [join(config.workspace, "ctxkit.config.json"), config.userConfigPath],
+    files: [join(config.workspace, "ctxkit.config.json"), ...(config.userConfigPath ? [config.userConfigPath] : [])],
     folders: [{ path: config.dataDir, skip: ["tool-output"] }],
     shownFrom: config.workspace,
     ...(onProtectedFilesRestored ? { onRestored: onProtectedFilesRestored } : {}),
@@ -184,7 +190,7 @@ export async function createAgentFromConfig(
     /** The home directory whose ~/.config/ctxkit/skills is searched (default: the user's). */
     home?: string;
     /** The session's budget (`--budget-*`) and where approval questions are asked. */
-    budget?: { settings: CliBudgetSettings } & Omit<CliBudgetContext, "model" | "calls">;
+    budget?: { settings: BudgetConfig; confirm?: (request: BudgetApprovalRequest) => Promise<boolean> };
     /** Told when a bash call changed ctxkit's config or data files and they were put back (for the user). */
     onProtectedFilesRestored?: (report: RestoredReport) => void;
     /** Where the notes tools keep their file (default: the config's `notes`). */
@@ -238,7 +244,7 @@ async function createConfiguredAgent(
   const compression = createCompressionFromConfig(config);
   // The notes file of a new session is named after its id, known once the session has started.
   let sessionId: string | undefined = config.sessionId;
-  const notes = createNotesFromFlag(options.notes ?? config.notes, config, () => sessionId ?? "unsaved");
+  const notes = createNotesFromConfig(options.notes ?? config.notes, config, () => sessionId ?? "unsaved");
   if (options.budget) checkBudgetPricing(options.budget.settings, provider.model);
   // The same list a library user passes: createAgent orders the policies and carries the status
   // bar's counts and TODO list across compactions.
@@ -277,7 +283,7 @@ async function createConfiguredAgent(
     ...(budgetSettings
       ? {
           sessionPolicies: (started: StartedSessionView) => {
-            const budget = createBudgetFromFlags(budgetSettings.settings, { ...budgetSettings, model: provider.model, calls: started.calls });
+            const budget = createBudgetFromConfig(budgetSettings.settings, { ...budgetSettings, model: provider.model, calls: started.calls });
             return [createBudgetPolicy(budget), ...(config.statusBar.mode !== "off" ? [createBudgetStatus(budget)] : [])];
           },
         }

@@ -1,4 +1,4 @@
-import { compressionPolicyNames } from "../../context/compression/compression-policy-names.js";
+import { compressionPolicyNames } from "../context/compression/compression-policy-names.js";
 
 /**
  * The values a setting may take, in one place: the config schema validates with them and the
