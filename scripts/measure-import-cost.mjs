@@ -13,7 +13,7 @@ const cases = {
   "import zod": ["--input-type=module", "-e", 'await import("zod")'],
   "import zod/mini": ["--input-type=module", "-e", 'await import("zod/mini")'],
   "settings table (help, flags)": ["--input-type=module", "-e", 'await import("./dist/cli/agent-options-help.js")'],
-  "config schema (zod/mini)": ["--input-type=module", "-e", 'await import("./dist/cli/config/config-schema.js")'],
+  "config schema (zod/mini)": ["--input-type=module", "-e", 'await import("./dist/config/config-schema.js")'],
   "resolve-config": ["--input-type=module", "-e", 'await import("./dist/cli/resolve-config.js")'],
 };
 const times = Object.fromEntries(Object.keys(cases).map((name) => [name, []]));

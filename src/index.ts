@@ -29,6 +29,10 @@ export {
 export { createAgent, type Agent, type RunOptions, type RunHandle, type AgentOptions, type AgentRuntime, type SessionSink, type TailState, type ToolCallDecision, type ToolCallInfo } from "./loop/index.js";
 // The one assembly step: provider, system prompt, tools, policies and a session in, a running agent out.
 export { assembleAgent, defaultPolicies, type AssembleAgentOptions, type AssembleSessionOptions, type AssembledAgent, type StartedSessionView } from "./agents/assemble-agent.js";
+// The agent `ctxkit run` builds, from the settings of a ctxkit.config.json: the CLI calls the same function.
+export { createAgentFromConfig, type ConfiguredAgent, type CreateAgentFromConfigOptions } from "./config/create-agent-from-config.js";
+export type { AgentConfig } from "./config/agent-config.js";
+export type { ConfigFile } from "./config/config-schema.js";
 export type { CallGate, CallGateState, ChildAgentInfo, FinalTextInfo, FinalTextVerdict, PolicyInheritance, PolicyStop, PolicyWarning, RunStartContribution, ToolCallCheck, ToolCallVerdict } from "./context/policy-gates.js";
 export { defineTool, ToolError, type ObjectSchema, type SchemaTool, type Tool, type ToolArguments, type ToolContext, type ToolErrorKind, type ToolOutput } from "./tools/tool.js";
 export type { Provider, ProviderEvent, ProviderSpecificationVersion, ModelResponse, SerializedRequest } from "./providers/provider.js";

@@ -5,8 +5,8 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 
-// The limits of issue 23: a curated surface a reader can hold in their head. The root has room for
-// the assembly step (`assembleAgent`) and its policy hooks, which land on another branch.
+// The limits of issue 23: a curated surface a reader can hold in their head. The root holds
+// the assembly step (`assembleAgent`) and the agent `ctxkit run` builds (`createAgentFromConfig`).
 const maxSubpaths = 10;
 const maxRootValues = 40;
 
@@ -66,6 +66,7 @@ describe("the curated public surface", () => {
         "assembleAgent",
         "composeContextPolicies",
         "createAgent",
+        "createAgentFromConfig",
         "createAgentTracing",
         "createCompression",
         "createFileBlobStore",

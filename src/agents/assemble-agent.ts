@@ -106,6 +106,7 @@ export async function assembleAgent(options: AssembleAgentOptions): Promise<Asse
     throw new ConfigError("option_invalid", `The session policy '${changesPrefix.name}' adds tools or a system section, which the prefix decided before the session started cannot hold. Pass it in \`policies\` instead.`);
   }
   const policies = [...context, ...late];
+  const blobStore = options.runtime?.blobStore ?? options.session?.store.blobs;
   const agent = createAgent({
     provider: options.provider,
     system,
@@ -116,7 +117,8 @@ export async function assembleAgent(options: AssembleAgentOptions): Promise<Asse
     ...(options.settings ? { settings: options.settings } : {}),
     ...(options.confirmToolCall ? { confirmToolCall: options.confirmToolCall } : {}),
     ...(options.prefixGuard !== undefined ? { prefixGuard: options.prefixGuard } : {}),
-    runtime: { ...options.runtime, ...(started ? { messageLog: started.log } : {}) },
+    // The session's log and blobs: `recall` finds originals from before a restart.
+    runtime: { ...options.runtime, ...(started ? { messageLog: started.log } : {}), ...(blobStore ? { blobStore } : {}) },
   });
   return { agent, session: started?.session, resumed: started?.resumed ?? false, warnings: started?.warnings ?? [], policies };
 }
@@ -143,12 +145,16 @@ async function openSession(session: AssembleSessionOptions, options: AssembleAge
 }
 
 async function sessionIdFor(session: AssembleSessionOptions): Promise<string | undefined> {
-  if (session.mode === "new") return undefined;
+  return session.mode === "new" ? undefined : chooseSessionId(session.store, { mode: session.mode, ...(session.id ? { id: session.id } : {}) });
+}
+
+/** The session to open: the id given to resume, or the latest one to continue (undefined when the store has none). */
+export async function chooseSessionId(store: SessionStore, session: { mode: "resume" | "continue"; id?: string }): Promise<string | undefined> {
   if (session.mode === "resume") {
     if (!session.id) throw new ConfigError("option_invalid", "session.mode \"resume\" needs session.id: pass the id of the session to resume, or use mode \"continue\" for the latest one.");
     return session.id;
   }
-  const sessions = (await session.store.list()).filter((summary) => summary.error === undefined);
+  const sessions = (await store.list()).filter((summary) => summary.error === undefined);
   sessions.sort((left, right) => (left.updatedAt < right.updatedAt ? 1 : left.updatedAt > right.updatedAt ? -1 : left.id < right.id ? 1 : -1));
   return sessions[0]?.id;
 }

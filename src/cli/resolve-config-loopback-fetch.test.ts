@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createToolsFromConfig } from "./create-agent-from-config.js";
+import { createToolsFromConfig } from "../config/create-agent-from-config.js";
 import { resolveConfig } from "./resolve-config.js";
 
 function directories(): { workspace: string; configHome: string } {

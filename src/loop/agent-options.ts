@@ -114,7 +114,7 @@ export interface AgentRuntime {
   toolTimeoutMs?: number;
   /**
    * Where the originals that compression moves out of the context are kept (the `recall` tool reads
-   * them). Default: in memory. `assembleAgent` uses the session store's blob store.
+   * them). Default: in memory. `assembleAgent` uses its session store's `blobs` unless this is given.
    */
   blobStore?: BlobStore;
   /**

@@ -10,6 +10,8 @@ import { SESSION_FORMAT, SESSION_FORMAT_VERSION, type HeaderRecord, type PrefixR
 import type { SessionSummary } from "./session-summary.js";
 import { createSessionWriter, serializeSessionRecord, type SessionWriter } from "./session-writer.js";
 import { validateSessionRecord } from "./validate-session-record.js";
+import { createFileBlobStore } from "./blob-store.js";
+import type { BlobStore } from "../context/compression/blob-store.js";
 
 const FILE_EXTENSION = ".jsonl";
 const GENERATED_ID_ATTEMPTS = 5;
@@ -17,6 +19,11 @@ const GENERATED_ID_ATTEMPTS = 5;
 export interface SessionStoreOptions {
   /** Where session files live (`<directory>/<id>.jsonl`); created on the first `create()`. */
   directory: string;
+  /**
+   * Where the sessions' blobs live (the originals of compression's previews and stubs, which
+   * `recall` reads back): default `<directory>/blobs`. The CLI keeps them in `<data-dir>/blobs`.
+   */
+  blobDirectory?: string;
 }
 
 export interface CreateSessionOptions {
@@ -30,6 +37,8 @@ export interface CreateSessionOptions {
 
 export interface SessionStore {
   readonly directory: string;
+  /** The sessions' blob store: what `assembleAgent` gives the agent, so `recall` of originals works after a restart. */
+  readonly blobs?: BlobStore;
   /** Starts a new session file (header + prefix, already fsynced). Refuses an id that exists. */
   create(options: CreateSessionOptions): Promise<SessionWriter>;
   /** Loads and validates a session, removes a torn last line (reported in `warnings`), and appends from there. */
@@ -169,7 +178,8 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
 
   const list = (): Promise<SessionSummary[]> => listSessions(directory, FILE_EXTENSION);
 
-  return { directory, create, open: openSession, load, list, path };
+  const blobs = createFileBlobStore(resolve(options.blobDirectory ?? join(directory, "blobs")));
+  return { directory, blobs, create, open: openSession, load, list, path };
 }
 
 function serializeChecked(record: HeaderRecord | PrefixRecord): string {

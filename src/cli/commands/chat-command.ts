@@ -1,13 +1,12 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describeRestored } from "../describe-restored.js";
 import type { CacheMiss, SubAgentRun, Usage } from "../../types/index.js";
 import { createChatInput } from "../chat-input.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
+import { askBudgetApproval } from "../ask-budget-approval.js";
 import { createConfirmationHandler } from "../confirm-prompt.js";
-import { createInstructionsAnnouncer } from "../../context/project-instructions/create-instructions-announcer.js";
-import { createAgentFromConfig } from "../create-agent-from-config.js";
-import { closeAgentRun } from "../close-agent-run.js";
+import { createAgentFromConfig } from "../../config/create-agent-from-config.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
 import { createEventRenderer } from "../render-events.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
@@ -27,9 +26,8 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(chatHelp);
     return 0;
   }
-  const setup = await prepareAgentRun(flags, io);
+  const setup = prepareAgentRun(flags, io);
   const { config } = setup;
-  const { budget, notes } = config;
   for (const note of setup.notes) io.stderr.write(`ctxkit chat: ${note}\n`);
   const color = shouldUseColor(io.stdout, config.color, io.env);
   const style = createTerminalStyle(color);
@@ -42,18 +40,16 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     commands: () => [...chatCommands, ...skillCommands],
     onQueued: (message) => io.stdout.write(`\n${style.dim(`(queued for after this turn: ${preview(message)})`)}\n`),
   });
-  const { agent, session, resumed, warnings, skills, mcp } = await createAgentFromConfig(config, {
-    ...(io.env.HOME ? { home: io.env.HOME } : {}),
+  // The library's call, with the CLI's resolved settings (as `ctxkit run` makes it).
+  const configured = await createAgentFromConfig({
+    ...setup.inputs,
     onProtectedFilesRestored: (report) => io.stderr.write(`ctxkit chat: ${describeRestored(report)}\n`),
-    provider: setup.provider,
-    system: setup.system,
-    extra: { settings: setup.settings },
-    // Changed project instructions go before the person's next message, announced by a policy.
-    policies: [createInstructionsAnnouncer({ takeChange: setup.takeInstructionsChange, onAnnounce: () => io.stdout.write(style.dim("(the project instructions changed; the model is told with this message)\n")) })],
-    notes,
-    ...(budget ? { budget: { settings: budget, readLine: input.nextAnswer, output: io.stdout, style } } : {}),
+    onInstructionsAnnounced: () => io.stdout.write(style.dim("(the project instructions changed; the model is told with this message)\n")),
+    confirmBudget: (request) => askBudgetApproval(request, { readLine: input.nextAnswer, output: io.stdout, style }),
     confirmToolCall: createConfirmationHandler({ approveAll: config.yes, allow: config.allow, readLine: input.nextAnswer, output: io.stdout, style, workspace: config.workspace, interactive: io.stdin.isTTY === true }),
   });
+  const { agent, session, resumed, warnings, skills, mcp } = configured;
+  if (flags.continue && !resumed) io.stderr.write(`ctxkit chat: no session to continue in ${dirname(session.path)}; starting a new one.\n`);
   for (const warning of warnings) io.stderr.write(`ctxkit chat: session ${session.id}: ${warning.message}\n`);
   for (const warning of skills.warnings) io.stderr.write(`ctxkit chat: skills: ${warning.message}\n`);
   for (const warning of mcp.warnings) io.stderr.write(`ctxkit chat: mcp: ${warning.message}\n`);
@@ -111,7 +107,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   io.stdout.write(
     `${style.bold("ctxkit chat")} — ${config.provider}${config.provider === "openai-compatible" ? ` (${config.vendor})` : ""} ${config.model}, workspace ${config.workspace}\n` +
       `${resumed ? `Resumed session ${session.id} (${agent.messages.length} messages).` : `Session ${session.id}.`} Type /help for commands.\n` +
-      (setup.instructionFiles.length > 0 ? style.dim(`Project instructions: ${setup.instructionFiles.join(", ")}\n`) : ""),
+      (configured.instructionFiles.length > 0 ? style.dim(`Project instructions: ${configured.instructionFiles.join(", ")}\n`) : ""),
   );
   try {
     while (true) {
@@ -131,7 +127,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
         else if (command === "/skills") io.stdout.write(`${skills.skills.map((skill) => `  /${skill.name}  ${skill.description}`).join("\n") || "  (no skills)"}\n`);
         else if (command === "/usage") {
           const key = config.provider === "anthropic" || config.provider === "llama" ? undefined : (config.cache.key ?? session.id);
-          const lifetime = setup.provider.cacheLifetimeMs;
+          const lifetime = configured.provider.cacheLifetimeMs;
           const cache = formatCacheStatus({ misses: cacheMisses, ...(lifetime === undefined ? {} : { lifetimeMs: lifetime }), ...(key === undefined ? {} : { key }), ...(config.model ? { model: config.model } : {}) });
           io.stdout.write(`${formatChatUsage(callUsages, subAgentRuns, config.model)}\n${cache}\n`);
         }
@@ -158,7 +154,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   } finally {
     renderer.stop();
     input.close();
-    await closeAgentRun({ agent, session, mcp }, config.dataDir, (note) => io.stderr.write(`ctxkit chat: ${note}\n`));
+    await configured.close((note) => io.stderr.write(`ctxkit chat: ${note}\n`));
   }
   io.stdout.write(`\nSession ${session.id} saved. Resume with: ctxkit chat --session ${session.id} (or --continue)\n`);
   return interrupted ? 130 : 0;

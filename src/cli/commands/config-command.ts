@@ -2,7 +2,7 @@ import { agentOptionsHelp } from "../agent-options-help.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { formatConfigKeysHelp } from "../config/format-config-keys-help.js";
-import { createToolsFromConfig } from "../create-agent-from-config.js";
+import { createToolsFromConfig } from "../../config/create-agent-from-config.js";
 import { describeConfig, describeSettings, resolveConfig } from "../resolve-config.js";
 
 export const configHelp = `Usage: ctxkit config [options]

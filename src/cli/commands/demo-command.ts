@@ -6,13 +6,13 @@ import { getTokenCounter } from "../../tokens/get-token-counter.js";
 import { renderChatTemplate, toHfChatMessages } from "../../tokens/index.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
-import { createAgentFromConfig } from "../create-agent-from-config.js";
+import { createAgentFromConfig } from "../../config/create-agent-from-config.js";
 import { createDemoWorkspace } from "../demo/create-demo-workspace.js";
 import { buildDemoReport, formatDemoReport } from "../demo/demo-report.js";
 import { demoSystemPrompt, demoTask, demoTurns } from "../demo/demo-script.js";
 import { runEngineDemo } from "../demo/run-engine-demo.js";
 import { createEventRenderer } from "../render-events.js";
-import { resolveConfig } from "../resolve-config.js";
+import { resolveConfig, settingValues } from "../resolve-config.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 
 export const demoHelp = `Usage: ctxkit demo [--dir <dir> [--force]] [--engine] [--json] [--no-color]
@@ -63,7 +63,9 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
   // No config files: the demo is the same offline run on every machine (a user's maxIterations or
   // compression setting would change it or make it fail).
   const config = resolveConfig({ workspace, tools: "all", yes: true, notes: "off" }, {}, { readConfigFiles: false });
-  const { agent, session, mcp } = await createAgentFromConfig(config, {
+  const { agent, session, mcp } = await createAgentFromConfig({
+    workspace: config.workspace,
+    settings: settingValues(config.settings),
     provider,
     system: demoSystemPrompt,
     // The scripted model's edit and shell calls are approved automatically, as with --yes.

@@ -1,12 +1,12 @@
+import { dirname } from "node:path";
 import { isCtxkitError, type AgentEvent } from "../../types/index.js";
 import { describeRestored } from "../describe-restored.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { toCliMessage } from "../cli-error-message.js";
+import { askBudgetApproval } from "../ask-budget-approval.js";
 import { createConfirmationHandler, lineReader } from "../confirm-prompt.js";
-import { createInstructionsAnnouncer } from "../../context/project-instructions/create-instructions-announcer.js";
-import { createAgentFromConfig } from "../create-agent-from-config.js";
-import { closeAgentRun } from "../close-agent-run.js";
+import { createAgentFromConfig } from "../../config/create-agent-from-config.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
 import { createEventRenderer } from "../render-events.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
@@ -36,9 +36,8 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`ctxkit run: give the task as an argument, e.g. ctxkit run "fix the failing test".\n\n${runHelp}`);
     return 2;
   }
-  const setup = await prepareAgentRun(flags, io);
+  const setup = prepareAgentRun(flags, io);
   const { config } = setup;
-  const { budget, notes } = config;
   for (const note of setup.notes) io.stderr.write(`ctxkit run: ${note}\n`);
   const style = createTerminalStyle(!flags.json && shouldUseColor(io.stdout, config.color, io.env));
   const diagnosticStyle = createTerminalStyle(shouldUseColor(io.stderr, config.color, io.env));
@@ -47,15 +46,11 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const guarded: string[] = [];
   // Loaded only when the OTEL_* variables ask for traces: a plain run never imports the SDK.
   const otel = otelTracingRequested(io.env) ? await startTracingOrSay(io) : undefined;
-  const { agent, session, warnings, skills, mcp } = await createAgentFromConfig(config, {
+  // The library's call, with the CLI's resolved settings: a library user with the same settings sends the same requests.
+  const configured = await createAgentFromConfig({
+    ...setup.inputs,
     ...(otel ? { observeChildRun: otel.tracing.observeChildRun } : {}),
-    ...(io.env.HOME ? { home: io.env.HOME } : {}),
     onProtectedFilesRestored: (report) => io.stderr.write(`ctxkit run: ${describeRestored(report)}\n`),
-    provider: setup.provider,
-    system: setup.system,
-    extra: { settings: setup.settings },
-    // Changed project instructions (a resumed session) go before the task, announced by a policy.
-    policies: [createInstructionsAnnouncer({ takeChange: setup.takeInstructionsChange })],
     confirmToolCall: createConfirmationHandler({
       approveAll: config.yes,
       allow: config.allow,
@@ -66,14 +61,15 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
       interactive: io.stdin.isTTY === true,
       onUnanswered: (call) => (call.guard ? guarded : unanswered).push(call.name),
     }),
-    notes,
-    ...(budget ? { budget: { settings: budget, readLine: answers.next, output: io.stderr, style: diagnosticStyle } } : {}),
+    confirmBudget: (request) => askBudgetApproval(request, { readLine: answers.next, output: io.stderr, style: diagnosticStyle }),
     // How `auto` sent the status bar, and why: a diagnostic, so stderr (NDJSON keeps it as an event).
     onStatusBarDecision: (decision) =>
       flags.json
         ? io.stdout.write(`${JSON.stringify({ type: "status_bar_mode", ...decision })}\n`)
         : io.stderr.write(diagnosticStyle.dim(`[status bar: ${describeStatusBarDecision(decision)}]\n`)),
   });
+  const { agent, session, warnings, skills, mcp } = configured;
+  if (flags.continue && !configured.resumed) io.stderr.write(`ctxkit run: no session to continue in ${dirname(session.path)}; starting a new one.\n`);
 
   for (const warning of warnings) io.stderr.write(`ctxkit run: session ${session.id}: ${warning.message}\n`);
   for (const warning of skills.warnings) io.stderr.write(`ctxkit run: skills: ${warning.message}\n`);
@@ -102,7 +98,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     renderer.stop();
     process.removeListener("SIGINT", onInterrupt);
     answers.close();
-    await closeAgentRun({ agent, session, mcp }, config.dataDir, (note) => io.stderr.write(`ctxkit run: ${note}\n`));
+    await configured.close((note) => io.stderr.write(`ctxkit run: ${note}\n`));
     const traced = await otel?.shutdown();
     if (traced && traced.dropped > 0) io.stderr.write(`ctxkit run: traces: ${traced.dropped} span(s) could not be sent to the OTLP endpoint and were dropped (${traced.exported} sent).\n`);
   }

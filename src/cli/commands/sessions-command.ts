@@ -6,7 +6,7 @@ import { formatSessionBudget } from "../format-session-budget.js";
 import { describeSubAgents } from "../describe-sub-agents.js";
 import { collectSubAgentLinks } from "../../session/sub-agent-links.js";
 import type { CliIo } from "../cli-io.js";
-import { sessionStoreFor } from "../create-agent-from-config.js";
+import { sessionStoreFor } from "../../config/create-agent-from-config.js";
 import { resolveConfig } from "../resolve-config.js";
 import { CtxkitError, textOf, type Message } from "../../types/index.js";
 

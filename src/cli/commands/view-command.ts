@@ -87,7 +87,7 @@ async function resolveInput(item: string, flags: ReturnType<typeof parseCommandL
   if (existsSync(path)) return path;
   if (!isValidSessionId(item)) throw new CtxkitError("option_invalid", `${item} is neither a file nor a session id.`);
   // Imported only for a session id: the configuration pulls in every provider and tool (a slower start).
-  const [{ resolveConfig }, { sessionStoreFor }] = await Promise.all([import("../resolve-config.js"), import("../create-agent-from-config.js")]);
+  const [{ resolveConfig }, { sessionStoreFor }] = await Promise.all([import("../resolve-config.js"), import("../../config/create-agent-from-config.js")]);
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });
   const file = sessionStoreFor(config).path(item);
   if (!existsSync(file)) throw new CtxkitError("session_not_found", `No file ${item} and no session ${item} in ${config.dataDir}; see 'ctxkit sessions list'.`);

@@ -3,7 +3,7 @@ import { dirname, resolve } from "node:path";
 import { isInside } from "../../tools/workspace-path.js";
 import { ConfigError } from "../../types/index.js";
 import { configSettings, type SettingDeclaration } from "./config-settings.js";
-import type { ConfigFile, ConfigKey } from "./config-schema.js";
+import type { ConfigFile, ConfigKey } from "../../config/config-schema.js";
 
 /**
  * A workspace's config file comes with the repository, which may not be the user's own. It may not

@@ -7,9 +7,9 @@ import { compressionPolicyNames } from "../../context/compression/index.js";
 import { agentOptionsHelp } from "../agent-options-help.js";
 import { commonOptions } from "../cli-options.js";
 import { resolveConfig } from "../resolve-config.js";
-import { configKeys } from "./config-schema.js";
+import { configKeys } from "../../config/config-schema.js";
 import { configSettings, invocationFlags, type SettingDeclaration } from "./config-settings.js";
-import { knownToolNames } from "./config-values.js";
+import { knownToolNames } from "../../config/config-values.js";
 import { validateConfigFile } from "./read-config-file.js";
 
 function directories(files: { workspace?: object; user?: object } = {}): { workspace: string; environment: NodeJS.ProcessEnv } {

@@ -1,5 +1,5 @@
-import type { ConfigKey } from "./config-schema.js";
-import { budgetModes, cacheTtls, compressionPolicyNames, deferToolsModes, notesLocations, providerNames, statusBarModes, vendorNames } from "./config-values.js";
+import type { ConfigKey } from "../../config/config-schema.js";
+import { budgetModes, cacheTtls, compressionPolicyNames, deferToolsModes, notesLocations, providerNames, statusBarModes, vendorNames } from "../../config/config-values.js";
 
 /** How a flag's or an environment variable's text becomes the config file's JSON value. */
 export type SettingInput = "text" | "integer" | "number" | "money" | "switch" | "list" | "repeatable";

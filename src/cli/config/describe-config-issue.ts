@@ -1,6 +1,6 @@
 import { closest, distance } from "fastest-levenshtein";
 import { configSettings, type SettingDeclaration } from "./config-settings.js";
-import type { ConfigIssue, ConfigKey } from "./config-schema.js";
+import type { ConfigIssue, ConfigKey } from "../../config/config-schema.js";
 
 /** Where a value came from, as an error names it: `--max-iterations`, `CTXKIT_MODEL`, or a file. */
 export type ValueOrigin = { flag: string } | { variable: string } | { file: string };

@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from "../resolve-config.js";
 import type { McpServersConfig } from "../../mcp/mcp-config.js";
-import { configKeys } from "./config-schema.js";
+import { configKeys } from "../../config/config-schema.js";
 import type { SettingOrigin } from "./resolve-settings.js";
 
 /** Server env and headers often hold tokens: show where each server is, never its secrets. */

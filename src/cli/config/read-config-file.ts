@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { ConfigError } from "../../types/index.js";
-import { checkConfigFile, type ConfigFile } from "./config-schema.js";
+import { checkConfigFile, type ConfigFile } from "../../config/config-schema.js";
 import { describeConfigIssue } from "./describe-config-issue.js";
 
 // A config file is a handful of keys; anything this large is not one (and is not read whole).

@@ -1,13 +1,8 @@
 import { ConfigError, type BudgetMode } from "../../types/index.js";
-import type { ConfigKey } from "./config-schema.js";
+import type { BudgetConfig } from "../../config/agent-config.js";
+import type { ConfigKey } from "../../config/config-schema.js";
 import { settingCandidates, type ResolvedSetting, type SettingInputs } from "./resolve-settings.js";
 
-/** The session's limits: `--budget-tokens`, `--budget-cost`, `--budget-mode` or their config keys. */
-export interface CliBudgetSettings {
-  tokens?: number;
-  costUsd?: number;
-  mode: BudgetMode;
-}
 
 // A workspace may tighten the user's budget, never loosen it: hard stops, approval asks, soft warns.
 const strictness: Record<BudgetMode, number> = { soft: 0, approval: 1, hard: 2 };
@@ -17,7 +12,7 @@ const strictness: Record<BudgetMode, number> = { soft: 0, approval: 1, hard: 2 }
  * workspace's and the user's values (the lower limit, the stricter mode). A mode given as a flag
  * without a limit is a usage error; in a config file it is a preference for when a limit is given.
  */
-export function resolveBudget(inputs: SettingInputs, settings: Partial<Record<ConfigKey, ResolvedSetting>>): CliBudgetSettings | undefined {
+export function resolveBudget(inputs: SettingInputs, settings: Partial<Record<ConfigKey, ResolvedSetting>>): BudgetConfig | undefined {
   const tightest = <Key extends "budgetTokens" | "budgetCost" | "budgetMode">(key: Key, tighter: (left: never, right: never) => boolean) => {
     const candidates = settingCandidates(key, inputs);
     const chosen = candidates[0]?.origin.source === "flag" ? candidates[0] : candidates.reduce<(typeof candidates)[number] | undefined>((best, candidate) => (best === undefined || tighter(candidate.value as never, best.value as never) ? candidate : best), undefined);

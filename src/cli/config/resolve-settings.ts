@@ -1,7 +1,7 @@
 import { ConfigError } from "../../types/index.js";
 import type { CliFlags } from "../cli-options.js";
 import { configSettings, type SettingDeclaration } from "./config-settings.js";
-import { checkConfigValue, type ConfigFile, type ConfigKey } from "./config-schema.js";
+import { checkConfigValue, type ConfigFile, type ConfigKey } from "../../config/config-schema.js";
 import { describeConfigIssue, type ValueOrigin } from "./describe-config-issue.js";
 
 export type ConfigSource = "flag" | "environment" | "workspace config" | "user config" | "default";

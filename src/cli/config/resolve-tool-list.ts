@@ -1,18 +1,7 @@
 import { ConfigError } from "../../types/index.js";
 import { didYouMean } from "./describe-config-issue.js";
-import { knownToolNames } from "./config-values.js";
+import { expandToolList, knownToolNames } from "../../config/config-values.js";
 import type { Candidate, SettingOrigin } from "./resolve-settings.js";
-
-/** `default` stands for the standard tool set; `all` adds `bash`. */
-function expandToolList(names: readonly string[], defaults: readonly string[]): string[] {
-  const expanded = names.flatMap((name) => {
-    const trimmed = name.trim();
-    if (trimmed === "default") return defaults;
-    if (trimmed === "all") return [...defaults, "bash"];
-    return trimmed === "" ? [] : [trimmed];
-  });
-  return [...new Set(expanded)];
-}
 
 function describeOrigin(origin: SettingOrigin): string {
   if (origin.source === "flag") return `It is named in ${origin.flag}.`;

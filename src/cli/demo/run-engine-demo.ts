@@ -2,9 +2,9 @@ import { formatTextTable } from "../../bench/text-table.js";
 import { createLlama, createTinyQwen3Gguf } from "../../providers/llama/index.js";
 import { commonPrefixTokens } from "../../tokens/common-prefix-tokens.js";
 import type { CliIo } from "../cli-io.js";
-import { createAgentFromConfig } from "../create-agent-from-config.js";
+import { createAgentFromConfig } from "../../config/create-agent-from-config.js";
 import { createEventRenderer } from "../render-events.js";
-import { resolveConfig } from "../resolve-config.js";
+import { resolveConfig, settingValues } from "../resolve-config.js";
 import type { TerminalStyle } from "../terminal-style.js";
 import { demoSystemPrompt, demoTask } from "./demo-script.js";
 
@@ -37,7 +37,7 @@ export async function runEngineDemo(io: CliIo, options: { workspace: string; jso
   say(`${options.style.bold("ctxkit demo --engine")} — the embedded llama.cpp engine on a ${options.style.yellow("generated random-weight model")}: its text is NOISE, the engine and its KV cache are real\n`);
   say(`${options.style.dim(`model: ${modelPath}`)}\n${options.style.dim(`task: ${demoTask}`)}\n\n`);
   const config = resolveConfig({ workspace: options.workspace, tools: "read_file,list_dir,glob,grep", notes: "off" }, {}, { readConfigFiles: false });
-  const { agent, session } = await createAgentFromConfig(config, { provider, system: demoSystemPrompt, confirmToolCall: async () => false });
+  const { agent, session } = await createAgentFromConfig({ workspace: config.workspace, settings: settingValues(config.settings), provider, system: demoSystemPrompt, confirmToolCall: async () => false });
   const renderer = createEventRenderer({ write: say, style: options.style, spinner: false });
   let stopReason = "";
   try {

@@ -1,6 +1,6 @@
 import { createCompression, type CompressionPolicy } from "../context/compression/index.js";
 import { findModelPricing } from "../session/pricing.js";
-import type { ResolvedConfig } from "./resolve-config.js";
+import type { AgentConfig } from "./agent-config.js";
 
 /** Used when neither `--context-window` nor the config says: the common size of current API models. */
 export const defaultContextWindow = 128_000;
@@ -10,7 +10,7 @@ export const defaultContextWindow = 128_000;
  * tool. The agent keeps the blobs under `<data-dir>/blobs/` (see createAgentFromConfig), so previews
  * and stubs stay recallable across restarts. Undefined for `none`.
  */
-export function createCompressionFromConfig(config: ResolvedConfig): CompressionPolicy | undefined {
+export function createCompressionFromConfig(config: AgentConfig): CompressionPolicy | undefined {
   if (config.compression === "none") return undefined;
   // α (cached ÷ uncached input price) for the cache-economics rule, from the pricing catalog when the model is listed.
   const pricing = config.model ? findModelPricing(config.model) : undefined;

@@ -4,7 +4,7 @@ import type { Provider } from "../providers/provider.js";
 import { createWorkspaceTools } from "../tools/builtin/index.js";
 import type { Tool } from "../types/index.js";
 import type { SessionStore } from "../session/index.js";
-import type { ResolvedConfig } from "./resolve-config.js";
+import type { AgentConfig } from "./agent-config.js";
 import type { ChildRunObserver } from "../agents/run-sub-agent.js";
 
 /**
@@ -13,7 +13,7 @@ import type { ChildRunObserver } from "../agents/run-sub-agent.js";
  * `--no-sub-agents`.
  */
 export function createTaskToolFromConfig(
-  config: ResolvedConfig,
+  config: AgentConfig,
   options: { provider: Provider; sessionStore: SessionStore; confirmToolCall: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>; clock?: () => Date; observeChildRun?: ChildRunObserver },
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
 ): Tool<any>[] {

@@ -1,4 +1,4 @@
-import { compressionPolicyNames } from "../../context/compression/compression-policy-names.js";
+import { compressionPolicyNames } from "../context/compression/compression-policy-names.js";
 
 /**
  * The values a setting may take, in one place: the config schema validates with them and the
@@ -28,3 +28,37 @@ export const knownToolNames = [...defaultToolNames, "bash"];
 export const defaultNotesLocation: NotesLocation = "session";
 export const defaultMaxIterations = 50;
 export const defaultCompression = "ctxkit" as const;
+
+/** The value of every setting that has one when nothing sets it (the CLI shows them as `default`). */
+export const configDefaults = {
+  provider: "openai-compatible",
+  vendor: "openai",
+  maxIterations: defaultMaxIterations,
+  compression: defaultCompression,
+  dataDir: ".ctxkit",
+  cacheTtl: "5m",
+  statusBar: "auto",
+  statusBarTimestamps: true,
+  statusBarCounter: true,
+  statusBarTodo: true,
+  statusBarErrors: true,
+  statusBarState: true,
+  notes: defaultNotesLocation,
+  yes: false,
+  subAgents: true,
+  allowLoopbackFetch: false,
+  trustWorkspace: false,
+  untrustedContentNotice: true,
+  projectInstructions: true,
+} as const;
+
+/** A `tools` list as written: `default` stands for the standard tool set, `all` adds `bash`. */
+export function expandToolList(names: readonly string[], defaults: readonly string[] = defaultToolNames): string[] {
+  const expanded = names.flatMap((name) => {
+    const trimmed = name.trim();
+    if (trimmed === "default") return defaults;
+    if (trimmed === "all") return [...defaults, "bash"];
+    return trimmed === "" ? [] : [trimmed];
+  });
+  return [...new Set(expanded)];
+}

@@ -1,0 +1,353 @@
+import { join } from "node:path";
+import { protectFilesAround, type RestoredReport } from "../tools/builtin/protected-files.js";
+import { prepareDataDirectory } from "../session/private-storage.js";
+import type { Agent } from "../loop/create-agent.js";
+import { assembleAgent, chooseSessionId, type StartedSessionView } from "../agents/assemble-agent.js";
+import type { AgentOptions, ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
+import { createAnthropic } from "../providers/anthropic/index.js";
+import { createLlama } from "../providers/llama/index.js";
+import { createOpenAICompatible } from "../providers/openai-compatible/index.js";
+import { createOpenAIResponses } from "../providers/openai-responses/index.js";
+import type { Provider } from "../providers/provider.js";
+import { createSessionStore, type SessionStore, type SessionWriter, type SessionWarning } from "../session/index.js";
+import { createWebFetchTool, createWorkspaceTools } from "../tools/builtin/index.js";
+import type { Tool } from "../tools/tool.js";
+import { type BudgetApprovalRequest, type SystemPrompt, ConfigError } from "../types/index.js";
+import type { AgentConfig } from "./agent-config.js";
+import type { ConfigFile } from "./config-schema.js";
+import { resolveAgentConfig } from "./resolve-agent-config.js";
+import { systemPromptFromConfig } from "./system-prompt-from-config.js";
+import { createInstructionsAnnouncer } from "../context/project-instructions/create-instructions-announcer.js";
+import { readRecentSkillUse, recordSkillUse } from "./skill-use-record.js";
+import { createStatusBar, type StatusBar, type StatusBarModeDecision } from "../context/status-bar/index.js";
+import type { ContextPolicy } from "../context/context-policy.js";
+import { detectSystemState } from "../agents/detect-system-state.js";
+import { findModelPricing } from "../session/pricing.js";
+import { createCompressionFromConfig } from "./create-compression-from-config.js";
+import type { CompressionPolicy } from "../context/compression/index.js";
+import { activeSkillNames, createSkills, type LoadedSkillsPolicy } from "../skills/index.js";
+import { connectMcpServers, createMcpPolicy, type McpWarning } from "../mcp/index.js";
+import type { LateToolSet } from "../tools/search/late-tool-set.js";
+import { createBudgetPolicy, createBudgetStatus } from "../context/budget/index.js";
+import { checkBudgetPricing, createBudgetFromConfig } from "./create-budget-from-config.js";
+import { createNotesFromConfig } from "./create-notes-from-config.js";
+import { createTaskToolFromConfig } from "./create-task-tool-from-config.js";
+import type { ChildRunObserver } from "../agents/run-sub-agent.js";
+import { createUntrustedContentFromConfig } from "./create-untrusted-content-from-config.js";
+
+export { defaultSystemPrompt } from "./system-prompt-from-config.js";
+
+/**
+ * The provider a config names. `sessionId` is read on each call: without a `cacheKey` the session's
+ * id is the prompt-cache key, known once the session has started.
+ */
+export function createProviderFromConfig(config: AgentConfig, options: { fetch?: typeof globalThis.fetch; sessionId?: () => string | undefined } = {}): Provider {
+  const transport = options.fetch ? { fetch: options.fetch } : {};
+  if (config.provider === "llama") {
+    if (!config.modelPath) throw new ConfigError("option_invalid", "The llama provider needs a model file. Pass --model-path <file.gguf> or set CTXKIT_MODEL_PATH.");
+    return createLlama({ modelPath: config.modelPath, ...(config.model ? { model: config.model } : {}), ...(config.contextWindow ? { contextSize: config.contextWindow } : {}) });
+  }
+  if (!config.model) {
+    throw new ConfigError(
+      "model_missing",
+      "No model is set. Pass --model <name> (e.g. --model qwen3:8b for Ollama), set CTXKIT_MODEL, or add \"model\" to ctxkit.config.json.",
+    );
+  }
+  // The cache key in force: --cache-key, else the session's id (read on each call, so a new session's id counts once it exists).
+  const cacheKey = () => config.cache.key ?? options.sessionId?.();
+  if (config.provider === "openai-responses") {
+    return createOpenAIResponses({
+      model: config.model,
+      timeouts: config.timeouts,
+      promptCacheKey: cacheKey,
+      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+      ...transport,
+    });
+  }
+  if (config.provider === "anthropic") {
+    return createAnthropic({
+      model: config.model,
+      timeouts: config.timeouts,
+      cacheTtl: config.cache.ttl,
+      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+      ...transport,
+    });
+  }
+  return createOpenAICompatible({
+    vendor: config.vendor,
+    model: config.model,
+    timeouts: config.timeouts,
+    cacheKey,
+    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+    ...(config.baseURL ? { baseURL: config.baseURL } : {}),
+    ...transport,
+  });
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
+export function createToolsFromConfig(config: AgentConfig, onProtectedFilesRestored?: (report: RestoredReport) => void): Tool<any>[] {
+  // bash streams an over-budget output to the data directory, where the model can read the cut middle.
+  const available = [
+    ...createWorkspaceTools({ workspace: config.workspace, enableBash: config.tools.includes("bash"), bashSpillDirectory: join(config.dataDir, "tool-output") }),
+    createWebFetchTool({ allowLoopback: config.allowLoopbackFetch }),
+  ];
+  const unknown = config.tools.filter((name) => !available.some((tool) => tool.name === name));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      "tool_unknown",
+      `Unknown tool${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}. Built-in tools: ${available.map((tool) => tool.name).join(", ")} (bash only when named).`,
+    );
+  }
+  const chosen = available.filter((tool) => config.tools.includes(tool.name));
+  // ctxkit's own files are guarded by identity around every bash call (issue 24): a change is undone.
+  const guarded = {
+    files: [join(config.workspace, "ctxkit.config.json"), ...(config.userConfigPath ? [config.userConfigPath] : [])],
+    folders: [{ path: config.dataDir, skip: ["tool-output"] }],
+    shownFrom: config.workspace,
+    ...(onProtectedFilesRestored ? { onRestored: onProtectedFilesRestored } : {}),
+  };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+  return chosen.map((tool): Tool<any> => (tool.name === "bash" ? protectFilesAround(tool as Tool<any>, guarded) : tool));
+}
+
+/**
+ * The status bar for a command: the parts the flags left on, the local time zone, the workspace as
+ * working directory, and α (cached ÷ uncached input price) from the pricing catalog for `auto`.
+ */
+export function createStatusBarFromConfig(config: AgentConfig, model: string, onDecision?: (decision: StatusBarModeDecision) => void, cacheLifetimeMs?: number): StatusBar {
+  const pricing = findModelPricing(model);
+  const { mode, timestamps, counters, todo, detailedErrors, systemState } = config.statusBar;
+  return createStatusBar({
+    mode,
+    timestamps,
+    counters,
+    todo,
+    detailedErrors,
+    systemState,
+    // The CLI reads the environment once; the status bar itself never does.
+    environment: detectSystemState(config.workspace),
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    ...(pricing && pricing.input > 0 ? { cachedInputPriceRatio: pricing.cacheRead / pricing.input } : {}),
+    // Local engines keep the reply's KV blocks; hosted APIs cache prompts only (see measureModeInputs).
+    cacheKeepsReplies: servesLocally(config),
+    ...(onDecision ? { onDecision } : {}),
+    ...(cacheLifetimeMs === undefined ? {} : { cacheLifetimeMs }),
+  });
+}
+
+export function sessionStoreFor(config: AgentConfig): SessionStore {
+  return createSessionStore({ directory: join(config.dataDir, "sessions"), blobDirectory: join(config.dataDir, "blobs") });
+}
+
+/** The skills of the workspace, the home folder and the config's `skills`, fixed for the session. */
+export async function createSkillsFromConfig(config: AgentConfig, options: { home?: string; resuming?: boolean } = {}): Promise<LoadedSkillsPolicy> {
+  // Only a new session's catalog follows the record: a resumed one must render the bytes it started with.
+  const recentlyUsed = options.resuming ? [] : await readRecentSkillUse(config.dataDir);
+  return createSkills({
+    workspace: config.workspace,
+    // Over its budget, a new session's catalog cuts the least recently used descriptions first.
+    ...(recentlyUsed.length > 0 ? { recentlyUsed } : {}),
+    directories: config.skillDirectories,
+    ...(options.home ? { home: options.home } : {}),
+    ...(config.contextWindow ? { contextWindow: config.contextWindow } : {}),
+    // The status bar's line for skills: shown with it, gone with `statusBar: "off"`.
+    listActiveInTail: config.statusBar.mode !== "off",
+  });
+}
+
+export interface ConfiguredAgent {
+  agent: Agent;
+  session: SessionWriter;
+  resumed: boolean;
+  /** What opening the session said (torn lines repaired, records put back in order). */
+  warnings: SessionWarning[];
+  /** The settings resolved: defaults applied, places absolute. */
+  config: AgentConfig;
+  provider: Provider;
+  statusBar: StatusBar;
+  /** The context compression policy (absent with `compression: "none"`). */
+  compression?: CompressionPolicy;
+  /** The Agent Skills found at start (its `warnings` say what was skipped). */
+  skills: LoadedSkillsPolicy;
+  /** The MCP servers' connections: what was left out, and `close()`, which ends their processes. */
+  mcp: { warnings: McpWarning[]; close(): Promise<void> };
+  /** The project instruction files in the system prompt (AGENTS.md, CLAUDE.md). */
+  instructionFiles: string[];
+  /**
+   * Ends what the agent holds, in the order that loses nothing: the workspace's record of the skills
+   * it used, the session file, then the MCP servers. `warn` gets a note that did not stop the closing.
+   */
+  close(warn?: (note: string) => void): Promise<void>;
+}
+
+export interface CreateAgentFromConfigOptions {
+  /** The workspace the agent works in (absolute); its `ctxkit.config.json` is not read here. */
+  workspace: string;
+  /**
+   * The settings, with the keys of `ctxkit.config.json` (checked against its schema; relative places
+   * are inside the workspace). The CLI merges its flags, variables and config files into one such object.
+   */
+  settings?: ConfigFile;
+  /** Start a new session (default), resume one by id, or continue the latest (a new one when there is none). */
+  session?: { mode: "new" | "resume" | "continue"; id?: string; repair?: boolean };
+  /** Answers confirmations (a tool that asks, the runtime guard's approvals). Without it, they are declined. */
+  confirmToolCall?: (call: ToolCallInfo) => Promise<boolean | ToolCallDecision>;
+  /** Asked before a call would go over an `approval` budget (without it: declined). */
+  confirmBudget?: (request: BudgetApprovalRequest) => Promise<boolean>;
+  /** More policies, added to the config's. */
+  policies?: readonly ContextPolicy[];
+  /** Told when changed project instructions are announced to the model before a message. */
+  onInstructionsAnnounced?: () => void;
+  /** A provider instead of the config's (a scripted one, say). */
+  provider?: Provider;
+  /** The config's provider's transport (the CLI's --log-requests wraps it). */
+  fetch?: typeof globalThis.fetch;
+  /** The system prompt as it is, instead of the config's `system` with the project instructions. */
+  system?: string | SystemPrompt;
+  /** The user's config file, guarded around bash calls like the workspace's. */
+  userConfigPath?: string;
+  /** The home directory whose ~/.config/ctxkit/skills is searched (default: the user's). */
+  home?: string;
+  clock?: () => Date;
+  /** Told how `auto` chose to send the status bar (the decision and its inputs). */
+  onStatusBarDecision?: (decision: StatusBarModeDecision) => void;
+  /** Told when a bash call changed ctxkit's config or data files and they were put back. */
+  onProtectedFilesRestored?: (report: RestoredReport) => void;
+  /** Sees each sub-agent's events (tracing nests their spans). */
+  observeChildRun?: ChildRunObserver;
+}
+
+/**
+ * Builds the agent `ctxkit run` and `ctxkit chat` run, from the settings of a config file: the
+ * provider, the built-in and MCP tools, skills, compression, the status bar, notes, the defences
+ * against injected instructions, sub-agents and the budget, assembled by `assembleAgent` with a
+ * session that is created, resumed or continued so the next request continues the same bytes.
+ * The CLI calls this with its resolved flags and files; the same settings give the same requests.
+ */
+export async function createAgentFromConfig(options: CreateAgentFromConfigOptions): Promise<ConfiguredAgent> {
+  const config: AgentConfig = { ...resolveAgentConfig(options.settings ?? {}, options.workspace), ...(options.userConfigPath ? { userConfigPath: options.userConfigPath } : {}) };
+  // Before anything writes under it: the data directory is private and ignored by git (issue 24).
+  await prepareDataDirectory(config.dataDir);
+  const store = sessionStoreFor(config);
+  const mode = options.session?.mode ?? "new";
+  const repair = options.session?.repair === true;
+  // One id for everything that names the session: resume's, the latest for continue, a new one's once started.
+  let sessionId = mode === "new" ? undefined : await chooseSessionId(store, { mode, ...(options.session?.id ? { id: options.session.id } : {}) });
+  const resuming = sessionId !== undefined;
+  const prompt = await systemPromptFromConfig(config, options.system, sessionId === undefined ? undefined : { store, id: sessionId, repair });
+  const provider = options.provider ?? createProviderFromConfig(config, { ...(options.fetch ? { fetch: options.fetch } : {}), sessionId: () => sessionId });
+  const statusBar = createStatusBarFromConfig(config, provider.model, options.onStatusBarDecision, provider.cacheLifetimeMs);
+  const skills = await createSkillsFromConfig(config, { resuming, ...(options.home ? { home: options.home } : {}) });
+  const builtinTools = createToolsFromConfig(config, options.onProtectedFilesRestored);
+  const connections = await connectMcpServers(config.mcp.servers, { cwd: config.workspace });
+  let mcpPolicy: ReturnType<typeof createMcpPolicy> | undefined;
+  const mcp = {
+    warnings: [...config.mcp.warnings, ...connections.warnings],
+    close: async () => {
+      mcpPolicy?.dispose();
+      await connections.close();
+    },
+  };
+  // Everything from here on closes the servers when it fails: their processes must not outlive the agent.
+  try {
+    mcpPolicy = createMcpPolicy(connections);
+    const compression = createCompressionFromConfig(config);
+    // The notes file of a new session is named after its id, known once the session has started.
+    const notes = createNotesFromConfig(config.notes, config, () => sessionId ?? "unsaved");
+    if (config.budget) checkBudgetPricing(config.budget, provider.model);
+    // Changed project instructions go before the next user message, announced by a policy.
+    const announcer = createInstructionsAnnouncer({ takeChange: prompt.takeInstructionsChange, ...(options.onInstructionsAnnounced ? { onAnnounce: options.onInstructionsAnnounced } : {}) });
+    // The same list a library user passes: assembleAgent orders the policies and carries the status
+    // bar's counts and TODO list across compactions.
+    const policies: ContextPolicy[] = [
+      ...(compression ? [compression] : []),
+      skills,
+      statusBar,
+      ...(notes ? [notes] : []),
+      ...createUntrustedContentFromConfig(config),
+      mcpPolicy,
+      announcer,
+      ...(options.policies ?? []),
+    ];
+    const confirmToolCall = options.confirmToolCall ?? (async () => false);
+    // Sub-agents: the `task` tool (explore, fork), unless subAgents is off. Children inherit the
+    // policies that say so (source tags, the runtime guard, a share of the budget).
+    const taskTools = createTaskToolFromConfig(config, {
+      provider,
+      sessionStore: store,
+      confirmToolCall,
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.observeChildRun ? { observeChildRun: options.observeChildRun } : {}),
+    });
+    // With servers configured, tool_search and call_tool are sent from the first call, so a tool a
+    // server adds later (list_changed) can be called without changing `tools`.
+    const lateTools: LateToolSet | undefined = Object.keys(config.mcp.servers).length > 0 ? connections.lateTools : undefined;
+    const deferTools = config.deferTools && { mode: config.deferTools, ...(config.contextWindow ? { contextWindow: config.contextWindow } : {}) };
+    const budget = config.budget;
+    const settings: AgentOptions["settings"] = {
+      ...(config.temperature === undefined ? {} : { temperature: config.temperature }),
+      ...(config.maxOutputTokens === undefined ? {} : { maxOutputTokens: config.maxOutputTokens }),
+    };
+    const assembled = await assembleAgent({
+      provider,
+      system: prompt.system,
+      tools: [...builtinTools, ...connections.tools, ...taskTools],
+      policies,
+      session: { store, mode: resuming ? "resume" : "new", ...(sessionId ? { id: sessionId } : {}), workspace: config.workspace, repair },
+      // The budget continues from what a resumed session spent; its line sits beside the status bar
+      // (a tail only: the prefix the session recorded is unchanged).
+      ...(budget
+        ? {
+            sessionPolicies: (started: StartedSessionView) => {
+              const spent = createBudgetFromConfig(budget, { model: provider.model, calls: started.calls, ...(options.confirmBudget ? { confirm: options.confirmBudget } : {}) });
+              return [createBudgetPolicy(spent), ...(config.statusBar.mode !== "off" ? [createBudgetStatus(spent)] : [])];
+            },
+          }
+        : {}),
+      ...(deferTools ? { deferTools } : {}),
+      ...(lateTools ? { toolSearch: { lateTools } } : {}),
+      settings,
+      confirmToolCall,
+      // A Qwen3 model on a local engine: the guard checks the prompt's real tokens too (template breaks).
+      ...(servesLocally(config) && /qwen3/i.test(provider.model) ? { prefixGuard: { promptTokens: "qwen3" as const } } : {}),
+      // The session's blobs (previews' and stubs' originals) live beside it: `recall` works after a restart.
+      runtime: { maxIterations: config.maxIterations, ...(options.clock ? { clock: options.clock } : {}) },
+    });
+    const session = assembled.session!;
+    sessionId = session.id;
+    const agent = assembled.agent;
+    return {
+      agent,
+      session,
+      resumed: assembled.resumed,
+      warnings: [...prompt.warnings, ...assembled.warnings],
+      config,
+      provider,
+      statusBar,
+      skills,
+      mcp,
+      instructionFiles: prompt.instructionFiles,
+      ...(compression ? { compression } : {}),
+      async close(warn = () => undefined) {
+        await recordSkillUse(config.dataDir, activeSkillNames(agent.messages)).catch((error: unknown) =>
+          warn(`could not record which skills were used: ${error instanceof Error ? error.message : String(error)}`),
+        );
+        try {
+          await session.close();
+        } finally {
+          await mcp.close();
+        }
+      },
+    };
+  } catch (error) {
+    await mcp.close();
+    throw error;
+  }
+}
+
+/** Local engines (vLLM, llama.cpp, Ollama) keep the reply's KV blocks and render the model's own template. */
+function servesLocally(config: AgentConfig): boolean {
+  return config.provider === "openai-compatible" && ["vllm", "llamacpp", "ollama"].includes(config.vendor);
+}

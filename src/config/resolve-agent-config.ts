@@ -1,0 +1,72 @@
+import { resolve } from "node:path";
+import { parseMcpServersConfig } from "../mcp/mcp-config.js";
+import { ConfigError } from "../types/index.js";
+import type { AgentConfig } from "./agent-config.js";
+import { checkConfigFile, type ConfigFile } from "./config-schema.js";
+import { configDefaults, defaultToolNames, expandToolList } from "./config-values.js";
+
+/**
+ * A config file's settings (`ctxkit.config.json`'s keys) resolved for an agent: checked against the
+ * schema, defaults applied, places made absolute (relative ones are inside `workspace`). The CLI
+ * merges flags, variables and config files into one such object and resolves it here, so a library
+ * user with the same settings gets the same agent. Keys only the CLI reads (`yes`, `allow`,
+ * `color`, `logRequests`) are accepted and left out.
+ */
+export function resolveAgentConfig(settings: ConfigFile, workspace: string): AgentConfig {
+  const checked = checkConfigFile(settings);
+  if (!checked.success) {
+    const issue = checked.issue;
+    const what = issue.kind === "unknown_keys" ? `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}` : issue.kind === "not_one_of" ? "a value it does not take" : issue.message;
+    throw new ConfigError("config_file_invalid", `The agent's settings${checked.key ? ` ('${checked.key}')` : ""}: ${what}. Use the keys and values of ctxkit.config.json (docs/configuration.md).`);
+  }
+  const file = checked.value;
+  const value = { ...configDefaults, ...definedOnly(file) };
+  const place = (path: string) => resolve(workspace, path);
+  const mcp = file.mcpServers ? parseMcpServersConfig({ mcpServers: file.mcpServers }, "mcpServers", "library") : { servers: {}, warnings: [] };
+  const hasLimit = file.budgetTokens !== undefined || file.budgetCost !== undefined;
+  return {
+    provider: value.provider,
+    vendor: value.vendor,
+    ...(file.baseURL ? { baseURL: file.baseURL } : {}),
+    ...(file.model ? { model: file.model } : {}),
+    ...(file.modelPath ? { modelPath: place(file.modelPath) } : {}),
+    ...(file.apiKey ? { apiKey: file.apiKey } : {}),
+    workspace,
+    dataDir: place(value.dataDir),
+    timeouts: {
+      ...(file.requestTimeout === undefined ? {} : { firstByteMs: Math.round(file.requestTimeout * 1000) }),
+      ...(file.idleTimeout === undefined ? {} : { idleMs: Math.round(file.idleTimeout * 1000) }),
+    },
+    cache: { ttl: value.cacheTtl, ...(file.cacheKey ? { key: file.cacheKey } : {}) },
+    maxIterations: value.maxIterations,
+    ...(file.contextWindow ? { contextWindow: file.contextWindow } : {}),
+    compression: value.compression,
+    tools: file.tools ? expandToolList(file.tools) : [...defaultToolNames],
+    statusBar: {
+      mode: value.statusBar,
+      timestamps: value.statusBarTimestamps,
+      counters: value.statusBarCounter,
+      todo: value.statusBarTodo,
+      detailedErrors: value.statusBarErrors,
+      systemState: value.statusBarState,
+    },
+    subAgents: value.subAgents,
+    allowLoopbackFetch: value.allowLoopbackFetch,
+    untrustedContent: { trustWorkspace: value.trustWorkspace, externalTools: [...new Set(file.externalTools ?? [])], notice: value.untrustedContentNotice },
+    skillDirectories: (file.skills ?? []).map(place),
+    mcp,
+    ...(file.deferTools === undefined ? {} : { deferTools: file.deferTools }),
+    notes: value.notes,
+    ...(hasLimit
+      ? { budget: { ...(file.budgetTokens !== undefined ? { tokens: file.budgetTokens } : {}), ...(file.budgetCost !== undefined ? { costUsd: file.budgetCost } : {}), mode: file.budgetMode ?? "hard" } }
+      : {}),
+    ...(file.temperature === undefined ? {} : { temperature: file.temperature }),
+    ...(file.maxOutputTokens === undefined ? {} : { maxOutputTokens: file.maxOutputTokens }),
+    ...(file.system === undefined ? {} : { system: file.system.startsWith("@") ? `@${place(file.system.slice(1))}` : file.system }),
+    projectInstructions: value.projectInstructions,
+  };
+}
+
+function definedOnly<Value extends object>(value: Value): Partial<Value> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<Value>;
+}
