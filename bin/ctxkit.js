@@ -20,6 +20,9 @@ if (!existsSync(`${root}dist/web/page/index.html`) && existsSync(`${root}web/vit
   execFileSync(process.execPath, [vite, "build", "--config", "web/vite.config.ts", "--logLevel", "warn"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
 }
 const { main } = await import("../dist/cli/main.js");
+// SIGTERM and SIGHUP end the bash commands' processes too (each runs in a session of its own).
+const { installTerminationHandlers } = await import("../dist/cli/termination-signals.js");
+installTerminationHandlers();
 
 // `ctxkit demo | head -1`: the reader left; that is not an error worth a stack trace.
 for (const stream of [process.stdout, process.stderr]) {

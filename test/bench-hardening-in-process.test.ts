@@ -28,6 +28,11 @@ describe("ctxkit bench hardening, the batteries without a child ctxkit", () => {
       for (const entry of battery.cases) expect(entry, entry.name).toMatchObject({ passed: true });
     }
     expect(json.totals).toMatchObject({ freezes: 0, crashes: 0, escapes: 0, silentMerges: 0, lostRecords: 0 });
+    // Timing is not judged here (it would flake on a loaded machine): at --trials the big events are
+    // small and their growth is reported only; the one-byte-chunk parser test guards linearity.
+    const bigEvents = json.batteries.find((battery) => battery.battery === "big-event-sse") as BatteryResult & { linearity: Array<{ vendor: string; judged: boolean; exponent: number }> };
+    expect(bigEvents.linearity.map((entry) => [entry.vendor, entry.judged])).toEqual([["openai", false], ["anthropic", false]]);
+    expect(bigEvents.outcomes).toEqual({ "timing reported": 2 });
     // The originals are run by name.
     const names = json.batteries.flatMap((battery) => battery.cases.map((entry) => entry.name)).join("\n");
     for (const original of ["^(a+)+$", "FIFO", "stalls after the headers", "same index", "index in use", "duplicated session line", "50 MB", "max_results 1000000", "200k-character word", "overflow: Gemini"]) {

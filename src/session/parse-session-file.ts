@@ -3,7 +3,7 @@ import { CtxkitError, SessionError } from "../types/index.js";
 import type { LoadedSession, SessionWarning } from "./loaded-session.js";
 import { assembleSession, type SessionAssembly } from "./assemble-session.js";
 import { READABLE_SESSION_VERSIONS, SESSION_FORMAT, SESSION_FORMAT_VERSION, type HeaderRecord } from "./session-records.js";
-import { firstChecksumVersion, openRecordSeal } from "./record-checksum.js";
+import { firstChecksumVersion, openRecordSeal, recordChecksumKey } from "./record-checksum.js";
 import { validateSessionRecord } from "./validate-session-record.js";
 import { isPlainObject } from "./validate-json-shape.js";
 import { maximumSessionLineNesting, parseUntrustedJson } from "../providers/shared/parse-untrusted-json.js";
@@ -34,6 +34,9 @@ export function parseSessionFile(bytes: Uint8Array, filePath: string): ParsedSes
   let line = 0;
 
   let version = 0;
+  // Set when a file whose header says format 1–3 carries checksums, which ctxkit writes only from
+  // format 4 on: line 1 was edited down, which would otherwise turn every check off silently.
+  let downgradeSeenAt: number | undefined;
   const addLine = (text: string): void => {
     const parsed = parseJson(text);
     if (!parsed.ok) throw corrupt(filePath, line, `not valid JSON (${parsed.error})`);
@@ -42,6 +45,7 @@ export function parseSessionFile(bytes: Uint8Array, filePath: string): ParsedSes
       const header = readHeader(value, filePath);
       version = header.version;
       if (version >= firstChecksumVersion) checkSeal(parsed.value, line, true);
+      else if (isPlainObject(parsed.value) && recordChecksumKey in parsed.value) noteDowngrade(line);
       assembly = assembleSession(header);
       return;
     }
@@ -55,13 +59,26 @@ export function parseSessionFile(bytes: Uint8Array, filePath: string): ParsedSes
   function checkSeal(value: unknown, at: number, header = false): unknown {
     if (!isPlainObject(value)) return value;
     const seal = openRecordSeal(value);
-    const sealed = header || version >= firstChecksumVersion;
+    if (version > 0 && version < firstChecksumVersion && seal.status !== "unsealed" && downgradeSeenAt === undefined) noteDowngrade(at);
+    const sealed = header || version >= firstChecksumVersion || downgradeSeenAt !== undefined;
     if (sealed && seal.status === "edited") {
       warnings.push({ code: "record_edited", line: at, message: `Line ${at} of ${filePath} (a ${String(value.type)} record) does not match its checksum: the line was edited after ctxkit wrote it.` });
     } else if (sealed && !header && seal.status === "unsealed") {
-      warnings.push({ code: "record_edited", line: at, message: `Line ${at} of ${filePath} (a ${String(value.type)} record) has no checksum, which every record of a format ${version} file has: the line was written or edited by something else.` });
+      warnings.push({ code: "record_edited", line: at, message: `Line ${at} of ${filePath} (a ${String(value.type)} record) has no checksum, which every record of a format ${Math.max(version, firstChecksumVersion)} file has: the line was written or edited by something else.` });
     }
     return seal.record;
+  }
+
+  // Named once, on line 1 (the line that was edited); from here on every record's checksum is checked.
+  function noteDowngrade(at: number): void {
+    downgradeSeenAt = at;
+    warnings.push({
+      code: "record_edited",
+      line: 1,
+      message:
+        `Line 1 of ${filePath} says session format ${version}, but ${at === 1 ? "it carries" : `line ${at} carries`} a checksum, which ctxkit writes only from format ${firstChecksumVersion} on: ` +
+        `the header was edited (from format ${firstChecksumVersion} down, which turns the checksums off). The records' checksums were checked anyway.`,
+    });
   }
 
   // Blank lines at the very end (an editor's final newline, an echo >>) carry nothing: ignored, and

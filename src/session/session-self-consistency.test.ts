@@ -82,6 +82,34 @@ describe("a session file that disagrees with itself", () => {
   });
 });
 
+// A header edited from format 4 down to 3 turned every checksum off without a word: records of
+// format 1–3 files carry none, so their `sum` keys were dropped unread.
+describe("a format 4 file whose header says an older format", () => {
+  const downgrade = (line: string) => line.replace('"version":4', '"version":3');
+
+  it("is named as edited on line 1, and its records' checksums are still checked", async () => {
+    const session = await loadEdited("v4-sealed", (lines) => lines.map((line, index) => (index === 0 ? downgrade(line) : line.replace("OpenAI co-founders, part 7", "OpenAI co-founders, part seven"))));
+    expect(session.header.version).toBe(3);
+    expect(session.warnings[0]).toEqual(expect.objectContaining({ code: "record_edited", line: 1, message: expect.stringMatching(/^Line 1 of .* says session format 3, but it carries a checksum, which ctxkit writes only from format 4 on: the header was edited/) }));
+    const edited = session.warnings.filter((warning) => warning.code === "record_edited" && warning.line > 1);
+    expect(edited.length).toBeGreaterThan(0);
+    expect(edited.every((warning) => warning.message.includes("does not match its checksum"))).toBe(true);
+    // The resume refusal names the edit, not the provider.
+    const last = rebuildRequest(session, session.requests.length - 1);
+    expect(() => verifyRebuiltRequest(last, provider, {}, session)).toThrow(/was edited after it was written \(lines 1, \d+: Line 1 .* says session format 3/);
+  });
+
+  it("is caught by line 2 when the header's own checksum was removed too", async () => {
+    const session = await loadEdited("v4-sealed", (lines) => lines.map((line, index) => (index === 0 ? downgrade(line).replace(/,"sum":"[0-9a-f]{16}"}$/, "}") : line)));
+    expect(session.warnings).toEqual([expect.objectContaining({ code: "record_edited", line: 1, message: expect.stringContaining("says session format 3, but line 2 carries a checksum") })]);
+  });
+
+  it("a true format 3 file (no checksums anywhere) still loads with no warning", async () => {
+    const session = await loadEdited("v3-derived", (lines) => lines);
+    expect(session.warnings).toEqual([]);
+  });
+});
+
 describe("format version 4 fixture", () => {
   it("v4-sealed loads with no warning and every request rebuilds to its recorded body hash", async () => {
     const session = await createSessionStore({ directory: fileURLToPath(new URL("./fixtures/", import.meta.url)) }).load("v4-sealed");

@@ -25,6 +25,7 @@ export function formatHardeningReport(result: HardeningBenchResult): string {
   for (const battery of result.batteries) {
     const outcomes = Object.entries(battery.outcomes).map(([name, count]) => `${name} ${count}`);
     if (outcomes.length > 0) lines.push(`${battery.battery}: ${outcomes.join(", ")}`);
+    for (const note of battery.notes ?? []) lines.push(`  ${note}`);
   }
   const failures = result.batteries.flatMap((battery) => battery.failures.map((failure) => `  ${battery.battery}: ${failure}`));
   if (failures.length > 0) lines.push("", "Failures found:", ...failures);

@@ -28,6 +28,8 @@ export interface BatteryResult {
   cases: NamedCase[];
   /** The first failures, described, so a run that finds one says where to look. */
   failures: string[];
+  /** Measurements worth a line under the table (the big-event battery's timings). */
+  notes?: string[];
 }
 
 export interface TrialOutcome<T> {
@@ -94,6 +96,10 @@ export class BatteryTally {
 
   namedCase(name: string, passed: boolean, detail: string): void {
     this.result.cases.push({ name, passed, detail });
+  }
+
+  note(text: string): void {
+    (this.result.notes ??= []).push(text);
   }
 
   finish(): BatteryResult {

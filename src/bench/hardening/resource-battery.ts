@@ -9,6 +9,8 @@ import { createBashTool } from "../../tools/builtin/bash.js";
 import { createEditFileTool } from "../../tools/builtin/edit-file.js";
 import { createGrepTool } from "../../tools/builtin/grep.js";
 import { createReadFileTool } from "../../tools/builtin/read-file.js";
+import { defaultMaxToolResultCharacters } from "../../tools/cap-tool-output.js";
+import { createToolOutputCap } from "../../tools/create-tool-output-cap.js";
 import type { Tool } from "../../tools/tool.js";
 import type { Message } from "../../types/index.js";
 import { ToolError } from "../../types/tool-error.js";
@@ -17,6 +19,12 @@ import { BatteryTally, describeError, runTrial, type BatteryResult, type Failure
 interface ResourceCase {
   name: string;
   boundMs: number;
+  /**
+   * The event loop's worst delay this case may cause, judged at the default scale (reported only at
+   * --trials, where a loaded machine's scheduling would make it flaky): a 1.9 s stall is under the
+   * 2 s freeze bound every trial has, so a case that must not stall at all says so here.
+   */
+  maxLagMs?: number;
   /** Runs the case; returns what the result was, or throws a `LimitNotHeld` saying why it is wrong. */
   run(): Promise<string>;
 }
@@ -121,6 +129,7 @@ function cases(workspace: string): ResourceCase[] {
     {
       name: "a 50 MB tool result (bash printing 50 MB)",
       boundMs: 120_000,
+      maxLagMs: 1_000,
       run: async () => {
         if (process.platform === "win32") return "no bash on Windows";
         const bash = createBashTool({ workspace, spillDirectory: join(workspace, ".spill") });
@@ -128,6 +137,31 @@ function cases(workspace: string): ResourceCase[] {
         const result = await callTool(bash, { command: "head -c 52428800 /dev/zero | tr '\\0' a" });
         if (result.content.length > 1024 * 1024) throw new LimitNotHeld("freezes", `the result kept ${result.content.length} characters`);
         return `${result.content.length} characters kept, RSS grew ${megabytes(process.memoryUsage().rss - before)}`;
+      },
+    },
+    {
+      name: "a 50 MB tool result (a tool returning a 50 MB string, through the loop's cap)",
+      boundMs: 120_000,
+      maxLagMs: 1_000,
+      run: async () => {
+        const dump: Tool = { name: "dump", description: "Returns far too much.", parameters: { type: "object", properties: {} }, execute: async () => "x".repeat(50 * 1024 * 1024) };
+        const provider = createScriptedProvider({ turns: [{ toolCalls: [{ name: "dump", arguments: {} }] }, "Done."] });
+        const agent = createAgent({ provider, system: "s", tools: [dump], context: [createToolOutputCap()] });
+        let kept = -1;
+        for await (const event of agent.run("Dump it.")) if (event.type === "tool_result") kept = event.message.content.length;
+        if (kept < 0 || kept > defaultMaxToolResultCharacters + 300) throw new LimitNotHeld("freezes", `the result kept ${kept} characters`);
+        return `${kept} characters kept`;
+      },
+    },
+    {
+      name: "bash: env -i setsid escape killed on timeout",
+      boundMs: 30_000,
+      run: async () => {
+        if (process.platform !== "linux") return "the descriptor scan needs /proc (Linux)";
+        const command = 'env -i setsid sh -c "echo \\$\\$ > cleared.pid; exec sleep 29" & sleep 0.3; wait';
+        const result = await callTool(createBashTool({ workspace }), { command, timeout_ms: 1_000 });
+        if (!result.content.includes("the command and its child processes were killed")) throw new LimitNotHeld("escapes", `the result does not say its processes were killed: ${result.content.slice(0, 160)}`);
+        return expectGone(await readPid(join(workspace, "cleared.pid")), result.content);
       },
     },
     {
@@ -186,7 +220,8 @@ function cases(workspace: string): ResourceCase[] {
  * killed it with an uncaught RangeError must now end in bounded time, with the event loop free, as
  * a result or a tool error saying what to do.
  */
-export async function runResourceBattery(): Promise<BatteryResult> {
+export async function runResourceBattery(options: { judgeLag?: boolean } = {}): Promise<BatteryResult> {
+  const judgeLag = options.judgeLag ?? true;
   const tally = new BatteryTally("resource-limits");
   const workspace = await mkdtemp(join(tmpdir(), "ctxkit-hardening-resources-"));
   try {
@@ -198,8 +233,11 @@ export async function runResourceBattery(): Promise<BatteryResult> {
       tally.trial(notHeld ? { ...outcome, error: undefined } : outcome, entry.name);
       if (notHeld && !(notHeld.failure === "freezes" && outcome.frozen)) tally.fail(notHeld.failure, `${entry.name}: ${notHeld.message}`);
       const wrong = outcome.error !== undefined && outcome.error instanceof Error && !(outcome.error instanceof ToolError) ? describeError(outcome.error) : undefined;
-      const passed = !outcome.frozen && outcome.error === undefined;
-      tally.namedCase(entry.name, passed, passed ? `${outcome.value} (${Math.round(outcome.durationMs)} ms, event loop blocked up to ${Math.round(outcome.lagMs)} ms)` : (wrong ?? "did not end in time"));
+      const stalled = judgeLag && entry.maxLagMs !== undefined && !outcome.frozen && outcome.lagMs > entry.maxLagMs;
+      if (stalled) tally.fail("freezes", `${entry.name}: the event loop was blocked ${Math.round(outcome.lagMs)} ms (at most ${entry.maxLagMs} ms)`);
+      const passed = !outcome.frozen && outcome.error === undefined && !stalled;
+      const lagBound = entry.maxLagMs === undefined ? "" : judgeLag ? `, at most ${entry.maxLagMs} ms` : ", not judged at --trials";
+      tally.namedCase(entry.name, passed, passed || stalled ? `${outcome.value} (${Math.round(outcome.durationMs)} ms, event loop blocked up to ${Math.round(outcome.lagMs)} ms${lagBound})` : (wrong ?? "did not end in time"));
       tally.outcome(passed ? "bounded" : "failed");
     }
   } finally {

@@ -6,6 +6,7 @@ import { createScriptedProvider, type ScriptedProvider } from "../../providers/s
 import type { LoadedSession } from "../../session/loaded-session.js";
 import { createSessionStore, type SessionStore } from "../../session/session-store.js";
 import { startSession } from "../../session/start-session.js";
+import type { ContextPolicy } from "../../context/context-policy.js";
 import { CtxkitError, type Tool } from "../../types/index.js";
 import { BatteryTally, runTrial, type BatteryResult } from "./hardening-trial.js";
 import type { SeededRandom } from "./seeded-random.js";
@@ -51,6 +52,7 @@ export async function runSessionFileBattery(trials: number, random: SeededRandom
     }
     await namedCases(store, provider, lines, tally);
     await selfConsistencyCases(store, provider, lines, tally);
+    await compactedSessionCase(store, tally);
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
@@ -203,6 +205,12 @@ async function selfConsistencyCases(store: SessionStore, provider: ScriptedProvi
       expect: (_session, resume) => resume.includes("session_body_mismatch") && resume.includes("was edited after it was written"),
     },
     {
+      // Format 4 turned into 3 on line 1 (which turns checksums off), with a tool result edited too.
+      name: "header edited from format 4 to 3, and a tool result edited",
+      text: `${lines.map((line, index) => (index === 0 ? line.replace('"version":4', '"version":3') : index === tool ? line.replace("sunny in", "rainy in") : line)).join("\n")}\n`,
+      expect: (session) => session?.warnings.some((warning) => warning.code === "record_edited" && warning.line === 1) === true && session.warnings.some((warning) => warning.code === "record_edited" && warning.line === tool + 1),
+    },
+    {
       name: "a trailing blank line",
       text: `${lines.join("\n")}\n\n`,
       expect: (session, resume) => session?.warnings.length === 0 && resume === "resumed",
@@ -227,4 +235,42 @@ async function selfConsistencyCases(store: SessionStore, provider: ScriptedProvi
     if (!held) tally.fail("silentMerges", `${entry.name}: ${outcome.value?.detail ?? String(outcome.error)}`);
     tally.namedCase(`session self-consistency: ${entry.name}`, held, outcome.value?.detail ?? String(outcome.error));
   }
+}
+
+/**
+ * The issue's compacted session: a run whose context was compacted (a `replace` edit, recorded as
+ * a context_edit) and ends at max_iterations right after its last tool result; that result is then
+ * removed. The run now ends with a tool call unanswered, which the cross-check names.
+ */
+async function compactedSessionCase(store: SessionStore, tally: BatteryTally): Promise<void> {
+  const name = "compacted session, last tool message removed";
+  const outcome = await runTrial(async () => {
+    const provider = weatherProvider();
+    const compactor: ContextPolicy = {
+      name: "bench-compactor",
+      inherit: "never",
+      prepareContext: (state) =>
+        state.iteration === 2
+          ? [{ type: "replace", start: 1, end: 3, reason: "compaction", messages: [{ role: "user", content: "Summary: C0 and D0 are sunny.", meta: { id: "summary-1", origin: "harness", createdAt: state.now.toISOString() } }] }]
+          : undefined,
+    };
+    const started = await startSession(store, { system, tools, provider });
+    // Three calls, each answered by tool calls: the run ends (max_iterations) right after its last tool result.
+    const agent = createAgent({ provider, system, tools, context: [compactor], messages: started.messages, session: started.session, runtime: { maxIterations: 3 } });
+    await agent.run("Weather everywhere, please.").result();
+    await started.session.close();
+    const text = await readFile(store.path(started.session.id), "utf8");
+    const recorded = text.split("\n").slice(0, -1);
+    const compactions = recorded.filter((line) => line.startsWith('{"type":"context_edit"')).length;
+    const intact = await store.load(started.session.id);
+    const tool = recorded.findLastIndex((line) => line.startsWith('{"type":"message","message":{"role":"tool"'));
+    await writeFile(store.path("compacted-edited"), `${recorded.filter((_, index) => index !== tool).join("\n")}\n`);
+    const edited = await store.load("compacted-edited");
+    const named = edited.warnings.filter((warning) => warning.code === "records_disagree");
+    return { held: compactions > 0 && intact.warnings.length === 0 && named.length > 0, detail: `${compactions} compaction(s); intact: ${intact.warnings.length} warnings; edited: ${named.map((warning) => `line ${warning.line}: ${warning.message.slice(0, 60)}`).join("; ") || "no warning"}` };
+  }, 20_000);
+  tally.trial(outcome, name);
+  const held = outcome.value?.held === true;
+  if (!held) tally.fail("silentMerges", `${name}: ${outcome.value?.detail ?? String(outcome.error)}`);
+  tally.namedCase(`session self-consistency: ${name}`, held, outcome.value?.detail ?? String(outcome.error));
 }

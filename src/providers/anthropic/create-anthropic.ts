@@ -1,5 +1,6 @@
 import { CtxkitError, type ModelRequest, ConfigError } from "../../types/index.js";
 import type { RetryOptions } from "../shared/fetch-with-retry.js";
+import { resolveMaxEventCharacters } from "../shared/server-sent-events.js";
 import { resolveStreamTimeouts, type StreamTimeouts } from "../shared/stream-timeouts.js";
 import type { Provider, ProviderEvent, SerializedRequest } from "../provider.js";
 import { buildAnthropicRequestBody, type AnthropicBodySettings, type AnthropicToolSearch } from "./build-anthropic-request-body.js";
@@ -27,6 +28,8 @@ export interface AnthropicSettings {
   retry?: RetryOptions;
   /** First-byte and idle-stream limits (default 60 s each); each ends the call with a retryable `provider_timeout`. */
   timeouts?: StreamTimeouts;
+  /** The most characters one server-sent event may hold (default 64 Mi); a larger one ends the call with `provider_event_too_large`. */
+  maxEventCharacters?: number;
   /**
    * Native tool search (opt-in): deferred tools are sent with `defer_loading: true` beside Anthropic's
    * BM25 or regex tool-search server tool, and the model calls found tools directly. Adds the
@@ -90,6 +93,7 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
   };
   const fetchFunction = settings.fetch ?? globalThis.fetch;
   const timeouts = resolveStreamTimeouts(settings.timeouts, "createAnthropic");
+  const maxEventCharacters = resolveMaxEventCharacters(settings.maxEventCharacters, "createAnthropic");
 
   return {
     specificationVersion: "v1",
@@ -117,7 +121,7 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
       yield { type: "error", error: failure, partial: { content: [], stopReason: "error" } };
       return;
     }
-    yield* streamAnthropic({ fetch: fetchFunction, url, headers, body, retry: settings.retry ?? {}, timeouts, ...(signal ? { signal } : {}) });
+    yield* streamAnthropic({ fetch: fetchFunction, url, headers, body, retry: settings.retry ?? {}, timeouts, maxEventCharacters, ...(signal ? { signal } : {}) });
   }
 }
 

@@ -14,6 +14,8 @@ export interface StreamAnthropicInput {
   body: string;
   retry: RetryOptions;
   timeouts?: Required<StreamTimeouts>;
+  /** The most characters one event may hold (default 64 Mi). */
+  maxEventCharacters?: number;
   signal?: AbortSignal;
 }
 
@@ -44,7 +46,7 @@ export async function* streamAnthropic(input: StreamAnthropicInput): AsyncGenera
     });
     yield { type: "start" };
     if (response.body === null) throw new ProviderError("provider_response_invalid", "Anthropic answered 200 without a body; expected an SSE stream.");
-    for await (const event of readEvents(response.body)) {
+    for await (const event of readEvents(response.body, input.maxEventCharacters)) {
       const parsed = safeParseJson(event);
       if (!parsed.success) {
         throw new ProviderError(
@@ -78,9 +80,9 @@ export async function* streamAnthropic(input: StreamAnthropicInput): AsyncGenera
   }
 }
 
-async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+async function* readEvents(body: ReadableStream<Uint8Array>, maxEventCharacters: number | undefined): AsyncGenerator<string> {
   try {
-    for await (const event of parseServerSentEvents(body as unknown as AsyncIterable<Uint8Array>)) yield event.data;
+    for await (const event of parseServerSentEvents(body as unknown as AsyncIterable<Uint8Array>, maxEventCharacters === undefined ? {} : { maxEventCharacters })) yield event.data;
   } catch (error) {
     if (error instanceof CtxkitError) throw error;
     throw new ProviderError(

@@ -1,5 +1,6 @@
 import { ConfigError } from "../../types/index.js";
 import type { RetryOptions } from "../shared/fetch-with-retry.js";
+import { resolveMaxEventCharacters } from "../shared/server-sent-events.js";
 import { resolveStreamTimeouts, type StreamTimeouts } from "../shared/stream-timeouts.js";
 import {
   isOpenAICompatibleVendor,
@@ -27,6 +28,8 @@ export interface OpenAICompatibleSettings {
   retry?: RetryOptions;
   /** First-byte and idle-stream limits (default 60 s each); each ends the call with a retryable `provider_timeout`. */
   timeouts?: StreamTimeouts;
+  /** The most characters one server-sent event may hold (default 64 Mi); a larger one ends the call with `provider_event_too_large`. */
+  maxEventCharacters?: number;
   /** Overrides the vendor's policy for sending assistant `reasoning_content` back. */
   reasoningRoundTrip?: ReasoningRoundTrip;
   /** Where API keys are looked up (default process.env). */
@@ -51,6 +54,7 @@ export interface ResolvedOpenAICompatibleSettings {
   stream: boolean;
   retry: RetryOptions;
   timeouts: Required<StreamTimeouts>;
+  maxEventCharacters: number;
   reasoningRoundTrip: ReasoningRoundTrip;
   cacheKey?: () => string | undefined;
 }
@@ -89,6 +93,7 @@ export function resolveOpenAICompatibleSettings(settings: OpenAICompatibleSettin
     stream: settings.stream ?? true,
     retry: resolveRetry(settings.retry),
     timeouts: resolveStreamTimeouts(settings.timeouts, profile.label),
+    maxEventCharacters: resolveMaxEventCharacters(settings.maxEventCharacters, profile.label),
     reasoningRoundTrip,
   };
   const { cacheKey } = settings;

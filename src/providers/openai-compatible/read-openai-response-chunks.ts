@@ -13,16 +13,17 @@ export function readOpenAIResponseChunks(
   response: Response,
   streamRequested: boolean,
   providerLabel: string,
+  maxEventCharacters?: number,
 ): AsyncGenerator<OpenAIChunk> {
   const isJson = (response.headers.get("content-type") ?? "").includes("application/json");
-  if (streamRequested && !isJson) return readEventStream(response, providerLabel);
+  if (streamRequested && !isJson) return readEventStream(response, providerLabel, maxEventCharacters);
   return readJsonBody(response, providerLabel);
 }
 
-async function* readEventStream(response: Response, providerLabel: string): AsyncGenerator<OpenAIChunk> {
+async function* readEventStream(response: Response, providerLabel: string, maxEventCharacters: number | undefined): AsyncGenerator<OpenAIChunk> {
   if (response.body === null) throw emptyBody(providerLabel);
   let finished = false;
-  for await (const event of parseServerSentEvents(response.body)) {
+  for await (const event of parseServerSentEvents(response.body, maxEventCharacters === undefined ? {} : { maxEventCharacters })) {
     const data = event.data.trim();
     if (data === "") continue;
     if (data === "[DONE]") return;

@@ -49,7 +49,7 @@ export async function* streamOpenAICompatible(
       providerLabel: label,
     });
     yield { type: "start" };
-    for await (const chunk of readOpenAIResponseChunks(response, settings.stream, label)) {
+    for await (const chunk of readOpenAIResponseChunks(response, settings.stream, label, settings.maxEventCharacters)) {
       if (signal?.aborted) throw abortError();
       // Applied before an error is thrown: OpenRouter's mid-stream error chunk can carry the usage
       // of what was already billed, and the terminal error event must keep it.

@@ -1,6 +1,7 @@
 import { ConfigError, CtxkitError, type ModelRequest } from "../../types/index.js";
 import type { Provider, ProviderEvent, SerializedRequest } from "../provider.js";
 import type { RetryOptions } from "../shared/fetch-with-retry.js";
+import { resolveMaxEventCharacters } from "../shared/server-sent-events.js";
 import { resolveStreamTimeouts, type StreamTimeouts } from "../shared/stream-timeouts.js";
 import { buildResponsesRequestBody, type ResponsesBodySettings, type ResponsesReasoning } from "./build-responses-request-body.js";
 import type { PromptCacheRetention } from "./responses-wire-types.js";
@@ -20,6 +21,8 @@ export interface OpenAIResponsesSettings {
   retry?: RetryOptions;
   /** First-byte and idle-stream limits (default 60 s each); each ends the call with a retryable `provider_timeout`. */
   timeouts?: StreamTimeouts;
+  /** The most characters one server-sent event may hold (default 64 Mi); a larger one ends the call with `provider_event_too_large`. */
+  maxEventCharacters?: number;
   /**
    * `prompt_cache_key`: requests with the same key are routed to the same cache ("use it to
    * improve cache hit rates", OpenAI's prompt-caching guide). A function is read on every call, so
@@ -80,6 +83,7 @@ export function createOpenAIResponses(settings: OpenAIResponsesSettings): OpenAI
   };
   const fetchFunction = settings.fetch ?? globalThis.fetch;
   const timeouts = resolveStreamTimeouts(settings.timeouts, "createOpenAIResponses");
+  const maxEventCharacters = resolveMaxEventCharacters(settings.maxEventCharacters, "createOpenAIResponses");
   const bodySettings = (): ResponsesBodySettings => {
     const key = typeof settings.promptCacheKey === "function" ? settings.promptCacheKey() : settings.promptCacheKey;
     return {
@@ -122,7 +126,7 @@ export function createOpenAIResponses(settings: OpenAIResponsesSettings): OpenAI
       yield { type: "error", error: failure, partial: { content: [], stopReason: "error" } };
       return;
     }
-    yield* streamOpenAIResponses({ fetch: fetchFunction, url: `${baseURL}/responses`, headers, body, retry: settings.retry ?? {}, timeouts, ...(signal ? { signal } : {}) });
+    yield* streamOpenAIResponses({ fetch: fetchFunction, url: `${baseURL}/responses`, headers, body, retry: settings.retry ?? {}, timeouts, maxEventCharacters, ...(signal ? { signal } : {}) });
   }
 }
 

@@ -13,6 +13,8 @@ export interface StreamOpenAIResponsesInput {
   body: string;
   retry: RetryOptions;
   timeouts: Required<StreamTimeouts>;
+  /** The most characters one event may hold (default 64 Mi). */
+  maxEventCharacters?: number;
   signal?: AbortSignal;
 }
 
@@ -45,7 +47,7 @@ export async function* streamOpenAIResponses(input: StreamOpenAIResponsesInput):
     });
     yield { type: "start" };
     if (response.body === null) throw new ProviderError("provider_response_invalid", `${label} answered 200 without a body; expected an SSE stream.`);
-    for await (const data of readEvents(response.body)) {
+    for await (const data of readEvents(response.body, input.maxEventCharacters)) {
       if (data === "[DONE]") break;
       const parsed = safeParseJson(data);
       if (!parsed.success) throw new ProviderError("provider_response_invalid", `${label} sent a stream event that is not JSON (${parsed.error}): ${data.slice(0, 200)}`);
@@ -74,9 +76,9 @@ export async function* streamOpenAIResponses(input: StreamOpenAIResponsesInput):
   }
 }
 
-async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+async function* readEvents(body: ReadableStream<Uint8Array>, maxEventCharacters: number | undefined): AsyncGenerator<string> {
   try {
-    for await (const event of parseServerSentEvents(body as unknown as AsyncIterable<Uint8Array>)) yield event.data;
+    for await (const event of parseServerSentEvents(body as unknown as AsyncIterable<Uint8Array>, maxEventCharacters === undefined ? {} : { maxEventCharacters })) yield event.data;
   } catch (error) {
     if (error instanceof CtxkitError) throw error;
     throw new ProviderError("provider_connection_error", `The connection to ${label} broke mid-stream (${describe(error)}); the partial response is kept. Retry the call.`, {

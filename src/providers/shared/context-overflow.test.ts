@@ -19,3 +19,15 @@ describe("isContextOverflow", () => {
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
+
+// The list only grows (issue 30, item 3): a rewrite of the patterns lost Cohere's wording once, and
+// the scaffold's broader ones before that. Pinned so an entry cannot be dropped with its pattern.
+describe("the overflow wordings fixture", () => {
+  it("keeps every wording ever recognised, each scaffold pattern's included", () => {
+    expect(overflows.length).toBeGreaterThanOrEqual(30);
+    const bodies = overflows.map(([, , body]) => body).join("\n");
+    for (const wording of ["maximum context length of 4096", "exceed the context length", "exceeds the context size", '"prompt too long"', "context window exceeded", "Input is too long.", "Too many tokens in the request", "\"exceed_context_size_error\"", "too many tokens: total number of tokens"]) {
+      expect(bodies).toContain(wording);
+    }
+  });
+});

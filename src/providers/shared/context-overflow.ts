@@ -72,6 +72,16 @@ const overflowWordings: RegExp[] = [
   /context window exceeds limit/i,
   // The code spelled in a message, as proxies (LiteLLM, OpenRouter) pass it on.
   /context_length_exceeded/i,
+  // The scaffold's (f806b40) broader wordings, narrowed away in 7af65b6: every wording that ever
+  // worked keeps working (fixtures/overflow-wordings.json holds a sample of each). Rate limits that
+  // say "too many tokens" are told apart before these run (the 429 status, `rateLimitWording`).
+  /maximum context length/i,
+  /exceeds? the (?:available )?context (?:size|window|length)/i,
+  /prompt too long/i,
+  /context window exceeded/i,
+  /input is too long/i,
+  /too many tokens/i,
+  /exceed_context_size_error/i,
 ];
 
 /**

@@ -1,4 +1,4 @@
-import { ProviderError } from "../../types/index.js";
+import { ConfigError, ProviderError } from "../../types/index.js";
 
 /** One event of a `text/event-stream` body (https://html.spec.whatwg.org/multipage/server-sent-events.html). */
 export interface ServerSentEvent {
@@ -17,6 +17,18 @@ export interface ServerSentEventOptions {
 
 /** Far above any real delta (a whole 1M-token answer in one event is ~4 M characters). */
 export const defaultMaxEventCharacters = 64 * 1024 * 1024;
+
+/**
+ * Checks a provider's `maxEventCharacters` option: the most characters one server-sent event
+ * may hold (default 64 Mi); a larger one ends the call with `provider_event_too_large`.
+ */
+export function resolveMaxEventCharacters(value: unknown, label: string): number {
+  if (value === undefined) return defaultMaxEventCharacters;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw new ConfigError("option_invalid", `${label}: \`maxEventCharacters\` must be a whole number of characters above 0 (default ${defaultMaxEventCharacters}), got ${JSON.stringify(value)}.`);
+  }
+  return value;
+}
 
 const lineEnd = /\r\n|\r|\n/g;
 
@@ -47,7 +59,8 @@ export async function* parseServerSentEvents(
     throw new ProviderError(
       "provider_event_too_large",
       `The server sent one server-sent event of more than ${limit} characters, which is refused to bound memory. ` +
-        "Check that the base URL points at a real model server, or raise maxEventCharacters if such events are expected.",
+        "Check that the base URL points at a real model server, or raise the provider's `maxEventCharacters` option " +
+        "(e.g. createOpenAICompatible({ …, maxEventCharacters: 256 * 1024 * 1024 })) if such events are expected.",
     );
   }
 

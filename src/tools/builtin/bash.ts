@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { defineTool, ToolError, type Tool, type ToolOutput } from "../tool.js";
-import { CommandProcesses, commandMarkerVariable, createCommandMarker, describeLeftProcesses, type LeftProcess } from "./command-processes.js";
+import { CommandProcesses, MarkerDescriptor, commandMarkerVariable, createCommandMarker, describeLeftProcesses, describeSurvivors, type LeftProcess } from "./command-processes.js";
 import { formatByteSize } from "./file-content.js";
 import { HeadTailOutput } from "./head-tail-output.js";
 import { OutputSpill } from "./output-spill.js";
@@ -95,6 +95,8 @@ interface CommandResult {
   signal: NodeJS.Signals | null;
   /** Processes the command started that were still running when it ended or was killed. */
   left: LeftProcess[];
+  /** Processes it started that a kill did not end (the result must not say they were killed). */
+  survivors: LeftProcess[];
 }
 
 function runCommand(
@@ -107,14 +109,20 @@ function runCommand(
 ): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     // A session and process group of its own (`detached`), so a timeout, an abort or the end of the
-    // shell kills what the command started; the marker finds what left the group (setsid).
+    // shell kills what the command started; the markers find what left the group (setsid): the
+    // variable, and fd 3 for what also cleared its environment (env -i).
     const marker = createCommandMarker();
+    const descriptor = new MarkerDescriptor(marker);
     const child = spawn("/bin/bash", ["-c", command], {
       cwd: workspace,
       env: { ...process.env, [commandMarkerVariable]: marker },
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["ignore", "pipe", "pipe", descriptor.fd ?? "ignore"],
     });
+    descriptor.spawned();
+    // Both are pipes (stdio above); the fourth entry only hides that from the types.
+    const stdout = child.stdout!;
+    const stderr = child.stderr!;
     const processes = child.pid === undefined ? undefined : new CommandProcesses(child.pid, marker);
     let ending: Ending = "exited";
     let drainTimer: NodeJS.Timeout | undefined;
@@ -141,24 +149,25 @@ function runCommand(
       signal.removeEventListener("abort", onAbort);
       // Whatever is still running now was started by this call and outlived it: end it and say so.
       killEverything();
+      const survivors = processes?.survivors() ?? [];
       processes?.release();
-      resolve({ ending, code, signal: exitSignal, left: [...left.values()] });
+      resolve({ ending, code, signal: exitSignal, left: [...left.values()], survivors });
     };
     const take = (chunk: Buffer): void => {
       if (spill !== undefined && !spill.started && output.wouldOverflow(chunk)) spill.start(output.keptBytes());
       output.append(chunk);
       if (spill?.started && !spill.write(chunk)) {
         // The file lags behind the command: hold the pipes (the command blocks) rather than buffer in memory.
-        child.stdout.pause();
-        child.stderr.pause();
+        stdout.pause();
+        stderr.pause();
         spill.onDrain(() => {
-          child.stdout.resume();
-          child.stderr.resume();
+          stdout.resume();
+          stderr.resume();
         });
       }
     };
-    child.stdout.on("data", take);
-    child.stderr.on("data", take);
+    stdout.on("data", take);
+    stderr.on("data", take);
     child.once("error", (error) => {
       processes?.release();
       clearTimeout(timeoutTimer);
@@ -170,8 +179,8 @@ function runCommand(
       // also closes the pipes they held.
       killEverything();
       drainTimer = setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
+        stdout.destroy();
+        stderr.destroy();
         finish(code, exitSignal);
       }, pipeDrainMs);
     });
@@ -181,20 +190,20 @@ function runCommand(
 
 function formatResult(result: CommandResult, timeoutMs: number, output: HeadTailOutput): ToolOutput {
   const formatted = formatEnding(result, timeoutMs, output);
-  const leftNote = describeLeftProcesses(result.left);
-  return leftNote === undefined ? formatted : { ...formatted, content: `${formatted.content}\n${leftNote}` };
+  const survivors = new Set(result.survivors.map((entry) => entry.pid));
+  const notes = [describeLeftProcesses(result.left.filter((entry) => !survivors.has(entry.pid))), describeSurvivors(result.survivors)].filter((note) => note !== undefined);
+  return notes.length === 0 ? formatted : { ...formatted, content: `${formatted.content}\n${notes.join("\n")}` };
 }
 
 function formatEnding(result: CommandResult, timeoutMs: number, output: HeadTailOutput): ToolOutput {
   const text = output.totalBytes === 0 ? "(no output)" : output.toString();
+  // "Killed" only of what was: a process a kill did not end is named below the output instead.
+  const killed = result.survivors.length === 0 ? "the command and its child processes were killed" : "the command was killed, but not every process it started";
   if (result.ending === "timeout") {
-    return {
-      content: `exit code: none (timed out after ${timeoutMs} ms; the command and its child processes were killed)\n${text}`,
-      isError: true,
-    };
+    return { content: `exit code: none (timed out after ${timeoutMs} ms; ${killed})\n${text}`, isError: true };
   }
   if (result.ending === "aborted") {
-    return { content: `exit code: none (aborted; the command and its child processes were killed)\n${text}`, isError: true };
+    return { content: `exit code: none (aborted; ${killed})\n${text}`, isError: true };
   }
   if (result.code === null) {
     return { content: `exit code: none (killed by ${result.signal ?? "a signal"})\n${text}`, isError: true };

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { closeSync, constants, openSync, readdirSync, readFileSync, readlinkSync, unlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 
 /** A process a command started that was still running when it was killed. */
 export interface LeftProcess {
@@ -23,18 +25,57 @@ export function createCommandMarker(): string {
 }
 
 /**
- * One running command: its process group (the shell's pid, spawned `detached`, so in a session and
- * group of its own) and its marker. `killAll` ends the group and every marked process, and returns
+ * A second marker, for processes that clear their environment (`env -i setsid …`): a descriptor the
+ * shell gets as fd 3, open on a file whose name holds the marker. Children inherit it through
+ * `env -i`, setsid, double forks and reparenting (only a process that closes it loses it), and
+ * /proc/<pid>/fd shows its name even after the file is removed. `open` makes the file (returns the
+ * descriptor to pass, or undefined where it cannot be made); `spawned` removes it and closes ctxkit's
+ * copy once the shell holds its own.
+ */
+export class MarkerDescriptor {
+  readonly fd: number | undefined;
+  private readonly file: string;
+
+  constructor(marker: string) {
+    this.file = path.join(tmpdir(), `ctxkit-bash-marker-${marker}`);
+    let fd: number | undefined;
+    try {
+      fd = openSync(this.file, constants.O_CREAT | constants.O_EXCL | constants.O_RDONLY, 0o600);
+    } catch {
+      fd = undefined; // No writable temporary folder: the group, the session and the variable still find them.
+    }
+    this.fd = fd;
+  }
+
+  spawned(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+      unlinkSync(this.file);
+    } catch {
+      // Already removed.
+    }
+  }
+}
+
+/**
+ * One running command: its process group and session (the shell's pid, spawned `detached`, so in a
+ * session and group of its own) and its markers (the variable, and the descriptor of
+ * `MarkerDescriptor`). `killAll` ends the group and every process found by any of them, and returns
  * those found running besides the shell itself.
  */
 export class CommandProcesses {
   private readonly needle: Buffer;
+  private readonly descriptorName: string;
+  /** Every process found so far (by pid and start time, so a reused pid is not mistaken for it). */
+  private readonly seen = new Map<number, LeftProcess & { started: string }>();
 
   constructor(
     readonly shellPid: number,
     readonly marker: string,
   ) {
     this.needle = Buffer.from(`${commandMarkerVariable}=${marker}\0`);
+    this.descriptorName = `ctxkit-bash-marker-${marker}`;
     runningCommands.add(this);
     ensureExitHook();
   }
@@ -51,6 +92,7 @@ export class CommandProcesses {
       killGroup(this.shellPid);
       for (const entry of marked) {
         if (!found.has(entry.pid)) found.set(entry.pid, entry);
+        if (!this.seen.has(entry.pid)) this.seen.set(entry.pid, entry);
         killGroup(entry.pid);
         killProcess(entry.pid);
       }
@@ -59,35 +101,67 @@ export class CommandProcesses {
     return [...found.values()];
   }
 
+  /**
+   * Processes found (at any kill) that still run: a kill that did not take (another user's
+   * process, one in uninterruptible sleep). A result never says "killed" of these.
+   */
+  survivors(): LeftProcess[] {
+    return [...this.seen.values()].filter((entry) => startTime(entry.pid) === entry.started).map(({ pid, command }) => ({ pid, command }));
+  }
+
   /** The command ended (or was killed): it no longer needs the exit hook. */
   release(): void {
     runningCommands.delete(this);
     releaseExitHook();
   }
 
-  /** Live processes carrying the marker; empty where there is no /proc (the group kill still runs). */
-  private findMarked(): LeftProcess[] {
+  /**
+   * Live processes of the call: in its group or session, carrying the variable, or holding the
+   * marker descriptor. Empty where there is no /proc (the group kill still runs).
+   */
+  private findMarked(): Array<LeftProcess & { started: string }> {
     let names: string[];
     try {
       names = readdirSync("/proc");
     } catch {
       return [];
     }
-    const found: LeftProcess[] = [];
+    const found: Array<LeftProcess & { started: string }> = [];
     for (const name of names) {
       if (!/^\d+$/.test(name)) continue;
       const pid = Number(name);
       if (pid === process.pid) continue;
-      let environment: Buffer;
-      try {
-        environment = readFileSync(`/proc/${pid}/environ`);
-      } catch {
-        continue; // Gone meanwhile, or another user's.
-      }
-      if (!hasVariable(environment, this.needle) || isZombie(pid)) continue;
-      found.push({ pid, command: commandLine(pid) });
+      const stat = readStat(pid);
+      if (stat === undefined || stat.state === "Z") continue; // Gone meanwhile, or already dead.
+      const ours = stat.group === this.shellPid || stat.session === this.shellPid || this.hasVariable(pid) || this.holdsDescriptor(pid);
+      if (ours) found.push({ pid, command: commandLine(pid), started: stat.started });
     }
     return found;
+  }
+
+  private hasVariable(pid: number): boolean {
+    try {
+      return hasVariable(readFileSync(`/proc/${pid}/environ`), this.needle);
+    } catch {
+      return false; // Gone meanwhile, or another user's.
+    }
+  }
+
+  private holdsDescriptor(pid: number): boolean {
+    let descriptors: string[];
+    try {
+      descriptors = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      return false;
+    }
+    for (const descriptor of descriptors) {
+      try {
+        if (readlinkSync(`/proc/${pid}/fd/${descriptor}`).includes(this.descriptorName)) return true;
+      } catch {
+        // Closed meanwhile.
+      }
+    }
+    return false;
   }
 }
 
@@ -97,14 +171,30 @@ function hasVariable(environment: Buffer, needle: Buffer): boolean {
   return environment.includes(Buffer.concat([Buffer.of(0), needle]));
 }
 
-function isZombie(pid: number): boolean {
+interface ProcessStat {
+  state: string;
+  group: number;
+  session: number;
+  /** Start time in clock ticks since boot: with the pid, names one process (pids are reused). */
+  started: string;
+}
+
+function readStat(pid: number): ProcessStat | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // "pid (comm) S …": the state follows the last ")" (comm may itself hold parentheses).
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) === "Z";
+    // "pid (comm) S ppid pgrp session … starttime(22nd)": the fields follow the last ")" (comm may
+    // itself hold parentheses and spaces).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { state: fields[0] ?? "", group: Number(fields[2]), session: Number(fields[3]), started: fields[19] ?? "" };
   } catch {
-    return true;
+    return undefined;
   }
+}
+
+/** The start time of a live (not zombie) process, or undefined when it is gone. */
+function startTime(pid: number): string | undefined {
+  const stat = readStat(pid);
+  return stat === undefined || stat.state === "Z" ? undefined : stat.started;
 }
 
 function commandLine(pid: number): string {
@@ -134,7 +224,12 @@ function killProcess(pid: number): void {
 
 /** Commands still running: ended when ctxkit itself exits, so none outlives the process that started it. */
 const runningCommands = new Set<CommandProcesses>();
-const killRunningCommands = (): void => {
+/**
+ * Kills every running command's processes. The exit hook calls it; the CLI's SIGTERM and SIGHUP
+ * handlers call it too (a process killed by a signal emits no `exit`, and the commands' sessions
+ * are not the terminal's, so a closed terminal does not reach them).
+ */
+export const killRunningCommands = (): void => {
   for (const command of runningCommands) command.killAll();
 };
 
@@ -146,6 +241,14 @@ function ensureExitHook(): void {
 
 function releaseExitHook(): void {
   if (runningCommands.size === 0) process.removeListener("exit", killRunningCommands);
+}
+
+/** The line a bash result ends with when processes the call started could not be killed. */
+export function describeSurvivors(survivors: readonly LeftProcess[]): string | undefined {
+  if (survivors.length === 0) return undefined;
+  const shown = survivors.slice(0, 5).map((entry) => `${entry.pid} ${entry.command}`);
+  const more = survivors.length > shown.length ? `, and ${survivors.length - shown.length} more` : "";
+  return `[${survivors.length} process${survivors.length === 1 ? "" : "es"} the command started could not be killed and ${survivors.length === 1 ? "is" : "are"} still running: ${shown.join("; ")}${more}.]`;
 }
 
 /** The line a bash result ends with when processes were left: what they were, and that they were killed. */

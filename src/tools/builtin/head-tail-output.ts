@@ -24,8 +24,15 @@ export class HeadTailOutput {
       chunk = chunk.subarray(headRoom);
     }
     if (chunk.length === 0) return;
+    // Cut as it streams in: at most the budget is kept between chunks, whatever the output's size
+    // (the kept tail is copied out of `combined`, so no view holds on to a whole chunk).
     const combined = Buffer.concat([this.tail, chunk]);
-    this.tail = combined.subarray(Math.max(0, combined.length - this.tailLimit));
+    this.tail = combined.length <= this.tailLimit ? combined : Buffer.from(combined.subarray(combined.length - this.tailLimit));
+  }
+
+  /** Bytes held between chunks: never more than the budget. */
+  get retainedBytes(): number {
+    return this.head.length + this.tail.length;
   }
 
   /** Every byte so far, while nothing was elided yet (the spill file's start). */

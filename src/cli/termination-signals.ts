@@ -1,0 +1,23 @@
+import { constants } from "node:os";
+import { killRunningCommands } from "../tools/builtin/command-processes.js";
+
+/** What ends ctxkit from outside besides Ctrl-C (SIGINT, which each command handles as an abort). */
+const terminationSignals = ["SIGTERM", "SIGHUP"] as const;
+
+/**
+ * Kills the running bash commands' processes when ctxkit is told to end. Each command runs in a
+ * session of its own (so its kill can reach everything it started), which also means a closed
+ * terminal (SIGHUP) or a `kill` of ctxkit (SIGTERM) no longer reaches it, and a process ended by a
+ * signal emits no `exit` for the exit hook. Then exits with the shell's code for that signal
+ * (128 + its number: 143, 129), unless another handler (`ctxkit view` shuts down on SIGTERM) takes
+ * the signal over. Installed by the binary (bin/ctxkit.js), never by `main`, which tests run in-process.
+ */
+export function installTerminationHandlers(): void {
+  for (const signal of terminationSignals) {
+    process.on(signal, () => {
+      killRunningCommands();
+      if (process.listenerCount(signal) > 1) return;
+      process.exit(128 + constants.signals[signal]);
+    });
+  }
+}
