@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, stat } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -36,5 +36,43 @@ describe("what ctxkit stores stays private", () => {
     expect(await readFile(join(notes, note!), "utf8")).toContain("API_TOKEN");
     expect(await modeOf(join(notes, note!))).toBe(0o600);
     expect(await modeOf(join(cwd, "requests.jsonl"))).toBe(0o600);
+  });
+
+  // Found in the audit of issue 24: only a .ctxkit ctxkit created itself was made private. One made by an
+  // older ctxkit stayed 0755 with no .gitignore, so `git add -A` still committed every existing user's transcripts.
+  it("makes a .ctxkit that already exists 0700, its folders too, and gives it the .gitignore", async () => {
+    model = await startOpenAIModelServer(["hello"]);
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-private-"));
+    const data = join(cwd, ".ctxkit");
+    await mkdir(join(data, "sessions"), { recursive: true, mode: 0o755 });
+    await chmod(data, 0o755);
+    await chmod(join(data, "sessions"), 0o755);
+    const run = await runCli(["run", "--base-url", model.baseURL, "--model", "m", "Hi."], { cwd, timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    expect(await modeOf(data)).toBe(0o700);
+    expect(await modeOf(join(data, "sessions"))).toBe(0o700);
+    expect(await readFile(join(data, ".gitignore"), "utf8")).toMatch(/^\*$/m);
+  });
+
+  // Found in the audit of issue 24: --repair wrote the repaired session through a temporary file opened
+  // with the default mode (0644) and renamed it over the session, so a repaired transcript became world-readable.
+  it("rewrites a repaired session 0600, and keeps the copies of the original 0600", async () => {
+    model = await startOpenAIModelServer(["First answer.", "Second answer."]);
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-private-"));
+    const first = await runCli(["run", "--base-url", model.baseURL, "--model", "m", "--json", "Hello"], { cwd, timeoutMs: 60_000 });
+    const sessionId = String((JSON.parse(first.stdout.trim().split("\n").at(-1)!) as { sessionId: string }).sessionId);
+    const file = join(cwd, ".ctxkit", "sessions", `${sessionId}.jsonl`);
+    const lines = (await readFile(file, "utf8")).split("\n").slice(0, -1);
+    const messageLine = lines.findIndex((line) => line.startsWith('{"type":"message"'));
+    lines.splice(messageLine + 1, 0, lines[messageLine]!);
+    await writeFile(file, `${lines.join("\n")}\n`);
+    // As an older ctxkit left it.
+    await chmod(file, 0o644);
+    const repaired = await runCli(["run", "--base-url", model.baseURL, "--model", "m", "--session", sessionId, "--repair", "Again"], { cwd, timeoutMs: 60_000 });
+    expect(repaired.code).toBe(0);
+    expect(repaired.stderr).toContain("Repaired:");
+    expect(await modeOf(file)).toBe(0o600);
+    expect(await modeOf(`${file}.before-repair`)).toBe(0o600);
+    expect(await modeOf(`${file}.removed`)).toBe(0o600);
   });
 });

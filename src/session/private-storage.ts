@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /**
@@ -22,15 +22,32 @@ export function makePrivateDirectorySync(directory: string): void {
 }
 
 /**
- * Creates the data directory (0700) and, when this call created it, its `.gitignore` (`*`). A folder
- * that already exists is left as the user keeps it: a `.gitignore` they removed is not put back.
+ * Creates the data directory (0700) with its `.gitignore` (`*`), and makes one that already exists
+ * private too (issue 24): a `.ctxkit/` made by an older ctxkit, or by hand, was 0755 with no
+ * `.gitignore`, so every existing user's transcripts were readable and `git add -A` committed them.
+ * Its top-level folders (sessions, blobs, notes…) become 0700 as well. A `.gitignore` that exists is
+ * left as it is: the user may have written their own.
  */
 export async function prepareDataDirectory(directory: string): Promise<void> {
   const created = await mkdir(directory, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
-  if (created === undefined) return;
+  if (created === undefined) await makeExistingDirectoryPrivate(directory);
   await writeFile(join(directory, ".gitignore"), DATA_DIRECTORY_GITIGNORE, { flag: "wx", mode: 0o644 }).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   });
+}
+
+async function makeExistingDirectoryPrivate(directory: string): Promise<void> {
+  await tighten(directory);
+  const entries = await readdir(directory, { withFileTypes: true }).catch(() => []);
+  // Real folders only: a symlink's target is not ctxkit's to change.
+  for (const entry of entries) if (entry.isDirectory()) await tighten(join(directory, entry.name));
+}
+
+async function tighten(directory: string): Promise<void> {
+  const stats = await lstat(directory).catch(() => undefined);
+  if (stats === undefined || !stats.isDirectory() || (stats.mode & 0o777 & ~PRIVATE_DIRECTORY_MODE) === 0) return;
+  // A folder owned by someone else cannot be changed (EPERM); it stays as it is rather than failing the run.
+  await chmod(directory, stats.mode & PRIVATE_DIRECTORY_MODE).catch(() => undefined);
 }
 
 /** A private file written whole (sync), for stores that must not yield mid-write. */

@@ -1,7 +1,8 @@
 import { constants } from "node:fs";
-import { appendFile, copyFile, open, readFile, rename, rm, stat } from "node:fs/promises";
+import { appendFile, chmod, copyFile, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { SessionError } from "../types/index.js";
+import { PRIVATE_FILE_MODE } from "./private-storage.js";
 
 export interface SessionRepair {
   /** The file as it was before the repair, byte for byte. */
@@ -40,10 +41,16 @@ export async function repairSessionFile(filePath: string, lines: readonly number
   const kept = order.filter((line) => !removed.has(line)).map((line) => byLine[line - 1]!);
   const backupPath = await backUp(filePath);
   // The removed records themselves, in one place a person can read back (the backup holds them too).
-  if (removed.size > 0) await appendFile(`${filePath}.removed`, removedRecords(byLine, removed));
+  // Each copy holds the transcript, so each is private (0600), whatever mode the session had (issue 24).
+  if (removed.size > 0) {
+    await appendFile(`${filePath}.removed`, removedRecords(byLine, removed), { mode: PRIVATE_FILE_MODE });
+    await chmod(`${filePath}.removed`, PRIVATE_FILE_MODE);
+  }
   const temporary = `${filePath}.repair-tmp`;
-  const handle = await open(temporary, "w");
+  const handle = await open(temporary, "w", PRIVATE_FILE_MODE);
   try {
+    // A temporary file left by an interrupted repair keeps its old mode; `open`'s mode applies only to a new one.
+    await handle.chmod(PRIVATE_FILE_MODE);
     await handle.writeFile(Buffer.concat(kept));
     await handle.sync();
   } finally {
@@ -69,6 +76,7 @@ async function backUp(filePath: string): Promise<string> {
     try {
       // COPYFILE_EXCL: an earlier repair's copy is never overwritten.
       await copyFile(filePath, backupPath, constants.COPYFILE_EXCL);
+      await chmod(backupPath, PRIVATE_FILE_MODE);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
       throw error;

@@ -119,7 +119,8 @@ async function restoreChanges(before: Snapshot, after: Snapshot, tool: string, s
       if (prior?.kind === "link") await symlink(prior.target, path);
       else if (prior?.kind === "file") {
         if (prior.bytes === undefined) throw new Error("too large to keep");
-        await mkdir(dirname(path), { recursive: true });
+        // A folder put back holds ctxkit's config or data: private, like the data directory (issue 24).
+        await mkdir(dirname(path), { recursive: true, mode: 0o700 });
         await writeFile(path, prior.bytes, { mode: prior.mode });
       }
       report.restored.push(shown(path));

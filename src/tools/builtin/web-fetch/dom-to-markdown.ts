@@ -36,10 +36,19 @@ export function domToMarkdown(root: MarkdownSourceNode): string {
     .trim();
 }
 
+/**
+ * A node's children, read once. linkedom builds `childNodes` afresh on every access by walking the
+ * node's whole subtree, so indexing it in a loop was quadratic: a 200 KB page of flat paragraphs took
+ * a minute (issue 24).
+ */
+function childList(node: MarkdownSourceNode): MarkdownSourceNode[] {
+  return Array.from(node.childNodes);
+}
+
 function children(node: MarkdownSourceNode, context: Context): string {
-  let out = "";
-  for (let index = 0; index < node.childNodes.length; index++) out += convert(node.childNodes[index]!, context);
-  return out;
+  const parts: string[] = [];
+  for (const child of childList(node)) parts.push(convert(child, context));
+  return parts.join("");
 }
 
 function convert(node: MarkdownSourceNode, context: Context): string {
@@ -111,8 +120,7 @@ function list(node: MarkdownSourceNode, ordered: boolean, context: Context): str
   const start = Number.parseInt(node.getAttribute?.("start") ?? "", 10);
   let number = Number.isFinite(start) ? start : 1;
   const items: string[] = [];
-  for (let index = 0; index < node.childNodes.length; index++) {
-    const child = node.childNodes[index]!;
+  for (const child of childList(node)) {
     if (child.nodeType !== elementNode || child.nodeName.toUpperCase() !== "LI") continue;
     const marker = ordered ? `${number++}. ` : "- ";
     // An item's paragraphs and nested lists stay inside it: every line after the first is indented under its marker.
@@ -125,8 +133,7 @@ function list(node: MarkdownSourceNode, ordered: boolean, context: Context): str
 function table(node: MarkdownSourceNode, context: Context): string {
   const rows: string[][] = [];
   const collect = (parent: MarkdownSourceNode): void => {
-    for (let index = 0; index < parent.childNodes.length; index++) {
-      const child = parent.childNodes[index]!;
+    for (const child of childList(parent)) {
       if (child.nodeType !== elementNode) continue;
       const tag = child.nodeName.toUpperCase();
       if (tag === "TR") rows.push(cells(child, context));
@@ -142,8 +149,7 @@ function table(node: MarkdownSourceNode, context: Context): string {
 
 function cells(row: MarkdownSourceNode, context: Context): string[] {
   const found: string[] = [];
-  for (let index = 0; index < row.childNodes.length; index++) {
-    const cell = row.childNodes[index]!;
+  for (const cell of childList(row)) {
     const tag = cell.nodeName.toUpperCase();
     if (cell.nodeType === elementNode && (tag === "TD" || tag === "TH")) found.push(oneLine(children(cell, context)).replaceAll("|", "\\|"));
   }
@@ -161,11 +167,7 @@ function fence(node: MarkdownSourceNode): string {
 }
 
 function firstElement(node: MarkdownSourceNode, tag: string): MarkdownSourceNode | undefined {
-  for (let index = 0; index < node.childNodes.length; index++) {
-    const child = node.childNodes[index]!;
-    if (child.nodeType === elementNode && child.nodeName.toUpperCase() === tag) return child;
-  }
-  return undefined;
+  return childList(node).find((child) => child.nodeType === elementNode && child.nodeName.toUpperCase() === tag);
 }
 
 function inlineCode(raw: string): string {

@@ -1,5 +1,5 @@
 import { Readability } from "@mozilla/readability";
-import { ToolError } from "../../tool.js";
+import { ToolError } from "../../../types/tool-error.js";
 import { domToMarkdown, type MarkdownSourceNode } from "./dom-to-markdown.js";
 import { measureHtmlNesting } from "./measure-html-nesting.js";
 import { parsePage, type PageDocument } from "./page-dom.js";

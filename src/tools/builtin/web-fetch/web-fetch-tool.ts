@@ -4,7 +4,7 @@ import { decodeText } from "./decode-text.js";
 import type { FetchedPage } from "./fetch-page.js";
 import { formatFetchResult } from "./format-fetch-result.js";
 import { systemHostResolver, type HostResolver } from "./host-resolver.js";
-import type { convertHtmlToMarkdown } from "./html-to-markdown.js";
+import type { PageMarkdown } from "./html-to-markdown.js";
 
 export interface WebFetchArgs {
   url: string;
@@ -60,10 +60,10 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<WebF
     timeoutMs: timeoutMs + 15_000,
     async execute(args, context) {
       const page = await fetchWithDeadline(args.url, context);
-      // The page reader (a DOM, Readability, Turndown: ~0.6 s to load) is imported on the first page,
-      // not when the CLI starts.
-      const { convertHtmlToMarkdown } = await import("./html-to-markdown.js");
-      return describePage(page, convertHtmlToMarkdown);
+      // The page reader (a DOM, Readability: ~0.6 s to load) runs on a worker thread, loaded there for each
+      // page, never when the CLI starts; its caller is imported on the first page.
+      const { convertHtmlInWorker } = await import("./convert-html-in-worker.js");
+      return describePage(page, (html, pageUrl) => convertHtmlInWorker(html, pageUrl, { signal: context.signal }));
     },
   });
 
@@ -82,14 +82,14 @@ export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<WebF
   }
 }
 
-function describePage(page: FetchedPage, convertHtml: typeof convertHtmlToMarkdown): string {
+async function describePage(page: FetchedPage, convertHtml: (html: string, pageUrl: string) => Promise<PageMarkdown>): Promise<string> {
   const decoded = decodeText(page.bytes, page.contentType, page.kind === "html");
   const notes = decoded.unknownCharset ? [`the page named an unknown character set '${decoded.unknownCharset}'; it was read as UTF-8.`] : [];
   if (page.kind !== "html") {
     if (page.status >= 400) throw statusError(page, decoded.text);
     return formatFetchResult({ page, body: decoded.text, notes });
   }
-  const converted = convertHtml(decoded.text, page.url);
+  const converted = await convertHtml(decoded.text, page.url);
   if (page.status >= 400) throw statusError(page, converted.title || converted.markdown);
   return formatFetchResult({ page, title: converted.title, body: converted.markdown, hidden: converted.hidden, notes });
 }
