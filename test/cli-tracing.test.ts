@@ -107,6 +107,8 @@ function checkTrace(spans: readonly ReceivedSpan[], events: readonly AgentEvent[
     "gen_ai.agent.name": "ctxkit",
     "gen_ai.agent.id": start.runId,
     "gen_ai.conversation.id": end.sessionId,
+    "gen_ai.provider.name": "openai",
+    "gen_ai.request.model": "gpt-4.1",
     ...usageAttributes(end.usage),
     "ctxkit.stop_reason": "final_answer",
     "ctxkit.iterations": end.iterations,
@@ -120,6 +122,8 @@ function checkTrace(spans: readonly ReceivedSpan[], events: readonly AgentEvent[
   const pricing = findModelPricing("gpt-4.1")!;
   let compactions = 0;
   let previousReusable = 0;
+  const responseIds = new Set<string>();
+  const serverPort = Number(new URL(server!.baseURL).port);
   for (const [turn, chat] of chats.entries()) {
     const turnEvents = events.filter((event) => "turn" in event && event.turn === turn);
     const request = turnEvents.find((event) => event.type === "request")!;
@@ -127,7 +131,10 @@ function checkTrace(spans: readonly ReceivedSpan[], events: readonly AgentEvent[
     const turnEnd = turnEvents.find((event) => event.type === "turn_end")!;
     const cacheBreak = turnEvents.find((event) => event.type === "cache_break");
     const edits = turnEvents.filter((event) => event.type === "context_edit");
-    const { "gen_ai.response.time_to_first_chunk": firstChunk, ...attributes } = chat.span.attributes;
+    const { "gen_ai.response.time_to_first_chunk": firstChunk, "gen_ai.response.id": responseId, ...attributes } = chat.span.attributes;
+    // The scripted server numbers its responses across both agents' calls.
+    expect(responseId).toMatch(/^chatcmpl-\d+$/);
+    responseIds.add(responseId as string);
     expect(typeof firstChunk).toBe("number");
     expect(firstChunk as number).toBeGreaterThan(0);
     expect(BigInt(Math.round((firstChunk as number) * 1e9))).toBeLessThanOrEqual(chat.span.endNs - chat.span.startNs);
@@ -135,7 +142,11 @@ function checkTrace(spans: readonly ReceivedSpan[], events: readonly AgentEvent[
       "gen_ai.operation.name": "chat",
       "gen_ai.provider.name": "openai",
       "gen_ai.request.model": "gpt-4.1",
-      "gen_ai.response.model": "gpt-4.1",
+      // What the server reported, not what was asked for: the scripted server answers as model "scripted".
+      "gen_ai.response.model": "scripted",
+      "gen_ai.conversation.id": end.sessionId,
+      "server.address": "127.0.0.1",
+      "server.port": serverPort,
       "gen_ai.request.max_tokens": 512,
       "gen_ai.request.temperature": 0.25,
       "gen_ai.response.finish_reasons": [turnEnd.message.rawStopReason ?? turnEnd.message.stopReason],
@@ -143,10 +154,11 @@ function checkTrace(spans: readonly ReceivedSpan[], events: readonly AgentEvent[
       "ctxkit.turn": turn,
       "ctxkit.prefix.reusable_tokens": request.reusablePrefixTokens,
       "ctxkit.cost.usd": estimateCost(usage, pricing),
-      "ctxkit.policy.status_bar_mode": "tail",
+      // The status bar rides in the tail (its replace mode); nothing clears results in this run.
+      "ctxkit.policy.status_bar_mode": "replace",
       "ctxkit.policy.clearing": false,
-      "ctxkit.policy.compaction": edits.some((edit) => edit.kind === "replace"),
-      ...(edits.length > 0 ? { "ctxkit.policy.edits": edits.map((edit) => edit.reason) } : {}),
+      "ctxkit.policy.compaction": edits.some((edit) => edit.kind === "replace" && edit.derived!.some((kind) => kind === "summary" || kind === "archive")),
+      ...(edits.some((edit) => edit.kind === "replace") ? { "ctxkit.policy.edits": edits.filter((edit) => edit.kind === "replace").map((edit) => edit.reason) } : {}),
       "ctxkit.cache_break": cacheBreak !== undefined,
       ...(cacheBreak
         ? {
@@ -170,6 +182,7 @@ function checkTrace(spans: readonly ReceivedSpan[], events: readonly AgentEvent[
     }
   }
   expect(compactions).toBeGreaterThan(0);
+  expect(responseIds.size).toBe(chats.length);
 
   const results = events.filter((event) => event.type === "tool_result");
   expect(tools.map((node) => node.span.attributes["gen_ai.tool.call.id"])).toEqual(results.map((result) => result.message.toolCallId));

@@ -20,6 +20,8 @@ export interface OtlpReceiver {
   endpoint: string;
   spans: ReceivedSpan[];
   requests: { contentType: string; headers: IncomingMessage["headers"] }[];
+  /** Each OTLP/JSON request body on one line: what the collector's file exporter writes. */
+  jsonLines: string[];
   close(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const type = await exportRequestType();
   const spans: ReceivedSpan[] = [];
   const requests: OtlpReceiver["requests"] = [];
+  const jsonLines: string[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -57,6 +60,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
           ? (JSON.parse(body.toString("utf8")) as OtlpRequest)
           : (type.toObject(type.decode(body), { longs: String, bytes: String, defaults: false }) as OtlpRequest);
         spans.push(...flatten(decoded, contentType.includes("json") ? "hex" : "base64"));
+        if (contentType.includes("json")) jsonLines.push(JSON.stringify(decoded));
         response.writeHead(200, { "content-type": contentType.includes("json") ? "application/json" : "application/x-protobuf" });
         response.end(contentType.includes("json") ? "{}" : Buffer.alloc(0));
       } catch (error) {
@@ -72,6 +76,7 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     endpoint: `http://127.0.0.1:${address.port}`,
     spans,
     requests,
+    jsonLines,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

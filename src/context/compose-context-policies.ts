@@ -6,6 +6,8 @@ import { composeBeforeCall, composeOnToolCall } from "./compose-policy-gates.js"
 /** A composition of policies; `members` are its parts in the order they run. */
 export interface ComposedContextPolicy extends ContextPolicy {
   readonly members: readonly ContextPolicy[];
+  /** The tail's parts, each with the policy that wrote it (`tail` joins them): traces say which policies wrote the tail. */
+  tailParts(state: Parameters<NonNullable<ContextPolicy["tail"]>>[0]): Array<{ policy: string; text: string }>;
 }
 
 /**
@@ -66,9 +68,15 @@ export function composeContextPolicies(...policies: ContextPolicy[]): ComposedCo
       }
       return edits;
     },
+    tailParts(state) {
+      return members.flatMap((member) => {
+        const text = member.tail?.(state);
+        return text === undefined ? [] : [{ policy: member.name, text }];
+      });
+    },
     tail(state) {
-      const parts = members.map((member) => member.tail?.(state)).filter((part): part is string => part !== undefined);
-      return parts.length === 0 ? undefined : parts.join("\n\n");
+      const parts = composed.tailParts(state);
+      return parts.length === 0 ? undefined : parts.map((part) => part.text).join("\n\n");
     },
     deferredTools: members.flatMap((member) => member.deferredTools ?? []),
     startRun() {

@@ -36,7 +36,7 @@ export function applyContextEdits(edits: readonly ContextEdit[], target: EditTar
         trajectory.push(message);
         session?.appendMessage(message);
       }
-      events.push({ type: "context_edit", turn, kind: "append", start, end: start, inserted: edit.messages.length });
+      events.push({ type: "context_edit", turn, kind: "append", start, end: start, inserted: edit.messages.length, ...derivedKinds(edit.messages) });
       continue;
     }
     if (!(edit.start >= 0 && edit.start <= edit.end && edit.end <= trajectory.length)) {
@@ -49,7 +49,13 @@ export function applyContextEdits(edits: readonly ContextEdit[], target: EditTar
     trajectory.splice(edit.start, edit.end - edit.start, ...edit.messages);
     session?.appendContextEdit({ start: edit.start, end: edit.end, messages: edit.messages, reason: edit.reason, at });
     declaredReason = edit.reason;
-    events.push({ type: "context_edit", turn, kind: "replace", start: edit.start, end: edit.end, inserted: edit.messages.length, reason: edit.reason });
+    events.push({ type: "context_edit", turn, kind: "replace", start: edit.start, end: edit.end, inserted: edit.messages.length, reason: edit.reason, ...derivedKinds(edit.messages) });
   }
   return { events, ...(declaredReason ? { declaredReason } : {}) };
+}
+
+/** The distinct `meta.derived` kinds of an edit's messages (what a trace reports the edit did). */
+function derivedKinds(messages: readonly Message[]): { derived?: string[] } {
+  const kinds = [...new Set(messages.flatMap((message) => (message.meta.derived ? [message.meta.derived.kind] : [])))];
+  return kinds.length === 0 ? {} : { derived: kinds };
 }

@@ -58,7 +58,8 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
       }
     }
 
-    const tailText = policy.tail?.({ trajectory: state.trajectory, iteration: turn, now: clock() });
+    const tailParts = policy.tailParts({ trajectory: state.trajectory, iteration: turn, now: clock() });
+    const tailText = tailParts.length === 0 ? undefined : tailParts.map((part) => part.text).join("\n\n");
     const tail: UserMessage | undefined =
       tailText === undefined
         ? undefined
@@ -120,6 +121,8 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
     yield {
       type: "request", turn, messageCount: request.messages.length, hasTail: request.tail !== undefined, provider: options.provider.name, model: options.provider.model,
       ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}), ...(temperature !== undefined ? { temperature } : {}), ...(reusablePrefixTokens !== undefined ? { reusablePrefixTokens } : {}),
+      ...(options.provider.baseURL !== undefined ? { baseURL: options.provider.baseURL } : {}),
+      ...(tailParts.length > 0 ? { tailPolicies: tailParts.map((part) => part.policy) } : {}),
     };
 
     state.lastRequestAt = clock();

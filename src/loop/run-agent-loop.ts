@@ -96,7 +96,10 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
       };
       const calls = toolCallsOf(assistant);
       append(assistant);
-      yield { type: "turn_end", turn, message: assistant };
+      yield {
+        type: "turn_end", turn, message: assistant,
+        ...(response.id !== undefined || response.model !== undefined ? { response: { ...(response.id !== undefined ? { id: response.id } : {}), ...(response.model !== undefined ? { model: response.model } : {}) } } : {}),
+      };
 
       if (calls.length === 0) {
         // A policy can read the answer as a pause (a server that stopped after compacting): the turn goes on.

@@ -7,6 +7,9 @@ export interface ModelResponse {
   content: AssistantPart[];
   stopReason: StopReason;
   rawStopReason?: string;
+  /** What the server reported about the response (the id it gave it, the model that answered), for traces. */
+  id?: string;
+  model?: string;
 }
 
 /**
@@ -62,6 +65,8 @@ export interface Provider {
   /** e.g. "openai-compatible:vllm" or "anthropic". */
   readonly name: string;
   readonly model: string;
+  /** The server the provider calls (its base URL), when it calls one: traces report its host and port. */
+  readonly baseURL?: string;
   stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent>;
   /**
    * The exact wire body `stream` sends for this request (the prefix guard compares these, and the

@@ -1,4 +1,4 @@
-import { context as otelContext, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from "@opentelemetry/api";
+import { context as otelContext, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import { derivedOf, textOf, toolCallsOf, type AgentEvent, type Usage } from "../types/index.js";
 import { captureContentVariable, ctxkitAttributes as ck, genAi } from "./gen-ai-attributes.js";
 
@@ -21,6 +21,14 @@ export interface TraceRunOptions {
   agent?: string;
   /** The span the run nests under (default: the active context). */
   parent?: Context;
+  /**
+   * A W3C `traceparent` (`00-<trace id>-<span id>-<flags>`) the run nests under, when the parent is in
+   * another process: a durable run resumed on another worker passes the one `onTraceparent` gave when it
+   * first started, so every segment of the run is one trace. Ignored when `parent` is given or it is malformed.
+   */
+  traceparent?: string;
+  /** Called once with the run span's own `traceparent`, for a caller that stores it (a durable run's record). */
+  onTraceparent?: (traceparent: string) => void;
 }
 
 export interface AgentTracing {
@@ -43,7 +51,15 @@ export function createAgentTracing(options: AgentTracingOptions, env: Readonly<R
   // The `execute_tool` span of each running tool call, so a child run started by it can nest under it.
   const toolContexts = new Map<string, Context>();
   const tracing: AgentTracing = {
-    traceRun: (events, runOptions = {}) => traceRun(events, { ...options, capture, toolContexts, agent: runOptions.agent ?? "ctxkit", parent: runOptions.parent ?? otelContext.active() }),
+    traceRun: (events, runOptions = {}) =>
+      traceRun(events, {
+        ...options,
+        capture,
+        toolContexts,
+        agent: runOptions.agent ?? "ctxkit",
+        parent: runOptions.parent ?? contextOfTraceparent(runOptions.traceparent) ?? otelContext.active(),
+        ...(runOptions.onTraceparent ? { onTraceparent: runOptions.onTraceparent } : {}),
+      }),
     observeChildRun: (events, child) => tracing.traceRun(events, { agent: child.agent, parent: toolContexts.get(child.parentToolCallId) ?? otelContext.active() }),
   };
   return tracing;
@@ -59,6 +75,21 @@ interface RunTraceSettings extends AgentTracingOptions {
   toolContexts: Map<string, Context>;
   agent: string;
   parent: Context;
+  onTraceparent?: (traceparent: string) => void;
+}
+
+const traceparentPattern = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** A remote parent from a W3C traceparent (version 00; all-zero ids are invalid), or undefined. */
+export function contextOfTraceparent(traceparent: string | undefined): Context | undefined {
+  const match = traceparentPattern.exec(traceparent?.trim().toLowerCase() ?? "");
+  if (!match || /^0+$/.test(match[1]!) || /^0+$/.test(match[2]!)) return undefined;
+  return trace.setSpanContext(ROOT_CONTEXT, { traceId: match[1]!, spanId: match[2]!, traceFlags: Number.parseInt(match[3]!, 16) & TraceFlags.SAMPLED, isRemote: true });
+}
+
+function traceparentOf(span: Span): string {
+  const { traceId, spanId, traceFlags } = span.spanContext();
+  return `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, "0")}`;
 }
 
 interface CallState {
@@ -67,11 +98,24 @@ interface CallState {
   firstChunkSeen: boolean;
   model?: string;
   edits: string[];
+  /** A status message appended before this call (the status bar's append mode). */
+  statusAppended: boolean;
   attributes: Attributes;
 }
 
-// ctxkit names an OpenAI-compatible server `openai-compatible:<vendor>`; the conventions name the vendor.
-const knownProviders: Record<string, string> = { anthropic: "anthropic", openai: "openai", "openai-responses": "openai", deepseek: "deepseek", "x-ai": "x_ai", xai: "x_ai", mistral: "mistral_ai", groq: "groq" };
+const newCall = (attributes: Attributes = {}): CallState => ({ firstChunkSeen: false, edits: [], statusAppended: false, attributes });
+
+// What a replacement inserted says what it did (`meta.derived`, set by the harness): stubs clear old results;
+// summaries, archives and compressed results compact.
+const clearingKinds = new Set(["stub"]);
+const compactionKinds = new Set(["summary", "archive", "compressed"]);
+
+// ctxkit names an OpenAI-compatible server `openai-compatible:<vendor>`; the conventions name the vendor with
+// their well-known values (anthropic, openai, deepseek, x_ai, mistral_ai, groq, …). Moonshot AI (Kimi) has no
+// well-known value yet: it gets the company's name in the same style, `moonshot_ai`.
+const knownProviders: Record<string, string> = {
+  anthropic: "anthropic", openai: "openai", "openai-responses": "openai", deepseek: "deepseek", "x-ai": "x_ai", xai: "x_ai", mistral: "mistral_ai", groq: "groq", kimi: "moonshot_ai", moonshot: "moonshot_ai",
+};
 
 function conventionProviderName(name: string): string {
   const vendor = name.includes(":") ? name.slice(name.indexOf(":") + 1) : name;
@@ -88,17 +132,21 @@ function traceRun(events: AsyncIterable<AgentEvent>, settings: RunTraceSettings)
     runSpan.end();
     return events;
   }
+  settings.onTraceparent?.(traceparentOf(runSpan));
   return traceEvents(events, runSpan, settings);
 }
 
 async function* traceEvents(events: AsyncIterable<AgentEvent>, runSpan: Span, settings: RunTraceSettings): AsyncGenerator<AgentEvent, void> {
   const { tracer, capture } = settings;
   const runContext = trace.setSpan(settings.parent, runSpan);
-  let call: CallState = { firstChunkSeen: false, edits: [], attributes: {} };
+  let call = newCall();
+  let conversationId: string | undefined;
+  let runModelSet = false;
   const tools = new Map<string, Span>();
   const providerName = (name: string) => settings.providerName?.(name) ?? conventionProviderName(name);
 
   const startRun = (event: Extract<AgentEvent, { type: "run_start" }>) => {
+    conversationId = event.sessionId;
     runSpan.setAttributes({
       [genAi.agentId]: event.runId,
       ...(event.sessionId ? { [genAi.conversationId]: event.sessionId } : {}),
@@ -110,7 +158,7 @@ async function* traceEvents(events: AsyncIterable<AgentEvent>, runSpan: Span, se
     if (!call.span) return;
     if (error) call.span.setStatus({ code: SpanStatusCode.ERROR, message: error }).setAttribute(genAi.errorType, error);
     call.span.end();
-    call = { firstChunkSeen: false, edits: [], attributes: {} };
+    call = newCall();
   };
 
   const observe = (event: AgentEvent) => {
@@ -119,16 +167,17 @@ async function* traceEvents(events: AsyncIterable<AgentEvent>, runSpan: Span, se
         startRun(event);
         return;
       case "turn_start":
-        call = { firstChunkSeen: false, edits: [], attributes: { [ck.turn]: event.turn } };
+        call = newCall({ [ck.turn]: event.turn });
         return;
-      case "context_edit":
-        call.edits.push(event.reason ?? event.kind);
+      case "context_edit": {
+        const kinds = event.derived ?? [];
         if (event.kind === "replace") {
-          // Clearing swaps old results for stubs; any other replacement is a compaction (a summary, an archive).
-          const clearing = /clear/i.test(event.reason ?? "");
-          call.attributes[clearing ? ck.clearing : ck.compaction] = true;
-        } else call.attributes[ck.statusBarMode] = "append";
+          call.edits.push(event.reason ?? event.kind);
+          if (kinds.some((kind) => clearingKinds.has(kind))) call.attributes[ck.clearing] = true;
+          if (kinds.some((kind) => compactionKinds.has(kind))) call.attributes[ck.compaction] = true;
+        } else if (kinds.includes("status")) call.statusAppended = true;
         return;
+      }
       case "cache_break":
         Object.assign(call.attributes, {
           [ck.cacheBreak]: true,
@@ -143,19 +192,27 @@ async function* traceEvents(events: AsyncIterable<AgentEvent>, runSpan: Span, se
         const model = event.model ?? "unknown";
         call.model = model;
         call.sentAt = performance.now();
+        if (!runModelSet) {
+          // The conventions require the provider on invoke_agent too (the model when known): the run's first call says them.
+          runModelSet = true;
+          runSpan.setAttributes({ ...(event.provider ? { [genAi.providerName]: providerName(event.provider) } : {}), [genAi.requestModel]: model });
+        }
         call.span = tracer.startSpan(`chat ${model}`, {
           kind: SpanKind.CLIENT,
           attributes: {
             [genAi.operationName]: "chat",
             ...(event.provider ? { [genAi.providerName]: providerName(event.provider) } : {}),
             [genAi.requestModel]: model,
+            ...(conversationId !== undefined ? { [genAi.conversationId]: conversationId } : {}),
+            ...serverAttributes(event.baseURL),
             ...(event.maxOutputTokens !== undefined ? { [genAi.requestMaxTokens]: event.maxOutputTokens } : {}),
             ...(event.temperature !== undefined ? { [genAi.requestTemperature]: event.temperature } : {}),
             ...(event.reusablePrefixTokens !== undefined ? { [ck.reusablePrefixTokens]: event.reusablePrefixTokens } : {}),
             [ck.cacheBreak]: false,
             [ck.compaction]: false,
             [ck.clearing]: false,
-            [ck.statusBarMode]: event.hasTail ? "tail" : "off",
+            // ctxkit's own mode names: `replace` (the status rides in the tail, rewritten each call), `append` (stored in the trajectory).
+            [ck.statusBarMode]: call.statusAppended ? "append" : event.tailPolicies?.includes(statusBarPolicy) ? "replace" : "off",
             ...call.attributes,
             ...(call.edits.length > 0 ? { [ck.edits]: call.edits } : {}),
           },
@@ -173,7 +230,9 @@ async function* traceEvents(events: AsyncIterable<AgentEvent>, runSpan: Span, se
       case "turn_end": {
         const { message } = event;
         call.span?.setAttributes({
-          [genAi.responseModel]: call.model ?? "unknown",
+          // Only what the server reported: the model that answered (a dated snapshot of an alias) and the response's id.
+          ...(event.response?.model !== undefined ? { [genAi.responseModel]: event.response.model } : {}),
+          ...(event.response?.id !== undefined ? { [genAi.responseId]: event.response.id } : {}),
           [genAi.responseFinishReasons]: [message.rawStopReason ?? message.stopReason],
           ...(capture ? { [genAi.outputMessages]: JSON.stringify([{ role: "assistant", parts: outputParts(message), finish_reason: message.stopReason }]) } : {}),
         });
@@ -244,6 +303,21 @@ async function* traceEvents(events: AsyncIterable<AgentEvent>, runSpan: Span, se
       settings.toolContexts.delete(id);
     }
     runSpan.end();
+  }
+}
+
+// The status bar's policy name (src/context/status-bar/status-checkpoint.ts), spelled out: tracing imports no policy.
+const statusBarPolicy = "status-bar";
+
+/** `server.address` and `server.port` of a provider's base URL (the scheme's default port when none is given). */
+function serverAttributes(baseURL: string | undefined): Attributes {
+  if (baseURL === undefined) return {};
+  try {
+    const url = new URL(baseURL);
+    const port = url.port !== "" ? Number(url.port) : url.protocol === "https:" ? 443 : url.protocol === "http:" ? 80 : undefined;
+    return { [genAi.serverAddress]: url.hostname.replace(/^\[|\]$/g, ""), ...(port !== undefined ? { [genAi.serverPort]: port } : {}) };
+  } catch {
+    return {};
   }
 }
 

@@ -78,6 +78,10 @@ export type AgentEvent =
       temperature?: number;
       /** Tokens of this request the previous one left reusable, when the prefix guard could count them. */
       reusablePrefixTokens?: number;
+      /** The provider's base URL, when it calls a server (traces report its host and port). */
+      baseURL?: string;
+      /** The policies that wrote the tail (e.g. "status-bar"), when there is one. */
+      tailPolicies?: string[];
     }
   /*
    * Content blocks of the assistant message, as they stream. `index` is the block's position in
@@ -103,7 +107,8 @@ export type AgentEvent =
       confirmation?: "approved" | "declined";
     }
   | { type: "usage"; turn: number; usage: Usage }
-  | { type: "turn_end"; turn: number; message: AssistantMessage }
+  /** `response`: what the server said about the response (its id, the model that answered), when it did; for traces. */
+  | { type: "turn_end"; turn: number; message: AssistantMessage; response?: { id?: string; model?: string } }
   | ({ type: "cache_break"; turn: number } & Omit<CacheBreak, "excerpt">)
   /** The call's cached tokens fell short of what the previous call left reusable: why (dollars are priced by the caller). */
   | ({ type: "cache_miss"; turn: number } & CacheMiss)
@@ -116,6 +121,8 @@ export type AgentEvent =
       end: number;
       inserted: number;
       reason?: string;
+      /** What the inserted messages are (their `meta.derived` kinds: summary, archive, stub, status…), harness-set, never read from text. */
+      derived?: string[];
     }
   /** Backpressure: the loop waited `delayMs` before this call because a budget level has spent `share` of its limit. */
   | { type: "backpressure"; turn: number; delayMs: number; share: number }

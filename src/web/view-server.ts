@@ -4,6 +4,7 @@ import { CtxkitError } from "../types/index.js";
 import { createCallDetailBuilder } from "./call-detail.js";
 import { DEFAULT_ASSETS_DIRECTORY, readPageAsset } from "./serve-page-asset.js";
 import { withApiPreloads } from "./page-preloads.js";
+import { linkTraceToRuns, type TraceFileView } from "./otlp-trace-file.js";
 import { handleApiRequest } from "./view-api.js";
 import { createViewToken, isTokenValid, presentedToken, tokenCookieName } from "./view-auth.js";
 import type { ViewSource } from "./view-source.js";
@@ -22,6 +23,8 @@ export interface ViewServerOptions {
   assetsDirectory?: string;
   /** How often the files are checked for growth (default 500 ms). */
   pollMilliseconds?: number;
+  /** OTLP JSON trace files to show beside the runs (`/api/traces`); their chat spans link to the runs' calls. */
+  traces?: readonly TraceFileView[];
 }
 
 export interface ViewServer {
@@ -82,6 +85,11 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       return;
     }
     if (url.pathname === "/api/events") return openEventStream(response);
+    if (url.pathname === "/api/traces") {
+      const runs = source.runs().map((run) => ({ id: run.analyzed.id, calls: run.imported.calls.length }));
+      send(response, 200, "application/json", JSON.stringify({ traces: linkTraceToRuns(options.traces ?? [], runs) }));
+      return;
+    }
     if (url.pathname.startsWith("/api/")) {
       const result = await handleApiRequest(source, details, url.pathname.slice("/api/".length), url.searchParams);
       if (result.status === 200) response.once("finish", () => startCountingAfter(url.pathname));

@@ -6,6 +6,7 @@ import { DiffView } from "./diff-view.js";
 import { FindingsView } from "./findings-view.js";
 import { formatShare, formatTokens, formatUsd } from "./format.js";
 import { Timeline, TimelineLegend } from "./timeline.js";
+import { TraceSection } from "./trace-view.js";
 
 /** The viewer: run picker and summary, timeline, the selected call, the diff to the call before, findings. */
 export function App() {
@@ -101,5 +102,6 @@ export function App() {
       ${call === undefined ? null : html`<${DiffView} run=${run} calls=${timeline.calls.length} to=${call.index} version=${timeline.version} />`}
     </div>
     <${FindingsView} findings=${findings} calls=${timeline.calls} onSelect=${select} />
+    <${TraceSection} selected=${{ run, call: selected }} onSelectCall=${(runIndex: number, callIndex: number) => (runIndex === run ? select(callIndex) : setRun(runIndex))} />
   </main>`;
 }

@@ -4,17 +4,21 @@ import { resolve } from "node:path";
 import { INSPECT_TOKENIZERS, loadOpenAIToolsFile, type InspectTokenizer } from "../../inspect/index.js";
 import { isValidSessionId } from "../../session/index.js";
 import { CtxkitError } from "../../types/index.js";
-import { createViewSource, startViewServer } from "../../web/index.js";
+import { createViewSource, isOtlpTraceFile, readOtlpTraceFile, startViewServer, type TraceFileView } from "../../web/index.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 
-export const viewHelp = `Usage: ctxkit view <session-id | file…> [--port <n>] [--open | --no-open] [--no-auth] [--tokenizer <name>]
+export const viewHelp = `Usage: ctxkit view <session-id | file | trace.json…> [--port <n>] [--open | --no-open] [--no-auth] [--tokenizer <name>]
 
 Opens a local page that shows a ctxkit session or another agent's transcript (every format
 'ctxkit inspect' reads) call by call: a timeline of the prompts stacked by layer (system, tools,
 history, tail) split into reusable and new tokens, with cache breaks, compactions and cost; each
 call's prompt as the model saw it with the reusable prefix shaded and the first divergent token
 marked; the diff between two calls; and the findings. A session still being written updates live.
+
+An OpenTelemetry trace file (OTLP JSON, as the collector's file exporter writes it: one export
+request per line, or one request as a whole file) is shown as its span tree with timings and the
+gen_ai.* and ctxkit.* attributes. Given with the session it traced, each chat span links to its call.
 
 The server listens on 127.0.0.1 only. The first line printed is the page's URL, with a random
 token every request must carry; it serves until stopped (Ctrl-C).
@@ -50,7 +54,17 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const port = parsePort(extra.port);
-  const files = await Promise.all(positionals.map((item) => resolveInput(item, flags, io)));
+  const inputs = await Promise.all(positionals.map((item) => resolveInput(item, flags, io)));
+  const traceFlags = await Promise.all(inputs.map((file) => isOtlpTraceFile(file).catch(() => false)));
+  const files = inputs.filter((_, index) => !traceFlags[index]);
+  const traces: TraceFileView[] = await Promise.all(inputs.filter((_, index) => traceFlags[index]).map((file) => readOtlpTraceFile(file)));
+  for (const trace of traces) {
+    for (const problem of trace.problems) io.stderr.write(`ctxkit view: ${trace.file}: ${problem}\n`);
+    if (trace.spans.length === 0) {
+      io.stderr.write(`ctxkit view: ${trace.file}: no span could be read; an OTLP JSON trace export (resourceSpans → scopeSpans → spans) was expected.\n`);
+      return 1;
+    }
+  }
   const tools = flags.tools === undefined ? undefined : loadOpenAIToolsFile(resolve(io.cwd, flags.tools));
   const tokenizer = extra.tokenizer ?? "qwen3";
   if (typeof tokenizer !== "string" || !(INSPECT_TOKENIZERS as readonly string[]).includes(tokenizer)) {
@@ -58,16 +72,17 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
   }
   // Exact counts in a worker thread: the page opens at once with estimates and updates itself.
   const source = await createViewSource(files, { tokenizer: tokenizer as InspectTokenizer, exactCounts: "background", exactCountsStart: "when-asked", ...(tools === undefined ? {} : { tools }) });
-  if (source.runs().length === 0) {
+  if (source.runs().length === 0 && traces.length === 0) {
     for (const problem of source.problems()) io.stderr.write(`ctxkit view: ${problem.file}${problem.line === undefined ? "" : `:${problem.line}`}: ${problem.reason}\n`);
     io.stderr.write("ctxkit view: no transcript could be read.\n");
     await source.close();
     return 1;
   }
-  const server = await startViewServer({ source, port, auth: extra.auth !== false });
+  const server = await startViewServer({ source, port, auth: extra.auth !== false, traces });
   io.stdout.write(`${server.url}\n`);
   const calls = source.runs().reduce((total, run) => total + run.imported.calls.length, 0);
-  io.stdout.write(`ctxkit view: ${source.runs().length} run${source.runs().length === 1 ? "" : "s"}, ${calls} calls; stop with Ctrl-C.\n`);
+  const spans = traces.reduce((total, trace) => total + trace.spans.length, 0);
+  io.stdout.write(`ctxkit view: ${source.runs().length} run${source.runs().length === 1 ? "" : "s"}, ${calls} calls${traces.length > 0 ? `, ${spans} spans` : ""}; stop with Ctrl-C.\n`);
   for (const problem of source.problems()) io.stderr.write(`ctxkit view: ${problem.file}${problem.line === undefined ? "" : `:${problem.line}`}: ${problem.reason}\n`);
   if (extra.open ?? io.stdout.isTTY === true) openInBrowser(server.url);
 

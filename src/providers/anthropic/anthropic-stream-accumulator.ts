@@ -34,6 +34,8 @@ type Json = Record<string, unknown>;
 export class AnthropicStreamAccumulator {
   private readonly blocks = new Map<number, BlockState>();
   private rawUsage: AnthropicUsage | undefined;
+  private responseId: string | undefined;
+  private responseModel: string | undefined;
   private rawStopReason: string | undefined;
   private positions = 0;
   private appliedEdits: Json[] = [];
@@ -45,6 +47,9 @@ export class AnthropicStreamAccumulator {
       case "message_start": {
         const message = isObject(data.message) ? data.message : {};
         this.rawUsage = isObject(message.usage) ? (message.usage as AnthropicUsage) : {};
+        // The message's id and the model that answered, for traces.
+        if (typeof message.id === "string" && message.id !== "") this.responseId = message.id.slice(0, 200);
+        if (typeof message.model === "string" && message.model !== "") this.responseModel = message.model.slice(0, 200);
         return [];
       }
       case "content_block_start":
@@ -82,7 +87,13 @@ export class AnthropicStreamAccumulator {
     }
     const hasToolCalls = content.some((part) => part.type === "tool_call");
     const stopReason = override ?? mapAnthropicStopReason(this.rawStopReason, hasToolCalls);
-    return { content, stopReason, ...(this.rawStopReason === undefined ? {} : { rawStopReason: this.rawStopReason }) };
+    return {
+      content,
+      stopReason,
+      ...(this.rawStopReason === undefined ? {} : { rawStopReason: this.rawStopReason }),
+      ...(this.responseId === undefined ? {} : { id: this.responseId }),
+      ...(this.responseModel === undefined ? {} : { model: this.responseModel }),
+    };
   }
 
   /** Undefined until `message_start` reported usage. */

@@ -98,6 +98,7 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
   return {
     specificationVersion: "v1",
     name: "anthropic",
+    baseURL: settings.baseURL ?? defaultBaseURL,
     model: settings.model,
     ...(settings.toolSearch === undefined ? {} : { nativeToolSearch: true }),
     // "The cache has a 5-minute lifetime, refreshed each time the cached content is used" (1 hour with ttl "1h").

@@ -65,7 +65,7 @@ describe("Anthropic streaming", () => {
       { type: "text_end", index: 0 },
     ]);
     const done = doneOf(events);
-    expect(done.response).toEqual({ content: [{ type: "text", text: "Hello!" }], stopReason: "stop", rawStopReason: "end_turn" });
+    expect(done.response).toEqual({ content: [{ type: "text", text: "Hello!" }], stopReason: "stop", rawStopReason: "end_turn", id: "msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY", model: "claude-test" });
     expect(done.usage).toMatchObject({ inputTokens: 25, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 15, reasoningTokens: 0 });
     expect(done.usage.timeToFirstTokenMs).toBeGreaterThanOrEqual(0);
     expect(done.usage.latencyMs).toBeGreaterThanOrEqual(done.usage.timeToFirstTokenMs ?? 0);
@@ -125,6 +125,8 @@ describe("Anthropic streaming", () => {
       ],
       stopReason: "tool_calls",
       rawStopReason: "tool_use",
+      id: "msg_1",
+      model: "claude-test",
     });
 
     const loop = request({ tools: [readFileTool], messages: [user("hi"), assistant(...response.content), toolResult("toolu_01", "contents")] });
@@ -241,7 +243,7 @@ describe("Anthropic failures", () => {
     expect(failure.error.code).toBe("provider_http_error");
     expect(failure.error.isRetryable).toBe(true);
     expect(failure.error.message).toContain("overloaded_error");
-    expect(failure.partial).toEqual({ content: [{ type: "text", text: "Half" }], stopReason: "error" });
+    expect(failure.partial).toEqual({ content: [{ type: "text", text: "Half" }], stopReason: "error", id: "msg_1", model: "claude-test" });
     expect(failure.usage?.inputTokens).toBe(10);
   });
 
@@ -285,7 +287,7 @@ describe("Anthropic failures", () => {
     }
     const failure = errorOf(events);
     expect(failure.error.code).toBe("aborted");
-    expect(failure.partial).toEqual({ content: [{ type: "text", text: "Partial" }], stopReason: "aborted" });
+    expect(failure.partial).toEqual({ content: [{ type: "text", text: "Partial" }], stopReason: "aborted", id: "msg_1", model: "claude-test" });
   });
 
   it("reports provider_response_invalid for an event that is not JSON", async () => {

@@ -16,6 +16,7 @@ export function createOpenAICompatible(settings: OpenAICompatibleSettings): Prov
     specificationVersion: "v1",
     name: `openai-compatible:${resolved.profile.vendor}`,
     model: resolved.model,
+    baseURL: resolved.baseURL,
     stream: (request: ModelRequest, signal?: AbortSignal) => streamOpenAICompatible(resolved, request, signal),
     serialize: (request: ModelRequest): SerializedRequest =>
       buildOpenAIRequestBody({

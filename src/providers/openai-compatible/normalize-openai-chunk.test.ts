@@ -19,7 +19,7 @@ describe("normalizeOpenAIChunk", () => {
       },
       "delta",
     );
-    expect(chunk).toEqual({ text: "Hi", toolCalls: [{ index: 1, id: "call_b", name: "f", argumentsText: "" }] });
+    expect(chunk).toEqual({ id: "chatcmpl-1", text: "Hi", toolCalls: [{ index: 1, id: "call_b", name: "f", argumentsText: "" }] });
   });
 
   it("prefers reasoning_content over reasoning, and reads Ollama's reasoning", () => {

@@ -19,6 +19,9 @@ export interface OpenAIChunk {
   toolCalls: OpenAIToolCallFragment[];
   finishReason?: string;
   usage?: unknown;
+  /** The response's `id` and `model` (the model that answered), when sent. */
+  id?: string;
+  model?: string;
   /** llama-server's own counters (`timings.cache_n`, `prompt_n`, `predicted_n`), raw. */
   timings?: unknown;
 }
@@ -37,6 +40,9 @@ export function normalizeOpenAIChunk(value: unknown, source: "delta" | "message"
       typeof error === "string" ? error : isRecord(error) && typeof error.message === "string" ? error.message : JSON.stringify(error);
     result.error = { message, raw: JSON.stringify(chunk) };
   }
+  // The response's id and the model that answered (a dated snapshot of the requested alias), for traces.
+  if (typeof chunk.id === "string" && chunk.id !== "") result.id = chunk.id.slice(0, 200);
+  if (typeof chunk.model === "string" && chunk.model !== "") result.model = chunk.model.slice(0, 200);
   if (chunk.usage !== undefined && chunk.usage !== null) result.usage = chunk.usage;
   // Groq streams its usage as `x_groq.usage` on the finish chunk (its whole responses use `usage`).
   else if (isRecord(chunk.x_groq) && chunk.x_groq.usage !== undefined && chunk.x_groq.usage !== null) result.usage = chunk.x_groq.usage;

@@ -129,7 +129,8 @@ describe.each(Object.keys(vendorStreams) as OpenAICompatibleVendor[])("vendor %s
       { type: "text_delta", index: 0, delta: "Hi" },
       { type: "text_delta", index: 0, delta: " there" },
       { type: "text_end", index: 0 },
-      { type: "done", response: { content: [{ type: "text", text: "Hi there" }], stopReason: "stop", rawStopReason: "stop" }, usage: vendorStreams[vendor].usage },
+      // The id the vendor gave the response and the model that answered (traces report both).
+      { type: "done", response: { content: [{ type: "text", text: "Hi there" }], stopReason: "stop", rawStopReason: "stop", id: expect.any(String), model: expect.any(String) }, usage: vendorStreams[vendor].usage },
     ]);
     const recorded = server.requests[0];
     expect(recorded?.path).toBe("/v1/chat/completions");

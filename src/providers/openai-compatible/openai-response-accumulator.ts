@@ -41,6 +41,8 @@ export class OpenAIResponseAccumulator {
   private readonly callByWireIndex = new Map<number, PendingToolCall>();
   private readonly blocks: Block[] = [];
   private finishReason: string | undefined;
+  private responseId: string | undefined;
+  private responseModel: string | undefined;
   /** The last `usage` object the server sent (raw; see convert-openai-usage.ts). */
   usage: unknown;
   /** The last llama-server `timings` object (raw), where its prompt-cache hits are reported. */
@@ -53,6 +55,8 @@ export class OpenAIResponseAccumulator {
   apply(chunk: OpenAIChunk): ProviderEvent[] {
     const events: ProviderEvent[] = [];
     if (chunk.usage !== undefined) this.usage = chunk.usage;
+    if (chunk.id !== undefined) this.responseId ??= chunk.id;
+    if (chunk.model !== undefined) this.responseModel ??= chunk.model;
     if (chunk.timings !== undefined) this.timings = chunk.timings;
     if (chunk.finishReason !== undefined) this.finishReason = chunk.finishReason;
     if (chunk.reasoning) {
@@ -131,7 +135,12 @@ export class OpenAIResponseAccumulator {
       }
     }
     const hasToolCalls = content.some((part) => part.type === "tool_call");
-    return { content, ...mapOpenAIFinishReason(this.finishReason, hasToolCalls) };
+    return {
+      content,
+      ...mapOpenAIFinishReason(this.finishReason, hasToolCalls),
+      ...(this.responseId !== undefined ? { id: this.responseId } : {}),
+      ...(this.responseModel !== undefined ? { model: this.responseModel } : {}),
+    };
   }
 
   /** OpenRouter's `reasoning_details` (signatures, encrypted reasoning) ride along byte-exact, to be sent back. */

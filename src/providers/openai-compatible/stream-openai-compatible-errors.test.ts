@@ -102,7 +102,7 @@ describe("streamOpenAICompatible failures", () => {
     const event = terminal(events);
     expect(event.error.code).toBe("provider_connection_error");
     expect(event.error.isRetryable).toBe(true);
-    expect(event.partial).toEqual({ content: [{ type: "text", text: "Partial answer" }], stopReason: "error" });
+    expect(event.partial).toEqual({ content: [{ type: "text", text: "Partial answer" }], stopReason: "error", id: "chatcmpl-1", model: "m" });
   });
 
   it("treats a stream that ends without [DONE] or a finish_reason as cut", async () => {
@@ -124,7 +124,7 @@ describe("streamOpenAICompatible failures", () => {
     }
     const event = terminal(events);
     expect(event.error.code).toBe("aborted");
-    expect(event.partial).toEqual({ content: [{ type: "text", text: "one " }], stopReason: "aborted" });
+    expect(event.partial).toEqual({ content: [{ type: "text", text: "one " }], stopReason: "aborted", id: "chatcmpl-1", model: "m" });
   });
 
   it("sends nothing when the signal is already aborted", async () => {

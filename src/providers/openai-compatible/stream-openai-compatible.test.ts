@@ -39,7 +39,7 @@ describe("streamOpenAICompatible", () => {
       { type: "text_end", index: 0 },
       {
         type: "done",
-        response: { content: [{ type: "text", text: "Hello" }], stopReason: "stop", rawStopReason: "stop" },
+        response: { content: [{ type: "text", text: "Hello" }], stopReason: "stop", rawStopReason: "stop", id: "chatcmpl-1", model: "m" },
         usage: { inputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0 },
       },
     ]);
@@ -110,7 +110,7 @@ describe("streamOpenAICompatible", () => {
       { type: "text_end", index: 1 },
       {
         type: "done",
-        response: { content: [{ type: "thinking", thinking: "The user greets." }, { type: "text", text: "Hi!" }], stopReason: "stop", rawStopReason: "stop" },
+        response: { content: [{ type: "thinking", thinking: "The user greets." }, { type: "text", text: "Hi!" }], stopReason: "stop", rawStopReason: "stop", id: "chatcmpl-1", model: "deepseek-reasoner" },
         usage: { inputTokens: 10, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 30, reasoningTokens: 28 },
       },
     ]);
@@ -188,6 +188,8 @@ describe("streamOpenAICompatible", () => {
           ],
           stopReason: "tool_calls",
           rawStopReason: "tool_calls",
+          id: "chatcmpl-1",
+          model: "m",
         },
         usage: { inputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0 },
       },
@@ -239,6 +241,8 @@ describe("streamOpenAICompatible", () => {
           ],
           stopReason: "tool_calls",
           rawStopReason: "tool_calls",
+          id: "chatcmpl-2",
+          model: "kimi-k2",
         },
         usage: { inputTokens: 100, cachedInputTokens: 64, cacheWriteTokens: 0, outputTokens: 20, reasoningTokens: 0 },
       },

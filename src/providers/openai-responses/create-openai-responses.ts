@@ -100,6 +100,7 @@ export function createOpenAIResponses(settings: OpenAIResponsesSettings): OpenAI
     specificationVersion: "v1",
     name: "openai-responses",
     model: settings.model,
+    baseURL,
     ...(settings.toolSearch === true ? { nativeToolSearch: true } : {}),
     // In-memory entries "stay active for 5 to 10 minutes of inactivity" (the shorter is the one to rely on); "24h" keeps them a day.
     cacheLifetimeMs: settings.promptCacheRetention === "24h" ? 24 * 60 * 60_000 : 5 * 60_000,

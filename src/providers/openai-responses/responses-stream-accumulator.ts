@@ -24,6 +24,8 @@ export class ResponsesStreamAccumulator {
   private nextIndex = 0;
   private finalStatus: { status: string; reason?: string } | undefined;
   private finalUsage: Usage | undefined;
+  private responseId: string | undefined;
+  private responseModel: string | undefined;
   private completedOutput: unknown[] = [];
 
   get isFinished(): boolean {
@@ -88,7 +90,13 @@ export class ResponsesStreamAccumulator {
     }
     const status = this.finalStatus;
     const unified = stopReason ?? (content.some((part) => part.type === "tool_call") ? "tool_calls" : stopOf(status));
-    return { content, stopReason: unified, ...(status ? { rawStopReason: status.reason ?? status.status } : {}) };
+    return {
+      content,
+      stopReason: unified,
+      ...(status ? { rawStopReason: status.reason ?? status.status } : {}),
+      ...(this.responseId === undefined ? {} : { id: this.responseId }),
+      ...(this.responseModel === undefined ? {} : { model: this.responseModel }),
+    };
   }
 
   private itemAdded(outputIndex: number, item: ResponsesJson): ProviderEvent[] {
@@ -174,6 +182,9 @@ export class ResponsesStreamAccumulator {
 
   private finish(response: unknown): ProviderEvent[] {
     const body = isObject(response) ? response : {};
+    // The response's id and the model that answered, for traces.
+    if (typeof body.id === "string" && body.id !== "") this.responseId = body.id.slice(0, 200);
+    if (typeof body.model === "string" && body.model !== "") this.responseModel = body.model.slice(0, 200);
     const details = isObject(body.incomplete_details) ? body.incomplete_details : undefined;
     this.finalStatus = { status: stringOr(body.status) || "completed", ...(typeof details?.reason === "string" ? { reason: details.reason } : {}) };
     this.finalUsage = convertResponsesUsage(isObject(body.usage) ? (body.usage as ResponsesUsage) : undefined);
