@@ -1,12 +1,11 @@
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { INSPECT_TOKENIZERS, loadOpenAIToolsFile, type InspectTokenizer } from "../../inspect/index.js";
-import { isValidSessionId } from "../../session/index.js";
 import { CtxkitError } from "../../types/index.js";
 import { createViewSource, startViewServer } from "../../web/index.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
+import { resolveTranscriptInput } from "../resolve-transcript-input.js";
 
 export const viewHelp = `Usage: ctxkit view <session-id | file…> [--port <n>] [--open | --no-open] [--no-auth] [--tokenizer <name>]
 
@@ -50,7 +49,7 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const port = parsePort(extra.port);
-  const files = await Promise.all(positionals.map((item) => resolveInput(item, flags, io)));
+  const files = await Promise.all(positionals.map((item) => resolveTranscriptInput(item, flags, io, { missing: "error" })));
   const tools = flags.tools === undefined ? undefined : loadOpenAIToolsFile(resolve(io.cwd, flags.tools));
   const tokenizer = extra.tokenizer ?? "qwen3";
   if (typeof tokenizer !== "string" || !(INSPECT_TOKENIZERS as readonly string[]).includes(tokenizer)) {
@@ -79,19 +78,6 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
   void source.close();
   await server.close();
   return 0;
-}
-
-/** A path that exists is a file; otherwise a session id of the workspace's store. */
-async function resolveInput(item: string, flags: ReturnType<typeof parseCommandLine>["flags"], io: CliIo): Promise<string> {
-  const path = resolve(io.cwd, item);
-  if (existsSync(path)) return path;
-  if (!isValidSessionId(item)) throw new CtxkitError("option_invalid", `${item} is neither a file nor a session id.`);
-  // Imported only for a session id: the configuration pulls in every provider and tool (a slower start).
-  const [{ resolveConfig }, { sessionStoreFor }] = await Promise.all([import("../resolve-config.js"), import("../create-agent-from-config.js")]);
-  const config = resolveConfig(flags, io.env, { cwd: io.cwd });
-  const file = sessionStoreFor(config).path(item);
-  if (!existsSync(file)) throw new CtxkitError("session_not_found", `No file ${item} and no session ${item} in ${config.dataDir}; see 'ctxkit sessions list'.`);
-  return file;
 }
 
 function parsePort(value: unknown): number {
