@@ -68,11 +68,12 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     }),
     notes,
     ...(budget ? { budget: { settings: budget, readLine: answers.next, output: io.stderr, style: diagnosticStyle } } : {}),
-    // How `auto` sent the status bar, and why: a diagnostic, so stderr (NDJSON keeps it as an event).
-    onStatusBarDecision: (decision) =>
-      flags.json
-        ? io.stdout.write(`${JSON.stringify({ type: "status_bar_mode", ...decision })}\n`)
-        : io.stderr.write(diagnosticStyle.dim(`[status bar: ${describeStatusBarDecision(decision)}]\n`)),
+    // How `auto` sent the status bar, and why: NDJSON keeps it as an event; a person sees the
+    // reasoning only with --verbose (on stderr), since there is nothing to act on in it.
+    onStatusBarDecision: (decision) => {
+      if (flags.json) io.stdout.write(`${JSON.stringify({ type: "status_bar_mode", ...decision })}\n`);
+      else if (flags.verbose) io.stderr.write(diagnosticStyle.dim(`[status bar: ${describeStatusBarDecision(decision)}]\n`));
+    },
   });
 
   for (const warning of warnings) io.stderr.write(`ctxkit run: session ${session.id}: ${warning.message}\n`);

@@ -9,6 +9,8 @@ its outcome too; notes, warnings and errors go to stderr.
 ${agentOptionsHelp}
 Output:
   --json                    print events as NDJSON on stdout; the last line is the run_end event
+  --verbose                 also say on stderr how the run decided what it did (the status bar's
+                            cost model: why auto replaces or appends it)
 
 Exit codes: 0 the agent gave a final answer; 1 it stopped otherwise (a budget stop ends with
 "stopped (budget_exceeded)" on stderr), or a write or command was
