@@ -88,6 +88,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     style,
     diagnosticStyle,
     spinner: !flags.json && io.stdout.isTTY === true,
+    ...(io.stdout.isTTY === true ? { width: (io.stdout as { columns?: number }).columns ?? 80 } : {}),
   });
   let last: AgentEvent | undefined;
   let errorShown = false;
