@@ -39,6 +39,8 @@ export interface ChatInputOptions {
   commands: readonly string[] | (() => readonly string[]);
   /** Told when a line typed during a turn is queued. */
   onQueued: (message: string) => void;
+  /** Whether a sent message goes into the history (default: every one); `/exit` need not. */
+  keepInHistory?: (message: string) => boolean;
 }
 
 /**
@@ -145,7 +147,7 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
     state._refreshLine?.();
   };
   const remember = (message: string) => {
-    if (message.trim() === "") return;
+    if (message.trim() === "" || options.keepInHistory?.(message) === false) return;
     const entries = editable().history;
     const index = entries.indexOf(message);
     if (index !== -1) entries.splice(index, 1);

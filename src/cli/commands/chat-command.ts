@@ -44,6 +44,8 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     historyFile: join(config.dataDir, "chat-history"),
     // Tab completes the chat's commands and then the skills' names (`/<skill>`), known once the agent is built.
     commands: () => [...chatCommands, ...skillCommands],
+    // Leaving is not worth recalling: Up after a restart brings back the last message instead.
+    keepInHistory: (message) => !/^\/(exit|quit)$/.test(message.trim()),
     onQueued: (message) => io.stdout.write(`\n${style.dim(`(queued for after this turn: ${preview(message)})`)}\n`),
   });
   const { agent, session, resumed, warnings, skills, mcp } = await createAgentFromConfig(config, {
