@@ -59,6 +59,10 @@ describe("ctxkit chat", () => {
     });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("/usage     tokens so far");
+    // /help is the chat's keys and commands only, not `chat --help`'s start-up flags.
+    expect(run.stdout).toContain("Tab completes /commands and /<skill> names.");
+    expect(run.stdout).not.toContain("--base-url");
+    expect(run.stdout).not.toContain("Usage: ctxkit chat");
     expect(run.stdout).toMatch(/ {2}grep\n {2}notes_read\n {2}notes_write\n {2}read_file\n/);
     expect(run.stdout).toContain("resume with: ctxkit chat --session");
     expect(run.stdout).toContain("Unknown command /nope");

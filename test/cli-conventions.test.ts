@@ -76,14 +76,19 @@ describe("ctxkit usage errors", () => {
 });
 
 describe("ctxkit output streams", () => {
-  it("keeps stdout for results: the status-bar note and the summary go to stderr, an error is printed once", async () => {
-    server = await startOpenAIModelServer(["The answer is 42."]);
+  it("keeps stdout for results: the summary (and with --verbose the status-bar note) goes to stderr, an error is printed once", async () => {
+    server = await startOpenAIModelServer(["The answer is 42.", "Still 42."]);
     const cwd = await temporary();
     const ok = await runCli(["run", "--base-url", (server as { baseURL: string } & LoopbackServer).baseURL, "--model", "m", "What is the answer?"], { cwd });
     expect(ok.code).toBe(0);
     expect(ok.stdout.trim()).toBe("The answer is 42.");
-    expect(ok.stderr).toMatch(/\[status bar: (replace|append) — /);
+    // The status bar's cost model is not for every run: only --verbose prints it.
+    expect(ok.stderr).not.toContain("status bar");
     expect(ok.stderr).toContain("[final_answer] 1 model call(s)");
+    const verbose = await runCli(["run", "--base-url", (server as { baseURL: string } & LoopbackServer).baseURL, "--model", "m", "--verbose", "And now?"], { cwd });
+    expect(verbose.code).toBe(0);
+    expect(verbose.stdout.trim()).toBe("Still 42.");
+    expect(verbose.stderr).toMatch(/\[status bar: (replace|append) — /);
 
     await server.close();
     server = await startLoopbackServer([{ status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: "model 'm' does not exist" } }) }]);

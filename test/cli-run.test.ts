@@ -37,7 +37,7 @@ describe("ctxkit run", () => {
     server = await startOpenAIModelServer(multiToolTask);
     const cwd = await workspace();
     const run = await runCli(["run", "--provider", "openai-compatible", "--base-url", server.baseURL, "--model", "m", "--yes", "Make the answer 42."], { cwd });
-    // stderr carries only the diagnostics: how the status bar is sent, and the run's summary.
+    // stderr carries only the diagnostics: the run's summary (how the status bar is sent only with --verbose).
     expect(run.stderr).not.toMatch(/warning|error/i);
     expect(run.stderr).toContain("[final_answer] 4 model call(s)");
     expect(run.code).toBe(0);

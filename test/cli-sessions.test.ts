@@ -39,6 +39,34 @@ describe("ctxkit sessions", () => {
     const missing = await runCli(["sessions", "show", "nope"], { cwd });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("nope");
+    // CLI words, not the library's: the command to run, never list().
+    expect(missing.stderr).toContain("see 'ctxkit sessions list'");
+    expect(missing.stderr).not.toContain("list()");
+    const removeMissing = await runCli(["sessions", "rm", "nope"], { cwd });
+    expect(removeMissing.code).toBe(1);
+    expect(removeMissing.stderr).toContain("see 'ctxkit sessions list'");
+    expect(removeMissing.stderr).not.toContain("list()");
+    const resumeMissing = await runCli(["run", "--base-url", model.baseURL, "--model", "m", "--session", "nope", "Hi"], { cwd });
+    expect(resumeMissing.code).toBe(1);
+    expect(resumeMissing.stderr).toContain("see 'ctxkit sessions list'");
+    expect(resumeMissing.stderr).not.toContain("list()");
+    const chatMissing = await runCli(["chat", "--base-url", model.baseURL, "--model", "m", "--session", "nope"], { cwd, input: ["/exit"] });
+    expect(chatMissing.code).toBe(1);
+    expect(chatMissing.stderr).toContain("see 'ctxkit sessions list'");
+
+    // inspect takes a session id as view does.
+    const inspected = await runCli(["inspect", sessionId, "--tokenizer", "estimate"], { cwd });
+    expect(inspected.stderr).toBe("");
+    expect(inspected.code).toBe(0);
+    expect(inspected.stdout).toContain(`${sessionId} — ctxkit, m, 2 calls`);
+  });
+
+  it("says to pass --model-path, in the CLI's words, when the model file does not exist", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-sessions-"));
+    const run = await runCli(["run", "--provider", "llama", "--model-path", "/nope.gguf", "Hi"], { cwd });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("Pass --model-path");
+    expect(run.stderr).not.toContain("modelPath");
   });
 
   it("resumes a session whose last line was torn by a crash, reporting it", async () => {

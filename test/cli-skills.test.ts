@@ -35,6 +35,23 @@ async function workspaceWithSkills(): Promise<{ cwd: string; extra: string }> {
 }
 
 describe("ctxkit skills", () => {
+  it("lint's summary counts a skipped skill and says it is why the exit code is 1", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-skills-cli-"));
+    await mkdir(join(cwd, ".agents", "skills", "deploy", "scripts"), { recursive: true });
+    await writeFile(join(cwd, ".agents", "skills", "deploy", "SKILL.md"), deploySkill);
+    await writeFile(join(cwd, ".agents", "skills", "deploy", "scripts", "smoke.sh"), "echo ok\n");
+    await mkdir(join(cwd, ".agents", "skills", "long"), { recursive: true });
+    await writeFile(join(cwd, ".agents", "skills", "long", "SKILL.md"), `---\nname: long\ndescription: ${"x".repeat(1068)}\n---\n\nBody.\n`);
+    const lint = await runCli(["skills", "lint"], { cwd });
+    expect(lint.stdout).toBe("2 skills: 1 loaded, 1 skipped (see above), 0 findings. Exit code 1: a skill was skipped.\n");
+    expect(lint.stderr).toContain("long/SKILL.md");
+    expect(lint.code).toBe(1);
+    // Linting one skill by name is about that skill: the other's skip neither counts nor fails it.
+    const one = await runCli(["skills", "lint", "deploy"], { cwd });
+    expect(one.stdout).toBe("1 skill: 1 loaded, 0 skipped, 0 findings.\n");
+    expect(one.code).toBe(0);
+  });
+
   it("list --json prints exactly the skills (name, description, path) and the warnings", async () => {
     const { cwd, extra } = await workspaceWithSkills();
     const run = await runCli(["skills", "list", "--json", "--skills", "more-skills"], { cwd });
@@ -59,6 +76,11 @@ describe("ctxkit skills", () => {
       "review:description_without_when_not",
       "review:reference_broken",
     ]);
+    // The summary on stdout counts the skipped SKILL.md and says why the exit code is 1.
+    const plain = await runCli(["skills", "lint", "--skills", "more-skills"], { cwd });
+    expect(plain.code).toBe(1);
+    expect(plain.stdout).toContain("3 skills: 2 loaded, 1 skipped (see above), 4 findings (1 error). Exit code 1: a skill was skipped and a finding is an error.");
+    expect(plain.stderr).toContain("skill_frontmatter_missing");
     const show = await runCli(["skills", "show", "deploy"], { cwd });
     expect(show.code).toBe(0);
     expect(show.stdout).toContain("Run `scripts/smoke.sh`, then `make deploy ENV=<env>`.");

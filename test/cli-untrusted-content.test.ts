@@ -68,4 +68,25 @@ describe("ctxkit and untrusted content", () => {
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain("'trustWorkspace' is not read from a workspace's config");
   });
+
+  it("tags what the tools read, not the confirmations of ctxkit's own write and edit tools", async () => {
+    server = (await startOpenAIModelServer([
+      { toolCalls: [{ name: "read_file", arguments: { path: "downloads/mail.txt" } }] },
+      { toolCalls: [{ name: "write_file", arguments: { path: "out.txt", content: "hello\n" } }] },
+      { toolCalls: [{ name: "edit_file", arguments: { path: "out.txt", old_string: "hello", new_string: "hi" } }] },
+      "Done.",
+    ])) as LoopbackServer & { baseURL: string };
+    const cwd = await workspaceWithMail({});
+    const run = await runCli(["run", "--yes", "--base-url", server.baseURL, "--model", "m", "copy the greeting to out.txt"], { cwd, timeoutMs: 60_000 });
+    expect(run.code).toBe(0);
+    const last = JSON.parse(server.requests.at(-1)!.body) as { messages: Array<{ role: string; content?: unknown }> };
+    const results = last.messages.filter((message) => message.role === "tool").map((message) => String(message.content));
+    expect(results).toHaveLength(3);
+    // The file's text came from the workspace: data, tagged.
+    expect(results[0]).toContain('<external_content source="read_file"');
+    // What write_file and edit_file answer is ctxkit's own sentence about the change, not the file's text.
+    expect(results[1]).toContain("Created out.txt (6 bytes written).");
+    expect(results[2]).toContain("Edited out.txt: replaced 1 occurrence; changed line 1.");
+    for (const result of results.slice(1)) expect(result).not.toContain("external_content");
+  });
 });

@@ -1,10 +1,8 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createLineQueue } from "./line-queue.js";
-import { dirname } from "node:path";
-import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../session/private-storage.js";
 import { createInterface, type Interface } from "node:readline";
 import { PassThrough } from "node:stream";
+import { readChatHistory, writeChatHistory } from "./chat-history-file.js";
 import { createHistorySearch } from "./history-search.js";
+import { createLineQueue } from "./line-queue.js";
 
 /** What the chat loop reads from: whole messages at the prompt, single answers at a confirmation. */
 export interface ChatInput {
@@ -17,7 +15,13 @@ export interface ChatInput {
   nextAnswer(): Promise<string | undefined>;
   /** Messages typed while the agent was busy, in order. */
   takeQueued(): string | undefined;
-  onInterrupt(handler: () => void): void;
+  /**
+   * Ctrl-C. At the prompt the typed text is dropped first, as bash does (`discarded` says whether
+   * there was any), and a fresh prompt is drawn once the handlers ran.
+   */
+  onInterrupt(handler: (interrupt: { discarded: boolean }) => void): void;
+  /** Told when the person types anything but Ctrl-C (on a terminal). */
+  onTyping(handler: () => void): void;
   close(): void;
 }
 
@@ -35,6 +39,8 @@ export interface ChatInputOptions {
   commands: readonly string[] | (() => readonly string[]);
   /** Told when a line typed during a turn is queued. */
   onQueued: (message: string) => void;
+  /** Whether a sent message goes into the history (default: every one); `/exit` need not. */
+  keepInHistory?: (message: string) => boolean;
 }
 
 /**
@@ -46,16 +52,32 @@ export function createChatInput(options: ChatInputOptions): ChatInput {
   return options.input.isTTY === true && typeof options.input.setRawMode === "function" ? createTerminalInput(options) : createPipedInput(options);
 }
 
+/** readline's editing state, which its typings mark read-only (the line, the cursor, the history position). */
+interface EditableReader {
+  line: string;
+  cursor: number;
+  history: string[];
+  historyIndex: number;
+  prevRows?: number;
+  _refreshLine?: () => void;
+}
+
+// A key readline passes through as text (a private-use character), typed by the history search for
+// a line break inside a message it recalls: readline itself takes "\n" as Enter.
+const lineBreakKey = "\uE000";
+
 function createTerminalInput(options: ChatInputOptions): ChatInput {
   const pastes = new Map<string, string>();
   const source = new PassThrough() as PassThrough & { isTTY: boolean; setRawMode: (mode: boolean) => void };
   source.isTTY = true;
   source.setRawMode = (mode) => options.input.setRawMode!(mode);
   let pasting: string | undefined;
+  const typingHandlers: Array<() => void> = [];
   // Bracketed paste: the terminal wraps pasted text in ESC[200~ … ESC[201~. Multi-line pastes become
   // one token on the line (expanded on submit), so their newlines never submit a message.
   const onData = (chunk: Buffer | string) => {
     let text = chunk.toString();
+    if (!text.includes("\u0003")) for (const handler of typingHandlers) handler();
     let out = "";
     while (text.length > 0) {
       if (pasting === undefined) {
@@ -85,13 +107,17 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
     out = search.filter(out);
     // Node's readline reads a chunk holding a return as typed-ahead lines and then ignores the
     // cursor keys in it; a return on its own keeps each key what it is.
-    for (const piece of out.split(/(\r)/)) if (piece !== "") source.write(piece);
+    for (const piece of out.split(/(\r|\uE000)/)) {
+      if (piece === lineBreakKey) insertLineBreak();
+      else if (piece !== "") source.write(piece);
+    }
   };
-  const history = readHistory(options.historyFile);
+  const history = readChatHistory(options.historyFile, maxHistory);
   const search = createHistorySearch({
-    history: () => (reader as Interface & { history?: string[] }).history ?? [],
+    history: () => editable().history,
     write: (text) => options.output.write(text),
     redraw: () => reader.prompt(true),
+    lineBreakKey,
   });
   options.input.on("data", onData);
   options.output.write("\u001b[?2004h");
@@ -101,8 +127,10 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
     output: options.output,
     terminal: true,
     history,
-    historySize: maxHistory,
-    removeHistoryDuplicates: true,
+    // The history is kept here, not by readline: one entry per message as sent (a paste's text, a
+    // continued message whole), and nothing for a confirmation's answer. With size 0 readline
+    // adds nothing itself and still walks the list with Up and Down.
+    historySize: 0,
     completer: (line: string) => {
       if (!line.startsWith("/")) return [[], line];
       const commands = typeof options.commands === "function" ? options.commands() : options.commands;
@@ -110,11 +138,33 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
       return [hits.length > 0 ? hits : [...commands], line];
     },
   });
+  const editable = () => reader as unknown as EditableReader;
+  keepOldestOnUp(reader);
+  const insertLineBreak = () => {
+    const state = editable();
+    state.line = `${state.line.slice(0, state.cursor)}\n${state.line.slice(state.cursor)}`;
+    state.cursor += 1;
+    state._refreshLine?.();
+  };
+  const remember = (message: string) => {
+    if (message.trim() === "" || options.keepInHistory?.(message) === false) return;
+    const entries = editable().history;
+    const index = entries.indexOf(message);
+    if (index !== -1) entries.splice(index, 1);
+    entries.unshift(message);
+    if (entries.length > maxHistory) entries.length = maxHistory;
+    writeChatHistory(options.historyFile, entries);
+  };
   const lines = createLineQueue();
   let busy = false;
+  let closed = false;
+  /** Set while the prompt waits for a message: the prompt, and the lines of it typed so far (continued with \\). */
+  let atPrompt: { prompt: string; parts: string[] } | undefined;
   const queued: string[] = [];
   const queuedParts: string[] = [];
   reader.on("line", (line) => {
+    // Walking the history starts again from the newest entry (readline does it only when it keeps the history).
+    editable().historyIndex = -1;
     if (lines.hasWaiter || !busy) lines.push(line);
     else {
       // Type-ahead continues with \ like the prompt does.
@@ -124,34 +174,65 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
       }
       const message = expand([...queuedParts.splice(0), line].join("\n"), pastes);
       if (message.trim() !== "") {
+        remember(message);
         queued.push(message);
         options.onQueued(message);
       }
     }
   });
-  reader.on("close", () => lines.end());
+  reader.on("close", () => {
+    closed = true;
+    lines.end();
+  });
+  const interruptHandlers: Array<(interrupt: { discarded: boolean }) => void> = [];
+  reader.on("SIGINT", () => {
+    const waiting = atPrompt;
+    if (waiting === undefined) {
+      for (const handler of interruptHandlers) handler({ discarded: false });
+      return;
+    }
+    // As bash does: ^C after what was typed, which is dropped, then a fresh prompt.
+    const state = editable();
+    const discarded = state.line !== "" || waiting.parts.length > 0;
+    reader.write("", { ctrl: true, name: "e" });
+    options.output.write("^C\r\n");
+    state.line = "";
+    state.cursor = 0;
+    state.prevRows = 0;
+    state.historyIndex = -1;
+    waiting.parts.length = 0;
+    for (const handler of interruptHandlers) handler({ discarded });
+    if (closed) return;
+    reader.setPrompt(waiting.prompt);
+    reader.prompt();
+  });
   const readLine = lines.next;
 
   return {
     async nextMessage(prompt) {
       busy = false;
-      const parts: string[] = [];
+      const waiting = { prompt, parts: [] as string[] };
+      atPrompt = waiting;
       reader.setPrompt(prompt);
       reader.prompt();
-      while (true) {
-        const line = await readLine();
-        if (line === undefined) return parts.length > 0 ? parts.join("\n") : undefined;
-        if (line.endsWith("\\")) {
-          parts.push(line.slice(0, -1));
-          reader.setPrompt("… ");
-          reader.prompt();
-          continue;
+      try {
+        while (true) {
+          const line = await readLine();
+          if (line === undefined) return waiting.parts.length > 0 ? waiting.parts.join("\n") : undefined;
+          if (line.endsWith("\\")) {
+            waiting.parts.push(line.slice(0, -1));
+            reader.setPrompt("… ");
+            reader.prompt();
+            continue;
+          }
+          waiting.parts.push(line);
+          const message = expand(waiting.parts.join("\n"), pastes);
+          remember(message);
+          busy = true;
+          return message;
         }
-        parts.push(line);
-        const message = expand(parts.join("\n"), pastes);
-        writeHistory(options.historyFile, reader);
-        busy = true;
-        return message;
+      } finally {
+        atPrompt = undefined;
       }
     },
     async nextAnswer() {
@@ -159,6 +240,7 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
       for (const line of lines.drain()) {
         const message = expand(line, pastes);
         if (message.trim() === "") continue;
+        remember(message);
         queued.push(message);
         options.onQueued(message);
       }
@@ -166,7 +248,8 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
       return answer === undefined ? undefined : expand(answer, pastes);
     },
     takeQueued: () => queued.shift(),
-    onInterrupt: (handler) => reader.on("SIGINT", handler),
+    onInterrupt: (handler) => interruptHandlers.push(handler),
+    onTyping: (handler) => typingHandlers.push(handler),
     close() {
       options.output.write("\u001b[?2004l");
       options.input.removeListener("data", onData);
@@ -175,6 +258,33 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
       (options.input as NodeJS.ReadableStream & { pause?: () => void }).pause?.();
     },
   };
+}
+
+/**
+ * Up at the oldest entry stays on it. Node's readline goes one step further, to an empty line (or
+ * the text typed before walking the history); its step is wrapped on this one reader, and left
+ * alone on a Node whose readline has no such step.
+ */
+function keepOldestOnUp(reader: Interface): void {
+  let prototype: object | null = Object.getPrototypeOf(reader) as object | null;
+  let step: symbol | undefined;
+  while (prototype && !step) {
+    step = Object.getOwnPropertySymbols(prototype).find((symbol) => symbol.description === "_historyPrev");
+    prototype = Object.getPrototypeOf(prototype) as object | null;
+  }
+  const original = step === undefined ? undefined : (reader as unknown as Record<symbol, unknown>)[step];
+  if (step === undefined || typeof original !== "function") return;
+  Object.defineProperty(reader, step, {
+    configurable: true,
+    writable: true,
+    value(this: EditableReader) {
+      const before = { line: this.line, cursor: this.cursor, index: this.historyIndex };
+      (original as () => void).call(this);
+      if (this.history.length === 0 || this.historyIndex < this.history.length) return;
+      Object.assign(this, { line: before.line, cursor: before.cursor, historyIndex: before.index });
+      this._refreshLine?.();
+    },
+  });
 }
 
 function createPipedInput(options: ChatInputOptions): ChatInput {
@@ -203,9 +313,14 @@ function createPipedInput(options: ChatInputOptions): ChatInput {
     nextAnswer: readLine,
     takeQueued: () => undefined,
     onInterrupt: (handler) => {
-      interruptHandlers.push(handler);
-      process.on("SIGINT", handler);
+      const listener = () => {
+        options.output.write("\n");
+        handler({ discarded: false });
+      };
+      interruptHandlers.push(listener);
+      process.on("SIGINT", listener);
     },
+    onTyping: () => undefined,
     close: () => {
       for (const handler of interruptHandlers) process.removeListener("SIGINT", handler);
       reader.close();
@@ -217,25 +332,4 @@ function expand(line: string, pastes: Map<string, string>): string {
   let text = line;
   for (const [token, pasted] of pastes) text = text.split(token).join(pasted);
   return text;
-}
-
-function readHistory(file: string | undefined): string[] {
-  if (!file) return [];
-  try {
-    // readline keeps the newest entry first.
-    return readFileSync(file, "utf8").split("\n").filter((line) => line !== "").reverse().slice(0, maxHistory);
-  } catch {
-    return [];
-  }
-}
-
-function writeHistory(file: string | undefined, reader: Interface): void {
-  if (!file) return;
-  const entries = (reader as Interface & { history?: string[] }).history ?? [];
-  try {
-    mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
-    writeFileSync(file, `${[...entries].reverse().join("\n")}\n`, { mode: PRIVATE_FILE_MODE });
-  } catch {
-    // History is a convenience: a read-only data directory must not stop the chat.
-  }
 }

@@ -18,6 +18,10 @@ export function toCliMessage(error: { code: CtxkitError["code"] | (string & {});
     case "provider_response_invalid":
     case "provider_connection_error":
       return message.replace(/\bthe `baseURL` setting\b/g, "--base-url");
+    case "session_not_found":
+      return message.replace(/ \(list\(\) shows the sessions it holds\)\./, " (--data-dir); see 'ctxkit sessions list'.");
+    case "option_invalid":
+      return message.replace(/\bPass modelPath:/g, "Pass --model-path:");
     case "dependency_missing":
       return message.replace(/ Or count with createEstimatedTokenCounter\(\), which needs no package\./, " Or pass --tokenizer estimate, which needs no package.");
     default:

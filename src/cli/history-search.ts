@@ -27,7 +27,18 @@ interface SearchState {
   failed: boolean;
 }
 
-export function createHistorySearch(options: { history: () => readonly string[]; write: (text: string) => void; redraw: () => void }): HistorySearch {
+export interface HistorySearchOptions {
+  history: () => readonly string[];
+  write: (text: string) => void;
+  redraw: () => void;
+  /**
+   * What to type for a line break inside an accepted entry (a multi-line message): readline takes
+   * "\n" as Enter, so the caller passes a key it turns into a line break. Default "\n".
+   */
+  lineBreakKey?: string;
+}
+
+export function createHistorySearch(options: HistorySearchOptions): HistorySearch {
   let state: SearchState | undefined;
 
   /** The first entry at or after `from` (towards older ones) containing the query. */
@@ -48,7 +59,7 @@ export function createHistorySearch(options: { history: () => readonly string[];
     state = undefined;
     options.write("\r\u001b[K");
     options.redraw();
-    return accepted === undefined ? then : `${clearLine}${accepted}${then}`;
+    return accepted === undefined ? then : `${clearLine}${accepted.split("\n").join(options.lineBreakKey ?? "\n")}${then}`;
   };
 
   return {

@@ -16,6 +16,8 @@ export interface EventRendererOptions {
   markdownWidth?: number;
   /** Show one line per thinking block instead of its text. */
   collapseThinking?: boolean;
+  /** The terminal's width in columns: a tool error's line is cut to fit it (default: 160 characters, for a pipe). */
+  width?: number;
 }
 
 export interface EventRenderer {
@@ -33,6 +35,8 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
   const { write, style } = options;
   const writeDiagnostic = options.writeDiagnostic ?? write;
   const diagnosticStyle = options.diagnosticStyle ?? style;
+  // "  ✗ " takes four columns; a line that fits never wraps into the next one.
+  const errorWidth = options.width === undefined ? 160 : Math.max(20, options.width - 4);
   let spinnerTimer: NodeJS.Timeout | undefined;
   let spinnerFrame = 0;
   let lineOpen = false;
@@ -101,7 +105,7 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
         case "tool_result": {
           const firstLine = event.message.content.split("\n", 1)[0] ?? "";
           const size = `${event.message.content.length.toLocaleString("en-US")} chars, ${event.durationMs} ms`;
-          write(event.message.isError ? `  ${style.red("✗")} ${style.red(escapeForTerminal(truncate(firstLine, 160)))}\n` : `  ${style.green("✓")} ${style.dim(size)}\n`);
+          write(event.message.isError ? `  ${style.red("✗")} ${style.red(escapeForTerminal(truncate(firstLine, errorWidth)))}\n` : `  ${style.green("✓")} ${style.dim(size)}\n`);
           break;
         }
         case "turn_end":

@@ -105,9 +105,11 @@ export interface Tool<Args = Record<string, unknown>> extends ToolDefinition {
   /** Whether the user must approve a call before it runs (decided per call when a function). */
   requiresConfirmation?: boolean | ((args: Args) => boolean);
   /**
-   * Where this tool's output comes from: ctxkit's own state (`trusted`), files the user pointed at
-   * (`workspace`, the default), or anything from outside — the web, MCP servers, mail (`external`).
-   * External output is data to the model, never instructions.
+   * Where this tool's output comes from: ctxkit's own state or words (`trusted`: a TODO list, a
+   * write's "Created x (6 bytes written)."), files the user pointed at (`workspace`, the default), or
+   * anything from outside — the web, MCP servers, mail (`external`). External output is data to the
+   * model, never instructions; source tags wrap it (and workspace output, unless the workspace is
+   * trusted). A tool whose output quotes what it read or wrote is not `trusted`.
    */
   source?: ToolSource;
   /**

@@ -145,6 +145,8 @@ describe("ctxkit chat on a terminal", { timeout: 120_000 }, () => {
     expect(pty.screen).toContain("+hi there");
     pty.write("y\r");
     await pty.waitFor("Answering the queued message.");
+    // The queued message is shown when it is finally sent, like a message typed at the prompt.
+    expect(pty.screen).toMatch(/Wrote it\.\s*> and then say hi\n[\s\S]*Answering the queued message\./);
     pty.write("/exit\r");
     expect(await pty.exited).toBe(0);
     expect(await readFile(join(cwd, "hello.txt"), "utf8")).toBe("hi there\n");

@@ -15,7 +15,11 @@ import { formatCacheStatus } from "../format-cache-status.js";
 
 const chatCommands = ["/help", "/tools", "/skills", "/usage", "/session", "/exit"];
 
-import { chatHelp } from "./chat-help.js";
+import { chatHelp, chatKeysHelp } from "./chat-help.js";
+import { escapeForTerminal } from "../../context/escape-for-terminal.js";
+
+/** How long a first Ctrl-C at the prompt waits for the second that leaves. */
+const leaveWindowMs = 3000;
 
 export { chatHelp };
 
@@ -38,6 +42,8 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     historyFile: join(config.dataDir, "chat-history"),
     // Tab completes the chat's commands and then the skills' names (`/<skill>`), known once the agent is built.
     commands: () => [...chatCommands, ...skillCommands],
+    // Leaving is not worth recalling: Up after a restart brings back the last message instead.
+    keepInHistory: (message) => !/^\/(exit|quit)$/.test(message.trim()),
     onQueued: (message) => io.stdout.write(`\n${style.dim(`(queued for after this turn: ${preview(message)})`)}\n`),
   });
   // The library's call, with the CLI's resolved settings (as `ctxkit run` makes it).
@@ -81,6 +87,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     style,
     spinner: io.stdout.isTTY === true,
     ...(color && io.stdout.isTTY === true ? { markdownWidth: Math.min((io.stdout as { columns?: number }).columns ?? 80, 120) } : {}),
+    ...(io.stdout.isTTY === true ? { width: (io.stdout as { columns?: number }).columns ?? 80 } : {}),
     collapseThinking: extra["collapse-thinking"] === true,
   });
   const callUsages: Usage[] = [];
@@ -88,20 +95,28 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   // The sub-agents that ran (their results link them), for /usage.
   const subAgentRuns: SubAgentRun[] = [];
   let current: AbortController | undefined;
-  let interruptsAtPrompt = 0;
+  // When a Ctrl-C at an empty prompt asked for a second one to leave; typing, or a few seconds, undo it.
+  let leaveAskedAt: number | undefined;
   let interrupted = false;
-  input.onInterrupt(() => {
+  input.onTyping(() => (leaveAskedAt = undefined));
+  input.onInterrupt(({ discarded }) => {
     if (current) {
       current.abort();
       return;
     }
-    interruptsAtPrompt += 1;
-    if (interruptsAtPrompt >= 2) {
+    // A Ctrl-C that dropped typed text did only that, as in bash.
+    if (discarded) {
+      leaveAskedAt = undefined;
+      return;
+    }
+    const now = Date.now();
+    if (leaveAskedAt !== undefined && now - leaveAskedAt <= leaveWindowMs) {
       interrupted = true;
       input.close();
       return;
     }
-    io.stdout.write(`\n${style.dim("(press Ctrl-C again, Ctrl-D or type /exit to leave)")}\n`);
+    leaveAskedAt = now;
+    io.stdout.write(`${style.dim("(press Ctrl-C again, Ctrl-D or type /exit to leave)")}\n`);
   });
 
   io.stdout.write(
@@ -111,9 +126,12 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   );
   try {
     while (true) {
-      const line = input.takeQueued() ?? (await input.nextMessage("> "));
+      const queued = input.takeQueued();
+      // A message typed during the last turn is shown as it is sent, as if typed at the prompt now.
+      if (queued !== undefined) io.stdout.write(`${style.dim("> ")}${escapeForTerminal(queued, { keepLineBreaks: true }).split("\n").join(`\n${style.dim("… ")}`)}\n`);
+      const line = queued ?? (await input.nextMessage("> "));
       if (line === undefined) break;
-      interruptsAtPrompt = 0;
+      leaveAskedAt = undefined;
       const text = line.trim();
       if (text === "") continue;
       if (text === "/exit" || text === "/quit") break;
@@ -122,7 +140,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
       if (text.startsWith("/") && !text.includes("\n") && !skillNames.has(text.slice(1).split(/\s+/, 1)[0]!)) {
         const command = text.split(/\s+/, 1)[0];
         if (command === "/exit" || command === "/quit") break;
-        if (command === "/help") io.stdout.write(chatHelp);
+        if (command === "/help") io.stdout.write(chatKeysHelp);
         else if (command === "/tools") io.stdout.write(`${agent.prefix.tools.map((tool) => `  ${tool.name}`).join("\n") || "  (no tools)"}\n`);
         else if (command === "/skills") io.stdout.write(`${skills.skills.map((skill) => `  /${skill.name}  ${skill.description}`).join("\n") || "  (no skills)"}\n`);
         else if (command === "/usage") {

@@ -5,11 +5,12 @@ import { loadPricingSelection } from "../../session/load-pricing.js";
 import { ConfigError, TranscriptError } from "../../types/index.js";
 import { parseCommandLine, parsePositiveInteger } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
+import { resolveTranscriptInput } from "../resolve-transcript-input.js";
 import { formatInspectReport } from "../inspect/format-inspect-report.js";
 import { toInspectJson } from "../inspect/inspect-json.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 
-export const inspectHelp = `Usage: ctxkit inspect <file|dir…> [options]
+export const inspectHelp = `Usage: ctxkit inspect <file|dir|session-id…> [options]
 
 Shows what the model saw on every call of a recorded run — a ctxkit session or another agent's
 transcript: prompt tokens, the tokens reusable from the previous call's prefix, the tokens the
@@ -31,11 +32,13 @@ Options:
                        default: each call's own model in the built-in catalog; the report says
                        which prices were used and when another model's were taken
   --limit <n>          analyse only the first n transcripts
+  --workspace <dir>, --data-dir <dir>   where to find a session given by id
   --json               print JSON: {transcripts: [{id, format, file, calls, totals, findings, notes}],
                        totals, findings, problems}; with one transcript the top level also has its calls
   --no-color           plain output
 
-A folder stands for the transcripts in it (*.traj.json if it has any, else *.json and *.jsonl).
+A folder stands for the transcripts in it (*.traj.json if it has any, else *.json and *.jsonl); a
+session id stands for that session of the workspace (--workspace, --data-dir), as in 'ctxkit view'.
 Records that cannot be read are reported on stderr as "file:line: reason"; the rest is still shown.
 Exit codes: 0 at least one transcript was read; 1 none could be; 2 a usage error.
 `;
@@ -64,7 +67,7 @@ export async function inspectCommand(args: string[], io: CliIo): Promise<number>
   const tools = flags.tools === undefined ? undefined : loadOpenAIToolsFile(resolve(io.cwd, flags.tools));
 
   const report = await inspectFiles(
-    await expandTranscriptPaths(positionals.map((path) => resolve(io.cwd, path))),
+    await expandTranscriptPaths(await Promise.all(positionals.map((item) => resolveTranscriptInput(item, flags, io, { missing: "keep" })))),
     { format, tokenizer, pricing, ...(tools === undefined ? {} : { tools }), ...(limit === undefined ? {} : { limit }) },
   );
   for (const problem of report.problems) {

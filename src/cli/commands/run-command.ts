@@ -62,11 +62,12 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
       onUnanswered: (call) => (call.guard ? guarded : unanswered).push(call.name),
     }),
     confirmBudget: (request) => askBudgetApproval(request, { readLine: answers.next, output: io.stderr, style: diagnosticStyle }),
-    // How `auto` sent the status bar, and why: a diagnostic, so stderr (NDJSON keeps it as an event).
-    onStatusBarDecision: (decision) =>
-      flags.json
-        ? io.stdout.write(`${JSON.stringify({ type: "status_bar_mode", ...decision })}\n`)
-        : io.stderr.write(diagnosticStyle.dim(`[status bar: ${describeStatusBarDecision(decision)}]\n`)),
+    // How `auto` sent the status bar, and why: NDJSON keeps it as an event; a person sees the
+    // reasoning only with --verbose (on stderr), since there is nothing to act on in it.
+    onStatusBarDecision: (decision) => {
+      if (flags.json) io.stdout.write(`${JSON.stringify({ type: "status_bar_mode", ...decision })}\n`);
+      else if (flags.verbose) io.stderr.write(diagnosticStyle.dim(`[status bar: ${describeStatusBarDecision(decision)}]\n`));
+    },
   });
   const { agent, session, warnings, skills, mcp } = configured;
   if (flags.continue && !configured.resumed) io.stderr.write(`ctxkit run: no session to continue in ${dirname(session.path)}; starting a new one.\n`);
@@ -83,6 +84,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     style,
     diagnosticStyle,
     spinner: !flags.json && io.stdout.isTTY === true,
+    ...(io.stdout.isTTY === true ? { width: (io.stdout as { columns?: number }).columns ?? 80 } : {}),
   });
   let last: AgentEvent | undefined;
   let errorShown = false;

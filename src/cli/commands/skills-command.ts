@@ -12,14 +12,15 @@ The Agent Skills an agent in this workspace would get: <dir>/<name>/SKILL.md und
   list        name, description and path of each skill
   show <name> the skill's SKILL.md location and instructions
   lint [name] check routing descriptions (when to use, when not), body length and file references;
-              exit code 1 when a finding is an error
+              exit code 1 when a finding is an error or (without a name) a SKILL.md was skipped
 
 Options:
   --skills <dir>     a skills folder to search first (repeatable; relative to the workspace)
   --workspace <dir>  the workspace (default: current directory)
   --json             print JSON: list → {"skills": [{"name", "description", "path"}], "warnings": [...]}
 
-Exit codes: 0 done; 1 a skill was not found, or lint found an error; 2 a usage error.
+Exit codes: 0 done; 1 a skill was not found, or lint found an error or a skipped SKILL.md; 2 a usage
+error.
 `;
 
 /** `ctxkit skills list|show|lint`. */
@@ -70,13 +71,28 @@ async function lintSkills(catalog: SkillCatalog, name: string | undefined, json:
     return 1;
   }
   const findings: SkillLintFinding[] = (await Promise.all(selected.map((skill) => lintSkill(skill)))).flat();
+  // A SKILL.md that was not loaded (bad frontmatter, too long, …) fails a full lint: an agent would not get that skill.
+  // A shadowed one is a choice (the first of a name wins), and `lint <name>` is about that skill only.
+  const skipped = name === undefined ? catalog.warnings.filter((warning) => warning.code !== "skill_shadowed").length : 0;
+  const errors = findings.filter((finding) => finding.severity === "error").length;
   if (json) io.stdout.write(`${JSON.stringify({ findings, warnings: catalog.warnings })}\n`);
   else {
-    for (const finding of findings) io.stdout.write(`${finding.skill}: ${finding.severity} ${finding.code}: ${finding.message}\n`);
-    io.stdout.write(`${selected.length} skill(s), ${findings.length} finding(s).\n`);
     writeWarnings(catalog, io);
+    for (const finding of findings) io.stdout.write(`${finding.skill}: ${finding.severity} ${finding.code}: ${finding.message}\n`);
+    io.stdout.write(`${summarizeLint(selected.length, skipped, findings.length, errors)}\n`);
   }
-  return findings.some((finding) => finding.severity === "error") || catalog.warnings.some((warning) => warning.code !== "skill_shadowed") ? 1 : 0;
+  return errors > 0 || skipped > 0 ? 1 : 0;
+}
+
+/** "2 skills: 1 loaded, 1 skipped (see above), 0 findings. Exit code 1: a skill was skipped." */
+function summarizeLint(loaded: number, skipped: number, findings: number, errors: number): string {
+  const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+  const head = `${count(loaded + skipped, "skill")}: ${loaded} loaded, ${skipped} skipped${skipped > 0 ? " (see above)" : ""}, ${count(findings, "finding")}${errors > 0 ? ` (${count(errors, "error")})` : ""}.`;
+  const reasons = [
+    ...(skipped > 0 ? [skipped === 1 ? "a skill was skipped" : `${skipped} skills were skipped`] : []),
+    ...(errors > 0 ? [errors === 1 ? "a finding is an error" : `${errors} findings are errors`] : []),
+  ];
+  return reasons.length === 0 ? head : `${head} Exit code 1: ${reasons.join(" and ")}.`;
 }
 
 function writeWarnings(catalog: SkillCatalog, io: CliIo): void {

@@ -1,12 +1,11 @@
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { INSPECT_TOKENIZERS, loadOpenAIToolsFile, type InspectTokenizer } from "../../inspect/index.js";
-import { isValidSessionId } from "../../session/index.js";
 import { CtxkitError } from "../../types/index.js";
 import { createViewSource, isOtlpTraceFile, readOtlpTraceFile, startViewServer, type TraceFileView } from "../../web/index.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
+import { resolveTranscriptInput } from "../resolve-transcript-input.js";
 
 export const viewHelp = `Usage: ctxkit view <session-id | file | trace.json…> [--port <n>] [--open | --no-open] [--no-auth] [--tokenizer <name>]
 
@@ -54,7 +53,7 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const port = parsePort(extra.port);
-  const inputs = await Promise.all(positionals.map((item) => resolveInput(item, flags, io)));
+  const inputs = await Promise.all(positionals.map((item) => resolveTranscriptInput(item, flags, io, { missing: "error" })));
   const traceFlags = await Promise.all(inputs.map((file) => isOtlpTraceFile(file).catch(() => false)));
   const files = inputs.filter((_, index) => !traceFlags[index]);
   const traces: TraceFileView[] = await Promise.all(inputs.filter((_, index) => traceFlags[index]).map((file) => readOtlpTraceFile(file)));
@@ -94,19 +93,6 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
   void source.close();
   await server.close();
   return 0;
-}
-
-/** A path that exists is a file; otherwise a session id of the workspace's store. */
-async function resolveInput(item: string, flags: ReturnType<typeof parseCommandLine>["flags"], io: CliIo): Promise<string> {
-  const path = resolve(io.cwd, item);
-  if (existsSync(path)) return path;
-  if (!isValidSessionId(item)) throw new CtxkitError("option_invalid", `${item} is neither a file nor a session id.`);
-  // Imported only for a session id: the configuration pulls in every provider and tool (a slower start).
-  const [{ resolveConfig }, { sessionStoreFor }] = await Promise.all([import("../resolve-config.js"), import("../../config/create-agent-from-config.js")]);
-  const config = resolveConfig(flags, io.env, { cwd: io.cwd });
-  const file = sessionStoreFor(config).path(item);
-  if (!existsSync(file)) throw new CtxkitError("session_not_found", `No file ${item} and no session ${item} in ${config.dataDir}; see 'ctxkit sessions list'.`);
-  return file;
 }
 
 function parsePort(value: unknown): number {

@@ -184,6 +184,8 @@ export const invocationFlags = [
   },
   // Listed in each command's own help (run's Output section), or not at all.
   { flag: "json", input: "switch" },
+  // How the run decided what it did (the status bar's cost model): for a person debugging a run, so off by default.
+  { flag: "verbose", input: "switch" },
   { flag: "help", short: "h", input: "switch" },
 ] as const satisfies readonly FlagDeclaration[];
 

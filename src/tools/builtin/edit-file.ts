@@ -46,7 +46,10 @@ export function createEditFileTool(options: EditFileToolOptions): Tool<EditFileA
     },
     parallelSafe: false,
     requiresConfirmation: true,
-    source: "workspace",
+    // Its result is ctxkit's own sentence about the change (the path it was given, counts, line
+    // numbers), never text read from the file: not workspace data, so source tags leave it alone.
+    // Its errors are ctxkit's own too. A tool that echoed the file back would be `workspace`.
+    source: "trusted",
     risk: "write",
     async execute(args) {
       if (args.old_string === "") {
