@@ -76,8 +76,11 @@ async function lintSkills(catalog: SkillCatalog, name: string | undefined, json:
     io.stdout.write(`${selected.length} skill(s), ${findings.length} finding(s).\n`);
     writeWarnings(catalog, io);
   }
-  return findings.some((finding) => finding.severity === "error") || catalog.warnings.some((warning) => warning.code !== "skill_shadowed") ? 1 : 0;
+  // A skipped skill fails lint; a shadowed one, or one loaded despite a too-long description (a lint warning above), does not.
+  return findings.some((finding) => finding.severity === "error") || catalog.warnings.some((warning) => !loadedAnyway.has(warning.code)) ? 1 : 0;
 }
+
+const loadedAnyway = new Set<SkillCatalog["warnings"][number]["code"]>(["skill_shadowed", "skill_description_too_long"]);
 
 function writeWarnings(catalog: SkillCatalog, io: CliIo): void {
   for (const warning of catalog.warnings) io.stderr.write(`ctxkit skills: ${warning.code}: ${warning.message}\n`);
