@@ -74,6 +74,7 @@ export function createProviderFromConfig(config: ResolvedConfig, transport: { fe
     model: config.model,
     timeouts: config.timeouts,
     cacheKey,
+    ...(config.reasoningRoundTrip ? { reasoningRoundTrip: config.reasoningRoundTrip } : {}),
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
     ...transport,

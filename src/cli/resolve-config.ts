@@ -9,7 +9,7 @@ import type { ConfigFile, ConfigKey } from "./config/config-schema.js";
 import { readConfigFile } from "./config/read-config-file.js";
 import { checkWorkspaceConfig } from "./config/check-workspace-config.js";
 import { settingCandidates, type ConfigSource, type ResolvedSetting, type SettingInputs, type SettingOrigin } from "./config/resolve-settings.js";
-import { defaultCompression, defaultMaxIterations, defaultNotesLocation, defaultToolNames, type CacheTtl, type NotesLocation, type ProviderName, type StatusBarMode, type VendorName } from "./config/config-values.js";
+import { defaultCompression, defaultMaxIterations, defaultNotesLocation, defaultToolNames, type CacheTtl, type ReasoningRoundTripMode, type NotesLocation, type ProviderName, type StatusBarMode, type VendorName } from "./config/config-values.js";
 import { resolveToolList } from "./config/resolve-tool-list.js";
 import { resolveBudget, type CliBudgetSettings } from "./config/resolve-budget.js";
 
@@ -58,6 +58,8 @@ export interface ResolvedConfig {
    * the session starts, so the provider reads it on its first call.
    */
   cache: { ttl: CacheTtl; key?: string; sessionId?: string };
+  /** `--reasoning-round-trip`: overrides the vendor's rule for sending `reasoning_content` back (OpenAI-compatible only). */
+  reasoningRoundTrip?: ReasoningRoundTripMode;
   /** --repair: resume a session the loader found damaged records in (see startSession's `repair`). */
   repair: boolean;
   sessionId?: string;
@@ -161,6 +163,7 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
   const idleTimeout = pick("idleTimeout");
   const cacheTtl = pick("cacheTtl", "5m")!;
   const cacheKey = pick("cacheKey");
+  const reasoningRoundTrip = pick("reasoningRoundTrip");
   const statusBarMode = pick("statusBar", "auto")!;
   const on = (key: "statusBarTimestamps" | "statusBarCounter" | "statusBarTodo" | "statusBarErrors" | "statusBarState") => pick(key, true)!;
   const notes = pick("notes", defaultNotesLocation)!;
@@ -208,6 +211,7 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
     },
     ...(flags.session ? { sessionId: flags.session } : {}),
     cache: { ttl: cacheTtl, ...(cacheKey ? { key: cacheKey } : {}) },
+    ...(reasoningRoundTrip === undefined ? {} : { reasoningRoundTrip }),
     maxIterations,
     ...(contextWindow ? { contextWindow } : {}),
     compression,
