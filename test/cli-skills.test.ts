@@ -41,7 +41,7 @@ describe("ctxkit skills", () => {
     await writeFile(join(cwd, ".agents", "skills", "deploy", "SKILL.md"), deploySkill);
     await writeFile(join(cwd, ".agents", "skills", "deploy", "scripts", "smoke.sh"), "echo ok\n");
     await mkdir(join(cwd, ".agents", "skills", "long"), { recursive: true });
-    await writeFile(join(cwd, ".agents", "skills", "long", "SKILL.md"), `---\nname: long\ndescription: ${"x".repeat(1068)}\n---\n\nBody.\n`);
+    await writeFile(join(cwd, ".agents", "skills", "long", "SKILL.md"), "---\nname: long\n---\n\nBody without a description.\n");
     const lint = await runCli(["skills", "lint"], { cwd });
     expect(lint.stdout).toBe("2 skills: 1 loaded, 1 skipped (see above), 0 findings. Exit code 1: a skill was skipped.\n");
     expect(lint.stderr).toContain("long/SKILL.md");
@@ -163,5 +163,52 @@ describe("ctxkit skills", () => {
     expect((await runCli(["run", ...flags, "--session", firstSession, "again"], { cwd })).code).toBe(0);
     const resumed = (JSON.parse(server.requests[2]!.body) as { messages: Array<{ content: string }> }).messages[0]!.content;
     expect(resumed).toBe(first);
+  });
+});
+
+describe("a real skill over the spec's description limit (anthropics/skills' claude-api, 1,068 characters)", () => {
+  const fixture = join(import.meta.dirname, "..", "src", "skills", "fixtures", "claude-api", "SKILL.md");
+  async function workspaceWithClaudeApi(): Promise<string> {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-skills-long-"));
+    await mkdir(join(cwd, ".agents", "skills", "claude-api"), { recursive: true });
+    await writeFile(join(cwd, ".agents", "skills", "claude-api", "SKILL.md"), await readFile(fixture, "utf8"));
+    return cwd;
+  }
+
+  it("skills list shows it, with a warning that says it is loaded", async () => {
+    const cwd = await workspaceWithClaudeApi();
+    const run = await runCli(["skills", "list"], { cwd });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^claude-api\n {2}Reference for the Claude API/);
+    expect(run.stderr).toContain("skill_description_too_long");
+    expect(run.stderr).toContain("the description has 1068 characters, more than the 1024 the Agent Skills spec allows; the skill is loaded");
+    expect(run.stderr).not.toContain("skipped");
+    const json = JSON.parse((await runCli(["skills", "list", "--json"], { cwd })).stdout) as { skills: Array<{ name: string; description: string }>; warnings: Array<{ code: string }> };
+    expect(json.skills.map((skill) => [skill.name, skill.description.length])).toEqual([["claude-api", 1068]]);
+    expect(json.warnings.map((warning) => warning.code)).toEqual(["skill_description_too_long"]);
+  });
+
+  it("skills lint reports the length as a warning finding and does not fail", async () => {
+    const cwd = await workspaceWithClaudeApi();
+    const run = await runCli(["skills", "lint"], { cwd });
+    expect(run.stdout).toContain("claude-api: warning description_too_long: The description has 1068 characters");
+    expect(run.stdout).toContain("1 skill: 1 loaded, 0 skipped, 1 finding.");
+    expect(run.code).toBe(0);
+  });
+
+  it("a run lists it in the catalog, cut to 1024 characters, and can load it", async () => {
+    const cwd = await workspaceWithClaudeApi();
+    server = await startOpenAIModelServer(["Done."]);
+    const run = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--status-bar", "off", "/claude-api which model id?"], { cwd });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("ctxkit run: skills: ");
+    expect(run.stderr).toContain("the description has 1068 characters");
+    const body = JSON.parse(server.requests[0]!.body) as { messages: Array<{ role: string; content: string }> };
+    const listed = /<name>claude-api<\/name>\n<description>([^<]*)<\/description>/.exec(body.messages[0]!.content)![1]!;
+    expect(listed.length).toBe(1024);
+    expect(listed.endsWith("…")).toBe(true);
+    expect(listed.startsWith("Reference for the Claude API / Anthropic SDK")).toBe(true);
+    expect(body.messages[1]!.content).toContain('<skill name="claude-api"');
+    expect(body.messages[1]!.content).toContain("# Building LLM-Powered Applications with Claude");
   });
 });

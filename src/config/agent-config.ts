@@ -3,7 +3,7 @@ import type { McpServersConfig } from "../mcp/mcp-config.js";
 import type { McpWarning } from "../mcp/mcp-warning.js";
 import type { DeferToolsMode } from "../tools/search/apply-defer-tools.js";
 import type { BudgetMode } from "../types/index.js";
-import type { CacheTtl, NotesLocation, ProviderName, StatusBarMode, VendorName } from "./config-values.js";
+import type { CacheTtl, NotesLocation, ReasoningRoundTripMode, ProviderName, StatusBarMode, VendorName } from "./config-values.js";
 
 /** Which parts of the agent status bar are on and how it is sent (see `createStatusBar`). */
 export interface StatusBarConfig {
@@ -61,6 +61,8 @@ export interface AgentConfig {
    * servers). Without a key the session's id is used.
    */
   cache: { ttl: CacheTtl; key?: string };
+  /** Overrides the vendor's rule for sending `reasoning_content` back (OpenAI-compatible only). */
+  reasoningRoundTrip?: ReasoningRoundTripMode;
   maxIterations: number;
   contextWindow?: number;
   /** The context compression policy (default `ctxkit`, the layered pipeline). */

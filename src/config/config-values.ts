@@ -7,6 +7,7 @@ import { compressionPolicyNames } from "../context/compression/compression-polic
 export const providerNames = ["openai-compatible", "openai-responses", "anthropic", "llama"] as const;
 export const vendorNames = ["openai", "vllm", "ollama", "llamacpp", "deepseek", "kimi", "glm", "openrouter"] as const;
 export const cacheTtls = ["5m", "1h"] as const;
+export const reasoningRoundTripModes = ["send", "tool-calls", "strip"] as const;
 export const statusBarModes = ["auto", "replace", "append", "off"] as const;
 export const deferToolsModes = ["auto", "all", "off"] as const;
 export const budgetModes = ["hard", "soft", "approval"] as const;
@@ -16,6 +17,7 @@ export { compressionPolicyNames };
 export type ProviderName = (typeof providerNames)[number];
 export type VendorName = (typeof vendorNames)[number];
 export type CacheTtl = (typeof cacheTtls)[number];
+export type ReasoningRoundTripMode = (typeof reasoningRoundTripModes)[number];
 export type StatusBarMode = (typeof statusBarModes)[number];
 export type NotesLocation = (typeof notesLocations)[number];
 

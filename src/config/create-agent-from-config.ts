@@ -80,6 +80,7 @@ export function createProviderFromConfig(config: AgentConfig, options: { fetch?:
     model: config.model,
     timeouts: config.timeouts,
     cacheKey,
+    ...(config.reasoningRoundTrip ? { reasoningRoundTrip: config.reasoningRoundTrip } : {}),
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     ...(config.baseURL ? { baseURL: config.baseURL } : {}),
     ...transport,

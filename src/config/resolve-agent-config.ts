@@ -38,6 +38,7 @@ export function resolveAgentConfig(settings: ConfigFile, workspace: string): Age
       ...(file.idleTimeout === undefined ? {} : { idleMs: Math.round(file.idleTimeout * 1000) }),
     },
     cache: { ttl: value.cacheTtl, ...(file.cacheKey ? { key: file.cacheKey } : {}) },
+    ...(file.reasoningRoundTrip === undefined ? {} : { reasoningRoundTrip: file.reasoningRoundTrip }),
     maxIterations: value.maxIterations,
     ...(file.contextWindow ? { contextWindow: file.contextWindow } : {}),
     compression: value.compression,

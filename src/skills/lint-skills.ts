@@ -1,12 +1,14 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { isInside } from "../tools/workspace-path.js";
+import { maxDescriptionLength } from "./parse-skill-file.js";
 import type { Skill } from "./skill.js";
 
 export type SkillLintCode =
   | "description_without_when"
   | "description_without_when_not"
   | "description_vague"
+  | "description_too_long"
   | "body_empty"
   | "body_too_long"
   | "reference_broken"
@@ -49,6 +51,9 @@ export function lintDescription(skill: Skill): SkillLintFinding[] {
   const words = text.split(/\s+/).filter((word) => word !== "");
   if (words.length < 8 || /^(helps?|assists?|supports?|handles?)( (with|in|on))? [\w\s-]{0,30}\.?$/.test(text)) {
     findings.push({ code: "description_vague", severity: "warning", skill: skill.name, message: `The description "${skill.description.slice(0, 80)}" is too vague to route on; say what the skill does, for which inputs, and when to use it.` });
+  }
+  if (skill.description.length > maxDescriptionLength) {
+    findings.push({ code: "description_too_long", severity: "warning", skill: skill.name, message: `The description has ${skill.description.length} characters, more than the ${maxDescriptionLength} the Agent Skills spec allows; agents that enforce the limit skip the skill, and ctxkit's catalog lists only the first ${maxDescriptionLength}. Shorten it.` });
   }
   if (!/\b(use (it |this )?(when|for|to|if)|when (the|you|a|asked)|whenever|if the (user|task))\b/.test(text)) {
     findings.push({ code: "description_without_when", severity: "warning", skill: skill.name, message: "The description does not say when to use the skill; add \"Use when …\"." });

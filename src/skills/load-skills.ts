@@ -62,6 +62,7 @@ export async function loadSkills(options: LoadSkillsOptions = {}): Promise<Skill
         warnings.push(parsed.warning);
         continue;
       }
+      warnings.push(...parsed.warnings);
       const winner = byName.get(parsed.skill.name);
       if (winner) {
         warnings.push({ code: "skill_shadowed", path: file, message: `${file}: skill '${parsed.skill.name}' is shadowed by ${winner.path}, found first; rename one of them to use both.` });

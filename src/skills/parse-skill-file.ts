@@ -27,7 +27,11 @@ export function isSkillName(name: string): boolean {
 }
 export const maxDescriptionLength = 1024;
 
-export type ParsedSkillFile = { skill: Skill } | { warning: SkillWarning };
+/**
+ * A loaded skill (with what is wrong with it but does not stop it from loading, e.g. a description
+ * over the spec's 1024 characters), or why the file was skipped.
+ */
+export type ParsedSkillFile = { skill: Skill; warnings: SkillWarning[] } | { warning: SkillWarning };
 
 /**
  * Parses the text of `<directory>/SKILL.md`. Every problem is a warning naming the file and the fix;
@@ -68,8 +72,16 @@ export function parseSkillFile(text: string, location: { path: string; directory
   if (typeof description !== "string" || description.trim() === "") {
     return skipped("skill_description_missing", "the frontmatter has no 'description'; say what the skill does and when to use it.");
   }
-  if (description.length > maxDescriptionLength) {
-    return skipped("skill_description_too_long", `the description has ${description.length} characters, more than ${maxDescriptionLength}; shorten it.`);
+  // The spec caps descriptions at 1024 characters, but real skills exceed it (anthropics/skills'
+  // claude-api has over 1,068) and the agents people use load them. So the skill loads with a warning,
+  // and the catalog lists only the first 1024 characters (renderSkillCatalog), cut further to its budget.
+  const warnings: SkillWarning[] = [];
+  if (description.trim().length > maxDescriptionLength) {
+    warnings.push({
+      code: "skill_description_too_long",
+      path: location.path,
+      message: `${location.path}: the description has ${description.trim().length} characters, more than the ${maxDescriptionLength} the Agent Skills spec allows; the skill is loaded and the catalog lists the first ${maxDescriptionLength}. Shorten it.`,
+    });
   }
 
   const allowedTools = readAllowedTools(fields["allowed-tools"]);
@@ -84,6 +96,7 @@ export function parseSkillFile(text: string, location: { path: string; directory
       ...(allowedTools ? { allowedTools } : {}),
       ...(metadata ? { metadata } : {}),
     },
+    warnings,
   };
 }
 

@@ -1,3 +1,4 @@
+import { maxDescriptionLength } from "./parse-skill-file.js";
 import type { Skill } from "./skill.js";
 
 export interface SkillCatalogRenderOptions {
@@ -26,7 +27,7 @@ export function renderSkillCatalog(skills: readonly Skill[], options: SkillCatal
       "<available_skills>",
       "Skills are instructions loaded only when needed. When a task matches a skill's description, call the `skill` tool with its name before you start; the person may also type /<name>.",
       ...sorted.map((skill) =>
-        [`<skill>`, `<name>${escapeText(skill.name)}</name>`, `<description>${escapeText(cut(skill.description, typeof descriptionLimit === "number" ? descriptionLimit : descriptionLimit(skill)))}</description>`, `<location>${escapeText(skill.path)}</location>`, `</skill>`].join("\n"),
+        [`<skill>`, `<name>${escapeText(skill.name)}</name>`, `<description>${escapeText(cut(skill.description, Math.min(maxDescriptionLength, typeof descriptionLimit === "number" ? descriptionLimit : descriptionLimit(skill))))}</description>`, `<location>${escapeText(skill.path)}</location>`, `</skill>`].join("\n"),
       ),
       "</available_skills>",
     ].join("\n");

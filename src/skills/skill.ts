@@ -2,7 +2,7 @@
 export interface Skill {
   /** Lowercase letters, digits and single hyphens; equal to the folder's name. */
   name: string;
-  /** Says what the skill does and when to use it (at most 1024 characters). */
+  /** Says what the skill does and when to use it (the spec allows 1024 characters; a longer one loads with a warning). */
   description: string;
   /** Absolute path of the `SKILL.md` file. */
   path: string;
@@ -30,7 +30,7 @@ export type SkillWarningCode =
   | "skill_limit_reached"
   | "skill_outside_root";
 
-/** Why a skill file was skipped or shadowed: data for the caller to show, never an exception. */
+/** Why a skill file was skipped or shadowed, or what is wrong with one that loaded: data for the caller to show, never an exception. */
 export interface SkillWarning {
   code: SkillWarningCode;
   /** The file or folder the warning is about. */

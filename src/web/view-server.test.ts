@@ -195,6 +195,9 @@ describe("the view server's routes", () => {
     for (const path of ["runs", "runs/0/timeline", "runs/0/findings"]) {
       expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="./api/${path}?token=${server.token}">`);
     }
+    // The call the page opens on (the last), as the page's script asks for it.
+    const last = (await createViewSource([openAiLog])).runs()[0]!.imported.calls.length - 1;
+    expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="./api/runs/0/calls/${last}?view=template&amp;token=${server.token}">`);
     expect(html.indexOf("rel=\"preload\"")).toBeLessThan(html.indexOf("</head>"));
   });
 });

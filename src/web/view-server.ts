@@ -103,18 +103,17 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       return;
     }
     const page = url.pathname === "/" || url.pathname === "/index.html";
-    send(response, 200, asset.contentType, page ? withApiPreloads(asset.body.toString("utf8"), auth ? token : undefined) : asset.body);
+    send(response, 200, asset.contentType, page ? withApiPreloads(asset.body.toString("utf8"), auth ? token : undefined, (source.runs()[0]?.imported.calls.length ?? 0) - 1) : asset.body);
   }
 
   /**
    * The exact-count thread starts once the page has drawn, so it slows neither the start nor the
-   * first drawing: when the page asks for a call's prompt (it does right after drawing the
-   * timeline), or a second after the first timeline went out (a script reading the API).
+   * first drawing: a second after the first timeline or call prompt went out (the page preloads
+   * both with its HTML; a script reading the API asks for them too).
    */
   function startCountingAfter(path: string): void {
     if (source.startExactCounts === undefined) return;
-    if (/^\/api\/runs\/\d+\/calls\//.test(path)) source.startExactCounts();
-    else if (/^\/api\/runs\/\d+\/timeline$/.test(path)) setTimeout(() => source.startExactCounts?.(), 1000).unref();
+    if (/^\/api\/runs\/\d+\/(calls\/\d+|timeline)$/.test(path)) setTimeout(() => source.startExactCounts?.(), 1000).unref();
   }
 
   function openEventStream(response: ServerResponse): void {

@@ -82,3 +82,29 @@ describe("background exact counts", () => {
     }
   }, 120_000);
 });
+
+describe("a call's prompt while a grown file is counted", () => {
+  it("is rendered with the estimate at once, not queued behind the worker's count", async () => {
+    const file = join(await mkdtemp(join(tmpdir(), "ctxkit-view-source-")), "session.jsonl");
+    const lines = (await readFile(sessionWithEdit, "utf8")).trimEnd().split("\n");
+    const requests = lines.flatMap((line, index) => (line.includes('"type":"request"') ? [index] : []));
+    await writeFile(file, `${lines.slice(0, requests[2]).join("\n")}\n`);
+    const source = await createViewSource([file], { exactCounts: "background", tokenizer: "qwen3" });
+    try {
+      await until(source, () => source.runs()[0]?.analyzed.tokenizer.exact === true);
+      expect(await source.exactPrompt!(0, 1, 0)).toBeDefined();
+      const version = source.version();
+      await appendFile(file, `${lines.slice(requests[2]).join("\n")}\n`);
+      // The grown file goes to the worker; the exact counts shown stay until its answer.
+      await source.refresh();
+      expect(await source.exactPrompt!(0, 1, 0)).toBeUndefined();
+      expect(source.version()).toBe(version);
+      const detail = await createCallDetailBuilder(source).build(source.runs()[0]!, 0, 1, "template");
+      expect(detail!.prompt.text).toContain("<|im_start|>");
+      await until(source, () => source.version() > version);
+      expect(await source.exactPrompt!(0, 1, 0)).toBeDefined();
+    } finally {
+      await source.close();
+    }
+  }, 120_000);
+});

@@ -82,6 +82,8 @@ export async function createViewSource(files: readonly string[], options: ViewSo
   let signature = "";
   let generation = 0;
   let exactIn = false;
+  // Analyses sent to the worker and not answered yet: a prompt asked for meanwhile would wait behind them.
+  let counting = 0;
 
   const load = async (): Promise<boolean> => {
     const imported = await importTranscriptFiles([...files], { format: options.format ?? "auto", ...(options.tools === undefined ? {} : { tools: options.tools }) });
@@ -92,18 +94,24 @@ export async function createViewSource(files: readonly string[], options: ViewSo
       return true;
     }
     const current = ++generation;
-    const countExactly = () => (exact ??= createExactAnalysis(exactOptionsOf(options))).analyze(imported.transcripts).then(
-      (analyzed) => {
-        // A newer read is on its way to the worker: its counts replace these.
-        if (current !== generation) return;
-        runs = imported.transcripts.map((transcript, index) => ({ imported: transcript, analyzed: analyzed[index]! }));
-        exactIn = true;
-        version++;
-      },
-      (error: Error) => {
-        if (current === generation) problems = [...problems, { file: files.join(", "), reason: `exact counts could not be computed (${error.message}); showing estimates` }];
-      },
-    );
+    const countExactly = () => {
+      counting++;
+      const counted = (exact ??= createExactAnalysis(exactOptionsOf(options))).analyze(imported.transcripts);
+      return counted
+        .then(
+          (analyzed) => {
+            // A newer read is on its way to the worker: its counts replace these.
+            if (current !== generation) return;
+            runs = imported.transcripts.map((transcript, index) => ({ imported: transcript, analyzed: analyzed[index]! }));
+            exactIn = true;
+            version++;
+          },
+          (error: Error) => {
+            if (current === generation) problems = [...problems, { file: files.join(", "), reason: `exact counts could not be computed (${error.message}); showing estimates` }];
+          },
+        )
+        .finally(() => counting--);
+    };
     if (closed) return false;
     // Not started yet: only the newest read is counted when it starts.
     if (started) void countExactly();
@@ -155,7 +163,10 @@ export async function createViewSource(files: readonly string[], options: ViewSo
       waiting = undefined;
     };
   }
-  if (background) source.exactPrompt = async (runIndex, callIndex, reusableTokens) => (exactIn && exact !== undefined ? exact.render(runIndex, callIndex, reusableTokens) : undefined);
+  // The worker answers in order: while it counts a grown file (seconds for a long run), a call's prompt
+  // is not queued behind that count but rendered with the estimate; the page asks again when the
+  // version moves.
+  if (background) source.exactPrompt = async (runIndex, callIndex, reusableTokens) => (exactIn && exact !== undefined && counting === 0 ? exact.render(runIndex, callIndex, reusableTokens) : undefined);
   return source;
 }
 

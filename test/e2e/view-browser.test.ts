@@ -155,7 +155,8 @@ describe.skipIf(!hasChromium)("ctxkit view in a real browser (chromium)", () => 
     // Every undeclared break of the run is listed with the findings, linked to its call.
     const timeline = await viewerApi<TimelineBody>(viewer, `api/runs/${other.index}/timeline`);
     const undeclared = timeline.calls.flatMap((call) => call.breaks.filter((item) => !item.declared).map(() => call.index));
-    await page.locator(`h3:text("Undeclared cache breaks (${undeclared.length})")`).waitFor();
+    const anyBreak = timeline.calls.some((call) => call.breaks.length > 0);
+    await page.locator(anyBreak ? `h3:text("Undeclared cache breaks (${undeclared.length})")` : "[data-no-breaks]").waitFor();
     expect(await page.locator("[data-undeclared-break]").count()).toBe(Math.min(200, undeclared.length));
     if (undeclared.length > 0) {
       await page.locator("[data-break-call]").first().click();
@@ -183,4 +184,129 @@ describe.skipIf(!hasChromium)("ctxkit view in a real browser (chromium)", () => 
     expect(await calls(page).count()).toBe(requestLines.length);
     await page.close();
   }, 240_000);
+  it("opens on the last call without waiting for the timeline first: its prompt is preloaded with the page", async () => {
+    const workspace = await mkdtemp(join(tmpdir(), "ctxkit-view-preload-"));
+    const { id } = await writeViewerSession(workspace);
+    const viewer = await start([id], workspace);
+    const timeline = await viewerApi<TimelineBody>(viewer, "api/runs/0/timeline");
+    const last = timeline.calls.length - 1;
+    const page = await browser.newPage();
+    const requested: string[] = [];
+    page.on("request", (request) => requested.push(new URL(request.url()).pathname + new URL(request.url()).search.replace(/[?&]token=[^&]*/, "")));
+    await page.goto(viewer.url);
+    await page.locator(".call-body").waitFor();
+    expect(await page.textContent("#call-heading")).toBe(`Call ${last}`);
+    const callPrompt = `/api/runs/0/calls/${last}?view=template`;
+    // Asked for once, by the HTML's preload, before the page's script ran (the script opens the event stream first thing).
+    expect(requested.filter((path) => path === callPrompt)).toHaveLength(1);
+    expect(requested.indexOf(callPrompt)).toBeGreaterThanOrEqual(0);
+    expect(requested.indexOf(callPrompt)).toBeLessThan(requested.indexOf("/api/events"));
+    expect(await page.locator(".loading").count()).toBe(0);
+    await page.close();
+  }, 240_000);
+
+  it("says 'No cache breaks' on a run that has none, not 'Undeclared cache breaks (0)'", async () => {
+    const workspace = await mkdtemp(join(tmpdir(), "ctxkit-view-plain-"));
+    const { id } = await writeViewerSession(workspace, { plain: true });
+    const viewer = await start([id], workspace);
+    const timeline = await viewerApi<TimelineBody>(viewer, "api/runs/0/timeline");
+    expect(timeline.calls.length).toBeGreaterThan(2);
+    expect(timeline.calls.every((call) => call.breaks.length === 0)).toBe(true);
+    const page = await browser.newPage();
+    await open(page, viewer, timeline.calls.length);
+    const none = page.locator("[data-no-breaks]");
+    await none.waitFor();
+    expect(await none.textContent()).toBe("No cache breaks: every call's prompt extends the one before.");
+    const findings = (await page.textContent(".findings"))!;
+    expect(findings).not.toContain("Undeclared cache breaks");
+    expect(findings).not.toContain("every break the run has was declared");
+    await page.close();
+  }, 240_000);
+
+  it("gives each meaning its own colour-blind-safe colour and a text label, in light and dark mode", async () => {
+    const workspace = await mkdtemp(join(tmpdir(), "ctxkit-view-palette-"));
+    const { id } = await writeViewerSession(workspace);
+    const viewer = await start([id], workspace);
+    const timeline = await viewerApi<TimelineBody>(viewer, "api/runs/0/timeline");
+    const page = await browser.newPage();
+    await open(page, viewer, timeline.calls.length);
+    // Each meaning the page draws in colour: its legend entry and its colour variable.
+    const meanings = {
+      "layer-system": "--system", "layer-tools": "--tools", "layer-history": "--history", "layer-tail": "--tail",
+      break: "--break", declared: "--declared", compaction: "--compaction",
+      "cost-uncached": "--cost-uncached", "cost-cached": "--cost-cached", "cost-output": "--cost-output", special: "--special",
+    };
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const labels = await page.$$eval(".legend li[data-legend]", (items) => Object.fromEntries(items.map((item) => [item.getAttribute("data-legend"), item.textContent!.trim()])));
+      const colours = await page.evaluate((names) => {
+        // Runs in the page (the test's own types have no DOM): a probe element resolves each variable.
+        const browser = globalThis as unknown as BrowserGlobals;
+        const probe = browser.document.createElement("span");
+        browser.document.body.append(probe);
+        const resolved: Record<string, string> = {};
+        for (const [meaning, variable] of Object.entries(names)) {
+          probe.style.color = `var(${variable})`;
+          resolved[meaning] = browser.getComputedStyle(probe).color;
+        }
+        probe.remove();
+        return resolved;
+      }, meanings);
+      for (const meaning of Object.keys(meanings)) expect(labels[meaning], `${scheme}: legend label of ${meaning}`).toMatch(/[a-z]{4}/);
+      // No two meanings share a colour, and no two look alike to people with protanopia,
+      // deuteranopia or tritanopia (simulated; CIELAB distance).
+      for (const vision of Object.keys(colourVisions) as Array<keyof typeof colourVisions>) {
+        const entries = Object.entries(colours).map(([meaning, colour]) => [meaning, toLab(simulate(parseRgb(colour), vision))] as const);
+        for (const [index, [meaning, lab]] of entries.entries()) {
+          for (const [other, otherLab] of entries.slice(index + 1)) {
+            expect(Math.hypot(lab[0]! - otherLab[0]!, lab[1]! - otherLab[1]!, lab[2]! - otherLab[2]!), `${scheme}, ${vision}: ${meaning} vs ${other} (${colours[meaning]}, ${colours[other]})`).toBeGreaterThan(12);
+          }
+        }
+      }
+      // Not colour alone: a declared break is dashed, a compaction sits in the lower band of the mark row.
+      const declared = page.locator(".timeline-chart rect.break-marker.declared").first();
+      expect(await declared.evaluate((element) => (globalThis as unknown as BrowserGlobals).getComputedStyle(element).strokeDasharray)).not.toBe("none");
+      const compaction = page.locator(".timeline-chart rect.compaction-marker").first();
+      expect(Number(await compaction.getAttribute("y"))).toBeGreaterThan(Number(await declared.getAttribute("y")));
+      await page.screenshot({ path: join(SCREENSHOTS, `palette-${scheme}.png`) });
+    }
+    await page.close();
+  }, 240_000);
 });
+
+// Colour vision deficiencies as linear-RGB matrices (Machado, Oliveira and Fernandes 2009, severity 1).
+const colourVisions = {
+  normal: [[1, 0, 0], [0, 1, 0], [0, 0, 1]],
+  protanopia: [[0.152286, 1.052583, -0.204868], [0.114503, 0.786281, 0.099216], [-0.003882, -0.048116, 1.051998]],
+  deuteranopia: [[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413], [-0.01182, 0.04294, 0.968881]],
+  tritanopia: [[1.255528, -0.076749, -0.178779], [-0.078411, 0.930809, 0.147602], [0.004733, 0.691367, 0.3039]],
+};
+
+function parseRgb(colour: string): number[] {
+  const [r, g, b] = colour.match(/[\d.]+/g)!.map(Number);
+  return [r!, g!, b!];
+}
+
+function simulate(rgb: number[], vision: keyof typeof colourVisions): number[] {
+  const linear = rgb.map((value) => (value / 255 <= 0.04045 ? value / 255 / 12.92 : ((value / 255 + 0.055) / 1.055) ** 2.4));
+  return colourVisions[vision].map((row) => Math.min(1, Math.max(0, row[0]! * linear[0]! + row[1]! * linear[1]! + row[2]! * linear[2]!)));
+}
+
+function toLab([r, g, b]: number[]): number[] {
+  const x = (0.4124 * r! + 0.3576 * g! + 0.1805 * b!) / 0.95047;
+  const y = 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  const z = (0.0193 * r! + 0.1192 * g! + 0.9505 * b!) / 1.08883;
+  const f = (t: number) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
+  return [116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))];
+}
+
+/** What the page-side callbacks use of the browser (the test's types have no DOM library). */
+interface BrowserGlobals {
+  document: { createElement(tag: string): ProbeElement; body: { append(element: ProbeElement): void } };
+  getComputedStyle(element: unknown): { color: string; strokeDasharray: string };
+}
+
+interface ProbeElement {
+  style: { color: string };
+  remove(): void;
+}

@@ -5,6 +5,7 @@ import { formatTokens, humanize } from "./format.js";
 /** The anti-patterns inspect found and every undeclared cache break, each linked to the calls it shows on. */
 export function FindingsView({ findings, calls, onSelect }: { findings: Finding[]; calls: TimelineCall[]; onSelect: (index: number) => void }) {
   const undeclared = calls.flatMap((call) => call.breaks.filter((item) => !item.declared).map((item) => ({ call: call.index, item })));
+  const declared = calls.reduce((count, call) => count + call.breaks.filter((item) => item.declared).length, 0);
   return html`<section class="findings" aria-labelledby="findings-heading">
     <h2 id="findings-heading">Findings (${findings.length})</h2>
     ${findings.length === 0
@@ -22,9 +23,13 @@ export function FindingsView({ findings, calls, onSelect }: { findings: Finding[
             </li>`,
           )}
         </ul>`}
-    <h3>Undeclared cache breaks (${undeclared.length})</h3>
+    ${declared === 0 && undeclared.length === 0
+      ? html`<h3>Cache breaks</h3><p class="muted" data-no-breaks>No cache breaks: every call's prompt extends the one before.</p>`
+      : html`<h3>Undeclared cache breaks (${undeclared.length})</h3>`}
     ${undeclared.length === 0
-      ? html`<p class="muted">None: every break the run has was declared (a compaction, a context edit).</p>`
+      ? declared === 0
+        ? null
+        : html`<p class="muted">None: ${declared === 1 ? "the one break the run has was" : `all ${declared} breaks the run has were`} declared (a compaction, a context edit).</p>`
       : html`<ul class="undeclared-breaks">
           ${undeclared.slice(0, 200).map(
             ({ call, item }) => html`<li data-undeclared-break=${call}>

@@ -172,13 +172,17 @@ function tooltipLines(call: TimelineCall) {
 }
 
 export function TimelineLegend() {
+  // Each meaning has its own colour and its own words; marks differ by place and pattern too.
   return html`<ul class="legend" aria-label="Legend">
-    ${LAYER_NAMES.map((layer) => html`<li><span class=${`swatch layer-${layer}`}></span>${layer}</li>`)}
-    <li><span class="swatch layer-history"></span>solid: reusable</li>
-    <li><span class="swatch layer-history new"></span>pale: new</li>
-    <li><span class="swatch break-marker undeclared"></span>cache break</li>
-    <li><span class="swatch break-marker declared"></span>declared break</li>
-    <li><span class="swatch compaction-marker"></span>compaction</li>
-    <li><span class="swatch cost-uncached"></span><span class="swatch cost-cached"></span><span class="swatch cost-output"></span>cost: uncached, cached, output</li>
+    ${LAYER_NAMES.map((layer) => html`<li data-legend=${`layer-${layer}`}><span class=${`swatch layer-${layer}`}></span>${layer}</li>`)}
+    <li data-legend="reusable"><span class="swatch layer-history"></span>solid: reusable</li>
+    <li data-legend="new"><span class="swatch layer-history new"></span>pale: new</li>
+    <li data-legend="break"><span class="swatch break-marker undeclared"></span>cache break (top mark, solid)</li>
+    <li data-legend="declared"><span class="swatch break-marker declared"></span>declared break (top mark, dashed)</li>
+    <li data-legend="compaction"><span class="swatch compaction-marker"></span>compaction (lower mark)</li>
+    <li data-legend="cost-uncached"><span class="swatch cost-uncached"></span>cost: uncached input</li>
+    <li data-legend="cost-cached"><span class="swatch cost-cached"></span>cost: cached input</li>
+    <li data-legend="cost-output"><span class="swatch cost-output"></span>cost: output</li>
+    <li data-legend="special"><span class="special-token">${"<|im_start|>"}</span> special token (prompt text)</li>
   </ul>`;
 }

@@ -71,9 +71,9 @@ async function lintSkills(catalog: SkillCatalog, name: string | undefined, json:
     return 1;
   }
   const findings: SkillLintFinding[] = (await Promise.all(selected.map((skill) => lintSkill(skill)))).flat();
-  // A SKILL.md that was not loaded (bad frontmatter, too long, …) fails a full lint: an agent would not get that skill.
-  // A shadowed one is a choice (the first of a name wins), and `lint <name>` is about that skill only.
-  const skipped = name === undefined ? catalog.warnings.filter((warning) => warning.code !== "skill_shadowed").length : 0;
+  // A SKILL.md that was not loaded (bad frontmatter, …) fails a full lint: an agent would not get that skill. A shadowed one is a
+  // choice (the first of a name wins), one over-long description loads anyway (a lint warning), and `lint <name>` is about that skill only.
+  const skipped = name === undefined ? catalog.warnings.filter((warning) => !loadedAnyway.has(warning.code)).length : 0;
   const errors = findings.filter((finding) => finding.severity === "error").length;
   if (json) io.stdout.write(`${JSON.stringify({ findings, warnings: catalog.warnings })}\n`);
   else {
@@ -94,6 +94,8 @@ function summarizeLint(loaded: number, skipped: number, findings: number, errors
   ];
   return reasons.length === 0 ? head : `${head} Exit code 1: ${reasons.join(" and ")}.`;
 }
+
+const loadedAnyway = new Set<SkillCatalog["warnings"][number]["code"]>(["skill_shadowed", "skill_description_too_long"]);
 
 function writeWarnings(catalog: SkillCatalog, io: CliIo): void {
   for (const warning of catalog.warnings) io.stderr.write(`ctxkit skills: ${warning.code}: ${warning.message}\n`);

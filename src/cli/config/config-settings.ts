@@ -1,5 +1,5 @@
 import type { ConfigKey } from "../../config/config-schema.js";
-import { budgetModes, cacheTtls, compressionPolicyNames, deferToolsModes, notesLocations, providerNames, statusBarModes, vendorNames } from "../../config/config-values.js";
+import { budgetModes, cacheTtls, compressionPolicyNames, deferToolsModes, notesLocations, providerNames, reasoningRoundTripModes, statusBarModes, vendorNames } from "../../config/config-values.js";
 
 /** How a flag's or an environment variable's text becomes the config file's JSON value. */
 export type SettingInput = "text" | "integer" | "number" | "money" | "switch" | "list" | "repeatable";
@@ -85,6 +85,11 @@ export const configSettings = {
   cacheKey: {
     flag: "cache-key", input: "text", env: ["CTXKIT_CACHE_KEY"], group: "Model", value: "<key>",
     help: "prompt-cache routing key: OpenAI's prompt_cache_key, x-session-affinity for other OpenAI-compatible servers (default: the session id)",
+  },
+  reasoningRoundTrip: {
+    flag: "reasoning-round-trip", input: "text", env: ["CTXKIT_REASONING_ROUND_TRIP"], group: "Model", values: reasoningRoundTripModes, noun: "reasoning round-trip",
+    value: `<${reasoningRoundTripModes.join("|")}>`,
+    help: "OpenAI-compatible: which assistant turns carry their reasoning_content back (default: the vendor's rule; llama.cpp sends it on tool-call turns of gpt-oss models only)",
   },
   dataDir: {
     flag: "data-dir", input: "text", env: ["CTXKIT_DATA_DIR"], group: "Workspace and session", value: "<dir>",

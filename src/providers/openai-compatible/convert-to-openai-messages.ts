@@ -81,6 +81,9 @@ function convertAssistant(message: AssistantMessage, reasoningPolicy: ReasoningP
   // deepseek-ai/deepseek-harness discussions #739 and #1850). So such turns carry "".
   const emptyOnToolCalls = reasoningPolicy.onToolCallTurns && toolCalls.length > 0;
   if (reasoningPolicy.roundTrip === "send" && (reasoning !== undefined || emptyOnToolCalls)) wire.reasoning_content = reasoning ?? "";
+  // gpt-oss (harmony): only a tool-calling turn's analysis is rendered back; llama-server copies it into
+  // the template's `thinking` field only when the message has `tool_calls`.
+  if (reasoningPolicy.roundTrip === "tool-calls" && reasoning !== undefined && toolCalls.length > 0) wire.reasoning_content = reasoning;
   // OpenRouter verifies these items (Anthropic signatures, OpenAI encrypted reasoning) when the tool
   // loop continues; they go back whatever the reasoning_content policy is.
   if (reasoningDetails.length > 0) wire.reasoning_details = reasoningDetails;

@@ -5,6 +5,8 @@ import { resolveStreamTimeouts, type StreamTimeouts } from "../shared/stream-tim
 import {
   isOpenAICompatibleVendor,
   openAICompatibleVendors,
+  reasoningRoundTripFor,
+  reasoningRoundTrips,
   vendorProfiles,
   type OpenAICompatibleVendor,
   type ReasoningRoundTrip,
@@ -30,7 +32,10 @@ export interface OpenAICompatibleSettings {
   timeouts?: StreamTimeouts;
   /** The most characters one server-sent event may hold (default 64 Mi); a larger one ends the call with `provider_event_too_large`. */
   maxEventCharacters?: number;
-  /** Overrides the vendor's policy for sending assistant `reasoning_content` back. */
+  /**
+   * Overrides the vendor's policy for sending assistant `reasoning_content` back (default: the
+   * vendor's, or its rule for the model: llama.cpp sends it on tool-call turns of gpt-oss models).
+   */
   reasoningRoundTrip?: ReasoningRoundTrip;
   /** Where API keys are looked up (default process.env). */
   env?: Readonly<Record<string, string | undefined>>;
@@ -80,9 +85,9 @@ export function resolveOpenAICompatibleSettings(settings: OpenAICompatibleSettin
   const fetchFunction = settings.fetch ?? globalThis.fetch;
   if (typeof fetchFunction !== "function") throw configInvalid("`fetch` must be a function (Node 20 has a global fetch)");
   if (settings.stream !== undefined && typeof settings.stream !== "boolean") throw configInvalid("`stream` must be true or false");
-  const reasoningRoundTrip = settings.reasoningRoundTrip ?? profile.reasoningRoundTrip;
-  if (reasoningRoundTrip !== "send" && reasoningRoundTrip !== "strip") {
-    throw configInvalid(`\`reasoningRoundTrip\` must be "send" or "strip", got '${String(reasoningRoundTrip)}'`);
+  const reasoningRoundTrip = settings.reasoningRoundTrip ?? reasoningRoundTripFor(profile, settings.model);
+  if (!reasoningRoundTrips.includes(reasoningRoundTrip)) {
+    throw configInvalid(`\`reasoningRoundTrip\` must be "send", "tool-calls" or "strip", got '${String(reasoningRoundTrip)}'`);
   }
   const resolved: ResolvedOpenAICompatibleSettings = {
     profile,

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { startLoopbackServer, type LoopbackServer } from "../../testing/loopback-server.js";
-import type { ThinkingPart } from "../../types/index.js";
+import type { AssistantPart, ThinkingPart } from "../../types/index.js";
 import { createOpenAICompatible } from "./create-openai-compatible.js";
 import { convertToOpenAIMessages } from "./convert-to-openai-messages.js";
 import { normalizeOpenAIChunk } from "./normalize-openai-chunk.js";
@@ -124,3 +124,63 @@ describe("Groq's usage in x_groq", () => {
     expect(last.usage).toEqual({ inputTokens: 18, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 439, reasoningTokens: 0 });
   });
 });
+
+describe("gpt-oss on llama.cpp keeps its reasoning across tool calls", () => {
+  // The second-turn request a client really sent to llama-server serving gpt-oss (accepted, and
+  // rendered with the reasoning as the analysis message before the call: see the .harmony fixture).
+  const recordedTurn2 = JSON.parse(fixture("llamacpp-gpt-oss-turn2-request.json")) as {
+    messages: Array<{ role: string; content: string; reasoning_content?: string; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string }>;
+    tools: Array<{ function: { name: string; description: string; parameters: Record<string, unknown> } }>;
+  };
+  const [system, question, , result] = recordedTurn2.messages;
+  const runCommand = recordedTurn2.tools[0]!.function;
+
+  async function secondRequest(model: string, reasoningRoundTrip?: "send" | "tool-calls" | "strip") {
+    server = await startLoopbackServer([
+      { headers: sseHeaders, chunks: sseEvents(fixture("llamacpp-gpt-oss-tool-call-stream.sse")) },
+      { headers: sseHeaders, chunks: ['data: {"choices":[{"finish_reason":"stop","index":0,"delta":{"content":"It is 19:35."}}],"object":"chat.completion.chunk"}\n\n', "data: [DONE]\n\n"] },
+    ]);
+    const provider = createOpenAICompatible({ vendor: "llamacpp", model, baseURL: server.url, env: {}, ...(reasoningRoundTrip ? { reasoningRoundTrip } : {}) });
+    const first = request({ system: { staticText: system!.content }, tools: [runCommand], messages: [user("u", question!.content)] });
+    const done = (await collect(provider.stream(first))).at(-1) as { type: string; response: { content: AssistantPart[] } };
+    expect(done.type).toBe("done");
+    const turn2 = { ...first, messages: [...first.messages, assistant("a", done.response.content), toolResult("t", "rYFP", "run_command", result!.content)] };
+    expect((await collect(provider.stream(turn2))).at(-1)?.type).toBe("done");
+    return JSON.parse(server.requests[1]!.body) as { messages: Array<Record<string, unknown>>; tools: unknown };
+  }
+
+  it("sends reasoning_content back on the tool-calling turn of a gpt-oss model: the recorded second request, message for message", async () => {
+    const sent = await secondRequest("gpt-oss-20b");
+    // ctxkit sends `content: null` on a turn with only tool calls (the recorded client sent ""); newer
+    // llama-server builds drop `content` from such a gpt-oss turn anyway.
+    const expected = recordedTurn2.messages.map((message) => (message.tool_calls ? { ...message, content: null } : message));
+    expect(sent.messages).toEqual(expected);
+    expect(sent.messages[2]!.reasoning_content).toBe("We need to run date command.");
+    expect(sent.tools).toEqual(recordedTurn2.tools);
+  });
+
+  it("matches the gpt-oss family by model id (llama-server aliases, GGUF repositories, Ollama tags)", () => {
+    for (const model of ["ggml-org/gpt-oss-120b-GGUF", "GPT-OSS:20b"]) {
+      expect(createOpenAICompatible({ vendor: "llamacpp", model, baseURL: "http://127.0.0.1:9", env: {} }).serialize(turnWithReasoning()).body).toContain('"reasoning_content":"Need the date."');
+    }
+  });
+
+  it("keeps stripping for other models on llama.cpp (Qwen3's template drops it anyway), and the setting overrides the rule", async () => {
+    const qwen = await secondRequest("Qwen3-8B-Q4_K_M.gguf");
+    expect(qwen.messages[2]).not.toHaveProperty("reasoning_content");
+    await server?.close();
+    const overridden = await secondRequest("gpt-oss-20b", "strip");
+    expect(overridden.messages[2]).not.toHaveProperty("reasoning_content");
+  });
+
+  it("sends no reasoning_content on a gpt-oss turn without tool calls (harmony drops a final answer's analysis)", () => {
+    const provider = createOpenAICompatible({ vendor: "llamacpp", model: "gpt-oss-20b", baseURL: "http://127.0.0.1:9", env: {} });
+    const answered = request({ messages: [user("u", "Hi"), { ...assistant("a", [{ type: "thinking", thinking: "Greet." }, { type: "text", text: "Hello!" }]), stopReason: "stop", rawStopReason: "stop" }, user("u2", "Bye")] });
+    expect(provider.serialize(answered).body).not.toContain("reasoning_content");
+  });
+});
+
+function turnWithReasoning() {
+  const call = { type: "tool_call" as const, id: "c1", name: "run_command", argumentsText: '{"command":"date"}', arguments: { command: "date" } };
+  return request({ messages: [user("u", "Time?"), assistant("a", [{ type: "thinking", thinking: "Need the date." }, call]), toolResult("t", "c1", "run_command", "19:35")] });
+}

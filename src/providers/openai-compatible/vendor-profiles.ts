@@ -18,9 +18,19 @@ export type OpenAICompatibleVendor = (typeof openAICompatibleVendors)[number];
 
 /**
  * Whether assistant `reasoning_content` is sent back in later requests. "send" replays the model's
- * reasoning next to its tool calls; "strip" leaves it out of the wire messages.
+ * reasoning on every assistant turn; "tool-calls" only on turns that call tools (what gpt-oss's
+ * harmony format renders); "strip" leaves it out of the wire messages.
  */
-export type ReasoningRoundTrip = "send" | "strip";
+export type ReasoningRoundTrip = "send" | "tool-calls" | "strip";
+
+export const reasoningRoundTrips: readonly ReasoningRoundTrip[] = ["send", "tool-calls", "strip"];
+
+/** A vendor's exception for a model family, matched on the model id the server is asked for. */
+export interface VendorModelRule {
+  /** Matched against the model id (`gpt-oss-20b`, `ggml-org/gpt-oss-120b-GGUF`, `gpt-oss:20b`). */
+  model: RegExp;
+  reasoningRoundTrip: ReasoningRoundTrip;
+}
 
 /** Where the vendor reports prompt tokens served from its cache (documentation only: all are read). */
 export type CachedTokensField = "prompt_tokens_details.cached_tokens" | "prompt_cache_hit_tokens" | "usage.cached_tokens" | "timings.cache_n";
@@ -42,6 +52,13 @@ export interface VendorProfile {
    * passed back to the API." otherwise (deepseek-ai/deepseek-harness discussions #739, #1850).
    */
   reasoningOnToolCallTurns?: boolean;
+  /** Exceptions by model id, first match wins; the settings' own `reasoningRoundTrip` overrides them. */
+  modelRules?: readonly VendorModelRule[];
+}
+
+/** The reasoning round-trip for `model` on this vendor: the first model rule that matches, else the vendor's. */
+export function reasoningRoundTripFor(profile: VendorProfile, model: string): ReasoningRoundTrip {
+  return profile.modelRules?.find((rule) => rule.model.test(model))?.reasoningRoundTrip ?? profile.reasoningRoundTrip;
 }
 
 function profile(fields: Omit<VendorProfile, "label">): VendorProfile {
@@ -60,6 +77,11 @@ function profile(fields: Omit<VendorProfile, "label">): VendorProfile {
  * - Ollama, vLLM, llama.cpp: the chat template decides what is rendered; Qwen3's template drops the
  *   `<think>` content of turns before the last user query anyway → "strip". Override with "send"
  *   for a local model whose template renders `reasoning_content` inside a tool loop.
+ * - gpt-oss on llama.cpp is such a model: its harmony format expects the analysis (chain of thought)
+ *   of a tool-calling turn back, and llama-server copies `reasoning_content` of an assistant message
+ *   with `tool_calls` into the template's `thinking` field ("Copy reasoning to the "thinking" field as
+ *   expected by the gpt-oss template", common/chat.cpp); the template renders it as
+ *   `<|channel|>analysis<|message|>…<|end|>` before the call (see fixtures/README.md) → "tool-calls".
  */
 export const vendorProfiles: Readonly<Record<OpenAICompatibleVendor, VendorProfile>> = {
   // usage.prompt_tokens_details.cached_tokens (automatic caching of prefixes ≥ 1024 tokens).
@@ -98,6 +120,7 @@ export const vendorProfiles: Readonly<Record<OpenAICompatibleVendor, VendorProfi
     requiresApiKey: false,
     cachedTokensField: "timings.cache_n",
     reasoningRoundTrip: "strip",
+    modelRules: [{ model: /gpt-oss/i, reasoningRoundTrip: "tool-calls" }],
   }),
   // usage.prompt_cache_hit_tokens / prompt_cache_miss_tokens; prompt_tokens = hit + miss.
   deepseek: profile({
