@@ -28,8 +28,15 @@ export interface StatusBarConfig {
 }
 
 export interface UntrustedContentConfig {
-  /** --trust-workspace or `trustWorkspace` in the user's config: workspace results are not tagged. */
+  /**
+   * --trust-workspace, the user's recorded answer for this workspace (`trustedWorkspaces`) or
+   * `trustWorkspace` in the user's config: workspace results are not tagged and do not taint.
+   */
   trustWorkspace: boolean;
+  /** Whether the user decided (a flag, a recorded answer, the user config); if not, a terminal asks once. */
+  trustDecided: boolean;
+  /** The user's `allowUnderTaint`: tools that run without a question while untrusted content is in the context. */
+  allowUnderTaint: string[];
   /** Tools whose results count as external whatever they declare (`externalTools`). */
   externalTools: string[];
   /** The system-prompt section saying external content is data (`untrustedContentNotice`, default true). */
@@ -172,6 +179,8 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
   const deferTools = pick("deferTools");
   const userAllow = inputs.userFile?.config.allow;
   if (userAllow) settings.allow = { value: userAllow, origin: { source: "user config", file: userConfigPath } };
+  const userAllowUnderTaint = inputs.userFile?.config.allowUnderTaint;
+  if (userAllowUnderTaint) settings.allowUnderTaint = { value: userAllowUnderTaint, origin: { source: "user config", file: userConfigPath } };
 
   const tools = resolveToolList(settingCandidates("tools", inputs), defaultToolNames, warnings);
   settings.tools = { value: tools.names, origin: tools.origin };
@@ -226,7 +235,8 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
     },
     allowLoopbackFetch: pick("allowLoopbackFetch", false)!,
     untrustedContent: {
-      trustWorkspace: pick("trustWorkspace", false)!,
+      ...workspaceTrust(),
+      allowUnderTaint: userAllowUnderTaint ?? [],
       externalTools: [...new Set(externalTools.map((item) => item.value))],
       notice: pick("untrustedContentNotice", true)!,
     },
@@ -256,6 +266,22 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
   if (settings.skills) settings.skills.value = resolved.skillDirectories;
   resolved.sources = { ...sourcesOf(settings), workspace: flags.workspace !== undefined ? "flag" : environment.CTXKIT_WORKSPACE !== undefined ? "environment" : "default" };
   return resolved;
+
+  /** The user's decision about this workspace: --trust-workspace, the recorded answer for its path, or the user config's `trustWorkspace`. */
+  function workspaceTrust(): { trustWorkspace: boolean; trustDecided: boolean } {
+    const recorded = userConfig?.trustedWorkspaces?.[workspace];
+    const chosen = settingCandidates("trustWorkspace", inputs)[0];
+    if (chosen?.origin.source === "flag" || (chosen?.value === true && recorded === undefined)) {
+      settings.trustWorkspace = chosen;
+      return { trustWorkspace: chosen.value, trustDecided: true };
+    }
+    if (recorded !== undefined) {
+      settings.trustWorkspace = { value: recorded, origin: { source: "user config", file: userConfigPath } };
+      return { trustWorkspace: recorded, trustDecided: true };
+    }
+    settings.trustWorkspace = chosen ?? { value: false, origin: { source: "default" } };
+    return { trustWorkspace: chosen?.value ?? false, trustDecided: chosen !== undefined };
+  }
 
   /** Where a relative path of a setting is resolved: the current directory for flags and variables, the workspace for its file, the file's folder for the user's. */
   function placeOf(key: ConfigKey): string {

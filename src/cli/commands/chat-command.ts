@@ -4,6 +4,7 @@ import type { CacheMiss, SubAgentRun, Usage } from "../../types/index.js";
 import { createChatInput } from "../chat-input.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
+import { askWorkspaceTrust } from "../ask-workspace-trust.js";
 import { createConfirmationHandler } from "../confirm-prompt.js";
 import { createInstructionsAnnouncer } from "../../context/project-instructions/create-instructions-announcer.js";
 import { createAgentFromConfig } from "../create-agent-from-config.js";
@@ -42,6 +43,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     commands: () => [...chatCommands, ...skillCommands],
     onQueued: (message) => io.stdout.write(`\n${style.dim(`(queued for after this turn: ${preview(message)})`)}\n`),
   });
+  await askWorkspaceTrust(config, io, { readLine: input.nextAnswer, output: io.stdout, style });
   const { agent, session, resumed, warnings, skills, mcp } = await createAgentFromConfig(config, {
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
     onProtectedFilesRestored: (report) => io.stderr.write(`ctxkit chat: ${describeRestored(report)}\n`),

@@ -3,6 +3,7 @@ import { describeRestored } from "../describe-restored.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { toCliMessage } from "../cli-error-message.js";
+import { askWorkspaceTrust } from "../ask-workspace-trust.js";
 import { createConfirmationHandler, lineReader } from "../confirm-prompt.js";
 import { createInstructionsAnnouncer } from "../../context/project-instructions/create-instructions-announcer.js";
 import { createAgentFromConfig } from "../create-agent-from-config.js";
@@ -43,6 +44,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const style = createTerminalStyle(!flags.json && shouldUseColor(io.stdout, config.color, io.env));
   const diagnosticStyle = createTerminalStyle(shouldUseColor(io.stderr, config.color, io.env));
   const answers = lineReader(io.stdin);
+  await askWorkspaceTrust(config, io, { readLine: answers.next, output: io.stderr, style: diagnosticStyle });
   const unanswered: string[] = [];
   const guarded: string[] = [];
   // Loaded only when the OTEL_* variables ask for traces: a plain run never imports the SDK.
