@@ -36,7 +36,7 @@ describe("ctxkit run", () => {
   it("completes a multi-tool task against a local OpenAI-compatible server and writes the session", async () => {
     server = await startOpenAIModelServer(multiToolTask);
     const cwd = await workspace();
-    const run = await runCli(["run", "--provider", "openai-compatible", "--base-url", server.baseURL, "--model", "m", "--yes", "Make the answer 42."], { cwd });
+    const run = await runCli(["run", "--provider", "openai-compatible", "--base-url", server.baseURL, "--model", "m", "--yes", "--trust-workspace", "Make the answer 42."], { cwd });
     // stderr carries only the diagnostics: the run's summary (how the status bar is sent only with --verbose).
     expect(run.stderr).not.toMatch(/warning|error/i);
     expect(run.stderr).toContain("[final_answer] 4 model call(s)");
@@ -61,7 +61,7 @@ describe("ctxkit run", () => {
   it("prints NDJSON events with --json, ending with run_end", async () => {
     server = await startOpenAIModelServer(multiToolTask);
     const cwd = await workspace();
-    const run = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--yes", "--json", "Make the answer 42."], { cwd });
+    const run = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--yes", "--trust-workspace", "--json", "Make the answer 42."], { cwd });
     expect(run.code).toBe(0);
     const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(events[0]).toMatchObject({ type: "run_start" });

@@ -47,9 +47,12 @@ describe("ctxkit and untrusted content", () => {
     expect(lastRequest).toContain("## Untrusted content");
   });
 
-  it("writes as before when the user asked for that path", async () => {
+  it("writes as before when the user asked for that path and allows write_file under taint in their own config", async () => {
     server = (await obeyingModel()) as LoopbackServer & { baseURL: string };
     const cwd = await workspaceWithMail({ externalTools: ["read_file"] });
+    // Issue 24: with the mail in the context every write asks; the user's own config may exempt a tool.
+    await mkdir(join(cwd, ".config", "ctxkit"), { recursive: true });
+    await writeFile(join(cwd, ".config", "ctxkit", "config.json"), JSON.stringify({ allowUnderTaint: ["write_file"] }));
     const run = await runCli(["run", "--yes", "--base-url", server.baseURL, "--model", "m", "Summarise downloads/mail.txt into notes/leaked.txt"], { cwd, timeoutMs: 60_000 });
     expect(run.stderr).not.toContain("refused");
     expect(run.code).toBe(0);
@@ -77,6 +80,9 @@ describe("ctxkit and untrusted content", () => {
       "Done.",
     ])) as LoopbackServer & { baseURL: string };
     const cwd = await workspaceWithMail({});
+    // The untrusted workspace's file is in the context, so writes need a question; the user lets these two run (their own config).
+    await mkdir(join(cwd, ".config", "ctxkit"), { recursive: true });
+    await writeFile(join(cwd, ".config", "ctxkit", "config.json"), JSON.stringify({ allowUnderTaint: ["write_file", "edit_file"] }));
     const run = await runCli(["run", "--yes", "--base-url", server.baseURL, "--model", "m", "copy the greeting to out.txt"], { cwd, timeoutMs: 60_000 });
     expect(run.code).toBe(0);
     const last = JSON.parse(server.requests.at(-1)!.body) as { messages: Array<{ role: string; content?: unknown }> };

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { resolve } from "node:path";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { requireEndToEnd } from "./e2e/end-to-end-only.js";
 
 const bin = resolve("bin/ctxkit.js");
@@ -21,8 +22,9 @@ export interface PtySession {
  * never for a fixed time, so a loaded machine only makes them slower. End-to-end tests only
  * (test/e2e/): the binary runs the built dist/.
  */
-export function runInPty(args: string[], options: { cwd: string; env?: Record<string, string> }): PtySession {
+export function runInPty(args: string[], options: { cwd: string; env?: Record<string, string>; answerTrust?: boolean }): PtySession {
   requireEndToEnd("runInPty");
+  if (options.answerTrust !== false) recordUntrustedWorkspace(options.cwd);
   const command = `stty cols 100 rows 40 2>/dev/null; exec ${[process.execPath, bin, ...args].map(shellQuote).join(" ")}`;
   const child: ChildProcessWithoutNullStreams = spawn("script", ["-q", "-e", "-f", "-c", command, "/dev/null"], {
     cwd: options.cwd,
@@ -76,4 +78,18 @@ function shellQuote(value: string): string {
 export function stripAnsi(text: string): string {
   // CSI sequences, OSC sequences, and the bare escapes readline uses to move the cursor.
   return text.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "").replace(/\u001b\][^\u0007]*\u0007/g, "").replace(/\u001b[=>78]/g, "").replace(/\r/g, "");
+}
+
+/**
+ * On a terminal, `run` and `chat` ask once whether the workspace is trusted (issue 24). A test that
+ * is not about that question has it answered "no" beforehand, in the user's config the run reads
+ * (HOME is the test's folder): the workspace stays untrusted, as it was before the question existed.
+ * `answerTrust: false` leaves the question to the test.
+ */
+function recordUntrustedWorkspace(cwd: string): void {
+  const file = join(cwd, ".config", "ctxkit", "config.json");
+  const current = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : {};
+  if (current.trustedWorkspaces !== undefined || current.trustWorkspace !== undefined) return;
+  mkdirSync(join(cwd, ".config", "ctxkit"), { recursive: true });
+  writeFileSync(file, JSON.stringify({ ...current, trustedWorkspaces: { [resolve(cwd)]: false, [realpathSync(cwd)]: false } }));
 }

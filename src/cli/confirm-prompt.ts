@@ -83,8 +83,8 @@ async function confirmGuardedCall(call: ToolCallInfo, guard: NonNullable<ToolCal
   const { style, output } = policy;
   const why = guard.reasons.map((reason) => `\n  - ${escapeForTerminal(reason)}`).join("");
   const heading =
-    `\n${style.red("!")} ${style.bold(escapeForTerminal(call.name))} wants to use material that reached this conversation only through external content ` +
-    `(a page, a server, a downloaded file may have planted the instruction):${why}\n`;
+    `\n${style.red("!")} ${style.bold(escapeForTerminal(call.name))} needs your confirmation of this exact call: ` +
+    `untrusted content (a page, a server, a file you have not trusted) may have planted the instruction:${why}\n`;
   if (policy.interactive !== true) {
     output.write(`${heading}  refused: such a call needs your confirmation at a terminal; --yes and allow do not cover it\n`);
     policy.onUnanswered?.(call);

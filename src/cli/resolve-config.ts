@@ -23,6 +23,8 @@ export type { StatusBarConfig, UntrustedContentConfig } from "../config/agent-co
 export interface ResolvedConfig extends AgentConfig {
   /** The user's config file ($XDG_CONFIG_HOME/ctxkit/config.json), whether it exists or not: guarded against commands like the workspace's. */
   userConfigPath: string;
+  /** The agent's untrusted-content settings, and whether the user decided about the workspace's trust (if not, a terminal asks once). */
+  untrustedContent: AgentConfig["untrustedContent"] & { trustDecided: boolean };
   /** The cache settings; `sessionId` is filled in when the session starts, so the provider reads it on its first call. */
   cache: AgentConfig["cache"] & { sessionId?: string };
   /** --repair: resume a session the loader found damaged records in (see startSession's `repair`). */
@@ -90,7 +92,7 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
   pick("apiKey", undefined, isAnthropic ? ["ANTHROPIC_API_KEY"] : [...(speaksOpenAI ? ["OPENAI_API_KEY"] : []), ...vendorProfiles[vendor].apiKeyEnvVars]);
   const dataDir = resolve(workspace, pick("dataDir", configDefaults.dataDir)!);
   for (const key of ["model", "modelPath", "contextWindow", "requestTimeout", "idleTimeout", "cacheKey", "reasoningRoundTrip", "temperature", "maxOutputTokens", "system", "deferTools"] as const) pick(key);
-  for (const key of ["maxIterations", "compression", "cacheTtl", "statusBar", "statusBarTimestamps", "statusBarCounter", "statusBarTodo", "statusBarErrors", "statusBarState", "notes", "subAgents", "allowLoopbackFetch", "trustWorkspace", "untrustedContentNotice", "projectInstructions"] as const) {
+  for (const key of ["maxIterations", "compression", "cacheTtl", "statusBar", "statusBarTimestamps", "statusBarCounter", "statusBarTodo", "statusBarErrors", "statusBarState", "notes", "subAgents", "allowLoopbackFetch", "untrustedContentNotice", "projectInstructions"] as const) {
     pick(key, configDefaults[key] as never);
   }
   const yes = pick("yes", configDefaults.yes)!;
@@ -98,6 +100,9 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
   const color = pick("color");
   const userAllow = inputs.userFile?.config.allow;
   if (userAllow) settings.allow = { value: userAllow, origin: { source: "user config", file: userConfigPath } };
+  const userAllowUnderTaint = inputs.userFile?.config.allowUnderTaint;
+  if (userAllowUnderTaint) settings.allowUnderTaint = { value: userAllowUnderTaint, origin: { source: "user config", file: userConfigPath } };
+  const trustDecided = workspaceTrust();
 
   const tools = resolveToolList(settingCandidates("tools", inputs), defaultToolNames, warnings);
   settings.tools = { value: tools.names, origin: tools.origin };
@@ -131,6 +136,7 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
   const agent = resolveAgentConfig(settingValues(settings), workspace);
   const resolved: ResolvedConfig = {
     ...agent,
+    untrustedContent: { ...agent.untrustedContent, trustDecided },
     mcp,
     userConfigPath,
     ...(flags.session ? { sessionId: flags.session } : {}),
@@ -146,6 +152,26 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
   };
   resolved.sources = { ...sourcesOf(settings), workspace: flags.workspace !== undefined ? "flag" : environment.CTXKIT_WORKSPACE !== undefined ? "environment" : "default" };
   return resolved;
+
+  /**
+   * The user's decision about this workspace — --trust-workspace, the recorded answer for its path
+   * (`trustedWorkspaces`), or the user config's `trustWorkspace` — set as `trustWorkspace`; whether
+   * there was one (if not, a terminal asks once).
+   */
+  function workspaceTrust(): boolean {
+    const recorded = userConfig?.trustedWorkspaces?.[workspace];
+    const chosen = settingCandidates("trustWorkspace", inputs)[0];
+    if (chosen?.origin.source === "flag" || (chosen?.value === true && recorded === undefined)) {
+      settings.trustWorkspace = chosen;
+      return true;
+    }
+    if (recorded !== undefined) {
+      settings.trustWorkspace = { value: recorded, origin: { source: "user config", file: userConfigPath } };
+      return true;
+    }
+    settings.trustWorkspace = chosen ?? { value: configDefaults.trustWorkspace, origin: { source: "default" } };
+    return chosen !== undefined;
+  }
 
   /** Where a relative path of a setting is resolved: the current directory for flags and variables, the workspace for its file, the file's folder for the user's. */
   function placeOf(key: ConfigKey): string {

@@ -16,8 +16,10 @@ export interface StatusBarConfig {
 }
 
 export interface UntrustedContentConfig {
-  /** `trustWorkspace`: workspace results are not tagged. */
+  /** `trustWorkspace`: workspace results are not tagged and do not make the context untrusted. */
   trustWorkspace: boolean;
+  /** The user's `allowUnderTaint`: tools that run without a question while untrusted content is in the context. */
+  allowUnderTaint: string[];
   /** Tools whose results count as external whatever they declare (`externalTools`). */
   externalTools: string[];
   /** The system-prompt section saying external content is data (`untrustedContentNotice`, default true). */

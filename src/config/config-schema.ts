@@ -49,6 +49,8 @@ export const configFileSchema = v.strictObject({
   yes: v.optional(flag()),
   allowLoopbackFetch: v.optional(flag()),
   trustWorkspace: v.optional(flag()),
+  trustedWorkspaces: v.optional(v.record(v.string(), flag(), 'must be an object of workspace paths, {"/path": true | false}')),
+  allowUnderTaint: v.optional(names()),
   externalTools: v.optional(names()),
   untrustedContentNotice: v.optional(flag()),
   maxIterations: v.optional(positiveInteger()),

@@ -53,7 +53,7 @@ export function resolveAgentConfig(settings: ConfigFile, workspace: string): Age
     },
     subAgents: value.subAgents,
     allowLoopbackFetch: value.allowLoopbackFetch,
-    untrustedContent: { trustWorkspace: value.trustWorkspace, externalTools: [...new Set(file.externalTools ?? [])], notice: value.untrustedContentNotice },
+    untrustedContent: { trustWorkspace: value.trustWorkspace, allowUnderTaint: [...new Set(file.allowUnderTaint ?? [])], externalTools: [...new Set(file.externalTools ?? [])], notice: value.untrustedContentNotice },
     skillDirectories: (file.skills ?? []).map(place),
     mcp,
     ...(file.deferTools === undefined ? {} : { deferTools: file.deferTools }),

@@ -75,8 +75,18 @@ function checkMeta(value: unknown, path: string): ShapeProblem {
     expectString(value.createdAt, `${path}.createdAt`) ??
     (value.derived === undefined ? undefined : checkDerived(value.derived, `${path}.derived`)) ??
     (value.subAgent === undefined ? undefined : checkSubAgentRun(value.subAgent, `${path}.subAgent`)) ??
-    (value.external === undefined ? undefined : checkExternal(value.external, `${path}.external`))
+    (value.external === undefined ? undefined : checkExternal(value.external, `${path}.external`)) ??
+    (value.provenance === undefined ? undefined : checkProvenance(value.provenance, `${path}.provenance`))
   );
+}
+
+// Where a derived message's untrusted material came from: the runtime guard reads it.
+function checkProvenance(value: unknown, path: string): ShapeProblem {
+  if (!isPlainObject(value)) return expectObject(value, path);
+  return expectArrayOf(value.untrusted, `${path}.untrusted`, (entry, at) => {
+    if (!isPlainObject(entry)) return expectObject(entry, at);
+    return expectString(entry.source, `${at}.source`) ?? expectOneOf(entry.trust, ["external", "workspace"], `${at}.trust`);
+  });
 }
 
 // How an outside tool result was tagged: the status bar and the viewer read these fields.

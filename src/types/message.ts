@@ -25,6 +25,24 @@ export interface MessageMeta {
   subAgent?: SubAgentRun;
   /** Set on a tool result that came from outside and was tagged as data (see `ExternalInfo`). */
   external?: ExternalInfo;
+  /**
+   * Set on a message the harness derived from untrusted material (a summary, an archive, a stub, a
+   * note, a skill body from an untrusted workspace): where that material came from. A derived text
+   * is as untrusted as what it was derived from (issue 24: no path makes tainted text clean).
+   */
+  provenance?: Provenance;
+}
+
+/** Where a derived message's untrusted material came from: the union of its sources. */
+export interface Provenance {
+  untrusted: UntrustedSource[];
+}
+
+/** One untrusted source: the tool (or place) it came from and how far it is trusted. */
+export interface UntrustedSource {
+  source: string;
+  /** `external`: from outside (a page, a server); `workspace`: files of a workspace the user has not trusted. */
+  trust: "external" | "workspace";
 }
 
 /**

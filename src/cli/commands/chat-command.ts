@@ -5,6 +5,7 @@ import { createChatInput } from "../chat-input.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { askBudgetApproval } from "../ask-budget-approval.js";
+import { askWorkspaceTrust } from "../ask-workspace-trust.js";
 import { createConfirmationHandler } from "../confirm-prompt.js";
 import { createAgentFromConfig } from "../../config/create-agent-from-config.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
@@ -46,6 +47,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     keepInHistory: (message) => !/^\/(exit|quit)$/.test(message.trim()),
     onQueued: (message) => io.stdout.write(`\n${style.dim(`(queued for after this turn: ${preview(message)})`)}\n`),
   });
+  await askWorkspaceTrust(setup, io, { readLine: input.nextAnswer, output: io.stdout, style });
   // The library's call, with the CLI's resolved settings (as `ctxkit run` makes it).
   const configured = await createAgentFromConfig({
     ...setup.inputs,

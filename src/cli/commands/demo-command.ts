@@ -62,7 +62,9 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
   const provider = createScriptedProvider({ turns: demoTurns, name: "scripted-demo", model: "scripted-demo" });
   // No config files: the demo is the same offline run on every machine (a user's maxIterations or
   // compression setting would change it or make it fail).
-  const config = resolveConfig({ workspace, tools: "all", yes: true, notes: "off" }, {}, { readConfigFiles: false });
+  // The workspace is one the demo just wrote, so it is trusted: its files do not make the context
+  // untrusted, and no question is asked (the demo runs offline, without a terminal, in CI).
+  const config = resolveConfig({ workspace, tools: "all", yes: true, notes: "off", "trust-workspace": true }, {}, { readConfigFiles: false });
   const { agent, session, mcp } = await createAgentFromConfig({
     workspace: config.workspace,
     settings: settingValues(config.settings),

@@ -5,6 +5,7 @@ import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { toCliMessage } from "../cli-error-message.js";
 import { askBudgetApproval } from "../ask-budget-approval.js";
+import { askWorkspaceTrust } from "../ask-workspace-trust.js";
 import { createConfirmationHandler, lineReader } from "../confirm-prompt.js";
 import { createAgentFromConfig } from "../../config/create-agent-from-config.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
@@ -42,6 +43,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const style = createTerminalStyle(!flags.json && shouldUseColor(io.stdout, config.color, io.env));
   const diagnosticStyle = createTerminalStyle(shouldUseColor(io.stderr, config.color, io.env));
   const answers = lineReader(io.stdin);
+  await askWorkspaceTrust(setup, io, { readLine: answers.next, output: io.stderr, style: diagnosticStyle });
   const unanswered: string[] = [];
   const guarded: string[] = [];
   // Loaded only when the OTEL_* variables ask for traces: a plain run never imports the SDK.

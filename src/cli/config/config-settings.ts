@@ -124,8 +124,18 @@ export const configSettings = {
   },
   trustWorkspace: {
     flag: "trust-workspace", input: "switch", group: "Tools and context",
-    help: "the workspace's files are yours: show tool results from them as they are (default: tagged as untrusted data, like web pages)",
+    help: "the workspace's files are yours (for automation; on a terminal ctxkit asks once per workspace): its files are shown as they are and do not make the conversation untrusted (default: tagged as untrusted data, like web pages)",
     workspace: { userOnly: { why: "a cloned repository could vouch for itself" } },
+  },
+  trustedWorkspaces: {
+    input: "text",
+    help: 'your answers to "trust this workspace?", by absolute path ({"/path": true | false}); ctxkit asks on a terminal the first time and records the answer here',
+    workspace: { userOnly: { why: "a cloned repository could vouch for itself" } },
+  },
+  allowUnderTaint: {
+    input: "list",
+    help: "tools that run without a question while untrusted content (a page, an MCP result, an untrusted workspace's files) is in the conversation; calls whose arguments match that content are still asked about",
+    workspace: { userOnly: { why: "a cloned repository could let a page it points to run commands" } },
   },
   externalTools: { input: "list", help: "tools whose results count as external content whatever they declare (added to the user's list)" },
   untrustedContentNotice: {

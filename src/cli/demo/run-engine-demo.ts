@@ -36,7 +36,7 @@ export async function runEngineDemo(io: CliIo, options: { workspace: string; jso
   });
   say(`${options.style.bold("ctxkit demo --engine")} — the embedded llama.cpp engine on a ${options.style.yellow("generated random-weight model")}: its text is NOISE, the engine and its KV cache are real\n`);
   say(`${options.style.dim(`model: ${modelPath}`)}\n${options.style.dim(`task: ${demoTask}`)}\n\n`);
-  const config = resolveConfig({ workspace: options.workspace, tools: "read_file,list_dir,glob,grep", notes: "off" }, {}, { readConfigFiles: false });
+  const config = resolveConfig({ workspace: options.workspace, tools: "read_file,list_dir,glob,grep", notes: "off", "trust-workspace": true }, {}, { readConfigFiles: false });
   const { agent, session } = await createAgentFromConfig({ workspace: config.workspace, settings: settingValues(config.settings), provider, system: demoSystemPrompt, confirmToolCall: async () => false });
   const renderer = createEventRenderer({ write: say, style: options.style, spinner: false });
   let stopReason = "";

@@ -1,4 +1,4 @@
-import type { Message } from "../../types/index.js";
+import type { Message, UntrustedSource } from "../../types/index.js";
 import { groupIntoUnits } from "./conversation-units.js";
 import { COMPRESSED_MARKER, derivedId, isCompressedMessage } from "./markers.js";
 import type { SummarySource } from "./summarizer.js";
@@ -48,7 +48,7 @@ export function findArchiveRanges(messages: readonly Message[], from: number, to
 }
 
 /** The archive message that replaces a range: one line per turn, each naming the message it came from. */
-export function createArchiveMessage(range: ArchiveRange, lines: string, batch: number, now: Date): Message {
+export function createArchiveMessage(range: ArchiveRange, lines: string, batch: number, now: Date, untrusted: UntrustedSource[] = []): Message {
   const first = range.sources[0]!.messageId ?? "";
   const last = range.sources.at(-1)!.messageId ?? "";
   return {
@@ -60,6 +60,8 @@ export function createArchiveMessage(range: ArchiveRange, lines: string, batch: 
       origin: "harness",
       createdAt: now.toISOString(),
       derived: { kind: "archive", replaces: range.sources.flatMap((source) => (source.messageId ? [source.messageId] : [])), batch },
+      // A summary of untrusted content is as untrusted as the content (issue 24).
+      ...(untrusted.length > 0 ? { provenance: { untrusted } } : {}),
     },
   };
 }

@@ -1,4 +1,4 @@
-import { derivedOf, type Message } from "../../types/index.js";
+import { derivedOf, type Message, type UntrustedSource } from "../../types/index.js";
 import { groupIntoUnits } from "./conversation-units.js";
 import { COMPRESSED_MARKER, derivedId } from "./markers.js";
 import { parseSections } from "./sectioned-summary.js";
@@ -35,7 +35,7 @@ export function findCompactionRange(messages: readonly Message[], from: number, 
   return { start: units[0]!.start, end: units.at(-1)!.end, sources, ...(previousSummary ? { previousSummary } : {}) };
 }
 
-export function createSummaryMessage(range: CompactionRange, summary: string, firstId: string, lastId: string, batch: number, now: Date): Message {
+export function createSummaryMessage(range: CompactionRange, summary: string, firstId: string, lastId: string, batch: number, now: Date, untrusted: UntrustedSource[] = []): Message {
   return {
     role: "user",
     content:
@@ -46,6 +46,8 @@ export function createSummaryMessage(range: CompactionRange, summary: string, fi
       origin: "harness",
       createdAt: now.toISOString(),
       derived: { kind: "summary", replaces: range.sources.flatMap((source) => (source.messageId ? [source.messageId] : [])), batch },
+      // A summary of untrusted content is as untrusted as the content (issue 24).
+      ...(untrusted.length > 0 ? { provenance: { untrusted } } : {}),
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Message } from "../../types/index.js";
 import type { StablePrefix } from "../stable-prefix.js";
 import type { SummarySource } from "./summarizer.js";
+import { unionOfSources } from "../external-content/message-provenance.js";
 import { createArchiveMessage, findArchiveRanges } from "./archive-turns.js";
 import { groupIntoUnits } from "./conversation-units.js";
 import { planToolResultClearing } from "./clear-old-tool-results.js";
@@ -94,7 +95,7 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
       // model call, so an archive costs nothing but the cache rebuild it causes — and keeps the
       // lines a model summary most often loses. Only a full compaction asks the summariser.
       const lines = summarizeTurns({ purpose: "turns", sources: range.sources, maxTokens, ...(known ? { known } : {}) });
-      archives.push(createArchiveMessage(range, lines, input.batch, input.now));
+      archives.push(createArchiveMessage(range, lines, input.batch, input.now, unionOfSources(messages.slice(range.start, range.end))));
       turns += range.sources.length;
     }
     for (const [index, range] of [...ranges.entries()].reverse()) archived.splice(range.start, range.end - range.start, archives[index]!);
@@ -120,7 +121,7 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
       stats,
       input.signal,
     );
-    const message = createSummaryMessage(range, summary, messages[range.start]!.meta.id, messages[range.end - 1]!.meta.id, input.batch, input.now);
+    const message = createSummaryMessage(range, summary, messages[range.start]!.meta.id, messages[range.end - 1]!.meta.id, input.batch, input.now, unionOfSources(messages.slice(range.start, range.end)));
     const compacted = [...messages.slice(0, range.start), message, ...messages.slice(range.end)];
     const step = `compacted ${range.end - range.start} messages into a summary`;
     consider(withClearing(clear(compacted), project, { archivedTurns: 0, fullCompaction: true, steps: [step] }));

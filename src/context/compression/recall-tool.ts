@@ -118,7 +118,8 @@ function withProvenance(content: string, external: boolean): ToolOutput | string
 }
 
 function isExternalMessage(message: Message): boolean {
-  return message.role === "tool" && message.meta.external !== undefined;
+  // A summary, archive or stub derived from untrusted content carries its sources (`meta.provenance`).
+  return (message.role === "tool" && message.meta.external !== undefined) || (message.meta.provenance?.untrusted.length ?? 0) > 0;
 }
 
 function carriesExternalContent(text: string): boolean {

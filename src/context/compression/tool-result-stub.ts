@@ -64,6 +64,9 @@ export function createToolResultStub(input: StubInput): ToolMessage {
       origin: "harness",
       createdAt: input.now.toISOString(),
       derived: { kind: "stub", blobId, replaces: result.meta.id, batch: input.batch },
+      // The stub keeps the original's tag record: its kept lines are the same untrusted text (issue 24).
+      ...(result.meta.external ? { external: result.meta.external } : {}),
+      ...(result.meta.provenance ? { provenance: result.meta.provenance } : {}),
     },
   };
 }

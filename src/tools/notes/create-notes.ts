@@ -1,6 +1,7 @@
 import type { ContextPolicy } from "../../context/context-policy.js";
 import { ToolError, type Tool, type ToolSource, type UserMessage } from "../../types/index.js";
 import { createNotesFile, type NotesFile } from "./notes-file.js";
+import { readNotesProvenance, recordNotesProvenance } from "./notes-provenance.js";
 
 export const notesReadToolName = "notes_read";
 export const notesWriteToolName = "notes_write";
@@ -49,7 +50,9 @@ export function createNotes(options: NotesOptions): NotesPolicy {
     source,
     async execute() {
       const text = await file.read();
-      return text === "" ? "The notes are empty." : text;
+      if (text === "") return "The notes are empty.";
+      // Notes written from untrusted content come back as untrusted (see notes-provenance.ts).
+      return (await readNotesProvenance(file.path)).length > 0 ? { content: text, source: "external" } : text;
     },
   };
   const write: Tool<{ text: string; mode?: "append" | "replace" }> = {
@@ -70,7 +73,7 @@ export function createNotes(options: NotesOptions): NotesPolicy {
     },
     risk: "write",
     source,
-    async execute({ text, mode = "append" }) {
+    async execute({ text, mode = "append" }, context) {
       const current = mode === "append" ? await file.read() : "";
       const next = mode === "append" && current !== "" ? `${current.replace(/\n+$/, "")}\n\n${text.trim()}\n` : `${text.trim()}\n`;
       if (next.length > maxCharacters) {
@@ -81,6 +84,7 @@ export function createNotes(options: NotesOptions): NotesPolicy {
         );
       }
       await file.write(next);
+      await recordNotesProvenance(file.path, context.messages ?? [], mode);
       return `Notes ${mode === "append" ? "updated" : "replaced"}: ${next.length.toLocaleString("en-US")} characters in ${label}.`;
     },
   };

@@ -1,3 +1,4 @@
+import { unionOfSources } from "../../external-content/message-provenance.js";
 import type { Message, ToolMessage } from "../../../types/index.js";
 import { toolCallsOf } from "../../../types/index.js";
 import type { CompressionSettings } from "../compression-options.js";
@@ -54,7 +55,10 @@ export function createCombinedPolicy(settings: CompressionSettings): Compression
             : `${compressedHeader(message.content.length, 0)} Summarised together with the other results of this turn, in the result of call ${first.toolCallId}; full text: ${blobs[position]} (recall {"blob": "${blobs[position]}"}).` +
               (message.isError ? `\n${keepFailures("", [{ label: "this call", kind: "tool", text: message.content, isError: true }]).trim()}` : "");
         const derived = { kind: "compressed" as const, replaces: position === 0 ? fresh.map((entry) => entry.message.meta.id) : [message.meta.id], blobIds: position === 0 ? blobs : [blobs[position]!], batch };
-        next[index] = { ...message, content, meta: { ...message.meta, id: derivedId(message.meta.id, `m${batch}`), origin: "harness", createdAt: state.now.toISOString(), derived } };
+        // The combined summary (position 0) is derived from every result: it carries all their untrusted sources.
+        const untrusted = position === 0 ? unionOfSources(fresh.map((entry) => entry.message)) : [];
+        const provenance = untrusted.length > 0 ? { provenance: { untrusted } } : {};
+        next[index] = { ...message, content, meta: { ...message.meta, id: derivedId(message.meta.id, `m${batch}`), origin: "harness", createdAt: state.now.toISOString(), derived, ...provenance } };
       }
       stats.summarizedResults += fresh.length;
       stats.tokensFreed += Math.max(0, fresh.reduce((sum, { message }) => sum + settings.counter.count(message.content), 0) - settings.counter.count(summary));
