@@ -40,7 +40,7 @@ export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<Agent
   if (flags.continue) {
     const latest = await latestSessionId(config);
     if (latest) config.sessionId = latest;
-    else notes.push(`no session to continue in ${sessionStoreFor(config).directory}; starting a new one.`);
+    else notes.push(`no session to continue in ${sessionStoreFor(config).location}; starting a new one.`);
   }
   const useInstructions = config.projectInstructions;
   const readInstructions = (): ProjectInstructions => (useInstructions ? loadProjectInstructions(config.workspace) : { files: [], text: "" });

@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Message } from "../types/index.js";
-import { createSessionStore, type SessionStore } from "./session-store.js";
+import { createSessionStore, type JsonlSessionStore } from "./session-store.js";
 import {
   assistantWithToolCall,
   createTempDirectory,
@@ -13,7 +13,7 @@ import {
 } from "./test-support/session-test-data.js";
 
 let temp: Awaited<ReturnType<typeof createTempDirectory>>;
-let store: SessionStore;
+let store: JsonlSessionStore;
 
 beforeEach(async () => {
   temp = await createTempDirectory();

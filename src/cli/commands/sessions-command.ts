@@ -1,5 +1,4 @@
 import { escapeForTerminal } from "../../context/escape-for-terminal.js";
-import { rm } from "node:fs/promises";
 import { parseCommandLine } from "../cli-options.js";
 import { formatUsageLine } from "../format-usage.js";
 import { formatSessionBudget } from "../format-session-budget.js";
@@ -45,7 +44,7 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
       return 0;
     }
     if (sessions.length === 0) {
-      io.stdout.write(`No sessions in ${store.directory}.\n`);
+      io.stdout.write(`No sessions in ${store.location}.\n`);
       return 0;
     }
     for (const session of sessions) {
@@ -81,11 +80,7 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
     const ids = positionals.slice(1);
     if (ids.length === 0) throw new CtxkitError("usage_invalid", "give the id of the session to remove (see 'ctxkit sessions list').");
     for (const sessionId of ids) {
-      const path = store.path(sessionId);
-      // Loading first: only a file that is a ctxkit session is deleted, and a missing id is an error.
-      await store.load(sessionId);
-      await rm(path);
-      await rm(`${path}.torn`, { force: true });
+      await store.remove(sessionId);
       io.stdout.write(`removed ${sessionId}\n`);
     }
     return 0;
