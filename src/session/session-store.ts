@@ -85,7 +85,7 @@ export function createSessionStore(options: SessionStoreOptions): JsonlSessionSt
       provider: prefix.provider,
       model: prefix.model,
     };
-    const prefixLine = serializeChecked(prefixRecord); // before touching the disk: bad input creates no file
+    const prefixLine = serializeStartRecord(prefixRecord); // before touching the disk: bad input creates no file
     await makePrivateDirectory(directory);
     const { id, filePath, handle } = await createUniqueFile(createOptions.id, createdAt);
     let writer: SessionWriter | undefined;
@@ -100,7 +100,7 @@ export function createSessionStore(options: SessionStoreOptions): JsonlSessionSt
         openRunIds: [],
         warnings: [],
         loaded: undefined,
-        pendingText: `${serializeChecked(header)}${prefixLine}`,
+        pendingText: `${serializeStartRecord(header)}${prefixLine}`,
         prefix,
         version: SESSION_FORMAT_VERSION,
       });
@@ -216,7 +216,7 @@ export function createSessionStore(options: SessionStoreOptions): JsonlSessionSt
   };
 }
 
-function serializeChecked(record: HeaderRecord | PrefixRecord): string {
+export function serializeStartRecord(record: HeaderRecord | PrefixRecord): string {
   const checked = validateSessionRecord(record);
   if (!checked.ok) {
     throw new SessionError("session_record_invalid", `Cannot start a session with an invalid ${record.type} record: ${checked.reason}.`);

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -29,7 +29,7 @@ export function findPostgresBinaries(): { initdb: string; pgCtl: string } | unde
  * is thrown away), no fsync. Postgres refuses to run as root ("cannot be run as root"), so as root
  * it runs as Debian's `postgres` user.
  */
-export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+export async function startThrowawayPostgres(options: { stopWhenProcessExits?: number } = {}): Promise<ThrowawayPostgres> {
   const binaries = findPostgresBinaries();
   if (binaries === undefined) {
     throw new ConfigError("dependency_missing", "PostgreSQL is not installed (no initdb found). Install it (apt-get install -y postgresql) or set CTXKIT_DATABASE_URL.");
@@ -45,6 +45,7 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     runAsPostgresUser(binaries.pgCtl, ["-D", dataFolder, "-l", join(folder, "postgres.log"), "-o", settings, "-w", "-t", "30", "start"]);
     const url = `postgres://ctxkit@127.0.0.1:${port}/postgres`;
     writeFileSync(join(folder, "url"), url);
+    if (options.stopWhenProcessExits !== undefined) startReaper(options.stopWhenProcessExits, binaries.pgCtl, folder);
     return { url, folder, stop: () => stopThrowawayPostgres(folder) };
   } catch (error) {
     stopThrowawayPostgres(folder);
@@ -63,6 +64,16 @@ export function stopThrowawayPostgres(folder: string): void {
     }
   }
   rmSync(folder, { recursive: true, force: true });
+}
+
+/**
+ * A detached shell that stops the cluster once `pid` is gone: a test worker can be killed before
+ * its exit handlers run, and a forgotten postmaster would outlive it.
+ */
+function startReaper(pid: number, pgCtl: string, folder: string): void {
+  const stop = `${isRoot() ? "runuser -u postgres -- " : ""}"${pgCtl}" -D "${folder}/data" -m immediate -w stop`;
+  const script = `while kill -0 ${pid} 2>/dev/null; do sleep 1; done; ${stop} >/dev/null 2>&1; rm -rf "${folder}"`;
+  spawn("sh", ["-c", script], { detached: true, stdio: "ignore" }).unref();
 }
 
 function isRoot(): boolean {
