@@ -9,7 +9,7 @@ import { createLlama } from "../providers/llama/index.js";
 import { createOpenAICompatible } from "../providers/openai-compatible/index.js";
 import { createOpenAIResponses } from "../providers/openai-responses/index.js";
 import type { Provider } from "../providers/provider.js";
-import { createSessionStore, type SessionStore, type SessionWriter, type SessionWarning } from "../session/index.js";
+import type { SessionWriter, SessionWarning } from "../session/index.js";
 import { createWebFetchTool, createWorkspaceTools } from "../tools/builtin/index.js";
 import type { Tool } from "../tools/tool.js";
 import { type SystemPrompt, ConfigError } from "../types/index.js";
@@ -18,6 +18,8 @@ import { createStatusBar, type StatusBar, type StatusBarModeDecision } from "../
 import type { ContextPolicy } from "../context/context-policy.js";
 import { detectSystemState } from "../agents/detect-system-state.js";
 import { createFileBlobStore } from "../session/blob-store.js";
+import { openSessionStoreFor } from "./open-session-store.js";
+import type { BlobStore } from "../types/index.js";
 import { findModelPricing } from "../session/pricing.js";
 import { createCompressionFromConfig } from "./create-compression-from-config.js";
 import type { CompressionPolicy } from "../context/compression/index.js";
@@ -129,10 +131,6 @@ export function createStatusBarFromConfig(config: ResolvedConfig, model: string,
     ...(onDecision ? { onDecision } : {}),
     ...(cacheLifetimeMs === undefined ? {} : { cacheLifetimeMs }),
   });
-}
-
-export function sessionStoreFor(config: ResolvedConfig): SessionStore {
-  return createSessionStore({ directory: join(config.dataDir, "sessions") });
 }
 
 export interface ConfiguredAgent {
@@ -253,12 +251,13 @@ async function createConfiguredAgent(
     ...(options.policies ?? []),
   ];
   const tools = [...options.builtinTools, ...options.mcpTools];
+  const store = await openSessionStoreFor(config);
   // Sub-agents: the `task` tool (explore, fork), unless --no-sub-agents. Children inherit the
   // policies that say so (source tags, the runtime guard, a share of the budget).
   tools.push(
     ...createTaskToolFromConfig(config, {
       provider,
-      sessionStore: sessionStoreFor(config),
+      sessionStore: store,
       confirmToolCall: options.confirmToolCall,
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.observeChildRun ? { observeChildRun: options.observeChildRun } : {}),
@@ -271,7 +270,7 @@ async function createConfiguredAgent(
     system: options.system ?? defaultSystemPrompt,
     tools,
     policies: context,
-    session: { store: sessionStoreFor(config), mode: config.sessionId ? "resume" : "new", ...(config.sessionId ? { id: config.sessionId } : {}), workspace: config.workspace, repair: config.repair },
+    session: { store, mode: config.sessionId ? "resume" : "new", ...(config.sessionId ? { id: config.sessionId } : {}), workspace: config.workspace, repair: config.repair },
     // The budget continues from what a resumed session spent; its line sits beside the status bar
     // (a tail only: the prefix the session recorded is unchanged).
     ...(budgetSettings
@@ -290,7 +289,7 @@ async function createConfiguredAgent(
     confirmToolCall: options.confirmToolCall,
     // A Qwen3 model on a local engine: the guard checks the prompt's real tokens too (template breaks).
     ...(servesQwen3Locally(config, provider.model) ? { prefixGuard: { promptTokens: "qwen3" as const } } : {}),
-    runtime: { maxIterations: config.maxIterations, blobStore: createFileBlobStore(join(config.dataDir, "blobs")), ...(options.clock ? { clock: options.clock } : {}) },
+    runtime: { maxIterations: config.maxIterations, blobStore: "blobs" in store ? (store.blobs as BlobStore) : createFileBlobStore(join(config.dataDir, "blobs")), ...(options.clock ? { clock: options.clock } : {}) },
   });
   const session = assembled.session!;
   sessionId = session.id;

@@ -5,7 +5,8 @@ import { loadForResume } from "../session/reorder-on-resume.js";
 import { CtxkitError, type GenerationSettings, type SystemPrompt } from "../types/index.js";
 import type { CliFlags } from "./cli-options.js";
 import type { CliIo } from "./cli-io.js";
-import { createProviderFromConfig, defaultSystemPrompt, sessionStoreFor } from "./create-agent-from-config.js";
+import { createProviderFromConfig, defaultSystemPrompt } from "./create-agent-from-config.js";
+import { openSessionStoreFor } from "./open-session-store.js";
 import { createRequestLoggingFetch } from "./log-requests-fetch.js";
 import { describeInstructionsChange, instructionsVersion, lastAnnouncedVersion, loadProjectInstructions, type ProjectInstructions } from "./project-instructions.js";
 import { resolveConfig, type ResolvedConfig } from "./resolve-config.js";
@@ -40,7 +41,7 @@ export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<Agent
   if (flags.continue) {
     const latest = await latestSessionId(config);
     if (latest) config.sessionId = latest;
-    else notes.push(`no session to continue in ${sessionStoreFor(config).location}; starting a new one.`);
+    else notes.push(`no session to continue in ${(await openSessionStoreFor(config)).location}; starting a new one.`);
   }
   const useInstructions = config.projectInstructions;
   const readInstructions = (): ProjectInstructions => (useInstructions ? loadProjectInstructions(config.workspace) : { files: [], text: "" });
@@ -53,7 +54,7 @@ export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<Agent
     // A resumed session keeps the system prompt it was started with, byte for byte (the cache stays
     // valid); changed instructions are announced in the trajectory instead.
     // Records out of order are refused here already, naming --repair; with it they are put back in order now.
-    const { loaded, reordered } = await loadForResume(sessionStoreFor(config), config.sessionId, config.repair);
+    const { loaded, reordered } = await loadForResume(await openSessionStoreFor(config), config.sessionId, config.repair);
     if (reordered) io.stderr.write(`${reordered.message}\n`);
     const stored = loaded.prefix.system;
     system = given ?? { ...stored };
@@ -101,7 +102,7 @@ function requireDirectory(workspace: string): void {
 }
 
 async function latestSessionId(config: ResolvedConfig): Promise<string | undefined> {
-  const sessions = (await sessionStoreFor(config).list()).filter((session) => session.error === undefined);
+  const sessions = (await (await openSessionStoreFor(config)).list()).filter((session) => session.error === undefined);
   sessions.sort((left, right) => (left.updatedAt < right.updatedAt ? 1 : left.updatedAt > right.updatedAt ? -1 : left.id < right.id ? 1 : -1));
   return sessions[0]?.id;
 }

@@ -47,6 +47,8 @@ export interface ResolvedConfig {
   apiKey?: string;
   workspace: string;
   dataDir: string;
+  /** Sessions (and durable runs) in PostgreSQL instead of `<dataDir>/sessions`. */
+  databaseUrl?: string;
   /** The user's config file ($XDG_CONFIG_HOME/ctxkit/config.json), whether it exists or not: guarded against commands like the workspace's. */
   userConfigPath: string;
   /** Provider time limits from --request-timeout / --idle-timeout (seconds) or CTXKIT_REQUEST_TIMEOUT / CTXKIT_IDLE_TIMEOUT. */
@@ -157,6 +159,7 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
   const contextWindow = pick("contextWindow");
   const compression = pick("compression", defaultCompression)!;
   const dataDir = resolve(workspace, pick("dataDir", ".ctxkit")!);
+  const databaseUrl = pick("databaseUrl");
   const requestTimeout = pick("requestTimeout");
   const idleTimeout = pick("idleTimeout");
   const cacheTtl = pick("cacheTtl", "5m")!;
@@ -201,6 +204,7 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
     ...(apiKey ? { apiKey } : {}),
     workspace,
     dataDir,
+    ...(databaseUrl ? { databaseUrl } : {}),
     userConfigPath,
     timeouts: {
       ...(requestTimeout === undefined ? {} : { firstByteMs: Math.round(requestTimeout * 1000) }),

@@ -3,13 +3,15 @@ import { join, resolve } from "node:path";
 import { INSPECT_TOKENIZERS, inspectFiles, loadOpenAIToolsFile, TRANSCRIPT_FORMATS, type InspectTokenizer, type TranscriptFormat } from "../../inspect/index.js";
 import { loadPricingSelection } from "../../session/load-pricing.js";
 import { ConfigError, TranscriptError } from "../../types/index.js";
-import { parseCommandLine, parsePositiveInteger } from "../cli-options.js";
+import { existsSync } from "node:fs";
+import { isValidSessionId } from "../../session/session-id.js";
+import { parseCommandLine, parsePositiveInteger, type CliFlags } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { formatInspectReport } from "../inspect/format-inspect-report.js";
 import { toInspectJson } from "../inspect/inspect-json.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 
-export const inspectHelp = `Usage: ctxkit inspect <file|dir…> [options]
+export const inspectHelp = `Usage: ctxkit inspect <file|dir|session id…> [options]
 
 Shows what the model saw on every call of a recorded run — a ctxkit session or another agent's
 transcript: prompt tokens, the tokens reusable from the previous call's prefix, the tokens the
@@ -31,6 +33,7 @@ Options:
                        default: each call's own model in the built-in catalog; the report says
                        which prices were used and when another model's were taken
   --limit <n>          analyse only the first n transcripts
+  --database-url <url> a session id reads that session from PostgreSQL (default: CTXKIT_DATABASE_URL)
   --json               print JSON: {transcripts: [{id, format, file, calls, totals, findings, notes}],
                        totals, findings, problems}; with one transcript the top level also has its calls
   --no-color           plain output
@@ -39,6 +42,19 @@ A folder stands for the transcripts in it (*.traj.json if it has any, else *.jso
 Records that cannot be read are reported on stderr as "file:line: reason"; the rest is still shown.
 Exit codes: 0 at least one transcript was read; 1 none could be; 2 a usage error.
 `;
+
+/**
+ * A path, or with `--database-url` / `CTXKIT_DATABASE_URL` a session id in the database (a private
+ * copy of its records is inspected: the same bytes as its JSONL file).
+ */
+async function resolveTranscript(item: string, flags: CliFlags, io: CliIo): Promise<string> {
+  const path = resolve(io.cwd, item);
+  if (existsSync(path) || !isValidSessionId(item)) return path;
+  const [{ resolveConfig }, { openSessionStoreFor, sessionFileFor }] = await Promise.all([import("../resolve-config.js"), import("../open-session-store.js")]);
+  const config = resolveConfig(flags, io.env, { cwd: io.cwd });
+  if (config.databaseUrl === undefined) return path;
+  return sessionFileFor(await openSessionStoreFor(config), item);
+}
 
 /** `ctxkit inspect`: per-call tokens, prefix reuse, cache breaks, cost and findings of recorded runs. */
 export async function inspectCommand(args: string[], io: CliIo): Promise<number> {
@@ -64,7 +80,7 @@ export async function inspectCommand(args: string[], io: CliIo): Promise<number>
   const tools = flags.tools === undefined ? undefined : loadOpenAIToolsFile(resolve(io.cwd, flags.tools));
 
   const report = await inspectFiles(
-    await expandTranscriptPaths(positionals.map((path) => resolve(io.cwd, path))),
+    await expandTranscriptPaths(await Promise.all(positionals.map((item) => resolveTranscript(item, flags, io)))),
     { format, tokenizer, pricing, ...(tools === undefined ? {} : { tools }), ...(limit === undefined ? {} : { limit }) },
   );
   for (const problem of report.problems) {

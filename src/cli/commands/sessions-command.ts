@@ -5,13 +5,13 @@ import { formatSessionBudget } from "../format-session-budget.js";
 import { describeSubAgents } from "../describe-sub-agents.js";
 import { collectSubAgentLinks } from "../../session/sub-agent-links.js";
 import type { CliIo } from "../cli-io.js";
-import { sessionStoreFor } from "../create-agent-from-config.js";
+import { openSessionStoreFor } from "../open-session-store.js";
 import { resolveConfig } from "../resolve-config.js";
 import { CtxkitError, textOf, type Message } from "../../types/index.js";
 
-export const sessionsHelp = `Usage: ctxkit sessions list [--workspace <dir>] [--data-dir <dir>] [--json]
-       ctxkit sessions show <id> [--workspace <dir>] [--data-dir <dir>] [--json]
-       ctxkit sessions rm <id…> [--workspace <dir>] [--data-dir <dir>]
+export const sessionsHelp = `Usage: ctxkit sessions list [--workspace <dir>] [--data-dir <dir> | --database-url <url>] [--json]
+       ctxkit sessions show <id> [--workspace <dir>] [--data-dir <dir> | --database-url <url>] [--json]
+       ctxkit sessions rm <id…> [--workspace <dir>] [--data-dir <dir> | --database-url <url>]
 
 list  the sessions stored in the workspace, oldest first; a session whose last task did not finish
       is marked (e.g. "[last task: error]")
@@ -23,6 +23,7 @@ rm    delete sessions (their files and any .torn file kept beside them)
 Options:
   --workspace <dir>  the workspace whose sessions these are (default: current directory)
   --data-dir <dir>   where they are stored (default <workspace>/.ctxkit)
+  --database-url <url>  read them from PostgreSQL instead (default: CTXKIT_DATABASE_URL)
   --json             print JSON instead of text (list, show)
 
 Exit codes: 0 done; 1 a session could not be read or found; 2 a usage error.
@@ -36,7 +37,7 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
     return flags.help ? 0 : 2;
   }
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });
-  const store = sessionStoreFor(config);
+  const store = await openSessionStoreFor(config);
   if (action === "list") {
     const sessions = await store.list();
     if (flags.json) {

@@ -28,6 +28,7 @@ Options:
                        (the prompt is then shaded by its character prefix)
   --tools <file>       OpenAI tool schemas for formats that do not record them (τ-bench, Claude Code, Codex)
   --workspace <dir>, --data-dir <dir>   where to find a session given by id
+  --database-url <url>                  find it in PostgreSQL instead (default: CTXKIT_DATABASE_URL)
 
 Exit codes: 0 stopped with Ctrl-C (the page is served until then); 1 nothing could be read;
 2 a usage error.
@@ -87,9 +88,11 @@ async function resolveInput(item: string, flags: ReturnType<typeof parseCommandL
   if (existsSync(path)) return path;
   if (!isValidSessionId(item)) throw new CtxkitError("option_invalid", `${item} is neither a file nor a session id.`);
   // Imported only for a session id: the configuration pulls in every provider and tool (a slower start).
-  const [{ resolveConfig }, { sessionStoreFor }] = await Promise.all([import("../resolve-config.js"), import("../create-agent-from-config.js")]);
+  const [{ resolveConfig }, { openSessionStoreFor, sessionFileFor }] = await Promise.all([import("../resolve-config.js"), import("../open-session-store.js")]);
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });
-  const file = sessionStoreFor(config).path(item);
+  const store = await openSessionStoreFor(config);
+  if (config.databaseUrl !== undefined) return sessionFileFor(store, item);
+  const file = store.path(item);
   if (!existsSync(file)) throw new CtxkitError("session_not_found", `No file ${item} and no session ${item} in ${config.dataDir}; see 'ctxkit sessions list'.`);
   return file;
 }

@@ -40,6 +40,7 @@ export const configFileSchema = v.strictObject({
   cacheTtl: v.optional(oneOf(cacheTtls)),
   cacheKey: v.optional(text()),
   dataDir: v.optional(text()),
+  databaseUrl: v.optional(text()),
   system: v.optional(text()),
   projectInstructions: v.optional(flag()),
   logRequests: v.optional(text()),

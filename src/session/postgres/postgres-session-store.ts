@@ -37,7 +37,8 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
   const maxSessionBytes = options.maxSessionBytes ?? 256 * 1024 * 1024;
   const config = clientConfig(options);
   const pgModule = await loadPg();
-  const pool = new pgModule.Pool({ ...config, max: options.maxConnections ?? 10 });
+  // allowExitOnIdle: a command that is done exits without closing the store (the CLI, a script).
+  const pool = new pgModule.Pool({ ...config, max: options.maxConnections ?? 10, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
   // An idle pooled connection the server drops must not crash the process; the next query reconnects.
   pool.on("error", () => undefined);
   const table = (name: string) => `${schema}.${name}`;
