@@ -82,7 +82,9 @@ export type SessionErrorCode =
   /** The session database could not be reached, or answered with an error. */
   | "session_database_error"
   /** The database was made by a newer ctxkit (a schema version this one does not know). */
-  | "session_schema_unsupported";
+  | "session_schema_unsupported"
+  /** A durable run, re-executed after a crash, wrote other records than its first attempt stored. */
+  | "session_replay_diverged";
 
 /** A tool's definition (name, schema) is one no provider accepts. */
 export type ToolDefinitionErrorCode = "tool_definition_invalid";

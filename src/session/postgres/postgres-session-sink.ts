@@ -14,6 +14,11 @@ export interface PostgresSinkOptions {
   nextLine: number;
   lockKey: string;
   blobs: PendingBlobs;
+  /**
+   * Lines already stored that the writer is expected to write again, in order (a durable run
+   * re-executed after a crash): each is compared and skipped, and only what follows is stored.
+   */
+  replay?: readonly string[];
 }
 
 /**
@@ -24,6 +29,8 @@ export interface PostgresSinkOptions {
 export function createPostgresSessionSink(options: PostgresSinkOptions): SessionSink {
   const { client, table, sessionId, location } = options;
   let nextLine = options.nextLine;
+  const replay = options.replay ?? [];
+  let replayed = 0;
   let lost: unknown;
   // A dropped connection releases the advisory lock on the server: from then on another writer may
   // have the session, so this one must never write again.
@@ -43,7 +50,19 @@ export function createPostgresSessionSink(options: PostgresSinkOptions): Session
     }
     const text = buffer.toString("utf8", offset, offset + length);
     if (!text.endsWith("\n")) throw new SessionError("session_write_refused", `Refusing to store a partial record line in session ${sessionId} (${location}). Nothing was written.`);
-    const records = text.slice(0, -1).split("\n");
+    const written = text.slice(0, -1).split("\n");
+    const records: string[] = [];
+    for (const record of written) {
+      if (replayed >= replay.length) records.push(record);
+      else if (record === replay[replayed]) replayed += 1;
+      else {
+        throw new SessionError(
+          "session_replay_diverged",
+          `Session ${sessionId} in ${location}: record ${replayed + 3}, written again after a crash, differs from the one stored by the first attempt; nothing was written. A durable run must rebuild the same agent (same config, tools and prompt).`,
+        );
+      }
+    }
+    if (records.length === 0) return { bytesWritten: length };
     const lines = records.map((_, index) => nextLine + index);
     const blobs = options.blobs.take();
     try {

@@ -26,6 +26,13 @@ export interface PostgresSessionStore extends SessionStore {
   readonly blobs: BlobStore;
   /** The schema version the database had before this store migrated it (0: new). */
   readonly migratedFrom: number;
+  /**
+   * `create` with a fixed id for a run that may be executed again after a crash: the first time it
+   * creates the session; later it opens the stored one in replay mode, where the records written
+   * again are checked against the stored ones (`session_replay_diverged` if they differ) and only
+   * new ones are stored. The session stays byte-identical to one written by a single attempt.
+   */
+  createOrReplay(options: CreateSessionOptions & { id: string }): Promise<SessionWriter>;
 }
 
 const GENERATED_ID_ATTEMPTS = 5;
@@ -109,9 +116,9 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
     }
   };
 
-  const writerFor = (client: pg.Client, id: string, nextLine: number, loaded: LoadedSession | undefined, prefix: CreateSessionOptions["prefix"]): SessionWriter =>
+  const writerFor = (client: pg.Client, id: string, nextLine: number, loaded: LoadedSession | undefined, prefix: CreateSessionOptions["prefix"], replay?: readonly string[]): SessionWriter =>
     createSessionWriter({
-      handle: createPostgresSessionSink({ client, table, sessionId: id, location, nextLine, lockKey: lockKeyOf(id), blobs }),
+      handle: createPostgresSessionSink({ client, table, sessionId: id, location, nextLine, lockKey: lockKeyOf(id), blobs, ...(replay ? { replay } : {}) }),
       id,
       path: path(id),
       messageCount: loaded?.messages.length ?? 0,
@@ -153,6 +160,28 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
       }
     }
     throw new SessionError("session_id_exhausted", `Could not find an unused session id in ${location} after ${GENERATED_ID_ATTEMPTS} tries.`);
+  };
+
+  const createOrReplay = async (createOptions: CreateSessionOptions & { id: string }): Promise<SessionWriter> => {
+    const { id } = createOptions;
+    const exists = await query<{ id: string }>(`check session ${id}`, `SELECT id FROM ${table("ctxkit_sessions")} WHERE id = $1`, [id]);
+    if (exists.length === 0) return create(createOptions);
+    const { createdAt, workspace, prefix } = createOptions;
+    const header: HeaderRecord = { type: "header", format: SESSION_FORMAT, version: SESSION_FORMAT_VERSION, id, createdAt, workspace };
+    const prefixRecord: PrefixRecord = { type: "prefix", system: { ...prefix.system }, tools: [...prefix.tools], provider: prefix.provider, model: prefix.model };
+    const expected = [serializeStartRecord(header), serializeStartRecord(prefixRecord)].map((line) => line.slice(0, -1));
+    const client = await connectWriter(id);
+    try {
+      const lines = await readRecordLines(id, client);
+      if (lines[0] !== expected[0] || lines[1] !== expected[1]) {
+        throw new SessionError("session_replay_diverged", `Session ${id} in ${location} was started with another header or prefix than this attempt would write; nothing was written. A durable run must rebuild the same agent.`);
+      }
+      await preloadBlobs(lines);
+      return writerFor(client, id, lines.length + 1, undefined, prefix, lines.slice(2));
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw databaseError(location, `replay session ${id}`, error);
+    }
   };
 
   const open = async (id: string): Promise<SessionWriter> => {
@@ -222,6 +251,7 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
     location,
     blobs,
     migratedFrom,
+    createOrReplay,
     create,
     open,
     load,
