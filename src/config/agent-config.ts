@@ -53,6 +53,8 @@ export interface AgentConfig {
   apiKey?: string;
   workspace: string;
   dataDir: string;
+  /** Sessions in PostgreSQL (`databaseUrl`) instead of `<dataDir>/sessions`. */
+  databaseUrl?: string;
   /** The user's config file, guarded against commands like the workspace's (absent: only the workspace's is). */
   userConfigPath?: string;
   /** Provider time limits (`requestTimeout`, `idleTimeout`), in milliseconds. */

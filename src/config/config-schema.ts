@@ -41,6 +41,7 @@ export const configFileSchema = v.strictObject({
   cacheKey: v.optional(text()),
   reasoningRoundTrip: v.optional(oneOf(reasoningRoundTripModes)),
   dataDir: v.optional(text()),
+  databaseUrl: v.optional(text()),
   system: v.optional(text()),
   projectInstructions: v.optional(flag()),
   logRequests: v.optional(text()),

@@ -9,7 +9,8 @@ import { createLlama } from "../providers/llama/index.js";
 import { createOpenAICompatible } from "../providers/openai-compatible/index.js";
 import { createOpenAIResponses } from "../providers/openai-responses/index.js";
 import type { Provider } from "../providers/provider.js";
-import { createSessionStore, type SessionStore, type SessionWriter, type SessionWarning } from "../session/index.js";
+import type { SessionWriter, SessionWarning } from "../session/index.js";
+import { openSessionStoreFor } from "./open-session-store.js";
 import { createWebFetchTool, createWorkspaceTools } from "../tools/builtin/index.js";
 import type { Tool } from "../tools/tool.js";
 import { type BudgetApprovalRequest, type SystemPrompt, ConfigError } from "../types/index.js";
@@ -138,9 +139,6 @@ export function createStatusBarFromConfig(config: AgentConfig, model: string, on
   });
 }
 
-export function sessionStoreFor(config: AgentConfig): SessionStore {
-  return createSessionStore({ directory: join(config.dataDir, "sessions"), blobDirectory: join(config.dataDir, "blobs") });
-}
 
 /** The skills of the workspace, the home folder and the config's `skills`, fixed for the session. */
 export async function createSkillsFromConfig(config: AgentConfig, options: { home?: string; resuming?: boolean } = {}): Promise<LoadedSkillsPolicy> {
@@ -231,7 +229,7 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
   const config: AgentConfig = { ...resolveAgentConfig(options.settings ?? {}, options.workspace), ...(options.userConfigPath ? { userConfigPath: options.userConfigPath } : {}) };
   // Before anything writes under it: the data directory is private and ignored by git (issue 24).
   await prepareDataDirectory(config.dataDir);
-  const store = sessionStoreFor(config);
+  const store = await openSessionStoreFor(config);
   const mode = options.session?.mode ?? "new";
   const repair = options.session?.repair === true;
   // One id for everything that names the session: resume's, the latest for continue, a new one's once started.

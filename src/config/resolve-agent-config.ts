@@ -33,6 +33,7 @@ export function resolveAgentConfig(settings: ConfigFile, workspace: string): Age
     ...(file.apiKey ? { apiKey: file.apiKey } : {}),
     workspace,
     dataDir: place(value.dataDir),
+    ...(file.databaseUrl ? { databaseUrl: file.databaseUrl } : {}),
     timeouts: {
       ...(file.requestTimeout === undefined ? {} : { firstByteMs: Math.round(file.requestTimeout * 1000) }),
       ...(file.idleTimeout === undefined ? {} : { idleMs: Math.round(file.idleTimeout * 1000) }),

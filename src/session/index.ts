@@ -1,5 +1,7 @@
 export { createSessionStore } from "./session-store.js";
-export type { CreateSessionOptions, SessionStore, SessionStoreOptions } from "./session-store.js";
+export type { CreateSessionOptions, JsonlSessionStore, SessionStore, SessionStoreOptions } from "./session-store.js";
+export type { SessionRepair, SessionRepairOptions } from "./repair-session-file.js";
+export type { SessionSink } from "./session-writer.js";
 export type {
   AppendContextEditInput,
   AppendRequestInput,

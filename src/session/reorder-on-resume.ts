@@ -1,8 +1,6 @@
-import { readFile } from "node:fs/promises";
 import { CtxkitError } from "../types/index.js";
 import type { LoadedSession, SessionWarning } from "./loaded-session.js";
 import { planSessionReorder, type SessionReorder } from "./plan-session-reorder.js";
-import { repairSessionFile } from "./repair-session-file.js";
 import type { SessionStore } from "./session-store.js";
 
 /**
@@ -18,7 +16,7 @@ export async function loadForResume(store: SessionStore, id: string, repair: boo
     loaded = await store.load(id);
   } catch (error) {
     if (!(error instanceof CtxkitError) || error.code !== "session_corrupt") throw error;
-    const plan = planSessionReorder(await readFile(store.path(id)));
+    const plan = planSessionReorder(await store.readRecords(id));
     if (plan === undefined) throw error;
     if (!repair) {
       throw new CtxkitError(
@@ -33,14 +31,13 @@ export async function loadForResume(store: SessionStore, id: string, repair: boo
   // Usage that merely comes before its request loads as an orphan; removing it would lose its tokens,
   // so with consent it is moved after its request first (usage whose request no line holds is left out, as a repair would).
   if (!repair || !loaded.warnings.some((warning) => warning.code === "orphan_usage")) return { loaded };
-  const plan = planSessionReorder(await readFile(store.path(id)));
+  const plan = planSessionReorder(await store.readRecords(id));
   if (plan === undefined || plan.moved.length === 0) return { loaded };
   return reorder(store, id, plan);
 }
 
 async function reorder(store: SessionStore, id: string, plan: SessionReorder): Promise<{ loaded: LoadedSession; reordered: SessionWarning }> {
-  const path = store.path(id);
-  const done = await repairSessionFile(path, plan.removed, { order: plan.order });
+  const done = await store.repair(id, plan.removed, { order: plan.order });
   const loaded = await store.load(id);
   return {
     loaded,
@@ -50,7 +47,7 @@ async function reorder(store: SessionStore, id: string, plan: SessionReorder): P
       removedLines: done.removedLines,
       movedLines: plan.moved,
       backupPath: done.backupPath,
-      message: `Repaired: ${problems(plan).join("; ")}; the ${plan.removed.length === 0 ? "" : "other "}records were put back in order${left(plan, path)}; the original is kept at ${done.backupPath}.`,
+      message: `Repaired: ${problems(plan).join("; ")}; the ${plan.removed.length === 0 ? "" : "other "}records were put back in order${left(plan, done.removedTo)}; the original is kept at ${done.backupPath}.`,
     },
   };
 }
@@ -65,9 +62,9 @@ function problems(plan: SessionReorder): string[] {
 }
 
 /** Exactly what was left out and where it went: the message must not read as if nothing was lost. */
-function left(plan: SessionReorder, path: string): string {
+function left(plan: SessionReorder, removedTo: string): string {
   if (plan.removed.length === 0) return "";
-  return `; ${plan.removed.length} record${plan.removed.length === 1 ? " was" : "s were"} moved to ${path}.removed`;
+  return `; ${plan.removed.length} record${plan.removed.length === 1 ? " was" : "s were"} moved to ${removedTo}`;
 }
 
 function describe(lines: readonly number[], state: string): string {

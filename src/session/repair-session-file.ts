@@ -9,6 +9,8 @@ export interface SessionRepair {
   backupPath: string;
   /** 1-based line numbers left out of the repaired file (their bytes are appended to `<file>.removed`). */
   removedLines: number[];
+  /** Where the removed records' bytes were put, for a person to read back. */
+  removedTo: string;
 }
 
 export interface SessionRepairOptions {
@@ -62,7 +64,7 @@ export async function repairSessionFile(filePath: string, lines: readonly number
   }
   await rename(temporary, filePath);
   await syncDirectory(dirname(filePath));
-  return { backupPath, removedLines: [...removed].sort((left, right) => left - right) };
+  return { backupPath, removedLines: [...removed].sort((left, right) => left - right), removedTo: `${filePath}.removed` };
 }
 
 function removedRecords(byLine: readonly Buffer[], removed: ReadonlySet<number>): Buffer {

@@ -1,4 +1,5 @@
-import { appendFile, open, rm, type FileHandle } from "node:fs/promises";
+import { appendFile, open, readFile, rm, type FileHandle } from "node:fs/promises";
+import { repairSessionFile, type SessionRepair, type SessionRepairOptions } from "./repair-session-file.js";
 import { makePrivateDirectory, PRIVATE_FILE_MODE } from "./private-storage.js";
 import { isAbsolute, join, resolve } from "node:path";
 import { ConfigError, SessionError } from "../types/index.js";
@@ -35,22 +36,45 @@ export interface CreateSessionOptions {
   prefix: SessionPrefix;
 }
 
+/**
+ * Where sessions are kept. Two stores implement it (one contract suite runs against both): JSONL files
+ * in a directory, the embedded default, and PostgreSQL (`createPostgresSessionStore`), for many
+ * workers. Both hold the same records byte for byte, so a session loads, resumes and repairs alike.
+ */
 export interface SessionStore {
-  readonly directory: string;
+  /** Where the sessions are, for messages: a directory, or a database URL without its password. */
+  readonly location: string;
   /** The sessions' blob store: what `assembleAgent` gives the agent, so `recall` of originals works after a restart. */
   readonly blobs?: BlobStore;
-  /** Starts a new session file (header + prefix, already fsynced). Refuses an id that exists. */
+  /** Starts a new session (header + prefix, already durable). Refuses an id that exists. */
   create(options: CreateSessionOptions): Promise<SessionWriter>;
   /** Loads and validates a session, removes a torn last line (reported in `warnings`), and appends from there. */
   open(id: string): Promise<SessionWriter>;
   load(id: string): Promise<LoadedSession>;
   /** Every session in the directory, oldest id first; files that cannot be loaded carry `error`. */
   list(): Promise<SessionSummary[]>;
+  /** Where one session is, for messages: its file, or a URL naming it in the database. */
   path(id: string): string;
+  /** The session's records exactly as its JSONL file holds them (what the repair planner reads). */
+  readRecords(id: string): Promise<Uint8Array>;
+  /**
+   * Rewrites a session without the given 1-based record lines (in `options.order` when given),
+   * keeping the original first (beside the file, or in the database's repair table).
+   */
+  repair(id: string, lines: readonly number[], options?: SessionRepairOptions): Promise<SessionRepair>;
+  /** Deletes a session and what was kept beside it; a missing or unreadable id is an error. */
+  remove(id: string): Promise<void>;
+  /** Releases connections (database stores); the JSONL store holds none. */
+  close(): Promise<void>;
+}
+
+/** The JSONL store: one append-only file per session in `directory`. */
+export interface JsonlSessionStore extends SessionStore {
+  readonly directory: string;
 }
 
 /** The durable session store: one append-only JSONL file per session in one directory. */
-export function createSessionStore(options: SessionStoreOptions): SessionStore {
+export function createSessionStore(options: SessionStoreOptions): JsonlSessionStore {
   const directory = resolve(options.directory);
 
   const path = (id: string): string => {
@@ -70,7 +94,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
       provider: prefix.provider,
       model: prefix.model,
     };
-    const prefixLine = serializeChecked(prefixRecord); // before touching the disk: bad input creates no file
+    const prefixLine = serializeStartRecord(prefixRecord); // before touching the disk: bad input creates no file
     await makePrivateDirectory(directory);
     const { id, filePath, handle } = await createUniqueFile(createOptions.id, createdAt);
     let writer: SessionWriter | undefined;
@@ -85,7 +109,7 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
         openRunIds: [],
         warnings: [],
         loaded: undefined,
-        pendingText: `${serializeChecked(header)}${prefixLine}`,
+        pendingText: `${serializeStartRecord(header)}${prefixLine}`,
         prefix,
         version: SESSION_FORMAT_VERSION,
       });
@@ -179,10 +203,31 @@ export function createSessionStore(options: SessionStoreOptions): SessionStore {
   const list = (): Promise<SessionSummary[]> => listSessions(directory, FILE_EXTENSION);
 
   const blobs = createFileBlobStore(resolve(options.blobDirectory ?? join(directory, "blobs")));
-  return { directory, blobs, create, open: openSession, load, list, path };
+  const remove = async (id: string): Promise<void> => {
+    const filePath = path(id);
+    // Loading first: only a file that is a ctxkit session is deleted, and a missing id is an error.
+    await load(id);
+    await rm(filePath);
+    await rm(`${filePath}.torn`, { force: true });
+  };
+
+  return {
+    directory,
+    location: directory,
+    blobs,
+    create,
+    open: openSession,
+    load,
+    list,
+    path,
+    readRecords: (id) => readFile(path(id)),
+    repair: (id, lines, repairOptions) => repairSessionFile(path(id), lines, repairOptions),
+    remove,
+    close: async () => undefined,
+  };
 }
 
-function serializeChecked(record: HeaderRecord | PrefixRecord): string {
+export function serializeStartRecord(record: HeaderRecord | PrefixRecord): string {
   const checked = validateSessionRecord(record);
   if (!checked.ok) {
     throw new SessionError("session_record_invalid", `Cannot start a session with an invalid ${record.type} record: ${checked.reason}.`);

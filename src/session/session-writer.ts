@@ -1,4 +1,3 @@
-import type { FileHandle } from "node:fs/promises";
 import { CtxkitError, type Message, type Usage, type UserMessage, SessionError } from "../types/index.js";
 import type { LoadedSession, SessionWarning } from "./loaded-session.js";
 import type { ContextEditRecord, RunEndRecord, RunStartRecord, SessionPrefix, SessionRecord } from "./session-records.js";
@@ -58,8 +57,19 @@ export interface SessionWriter {
   close(): Promise<void>;
 }
 
+/**
+ * Where a writer's bytes go: an append-mode file (a `FileHandle` is one), or a database store's
+ * writer, which stores whole lines in one transaction per write. `write` may write less than asked
+ * (the writer writes the rest next); `sync` makes what was written durable.
+ */
+export interface SessionSink {
+  write(buffer: Buffer, offset: number, length: number): Promise<{ bytesWritten: number }>;
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
 export interface SessionWriterState {
-  handle: FileHandle;
+  handle: SessionSink;
   id: string;
   path: string;
   messageCount: number;

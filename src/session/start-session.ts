@@ -7,7 +7,6 @@ import type { SessionPrefix } from "./session-records.js";
 import type { SessionStore } from "./session-store.js";
 import { warningsNeedingRepair, type SessionWarning } from "./loaded-session.js";
 import { loadForResume } from "./reorder-on-resume.js";
-import { repairSessionFile } from "./repair-session-file.js";
 import type { SessionWriter } from "./session-writer.js";
 
 export interface StartSessionOptions {
@@ -76,7 +75,7 @@ export async function startSession(store: SessionStore, options: StartSessionOpt
           "Resume with `repair: true` (CLI: --repair) to rewrite the file without them (the original is kept beside it); until then the file is not changed.",
       );
     }
-    const repair = await repairSessionFile(store.path(options.id), needsRepair.map((warning) => warning.line));
+    const repair = await store.repair(options.id, needsRepair.map((warning) => warning.line));
     checked = await store.load(options.id);
     const left = checked.warnings.filter((warning) => warningsNeedingRepair.has(warning.code));
     if (left.length > 0) throw new CtxkitError("session_repair_failed", `Session ${options.id} still has damaged records after its repair: ${left.map((warning) => warning.message).join(" ")} The original is at ${repair.backupPath}.`);

@@ -72,7 +72,19 @@ export type SessionErrorCode =
   | "session_needs_repair"
   | "session_repair_failed"
   /** A rebuilt request serialises to other bytes than the hash recorded when it was sent. */
-  | "session_body_mismatch";
+  | "session_body_mismatch"
+  /** Another writer (process or worker) has the session open; one writer per session. */
+  | "session_locked"
+  /** A database store lost its connection (and with it the session's lock) while writing. */
+  | "session_lock_lost"
+  /** A stored session is larger than the store will read back (`maxSessionBytes`). */
+  | "session_too_large"
+  /** The session database could not be reached, or answered with an error. */
+  | "session_database_error"
+  /** The database was made by a newer ctxkit (a schema version this one does not know). */
+  | "session_schema_unsupported"
+  /** A durable run, re-executed after a crash, wrote other records than its first attempt stored. */
+  | "session_replay_diverged";
 
 /** A tool's definition (name, schema) is one no provider accepts. */
 export type ToolDefinitionErrorCode = "tool_definition_invalid";

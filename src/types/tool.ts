@@ -118,6 +118,12 @@ export interface Tool<Args = Record<string, unknown>> extends ToolDefinition {
    */
   risk?: ToolRisk;
   /**
+   * Running the same call twice has the same effect as once (a write of fixed content, a PUT). A
+   * durable run re-runs such a call after a crash; any other call that changes the world and was
+   * interrupted pauses the run for a person instead. Default false.
+   */
+  idempotent?: boolean;
+  /**
    * Kept out of the `tools` array the model sees from the first call; the model finds it with
    * `tool_search`, which appends its definition to the trajectory (the prefix never changes).
    */

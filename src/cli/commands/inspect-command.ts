@@ -33,6 +33,7 @@ Options:
                        which prices were used and when another model's were taken
   --limit <n>          analyse only the first n transcripts
   --workspace <dir>, --data-dir <dir>   where to find a session given by id
+  --database-url <url> a session id reads that session from PostgreSQL (default: CTXKIT_DATABASE_URL)
   --json               print JSON: {transcripts: [{id, format, file, calls, totals, findings, notes}],
                        totals, findings, problems}; with one transcript the top level also has its calls
   --no-color           plain output

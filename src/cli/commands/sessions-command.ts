@@ -1,18 +1,17 @@
 import { escapeForTerminal } from "../../context/escape-for-terminal.js";
-import { rm } from "node:fs/promises";
 import { parseCommandLine } from "../cli-options.js";
 import { formatUsageLine } from "../format-usage.js";
 import { formatSessionBudget } from "../format-session-budget.js";
 import { describeSubAgents } from "../describe-sub-agents.js";
 import { collectSubAgentLinks } from "../../session/sub-agent-links.js";
 import type { CliIo } from "../cli-io.js";
-import { sessionStoreFor } from "../../config/create-agent-from-config.js";
+import { openSessionStoreFor } from "../../config/open-session-store.js";
 import { resolveConfig } from "../resolve-config.js";
 import { CtxkitError, textOf, type Message } from "../../types/index.js";
 
-export const sessionsHelp = `Usage: ctxkit sessions list [--workspace <dir>] [--data-dir <dir>] [--json]
-       ctxkit sessions show <id> [--workspace <dir>] [--data-dir <dir>] [--json]
-       ctxkit sessions rm <id…> [--workspace <dir>] [--data-dir <dir>]
+export const sessionsHelp = `Usage: ctxkit sessions list [--workspace <dir>] [--data-dir <dir> | --database-url <url>] [--json]
+       ctxkit sessions show <id> [--workspace <dir>] [--data-dir <dir> | --database-url <url>] [--json]
+       ctxkit sessions rm <id…> [--workspace <dir>] [--data-dir <dir> | --database-url <url>]
 
 list  the sessions stored in the workspace, oldest first; a session whose last task did not finish
       is marked (e.g. "[last task: error]")
@@ -24,6 +23,7 @@ rm    delete sessions (their files and any .torn file kept beside them)
 Options:
   --workspace <dir>  the workspace whose sessions these are (default: current directory)
   --data-dir <dir>   where they are stored (default <workspace>/.ctxkit)
+  --database-url <url>  read them from PostgreSQL instead (default: CTXKIT_DATABASE_URL)
   --json             print JSON instead of text (list, show)
 
 Exit codes: 0 done; 1 a session could not be read or found; 2 a usage error.
@@ -37,7 +37,7 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
     return flags.help ? 0 : 2;
   }
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });
-  const store = sessionStoreFor(config);
+  const store = await openSessionStoreFor(config);
   if (action === "list") {
     const sessions = await store.list();
     if (flags.json) {
@@ -45,7 +45,7 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
       return 0;
     }
     if (sessions.length === 0) {
-      io.stdout.write(`No sessions in ${store.directory}.\n`);
+      io.stdout.write(`No sessions in ${store.location}.\n`);
       return 0;
     }
     for (const session of sessions) {
@@ -81,11 +81,7 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
     const ids = positionals.slice(1);
     if (ids.length === 0) throw new CtxkitError("usage_invalid", "give the id of the session to remove (see 'ctxkit sessions list').");
     for (const sessionId of ids) {
-      const path = store.path(sessionId);
-      // Loading first: only a file that is a ctxkit session is deleted, and a missing id is an error.
-      await store.load(sessionId);
-      await rm(path);
-      await rm(`${path}.torn`, { force: true });
+      await store.remove(sessionId);
       io.stdout.write(`removed ${sessionId}\n`);
     }
     return 0;

@@ -31,6 +31,7 @@ Options:
                        (the prompt is then shaded by its character prefix)
   --tools <file>       OpenAI tool schemas for formats that do not record them (τ-bench, Claude Code, Codex)
   --workspace <dir>, --data-dir <dir>   where to find a session given by id
+  --database-url <url>                  find it in PostgreSQL instead (default: CTXKIT_DATABASE_URL)
 
 Exit codes: 0 stopped with Ctrl-C (the page is served until then); 1 nothing could be read;
 2 a usage error.

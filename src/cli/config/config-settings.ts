@@ -95,6 +95,11 @@ export const configSettings = {
     flag: "data-dir", input: "text", env: ["CTXKIT_DATA_DIR"], group: "Workspace and session", value: "<dir>",
     help: "where sessions are stored (default <workspace>/.ctxkit)", workspace: "inside",
   },
+  databaseUrl: {
+    flag: "database-url", input: "text", env: ["CTXKIT_DATABASE_URL"], group: "Workspace and session", value: "<postgres://…>",
+    help: "keep sessions (and durable runs) in PostgreSQL instead of JSONL files in the data directory",
+    workspace: { userOnly: { why: "a cloned repository could send your transcripts to a database it chose" } },
+  },
   system: { flag: "system", input: "text", group: "Workspace and session", value: "<text|@file>", help: "the system prompt (default: ctxkit's coding-agent prompt)" },
   projectInstructions: {
     flag: "project-instructions", input: "switch", group: "Workspace and session", usage: "--no-project-instructions",

@@ -1,0 +1,65 @@
+import type { CliIo } from "../cli-io.js";
+import { parseCommandLine } from "../cli-options.js";
+import { requireDatabaseUrl } from "../durable/require-database-url.js";
+import { describeRun } from "../durable/describe-run.js";
+
+export const runsHelp = `Usage: ctxkit runs list [--json]
+       ctxkit runs show <id> [--json]
+       ctxkit runs cancel <id>
+       ctxkit runs resume <id> [--rerun | --skip]
+
+The durable runs in the database (--database-url or CTXKIT_DATABASE_URL), newest first.
+cancel   stops a run at its next model or tool call
+resume   starts a cancelled run again from its last completed step; for a run that needs
+         confirmation, --rerun runs the interrupted call again, --skip reports it to the model as not run
+
+Exit codes: 0 done; 1 the run was not found or cannot be resumed; 2 a usage error.
+`;
+
+/** `ctxkit runs`: list, show, cancel and resume durable runs. */
+export async function runsCommand(args: string[], io: CliIo): Promise<number> {
+  const { flags, positionals, extra } = parseCommandLine(args, { rerun: { type: "boolean" }, skip: { type: "boolean" } });
+  const [action, id] = positionals;
+  if (flags.help || action === undefined) {
+    io.stdout.write(runsHelp);
+    return flags.help ? 0 : 2;
+  }
+  if (action !== "list" && id === undefined) {
+    io.stderr.write(`ctxkit runs: ${action} needs a run id (see ctxkit runs list).\n\n${runsHelp}`);
+    return 2;
+  }
+  const url = requireDatabaseUrl(flags, io, "runs");
+  const { openDurableClient } = await import("../../durable/durable-client.js");
+  const client = await openDurableClient(url);
+  try {
+    const print = (value: unknown, text: string) => io.stdout.write(flags.json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
+    switch (action) {
+      case "list": {
+        const runs = await client.list();
+        print(runs, runs.length === 0 ? "No durable runs." : runs.map(describeRun).join("\n"));
+        return 0;
+      }
+      case "show": {
+        const run = await client.get(id!);
+        print(run, describeRun(run));
+        return 0;
+      }
+      case "cancel": {
+        const run = await client.cancel(id!);
+        print(run, describeRun(run));
+        return 0;
+      }
+      case "resume": {
+        const decision = extra.rerun ? "rerun" : extra.skip ? "skip" : undefined;
+        const run = await client.resume(id!, decision);
+        print(run, describeRun(run));
+        return 0;
+      }
+      default:
+        io.stderr.write(`ctxkit runs: unknown action '${action}'.\n\n${runsHelp}`);
+        return 2;
+    }
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,54 @@
+import type { CliIo } from "../cli-io.js";
+import { parseCommandLine, parsePositiveInteger } from "../cli-options.js";
+import { requireDatabaseUrl } from "../durable/require-database-url.js";
+
+export const workerHelp = `Usage: ctxkit worker --database-url <url> [--concurrency N] [--stale-after <s>]
+
+Runs durable agent runs (submitted with 'ctxkit submit') until stopped with Ctrl-C or SIGTERM.
+Start as many as you like, on this machine or others, against the same PostgreSQL: each takes runs
+from one queue. A run resumes after its last completed model or tool call when its worker dies;
+a worker that stops answering is noticed by the others, which take over its runs.
+
+Options:
+  --database-url <url>  the PostgreSQL database (default: CTXKIT_DATABASE_URL)
+  --concurrency <n>     runs at once in this worker (default 4)
+  --stale-after <s>     a worker silent this long is taken to be dead (default 15; runs resume within twice that)
+
+The agent of each run is rebuilt from the run's record; API keys come from this worker's environment.
+`;
+
+/** `ctxkit worker`: one DBOS executor taking ctxkit runs from the queue. */
+export async function workerCommand(args: string[], io: CliIo): Promise<number> {
+  const { flags, extra } = parseCommandLine(args, { concurrency: { type: "string" }, "stale-after": { type: "string" } });
+  if (flags.help) {
+    io.stdout.write(workerHelp);
+    return 0;
+  }
+  const url = requireDatabaseUrl(flags, io, "worker");
+  const concurrency = parsePositiveInteger(typeof extra.concurrency === "string" ? extra.concurrency : undefined, "--concurrency") ?? 4;
+  const staleAfter = parsePositiveInteger(typeof extra["stale-after"] === "string" ? extra["stale-after"] : undefined, "--stale-after");
+  const [{ startDurableWorker }, { createDurableBuilders }, { loadPg }] = await Promise.all([
+    import("../../durable/start-durable-worker.js"),
+    import("../durable/durable-builders.js"),
+    import("../../session/postgres/load-pg.js"),
+  ]);
+  const benchPool = new (await loadPg()).Pool({ connectionString: url, max: 2, allowExitOnIdle: true });
+  benchPool.on("error", () => undefined);
+  const worker = await startDurableWorker({
+    connectionString: url,
+    concurrency,
+    builders: createDurableBuilders(io.env, benchPool),
+    ...(staleAfter ? { staleAfterMs: staleAfter * 1000 } : {}),
+    onLog: (level, message) => {
+      if (level !== "info" || /recovered/.test(message)) io.stderr.write(`ctxkit worker: ${message}\n`);
+    },
+  });
+  io.stdout.write(`ctxkit worker ${worker.executorId}: taking runs (concurrency ${concurrency}); stop with Ctrl-C.\n`);
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  await worker.stop();
+  await benchPool.end();
+  return 0;
+}

@@ -1,0 +1,87 @@
+import { randomBytes } from "node:crypto";
+import { createSessionId } from "../session/session-id.js";
+import { ConfigError, SessionError } from "../types/index.js";
+import type { DurableAgentSpec, DurableRunRecord } from "./durable-run-record.js";
+import { DURABLE_APP_VERSION, DURABLE_QUEUE, DURABLE_WORKFLOW, openDurableDatabase } from "./durable-database.js";
+import { loadDbos } from "./load-dbos.js";
+
+export interface SubmitRunOptions {
+  task: string;
+  agent: DurableAgentSpec;
+  /** Spend from this shared budget (define it with `defineBudget` first). */
+  budgetScope?: string;
+  /** The run is cancelled this long after a worker starts it. */
+  timeoutMs?: number;
+}
+
+export interface DurableClient {
+  submit(options: SubmitRunOptions): Promise<DurableRunRecord>;
+  get(id: string): Promise<DurableRunRecord>;
+  list(limit?: number): Promise<DurableRunRecord[]>;
+  cancel(id: string): Promise<DurableRunRecord>;
+  /** A cancelled run starts again from its last step; a paused one gets the person's answer for its interrupted call. */
+  resume(id: string, decision?: "rerun" | "skip"): Promise<DurableRunRecord>;
+  /** Polls until the run completes, fails, is cancelled or waits for a person; bounded by `timeoutMs`. */
+  wait(id: string, timeoutMs: number): Promise<DurableRunRecord>;
+  defineBudget(scope: string, limitTokens: number, maxCallTokens: number): Promise<void>;
+  readBudget(scope: string): ReturnType<Awaited<ReturnType<typeof openDurableDatabase>>["budget"]["read"]>;
+  close(): Promise<void>;
+}
+
+const settled = new Set(["completed", "failed", "cancelled", "needs_confirmation"]);
+
+/** Submits and manages durable runs from any process (no worker needed): ctxkit's rows plus a DBOS client. */
+export async function openDurableClient(connectionString: string): Promise<DurableClient> {
+  const database = await openDurableDatabase(connectionString, 4);
+  const { DBOS, DBOSClient } = await loadDbos();
+  // DBOS's own tables (schema dbos), created or migrated here too: submitting may come before any worker started.
+  await DBOS.migrate(connectionString);
+  const dbos = await DBOSClient.create({ systemDatabaseUrl: connectionString, systemDatabasePoolSize: 4, logger: { info: () => undefined, debug: () => undefined, warn: () => undefined, error: () => undefined } });
+  const { tables } = database;
+  return {
+    async submit(options) {
+      if (options.task.trim() === "") throw new ConfigError("usage_invalid", "A durable run needs a task: ctxkit submit \"<task>\".");
+      const id = `run-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
+      await tables.insertRun({ id, task: options.task, agent: options.agent, sessionId: createSessionId(new Date().toISOString()), ...(options.budgetScope ? { budgetScope: options.budgetScope } : {}) });
+      await dbos.enqueue({ queueName: DURABLE_QUEUE, workflowName: DURABLE_WORKFLOW, workflowID: id, appVersion: DURABLE_APP_VERSION, ...(options.timeoutMs ? { workflowTimeoutMS: options.timeoutMs } : {}) }, id);
+      return tables.getRun(id);
+    },
+    get: (id) => tables.getRun(id),
+    list: (limit = 50) => tables.listRuns(limit),
+    async cancel(id) {
+      const run = await tables.getRun(id);
+      if (run.status === "completed" || run.status === "failed") return run;
+      await tables.setStatus(id, "cancelled");
+      await dbos.cancelWorkflow(id);
+      return tables.getRun(id);
+    },
+    async resume(id, decision) {
+      const run = await tables.getRun(id);
+      if (run.status === "needs_confirmation") {
+        if (decision === undefined) throw new SessionError("session_write_refused", `Run ${id} is paused on a ${run.pausedCall?.tool ?? "tool"} call a crash interrupted; say whether to run it again (--rerun) or not (--skip).`);
+        await dbos.send(id, decision, "confirmation");
+        await tables.setStatus(id, "running");
+      } else if (run.status === "cancelled") {
+        await tables.setStatus(id, "queued");
+        await dbos.resumeWorkflow(id);
+      } else {
+        throw new SessionError("session_write_refused", `Run ${id} is ${run.status}; only a cancelled or paused (needs_confirmation) run can be resumed.`);
+      }
+      return tables.getRun(id);
+    },
+    async wait(id, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const run = await tables.getRun(id);
+        if (settled.has(run.status) || Date.now() >= deadline) return run;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    },
+    defineBudget: (scope, limitTokens, maxCallTokens) => database.budget.define(scope, limitTokens, maxCallTokens),
+    readBudget: (scope) => database.budget.read(scope),
+    async close() {
+      await dbos.destroy();
+      await database.close();
+    },
+  };
+}

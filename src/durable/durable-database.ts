@@ -1,0 +1,42 @@
+import type pg from "pg";
+import { loadPg } from "../session/postgres/load-pg.js";
+import { clientConfig, databaseError, redactConnectionString } from "../session/postgres/postgres-connection.js";
+import { migrateDurableSchema } from "./durable-schema.js";
+import { createDurableTables, type DurableTables } from "./durable-tables.js";
+import { createSharedBudget, type SharedBudget } from "./shared-budget.js";
+
+/** The DBOS application every ctxkit worker and client belongs to, and its one queue. */
+export const DURABLE_APPLICATION = "ctxkit";
+export const DURABLE_QUEUE = "ctxkit-runs";
+export const DURABLE_WORKFLOW = "ctxkit-run";
+/** Workers only run workflows of their own application version: bump it when the workflow's steps change. */
+export const DURABLE_APP_VERSION = "ctxkit-durable-1";
+
+export interface DurableDatabase {
+  pool: pg.Pool;
+  tables: DurableTables;
+  budget: SharedBudget;
+  location: string;
+  close(): Promise<void>;
+}
+
+/** Connects to the runs' database and creates or migrates ctxkit's durable-run tables (schema `public`). */
+export async function openDurableDatabase(connectionString: string, maxConnections = 10): Promise<DurableDatabase> {
+  const location = redactConnectionString(connectionString);
+  const pgModule = await loadPg();
+  const pool = new pgModule.Pool({ ...clientConfig({ connectionString }), max: maxConnections, allowExitOnIdle: true });
+  pool.on("error", () => undefined);
+  try {
+    const client = await pool.connect();
+    try {
+      await migrateDurableSchema(client, `"public"`, location);
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw databaseError(location, "prepare the durable-run tables", error);
+  }
+  const table = (name: string) => `"public".${name}`;
+  return { pool, tables: createDurableTables(pool, `"public"`, location), budget: createSharedBudget(pool, table), location, close: () => pool.end() };
+}

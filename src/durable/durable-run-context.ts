@@ -1,0 +1,38 @@
+import type { DurableTables } from "./durable-tables.js";
+import type { SharedBudget } from "./shared-budget.js";
+
+/**
+ * What the wrapped provider and tools of one run share: the run, DBOS's step runner, the clock that
+ * only moves at steps, and ctxkit's tables. The loop and the policies never see any of it.
+ */
+export interface DurableRunContext {
+  runId: string;
+  executorId: string;
+  /** Runs `work` as one checkpointed step: executed once, its JSON result replayed after a crash. */
+  step<Result>(name: string, work: () => Promise<Result>): Promise<Result>;
+  /** Waits (durably) for a message sent to this run on `topic`; undefined on timeout. */
+  receive<Message>(topic: string, timeoutSeconds: number): Promise<Message | undefined>;
+  clock: DurableClock;
+  tables: DurableTables;
+  budget?: { shared: SharedBudget; scope: string };
+}
+
+/**
+ * The run's clock: the time recorded by the last step (the run's creation before any). Timestamps a
+ * run writes (status bar, message metadata) are then the same when it is executed again after a
+ * crash, so its session is written byte for byte the same.
+ */
+export interface DurableClock {
+  now(): Date;
+  advance(atMs: number): void;
+}
+
+export function createDurableClock(startMs: number): DurableClock {
+  let current = startMs;
+  return {
+    now: () => new Date(current),
+    advance(atMs) {
+      if (atMs > current) current = atMs;
+    },
+  };
+}

@@ -1,0 +1,108 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createScriptedProvider } from "../providers/scripted/index.js";
+import { createPostgresSessionStore } from "../session/create-postgres-session-store.js";
+import { createFreshDatabase } from "../session/postgres/test-support/fresh-database.js";
+import { testDatabase } from "../session/postgres/test-support/test-database.js";
+import type { ModelRequest, Tool } from "../types/index.js";
+import { openDurableClient, type DurableClient } from "./durable-client.js";
+import type { DurableAgentBuilder } from "./durable-agent-builder.js";
+import { startDurableWorker, type DurableWorker } from "./start-durable-worker.js";
+
+const database = await testDatabase();
+
+/** A scripted agent: one `record` call per step (a counted side effect), then an answer; the turn follows from the request alone. */
+function scriptedBuilder(url: string): DurableAgentBuilder {
+  return async (input) => {
+    const steps = Number(input.steps ?? 1);
+    const delayMs = Number(input.delayMs ?? 0);
+    const pool = new pg.Pool({ connectionString: url, max: 2, allowExitOnIdle: true });
+    const record: Tool<{ step: number }> = {
+      name: "record",
+      description: "Records that a step was done.",
+      parameters: { type: "object", properties: { step: { type: "integer" } }, required: ["step"] },
+      risk: "write",
+      async execute(args) {
+        await pool.query("INSERT INTO test_side_effects (run_key, step) VALUES ($1, $2)", [String(input.runKey), args.step]);
+        return `step ${args.step} recorded`;
+      },
+    };
+    const turnOf = (request: ModelRequest) => request.messages.filter((message) => message.role === "tool").length;
+    const provider = createScriptedProvider({
+      turns: (request) => {
+        const done = turnOf(request);
+        return done < steps ? { toolCalls: [{ id: `call-${done}`, name: "record", arguments: { step: done } }], delayMs } : { text: `All ${steps} steps recorded.`, delayMs };
+      },
+    });
+    return { provider, tools: [record], system: "You record steps.", maxCallTokens: 1_000 };
+  };
+}
+
+describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.skip ? ` (skipped: ${database.skip})` : ""}`, () => {
+  let url: string;
+  let client: DurableClient;
+  let worker: DurableWorker | undefined;
+  let admin: pg.Client;
+  const sideEffects = async (runKey: string) => (await admin.query<{ step: number }>("SELECT step FROM test_side_effects WHERE run_key = $1 ORDER BY step", [runKey])).rows.map((row) => row.step);
+
+  beforeAll(async () => {
+    url = await createFreshDatabase(database.url!, "durable");
+    admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query("CREATE TABLE test_side_effects (run_key text NOT NULL, step integer NOT NULL)");
+    client = await openDurableClient(url);
+  }, 60_000);
+  afterAll(async () => {
+    await worker?.stop();
+    await client?.close();
+    await admin?.end();
+  }, 60_000);
+
+  it("pauses a run whose side-effecting call a crash interrupted, and continues once a person answers", async () => {
+    const submitted = await client.submit({ task: "record one step", agent: { kind: "scripted", input: { steps: 1, runKey: "paused" } } });
+    // What a worker killed inside the call leaves behind: the call recorded as started, never finished.
+    await admin.query("INSERT INTO ctxkit_tool_calls (run_id, call_key, tool, state, executor) VALUES ($1, 'tool-0-call-0', 'record', 'started', 'dead-worker')", [submitted.id]);
+    worker = await startDurableWorker({ connectionString: url, concurrency: 2, builders: { scripted: scriptedBuilder(url) } });
+    const paused = await client.wait(submitted.id, 30_000);
+    expect(paused).toMatchObject({ status: "needs_confirmation", pausedCall: { tool: "record", callKey: "tool-0-call-0" } });
+    expect(await sideEffects("paused")).toEqual([]);
+    await expect(client.resume(submitted.id)).rejects.toMatchObject({ message: expect.stringContaining("--rerun") });
+    await client.resume(submitted.id, "skip");
+    const done = await client.wait(submitted.id, 30_000);
+    expect(done.status).toBe("completed");
+    expect(await sideEffects("paused")).toEqual([]);
+  }, 60_000);
+
+  it("runs a submitted task on a worker into a byte-exact Postgres session, each side effect once", async () => {
+    const submitted = await client.submit({ task: "record three steps", agent: { kind: "scripted", input: { steps: 3, runKey: "plain" } } });
+    const done = await client.wait(submitted.id, 30_000);
+    expect(done).toMatchObject({ status: "completed", attempts: 1, result: { stopReason: "final_answer", finalText: "All 3 steps recorded.", repeatedModelCalls: 0 } });
+    expect(await sideEffects("plain")).toEqual([0, 1, 2]);
+    const sessions = await createPostgresSessionStore({ connectionString: url });
+    const session = await sessions.load(submitted.sessionId);
+    expect(session.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "tool", "assistant", "tool", "assistant"]);
+    expect(session.requests).toHaveLength(4);
+    expect(session.warnings).toEqual([]);
+    await sessions.close();
+  }, 60_000);
+
+  it("cancels a running run", async () => {
+    const submitted = await client.submit({ task: "slow", agent: { kind: "scripted", input: { steps: 50, delayMs: 200, runKey: "cancelled" } } });
+    for (let tries = 0; tries < 100 && (await client.get(submitted.id)).status !== "running"; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+    await client.cancel(submitted.id);
+    const done = await client.wait(submitted.id, 30_000);
+    expect(done.status).toBe("cancelled");
+    expect((await sideEffects("cancelled")).length).toBeLessThan(50);
+  }, 60_000);
+
+  it("shares a budget between runs in one transaction per change, refusing calls it cannot cover", async () => {
+    // Each call reserves 1 000 tokens and uses a few hundred: the twelve calls need more than the 1 500 there are.
+    await client.defineBudget("team", 1_500, 1_000);
+    const runs = await Promise.all([1, 2, 3, 4].map((index) => client.submit({ task: "two steps", budgetScope: "team", agent: { kind: "scripted", input: { steps: 2, runKey: `budget-${index}` } } })));
+    const done = await Promise.all(runs.map((run) => client.wait(run.id, 30_000)));
+    const budget = await client.readBudget("team");
+    expect(budget?.reservedTokens).toBe(0);
+    expect(budget!.spentTokens).toBeLessThanOrEqual(1_500);
+    expect(done.some((run) => run.status === "failed")).toBe(true);
+  }, 60_000);
+});

@@ -1,0 +1,103 @@
+import type pg from "pg";
+import { SessionError } from "../types/index.js";
+import type { DurableAgentSpec, DurableRunRecord, DurableRunResult, DurableRunStatus } from "./durable-run-record.js";
+
+interface RunRow {
+  id: string;
+  task: string;
+  agent: DurableAgentSpec;
+  session_id: string;
+  budget_scope: string | null;
+  status: DurableRunStatus;
+  created_at: Date;
+  updated_at: Date;
+  attempts: number;
+  executor: string | null;
+  result: DurableRunResult | null;
+  paused_call: DurableRunRecord["pausedCall"] | null;
+}
+
+/** ctxkit's durable-run rows (see durable-schema.ts); every write is one statement or one transaction. */
+export function createDurableTables(pool: pg.Pool, schema: string, location: string) {
+  const table = (name: string) => `${schema}.${name}`;
+  const toRecord = (row: RunRow): DurableRunRecord => ({
+    id: row.id,
+    task: row.task,
+    agent: row.agent,
+    sessionId: row.session_id,
+    ...(row.budget_scope ? { budgetScope: row.budget_scope } : {}),
+    status: row.status,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    attempts: row.attempts,
+    ...(row.executor ? { executor: row.executor } : {}),
+    ...(row.result ? { result: row.result } : {}),
+    ...(row.paused_call ? { pausedCall: row.paused_call } : {}),
+  });
+
+  return {
+    async insertRun(run: { id: string; task: string; agent: DurableAgentSpec; sessionId: string; budgetScope?: string }): Promise<void> {
+      await pool.query(`INSERT INTO ${table("ctxkit_runs")} (id, task, agent, session_id, budget_scope, status) VALUES ($1, $2, $3, $4, $5, 'queued')`, [run.id, run.task, JSON.stringify(run.agent), run.sessionId, run.budgetScope ?? null]);
+    },
+    async getRun(id: string): Promise<DurableRunRecord> {
+      const row = (await pool.query<RunRow>(`SELECT * FROM ${table("ctxkit_runs")} WHERE id = $1`, [id])).rows[0];
+      if (row === undefined) throw new SessionError("session_not_found", `No durable run ${id} in ${location}; see 'ctxkit runs list'.`);
+      return toRecord(row);
+    },
+    async listRuns(limit: number): Promise<DurableRunRecord[]> {
+      return (await pool.query<RunRow>(`SELECT * FROM ${table("ctxkit_runs")} ORDER BY created_at DESC, id LIMIT $1`, [limit])).rows.map(toRecord);
+    },
+    async markStarted(id: string, executor: string): Promise<void> {
+      await pool.query(`UPDATE ${table("ctxkit_runs")} SET status = 'running', attempts = attempts + 1, executor = $2, paused_call = NULL, updated_at = now() WHERE id = $1`, [id, executor]);
+    },
+    async setStatus(id: string, status: DurableRunStatus, extra: { result?: DurableRunResult; pausedCall?: DurableRunRecord["pausedCall"] | null } = {}): Promise<void> {
+      await pool.query(
+        `UPDATE ${table("ctxkit_runs")} SET status = $2, result = coalesce($3, result), paused_call = $4, updated_at = now() WHERE id = $1`,
+        [id, status, extra.result ? JSON.stringify(extra.result) : null, extra.pausedCall ? JSON.stringify(extra.pausedCall) : null],
+      );
+    },
+    /** Records a side-effecting call as started; false when an earlier attempt already started it (and did not finish). */
+    async startToolCall(runId: string, callKey: string, tool: string, executor: string): Promise<"started" | "interrupted" | "finished" | "confirmed"> {
+      const inserted = await pool.query(`INSERT INTO ${table("ctxkit_tool_calls")} (run_id, call_key, tool, state, executor) VALUES ($1, $2, $3, 'started', $4) ON CONFLICT DO NOTHING`, [runId, callKey, tool, executor]);
+      if (inserted.rowCount === 1) return "started";
+      const state = (await pool.query<{ state: string }>(`SELECT state FROM ${table("ctxkit_tool_calls")} WHERE run_id = $1 AND call_key = $2`, [runId, callKey])).rows[0]?.state;
+      return state === "finished" ? "finished" : state === "confirmed" ? "confirmed" : "interrupted";
+    },
+    async finishToolCall(runId: string, callKey: string): Promise<void> {
+      await pool.query(`UPDATE ${table("ctxkit_tool_calls")} SET state = 'finished', finished_at = now() WHERE run_id = $1 AND call_key = $2`, [runId, callKey]);
+    },
+    async confirmToolCall(runId: string, callKey: string, decision: "rerun" | "skip"): Promise<void> {
+      await pool.query(`UPDATE ${table("ctxkit_tool_calls")} SET state = $3 WHERE run_id = $1 AND call_key = $2`, [runId, callKey, decision === "rerun" ? "confirmed" : "skipped"]);
+    },
+    /** Counts an attempt of a model call; returns how many there were (more than 1: a repeat after a crash). */
+    async countModelCall(runId: string, callKey: string): Promise<number> {
+      const row = (await pool.query<{ attempts: number }>(
+        `INSERT INTO ${table("ctxkit_model_calls")} (run_id, call_key, attempts) VALUES ($1, $2, 1) ON CONFLICT (run_id, call_key) DO UPDATE SET attempts = ${table("ctxkit_model_calls")}.attempts + 1 RETURNING attempts`,
+        [runId, callKey],
+      )).rows[0];
+      return row?.attempts ?? 1;
+    },
+    async repeatedModelCalls(runId: string): Promise<number> {
+      const row = (await pool.query<{ repeats: string }>(`SELECT coalesce(sum(attempts - 1), 0) AS repeats FROM ${table("ctxkit_model_calls")} WHERE run_id = $1`, [runId])).rows[0];
+      return Number(row?.repeats ?? 0);
+    },
+    async heartbeat(worker: { executorId: string; host: string; pid: number; concurrency: number }): Promise<void> {
+      await pool.query(
+        `INSERT INTO ${table("ctxkit_workers")} (executor_id, host, pid, concurrency) VALUES ($1, $2, $3, $4) ON CONFLICT (executor_id) DO UPDATE SET heartbeat_at = now()`,
+        [worker.executorId, worker.host, worker.pid, worker.concurrency],
+      );
+    },
+    /** Claims the executors silent for longer than `staleMs` (each claimed by exactly one watchdog: the row is deleted). */
+    async claimStaleExecutors(staleMs: number): Promise<string[]> {
+      const rows = (await pool.query<{ executor_id: string }>(`DELETE FROM ${table("ctxkit_workers")} WHERE heartbeat_at < now() - ($1::integer * interval '1 millisecond') RETURNING executor_id`, [staleMs])).rows;
+      return rows.map((row) => row.executor_id);
+    },
+    /** A stopping worker marks itself stale, so a watchdog re-enqueues the runs it did not finish at once. */
+    async retireWorker(executorId: string): Promise<void> {
+      await pool.query(`UPDATE ${table("ctxkit_workers")} SET heartbeat_at = to_timestamp(0) WHERE executor_id = $1`, [executorId]);
+    },
+    table,
+  };
+}
+
+export type DurableTables = ReturnType<typeof createDurableTables>;

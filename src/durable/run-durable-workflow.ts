@@ -1,0 +1,83 @@
+import { assembleAgent } from "../agents/assemble-agent.js";
+import type { PostgresSessionStore } from "../session/postgres/postgres-session-store.js";
+import type { SessionStore } from "../session/session-store.js";
+import { ConfigError } from "../types/index.js";
+import type { DurableAgentBuilder } from "./durable-agent-builder.js";
+import { createDurableClock, type DurableRunContext } from "./durable-run-context.js";
+import type { DurableRunResult, DurableRunStatus } from "./durable-run-record.js";
+import type { DurableTables } from "./durable-tables.js";
+import type { SharedBudget } from "./shared-budget.js";
+import { createDurableProvider } from "./create-durable-provider.js";
+import { createDurableTool } from "./create-durable-tool.js";
+
+export interface DurableWorkflowDependencies {
+  executorId: string;
+  tables: DurableTables;
+  sessions: PostgresSessionStore;
+  budget: SharedBudget;
+  builders: Readonly<Record<string, DurableAgentBuilder>>;
+  step: DurableRunContext["step"];
+  receive: DurableRunContext["receive"];
+  /** How often a running run checks whether it was cancelled. */
+  cancelPollMs: number;
+}
+
+/**
+ * The body of the `ctxkit-run` workflow: rebuild the run's agent from its record, wrap its provider
+ * and tools as steps, and run it with the one assembly step. Executed again from the top after a
+ * crash: completed steps return their recorded results and the session's records are replayed, so
+ * the run continues after its last completed model or tool call.
+ */
+export async function runDurableWorkflow(runId: string, dependencies: DurableWorkflowDependencies): Promise<DurableRunResult> {
+  const { tables, sessions, executorId } = dependencies;
+  await tables.markStarted(runId, executorId);
+  const record = await tables.getRun(runId);
+  const builder = dependencies.builders[record.agent.kind];
+  if (builder === undefined) throw new ConfigError("option_invalid", `Run ${runId} needs an agent of kind '${record.agent.kind}', which this worker cannot build (it knows ${Object.keys(dependencies.builders).join(", ")}).`);
+  const parts = await builder(record.agent.input);
+  const clock = createDurableClock(Date.parse(record.createdAt));
+  const context: DurableRunContext = {
+    runId,
+    executorId,
+    step: dependencies.step,
+    receive: dependencies.receive,
+    clock,
+    tables,
+    ...(record.budgetScope ? { budget: { shared: dependencies.budget, scope: record.budgetScope } } : {}),
+  };
+  let toolCalls = 0;
+  const sequence = { next: () => toolCalls++ };
+  let ids = 0;
+  // The session of this run, created once and replayed by later attempts (see createOrReplay).
+  const store: SessionStore = { ...sessions, create: (options) => sessions.createOrReplay({ ...options, id: record.sessionId, createdAt: record.createdAt }) };
+  const assembled = await assembleAgent({
+    provider: createDurableProvider(parts.provider, context, { maxCallTokens: parts.maxCallTokens }),
+    system: parts.system,
+    tools: parts.tools.map((tool) => createDurableTool(tool, context, sequence)),
+    policies: parts.policies ?? [],
+    session: { store, mode: "new", ...(parts.workspace ? { workspace: parts.workspace } : {}) },
+    runtime: { clock: clock.now, createId: () => `${runId}-${ids++}`, ...(parts.maxIterations ? { maxIterations: parts.maxIterations } : {}) },
+  });
+  const abort = new AbortController();
+  const watcher = setInterval(() => {
+    tables.getRun(runId).then((current) => current.status === "cancelled" && abort.abort(), () => undefined);
+  }, dependencies.cancelPollMs);
+  try {
+    const result = await assembled.agent.run(record.task, { signal: abort.signal }).result();
+    const summary: DurableRunResult = {
+      stopReason: result.stopReason,
+      finalText: result.finalText,
+      iterations: result.iterations,
+      inputTokens: result.usage.inputTokens,
+      outputTokens: result.usage.outputTokens,
+      repeatedModelCalls: await tables.repeatedModelCalls(runId),
+      ...(result.error ? { error: { code: result.error.code, message: result.error.message } } : {}),
+    };
+    const status: DurableRunStatus = abort.signal.aborted ? "cancelled" : result.stopReason === "final_answer" ? "completed" : "failed";
+    await tables.setStatus(runId, status, { result: summary });
+    return summary;
+  } finally {
+    clearInterval(watcher);
+    await assembled.session?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,92 @@
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import { createPostgresSessionStore } from "../session/create-postgres-session-store.js";
+import type { DurableAgentBuilder } from "./durable-agent-builder.js";
+import { DURABLE_APP_VERSION, DURABLE_APPLICATION, DURABLE_QUEUE, DURABLE_WORKFLOW, openDurableDatabase } from "./durable-database.js";
+import { loadDbos } from "./load-dbos.js";
+import { runDurableWorkflow } from "./run-durable-workflow.js";
+
+export interface DurableWorkerOptions {
+  connectionString: string;
+  /** Runs this worker executes at once. Default 4. */
+  concurrency?: number;
+  /** Unique per worker process; default `<host>-<pid>-<random>`. */
+  executorId?: string;
+  builders: Readonly<Record<string, DurableAgentBuilder>>;
+  /** How often the worker says it is alive. Default 2 s. */
+  heartbeatMs?: number;
+  /** A worker silent this long is dead: a watchdog re-enqueues its runs. Default 15 s (so a run resumes within ≤ 30 s). */
+  staleAfterMs?: number;
+  /** How often the queue is polled for new runs. Default 200 ms. */
+  pollMs?: number;
+  /** What the worker and DBOS report (library code never prints; the CLI decides). */
+  onLog?: (level: "info" | "warn" | "error", message: string) => void;
+}
+
+export interface DurableWorker {
+  executorId: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a worker: DBOS on the runs' database (one DBOS per process), the `ctxkit-run` workflow
+ * and queue, a heartbeat, and a watchdog that recovers dead workers' runs. Self-hosted DBOS recovers
+ * only its own executor's workflows when it restarts; the watchdog claims executors whose heartbeat
+ * is stale (each claimed by one watchdog) and re-enqueues their pending workflows for any worker.
+ */
+export async function startDurableWorker(options: DurableWorkerOptions): Promise<DurableWorker> {
+  const concurrency = options.concurrency ?? 4;
+  const executorId = options.executorId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`;
+  const log = options.onLog ?? (() => undefined);
+  const database = await openDurableDatabase(options.connectionString, concurrency + 4);
+  const sessions = await createPostgresSessionStore({ connectionString: options.connectionString, maxConnections: concurrency + 2 });
+  const { DBOS, recoverPendingWorkflows } = await loadDbos();
+  const text = (entry: unknown) => (entry instanceof Error ? entry.message : typeof entry === "string" ? entry : JSON.stringify(entry));
+  DBOS.setConfig({
+    name: DURABLE_APPLICATION,
+    systemDatabaseUrl: options.connectionString,
+    systemDatabasePoolSize: concurrency + 4,
+    executorID: executorId,
+    applicationVersion: DURABLE_APP_VERSION,
+    logger: { info: (entry) => log("info", text(entry)), debug: () => undefined, warn: (entry) => log("warn", text(entry)), error: (entry) => log("error", text(entry)) },
+  });
+  const workflow = DBOS.registerWorkflow(
+    (runId: string) =>
+      runDurableWorkflow(runId, {
+        executorId,
+        tables: database.tables,
+        sessions,
+        budget: database.budget,
+        builders: options.builders,
+        step: (name, work) => DBOS.runStep(work, { name }),
+        receive: async <Message>(topic: string, timeoutSeconds: number) => (await DBOS.recv<Message>(topic, timeoutSeconds)) ?? undefined,
+        cancelPollMs: 1_000,
+      }),
+    { name: DURABLE_WORKFLOW },
+  );
+  void workflow;
+  await DBOS.launch();
+  await DBOS.registerQueue(DURABLE_QUEUE, { workerConcurrency: concurrency, minPollingIntervalMs: options.pollMs ?? 200, onConflict: "always_update" });
+  const worker = { executorId, host: hostname(), pid: process.pid, concurrency };
+  await database.tables.heartbeat(worker);
+  const heartbeat = setInterval(() => void database.tables.heartbeat(worker).catch((error: unknown) => log("warn", `heartbeat failed: ${text(error)}`)), options.heartbeatMs ?? 2_000);
+  const staleAfterMs = options.staleAfterMs ?? 15_000;
+  const watchdog = setInterval(() => {
+    void (async () => {
+      const dead = (await database.tables.claimStaleExecutors(staleAfterMs)).filter((id) => id !== executorId);
+      if (dead.length === 0) return;
+      const recovered = await recoverPendingWorkflows(dead);
+      log("info", `recovered ${recovered.length} run(s) of stopped worker(s) ${dead.join(", ")}`);
+    })().catch((error: unknown) => log("warn", `watchdog failed: ${text(error)}`));
+  }, Math.max(500, Math.floor(staleAfterMs / 3)));
+  return {
+    executorId,
+    async stop() {
+      clearInterval(heartbeat);
+      clearInterval(watchdog);
+      await DBOS.shutdown();
+      await database.tables.retireWorker(executorId).catch(() => undefined);
+      await Promise.all([sessions.close(), database.close()]);
+    },
+  };
+}

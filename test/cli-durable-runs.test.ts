@@ -1,0 +1,37 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { testDatabase } from "../src/session/postgres/test-support/test-database.js";
+import { createFreshDatabase } from "../src/session/postgres/test-support/fresh-database.js";
+import { runCli } from "./run-cli.js";
+
+const database = await testDatabase();
+
+describe.skipIf(database.skip !== undefined)(`ctxkit submit and runs${database.skip ? ` (skipped: ${database.skip})` : ""}`, () => {
+  it("submits a run with the agent flags of run (keys left out), lists, shows and cancels it before any worker takes it", async () => {
+    const url = await createFreshDatabase(database.url!, "runs");
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-submit-"));
+    const submitted = await runCli(["submit", "--database-url", url, "--model", "m", "--api-key", "sk-secret", "--json", "What files are here?"], { cwd });
+    expect(submitted.code, submitted.stderr).toBe(0);
+    const run = JSON.parse(submitted.stdout.trim().split("\n").at(-1)!) as { id: string; status: string; agent: { input: { flags: string[] } } };
+    expect(run.status).toBe("queued");
+    expect(run.agent.input.flags).toEqual(["--model", "m"]);
+
+    const list = await runCli(["runs", "list"], { cwd, env: { CTXKIT_DATABASE_URL: url } });
+    expect(list.stdout).toContain(`${run.id}  queued`);
+    expect((await runCli(["runs", "show", run.id, "--database-url", url, "--json"], { cwd })).stdout).toContain('"task": "What files are here?"');
+    const cancelled = await runCli(["runs", "cancel", run.id, "--database-url", url], { cwd });
+    expect(cancelled.stdout).toContain(`${run.id}  cancelled`);
+    const refused = await runCli(["runs", "resume", "run-nope", "--database-url", url], { cwd });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("No durable run run-nope");
+  }, 60_000);
+
+  it("asks for a database when none is given", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-submit-"));
+    const result = await runCli(["runs", "list"], { cwd });
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("CTXKIT_DATABASE_URL");
+  });
+});
