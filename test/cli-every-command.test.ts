@@ -56,6 +56,8 @@ describe("every ctxkit subcommand", { timeout: 300_000 }, () => {
       expect(run.stdout, name).toMatch(/^ {2}--[a-z]/m);
       expect(run.stdout, name).toMatch(/Exit codes: 0 .*2 a usage error/s);
       expect(run.stdout, name).not.toMatch(jargon);
+      // A line never ends in the middle of a phrase such as "/ commands" (issue 29).
+      expect(run.stdout, name).not.toMatch(/ \/\n/);
     }
   });
 

@@ -93,4 +93,10 @@ describe("createHistorySearch", () => {
     expect(prompt()).toBe("(failed reverse-i-search)`zzz': ");
     expect(search.filter("\r")).toBe("\r");
   });
+
+  it("types a recalled message's line breaks as the key it is given, so readline does not take them as Enter", () => {
+    const search = createHistorySearch({ history: () => ["first\nsecond"], write: () => undefined, redraw: () => undefined, lineBreakKey: "\uE000" });
+    search.filter("\u0012sec");
+    expect(search.filter("\t")).toBe("\u0005\u0015first\uE000second");
+  });
 });

@@ -55,7 +55,7 @@ describe("the ctxkit chat prompt", { timeout: 180_000 }, () => {
     expect(lastUserText(server, 0)).not.toContain("first part");
   });
 
-  it("typing after a Ctrl-C takes back the 'press Ctrl-C again': the next Ctrl-C asks again instead of leaving", async () => {
+  it("typing (or a few seconds) after a Ctrl-C takes back the 'press Ctrl-C again': the next Ctrl-C asks again instead of leaving", async () => {
     server = await startOpenAIModelServer([]);
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-chat-line-"));
     pty = chat(cwd, server.baseURL);
@@ -68,6 +68,11 @@ describe("the ctxkit chat prompt", { timeout: 180_000 }, () => {
     await pty.waitFor("abc", { from });
     pty.write("\u007f\u007f\u007f");
     await new Promise((resolve) => setTimeout(resolve, 300));
+    from = pty.screen.length;
+    pty.write("\u0003");
+    await pty.waitFor("press Ctrl-C again", { from });
+    // The ask also lapses after a few seconds: a Ctrl-C much later asks again.
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
     from = pty.screen.length;
     pty.write("\u0003");
     await pty.waitFor("press Ctrl-C again", { from });

@@ -12,13 +12,10 @@ Output:
   --verbose                 also say on stderr how the run decided what it did (the status bar's
                             cost model: why auto replaces or appends it)
 
-Exit codes:
-  0    the agent gave a final answer
-  1    it stopped otherwise (a budget stop ends with "stopped (budget_exceeded)" on stderr), or a
-       write or command was declined because there was no terminal to ask (pass --yes, or list the
-       tool in "allow" in ~/.config/ctxkit/config.json)
-  2    a usage error
-  130  interrupted with Ctrl-C
+Exit codes: 0 the agent gave a final answer; 1 it stopped otherwise (a budget stop ends with
+"stopped (budget_exceeded)" on stderr), or a write or command was declined because there was no
+terminal to ask (pass --yes, or list the tool in "allow" in ~/.config/ctxkit/config.json);
+2 a usage error; 130 interrupted with Ctrl-C.
 
 A task of the form "/<skill> args" runs with that skill's instructions loaded.
 `;

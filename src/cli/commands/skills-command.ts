@@ -19,8 +19,8 @@ Options:
   --workspace <dir>  the workspace (default: current directory)
   --json             print JSON: list → {"skills": [{"name", "description", "path"}], "warnings": [...]}
 
-Exit codes: 0 done; 1 a skill was not found, or lint found an error or a skipped SKILL.md; 2 a usage
-error.
+Exit codes: 0 done; 1 a skill was not found, or lint found an error or a skipped SKILL.md;
+2 a usage error.
 `;
 
 /** `ctxkit skills list|show|lint`. */
