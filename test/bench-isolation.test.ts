@@ -8,7 +8,7 @@ describe("ctxkit bench isolation", () => {
   it("prints the table over ctxkit's own src/ offline and writes the JSON", async () => {
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-bench-isolation-"));
     const out = join(cwd, "isolation.json");
-    const run = await runCli(["bench", "isolation", "--limit", "1", "--out", out], { cwd });
+    const run = await runCli(["bench", "isolation", "--limit", "1", "--out", out], { cwd, timeoutMs: 100_000 });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/\(a\) main agent greps and reads\s+[\d,]+/);
     expect(run.stdout).toMatch(/\(b\) delegates to explore\s+[\d,]+/);
