@@ -51,7 +51,7 @@ export function formatToolSearchReport(report: ToolSearchBenchReport): string {
     goal.met
       ? `Goal met: measure recall@5 ≥ ${goal.recallAt5}, MRR ≥ ${goal.mrr}, ≥ ${goal.minTools} tools, < ${goal.maxMicrosecondsPerQuery} µs per query.`
       : `Goal not met: measure recall@5 ${fixed(measured?.recallAt5)} (goal ≥ ${goal.recallAt5}), MRR ${fixed(measured?.mrr)} (≥ ${goal.mrr}), ${report.catalog.tools} tools (≥ ${goal.minTools}), ${speed.microsecondsPerQuery} µs per query (< ${goal.maxMicrosecondsPerQuery}). ` +
-          "The misses share no word, stem or listed synonym with their tool; lexical search (BM25F, stems, synonyms, typo fixes) cannot find them without tables fitted to the queries. Meaning beyond words needs an embedding model, which ctxkit does not ship; whether one would reach the goal is not measured here.",
+          "Lexical search (BM25F, stems, synonyms, typo fixes) finds a tool only through words, stems and listed synonyms it shares with the query; word tables fitted to these queries would only hide that. Meaning beyond words needs an embedding model, which ctxkit does not ship; whether one would reach the goal is not measured here.",
   );
   return lines.join("\n");
 }
