@@ -43,7 +43,7 @@ export function formatToolSearchReport(report: ToolSearchBenchReport): string {
     lines.push("", `Measure-half misses with the defaults (${report.measureMisses.length}):`, ...report.measureMisses.map((miss) => `  "${miss.query}" → ${miss.tool}; got ${miss.top.join(", ") || "nothing"}`));
   }
   const speed = report.speed;
-  lines.push("", `Speed at ${speed.tools} tools, warm (after ${speed.warmUpRounds} untimed passes): index built in ${speed.indexBuildMs} ms; search ${speed.microsecondsPerQuery} µs per query on average, p99 ${speed.p99Microseconds} µs (${speed.queries} searches).`);
+  lines.push("", `Speed at ${speed.tools} tools, warm (after ${speed.warmUpRounds} untimed passes; the median of the timed passes): index built in ${speed.indexBuildMs} ms; search ${speed.microsecondsPerQuery} µs per query on average, p99 ${speed.p99Microseconds} µs (${speed.queries} searches).`);
   const goal = report.goal;
   const measured = report.rows.find((row) => row.arm === "defaults" && row.half === "measure");
   lines.push(

@@ -45,7 +45,7 @@ export interface ToolSearchBenchReport {
   /** τ-bench's own text: first user message of each recorded airline dialogue, retail task instructions. */
   tau?: Array<{ arm: string; queries: number; recallAt5: number; mrr: number }>;
   retuned?: { options: ToolSearchIndexOptions; configurationsTried: number; measure: Omit<ToolSearchScores, "misses"> };
-  /** Warm: after `warmUpRounds` untimed passes over the queries (JIT and caches settled), `rounds` timed passes. */
+  /** Warm: after `warmUpRounds` untimed passes over the queries (JIT and caches settled); mean and p99 of the median timed pass. */
   speed: { tools: number; queries: number; warmUpRounds: number; indexBuildMs: number; microsecondsPerQuery: number; p99Microseconds: number };
 }
 
@@ -99,11 +99,13 @@ export async function runToolSearchBench(options: ToolSearchBenchOptions = {}): 
 
 /** Untimed passes over the queries before timing: the first searches run cold (JIT, inline caches). */
 const warmUpRounds = 3;
-const timedRounds = 5;
+const timedRounds = 7;
 
 /**
  * Index build time and warm search time per query over `size` tools (the real ones, then numbered
- * copies): mean and p99 of `timedRounds` passes after `warmUpRounds` untimed ones.
+ * copies), after `warmUpRounds` untimed passes: the mean and p99 of each of `timedRounds` passes, and
+ * of those the median pass's, so one pass slowed by another process on a shared machine does not
+ * decide the result.
  */
 function measureSpeed(tools: readonly ToolDefinition[], queries: readonly string[], size: number): ToolSearchBenchReport["speed"] {
   const catalog: ToolDefinition[] = tools.slice(0, size);
@@ -114,15 +116,19 @@ function measureSpeed(tools: readonly ToolDefinition[], queries: readonly string
   const index = createToolSearchIndex(catalog);
   const indexBuildMs = performance.now() - buildStarted;
   for (let round = 0; round < warmUpRounds; round += 1) for (const query of queries) index.search(query, 5);
-  const times: number[] = [];
+  const means: number[] = [];
+  const p99s: number[] = [];
   for (let round = 0; round < timedRounds; round += 1) {
+    const times: number[] = [];
     for (const query of queries) {
       const started = performance.now();
       index.search(query, 5);
       times.push((performance.now() - started) * 1000);
     }
+    times.sort((left, right) => left - right);
+    means.push(times.reduce((sum, time) => sum + time, 0) / times.length);
+    p99s.push(times[Math.floor(times.length * 0.99)] ?? 0);
   }
-  times.sort((left, right) => left - right);
-  const mean = times.reduce((sum, time) => sum + time, 0) / times.length;
-  return { tools: catalog.length, queries: times.length, warmUpRounds, indexBuildMs: Math.round(indexBuildMs), microsecondsPerQuery: Math.round(mean), p99Microseconds: Math.round(times[Math.floor(times.length * 0.99)] ?? 0) };
+  const median = (values: number[]) => [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)] ?? 0;
+  return { tools: catalog.length, queries: queries.length * timedRounds, warmUpRounds, indexBuildMs: Math.round(indexBuildMs), microsecondsPerQuery: Math.round(median(means)), p99Microseconds: Math.round(median(p99s)) };
 }
