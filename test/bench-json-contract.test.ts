@@ -190,7 +190,10 @@ describe("ctxkit bench <name> --json", { timeout: 600_000 }, () => {
     expect(new Set(rows.map((row) => row.half))).toEqual(new Set(["tune", "measure"]));
     expect(rows.map((row) => row.arm)).toContain("defaults");
     expect(rows[0]).toMatchObject({ queries: expect.any(Number), recallAt5: expect.any(Number), mrr: expect.any(Number) });
-    expect(printed.speed).toMatchObject({ tools: 500, microsecondsPerQuery: expect.any(Number) });
+    expect(printed.speed).toMatchObject({ tools: 500, warmUpRounds: expect.any(Number), microsecondsPerQuery: expect.any(Number), p99Microseconds: expect.any(Number) });
+    // The queries written by others are a table of their own, and the goal says whether it is met.
+    expect((printed.thirdParty as Json).rows).toContainEqual(expect.objectContaining({ arm: "defaults", queries: 44 }));
+    expect(printed.goal).toMatchObject({ recallAt5: 0.95, mrr: 0.85, met: expect.any(Boolean) });
   });
 
   it.skipIf(!hasTau)("writes to bench-results/ inside the ctxkit project, and to --out when given", async () => {

@@ -198,6 +198,7 @@ describe("the view server's routes", () => {
     // The call the page opens on (the last), as the page's script asks for it.
     const last = (await createViewSource([openAiLog])).runs()[0]!.imported.calls.length - 1;
     expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="./api/runs/0/calls/${last}?view=template&amp;token=${server.token}">`);
+    expect(html).toContain(`<link rel="preload" as="fetch" crossorigin href="./api/runs/0/diff?from=${last - 1}&amp;to=${last}&amp;token=${server.token}">`);
     expect(html.indexOf("rel=\"preload\"")).toBeLessThan(html.indexOf("</head>"));
   });
 });

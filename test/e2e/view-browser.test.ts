@@ -201,6 +201,11 @@ describe.skipIf(!hasChromium)("ctxkit view in a real browser (chromium)", () => 
     expect(requested.filter((path) => path === callPrompt)).toHaveLength(1);
     expect(requested.indexOf(callPrompt)).toBeGreaterThanOrEqual(0);
     expect(requested.indexOf(callPrompt)).toBeLessThan(requested.indexOf("/api/events"));
+    // Its diff to the call before, likewise.
+    const callDiff = `/api/runs/0/diff?from=${last - 1}&to=${last}`;
+    await page.locator(`.diff-body[data-diff-to="${last}"]`).waitFor();
+    expect(requested.filter((path) => path === callDiff)).toHaveLength(1);
+    expect(requested.indexOf(callDiff)).toBeLessThan(requested.indexOf("/api/events"));
     expect(await page.locator(".loading").count()).toBe(0);
     await page.close();
   }, 240_000);

@@ -4,6 +4,7 @@ import { readTauToolDefinitions } from "../disclosure/disclosure-catalog.js";
 import type { ToolDefinition } from "../../types/index.js";
 import catalogs from "../disclosure/fixtures/tool-search-catalogs.json" with { type: "json" };
 import written from "../disclosure/fixtures/tool-search-queries.json" with { type: "json" };
+import thirdParty from "../disclosure/fixtures/tool-search-third-party-queries.json" with { type: "json" };
 
 /** One query of the evaluation: what a user or a model typed, and the tool names that answer it. */
 export interface ToolSearchQuery {
@@ -20,7 +21,9 @@ export interface ToolSearchEvaluation {
   /** Where each tool comes from: `@playwright/mcp@0.0.83`, `tau-bench airline`. */
   sources: Array<{ source: string; tools: number }>;
   queries: ToolSearchQuery[];
-  origin: { catalogs: string; queries: string };
+  /** Queries written by others for tools of these catalogs (never tuned on; scored whole). */
+  thirdPartyQueries: ToolSearchQuery[];
+  origin: { catalogs: string; queries: string; thirdPartyQueries: string };
 }
 
 /** ctxkit's own name for an MCP server's tool, as `connectMcpServers` registers it. */
@@ -76,7 +79,8 @@ export async function loadToolSearchEvaluation(tauDirectory: string | undefined)
       accept: (entry.accept ?? []).map(resolveId).filter((name) => seen.has(name)),
       half: splitHalf(entry.tool),
     }));
-  return { tools, sources, queries, origin: { catalogs: catalogs.origin, queries: written.origin } };
+  const thirdPartyQueries = thirdParty.queries.map((entry): ToolSearchQuery => ({ query: entry.query, tool: resolveId(entry.tool), accept: [], half: "measure" }));
+  return { tools, sources, queries, thirdPartyQueries, origin: { catalogs: catalogs.origin, queries: written.origin, thirdPartyQueries: thirdParty.origin } };
 }
 
 function splitId(id: string): [string, string] {

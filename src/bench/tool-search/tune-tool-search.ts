@@ -28,11 +28,15 @@ export interface TuneResult {
 /**
  * Coordinate ascent on the tune half only: from the shipped defaults, try every value of one
  * setting with the others fixed, keep the best ((recall@5 + MRR) / 2; a change must gain `minImprovement`),
- * and go round until nothing improves (at most `rounds` times).
+ * and go round until nothing improves (at most `rounds` times). The tune half is cut in two by tool
+ * (as the halves are) and a change must not lose on either part: a gain that only one part's tools
+ * bring is fitting those tools, not the search.
  */
 export function tuneToolSearch(tools: readonly ToolDefinition[], tune: readonly ToolSearchQuery[], rounds = 3): TuneResult {
+  const folds = [0, 1].map((fold) => tune.filter((query) => foldOf(query.tool) === fold));
   let best: Settings = structuredClone(defaultToolSearchIndexOptions);
   let bestScore = objective(tools, tune, best);
+  let bestFolds = folds.map((fold) => objective(tools, fold, best));
   let tried = 1;
   for (let round = 0; round < rounds; round += 1) {
     let improved = false;
@@ -46,16 +50,25 @@ export function tuneToolSearch(tools: readonly ToolDefinition[], tune: readonly 
       for (const settings of vary(best)) {
         tried += 1;
         const score = objective(tools, tune, settings);
-        if (score > bestScore + minImprovement) {
-          bestScore = score;
-          best = settings;
-          improved = true;
-        }
+        if (score <= bestScore + minImprovement) continue;
+        const foldScores = folds.map((fold) => objective(tools, fold, settings));
+        if (foldScores.some((foldScore, fold) => foldScore < bestFolds[fold]!)) continue;
+        bestScore = score;
+        bestFolds = foldScores;
+        best = settings;
+        improved = true;
       }
     }
     if (!improved) break;
   }
   return { tuned: best, configurationsTried: tried };
+}
+
+/** Which part of the tune half a query's tool falls in: a second FNV-1a bit, independent of the halves' parity. */
+function foldOf(tool: string): 0 | 1 {
+  let hash = 0x811c9dc5;
+  for (const char of tool) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  return ((hash >>> 1) & 1) as 0 | 1;
 }
 
 function objective(tools: readonly ToolDefinition[], queries: readonly ToolSearchQuery[], options: ToolSearchIndexOptions): number {

@@ -5,12 +5,12 @@
  * escape" finds a tool that presses keys. Unix command names stand for what they do.
  */
 const synonymGroups: readonly (readonly string[])[] = [
-  ["create", "add", "make", "new", "insert"],
+  ["create", "add", "make", "new", "insert", "post"],
   ["delete", "remove", "erase", "rm", "trash", "discard", "forget", "unlink"],
-  ["update", "change", "edit", "modify", "set", "alter"],
+  ["update", "change", "edit", "modify", "set", "alter", "patch"],
   ["get", "retrieve", "fetch", "read", "show", "view", "display", "look", "load", "details"],
   ["list", "enumerate", "ls", "all"],
-  ["search", "find", "lookup", "query", "locate", "grep", "seek"],
+  ["search", "find", "lookup", "lookfor", "query", "locate", "grep", "seek"],
   ["navigate", "go", "goto", "visit", "browse", "url"],
   ["back", "previous", "prior"],
   ["close", "exit", "quit"],
@@ -26,6 +26,9 @@ const synonymGroups: readonly (readonly string[])[] = [
   ["read", "cat", "open"],
   ["info", "metadata", "stat", "size", "detail"],
   ["size", "big", "large"],
+  ["resize", "size", "dimension"],
+  ["window", "viewport"],
+  ["multiple", "several", "many", "batch", "bulk", "together", "both"],
   ["compress", "zip", "gzip", "archive"],
   ["wait", "pause", "sleep", "delay"],
   ["dialog", "alert", "popup", "prompt", "confirm", "modal"],
