@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresSessionStore } from "../create-postgres-session-store.js";
 import { createSessionStore } from "../session-store.js";
 import { createTempDirectory, samplePrefix, userMessage } from "../test-support/session-test-data.js";
+import { advisoryKeyOf, quoteSchema } from "./postgres-connection.js";
 import { POSTGRES_SCHEMA_VERSION } from "./postgres-schema.js";
 import { freshSchemaName, testDatabase } from "./test-support/test-database.js";
 
@@ -42,7 +43,12 @@ describe.skipIf(database.skip !== undefined)(`the Postgres session store${databa
     const writer = await store.create({ id: "cut", createdAt, prefix: samplePrefix });
     writer.appendMessage(userMessage("m1", "stored"));
     await writer.flush();
-    await admin.query("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND pid <> pg_backend_pid() AND granted");
+    // Only this writer's connection: other test files share the server, and their connections must live on.
+    const key = BigInt.asUintN(64, BigInt(advisoryKeyOf(`ctxkit-session:${quoteSchema(store.location.match(/schema (\w+)/)![1]!)}:cut`)));
+    await admin.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = $1::bigint::oid AND objid = $2::bigint::oid AND objsubid = 1 AND granted",
+      [String(key >> 32n), String(key & 0xffffffffn)],
+    );
     await new Promise((resolve) => setTimeout(resolve, 200));
     writer.appendMessage(userMessage("m2", "never stored"));
     await expect(writer.flush()).rejects.toMatchObject({ code: expect.stringMatching(/session_lock_lost|session_database_error/) });
