@@ -1,5 +1,4 @@
 import { constants } from "node:os";
-import { killRunningCommands } from "../tools/builtin/command-processes.js";
 
 /** What ends ctxkit from outside besides Ctrl-C (SIGINT, which each command handles as an abort). */
 const terminationSignals = ["SIGTERM", "SIGHUP"] as const;
@@ -15,9 +14,14 @@ const terminationSignals = ["SIGTERM", "SIGHUP"] as const;
 export function installTerminationHandlers(): void {
   for (const signal of terminationSignals) {
     process.on(signal, () => {
-      killRunningCommands();
-      if (process.listenerCount(signal) > 1) return;
-      process.exit(128 + constants.signals[signal]);
+      // Imported here, not at start-up: a command that runs has loaded it already (the same
+      // instance, with its running commands), and with none running there is nothing to kill.
+      void import("../tools/builtin/command-processes.js").then(
+        ({ killRunningCommands }) => killRunningCommands(),
+        () => undefined,
+      ).finally(() => {
+        if (process.listenerCount(signal) <= 1) process.exit(128 + constants.signals[signal]);
+      });
     });
   }
 }

@@ -1,5 +1,9 @@
-import MiniSearch from "minisearch";
+import { createRequire } from "node:module";
+import type MiniSearchClass from "minisearch";
 import type { BlobReader as BlobStore } from "./blob-store.js";
+
+// MiniSearch is loaded by the first recall search, not when the CLI starts (a run need not recall anything).
+const requireFromHere = createRequire(import.meta.url);
 
 export interface SearchHit {
   blobId: string;
@@ -29,6 +33,7 @@ export interface CompressedContentSearch {
  * blobs has nothing to search.
  */
 export function createCompressedContentSearch(blobStore: BlobStore): CompressedContentSearch {
+  const MiniSearch = requireFromHere("minisearch") as typeof MiniSearchClass;
   const index = new MiniSearch<Passage>({ fields: ["text"], storeFields: ["blobId", "offset", "text"] });
   const indexed = new Set<string>();
 

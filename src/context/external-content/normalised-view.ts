@@ -1,4 +1,8 @@
-import unhomoglyph from "unhomoglyph";
+import { createRequire } from "node:module";
+
+// unhomoglyph (a large confusables table) is loaded by the first non-ASCII character folded, not when the CLI starts.
+const requireFromHere = createRequire(import.meta.url);
+let unhomoglyph: ((text: string) => string) | undefined;
 
 /**
  * Text as a lenient reader sees it, with every character mapped back to the span of the original it
@@ -131,6 +135,7 @@ function foldCharacter(character: string): string {
   const mapped = confusables[character];
   if (mapped !== undefined) return mapped;
   if (character.charCodeAt(0) < 0x80) return character.toLowerCase();
+  unhomoglyph ??= requireFromHere("unhomoglyph") as (text: string) => string;
   const skeleton = unhomoglyph(character);
   return skeleton !== character && /^[\x20-\x7e]+$/.test(skeleton) ? skeleton.toLowerCase() : character.toLowerCase();
 }

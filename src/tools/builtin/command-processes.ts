@@ -69,6 +69,8 @@ export class CommandProcesses {
   private readonly descriptorName: string;
   /** Every process found so far (by pid and start time, so a reused pid is not mistaken for it). */
   private readonly seen = new Map<number, LeftProcess & { started: string }>();
+  /** The shell's start time (clock ticks since boot): nothing older can be one of its processes. */
+  private readonly shellStarted: number;
 
   constructor(
     readonly shellPid: number,
@@ -76,6 +78,7 @@ export class CommandProcesses {
   ) {
     this.needle = Buffer.from(`${commandMarkerVariable}=${marker}\0`);
     this.descriptorName = `ctxkit-bash-marker-${marker}`;
+    this.shellStarted = Number(readStat(shellPid)?.started ?? 0);
     runningCommands.add(this);
     ensureExitHook();
   }
@@ -133,6 +136,8 @@ export class CommandProcesses {
       if (pid === process.pid) continue;
       const stat = readStat(pid);
       if (stat === undefined || stat.state === "Z") continue; // Gone meanwhile, or already dead.
+      // Started before the shell: not the call's (and its descriptors need not be read, the costly part).
+      if (Number(stat.started) < this.shellStarted) continue;
       const ours = stat.group === this.shellPid || stat.session === this.shellPid || this.hasVariable(pid) || this.holdsDescriptor(pid);
       if (ours) found.push({ pid, command: commandLine(pid), started: stat.started });
     }

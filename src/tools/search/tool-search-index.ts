@@ -1,9 +1,13 @@
-import { distance } from "fastest-levenshtein";
+import { createRequire } from "node:module";
 import type { ToolDefinition } from "../../types/index.js";
 import { buildAbbreviationTable, buildSynonymTable } from "./action-synonyms.js";
 import { toSearchTerms } from "./search-terms.js";
 import { stemWord } from "./stem-word.js";
 import { createTypoCorrector } from "./typo-corrector.js";
+
+// fastest-levenshtein is loaded by the first fuzzy lookup, not when the index module is imported (the CLI's start).
+const requireFromHere = createRequire(import.meta.url);
+const levenshtein = (): typeof import("fastest-levenshtein") => requireFromHere("fastest-levenshtein") as typeof import("fastest-levenshtein");
 
 /**
  * How the index weighs and matches terms. The defaults were tuned by `ctxkit bench tool-search` on
@@ -211,6 +215,7 @@ function wordsStartingWith(vocabulary: readonly string[], prefix: string): strin
 function fuzzyMatches(vocabulary: readonly string[], term: string, share: number): string[] {
   const maxDistance = Math.round(term.length * share);
   if (maxDistance === 0) return [];
+  const { distance } = levenshtein();
   return vocabulary.filter((word) => word !== term && Math.abs(word.length - term.length) <= maxDistance && distance(word, term) <= maxDistance).slice(0, 20);
 }
 
