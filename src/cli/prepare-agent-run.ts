@@ -3,7 +3,9 @@ import { resolve } from "node:path";
 import type { Provider } from "../providers/provider.js";
 import { loadForResume } from "../session/reorder-on-resume.js";
 import { CtxkitError, type GenerationSettings, type SystemPrompt } from "../types/index.js";
+import { approveWorkspaceMcpServers, bindAllowEntries } from "./approve-workspace-mcp-servers.js";
 import type { CliFlags } from "./cli-options.js";
+import { lineReader } from "./confirm-prompt.js";
 import type { CliIo } from "./cli-io.js";
 import { createProviderFromConfig, defaultSystemPrompt, sessionStoreFor } from "./create-agent-from-config.js";
 import { createRequestLoggingFetch } from "./log-requests-fetch.js";
@@ -36,6 +38,7 @@ export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<Agent
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });
   requireDirectory(config.workspace);
   const notes: string[] = [...config.warnings];
+  await approveMcpServers(config, io, notes);
   if (flags.continue && flags.session) throw new CtxkitError("usage_invalid", "--continue and --session both choose a session; give one of them.");
   if (flags.continue) {
     const latest = await latestSessionId(config);
@@ -86,6 +89,22 @@ export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<Agent
       return describeInstructionsChange(current);
     },
   };
+}
+
+/** A workspace's MCP servers only with the user's yes, and `allow` bound to the servers' identity (issue 24). */
+async function approveMcpServers(config: ResolvedConfig, io: CliIo, notes: string[]): Promise<void> {
+  const interactive = io.stdin.isTTY === true;
+  const answers = lineReader(io.stdin);
+  try {
+    const approved = await approveWorkspaceMcpServers(config.mcp, { interactive, readLine: answers.next, output: io.stderr, userConfigPath: config.userConfigPath });
+    config.mcp = approved.mcp;
+    notes.push(...approved.notes);
+  } finally {
+    if (interactive) answers.close();
+  }
+  const bound = bindAllowEntries(config.allow, config.mcp.servers);
+  config.allow = bound.allow;
+  notes.push(...bound.notes);
 }
 
 function requireDirectory(workspace: string): void {
