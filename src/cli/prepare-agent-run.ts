@@ -1,7 +1,10 @@
 import { statSync } from "node:fs";
+import { join } from "node:path";
 import type { CreateAgentFromConfigOptions } from "../config/create-agent-from-config.js";
 import { CtxkitError } from "../types/index.js";
+import { approveWorkspaceMcpServers, bindAllowEntries } from "./approve-workspace-mcp-servers.js";
 import type { CliFlags } from "./cli-options.js";
+import { lineReader } from "./confirm-prompt.js";
 import type { CliIo } from "./cli-io.js";
 import { createRequestLoggingFetch } from "./log-requests-fetch.js";
 import { resolveConfig, settingValues, type ResolvedConfig } from "./resolve-config.js";
@@ -19,9 +22,11 @@ export interface AgentRunSetup {
  * Resolves the flags `run` and `chat` share into one configuration (flags, variables, config files)
  * and the inputs of `createAgentFromConfig`, which builds the agent as a library user's would be.
  */
-export function prepareAgentRun(flags: CliFlags, io: CliIo): AgentRunSetup {
+export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<AgentRunSetup> {
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });
   requireDirectory(config.workspace);
+  const notes: string[] = [...config.warnings, ...config.mcp.warnings.map((warning) => `mcp: ${warning.message}`)];
+  await approveMcpServers(config, io, notes);
   if (flags.continue && flags.session) throw new CtxkitError("usage_invalid", "--continue and --session both choose a session; give one of them.");
   const logFile = config.logRequests;
   return {
@@ -34,8 +39,27 @@ export function prepareAgentRun(flags: CliFlags, io: CliIo): AgentRunSetup {
       userConfigPath: config.userConfigPath,
       ...(io.env.HOME ? { home: io.env.HOME } : {}),
     },
-    notes: [...config.warnings, ...config.mcp.warnings.map((warning) => `mcp: ${warning.message}`)],
+    notes,
   };
+}
+
+/** A workspace's MCP servers only with the user's yes, and `allow` bound to the servers' identity (issue 24). */
+async function approveMcpServers(config: ResolvedConfig, io: CliIo, notes: string[]): Promise<void> {
+  const interactive = io.stdin.isTTY === true;
+  const answers = lineReader(io.stdin);
+  try {
+    const approved = await approveWorkspaceMcpServers(config.mcp, { interactive, readLine: answers.next, output: io.stderr, userConfigPath: config.userConfigPath });
+    config.mcp = approved.mcp;
+    // The library connects what the settings name: the servers the person just approved too.
+    const origin = config.settings.mcpServers?.origin ?? [{ source: "workspace config" as const, file: join(config.workspace, "ctxkit.config.json") }];
+    if (Object.keys(config.mcp.servers).length > 0) config.settings.mcpServers = { value: config.mcp.servers, origin };
+    notes.push(...approved.notes);
+  } finally {
+    if (interactive) answers.close();
+  }
+  const bound = bindAllowEntries(config.allow, config.mcp.servers);
+  config.allow = bound.allow;
+  notes.push(...bound.notes);
 }
 
 function requireDirectory(workspace: string): void {

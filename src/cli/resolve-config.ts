@@ -117,7 +117,9 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
   ];
   const mcp = resolveMcpServers({
     ...(userConfig?.mcpServers ? { user: { path: userConfigPath, value: userConfig.mcpServers } } : {}),
-    ...(workspaceConfig?.mcpServers ? { workspace: { path: workspaceConfigPath, value: workspaceConfig.mcpServers } } : {}),
+    ...(workspaceConfig?.mcpServers
+      ? { workspace: { path: workspaceConfigPath, value: workspaceConfig.mcpServers, directory: workspace, approvals: userConfig?.mcpApprovals ?? [] } }
+      : {}),
     files: mcpFiles,
     cwd,
   });

@@ -18,6 +18,9 @@ const oneOf = <const Values extends readonly [string, ...string[]]>(values: Valu
 const serversMessage = 'must be an object of servers, {"name": {"command": …} | {"url": …}}';
 // valibot's record takes an array too (as an object of its indexes); a list of servers has no
 // names, so it is refused before the record sees it.
+// A workspace's MCP server the person approved: where, its name and its whole definition as it was.
+const mcpApproval = () =>
+  v.strictObject({ workspace: text(), server: text(), definition: v.record(v.string(), v.unknown(), "must be the server's definition"), approvedAt: v.optional(v.string()) });
 const servers = () => v.pipe(v.custom<unknown>((value) => !Array.isArray(value), serversMessage), v.record(v.string(), v.unknown(), serversMessage));
 
 /**
@@ -57,6 +60,7 @@ export const configFileSchema = v.strictObject({
   maxIterations: v.optional(positiveInteger()),
   skills: v.optional(names()),
   mcpServers: v.optional(servers()),
+  mcpApprovals: v.optional(v.array(mcpApproval(), "must be a list of approvals")),
   deferTools: v.optional(oneOf(deferToolsModes)),
   compression: v.optional(oneOf(compressionPolicyNames)),
   statusBar: v.optional(oneOf(statusBarModes)),

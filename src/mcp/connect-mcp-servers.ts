@@ -1,4 +1,4 @@
-import type { Tool, ToolDefinition } from "../types/index.js";
+import { ConfigError, type Tool, type ToolDefinition } from "../types/index.js";
 import { createLateToolSet, type LateToolSet } from "../tools/search/late-tool-set.js";
 import { connectMcpServer, describeError, type McpListedTool, type McpServerConnection } from "./connect-mcp-server.js";
 import type { McpServersConfig } from "./mcp-config.js";
@@ -98,8 +98,15 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
     }),
   );
   const live = attempts.filter((attempt): attempt is { connection: McpServerConnection; listed: McpListedTool[] } => attempt !== undefined);
-  const taken = new Set<string>();
-  const drafts = live.flatMap(({ connection, listed }) => convertListed(connection, listed, taken, warnings));
+  const untrusted = new Set(names.filter((name) => config[name]!.trust === "untrusted"));
+  const taken = new Map<string, string>();
+  let drafts: ToolDraft[];
+  try {
+    drafts = live.flatMap(({ connection, listed }) => convertListed(connection, listed, taken, warnings, untrusted.has(connection.name)));
+  } catch (error) {
+    await Promise.all(live.map(({ connection }) => connection.close()));
+    throw error;
+  }
   const deferred = shouldDefer(drafts, options);
   const refreshes = new Map<string, Promise<void>>();
   const current = new Map(live.map(({ connection, listed }) => [connection.name, new Set(listed.map((tool) => tool.name))]));
@@ -108,7 +115,8 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
       connection: draft.connection,
       serverToolName: draft.listed.name,
       definition: draft.definition,
-      readOnly: draft.listed.readOnly === true,
+      // A workspace's server says what it likes about itself: its read-only hint does not spare a question.
+      readOnly: draft.listed.readOnly === true && !untrusted.has(draft.connection.name),
       callTimeoutMs: options.callTimeoutMs ?? 120_000,
       maxResultCharacters: options.maxResultCharacters ?? defaultMaxResultCharacters,
       confirm: options.confirm ?? "unless-read-only",
@@ -143,7 +151,8 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
         const now = new Set(listed.map((tool) => tool.name));
         current.set(connection.name, now);
         const fresh = listed.filter((tool) => !before.has(tool.name));
-        const added = convertListed(connection, fresh, taken, []).map((draft) => {
+        // A clash mid-session cannot end the run: the later tool is left out (never renamed).
+        const added = convertListed(connection, fresh, taken, [], untrusted.has(connection.name), "skip").map((draft) => {
           known.set(draft.listed.name, draft.definition.name);
           return build(draft, true);
         });
@@ -205,21 +214,50 @@ interface ToolDraft {
   definition: ToolDefinition;
 }
 
-function convertListed(connection: McpServerConnection, listed: readonly McpListedTool[], taken: Set<string>, warnings: McpWarning[]): ToolDraft[] {
+/**
+ * The drafts of a server's tools. `taken` maps each name given so far to its server. Two tools whose
+ * names become equal once cleaned are never renamed apart (a workspace's server `git.hub` would take
+ * the user's `git_hub` tool name, and its `allow` entry): between servers that is an error naming
+ * both, within one server (or mid-session, `onClash: "skip"`) the later tool is left out with a warning.
+ */
+function convertListed(
+  connection: McpServerConnection,
+  listed: readonly McpListedTool[],
+  taken: Map<string, string>,
+  warnings: McpWarning[],
+  untrusted: boolean,
+  onClash: "throw" | "skip" = "throw",
+): ToolDraft[] {
   const drafts: ToolDraft[] = [];
-  // Sorted first, so which of two clashing names gets the hash suffix does not depend on the server's order.
+  // Sorted first, so which of two clashing tools of one server is left out does not depend on the server's order.
   for (const tool of [...listed].sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))) {
     if (typeof tool.name !== "string" || tool.name.length === 0 || tool.name.length > 256) {
       warnings.push({ code: "tool_skipped", server: connection.name, message: `MCP server '${connection.name}': a tool with an empty or over-long name was skipped.` });
       continue;
     }
-    const name = mcpToolName(connection.name, tool.name, taken);
-    const converted = convertMcpTool(connection.name, tool, name);
+    const name = mcpToolName(connection.name, tool.name);
+    const owner = taken.get(name);
+    if (owner !== undefined && owner !== connection.name && onClash === "throw") {
+      throw new ConfigError(
+        "config_file_invalid",
+        `MCP servers '${owner}' and '${connection.name}' both give a tool the name ${name} (server names are cleaned to letters, digits, '_' and '-'); ` +
+          "ctxkit does not rename one apart from the other. Rename one of the servers in its config.",
+      );
+    }
+    if (owner !== undefined) {
+      warnings.push({
+        code: "tool_skipped",
+        server: connection.name,
+        message: `MCP server '${connection.name}': tool '${tool.name.slice(0, 80)}' was skipped: its name ${name} is already the name of a tool of '${owner}'.`,
+      });
+      continue;
+    }
+    const converted = convertMcpTool(connection.name, tool, name, { untrusted });
     if ("problem" in converted) {
       warnings.push({ code: "tool_skipped", server: connection.name, message: `MCP server '${connection.name}': tool '${tool.name.slice(0, 80)}' was skipped: ${converted.problem}.` });
       continue;
     }
-    taken.add(name);
+    taken.set(name, connection.name);
     drafts.push({ connection, listed: tool, definition: converted.definition });
   }
   return drafts;

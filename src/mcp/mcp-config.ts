@@ -1,8 +1,17 @@
 import { ConfigError } from "../types/index.js";
 import type { McpWarning } from "./mcp-warning.js";
 
+/** What every server entry may carry besides how to reach it. */
+export interface McpServerTrust {
+  /**
+   * `untrusted`: declared by a workspace (a cloned repository), so its tools' descriptions are wrapped
+   * as external content and their `readOnlyHint` is ignored (every call may ask). Default: trusted.
+   */
+  trust?: "untrusted";
+}
+
 /** A server started as a child process that speaks MCP on its stdin/stdout. */
-export interface McpStdioServerConfig {
+export interface McpStdioServerConfig extends McpServerTrust {
   command: string;
   args: string[];
   /** Added to a minimal inherited environment (PATH, HOME, …), never the whole of ours. */
@@ -12,7 +21,7 @@ export interface McpStdioServerConfig {
 }
 
 /** A server reached over the streamable HTTP transport. */
-export interface McpHttpServerConfig {
+export interface McpHttpServerConfig extends McpServerTrust {
   url: string;
   headers: Record<string, string>;
 }
@@ -42,6 +51,7 @@ export function parseMcpServersConfig(
   value: unknown,
   source: string,
   origin: McpConfigOrigin,
+  options: { workspacePrograms?: "refuse" | "keep" } = {},
 ): { servers: McpServersConfig; warnings: McpWarning[] } {
   const root = asRecord(value, `${source} must hold a JSON object like {"mcpServers": {"name": {"command": "npx", "args": ["-y", "some-server"]}}}.`);
   const entries = asRecord(root.mcpServers ?? root, `${source}: 'mcpServers' must be an object of servers by name.`);
@@ -55,7 +65,8 @@ export function parseMcpServersConfig(
     }
     const entry = asRecord(entries[name], `${source}: MCP server '${name}' must be an object with "command" (and "args", "env") or "url" (and "headers").`);
     const server = parseServer(entry, `${source}: MCP server '${name}'`);
-    if (isStdioServer(server) && origin === "workspace") {
+    // "keep": the caller asks the person before anything a workspace names is started (the CLI does).
+    if (isStdioServer(server) && origin === "workspace" && options.workspacePrograms !== "keep") {
       warnings.push({
         code: "stdio_server_refused",
         server: name,
@@ -71,6 +82,12 @@ export function parseMcpServersConfig(
 }
 
 function parseServer(entry: Record<string, unknown>, where: string): McpServerConfig {
+  // Kept through a second parse (the CLI's resolved servers handed to the library's config): only ever lowers trust.
+  const trust: McpServerTrust = entry.trust === "untrusted" ? { trust: "untrusted" } : {};
+  return { ...parseReachableServer(entry, where), ...trust };
+}
+
+function parseReachableServer(entry: Record<string, unknown>, where: string): McpServerConfig {
   if (entry.type === "sse") throw new ConfigError("config_file_invalid", `${where}: the SSE transport is not supported; use the server's streamable HTTP endpoint ("url").`);
   if (typeof entry.command === "string") {
     if (entry.command.trim() === "") throw new ConfigError("config_file_invalid", `${where}: "command" is empty.`);

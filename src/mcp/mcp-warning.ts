@@ -2,6 +2,8 @@
 export type McpWarningCode =
   /** A workspace's config named a server that starts a program. */
   | "stdio_server_refused"
+  /** A workspace's config named a server the person has not approved (or approved with another definition). */
+  | "server_not_approved"
   /** The server did not start, did not answer the handshake in time, or closed. */
   | "server_failed"
   /** The server's tool list was malformed, too long, or could not be read. */

@@ -1,5 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCompression } from "../../context/compression/create-compression-policy.js";
@@ -12,6 +14,7 @@ import { createReadFileTool } from "../../tools/builtin/read-file.js";
 import { defaultMaxToolResultCharacters } from "../../tools/cap-tool-output.js";
 import { createToolOutputCap } from "../../tools/create-tool-output-cap.js";
 import type { Tool } from "../../tools/tool.js";
+import { createWebFetchTool } from "../../tools/builtin/web-fetch/web-fetch-tool.js";
 import type { Message } from "../../types/index.js";
 import { ToolError } from "../../types/tool-error.js";
 import { BatteryTally, describeError, runTrial, type BatteryResult, type FailureClass } from "./hardening-trial.js";
@@ -192,6 +195,27 @@ function cases(workspace: string): ResourceCase[] {
         const result = await callTool(grep, { pattern: "match", path: "many", max_results: 1_000_000 });
         if (Buffer.byteLength(result.content) > 64 * 1024) throw new LimitNotHeld("freezes", `grep returned ${Buffer.byteLength(result.content)} bytes`);
         return `${Buffer.byteLength(result.content)} bytes returned`;
+      },
+    },
+    {
+      // Issue 24, failure 13: converted on the main thread, such a page blocked the process 13 to 45 s.
+      name: "web_fetch of a 5 MB page of flat paragraphs (converted on a worker thread, with a time budget)",
+      boundMs: 120_000,
+      run: async () => {
+        const html = `<html><body>${"<p>word word word</p>".repeat(Math.floor((5 * 1024 * 1024 - 100) / 21))}</body></html>`;
+        const server = createServer((_request, response) => {
+          response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+          response.end(html);
+        });
+        await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+        try {
+          const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/page`;
+          const result = await callTool(createWebFetchTool({ allowLoopback: true }) as Tool<never>, { url });
+          return result.isError ? expectError(result, "not converted") : `${result.content.length} characters of Markdown`;
+        } finally {
+          server.closeAllConnections();
+          await new Promise((resolve) => server.close(resolve));
+        }
       },
     },
     {

@@ -31,7 +31,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(chatHelp);
     return 0;
   }
-  const setup = prepareAgentRun(flags, io);
+  const setup = await prepareAgentRun(flags, io);
   const { config } = setup;
   for (const note of setup.notes) io.stderr.write(`ctxkit chat: ${note}\n`);
   const color = shouldUseColor(io.stdout, config.color, io.env);

@@ -37,7 +37,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`ctxkit run: give the task as an argument, e.g. ctxkit run "fix the failing test".\n\n${runHelp}`);
     return 2;
   }
-  const setup = prepareAgentRun(flags, io);
+  const setup = await prepareAgentRun(flags, io);
   const { config } = setup;
   for (const note of setup.notes) io.stderr.write(`ctxkit run: ${note}\n`);
   const style = createTerminalStyle(!flags.json && shouldUseColor(io.stdout, config.color, io.env));

@@ -157,7 +157,12 @@ export const configSettings = {
   },
   mcpServers: {
     flag: "mcp-config", input: "repeatable", group: "Tools and context", value: "<file>",
-    help: 'MCP servers to connect, {"mcpServers": {"name": {"command", "args", "env"} | {"url", "headers"}}} as Claude Code and Cursor write it; repeatable, added to "mcpServers" of the config files (a workspace\'s ctxkit.config.json may name only "url" servers). Their tools are named mcp__<server>__<tool>; calls ask first unless the server marks them read-only',
+    help: 'MCP servers to connect, {"mcpServers": {"name": {"command", "args", "env"} | {"url", "headers"}}} as Claude Code and Cursor write it; repeatable, added to "mcpServers" of the config files (a workspace\'s servers start only once you approve them, at a terminal). Their tools are named mcp__<server>__<tool>; calls ask first unless the server marks them read-only',
+  },
+  mcpApprovals: {
+    input: "list",
+    help: "the MCP servers of workspace configs you approved, each with its workspace, name and whole definition (written by ctxkit when you answer yes; a changed definition asks again)",
+    workspace: { userOnly: { why: "a cloned repository could approve its own servers" } },
   },
   deferTools: {
     flag: "defer-tools", input: "text", group: "Tools and context", values: deferToolsModes, noun: "--defer-tools mode", value: `<${deferToolsModes.join("|")}>`,

@@ -1,4 +1,4 @@
-import { threadId as mainThreadId } from "node:worker_threads";
+import { threadId as mainThreadId, type Worker } from "node:worker_threads";
 import { ToolError } from "../../../types/tool-error.js";
 import type { ToolErrorKind } from "../../../types/tool.js";
 import type { PageMarkdown } from "./html-to-markdown.js";
@@ -9,7 +9,10 @@ export interface ConverterRequest {
   pageUrl: string;
 }
 
-export type ConverterReply = { ok: true; page: PageMarkdown; threadId: number } | { ok: false; kind: ToolErrorKind; message: string };
+export type ConverterReply =
+  | { ready: true }
+  | { ok: true; page: PageMarkdown; threadId: number }
+  | { ok: false; kind: ToolErrorKind; message: string };
 
 /** A converted page, and the thread that converted it (never the caller's: see convertHtmlInWorker). */
 export interface ConvertedPage extends PageMarkdown {
@@ -17,8 +20,10 @@ export interface ConvertedPage extends PageMarkdown {
 }
 
 export interface ConvertHtmlOptions {
-  /** Wall-clock time the conversion may take, starting the worker included; over it the page is refused. */
+  /** Wall-clock time the conversion may take once the page reader is loaded; over it the page is refused. */
   budgetMs?: number;
+  /** Time the worker may take to start and load the page reader (default 60 s: a loaded machine, or the TypeScript sources). */
+  startMs?: number;
   signal?: AbortSignal;
 }
 
@@ -27,6 +32,38 @@ export const defaultConvertBudgetMs = 10_000;
 // A page's DOM, Readability's copies of it and the Markdown: far above any real page, and bounded.
 const workerHeapMb = 512;
 const converterFile = new URL("./html-converter-worker.js", import.meta.url);
+
+/** A started converter thread and when its page reader has loaded. */
+interface Converter {
+  worker: Worker;
+  ready: Promise<void>;
+}
+
+// One converter kept between pages (loading the page reader takes ~0.6 s); unref'd, so it never keeps the
+// process alive. Pages converted at the same time each get their own; only one is kept afterwards.
+let idle: Converter | undefined;
+
+function startConverter(startMs: number): Converter {
+  const worker = startWorker(converterFile, { resourceLimits: { maxOldGenerationSizeMb: workerHeapMb }, stdout: true, stderr: true, execArgv: [] });
+  worker.unref();
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new ToolError("failed", `The page reader did not start within ${startMs / 1000} s; the page was not converted.`)), startMs);
+    worker.once("message", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    worker.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+  // Handled where it is awaited; a converter that fails while idle is simply not reused.
+  ready.catch(() => undefined);
+  worker.once("exit", () => {
+    if (idle?.worker === worker) idle = undefined;
+  });
+  return { worker, ready };
+}
 
 /**
  * Converts an untrusted HTML page on a worker thread with a time budget (issue 24, failure 13). Parsing,
@@ -37,42 +74,64 @@ const converterFile = new URL("./html-converter-worker.js", import.meta.url);
  */
 export async function convertHtmlInWorker(html: string, pageUrl: string, options: ConvertHtmlOptions = {}): Promise<ConvertedPage> {
   const budgetMs = options.budgetMs ?? defaultConvertBudgetMs;
+  const startMs = options.startMs ?? 60_000;
   options.signal?.throwIfAborted();
-  const request: ConverterRequest = { html, pageUrl };
-  const worker = startWorker(converterFile, { workerData: request, resourceLimits: { maxOldGenerationSizeMb: workerHeapMb }, stderr: true, stdout: true });
+  const converter = idle ?? startConverter(startMs);
+  if (idle === converter) idle = undefined;
+  const { worker } = converter;
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
+  let onError: ((error: Error) => void) | undefined;
+  let onExit: ((code: number) => void) | undefined;
+  let onMessage: ((reply: ConverterReply) => void) | undefined;
+  let reuse = false;
   try {
-    const reply = await new Promise<ConverterReply>((resolve, reject) => {
-      worker.once("message", resolve);
-      worker.once("error", (error) =>
+    const reply = await new Promise<Exclude<ConverterReply, { ready: true }>>((resolve, reject) => {
+      onAbort = () => reject(options.signal!.reason instanceof Error ? options.signal!.reason : new Error("aborted"));
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      onError = (error) =>
         reject(
           (error as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY"
             ? new ToolError("failed", `The page needed more than ${workerHeapMb} MB to convert; it looks built to exhaust memory, so it was not converted.`)
             : error,
-        ),
-      );
-      worker.once("exit", (code) => reject(new Error(`the page converter stopped (exit code ${code}) before it answered`)));
-      timer = setTimeout(
-        () =>
-          reject(
-            new ToolError(
-              "failed",
-              `Converting the page took longer than ${budgetMs / 1000} s, which real pages do not; it looks built to stall the reader, so it was not converted.`,
+        );
+      onExit = (code) => reject(new Error(`the page converter stopped (exit code ${code}) before it answered`));
+      worker.on("error", onError);
+      worker.on("exit", onExit);
+      converter.ready.then(() => {
+        onMessage = (message) => {
+          if (!("ready" in message)) resolve(message);
+        };
+        worker.on("message", onMessage);
+        const request: ConverterRequest = { html, pageUrl };
+        worker.postMessage(request);
+        timer = setTimeout(
+          () =>
+            reject(
+              new ToolError(
+                "failed",
+                `Converting the page took longer than ${budgetMs / 1000} s, which real pages do not; it looks built to stall the reader, so it was not converted.`,
+              ),
             ),
-          ),
-        budgetMs,
-      );
-      onAbort = () => reject(options.signal!.reason instanceof Error ? options.signal!.reason : new Error("aborted"));
-      options.signal?.addEventListener("abort", onAbort, { once: true });
+          budgetMs,
+        );
+      }, reject);
     });
-    if (!reply.ok) throw new ToolError(reply.kind, reply.message);
+    if ("ok" in reply && !reply.ok) {
+      reuse = true;
+      throw new ToolError(reply.kind, reply.message);
+    }
     if (reply.threadId === mainThreadId) throw new Error("the page converter ran on the caller's thread");
+    reuse = true;
     return { ...reply.page, threadId: reply.threadId };
   } finally {
     clearTimeout(timer);
     if (onAbort !== undefined) options.signal?.removeEventListener("abort", onAbort);
-    // Ends a conversion still running (over budget, aborted) at once; a finished worker just exits.
-    void worker.terminate();
+    if (onError) worker.off("error", onError);
+    if (onExit) worker.off("exit", onExit);
+    if (onMessage) worker.off("message", onMessage);
+    // A conversion still running (over budget, aborted) ends at once; a converter that answered is kept for the next page.
+    if (reuse && idle === undefined) idle = converter;
+    else void worker.terminate();
   }
 }
