@@ -58,8 +58,11 @@ describe("ctxkit run --mcp-config", () => {
       "Done.",
     ]);
     const { cwd, config } = await setup({ script: scriptServer() });
+    // The server's results are untrusted content: its next tool would need a question at a terminal; the user's config lets it run.
+    await mkdir(join(cwd, ".config", "ctxkit"), { recursive: true });
+    await writeFile(join(cwd, ".config", "ctxkit", "config.json"), JSON.stringify({ allowUnderTaint: ["mcp__script__die"] }));
     const run = await runCli(["run", "--base-url", model.baseURL, "--model", "m", "--yes", "--mcp-config", config, "Change the tools."], { cwd, timeoutMs: 90_000 });
-    expect(run.code).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
     const bodies = model.requests.map((request) => JSON.parse(request.body) as Body);
     expect(bodies).toHaveLength(3);
     const toolsOf = (index: number) => JSON.stringify(bodies[index]!.tools);
