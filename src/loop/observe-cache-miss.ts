@@ -1,5 +1,6 @@
 import { explainCacheMiss, type CacheCallObservation } from "../context/cache-miss/explain-cache-miss.js";
 import type { Provider } from "../providers/provider.js";
+import { findModelPricing } from "../session/pricing.js";
 import type { CacheBreak, CacheMiss, Usage } from "../types/index.js";
 
 export interface CallForCache {
@@ -40,6 +41,8 @@ export function observeCacheMiss(previous: CacheCallObservation | undefined, cal
     serverCompacted: edits.includes("compaction"),
     lifetimeMs: call.provider.cacheLifetimeMs ?? Number.POSITIVE_INFINITY,
   };
-  const miss = explainCacheMiss(previous, observation);
+  // The catalog's prices for the provider's model turn the missed tokens into dollars re-billed;
+  // a model the catalog does not know gets the tokens alone.
+  const miss = explainCacheMiss(previous, observation, findModelPricing(call.provider.model));
   return { observation, ...(miss === undefined ? {} : { miss }) };
 }
