@@ -13,7 +13,7 @@ describe("ctxkit inspect names why a call missed the cache", () => {
     // A recorded claude-opus-4-6 session (see fixtures/README.md): the call at 20:39:57 read 79,483
     // tokens from the 5-minute cache; the tool result came back at 20:58:52, and the next call read
     // nothing and wrote 83,565 tokens again.
-    const run = await runCli(["inspect", "--tokenizer", "estimate", claudeCodeExpiry], {});
+    const run = await runCli(["inspect", "--tokenizer", "estimate", claudeCodeExpiry], { cwd: tmpdir() });
     expect(run.code).toBe(0);
     // (5.00 − 0.50) $/M for claude-opus-4-6 × the 82,861 tokens the previous prompt left reusable.
     expect(run.stdout).toContain("cache expired: 19m 10s since the previous call, past the 5m lifetime: 82,861 tokens re-billed ($0.3729)");
@@ -35,7 +35,7 @@ describe("ctxkit inspect names why a call missed the cache", () => {
     await writeFile(file, `${edited.join("\n")}\n`);
     // Counted without Qwen3's template: it drops earlier turns' reasoning once a new person turn
     // arrives, which reads as a prefix change of the counted prompt (not of the wire) on that call.
-    const run = await runCli(["inspect", "--tokenizer", "estimate", file], {});
+    const run = await runCli(["inspect", "--tokenizer", "estimate", file], { cwd: tmpdir() });
     // The fixture keeps one malformed function_call on purpose; inspect reports it and goes on.
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/reasoning effort changed \(medium → high\): [\d,]+ tokens re-billed \(\$0\.\d{4}\)/);
