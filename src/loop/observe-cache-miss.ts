@@ -20,11 +20,13 @@ export interface CallForCache {
 export function observeCacheMiss(previous: CacheCallObservation | undefined, call: CallForCache): { observation: CacheCallObservation; miss?: CacheMiss } {
   const { usage, cacheBreak } = call;
   const edits = usage.serverContext?.edits.map((edit) => edit.type) ?? [];
+  // A server-side compaction pass billed in this call's counts is not part of its prompt.
+  const promptTokens = Math.max(0, usage.inputTokens - (usage.serverContext?.compactionInputTokens ?? 0));
   const observation: CacheCallObservation = {
     sentAtMs: call.sentAt.getTime(),
     model: call.provider.model,
-    reusableTokens: previous === undefined ? 0 : Math.min(previous.promptTokens ?? 0, usage.inputTokens),
-    promptTokens: usage.inputTokens,
+    reusableTokens: previous === undefined ? 0 : Math.min(previous.promptTokens ?? 0, promptTokens),
+    promptTokens,
     cachedTokens: usage.cachedInputTokens,
     ...(cacheBreak === undefined
       ? {}
