@@ -25,11 +25,15 @@ afterEach(async () => {
 });
 
 /** A run of two calls (a tool call, then the answer) where the second call got nothing from the cache. */
-async function missedRun(extra: string[]) {
-  server = await startLoopbackServer([
-    anthropicAnswer({ type: "tool_use", id: "toolu_1", name: "list_files", input: {} }, { type: "input_json_delta", partial_json: "{}" }, "tool_use", { input: 20, read: 0, write: 12_000 }),
+function missedCalls() {
+  return [
+    anthropicAnswer({ type: "tool_use", id: "toolu_1", name: "list_dir", input: {} }, { type: "input_json_delta", partial_json: "{}" }, "tool_use", { input: 20, read: 0, write: 12_000 }),
     anthropicAnswer({ type: "text", text: "" }, { type: "text_delta", text: "Done." }, "end_turn", { input: 12_100, read: 0, write: 0 }),
-  ]);
+  ];
+}
+
+async function missedRun(extra: string[]) {
+  server = await startLoopbackServer(missedCalls());
   const cwd = await mkdtemp(join(tmpdir(), "ctxkit-cache-miss-"));
   return runCli(["run", "--provider", "anthropic", "--api-key", "k", "--base-url", server.url, "--model", "claude-sonnet-4-5", "--status-bar", "off", ...extra, "List the files."], { cwd });
 }
@@ -52,5 +56,18 @@ describe("cache misses in ctxkit run", () => {
     const miss = events.find((event) => event.type === "cache_miss");
     expect(miss).toMatchObject({ missedTokens: 12_020, cause: { kind: "provider_miss" } });
     expect(miss!.rebilledUsd).toBeCloseTo(0.032454, 6);
+  });
+
+  it("lists the misses with their causes and dollars in chat's /usage", async () => {
+    server = await startLoopbackServer(missedCalls());
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-chat-miss-"));
+    const run = await runCli(["chat", "--provider", "anthropic", "--api-key", "k", "--base-url", server.url, "--model", "claude-sonnet-4-5", "--status-bar", "off", "--cache-ttl", "1h"], {
+      cwd,
+      input: ["List the files.", { line: "/usage", waitFor: "Done." }, { line: "/exit", waitFor: "cache misses" }],
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("prompt cache: lifetime 1h");
+    expect(run.stdout).toContain("cache misses: 1, $0.0325 re-billed");
+    expect(run.stdout).toMatch(/ {2}call 2: the provider missed it for no visible reason .*12,020 tokens re-billed \(\$0\.0325\)/);
   });
 });
