@@ -41,6 +41,29 @@ describe("cache settings on the command line", () => {
     expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ model: "gpt-5.1-codex-max", store: false, include: ["reasoning.encrypted_content"], prompt_cache_key: sessionId });
   });
 
+  it("sends --cache-retention, --reasoning-effort and --compact-threshold, and --defer-tools uses the API's own tool search", async () => {
+    server = await startLoopbackServer([sse(lastResponse)]);
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-responses-settings-"));
+    const run = await runCli(
+      ["run", "--provider", "openai-responses", "--base-url", server.url, "--model", "gpt-5.1-codex-max", "--status-bar", "off",
+        "--cache-retention", "24h", "--reasoning-effort", "high", "--compact-threshold", "200000", "--defer-tools", "all", "--cache-ttl", "1h", "Compute (12 + 7) × 3 × 10."],
+      { cwd },
+    );
+    expect(run.code).toBe(0);
+    const body = JSON.parse(server.requests[0]!.body) as { tools: Array<{ type: string; name?: string; defer_loading?: boolean }> } & Record<string, unknown>;
+    expect(body).toMatchObject({ prompt_cache_retention: "24h", reasoning: { effort: "high" }, context_management: [{ type: "compaction", compact_threshold: 200_000 }] });
+    // The workspace tools are deferred to the server's tool_search (the policies' own tools, notes and
+    // the todo list, stay loaded); ctxkit's own tool_search / call_tool are not offered.
+    const functions = body.tools.filter((tool) => tool.type === "function");
+    const deferred = functions.filter((tool) => tool.defer_loading === true).map((tool) => tool.name);
+    expect(deferred).toEqual(expect.arrayContaining(["edit_file", "glob", "grep", "list_dir", "read_file", "write_file"]));
+    expect(body.tools).toContainEqual({ type: "tool_search" });
+    expect(functions.map((tool) => tool.name)).not.toContain("tool_search");
+    expect(functions.map((tool) => tool.name)).not.toContain("call_tool");
+    // --cache-ttl is Anthropic's: one line says so instead of dropping it silently.
+    expect(run.stderr).toContain("--cache-ttl 1h applies to --provider anthropic only; --provider openai-responses ignores it; its cache lifetime is --cache-retention.");
+  });
+
   it("sends --cache-key to an OpenAI-compatible router as x-session-affinity, and refuses an unknown --cache-ttl", async () => {
     server = await startLoopbackServer([chatAnswer]);
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-affinity-"));

@@ -117,6 +117,13 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
           endLine();
           writeDiagnostic(`${diagnosticStyle.yellow("warning:")} ${escapeForTerminal(event.message, { keepLineBreaks: true })}\n`);
           break;
+        case "cache_miss":
+          // One line per call whose cached tokens fell short of the reusable prefix: the cause and
+          // what it re-billed, so a person sees why a turn cost more without reading --json events.
+          stopSpinner();
+          endLine();
+          writeDiagnostic(`${diagnosticStyle.yellow("cache miss:")} ${escapeForTerminal(event.summary)}\n`);
+          break;
         case "error":
           stopSpinner();
           endLine();

@@ -91,7 +91,7 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
   // The vendor's own variable (DEEPSEEK_API_KEY, MOONSHOT_API_KEY, …) too, so `ctxkit config` shows the key the provider will use.
   pick("apiKey", undefined, isAnthropic ? ["ANTHROPIC_API_KEY"] : [...(speaksOpenAI ? ["OPENAI_API_KEY"] : []), ...vendorProfiles[vendor].apiKeyEnvVars]);
   const dataDir = resolve(workspace, pick("dataDir", configDefaults.dataDir)!);
-  for (const key of ["model", "modelPath", "contextWindow", "requestTimeout", "idleTimeout", "cacheKey", "reasoningRoundTrip", "databaseUrl", "temperature", "maxOutputTokens", "system", "deferTools"] as const) pick(key);
+  for (const key of ["model", "modelPath", "contextWindow", "requestTimeout", "idleTimeout", "cacheKey", "cacheRetention", "reasoningEffort", "compactThreshold", "reasoningRoundTrip", "databaseUrl", "temperature", "maxOutputTokens", "system", "deferTools"] as const) pick(key);
   for (const key of ["maxIterations", "compression", "cacheTtl", "statusBar", "statusBarTimestamps", "statusBarCounter", "statusBarTodo", "statusBarErrors", "statusBarState", "notes", "subAgents", "allowLoopbackFetch", "untrustedContentNotice", "projectInstructions"] as const) {
     pick(key, configDefaults[key] as never);
   }
@@ -104,6 +104,7 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
   if (userAllowUnderTaint) settings.allowUnderTaint = { value: userAllowUnderTaint, origin: { source: "user config", file: userConfigPath } };
   const trustDecided = workspaceTrust();
 
+  warnings.push(...ignoredCacheSettings(provider, settings));
   const tools = resolveToolList(settingCandidates("tools", inputs), defaultToolNames, warnings);
   settings.tools = { value: tools.names, origin: tools.origin };
   resolveBudget(inputs, settings);
@@ -215,3 +216,22 @@ function sourcesOf(settings: ResolvedConfig["settings"]): ResolvedConfig["source
   return sources;
 }
 
+/**
+ * One line for each provider-specific setting the user chose that the chosen provider does not send
+ * (--cache-ttl is Anthropic's; --cache-retention, --reasoning-effort and --compact-threshold are the
+ * Responses API's), so a setting that changes nothing is not silently dropped.
+ */
+function ignoredCacheSettings(provider: string, settings: ResolvedConfig["settings"]): string[] {
+  const owners: Array<[ConfigKey, string, string]> = [
+    ["cacheTtl", "--cache-ttl", "anthropic"],
+    ["cacheRetention", "--cache-retention", "openai-responses"],
+    ["reasoningEffort", "--reasoning-effort", "openai-responses"],
+    ["compactThreshold", "--compact-threshold", "openai-responses"],
+  ];
+  const hint: Record<string, string> = { "openai-responses": "; its cache lifetime is --cache-retention", anthropic: "; its cache lifetime is --cache-ttl" };
+  return owners.flatMap(([key, flag, owner]) => {
+    const setting = settings[key];
+    if (setting === undefined || Array.isArray(setting.origin) || setting.origin.source === "default" || provider === owner) return [];
+    return [`${flag} ${String(setting.value)} applies to --provider ${owner} only; --provider ${provider} ignores it${hint[provider] ?? ""}.`];
+  });
+}

@@ -3,7 +3,7 @@ import type { McpServersConfig } from "../mcp/mcp-config.js";
 import type { McpWarning } from "../mcp/mcp-warning.js";
 import type { DeferToolsMode } from "../tools/search/apply-defer-tools.js";
 import type { BudgetMode } from "../types/index.js";
-import type { CacheTtl, NotesLocation, ReasoningRoundTripMode, ProviderName, StatusBarMode, VendorName } from "./config-values.js";
+import type { CacheRetention, CacheTtl, NotesLocation, ReasoningEffort, ReasoningRoundTripMode, ProviderName, StatusBarMode, VendorName } from "./config-values.js";
 
 /** Which parts of the agent status bar are on and how it is sent (see `createStatusBar`). */
 export interface StatusBarConfig {
@@ -64,7 +64,11 @@ export interface AgentConfig {
    * (OpenAI's `prompt_cache_key`, the `x-session-affinity` header for other OpenAI-compatible
    * servers). Without a key the session's id is used.
    */
-  cache: { ttl: CacheTtl; key?: string };
+  cache: { ttl: CacheTtl; key?: string; retention?: CacheRetention };
+  /** The Responses API's `reasoning.effort` (openai-responses only). */
+  reasoningEffort?: ReasoningEffort;
+  /** The Responses API's server-side compaction threshold, in tokens (openai-responses only). */
+  compactThreshold?: number;
   /** Overrides the vendor's rule for sending `reasoning_content` back (OpenAI-compatible only). */
   reasoningRoundTrip?: ReasoningRoundTripMode;
   maxIterations: number;

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { budgetModes, cacheTtls, compressionPolicyNames, deferToolsModes, notesLocations, providerNames, reasoningRoundTripModes, statusBarModes, vendorNames } from "./config-values.js";
+import { budgetModes, cacheRetentions, cacheTtls, compressionPolicyNames, deferToolsModes, notesLocations, providerNames, reasoningEfforts, reasoningRoundTripModes, statusBarModes, vendorNames } from "./config-values.js";
 
 // valibot rather than zod: the same checks and inferred types in 1.9 MB installed instead of 8.4
 // (issue 23 keeps the library's install under 40 MB; only the CLI reads config files). Each check
@@ -42,6 +42,9 @@ export const configFileSchema = v.strictObject({
   idleTimeout: v.optional(seconds()),
   cacheTtl: v.optional(oneOf(cacheTtls)),
   cacheKey: v.optional(text()),
+  cacheRetention: v.optional(oneOf(cacheRetentions)),
+  reasoningEffort: v.optional(oneOf(reasoningEfforts)),
+  compactThreshold: v.optional(positiveInteger()),
   reasoningRoundTrip: v.optional(oneOf(reasoningRoundTripModes)),
   dataDir: v.optional(text()),
   databaseUrl: v.optional(text()),

@@ -7,6 +7,10 @@ import { compressionPolicyNames } from "../context/compression/compression-polic
 export const providerNames = ["openai-compatible", "openai-responses", "anthropic", "llama"] as const;
 export const vendorNames = ["openai", "vllm", "ollama", "llamacpp", "deepseek", "kimi", "glm", "openrouter"] as const;
 export const cacheTtls = ["5m", "1h"] as const;
+/** OpenAI's `prompt_cache_retention` (Responses API): the default in-memory cache, or 24 hours. */
+export const cacheRetentions = ["in-memory", "24h"] as const;
+/** OpenAI's `reasoning.effort` (Responses API). */
+export const reasoningEfforts = ["none", "minimal", "low", "medium", "high", "xhigh"] as const;
 export const reasoningRoundTripModes = ["send", "tool-calls", "strip"] as const;
 export const statusBarModes = ["auto", "replace", "append", "off"] as const;
 export const deferToolsModes = ["auto", "all", "off"] as const;
@@ -17,6 +21,8 @@ export { compressionPolicyNames };
 export type ProviderName = (typeof providerNames)[number];
 export type VendorName = (typeof vendorNames)[number];
 export type CacheTtl = (typeof cacheTtls)[number];
+export type CacheRetention = (typeof cacheRetentions)[number];
+export type ReasoningEffort = (typeof reasoningEfforts)[number];
 export type ReasoningRoundTripMode = (typeof reasoningRoundTripModes)[number];
 export type StatusBarMode = (typeof statusBarModes)[number];
 export type NotesLocation = (typeof notesLocations)[number];

@@ -61,6 +61,12 @@ export function createProviderFromConfig(config: AgentConfig, options: { fetch?:
       model: config.model,
       timeouts: config.timeouts,
       promptCacheKey: cacheKey,
+      ...(config.cache.retention ? { promptCacheRetention: config.cache.retention } : {}),
+      ...(config.reasoningEffort ? { reasoning: { effort: config.reasoningEffort } } : {}),
+      ...(config.compactThreshold ? { compactThreshold: config.compactThreshold } : {}),
+      // Deferred tools go to the API's own tool search (defer_loading, {"type":"tool_search"}):
+      // assembleAgent sees provider.nativeToolSearch and sends them as request.deferredTools.
+      ...(config.deferTools !== undefined && config.deferTools !== "off" ? { toolSearch: true } : {}),
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
       ...(config.baseURL ? { baseURL: config.baseURL } : {}),
       ...transport,

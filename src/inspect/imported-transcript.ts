@@ -57,6 +57,8 @@ export interface ImportedCall {
   reportedUsage?: ReportedUsage;
   /** The model this call went to, when the transcript records it per call (a run may switch models). */
   model?: string;
+  /** The reasoning effort this call ran with, when the transcript records it per call (Codex's turn_context). */
+  effort?: string;
   source: { file: string; line?: number };
   /**
    * Set when the transcript itself says this request changed context already sent (a ctxkit

@@ -1,5 +1,6 @@
 import { explainCacheMiss, type CacheCallObservation } from "../context/cache-miss/explain-cache-miss.js";
 import type { Provider } from "../providers/provider.js";
+import { findModelPricing } from "../session/pricing.js";
 import type { CacheBreak, CacheMiss, Usage } from "../types/index.js";
 
 export interface CallForCache {
@@ -19,11 +20,13 @@ export interface CallForCache {
 export function observeCacheMiss(previous: CacheCallObservation | undefined, call: CallForCache): { observation: CacheCallObservation; miss?: CacheMiss } {
   const { usage, cacheBreak } = call;
   const edits = usage.serverContext?.edits.map((edit) => edit.type) ?? [];
+  // A server-side compaction pass billed in this call's counts is not part of its prompt.
+  const promptTokens = Math.max(0, usage.inputTokens - (usage.serverContext?.compactionInputTokens ?? 0));
   const observation: CacheCallObservation = {
     sentAtMs: call.sentAt.getTime(),
     model: call.provider.model,
-    reusableTokens: previous === undefined ? 0 : Math.min(previous.promptTokens ?? 0, usage.inputTokens),
-    promptTokens: usage.inputTokens,
+    reusableTokens: previous === undefined ? 0 : Math.min(previous.promptTokens ?? 0, promptTokens),
+    promptTokens,
     cachedTokens: usage.cachedInputTokens,
     ...(cacheBreak === undefined
       ? {}
@@ -40,6 +43,8 @@ export function observeCacheMiss(previous: CacheCallObservation | undefined, cal
     serverCompacted: edits.includes("compaction"),
     lifetimeMs: call.provider.cacheLifetimeMs ?? Number.POSITIVE_INFINITY,
   };
-  const miss = explainCacheMiss(previous, observation);
+  // The catalog's prices for the provider's model turn the missed tokens into dollars re-billed;
+  // a model the catalog does not know gets the tokens alone.
+  const miss = explainCacheMiss(previous, observation, findModelPricing(call.provider.model));
   return { observation, ...(miss === undefined ? {} : { miss }) };
 }

@@ -1,4 +1,5 @@
 import type { AnalyzedCall, CallBreak } from "../inspect/index.js";
+import type { CacheMiss } from "../types/index.js";
 import type { ViewRun } from "./view-source.js";
 
 /** The prompt of one call cut into the four layers the timeline stacks, each split into reusable and new tokens. */
@@ -21,6 +22,8 @@ export interface TimelineCall {
   /** The transcript declares this call's context was rewritten (a compaction, a context edit). */
   compaction?: { reason: string };
   hasStatusBar: boolean;
+  /** Why this call's cached tokens fell short of its reusable prefix, and what that re-billed (inspect's analysis). */
+  miss?: CacheMiss;
   /** USD split as the ledger splits it: uncached input (with cache writes), cache reads, output. */
   cost: { uncached: number; cached: number; output: number; total: number } | null;
 }
@@ -81,6 +84,7 @@ export function toTimeline(run: ViewRun): TimelineCall[] {
       hasStatusBar: imported?.request.tail !== undefined,
       cost: call.cost === undefined ? null : { uncached: call.cost.input + call.cost.cacheWrite, cached: call.cost.cacheRead, output: call.cost.output, total: call.cost.total },
     };
+    if (call.miss !== undefined) entry.miss = call.miss;
     if (imported?.declaredBreak !== undefined) entry.compaction = { reason: imported.declaredBreak.reason };
     return entry;
   });

@@ -103,6 +103,23 @@ describe("the view server's routes", () => {
     expect(calls[1]!.breaks).toEqual([expect.objectContaining({ layer: "system_static", cause: "system_changed" })]);
   });
 
+  it("gives each call that missed the cache its cause and the dollars re-billed, for the call's detail", async () => {
+    // Two calls of a log whose second prompt extends the first, yet the provider served nothing from its cache.
+    const system = { role: "system", content: "You are a weather assistant." };
+    const ask = { role: "user", content: "Weather in Lisbon?" };
+    const usage = (prompt: number, cached: number) => ({ usage: { prompt_tokens: prompt, completion_tokens: 5, prompt_tokens_details: { cached_tokens: cached } } });
+    const first = { request: { model: "gpt-4o-mini", messages: [system, ask] }, response: usage(5_000, 0) };
+    const second = { request: { model: "gpt-4o-mini", messages: [system, ask, { role: "assistant", content: "Let me check." }, { role: "user", content: "And Porto?" }] }, response: usage(5_040, 0) };
+    const file = join(await mkdtemp(join(tmpdir(), "ctxkit-view-miss-")), "requests.jsonl");
+    await writeFile(file, `${JSON.stringify(first)}\n${JSON.stringify(second)}\n`);
+    const { api } = await serve([file]);
+    const calls = (await api("/api/runs/0/timeline")).body.calls as Array<{ miss?: { cause: { kind: string }; missedTokens: number; rebilledUsd?: number; summary: string } }>;
+    expect(calls[0]!.miss).toBeUndefined();
+    expect(calls[1]!.miss).toMatchObject({ cause: { kind: "provider_miss" }, missedTokens: 5_000 });
+    expect(calls[1]!.miss!.rebilledUsd).toBeGreaterThan(0);
+    expect(calls[1]!.miss!.summary).toMatch(/5,000 tokens re-billed \(\$0\.\d{4}\)/);
+  });
+
   it("gives one call's rendered prompt with the reusable prefix and the first divergent token located in the text", async () => {
     const { api } = await serve([openAiLog]);
     const first = (await api("/api/runs/0/calls/0")).body as { prompt: { text: string } };

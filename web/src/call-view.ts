@@ -1,5 +1,6 @@
 import { html } from "htm/preact";
 import { useEffect, useState } from "preact/hooks";
+import { CacheMissNote } from "./cache-miss-note.js";
 import { api, type CallDetail, type PromptView, type TimelineCall } from "./api.js";
 import { formatShare, formatTokens, formatUsd, humanize } from "./format.js";
 import { PromptText } from "./prompt-text.js";
@@ -51,6 +52,7 @@ export function CallView({ run, call, version }: CallViewProps) {
               <strong>Cache break${item.declared ? " (declared)" : ""}</strong> in ${item.layer}: ${humanize(item.cause)}. ${item.detail}${" "}${formatTokens(item.lostTokens)} tokens of the previous prompt could no longer be reused.${item.reason === undefined ? "" : ` Reason: ${item.reason}.`}
             </p>`,
           )}
+      <${CacheMissNote} miss=${call.miss} />
     </div>
     ${error === undefined ? null : html`<p class="error" role="alert">Could not load call ${call.index}: ${error}</p>`}
     ${current === undefined

@@ -1,5 +1,5 @@
 import type { ConfigKey } from "../../config/config-schema.js";
-import { budgetModes, cacheTtls, compressionPolicyNames, deferToolsModes, notesLocations, providerNames, reasoningRoundTripModes, statusBarModes, vendorNames } from "../../config/config-values.js";
+import { budgetModes, cacheRetentions, cacheTtls, compressionPolicyNames, deferToolsModes, notesLocations, providerNames, reasoningEfforts, reasoningRoundTripModes, statusBarModes, vendorNames } from "../../config/config-values.js";
 
 /** How a flag's or an environment variable's text becomes the config file's JSON value. */
 export type SettingInput = "text" | "integer" | "number" | "money" | "switch" | "list" | "repeatable";
@@ -85,6 +85,19 @@ export const configSettings = {
   cacheKey: {
     flag: "cache-key", input: "text", env: ["CTXKIT_CACHE_KEY"], group: "Model", value: "<key>",
     help: "prompt-cache routing key: OpenAI's prompt_cache_key, x-session-affinity for other OpenAI-compatible servers (default: the session id)",
+  },
+  cacheRetention: {
+    flag: "cache-retention", input: "text", env: ["CTXKIT_CACHE_RETENTION"], group: "Model", values: cacheRetentions, noun: "cache retention (OpenAI's two are in-memory and 24h)",
+    value: `<${cacheRetentions.join("|")}>`,
+    help: "openai-responses: prompt_cache_retention, how long OpenAI keeps the prompt cache (default: in-memory, 5 to 60 minutes)",
+  },
+  reasoningEffort: {
+    flag: "reasoning-effort", input: "text", env: ["CTXKIT_REASONING_EFFORT"], group: "Model", values: reasoningEfforts, noun: "reasoning effort", value: `<${reasoningEfforts.join("|")}>`,
+    help: "openai-responses: reasoning.effort (default: the model's); a change between calls starts a new prompt cache",
+  },
+  compactThreshold: {
+    flag: "compact-threshold", input: "integer", group: "Model", value: "<tokens>",
+    help: "openai-responses: let the server compact the context past this many input tokens (context_management compaction; default off)",
   },
   reasoningRoundTrip: {
     flag: "reasoning-round-trip", input: "text", env: ["CTXKIT_REASONING_ROUND_TRIP"], group: "Model", values: reasoningRoundTripModes, noun: "reasoning round-trip",

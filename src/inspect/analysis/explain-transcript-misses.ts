@@ -42,6 +42,7 @@ export function explainTranscriptMisses(transcript: ImportedTranscript, calls: A
     const observation: CacheCallObservation = {
       ...(sentAtMs === undefined ? {} : { sentAtMs }),
       ...(model === undefined ? {} : { model }),
+      ...(imported.effort === undefined ? {} : { effort: imported.effort }),
       reusableTokens: Math.max(0, expected),
       cachedTokens: reported.cachedTokens,
       ...(firstBreak === undefined

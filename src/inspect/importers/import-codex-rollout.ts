@@ -10,6 +10,8 @@ interface PendingCall {
   request: ModelRequest;
   /** The model of the turn the call belongs to (turn_context), which can change mid-run. */
   model?: string;
+  /** The reasoning effort of that turn (turn_context.effort): a change starts a new cache at OpenAI. */
+  effort?: string;
   line: number;
   outputs: AssistantMessage[];
   usage?: ReportedUsage;
@@ -40,6 +42,7 @@ export function importCodexRollout(text: string, file: string): ImportResult {
   let compactedSinceLastCall = false;
   let lastTotalUsage: string | undefined;
   let turnModel: string | undefined;
+  let turnEffort: string | undefined;
 
   const metaAt = (origin: MessageMeta["origin"], createdAt: string): MessageMeta => ({
     id: generation === 0 ? `${transcript.id}:${history.length}` : `${transcript.id}:g${generation}.${history.length}`,
@@ -76,6 +79,7 @@ export function importCodexRollout(text: string, file: string): ImportResult {
     if (!replaying && pending === undefined) {
       pending = { request: createImportedRequest({ system, messages: history.slice() }), line: line.line, outputs: [] };
       if (turnModel !== undefined) pending.model = turnModel;
+      if (turnEffort !== undefined) pending.effort = turnEffort;
       if (compactedSinceLastCall) pending.declared = "Codex compaction (history replaced by a summary)";
       compactedSinceLastCall = false;
     }
@@ -103,6 +107,7 @@ export function importCodexRollout(text: string, file: string): ImportResult {
       }
       case "turn_context":
         turnModel = optionalString(payload.model) ?? turnModel;
+        turnEffort = optionalString(payload.effort) ?? turnEffort;
         transcript.model ??= turnModel;
         break;
       case "response_item":
@@ -155,6 +160,7 @@ function toCall(pending: PendingCall, responseId: string, file: string): Importe
   if (response !== undefined) call.response = response;
   if (pending.usage !== undefined) call.reportedUsage = pending.usage;
   if (pending.model !== undefined) call.model = pending.model;
+  if (pending.effort !== undefined) call.effort = pending.effort;
   if (pending.declared !== undefined) call.declaredBreak = { reason: pending.declared };
   return call;
 }

@@ -1,6 +1,7 @@
 import { ProviderError, type ModelRequest, type Usage } from "../../types/index.js";
 import { safeParseJson } from "../shared/canonical-json.js";
 import { fetchWithRetry, type RetryOptions } from "../shared/fetch-with-retry.js";
+import { jsonArrayItemTexts } from "../shared/json-array-item-texts.js";
 import type { StreamTimeouts } from "../shared/stream-timeouts.js";
 import { convertResponsesUsage } from "./convert-responses-usage.js";
 import { convertToResponsesInput } from "./convert-to-responses-input.js";
@@ -65,13 +66,14 @@ export async function compactResponses(input: CompactResponsesInput): Promise<Re
   if (!parsed.success) throw invalid(`a body that is not JSON (${parsed.error}): ${text.slice(0, 200)}`);
   const body = parsed.value as { object?: unknown; output?: unknown; usage?: unknown } | null;
   if (body === null || typeof body !== "object" || !Array.isArray(body.output)) throw invalid(`no \`output\` array: ${text.slice(0, 200)}`);
-  const items = body.output.map((item: unknown, index) => {
+  body.output.forEach((item: unknown, index) => {
     if (item === null || typeof item !== "object" || Array.isArray(item) || typeof (item as { type?: unknown }).type !== "string") {
       throw invalid(`output item ${index} is not a Responses item`);
     }
-    return JSON.stringify(item);
   });
-  if (!items.some((item) => (JSON.parse(item) as { type: string }).type === "compaction")) {
+  // Each item in the server's own bytes (key order, spacing): the encrypted item goes back as it came.
+  const items = jsonArrayItemTexts(text, "output") ?? body.output.map((item: unknown) => JSON.stringify(item));
+  if (!body.output.some((item) => (item as { type: string }).type === "compaction")) {
     throw invalid("an output without a `compaction` item, so nothing would stand for the dropped context");
   }
   const usage = body.usage !== null && typeof body.usage === "object" ? convertResponsesUsage(body.usage as ResponsesUsage) : convertResponsesUsage(undefined);

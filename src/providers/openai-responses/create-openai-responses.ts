@@ -1,4 +1,4 @@
-import { ConfigError, CtxkitError, type ModelRequest } from "../../types/index.js";
+import { addUsage, ConfigError, CtxkitError, type ModelRequest, type Usage } from "../../types/index.js";
 import type { Provider, ProviderEvent, SerializedRequest } from "../provider.js";
 import type { RetryOptions } from "../shared/fetch-with-retry.js";
 import { resolveMaxEventCharacters } from "../shared/server-sent-events.js";
@@ -96,6 +96,10 @@ export function createOpenAIResponses(settings: OpenAIResponsesSettings): OpenAI
     };
   };
 
+  // What /responses/compact billed, not yet reported: the next call's usage carries it (as Anthropic's
+  // compaction iterations are summed into the call they ran in), so a ledger built from the calls bills it.
+  let pendingCompactionUsage: Usage | undefined;
+
   return {
     specificationVersion: "v1",
     name: "openai-responses",
@@ -110,9 +114,11 @@ export function createOpenAIResponses(settings: OpenAIResponsesSettings): OpenAI
     serialize(request: ModelRequest): SerializedRequest {
       return buildResponsesRequestBody(request, bodySettings());
     },
-    compact(request: ModelRequest, signal?: AbortSignal): Promise<ResponsesCompaction> {
+    async compact(request: ModelRequest, signal?: AbortSignal): Promise<ResponsesCompaction> {
       const retry = settings.retry ?? {};
-      return compactResponses({ fetch: fetchFunction, url: `${baseURL}/responses/compact`, headers, model: settings.model, request, retry, timeouts, ...(signal ? { signal } : {}) });
+      const compaction = await compactResponses({ fetch: fetchFunction, url: `${baseURL}/responses/compact`, headers, model: settings.model, request, retry, timeouts, ...(signal ? { signal } : {}) });
+      pendingCompactionUsage = pendingCompactionUsage === undefined ? compaction.usage : addUsage(pendingCompactionUsage, compaction.usage);
+      return compaction;
     },
   };
 
@@ -127,7 +133,15 @@ export function createOpenAIResponses(settings: OpenAIResponsesSettings): OpenAI
       yield { type: "error", error: failure, partial: { content: [], stopReason: "error" } };
       return;
     }
-    yield* streamOpenAIResponses({ fetch: fetchFunction, url: `${baseURL}/responses`, headers, body, retry: settings.retry ?? {}, timeouts, maxEventCharacters, ...(signal ? { signal } : {}) });
+    for await (const event of streamOpenAIResponses({ fetch: fetchFunction, url: `${baseURL}/responses`, headers, body, retry: settings.retry ?? {}, timeouts, maxEventCharacters, ...(signal ? { signal } : {}) })) {
+      if ((event.type === "done" || event.type === "error") && event.usage !== undefined && pendingCompactionUsage !== undefined) {
+        const usage = withCompaction(event.usage, pendingCompactionUsage);
+        pendingCompactionUsage = undefined;
+        yield { ...event, usage };
+        continue;
+      }
+      yield event;
+    }
   }
 }
 
@@ -148,4 +162,23 @@ function validateSettings(settings: OpenAIResponsesSettings): void {
   }
   const key = settings.promptCacheKey;
   if (key !== undefined && typeof key !== "string" && typeof key !== "function") throw new ConfigError("option_invalid", "promptCacheKey must be a string or a function returning one.");
+}
+
+/**
+ * A call's usage with a compaction pass's added: billed in the input and output counts, and named
+ * in `serverContext` so the cache-miss check does not take the pass's tokens for the call's prompt.
+ */
+function withCompaction(usage: Usage, compaction: Usage): Usage {
+  const { timeToFirstTokenMs, latencyMs } = usage;
+  const server = usage.serverContext;
+  return {
+    ...addUsage(usage, compaction),
+    serverContext: {
+      compactionInputTokens: (server?.compactionInputTokens ?? 0) + compaction.inputTokens,
+      compactionOutputTokens: (server?.compactionOutputTokens ?? 0) + compaction.outputTokens,
+      edits: server?.edits ?? [],
+    },
+    ...(timeToFirstTokenMs === undefined ? {} : { timeToFirstTokenMs }),
+    ...(latencyMs === undefined ? {} : { latencyMs }),
+  };
 }

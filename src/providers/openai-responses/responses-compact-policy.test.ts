@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createAgent } from "../../loop/create-agent.js";
 import { createTestClock, createTestIds } from "../../loop/test-support.js";
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type ScriptedHttpResponse } from "../../testing/loopback-server.js";
+import { buildUsageLedger } from "../../session/usage-ledger.js";
 import type { AgentEvent } from "../../types/index.js";
 import { createOpenAIResponses, createResponsesCompactPolicy } from "./index.js";
 
@@ -99,6 +100,31 @@ describe("on-demand compaction (/responses/compact)", () => {
     const end = events.at(-1);
     expect(end).toMatchObject({ type: "run_end" });
     expect(JSON.stringify(events)).toContain("without a `compaction` item");
+  });
+
+  it("sends the items back in the server's own bytes and bills the compaction pass in the next call's usage", async () => {
+    // The same documented object, written the way a server might: keys in another order, indented.
+    // A parse and JSON.stringify would change these bytes; the encrypted item must go back as it came.
+    const compactionItem = '{\n    "encrypted_content": "gAAAAABpM0Yj-...=",\n    "type": "compaction",\n    "id": "cmp_001"\n  }';
+    const userItem = '{"role": "user", "type": "message", "id": "msg_000", "status": "completed", "content": [{"text": "Create a simple landing page for a dog petting cafe.", "type": "input_text"}]}';
+    const spaced = `{\n  "id": "resp_001",\n  "object": "response.compaction",\n  "output": [\n  ${userItem},\n  ${compactionItem}\n  ],\n  "usage": {"input_tokens": 139, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 438, "output_tokens_details": {"reasoning_tokens": 64}, "total_tokens": 577}\n}`;
+    const answers = [answer("r1", "Here is the page.", 139), answer("r2", "Added a menu.", 60)];
+    let served = 0;
+    server = await startLoopbackServer((request) => (request.path === "/responses/compact" ? { headers: { "content-type": "application/json" }, body: spaced } : answers[served++]!));
+    const provider = createOpenAIResponses({ model: "gpt-5.1-codex-max", apiKey: "test", baseURL: server.url });
+    const compact = createResponsesCompactPolicy({ provider });
+    const agent = createAgent({ provider, system: "You build web pages.", tools: [], context: [compact], prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
+    const first = await run(agent, "Create a simple landing page for a dog petting cafe.");
+    compact.requestCompaction();
+    const second = await run(agent, "Add a menu.");
+    expect(second.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
+    expect(server.requests[2]!.body).toContain(`"input":[${userItem},${compactionItem}]`);
+
+    // The pass's 139 input and 438 output tokens are in the call after it, and so in the ledger.
+    const usages = [...first, ...second].flatMap((event) => (event.type === "usage" ? [event.usage] : []));
+    expect(usages[1]).toMatchObject({ inputTokens: 60 + 139, outputTokens: 5 + 438, reasoningTokens: 64, serverContext: { compactionInputTokens: 139, compactionOutputTokens: 438, edits: [] } });
+    const ledger = buildUsageLedger(usages.map((usage) => ({ promptTokens: usage.inputTokens, cachedTokens: usage.cachedInputTokens, cacheWriteTokens: usage.cacheWriteTokens, outputTokens: usage.outputTokens })));
+    expect(ledger.totals).toMatchObject({ calls: 2, promptTokens: 139 + 60 + 139, outputTokens: 5 + 5 + 438 });
   });
 
   it("refuses a threshold that is not a positive number of tokens", () => {
