@@ -1,5 +1,5 @@
 import type { Message, Tool, ToolRisk } from "../types/index.js";
-import { describeContextTaint, findContextTaint, type ContextTaintSource } from "./context-taint.js";
+import { describeContextTaint, findContextTaint, toolDefinitionsId, type ContextTaintSource } from "./context-taint.js";
 import { describeTaintFinding, findTaint, type TaintFinding } from "./find-taint.js";
 import { hashToolCall } from "./hash-tool-call.js";
 
@@ -75,7 +75,7 @@ export function createRuntimeGuard(options: RuntimeGuardOptions = {}): RuntimeGu
     const isExternalTool = (toolName: string) => externalTools.has(toolName) || context.tools.get(toolName)?.source === "external";
     const offered = [...(options.untrustedTools ?? [])].filter((name) => context.tools.has(name));
     const taint = contextTaint
-      ? [...offered.map((name) => ({ source: `the ${name} tool's definition`, trust: "external" as const, messageId: "tools" })), ...findContextTaint(context.messages, { isExternalTool })]
+      ? [...offered.map((name) => ({ source: `the ${name} tool's definition`, trust: "external" as const, messageId: toolDefinitionsId })), ...findContextTaint(context.messages, { isExternalTool })]
       : [];
     const findings = findTaint({
       args: call.arguments,
