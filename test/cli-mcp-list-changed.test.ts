@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -35,6 +35,9 @@ describe("ctxkit run with a server whose tool list changes mid-run", () => {
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-cli-mcp-late-"));
     const config = join(cwd, "mcp.json");
     await writeFile(config, JSON.stringify({ mcpServers: { script: scriptServer() } }));
+    // The server's results are untrusted content (issue 24): the user lets these calls run under that taint.
+    await mkdir(join(cwd, ".config", "ctxkit"), { recursive: true });
+    await writeFile(join(cwd, ".config", "ctxkit", "config.json"), JSON.stringify({ allowUnderTaint: ["mcp__script__add_tool", "mcp__script__remove_tool", "call_tool", "mcp__script__late", "mcp__script__echo"] }));
     const run = await runCli(
       ["run", "--base-url", model.baseURL, "--model", "m", "--yes", "--json", "--status-bar", "off", "--mcp-config", config, "Use the late tool."],
       { cwd, timeoutMs: 90_000 },

@@ -58,6 +58,9 @@ describe("ctxkit run --mcp-config", () => {
       "Done.",
     ]);
     const { cwd, config } = await setup({ script: scriptServer() });
+    // The server's results are untrusted content (issue 24): the user lets these calls run under that taint.
+    await mkdir(join(cwd, ".config", "ctxkit"), { recursive: true });
+    await writeFile(join(cwd, ".config", "ctxkit", "config.json"), JSON.stringify({ allowUnderTaint: ["mcp__script__add_tool", "mcp__script__die"] }));
     const run = await runCli(["run", "--base-url", model.baseURL, "--model", "m", "--yes", "--mcp-config", config, "Change the tools."], { cwd, timeoutMs: 90_000 });
     expect(run.code).toBe(0);
     const bodies = model.requests.map((request) => JSON.parse(request.body) as Body);
