@@ -58,7 +58,7 @@ describe("an agent's write to ctxkit.config.json", () => {
     const run = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--yes", "Configure yourself."], { cwd });
     // Declined for want of a terminal: the run says so and exits 1 (prompts and notes are on stderr).
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("changes ctxkit.config.json");
+    expect(run.stderr).toContain("this call writes ctxkit's own settings or data: \"ctxkit.config.json\" is the workspace's ctxkit.config.json");
     expect(existsSync(join(cwd, "ctxkit.config.json"))).toBe(false);
     expect(await readdir(join(cwd, ".ctxkit", "sessions"))).toHaveLength(1);
   });

@@ -35,16 +35,15 @@ describe("ctxkit run with a server whose tool list changes mid-run", () => {
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-cli-mcp-late-"));
     const config = join(cwd, "mcp.json");
     await writeFile(config, JSON.stringify({ mcpServers: { script: scriptServer() } }));
-    // The server's results are untrusted content, so its tools that are not read-only would need a question at a
-    // terminal; this is about tool-list changes, so the user's own config lets them run.
+    // The server's results are untrusted content (issue 24): the user lets these calls run under that taint.
     await mkdir(join(cwd, ".config", "ctxkit"), { recursive: true });
-    await writeFile(join(cwd, ".config", "ctxkit", "config.json"), JSON.stringify({ allowUnderTaint: ["mcp__script__add_tool", "mcp__script__late", "mcp__script__remove_tool", "mcp__script__echo"] }));
+    await writeFile(join(cwd, ".config", "ctxkit", "config.json"), JSON.stringify({ allowUnderTaint: ["mcp__script__add_tool", "mcp__script__remove_tool", "call_tool", "mcp__script__late", "mcp__script__echo"] }));
     const run = await runCli(
       ["run", "--base-url", model.baseURL, "--model", "m", "--yes", "--json", "--status-bar", "off", "--mcp-config", config, "Use the late tool."],
       { cwd, timeoutMs: 90_000 },
     );
     expect(run.stderr).not.toContain("mcp:");
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code).toBe(0);
     const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; declared?: boolean });
     expect(events.filter((event) => event.type === "cache_break" && event.declared !== true)).toEqual([]);
     expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });

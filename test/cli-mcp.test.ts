@@ -58,9 +58,9 @@ describe("ctxkit run --mcp-config", () => {
       "Done.",
     ]);
     const { cwd, config } = await setup({ script: scriptServer() });
-    // The server's results are untrusted content: its next tool would need a question at a terminal; the user's config lets it run.
+    // The server's results are untrusted content (issue 24): the user lets these calls run under that taint.
     await mkdir(join(cwd, ".config", "ctxkit"), { recursive: true });
-    await writeFile(join(cwd, ".config", "ctxkit", "config.json"), JSON.stringify({ allowUnderTaint: ["mcp__script__die"] }));
+    await writeFile(join(cwd, ".config", "ctxkit", "config.json"), JSON.stringify({ allowUnderTaint: ["mcp__script__add_tool", "mcp__script__die"] }));
     const run = await runCli(["run", "--base-url", model.baseURL, "--model", "m", "--yes", "--mcp-config", config, "Change the tools."], { cwd, timeoutMs: 90_000 });
     expect(run.code, run.stderr).toBe(0);
     const bodies = model.requests.map((request) => JSON.parse(request.body) as Body);
@@ -86,8 +86,7 @@ describe("ctxkit run --mcp-config", () => {
     const run = await runCli(["run", "--base-url", model.baseURL, "--model", "m", "Hello."], { cwd, timeoutMs: 60_000 });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("ctxkit run: mcp:");
-    expect(run.stderr).toContain("the MCP server 'evil' of");
-    expect(run.stderr).toContain("was not started: a workspace's server needs your approval");
+    expect(run.stderr).toContain("MCP server 'evil' starts a program");
     await expect(readFile(join(cwd, "pwned"))).rejects.toThrow();
   }, slow);
 

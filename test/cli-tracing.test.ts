@@ -43,7 +43,7 @@ async function scriptedRun(env: Record<string, string>) {
     if (step === 1) return { toolCalls: [{ name: "write_file", arguments: { path: "summary.txt", content: "fox\n" } }] };
     return step - 2 < notes ? { toolCalls: [{ name: "read_file", arguments: { path: `notes-${step - 2}.txt` } }] } : "Done: the fox is in every note.";
   });
-  const args = ["run", "--base-url", server.baseURL, "--model", "gpt-4.1", "--context-window", "8000", "--max-output-tokens", "512", "--temperature", "0.25", "--yes", "--json", "Read the notes."];
+  const args = ["run", "--base-url", server.baseURL, "--model", "gpt-4.1", "--context-window", "8000", "--max-output-tokens", "512", "--temperature", "0.25", "--yes", "--trust-workspace", "--json", "Read the notes."];
   const run = await runCli(args, { cwd, env });
   const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as AgentEvent | { type: "status_bar_mode" });
   return { run, events: events.filter((event): event is AgentEvent => event.type !== "status_bar_mode") };

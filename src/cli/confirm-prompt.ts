@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import { createInterface } from "node:readline";
 import { createLineQueue } from "./line-queue.js";
 import { escapeForTerminal } from "../context/escape-for-terminal.js";
@@ -41,7 +42,9 @@ export function createConfirmationHandler(policy: ConfirmationPolicy): (call: To
   const { style, output } = policy;
   return async (call) => {
     if (call.guard) return confirmGuardedCall(call, call.guard, policy);
-    const touchesConfig = mentionsWorkspaceConfig(call.argumentsText);
+    // A file tool's path is also checked by where it resolves (the protected-paths policy asks with an
+    // exact approval); here its file name, and a command that names the file, err on the side of asking.
+    const touchesConfig = mentionsWorkspaceConfig(call.arguments, call.argumentsText);
     // A config file the agent wrote could enable bash or move the sessions on the next run, so such a
     // call is always asked about, under --yes, `allow` and "always" too, and the question says why.
     if (!touchesConfig && (policy.approveAll || policy.allow.includes(call.name) || alwaysAllowed.has(call.name))) return { approved: true };
@@ -83,8 +86,8 @@ async function confirmGuardedCall(call: ToolCallInfo, guard: NonNullable<ToolCal
   const { style, output } = policy;
   const why = guard.reasons.map((reason) => `\n  - ${escapeForTerminal(reason)}`).join("");
   const heading =
-    `\n${style.red("!")} ${style.bold(escapeForTerminal(call.name))} needs your confirmation of this exact call: ` +
-    `untrusted content (a page, a server, a file you have not trusted) may have planted the instruction:${why}\n`;
+    `\n${style.red("!")} ${style.bold(escapeForTerminal(call.name))} needs your confirmation of this exact call ` +
+    `(a page, a server or a file you have not trusted may have planted the instruction):${why}\n`;
   if (policy.interactive !== true) {
     output.write(`${heading}  refused: such a call needs your confirmation at a terminal; --yes and allow do not cover it\n`);
     policy.onUnanswered?.(call);
@@ -128,7 +131,9 @@ function parseAnswer(answer: string): ToolCallDecision | "always" | undefined {
  * Whether a guarded call's arguments name the workspace config: a path argument of write_file or
  * edit_file, or a bash command that writes it. Matching the name anywhere errs on the side of asking.
  */
-function mentionsWorkspaceConfig(argumentsText: string): boolean {
+function mentionsWorkspaceConfig(args: unknown, argumentsText: string): boolean {
+  const path = args !== null && typeof args === "object" ? (args as Record<string, unknown>).path : undefined;
+  if (typeof path === "string") return basename(path).toLowerCase() === workspaceConfigName;
   return argumentsText.includes(workspaceConfigName);
 }
 

@@ -1,3 +1,4 @@
+import { isInsideFolder } from "./is-inside-folder.js";
 import { join } from "node:path";
 import { protectFilesAround, type RestoredReport } from "../tools/builtin/protected-files.js";
 import { prepareDataDirectory } from "../session/private-storage.js";
@@ -159,6 +160,8 @@ export async function createSkillsFromConfig(config: AgentConfig, options: { hom
     ...(config.contextWindow ? { contextWindow: config.contextWindow } : {}),
     // The status bar's line for skills: shown with it, gone with `statusBar: "off"`.
     listActiveInTail: config.statusBar.mode !== "off",
+    // A skill inside a workspace the user has not trusted (a cloned repository's .ctxkit/skills) is its data (issue 24).
+    ...(config.untrustedContent.trustWorkspace ? {} : { untrustedSkill: (skill: { path: string }) => isInsideFolder(skill.path, config.workspace) }),
   });
 }
 

@@ -1,6 +1,8 @@
 import type { ContextPolicy } from "../context/context-policy.js";
 import { createRoleDiscipline } from "../context/external-content/create-role-discipline.js";
 import { createSourceTags } from "../context/external-content/create-source-tags.js";
+import { dirname, join } from "node:path";
+import { createProtectedPaths } from "../security/create-protected-paths.js";
 import { createRuntimeGuardPolicy } from "../security/create-runtime-guard-policy.js";
 import { notesWriteToolName } from "../tools/notes/create-notes.js";
 import type { AgentConfig } from "./agent-config.js";
@@ -19,5 +21,15 @@ export function createUntrustedContentFromConfig(config: AgentConfig): ContextPo
     // The notes carry what they were written from (a note written while the context was untrusted is
     // read back as untrusted), so writing one needs no question of its own.
     createRuntimeGuardPolicy({ externalTools, allowUnderTaint: [...allowUnderTaint, notesWriteToolName] }),
+    // Writes through file tools to ctxkit's own settings, data or skill folders, by resolved path.
+    createProtectedPaths({
+      workspace: config.workspace,
+      places: [
+        { path: join(config.workspace, "ctxkit.config.json"), what: "the workspace's ctxkit.config.json" },
+        ...(config.userConfigPath ? [{ path: dirname(config.userConfigPath), what: "your ctxkit user config folder (config.json, skills)" }] : []),
+        { path: config.dataDir, what: "ctxkit's data folder (sessions, notes, skills)" },
+        ...[join(config.workspace, ".ctxkit", "skills"), join(config.workspace, ".agents", "skills"), join(config.workspace, ".claude", "skills"), ...config.skillDirectories].map((path) => ({ path, what: "a skills folder" })),
+      ],
+    }),
   ];
 }

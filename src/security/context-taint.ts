@@ -30,11 +30,21 @@ export function findContextTaint(messages: readonly Message[], options: ContextT
   return found;
 }
 
+/** The `messageId` of a taint that is not in a message: a tool's definition from an untrusted party. */
+export const toolDefinitionsId = "tools";
+
 /** How the taint reads in a confirmation and in the refusal the model gets: "web_fetch result #1 (from outside)". */
 export function describeContextTaint(sources: readonly ContextTaintSource[], limit = 4): string {
   const described = new Set<string>();
   for (const source of sources) {
-    const where = source.via && source.via !== "preview" ? `a ${source.via} of ${source.source} content` : source.callNumber === undefined ? `${source.source} content` : `${source.source} result #${source.callNumber}`;
+    const where =
+      source.messageId === toolDefinitionsId
+        ? source.source
+        : source.via && source.via !== "preview"
+          ? `a ${source.via} of ${source.source} content`
+          : source.callNumber === undefined
+            ? `${source.source} content`
+            : `${source.source} result #${source.callNumber}`;
     described.add(`${where} (${source.trust === "external" ? "from outside" : "from a workspace you have not trusted"})`);
   }
   const list = [...described];

@@ -1,5 +1,5 @@
 import type { Message, Tool, ToolRisk } from "../types/index.js";
-import { describeContextTaint, findContextTaint, type ContextTaintSource } from "./context-taint.js";
+import { describeContextTaint, findContextTaint, toolDefinitionsId, type ContextTaintSource } from "./context-taint.js";
 import { describeTaintFinding, findTaint, type TaintFinding } from "./find-taint.js";
 import { hashToolCall } from "./hash-tool-call.js";
 
@@ -47,6 +47,12 @@ export interface RuntimeGuardOptions {
    * workspace config may not set it). A call whose arguments match untrusted text is still asked about.
    */
   allowUnderTaint?: readonly string[];
+  /**
+   * Tools whose definitions (description, annotations) came from a party the user has not trusted,
+   * such as a workspace's MCP server: while they are offered, their text is in the context, so the
+   * context is untrusted from the first call.
+   */
+  untrustedTools?: readonly string[];
 }
 
 /**
@@ -67,7 +73,10 @@ export function createRuntimeGuard(options: RuntimeGuardOptions = {}): RuntimeGu
     const risk: ToolRisk = context.tool.risk ?? (context.tool.parallelSafe === true ? "read" : "write");
     if (!risks.has(risk)) return undefined;
     const isExternalTool = (toolName: string) => externalTools.has(toolName) || context.tools.get(toolName)?.source === "external";
-    const taint = contextTaint ? findContextTaint(context.messages, { isExternalTool }) : [];
+    const offered = [...(options.untrustedTools ?? [])].filter((name) => context.tools.has(name));
+    const taint = contextTaint
+      ? [...offered.map((name) => ({ source: `the ${name} tool's definition`, trust: "external" as const, messageId: toolDefinitionsId })), ...findContextTaint(context.messages, { isExternalTool })]
+      : [];
     const findings = findTaint({
       args: call.arguments,
       messages: context.messages,

@@ -53,7 +53,8 @@ export function findTaint(input: TaintInput): TaintFinding[] {
       counts.set(message.toolName, number);
       if (input.isExternalResult(message)) external.push({ text: normalise(message.content), toolName: message.toolName, resultNumber: message.meta.external?.callNumber ?? number });
       else clean.push(normalise(message.content));
-    } else if (message.role === "user" && (message.meta.origin === "user" || derivedOf(message, "skill"))) {
+    } else if (message.role === "user" && (message.meta.origin === "user" || derivedOf(message, "skill")) && message.meta.provenance === undefined) {
+      // A skill body from a workspace the user has not trusted carries provenance: it is not clean.
       clean.push(normalise(message.content));
     } else if (message.role === "system") {
       clean.push(normalise(message.content));

@@ -7,3 +7,5 @@ export { hashToolCall } from "./hash-tool-call.js";
 export { defaultLeakChars, findSystemPromptLeak, type SystemPromptLeak } from "./find-system-prompt-leak.js";
 export { createRuntimeGuardPolicy, runtimeGuardPolicyName } from "./create-runtime-guard-policy.js";
 export { createLeakWithholding, leakWithholdingPolicyName } from "./create-leak-withholding.js";
+export { createProtectedPaths, protectedPathsPolicyName, type ProtectedPathsOptions } from "./create-protected-paths.js";
+export { describeContextTaint, findContextTaint, type ContextTaintSource } from "./context-taint.js";

@@ -1,5 +1,5 @@
 import type { ContextEdit, ContextPolicy, TailState } from "../context/context-policy.js";
-import { toolCallsOf, type Message, type ToolMessage, type UserMessage } from "../types/index.js";
+import { derivedOf, toolCallsOf, type Message, type Provenance, type ToolMessage, type UserMessage } from "../types/index.js";
 import { createSkillFileTool } from "./create-skill-file-tool.js";
 import { createSkillTool, type SkillArgs } from "./create-skill-tool.js";
 import { renderSkillCatalog } from "./render-skill-catalog.js";
@@ -22,6 +22,12 @@ export interface SkillsPolicyOptions {
   maxCheckpointChars?: number;
   /** Name the active skills in the request's tail, beside the status bar (default false). */
   listActiveInTail?: boolean;
+  /**
+   * Whether a skill comes from a workspace the user has not trusted (a cloned repository's
+   * `.ctxkit/skills`): its body, however it comes in, carries that provenance, so the runtime guard
+   * treats the context as untrusted while it is there (issue 24).
+   */
+  untrustedSkill?: (skill: Skill) => boolean;
 }
 
 /** The skills context policy, with the catalog it was built from. */
@@ -53,6 +59,10 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
   let warnings = catalog.warnings;
   const changes: SkillsChange[] = [];
   const budgetChars = options.catalogBudgetChars ?? Math.floor((options.contextWindow ?? 128_000) * (options.catalogShare ?? 0.01) * 4);
+  const provenanceOf = (from: readonly Skill[]): { provenance?: Provenance } => {
+    const untrusted = from.filter((skill) => options.untrustedSkill?.(skill) === true).map((skill) => ({ source: `skill ${skill.name}`, trust: "workspace" as const }));
+    return untrusted.length === 0 ? {} : { provenance: { untrusted } };
+  };
   const checkpointLimits = { maxCharsPerSkill: options.maxCheckpointCharsPerSkill ?? 20_000, maxTotalChars: options.maxCheckpointChars ?? 50_000 };
 
   return {
@@ -89,12 +99,15 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
       const expanded: UserMessage = {
         ...message,
         content: `${message.content}\n\n${renderSkillBody(skill, command.args === "" ? {} : { args: command.args })}`,
-        meta: { ...message.meta, derived: { kind: "skill", name: skill.name, via: "slash" } },
+        meta: { ...message.meta, derived: { kind: "skill", name: skill.name, via: "slash" }, ...provenanceOf([skill]) },
       };
       return expanded;
     },
     prepareContext(state) {
-      const messages = pendingSkillMessages(state.messages, byName, state.now);
+      const messages = pendingSkillMessages(state.messages, byName, state.now).map((message) => {
+        const skill = byName.get(derivedOf(message, "skill")?.name ?? "");
+        return skill ? { ...message, meta: { ...message.meta, ...provenanceOf([skill]) } } : message;
+      });
       // Pending changes go after the bodies owed to this turn's calls; one message per reload.
       const last = state.messages.at(-1)?.meta.id ?? "start";
       const announced = changes.splice(0, changes.length).map((change, index) =>
@@ -113,7 +126,8 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
       : {}),
     checkpoint(messages, now, id) {
       const active = activeSkillNames(messages).flatMap((name) => byName.get(name) ?? []);
-      return createSkillsCheckpoint(active, checkpointLimits, id, now);
+      const checkpoint = createSkillsCheckpoint(active, checkpointLimits, id, now);
+      return checkpoint && { ...checkpoint, meta: { ...checkpoint.meta, ...provenanceOf(active) } };
     },
   };
 }

@@ -11,6 +11,7 @@ import { createInstructionsAnnouncer } from "../../context/project-instructions/
 import { createStatusBar } from "../../context/status-bar/create-status-bar.js";
 import { createMcpPolicy } from "../../mcp/create-mcp-policy.js";
 import { createLeakWithholding } from "../../security/create-leak-withholding.js";
+import { createProtectedPaths } from "../../security/create-protected-paths.js";
 import { createRuntimeGuardPolicy } from "../../security/create-runtime-guard-policy.js";
 import { createSkillsPolicy } from "../../skills/create-skills-policy.js";
 import { getTokenCounter } from "../../tokens/get-token-counter.js";
@@ -97,6 +98,7 @@ export const shippedPolicies: readonly ShippedPolicy[] = [
   { name: "skills", file: "src/skills/create-skills-policy.ts", inherit: "never", create: () => createSkillsPolicy({ skills: [], warnings: [] }) },
   { name: "notes", file: "src/tools/notes/create-notes.ts", inherit: "never", create: (workspace) => createNotes({ path: `${workspace}/NOTES.md` }) },
   { name: "runtime-guard", file: "src/security/create-runtime-guard-policy.ts", inherit: "share", create: () => createRuntimeGuardPolicy() },
+  { name: "protected-paths", file: "src/security/create-protected-paths.ts", inherit: "share", create: (workspace) => createProtectedPaths({ workspace, places: [{ path: `${workspace}/ctxkit.config.json`, what: "the config" }] }) },
   { name: "leak-withholding", file: "src/security/create-leak-withholding.ts", inherit: "share", create: () => createLeakWithholding() },
   { name: "repeated-call-limit", file: "src/tools/create-repeated-call-limit.ts", inherit: "copy", create: () => createRepeatedCallLimit() },
   { name: "tool-output-cap", file: "src/tools/create-tool-output-cap.ts", inherit: "share", create: () => createToolOutputCap() },

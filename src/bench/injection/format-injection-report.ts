@@ -4,12 +4,12 @@ import { attacks } from "./injection-scenario.js";
 
 const percent = (value: number) => `${Math.round(value * 100)}%`;
 
-/** The 3×4 table per model (success rate, successes/trials, 95% interval), the corpus rows and the halves. */
+/** The attacks × defences table per model (each defence alone, then all) (success rate, successes/trials, 95% interval), the corpus rows and the halves. */
 export function formatInjectionReport(report: InjectionBenchReport): string {
   const lines: string[] = [`Prompt injection, ${report.manifest.mode}: attack success rate by defence (lower is better)`];
   for (const model of report.manifest.models) {
     lines.push("", `model: ${model}`);
-    const header = ["attack".padEnd(9), ...defences.map((defence) => defence.padEnd(24))].join(" ");
+    const header = ["attack".padEnd(16), ...defences.map((defence) => defence.padEnd(24))].join(" ");
     lines.push(header, "-".repeat(header.length));
     for (const attack of attacks) {
       const row = defences.map((defence) => {
@@ -18,10 +18,12 @@ export function formatInjectionReport(report: InjectionBenchReport): string {
         const [low, high] = cell.interval;
         return `${percent(cell.rate)} ${cell.successes}/${cell.trials} [${percent(low)}-${percent(high)}]`.padEnd(24);
       });
-      if (row.some((cell) => cell.trim() !== "-")) lines.push([attack.padEnd(9), ...row].join(" "));
+      if (row.some((cell) => cell.trim() !== "-")) lines.push([attack.padEnd(16), ...row].join(" "));
     }
-    const asked = report.cells.filter((cell) => cell.model === model && cell.defence === "runtime-guard").reduce((sum, cell) => sum + cell.confirmationsRequested, 0);
-    lines.push(`confirmation requested (runtime-guard column): ${asked} trials`);
+    for (const defence of ["runtime-guard", "all"] as const) {
+      const cells = report.cells.filter((cell) => cell.model === model && cell.defence === defence);
+      if (cells.length > 0) lines.push(`confirmation requested (${defence} column): ${cells.reduce((sum, cell) => sum + cell.confirmationsRequested, 0)} trials`);
+    }
   }
   lines.push("", "Payload corpus (successes / trials per defence, all models and attacks):");
   for (const row of report.payloads) {

@@ -2,7 +2,7 @@ import type { Provider } from "../../providers/provider.js";
 import { defences, type Defence } from "./injection-defences.js";
 import { injectionPayloads, type InjectionPayload } from "./injection-payloads.js";
 import { attacks, placements, type Attack } from "./injection-scenario.js";
-import { runInjectionTrial, type TrialOutcome } from "./run-injection-trial.js";
+import { isPathAttack, runInjectionTrial, type TrialOutcome } from "./run-injection-trial.js";
 import { adversaries, createScriptedAdversary } from "./scripted-adversary.js";
 import { wilsonInterval } from "./wilson-interval.js";
 
@@ -49,7 +49,9 @@ export interface InjectionBenchOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-/** `ctxkit bench injection`: the seed's experiment 2-5, three attacks × four defences. */
+const pathPayloads = injectionPayloads.filter((_payload, index) => index % 4 === 0);
+
+/** `ctxkit bench injection`: the seed's experiment 2-5 and issue 24's attacks, against each defence alone and all together. */
 export async function runInjectionBench(options: InjectionBenchOptions = {}): Promise<InjectionBenchReport> {
   const selectedAttacks = options.attacks ?? attacks;
   const selectedDefences = options.defences ?? defences;
@@ -69,8 +71,9 @@ export async function runInjectionBench(options: InjectionBenchOptions = {}): Pr
     for (const variant of adversaries)
       for (const attack of selectedAttacks)
         for (const defence of selectedDefences)
-          for (const payload of injectionPayloads)
-            for (const placement of attack === "direct" ? placements.slice(0, 1) : placements)
+          // Issue 24's attacks have one path each and run every fourth payload: the bench stays fast.
+          for (const payload of isPathAttack(attack) ? pathPayloads : injectionPayloads)
+            for (const placement of attack === "direct" || isPathAttack(attack) ? placements.slice(0, 1) : placements)
               jobs.push({ model: variant, attack, defence, payload, placement, provider: (plan) => createScriptedAdversary(variant, plan) });
   }
   const trials: (TrialOutcome & { model: string })[] = [];
