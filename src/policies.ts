@@ -27,6 +27,7 @@ export { inheritPolicies } from "./context/compose-policy-gates.js";
 export { createSourceTags, createRoleDiscipline, createRuntimeGuard, createRuntimeGuardPolicy, createLeakWithholding, type SourceTagsOptions, type SourceTagsPolicy, type RuntimeGuard, type RuntimeGuardOptions } from "./security/index.js";
 export { createRepeatedCallLimit } from "./tools/create-repeated-call-limit.js";
 export { createToolOutputCap } from "./tools/create-tool-output-cap.js";
+export { createToolApprovals, type ToolApprovalsOptions } from "./tools/create-tool-approvals.js";
 export { definePrompt, lintPrompt, lintToolDefinitions, type DefinedPrompt, type PromptDefinition, type PromptFinding, type ToolLintFinding } from "./prompts/index.js";
 export { createServerCompactionPolicy } from "./context/server-compaction/server-compaction-policy.js";
 export { createResumeAfterCompaction } from "./context/server-compaction/resume-after-compaction.js";

@@ -6,8 +6,9 @@ import { shippedPolicies } from "./test-support/shipped-policies.js";
 
 const hookLine = /^\s+(processToolResult|prepareContext|routeToolCall|processUserMessage|onToolCall|beforeCall|onFinalText|afterCall|startRun)\b|^\s+(async )?(tail|system|checkpoint|processToolResult|prepareContext)\(/m;
 // The composer and the loop hold hooks too, but make no policy of their own; the replay's summary
-// recorder has a `beforeCall` field that is a call number.
-const notPolicyMakers = new Set(["src/context/compose-context-policies.ts", "src/loop/execute-tool-calls.ts", "src/bench/replay/summary-calls.ts"]);
+// recorder has a `beforeCall` field that is a call number; the session-file battery's compactor is
+// a one-off of that benchmark (it replaces messages at a fixed call), not a policy ctxkit ships.
+const notPolicyMakers = new Set(["src/context/compose-context-policies.ts", "src/loop/execute-tool-calls.ts", "src/bench/replay/summary-calls.ts", "src/bench/hardening/session-file-battery.ts"]);
 
 /** Source files that make a context policy: an object with a `name` and at least one policy hook. */
 function filesMakingPolicies(): string[] {

@@ -1,5 +1,6 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
+import { workspaceConfigReason } from "../tools/create-tool-approvals.js";
 import { createConfirmationHandler, type ConfirmationPolicy } from "./confirm-prompt.js";
 import { createTerminalStyle } from "./terminal-style.js";
 
@@ -8,8 +9,6 @@ function policyWith(answer: string | undefined, overrides: Partial<ConfirmationP
   let shown = "";
   output.on("data", (chunk: Buffer) => (shown += chunk.toString("utf8")));
   const policy: ConfirmationPolicy = {
-    approveAll: false,
-    allow: [],
     readLine: async () => answer,
     output,
     style: createTerminalStyle(false),
@@ -40,21 +39,28 @@ describe("confirmation prompt", () => {
   });
 
   // The trial that found it: after one approved write_file, a config the model wrote enabled bash
-  // and moved the session storage on the next run.
-  it("asks about a change to ctxkit.config.json even under --yes and allow, saying what it changes", async () => {
-    const approveAll = policyWith(undefined, { approveAll: true, allow: ["write_file"] });
-    expect(await approveAll.handler(call("write_file", { path: "ctxkit.config.json", content: '{"tools":["all"]}' }))).toEqual({ approved: false });
-    expect(approveAll.shown()).toContain("changes ctxkit.config.json");
-    expect(approveAll.shown()).toContain("--yes and allow do not cover it");
+  // and moved the session storage on the next run. The tool-approvals policy asks about such a call
+  // under --yes and allow (create-tool-approvals.test.ts); the prompt says what it changes.
+  it("asks about a change to ctxkit.config.json the policy asked about, saying what it changes", async () => {
+    const declined = policyWith(undefined);
+    expect(await declined.handler(asked(call("write_file", { path: "ctxkit.config.json", content: '{"tools":["all"]}' })))).toEqual({ approved: false });
+    expect(declined.shown()).toContain("changes ctxkit.config.json");
+    expect(declined.shown()).toContain("--yes and allow do not cover it");
 
-    const asked = policyWith("y", { approveAll: true });
-    expect(await asked.handler(call("bash", { command: "echo '{}' > ctxkit.config.json" }))).toEqual({ approved: true });
-    expect(asked.shown()).toContain("changes ctxkit.config.json");
+    const approved = policyWith("y");
+    expect(await approved.handler(asked(call("bash", { command: "echo '{}' > ctxkit.config.json" })))).toEqual({ approved: true });
+    expect(approved.shown()).toContain("changes ctxkit.config.json");
   });
 
-  it("still approves other calls under --yes without asking", async () => {
-    const { handler, shown } = policyWith(undefined, { approveAll: true });
-    expect(await handler(call("write_file", { path: "src/a.ts", content: "x" }))).toEqual({ approved: true });
-    expect(shown()).toBe("");
+  it("remembers 'always' for a tool, but not for a call a policy asked about", async () => {
+    const answers = ["a", "a", undefined];
+    const { handler, shown } = policyWith(undefined, { readLine: async () => answers.shift() });
+    expect(await handler(asked(call("bash", { command: "echo '{}' > ctxkit.config.json" })))).toEqual({ approved: true });
+    expect(await handler(call("bash", { command: "ls" }))).toEqual({ approved: true });
+    expect(await handler(call("bash", { command: "pwd" }))).toEqual({ approved: true });
+    expect(await handler(asked(call("bash", { command: "rm ctxkit.config.json" })))).toEqual({ approved: false });
+    expect(shown().match(/\? Allow/g)).toHaveLength(3);
   });
 });
+
+const asked = <T extends object>(info: T) => ({ ...info, asked: { reasons: [workspaceConfigReason] } });

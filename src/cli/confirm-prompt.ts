@@ -1,19 +1,12 @@
-import { basename } from "node:path";
 import { createInterface } from "node:readline";
 import { createLineQueue } from "./line-queue.js";
 import { escapeForTerminal } from "../context/escape-for-terminal.js";
 import type { ToolCallInfo, ToolCallDecision } from "../loop/agent-options.js";
+import { workspaceConfigReason } from "../tools/create-tool-approvals.js";
 import { describeToolCall } from "./describe-tool-call.js";
 import type { TerminalStyle } from "./terminal-style.js";
 
-/** The workspace config file's name (see resolve-config.ts). */
-const workspaceConfigName = "ctxkit.config.json";
-
 export interface ConfirmationPolicy {
-  /** Approve everything (--yes). */
-  approveAll: boolean;
-  /** Tools approved without asking (config `allow`). */
-  allow: readonly string[];
   /** Reads the person's answer (shared with the chat prompt so both read one stream). */
   readLine: () => Promise<string | undefined>;
   output: NodeJS.WritableStream;
@@ -32,26 +25,24 @@ export interface ConfirmationPolicy {
 export const confirmationChoices = "[y]es / [n]o / [a]lways for this session / n <reason> to say why";
 
 /**
- * Builds the approval handler for guarded tools (writes, bash). The prompt shows what will happen —
- * a diff for file writes, the command for bash — and takes yes, no, always (this tool, for the rest
- * of the session) or no with a reason that is passed to the model. Anything else asks again. When
- * input is closed (no terminal, no piped answer) the call is declined, never silently run.
+ * Builds the approval handler for guarded tools (writes, bash). It only asks the person: which calls
+ * run without asking (`allow`, --yes) and which are asked about even so (one naming
+ * ctxkit.config.json) is decided by the tool-approvals policy (src/tools/create-tool-approvals.ts),
+ * which the library adds from the same settings. The prompt shows what will happen — a diff for file
+ * writes, the command for bash — and takes yes, no, always (this tool, for the rest of the session)
+ * or no with a reason that is passed to the model. Anything else asks again. When input is closed
+ * (no terminal, no piped answer) the call is declined, never silently run.
  */
 export function createConfirmationHandler(policy: ConfirmationPolicy): (call: ToolCallInfo) => Promise<ToolCallDecision> {
   const alwaysAllowed = new Set<string>();
   const { style, output } = policy;
   return async (call) => {
     if (call.guard) return confirmGuardedCall(call, call.guard, policy);
-    // A file tool's path is also checked by where it resolves (the protected-paths policy asks with an
-    // exact approval); here its file name, and a command that names the file, err on the side of asking.
-    const touchesConfig = mentionsWorkspaceConfig(call.arguments, call.argumentsText);
-    // A config file the agent wrote could enable bash or move the sessions on the next run, so such a
-    // call is always asked about, under --yes, `allow` and "always" too, and the question says why.
-    if (!touchesConfig && (policy.approveAll || policy.allow.includes(call.name) || alwaysAllowed.has(call.name))) return { approved: true };
-    const warning = touchesConfig
-      ? `\n  ${style.red("This call changes ctxkit.config.json, ctxkit's own settings for this workspace")} ` +
-        "(tools it may use, where sessions are stored); --yes and allow do not cover it."
-      : "";
+    // A call a policy asked about (a change to ctxkit.config.json) is asked about under "always"
+    // too, and the question says why.
+    const asked = call.asked?.reasons;
+    if (!asked && alwaysAllowed.has(call.name)) return { approved: true };
+    const warning = (asked ?? []).map((reason) => `\n  ${askedWarning(reason, style)}`).join("");
     // The call is model-chosen text: controls, bidi and invisible characters are shown escaped.
     const described = escapeForTerminal(describeToolCall(call, policy.workspace, style), { keepLineBreaks: true, keepAnsi: true });
     output.write(`\n${style.yellow("?")} Allow ${style.bold(escapeForTerminal(call.name))}?${warning}\n${described}\n`);
@@ -65,7 +56,7 @@ export function createConfirmationHandler(policy: ConfirmationPolicy): (call: To
       }
       const decision = parseAnswer(answer);
       if (decision === "always") {
-        if (!touchesConfig) alwaysAllowed.add(call.name);
+        if (!asked) alwaysAllowed.add(call.name);
         output.write(`  approved; ${call.name} will not ask again this session\n`);
         return { approved: true };
       }
@@ -86,8 +77,8 @@ async function confirmGuardedCall(call: ToolCallInfo, guard: NonNullable<ToolCal
   const { style, output } = policy;
   const why = guard.reasons.map((reason) => `\n  - ${escapeForTerminal(reason)}`).join("");
   const heading =
-    `\n${style.red("!")} ${style.bold(escapeForTerminal(call.name))} needs your confirmation of this exact call ` +
-    `(a page, a server or a file you have not trusted may have planted the instruction):${why}\n`;
+    `\n${style.red("!")} ${style.bold(escapeForTerminal(call.name))} needs your confirmation of this exact call: ` +
+    `untrusted content (a page, a server, a file you have not trusted) may have planted the instruction:${why}\n`;
   if (policy.interactive !== true) {
     output.write(`${heading}  refused: such a call needs your confirmation at a terminal; --yes and allow do not cover it\n`);
     policy.onUnanswered?.(call);
@@ -127,14 +118,10 @@ function parseAnswer(answer: string): ToolCallDecision | "always" | undefined {
   return undefined;
 }
 
-/**
- * Whether a guarded call's arguments name the workspace config: a path argument of write_file or
- * edit_file, or a bash command that writes it. Matching the name anywhere errs on the side of asking.
- */
-function mentionsWorkspaceConfig(args: unknown, argumentsText: string): boolean {
-  const path = args !== null && typeof args === "object" ? (args as Record<string, unknown>).path : undefined;
-  if (typeof path === "string") return basename(path).toLowerCase() === workspaceConfigName;
-  return argumentsText.includes(workspaceConfigName);
+/** Why a policy asks about the call, as the question's warning. */
+function askedWarning(reason: string, style: TerminalStyle): string {
+  if (reason === workspaceConfigReason) return `${style.red(reason)} (tools it may use, where sessions are stored); --yes and allow do not cover it.`;
+  return style.red(escapeForTerminal(reason));
 }
 
 /** Reads one line per `next()` call; resolves undefined once input has ended. */

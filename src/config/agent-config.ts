@@ -84,6 +84,12 @@ export interface AgentConfig {
   allowLoopbackFetch: boolean;
   /** How content from outside is handled (source tags, the runtime guard; see ctxkit/policies). */
   untrustedContent: UntrustedContentConfig;
+  /**
+   * Which confirming tool calls run without asking (the tool-approvals policy): `allow` (the CLI
+   * reads it from the user's config only) and `approveAll` (`yes`). A call naming ctxkit.config.json
+   * and a call the runtime guard flagged are asked about even so.
+   */
+  approvals: { allow: string[]; approveAll: boolean };
   /** Skill directories (absolute), searched before the standard places. */
   skillDirectories: string[];
   mcp: McpConfig;

@@ -14,6 +14,7 @@ import type { SessionWriter, SessionWarning } from "../session/index.js";
 import { openSessionStoreFor } from "./open-session-store.js";
 import { createWebFetchTool, createWorkspaceTools } from "../tools/builtin/index.js";
 import type { Tool } from "../tools/tool.js";
+import { createToolApprovals } from "../tools/create-tool-approvals.js";
 import { type BudgetApprovalRequest, type SystemPrompt, ConfigError } from "../types/index.js";
 import type { AgentConfig } from "./agent-config.js";
 import type { ConfigFile } from "./config-schema.js";
@@ -275,6 +276,8 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
       statusBar,
       ...(notes ? [notes] : []),
       ...createUntrustedContentFromConfig(config),
+      // Which confirming calls run without asking (allow, --yes): decided here, so the CLI's prompt only asks.
+      createToolApprovals(config.approvals),
       mcpPolicy,
       announcer,
       ...(options.policies ?? []),

@@ -9,8 +9,8 @@ import { configDefaults, defaultToolNames, expandToolList } from "./config-value
  * A config file's settings (`ctxkit.config.json`'s keys) resolved for an agent: checked against the
  * schema, defaults applied, places made absolute (relative ones are inside `workspace`). The CLI
  * merges flags, variables and config files into one such object and resolves it here, so a library
- * user with the same settings gets the same agent. Keys only the CLI reads (`yes`, `allow`,
- * `color`, `logRequests`) are accepted and left out.
+ * user with the same settings gets the same agent. `yes` and `allow` become the tool-approvals
+ * policy's rules. Keys only the CLI reads (`color`, `logRequests`) are accepted and left out.
  */
 export function resolveAgentConfig(settings: ConfigFile, workspace: string): AgentConfig {
   const checked = checkConfigFile(settings);
@@ -57,6 +57,7 @@ export function resolveAgentConfig(settings: ConfigFile, workspace: string): Age
     subAgents: value.subAgents,
     allowLoopbackFetch: value.allowLoopbackFetch,
     untrustedContent: { trustWorkspace: value.trustWorkspace, allowUnderTaint: [...new Set(file.allowUnderTaint ?? [])], externalTools: [...new Set(file.externalTools ?? [])], notice: value.untrustedContentNotice },
+    approvals: { allow: [...new Set(file.allow ?? [])], approveAll: value.yes },
     skillDirectories: (file.skills ?? []).map(place),
     mcp,
     ...(file.deferTools === undefined ? {} : { deferTools: file.deferTools }),

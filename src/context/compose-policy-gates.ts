@@ -22,7 +22,8 @@ export function composeBeforeCall(members: readonly ContextPolicy[]): Pick<Conte
 
 /**
  * The members' tool-call hooks as one: the first refusal wins; several asks become one question
- * with every reason (exact when any asked for an exact approval; the first exact one words the refusal).
+ * with every reason (exact when any asked for an exact approval; the first exact one words the refusal);
+ * any ask outweighs an approval given in advance (`allow` with `approved`).
  */
 export function composeOnToolCall(members: readonly ContextPolicy[]): Pick<ContextPolicy, "onToolCall"> {
   const hooks = members.flatMap((member) => (member.onToolCall ? [member.onToolCall] : []));
@@ -30,12 +31,14 @@ export function composeOnToolCall(members: readonly ContextPolicy[]): Pick<Conte
   return {
     async onToolCall(check) {
       const asks: Extract<ToolCallVerdict, { action: "ask" }>[] = [];
+      let approved = false;
       for (const hook of hooks) {
         const verdict = await hook(check);
         if (verdict.action === "refuse") return verdict;
         if (verdict.action === "ask") asks.push(verdict);
+        else if (verdict.approved === true) approved = true;
       }
-      if (asks.length === 0) return { action: "allow" };
+      if (asks.length === 0) return approved ? { action: "allow", approved: true } : { action: "allow" };
       if (asks.length === 1) return asks[0]!;
       const exact = asks.find((ask) => ask.exact);
       const evidence = asks.flatMap((ask) => (ask.evidence === undefined ? [] : [ask.evidence]));

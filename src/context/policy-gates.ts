@@ -50,10 +50,12 @@ export interface ToolCallCheck {
  * A tool-call hook's answer. `ask` goes to the agent's `confirmToolCall`; with `exact` only an
  * approval carrying this call's `argumentsHash` counts (a bare `true` does not), and the person is
  * asked even where an allow rule or `--yes` approves everything else. `refuse` gives the model
- * `message` as the call's error result; `stop` also ends the run after this turn.
+ * `message` as the call's error result; `stop` also ends the run after this turn. `allow` with
+ * `approved` gives a tool that asks for confirmation its approval without asking (an allow list,
+ * `--yes`); it never overrides another policy's `ask` or `refuse`.
  */
 export type ToolCallVerdict =
-  | { action: "allow" }
+  | { action: "allow"; approved?: boolean }
   | {
       action: "ask";
       /** Why the call needs the person (shown to them, and recorded). */

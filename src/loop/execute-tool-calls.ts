@@ -141,7 +141,11 @@ async function runToolCall(call: ToolCallPart, tool: Tool<any> | undefined, cont
     ...(ask && exact ? { guard: { reasons: ask.reasons, argumentsHash, ...(ask.evidence !== undefined ? { evidence: ask.evidence } : {}) } } : {}),
     ...(ask && !exact ? { asked: { reasons: ask.reasons } } : {}),
   };
-  if (ask || needsConfirmation(tool, call.arguments)) {
+  const confirms = needsConfirmation(tool, call.arguments);
+  // A policy's rule (an allow list, --yes) may approve a confirming tool in advance; never another policy's ask.
+  const approvedByRule = gate.action === "allow" && gate.approved === true;
+  if (confirms && approvedByRule) timing.confirmation = "approved";
+  else if (ask || confirms) {
     const askedAt = performance.now();
     const answer = context.confirmToolCall ? await context.confirmToolCall(info) : false;
     timing.waitedMs += performance.now() - askedAt;

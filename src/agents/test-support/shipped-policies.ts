@@ -17,6 +17,7 @@ import { createSkillsPolicy } from "../../skills/create-skills-policy.js";
 import { getTokenCounter } from "../../tokens/get-token-counter.js";
 import { createNotes } from "../../tools/notes/create-notes.js";
 import { createRepeatedCallLimit } from "../../tools/create-repeated-call-limit.js";
+import { createToolApprovals } from "../../tools/create-tool-approvals.js";
 import { createToolOutputCap } from "../../tools/create-tool-output-cap.js";
 import { createToolSearchPolicy } from "../../tools/search/create-tool-search-policy.js";
 import { defineTool } from "../../tools/tool.js";
@@ -102,6 +103,7 @@ export const shippedPolicies: readonly ShippedPolicy[] = [
   { name: "leak-withholding", file: "src/security/create-leak-withholding.ts", inherit: "share", create: () => createLeakWithholding() },
   { name: "repeated-call-limit", file: "src/tools/create-repeated-call-limit.ts", inherit: "copy", create: () => createRepeatedCallLimit() },
   { name: "tool-output-cap", file: "src/tools/create-tool-output-cap.ts", inherit: "share", create: () => createToolOutputCap() },
+  { name: "tool-approvals", file: "src/tools/create-tool-approvals.ts", inherit: "share", create: () => createToolApprovals({ allow: ["write_file"] }) },
   { name: "tool-search", file: "src/tools/search/create-tool-search-policy.ts", inherit: "copy", create: () => createToolSearchPolicy([lookupOrder]) },
   {
     name: "claude-code",

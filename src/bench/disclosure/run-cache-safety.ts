@@ -1,4 +1,5 @@
-import { createAgent, type Agent } from "../../loop/create-agent.js";
+import { assembleAgent } from "../../agents/assemble-agent.js";
+import type { Agent } from "../../loop/create-agent.js";
 import type { ScriptedTurn } from "../../providers/scripted/index.js";
 import { createSkillsPolicy } from "../../skills/create-skills-policy.js";
 import type { SkillCatalog } from "../../skills/skill.js";
@@ -9,7 +10,6 @@ import { ConfigError, derivedOf, type AgentEvent, type ToolDefinition, type Tool
 import { nodeScriptCommand } from "../node-script-command.js";
 import { toBenchTools } from "./disclosure-catalog.js";
 import { createWireProvider } from "./wire-provider.js";
-import { resolveDeferredTools } from "../../tools/search/resolve-deferred-tools.js";
 
 /** One step of the scripted run: what the person types and what the model answers, call by call. */
 export interface CacheSafetyStep {
@@ -95,12 +95,14 @@ export async function runCacheSafety(input: CacheSafetyInput): Promise<CacheSafe
   let agent: Agent;
   try {
     if (mcp.warnings.length > 0) throw new ConfigError("option_invalid", `The MCP server of the list_changed step did not start: ${mcp.warnings.map((warning) => warning.message).join("; ")}`);
-    agent = createAgent({
+    ({ agent } = await assembleAgent({
       provider,
       system: "You are a careful assistant for web testing and travel bookings.",
-      ...resolveDeferredTools({ tools: [...toBenchTools(input.catalog, true), ...mcp.tools], context: [createSkillsPolicy(input.skills), mcpPolicy], toolSearch: { lateTools: mcp.lateTools } }),
+      tools: [...toBenchTools(input.catalog, true), ...mcp.tools],
+      policies: [createSkillsPolicy(input.skills), mcpPolicy],
+      toolSearch: { lateTools: mcp.lateTools },
       runtime: { clock: fixedClock(), createId: counterIds() },
-    });
+    }));
     for (const step of steps) {
       const before = provider.requests.length;
       for await (const event of agent.run(step.input)) events.push(event);

@@ -1,5 +1,4 @@
-import { createAgent } from "../../loop/create-agent.js";
-import { resolveDeferredTools } from "../../tools/search/resolve-deferred-tools.js";
+import { assembleAgent } from "../../agents/assemble-agent.js";
 import { createSkillsPolicy } from "../../skills/create-skills-policy.js";
 import { renderSkillBody } from "../../skills/skill-messages.js";
 import type { SkillCatalog } from "../../skills/skill.js";
@@ -58,12 +57,11 @@ export function runTokenComparison(input: { skills: SkillCatalog; catalog: reado
           ];
     const provider = createWireProvider(turns);
     const inlined = input.skills.skills.map((skill) => renderSkillBody(skill)).join("\n\n");
-    const agent = createAgent({
+    // The disclosure arm's tools are marked deferred: assembling adds the tool-search policy for them.
+    const { agent } = await assembleAgent({
       provider,
       system: arm === "inline" ? `${baseSystem}\n\n${inlined}` : baseSystem,
-      ...(arm === "disclosure"
-        ? resolveDeferredTools({ tools: toBenchTools(input.catalog, true), context: [createSkillsPolicy(input.skills)] })
-        : { tools: toBenchTools(input.catalog, false) }),
+      ...(arm === "disclosure" ? { tools: toBenchTools(input.catalog, true), policies: [createSkillsPolicy(input.skills)] } : { tools: toBenchTools(input.catalog, false) }),
       prefixGuard: false,
       runtime: { clock: fixedClock(), createId: counterIds() },
     });

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCompression } from "../../context/compression/create-compression-policy.js";
-import { createAgent } from "../../loop/create-agent.js";
+import { assembleAgent } from "../../agents/assemble-agent.js";
 import { createScriptedProvider } from "../../providers/scripted/create-scripted-provider.js";
 import { createBashTool } from "../../tools/builtin/bash.js";
 import { createEditFileTool } from "../../tools/builtin/edit-file.js";
@@ -149,7 +149,7 @@ function cases(workspace: string): ResourceCase[] {
       run: async () => {
         const dump: Tool = { name: "dump", description: "Returns far too much.", parameters: { type: "object", properties: {} }, execute: async () => "x".repeat(50 * 1024 * 1024) };
         const provider = createScriptedProvider({ turns: [{ toolCalls: [{ name: "dump", arguments: {} }] }, "Done."] });
-        const agent = createAgent({ provider, system: "s", tools: [dump], context: [createToolOutputCap()] });
+        const { agent } = await assembleAgent({ provider, system: "s", tools: [dump], policies: [createToolOutputCap()] });
         let kept = -1;
         for await (const event of agent.run("Dump it.")) if (event.type === "tool_result") kept = event.message.content.length;
         if (kept < 0 || kept > defaultMaxToolResultCharacters + 300) throw new LimitNotHeld("freezes", `the result kept ${kept} characters`);
@@ -227,7 +227,7 @@ function cases(workspace: string): ResourceCase[] {
         const messages: Message[] = [];
         let stops = "";
         for (const task of ["Send it.", "Again.", "And again.", "Once more."]) {
-          const agent = createAgent({ provider, system: "You are terse.", tools: [], messages, context: [createCompression({ contextWindow: 30_000 })] });
+          const { agent } = await assembleAgent({ provider, system: "You are terse.", tools: [], messages, policies: [createCompression({ contextWindow: 30_000 })] });
           const result = await agent.run(task).result();
           messages.splice(0, messages.length, ...agent.messages);
           stops += `${result.stopReason} `;

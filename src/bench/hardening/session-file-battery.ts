@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createAgent } from "../../loop/create-agent.js";
+import { assembleAgent } from "../../agents/assemble-agent.js";
 import { createScriptedProvider, type ScriptedProvider } from "../../providers/scripted/create-scripted-provider.js";
 import type { LoadedSession } from "../../session/loaded-session.js";
 import { createSessionStore, type SessionStore } from "../../session/session-store.js";
@@ -67,11 +67,10 @@ function weatherProvider(): ScriptedProvider {
 }
 
 async function recordSession(store: SessionStore, provider: ScriptedProvider, task = "Weather everywhere, please."): Promise<string> {
-  const started = await startSession(store, { system, tools, provider });
-  const agent = createAgent({ provider, system, tools, messages: started.messages, session: started.session, runtime: { maxIterations: 10 } });
+  const { agent, session } = await assembleAgent({ provider, system, tools, session: { store, mode: "new" }, runtime: { maxIterations: 10 } });
   await agent.run(task).result();
-  await started.session.close();
-  return started.session.id;
+  await session!.close();
+  return session!.id;
 }
 
 function mutate(lines: readonly string[], mutation: (typeof mutations)[number], random: SeededRandom): string {
@@ -169,11 +168,11 @@ async function namedCases(store: SessionStore, provider: ScriptedProvider, lines
   const big = await runTrial(async () => {
     const bigProvider = createScriptedProvider({ turns: [`Here it is: ${"QmFzZTY0".repeat(75_000)}`, "Again."] });
     const id = await recordSession(store, bigProvider, "Send the blob.");
-    const resumed = await startSession(store, { id, system, tools, provider: bigProvider });
-    const agent = createAgent({ provider: bigProvider, system, tools, messages: resumed.messages, session: resumed.session });
-    await agent.run("Once more.").result();
-    await resumed.session.close();
-    return resumed.messages.length;
+    const resumed = await assembleAgent({ provider: bigProvider, system, tools, session: { store, mode: "resume", id } });
+    const length = resumed.agent.messages.length;
+    await resumed.agent.run("Once more.").result();
+    await resumed.session!.close();
+    return length;
   }, 30_000);
   tally.trial(big, "resume with a 600 KB message");
   tally.namedCase("resume a session holding a 600 KB message", !big.frozen && big.error === undefined, `${Math.round(big.durationMs)} ms, event loop blocked up to ${Math.round(big.lagMs)} ms`);
@@ -254,15 +253,16 @@ async function compactedSessionCase(store: SessionStore, tally: BatteryTally): P
           ? [{ type: "replace", start: 1, end: 3, reason: "compaction", messages: [{ role: "user", content: "Summary: C0 and D0 are sunny.", meta: { id: "summary-1", origin: "harness", createdAt: state.now.toISOString() } }] }]
           : undefined,
     };
-    const started = await startSession(store, { system, tools, provider });
     // Three calls, each answered by tool calls: the run ends (max_iterations) right after its last tool result.
-    const agent = createAgent({ provider, system, tools, context: [compactor], messages: started.messages, session: started.session, runtime: { maxIterations: 3 } });
+    const started = await assembleAgent({ provider, system, tools, policies: [compactor], session: { store, mode: "new" }, runtime: { maxIterations: 3 } });
+    const agent = started.agent;
+    const session = started.session!;
     await agent.run("Weather everywhere, please.").result();
-    await started.session.close();
-    const text = await readFile(store.path(started.session.id), "utf8");
+    await session.close();
+    const text = await readFile(store.path(session.id), "utf8");
     const recorded = text.split("\n").slice(0, -1);
     const compactions = recorded.filter((line) => line.startsWith('{"type":"context_edit"')).length;
-    const intact = await store.load(started.session.id);
+    const intact = await store.load(session.id);
     const tool = recorded.findLastIndex((line) => line.startsWith('{"type":"message","message":{"role":"tool"'));
     await writeFile(store.path("compacted-edited"), `${recorded.filter((_, index) => index !== tool).join("\n")}\n`);
     const edited = await store.load("compacted-edited");

@@ -1,4 +1,4 @@
-import { createAgent } from "../../loop/create-agent.js";
+import { assembleAgent } from "../../agents/assemble-agent.js";
 import type { Provider } from "../../providers/provider.js";
 import type { ScriptedToolCall } from "../../providers/scripted/index.js";
 import type { Message } from "../../types/index.js";
@@ -44,11 +44,11 @@ export async function runInjectionTrial(input: TrialInput): Promise<TrialOutcome
   let error: string | undefined;
   const session = async (task: string, plan: ScriptedToolCall[], content: string, messages: Message[] = [], path?: AttackPath) => {
     const setup = defenceSetup(input.defence, path?.untrustedTools ? { untrustedTools: path.untrustedTools } : {});
-    const agent = createAgent({
+    const { agent } = await assembleAgent({
       provider: input.provider(plan),
       system: benchSystemPrompt,
       tools: [...createScenarioTools(content, effects), ...(path?.tools ?? [])],
-      context: setup.context,
+      policies: setup.context,
       messages,
       prefixGuard: false,
       // Like --yes without a terminal: ordinary calls run, calls the guard flagged are refused.

@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { createBudget } from "../../context/budget/index.js";
-import { createAgent } from "../../loop/create-agent.js";
+import { assembleAgent } from "../../agents/assemble-agent.js";
 import { createScriptedProvider } from "../../providers/scripted/index.js";
 import { createWorkspaceTools } from "../../tools/builtin/index.js";
 import { ConfigError, type RunStopReason } from "../../types/index.js";
@@ -84,14 +84,14 @@ async function runUnderLimit(options: BudgetRunOptions, files: readonly string[]
   });
   const tools = createWorkspaceTools({ workspace: options.workspace }).filter((tool) => ["read_file", "grep", "glob", "list_dir"].includes(tool.name));
   let ids = 0;
-  const agent = createAgent({
+  const { agent } = await assembleAgent({
     provider,
     system: "You read a code base to find where budgets are enforced.",
     tools,
     settings: { maxOutputTokens },
     prefixGuard: false,
     runtime: { maxIterations: options.maxIterations ?? 500, clock, createId: () => `m_${ids++}` },
-    context: [createBudgetPolicy(budget)],
+    policies: [createBudgetPolicy(budget)],
   });
   const perCall: BudgetRunCall[] = [];
   let pendingDelay = 0;

@@ -1,6 +1,5 @@
-import { createExploreAgent, createForkAgent, createTaskTool } from "../../agents/index.js";
+import { assembleAgent, createExploreAgent, createForkAgent, createTaskTool } from "../../agents/index.js";
 import { createStatusBar } from "../../context/status-bar/index.js";
-import { createAgent } from "../../loop/create-agent.js";
 import { createOpenAICompatible } from "../../providers/openai-compatible/index.js";
 import { estimateCost, findModelPricing } from "../../session/pricing.js";
 import { startOpenAIModelServer } from "../../testing/openai-model-server.js";
@@ -83,12 +82,12 @@ async function runOne(query: IsolationQuery, arm: IsolationArm, workspace: strin
     const readTools = workspaceTools.filter((tool) => ["read_file", "grep", "glob", "list_dir"].includes(tool.name));
     const clock = fixedClock();
     const task = createTaskTool({ agents: [createExploreAgent({ tools: readTools }), createForkAgent()], provider, clock, createId: counterIds("child") });
-    const agent = createAgent({
+    const { agent } = await assembleAgent({
       provider,
       system: mainSystemPrompt,
       tools: arm === "main" ? readTools : [...readTools, task],
       // The CLI's status bar without the parts that differ between runs (times, the temp folder's path).
-      context: [createStatusBar({ timestamps: false, systemState: false })],
+      policies: [createStatusBar({ timestamps: false, systemState: false })],
       runtime: { clock, createId: counterIds("main") },
     });
     let mainContextTokens = 0;

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createStatusBar } from "../../context/status-bar/create-status-bar.js";
 import { detectSystemState } from "../../agents/detect-system-state.js";
-import { createAgent } from "../../loop/create-agent.js";
+import { assembleAgent } from "../../agents/assemble-agent.js";
 import type { Provider } from "../../providers/provider.js";
 import { createScriptedProvider } from "../../providers/scripted/index.js";
 import type { Message, Usage } from "../../types/index.js";
@@ -39,29 +39,31 @@ export async function runStatusBarTask(task: StatusBarTask, arm: StatusBarArm, o
     const switches = armOptions(arm);
     const statusBar = createStatusBar({ ...switches, ...(setup.limits ? { limits: setup.limits } : {}), environment: detectSystemState(workspace) });
     const tools = setup.tools;
-    const agentFor = (provider: Provider, messages: Message[]) =>
-      createAgent({
+    const agentFor = async (provider: Provider, messages: Message[]) => {
+      const { agent } = await assembleAgent({
         provider,
         system: setup.system,
         tools,
         messages,
-        context: [statusBar],
+        policies: [statusBar],
         confirmToolCall: async () => true,
         runtime: { maxIterations: options.maxIterations ?? 15, clock },
       });
+      return agent;
+    };
 
     let messages: Message[] = [];
     for (const entry of setup.history ?? []) {
       set(entry.at);
       await entry.before?.(workspace);
-      const agent = agentFor(createScriptedProvider({ turns: entry.turns }), messages);
+      const agent = await agentFor(createScriptedProvider({ turns: entry.turns }), messages);
       await agent.run(entry.input).result();
       messages = [...agent.messages];
     }
     set(setup.at);
     const hasTool = (name: string) => tools.some((tool) => tool.name === name);
     const provider = options.provider ?? createScriptedProvider({ turns: task.solution(hasTool) });
-    const result = await agentFor(provider, messages).run(setup.input).result();
+    const result = await (await agentFor(provider, messages)).run(setup.input).result();
     const judgement = await task.judge({ workspace, result, messages: result.messages });
     return { task: task.name, arm, ...judgement, stopReason: result.stopReason, iterations: result.iterations, usage: result.usage };
   } finally {

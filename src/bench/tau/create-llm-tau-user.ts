@@ -1,4 +1,4 @@
-import { createAgent } from "../../loop/create-agent.js";
+import { assembleAgent } from "../../agents/assemble-agent.js";
 import type { Provider } from "../../providers/provider.js";
 import { addUsage, emptyUsage, type GenerationSettings, type Usage } from "../../types/index.js";
 import { stopMarker, type TauUser } from "./tau-user.js";
@@ -26,9 +26,11 @@ export interface LlmTauUser extends TauUser {
 
 /** A user simulator on any ctxkit provider: a tool-less agent whose trajectory is the conversation seen from the customer's side. */
 export function createLlmTauUser(provider: Provider, instruction: string, settings?: GenerationSettings): LlmTauUser {
-  const agent = createAgent({ provider, system: userSimulatorPrompt(instruction), prefixGuard: false, ...(settings ? { settings } : {}), runtime: { maxIterations: 1 } });
+  // Tool-less: the safety nets (tool-output cap, repeated-call limit) have nothing to act on.
+  const assembled = assembleAgent({ provider, system: userSimulatorPrompt(instruction), prefixGuard: false, ...(settings ? { settings } : {}), defaults: false, runtime: { maxIterations: 1 } });
   let usage = emptyUsage();
   const say = async (text: string) => {
+    const { agent } = await assembled;
     const result = await agent.run(text).result();
     usage = addUsage(usage, result.usage);
     // A failed simulator call ends the dialogue rather than feeding the agent an empty message.

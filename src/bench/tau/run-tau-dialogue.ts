@@ -1,4 +1,4 @@
-import { createAgent } from "../../loop/create-agent.js";
+import { assembleAgent } from "../../agents/assemble-agent.js";
 import type { Provider, ProviderEvent } from "../../providers/provider.js";
 import { addUsage, emptyUsage, type GenerationSettings, type Message, type SystemPrompt, type ToolDefinition, type Usage } from "../../types/index.js";
 import { computeTauReward, type TauReward } from "./compute-tau-reward.js";
@@ -50,14 +50,14 @@ export async function runTauDialogue(options: TauDialogueOptions): Promise<TauDi
   });
   const maxSteps = options.maxSteps ?? 30;
   const budget = limitModelCalls(options.provider, maxSteps);
-  const agent = createAgent({
+  const { agent } = await assembleAgent({
     provider: budget.provider,
     system: options.system ?? options.domain.wiki,
     tools,
     prefixGuard: false,
     ...(options.settings ? { settings: options.settings } : {}),
     runtime: { maxIterations: maxSteps + 1 },
-    context: [createRepeatedCallLimit({ limit: 1_000_000 })],
+    policies: [createRepeatedCallLimit({ limit: 1_000_000 })],
   });
   let usage = emptyUsage();
   let ending: TauDialogueResult["ending"] = "max_steps";

@@ -1,5 +1,5 @@
 import { trace, type Tracer } from "@opentelemetry/api";
-import { createAgent } from "../../loop/index.js";
+import { assembleAgent } from "../../agents/assemble-agent.js";
 import { createScriptedProvider } from "../../providers/scripted/index.js";
 import { defineTool } from "../../tools/tool.js";
 import { createAgentTracing } from "../../tracing/index.js";
@@ -54,7 +54,9 @@ async function timeRun(calls: number, consume: (events: AsyncIterable<AgentEvent
   const provider = createScriptedProvider({
     turns: (_request, index) => (index < calls - 1 ? { toolCalls: [{ name: "echo", arguments: { text: `step ${index}` } }], usage: { inputTokens: 1000 + index, cachedInputTokens: 900, outputTokens: 12 } } : "done"),
   });
-  const agent = createAgent({ provider, system: "You run a benchmark.", tools: [echo], runtime: { maxIterations: calls + 1 } });
+  // No safety nets: the run is one echo call after another, and what is timed is the loop with and
+  // without tracing, not a policy that could stop a long run of calls.
+  const { agent } = await assembleAgent({ provider, system: "You run a benchmark.", tools: [echo], defaults: false, runtime: { maxIterations: calls + 1 } });
   const started = performance.now();
   let events = 0;
   for await (const event of consume(agent.run("Go."))) {

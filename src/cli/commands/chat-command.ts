@@ -54,7 +54,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     onProtectedFilesRestored: (report) => io.stderr.write(`ctxkit chat: ${describeRestored(report)}\n`),
     onInstructionsAnnounced: () => io.stdout.write(style.dim("(the project instructions changed; the model is told with this message)\n")),
     confirmBudget: (request) => askBudgetApproval(request, { readLine: input.nextAnswer, output: io.stdout, style }),
-    confirmToolCall: createConfirmationHandler({ approveAll: config.yes, allow: config.allow, readLine: input.nextAnswer, output: io.stdout, style, workspace: config.workspace, interactive: io.stdin.isTTY === true }),
+    confirmToolCall: createConfirmationHandler({ readLine: input.nextAnswer, output: io.stdout, style, workspace: config.workspace, interactive: io.stdin.isTTY === true }),
   });
   const { agent, session, resumed, warnings, skills, mcp } = configured;
   if (flags.continue && !resumed) io.stderr.write(`ctxkit chat: no session to continue in ${dirname(session.path)}; starting a new one.\n`);

@@ -54,8 +54,6 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     ...(otel ? { observeChildRun: otel.tracing.observeChildRun } : {}),
     onProtectedFilesRestored: (report) => io.stderr.write(`ctxkit run: ${describeRestored(report)}\n`),
     confirmToolCall: createConfirmationHandler({
-      approveAll: config.yes,
-      allow: config.allow,
       readLine: answers.next,
       output: io.stderr,
       style: diagnosticStyle,
