@@ -276,4 +276,42 @@ describe("ctxkit run exports OpenTelemetry GenAI spans", () => {
       await new Promise((resolve) => hanging.close(resolve));
     }
   }, 90_000);
+
+  it("traces ctxkit chat as run: each message one invoke_agent span of the session's conversation, with its calls and tools", async () => {
+    receiver = await startOtlpReceiver();
+    server = await startOpenAIModelServer([{ toolCalls: [{ name: "list_files", arguments: {} }] }, "Two files.", "Bye."]);
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-chat-tracing-"));
+    const run = await runCli(["chat", "--base-url", server.baseURL, "--model", "gpt-4.1"], {
+      cwd,
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_SERVICE_NAME: "ctxkit-tests" },
+      input: ["What is here?", { line: "Thanks.", waitFor: "Two files." }, { line: "/exit", waitFor: "Bye." }],
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain("dropped");
+    const roots = spanTree(receiver.spans);
+    expect(roots.map((node) => node.span.name)).toEqual(["invoke_agent ctxkit", "invoke_agent ctxkit"]);
+    const session = /Resume with: ctxkit chat --session (\S+)/.exec(run.stdout)![1]!;
+    expect(roots.map((node) => node.span.attributes["gen_ai.conversation.id"])).toEqual([session, session]);
+    expect(roots[0]!.children.map((node) => node.span.name)).toEqual(["chat gpt-4.1", "execute_tool list_files", "chat gpt-4.1"]);
+    expect(roots[1]!.children.map((node) => node.span.name)).toEqual(["chat gpt-4.1"]);
+    expect(roots[1]!.children[0]!.span.attributes).toMatchObject({ "gen_ai.conversation.id": session, "gen_ai.response.model": "scripted", "gen_ai.provider.name": "openai" });
+  }, 90_000);
+
+  it("honours the SDK's standard variables: resource attributes, the sampler, the signal-specific endpoint", async () => {
+    receiver = await startOtlpReceiver();
+    server = await startOpenAIModelServer(["One.", "Two."]);
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-tracing-env-"));
+    const base = ["run", "--base-url", server.baseURL, "--model", "gpt-4.1", "--json", "Hi."];
+    const traced = await runCli(base, {
+      cwd,
+      env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.endpoint}/v1/traces`, OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=ci,service.version=1%2E2", OTEL_SERVICE_NAME: "ctxkit-tests" },
+    });
+    expect(traced.code).toBe(0);
+    expect(receiver.spans.map((span) => span.name)).toEqual(["chat gpt-4.1", "invoke_agent ctxkit"]);
+    expect(receiver.spans[0]!.resource).toMatchObject({ "service.name": "ctxkit-tests", "deployment.environment.name": "ci", "service.version": "1.2" });
+    const sampledOut = await runCli(base, { cwd, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_TRACES_SAMPLER: "always_off" } });
+    expect(sampledOut.code).toBe(0);
+    expect(sampledOut.stderr).not.toContain("traces");
+    expect(receiver.spans).toHaveLength(2);
+  }, 90_000);
 });

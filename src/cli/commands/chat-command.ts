@@ -13,6 +13,7 @@ import { createEventRenderer } from "../render-events.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 import { formatChatUsage } from "../format-chat-usage.js";
 import { formatCacheStatus } from "../format-cache-status.js";
+import { startTracingOrSay, stopTracingAndSay } from "../start-tracing-or-say.js";
 
 const chatCommands = ["/help", "/tools", "/skills", "/usage", "/session", "/exit"];
 
@@ -42,7 +43,10 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     commands: () => [...chatCommands, ...skillCommands],
     onQueued: (message) => io.stdout.write(`\n${style.dim(`(queued for after this turn: ${preview(message)})`)}\n`),
   });
+  // Traced as `ctxkit run` is: each message is one invoke_agent span of the session's conversation.
+  const otel = await startTracingOrSay(io, "chat");
   const { agent, session, resumed, warnings, skills, mcp } = await createAgentFromConfig(config, {
+    ...(otel ? { observeChildRun: otel.tracing.observeChildRun } : {}),
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
     onProtectedFilesRestored: (report) => io.stderr.write(`ctxkit chat: ${describeRestored(report)}\n`),
     provider: setup.provider,
@@ -140,7 +144,8 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
         continue;
       }
       current = new AbortController();
-      for await (const event of agent.run(line, { signal: current.signal })) {
+      const events = agent.run(line, { signal: current.signal });
+      for await (const event of otel ? otel.tracing.traceRun(events) : events) {
         renderer.handle(event);
         if (event.type === "usage") callUsages.push(event.usage);
         if (event.type === "cache_miss") {
@@ -159,6 +164,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     renderer.stop();
     input.close();
     await closeAgentRun({ agent, session, mcp }, config.dataDir, (note) => io.stderr.write(`ctxkit chat: ${note}\n`));
+    await stopTracingAndSay(otel, io, "chat");
   }
   io.stdout.write(`\nSession ${session.id} saved. Resume with: ctxkit chat --session ${session.id} (or --continue)\n`);
   return interrupted ? 130 : 0;
