@@ -17,6 +17,11 @@ export interface TracingOverheadOptions {
   /** The tracer of the `tracing on` arm (an SDK's); without it that arm is left out. */
   sdkTracer?: Tracer;
   onRound?: (done: number, total: number) => void;
+  /**
+   * After each timed run of an arm, untimed: the SDK arm flushes its batch queue here, so the queue
+   * (which a loop that never yields to timers cannot drain) holds one run at most and drops nothing.
+   */
+  afterRun?: (arm: TracingArm) => Promise<void>;
 }
 
 export interface TracingOverheadResult {
@@ -35,6 +40,13 @@ export interface TracingOverheadResult {
   overhead: Partial<Record<Exclude<TracingArm, "untraced">, number>>;
   /** Median over rounds of (arm ÷ untraced − 1), paired within a round: the same cost, more exposed to load. */
   pairedMedianOverhead: Partial<Record<Exclude<TracingArm, "untraced">, number>>;
+  /**
+   * The headline: tracing-off loop time ÷ untraced loop time, fastest ÷ fastest (`fastest`) and the
+   * median of the per-round ratios (`pairedMedian`), both from this one process's interleaved rounds.
+   */
+  offRatio: { fastest: number; pairedMedian: number };
+  /** The untraced arm's slowest ÷ fastest run − 1: the machine's noise, what a ratio can resolve. */
+  untracedSpread: number;
 }
 
 const echo = defineTool({
@@ -77,12 +89,16 @@ export async function measureTracingOverhead(options: TracingOverheadOptions = {
   ];
   const loopMs: Record<TracingArm, number[]> = { untraced: [], "tracing off": [], "tracing on": [] };
   // One warm-up run per arm (JIT, module loading) is not counted.
-  for (const [, consume] of arms) await timeRun(Math.min(calls, 50), consume);
+  for (const [arm, consume] of arms) {
+    await timeRun(Math.min(calls, 50), consume);
+    await options.afterRun?.(arm);
+  }
   for (let round = 0; round < rounds; round++) {
     // Rotating the order keeps "which arm ran first" from favouring one.
     for (let offset = 0; offset < arms.length; offset++) {
       const [arm, consume] = arms[(round + offset) % arms.length]!;
       loopMs[arm].push(await timeRun(calls, consume));
+      await options.afterRun?.(arm);
     }
     options.onRound?.(round + 1, rounds);
   }
@@ -97,7 +113,9 @@ export async function measureTracingOverhead(options: TracingOverheadOptions = {
     overhead[arm] = minMs[arm]! / Math.min(...loopMs.untraced) - 1;
     pairedMedianOverhead[arm] = median(loopMs[arm].map((ms, round) => ms / loopMs.untraced[round]! - 1));
   }
-  return { calls, rounds, loopMs, medianMs, minMs, overhead, pairedMedianOverhead };
+  const offRatio = { fastest: 1 + overhead["tracing off"]!, pairedMedian: 1 + pairedMedianOverhead["tracing off"]! };
+  const untracedSpread = Math.max(...loopMs.untraced) / Math.min(...loopMs.untraced) - 1;
+  return { calls, rounds, loopMs, medianMs, minMs, overhead, pairedMedianOverhead, offRatio, untracedSpread };
 }
 
 function median(values: readonly number[]): number {
