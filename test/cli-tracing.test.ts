@@ -286,7 +286,7 @@ function checkTrace(spans: readonly ReceivedSpan[], events: readonly AgentEvent[
   // The main agent's answer reports them too.
   expect(chats.at(-1)!.span.attributes).toMatchObject({ "gen_ai.usage.cache_creation.input_tokens": 1024, "gen_ai.usage.reasoning.output_tokens": 9 });
   // Contents stay out unless asked for.
-  expect(spans.some((span) => Object.keys(span.attributes).some((key) => key.startsWith("gen_ai.input") || key.startsWith("gen_ai.output") || key === "gen_ai.tool.call.arguments"))).toBe(false);
+  expect(spans.some((span) => Object.keys(span.attributes).some((key) => key.startsWith("gen_ai.input") || key.startsWith("gen_ai.output") || key === "gen_ai.system_instructions" || key === "gen_ai.tool.call.arguments"))).toBe(false);
   return drawSpanTree(roots);
 }
 
@@ -319,8 +319,18 @@ describe("ctxkit run exports OpenTelemetry GenAI spans", () => {
     const write = receiver.spans.find((span) => span.name === "execute_tool write_file")!;
     expect(JSON.parse(String(write.attributes["gen_ai.tool.call.arguments"]))).toEqual({ path: "summary.txt", content: "fox\n" });
     expect(typeof write.attributes["gen_ai.tool.call.result"]).toBe("string");
+    // Each chat span records what that call sent: the system prompt as instructions, the trajectory and the tail.
+    const chats = receiver.spans.filter((span) => span.name === "chat gpt-4.1" && span.parentSpanId === root.spanId).sort((a, b) => (a.startNs < b.startNs ? -1 : 1));
+    const instructions = JSON.parse(String(chats[0]!.attributes["gen_ai.system_instructions"])) as Array<{ type: string; content: string }>;
+    expect(instructions.length).toBeGreaterThan(0);
+    expect(instructions.every((part) => part.type === "text" && part.content !== "")).toBe(true);
+    const firstInput = JSON.parse(String(chats[0]!.attributes["gen_ai.input.messages"])) as Array<{ role: string; parts: unknown[] }>;
+    expect(firstInput[0]).toEqual({ role: "user", parts: [{ type: "text", content: expect.stringContaining("Read the notes.") }] });
+    const secondInput = JSON.parse(String(chats[1]!.attributes["gen_ai.input.messages"])) as Array<{ role: string; parts: Array<Record<string, unknown>> }>;
+    expect(secondInput.find((message) => message.role === "assistant")!.parts[0]).toMatchObject({ type: "tool_call", name: "task", arguments: { agent: "explore" } });
+    expect(secondInput.find((message) => message.role === "tool")!.parts[0]).toMatchObject({ type: "tool_call_response", id: "call_0_0", response: expect.any(String) });
     // Without the content attributes, the tree is the protobuf test's, checked the same way.
-    const contentKeys = ["gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"];
+    const contentKeys = ["gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.system_instructions", "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"];
     const stripped = receiver.spans.map((span) => ({ ...span, attributes: Object.fromEntries(Object.entries(span.attributes).filter(([key]) => !contentKeys.includes(key))) }));
     checkTrace(stripped, events);
   }, 90_000);

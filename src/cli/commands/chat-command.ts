@@ -49,7 +49,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     ...(otel ? { observeChildRun: otel.tracing.observeChildRun } : {}),
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
     onProtectedFilesRestored: (report) => io.stderr.write(`ctxkit chat: ${describeRestored(report)}\n`),
-    provider: setup.provider,
+    provider: otel ? otel.tracing.observeProvider(setup.provider) : setup.provider,
     system: setup.system,
     extra: { settings: setup.settings },
     // Changed project instructions go before the person's next message, announced by a policy.

@@ -44,7 +44,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     ...(otel ? { observeChildRun: otel.tracing.observeChildRun } : {}),
     ...(io.env.HOME ? { home: io.env.HOME } : {}),
     onProtectedFilesRestored: (report) => io.stderr.write(`ctxkit run: ${describeRestored(report)}\n`),
-    provider: setup.provider,
+    provider: otel ? otel.tracing.observeProvider(setup.provider) : setup.provider,
     system: setup.system,
     extra: { settings: setup.settings },
     // Changed project instructions (a resumed session) go before the task, announced by a policy.
