@@ -70,9 +70,9 @@ describe("ctxkit bench <name> --json", { timeout: 600_000 }, () => {
     const { printed, written, help } = await benchJson(["tracing", "--calls", "20", "--rounds", "2"], "tracing.json");
     expect(written).toEqual(printed);
     expectDocumentedLocation(help, "tracing.json");
-    expect(printed).toMatchObject({ benchmark: "tracing", calls: 20, rounds: 2, offRatio: { fastest: expect.any(Number), pairedMedian: expect.any(Number) }, untracedSpread: expect.any(Number) });
+    expect(printed).toMatchObject({ benchmark: "tracing", calls: 20, rounds: 2, offRatio: { fastest: expect.any(Number), pairedMedian: expect.any(Number) }, offCpuRatio: { fastest: expect.any(Number), pairedMedian: expect.any(Number) }, untracedSpread: expect.any(Number) });
     expect(Object.keys(printed.loopMs as Json)).toEqual(["untraced", "tracing off", "tracing on"]);
-    for (const times of Object.values(printed.loopMs as Record<string, number[]>)) expect(times).toHaveLength(2);
+    for (const times of [...Object.values(printed.loopMs as Record<string, number[]>), ...Object.values(printed.cpuMs as Record<string, number[]>)]) expect(times).toHaveLength(2);
     // The SDK arm drops nothing: the warm-up and 2 rounds of 20 calls, each run 2 spans per call (chat; tool but the last; the run).
     expect(printed.spans).toEqual({ ended: 3 * 2 * 20, exported: 3 * 2 * 20, dropped: 0 });
   });
