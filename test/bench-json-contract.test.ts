@@ -65,6 +65,18 @@ describe("ctxkit bench <name> --json", { timeout: 600_000 }, () => {
     expect(Object.keys(scenario.misses as Json)).toEqual(guards);
   });
 
+  it("tracing: loop time per arm and round, the tracing-off ratio, the SDK arm's spans ended, exported and dropped", async () => {
+    // Shape only (timings are the benchmark's to report, never a test's to assert).
+    const { printed, written, help } = await benchJson(["tracing", "--calls", "20", "--rounds", "2"], "tracing.json");
+    expect(written).toEqual(printed);
+    expectDocumentedLocation(help, "tracing.json");
+    expect(printed).toMatchObject({ benchmark: "tracing", calls: 20, rounds: 2, offRatio: { fastest: expect.any(Number), pairedMedian: expect.any(Number) }, offCpuRatio: { fastest: expect.any(Number), pairedMedian: expect.any(Number) }, untracedSpread: expect.any(Number) });
+    expect(Object.keys(printed.loopMs as Json)).toEqual(["untraced", "tracing off", "tracing on"]);
+    for (const times of [...Object.values(printed.loopMs as Record<string, number[]>), ...Object.values(printed.cpuMs as Record<string, number[]>)]) expect(times).toHaveLength(2);
+    // The SDK arm drops nothing: the warm-up and 2 rounds of 20 calls, each run 2 spans per call (chat; tool but the last; the run).
+    expect(printed.spans).toEqual({ ended: 3 * 2 * 20, exported: 3 * 2 * 20, dropped: 0 });
+  });
+
   it("isolation: per arm the main context after the task, total tokens, cached share and cost", async () => {
     const { printed, written, help } = await benchJson(["isolation", "--limit", "1"], "isolation.json");
     expect(written).toEqual(printed);

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
@@ -19,6 +20,13 @@ afterEach(async () => {
 });
 
 type Body = { messages: Array<{ role: string; content?: unknown }> };
+let scriptedCwd = "";
+
+/** A session file's run id and its calls' usage, read as records (the sub-agent's own session). */
+function sessionRecords(sessionId: string): { runId: string; usage: Usage[] } {
+  const lines = readFileSync(join(scriptedCwd, ".ctxkit", "sessions", `${sessionId}.jsonl`), "utf8").trim().split("\n").map((line) => JSON.parse(line) as { type: string; runId?: string; usage?: Usage });
+  return { runId: lines.find((line) => line.type === "run_start")!.runId!, usage: lines.filter((line) => line.type === "usage").map((line) => line.usage!) };
+}
 const notes = 8;
 
 /**
@@ -36,15 +44,17 @@ async function scriptedRun(env: Record<string, string>) {
   server = await startOpenAIModelServer((body: Body) => {
     const system = String(body.messages[0]?.content ?? "");
     const results = body.messages.filter((message) => message.role === "tool").length;
-    if (system.includes("You are explore")) return results > 0 ? "notes-0.txt holds the fox lines." : { toolCalls: [{ name: "grep", arguments: { pattern: "fox" } }] };
+    // The sub-agent's answer reports cache writes and reasoning tokens (as OpenRouter and o-series models do).
+    if (system.includes("You are explore")) return results > 0 ? { text: "notes-0.txt holds the fox lines.", usage: { cacheWriteTokens: 640, reasoningTokens: 12 } } : { toolCalls: [{ name: "grep", arguments: { pattern: "fox" } }] };
     // The main agent's calls, in order: the task, the write, one read per note, the answer.
     const step = mainCalls++;
     if (step === 0) return { toolCalls: [{ name: "task", arguments: { agent: "explore", description: "find the fox", prompt: "Which file has the fox?" } }] };
     if (step === 1) return { toolCalls: [{ name: "write_file", arguments: { path: "summary.txt", content: "fox\n" } }] };
-    return step - 2 < notes ? { toolCalls: [{ name: "read_file", arguments: { path: `notes-${step - 2}.txt` } }] } : "Done: the fox is in every note.";
+    return step - 2 < notes ? { toolCalls: [{ name: "read_file", arguments: { path: `notes-${step - 2}.txt` } }] } : { text: "Done: the fox is in every note.", usage: { cacheWriteTokens: 1024, reasoningTokens: 9 } };
   });
   const args = ["run", "--base-url", server.baseURL, "--model", "gpt-4.1", "--context-window", "8000", "--max-output-tokens", "512", "--temperature", "0.25", "--yes", "--trust-workspace", "--json", "Read the notes."];
   const run = await runCli(args, { cwd, env });
+  scriptedCwd = cwd;
   const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as AgentEvent | { type: "status_bar_mode" });
   return { run, events: events.filter((event): event is AgentEvent => event.type !== "status_bar_mode") };
 }
@@ -74,12 +84,15 @@ function describeSpan(attributes: Record<string, unknown>): string {
   const parts: string[] = [];
   if (attributes["gen_ai.conversation.id"]) parts.push(`conversation ${String(attributes["gen_ai.conversation.id"])}`);
   if (attributes["gen_ai.usage.input_tokens"] !== undefined) parts.push(`in ${String(attributes["gen_ai.usage.input_tokens"])} (cached ${String(attributes["gen_ai.usage.cache_read.input_tokens"])}) out ${String(attributes["gen_ai.usage.output_tokens"])}`);
+  if (attributes["gen_ai.usage.cache_creation.input_tokens"]) parts.push(`cache write ${String(attributes["gen_ai.usage.cache_creation.input_tokens"])}`);
+  if (attributes["gen_ai.usage.reasoning.output_tokens"]) parts.push(`reasoning ${String(attributes["gen_ai.usage.reasoning.output_tokens"])}`);
+  if (attributes["gen_ai.response.model"]) parts.push(`answered by ${String(attributes["gen_ai.response.model"])}`);
   if (attributes["gen_ai.response.finish_reasons"]) parts.push(`finish ${String(attributes["gen_ai.response.finish_reasons"])}`);
   if (attributes["ctxkit.prefix.reusable_tokens"] !== undefined) parts.push(`reusable ${String(attributes["ctxkit.prefix.reusable_tokens"])}`);
   if (attributes["ctxkit.policy.compaction"] === true) parts.push("compaction");
   if (attributes["ctxkit.cache_break"] === true) parts.push(`cache break ${attributes["ctxkit.cache_break.declared"] === true ? "declared" : "UNDECLARED"} at ${String(attributes["ctxkit.cache_break.layer"])} token ${String(attributes["ctxkit.cache_break.first_divergent_token"])}`);
   if (typeof attributes["ctxkit.cost.usd"] === "number") parts.push(`$${attributes["ctxkit.cost.usd"].toFixed(5)}`);
-  if (attributes["gen_ai.tool.call.id"]) parts.push(`${String(attributes["gen_ai.tool.call.id"])} ${String(attributes["ctxkit.tool.confirmation"])} ${String(attributes["ctxkit.tool.duration_ms"])}ms${attributes["ctxkit.tool.capped"] === true ? " capped+spilled" : ""}`);
+  if (attributes["gen_ai.tool.call.id"]) parts.push(`${String(attributes["gen_ai.tool.call.id"])} ${String(attributes["ctxkit.tool.confirmation"])} ${String(attributes["ctxkit.tool.duration_ms"])}ms${attributes["ctxkit.tool.capped"] === true ? (attributes["ctxkit.tool.spilled"] === true ? " capped+spilled" : " capped") : ""}`);
   return parts.length > 0 ? `  [${parts.join("; ")}]` : "";
 }
 
@@ -212,18 +225,68 @@ function checkTrace(spans: readonly ReceivedSpan[], events: readonly AgentEvent[
   const child = events.find((event) => event.type === "tool_result" && event.message.toolName === "task") as Extract<AgentEvent, { type: "tool_result" }>;
   expect(task.children.map((node) => node.span.name)).toEqual(["invoke_agent explore"]);
   const explore = task.children[0]!;
-  expect(explore.span.attributes).toMatchObject({
+  const childSession = child.message.meta.subAgent!.sessionId!;
+  const childRecords = sessionRecords(childSession);
+  expect(explore.span.attributes).toEqual({
     "gen_ai.operation.name": "invoke_agent",
     "gen_ai.agent.name": "explore",
-    "gen_ai.conversation.id": child.message.meta.subAgent!.sessionId,
+    "gen_ai.agent.id": childRecords.runId,
+    "gen_ai.conversation.id": childSession,
+    "gen_ai.provider.name": "openai",
+    "gen_ai.request.model": "gpt-4.1",
     ...usageAttributes(child.message.meta.subAgent!.usage),
     "ctxkit.stop_reason": "final_answer",
     "ctxkit.iterations": 2,
   });
   expect(explore.children.map((node) => node.span.name)).toEqual(["chat gpt-4.1", "execute_tool grep", "chat gpt-4.1"]);
-  expect(explore.children[1]!.span.attributes).toMatchObject({ "gen_ai.tool.name": "grep", "ctxkit.tool.confirmation": "not_required" });
+  const [childFirst, grep, childLast] = explore.children as [Node, Node, Node];
+  expect(childRecords.usage).toHaveLength(2);
+  for (const [index, chat] of [childFirst, childLast].entries()) {
+    const usage = childRecords.usage[index]!;
+    const { "gen_ai.response.time_to_first_chunk": firstChunk, "gen_ai.response.id": responseId, "ctxkit.prefix.reusable_tokens": reusable, ...attributes } = chat.span.attributes;
+    expect(firstChunk as number).toBeGreaterThan(0);
+    expect(responseId).toMatch(/^chatcmpl-\d+$/);
+    // The child's first call reuses nothing of its own session; its second reuses the first's body.
+    if (index === 0) expect(reusable).toBe(0);
+    else expect(reusable as number).toBeGreaterThan(0);
+    // The sub-agent runs with its own settings: the CLI's --max-output-tokens and --temperature are the parent's.
+    expect(attributes).toEqual({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.provider.name": "openai",
+      "gen_ai.request.model": "gpt-4.1",
+      "gen_ai.response.model": "scripted",
+      "gen_ai.conversation.id": childSession,
+      "server.address": "127.0.0.1",
+      "server.port": serverPort,
+      "gen_ai.response.finish_reasons": [index === 0 ? "tool_calls" : "stop"],
+      ...usageAttributes(usage),
+      "ctxkit.turn": index,
+      "ctxkit.cost.usd": estimateCost(usage, pricing),
+      // explore runs without the parent's status bar (its tail, when any, is another policy's).
+      "ctxkit.policy.status_bar_mode": "off",
+      "ctxkit.policy.clearing": false,
+      "ctxkit.policy.compaction": false,
+      "ctxkit.cache_break": false,
+    });
+  }
+  // Reported cache writes and reasoning tokens reach the span (the sub-agent's answer reports both).
+  expect(childLast.span.attributes).toMatchObject({ "gen_ai.usage.cache_creation.input_tokens": 640, "gen_ai.usage.reasoning.output_tokens": 12 });
+  expect(grep.span.parentSpanId).toBe(explore.span.spanId);
+  const { "ctxkit.tool.duration_ms": grepDuration, ...grepAttributes } = grep.span.attributes;
+  expect(grepDuration).toEqual(expect.any(Number));
+  expect(grepAttributes).toEqual({
+    "gen_ai.operation.name": "execute_tool",
+    "gen_ai.tool.name": "grep",
+    "gen_ai.tool.call.id": expect.stringMatching(/^call_\d+_0$/),
+    "gen_ai.tool.type": "function",
+    "ctxkit.tool.confirmation": "not_required",
+    "ctxkit.tool.capped": false,
+    "ctxkit.tool.spilled": false,
+  });
+  // The main agent's answer reports them too.
+  expect(chats.at(-1)!.span.attributes).toMatchObject({ "gen_ai.usage.cache_creation.input_tokens": 1024, "gen_ai.usage.reasoning.output_tokens": 9 });
   // Contents stay out unless asked for.
-  expect(spans.some((span) => Object.keys(span.attributes).some((key) => key.startsWith("gen_ai.input") || key.startsWith("gen_ai.output") || key === "gen_ai.tool.call.arguments"))).toBe(false);
+  expect(spans.some((span) => Object.keys(span.attributes).some((key) => key.startsWith("gen_ai.input") || key.startsWith("gen_ai.output") || key === "gen_ai.system_instructions" || key === "gen_ai.tool.call.arguments"))).toBe(false);
   return drawSpanTree(roots);
 }
 
@@ -256,8 +319,18 @@ describe("ctxkit run exports OpenTelemetry GenAI spans", () => {
     const write = receiver.spans.find((span) => span.name === "execute_tool write_file")!;
     expect(JSON.parse(String(write.attributes["gen_ai.tool.call.arguments"]))).toEqual({ path: "summary.txt", content: "fox\n" });
     expect(typeof write.attributes["gen_ai.tool.call.result"]).toBe("string");
+    // Each chat span records what that call sent: the system prompt as instructions, the trajectory and the tail.
+    const chats = receiver.spans.filter((span) => span.name === "chat gpt-4.1" && span.parentSpanId === root.spanId).sort((a, b) => (a.startNs < b.startNs ? -1 : 1));
+    const instructions = JSON.parse(String(chats[0]!.attributes["gen_ai.system_instructions"])) as Array<{ type: string; content: string }>;
+    expect(instructions.length).toBeGreaterThan(0);
+    expect(instructions.every((part) => part.type === "text" && part.content !== "")).toBe(true);
+    const firstInput = JSON.parse(String(chats[0]!.attributes["gen_ai.input.messages"])) as Array<{ role: string; parts: unknown[] }>;
+    expect(firstInput[0]).toEqual({ role: "user", parts: [{ type: "text", content: expect.stringContaining("Read the notes.") }] });
+    const secondInput = JSON.parse(String(chats[1]!.attributes["gen_ai.input.messages"])) as Array<{ role: string; parts: Array<Record<string, unknown>> }>;
+    expect(secondInput.find((message) => message.role === "assistant")!.parts[0]).toMatchObject({ type: "tool_call", name: "task", arguments: { agent: "explore" } });
+    expect(secondInput.find((message) => message.role === "tool")!.parts[0]).toMatchObject({ type: "tool_call_response", id: "call_0_0", response: expect.any(String) });
     // Without the content attributes, the tree is the protobuf test's, checked the same way.
-    const contentKeys = ["gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"];
+    const contentKeys = ["gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.system_instructions", "gen_ai.tool.call.arguments", "gen_ai.tool.call.result"];
     const stripped = receiver.spans.map((span) => ({ ...span, attributes: Object.fromEntries(Object.entries(span.attributes).filter(([key]) => !contentKeys.includes(key))) }));
     checkTrace(stripped, events);
   }, 90_000);
@@ -275,5 +348,43 @@ describe("ctxkit run exports OpenTelemetry GenAI spans", () => {
       hanging.closeAllConnections();
       await new Promise((resolve) => hanging.close(resolve));
     }
+  }, 90_000);
+
+  it("traces ctxkit chat as run: each message one invoke_agent span of the session's conversation, with its calls and tools", async () => {
+    receiver = await startOtlpReceiver();
+    server = await startOpenAIModelServer([{ toolCalls: [{ name: "list_files", arguments: {} }] }, "Two files.", "Bye."]);
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-chat-tracing-"));
+    const run = await runCli(["chat", "--base-url", server.baseURL, "--model", "gpt-4.1"], {
+      cwd,
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_SERVICE_NAME: "ctxkit-tests" },
+      input: ["What is here?", { line: "Thanks.", waitFor: "Two files." }, { line: "/exit", waitFor: "Bye." }],
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).not.toContain("dropped");
+    const roots = spanTree(receiver.spans);
+    expect(roots.map((node) => node.span.name)).toEqual(["invoke_agent ctxkit", "invoke_agent ctxkit"]);
+    const session = /Resume with: ctxkit chat --session (\S+)/.exec(run.stdout)![1]!;
+    expect(roots.map((node) => node.span.attributes["gen_ai.conversation.id"])).toEqual([session, session]);
+    expect(roots[0]!.children.map((node) => node.span.name)).toEqual(["chat gpt-4.1", "execute_tool list_files", "chat gpt-4.1"]);
+    expect(roots[1]!.children.map((node) => node.span.name)).toEqual(["chat gpt-4.1"]);
+    expect(roots[1]!.children[0]!.span.attributes).toMatchObject({ "gen_ai.conversation.id": session, "gen_ai.response.model": "scripted", "gen_ai.provider.name": "openai" });
+  }, 90_000);
+
+  it("honours the SDK's standard variables: resource attributes, the sampler, the signal-specific endpoint", async () => {
+    receiver = await startOtlpReceiver();
+    server = await startOpenAIModelServer(["One.", "Two."]);
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-tracing-env-"));
+    const base = ["run", "--base-url", server.baseURL, "--model", "gpt-4.1", "--json", "Hi."];
+    const traced = await runCli(base, {
+      cwd,
+      env: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: `${receiver.endpoint}/v1/traces`, OTEL_RESOURCE_ATTRIBUTES: "deployment.environment.name=ci,service.version=1%2E2", OTEL_SERVICE_NAME: "ctxkit-tests" },
+    });
+    expect(traced.code).toBe(0);
+    expect(receiver.spans.map((span) => span.name)).toEqual(["chat gpt-4.1", "invoke_agent ctxkit"]);
+    expect(receiver.spans[0]!.resource).toMatchObject({ "service.name": "ctxkit-tests", "deployment.environment.name": "ci", "service.version": "1.2" });
+    const sampledOut = await runCli(base, { cwd, env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_TRACES_SAMPLER: "always_off" } });
+    expect(sampledOut.code).toBe(0);
+    expect(sampledOut.stderr).not.toContain("traces");
+    expect(receiver.spans).toHaveLength(2);
   }, 90_000);
 });

@@ -226,6 +226,8 @@ export interface CreateAgentFromConfigOptions {
   onProtectedFilesRestored?: (report: RestoredReport) => void;
   /** Sees each sub-agent's events (tracing nests their spans). */
   observeChildRun?: ChildRunObserver;
+  /** Wraps the provider, the config's or the given one (tracing sees each request when message contents are opted in). */
+  observeProvider?: (provider: Provider) => Provider;
 }
 
 /**
@@ -246,7 +248,8 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
   let sessionId = mode === "new" ? undefined : await chooseSessionId(store, { mode, ...(options.session?.id ? { id: options.session.id } : {}) });
   const resuming = sessionId !== undefined;
   const prompt = await systemPromptFromConfig(config, options.system, sessionId === undefined ? undefined : { store, id: sessionId, repair });
-  const provider = options.provider ?? createProviderFromConfig(config, { ...(options.fetch ? { fetch: options.fetch } : {}), sessionId: () => sessionId });
+  const given = options.provider ?? createProviderFromConfig(config, { ...(options.fetch ? { fetch: options.fetch } : {}), sessionId: () => sessionId });
+  const provider = options.observeProvider ? options.observeProvider(given) : given;
   const statusBar = createStatusBarFromConfig(config, provider.model, options.onStatusBarDecision, provider.cacheLifetimeMs);
   const skills = await createSkillsFromConfig(config, { resuming, ...(options.home ? { home: options.home } : {}) });
   const builtinTools = createToolsFromConfig(config, options.onProtectedFilesRestored);

@@ -74,7 +74,14 @@ export async function startOpenAIModelServer(
       created: 1_767_225_600,
       model: "scripted",
       choices: [],
-      usage: { prompt_tokens: promptTokens, completion_tokens: 20, total_tokens: promptTokens + 20, prompt_tokens_details: { cached_tokens: Math.floor(cached / 4) } },
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: 20,
+        total_tokens: promptTokens + 20,
+        // A turn's `usage` may add cache writes (as OpenRouter reports them) and reasoning tokens.
+        prompt_tokens_details: { cached_tokens: Math.floor(cached / 4), ...(script.usage?.cacheWriteTokens ? { cache_write_tokens: script.usage.cacheWriteTokens } : {}) },
+        ...(script.usage?.reasoningTokens ? { completion_tokens_details: { reasoning_tokens: script.usage.reasoningTokens } } : {}),
+      },
     });
     return { status: 200, headers: { "content-type": "text/event-stream" }, chunks: sseChunks(events, { done: true }) };
   });

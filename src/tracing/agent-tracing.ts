@@ -1,5 +1,7 @@
 import { context as otelContext, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Span, type Tracer } from "@opentelemetry/api";
-import { derivedOf, textOf, toolCallsOf, type AgentEvent, type Usage } from "../types/index.js";
+import type { Provider } from "../providers/provider.js";
+import { derivedOf, textOf, toolCallsOf, type AgentEvent, type ModelRequest, type Usage } from "../types/index.js";
+import { inputMessagesOf, systemInstructionsOf } from "./gen-ai-messages.js";
 import { captureContentVariable, ctxkitAttributes as ck, genAi } from "./gen-ai-attributes.js";
 
 export interface AgentTracingOptions {
@@ -39,6 +41,12 @@ export interface AgentTracing {
   traceRun(events: AsyncIterable<AgentEvent>, options?: TraceRunOptions): AsyncIterable<AgentEvent>;
   /** For `createTaskTool({ observeChildRun })`: a child's run nests under the parent's `execute_tool task` span. */
   observeChildRun(events: AsyncIterable<AgentEvent>, child: { agent: string; parentToolCallId: string }): AsyncIterable<AgentEvent>;
+  /**
+   * With message contents opted in: the provider, seen by tracing, so each `chat` span records what
+   * that call sent (`gen_ai.input.messages`, `gen_ai.system_instructions`), which the run's events do
+   * not carry. Without the opt-in it hands back `provider` itself.
+   */
+  observeProvider(provider: Provider): Provider;
 }
 
 /**
@@ -50,17 +58,34 @@ export function createAgentTracing(options: AgentTracingOptions, env: Readonly<R
   const capture = options.captureMessageContent ?? env[captureContentVariable]?.toLowerCase() === "true";
   // The `execute_tool` span of each running tool call, so a child run started by it can nest under it.
   const toolContexts = new Map<string, Context>();
+  // The chat span whose request is being sent: set on a `request` event, read when the loop then
+  // calls the provider (synchronously, within the same pull of the event stream), cleared after.
+  const sending: RequestSlot = {};
   const tracing: AgentTracing = {
     traceRun: (events, runOptions = {}) =>
       traceRun(events, {
         ...options,
         capture,
         toolContexts,
+        sending,
         agent: runOptions.agent ?? "ctxkit",
         parent: runOptions.parent ?? contextOfTraceparent(runOptions.traceparent) ?? otelContext.active(),
         ...(runOptions.onTraceparent ? { onTraceparent: runOptions.onTraceparent } : {}),
       }),
     observeChildRun: (events, child) => tracing.traceRun(events, { agent: child.agent, parent: toolContexts.get(child.parentToolCallId) ?? otelContext.active() }),
+    observeProvider: (provider) =>
+      !capture
+        ? provider
+        : new Proxy(provider, {
+            get(target, property, receiver) {
+              if (property !== "stream") return Reflect.get(target, property, receiver) as unknown;
+              return (request: ModelRequest, signal?: AbortSignal) => {
+                sending.record?.(request);
+                sending.record = undefined;
+                return target.stream(request, signal);
+              };
+            },
+          }),
   };
   return tracing;
 }
@@ -70,9 +95,14 @@ export function traceAgentRun(events: AsyncIterable<AgentEvent>, options: AgentT
   return createAgentTracing(options).traceRun(events, options);
 }
 
+interface RequestSlot {
+  record?: (request: ModelRequest) => void;
+}
+
 interface RunTraceSettings extends AgentTracingOptions {
   capture: boolean;
   toolContexts: Map<string, Context>;
+  sending: RequestSlot;
   agent: string;
   parent: Context;
   onTraceparent?: (traceparent: string) => void;
@@ -162,6 +192,8 @@ async function* traceEvents(events: AsyncIterable<AgentEvent>, runSpan: Span, se
   };
 
   const observe = (event: AgentEvent) => {
+    // The request of the previous `request` event was sent (or never will be) by now.
+    settings.sending.record = undefined;
     switch (event.type) {
       case "run_start":
         startRun(event);
@@ -217,6 +249,11 @@ async function* traceEvents(events: AsyncIterable<AgentEvent>, runSpan: Span, se
             ...(call.edits.length > 0 ? { [ck.edits]: call.edits } : {}),
           },
         }, runContext);
+        if (capture) {
+          const span = call.span;
+          settings.sending.record = (request) =>
+            span.setAttributes({ [genAi.systemInstructions]: JSON.stringify(systemInstructionsOf(request.system)), [genAi.inputMessages]: JSON.stringify(inputMessagesOf(request)) });
+        }
         return;
       }
       case "usage":

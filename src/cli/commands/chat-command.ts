@@ -13,6 +13,7 @@ import { createEventRenderer } from "../render-events.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 import { formatChatUsage } from "../format-chat-usage.js";
 import { formatCacheStatus } from "../format-cache-status.js";
+import { startTracingOrSay, stopTracingAndSay } from "../start-tracing-or-say.js";
 
 const chatCommands = ["/help", "/tools", "/skills", "/usage", "/session", "/exit"];
 
@@ -48,9 +49,12 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     onQueued: (message) => io.stdout.write(`\n${style.dim(`(queued for after this turn: ${preview(message)})`)}\n`),
   });
   await askWorkspaceTrust(setup, io, { readLine: input.nextAnswer, output: io.stdout, style });
+  // Traced as `ctxkit run` is: each message is one invoke_agent span of the session's conversation.
+  const otel = await startTracingOrSay(io, "chat");
   // The library's call, with the CLI's resolved settings (as `ctxkit run` makes it).
   const configured = await createAgentFromConfig({
     ...setup.inputs,
+    ...(otel ? { observeChildRun: otel.tracing.observeChildRun, observeProvider: otel.tracing.observeProvider } : {}),
     onProtectedFilesRestored: (report) => io.stderr.write(`ctxkit chat: ${describeRestored(report)}\n`),
     onInstructionsAnnounced: () => io.stdout.write(style.dim("(the project instructions changed; the model is told with this message)\n")),
     confirmBudget: (request) => askBudgetApproval(request, { readLine: input.nextAnswer, output: io.stdout, style }),
@@ -156,7 +160,8 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
         continue;
       }
       current = new AbortController();
-      for await (const event of agent.run(line, { signal: current.signal })) {
+      const events = agent.run(line, { signal: current.signal });
+      for await (const event of otel ? otel.tracing.traceRun(events) : events) {
         renderer.handle(event);
         if (event.type === "usage") callUsages.push(event.usage);
         if (event.type === "cache_miss") {
@@ -175,6 +180,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     renderer.stop();
     input.close();
     await configured.close((note) => io.stderr.write(`ctxkit chat: ${note}\n`));
+    await stopTracingAndSay(otel, io, "chat");
   }
   io.stdout.write(`\nSession ${session.id} saved. Resume with: ctxkit chat --session ${session.id} (or --continue)\n`);
   return interrupted ? 130 : 0;

@@ -1,5 +1,5 @@
 import { dirname } from "node:path";
-import { isCtxkitError, type AgentEvent } from "../../types/index.js";
+import type { AgentEvent } from "../../types/index.js";
 import { describeRestored } from "../describe-restored.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
@@ -12,14 +12,7 @@ import { prepareAgentRun } from "../prepare-agent-run.js";
 import { createEventRenderer } from "../render-events.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 import type { StatusBarModeDecision } from "../../context/status-bar/index.js";
-import { estimateCost, findModelPricing } from "../../session/pricing.js";
-import type { Usage } from "../../types/index.js";
-import { otelTracingRequested } from "../otel-tracing-requested.js";
-
-function costOfCall(usage: Usage, model: string): number | undefined {
-  const pricing = findModelPricing(model);
-  return pricing ? estimateCost(usage, pricing) : undefined;
-}
+import { startTracingOrSay, stopTracingAndSay } from "../start-tracing-or-say.js";
 
 import { runHelp } from "./run-help.js";
 
@@ -47,11 +40,11 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const unanswered: string[] = [];
   const guarded: string[] = [];
   // Loaded only when the OTEL_* variables ask for traces: a plain run never imports the SDK.
-  const otel = otelTracingRequested(io.env) ? await startTracingOrSay(io) : undefined;
+  const otel = await startTracingOrSay(io, "run");
   // The library's call, with the CLI's resolved settings: a library user with the same settings sends the same requests.
   const configured = await createAgentFromConfig({
     ...setup.inputs,
-    ...(otel ? { observeChildRun: otel.tracing.observeChildRun } : {}),
+    ...(otel ? { observeChildRun: otel.tracing.observeChildRun, observeProvider: otel.tracing.observeProvider } : {}),
     onProtectedFilesRestored: (report) => io.stderr.write(`ctxkit run: ${describeRestored(report)}\n`),
     confirmToolCall: createConfirmationHandler({
       readLine: answers.next,
@@ -101,8 +94,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     process.removeListener("SIGINT", onInterrupt);
     answers.close();
     await configured.close((note) => io.stderr.write(`ctxkit run: ${note}\n`));
-    const traced = await otel?.shutdown();
-    if (traced && traced.dropped > 0) io.stderr.write(`ctxkit run: traces: ${traced.dropped} span(s) could not be sent to the OTLP endpoint and were dropped (${traced.exported} sent).\n`);
+    await stopTracingAndSay(otel, io, "run");
   }
   if (controller.signal.aborted) {
     io.stderr.write(`ctxkit run: interrupted; session ${session.id} kept (resume with --session ${session.id}).\n`);
@@ -148,15 +140,4 @@ export function describeStatusBarDecision(decision: StatusBarModeDecision): stri
     `(${round(cachedInputPriceRatio)} price ratio × ${round(statusTokens)}-token status × ${round(expectedUpdates)} calls ÷ 2); ` +
     `replacing re-processes what follows the old status: ≈${round(decision.replaceSide)} (${round(1 - cachedInputPriceRatio)} × ${round(appendedTokensPerUpdate)} tokens)`
   );
-}
-
-/** Tracing is asked for by the environment; without the SDK packages the run goes on untraced, said in one line. */
-async function startTracingOrSay(io: CliIo): Promise<import("../start-otel-tracing.js").OtelTracing | undefined> {
-  try {
-    return await (await import("../start-otel-tracing.js")).startOtelTracing(io.env, { costOf: costOfCall });
-  } catch (error) {
-    if (!isCtxkitError(error) || error.code !== "dependency_missing") throw error;
-    io.stderr.write(`ctxkit run: traces are not exported: ${error.message}\n`);
-    return undefined;
-  }
 }
