@@ -66,6 +66,7 @@ describe("the curated public surface", () => {
         "assembleAgent",
         "composeContextPolicies",
         "createAgent",
+        "createAgentTracing",
         "createCompression",
         "createFileBlobStore",
         "createMemoryBlobStore",
@@ -87,6 +88,7 @@ describe("the curated public surface", () => {
         "textOf",
         "thinkingOf",
         "toolCallsOf",
+        "traceAgentRun",
       ]
     `);
   }, 120_000);
