@@ -34,8 +34,10 @@ const settled = new Set(["completed", "failed", "cancelled", "needs_confirmation
 export async function openDurableClient(connectionString: string): Promise<DurableClient> {
   const database = await openDurableDatabase(connectionString, 4);
   const { DBOS, DBOSClient } = await loadDbos();
-  // DBOS's own tables (schema dbos), created or migrated here too: submitting may come before any worker started.
-  await DBOS.migrate(connectionString);
+  // DBOS's own tables (schema dbos), created here when missing: submitting may come before any worker
+  // started. Only then: DBOS.migrate reports on stdout, which must stay the command's.
+  const found = await database.pool.query<{ found: string | null }>("SELECT to_regclass('dbos.workflow_status') AS found");
+  if (!found.rows[0]?.found) await DBOS.migrate(connectionString);
   const dbos = await DBOSClient.create({ systemDatabaseUrl: connectionString, systemDatabasePoolSize: 4, logger: { info: () => undefined, debug: () => undefined, warn: () => undefined, error: () => undefined } });
   const { tables } = database;
   return {

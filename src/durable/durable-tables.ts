@@ -87,10 +87,18 @@ export function createDurableTables(pool: pg.Pool, schema: string, location: str
         [worker.executorId, worker.host, worker.pid, worker.concurrency],
       );
     },
-    /** Claims the executors silent for longer than `staleMs` (each claimed by exactly one watchdog: the row is deleted). */
+    /**
+     * Claims the executors silent for longer than `staleMs`: each claim refreshes the row's heartbeat,
+     * so no other watchdog claims it for `staleMs`; the claimer deletes the row once their runs are
+     * re-enqueued (`forgetWorker`). A claimer that dies first leaves the row to go stale again, and
+     * another watchdog claims it then: a dead worker's runs are never forgotten.
+     */
     async claimStaleExecutors(staleMs: number): Promise<string[]> {
-      const rows = (await pool.query<{ executor_id: string }>(`DELETE FROM ${table("ctxkit_workers")} WHERE heartbeat_at < now() - ($1::integer * interval '1 millisecond') RETURNING executor_id`, [staleMs])).rows;
+      const rows = (await pool.query<{ executor_id: string }>(`UPDATE ${table("ctxkit_workers")} SET heartbeat_at = now() WHERE heartbeat_at < now() - ($1::integer * interval '1 millisecond') RETURNING executor_id`, [staleMs])).rows;
       return rows.map((row) => row.executor_id);
+    },
+    async forgetWorker(executorId: string): Promise<void> {
+      await pool.query(`DELETE FROM ${table("ctxkit_workers")} WHERE executor_id = $1`, [executorId]);
     },
     /** A stopping worker marks itself stale, so a watchdog re-enqueues the runs it did not finish at once. */
     async retireWorker(executorId: string): Promise<void> {

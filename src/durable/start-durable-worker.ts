@@ -76,6 +76,7 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
       const dead = (await database.tables.claimStaleExecutors(staleAfterMs)).filter((id) => id !== executorId);
       if (dead.length === 0) return;
       const recovered = await recoverPendingWorkflows(dead);
+      for (const id of dead) await database.tables.forgetWorker(id);
       log("info", `recovered ${recovered.length} run(s) of stopped worker(s) ${dead.join(", ")}`);
     })().catch((error: unknown) => log("warn", `watchdog failed: ${text(error)}`));
   }, Math.max(500, Math.floor(staleAfterMs / 3)));

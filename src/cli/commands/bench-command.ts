@@ -1,5 +1,6 @@
 import type { CliIo } from "../cli-io.js";
 import { disclosureBenchCommand, disclosureBenchHelp } from "./bench/disclosure-bench-command.js";
+import { durableBenchCommand, durableBenchHelp } from "./bench/durable-bench-command.js";
 import { guardBenchCommand, guardBenchHelp } from "./bench/guard-bench-command.js";
 import { hardeningBenchCommand, hardeningBenchHelp } from "./bench/hardening-bench-command.js";
 import { isolationBenchCommand, isolationBenchHelp } from "./bench/isolation-bench-command.js";
@@ -18,6 +19,7 @@ type BenchCommand = { run: (args: string[], io: CliIo) => Promise<number>; help:
 
 const benches: Record<string, BenchCommand> = {
   disclosure: { run: disclosureBenchCommand, help: disclosureBenchHelp, summary: "skills and deferred tools: cache safety on the wire, prompt tokens, tool-search quality" },
+  durable: { run: durableBenchCommand, help: durableBenchHelp, summary: "durable runs on worker processes killed on a schedule: lost runs, repeated side effects, recovery time, scaling" },
   guard: { run: guardBenchCommand, help: guardBenchHelp, summary: "the prefix guard's false alarms and misses against what is really sent (old vs new)" },
   hardening: { run: hardeningBenchCommand, help: hardeningBenchHelp, summary: "fault, fuzz and abuse trials: freezes, crashes, escapes, silent merges, lost records" },
   isolation: { run: isolationBenchCommand, help: isolationBenchHelp, summary: "main context vs a sub-agent vs a fork on the same code search: context size, tokens, cache, cost" },

@@ -1,0 +1,124 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import type pg from "pg";
+import { openDurableClient } from "../../durable/durable-client.js";
+import { nodeScriptCommand } from "../node-script-command.js";
+import { benchSideEffectsTable } from "./bench-durable-agent.js";
+import type { DurableBenchSettings } from "./durable-bench-result.js";
+
+export interface PhaseOutcome {
+  runs: number;
+  completed: number;
+  resumed: number;
+  duplicateModelCalls: number;
+  duplicateSideEffects: number;
+  spentTokens: number;
+  runMs: number[];
+  recoverySeconds: number[];
+  elapsedMs: number;
+  confirmations: { rerun: number; skip: number };
+  kills: number;
+}
+
+interface WorkerProcess {
+  child: ChildProcess;
+  executorId: Promise<string>;
+}
+
+const workerScript = nodeScriptCommand(new URL("./durable-worker-process.js", import.meta.url));
+
+function startWorker(url: string, settings: DurableBenchSettings): WorkerProcess {
+  const child = spawn(workerScript.command, [...workerScript.args, url, String(settings.concurrency), String(settings.staleAfterMs)], { stdio: ["ignore", "pipe", "pipe"] });
+  const executorId = new Promise<string>((resolve, reject) => {
+    let text = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8");
+      const match = /ready (\S+)/.exec(text);
+      if (match) resolve(match[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`a bench worker exited with code ${code} before it was ready`)));
+  });
+  executorId.catch(() => undefined);
+  child.stderr!.resume();
+  return { child, executorId };
+}
+
+/**
+ * One phase of the bench on its own database: start `workers` worker processes, submit `runs` runs
+ * (one shared budget), SIGKILL a random worker every `killEveryMs` (0: never) and start a new one,
+ * answer interrupted side-effecting calls by checking whether the effect happened, and wait until
+ * every run settled (or `deadlineMs` passed).
+ */
+export async function runDurableBenchPhase(url: string, admin: pg.Pool, settings: DurableBenchSettings, phase: { workers: number; runs: number; killEveryMs: number; deadlineMs: number; onProgress?: (done: number) => void }): Promise<PhaseOutcome> {
+  const client = await openDurableClient(url);
+  await admin.query(`CREATE TABLE IF NOT EXISTS ${benchSideEffectsTable} (run_key text NOT NULL, step integer NOT NULL)`);
+  await client.defineBudget("bench", 1_000_000_000, 2_000);
+  const workers: WorkerProcess[] = [];
+  for (let index = 0; index < phase.workers; index += 1) workers.push(startWorker(url, settings));
+  await Promise.all(workers.map((worker) => worker.executorId));
+  const started = Date.now();
+  const submitted = new Map<string, number>();
+  for (let index = 0; index < phase.runs; index += 1) {
+    const run = await client.submit({ task: `bench task ${index}`, budgetScope: "bench", agent: { kind: "bench", input: { steps: settings.steps, modelLatencyMs: settings.modelLatencyMs, toolLatencyMs: settings.toolLatencyMs, runKey: `run-${index}` } } });
+    submitted.set(run.id, Date.now());
+  }
+  const finished = new Map<string, number>();
+  const recoveries: Array<{ killedAt: number; executor: string; runs: Set<string>; doneAt?: number }> = [];
+  const confirmations = { rerun: 0, skip: 0 };
+  let kills = 0;
+  let nextKill = phase.killEveryMs > 0 ? Date.now() + phase.killEveryMs : Number.POSITIVE_INFINITY;
+  const deadline = started + phase.deadlineMs;
+  while (finished.size < phase.runs && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const rows = (await admin.query<{ id: string; status: string; executor: string | null; paused_call: { callKey: string } | null; task: string }>("SELECT id, status, executor, paused_call, task FROM ctxkit_runs")).rows;
+    for (const row of rows) {
+      if (!finished.has(row.id) && ["completed", "failed", "cancelled"].includes(row.status)) finished.set(row.id, Date.now());
+      if (row.status === "needs_confirmation" && row.paused_call) {
+        const step = Number(/tool-(\d+)-/.exec(row.paused_call.callKey)?.[1] ?? -1);
+        const runKey = `run-${row.task.replace("bench task ", "")}`;
+        const happened = (await admin.query(`SELECT 1 FROM ${benchSideEffectsTable} WHERE run_key = $1 AND step = $2`, [runKey, step])).rowCount! > 0;
+        await client.resume(row.id, happened ? "skip" : "rerun").catch(() => undefined);
+        confirmations[happened ? "skip" : "rerun"] += 1;
+      }
+    }
+    for (const recovery of recoveries) {
+      if (recovery.doneAt !== undefined) continue;
+      const moved = [...recovery.runs].every((id) => {
+        const row = rows.find((candidate) => candidate.id === id);
+        return row === undefined || row.executor !== recovery.executor || finished.has(id);
+      });
+      if (moved) recovery.doneAt = Date.now();
+    }
+    phase.onProgress?.(finished.size);
+    if (Date.now() >= nextKill && finished.size < phase.runs) {
+      nextKill = Date.now() + phase.killEveryMs;
+      const index = Math.floor(Math.random() * workers.length);
+      const victim = workers[index]!;
+      const executor = await victim.executorId;
+      const held = new Set(rows.filter((row) => row.executor === executor && (row.status === "running" || row.status === "needs_confirmation")).map((row) => row.id));
+      victim.child.kill("SIGKILL");
+      kills += 1;
+      if (held.size > 0) recoveries.push({ killedAt: Date.now(), executor, runs: held });
+      workers[index] = startWorker(url, settings);
+    }
+  }
+  const elapsedMs = Date.now() - started;
+  for (const worker of workers) worker.child.kill("SIGKILL");
+  const duplicateSideEffects = Number((await admin.query<{ duplicates: string }>(`SELECT count(*) - count(DISTINCT (run_key, step)) AS duplicates FROM ${benchSideEffectsTable}`)).rows[0]?.duplicates ?? 0);
+  const duplicateModelCalls = Number((await admin.query<{ repeats: string }>("SELECT coalesce(sum(attempts - 1), 0) AS repeats FROM ctxkit_model_calls")).rows[0]?.repeats ?? 0);
+  const runsNow = (await admin.query<{ id: string; status: string; attempts: number }>("SELECT id, status, attempts FROM ctxkit_runs")).rows;
+  const budget = await client.readBudget("bench");
+  await client.close();
+  return {
+    runs: phase.runs,
+    completed: runsNow.filter((row) => row.status === "completed").length,
+    resumed: runsNow.filter((row) => row.attempts > 1).length,
+    duplicateModelCalls,
+    duplicateSideEffects,
+    spentTokens: budget?.spentTokens ?? 0,
+    runMs: [...finished].map(([id, at]) => at - submitted.get(id)!),
+    recoverySeconds: recoveries.map((recovery) => ((recovery.doneAt ?? Date.now()) - recovery.killedAt) / 1000),
+    elapsedMs,
+    confirmations,
+    kills,
+  };
+}

@@ -1,0 +1,28 @@
+import { formatTextTable } from "../text-table.js";
+import type { DurableBenchResult } from "./durable-bench-result.js";
+
+/** The bench's table: the run with kills, then the throughput at 1, 2 and 4 workers. */
+export function formatDurableBench(result: DurableBenchResult): string {
+  const { settings } = result;
+  const rows: Array<[string, string]> = [
+    ["runs", String(result.runs)],
+    ["completed", String(result.completed)],
+    ["lost", String(result.lost)],
+    ["resumed (started again after a kill)", String(result.resumed)],
+    ["worker kills (SIGKILL)", String(result.kills)],
+    ["duplicate model calls (allowed, counted)", String(result.duplicateModelCalls)],
+    ["duplicate side effects", String(result.duplicateSideEffects)],
+    ["interrupted calls answered: rerun / skip", `${result.confirmations.rerun} / ${result.confirmations.skip}`],
+    ["budget overrun tokens (bound)", `${result.budgetOverrunTokens} (${result.budgetOverrunBoundTokens})`],
+    ["recovery p95", `${result.recoverySecondsP95.toFixed(1)} s`],
+    ["run p50 / p95", `${(result.runMsP50 / 1000).toFixed(1)} s / ${(result.runMsP95 / 1000).toFixed(1)} s`],
+    ["runs per minute", result.runsPerMinute.toFixed(0)],
+  ];
+  const scaling = result.scaling.map((entry) => [String(entry.workers), entry.runsPerMinute.toFixed(0), `${entry.speedup.toFixed(2)}×`]);
+  return (
+    `durable runs: ${settings.workers} workers × ${settings.concurrency} runs each, ${settings.runs} runs of ${settings.steps} tool steps, ` +
+    `model latency ${settings.modelLatencyMs} ms, a worker killed every ${settings.killEveryMs / 1000} s (stale after ${settings.staleAfterMs / 1000} s)\n\n` +
+    `${formatTextTable(["", "value"], rows)}\n\nscaling without kills (${settings.scalingRuns} runs each):\n\n` +
+    `${formatTextTable(["workers", "runs/min", "speedup"], scaling)}\n`
+  );
+}

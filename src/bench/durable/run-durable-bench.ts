@@ -1,0 +1,92 @@
+import { availableParallelism } from "node:os";
+import { loadPg } from "../../session/postgres/load-pg.js";
+import { runDurableBenchPhase, type PhaseOutcome } from "./durable-bench-phase.js";
+import type { DurableBenchResult, DurableBenchSettings } from "./durable-bench-result.js";
+
+export interface DurableBenchOptions extends Partial<Omit<DurableBenchSettings, "workers" | "runs" | "killEveryMs">> {
+  /** A server where the bench may create databases (one per phase). */
+  connectionString: string;
+  workers: number;
+  runs: number;
+  killEveryMs: number;
+  onPhase?: (label: string) => void;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * `ctxkit bench durable`: scripted agents (fixed model latency, counted side effects) as durable
+ * runs on worker processes. First the throughput at 1, 2 and 4 workers without kills (`scaling`),
+ * then `runs` runs on `workers` workers while one is SIGKILLed every `killEveryMs` and replaced.
+ */
+export async function runDurableBench(options: DurableBenchOptions): Promise<DurableBenchResult> {
+  const settings: DurableBenchSettings = {
+    workers: options.workers,
+    runs: options.runs,
+    killEveryMs: options.killEveryMs,
+    concurrency: options.concurrency ?? 4,
+    steps: options.steps ?? 3,
+    modelLatencyMs: options.modelLatencyMs ?? 400,
+    toolLatencyMs: options.toolLatencyMs ?? 20,
+    staleAfterMs: options.staleAfterMs ?? 4_000,
+    scalingRuns: options.scalingRuns ?? Math.min(options.runs, 64),
+  };
+  const startedAt = new Date().toISOString();
+  const pgModule = await loadPg();
+  const phase = async (label: string, workers: number, runs: number, killEveryMs: number): Promise<PhaseOutcome> => {
+    options.onPhase?.(label);
+    const url = await createDatabase(pgModule, options.connectionString, `ctxkit_bench_${label.replace(/\W+/g, "_")}_${Date.now().toString(36)}`);
+    const admin = new pgModule.Pool({ connectionString: url, max: 2 });
+    admin.on("error", () => undefined);
+    try {
+      return await runDurableBenchPhase(url, admin, settings, { workers, runs, killEveryMs, deadlineMs: 10 * 60_000, onProgress: (done) => options.onProgress?.(done, runs) });
+    } finally {
+      await admin.end();
+    }
+  };
+  const scalingPhases: Array<{ workers: number; runsPerMinute: number }> = [];
+  for (const workers of [1, 2, 4]) {
+    const outcome = await phase(`scaling ${workers}`, workers, settings.scalingRuns, 0);
+    scalingPhases.push({ workers, runsPerMinute: (outcome.completed / outcome.elapsedMs) * 60_000 });
+  }
+  const base = scalingPhases[0]!.runsPerMinute;
+  const main = await phase("kills", settings.workers, settings.runs, settings.killEveryMs);
+  const limitTokens = 1_000_000_000;
+  return {
+    runs: main.runs,
+    completed: main.completed,
+    lost: main.runs - main.completed,
+    resumed: main.resumed,
+    duplicateModelCalls: main.duplicateModelCalls,
+    duplicateSideEffects: main.duplicateSideEffects,
+    budgetOverrunTokens: Math.max(0, main.spentTokens - limitTokens),
+    budgetOverrunBoundTokens: settings.workers * settings.concurrency * 2_000,
+    recoverySecondsP95: percentile(main.recoverySeconds, 0.95),
+    runMsP50: percentile(main.runMs, 0.5),
+    runMsP95: percentile(main.runMs, 0.95),
+    runsPerMinute: (main.completed / main.elapsedMs) * 60_000,
+    scaling: scalingPhases.map((entry) => ({ ...entry, speedup: base === 0 ? 0 : entry.runsPerMinute / base })),
+    confirmations: main.confirmations,
+    kills: main.kills,
+    settings,
+    manifest: { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: availableParallelism(), startedAt },
+  };
+}
+
+async function createDatabase(pgModule: Awaited<ReturnType<typeof loadPg>>, serverUrl: string, name: string): Promise<string> {
+  const admin = new pgModule.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+function percentile(values: readonly number[], share: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!;
+}

@@ -1,0 +1,77 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, relative } from "node:path";
+import { ConfigError } from "../../../types/index.js";
+import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
+import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import type { CliIo } from "../../cli-io.js";
+import { resolveConfig } from "../../resolve-config.js";
+
+export const durableBenchHelp = `Usage: ctxkit bench durable [--workers 4] [--runs 200] [--kill-every 3s] [--concurrency 4] [--database-url <url>] [--json] [--out <file>]
+
+Durable runs on worker processes: scripted agents (fixed model latency, a counted side effect per
+tool call) submitted to the queue while a random worker is killed with SIGKILL on a schedule and
+replaced. Counted: runs completed and lost, runs resumed after a kill, model calls repeated,
+side effects repeated (must be 0), budget overrun against its bound, time for a dead worker's runs
+to be taken over (p95), run time (p50, p95) and throughput; then the throughput at 1, 2 and 4
+workers without kills (\`scaling\`, speedup relative to 1 worker). Each phase uses a new database on
+the server of --database-url / CTXKIT_DATABASE_URL; without one, a throw-away PostgreSQL is started.
+
+Options:
+  --workers <n>       worker processes in the phase with kills (default 4)
+  --runs <n>          runs in the phase with kills (default 200)
+  --kill-every <t>    SIGKILL a worker this often, e.g. 3s or 500ms (default 3s; 0 = never)
+  --concurrency <n>   runs at once per worker (default 4)
+  --json              print the result as JSON (the last line)
+  --out <file>        where the JSON is written (durable.json; see below)
+
+${benchResultsHelp}`;
+
+/** `ctxkit bench durable`. */
+export async function durableBenchCommand(args: string[], io: CliIo): Promise<number> {
+  const { flags, extra } = parseCommandLine(args, { workers: { type: "string" }, runs: { type: "string" }, "kill-every": { type: "string" }, concurrency: { type: "string" }, out: { type: "string" } });
+  if (flags.help) {
+    io.stdout.write(durableBenchHelp);
+    return 0;
+  }
+  const workers = parsePositiveInteger(extra.workers as string | undefined, "--workers") ?? 4;
+  const runs = parsePositiveInteger(extra.runs as string | undefined, "--runs") ?? 200;
+  const concurrency = parsePositiveInteger(extra.concurrency as string | undefined, "--concurrency") ?? 4;
+  const killEveryMs = parseDuration(extra["kill-every"] as string | undefined);
+  const [{ runDurableBench }, { formatDurableBench }] = await Promise.all([import("../../../bench/durable/run-durable-bench.js"), import("../../../bench/durable/format-durable-bench.js")]);
+  let url = resolveConfig(flags, io.env, { cwd: io.cwd }).databaseUrl;
+  let stop: (() => void) | undefined;
+  if (url === undefined) {
+    const { startThrowawayPostgres } = await import("../../../testing/throwaway-postgres.js");
+    const started = await startThrowawayPostgres({ stopWhenProcessExits: process.pid });
+    url = started.url;
+    stop = started.stop;
+    if (!flags.json) io.stderr.write(`durable: no --database-url; started a throw-away PostgreSQL (${started.folder})\n`);
+  }
+  try {
+    const result = await runDurableBench({
+      connectionString: url,
+      workers,
+      runs,
+      killEveryMs,
+      concurrency,
+      onPhase: (label) => {
+        if (!flags.json) io.stderr.write(`durable: ${label}\n`);
+      },
+    });
+    io.stdout.write(flags.json ? `${JSON.stringify(result)}\n` : formatDurableBench(result));
+    const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/durable.json");
+    await mkdir(dirname(out), { recursive: true });
+    await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
+    if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);
+    return result.lost === 0 && result.duplicateSideEffects === 0 ? 0 : 1;
+  } finally {
+    stop?.();
+  }
+}
+
+function parseDuration(value: string | undefined): number {
+  if (value === undefined) return 3_000;
+  const match = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(value.trim());
+  if (!match) throw new ConfigError("usage_invalid", `--kill-every takes a duration like 3s or 500ms (0 = never), got '${value}'.`);
+  return Math.round(Number(match[1]) * (match[2] === "ms" ? 1 : 1000));
+}
