@@ -86,7 +86,8 @@ describe("ctxkit run --mcp-config", () => {
     const run = await runCli(["run", "--base-url", model.baseURL, "--model", "m", "Hello."], { cwd, timeoutMs: 60_000 });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("ctxkit run: mcp:");
-    expect(run.stderr).toContain("MCP server 'evil' starts a program");
+    expect(run.stderr).toContain("the MCP server 'evil' of");
+    expect(run.stderr).toContain("was not started: a workspace's server needs your approval");
     await expect(readFile(join(cwd, "pwned"))).rejects.toThrow();
   }, slow);
 

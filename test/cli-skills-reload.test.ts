@@ -18,19 +18,20 @@ describe("ctxkit chat with a skill written during the chat", () => {
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-skills-reload-"));
     await mkdir(join(cwd, ".agents", "skills", "deploy"), { recursive: true });
     await writeFile(join(cwd, ".agents", "skills", "deploy", "SKILL.md"), skill("deploy", "Deploy the service. Use when asked to ship. Do not use for local runs.", "Run make deploy."));
-    // The model itself writes a new skill in the first turn (write_file, approved with --yes).
+    // The model itself writes a new skill in the first turn, with a command (approved with --yes): file tools
+    // that write into a skills folder are asked about at a terminal, as a planted skill could turn tools on.
     const newSkill = skill("release-notes", "Write release notes from the changelog. Use when asked for release notes. Do not use for commit messages.", "Group the changes by type.");
+    const command = [
+      "mkdir -p .agents/skills/release-notes .agents/skills/broken",
+      `cat > .agents/skills/release-notes/SKILL.md <<'EOF'\n${newSkill}EOF`,
+      "printf 'no frontmatter here\\n' > .agents/skills/broken/SKILL.md",
+    ].join("\n");
     server = await startOpenAIModelServer([
-      {
-        toolCalls: [
-          { name: "write_file", arguments: { path: ".agents/skills/release-notes/SKILL.md", content: newSkill } },
-          { name: "write_file", arguments: { path: ".agents/skills/broken/SKILL.md", content: "no frontmatter here\n" } },
-        ],
-      },
+      { toolCalls: [{ name: "bash", arguments: { command } }] },
       "Wrote the skill.",
       "Notes written.",
     ]);
-    const run = await runCli(["chat", "--base-url", server.baseURL, "--model", "m", "--status-bar", "off", "--yes"], {
+    const run = await runCli(["chat", "--base-url", server.baseURL, "--model", "m", "--status-bar", "off", "--yes", "--tools", "all"], {
       cwd,
       input: ["Write a release-notes skill.", { line: "/release-notes v2.1", waitFor: "Wrote the skill." }, { line: "/exit", waitFor: "Notes written." }],
       timeoutMs: 90_000,

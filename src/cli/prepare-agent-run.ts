@@ -59,6 +59,8 @@ async function approveMcpServers(config: ResolvedConfig, io: CliIo, notes: strin
   }
   const bound = bindAllowEntries(config.allow, config.mcp.servers);
   config.allow = bound.allow;
+  // The library's tool-approvals policy reads the settings: the entries bound to the servers' identity go there.
+  if (config.settings.allow) config.settings.allow = { ...config.settings.allow, value: bound.allow };
   notes.push(...bound.notes);
 }
 
