@@ -19,6 +19,13 @@ try {
 } catch {
   // No config file: every setting has its default.
 }
+// A workspace's MCP servers are the repository's, not yours: `ctxkit run` connects one only after you
+// approved its exact definition, and then treats its tool descriptions and read-only hints as
+// untrusted data. This example has no one to ask, so it takes the file as your approval; the mark is the same.
+if (settings.mcpServers) {
+  const marked = Object.entries(settings.mcpServers).map(([name, server]) => [name, { ...(server as object), trust: "untrusted" }]);
+  settings = { ...settings, mcpServers: Object.fromEntries(marked) };
+}
 const environment = process.env;
 settings = {
   ...settings,

@@ -50,6 +50,10 @@ describe("examples", () => {
       notes: "session",
     };
     await writeFile(join(workspace, "ctxkit.config.json"), JSON.stringify(settings, null, 2));
+    // The person approved the workspace's server, as `ctxkit run` asks at a terminal (the user's config, under HOME = the workspace).
+    await mkdir(join(workspace, ".config", "ctxkit"), { recursive: true });
+    const approval = { workspace, server: "weather", definition: { url: new URL(mcp.url).href, headers: {} } };
+    await writeFile(join(workspace, ".config", "ctxkit", "config.json"), JSON.stringify({ mcpApprovals: [approval] }));
     const task = "What is the weather in Oslo?";
     const turns = [
       { toolCalls: [{ name: "read_file", arguments: { path: "README.md" } }] },

@@ -16,11 +16,11 @@ const flag = () => v.boolean("must be a boolean (true or false)");
 const names = () => v.array(v.string("must be a list of strings"), "must be a list of strings");
 const oneOf = <const Values extends readonly [string, ...string[]]>(values: Values) => v.picklist(values);
 const serversMessage = 'must be an object of servers, {"name": {"command": …} | {"url": …}}';
-// valibot's record takes an array too (as an object of its indexes); a list of servers has no
-// names, so it is refused before the record sees it.
 // A workspace's MCP server the person approved: where, its name and its whole definition as it was.
 const mcpApproval = () =>
   v.strictObject({ workspace: text(), server: text(), definition: v.record(v.string(), v.unknown(), "must be the server's definition"), approvedAt: v.optional(v.string()) });
+// valibot's record takes an array too (as an object of its indexes); a list of servers has no
+// names, so it is refused before the record sees it.
 const servers = () => v.pipe(v.custom<unknown>((value) => !Array.isArray(value), serversMessage), v.record(v.string(), v.unknown(), serversMessage));
 
 /**

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -26,6 +26,9 @@ describe("ctxkit run with MCP servers, interrupted", () => {
     model = await startOpenAIModelServer([{ toolCalls: [{ name: "mcp__script__pid", arguments: {} }] }, { toolCalls: [{ name: "mcp__script__hang", arguments: {} }] }, "unreached"]);
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-cli-mcp-int-"));
     await writeFile(join(cwd, "mcp.json"), JSON.stringify({ mcpServers: { script: scriptServer() } }));
+    // The server's first result is untrusted content: the user lets its next tool run under that taint.
+    await mkdir(join(cwd, ".config", "ctxkit"), { recursive: true });
+    await writeFile(join(cwd, ".config", "ctxkit", "config.json"), JSON.stringify({ allowUnderTaint: ["mcp__script__hang"] }));
     const child = spawn(process.execPath, [resolve("bin/ctxkit.js"), "run", "--base-url", model.baseURL, "--model", "m", "--yes", "--mcp-config", "mcp.json", "Hang."], {
       cwd,
       env: { PATH: process.env.PATH ?? "", HOME: cwd, XDG_CONFIG_HOME: `${cwd}/.config`, NO_COLOR: "1" },

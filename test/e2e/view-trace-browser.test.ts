@@ -31,7 +31,7 @@ async function tracedRun(): Promise<{ cwd: string; sessionId: string; calls: num
   });
   const receiver = await startOtlpReceiver();
   try {
-    const run = await runCli(["run", "--base-url", model.baseURL, "--model", "gpt-4.1", "--yes", "--json", "Find the fox."], {
+    const run = await runCli(["run", "--base-url", model.baseURL, "--model", "gpt-4.1", "--yes", "--trust-workspace", "--json", "Find the fox."], {
       cwd,
       env: { HOME: cwd, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json", OTEL_SERVICE_NAME: "ctxkit" },
     });
