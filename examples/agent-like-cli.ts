@@ -2,7 +2,7 @@
 // servers, compression, the status bar, a budget, notes …) and a task. `createAgentFromConfig` is
 // the function the CLI itself calls, so with the same settings both send the same request bytes.
 //
-//   CTXKIT_BASE_URL=http://127.0.0.1:11434/v1 CTXKIT_MODEL=qwen3:8b node examples/.build/agent-like-cli.js "list the TODOs"
+//   CTXKIT_BASE_URL=http://127.0.0.1:11434/v1 CTXKIT_MODEL=qwen3:8b [CTXKIT_TRUST_WORKSPACE=1] [CTXKIT_YES=1] node examples/.build/agent-like-cli.js "list the TODOs"
 //
 // Where the API key is sent is the user's choice, never a repository's: like `ctxkit run`, the
 // example reads the base URL, the model and the key from the environment, not from the workspace file.
@@ -32,6 +32,10 @@ settings = {
   ...(environment.CTXKIT_BASE_URL ? { baseURL: environment.CTXKIT_BASE_URL } : {}),
   ...(environment.CTXKIT_MODEL ? { model: environment.CTXKIT_MODEL } : {}),
   ...(environment.CTXKIT_API_KEY ? { apiKey: environment.CTXKIT_API_KEY } : {}),
+  // Whether the workspace's files are yours is your decision too (ctxkit run --trust-workspace).
+  ...(environment.CTXKIT_TRUST_WORKSPACE === "1" ? { trustWorkspace: true } : {}),
+  // Approve every call that asks, as `ctxkit run --yes` (the guard's exact-call questions are still declined here).
+  ...(environment.CTXKIT_YES === "1" ? { yes: true } : {}),
 };
 
 const configured = await createAgentFromConfig({

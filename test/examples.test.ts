@@ -77,7 +77,7 @@ describe("examples", () => {
       let cli: Awaited<ReturnType<typeof runCli>>;
       try {
         await import(pathToFileURL(deterministic).href);
-        cli = await runCli(["run", task], { cwd: workspace, env: { ...environment, CTXKIT_BASE_URL: cliServer.baseURL }, timeoutMs: 120_000 });
+        cli = await runCli(["run", "--trust-workspace", "--yes", task], { cwd: workspace, env: { ...environment, CTXKIT_BASE_URL: cliServer.baseURL }, timeoutMs: 120_000 });
       } finally {
         globalThis.Date = realDate;
         Math.random = realRandom;
@@ -89,7 +89,7 @@ describe("examples", () => {
       await rm(join(workspace, ".ctxkit"), { recursive: true, force: true });
       libraryServer = await startOpenAIModelServer(turns);
       const example = await promisify(execFile)(process.execPath, ["--import", pathToFileURL(deterministic).href, "examples/.build/agent-like-cli.js", task], {
-        env: { ...cliEnvironment(workspace, environment), CTXKIT_WORKSPACE: workspace, CTXKIT_BASE_URL: libraryServer.baseURL },
+        env: { ...cliEnvironment(workspace, environment), CTXKIT_WORKSPACE: workspace, CTXKIT_TRUST_WORKSPACE: "1", CTXKIT_YES: "1", CTXKIT_BASE_URL: libraryServer.baseURL },
         encoding: "utf8",
         timeout: 120_000,
       });
