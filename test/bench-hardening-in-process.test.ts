@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { batteryNames, type BatteryResult } from "../src/bench/hardening/index.js";
+import { expectNamedHardeningCases } from "./hardening-named-cases.js";
 import { runCli } from "./run-cli.js";
 
 // The batteries that do not start the ctxkit binary, at a tiny scale, in-process: the JSON's shape
@@ -33,31 +34,8 @@ describe("ctxkit bench hardening, the batteries without a child ctxkit", () => {
     const bigEvents = json.batteries.find((battery) => battery.battery === "big-event-sse") as BatteryResult & { linearity: Array<{ vendor: string; judged: boolean; exponent: number }> };
     expect(bigEvents.linearity.map((entry) => [entry.vendor, entry.judged])).toEqual([["openai", false], ["anthropic", false]]);
     expect(bigEvents.outcomes).toEqual({ "timing reported": 2 });
-    // The issue's originals are run by name.
-    const names = json.batteries.flatMap((battery) => battery.cases.map((entry) => entry.name)).join("\n");
-    for (const original of ["^(a+)+$", "FIFO", "stalls after the headers", "same index", "index in use", "duplicated session line", "50 MB", "max_results 1000000", "200k-character word", "overflow: Gemini"]) {
-      expect(names).toContain(original);
-    }
-    // Issue 30's cases: session self-consistency, big-event SSE, the listing race, process groups, a 50 MB string.
-    for (const original of [
-      "session self-consistency: final answer removed, run_end still says final_answer",
-      "session self-consistency: a usage figure edited into another valid number",
-      "session self-consistency: a tool result edited: resume refused and the file named as edited",
-      "session self-consistency: header edited from format 4 to 3",
-      "session self-consistency: a trailing blank line",
-      "session self-consistency: compacted session, last tool message removed",
-      "openai: SSE time linear in one event's size",
-      "anthropic: SSE time linear in one event's size",
-      "list_dir/glob/grep under a folder<->link racer (flip",
-      "list_dir/glob/grep under a folder<->link racer (swap",
-      "bash: (sleep 25 &) ends with its call",
-      'bash: setsid sh -c "sleep 26" killed on timeout',
-      "bash: env -i setsid escape killed on timeout",
-      "a tool returning a 50 MB string",
-      "overflow: Cohere",
-    ]) {
-      expect(names).toContain(original);
-    }
+    // The original cases of the hardening issues are run by name.
+    expectNamedHardeningCases(json.batteries.flatMap((battery) => battery.cases.map((entry) => entry.name)).join("\n"));
   }, 300_000);
 
   it("refuses an unknown battery with a usage error", async () => {

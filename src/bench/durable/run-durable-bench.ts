@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { createDatabase } from "../../session/postgres/create-database.js";
 import { loadPg } from "../../session/postgres/load-pg.js";
 import { runDurableBenchPhase, type PhaseOutcome } from "./durable-bench-phase.js";
 import type { DurableBenchResult, DurableBenchSettings } from "./durable-bench-result.js";
@@ -34,7 +35,7 @@ export async function runDurableBench(options: DurableBenchOptions): Promise<Dur
   const pgModule = await loadPg();
   const phase = async (label: string, workers: number, runs: number, killEveryMs: number): Promise<PhaseOutcome> => {
     options.onPhase?.(label);
-    const url = await createDatabase(pgModule, options.connectionString, `ctxkit_bench_${label.replace(/\W+/g, "_")}_${Date.now().toString(36)}`);
+    const url = await createDatabase(options.connectionString, `ctxkit_bench_${label.replace(/\W+/g, "_")}_${Date.now().toString(36)}`);
     const admin = new pgModule.Pool({ connectionString: url, max: 2 });
     admin.on("error", () => undefined);
     try {
@@ -70,19 +71,6 @@ export async function runDurableBench(options: DurableBenchOptions): Promise<Dur
     settings,
     manifest: { node: process.version, platform: `${process.platform}-${process.arch}`, cpus: availableParallelism(), startedAt },
   };
-}
-
-async function createDatabase(pgModule: Awaited<ReturnType<typeof loadPg>>, serverUrl: string, name: string): Promise<string> {
-  const admin = new pgModule.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 function percentile(values: readonly number[], share: number): number {
