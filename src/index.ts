@@ -57,7 +57,7 @@ export { createPostgresSessionStore, type PostgresSessionStore, type PostgresSes
 export { createMemoryBlobStore, type BlobStore } from "./context/compression/blob-store.js";
 
 // Pricing and token counts.
-export { defaultPricingCatalog, estimateCost, findModelPricing, type ModelPricing, type PricingCatalog } from "./session/pricing.js";
+export { defaultPricingCatalog, estimateCost, findModelPricing, type ModelPricing, type PricingCatalog } from "./tokens/pricing.js";
 export { getTokenCounter } from "./tokens/get-token-counter.js";
 export type { TokenCounter, TokenCounterName } from "./tokens/token-counter.js";
 

@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { estimateCost, findModelPricing } from "../src/session/pricing.js";
+import { estimateCost, findModelPricing } from "../src/tokens/pricing.js";
 import { startOpenAIModelServer, type OpenAIModelServer } from "../src/testing.js";
 import type { AgentEvent, Usage } from "../src/types/index.js";
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from "./otlp-receiver.js";

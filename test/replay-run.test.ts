@@ -8,7 +8,7 @@ import { replayRun, type ReplayRunOptions } from "../src/bench/replay/replay-run
 import { summarizeReplayedRun } from "../src/bench/replay/replay-summary.js";
 import { halfOf } from "../src/bench/replay/split-runs.js";
 import { toEmittedRequest } from "../src/bench/replay/to-emitted-request.js";
-import type { ModelPricing } from "../src/session/pricing.js";
+import type { ModelPricing } from "../src/tokens/pricing.js";
 import type { Message, ModelRequest } from "../src/types/index.js";
 import { assistant, characterCounter, tool, user } from "./replay-support.js";
 

@@ -12,7 +12,7 @@ import { askInBand, type PlanInput } from "../src/context/compression/plan-compr
 import { resolveCompressionSettings } from "../src/context/compression/compression-options.js";
 import type { ContextPolicy } from "../src/context/context-policy.js";
 import { createDeterministicSummarizer } from "../src/context/compression/deterministic-summarizer.js";
-import type { ModelPricing } from "../src/session/pricing.js";
+import type { ModelPricing } from "../src/tokens/pricing.js";
 import type { Message } from "../src/types/index.js";
 import { assistant, characterCounter, tool, user } from "./replay-support.js";
 

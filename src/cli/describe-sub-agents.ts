@@ -1,5 +1,5 @@
 import { escapeForTerminal } from "../context/escape-for-terminal.js";
-import { estimateCost, findModelPricing } from "../session/pricing.js";
+import { estimateCost, findModelPricing } from "../tokens/pricing.js";
 import { sumSubAgentUsage, type SubAgentLink } from "../session/sub-agent-links.js";
 import { addUsage, emptyUsage, type Usage } from "../types/index.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatCacheStatus } from "./format-cache-status.js";
-import { findModelPricing } from "../session/pricing.js";
+import { findModelPricing } from "../tokens/pricing.js";
 
 describe("/usage's prompt-cache lines", () => {
   it("shows the lifetime and key in force, and none missed", () => {

@@ -1,5 +1,5 @@
 import { duration } from "../context/cache-miss/explain-cache-miss.js";
-import { findModelPricing } from "../session/pricing.js";
+import { findModelPricing } from "../tokens/pricing.js";
 import type { CacheMiss } from "../types/index.js";
 
 export interface CacheStatus {

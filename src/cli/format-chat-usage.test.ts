@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { estimateCost, findModelPricing } from "../session/pricing.js";
+import { estimateCost, findModelPricing } from "../tokens/pricing.js";
 import { emptyUsage, type SubAgentRun, type Usage } from "../types/index.js";
 import { formatChatUsage } from "./format-chat-usage.js";
 

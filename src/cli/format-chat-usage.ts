@@ -1,4 +1,4 @@
-import { estimateCost, findModelPricing } from "../session/pricing.js";
+import { estimateCost, findModelPricing } from "../tokens/pricing.js";
 import { addUsage, emptyUsage, type SubAgentRun, type Usage } from "../types/index.js";
 import { formatUsageLine } from "./format-usage.js";
 

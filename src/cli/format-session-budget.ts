@@ -1,6 +1,6 @@
 import { formatBudgetLines } from "../context/budget/index.js";
 import type { LoadedSession } from "../session/loaded-session.js";
-import { estimateCost, findModelPricing } from "../session/pricing.js";
+import { estimateCost, findModelPricing } from "../tokens/pricing.js";
 import { recordedCalls, sessionSpend } from "../session/session-spend.js";
 import type { BudgetLevelStatus } from "../types/index.js";
 

@@ -1,4 +1,4 @@
-import { estimateCost, findModelPricing } from "../session/pricing.js";
+import { estimateCost, findModelPricing } from "../tokens/pricing.js";
 import { buildUsageLedger, toLedgerCall } from "../session/usage-ledger.js";
 import { addUsage, emptyUsage, type Usage } from "../types/index.js";
 

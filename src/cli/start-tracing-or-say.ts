@@ -1,4 +1,4 @@
-import { estimateCost, findModelPricing } from "../session/pricing.js";
+import { estimateCost, findModelPricing } from "../tokens/pricing.js";
 import { isCtxkitError, type Usage } from "../types/index.js";
 import type { CliIo } from "./cli-io.js";
 import { otelTracingRequested } from "./otel-tracing-requested.js";

@@ -25,7 +25,7 @@ import { readRecentSkillUse, recordSkillUse } from "./skill-use-record.js";
 import { createStatusBar, type StatusBar, type StatusBarModeDecision } from "../context/status-bar/index.js";
 import type { ContextPolicy } from "../context/context-policy.js";
 import { detectSystemState } from "../agents/detect-system-state.js";
-import { findModelPricing } from "../session/pricing.js";
+import { findModelPricing } from "../tokens/pricing.js";
 import { createCompressionFromConfig } from "./create-compression-from-config.js";
 import type { CompressionPolicy } from "../context/compression/index.js";
 import { activeSkillNames, createSkills, type LoadedSkillsPolicy } from "../skills/index.js";

@@ -1,6 +1,6 @@
 import { createBudget } from "../context/budget/index.js";
 import { ConfigError, type Budget, type BudgetApprovalRequest } from "../types/index.js";
-import { estimateCost, findModelPricing } from "../session/pricing.js";
+import { estimateCost, findModelPricing } from "../tokens/pricing.js";
 import { sessionSpend, type RecordedCall } from "../session/session-spend.js";
 import type { BudgetConfig } from "./agent-config.js";
 

@@ -1,5 +1,5 @@
 import { createCompression, type CompressionPolicy } from "../context/compression/index.js";
-import { findModelPricing } from "../session/pricing.js";
+import { findModelPricing } from "../tokens/pricing.js";
 import type { AgentConfig } from "./agent-config.js";
 
 /** Used when neither `--context-window` nor the config says: the common size of current API models. */

@@ -1,6 +1,6 @@
 import { explainCacheMiss, type CacheCallObservation } from "../context/cache-miss/explain-cache-miss.js";
 import type { Provider } from "../providers/provider.js";
-import { findModelPricing } from "../session/pricing.js";
+import { findModelPricing } from "../tokens/pricing.js";
 import type { CacheBreak, CacheMiss, Usage } from "../types/index.js";
 
 export interface CallForCache {

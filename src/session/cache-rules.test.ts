@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applyCacheRule } from "./cache-rules.js";
 import { loadPricingSelection, selectPricing } from "./load-pricing.js";
-import { costOfCall, defaultPricingCatalog, estimateCost } from "./pricing.js";
+import { costOfCall, defaultPricingCatalog, estimateCost } from "../tokens/pricing.js";
 
 describe("cache rules", () => {
   it.each([

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../types/index.js";
-import { defaultPricingCatalog, findModelPricingMatch, findModelPricingName, type ModelPricing, type PricingCatalog } from "./pricing.js";
+import { defaultPricingCatalog, findModelPricingMatch, findModelPricingName, type ModelPricing, type PricingCatalog } from "../tokens/pricing.js";
 
 /** Prices with the name they go by (a catalog key, or the file they came from). */
 export interface NamedPricing {

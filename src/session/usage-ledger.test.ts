@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultPricingCatalog } from "./pricing.js";
+import { defaultPricingCatalog } from "../tokens/pricing.js";
 import { appendOnlyLimitTokens, buildUsageLedger, toLedgerCall } from "./usage-ledger.js";
 
 describe("usage ledger", () => {

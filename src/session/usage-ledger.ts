@@ -1,5 +1,5 @@
 import type { Usage } from "../types/index.js";
-import { costOfCall, type CallCost, type CostOptions, type ModelPricing } from "./pricing.js";
+import { costOfCall, type CallCost, type CostOptions, type ModelPricing } from "../tokens/pricing.js";
 
 /** One model call as the provider billed it (and, optionally, what ctxkit computed about it). */
 export interface LedgerCall {

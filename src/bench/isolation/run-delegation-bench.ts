@@ -1,7 +1,7 @@
 import { assembleAgent, createExploreAgent, createForkAgent, createTaskTool } from "../../agents/index.js";
 import { createStatusBar } from "../../context/status-bar/index.js";
 import { createOpenAICompatible } from "../../providers/openai-compatible/index.js";
-import { estimateCost, findModelPricing } from "../../session/pricing.js";
+import { estimateCost, findModelPricing } from "../../tokens/pricing.js";
 import { startOpenAIModelServer } from "../../testing/openai-model-server.js";
 import { createWorkspaceTools } from "../../tools/builtin/index.js";
 import { ConfigError, type Usage } from "../../types/index.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ModelPricing } from "../../session/pricing.js";
+import type { ModelPricing } from "../../tokens/pricing.js";
 import { anthropicCacheOutcome, anthropicPromptCost, openAICacheOutcome, openAIPromptCost } from "./prompt-cache-cost.js";
 
 const anthropic: ModelPricing = { provider: "anthropic", cacheRule: "anthropic-explicit", input: 3, cacheRead: 0.3, cacheWrite: 3.75, output: 15 };

@@ -1,5 +1,5 @@
 import { applyCacheRule, type CacheOutcome } from "../../session/cache-rules.js";
-import { costOfCall, type ModelPricing } from "../../session/pricing.js";
+import { costOfCall, type ModelPricing } from "../../tokens/pricing.js";
 
 /** One model call as the benchmark measured it. */
 export interface MeasuredCall {

@@ -1,7 +1,7 @@
 import { createPrefixGuard } from "../../context/prefix-guard/index.js";
 import { serializeAsOpenAI } from "./serialize-as-openai.js";
 import type { LayerName } from "../../context/prefix-guard/index.js";
-import { findModelPricing, type ModelPricing } from "../../session/pricing.js";
+import { findModelPricing, type ModelPricing } from "../../tokens/pricing.js";
 import { getTokenCounter } from "../../tokens/get-token-counter.js";
 import { renderModelRequest } from "../../tokens/count-rendered-prompt.js";
 import { createIncrementalQwen3Renderer } from "../../tokens/incremental-qwen3-renderer.js";
@@ -136,7 +136,7 @@ function emptyResult(mode: ContextMode): OfflineModeResult {
 function pricingOf(model: string): { model: string } & ModelPricing {
   const pricing = findModelPricing(model);
   if (pricing === undefined) {
-    throw new ConfigError("model_unpriced", `No price for '${model}' in the pricing catalog. Use a model listed in src/session/pricing-catalog.json.`);
+    throw new ConfigError("model_unpriced", `No price for '${model}' in the pricing catalog. Use a model listed in src/tokens/pricing-catalog.json.`);
   }
   return { model, ...pricing };
 }

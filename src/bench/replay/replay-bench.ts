@@ -1,6 +1,6 @@
 import { createDeterministicSummarizer } from "../../context/compression/deterministic-summarizer.js";
 import type { Summarizer } from "../../context/compression/summarizer.js";
-import type { ModelPricing } from "../../session/pricing.js";
+import type { ModelPricing } from "../../tokens/pricing.js";
 import type { TokenCounter } from "../../tokens/index.js";
 import type { ModelRequest } from "../../types/index.js";
 import { createPromptMeter } from "./prompt-meter.js";

@@ -1,4 +1,4 @@
-import type { ModelPricing } from "../../session/pricing.js";
+import type { ModelPricing } from "../../tokens/pricing.js";
 
 export interface CallTokens {
   /** Prompt tokens the cache could not serve. */

@@ -2,7 +2,7 @@ import { applyEdits } from "../../context/compose-context-policies.js";
 import { toProcessedToolResult } from "../../context/context-policy.js";
 import type { ContextPolicy } from "../../context/context-policy.js";
 import type { StablePrefix } from "../../context/stable-prefix.js";
-import type { ModelPricing } from "../../session/pricing.js";
+import type { ModelPricing } from "../../tokens/pricing.js";
 import type { Message, ModelRequest, ToolCallPart, ToolMessage, Usage } from "../../types/index.js";
 import { visibleTextOf } from "./message-text.js";
 import type { PromptMeter } from "./prompt-meter.js";

@@ -1,6 +1,6 @@
 import { summaryRequestFor } from "../../context/compression/model-summarizer.js";
 import type { Summarizer, SummaryInput } from "../../context/compression/summarizer.js";
-import type { ModelPricing } from "../../session/pricing.js";
+import type { ModelPricing } from "../../tokens/pricing.js";
 import type { ModelRequest } from "../../types/index.js";
 import type { PromptMeter } from "./prompt-meter.js";
 import { callCost } from "./replay-cost.js";

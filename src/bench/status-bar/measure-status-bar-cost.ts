@@ -1,7 +1,7 @@
 import type { StatusBarMode } from "../../context/status-bar/status-bar-settings.js";
 import { visibleText } from "../../context/prefix-guard/request-layers.js";
 import type { ImportedTranscript } from "../../inspect/imported-transcript.js";
-import type { ModelPricing } from "../../session/pricing.js";
+import type { ModelPricing } from "../../tokens/pricing.js";
 import type { TokenCounter } from "../../tokens/token-counter.js";
 import type { Message } from "../../types/index.js";
 import { simulateStatusBarModes, type SimulatedCall } from "./simulate-status-bar-modes.js";

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { importTranscriptFiles } from "../../inspect/importers/import-transcript-files.js";
 import type { ImportedTranscript } from "../../inspect/imported-transcript.js";
-import { findModelPricing } from "../../session/pricing.js";
+import { findModelPricing } from "../../tokens/pricing.js";
 import { getTokenCounter } from "../../tokens/get-token-counter.js";
 import { ConfigError } from "../../types/index.js";
 import { cacheModels, measureStatusBarCost, statusBarModes, type CacheModel, type ModeCost, type StatusBarCostRow } from "./measure-status-bar-cost.js";

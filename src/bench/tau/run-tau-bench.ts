@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Provider } from "../../providers/provider.js";
-import { estimateCost, findModelPricing } from "../../session/pricing.js";
+import { estimateCost, findModelPricing } from "../../tokens/pricing.js";
 import { addUsage, emptyUsage, type GenerationSettings, type Usage } from "../../types/index.js";
 import { createLlmTauUser } from "./create-llm-tau-user.js";
 import { passHatK } from "./pass-hat-k.js";

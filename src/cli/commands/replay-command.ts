@@ -11,7 +11,7 @@ import { agentComparatorNames, resolveReplayPolicyNames } from "../../bench/repl
 import { halfOf, replayHalves, type ReplayHalf } from "../../bench/replay/split-runs.js";
 import { toEmittedRequest } from "../../bench/replay/to-emitted-request.js";
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from "../../inspect/index.js";
-import { defaultPricingCatalog, findModelPricing } from "../../session/pricing.js";
+import { defaultPricingCatalog, findModelPricing } from "../../tokens/pricing.js";
 import { getTokenCounter, type TokenCounterName } from "../../tokens/index.js";
 import { ConfigError } from "../../types/index.js";
 import type { CliIo } from "../cli-io.js";

@@ -1,6 +1,6 @@
 import { findLayerDifference, type RequestLayer } from "../../context/prefix-guard/index.js";
 import { loadPricingSelection, selectPricing, type NamedPricing, type PricingSelection } from "../../session/load-pricing.js";
-import type { CostOptions } from "../../session/pricing.js";
+import type { CostOptions } from "../../tokens/pricing.js";
 import { detectFindings } from "../findings/detect-findings.js";
 import type { ImportedTranscript } from "../imported-transcript.js";
 import type { AnalyzedCall, AnalyzedTranscript, TranscriptTotals } from "./analyzed-transcript.js";

@@ -3,7 +3,7 @@ import type { TranscriptFormat } from "../imported-transcript.js";
 import type { CallBreak } from "./call-break.js";
 import type { Composition } from "./composition.js";
 import type { InspectTokenizer } from "./prompt-meter.js";
-import type { CallCost } from "../../session/pricing.js";
+import type { CallCost } from "../../tokens/pricing.js";
 import type { CacheMiss } from "../../types/index.js";
 
 /** One model call of a transcript, measured. */

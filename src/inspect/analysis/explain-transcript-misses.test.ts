@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { findModelPricing } from "../../session/pricing.js";
+import { findModelPricing } from "../../tokens/pricing.js";
 import { importClaudeCode } from "../importers/import-claude-code.js";
 import { createTranscriptAnalyzer } from "./analyze-transcript.js";
 

@@ -1,6 +1,6 @@
 import { applyCacheRule, toCacheRuleName } from "../../session/cache-rules.js";
 import type { NamedPricing } from "../../session/load-pricing.js";
-import type { CallCost, CostOptions } from "../../session/pricing.js";
+import type { CallCost, CostOptions } from "../../tokens/pricing.js";
 import { appendOnlyLimitTokens, buildUsageLedger, type LedgerCall } from "../../session/usage-ledger.js";
 import type { ImportedCall } from "../imported-transcript.js";
 import type { AnalyzedCall, PriceUse, TranscriptCost, TranscriptTotals } from "./analyzed-transcript.js";

@@ -4,7 +4,7 @@ import { createAgent } from "../../loop/create-agent.js";
 import { createTestClock, createTestIds } from "../../loop/test-support.js";
 import { isMessage } from "../../session/validate-message.js";
 import { buildUsageLedger, toLedgerCall } from "../../session/usage-ledger.js";
-import { findModelPricing } from "../../session/pricing.js";
+import { findModelPricing } from "../../tokens/pricing.js";
 import { startLoopbackServer, type LoopbackServer, type ScriptedHttpResponse } from "../../testing/loopback-server.js";
 import type { AgentEvent } from "../../types/index.js";
 import { createAnthropic } from "./index.js";

@@ -1,6 +1,9 @@
 import type { Usage } from "../types/index.js";
 import catalogFile from "./pricing-catalog.json" with { type: "json" };
 
+// What tokens cost is pure data beside how they are counted: it lives in the tokens layer so that the
+// loop (cache-miss dollars), config (budgets) and the session's ledger all import it downwards.
+
 /** Prices in USD per million tokens. */
 export interface ModelPricing {
   provider: string;
