@@ -50,7 +50,7 @@ export interface ToolCallDecision {
 export interface SessionSink {
   readonly id: string;
   appendMessage(message: Message): void;
-  appendRequest(record: { messageCount: number; tail: UserMessage | null; provider: string; model: string; at: string; bodyHash?: string }): number;
+  appendRequest(record: { messageCount: number; tail: UserMessage | null; provider: string; model: string; at: string; bodyHash?: string; effort?: string }): number;
   /**
    * Records the prefix the agent actually sends (its system prompt and every tool, the policies'
    * included) when it differs from the one the session holds — a declared prefix change.

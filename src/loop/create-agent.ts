@@ -19,6 +19,15 @@ import { createRunHandle, type RunHandle } from "./run-handle.js";
 
 export interface RunOptions {
   signal?: AbortSignal;
+  /**
+   * Compact on the provider's side in this run's first call (a `/compact` command): Anthropic's
+   * `compact_20260112` goes out with the API's lowest trigger (50 000 input tokens), so a prompt past
+   * it is summarised into a `compaction` block, kept byte-exact and sent back. With
+   * `pauseAfterCompaction` the server stops after the summary and `createResumeAfterCompaction`
+   * goes on with the turn; `createServerCompactionPolicy` then drops what the summary covers as a
+   * declared break. Needs a provider with `compactsOnRequest` (`createAnthropic`).
+   */
+  compact?: true | { instructions?: string };
 }
 
 export interface Agent {
@@ -34,6 +43,12 @@ export interface Agent {
    * tool-set change the user asked for), so the prefix guard records it as a declared break.
    */
   declareCacheBreak(reason: string): void;
+  /**
+   * The reasoning effort of the calls from the next one on (a chat's `/effort`), over the
+   * provider's setting; undefined goes back to it. Recorded per call in the session: a prompt-cache
+   * miss right after a change is named `effort_changed`.
+   */
+  setReasoningEffort(effort: string | undefined): void;
 }
 
 /**
@@ -59,6 +74,7 @@ export function createAgent(options: AgentOptions): Agent {
   const createId = runtime.createId ?? defaultIdGenerator();
   const trajectory: Message[] = [...(options.messages ?? [])];
   let running = false;
+  let reasoningEffort: string | undefined;
 
   const state: LoopState = {
     options,
@@ -76,15 +92,24 @@ export function createAgent(options: AgentOptions): Agent {
     toolCallCounts: countToolCalls(trajectory),
     lastUsage: undefined,
     lastRequestAt: undefined,
-    buildRequest: (tail?: UserMessage) =>
-      buildModelRequest({ prefix, trajectory, ...(tail ? { tail } : {}), ...(options.settings ? { settings: options.settings } : {}), ...(deferredTools ? { deferredTools } : {}) }),
+    buildRequest: (tail?: UserMessage) => {
+      const settings = reasoningEffort === undefined ? options.settings : { ...options.settings, reasoningEffort };
+      return buildModelRequest({ prefix, trajectory, ...(tail ? { tail } : {}), ...(settings ? { settings } : {}), ...(deferredTools ? { deferredTools } : {}) });
+    },
   };
 
   return {
     run(input, runOptions = {}) {
       return createRunHandle(async function* () {
         if (running) throw new UsageError("agent_busy", "This agent is already running; await the current run's result() (or abort it) before calling run() again, or create a second agent.");
+        if (runOptions.compact !== undefined && options.provider.compactsOnRequest !== true) {
+          throw new UsageError(
+            "server_compaction_unsupported",
+            `Provider '${options.provider.name}' does not compact on its side on request. Use createAnthropic, or compact in ctxkit (createCompression; createResponsesCompactPolicy for OpenAI's /responses/compact).`,
+          );
+        }
         running = true;
+        state.serverCompaction = runOptions.compact === undefined ? undefined : runOptions.compact === true ? {} : { ...runOptions.compact };
         try {
           return yield* runAgentLoop(state, input, runOptions.signal);
         } finally {
@@ -99,6 +124,13 @@ export function createAgent(options: AgentOptions): Agent {
     sessionId: options.session?.id,
     declareCacheBreak(reason) {
       state.declaredBreak = { reason };
+    },
+    setReasoningEffort(effort) {
+      if (effort === reasoningEffort) return;
+      const from = reasoningEffort ?? options.provider.reasoningEffort ?? "the provider's";
+      reasoningEffort = effort;
+      // The effort is part of the request: the change is intended, so the prefix guard records it as declared.
+      state.declaredBreak = { reason: `reasoning effort changed (${from} → ${effort ?? options.provider.reasoningEffort ?? "the provider's"})` };
     },
   };
 }

@@ -33,6 +33,8 @@ export interface LoopState {
   /** Tool calls so far per tool name (and in total), for the numbers processors stamp on results. */
   toolCallCounts: Map<string, number>;
   lastUsage: Usage | undefined;
+  /** Set by `run(input, { compact })`: the next call asks the provider to compact on its side. */
+  serverCompaction?: { instructions?: string };
   lastRequestAt: Date | undefined;
   /** The previous call as the cache saw it, to explain the next call's miss (see observeCacheMiss). */
   lastCacheObservation?: CacheCallObservation;

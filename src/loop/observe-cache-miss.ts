@@ -9,6 +9,8 @@ export interface CallForCache {
   /** The prefix guard's break for this call, if it found one. */
   cacheBreak?: CacheBreak;
   provider: Provider;
+  /** The reasoning effort the call went out with, when one was in force. */
+  effort?: string;
 }
 
 /**
@@ -25,6 +27,7 @@ export function observeCacheMiss(previous: CacheCallObservation | undefined, cal
   const observation: CacheCallObservation = {
     sentAtMs: call.sentAt.getTime(),
     model: call.provider.model,
+    ...(call.effort === undefined ? {} : { effort: call.effort }),
     reusableTokens: previous === undefined ? 0 : Math.min(previous.promptTokens ?? 0, promptTokens),
     promptTokens,
     cachedTokens: usage.cachedInputTokens,

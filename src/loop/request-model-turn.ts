@@ -65,6 +65,11 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
         ? undefined
         : { role: "user", content: tailText, meta: { id: `tail_${context.runId}_${turn}`, origin: "harness", createdAt: clock().toISOString() } };
     const request = state.buildRequest(tail);
+    const compaction = state.serverCompaction;
+    if (compaction !== undefined) request.serverCompaction = compaction;
+    // The effort in force for this call (the agent's, else the provider's), recorded per call; a
+    // provider that sends no effort (no `reasoningEffort` of its own) ignores the agent's too.
+    const effort = options.provider.reasoningEffort === undefined ? undefined : (request.settings.reasoningEffort ?? options.provider.reasoningEffort);
     const refused = yield* passCallGate(state, request, turn, signal);
     if (refused) return { kind: "refused", stop: refused };
     if (signal.aborted) return { kind: "aborted", partial: [] };
@@ -110,6 +115,7 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
           model: options.provider.model,
           at: clock().toISOString(),
           bodyHash,
+          ...(effort === undefined ? {} : { effort }),
         });
         await session.flush();
       } catch (error) {
@@ -127,13 +133,22 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
 
     state.lastRequestAt = clock();
     const outcome = yield* callModel(options.provider, request, turn, signal);
+    // Asked for once: a retry or the next call does not compact again.
+    state.serverCompaction = undefined;
     if (outcome.usage) {
       state.lastUsage = outcome.usage;
       context.onUsage(outcome.usage);
       // Usage records point at the request record they belong to (numbered across the whole session).
       session?.appendUsage(requestIndex, outcome.usage);
       yield { type: "usage", turn, usage: outcome.usage };
-      const seen = observeCacheMiss(state.lastCacheObservation, { usage: outcome.usage, sentAt: state.lastRequestAt, provider: options.provider, ...(cacheBreak ? { cacheBreak } : {}) });
+      if (compaction !== undefined && !(outcome.usage.serverContext?.edits.some((edit) => edit.type === "compaction") ?? false)) {
+        yield {
+          type: "warning",
+          code: "server_compaction_skipped",
+          message: `The server was asked to compact but did not: its lowest trigger is 50,000 input tokens at Anthropic, and this prompt had ${outcome.usage.inputTokens.toLocaleString("en-US")}. The call was answered as usual.`,
+        };
+      }
+      const seen = observeCacheMiss(state.lastCacheObservation, { usage: outcome.usage, sentAt: state.lastRequestAt, provider: options.provider, ...(cacheBreak ? { cacheBreak } : {}), ...(effort === undefined ? {} : { effort }) });
       state.lastCacheObservation = seen.observation;
       if (seen.miss) yield { type: "cache_miss", turn, ...seen.miss };
       for (const warning of policy.afterCall?.(outcome.usage, { model: options.provider.model }) ?? []) yield { type: "warning", ...warning };

@@ -88,4 +88,12 @@ export interface Provider {
    * (Anthropic's `ttl`, OpenAI's retention). Used to tell an expired cache from a provider's miss.
    */
   readonly cacheLifetimeMs?: number;
+  /** The provider compacts on its side when a request sets `serverCompaction` (Anthropic's compact_20260112). */
+  readonly compactsOnRequest?: boolean;
+  /**
+   * The reasoning effort the provider sends when a request does not set `settings.reasoningEffort`
+   * ("default" when it leaves it to the model), for the session's per-call record. Absent when the
+   * provider sends no effort at all: then a request's effort is ignored and nothing is recorded.
+   */
+  readonly reasoningEffort?: string;
 }

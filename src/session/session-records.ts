@@ -63,6 +63,8 @@ export interface RequestRecord {
    * different bytes for old messages, which would break the prompt cache of a resumed session.
    */
   bodyHash?: string;
+  /** The reasoning effort the call went out with, when the provider sends one: a change starts a new prompt cache. */
+  effort?: string;
 }
 
 /** Token usage the provider reported for request `request`. */

@@ -12,6 +12,7 @@ export interface AppendRequestInput {
   model: string;
   at: string;
   bodyHash?: string;
+  effort?: string;
 }
 
 /** A `ContextEdit` record without its type tag, as the writer's caller gives it. */
@@ -171,8 +172,8 @@ export function createSessionWriter(state: SessionWriterState): SessionWriter {
         throw misuse(`the request sent ${request.messageCount} messages but only ${messageCount} were appended`);
       }
       const index = requestCount;
-      const { messageCount: sent, tail = null, provider, model, at, bodyHash } = request;
-      append({ type: "request", index, messageCount: sent, tail, provider, model, at, ...(bodyHash ? { bodyHash } : {}) });
+      const { messageCount: sent, tail = null, provider, model, at, bodyHash, effort } = request;
+      append({ type: "request", index, messageCount: sent, tail, provider, model, at, ...(bodyHash ? { bodyHash } : {}), ...(effort ? { effort } : {}) });
       requestCount += 1;
       return index;
     },

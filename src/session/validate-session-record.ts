@@ -73,7 +73,8 @@ function checkSessionRecord(value: unknown): ShapeProblem {
         expectString(value.provider, "provider") ??
         expectString(value.model, "model") ??
         expectString(value.at, "at") ??
-        (value.bodyHash === undefined ? undefined : checkBodyHash(value.bodyHash))
+        (value.bodyHash === undefined ? undefined : checkBodyHash(value.bodyHash)) ??
+        expectOptionalString(value.effort, "effort")
       );
     case "usage":
       return expectCount(value.request, "request") ?? checkUsage(value.usage, "usage");

@@ -27,7 +27,9 @@ export type AgentWarningCode =
   /** A call goes over a `soft` budget (once per level). */
   | "budget_exceeded"
   /** The final answer repeated the system prompt and was withheld (`createLeakWithholding`). */
-  | "system_prompt_leak";
+  | "system_prompt_leak"
+  /** A call that asked the server to compact (`run(input, { compact })`) came back without a compaction. */
+  | "server_compaction_skipped";
 
 /** Why a run failed: a typed error's code, or one of the loop's own stop conditions. */
 export type RunErrorCode =

@@ -22,6 +22,12 @@ export interface GenerationSettings {
   temperature?: number;
   /** Provider-specific extras merged into the wire body (e.g. `{ "top_k": 20 }`). Keep them constant. */
   extraBody?: Record<string, unknown>;
+  /**
+   * Reasoning effort for this call (the Responses API's `reasoning.effort`), over the provider's own
+   * setting. A change between calls starts a new prompt cache, so the session records it per call and
+   * a miss after a change is named `effort_changed`. Providers without an effort setting ignore it.
+   */
+  reasoningEffort?: string;
 }
 
 /**
@@ -43,4 +49,10 @@ export interface ModelRequest {
   tail?: UserMessage;
   cacheBreakpoints: CacheBreakpoint[];
   settings: GenerationSettings;
+  /**
+   * Compact on the server in this call (`agent.run(input, { compact })`): Anthropic sends its
+   * `compact_20260112` edit with the API's lowest trigger, so a prompt past it is summarised before
+   * the answer. Only set for a provider with `compactsOnRequest`.
+   */
+  serverCompaction?: { instructions?: string };
 }

@@ -54,14 +54,18 @@ export function explainCacheMiss(previous: CacheCallObservation | undefined, cur
 
 function causeOf(previous: CacheCallObservation, current: CacheCallObservation): CacheMissCause {
   const changed = current.prefixBreak;
-  if (changed !== undefined) {
-    const detail = { declared: changed.declared, ...(changed.reason === undefined ? {} : { reason: changed.reason }) };
-    return changed.layer === "tools" ? { kind: "tools_changed", index: changed.index, ...detail } : { kind: "prefix_changed", layer: changed.layer, index: changed.index, firstDifferingToken: changed.firstDifferingToken, ...detail };
-  }
+  const prefixCause = (at: NonNullable<CacheCallObservation["prefixBreak"]>): CacheMissCause => {
+    const detail = { declared: at.declared, ...(at.reason === undefined ? {} : { reason: at.reason }) };
+    return at.layer === "tools" ? { kind: "tools_changed", index: at.index, ...detail } : { kind: "prefix_changed", layer: at.layer, index: at.index, firstDifferingToken: at.firstDifferingToken, ...detail };
+  };
+  // A change in the request's own settings (the `request` layer: the effort is written there) is
+  // explained by the model or effort change that made it, so that cause comes first then.
+  if (changed !== undefined && changed.layer !== "request") return prefixCause(changed);
   const edits = [...(current.serverEditsBefore ?? []), ...(previous.serverCompacted ? ["compaction"] : [])];
   if (edits.length > 0) return { kind: "server_edit", edits };
   if (previous.model !== undefined && current.model !== undefined && previous.model !== current.model) return { kind: "model_changed", from: previous.model, to: current.model };
   if (previous.effort !== undefined && current.effort !== undefined && previous.effort !== current.effort) return { kind: "effort_changed", from: previous.effort, to: current.effort };
+  if (changed !== undefined) return prefixCause(changed);
   if (previous.sentAtMs !== undefined && current.sentAtMs !== undefined) {
     const idleMs = current.sentAtMs - previous.sentAtMs;
     if (idleMs > previous.lifetimeMs) return { kind: "cache_expired", idleMs, lifetimeMs: previous.lifetimeMs };

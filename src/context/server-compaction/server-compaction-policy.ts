@@ -2,12 +2,16 @@ import type { ContextPolicy } from "../context-policy.js";
 import type { Message } from "../../types/index.js";
 
 /**
- * Follows OpenAI's server-side compaction (`createOpenAIResponses({ compactThreshold })`): once a
- * response carries a `compaction` item, the items before it are no longer read by the server —
- * the opaque item stands for them — so they are dropped from what ctxkit sends. That is a change of
- * already-sent context, so it is a declared `replace` edit (recorded in the session, replayed
- * byte-identically, and named by the prefix guard as declared, not as a bug). The compaction item
- * itself stays byte-exact in its assistant message. Pure: decided from the messages alone.
+ * Follows the providers' server-side compaction: once a response carries a compaction, the server
+ * no longer reads what came before it — the summary stands for it — so ctxkit drops that from what
+ * it sends. OpenAI (`createOpenAIResponses({ compactThreshold })`): an opaque `compaction` item.
+ * Anthropic (`compact_20260112`, at a threshold or `run(input, { compact })`): a `compaction` block at
+ * the start of the answer; "when the API receives a compaction block, all content blocks before it
+ * are ignored", and the guide allows to "manually drop the compacted messages and only include the
+ * compaction block onwards". Dropping them changes already-sent context, so it is a declared
+ * `replace` edit (recorded in the session, replayed byte-identically, and named by the prefix guard
+ * as declared, not as a bug). The compaction itself stays byte-exact in its assistant message. Pure:
+ * decided from the messages alone.
  */
 export function createServerCompactionPolicy(): ContextPolicy {
   return {
@@ -22,12 +26,12 @@ export function createServerCompactionPolicy(): ContextPolicy {
   };
 }
 
-/** Index of the newest assistant message holding an OpenAI `compaction` item. */
+/** Index of the newest assistant message holding an OpenAI `compaction` item or an Anthropic `compaction` block. */
 function lastCompaction(messages: readonly Message[]): number | undefined {
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index]!;
     if (message.role !== "assistant") continue;
-    const found = message.content.some((part) => part.type === "provider_block" && part.provider === "openai" && isCompactionItem(part.block));
+    const found = message.content.some((part) => part.type === "provider_block" && (part.provider === "openai" || part.provider === "anthropic") && isCompactionItem(part.block));
     if (found) return index;
   }
   return undefined;

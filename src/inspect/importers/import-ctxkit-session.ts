@@ -49,6 +49,9 @@ function toTranscript(session: LoadedSession, file: string, lineOfRequest: numbe
     };
     if (next?.role === "assistant") call.response = next;
     if (usage !== undefined) call.reportedUsage = toReportedUsage(usage);
+    // Per call: a chat can switch the model or the reasoning effort mid-session, and a miss after it is named for it.
+    call.model = record.model;
+    if (record.effort !== undefined) call.effort = record.effort;
     const declared = declaredChange(session, index);
     if (declared !== undefined) call.declaredBreak = { reason: declared };
     return call;

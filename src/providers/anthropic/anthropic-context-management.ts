@@ -33,6 +33,29 @@ export interface AnthropicContextManagement {
   };
 }
 
+/** "trigger … Must be at least 50,000 tokens" (the parameters table of Anthropic's compaction guide). */
+export const minimumCompactionTrigger = 50_000;
+
+/**
+ * The settings of one call that asked to compact now (`request.serverCompaction`). The API has no
+ * "compact now" switch, only a trigger, so the compact edit (the configured one, else the default)
+ * goes out with the lowest trigger the API accepts: a prompt past it is summarised in this call.
+ * `pause_after_compaction` stays as configured. Instructions given with the request replace the
+ * configured ones for this call. A prompt under the minimum is not compacted (the loop warns).
+ */
+export function compactionNow(settings: AnthropicContextManagement | undefined, request: { instructions?: string }): AnthropicContextManagement {
+  const compact = settings?.compact ?? {};
+  const instructions = request.instructions ?? compact.instructions;
+  return {
+    ...settings,
+    compact: {
+      ...compact,
+      trigger: { type: "input_tokens", value: minimumCompactionTrigger },
+      ...(instructions === undefined ? {} : { instructions }),
+    },
+  };
+}
+
 /** The beta each edit needs (context editing and compaction are separate betas). */
 export function contextManagementBetas(settings: AnthropicContextManagement): string[] {
   const betas: string[] = [];
@@ -86,7 +109,7 @@ function validate(settings: AnthropicContextManagement): void {
   }
   // "trigger must be at least 50000 tokens" for compaction (Anthropic's compaction guide).
   const compactTrigger = settings.compact?.trigger?.value;
-  if (compactTrigger !== undefined && compactTrigger < 50_000) {
+  if (compactTrigger !== undefined && compactTrigger < minimumCompactionTrigger) {
     throw new ConfigError("option_invalid", `contextManagement.compact.trigger.value must be at least 50000 input tokens (the API's minimum), got ${compactTrigger}.`);
   }
 }

@@ -4,7 +4,7 @@ import { convertToAnthropicMessages } from "./convert-to-anthropic-messages.js";
 import { convertToAnthropicSystem } from "./convert-to-anthropic-system.js";
 import { convertToAnthropicTools, convertToDeferredTools } from "./convert-to-anthropic-tools.js";
 import { placeCacheControl, type AnthropicCacheTtl } from "./place-cache-control.js";
-import { convertContextManagement, type AnthropicContextManagement } from "./anthropic-context-management.js";
+import { compactionNow, convertContextManagement, type AnthropicContextManagement } from "./anthropic-context-management.js";
 
 export interface AnthropicBodySettings {
   model: string;
@@ -24,6 +24,8 @@ export type AnthropicToolSearch = "bm25" | "regex";
 export interface AnthropicBodyOptions {
   /** `cache_control` markers are sent, but left out of the serialized prompt (see serialize). */
   includeCacheControl: boolean;
+  /** `context_management` is sent, but left out of the serialized prompt (see serialize). */
+  includeContextManagement?: boolean;
   includeTail: boolean;
 }
 
@@ -79,7 +81,8 @@ export function buildAnthropicRequestBody(
     body.thinking = { type: "enabled", budget_tokens: settings.thinking.budgetTokens };
   }
   if (request.settings.temperature !== undefined) body.temperature = request.settings.temperature;
-  if (settings.contextManagement !== undefined) body.context_management = convertContextManagement(settings.contextManagement);
+  const management = contextManagementOf(request, settings);
+  if (management !== undefined && options.includeContextManagement !== false) body.context_management = convertContextManagement(management);
   for (const [key, value] of Object.entries(request.settings.extraBody ?? {})) {
     if (!reservedKeys.has(key) && value !== undefined) body[key] = value;
   }
@@ -89,4 +92,9 @@ export function buildAnthropicRequestBody(
   const allTools = [...marked.tools, ...convertToDeferredTools(request, settings.toolSearch)];
   if (allTools.length > 0) body.tools = allTools;
   return { ...body, messages: marked.messages };
+}
+
+/** The context management a request goes out with: the session's, or this call's compaction on request. */
+export function contextManagementOf(request: ModelRequest, settings: AnthropicBodySettings): AnthropicContextManagement | undefined {
+  return request.serverCompaction === undefined ? settings.contextManagement : compactionNow(settings.contextManagement, request.serverCompaction);
 }

@@ -3,7 +3,7 @@ import type { RetryOptions } from "../shared/fetch-with-retry.js";
 import { resolveMaxEventCharacters } from "../shared/server-sent-events.js";
 import { resolveStreamTimeouts, type StreamTimeouts } from "../shared/stream-timeouts.js";
 import type { Provider, ProviderEvent, SerializedRequest } from "../provider.js";
-import { buildAnthropicRequestBody, type AnthropicBodySettings, type AnthropicToolSearch } from "./build-anthropic-request-body.js";
+import { buildAnthropicRequestBody, contextManagementOf, type AnthropicBodySettings, type AnthropicToolSearch } from "./build-anthropic-request-body.js";
 import { contextManagementBetas, convertContextManagement, type AnthropicContextManagement } from "./anthropic-context-management.js";
 import type { AnthropicCacheTtl } from "./place-cache-control.js";
 import { serializeAnthropicRequest } from "./serialize-anthropic-request.js";
@@ -77,20 +77,25 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
   validateSettings(bodySettings);
   // Invalid edits fail here, before any I/O.
   if (settings.contextManagement !== undefined) convertContextManagement(settings.contextManagement);
-  const betas = [
-    // "The tool search tool is currently in public beta" (the tool-search-tool page of Anthropic's docs).
-    ...(settings.toolSearch === undefined ? [] : ["advanced-tool-use-2025-11-20"]),
-    ...(settings.contextManagement === undefined ? [] : contextManagementBetas(settings.contextManagement)),
-  ];
+  // The betas a request needs: a call that asks to compact now needs compaction's even when the
+  // session's settings do not compact.
+  const headersFor = (request: ModelRequest): Record<string, string> => {
+    const management = contextManagementOf(request, bodySettings);
+    const betas = [
+      // "The tool search tool is currently in public beta" (the tool-search-tool page of Anthropic's docs).
+      ...(settings.toolSearch === undefined ? [] : ["advanced-tool-use-2025-11-20"]),
+      ...(management === undefined ? [] : contextManagementBetas(management)),
+    ];
+    return {
+      "x-api-key": apiKey,
+      "anthropic-version": settings.anthropicVersion ?? "2023-06-01",
+      "content-type": "application/json",
+      ...(betas.length === 0 ? {} : { "anthropic-beta": betas.join(",") }),
+      ...settings.headers,
+    };
+  };
 
   const url = messagesURL(settings.baseURL ?? defaultBaseURL);
-  const headers: Record<string, string> = {
-    "x-api-key": apiKey,
-    "anthropic-version": settings.anthropicVersion ?? "2023-06-01",
-    "content-type": "application/json",
-    ...(betas.length === 0 ? {} : { "anthropic-beta": betas.join(",") }),
-    ...settings.headers,
-  };
   const fetchFunction = settings.fetch ?? globalThis.fetch;
   const timeouts = resolveStreamTimeouts(settings.timeouts, "createAnthropic");
   const maxEventCharacters = resolveMaxEventCharacters(settings.maxEventCharacters, "createAnthropic");
@@ -103,6 +108,8 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
     ...(settings.toolSearch === undefined ? {} : { nativeToolSearch: true }),
     // "The cache has a 5-minute lifetime, refreshed each time the cached content is used" (1 hour with ttl "1h").
     cacheLifetimeMs: bodySettings.cacheTtl === "1h" ? 60 * 60_000 : 5 * 60_000,
+    // compact_20260112 on request (`run(input, { compact })`); the API summarises prompts past 50 000 tokens.
+    compactsOnRequest: true,
     stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent> {
       return streamRequest(request, signal);
     },
@@ -122,7 +129,7 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
       yield { type: "error", error: failure, partial: { content: [], stopReason: "error" } };
       return;
     }
-    yield* streamAnthropic({ fetch: fetchFunction, url, headers, body, retry: settings.retry ?? {}, timeouts, maxEventCharacters, ...(signal ? { signal } : {}) });
+    yield* streamAnthropic({ fetch: fetchFunction, url, headers: headersFor(request), body, retry: settings.retry ?? {}, timeouts, maxEventCharacters, ...(signal ? { signal } : {}) });
   }
 }
 

@@ -41,8 +41,10 @@ export function buildResponsesRequestBody(request: ModelRequest, settings: Respo
   const head: Record<string, unknown> = { model: settings.model, stream: true, store: false, include: ["reasoning.encrypted_content"] };
   if (settings.promptCacheKey !== undefined) head.prompt_cache_key = settings.promptCacheKey;
   if (settings.promptCacheRetention !== undefined) head.prompt_cache_retention = settings.promptCacheRetention;
-  if (settings.reasoning !== undefined) head.reasoning = { ...settings.reasoning };
-  const { maxOutputTokens, temperature, extraBody } = request.settings;
+  const { maxOutputTokens, temperature, extraBody, reasoningEffort } = request.settings;
+  // The request's effort (a chat's /effort) goes over the provider's; the summary setting stays.
+  const reasoning = reasoningEffort === undefined ? settings.reasoning : { ...settings.reasoning, effort: checkedEffort(reasoningEffort) };
+  if (reasoning !== undefined) head.reasoning = { ...reasoning };
   if (maxOutputTokens !== undefined) head.max_output_tokens = checkedMaxTokens(maxOutputTokens);
   // "Unsupported parameter: 'temperature' is not supported with this model." for the reasoning models.
   if (temperature !== undefined && !isOpenAIReasoningModel("openai", settings.model)) head.temperature = checkedTemperature(temperature);
@@ -65,6 +67,13 @@ export function buildResponsesRequestBody(request: ModelRequest, settings: Respo
   if (input.tail !== undefined) body += `${input.prefix.length > 0 ? "," : ""}${input.tail}`;
   body += "]}";
   return { body, prefixLength };
+}
+
+export const reasoningEfforts: readonly string[] = ["none", "minimal", "low", "medium", "high", "xhigh"];
+
+function checkedEffort(value: string): NonNullable<ResponsesReasoning["effort"]> {
+  if (reasoningEfforts.includes(value)) return value as NonNullable<ResponsesReasoning["effort"]>;
+  throw new ConfigError("option_invalid", `settings.reasoningEffort must be one of ${reasoningEfforts.join(", ")}, got ${JSON.stringify(value)}.`);
 }
 
 /** "Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16": smaller asks are raised to 16. */

@@ -3,7 +3,7 @@ import type { Provider, ProviderEvent, SerializedRequest } from "../provider.js"
 import type { RetryOptions } from "../shared/fetch-with-retry.js";
 import { resolveMaxEventCharacters } from "../shared/server-sent-events.js";
 import { resolveStreamTimeouts, type StreamTimeouts } from "../shared/stream-timeouts.js";
-import { buildResponsesRequestBody, type ResponsesBodySettings, type ResponsesReasoning } from "./build-responses-request-body.js";
+import { buildResponsesRequestBody, reasoningEfforts as efforts, type ResponsesBodySettings, type ResponsesReasoning } from "./build-responses-request-body.js";
 import type { PromptCacheRetention } from "./responses-wire-types.js";
 import { streamOpenAIResponses } from "./stream-openai-responses.js";
 import { compactResponses, type ResponsesCompaction } from "./compact-responses.js";
@@ -108,6 +108,8 @@ export function createOpenAIResponses(settings: OpenAIResponsesSettings): OpenAI
     ...(settings.toolSearch === true ? { nativeToolSearch: true } : {}),
     // In-memory entries "stay active for 5 to 10 minutes of inactivity" (the shorter is the one to rely on); "24h" keeps them a day.
     cacheLifetimeMs: settings.promptCacheRetention === "24h" ? 24 * 60 * 60_000 : 5 * 60_000,
+    // Without a setting the API uses the model's own effort; a request's `reasoningEffort` goes over either.
+    reasoningEffort: settings.reasoning?.effort ?? "default",
     stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent> {
       return streamRequest(request, signal);
     },
@@ -146,7 +148,6 @@ export function createOpenAIResponses(settings: OpenAIResponsesSettings): OpenAI
 }
 
 const retentions: readonly string[] = ["in-memory", "24h"];
-const efforts: readonly string[] = ["none", "minimal", "low", "medium", "high", "xhigh"];
 const summaries: readonly string[] = ["auto", "concise", "detailed"];
 
 function validateSettings(settings: OpenAIResponsesSettings): void {
