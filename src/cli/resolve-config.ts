@@ -218,20 +218,20 @@ function sourcesOf(settings: ResolvedConfig["settings"]): ResolvedConfig["source
 
 /**
  * One line for each provider-specific setting the user chose that the chosen provider does not send
- * (--cache-ttl is Anthropic's; --cache-retention, --reasoning-effort and --compact-threshold are the
- * Responses API's), so a setting that changes nothing is not silently dropped.
+ * (--cache-ttl is Anthropic's; --cache-retention and --reasoning-effort are the Responses API's;
+ * --compact-threshold is both of theirs), so a setting that changes nothing is not silently dropped.
  */
 function ignoredCacheSettings(provider: string, settings: ResolvedConfig["settings"]): string[] {
   const owners: Array<[ConfigKey, string, string]> = [
     ["cacheTtl", "--cache-ttl", "anthropic"],
     ["cacheRetention", "--cache-retention", "openai-responses"],
     ["reasoningEffort", "--reasoning-effort", "openai-responses"],
-    ["compactThreshold", "--compact-threshold", "openai-responses"],
+    ["compactThreshold", "--compact-threshold", "openai-responses and anthropic"],
   ];
   const hint: Record<string, string> = { "openai-responses": "; its cache lifetime is --cache-retention", anthropic: "; its cache lifetime is --cache-ttl" };
   return owners.flatMap(([key, flag, owner]) => {
     const setting = settings[key];
-    if (setting === undefined || Array.isArray(setting.origin) || setting.origin.source === "default" || provider === owner) return [];
+    if (setting === undefined || Array.isArray(setting.origin) || setting.origin.source === "default" || owner.split(" and ").includes(provider)) return [];
     return [`${flag} ${String(setting.value)} applies to --provider ${owner} only; --provider ${provider} ignores it${hint[provider] ?? ""}.`];
   });
 }

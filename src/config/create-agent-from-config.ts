@@ -6,6 +6,9 @@ import type { Agent } from "../loop/create-agent.js";
 import { assembleAgent, chooseSessionId, type StartedSessionView } from "../agents/assemble-agent.js";
 import type { AgentOptions, ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
 import { createAnthropic } from "../providers/anthropic/index.js";
+import { minimumCompactionTrigger } from "../providers/anthropic/anthropic-context-management.js";
+import { createServerCompactionPolicy } from "../context/server-compaction/server-compaction-policy.js";
+import { createResumeAfterCompaction } from "../context/server-compaction/resume-after-compaction.js";
 import { createLlama } from "../providers/llama/index.js";
 import { createOpenAICompatible } from "../providers/openai-compatible/index.js";
 import { createOpenAIResponses } from "../providers/openai-responses/index.js";
@@ -75,10 +78,16 @@ export function createProviderFromConfig(config: AgentConfig, options: { fetch?:
     });
   }
   if (config.provider === "anthropic") {
+    const threshold = config.compactThreshold;
+    if (threshold !== undefined && threshold < minimumCompactionTrigger) {
+      throw new ConfigError("option_invalid", `--compact-threshold must be at least ${minimumCompactionTrigger} with --provider anthropic (the API's lowest compaction trigger), got ${threshold}.`);
+    }
     return createAnthropic({
       model: config.model,
       timeouts: config.timeouts,
       cacheTtl: config.cache.ttl,
+      // compact_20260112 past the threshold; chat's /compact asks for it on one call whatever the threshold.
+      ...(threshold === undefined ? {} : { contextManagement: { compact: { trigger: { type: "input_tokens" as const, value: threshold } } } }),
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
       ...(config.baseURL ? { baseURL: config.baseURL } : {}),
       ...transport,
@@ -283,6 +292,9 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
       createToolApprovals(config.approvals),
       mcpPolicy,
       announcer,
+      // A provider that compacts on its side (at --compact-threshold, or on chat's /compact): what its
+      // summary covers is dropped as a declared break, and a turn it paused after the summary goes on.
+      ...(provider.compactsOnRequest === true ? [createServerCompactionPolicy(), createResumeAfterCompaction()] : []),
       ...(options.policies ?? []),
     ];
     const confirmToolCall = options.confirmToolCall ?? (async () => false);

@@ -15,10 +15,11 @@ import { formatChatUsage } from "../format-chat-usage.js";
 import { formatCacheStatus } from "../format-cache-status.js";
 import { startTracingOrSay, stopTracingAndSay } from "../start-tracing-or-say.js";
 
-const chatCommands = ["/help", "/tools", "/skills", "/usage", "/session", "/exit"];
+const chatCommands = ["/help", "/tools", "/skills", "/usage", "/compact", "/effort", "/session", "/exit"];
 
 import { chatHelp, chatKeysHelp } from "./chat-help.js";
 import { escapeForTerminal } from "../../context/escape-for-terminal.js";
+import { reasoningEfforts } from "../../config/config-values.js";
 
 /** How long a first Ctrl-C at the prompt waits for the second that leaves. */
 const leaveWindowMs = 3000;
@@ -101,6 +102,10 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   // The sub-agents that ran (their results link them), for /usage.
   const subAgentRuns: SubAgentRun[] = [];
   let current: AbortController | undefined;
+  // Set by /compact: the next message's first call asks the server to compact (see RunOptions.compact).
+  let compactNext: { instructions?: string } | undefined;
+  // Set by /effort: the reasoning effort over --reasoning-effort, from the next call on.
+  let effort: string | undefined;
   // When a Ctrl-C at an empty prompt asked for a second one to leave; typing, or a few seconds, undo it.
   let leaveAskedAt: number | undefined;
   let interrupted = false;
@@ -155,12 +160,35 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
           const cache = formatCacheStatus({ misses: cacheMisses, ...(lifetime === undefined ? {} : { lifetimeMs: lifetime }), ...(key === undefined ? {} : { key }), ...(config.model ? { model: config.model } : {}) });
           io.stdout.write(`${formatChatUsage(callUsages, subAgentRuns, config.model)}\n${cache}\n`);
         }
+        else if (command === "/compact") {
+          if (configured.provider.compactsOnRequest !== true) {
+            io.stdout.write("/compact asks the server to compact, which needs --provider anthropic (compact_20260112). ctxkit's own compression compacts near the window by itself.\n");
+          } else {
+            // Sent with the next message: a request must end with a user turn, and the answer then comes from the summary.
+            const instructions = text.slice(command.length).trim();
+            compactNext = instructions === "" ? {} : { instructions };
+            io.stdout.write(style.dim("(your next message asks the server to compact the conversation first; it compacts only from 50,000 prompt tokens)\n"));
+          }
+        }
+        else if (command === "/effort") {
+          const level = text.slice(command.length).trim();
+          const inForce = configured.provider.reasoningEffort;
+          if (inForce === undefined) io.stdout.write("/effort sets the reasoning effort of --provider openai-responses; this provider sends none.\n");
+          else if (level === "") io.stdout.write(`reasoning effort: ${effort ?? inForce} (one of ${reasoningEfforts.join(", ")})\n`);
+          else if (!(reasoningEfforts as readonly string[]).includes(level)) io.stdout.write(`Unknown effort ${level}. Use one of: ${reasoningEfforts.join(", ")}.\n`);
+          else {
+            effort = level;
+            agent.setReasoningEffort(level);
+            io.stdout.write(style.dim(`(reasoning effort ${level} from the next call; the prompt cache starts over, and /usage names the miss)\n`));
+          }
+        }
         else if (command === "/session") io.stdout.write(`session ${session.id}\nfile ${session.path}\nresume with: ctxkit chat --session ${session.id}\n`);
         else io.stdout.write(`Unknown command ${command}. Type /help.\n`);
         continue;
       }
       current = new AbortController();
-      const events = agent.run(line, { signal: current.signal });
+      const events = agent.run(line, { signal: current.signal, ...(compactNext ? { compact: compactNext } : {}) });
+      compactNext = undefined;
       for await (const event of otel ? otel.tracing.traceRun(events) : events) {
         renderer.handle(event);
         if (event.type === "usage") callUsages.push(event.usage);

@@ -21,6 +21,12 @@ Commands:
   /skills    the skills found; type /<skill> args to run with one loaded
   /usage     tokens so far, the cached share, and the cost (sub-agents' on their own line);
              the prompt cache's lifetime and key, why each cache miss happened and what it re-billed
+  /compact [instructions]
+             with --provider anthropic: your next message asks the server to compact the
+             conversation first (compact_20260112; from 50,000 prompt tokens)
+  /effort [level]
+             show or set the reasoning effort (--provider openai-responses); the prompt
+             cache starts over, and /usage names the miss
   /session   the session id and file (resume with --session <id> or --continue)
   /exit      leave
 `;

@@ -97,7 +97,7 @@ export const configSettings = {
   },
   compactThreshold: {
     flag: "compact-threshold", input: "integer", group: "Model", value: "<tokens>",
-    help: "openai-responses: let the server compact the context past this many input tokens (context_management compaction; default off)",
+    help: "openai-responses, anthropic: let the server compact the context past this many input tokens (Responses context_management compaction; Anthropic compact_20260112, at least 50000; default off)",
   },
   reasoningRoundTrip: {
     flag: "reasoning-round-trip", input: "text", env: ["CTXKIT_REASONING_ROUND_TRIP"], group: "Model", values: reasoningRoundTripModes, noun: "reasoning round-trip",

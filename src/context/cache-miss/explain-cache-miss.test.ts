@@ -36,6 +36,18 @@ describe("explainCacheMiss", () => {
     expectCause(call({ ...missed, sentAtMs: 7 * minute }), "provider_miss", call({ lifetimeMs: 60 * minute }));
   });
 
+  it("names an effort or model change before the request-layer break it made, and a break elsewhere first", () => {
+    const settingsBreak = { layer: "request", index: 0, firstDifferingToken: 30, declared: true, reason: "reasoning effort changed (medium → high)" };
+    const miss = explainCacheMiss(call({ effort: "medium" }), call({ cachedTokens: 0, effort: "high", prefixBreak: settingsBreak }), pricing);
+    expect(miss?.cause).toEqual({ kind: "effort_changed", from: "medium", to: "high" });
+    expect(miss?.summary).toMatch(/^reasoning effort changed \(medium → high\): 20,000 tokens re-billed/);
+    // A request-layer change with no effort or model change behind it is still a prefix change.
+    expect(explainCacheMiss(call(), call({ cachedTokens: 0, prefixBreak: settingsBreak }))?.cause).toMatchObject({ kind: "prefix_changed", layer: "request", declared: true });
+    // A system prompt that changed too is the cause for certain, whatever the effort did.
+    const systemBreak = { layer: "system_static", index: 0, firstDifferingToken: 10, declared: false };
+    expect(explainCacheMiss(call({ effort: "medium" }), call({ cachedTokens: 0, effort: "high", prefixBreak: systemBreak }))?.cause).toMatchObject({ kind: "prefix_changed", layer: "system_static" });
+  });
+
   it("writes durations the way people read them", () => {
     expect([duration(0), duration(45_000), duration(5 * minute), duration(60 * minute), duration(62 * minute + 5000)]).toEqual(["0s", "45s", "5m", "1h", "1h 2m 5s"]);
   });

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { createResumeAfterCompaction } from "../../context/server-compaction/resume-after-compaction.js";
 import { createServerCompactionPolicy } from "../../context/server-compaction/server-compaction-policy.js";
@@ -6,48 +5,15 @@ import { createAgent } from "../../loop/create-agent.js";
 import { createTestClock, createTestIds } from "../../loop/test-support.js";
 import { buildUsageLedger, toLedgerCall } from "../../session/usage-ledger.js";
 import { findModelPricing } from "../../tokens/pricing.js";
-import { startLoopbackServer, type LoopbackServer, type ScriptedHttpResponse } from "../../testing/loopback-server.js";
+import { startLoopbackServer, type LoopbackServer } from "../../testing/loopback-server.js";
+import { answerOnly, compactionBlock, paused, recordedCompaction } from "./test-support/compaction-streams.js";
 import type { AgentEvent, Usage } from "../../types/index.js";
 import { createScriptedProvider } from "../scripted/index.js";
 import { createAnthropic, type AnthropicSettings } from "./index.js";
 
-// vercel/ai's recorded compaction stream (packages/anthropic/src/__fixtures__/anthropic-compaction.1.chunks.txt,
-// claude-opus-4-6, see server-context-management.test.ts): a `compaction` block sent as one
-// compaction_delta, then the answer; usage.iterations bills the summarising pass (60 385 in, 522 out)
-// beside the answer's (612 in, 2 819 out). The other responses are cut from it: a plain answer is the
-// recording's answer block alone (re-indexed to 0, no iterations), and a paused response is the
-// recording up to the compaction block's stop with `stop_reason: "compaction"`, billing only the
-// compaction pass (the shape of the compaction guide's `pause_after_compaction` response).
-const lines = readFileSync(new URL("./test-support/anthropic-compaction.chunks.txt", import.meta.url), "utf8").split("\n").filter((line) => line.trim() !== "");
-const sse = (events: string[]): ScriptedHttpResponse => ({
-  headers: { "content-type": "text/event-stream" },
-  chunks: events.map((line) => `event: ${(JSON.parse(line) as { type: string }).type}\ndata: ${line}\n\n`),
-});
-const blockStop = lines.indexOf('{"type":"content_block_stop","index":0}');
-const messageDelta = lines.find((line) => line.startsWith('{"type":"message_delta"'))!;
-const compactionPass = JSON.stringify((JSON.parse(messageDelta) as { usage: { iterations: unknown[] } }).usage.iterations[0]);
-const recorded = sse(lines);
-const answerOnly = sse([
-  lines[0]!.replace('"input_tokens":60385', '"input_tokens":58000'),
-  ...lines.slice(blockStop + 1, -2).map((line) => line.replace('"index":1', '"index":0')),
-  messageDelta.replace('"input_tokens":612', '"input_tokens":58000').replace(/"iterations":\[.*\]\}/, '"iterations":[]}'),
-  '{"type":"message_stop"}',
-]);
-const paused = sse([
-  ...lines.slice(0, blockStop + 1),
-  messageDelta
-    .replace('"stop_reason":"end_turn"', '"stop_reason":"compaction"')
-    .replace('"input_tokens":612', '"input_tokens":0')
-    .replace('"output_tokens":2819', '"output_tokens":0')
-    .replace(/"iterations":\[.*\]\}/, `"iterations":[${compactionPass}]}`),
-  '{"type":"message_stop"}',
-]);
-const summary = lines
-  .map((line) => JSON.parse(line) as { delta?: { type: string; content?: string } })
-  .filter((event) => event.delta?.type === "compaction_delta")
-  .map((event) => event.delta!.content!)
-  .join("");
-const block = JSON.stringify({ type: "compaction", content: summary });
+// Real recorded compaction stream and the responses cut from it: see test-support/compaction-streams.ts.
+const recorded = recordedCompaction;
+const block = compactionBlock;
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {

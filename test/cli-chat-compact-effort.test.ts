@@ -1,0 +1,96 @@
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { answerOnly, compactionBlock, recordedCompaction } from "../src/providers/anthropic/test-support/compaction-streams.js";
+import { startLoopbackServer, type LoopbackServer, type ScriptedHttpResponse } from "../src/testing/loopback-server.js";
+import { runCli } from "./run-cli.js";
+
+// The answer turn of a real recorded gpt-5.1-codex-max Responses stream (vercel/ai fixture; see
+// src/providers/openai-responses/fixtures/README.md). Its prompt counts are scaled to 4 300 and
+// 4 400 tokens with none cached, so the second call misses a reusable prefix worth naming.
+const recorded = (await readFile(new URL("../src/providers/openai-responses/fixtures/gpt-5.1-codex-max-reasoning-tool-loop.jsonl", import.meta.url), "utf8")).split("\n").filter((line) => line.trim() !== "");
+const lastResponse = recorded.slice(recorded.map((line, index) => (line.startsWith('{"type":"response.created"') ? index : -1)).filter((index) => index >= 0).at(-1));
+const responsesAnswer = (inputTokens: number): ScriptedHttpResponse => ({
+  headers: { "content-type": "text/event-stream" },
+  chunks: lastResponse.map((line) => `event: ${(JSON.parse(line) as { type: string }).type}\ndata: ${line.replace(/"input_tokens":\d+/, `"input_tokens":${inputTokens}`)}\n\n`),
+});
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function sessionRecords(cwd: string): Promise<Array<Record<string, unknown>>> {
+  const folder = join(cwd, ".ctxkit", "sessions");
+  const [file] = (await readdir(folder)).filter((name) => name.endsWith(".jsonl"));
+  return (await readFile(join(folder, file!), "utf8")).split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe("chat's /compact and /effort", () => {
+  it("/compact with --provider anthropic: the next message asks the server to compact, and the one after starts at the compaction block", async () => {
+    server = await startLoopbackServer([answerOnly, recordedCompaction, answerOnly]);
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-chat-compact-"));
+    const run = await runCli(["chat", "--provider", "anthropic", "--api-key", "k", "--base-url", server.url, "--model", "claude-opus-4-6", "--status-bar", "off"], {
+      cwd,
+      input: [
+        "Summarise the testing section.",
+        { line: "/compact Keep file paths verbatim.", waitFor: "> " },
+        { line: "Now the E2E part.", waitFor: "compact the conversation first" },
+        { line: "And the unit tests?", waitFor: "Session" },
+        "/exit",
+      ],
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(server.requests).toHaveLength(3);
+    expect(JSON.parse(server.requests[0]!.body)).not.toHaveProperty("context_management");
+    expect(server.requests[1]!.headers["anthropic-beta"]).toBe("compact-2026-01-12");
+    expect(JSON.parse(server.requests[1]!.body)).toMatchObject({
+      context_management: { edits: [{ type: "compact_20260112", trigger: { type: "input_tokens", value: 50_000 }, instructions: "Keep file paths verbatim." }] },
+    });
+    expect(server.requests[2]!.body).toContain(`"messages":[{"role":"assistant","content":[${compactionBlock}`);
+    expect(JSON.parse(server.requests[2]!.body)).not.toHaveProperty("context_management");
+    const edits = (await sessionRecords(cwd)).filter((record) => record.type === "context_edit");
+    expect(edits).toEqual([expect.objectContaining({ start: 0, end: 3, reason: expect.stringContaining("server-side compaction") })]);
+  });
+
+  it("/compact says what it needs with a provider that does not compact on its side", async () => {
+    server = await startLoopbackServer([responsesAnswer(300)]);
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-chat-compact-no-"));
+    const run = await runCli(["chat", "--provider", "openai-responses", "--base-url", server.url, "--model", "gpt-5.1-codex-max", "--status-bar", "off"], { cwd, input: ["/compact", "/exit"] });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("/compact asks the server to compact, which needs --provider anthropic");
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("/effort mid-session: the next call sends it, the session records it per call, and /usage and inspect name the miss", async () => {
+    server = await startLoopbackServer([responsesAnswer(4300), responsesAnswer(4400)]);
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-chat-effort-"));
+    const run = await runCli(["chat", "--provider", "openai-responses", "--base-url", server.url, "--model", "gpt-5.1-codex-max", "--status-bar", "off", "--reasoning-effort", "medium"], {
+      cwd,
+      input: [
+        "Compute (12 + 7) × 3 × 10.",
+        { line: "/effort high", waitFor: "570" },
+        { line: "And again.", waitFor: "from the next call" },
+        { line: "/usage", waitFor: "cache miss:" },
+        { line: "/exit", waitFor: "cache misses" },
+      ],
+    });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ reasoning: { effort: "medium" } });
+    expect(JSON.parse(server.requests[1]!.body)).toMatchObject({ reasoning: { effort: "high" } });
+    expect(run.stdout).toMatch(/call 2: reasoning effort changed \(medium → high\): 4,300 tokens re-billed/);
+    // Declared (the user asked for it): no "undeclared cache break" warning.
+    expect(run.stderr).not.toContain("Undeclared");
+    const records = await sessionRecords(cwd);
+    expect(records.filter((record) => record.type === "request").map((record) => record.effort)).toEqual(["medium", "high"]);
+
+    const folder = join(cwd, ".ctxkit", "sessions");
+    const [file] = (await readdir(folder)).filter((name) => name.endsWith(".jsonl"));
+    const inspected = await runCli(["inspect", join(folder, file!)], { cwd });
+    expect(inspected.code).toBe(0);
+    expect(inspected.stdout).toMatch(/reasoning effort changed \(medium → high\): 4,300 tokens re-billed/);
+  });
+});
