@@ -31,6 +31,7 @@ import { createDeepagentsPolicy } from "../../bench/replay/comparators/deepagent
 import { createGeminiCliPolicy } from "../../bench/replay/comparators/gemini-cli-policy.js";
 import { createPiPolicy } from "../../bench/replay/comparators/pi-policy.js";
 import { createAnthropicClearToolUsesPolicy } from "../../bench/replay/comparators/anthropic-clear-tool-uses-policy.js";
+import { createAnthropicClearThinkingPolicy } from "../../bench/replay/comparators/anthropic-clear-thinking-policy.js";
 import { createServerCompactionPolicy as createServerCompactionComparator } from "../../bench/replay/comparators/server-compaction-policy.js";
 import { createServerCompactionPolicy } from "../../context/server-compaction/server-compaction-policy.js";
 import { createResumeAfterCompaction } from "../../context/server-compaction/resume-after-compaction.js";
@@ -134,6 +135,7 @@ export const shippedPolicies: readonly ShippedPolicy[] = [
     inherit: "never",
     create: () => createAnthropicClearToolUsesPolicy({ contextWindow: 200_000, countMessage, countRequest: (messages) => messages.reduce((sum, message) => sum + countMessage(message), 0) }),
   },
+  { name: "anthropic-clear-thinking", file: "src/bench/replay/comparators/anthropic-clear-thinking-policy.ts", inherit: "never", create: () => createAnthropicClearThinkingPolicy() },
   {
     name: "anthropic-compaction",
     file: "src/bench/replay/comparators/server-compaction-policy.ts",

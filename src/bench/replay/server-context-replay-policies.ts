@@ -1,6 +1,7 @@
 import type { Message, ToolDefinition } from "../../types/index.js";
 import { createAnthropicClearToolUsesPolicy } from "./comparators/anthropic-clear-tool-uses-policy.js";
 import { createServerCompactionPolicy } from "./comparators/server-compaction-policy.js";
+import { createAnthropicClearThinkingPolicy } from "./comparators/anthropic-clear-thinking-policy.js";
 import type { ReplayPolicyFactory, ReplayPolicyOptions } from "./replay-policies.js";
 
 /** Whole-request tokens (system, tools and messages) as the replay's meter counts them. */
@@ -17,6 +18,9 @@ function requestCounter({ meter }: ReplayPolicyOptions, prefix: () => { system: 
  */
 export const serverContextReplayPolicies: Record<string, ReplayPolicyFactory> = {
   "anthropic-clear-tool-uses": (options) => withPrefix((prefix) => createAnthropicClearToolUsesPolicy({ contextWindow: options.contextWindow, countMessage: options.meter.messageTokens, countRequest: requestCounter(options, prefix) })),
+  "anthropic-clear-tool-inputs": (options) =>
+    withPrefix((prefix) => createAnthropicClearToolUsesPolicy({ contextWindow: options.contextWindow, countMessage: options.meter.messageTokens, countRequest: requestCounter(options, prefix), clearToolInputs: true })),
+  "anthropic-clear-thinking": () => createAnthropicClearThinkingPolicy(),
   "anthropic-compaction": (options) => withPrefix((prefix) => createServerCompactionPolicy({ vendor: "anthropic", contextWindow: options.contextWindow, summarizer: options.summarizer, countRequest: requestCounter(options, prefix) })),
   "openai-compaction": (options) => withPrefix((prefix) => createServerCompactionPolicy({ vendor: "openai", contextWindow: options.contextWindow, summarizer: options.summarizer, countRequest: requestCounter(options, prefix) })),
 };

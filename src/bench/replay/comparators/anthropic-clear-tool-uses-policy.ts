@@ -1,5 +1,5 @@
 import type { ContextPolicy } from "../../../context/context-policy.js";
-import type { Message, ToolMessage } from "../../../types/index.js";
+import type { AssistantMessage, Message, ToolMessage } from "../../../types/index.js";
 
 export interface AnthropicClearToolUsesOptions {
   contextWindow: number;
@@ -12,11 +12,15 @@ export interface AnthropicClearToolUsesOptions {
   clearAtLeastTokens?: number;
   /** `exclude_tools`: tools whose results are never cleared. */
   excludeTools?: readonly string[];
+  /** `clear_tool_inputs`: clear the cleared results' tool calls' parameters too (default false, the API's). */
+  clearToolInputs?: boolean;
   countRequest: (messages: readonly Message[]) => number;
 }
 
 /** What the server puts in place of a cleared result (Anthropic's docs: "replaced with placeholder text"). */
 export const clearedToolResult = "[tool result cleared by context editing]";
+/** A cleared call's parameters: the docs say they are cleared and name no placeholder, so an empty input. */
+export const clearedToolInput = "{}";
 
 /**
  * Anthropic's `clear_tool_uses_20250919` as its documentation states the rules: when the prompt
@@ -25,6 +29,9 @@ export const clearedToolResult = "[tool result cleared by context editing]";
  * tokens go. The server does this on its side; the prompt the model sees (and the cache) changes
  * from the first cleared result on, which replay records as the declared break it is. The default
  * trigger is 100 000 tokens on a 200k window; replay keeps the share of the window, not the number.
+ * With `clear_tool_inputs` ("you can optionally clear both tool results and tool calls (the tool use
+ * parameters)") the cleared results' calls lose their parameters too, so the prompt changes from the
+ * first such call — earlier than the first result.
  */
 export function createAnthropicClearToolUsesPolicy(options: AnthropicClearToolUsesOptions): ContextPolicy {
   const trigger = options.triggerTokens ?? Math.round(options.contextWindow * 0.8);
@@ -45,11 +52,30 @@ export function createAnthropicClearToolUsesPolicy(options: AnthropicClearToolUs
       if (clearable.length === 0) return undefined;
       const freed = clearable.reduce((sum, index) => sum + options.countMessage(state.messages[index]!), 0);
       if (freed < (options.clearAtLeastTokens ?? 0)) return undefined;
-      const start = clearable[0]!;
-      const end = clearable.at(-1)! + 1;
       const selected = new Set(clearable);
-      const messages = state.messages.slice(start, end).map((message, offset) => (selected.has(start + offset) ? { ...(message as ToolMessage), content: clearedToolResult } : message));
-      return [{ type: "replace", start, end, messages, reason: `server-side clear_tool_uses_20250919 at ${tokens} tokens: ${clearable.length} tool results cleared` }];
+      const callIds = new Set(clearable.map((index) => (state.messages[index] as ToolMessage).toolCallId));
+      const callers = options.clearToolInputs === true ? callMessages(state.messages, callIds) : [];
+      const start = Math.min(clearable[0]!, ...callers);
+      const end = clearable.at(-1)! + 1;
+      const messages = state.messages.slice(start, end).map((message, offset) => {
+        if (selected.has(start + offset)) return { ...(message as ToolMessage), content: clearedToolResult };
+        if (message.role === "assistant" && callers.includes(start + offset)) return withoutInputs(message, callIds);
+        return message;
+      });
+      const inputs = callers.length > 0 ? " and their calls' inputs" : "";
+      return [{ type: "replace", start, end, messages, reason: `server-side clear_tool_uses_20250919 at ${tokens} tokens: ${clearable.length} tool results${inputs} cleared` }];
     },
+  };
+}
+
+/** Indexes of the assistant messages that made the given calls. */
+function callMessages(messages: readonly Message[], callIds: ReadonlySet<string>): number[] {
+  return messages.flatMap((message, index) => (message.role === "assistant" && message.content.some((part) => part.type === "tool_call" && callIds.has(part.id)) ? [index] : []));
+}
+
+function withoutInputs(message: AssistantMessage, callIds: ReadonlySet<string>): AssistantMessage {
+  return {
+    ...message,
+    content: message.content.map((part) => (part.type === "tool_call" && callIds.has(part.id) && part.argumentsText !== clearedToolInput ? { ...part, argumentsText: clearedToolInput, arguments: {} } : part)),
   };
 }
