@@ -92,5 +92,10 @@ describe("chat's /compact and /effort", () => {
     const inspected = await runCli(["inspect", join(folder, file!)], { cwd });
     expect(inspected.code).toBe(0);
     expect(inspected.stdout).toMatch(/reasoning effort changed \(medium → high\): 4,300 tokens re-billed/);
+
+    // The session resumes: its last request is rebuilt with the effort it was sent with, byte for byte.
+    const resumed = await runCli(["chat", "--provider", "openai-responses", "--base-url", server.url, "--model", "gpt-5.1-codex-max", "--status-bar", "off", "--reasoning-effort", "medium", "--continue"], { cwd, input: ["/exit"] });
+    expect(resumed.stderr).toBe("");
+    expect(resumed.code).toBe(0);
   });
 });

@@ -2,6 +2,9 @@ import type { ModelRequest } from "../types/model-request.js";
 import type { PromptTokens } from "../tokens/prompt-tokens.js";
 import type { AssistantPart, CtxkitError, StopReason, Usage } from "../types/index.js";
 
+/** `Provider.reasoningEffort` of a provider that sends no effort setting and leaves it to the model. */
+export const providerDefaultEffort = "default";
+
 /** What the model produced in one call, before the loop stamps it with an id and time. */
 export interface ModelResponse {
   content: AssistantPart[];

@@ -1,6 +1,6 @@
 import { buildModelRequest } from "../context/build-model-request.js";
 import { hashBody } from "../context/prefix-guard/prefix-guard.js";
-import type { SerializedRequest } from "../providers/provider.js";
+import { providerDefaultEffort, type SerializedRequest } from "../providers/provider.js";
 import { CtxkitError, type GenerationSettings, type Message, type SystemPrompt, type ToolDefinition, type UserMessage, SessionError } from "../types/index.js";
 import type { LoadedSession } from "./loaded-session.js";
 import { firstChecksumVersion } from "./record-checksum.js";
@@ -15,6 +15,8 @@ export interface RebuiltRequest {
   model: string;
   /** The hash of the body as it was sent (sessions of format 3 on). */
   bodyHash?: string;
+  /** The reasoning effort it was sent with, when recorded (a chat's /effort may differ from the setting). */
+  effort?: string;
 }
 
 /**
@@ -37,6 +39,7 @@ export function rebuildRequest(session: LoadedSession, requestIndex: number): Re
     provider: request.provider,
     model: request.model,
     ...(request.bodyHash ? { bodyHash: request.bodyHash } : {}),
+    ...(request.effort ? { effort: request.effort } : {}),
   };
 }
 
@@ -53,7 +56,9 @@ export function verifyRebuiltRequest(
   settings: GenerationSettings = {},
   file?: Pick<LoadedSession, "path" | "header" | "warnings">,
 ): SerializedRequest {
-  const request = buildModelRequest({ prefix: { system: rebuilt.system, tools: rebuilt.tools }, trajectory: rebuilt.messages, ...(rebuilt.tail ? { tail: rebuilt.tail } : {}), settings });
+  // The recorded effort goes over the provider's, as it did when sent; the provider's own default is no request setting.
+  const effort = rebuilt.effort !== undefined && rebuilt.effort !== providerDefaultEffort ? { reasoningEffort: rebuilt.effort } : {};
+  const request = buildModelRequest({ prefix: { system: rebuilt.system, tools: rebuilt.tools }, trajectory: rebuilt.messages, ...(rebuilt.tail ? { tail: rebuilt.tail } : {}), settings: { ...settings, ...effort } });
   const serialized = provider.serialize(request);
   if (rebuilt.bodyHash !== undefined && hashBody(serialized.body) !== rebuilt.bodyHash) {
     throw new CtxkitError("session_body_mismatch", `The request rebuilt from the session serialises to other bytes than were sent (${rebuilt.provider}, ${rebuilt.model}): ${mismatchCause(file)}`);

@@ -1,5 +1,5 @@
 import { addUsage, ConfigError, CtxkitError, type ModelRequest, type Usage } from "../../types/index.js";
-import type { Provider, ProviderEvent, SerializedRequest } from "../provider.js";
+import { providerDefaultEffort, type Provider, type ProviderEvent, type SerializedRequest } from "../provider.js";
 import type { RetryOptions } from "../shared/fetch-with-retry.js";
 import { resolveMaxEventCharacters } from "../shared/server-sent-events.js";
 import { resolveStreamTimeouts, type StreamTimeouts } from "../shared/stream-timeouts.js";
@@ -109,7 +109,7 @@ export function createOpenAIResponses(settings: OpenAIResponsesSettings): OpenAI
     // In-memory entries "stay active for 5 to 10 minutes of inactivity" (the shorter is the one to rely on); "24h" keeps them a day.
     cacheLifetimeMs: settings.promptCacheRetention === "24h" ? 24 * 60 * 60_000 : 5 * 60_000,
     // Without a setting the API uses the model's own effort; a request's `reasoningEffort` goes over either.
-    reasoningEffort: settings.reasoning?.effort ?? "default",
+    reasoningEffort: settings.reasoning?.effort ?? providerDefaultEffort,
     stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent> {
       return streamRequest(request, signal);
     },
