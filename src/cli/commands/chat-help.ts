@@ -21,12 +21,9 @@ Commands:
   /skills    the skills found; type /<skill> args to run with one loaded
   /usage     tokens so far, the cached share, and the cost (sub-agents' on their own line);
              the prompt cache's lifetime and key, why each cache miss happened and what it re-billed
-  /compact [instructions]
-             with --provider anthropic: your next message asks the server to compact the
-             conversation first (compact_20260112; from 50,000 prompt tokens)
-  /effort [level]
-             show or set the reasoning effort (--provider openai-responses); the prompt
-             cache starts over, and /usage names the miss
+  /compact   [instructions] --provider anthropic: your next message asks the server to
+             compact the conversation first (compact_20260112; from 50,000 prompt tokens)
+  /effort    [level] show or set the reasoning effort (--provider openai-responses)
   /session   the session id and file (resume with --session <id> or --continue)
   /exit      leave
 `;
