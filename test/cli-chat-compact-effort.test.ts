@@ -56,6 +56,18 @@ describe("chat's /compact and /effort", () => {
     expect(edits).toEqual([expect.objectContaining({ start: 0, end: 3, reason: expect.stringContaining("server-side compaction") })]);
   });
 
+  it("--compact-threshold with --provider anthropic sends compact_20260112 past it, and refuses one under the API's 50000", async () => {
+    server = await startLoopbackServer([answerOnly]);
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-anthropic-threshold-"));
+    const run = await runCli(["run", "--provider", "anthropic", "--api-key", "k", "--base-url", server.url, "--model", "claude-opus-4-6", "--status-bar", "off", "--compact-threshold", "120000", "Summarise."], { cwd });
+    expect(run.code).toBe(0);
+    expect(server.requests[0]!.headers["anthropic-beta"]).toBe("compact-2026-01-12");
+    expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ context_management: { edits: [{ type: "compact_20260112", trigger: { type: "input_tokens", value: 120_000 } }] } });
+    const refused = await runCli(["run", "--provider", "anthropic", "--api-key", "k", "--base-url", server.url, "--model", "claude-opus-4-6", "--compact-threshold", "1000", "Summarise."], { cwd });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("--compact-threshold must be at least 50000 with --provider anthropic");
+  });
+
   it("/compact says what it needs with a provider that does not compact on its side", async () => {
     server = await startLoopbackServer([responsesAnswer(300)]);
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-chat-compact-no-"));
