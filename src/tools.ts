@@ -28,5 +28,6 @@ export {
 export { createRecallTool, type RecallToolOptions } from "./tools/recall/index.js";
 export { createTodoTools } from "./tools/todo/index.js";
 export { createToolSearchIndex, type ToolSearchHit, type ToolSearchIndex, type ToolSearchIndexOptions } from "./tools/search/tool-search-index.js";
+export type { WordVectorLookup } from "./tools/search/word-vector-neighbours.js";
 export { createToolCatalog, type ToolCatalog } from "./tools/search/tool-catalog.js";
 export { createTaskTool, createExploreAgent, createForkAgent, type TaskToolOptions, type SubAgentDefinition, type ExploreAgentOptions } from "./agents/index.js";

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -194,9 +194,21 @@ describe("ctxkit bench <name> --json", { timeout: 600_000 }, () => {
   });
 
   it("tool-search: recall@5 and MRR per settings and half over one index of real MCP catalogs, the speed at 500 tools", async () => {
-    const { printed, written, help } = await benchJson(["tool-search", "--corpus", corpus], "tool-search.json");
+    // A three-word GloVe text file: the row with word vectors is there, and says what was read.
+    const vectorsFolder = await mkdtemp(join(tmpdir(), "ctxkit-word-vectors-"));
+    const vectorsFile = join(vectorsFolder, "glove.3d.txt");
+    await writeFile(vectorsFile, "page 1 0.1 0\nbrowser 0.9 0.2 0\nclick 0 0 1\n");
+    const { printed, written, help } = await benchJson(["tool-search", "--corpus", corpus, "--word-vectors", vectorsFile], "tool-search.json");
     expect(written).toEqual(printed);
     expectDocumentedLocation(help, "tool-search.json");
+    expect(help).toContain("--word-vectors <f>");
+    expect(printed.wordVectors).toEqual({ file: vectorsFile, words: 3, dimensions: 3 });
+    expect((printed.rows as Json[]).map((row) => row.arm)).toContain("defaults + word vectors");
+    // Each set of queries alone, so a table printed before round two can be compared.
+    const bySet = printed.bySet as Json[];
+    expect(new Set(bySet.map((row) => row.set))).toEqual(new Set(["first", "round two"]));
+    expect(bySet).toContainEqual(expect.objectContaining({ arm: "defaults", set: "first", half: "measure", recallAt5: expect.any(Number) }));
+    await rm(vectorsFolder, { recursive: true, force: true });
     expect((printed.catalog as Json).tools).toBeGreaterThanOrEqual(70);
     const rows = printed.rows as Json[];
     expect(new Set(rows.map((row) => row.half))).toEqual(new Set(["tune", "measure"]));

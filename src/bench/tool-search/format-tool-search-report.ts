@@ -1,5 +1,5 @@
 import { formatTextTable } from "../text-table.js";
-import type { ToolSearchBenchReport } from "./run-tool-search-bench.js";
+import { wordVectorsArm, type ToolSearchBenchReport } from "./run-tool-search-bench.js";
 
 /** The tables of `ctxkit bench tool-search`. */
 export function formatToolSearchReport(report: ToolSearchBenchReport): string {
@@ -14,14 +14,32 @@ export function formatToolSearchReport(report: ToolSearchBenchReport): string {
     }),
   );
   const sources = report.catalog.sources.map((source) => `${source.source} (${source.tools})`).join(", ");
+  const setCell = (arm: string, set: string, half: "tune" | "measure") => report.bySet.find((row) => row.arm === arm && row.set === set && row.half === half);
+  const setTable = formatTextTable(
+    ["settings", "queries", "tune queries", "recall@5", "MRR", "measure queries", "recall@5", "MRR"],
+    (["first", "round two"] as const).flatMap((set) =>
+      [...new Set(report.bySet.map((row) => row.arm))].map((arm) => {
+        const tune = setCell(arm, set, "tune");
+        const measure = setCell(arm, set, "measure");
+        return [arm, set, String(tune?.queries ?? 0), fixed(tune?.recallAt5), fixed(tune?.mrr), String(measure?.queries ?? 0), fixed(measure?.recallAt5), fixed(measure?.mrr)];
+      }),
+    ),
+  );
   const lines = [
     `Tool search over ${report.catalog.tools} real tools in one index: ${sources}.`,
-    `Queries split ${report.split}.`,
+    `Queries split ${report.split}. All queries, both sets:`,
     "",
     table,
     "",
+    "Each set alone (first: the set of issue 29's first table; round two: written later, before any result on them):",
+    "",
+    setTable,
+    "",
     `Shipped defaults: ${JSON.stringify(report.defaults)}`,
   ];
+  if (report.wordVectors) {
+    lines.push(`Word vectors (an option, not shipped): ${report.wordVectors.words} of the benchmark's words found in ${report.wordVectors.file} (${report.wordVectors.dimensions} dimensions).`);
+  }
   lines.push(
     "",
     `Queries written by others (${report.thirdParty.rows[0]?.queries ?? 0}: the Playwright cases of dpadron10/tool-search-mcp; never tuned on), same index:`,
@@ -44,6 +62,8 @@ export function formatToolSearchReport(report: ToolSearchBenchReport): string {
   }
   const speed = report.speed;
   lines.push("", `Speed at ${speed.tools} tools, warm (after ${speed.warmUpRounds} untimed passes; the median of the timed passes): index built in ${speed.indexBuildMs} ms; search ${speed.microsecondsPerQuery} µs per query on average, p99 ${speed.p99Microseconds} µs (${speed.queries} searches).`);
+  const vectorSpeed = report.speedWithWordVectors;
+  if (vectorSpeed) lines.push(`With word vectors: index built in ${vectorSpeed.indexBuildMs} ms; search ${vectorSpeed.microsecondsPerQuery} µs per query on average, p99 ${vectorSpeed.p99Microseconds} µs.`);
   const goal = report.goal;
   const measured = report.rows.find((row) => row.arm === "defaults" && row.half === "measure");
   lines.push(
@@ -51,7 +71,10 @@ export function formatToolSearchReport(report: ToolSearchBenchReport): string {
     goal.met
       ? `Goal met: measure recall@5 ≥ ${goal.recallAt5}, MRR ≥ ${goal.mrr}, ≥ ${goal.minTools} tools, < ${goal.maxMicrosecondsPerQuery} µs per query.`
       : `Goal not met: measure recall@5 ${fixed(measured?.recallAt5)} (goal ≥ ${goal.recallAt5}), MRR ${fixed(measured?.mrr)} (≥ ${goal.mrr}), ${report.catalog.tools} tools (≥ ${goal.minTools}), ${speed.microsecondsPerQuery} µs per query (< ${goal.maxMicrosecondsPerQuery}). ` +
-          "Lexical search (BM25F, stems, synonyms, typo fixes) finds a tool only through words, stems and listed synonyms it shares with the query; word tables fitted to these queries would only hide that. Meaning beyond words needs an embedding model, which ctxkit does not ship; whether one would reach the goal is not measured here.",
+          "Lexical search (BM25F, Porter stems, synonyms, typo fixes, file and URL hints) finds a tool only through words, stems and listed synonyms it shares with the query; word tables fitted to these queries would only hide that. " +
+          (report.wordVectors
+            ? `Static word vectors (the "${wordVectorsArm}" row) widen only words the catalog lacks. A sentence-embedding model was not measured: none can be installed from npm without downloading weights.`
+            : "Static word vectors can be measured with --word-vectors; a sentence-embedding model was not measured: none can be installed from npm without downloading weights."),
   );
   return lines.join("\n");
 }

@@ -1,8 +1,10 @@
 import { loadSearchQueries, scoreSearch } from "../disclosure/run-search-quality.js";
-import { createToolSearchIndex, defaultToolSearchIndexOptions, type ToolSearchIndexOptions } from "../../tools/search/tool-search-index.js";
+import { toSearchTerms } from "../../tools/search/search-terms.js";
+import { createToolSearchIndex, defaultToolSearchIndexOptions, parameterDescriptions, parameterNames, type ToolSearchIndexOptions } from "../../tools/search/tool-search-index.js";
 import type { ToolDefinition } from "../../types/index.js";
 import { scoreToolSearchOptions, type ToolSearchScores } from "./score-tool-search.js";
-import { loadToolSearchEvaluation, type ToolSearchEvaluation } from "./tool-search-evaluation.js";
+import { loadToolSearchEvaluation, type ToolSearchEvaluation, type ToolSearchQuery } from "./tool-search-evaluation.js";
+import { readWordVectors } from "./read-word-vectors.js";
 import { tuneToolSearch } from "./tune-tool-search.js";
 
 export interface ToolSearchBenchOptions {
@@ -12,6 +14,8 @@ export interface ToolSearchBenchOptions {
   speedTools?: number;
   /** Whether to re-run the tuning on the tune half (a few seconds) and report what it finds. */
   retune?: boolean;
+  /** Static word vectors (wink's GloVe JSON or a GloVe .txt file): adds a row with them as an option. */
+  wordVectorsFile?: string;
 }
 
 /** Settings a row of the table names. */
@@ -24,18 +28,32 @@ export const toolSearchArms: ReadonlyArray<{ arm: string; options: ToolSearchInd
   { arm: "  without typo fixes", options: { typoWeight: 0 } },
   { arm: "  without parameter descriptions", options: { boost: { parameterDescriptions: 0 } } },
   { arm: "  without name coverage", options: { nameCoverage: 0 } },
+  { arm: "  without file and URL hints", options: { hintWeight: 0 } },
 ];
+
+/** The arm with word vectors, when `--word-vectors` gives some. */
+export const wordVectorsArm = "defaults + word vectors";
 
 export interface ToolSearchBenchRow extends Omit<ToolSearchScores, "misses"> {
   arm: string;
   half: "tune" | "measure";
 }
 
+export interface ToolSearchBenchSetRow extends ToolSearchBenchRow {
+  /** The first set of queries (the table issue 29's first stop printed), or round two (written later, before any result on them). */
+  set: ToolSearchQuery["set"];
+}
+
 export interface ToolSearchBenchReport {
   catalog: { tools: number; sources: ToolSearchEvaluation["sources"]; origin: ToolSearchEvaluation["origin"] };
   split: string;
   defaults: typeof defaultToolSearchIndexOptions;
+  /** Every query, both sets together. */
   rows: ToolSearchBenchRow[];
+  /** The main settings on each set of queries alone, so a table printed before round two can be compared. */
+  bySet: ToolSearchBenchSetRow[];
+  /** The word vectors `--word-vectors` read: words of the benchmark found in them, and their length. */
+  wordVectors?: { file: string; words: number; dimensions: number };
   /** Queries written by others (dpadron10/tool-search-mcp's Playwright cases), over the same index: never tuned on. */
   thirdParty: { origin: string; rows: Array<Omit<ToolSearchScores, "misses"> & { arm: string }> };
   /** Goal of the issue that asked for this evaluation, and whether the shipped defaults meet it. */
@@ -47,6 +65,8 @@ export interface ToolSearchBenchReport {
   retuned?: { options: ToolSearchIndexOptions; configurationsTried: number; measure: Omit<ToolSearchScores, "misses"> };
   /** Warm: after `warmUpRounds` untimed passes over the queries (JIT and caches settled); mean and p99 of the median timed pass. */
   speed: { tools: number; queries: number; warmUpRounds: number; indexBuildMs: number; microsecondsPerQuery: number; p99Microseconds: number };
+  /** The same with the word vectors of `--word-vectors` (each word's neighbours are found once, then cached). */
+  speedWithWordVectors?: ToolSearchBenchReport["speed"];
 }
 
 /**
@@ -57,20 +77,34 @@ export interface ToolSearchBenchReport {
  */
 export async function runToolSearchBench(options: ToolSearchBenchOptions = {}): Promise<ToolSearchBenchReport> {
   const evaluation = await loadToolSearchEvaluation(options.tauDirectory);
+  const tauQueries = options.tauDirectory === undefined ? [] : await loadSearchQueries(options.tauDirectory).catch(() => []);
+  const vectors = options.wordVectorsFile === undefined ? undefined : await readWordVectors(options.wordVectorsFile, benchmarkWords(evaluation, tauQueries.map((query) => query.query)));
+  const arms = [...toolSearchArms, ...(vectors === undefined ? [] : [{ arm: wordVectorsArm, options: { wordVectors: vectors.lookup } }])];
+  const mainArms = arms.filter(({ arm }) => !arm.startsWith(" "));
   const rows: ToolSearchBenchRow[] = [];
   let measureMisses: ToolSearchScores["misses"] = [];
-  for (const { arm, options: armOptions } of toolSearchArms) {
+  for (const { arm, options: armOptions } of arms) {
     for (const half of ["tune", "measure"] as const) {
       const { misses, ...scores } = scoreToolSearchOptions(evaluation.tools, evaluation.queries.filter((query) => query.half === half), armOptions);
       rows.push({ arm, half, ...scores });
       if (arm === "defaults" && half === "measure") measureMisses = misses;
     }
   }
-  const thirdPartyRows = toolSearchArms.slice(0, 3).map(({ arm, options: armOptions }) => {
+  const bySet: ToolSearchBenchSetRow[] = [];
+  for (const set of ["first", "round two"] as const) {
+    for (const { arm, options: armOptions } of mainArms) {
+      for (const half of ["tune", "measure"] as const) {
+        const { misses: _misses, ...scores } = scoreToolSearchOptions(evaluation.tools, evaluation.queries.filter((query) => query.half === half && query.set === set), armOptions);
+        bySet.push({ arm, set, half, ...scores });
+      }
+    }
+  }
+  const thirdPartyRows = mainArms.map(({ arm, options: armOptions }) => {
     const { misses: _misses, ...scores } = scoreToolSearchOptions(evaluation.tools, evaluation.thirdPartyQueries, armOptions);
     return { arm, ...scores };
   });
-  const speed = measureSpeed(evaluation.tools, evaluation.queries.map((query) => query.query), options.speedTools ?? 500);
+  const speedQueries = evaluation.queries.map((query) => query.query);
+  const speed = measureSpeed(evaluation.tools, speedQueries, options.speedTools ?? 500);
   const measured = rows.find((row) => row.arm === "defaults" && row.half === "measure")!;
   const goal = { recallAt5: 0.95, mrr: 0.85, minTools: 70, maxMicrosecondsPerQuery: 1000 };
   const report: ToolSearchBenchReport = {
@@ -78,23 +112,31 @@ export async function runToolSearchBench(options: ToolSearchBenchOptions = {}): 
     split: "by the right tool's name (FNV-1a parity): no tool of the measure half is seen while tuning",
     defaults: defaultToolSearchIndexOptions,
     rows,
+    bySet,
+    ...(vectors === undefined ? {} : { wordVectors: { file: options.wordVectorsFile!, words: vectors.words, dimensions: vectors.dimensions } }),
     thirdParty: { origin: evaluation.origin.thirdPartyQueries, rows: thirdPartyRows },
     goal: { ...goal, met: measured.recallAt5 >= goal.recallAt5 && measured.mrr >= goal.mrr && evaluation.tools.length >= goal.minTools && speed.microsecondsPerQuery < goal.maxMicrosecondsPerQuery },
     measureMisses,
     speed,
   };
-  if (options.tauDirectory !== undefined) {
-    const tauQueries = await loadSearchQueries(options.tauDirectory).catch(() => []);
-    if (tauQueries.length > 0) {
-      report.tau = toolSearchArms.slice(0, 3).map(({ arm, options: armOptions }) => ({ arm, ...scoreSearch(evaluation.tools, tauQueries, armOptions) }));
-    }
-  }
+  if (vectors !== undefined) report.speedWithWordVectors = measureSpeed(evaluation.tools, speedQueries, options.speedTools ?? 500, { wordVectors: vectors.lookup });
+  if (tauQueries.length > 0) report.tau = mainArms.map(({ arm, options: armOptions }) => ({ arm, ...scoreSearch(evaluation.tools, tauQueries, armOptions) }));
   if (options.retune) {
     const { tuned, configurationsTried } = tuneToolSearch(evaluation.tools, evaluation.queries.filter((query) => query.half === "tune"));
     const { misses: _misses, ...measure } = scoreToolSearchOptions(evaluation.tools, evaluation.queries.filter((query) => query.half === "measure"), tuned);
     report.retuned = { options: tuned, configurationsTried, measure };
   }
   return report;
+}
+
+/** Every word the index could look a vector up for: the tools' texts and every query, unstemmed. */
+function benchmarkWords(evaluation: ToolSearchEvaluation, moreQueries: readonly string[]): Set<string> {
+  const texts = [
+    ...evaluation.tools.flatMap((tool) => [tool.name, tool.description, parameterNames(tool.parameters).join(" "), parameterDescriptions(tool.parameters).join(" ")]),
+    ...[...evaluation.queries, ...evaluation.thirdPartyQueries].map((query) => query.query),
+    ...moreQueries,
+  ];
+  return new Set(texts.flatMap((text) => toSearchTerms(text, { stemming: false })));
 }
 
 /** Untimed passes over the queries before timing: the first searches run cold (JIT, inline caches). */
@@ -107,13 +149,13 @@ const timedRounds = 7;
  * of those the median pass's, so one pass slowed by another process on a shared machine does not
  * decide the result.
  */
-function measureSpeed(tools: readonly ToolDefinition[], queries: readonly string[], size: number): ToolSearchBenchReport["speed"] {
+function measureSpeed(tools: readonly ToolDefinition[], queries: readonly string[], size: number, options: ToolSearchIndexOptions = {}): ToolSearchBenchReport["speed"] {
   const catalog: ToolDefinition[] = tools.slice(0, size);
   for (let round = 2; catalog.length < size; round += 1) {
     for (const tool of tools) if (catalog.length < size) catalog.push({ ...tool, name: `${tool.name}_${round}` });
   }
   const buildStarted = performance.now();
-  const index = createToolSearchIndex(catalog);
+  const index = createToolSearchIndex(catalog, options);
   const indexBuildMs = performance.now() - buildStarted;
   for (let round = 0; round < warmUpRounds; round += 1) for (const query of queries) index.search(query, 5);
   const means: number[] = [];

@@ -4,6 +4,7 @@ import { readTauToolDefinitions } from "../disclosure/disclosure-catalog.js";
 import type { ToolDefinition } from "../../types/index.js";
 import catalogs from "../disclosure/fixtures/tool-search-catalogs.json" with { type: "json" };
 import written from "../disclosure/fixtures/tool-search-queries.json" with { type: "json" };
+import writtenRoundTwo from "../disclosure/fixtures/tool-search-queries-round-two.json" with { type: "json" };
 import thirdParty from "../disclosure/fixtures/tool-search-third-party-queries.json" with { type: "json" };
 
 /** One query of the evaluation: what a user or a model typed, and the tool names that answer it. */
@@ -14,6 +15,8 @@ export interface ToolSearchQuery {
   /** Tools as right as `tool` (`read_file` for "cat a text file" next to `read_text_file`). */
   accept: string[];
   half: "tune" | "measure";
+  /** Which set the query was written in: the first (the table of issue 29's first stop) or round two. */
+  set: "first" | "round two";
 }
 
 export interface ToolSearchEvaluation {
@@ -23,7 +26,7 @@ export interface ToolSearchEvaluation {
   queries: ToolSearchQuery[];
   /** Queries written by others for tools of these catalogs (never tuned on; scored whole). */
   thirdPartyQueries: ToolSearchQuery[];
-  origin: { catalogs: string; queries: string; thirdPartyQueries: string };
+  origin: { catalogs: string; queries: string; roundTwoQueries: string; thirdPartyQueries: string };
 }
 
 /** ctxkit's own name for an MCP server's tool, as `connectMcpServers` registers it. */
@@ -70,17 +73,29 @@ export async function loadToolSearchEvaluation(tauDirectory: string | undefined)
     const [server, name] = splitId(id);
     return server === "tau" ? name : mcpToolName(server, name);
   };
-  const entries: Array<{ query: string; tool: string; accept?: string[] }> = written.queries;
-  const queries = entries
-    .filter((entry) => hasTau || !entry.tool.startsWith("tau/"))
-    .map((entry): ToolSearchQuery => ({
-      query: entry.query,
-      tool: resolveId(entry.tool),
-      accept: (entry.accept ?? []).map(resolveId).filter((name) => seen.has(name)),
-      half: splitHalf(entry.tool),
-    }));
-  const thirdPartyQueries = thirdParty.queries.map((entry): ToolSearchQuery => ({ query: entry.query, tool: resolveId(entry.tool), accept: [], half: "measure" }));
-  return { tools, sources, queries, thirdPartyQueries, origin: { catalogs: catalogs.origin, queries: written.origin, thirdPartyQueries: thirdParty.origin } };
+  const sets: Array<[ToolSearchQuery["set"], Array<{ query: string; tool: string; accept?: string[] }>]> = [
+    ["first", written.queries],
+    ["round two", writtenRoundTwo.queries],
+  ];
+  const queries = sets.flatMap(([set, entries]) =>
+    entries
+      .filter((entry) => hasTau || !entry.tool.startsWith("tau/"))
+      .map((entry): ToolSearchQuery => ({
+        query: entry.query,
+        tool: resolveId(entry.tool),
+        accept: (entry.accept ?? []).map(resolveId).filter((name) => seen.has(name)),
+        half: splitHalf(entry.tool),
+        set,
+      })),
+  );
+  const thirdPartyQueries = thirdParty.queries.map((entry): ToolSearchQuery => ({ query: entry.query, tool: resolveId(entry.tool), accept: [], half: "measure", set: "first" }));
+  return {
+    tools,
+    sources,
+    queries,
+    thirdPartyQueries,
+    origin: { catalogs: catalogs.origin, queries: written.origin, roundTwoQueries: writtenRoundTwo.origin, thirdPartyQueries: thirdParty.origin },
+  };
 }
 
 function splitId(id: string): [string, string] {

@@ -15,6 +15,11 @@ const candidates: { [K in keyof Omit<Settings, "boost">]: Array<Settings[K]> } &
   typoWeight: [0, 0.5, 0.8, 1],
   lengthNormalisation: [0.2, 0.35, 0.5, 0.75],
   nameCoverage: [0, 0.5, 1, 2],
+  hintWeight: [0, 0.25, 0.5, 1],
+  // Word vectors are an option a caller brings; without them these settings change nothing.
+  vectorWeight: [0.5],
+  vectorMinSimilarity: [0.45],
+  vectorNeighbours: [3],
 };
 
 /** Smallest gain a change must bring to be kept: about one query of the tune half, so noise is not fitted. */

@@ -1,6 +1,7 @@
 // Deferred tools and tool search: a catalog of tools kept out of `tools`, a BM25 index over it,
 // the `tool_search` tool and the `call_tool` proxy, as one context policy.
 export { createToolSearchIndex, parameterNames, defaultToolSearchIndexOptions, type ToolSearchHit, type ToolSearchIndex, type ToolSearchIndexOptions } from "./tool-search-index.js";
+export type { WordVectorLookup } from "./word-vector-neighbours.js";
 export { createToolCatalog, type ToolCatalog } from "./tool-catalog.js";
 export { createToolSearchPolicy, type ToolSearchPolicy, type ToolSearchPolicyOptions } from "./create-tool-search-policy.js";
 export { createToolSearchTool, maxToolSearchLimit, type ToolSearchArgs } from "./create-tool-search-tool.js";

@@ -37,12 +37,12 @@ describe("createToolSearchIndex", () => {
 
   it("matches word beginnings and small typos, returns at most limit hits, best first", () => {
     const index = createToolSearchIndex(definitions);
-    expect(createToolSearchIndex(definitions, { prefix: true }).search("reserv", 5)[0]?.name).toBe("cancel_reservation");
+    expect(createToolSearchIndex(definitions, { prefix: true }).search("canc", 5)[0]?.name).toBe("cancel_reservation");
     expect(index.search("reservaton", 5)[0]?.name).toBe("cancel_reservation");
     const hits = index.search("cancel user flight files", 2);
     expect(hits).toHaveLength(2);
     expect(hits[0]!.score).toBeGreaterThanOrEqual(hits[1]!.score);
-    expect(createToolSearchIndex(definitions, { fuzzy: 0, prefix: false, typoWeight: 0, synonymWeight: 0 }).search("reserv", 5)).toEqual([]);
+    expect(createToolSearchIndex(definitions, { fuzzy: 0, prefix: false, typoWeight: 0, synonymWeight: 0 }).search("canc", 5)).toEqual([]);
   });
 
   it("finds a capitalised word of a description whole (JavaScript is not java + script only)", () => {
@@ -62,6 +62,48 @@ describe("createToolSearchIndex", () => {
     expect(top("go to example.com", 2)).toContain("mcp__playwright__browser_navigate");
     expect(top("hit escape")).toEqual(["mcp__playwright__browser_press_key"]);
     expect(top("make a folder")).toEqual(["mcp__filesystem__create_directory"]);
+  });
+
+  it("meets a verb and its nouns at one Porter stem (reserve / reservation, reviewers / review)", () => {
+    const catalog = [
+      { name: "book_reservation", description: "Book a reservation.", parameters: { type: "object", properties: {} } },
+      { name: "list_seats", description: "List the seats of a flight.", parameters: { type: "object", properties: {} } },
+      { name: "get_reviews", description: "Get the reviews on a pull request.", parameters: { type: "object", properties: {} } },
+      { name: "get_comments", description: "Get the comments on a pull request.", parameters: { type: "object", properties: {} } },
+    ];
+    const index = createToolSearchIndex(catalog);
+    expect(index.search("reserve a flight", 1).map((hit) => hit.name)).toEqual(["book_reservation"]);
+    expect(index.search("what did the reviewers say on the pull request", 1).map((hit) => hit.name)).toEqual(["get_reviews"]);
+    expect(createToolSearchIndex(catalog, { stemming: false }).search("reserve", 5)).toEqual([]);
+  });
+
+  it("reads a file name in the query as asking for a file tool, and a web address as asking for a URL", () => {
+    const catalog = [
+      { name: "read_text_file", description: "Read the complete contents of a file as text.", parameters: { type: "object", properties: { path: { type: "string" } } } },
+      { name: "retrieve_page_markdown", description: "Retrieve the contents of a page as Markdown.", parameters: { type: "object", properties: { page_id: { type: "string" } } } },
+      { name: "navigate", description: "Navigate to a URL.", parameters: { type: "object", properties: { url: { type: "string" } } } },
+      { name: "open_nodes", description: "Open specific nodes by their names.", parameters: { type: "object", properties: { names: { type: "array" } } } },
+    ];
+    const first = (query: string, options = {}) => createToolSearchIndex(catalog, options).search(query, 1).map((hit) => hit.name);
+    expect(first("print contents of report.txt")).toEqual(["read_text_file"]);
+    expect(first("print contents of report.txt", { hintWeight: 0 })).toEqual(["retrieve_page_markdown"]);
+    expect(first("try google.com")).toEqual(["navigate"]);
+    expect(first("try google.com", { hintWeight: 0 })).toEqual([]);
+  });
+
+  it("widens a word the catalog lacks by its nearest catalog words when word vectors are given, and only such a word", () => {
+    const catalog = [
+      { name: "cancel_reservation", description: "Cancel the whole reservation.", parameters: { type: "object", properties: {} } },
+      { name: "cancel_order", description: "Cancel a pending order.", parameters: { type: "object", properties: {} } },
+    ];
+    // Three-dimensional stand-ins for GloVe vectors: "booking" points where "reservation" does.
+    const vectors: Record<string, number[]> = { booking: [1, 0.1, 0], reservation: [0.9, 0.2, 0], order: [0, 1, 0], cancel: [0, 0, 1], whole: [0.2, 0, 0.9], pending: [0, 0.7, 0.7] };
+    const withVectors = createToolSearchIndex(catalog, { wordVectors: (word) => vectors[word] });
+    expect(createToolSearchIndex(catalog).search("booking", 5)).toEqual([]);
+    expect(withVectors.search("booking", 5).map((hit) => hit.name)).toEqual(["cancel_reservation"]);
+    // "order" is a catalog word: its neighbours are not added, so its scores are those without vectors.
+    expect(withVectors.search("order", 5)).toEqual(createToolSearchIndex(catalog).search("order", 5));
+    expect(createToolSearchIndex(catalog, { wordVectors: (word) => vectors[word], vectorWeight: 0 }).search("booking", 5)).toEqual([]);
   });
 
   it("ranks the tool whose name the query covers above tools that share only the verb", () => {

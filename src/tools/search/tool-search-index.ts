@@ -3,7 +3,9 @@ import type { ToolDefinition } from "../../types/index.js";
 import { buildAbbreviationTable, buildSynonymTable } from "./action-synonyms.js";
 import { toSearchTerms } from "./search-terms.js";
 import { stemWord } from "./stem-word.js";
+import { queryHintWords } from "./query-hints.js";
 import { createTypoCorrector } from "./typo-corrector.js";
+import { createWordNeighbourFinder, type WordVectorLookup } from "./word-vector-neighbours.js";
 
 // fastest-levenshtein is loaded by the first fuzzy lookup, not when the index module is imported (the CLI's start).
 const requireFromHere = createRequire(import.meta.url);
@@ -30,6 +32,16 @@ export interface ToolSearchIndexOptions {
   lengthNormalisation?: number;
   /** Bonus for the share of a tool name's words the query matched: score × (1 + nameCoverage × share) (default 1). */
   nameCoverage?: number;
+  /** Weight of the word a file name or a URL in the query implies ("notes.txt" → file, "example.com" → url; default 0.5). */
+  hintWeight?: number;
+  /** Static word vectors (optional; none ship): a query word also searches the catalog's nearest words. */
+  wordVectors?: WordVectorLookup;
+  /** Weight of a word-vector neighbour, times its cosine similarity (default 0.5). */
+  vectorWeight?: number;
+  /** Least cosine similarity for a neighbour (default 0.45). */
+  vectorMinSimilarity?: number;
+  /** Most neighbours per query word (default 3). */
+  vectorNeighbours?: number;
 }
 
 export interface ToolSearchHit {
@@ -44,7 +56,7 @@ export interface ToolSearchIndex {
   readonly size: number;
 }
 
-export const defaultToolSearchIndexOptions: Required<Omit<ToolSearchIndexOptions, "boost">> & { boost: Required<NonNullable<ToolSearchIndexOptions["boost"]>> } = {
+export const defaultToolSearchIndexOptions: Required<Omit<ToolSearchIndexOptions, "boost" | "wordVectors">> & { boost: Required<NonNullable<ToolSearchIndexOptions["boost"]>> } = {
   boost: { name: 3, description: 1, parameters: 1, parameterDescriptions: 0.5 },
   fuzzy: 0,
   prefix: false,
@@ -53,6 +65,10 @@ export const defaultToolSearchIndexOptions: Required<Omit<ToolSearchIndexOptions
   typoWeight: 0.8,
   lengthNormalisation: 0.75,
   nameCoverage: 1,
+  hintWeight: 0.5,
+  vectorWeight: 0.5,
+  vectorMinSimilarity: 0.45,
+  vectorNeighbours: 3,
 };
 
 /** Longest query the index reads; a model could send a whole document as the query. */
@@ -107,6 +123,7 @@ export function createToolSearchIndex(tools: readonly ToolDefinition[], options:
   const synonyms = settings.synonymWeight > 0 ? stemTable(buildSynonymTable(), settings.stemming) : new Map<string, string[]>();
   const abbreviations = stemTable(buildAbbreviationTable(), settings.stemming);
   const corrector = settings.typoWeight > 0 ? createTypoCorrector(stemOf.keys()) : undefined;
+  const vectorNeighbours = options.wordVectors !== undefined && settings.vectorWeight > 0 ? createWordNeighbourFinder(stemOf.keys(), options.wordVectors) : undefined;
   return {
     size: tools.length,
     search(query, limit) {
@@ -117,6 +134,8 @@ export function createToolSearchIndex(tools: readonly ToolDefinition[], options:
         if (weights.size >= maxQueryTerms && !weights.has(term)) return;
         weights.set(term, Math.max(weight, weights.get(term) ?? 0));
       };
+      // "notes.txt", "https://example.com": what the query names says which kind of tool it wants.
+      if (settings.hintWeight > 0) for (const hint of queryHintWords(text)) weigh(settings.stemming ? stemWord(hint) : hint, settings.hintWeight);
       for (const word of toSearchTerms(text, { stemming: false })) {
         const term = settings.stemming ? stemWord(word) : word;
         weigh(term, 1);
@@ -125,6 +144,12 @@ export function createToolSearchIndex(tools: readonly ToolDefinition[], options:
         for (const correction of corrections) weigh(correction, settings.typoWeight);
         for (const known of [term, ...corrections]) for (const synonym of synonyms.get(known) ?? []) weigh(synonym, settings.synonymWeight * (known === term ? 1 : settings.typoWeight));
         if (settings.prefix && term.length >= 3) for (const word of wordsStartingWith(vocabulary, term)) weigh(word, prefixWeight);
+        // Only for a word the catalog does not have ("booking", "voucher"): a word it has is matched
+        // already, and widening it too added more wrong tools than right ones on the tune half.
+        const unknown = !postings.has(term) && !stemOf.has(word);
+        for (const { word: neighbour, similarity } of (unknown ? vectorNeighbours : undefined)?.neighbours(word, settings.vectorNeighbours, settings.vectorMinSimilarity) ?? []) {
+          weigh(stemOf.get(neighbour) ?? neighbour, settings.vectorWeight * similarity);
+        }
         if (settings.fuzzy > 0 && !postings.has(term)) for (const word of fuzzyMatches(vocabulary, term, settings.fuzzy)) weigh(word, fuzzyWeight);
       }
       // "look up", "go to", "file name": two words typed apart that the catalog or the synonyms write as one.
