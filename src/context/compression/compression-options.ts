@@ -44,6 +44,19 @@ export interface CompressionOptions {
    * sooner, and those lose lines: 0.941 against 0.968).
    */
   archiveShare?: number;
+  /**
+   * A needed batch compacts fully only when clearing and archives leave the context above this
+   * share of the window; under it, the archives are enough even though the target is missed
+   * (default: the target, which always compacts when archives miss it).
+   */
+  compactionFloor?: number;
+  /** The archive share of early (optional) batches (default: `archiveShare`). */
+  earlyArchiveShare?: number;
+  /**
+   * An early batch clears only results whose stubs, and archives only turns whose archives, keep
+   * this share of their identifiers (default 0).
+   */
+  earlyCoverage?: number;
   /** Price of a cached input token relative to an uncached one (default 0.1, Anthropic and OpenAI). */
   cachedPriceRatio?: number;
   /**
@@ -97,6 +110,9 @@ export interface CompressionSettings {
   earlyLayers: "clearing" | "archive";
   earlyMinTokens: number;
   archiveShare: number;
+  compactionFloor: number;
+  earlyArchiveShare: number;
+  earlyCoverage: number;
   stubShare: number;
   summarizer: Summarizer;
   /** True when `summarizer` is a model (given, and not the built-in deterministic one). */
@@ -136,6 +152,9 @@ export function resolveCompressionSettings(options: CompressionOptions): Compres
     earlyLayers: options.earlyLayers ?? "archive",
     earlyMinTokens: options.earlyMinTokens ?? 10_000,
     archiveShare: options.archiveShare ?? (window >= 32_000 ? 0.8 : 0.6),
+    earlyCoverage: options.earlyCoverage ?? 0,
+    earlyArchiveShare: options.earlyArchiveShare ?? options.archiveShare ?? (window >= 32_000 ? 0.8 : 0.6),
+    compactionFloor: Math.max(options.compactionFloor ?? target, target),
     stubShare: options.stubShare ?? 0.3,
     summarizer: options.summarizer ?? createDeterministicSummarizer(),
     hasModelSummarizer: options.summarizer !== undefined && options.summarizer.name !== "deterministic",
