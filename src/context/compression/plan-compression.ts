@@ -113,7 +113,7 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
     }
     for (const [index, range] of [...replaced.entries()].reverse()) archived.splice(range.start, range.end - range.start, archives[index]!);
     const step = `archived ${turns} turns`;
-    if (consider(withClearing(clear(archived), project, { archivedTurns: turns, fullCompaction: false, steps: [step] }))) return best;
+    if (replaced.length > 0 && consider(withClearing(clear(archived), project, { archivedTurns: turns, fullCompaction: false, steps: [step] }))) return best;
   }
   if (input.layers === "archive") return best;
   // Archives keep their turns' fact lines and a full compaction does not: when clearing and
