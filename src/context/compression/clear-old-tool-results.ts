@@ -1,6 +1,7 @@
 import { toolCallsOf, type Message, type ToolCallPart } from "../../types/index.js";
 import type { BlobCollector } from "./blob-store.js";
 import { blobIdOfMessage, frozenTextOf, isCompressedMessage, isPreviewMessage } from "./markers.js";
+import { identifierCoverage } from "./archive-coverage.js";
 import { createToolResultStub } from "./tool-result-stub.js";
 import { describeCall } from "./unit-source.js";
 
@@ -15,6 +16,8 @@ export interface ClearingOptions {
   factShare?: number;
   /** Results from this index on are never cleared (the newest turn: the model has not seen them yet). */
   protectFrom?: number;
+  /** Clear only results whose stub keeps at least this share of their identifiers (see `identifierCoverage`). */
+  minCoverage?: number;
 }
 
 export interface ClearingPlan {
@@ -65,6 +68,7 @@ export function planToolResultClearing(messages: readonly Message[], options: Cl
     });
     const saved = tokens - options.countMessage(stub);
     if (saved <= 0) continue;
+    if (options.minCoverage !== undefined && identifierCoverage(message.content, stub.content) < options.minCoverage) continue;
     next[index] = stub;
     cleared += 1;
     freedTokens += saved;

@@ -35,7 +35,9 @@ export function extractFactLines(text: string, options: FactLineOptions): string
     const fresh = extractIdentifiers(line).filter((identifier) => !seen.has(identifier) && !(options.isKnown?.(identifier) ?? false));
     for (const identifier of fresh) seen.add(identifier);
     if (!error && fresh.length === 0) continue;
-    picked.push({ order, line: clipAround(line, fresh[0], maxLineChars), error });
+    // A long line (JSON on one line, minified code) keeps a window around each of its new
+    // identifiers that no earlier window of it covers: one window would keep the first fact only.
+    for (const [piece, window] of windowsAround(line, fresh, maxLineChars).entries()) picked.push({ order: order + piece / (fresh.length + 1), line: window, error });
   }
   const kept = new Set<number>();
   let size = 0;
@@ -47,6 +49,22 @@ export function extractFactLines(text: string, options: FactLineOptions): string
     }
   }
   return picked.filter((entry) => kept.has(entry.order)).map((entry) => entry.line);
+}
+
+function windowsAround(line: string, identifiers: readonly string[], maxChars: number): string[] {
+  if (line.length <= maxChars || identifiers.length === 0) return [clipAround(line, identifiers[0], maxChars)];
+  const windows: Array<{ from: number; text: string }> = [];
+  for (const identifier of identifiers) {
+    // Covered means with a third of a window of context on each side (or the line's end): a fact
+    // cut off at a window's edge has lost what it was about.
+    const at = line.indexOf(identifier);
+    const from = Math.max(0, at - Math.floor(maxChars / 3));
+    const to = Math.min(line.length, at + identifier.length + Math.floor(maxChars / 3));
+    if (windows.some((window) => from >= window.from && to <= window.from + window.text.length)) continue;
+    const text = clipAround(line, identifier, maxChars);
+    windows.push({ from: line.indexOf(text), text });
+  }
+  return windows.sort((a, b) => a.from - b.from).map((window) => window.text);
 }
 
 function clipAround(line: string, identifier: string | undefined, maxChars: number): string {

@@ -79,8 +79,9 @@ describe("ctxkit layered compression before a call", () => {
 
   it("archives older turns early, keeping their results' fact lines verbatim, with the deterministic summariser", async () => {
     // About 27k tokens in a 60k window: past the early trigger, far from the 80% one. These turns
-    // are nearly all tool output, so archive lines only beat stubs when they keep less of it.
-    const { policy } = layered({ contextWindow: 60_000, expectedRemainingCalls: 30, earlyKeepShare: 0.2, archiveShare: 0.2 });
+    // are nearly all tool output, so archive lines only beat stubs when they keep less of it (and
+    // early batches then may lose identifiers: earlyCoverage 0).
+    const { policy } = layered({ contextWindow: 60_000, expectedRemainingCalls: 30, earlyKeepShare: 0.2, earlyArchiveShare: 0.2, earlyCoverage: 0 });
     const messages = readingSession(8, 80);
     const after = applyEdits(messages, (await policy.prepareContext!(contextState(messages)))!);
     expect(policy.stats().reasons[0]).toMatch(/cache economics/);

@@ -71,6 +71,7 @@ export function createLayeredPolicy(settings: CompressionSettings): CompressionP
           // Archive lines cost no model call (they are extractive), so early batches may use them;
           // a full compaction asks the summariser, which only a needed batch may do.
           layers: mode.kind === "early" ? settings.earlyLayers : "all",
+          ...(early ? { archiveShare: settings.earlyArchiveShare, minCoverage: settings.earlyCoverage } : {}),
           batch: batch + 1,
           now: state.now,
           signal: state.signal,

@@ -2,6 +2,7 @@ import type { Message } from "../../types/index.js";
 import type { StablePrefix } from "../stable-prefix.js";
 import type { SummarySource } from "./summarizer.js";
 import { unionOfSources } from "../external-content/message-provenance.js";
+import { archiveCoverage } from "./archive-coverage.js";
 import { createArchiveMessage, findArchiveRanges } from "./archive-turns.js";
 import { groupIntoUnits } from "./conversation-units.js";
 import { planToolResultClearing } from "./clear-old-tool-results.js";
@@ -34,6 +35,13 @@ export interface PlanInput {
   signal?: AbortSignal;
   /** The prefix as sent, for an in-band summary request (see `CompressionOptions.summaryRequest`). */
   prefix?: StablePrefix;
+  /** The archive lines' share of the turns they replace (default `settings.archiveShare`). */
+  archiveShare?: number;
+  /**
+   * Clear only results whose stubs, and archive only turns whose archives, keep at least this share
+   * of their identifiers (see `identifierCoverage`): for optional batches, which must not lose facts.
+   */
+  minCoverage?: number;
   /** The prompt cache went cold: an in-band request would be served from no cache. */
   cacheCold?: boolean;
 }
@@ -66,6 +74,7 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
       countMessage: meter.countMessage,
       blobs: settings.blobs,
       factShare: settings.stubShare,
+      ...(input.minCoverage === undefined ? {} : { minCoverage: input.minCoverage }),
       batch: input.batch,
       now: input.now,
     });
@@ -86,23 +95,30 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
   let turns = 0;
   if (ranges.length > 0) {
     const archives: Message[] = [];
+    const replaced: typeof ranges = [];
     for (const range of ranges) {
       // Room for the turns' fact lines: a share of what they held, at least 80 tokens a turn.
       const sourceTokens = range.sources.reduce((sum, source) => sum + source.text.length, 0) / CHARS_PER_TOKEN;
-      const maxTokens = Math.max(100, 80 * range.sources.length, Math.round(sourceTokens * settings.archiveShare));
+      const maxTokens = Math.max(100, 80 * range.sources.length, Math.round(sourceTokens * (input.archiveShare ?? settings.archiveShare)));
       const known = frozenTextBefore(messages, range.start, archives);
       // Archive lines are extractive (each turn's call and its results' fact lines, verbatim): no
       // model call, so an archive costs nothing but the cache rebuild it causes — and keeps the
       // lines a model summary most often loses. Only a full compaction asks the summariser.
       const lines = summarizeTurns({ purpose: "turns", sources: range.sources, maxTokens, ...(known ? { known } : {}) });
+      // An optional batch must not lose facts: turns whose archive would drop identifiers stay as they are.
+      if (input.minCoverage !== undefined && archiveCoverage(range.sources, lines, known) < input.minCoverage) continue;
       archives.push(createArchiveMessage(range, lines, input.batch, input.now, unionOfSources(messages.slice(range.start, range.end))));
+      replaced.push(range);
       turns += range.sources.length;
     }
-    for (const [index, range] of [...ranges.entries()].reverse()) archived.splice(range.start, range.end - range.start, archives[index]!);
+    for (const [index, range] of [...replaced.entries()].reverse()) archived.splice(range.start, range.end - range.start, archives[index]!);
     const step = `archived ${turns} turns`;
-    if (consider(withClearing(clear(archived), project, { archivedTurns: turns, fullCompaction: false, steps: [step] }))) return best;
+    if (replaced.length > 0 && consider(withClearing(clear(archived), project, { archivedTurns: turns, fullCompaction: false, steps: [step] }))) return best;
   }
   if (input.layers === "archive") return best;
+  // Archives keep their turns' fact lines and a full compaction does not: when clearing and
+  // archives already bring the context under the compaction floor, the run goes on without one.
+  if (!hard && best.steps.length > 0 && best.projectedTokens <= settings.contextWindow * settings.compactionFloor) return best;
 
   const range = findCompactionRange(messages, firstKept + 1, tailStart);
   if (range !== undefined) {
