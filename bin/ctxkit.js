@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { execFileSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { createRequire } from "node:module";
@@ -8,6 +7,8 @@ import { fileURLToPath } from "node:url";
 // In a fresh clone (`npm ci && npx ctxkit demo`) dist/ is built on first use; an installed package
 // ships dist/ and never builds (no install scripts run on a user's machine).
 const root = fileURLToPath(new URL("..", import.meta.url));
+// Required only to build: node:child_process and what it loads cost a start that builds nothing ~10 ms.
+const execFileSync = (...args) => createRequire(import.meta.url)("node:child_process").execFileSync(...args);
 if (!existsSync(`${root}dist/cli/main.js`) && existsSync(`${root}src/cli/main.ts`)) {
   process.stderr.write("ctxkit: building dist/ (first run in this clone)…\n");
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
