@@ -8,9 +8,9 @@
 // and data files the CLI opens by path.
 //
 // Usage: node scripts/bundle-cli.mjs   (after `tsc -p tsconfig.build.json`; `npm run build` runs both)
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { isAbsolute, relative } from "node:path";
+import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -34,17 +34,67 @@ const keepModuleUrls = {
   },
 };
 
-rmSync(outDir, { recursive: true, force: true });
-const bundle = await rolldown({
-  input: { main: `${root}dist/cli/main.js`, "termination-signals": `${root}dist/cli/termination-signals.js` },
-  platform: "node",
-  // Node's modules and the dependencies are imported as they are, at the moment they were before.
-  external: (id) => !id.startsWith(".") && !isAbsolute(id),
-  plugins: [keepModuleUrls],
-  logLevel: "warn",
-});
-try {
-  await bundle.write({ dir: outDir, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js", sourcemap: false });
-} finally {
-  await bundle.close();
+/** The compiled modules `file` imports statically, and theirs (tsc writes `from "./x.js"`). */
+function staticClosure(file, into = new Set()) {
+  if (into.has(file)) return into;
+  into.add(file);
+  for (const [, specifier] of readFileSync(file, "utf8").matchAll(/^(?:import|export)\b[^;]*?["'](\.{1,2}\/[^"']+)["'];?$/gm)) {
+    staticClosure(join(dirname(file), specifier), into);
+  }
+  return into;
 }
+
+const entries = { main: `${root}dist/cli/main.js`, "termination-signals": `${root}dist/cli/termination-signals.js` };
+const helpTexts = [`${root}dist/cli/commands/run-help.js`, `${root}dist/cli/commands/chat-help.js`];
+
+/** Bundles the CLI with these chunk groups; returns the chunks written. */
+async function bundleInto(groups) {
+  rmSync(outDir, { recursive: true, force: true });
+  const bundle = await rolldown({
+    input: entries,
+    platform: "node",
+    // Node's modules and the dependencies are imported as they are, at the moment they were before.
+    external: (id) => !id.startsWith(".") && !isAbsolute(id),
+    // Entry chunks may export more than their module does (groups move modules between chunks).
+    preserveEntrySignatures: "allow-extension",
+    plugins: [keepModuleUrls],
+    logLevel: "warn",
+  });
+  try {
+    const { output } = await bundle.write({
+      dir: outDir,
+      format: "esm",
+      entryFileNames: "[name].js",
+      chunkFileNames: "[name]-[hash].js",
+      sourcemap: false,
+      // A group takes the modules it names only: what `--help` loads stays out of the big chunks.
+      ...(groups.length > 0 ? { codeSplitting: { includeDependenciesRecursively: false, groups } } : {}),
+    });
+    return output.filter((item) => item.type === "chunk");
+  } finally {
+    await bundle.close();
+  }
+}
+
+// First the automatic split, to see which modules `ctxkit --help` and `ctxkit run --help` load:
+// the entries' chunks and the help texts', with the chunks they import.
+const automatic = await bundleInto([]);
+const chunkNamed = new Map(automatic.map((chunk) => [chunk.fileName, chunk]));
+const helpChunks = automatic.filter((chunk) => chunk.isEntry || chunk.moduleIds.some((id) => helpTexts.includes(id)));
+const light = new Set();
+for (const pending = [...helpChunks]; pending.length > 0; ) {
+  const chunk = pending.pop();
+  if (chunk.moduleIds.every((id) => light.has(id)) && chunk.moduleIds.length > 0) continue;
+  for (const id of chunk.moduleIds) light.add(id);
+  pending.push(...chunk.imports.map((name) => chunkNamed.get(name)).filter((next) => next !== undefined));
+}
+
+// Then what `ctxkit run` imports before its first request goes into one chunk, where the automatic
+// split made some 50 (each resolved, read and linked on its own), and each provider into one, loaded
+// when a run chooses it (the default one first: what the providers share goes with it).
+const runPath = new Set([...staticClosure(`${root}dist/cli/commands/run-command.js`)].filter((file) => !light.has(file)));
+const providers = ["openai-compatible", "anthropic", "openai-responses", "llama"].map((name) => {
+  const modules = new Set([...staticClosure(`${root}dist/providers/${name}/create-${name}.js`)].filter((file) => !light.has(file) && !runPath.has(file)));
+  return { name: `provider-${name}`, test: (id) => modules.has(id) };
+});
+await bundleInto([{ name: "run", test: (id) => runPath.has(id) }, ...providers]);
