@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-// Bundles the compiled CLI (dist/cli/main.js and what it imports) into a few chunks in
+// Bundles the compiled CLI (dist/cli/main.js and what it imports) into a few CommonJS chunks in
 // dist/cli-bundle/, which bin/ctxkit.js runs. Start-up (issue 30, item 6): Node resolves, reads and
-// compiles each ES module on its own, and a run imports some 360 of ctxkit's modules before its first
-// request; as a few chunks the same code loads in a fraction of the time. Each dynamic `import()`
-// stays a chunk of its own, loaded when first used, and third-party packages stay imports from
-// node_modules. dist/ keeps every module unbundled for the library's entry points, and the workers
-// and data files the CLI opens by path.
+// links each ES module on its own, and a run imported some 360 of ctxkit's modules before its first
+// request; as a few chunks the same code loads in a fraction of the time. CommonJS because Node's
+// loader for it is ready when a process starts, while the ES module loader first loads itself (about
+// as much again as `ctxkit --help` does otherwise). Each dynamic `import()` of ctxkit's own code
+// stays a chunk of its own, required when first used; third-party packages stay where they are in
+// node_modules, `import()`ed as before (valibot, the one required at start, ships CommonJS too).
+// dist/ keeps every module unbundled for the library's entry points, and the workers and data files
+// the CLI opens by path.
 //
 // Usage: node scripts/bundle-cli.mjs   (after `tsc -p tsconfig.build.json`; `npm run build` runs both)
 import { readFileSync, rmSync } from "node:fs";
@@ -63,9 +66,9 @@ async function bundleInto(groups) {
   try {
     const { output } = await bundle.write({
       dir: outDir,
-      format: "esm",
-      entryFileNames: "[name].js",
-      chunkFileNames: "[name]-[hash].js",
+      format: "cjs",
+      entryFileNames: "[name].cjs",
+      chunkFileNames: "[name]-[hash].cjs",
       sourcemap: false,
       // A group takes the modules it names only: what `--help` loads stays out of the big chunks.
       ...(groups.length > 0 ? { codeSplitting: { includeDependenciesRecursively: false, groups } } : {}),

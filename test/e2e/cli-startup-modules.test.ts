@@ -84,12 +84,13 @@ describe("what the CLI loads before it needs it", () => {
     // What it does load: the config schema's validator (and nothing unlisted slips in unseen).
     expect(packages).toEqual(["valibot"]);
     // ctxkit's own code: chunks of the bundle only (a module of dist/ loaded beside them would be a
-    // second copy), and a handful of them (the run path and the chosen provider are a chunk each) where some 360 modules loaded unbundled. The providers not
-    // chosen are chunks of their own, not loaded.
+    // second copy), and a handful of them (the run path and the chosen provider are a chunk each)
+    // where some 360 modules loaded unbundled. The providers not chosen are chunks of their own.
     const own = ownModulesIn(urls);
     expect(own.filter((url) => !url.includes("/dist/cli-bundle/")), "every own module comes from the bundle").toEqual([]);
+    expect(own.length).toBeGreaterThan(0);
     expect(own.length).toBeLessThanOrEqual(10);
-    expect(own.filter((url) => /\/provider-(anthropic|openai-responses|llama)-[^/]*\.js$/.test(url))).toEqual([]);
+    expect(own.filter((url) => /\/provider-(anthropic|openai-responses|llama)-[^/]*\.c?js$/.test(url))).toEqual([]);
   });
 
   it("a run on a UTC host starts ICU for no number or date before its first request", async () => {
