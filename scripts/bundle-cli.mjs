@@ -67,6 +67,8 @@ async function bundleInto(groups) {
     const { output } = await bundle.write({
       dir: outDir,
       format: "cjs",
+      // The modules were ES modules, strict mode included.
+      strict: true,
       entryFileNames: "[name].cjs",
       chunkFileNames: "[name]-[hash].cjs",
       sourcemap: false,
