@@ -44,8 +44,9 @@ interface Probe {
 
 /**
  * CLI start-up, side by side: a bare `node -e ''`, `ctxkit --help`, `ctxkit run --help`, and the start
- * of a real run (spawn until the first model request reaches a local OpenAI-compatible server). The
- * probes are interleaved run by run, so a busy moment of the machine hits each of them alike.
+ * of a real run (spawn until the first model request reaches a local OpenAI-compatible server; the
+ * process is then killed, so the rest of the run does not overlap the next probe). The probes are
+ * interleaved run by run, so a busy moment of the machine hits each of them alike.
  */
 export async function runStartupBench(runs: number): Promise<StartupBenchResult> {
   const server = await startOpenAIModelServer(() => "Done.");
@@ -83,18 +84,22 @@ function timeProbe(probe: Probe, home: string, requestCount: () => number): Prom
     const started = performance.now();
     const child = spawn(process.execPath, probe.args, { cwd: home, env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), NO_COLOR: "1" }, stdio: "ignore" });
     let poll: NodeJS.Timeout | undefined;
+    let requestedAfter: number | undefined;
     if (probe.until === "first-request") {
       poll = setInterval(() => {
         if (requestCount() > before) {
           clearInterval(poll);
-          resolve(performance.now() - started);
+          requestedAfter = performance.now() - started;
+          // The rest of the run is not measured, and must not run on beside the next probe.
+          child.kill("SIGKILL");
         }
       }, 2);
     }
     child.once("error", reject);
     child.once("exit", () => {
       clearInterval(poll);
-      if (probe.until === "exit" || requestCount() > before) resolve(performance.now() - started);
+      if (probe.until === "exit") resolve(performance.now() - started);
+      else if (requestedAfter !== undefined || requestCount() > before) resolve(requestedAfter ?? performance.now() - started);
       else reject(new Error(`${probe.name} exited before it sent a model request`));
     });
   });
