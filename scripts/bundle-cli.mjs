@@ -3,16 +3,17 @@
 // dist/cli-bundle/, which bin/ctxkit.js runs. Start-up (issue 30, item 6): Node resolves, reads and
 // links each ES module on its own, and a run imported some 360 of ctxkit's modules before its first
 // request; as a few chunks the same code loads in a fraction of the time. CommonJS because Node's
-// loader for it is ready when a process starts, while the ES module loader first loads itself (about
-// as much again as `ctxkit --help` does otherwise). Each dynamic `import()` of ctxkit's own code
-// stays a chunk of its own, required when first used; third-party packages stay where they are in
-// node_modules, `import()`ed as before (valibot, the one required at start, ships CommonJS too).
+// loader for it is ready when a process starts, while the ES module loader is loaded on first use.
+// Each dynamic `import()` of ctxkit's own code stays a chunk of its own, required when first used;
+// third-party packages stay where they are in node_modules: `import()`ed as before, and the few
+// imported statically are required (each must ship CommonJS: checked below, as Node 20 cannot
+// require an ES module).
 // dist/ keeps every module unbundled for the library's entry points, and the workers and data files
 // the CLI opens by path.
 //
 // Usage: node scripts/bundle-cli.mjs   (after `tsc -p tsconfig.build.json`; `npm run build` runs both)
 import { readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { createRequire, isBuiltin } from "node:module";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -102,4 +103,15 @@ const providers = ["openai-compatible", "anthropic", "openai-responses", "llama"
   const modules = new Set([...staticClosure(`${root}dist/providers/${name}/create-${name}.js`)].filter((file) => !light.has(file) && !runPath.has(file)));
   return { name: `provider-${name}`, test: (id) => modules.has(id) };
 });
-await bundleInto([{ name: "run", test: (id) => runPath.has(id) }, ...providers]);
+const chunks = await bundleInto([{ name: "run", test: (id) => runPath.has(id) }, ...providers]);
+
+// A package the chunks require must load as CommonJS; otherwise its import belongs behind `import()`.
+const requireFromBundle = createRequire(`${outDir}/main.cjs`);
+for (const name of new Set(chunks.flatMap((chunk) => [...chunk.code.matchAll(/\brequire\("([^".][^"]*)"\)/g)].map((match) => match[1])))) {
+  if (isBuiltin(name)) continue;
+  try {
+    requireFromBundle(name);
+  } catch (error) {
+    throw new Error(`The CLI's bundle requires ${name}, which does not load as CommonJS (${error.code ?? error.message}). Import it with \`await import("${name}")\` where it is used.`);
+  }
+}
