@@ -1,38 +1,51 @@
 #!/usr/bin/env node
-import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { dirname } from "node:path";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+// CommonJS (bin/package.json): Node's CommonJS loader is ready at start, its ES module loader is not.
+"use strict";
+const { existsSync, statSync } = require("node:fs");
+const { dirname } = require("node:path");
 
 // In a fresh clone (`npm ci && npx ctxkit demo`) dist/ is built on first use; an installed package
 // ships dist/ and never builds (no install scripts run on a user's machine).
-const root = fileURLToPath(new URL("..", import.meta.url));
+const root = `${dirname(__dirname)}/`;
+// Required only to build: node:child_process and what it loads cost a start that builds nothing ~10 ms.
+const execFileSync = (...args) => require("node:child_process").execFileSync(...args);
 if (!existsSync(`${root}dist/cli/main.js`) && existsSync(`${root}src/cli/main.ts`)) {
   process.stderr.write("ctxkit: building dist/ (first run in this clone)…\n");
-  const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+  const tsc = require.resolve("typescript/bin/tsc");
   execFileSync(process.execPath, [tsc, "-p", `${root}tsconfig.build.json`], { stdio: ["ignore", "inherit", "inherit"] });
 }
 // The viewer's page (`ctxkit view`) is a Vite bundle, built the same way on first use.
 if (!existsSync(`${root}dist/web/page/index.html`) && existsSync(`${root}web/vite.config.ts`)) {
   // vite's `exports` do not list its bin: find the package, then the file.
-  const vite = `${dirname(createRequire(import.meta.url).resolve("vite/package.json"))}/bin/vite.js`;
+  const vite = `${dirname(require.resolve("vite/package.json"))}/bin/vite.js`;
   execFileSync(process.execPath, [vite, "build", "--config", "web/vite.config.ts", "--logLevel", "warn"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
 }
-const { main } = await import("../dist/cli/main.js");
-// SIGTERM and SIGHUP end the bash commands' processes too (each runs in a session of its own).
-const { installTerminationHandlers } = await import("../dist/cli/termination-signals.js");
-installTerminationHandlers();
-
-// `ctxkit demo | head -1`: the reader left; that is not an error worth a stack trace.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on("error", (error) => {
-    if (error && error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw error;
-  });
+// The CLI runs from dist/cli-bundle/, a few chunks instead of hundreds of modules (start-up time);
+// `npm run build` writes it after tsc. In a clone it is made again when tsc has rewritten dist/
+// since (an installed package ships it built, and never builds).
+const bundle = `${root}dist/cli-bundle/main.cjs`;
+const inClone = existsSync(`${root}scripts/bundle-cli.mjs`);
+if (inClone && (!existsSync(bundle) || statSync(`${root}dist/cli/main.js`).mtimeMs > statSync(bundle).mtimeMs)) {
+  execFileSync(process.execPath, [`${root}scripts/bundle-cli.mjs`], { stdio: ["ignore", "inherit", "inherit"] });
 }
+const cli = existsSync(bundle)
+  ? Promise.resolve({ ...require(bundle), ...require(`${root}dist/cli-bundle/termination-signals.cjs`) })
+  : Promise.all([import("../dist/cli/main.js"), import("../dist/cli/termination-signals.js")]).then(([main, signals]) => ({ ...main, ...signals }));
 
-main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
-  (error) => { process.stderr.write(`ctxkit: ${error instanceof Error ? error.message : String(error)}\n`); process.exitCode = 1; },
-);
+cli.then(({ main, installTerminationHandlers }) => {
+  // SIGTERM and SIGHUP end the bash commands' processes too (each runs in a session of its own).
+  installTerminationHandlers();
+
+  // `ctxkit demo | head -1`: the reader left; that is not an error worth a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error) => {
+      if (error && error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
+
+  return main(process.argv.slice(2)).then(
+    (code) => { process.exitCode = code; },
+    (error) => { process.stderr.write(`ctxkit: ${error instanceof Error ? error.message : String(error)}\n`); process.exitCode = 1; },
+  );
+});

@@ -10,5 +10,7 @@ import { build } from "vite";
 export default async function buildOnce(): Promise<void> {
   const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
   execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { stdio: "inherit" });
+  // The binary runs the CLI from its bundle (dist/cli-bundle), made from what tsc just wrote.
+  execFileSync(process.execPath, ["scripts/bundle-cli.mjs"], { stdio: "inherit" });
   await build({ configFile: "web/vite.config.ts" });
 }

@@ -8,5 +8,15 @@ export interface CliIo {
 }
 
 export function processIo(): CliIo {
-  return { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+  return {
+    // Read on first use: opening process.stdin costs milliseconds that `--help` and most runs (no
+    // confirmation to ask) never need.
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+  };
 }

@@ -5,13 +5,8 @@ import { prepareDataDirectory } from "../session/private-storage.js";
 import type { Agent } from "../loop/create-agent.js";
 import { assembleAgent, chooseSessionId, type StartedSessionView } from "../agents/assemble-agent.js";
 import type { AgentOptions, ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
-import { createAnthropic } from "../providers/anthropic/index.js";
-import { minimumCompactionTrigger } from "../providers/anthropic/anthropic-context-management.js";
 import { createServerCompactionPolicy } from "../context/server-compaction/server-compaction-policy.js";
 import { createResumeAfterCompaction } from "../context/server-compaction/resume-after-compaction.js";
-import { createLlama } from "../providers/llama/index.js";
-import { createOpenAICompatible } from "../providers/openai-compatible/index.js";
-import { createOpenAIResponses } from "../providers/openai-responses/index.js";
 import type { Provider } from "../providers/provider.js";
 import type { SessionWriter, SessionWarning } from "../session/index.js";
 import { openSessionStoreFor } from "./open-session-store.js";
@@ -22,6 +17,8 @@ import { type BudgetApprovalRequest, type SystemPrompt, ConfigError } from "../t
 import type { AgentConfig } from "./agent-config.js";
 import type { ConfigFile } from "./config-schema.js";
 import { resolveAgentConfig } from "./resolve-agent-config.js";
+import { loadProviderFromConfig } from "./load-provider-from-config.js";
+import { localTimeZone } from "./local-time-zone.js";
 import { systemPromptFromConfig } from "./system-prompt-from-config.js";
 import { createInstructionsAnnouncer } from "../context/project-instructions/create-instructions-announcer.js";
 import { readRecentSkillUse, recordSkillUse } from "./skill-use-record.js";
@@ -42,68 +39,6 @@ import type { ChildRunObserver } from "../agents/run-sub-agent.js";
 import { createUntrustedContentFromConfig } from "./create-untrusted-content-from-config.js";
 
 export { defaultSystemPrompt } from "./system-prompt-from-config.js";
-
-/**
- * The provider a config names. `sessionId` is read on each call: without a `cacheKey` the session's
- * id is the prompt-cache key, known once the session has started.
- */
-export function createProviderFromConfig(config: AgentConfig, options: { fetch?: typeof globalThis.fetch; sessionId?: () => string | undefined } = {}): Provider {
-  const transport = options.fetch ? { fetch: options.fetch } : {};
-  if (config.provider === "llama") {
-    if (!config.modelPath) throw new ConfigError("option_invalid", "The llama provider needs a model file. Pass --model-path <file.gguf> or set CTXKIT_MODEL_PATH.");
-    return createLlama({ modelPath: config.modelPath, ...(config.model ? { model: config.model } : {}), ...(config.contextWindow ? { contextSize: config.contextWindow } : {}) });
-  }
-  if (!config.model) {
-    throw new ConfigError(
-      "model_missing",
-      "No model is set. Pass --model <name> (e.g. --model qwen3:8b for Ollama), set CTXKIT_MODEL, or add \"model\" to ctxkit.config.json.",
-    );
-  }
-  // The cache key in force: --cache-key, else the session's id (read on each call, so a new session's id counts once it exists).
-  const cacheKey = () => config.cache.key ?? options.sessionId?.();
-  if (config.provider === "openai-responses") {
-    return createOpenAIResponses({
-      model: config.model,
-      timeouts: config.timeouts,
-      promptCacheKey: cacheKey,
-      ...(config.cache.retention ? { promptCacheRetention: config.cache.retention } : {}),
-      ...(config.reasoningEffort ? { reasoning: { effort: config.reasoningEffort } } : {}),
-      ...(config.compactThreshold ? { compactThreshold: config.compactThreshold } : {}),
-      // Deferred tools go to the API's own tool search (defer_loading, {"type":"tool_search"}):
-      // assembleAgent sees provider.nativeToolSearch and sends them as request.deferredTools.
-      ...(config.deferTools !== undefined && config.deferTools !== "off" ? { toolSearch: true } : {}),
-      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
-      ...(config.baseURL ? { baseURL: config.baseURL } : {}),
-      ...transport,
-    });
-  }
-  if (config.provider === "anthropic") {
-    const threshold = config.compactThreshold;
-    if (threshold !== undefined && threshold < minimumCompactionTrigger) {
-      throw new ConfigError("option_invalid", `--compact-threshold must be at least ${minimumCompactionTrigger} with --provider anthropic (the API's lowest compaction trigger), got ${threshold}.`);
-    }
-    return createAnthropic({
-      model: config.model,
-      timeouts: config.timeouts,
-      cacheTtl: config.cache.ttl,
-      // compact_20260112 past the threshold; chat's /compact asks for it on one call whatever the threshold.
-      ...(threshold === undefined ? {} : { contextManagement: { compact: { trigger: { type: "input_tokens" as const, value: threshold } } } }),
-      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
-      ...(config.baseURL ? { baseURL: config.baseURL } : {}),
-      ...transport,
-    });
-  }
-  return createOpenAICompatible({
-    vendor: config.vendor,
-    model: config.model,
-    timeouts: config.timeouts,
-    cacheKey,
-    ...(config.reasoningRoundTrip ? { reasoningRoundTrip: config.reasoningRoundTrip } : {}),
-    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
-    ...(config.baseURL ? { baseURL: config.baseURL } : {}),
-    ...transport,
-  });
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
 export function createToolsFromConfig(config: AgentConfig, onProtectedFilesRestored?: (report: RestoredReport) => void): Tool<any>[] {
@@ -147,7 +82,7 @@ export function createStatusBarFromConfig(config: AgentConfig, model: string, on
     systemState,
     // The CLI reads the environment once; the status bar itself never does.
     environment: detectSystemState(config.workspace),
-    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    timeZone: localTimeZone(),
     ...(pricing && pricing.input > 0 ? { cachedInputPriceRatio: pricing.cacheRead / pricing.input } : {}),
     // Local engines keep the reply's KV blocks; hosted APIs cache prompts only (see measureModeInputs).
     cacheKeepsReplies: servesLocally(config),
@@ -257,7 +192,7 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
   let sessionId = mode === "new" ? undefined : await chooseSessionId(store, { mode, ...(options.session?.id ? { id: options.session.id } : {}) });
   const resuming = sessionId !== undefined;
   const prompt = await systemPromptFromConfig(config, options.system, sessionId === undefined ? undefined : { store, id: sessionId, repair });
-  const given = options.provider ?? createProviderFromConfig(config, { ...(options.fetch ? { fetch: options.fetch } : {}), sessionId: () => sessionId });
+  const given = options.provider ?? await loadProviderFromConfig(config, { ...(options.fetch ? { fetch: options.fetch } : {}), sessionId: () => sessionId });
   const provider = options.observeProvider ? options.observeProvider(given) : given;
   const statusBar = createStatusBarFromConfig(config, provider.model, options.onStatusBarDecision, provider.cacheLifetimeMs);
   const skills = await createSkillsFromConfig(config, { resuming, ...(options.home ? { home: options.home } : {}) });

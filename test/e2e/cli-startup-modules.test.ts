@@ -7,8 +7,9 @@ import { startOpenAIModelServer, type OpenAIModelServer } from "../../src/testin
 
 // Issue 30, item 6: the CLI took about 1 s to start, loading what the first request does not
 // need. Untimed: the modules the built binary has loaded when `run --help` exits, and when a run's
-// first request reaches the model server, must not include the packages that load on first use.
-// (`ctxkit bench startup` measures the time.)
+// first request reaches the model server, must not include the packages that load on first use,
+// and ctxkit's own code comes as a few chunks of the CLI's bundle (dist/cli-bundle) — a run loaded
+// some 360 separate modules of dist/ before. (`ctxkit bench startup` measures the time.)
 const loadedOnFirstUse = ["ajv", "marked", "marked-terminal", "highlight.js", "linkedom", "@mozilla/readability", "yaml", "diff", "re2js", "fastest-levenshtein", "minisearch", "unhomoglyph", "zod"];
 
 let server: OpenAIModelServer | undefined;
@@ -19,6 +20,12 @@ afterEach(async () => {
 
 const bin = resolve("bin/ctxkit.js");
 const recorder = resolve("test/e2e/fixtures/record-resolved-modules.mjs");
+const intlRecorder = resolve("test/e2e/fixtures/record-intl-use.mjs");
+
+/** ctxkit's own modules: dist/ (the bin script itself aside). */
+function ownModulesIn(urls: readonly string[]): string[] {
+  return [...new Set(urls.filter((url) => url.startsWith("file:") && !url.includes("/node_modules/") && url.includes("/dist/")))];
+}
 
 function packagesIn(urls: readonly string[]): string[] {
   const names = urls.filter((url) => url.includes("/node_modules/")).map((url) => {
@@ -28,16 +35,20 @@ function packagesIn(urls: readonly string[]): string[] {
   return [...new Set(names)].sort();
 }
 
-async function loadedBy(args: string[], until: "exit" | "first-request"): Promise<string[]> {
+async function loadedBy(args: string[], until: "exit" | "first-request", intl?: { timeZone: string; uses: string[] }): Promise<string[]> {
   const cwd = await mkdtemp(join(tmpdir(), "ctxkit-startup-modules-"));
   const file = join(cwd, "modules.txt");
-  const child = spawn(process.execPath, ["--import", recorder, bin, ...args], { cwd, env: { PATH: process.env.PATH ?? "", HOME: cwd, NO_COLOR: "1", CTXKIT_RECORD_MODULES: file }, stdio: "ignore" });
+  const intlFile = join(cwd, "intl.txt");
+  // With intl: in that time zone, what used ICU before the first request (the recorder stops there).
+  const requestsBefore = server?.requests.length ?? 0;
+  const intlRecording = intl ? { preload: ["--import", intlRecorder], env: { CTXKIT_RECORD_INTL: intlFile, TZ: intl.timeZone } } : { preload: [], env: {} };
+  const child = spawn(process.execPath, ["--import", recorder, ...intlRecording.preload, bin, ...args], { cwd, env: { PATH: process.env.PATH ?? "", HOME: cwd, NO_COLOR: "1", CTXKIT_RECORD_MODULES: file, ...intlRecording.env }, stdio: "ignore" });
   const exited = new Promise<void>((resolvePromise) => child.once("exit", () => resolvePromise()));
   if (until === "exit") await exited;
   else {
     const requested = new Promise<void>((resolvePromise) => {
       const poll = setInterval(() => {
-        if ((server?.requests.length ?? 0) > 0) {
+        if ((server?.requests.length ?? 0) > requestsBefore) {
           clearInterval(poll);
           resolvePromise();
         }
@@ -45,9 +56,10 @@ async function loadedBy(args: string[], until: "exit" | "first-request"): Promis
       void exited.then(() => clearInterval(poll));
     });
     await Promise.race([requested, exited]);
-    expect(server!.requests.length, "the run sent its first request").toBeGreaterThan(0);
+    expect(server!.requests.length, "the run sent its first request").toBeGreaterThan(requestsBefore);
   }
   const urls = (await readFile(file, "utf8")).split("\n").filter((line) => line !== "");
+  if (intl) intl.uses.push(...(await readFile(intlFile, "utf8").catch(() => "")).split("\n").filter((line) => line !== ""));
   child.kill("SIGKILL");
   await exited;
   return urls;
@@ -56,7 +68,11 @@ async function loadedBy(args: string[], until: "exit" | "first-request"): Promis
 describe("what the CLI loads before it needs it", () => {
   it("`ctxkit run --help` loads no third-party package", async () => {
     const urls = await loadedBy(["run", "--help"], "exit");
-    expect(urls.some((url) => url.includes("/dist/cli/"))).toBe(true);
+    const own = ownModulesIn(urls);
+    expect(own.length).toBeGreaterThan(0);
+    expect(own.filter((url) => !url.includes("/dist/cli-bundle/")), "every own module comes from the bundle").toEqual([]);
+    // main, termination-signals and the help text's chunk, with what they share.
+    expect(own.length).toBeLessThanOrEqual(8);
     expect(packagesIn(urls)).toEqual([]);
   });
 
@@ -67,5 +83,27 @@ describe("what the CLI loads before it needs it", () => {
     expect(packages.filter((name) => loadedOnFirstUse.includes(name))).toEqual([]);
     // What it does load: the config schema's validator (and nothing unlisted slips in unseen).
     expect(packages).toEqual(["valibot"]);
+    // ctxkit's own code: chunks of the bundle only (a module of dist/ loaded beside them would be a
+    // second copy), and a handful of them (the run path and the chosen provider are a chunk each)
+    // where some 360 modules loaded unbundled. The providers not chosen are chunks of their own.
+    const own = ownModulesIn(urls);
+    expect(own.filter((url) => !url.includes("/dist/cli-bundle/")), "every own module comes from the bundle").toEqual([]);
+    expect(own.length).toBeGreaterThan(0);
+    expect(own.length).toBeLessThanOrEqual(10);
+    expect(own.filter((url) => /\/provider-(anthropic|openai-responses|llama)-[^/]*\.c?js$/.test(url))).toEqual([]);
+  });
+
+  it("a run on a UTC host starts ICU for no number or date before its first request", async () => {
+    // The first Intl formatter of a process costs 20–50 ms; the timestamps, the clock line and the
+    // counts in tool descriptions of the first request are written without one on UTC.
+    server = await startOpenAIModelServer(() => "Done.");
+    const args = ["run", "--base-url", server.baseURL, "--model", "m", "--yes", "Say done."];
+    const onUtc = { timeZone: "UTC", uses: [] as string[] };
+    await loadedBy(args, "first-request", onUtc);
+    expect(onUtc.uses).toEqual([]);
+    // Elsewhere the zone's name and its local time come from ICU (and the recorder does record).
+    const inBerlin = { timeZone: "Europe/Berlin", uses: [] as string[] };
+    await loadedBy(args, "first-request", inBerlin);
+    expect(inBerlin.uses.some((use) => use.startsWith("Intl.DateTimeFormat"))).toBe(true);
   });
 });

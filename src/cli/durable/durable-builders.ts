@@ -2,7 +2,8 @@ import type pg from "pg";
 import { createBenchDurableAgent } from "../../bench/durable/bench-durable-agent.js";
 import type { DurableAgentBuilder } from "../../durable/durable-agent-builder.js";
 import { parseCommandLine } from "../cli-options.js";
-import { createProviderFromConfig, createToolsFromConfig, defaultSystemPrompt } from "../../config/create-agent-from-config.js";
+import { createToolsFromConfig, defaultSystemPrompt } from "../../config/create-agent-from-config.js";
+import { createProviderFromConfig } from "../../config/create-provider-from-config.js";
 import { resolveConfig } from "../resolve-config.js";
 
 /**

@@ -1,6 +1,5 @@
 import type { BudgetLevelStatus } from "../../types/index.js";
-
-const tokenFormat = new Intl.NumberFormat("en-US");
+import { formatCount } from "../format-count.js";
 
 /**
  * One line per level that has a limit: `session: 8,200 / 10,000 tokens (82%), $0.0120 / $0.50 (2%), hard`.
@@ -10,7 +9,7 @@ export function formatBudgetLines(statuses: readonly BudgetLevelStatus[]): strin
   return statuses.flatMap((status) => {
     const parts: string[] = [];
     if (status.limits.tokens !== undefined) {
-      parts.push(`${tokenFormat.format(status.spent.tokens)} / ${tokenFormat.format(status.limits.tokens)} tokens (${percent(status.spent.tokens / status.limits.tokens)})`);
+      parts.push(`${formatCount(status.spent.tokens)} / ${formatCount(status.limits.tokens)} tokens (${percent(status.spent.tokens / status.limits.tokens)})`);
     }
     if (status.limits.costUsd !== undefined) {
       parts.push(`${formatUsd(status.spent.costUsd)} / ${formatUsd(status.limits.costUsd)} (${percent(status.spent.costUsd / status.limits.costUsd)})`);

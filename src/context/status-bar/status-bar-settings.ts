@@ -99,8 +99,9 @@ export function resolveStatusBarSettings(options: StatusBarOptions = {}): Status
     if (!Number.isInteger(limit.max) || limit.max < 1) throw invalid(`the limit of '${limit.tool}' must be a positive whole number, got ${limit.max}`);
   }
   const timeZone = options.timeZone ?? "UTC";
+  // "UTC" is known without asking ICU (whose first date format costs tens of milliseconds).
   try {
-    new Intl.DateTimeFormat("en-US", { timeZone });
+    if (timeZone !== "UTC") new Intl.DateTimeFormat("en-US", { timeZone });
   } catch {
     throw invalid(`unknown time zone ${JSON.stringify(timeZone)}; use an IANA name such as "Europe/Berlin" or "UTC"`);
   }

@@ -1,4 +1,5 @@
 import type { ContextPolicy } from "../../context/context-policy.js";
+import { formatCount } from "../../context/format-count.js";
 import { ToolError, type Tool, type ToolSource, type UserMessage } from "../../types/index.js";
 import { createNotesFile, type NotesFile } from "./notes-file.js";
 import { readNotesProvenance, recordNotesProvenance } from "./notes-provenance.js";
@@ -60,7 +61,7 @@ export function createNotes(options: NotesOptions): NotesPolicy {
     description:
       `Record something worth keeping in your notes (${label}): a decision and why, a constraint you found, an approach that failed, ` +
       `a result you will need later. "append" (the default) adds the text as a new paragraph; "replace" rewrites the whole notes ` +
-      `(use it to condense them). At most ${maxCharacters.toLocaleString("en-US")} characters in all. Example: ` +
+      `(use it to condense them). At most ${formatCount(maxCharacters)} characters in all. Example: ` +
       '{"text": "Decision: keep the v2 parser; v3 breaks on CRLF files (tried, failed)."}',
     parameters: {
       type: "object",
@@ -79,13 +80,13 @@ export function createNotes(options: NotesOptions): NotesPolicy {
       if (next.length > maxCharacters) {
         throw new ToolError(
           "invalid_arguments",
-          `The notes would hold ${next.length.toLocaleString("en-US")} characters, more than the ${maxCharacters.toLocaleString("en-US")} allowed. ` +
+          `The notes would hold ${formatCount(next.length)} characters, more than the ${formatCount(maxCharacters)} allowed. ` +
             `Read them with ${notesReadToolName} and rewrite them shorter with {"mode": "replace"}.`,
         );
       }
       await file.write(next);
       await recordNotesProvenance(file.path, context.messages ?? [], mode);
-      return `Notes ${mode === "append" ? "updated" : "replaced"}: ${next.length.toLocaleString("en-US")} characters in ${label}.`;
+      return `Notes ${mode === "append" ? "updated" : "replaced"}: ${formatCount(next.length)} characters in ${label}.`;
     },
   };
 
@@ -104,7 +105,7 @@ export function createNotes(options: NotesOptions): NotesPolicy {
     },
     tail() {
       if (file.characters === 0) return undefined;
-      return `<agent_notes>\nnotes: ${file.characters.toLocaleString("en-US")} characters in ${label}, outside the conversation; ${notesReadToolName} reads them\n</agent_notes>`;
+      return `<agent_notes>\nnotes: ${formatCount(file.characters)} characters in ${label}, outside the conversation; ${notesReadToolName} reads them\n</agent_notes>`;
     },
     checkpoint(_messages, now, id): UserMessage | undefined {
       if (file.characters === 0) return undefined;
@@ -112,7 +113,7 @@ export function createNotes(options: NotesOptions): NotesPolicy {
         role: "user",
         content:
           `<notes_pointer>\nEarlier turns were compacted above. Decisions, constraints and failed approaches recorded with ${notesWriteToolName} are in your notes ` +
-          `(${file.characters.toLocaleString("en-US")} characters in ${label}), not in the summary: read them with ${notesReadToolName} before you go on.\n</notes_pointer>`,
+          `(${formatCount(file.characters)} characters in ${label}), not in the summary: read them with ${notesReadToolName} before you go on.\n</notes_pointer>`,
         meta: { id, origin: "harness", createdAt: now.toISOString(), derived: { kind: "checkpoint", policy: notesPolicyName, data: { characters: file.characters } } },
       };
     },

@@ -9,7 +9,7 @@ import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
-import { createProviderFromConfig } from "../../../config/create-agent-from-config.js";
+import { createProviderFromConfig } from "../../../config/create-provider-from-config.js";
 import { resolveConfig } from "../../resolve-config.js";
 
 export const injectionBenchHelp = `Usage: ctxkit bench injection [--offline] [--attacks <a,b>] [--defences <a,b>] [--json] [--out <file>]

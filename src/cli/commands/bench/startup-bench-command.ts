@@ -9,8 +9,10 @@ export const startupBenchHelp = `Usage: ctxkit bench startup [--runs <n>] [--jso
 
 How long the ctxkit command takes to start, side by side with a bare \`node -e ''\`: \`ctxkit --help\`,
 \`ctxkit run --help\`, and the start of a run (spawn until its first model request reaches a local
-OpenAI-compatible server). Probes are interleaved run by run; the table shows the median, the
-fastest run and the ratio to bare node (goal: within ${startupGoal}×). Uses the built dist/.
+OpenAI-compatible server, whose process is then ended). A reference row times a bare node sending
+one \`fetch\` to the same server: Node loads its fetch on the first call, a floor under any run's
+start. Probes are interleaved run by run; the table shows the median, the fastest run and the ratio
+to bare node (goal: within ${startupGoal}×). Uses the built dist/.
 
 Options:
   --runs <n>   runs per probe (default 7)

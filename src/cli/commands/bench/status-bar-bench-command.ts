@@ -13,7 +13,7 @@ import { statusBarTasks } from "../../../bench/status-bar/status-bar-tasks.js";
 import { ConfigError } from "../../../types/index.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
-import { createProviderFromConfig } from "../../../config/create-agent-from-config.js";
+import { createProviderFromConfig } from "../../../config/create-provider-from-config.js";
 import { resolveConfig } from "../../resolve-config.js";
 
 export const statusBarBenchHelp = `Usage: ctxkit bench status-bar --preview [--json]

@@ -8,7 +8,7 @@ import { parseTauTasks } from "../../../bench/tau/tau-task.js";
 import { CtxkitError } from "../../../types/index.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
-import { createProviderFromConfig } from "../../../config/create-agent-from-config.js";
+import { createProviderFromConfig } from "../../../config/create-provider-from-config.js";
 import { resolveConfig } from "../../resolve-config.js";
 import { parseTauDomainName, requireExisting, tauDomainDirectory } from "./tau-paths.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";

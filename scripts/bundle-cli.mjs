@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// Bundles the compiled CLI (dist/cli/main.js and what it imports) into a few CommonJS chunks in
+// dist/cli-bundle/, which bin/ctxkit.js runs. Start-up (issue 30, item 6): Node resolves, reads and
+// links each ES module on its own, and a run imported some 360 of ctxkit's modules before its first
+// request; as a few chunks the same code loads in a fraction of the time. CommonJS because Node's
+// loader for it is ready when a process starts, while the ES module loader is loaded on first use.
+// Each dynamic `import()` of ctxkit's own code stays a chunk of its own, required when first used;
+// third-party packages stay where they are in node_modules: `import()`ed as before, and the few
+// imported statically are required (each must ship CommonJS: checked below, as Node 20 cannot
+// require an ES module).
+// dist/ keeps every module unbundled for the library's entry points, and the workers and data files
+// the CLI opens by path.
+//
+// Usage: node scripts/bundle-cli.mjs   (after `tsc -p tsconfig.build.json`; `npm run build` runs both)
+import { readFileSync, rmSync } from "node:fs";
+import { createRequire, isBuiltin } from "node:module";
+import { dirname, isAbsolute, join, relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const outDir = `${root}dist/cli-bundle`;
+
+// Vite's own bundler: the build already depends on vite, which pins the rolldown it ships with.
+const requireFromVite = createRequire(createRequire(import.meta.url).resolve("vite/package.json"));
+const { rolldown } = await import(pathToFileURL(requireFromVite.resolve("rolldown")).href);
+
+/**
+ * A module that finds files beside itself (`new URL("./worker.js", import.meta.url)`, data, the
+ * package.json, `createRequire`) keeps finding them from its chunk: its `import.meta.url` becomes
+ * the URL of its own compiled file, which dist/ still holds.
+ */
+const keepModuleUrls = {
+  name: "keep-module-urls",
+  transform(code, id) {
+    if (!code.includes("import.meta.url")) return null;
+    const fromChunk = relative(outDir, id).split("\\").join("/");
+    return { code: code.replaceAll("import.meta.url", `new URL(${JSON.stringify(fromChunk)}, import.meta.url).href`), map: null };
+  },
+};
+
+/** The compiled modules `file` imports statically, and theirs (tsc writes `from "./x.js"`). */
+function staticClosure(file, into = new Set()) {
+  if (into.has(file)) return into;
+  into.add(file);
+  for (const [, specifier] of readFileSync(file, "utf8").matchAll(/^(?:import|export)\b[^;]*?["'](\.{1,2}\/[^"']+)["'];?$/gm)) {
+    staticClosure(join(dirname(file), specifier), into);
+  }
+  return into;
+}
+
+const entries = { main: `${root}dist/cli/main.js`, "termination-signals": `${root}dist/cli/termination-signals.js` };
+const helpTexts = [`${root}dist/cli/commands/run-help.js`, `${root}dist/cli/commands/chat-help.js`];
+
+/** Bundles the CLI with these chunk groups; returns the chunks written. */
+async function bundleInto(groups) {
+  rmSync(outDir, { recursive: true, force: true });
+  const bundle = await rolldown({
+    input: entries,
+    platform: "node",
+    // Node's modules and the dependencies are imported as they are, at the moment they were before.
+    external: (id) => !id.startsWith(".") && !isAbsolute(id),
+    // Entry chunks may export more than their module does (groups move modules between chunks).
+    preserveEntrySignatures: "allow-extension",
+    plugins: [keepModuleUrls],
+    logLevel: "warn",
+  });
+  try {
+    const { output } = await bundle.write({
+      dir: outDir,
+      format: "cjs",
+      // The modules were ES modules, strict mode included.
+      strict: true,
+      entryFileNames: "[name].cjs",
+      chunkFileNames: "[name]-[hash].cjs",
+      sourcemap: false,
+      // A group takes the modules it names only: what `--help` loads stays out of the big chunks.
+      ...(groups.length > 0 ? { codeSplitting: { includeDependenciesRecursively: false, groups } } : {}),
+    });
+    return output.filter((item) => item.type === "chunk");
+  } finally {
+    await bundle.close();
+  }
+}
+
+// First the automatic split, to see which modules `ctxkit --help` and `ctxkit run --help` load:
+// the entries' chunks and the help texts', with the chunks they import.
+const automatic = await bundleInto([]);
+const chunkNamed = new Map(automatic.map((chunk) => [chunk.fileName, chunk]));
+const helpChunks = automatic.filter((chunk) => chunk.isEntry || chunk.moduleIds.some((id) => helpTexts.includes(id)));
+const light = new Set();
+for (const pending = [...helpChunks]; pending.length > 0; ) {
+  const chunk = pending.pop();
+  if (chunk.moduleIds.every((id) => light.has(id)) && chunk.moduleIds.length > 0) continue;
+  for (const id of chunk.moduleIds) light.add(id);
+  pending.push(...chunk.imports.map((name) => chunkNamed.get(name)).filter((next) => next !== undefined));
+}
+
+// Then what `ctxkit run` imports before its first request goes into one chunk, where the automatic
+// split made some 50 (each resolved, read and linked on its own), and each provider into one, loaded
+// when a run chooses it (the default one first: what the providers share goes with it).
+const runPath = new Set([...staticClosure(`${root}dist/cli/commands/run-command.js`)].filter((file) => !light.has(file)));
+const providers = ["openai-compatible", "anthropic", "openai-responses", "llama"].map((name) => {
+  const modules = new Set([...staticClosure(`${root}dist/providers/${name}/create-${name}.js`)].filter((file) => !light.has(file) && !runPath.has(file)));
+  return { name: `provider-${name}`, test: (id) => modules.has(id) };
+});
+const chunks = await bundleInto([{ name: "run", test: (id) => runPath.has(id) }, ...providers]);
+
+// A package the chunks require must load as CommonJS; otherwise its import belongs behind `import()`.
+const requireFromBundle = createRequire(`${outDir}/main.cjs`);
+for (const name of new Set(chunks.flatMap((chunk) => [...chunk.code.matchAll(/\brequire\("([^".][^"]*)"\)/g)].map((match) => match[1])))) {
+  if (isBuiltin(name)) continue;
+  try {
+    requireFromBundle(name);
+  } catch (error) {
+    throw new Error(`The CLI's bundle requires ${name}, which does not load as CommonJS (${error.code ?? error.message}). Import it with \`await import("${name}")\` where it is used.`);
+  }
+}
