@@ -9,14 +9,17 @@ import { runCli } from "./run-cli.js";
 const database = await testDatabase();
 
 describe.skipIf(database.skip !== undefined)(`ctxkit submit and runs${database.skip ? ` (skipped: ${database.skip})` : ""}`, () => {
-  it("submits a run with the agent flags of run (keys left out), lists, shows and cancels it before any worker takes it", async () => {
+  it("submits a run with the resolved settings of run (keys left out), lists, shows and cancels it before any worker takes it", async () => {
     const url = await createFreshDatabase(database.url!, "runs");
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-submit-"));
     const submitted = await runCli(["submit", "--database-url", url, "--model", "m", "--api-key", "sk-secret", "--json", "What files are here?"], { cwd });
     expect(submitted.code, submitted.stderr).toBe(0);
-    const run = JSON.parse(submitted.stdout.trim().split("\n").at(-1)!) as { id: string; status: string; agent: { input: { flags: string[] } } };
+    const run = JSON.parse(submitted.stdout.trim().split("\n").at(-1)!) as { id: string; status: string; agent: { kind: string; input: { workspace: string; settings: Record<string, unknown> } } };
     expect(run.status).toBe("queued");
-    expect(run.agent.input.flags).toEqual(["--model", "m"]);
+    // The settings `ctxkit run` would build its agent from, resolved at submission; the key is the worker's own.
+    expect(run.agent).toMatchObject({ kind: "cli", input: { workspace: cwd, settings: { model: "m" } } });
+    expect(run.agent.input.settings).not.toHaveProperty("apiKey");
+    expect(submitted.stdout).not.toContain("sk-secret");
 
     const list = await runCli(["runs", "list"], { cwd, env: { CTXKIT_DATABASE_URL: url } });
     expect(list.stdout).toContain(`${run.id}  queued`);

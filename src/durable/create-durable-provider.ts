@@ -18,7 +18,7 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
       await context.tables.countModelCall(context.runId, callKey);
       const budget = context.budget;
       if (budget && !(await budget.shared.reserve(budget.scope, options.maxCallTokens))) {
-        return { events: [budgetRefusal(budget.scope)], at: Date.now() };
+        return { events: [budgetRefusal(budget.scope)], at: context.now() };
       }
       const events: RecordedEvent[] = [];
       let used = 0;
@@ -36,7 +36,7 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
         if (budget) await budget.shared.settle(budget.scope, options.maxCallTokens, used);
       }
       // Round-tripped through JSON here, so a live call returns exactly what a replay will.
-      return JSON.parse(JSON.stringify({ events, at: Date.now() })) as { events: RecordedEvent[]; at: number };
+      return JSON.parse(JSON.stringify({ events, at: context.now() })) as { events: RecordedEvent[]; at: number };
     });
     context.clock.advance(recorded.at);
     for (const event of recorded.events) {

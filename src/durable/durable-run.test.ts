@@ -6,14 +6,14 @@ import { createFreshDatabase } from "../session/postgres/test-support/fresh-data
 import { testDatabase } from "../session/postgres/test-support/test-database.js";
 import type { ModelRequest, Tool } from "../types/index.js";
 import { openDurableClient, type DurableClient } from "./durable-client.js";
-import type { DurableAgentBuilder } from "./durable-agent-builder.js";
+import { assembleDurableParts, type DurableAgentBuilder } from "./durable-agent-builder.js";
 import { startDurableWorker, type DurableWorker } from "./start-durable-worker.js";
 
 const database = await testDatabase();
 
 /** A scripted agent: one `record` call per step (a counted side effect), then an answer; the turn follows from the request alone. */
 function scriptedBuilder(url: string): DurableAgentBuilder {
-  return async (input) => {
+  return async (input, assembly) => {
     const steps = Number(input.steps ?? 1);
     const delayMs = Number(input.delayMs ?? 0);
     const pool = new pg.Pool({ connectionString: url, max: 2, allowExitOnIdle: true });
@@ -34,7 +34,7 @@ function scriptedBuilder(url: string): DurableAgentBuilder {
         return done < steps ? { toolCalls: [{ id: `call-${done}`, name: "record", arguments: { step: done } }], delayMs } : { text: `All ${steps} steps recorded.`, delayMs };
       },
     });
-    return { provider, tools: [record], system: "You record steps.", maxCallTokens: 1_000 };
+    return assembleDurableParts({ provider, tools: [record], system: "You record steps.", maxCallTokens: 1_000 }, assembly);
   };
 }
 
@@ -66,7 +66,7 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     const paused = await client.wait(submitted.id, 30_000);
     expect(paused).toMatchObject({ status: "needs_confirmation", pausedCall: { tool: "record", callKey: "tool-0-call-0" } });
     expect(await sideEffects("paused")).toEqual([]);
-    await expect(client.resume(submitted.id)).rejects.toMatchObject({ message: expect.stringContaining("--rerun") });
+    await expect(client.resume(submitted.id)).rejects.toMatchObject({ message: expect.stringContaining("--approve") });
     await client.resume(submitted.id, "skip");
     const done = await client.wait(submitted.id, 30_000);
     expect(done.status).toBe("completed");

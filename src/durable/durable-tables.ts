@@ -36,8 +36,9 @@ export function createDurableTables(pool: pg.Pool, schema: string, location: str
   });
 
   return {
-    async insertRun(run: { id: string; task: string; agent: DurableAgentSpec; sessionId: string; budgetScope?: string }): Promise<void> {
-      await pool.query(`INSERT INTO ${table("ctxkit_runs")} (id, task, agent, session_id, budget_scope, status) VALUES ($1, $2, $3, $4, $5, 'queued')`, [run.id, run.task, JSON.stringify(run.agent), run.sessionId, run.budgetScope ?? null]);
+    /** `createdAt` is the submitter's clock: where the run's own clock starts (its first status line, say). */
+    async insertRun(run: { id: string; task: string; agent: DurableAgentSpec; sessionId: string; budgetScope?: string; createdAt: Date }): Promise<void> {
+      await pool.query(`INSERT INTO ${table("ctxkit_runs")} (id, task, agent, session_id, budget_scope, status, created_at) VALUES ($1, $2, $3, $4, $5, 'queued', $6)`, [run.id, run.task, JSON.stringify(run.agent), run.sessionId, run.budgetScope ?? null, run.createdAt]);
     },
     async getRun(id: string): Promise<DurableRunRecord> {
       const row = (await pool.query<RunRow>(`SELECT * FROM ${table("ctxkit_runs")} WHERE id = $1`, [id])).rows[0];

@@ -19,6 +19,8 @@ export interface DurableWorkerOptions {
   staleAfterMs?: number;
   /** How often the queue is polled for new runs. Default 200 ms. */
   pollMs?: number;
+  /** The time its runs' steps record, which their status lines show (default: the system clock). */
+  clock?: () => Date;
   /** What the worker and DBOS report (library code never prints; the CLI decides). */
   onLog?: (level: "info" | "warn" | "error", message: string) => void;
 }
@@ -59,6 +61,8 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
         budget: database.budget,
         builders: options.builders,
         step: (name, work) => DBOS.runStep(work, { name }),
+        inStep: () => DBOS.isInStep(),
+        now: () => (options.clock ? options.clock().getTime() : Date.now()),
         receive: async <Message>(topic: string, timeoutSeconds: number) => (await DBOS.recv<Message>(topic, timeoutSeconds)) ?? undefined,
         cancelPollMs: 1_000,
       }),

@@ -3,6 +3,12 @@ import { parseCommandLine } from "../cli-options.js";
 import { requireDatabaseUrl } from "../durable/require-database-url.js";
 import { CtxkitError } from "../../types/index.js";
 import { describeRun } from "../durable/describe-run.js";
+import { settingsLeftOutOfRuns, type CliRunInput } from "../durable/durable-builders.js";
+import { prepareAgentRun } from "../prepare-agent-run.js";
+import { askWorkspaceTrust } from "../ask-workspace-trust.js";
+import { lineReader } from "../confirm-prompt.js";
+import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
+import type { ConfigFile } from "../../config/config-schema.js";
 
 export const submitHelp = `Usage: ctxkit submit "<task>" [--wait] [--json] [--timeout <s>] [agent options of 'ctxkit run']
 
@@ -17,8 +23,6 @@ Options:
   --database-url   the PostgreSQL database (default: CTXKIT_DATABASE_URL)
 `;
 
-const agentFlagsToDrop = new Set(["--wait", "--json"]);
-
 /** `ctxkit submit`: stores the run and enqueues it; no worker needs to be running yet. */
 export async function submitCommand(args: string[], io: CliIo): Promise<number> {
   const { flags, positionals, extra } = parseCommandLine(args, { wait: { type: "boolean" }, timeout: { type: "string" } });
@@ -31,12 +35,28 @@ export async function submitCommand(args: string[], io: CliIo): Promise<number> 
   const url = requireDatabaseUrl(flags, io, "submit");
   const timeoutSeconds = typeof extra.timeout === "string" ? Number(extra.timeout) : undefined;
   if (timeoutSeconds !== undefined && !(timeoutSeconds > 0)) throw new CtxkitError("option_invalid", `--timeout must be a positive number of seconds, got '${String(extra.timeout)}'.`);
-  // The agent's flags as given, minus the task, submit's own flags and secrets (a worker uses its own keys).
-  const agentFlags = stripFlags(args, positionals);
+  // Resolved here, as `ctxkit run` resolves them (flags, variables, config files, the workspace's
+  // MCP servers approved, its trust asked at a terminal): the worker rebuilds the agent from these.
+  const setup = await prepareAgentRun(flags, io);
+  for (const note of setup.notes) io.stderr.write(`ctxkit submit: ${note}\n`);
+  const answers = lineReader(io.stdin);
+  try {
+    await askWorkspaceTrust(setup, io, { readLine: answers.next, output: io.stderr, style: createTerminalStyle(shouldUseColor(io.stderr, setup.config.color, io.env)) });
+  } finally {
+    answers.close();
+  }
+  const settings: Record<string, unknown> = { ...setup.inputs.settings };
+  for (const key of settingsLeftOutOfRuns) delete settings[key];
+  const input: CliRunInput = {
+    workspace: setup.inputs.workspace,
+    settings: settings as ConfigFile,
+    ...(setup.inputs.userConfigPath ? { userConfigPath: setup.inputs.userConfigPath } : {}),
+    ...(setup.inputs.home ? { home: setup.inputs.home } : {}),
+  };
   const { openDurableClient } = await import("../../durable/durable-client.js");
   const client = await openDurableClient(url);
   try {
-    let run = await client.submit({ task, agent: { kind: "cli", input: { flags: agentFlags, cwd: io.cwd } }, ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}) });
+    let run = await client.submit({ task, agent: { kind: "cli", input: input as unknown as Record<string, unknown> }, ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}) });
     if (!flags.json) io.stdout.write(`submitted ${run.id} (session ${run.sessionId})\n`);
     if (extra.wait) run = await client.wait(run.id, 24 * 3600 * 1000);
     io.stdout.write(flags.json ? `${JSON.stringify(run)}\n` : extra.wait ? `${describeRun(run)}\n` : "");
@@ -44,20 +64,4 @@ export async function submitCommand(args: string[], io: CliIo): Promise<number> 
   } finally {
     await client.close();
   }
-}
-
-function stripFlags(args: readonly string[], positionals: readonly string[]): string[] {
-  const kept: string[] = [];
-  const secret = new Set(["--api-key", "--database-url", "--timeout"]);
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index]!;
-    if (agentFlagsToDrop.has(arg) || positionals.includes(arg)) continue;
-    if (secret.has(arg)) {
-      index += 1;
-      continue;
-    }
-    if ([...secret].some((name) => arg.startsWith(`${name}=`))) continue;
-    kept.push(arg);
-  }
-  return kept;
 }
