@@ -12,6 +12,8 @@ export interface SubmitRunOptions {
   budgetScope?: string;
   /** The run is cancelled this long after a worker starts it. */
   timeoutMs?: number;
+  /** The submitter's W3C traceparent: a tracing worker nests the run's spans under it (one trace across processes). */
+  traceparent?: string;
 }
 
 export interface DurableClient {
@@ -45,7 +47,7 @@ export async function openDurableClient(connectionString: string): Promise<Durab
       if (options.task.trim() === "") throw new ConfigError("usage_invalid", "A durable run needs a task: ctxkit submit \"<task>\".");
       const id = `run-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
       const createdAt = new Date();
-      await tables.insertRun({ id, task: options.task, agent: options.agent, sessionId: createSessionId(createdAt.toISOString()), createdAt, ...(options.budgetScope ? { budgetScope: options.budgetScope } : {}) });
+      await tables.insertRun({ id, task: options.task, agent: options.agent, sessionId: createSessionId(createdAt.toISOString()), createdAt, ...(options.traceparent ? { traceparent: options.traceparent } : {}), ...(options.budgetScope ? { budgetScope: options.budgetScope } : {}) });
       await dbos.enqueue({ queueName: DURABLE_QUEUE, workflowName: DURABLE_WORKFLOW, workflowID: id, appVersion: DURABLE_APP_VERSION, ...(options.timeoutMs ? { workflowTimeoutMS: options.timeoutMs } : {}) }, id);
       return tables.getRun(id);
     },

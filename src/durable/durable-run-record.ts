@@ -24,6 +24,11 @@ export interface DurableRunRecord {
   result?: DurableRunResult;
   /** The side-effecting call a crash interrupted, waiting for `ctxkit runs resume`. */
   pausedCall?: PausedCall;
+  /**
+   * The W3C traceparent the run's spans nest under: the submitter's when it gave one, replaced by the
+   * run span's own when a worker first traces it, so the segments after a crash join the same trace.
+   */
+  traceparent?: string;
 }
 
 /** Why a run waits for a person, and on what. */

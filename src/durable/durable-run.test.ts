@@ -1,6 +1,8 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import { createScriptedProvider } from "../providers/scripted/index.js";
+import { createAgentTracing } from "../tracing/agent-tracing.js";
 import { createPostgresSessionStore } from "../session/create-postgres-session-store.js";
 import { createFreshDatabase } from "../session/postgres/test-support/fresh-database.js";
 import { testDatabase } from "../session/postgres/test-support/test-database.js";
@@ -10,6 +12,11 @@ import { assembleDurableParts, type DurableAgentBuilder } from "./durable-agent-
 import { startDurableWorker, type DurableWorker } from "./start-durable-worker.js";
 
 const database = await testDatabase();
+const spans = (() => {
+  const exporter = new InMemorySpanExporter();
+  const processor = new SimpleSpanProcessor({ exporter });
+  return { provider: new TracerProvider({ spanProcessors: [processor] }), finished: async () => (await processor.forceFlush(), exporter.getFinishedSpans()) };
+})();
 
 /** A scripted agent: one `record` call per step (a counted side effect), then an answer; the turn follows from the request alone. */
 function scriptedBuilder(url: string): DurableAgentBuilder {
@@ -62,7 +69,7 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     const submitted = await client.submit({ task: "record one step", agent: { kind: "scripted", input: { steps: 1, runKey: "paused" } } });
     // What a worker killed inside the call leaves behind: the call recorded as started, never finished.
     await admin.query("INSERT INTO ctxkit_tool_calls (run_id, call_key, tool, state, executor) VALUES ($1, 'tool-0-call-0', 'record', 'started', 'dead-worker')", [submitted.id]);
-    worker = await startDurableWorker({ connectionString: url, concurrency: 2, builders: { scripted: scriptedBuilder(url) } });
+    worker = await startDurableWorker({ connectionString: url, concurrency: 2, builders: { scripted: scriptedBuilder(url) }, tracing: createAgentTracing({ tracer: spans.provider.getTracer("test") }) });
     const paused = await client.wait(submitted.id, 30_000);
     expect(paused).toMatchObject({ status: "needs_confirmation", pausedCall: { tool: "record", callKey: "tool-0-call-0" } });
     expect(await sideEffects("paused")).toEqual([]);
@@ -84,6 +91,16 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     expect(session.requests).toHaveLength(4);
     expect(session.warnings).toEqual([]);
     await sessions.close();
+  }, 60_000);
+
+  it("traces a run under the submitter's traceparent, and keeps the run span's own for the segments after a crash", async () => {
+    const submitterTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const submitted = await client.submit({ task: "record one step", traceparent: `00-${submitterTrace}-00f067aa0ba902b7-01`, agent: { kind: "scripted", input: { steps: 1, runKey: "traced" } } });
+    const done = await client.wait(submitted.id, 30_000);
+    expect(done.status).toBe("completed");
+    const runSpan = (await spans.finished()).find((span) => span.name.startsWith("invoke_agent") && span.spanContext().traceId === submitterTrace);
+    expect(runSpan?.parentSpanContext?.spanId).toBe("00f067aa0ba902b7");
+    expect(done.traceparent).toBe(`00-${submitterTrace}-${runSpan!.spanContext().spanId}-01`);
   }, 60_000);
 
   it("cancels a running run", async () => {

@@ -1,6 +1,7 @@
 import type { PostgresSessionStore } from "../session/postgres/postgres-session-store.js";
 import type { SessionStore } from "../session/session-store.js";
 import type { Tool } from "../types/index.js";
+import type { AgentTracing } from "../tracing/agent-tracing.js";
 import { ConfigError } from "../types/index.js";
 import { createDurableConfirmations } from "./durable-confirmation.js";
 import type { DurableAgentBuilder } from "./durable-agent-builder.js";
@@ -21,6 +22,8 @@ export interface DurableWorkflowDependencies {
   receive: DurableRunContext["receive"];
   inStep: DurableRunContext["inStep"];
   now: DurableRunContext["now"];
+  /** Spans for each run segment, nested under the run's stored traceparent (see DurableRunRecord.traceparent). */
+  tracing?: Pick<AgentTracing, "traceRun">;
   /** How often a running run checks whether it was cancelled. */
   cancelPollMs: number;
 }
@@ -86,7 +89,16 @@ export async function runDurableWorkflow(runId: string, dependencies: DurableWor
     tables.getRun(runId).then((current) => current.status === "cancelled" && abort.abort(), () => undefined);
   }, dependencies.cancelPollMs);
   try {
-    const result = await built.agent.run(record.task, { signal: abort.signal }).result();
+    const handle = built.agent.run(record.task, { signal: abort.signal });
+    if (dependencies.tracing) {
+      const traced = dependencies.tracing.traceRun(handle, {
+        ...(record.traceparent ? { traceparent: record.traceparent } : {}),
+        // The first segment's run span becomes the parent of the segments after a crash.
+        onTraceparent: (own) => void (record.attempts <= 1 ? tables.setTraceparent(runId, own).catch(() => undefined) : undefined),
+      });
+      for await (const event of traced) void event;
+    }
+    const result = await handle.result();
     const summary: DurableRunResult = {
       stopReason: result.stopReason,
       finalText: result.finalText,

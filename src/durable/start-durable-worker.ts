@@ -5,6 +5,7 @@ import type { DurableAgentBuilder } from "./durable-agent-builder.js";
 import { DURABLE_APP_VERSION, DURABLE_APPLICATION, DURABLE_QUEUE, DURABLE_WORKFLOW, openDurableDatabase } from "./durable-database.js";
 import { loadDbos } from "./load-dbos.js";
 import { runDurableWorkflow } from "./run-durable-workflow.js";
+import type { AgentTracing } from "../tracing/agent-tracing.js";
 
 export interface DurableWorkerOptions {
   connectionString: string;
@@ -21,6 +22,8 @@ export interface DurableWorkerOptions {
   pollMs?: number;
   /** The time its runs' steps record, which their status lines show (default: the system clock). */
   clock?: () => Date;
+  /** Traces each run (`createAgentTracing`): its spans nest under the run's stored traceparent. */
+  tracing?: Pick<AgentTracing, "traceRun">;
   /** What the worker and DBOS report (library code never prints; the CLI decides). */
   onLog?: (level: "info" | "warn" | "error", message: string) => void;
 }
@@ -64,6 +67,7 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
         inStep: () => DBOS.isInStep(),
         now: () => (options.clock ? options.clock().getTime() : Date.now()),
         receive: async <Message>(topic: string, timeoutSeconds: number) => (await DBOS.recv<Message>(topic, timeoutSeconds)) ?? undefined,
+        ...(options.tracing ? { tracing: options.tracing } : {}),
         cancelPollMs: 1_000,
       }),
     { name: DURABLE_WORKFLOW },

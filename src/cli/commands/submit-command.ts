@@ -21,6 +21,8 @@ Options:
   --json           print the run as JSON (the last line)
   --timeout <s>    cancel the run this long after a worker starts it
   --database-url   the PostgreSQL database (default: CTXKIT_DATABASE_URL)
+
+With TRACEPARENT set (a W3C traceparent), a worker that traces nests the run's spans under it.
 `;
 
 /** `ctxkit submit`: stores the run and enqueues it; no worker needs to be running yet. */
@@ -56,7 +58,9 @@ export async function submitCommand(args: string[], io: CliIo): Promise<number> 
   const { openDurableClient } = await import("../../durable/durable-client.js");
   const client = await openDurableClient(url);
   try {
-    let run = await client.submit({ task, agent: { kind: "cli", input: input as unknown as Record<string, unknown> }, ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}) });
+    // A caller that traces (a CI job, a service) passes its span as TRACEPARENT (W3C, as environment carriers do).
+    const traceparent = io.env.TRACEPARENT?.trim();
+    let run = await client.submit({ task, agent: { kind: "cli", input: input as unknown as Record<string, unknown> }, ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}), ...(traceparent ? { traceparent } : {}) });
     if (!flags.json) io.stdout.write(`submitted ${run.id} (session ${run.sessionId})\n`);
     if (extra.wait) run = await client.wait(run.id, 24 * 3600 * 1000);
     io.stdout.write(flags.json ? `${JSON.stringify(run)}\n` : extra.wait ? `${describeRun(run)}\n` : "");
