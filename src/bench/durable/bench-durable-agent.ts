@@ -30,7 +30,9 @@ export function createBenchDurableAgent(pool: pg.Pool): DurableAgentBuilder {
       },
     };
     const done = (request: ModelRequest) => request.messages.filter((message) => message.role === "tool").length;
+    // One chunk per reply: the scripted provider waits `delayMs` before each chunk, so each call takes `modelLatencyMs` once.
     const provider = createScriptedProvider({
+      chunkSize: 1_000,
       turns: (request) => {
         const finished = done(request);
         return finished < steps
