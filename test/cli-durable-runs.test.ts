@@ -31,6 +31,25 @@ describe.skipIf(database.skip !== undefined)(`ctxkit submit and runs${database.s
     expect(refused.stderr).toContain("No durable run run-nope");
   }, 60_000);
 
+  it("shares --budget-tokens across the runs of a --budget-scope (a row), and refuses an unknown scope without a limit", async () => {
+    const url = await createFreshDatabase(database.url!, "runs_budget");
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-submit-"));
+    const first = await runCli(["submit", "--database-url", url, "--model", "m", "--budget-scope", "team", "--budget-tokens", "50000", "--json", "one"], { cwd });
+    expect(first.code, first.stderr).toBe(0);
+    const run = JSON.parse(first.stdout.trim().split("\n").at(-1)!) as { budgetScope: string; agent: { input: { settings: Record<string, unknown> } } };
+    // The limit is the scope's, not this run's own session budget.
+    expect(run.budgetScope).toBe("team");
+    expect(run.agent.input.settings).not.toHaveProperty("budgetTokens");
+    const second = await runCli(["submit", "--database-url", url, "--model", "m", "--budget-scope", "team", "--json", "two"], { cwd });
+    expect(second.code, second.stderr).toBe(0);
+    const unknown = await runCli(["submit", "--database-url", url, "--model", "m", "--budget-scope", "nobody", "three"], { cwd });
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain("--budget-scope nobody --budget-tokens <n>");
+    // Without a scope, the budget flags are the run's own, as for `ctxkit run`.
+    const own = await runCli(["submit", "--database-url", url, "--model", "m", "--budget-tokens", "9000", "--json", "four"], { cwd });
+    expect((JSON.parse(own.stdout.trim().split("\n").at(-1)!) as typeof run).agent.input.settings).toMatchObject({ budgetTokens: 9000 });
+  }, 60_000);
+
   it("asks for a database when none is given", async () => {
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-submit-"));
     const result = await runCli(["runs", "list"], { cwd });

@@ -112,6 +112,17 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     expect((await sideEffects("cancelled")).length).toBeLessThan(50);
   }, 60_000);
 
+  it("makes a call wait while calls in flight hold a shared budget (backpressure), instead of refusing it", async () => {
+    // Each call reserves 1 000 tokens and uses a few hundred: two runs' calls fit in 1 600 only one at a time.
+    await client.defineBudget("pair", 1_600, 1_000);
+    const runs = await Promise.all([1, 2].map((index) => client.submit({ task: "one step", budgetScope: "pair", agent: { kind: "scripted", input: { steps: 1, delayMs: 100, runKey: `pair-${index}` } } })));
+    const done = await Promise.all(runs.map((run) => client.wait(run.id, 60_000)));
+    expect(done.map((run) => run.status)).toEqual(["completed", "completed"]);
+    const budget = await client.readBudget("pair");
+    expect(budget).toMatchObject({ reservedTokens: 0 });
+    expect(budget!.spentTokens).toBeLessThanOrEqual(1_600);
+  }, 90_000);
+
   it("shares a budget between runs in one transaction per change, refusing calls it cannot cover", async () => {
     // Each call reserves 1 000 tokens and uses a few hundred: the twelve calls need more than the 1 500 there are.
     await client.defineBudget("team", 1_500, 1_000);

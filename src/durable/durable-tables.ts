@@ -54,6 +54,10 @@ export function createDurableTables(pool: pg.Pool, schema: string, location: str
     async listRuns(limit: number): Promise<DurableRunRecord[]> {
       return (await pool.query<RunRow>(`SELECT * FROM ${table("ctxkit_runs")} ORDER BY created_at DESC, id LIMIT $1`, [limit])).rows.map(toRecord);
     },
+    /** Which of these runs were cancelled. */
+    async cancelledAmong(ids: readonly string[]): Promise<string[]> {
+      return (await pool.query<{ id: string }>(`SELECT id FROM ${table("ctxkit_runs")} WHERE id = ANY($1::text[]) AND status = 'cancelled'`, [ids])).rows.map((row) => row.id);
+    },
     async markStarted(id: string, executor: string): Promise<void> {
       await pool.query(`UPDATE ${table("ctxkit_runs")} SET status = 'running', attempts = attempts + 1, executor = $2, paused_call = NULL, updated_at = now() WHERE id = $1`, [id, executor]);
     },

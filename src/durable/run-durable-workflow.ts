@@ -24,8 +24,8 @@ export interface DurableWorkflowDependencies {
   now: DurableRunContext["now"];
   /** Spans for each run segment, nested under the run's stored traceparent (see DurableRunRecord.traceparent). */
   tracing?: Pick<AgentTracing, "traceRun">;
-  /** How often a running run checks whether it was cancelled. */
-  cancelPollMs: number;
+  /** Calls `cancel` when the run is cancelled (`ctxkit runs cancel`); returns what stops watching. */
+  watchCancellation(runId: string, cancel: () => void): () => void;
 }
 
 /**
@@ -85,9 +85,7 @@ export async function runDurableWorkflow(runId: string, dependencies: DurableWor
     confirmBudget: confirmations.confirmBudget,
   });
   const abort = new AbortController();
-  const watcher = setInterval(() => {
-    tables.getRun(runId).then((current) => current.status === "cancelled" && abort.abort(), () => undefined);
-  }, dependencies.cancelPollMs);
+  const unwatch = dependencies.watchCancellation(runId, () => abort.abort());
   try {
     const handle = built.agent.run(record.task, { signal: abort.signal });
     if (dependencies.tracing) {
@@ -112,7 +110,7 @@ export async function runDurableWorkflow(runId: string, dependencies: DurableWor
     await tables.setStatus(runId, status, { result: summary });
     return summary;
   } finally {
-    clearInterval(watcher);
+    unwatch();
     await built.close().catch(() => undefined);
   }
 }

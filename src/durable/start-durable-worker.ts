@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { createPostgresSessionStore } from "../session/create-postgres-session-store.js";
 import type { DurableAgentBuilder } from "./durable-agent-builder.js";
-import { DURABLE_APP_VERSION, DURABLE_APPLICATION, DURABLE_QUEUE, DURABLE_WORKFLOW, openDurableDatabase } from "./durable-database.js";
+import { DURABLE_APP_VERSION, DURABLE_APPLICATION, DURABLE_QUEUE, DURABLE_WORKFLOW, openDurableDatabase, type DurableDatabase } from "./durable-database.js";
 import { loadDbos } from "./load-dbos.js";
 import { runDurableWorkflow } from "./run-durable-workflow.js";
 import type { AgentTracing } from "../tracing/agent-tracing.js";
@@ -55,6 +55,7 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
     applicationVersion: DURABLE_APP_VERSION,
     logger: { info: (entry) => log("info", text(entry)), debug: () => undefined, warn: (entry) => log("warn", text(entry)), error: (entry) => log("error", text(entry)) },
   });
+  const cancellations = watchCancellations(database.tables, 1_000);
   const workflow = DBOS.registerWorkflow(
     (runId: string) =>
       runDurableWorkflow(runId, {
@@ -68,7 +69,7 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
         now: () => (options.clock ? options.clock().getTime() : Date.now()),
         receive: async <Message>(topic: string, timeoutSeconds: number) => (await DBOS.recv<Message>(topic, timeoutSeconds)) ?? undefined,
         ...(options.tracing ? { tracing: options.tracing } : {}),
-        cancelPollMs: 1_000,
+        watchCancellation: cancellations.watch,
       }),
     { name: DURABLE_WORKFLOW },
   );
@@ -93,9 +94,35 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
     async stop() {
       clearInterval(heartbeat);
       clearInterval(watchdog);
+      cancellations.stop();
       await DBOS.shutdown();
       await database.tables.retireWorker(executorId).catch(() => undefined);
       await Promise.all([sessions.close(), database.close()]);
     },
+  };
+}
+
+/**
+ * One query a second for all the runs a worker is running (not one per run): which of them were
+ * cancelled. A cancelled run's model or tool call in flight is aborted; DBOS stops it at its next step too.
+ */
+function watchCancellations(tables: DurableDatabase["tables"], everyMs: number) {
+  const watched = new Map<string, () => void>();
+  const timer = setInterval(() => {
+    if (watched.size === 0) return;
+    tables.cancelledAmong([...watched.keys()]).then(
+      (cancelled) => {
+        for (const id of cancelled) watched.get(id)?.();
+      },
+      () => undefined,
+    );
+  }, everyMs);
+  timer.unref();
+  return {
+    watch(runId: string, cancel: () => void): () => void {
+      watched.set(runId, cancel);
+      return () => void watched.delete(runId);
+    },
+    stop: () => clearInterval(timer),
   };
 }
