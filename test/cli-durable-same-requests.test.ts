@@ -77,26 +77,28 @@ describe.skipIf(database.skip !== undefined)(`a submitted run${database.skip ? `
       }
     };
     try {
-      cliServer = await startOpenAIModelServer(turns);
-      const cli = await withFixedDate(() => runCli(["run", "--trust-workspace", "--yes", task], { cwd: workspace, env: { ...environment, CTXKIT_BASE_URL: cliServer.baseURL }, timeoutMs: 120_000 }));
+      const cliModel = await startOpenAIModelServer(turns);
+      cliServer = cliModel;
+      const cli = await withFixedDate(() => runCli(["run", "--trust-workspace", "--yes", task], { cwd: workspace, env: { ...environment, CTXKIT_BASE_URL: cliModel.baseURL }, timeoutMs: 120_000 }));
       expect(cli.code, cli.stderr).toBe(0);
 
       // The same workspace, as new; the run is submitted with the same flags and run by a worker.
       await rm(join(workspace, ".ctxkit"), { recursive: true, force: true });
       await rm(join(workspace, "answer.txt"));
-      workerServer = await startOpenAIModelServer(turns);
-      const submitted = await withFixedDate(() => runCli(["submit", "--trust-workspace", "--yes", "--json", task], { cwd: workspace, env: { ...environment, CTXKIT_BASE_URL: workerServer.baseURL, CTXKIT_DATABASE_URL: url } }));
+      const workerModel = await startOpenAIModelServer(turns);
+      workerServer = workerModel;
+      const submitted = await withFixedDate(() => runCli(["submit", "--trust-workspace", "--yes", "--json", task], { cwd: workspace, env: { ...environment, CTXKIT_BASE_URL: workerModel.baseURL, CTXKIT_DATABASE_URL: url } }));
       expect(submitted.code, submitted.stderr).toBe(0);
       const run = JSON.parse(submitted.stdout.trim().split("\n").at(-1)!) as { id: string; sessionId: string };
       const done = await client.wait(run.id, 120_000);
       expect(done.result?.error).toBeUndefined();
       expect(done).toMatchObject({ status: "completed", result: { stopReason: "final_answer", iterations: 5 } });
 
-      const sent = cliServer.requests.map((request) => request.body);
+      const sent = cliModel.requests.map((request) => request.body);
       expect(sent).toHaveLength(5);
       const last = sent.at(-1)!;
       for (const text of ["forecast", "notes_read", "Answer in one sentence.", "This service answers", "Read the README first."]) expect(last).toContain(text);
-      expect(workerServer.requests.map((request) => request.body)).toEqual(sent);
+      expect(workerModel.requests.map((request) => request.body)).toEqual(sent);
       // Its session is in the database, under the id the record named at submission.
       const show = await runCli(["sessions", "show", run.sessionId, "--database-url", url], { cwd: workspace, env: environment });
       expect(show.code, show.stderr).toBe(0);
