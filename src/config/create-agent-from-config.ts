@@ -4,11 +4,11 @@ import { protectFilesAround, type RestoredReport } from "../tools/builtin/protec
 import { prepareDataDirectory } from "../session/private-storage.js";
 import type { Agent } from "../loop/create-agent.js";
 import { assembleAgent, chooseSessionId, type StartedSessionView } from "../agents/assemble-agent.js";
-import type { AgentOptions, ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
+import type { AgentOptions, AgentRuntime, ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
 import { createServerCompactionPolicy } from "../context/server-compaction/server-compaction-policy.js";
 import { createResumeAfterCompaction } from "../context/server-compaction/resume-after-compaction.js";
 import type { Provider } from "../providers/provider.js";
-import type { SessionWriter, SessionWarning } from "../session/index.js";
+import type { SessionStore, SessionWriter, SessionWarning } from "../session/index.js";
 import { openSessionStoreFor } from "./open-session-store.js";
 import { createWebFetchTool, createWorkspaceTools } from "../tools/builtin/index.js";
 import type { Tool } from "../tools/tool.js";
@@ -172,6 +172,10 @@ export interface CreateAgentFromConfigOptions {
   observeChildRun?: ChildRunObserver;
   /** Wraps the provider, the config's or the given one (tracing sees each request when message contents are opted in). */
   observeProvider?: (provider: Provider) => Provider;
+  /** Where the sessions are kept instead of the config's JSONL folder (a durable worker's database). */
+  sessionStore?: SessionStore;
+  /** The runtime's id generator and tool wrapper (a durable worker makes ids replayable and each tool call a step). */
+  runtime?: Pick<AgentRuntime, "createId" | "wrapTool">;
 }
 
 /**
@@ -185,7 +189,7 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
   const config: AgentConfig = { ...resolveAgentConfig(options.settings ?? {}, options.workspace), ...(options.userConfigPath ? { userConfigPath: options.userConfigPath } : {}) };
   // Before anything writes under it: the data directory is private and ignored by git (issue 24).
   await prepareDataDirectory(config.dataDir);
-  const store = await openSessionStoreFor(config);
+  const store = options.sessionStore ?? (await openSessionStoreFor(config));
   const mode = options.session?.mode ?? "new";
   const repair = options.session?.repair === true;
   // One id for everything that names the session: resume's, the latest for continue, a new one's once started.
@@ -274,7 +278,7 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
       // A Qwen3 model on a local engine: the guard checks the prompt's real tokens too (template breaks).
       ...(servesLocally(config) && /qwen3/i.test(provider.model) ? { prefixGuard: { promptTokens: "qwen3" as const } } : {}),
       // The session's blobs (previews' and stubs' originals) live beside it: `recall` works after a restart.
-      runtime: { maxIterations: config.maxIterations, ...(options.clock ? { clock: options.clock } : {}) },
+      runtime: { maxIterations: config.maxIterations, ...(options.clock ? { clock: options.clock } : {}), ...options.runtime },
     });
     const session = assembled.session!;
     sessionId = session.id;

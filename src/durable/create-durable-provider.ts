@@ -1,6 +1,7 @@
 import type { Provider, ProviderEvent } from "../providers/provider.js";
 import { CtxkitError, type ModelRequest } from "../types/index.js";
 import type { DurableRunContext } from "./durable-run-context.js";
+import { getTokenCounter } from "../tokens/get-token-counter.js";
 
 type RecordedEvent = Exclude<ProviderEvent, { type: "error" }> | (Omit<Extract<ProviderEvent, { type: "error" }>, "error"> & { error: { code: string; message: string } });
 
@@ -8,17 +9,23 @@ type RecordedEvent = Exclude<ProviderEvent, { type: "error" }> | (Omit<Extract<P
  * The provider as a run's model calls are made on a worker: each call is one DBOS step, so a run
  * executed again after a crash gets the recorded reply instead of calling the model again. A call
  * that was in flight at the crash has no record and is made again; each attempt is counted
- * (`ctxkit_model_calls`). With a shared budget the call first reserves its largest possible size.
+ * (`ctxkit_model_calls`). With a shared budget the call first reserves what it may use (its prompt's
+ * estimate plus its most output); when calls in flight hold what is missing, it waits for them
+ * (backpressure, as one process's budget slows calls down), and it is refused only when waiting
+ * cannot help or took longer than `budgetWaitMs`.
  */
-export function createDurableProvider(inner: Provider, context: DurableRunContext, options: { maxCallTokens: number }): Provider {
+export function createDurableProvider(inner: Provider, context: DurableRunContext, options: { maxCallTokens: number; budgetWaitMs?: number }): Provider {
   let calls = 0;
   const stream = async function* (request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent> {
     const callKey = `model-${calls++}`;
     const recorded = await context.step(`model-call`, async () => {
       await context.tables.countModelCall(context.runId, callKey);
       const budget = context.budget;
-      if (budget && !(await budget.shared.reserve(budget.scope, options.maxCallTokens))) {
-        return { events: [budgetRefusal(budget.scope)], at: Date.now() };
+      const reservation = budget ? reservationOf(inner, request, options.maxCallTokens) : 0;
+      const reservationKey = `${context.runId}/${callKey}`;
+      if (budget) {
+        const refusal = await reserveWithBackpressure(budget, reservationKey, reservation, signal, options.budgetWaitMs ?? defaultBudgetWaitMs);
+        if (refusal) return { events: [refusal], at: context.now() };
       }
       const events: RecordedEvent[] = [];
       let used = 0;
@@ -33,10 +40,10 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
           }
         }
       } finally {
-        if (budget) await budget.shared.settle(budget.scope, options.maxCallTokens, used);
+        if (budget) await budget.shared.settle(budget.scope, reservationKey, used);
       }
       // Round-tripped through JSON here, so a live call returns exactly what a replay will.
-      return JSON.parse(JSON.stringify({ events, at: Date.now() })) as { events: RecordedEvent[]; at: number };
+      return JSON.parse(JSON.stringify({ events, at: context.now() })) as { events: RecordedEvent[]; at: number };
     });
     context.clock.advance(recorded.at);
     for (const event of recorded.events) {
@@ -54,10 +61,30 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
   return wrapped;
 }
 
-function budgetRefusal(scope: string): RecordedEvent {
+/** How long a call waits for the calls in flight to release a shared budget before it is refused (5 minutes). */
+const defaultBudgetWaitMs = 5 * 60_000;
+const estimator = getTokenCounter("estimate");
+
+/** What a call may use: its body's estimated tokens plus its most output (4 096 when unset), at most `maxCallTokens`. */
+function reservationOf(provider: Provider, request: ModelRequest, maxCallTokens: number): number {
+  return Math.min(maxCallTokens, estimator.count(provider.serialize(request).body) + (request.settings?.maxOutputTokens ?? 4096));
+}
+
+async function reserveWithBackpressure(budget: NonNullable<DurableRunContext["budget"]>, key: string, tokens: number, signal: AbortSignal | undefined, waitMs: number): Promise<RecordedEvent | undefined> {
+  const deadline = Date.now() + waitMs;
+  for (let pause = 200; ; pause = Math.min(pause * 2, 2_000)) {
+    const outcome = await budget.shared.reserve(budget.scope, key, tokens);
+    if (outcome.reserved) return undefined;
+    if (!outcome.waitHelps) return budgetRefusal(budget.scope, `it has too little left for a call of up to ${tokens} tokens`);
+    if (Date.now() + pause > deadline || signal?.aborted) return budgetRefusal(budget.scope, `the calls in flight on its workers still held it after ${Math.round(waitMs / 1000)} s`);
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
+function budgetRefusal(scope: string, why: string): RecordedEvent {
   return {
     type: "error",
-    error: { code: "budget_exceeded", message: `The shared budget '${scope}' cannot cover another model call (its workers have spent or reserved it). Raise its limit, or wait for calls in flight to settle.` },
+    error: { code: "budget_exceeded", message: `The shared budget '${scope}' cannot cover another model call: ${why}. Raise its limit (ctxkit submit --budget-scope ${scope} --budget-tokens <n>), or submit with another scope.` },
     partial: { content: [], stopReason: "error", rawStopReason: "budget_exceeded" } as never,
   };
 }

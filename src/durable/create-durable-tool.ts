@@ -1,10 +1,13 @@
-import type { Tool, ToolOutput } from "../types/index.js";
+import type { Tool, ToolErrorKind, ToolOutput } from "../types/index.js";
+import { ToolError } from "../types/tool-error.js";
 import type { DurableRunContext } from "./durable-run-context.js";
+import { askPerson } from "./durable-confirmation.js";
 
-/** How long a paused run waits for `ctxkit runs resume` before it fails (a week). */
-const confirmationWaitSeconds = 7 * 24 * 3600;
 
-type StepOutcome = { kind: "done"; output: ToolOutput; at: number } | { kind: "interrupted"; at: number };
+type StepOutcome =
+  | { kind: "done"; output: ToolOutput; at: number }
+  | { kind: "threw"; message: string; toolErrorKind?: ToolErrorKind; at: number }
+  | { kind: "interrupted"; at: number };
 
 /**
  * A tool as a run's tool calls are made on a worker: each call is one DBOS step (replayed after a
@@ -25,30 +28,29 @@ export function createDurableTool(tool: Tool<any>, context: DurableRunContext, s
         context.step(`tool:${tool.name}`, async (): Promise<StepOutcome> => {
           if (atMostOnce && !confirmed) {
             const state = await context.tables.startToolCall(context.runId, callKey, tool.name, context.executorId);
-            if (state === "interrupted" || state === "finished") return { kind: "interrupted", at: Date.now() };
+            if (state === "interrupted" || state === "finished") return { kind: "interrupted", at: context.now() };
           }
-          let output: ToolOutput;
+          let outcome: StepOutcome;
           try {
             const result = await tool.execute(args, toolContext);
-            output = typeof result === "string" ? { content: result } : result;
+            outcome = { kind: "done", output: typeof result === "string" ? { content: result } : result, at: 0 };
           } catch (error) {
-            output = { content: `Tool '${tool.name}' failed: ${error instanceof Error ? error.message : String(error)}`, isError: true };
+            // Recorded, and thrown again outside the step: the loop words the failure as in one process.
+            outcome = { kind: "threw", message: error instanceof Error ? error.message : String(error), ...(error instanceof ToolError ? { toolErrorKind: error.kind } : {}), at: 0 };
           }
           if (atMostOnce) await context.tables.finishToolCall(context.runId, callKey);
-          return JSON.parse(JSON.stringify({ kind: "done", output, at: Date.now() })) as StepOutcome;
+          return JSON.parse(JSON.stringify({ ...outcome, at: context.now() })) as StepOutcome;
         });
       let outcome = await attempt(false);
       context.clock.advance(outcome.at);
-      if (outcome.kind === "done") return outcome.output;
+      if (outcome.kind !== "interrupted") return resultOf(outcome);
 
-      await context.step("pause", () => context.tables.setStatus(context.runId, "needs_confirmation", { pausedCall: { tool: tool.name, callKey } }));
-      const decision = await context.receive<"rerun" | "skip">("confirmation", confirmationWaitSeconds);
-      await context.step("resume", () => context.tables.setStatus(context.runId, "running", { pausedCall: null }));
+      const decision = await askPerson(context, { tool: tool.name, callKey, reason: "interrupted" });
       if (decision === "rerun") {
         await context.step("confirm", () => context.tables.confirmToolCall(context.runId, callKey, "rerun"));
         outcome = await attempt(true);
         context.clock.advance(outcome.at);
-        if (outcome.kind === "done") return outcome.output;
+        if (outcome.kind !== "interrupted") return resultOf(outcome);
       }
       return {
         content: `This ${tool.name} call started before a crash and may or may not have taken effect; it was not run again (${decision === "skip" ? "the user chose to skip it" : "no one confirmed it"}). Check its effect before repeating it.`,
@@ -56,4 +58,9 @@ export function createDurableTool(tool: Tool<any>, context: DurableRunContext, s
       };
     },
   };
+}
+
+function resultOf(outcome: Exclude<StepOutcome, { kind: "interrupted" }>): ToolOutput {
+  if (outcome.kind === "done") return outcome.output;
+  throw outcome.toolErrorKind ? new ToolError(outcome.toolErrorKind, outcome.message) : new Error(outcome.message);
 }

@@ -12,6 +12,8 @@ export interface SubmitRunOptions {
   budgetScope?: string;
   /** The run is cancelled this long after a worker starts it. */
   timeoutMs?: number;
+  /** The submitter's W3C traceparent: a tracing worker nests the run's spans under it (one trace across processes). */
+  traceparent?: string;
 }
 
 export interface DurableClient {
@@ -44,7 +46,8 @@ export async function openDurableClient(connectionString: string): Promise<Durab
     async submit(options) {
       if (options.task.trim() === "") throw new ConfigError("usage_invalid", "A durable run needs a task: ctxkit submit \"<task>\".");
       const id = `run-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
-      await tables.insertRun({ id, task: options.task, agent: options.agent, sessionId: createSessionId(new Date().toISOString()), ...(options.budgetScope ? { budgetScope: options.budgetScope } : {}) });
+      const createdAt = new Date();
+      await tables.insertRun({ id, task: options.task, agent: options.agent, sessionId: createSessionId(createdAt.toISOString()), createdAt, ...(options.traceparent ? { traceparent: options.traceparent } : {}), ...(options.budgetScope ? { budgetScope: options.budgetScope } : {}) });
       await dbos.enqueue({ queueName: DURABLE_QUEUE, workflowName: DURABLE_WORKFLOW, workflowID: id, appVersion: DURABLE_APP_VERSION, ...(options.timeoutMs ? { workflowTimeoutMS: options.timeoutMs } : {}) }, id);
       return tables.getRun(id);
     },
@@ -60,7 +63,7 @@ export async function openDurableClient(connectionString: string): Promise<Durab
     async resume(id, decision) {
       const run = await tables.getRun(id);
       if (run.status === "needs_confirmation") {
-        if (decision === undefined) throw new SessionError("session_write_refused", `Run ${id} is paused on a ${run.pausedCall?.tool ?? "tool"} call a crash interrupted; say whether to run it again (--rerun) or not (--skip).`);
+        if (decision === undefined) throw new SessionError("session_write_refused", `Run ${id} is paused on a ${run.pausedCall?.tool ?? "tool"} call that needs a person's answer; say whether to run it (--approve) or not (--decline).`);
         await dbos.send(id, decision, "confirmation");
         await tables.setStatus(id, "running");
       } else if (run.status === "cancelled") {

@@ -12,7 +12,11 @@ export interface DurableRunContext {
   step<Result>(name: string, work: () => Promise<Result>): Promise<Result>;
   /** Waits (durably) for a message sent to this run on `topic`; undefined on timeout. */
   receive<Message>(topic: string, timeoutSeconds: number): Promise<Message | undefined>;
+  /** True inside a step (a sub-agent runs inside its `task` call's step): nothing there can wait for a message. */
+  inStep(): boolean;
   clock: DurableClock;
+  /** The time a step records (ms): the worker's clock, the system's unless it was given one. */
+  now(): number;
   tables: DurableTables;
   budget?: { shared: SharedBudget; scope: string };
 }

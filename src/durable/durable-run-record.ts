@@ -23,7 +23,24 @@ export interface DurableRunRecord {
   executor?: string;
   result?: DurableRunResult;
   /** The side-effecting call a crash interrupted, waiting for `ctxkit runs resume`. */
-  pausedCall?: { tool: string; callKey: string };
+  pausedCall?: PausedCall;
+  /**
+   * The W3C traceparent the run's spans nest under: the submitter's when it gave one, replaced by the
+   * run span's own when a worker first traces it, so the segments after a crash join the same trace.
+   */
+  traceparent?: string;
+}
+
+/** Why a run waits for a person, and on what. */
+export interface PausedCall {
+  tool: string;
+  callKey: string;
+  /** `interrupted`: a side effect a crash cut off (default); `confirmation`: a call that asks, as `ctxkit run` would at a terminal; `budget`: an approval budget's question. */
+  reason?: "interrupted" | "confirmation" | "budget";
+  /** The call's arguments as the model wrote them (cut to 2 000 characters). */
+  arguments?: string;
+  /** What the policy that asked said. */
+  why?: string;
 }
 
 export interface DurableRunResult {

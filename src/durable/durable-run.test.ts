@@ -1,19 +1,26 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 import { createScriptedProvider } from "../providers/scripted/index.js";
+import { createAgentTracing } from "../tracing/agent-tracing.js";
 import { createPostgresSessionStore } from "../session/create-postgres-session-store.js";
 import { createFreshDatabase } from "../session/postgres/test-support/fresh-database.js";
 import { testDatabase } from "../session/postgres/test-support/test-database.js";
 import type { ModelRequest, Tool } from "../types/index.js";
 import { openDurableClient, type DurableClient } from "./durable-client.js";
-import type { DurableAgentBuilder } from "./durable-agent-builder.js";
+import { assembleDurableParts, type DurableAgentBuilder } from "./durable-agent-builder.js";
 import { startDurableWorker, type DurableWorker } from "./start-durable-worker.js";
 
 const database = await testDatabase();
+const spans = (() => {
+  const exporter = new InMemorySpanExporter();
+  const processor = new SimpleSpanProcessor({ exporter });
+  return { provider: new TracerProvider({ spanProcessors: [processor] }), finished: async () => (await processor.forceFlush(), exporter.getFinishedSpans()) };
+})();
 
 /** A scripted agent: one `record` call per step (a counted side effect), then an answer; the turn follows from the request alone. */
 function scriptedBuilder(url: string): DurableAgentBuilder {
-  return async (input) => {
+  return async (input, assembly) => {
     const steps = Number(input.steps ?? 1);
     const delayMs = Number(input.delayMs ?? 0);
     const pool = new pg.Pool({ connectionString: url, max: 2, allowExitOnIdle: true });
@@ -34,7 +41,7 @@ function scriptedBuilder(url: string): DurableAgentBuilder {
         return done < steps ? { toolCalls: [{ id: `call-${done}`, name: "record", arguments: { step: done } }], delayMs } : { text: `All ${steps} steps recorded.`, delayMs };
       },
     });
-    return { provider, tools: [record], system: "You record steps.", maxCallTokens: 1_000 };
+    return assembleDurableParts({ provider, tools: [record], system: "You record steps.", maxCallTokens: 1_000 }, assembly);
   };
 }
 
@@ -62,11 +69,11 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     const submitted = await client.submit({ task: "record one step", agent: { kind: "scripted", input: { steps: 1, runKey: "paused" } } });
     // What a worker killed inside the call leaves behind: the call recorded as started, never finished.
     await admin.query("INSERT INTO ctxkit_tool_calls (run_id, call_key, tool, state, executor) VALUES ($1, 'tool-0-call-0', 'record', 'started', 'dead-worker')", [submitted.id]);
-    worker = await startDurableWorker({ connectionString: url, concurrency: 2, builders: { scripted: scriptedBuilder(url) } });
+    worker = await startDurableWorker({ connectionString: url, concurrency: 2, builders: { scripted: scriptedBuilder(url) }, tracing: createAgentTracing({ tracer: spans.provider.getTracer("test") }) });
     const paused = await client.wait(submitted.id, 30_000);
     expect(paused).toMatchObject({ status: "needs_confirmation", pausedCall: { tool: "record", callKey: "tool-0-call-0" } });
     expect(await sideEffects("paused")).toEqual([]);
-    await expect(client.resume(submitted.id)).rejects.toMatchObject({ message: expect.stringContaining("--rerun") });
+    await expect(client.resume(submitted.id)).rejects.toMatchObject({ message: expect.stringContaining("--approve") });
     await client.resume(submitted.id, "skip");
     const done = await client.wait(submitted.id, 30_000);
     expect(done.status).toBe("completed");
@@ -86,6 +93,16 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     await sessions.close();
   }, 60_000);
 
+  it("traces a run under the submitter's traceparent, and keeps the run span's own for the segments after a crash", async () => {
+    const submitterTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const submitted = await client.submit({ task: "record one step", traceparent: `00-${submitterTrace}-00f067aa0ba902b7-01`, agent: { kind: "scripted", input: { steps: 1, runKey: "traced" } } });
+    const done = await client.wait(submitted.id, 30_000);
+    expect(done.status).toBe("completed");
+    const runSpan = (await spans.finished()).find((span) => span.name.startsWith("invoke_agent") && span.spanContext().traceId === submitterTrace);
+    expect(runSpan?.parentSpanContext?.spanId).toBe("00f067aa0ba902b7");
+    expect(done.traceparent).toBe(`00-${submitterTrace}-${runSpan!.spanContext().spanId}-01`);
+  }, 60_000);
+
   it("cancels a running run", async () => {
     const submitted = await client.submit({ task: "slow", agent: { kind: "scripted", input: { steps: 50, delayMs: 200, runKey: "cancelled" } } });
     for (let tries = 0; tries < 100 && (await client.get(submitted.id)).status !== "running"; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -94,6 +111,17 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     expect(done.status).toBe("cancelled");
     expect((await sideEffects("cancelled")).length).toBeLessThan(50);
   }, 60_000);
+
+  it("makes a call wait while calls in flight hold a shared budget (backpressure), instead of refusing it", async () => {
+    // Each call reserves 1 000 tokens and uses a few hundred: two runs' calls fit in 1 600 only one at a time.
+    await client.defineBudget("pair", 1_600, 1_000);
+    const runs = await Promise.all([1, 2].map((index) => client.submit({ task: "one step", budgetScope: "pair", agent: { kind: "scripted", input: { steps: 1, delayMs: 100, runKey: `pair-${index}` } } })));
+    const done = await Promise.all(runs.map((run) => client.wait(run.id, 60_000)));
+    expect(done.map((run) => run.status)).toEqual(["completed", "completed"]);
+    const budget = await client.readBudget("pair");
+    expect(budget).toMatchObject({ reservedTokens: 0 });
+    expect(budget!.spentTokens).toBeLessThanOrEqual(1_600);
+  }, 90_000);
 
   it("shares a budget between runs in one transaction per change, refusing calls it cannot cover", async () => {
     // Each call reserves 1 000 tokens and uses a few hundred: the twelve calls need more than the 1 500 there are.

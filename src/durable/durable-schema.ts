@@ -17,6 +17,12 @@ const migrations: ReadonlyArray<(table: (name: string) => string) => string[]> =
     `CREATE TABLE ${table("ctxkit_workers")} (executor_id text PRIMARY KEY, host text NOT NULL, pid integer NOT NULL, concurrency integer NOT NULL, started_at timestamptz NOT NULL DEFAULT now(), heartbeat_at timestamptz NOT NULL DEFAULT now())`,
     `CREATE TABLE ${table("ctxkit_budgets")} (scope text PRIMARY KEY, limit_tokens bigint NOT NULL, spent_tokens bigint NOT NULL DEFAULT 0, reserved_tokens bigint NOT NULL DEFAULT 0, max_call_tokens bigint NOT NULL)`,
   ],
+  // 2: the W3C traceparent a run's spans nest under (the submitter's, then the run span's first segment),
+  // and each model call's reservation of a shared budget (a call made again after a crash reuses it).
+  (table) => [
+    `ALTER TABLE ${table("ctxkit_runs")} ADD COLUMN traceparent text`,
+    `CREATE TABLE ${table("ctxkit_budget_reservations")} (scope text NOT NULL, call_key text NOT NULL, tokens bigint NOT NULL, reserved_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (scope, call_key))`,
+  ],
 ];
 
 export const DURABLE_SCHEMA_VERSION = migrations.length;

@@ -15,6 +15,7 @@ interface RunRow {
   executor: string | null;
   result: DurableRunResult | null;
   paused_call: DurableRunRecord["pausedCall"] | null;
+  traceparent: string | null;
 }
 
 /** ctxkit's durable-run rows (see durable-schema.ts); every write is one statement or one transaction. */
@@ -33,11 +34,17 @@ export function createDurableTables(pool: pg.Pool, schema: string, location: str
     ...(row.executor ? { executor: row.executor } : {}),
     ...(row.result ? { result: row.result } : {}),
     ...(row.paused_call ? { pausedCall: row.paused_call } : {}),
+    ...(row.traceparent ? { traceparent: row.traceparent } : {}),
   });
 
   return {
-    async insertRun(run: { id: string; task: string; agent: DurableAgentSpec; sessionId: string; budgetScope?: string }): Promise<void> {
-      await pool.query(`INSERT INTO ${table("ctxkit_runs")} (id, task, agent, session_id, budget_scope, status) VALUES ($1, $2, $3, $4, $5, 'queued')`, [run.id, run.task, JSON.stringify(run.agent), run.sessionId, run.budgetScope ?? null]);
+    /** `createdAt` is the submitter's clock: where the run's own clock starts (its first status line, say). */
+    async insertRun(run: { id: string; task: string; agent: DurableAgentSpec; sessionId: string; budgetScope?: string; createdAt: Date; traceparent?: string }): Promise<void> {
+      await pool.query(`INSERT INTO ${table("ctxkit_runs")} (id, task, agent, session_id, budget_scope, status, created_at, traceparent) VALUES ($1, $2, $3, $4, $5, 'queued', $6, $7)`, [run.id, run.task, JSON.stringify(run.agent), run.sessionId, run.budgetScope ?? null, run.createdAt, run.traceparent ?? null]);
+    },
+    /** The run span's own traceparent, kept from its first segment: later segments (after a crash) nest under it. */
+    async setTraceparent(id: string, traceparent: string): Promise<void> {
+      await pool.query(`UPDATE ${table("ctxkit_runs")} SET traceparent = $2 WHERE id = $1`, [id, traceparent]);
     },
     async getRun(id: string): Promise<DurableRunRecord> {
       const row = (await pool.query<RunRow>(`SELECT * FROM ${table("ctxkit_runs")} WHERE id = $1`, [id])).rows[0];
@@ -46,6 +53,10 @@ export function createDurableTables(pool: pg.Pool, schema: string, location: str
     },
     async listRuns(limit: number): Promise<DurableRunRecord[]> {
       return (await pool.query<RunRow>(`SELECT * FROM ${table("ctxkit_runs")} ORDER BY created_at DESC, id LIMIT $1`, [limit])).rows.map(toRecord);
+    },
+    /** Which of these runs were cancelled. */
+    async cancelledAmong(ids: readonly string[]): Promise<string[]> {
+      return (await pool.query<{ id: string }>(`SELECT id FROM ${table("ctxkit_runs")} WHERE id = ANY($1::text[]) AND status = 'cancelled'`, [ids])).rows.map((row) => row.id);
     },
     async markStarted(id: string, executor: string): Promise<void> {
       await pool.query(`UPDATE ${table("ctxkit_runs")} SET status = 'running', attempts = attempts + 1, executor = $2, paused_call = NULL, updated_at = now() WHERE id = $1`, [id, executor]);

@@ -1,7 +1,9 @@
-import { assembleAgent } from "../agents/assemble-agent.js";
 import type { PostgresSessionStore } from "../session/postgres/postgres-session-store.js";
 import type { SessionStore } from "../session/session-store.js";
+import type { Tool } from "../types/index.js";
+import type { AgentTracing } from "../tracing/agent-tracing.js";
 import { ConfigError } from "../types/index.js";
+import { createDurableConfirmations } from "./durable-confirmation.js";
 import type { DurableAgentBuilder } from "./durable-agent-builder.js";
 import { createDurableClock, type DurableRunContext } from "./durable-run-context.js";
 import type { DurableRunResult, DurableRunStatus } from "./durable-run-record.js";
@@ -18,8 +20,12 @@ export interface DurableWorkflowDependencies {
   builders: Readonly<Record<string, DurableAgentBuilder>>;
   step: DurableRunContext["step"];
   receive: DurableRunContext["receive"];
-  /** How often a running run checks whether it was cancelled. */
-  cancelPollMs: number;
+  inStep: DurableRunContext["inStep"];
+  now: DurableRunContext["now"];
+  /** Spans for each run segment, nested under the run's stored traceparent (see DurableRunRecord.traceparent). */
+  tracing?: Pick<AgentTracing, "traceRun">;
+  /** Calls `cancel` when the run is cancelled (`ctxkit runs cancel`); returns what stops watching. */
+  watchCancellation(runId: string, cancel: () => void): () => void;
 }
 
 /**
@@ -34,13 +40,14 @@ export async function runDurableWorkflow(runId: string, dependencies: DurableWor
   const record = await tables.getRun(runId);
   const builder = dependencies.builders[record.agent.kind];
   if (builder === undefined) throw new ConfigError("option_invalid", `Run ${runId} needs an agent of kind '${record.agent.kind}', which this worker cannot build (it knows ${Object.keys(dependencies.builders).join(", ")}).`);
-  const parts = await builder(record.agent.input);
   const clock = createDurableClock(Date.parse(record.createdAt));
   const context: DurableRunContext = {
     runId,
     executorId,
     step: dependencies.step,
     receive: dependencies.receive,
+    inStep: dependencies.inStep,
+    now: dependencies.now,
     clock,
     tables,
     ...(record.budgetScope ? { budget: { shared: dependencies.budget, scope: record.budgetScope } } : {}),
@@ -48,22 +55,48 @@ export async function runDurableWorkflow(runId: string, dependencies: DurableWor
   let toolCalls = 0;
   const sequence = { next: () => toolCalls++ };
   let ids = 0;
-  // The session of this run, created once and replayed by later attempts (see createOrReplay).
-  const store: SessionStore = { ...sessions, create: (options) => sessions.createOrReplay({ ...options, id: record.sessionId, createdAt: record.createdAt }) };
-  const assembled = await assembleAgent({
-    provider: createDurableProvider(parts.provider, context, { maxCallTokens: parts.maxCallTokens }),
-    system: parts.system,
-    tools: parts.tools.map((tool) => createDurableTool(tool, context, sequence)),
-    policies: parts.policies ?? [],
-    session: { store, mode: "new", ...(parts.workspace ? { workspace: parts.workspace } : {}) },
-    runtime: { clock: clock.now, createId: () => `${runId}-${ids++}`, ...(parts.maxIterations ? { maxIterations: parts.maxIterations } : {}) },
+  // The run's own session is created once and replayed by later attempts (see createOrReplay); a
+  // sub-agent's session is an ordinary new one.
+  let mainCreated = false;
+  const sessionStore: SessionStore = {
+    ...sessions,
+    create: (options) => {
+      if (mainCreated || options.id !== undefined) return sessions.create(options);
+      mainCreated = true;
+      return sessions.createOrReplay({ ...options, id: record.sessionId, createdAt: record.createdAt });
+    },
+  };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type
+  const wrappedTools = new WeakMap<object, Tool<any>>();
+  const confirmations = createDurableConfirmations(context);
+  const built = await builder(record.agent.input, {
+    sessionStore,
+    clock: clock.now,
+    createId: () => `${runId}-${ids++}`,
+    wrapProvider: (provider, maxCallTokens) => createDurableProvider(provider, context, { maxCallTokens }),
+    wrapTool: (tool) => {
+      const known = wrappedTools.get(tool);
+      if (known) return known;
+      const wrapped = createDurableTool(tool, context, sequence);
+      wrappedTools.set(tool, wrapped);
+      return wrapped;
+    },
+    confirmToolCall: confirmations.confirmToolCall,
+    confirmBudget: confirmations.confirmBudget,
   });
   const abort = new AbortController();
-  const watcher = setInterval(() => {
-    tables.getRun(runId).then((current) => current.status === "cancelled" && abort.abort(), () => undefined);
-  }, dependencies.cancelPollMs);
+  const unwatch = dependencies.watchCancellation(runId, () => abort.abort());
   try {
-    const result = await assembled.agent.run(record.task, { signal: abort.signal }).result();
+    const handle = built.agent.run(record.task, { signal: abort.signal });
+    if (dependencies.tracing) {
+      const traced = dependencies.tracing.traceRun(handle, {
+        ...(record.traceparent ? { traceparent: record.traceparent } : {}),
+        // The first segment's run span becomes the parent of the segments after a crash.
+        onTraceparent: (own) => void (record.attempts <= 1 ? tables.setTraceparent(runId, own).catch(() => undefined) : undefined),
+      });
+      for await (const event of traced) void event;
+    }
+    const result = await handle.result();
     const summary: DurableRunResult = {
       stopReason: result.stopReason,
       finalText: result.finalText,
@@ -77,7 +110,7 @@ export async function runDurableWorkflow(runId: string, dependencies: DurableWor
     await tables.setStatus(runId, status, { result: summary });
     return summary;
   } finally {
-    clearInterval(watcher);
-    await assembled.session?.close().catch(() => undefined);
+    unwatch();
+    await built.close().catch(() => undefined);
   }
 }

@@ -1,33 +1,56 @@
 import type pg from "pg";
 
+/** What a refused reservation saw: whether waiting can help (calls in flight hold what is missing). */
+export type ReserveOutcome = { reserved: true } | { reserved: false; waitHelps: boolean };
+
 /**
- * A token budget shared by every worker: one row per scope, changed only in single-statement
- * transactions. Before a model call a worker reserves the most the call may use (prompt estimate +
- * max output); the call is refused when reservations and spending would pass the limit. After it,
- * the reservation is replaced by what the call used. So N workers cannot overspend together: the
- * overrun is bounded by the calls in flight whose use exceeded their reservation, i.e. at most
- * (calls in flight) × (max call size − reservation), and 0 when reservations are the max call size.
+ * A token budget shared by every worker: one row per scope, and one row per model call's reservation,
+ * changed only in single-statement transactions that lock the scope's row. Before a model call a worker reserves what
+ * the call may use (its prompt's estimate plus its most output); after it, the reservation is replaced
+ * by what the call used. So N workers cannot overspend together: the overrun is bounded by the calls
+ * in flight, each by what it used beyond its reservation (an estimate, so a few percent of a call).
+ * A reservation is keyed by the run and the call, so a call executed again after a crash reuses the
+ * dead worker's reservation instead of leaking it.
  */
 export interface SharedBudget {
   define(scope: string, limitTokens: number, maxCallTokens: number): Promise<void>;
-  /** True when `tokens` were reserved; false when the budget cannot cover them. */
-  reserve(scope: string, tokens: number): Promise<boolean>;
-  settle(scope: string, reserved: number, used: number): Promise<void>;
+  reserve(scope: string, callKey: string, tokens: number): Promise<ReserveOutcome>;
+  settle(scope: string, callKey: string, used: number): Promise<void>;
   read(scope: string): Promise<{ limitTokens: number; spentTokens: number; reservedTokens: number; maxCallTokens: number } | undefined>;
 }
 
 export function createSharedBudget(pool: pg.Pool, table: (name: string) => string): SharedBudget {
   const budgets = table("ctxkit_budgets");
+  const reservations = table("ctxkit_budget_reservations");
   return {
     async define(scope, limitTokens, maxCallTokens) {
       await pool.query(`INSERT INTO ${budgets} (scope, limit_tokens, max_call_tokens) VALUES ($1, $2, $3) ON CONFLICT (scope) DO UPDATE SET limit_tokens = $2, max_call_tokens = $3`, [scope, limitTokens, maxCallTokens]);
     },
-    async reserve(scope, tokens) {
-      const result = await pool.query(`UPDATE ${budgets} SET reserved_tokens = reserved_tokens + $2 WHERE scope = $1 AND spent_tokens + reserved_tokens + $2 <= limit_tokens`, [scope, tokens]);
-      return result.rowCount === 1;
+    // One statement each (one round trip per call on a busy database): the scope's row is locked
+    // first (FOR UPDATE), so concurrent reservations are checked one after the other against what
+    // the ones before them left.
+    async reserve(scope, callKey, tokens) {
+      const row = (
+        await pool.query<{ held: boolean; inserted: boolean; limit_tokens: string; spent_tokens: string }>(
+          `WITH budget AS (SELECT limit_tokens, spent_tokens, reserved_tokens FROM ${budgets} WHERE scope = $1 FOR UPDATE),
+                held AS (SELECT 1 FROM ${reservations} WHERE scope = $1 AND call_key = $2),
+                inserted AS (INSERT INTO ${reservations} (scope, call_key, tokens) SELECT $1, $2, $3 FROM budget
+                             WHERE NOT EXISTS (SELECT 1 FROM held) AND budget.spent_tokens + budget.reserved_tokens + $3 <= budget.limit_tokens RETURNING tokens),
+                counted AS (UPDATE ${budgets} SET reserved_tokens = reserved_tokens + $3 WHERE scope = $1 AND EXISTS (SELECT 1 FROM inserted) RETURNING 1)
+           SELECT EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM counted) AS inserted, limit_tokens, spent_tokens FROM budget`,
+          [scope, callKey, tokens],
+        )
+      ).rows[0];
+      if (row === undefined) return { reserved: false, waitHelps: false };
+      if (row.held || row.inserted) return { reserved: true };
+      return { reserved: false, waitHelps: Number(row.spent_tokens) + tokens <= Number(row.limit_tokens) };
     },
-    async settle(scope, reserved, used) {
-      await pool.query(`UPDATE ${budgets} SET reserved_tokens = greatest(0, reserved_tokens - $2), spent_tokens = spent_tokens + $3 WHERE scope = $1`, [scope, reserved, used]);
+    async settle(scope, callKey, used) {
+      await pool.query(
+        `WITH released AS (DELETE FROM ${reservations} WHERE scope = $1 AND call_key = $2 RETURNING tokens)
+         UPDATE ${budgets} SET reserved_tokens = greatest(0, reserved_tokens - coalesce((SELECT sum(tokens) FROM released), 0)), spent_tokens = spent_tokens + $3 WHERE scope = $1`,
+        [scope, callKey, used],
+      );
     },
     async read(scope) {
       const row = (await pool.query<{ limit_tokens: string; spent_tokens: string; reserved_tokens: string; max_call_tokens: string }>(`SELECT * FROM ${budgets} WHERE scope = $1`, [scope])).rows[0];

@@ -2,9 +2,10 @@ import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { createPostgresSessionStore } from "../session/create-postgres-session-store.js";
 import type { DurableAgentBuilder } from "./durable-agent-builder.js";
-import { DURABLE_APP_VERSION, DURABLE_APPLICATION, DURABLE_QUEUE, DURABLE_WORKFLOW, openDurableDatabase } from "./durable-database.js";
+import { DURABLE_APP_VERSION, DURABLE_APPLICATION, DURABLE_QUEUE, DURABLE_WORKFLOW, openDurableDatabase, type DurableDatabase } from "./durable-database.js";
 import { loadDbos } from "./load-dbos.js";
 import { runDurableWorkflow } from "./run-durable-workflow.js";
+import type { AgentTracing } from "../tracing/agent-tracing.js";
 
 export interface DurableWorkerOptions {
   connectionString: string;
@@ -19,6 +20,10 @@ export interface DurableWorkerOptions {
   staleAfterMs?: number;
   /** How often the queue is polled for new runs. Default 200 ms. */
   pollMs?: number;
+  /** The time its runs' steps record, which their status lines show (default: the system clock). */
+  clock?: () => Date;
+  /** Traces each run (`createAgentTracing`): its spans nest under the run's stored traceparent. */
+  tracing?: Pick<AgentTracing, "traceRun">;
   /** What the worker and DBOS report (library code never prints; the CLI decides). */
   onLog?: (level: "info" | "warn" | "error", message: string) => void;
 }
@@ -50,6 +55,7 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
     applicationVersion: DURABLE_APP_VERSION,
     logger: { info: (entry) => log("info", text(entry)), debug: () => undefined, warn: (entry) => log("warn", text(entry)), error: (entry) => log("error", text(entry)) },
   });
+  const cancellations = watchCancellations(database.tables, 1_000);
   const workflow = DBOS.registerWorkflow(
     (runId: string) =>
       runDurableWorkflow(runId, {
@@ -59,8 +65,11 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
         budget: database.budget,
         builders: options.builders,
         step: (name, work) => DBOS.runStep(work, { name }),
+        inStep: () => DBOS.isInStep(),
+        now: () => (options.clock ? options.clock().getTime() : Date.now()),
         receive: async <Message>(topic: string, timeoutSeconds: number) => (await DBOS.recv<Message>(topic, timeoutSeconds)) ?? undefined,
-        cancelPollMs: 1_000,
+        ...(options.tracing ? { tracing: options.tracing } : {}),
+        watchCancellation: cancellations.watch,
       }),
     { name: DURABLE_WORKFLOW },
   );
@@ -85,9 +94,35 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
     async stop() {
       clearInterval(heartbeat);
       clearInterval(watchdog);
+      cancellations.stop();
       await DBOS.shutdown();
       await database.tables.retireWorker(executorId).catch(() => undefined);
       await Promise.all([sessions.close(), database.close()]);
     },
+  };
+}
+
+/**
+ * One query a second for all the runs a worker is running (not one per run): which of them were
+ * cancelled. A cancelled run's model or tool call in flight is aborted; DBOS stops it at its next step too.
+ */
+function watchCancellations(tables: DurableDatabase["tables"], everyMs: number) {
+  const watched = new Map<string, () => void>();
+  const timer = setInterval(() => {
+    if (watched.size === 0) return;
+    tables.cancelledAmong([...watched.keys()]).then(
+      (cancelled) => {
+        for (const id of cancelled) watched.get(id)?.();
+      },
+      () => undefined,
+    );
+  }, everyMs);
+  timer.unref();
+  return {
+    watch(runId: string, cancel: () => void): () => void {
+      watched.set(runId, cancel);
+      return () => void watched.delete(runId);
+    },
+    stop: () => clearInterval(timer),
   };
 }

@@ -124,6 +124,13 @@ export interface AgentRuntime {
   messageLog?: readonly Message[];
   clock?: () => Date;
   createId?: () => string;
+  /**
+   * How each tool call runs: given the tool about to execute (after policies and confirmation
+   * decided to run it), returns the one to execute instead. The durable layer makes every call a
+   * checkpointed step this way; the loop and the policies stay unaware of it. Default: the tool itself.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type
+  wrapTool?: (tool: Tool<any>) => Tool<any>;
 }
 
 export interface PrefixGuardSettings {

@@ -26,6 +26,9 @@ export interface ToolExecutionContext {
   agent?: AgentPrefixView;
   /** The policies' router (the tool-search proxy): runs first, so a routed call is checked like a direct one. */
   routeToolCall?: ToolCallRouter;
+  /** The runtime's `wrapTool`: what executes in the tool's place (a durable step, say). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see tools
+  wrapTool?: (tool: Tool<any>) => Tool<any>;
 }
 
 export interface ToolCallOutcome {
@@ -223,7 +226,7 @@ async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: Tool
     else context.signal.addEventListener("abort", stop, { once: true });
   });
   try {
-    const execution = tool
+    const execution = (context.wrapTool ? context.wrapTool(tool) : tool)
       .execute(call.arguments, {
         signal: controller.signal,
         toolCallId: call.id,

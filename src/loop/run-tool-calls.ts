@@ -37,6 +37,7 @@ export async function* runToolCalls(
     messages: state.trajectory,
     blobs: state.blobStore,
     ...(state.policy.routeToolCall ? { routeToolCall: state.policy.routeToolCall } : {}),
+    ...(options.runtime?.wrapTool ? { wrapTool: options.runtime.wrapTool } : {}),
     findMessage: (id) => state.replaced.get(id) ?? state.trajectory.find((message) => message.meta.id === id),
     // What a child starts from: the caller's tools (a fork's prefix is its parent's, so policies'
     // tools go with them) and every policy, which the child filters by each one's `inherit`.

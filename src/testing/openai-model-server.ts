@@ -83,7 +83,8 @@ export async function startOpenAIModelServer(
         ...(script.usage?.reasoningTokens ? { completion_tokens_details: { reasoning_tokens: script.usage.reasoningTokens } } : {}),
       },
     });
-    return { status: 200, headers: { "content-type": "text/event-stream" }, chunks: sseChunks(events, { done: true }) };
+    // A turn's `delayMs` comes after each streamed chunk, as the scripted provider waits: a reply that takes time.
+    return { status: 200, headers: { "content-type": "text/event-stream" }, chunks: sseChunks(events, { done: true }), ...(script.delayMs ? { delayMs: script.delayMs } : {}) };
   });
   return { ...server, baseURL: `${server.url}/v1` };
 }

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { createScriptedProvider } from "../../providers/scripted/index.js";
-import type { DurableAgentBuilder } from "../../durable/durable-agent-builder.js";
+import { assembleDurableParts, type DurableAgentBuilder } from "../../durable/durable-agent-builder.js";
 import type { ModelRequest, Tool } from "../../types/index.js";
 
 /** The counted side effects of the durable bench: one row per tool call that ran. */
@@ -13,7 +13,7 @@ export const benchSideEffectsTable = "ctxkit_bench_side_effects";
  * tool results in it), so a run executed again after a crash asks for the same things.
  */
 export function createBenchDurableAgent(pool: pg.Pool): DurableAgentBuilder {
-  return async (input) => {
+  return async (input, assembly) => {
     const steps = Number(input.steps ?? 3);
     const modelLatencyMs = Number(input.modelLatencyMs ?? 100);
     const toolLatencyMs = Number(input.toolLatencyMs ?? 20);
@@ -30,7 +30,9 @@ export function createBenchDurableAgent(pool: pg.Pool): DurableAgentBuilder {
       },
     };
     const done = (request: ModelRequest) => request.messages.filter((message) => message.role === "tool").length;
+    // One chunk per reply: the scripted provider waits `delayMs` before each chunk, so each call takes `modelLatencyMs` once.
     const provider = createScriptedProvider({
+      chunkSize: 1_000,
       turns: (request) => {
         const finished = done(request);
         return finished < steps
@@ -38,6 +40,6 @@ export function createBenchDurableAgent(pool: pg.Pool): DurableAgentBuilder {
           : { text: `All ${steps} steps are recorded.`, delayMs: modelLatencyMs };
       },
     });
-    return { provider, tools: [record], system: "You do tasks step by step and record each step.", maxCallTokens: 2_000, maxIterations: steps + 2 };
+    return assembleDurableParts({ provider, tools: [record], system: "You do tasks step by step and record each step.", maxCallTokens: 2_000, maxIterations: steps + 2 }, assembly);
   };
 }

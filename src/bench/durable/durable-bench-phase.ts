@@ -102,7 +102,8 @@ export async function runDurableBenchPhase(url: string, admin: pg.Pool, settings
     }
   }
   const elapsedMs = Date.now() - started;
-  for (const worker of workers) worker.child.kill("SIGKILL");
+  // Stopped as a person stops them (SIGTERM: DBOS shuts down, a profile is written), killed if that takes over 5 s.
+  await Promise.all(workers.map((worker) => stopWorker(worker.child)));
   const duplicateSideEffects = Number((await admin.query<{ duplicates: string }>(`SELECT count(*) - count(DISTINCT (run_key, step)) AS duplicates FROM ${benchSideEffectsTable}`)).rows[0]?.duplicates ?? 0);
   const duplicateModelCalls = Number((await admin.query<{ repeats: string }>("SELECT coalesce(sum(attempts - 1), 0) AS repeats FROM ctxkit_model_calls")).rows[0]?.repeats ?? 0);
   const runsNow = (await admin.query<{ id: string; status: string; attempts: number }>("SELECT id, status, attempts FROM ctxkit_runs")).rows;
@@ -121,4 +122,13 @@ export async function runDurableBenchPhase(url: string, admin: pg.Pool, settings
     confirmations,
     kills,
   };
+}
+
+async function stopWorker(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+  await exited;
+  clearTimeout(timer);
 }

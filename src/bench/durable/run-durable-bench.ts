@@ -26,7 +26,7 @@ export async function runDurableBench(options: DurableBenchOptions): Promise<Dur
     killEveryMs: options.killEveryMs,
     concurrency: options.concurrency ?? 4,
     steps: options.steps ?? 3,
-    modelLatencyMs: options.modelLatencyMs ?? 400,
+    modelLatencyMs: options.modelLatencyMs ?? 1_500,
     toolLatencyMs: options.toolLatencyMs ?? 20,
     staleAfterMs: options.staleAfterMs ?? 4_000,
     scalingRuns: options.scalingRuns ?? Math.min(options.runs, 64),

@@ -6,19 +6,21 @@ import { describeRun } from "../durable/describe-run.js";
 export const runsHelp = `Usage: ctxkit runs list [--json]
        ctxkit runs show <id> [--json]
        ctxkit runs cancel <id>
-       ctxkit runs resume <id> [--rerun | --skip]
+       ctxkit runs resume <id> [--approve | --decline]
 
 The durable runs in the database (--database-url or CTXKIT_DATABASE_URL), newest first.
 cancel   stops a run at its next model or tool call
-resume   starts a cancelled run again from its last completed step; for a run that needs
-         confirmation, --rerun runs the interrupted call again, --skip reports it to the model as not run
+resume   starts a cancelled run again from its last completed step. A run that needs confirmation
+         waits for a person: --approve runs the call it asks about (a call that asks, as 'ctxkit run'
+         would at a terminal, or a side effect a crash interrupted, which then runs again), --decline
+         tells the model it was not run (--rerun and --skip say the same)
 
 Exit codes: 0 done; 1 the run was not found or cannot be resumed; 2 a usage error.
 `;
 
 /** `ctxkit runs`: list, show, cancel and resume durable runs. */
 export async function runsCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, positionals, extra } = parseCommandLine(args, { rerun: { type: "boolean" }, skip: { type: "boolean" } });
+  const { flags, positionals, extra } = parseCommandLine(args, { approve: { type: "boolean" }, decline: { type: "boolean" }, rerun: { type: "boolean" }, skip: { type: "boolean" } });
   const [action, id] = positionals;
   if (flags.help || action === undefined) {
     io.stdout.write(runsHelp);
@@ -50,7 +52,7 @@ export async function runsCommand(args: string[], io: CliIo): Promise<number> {
         return 0;
       }
       case "resume": {
-        const decision = extra.rerun ? "rerun" : extra.skip ? "skip" : undefined;
+        const decision = extra.approve || extra.rerun ? "rerun" : extra.decline || extra.skip ? "skip" : undefined;
         const run = await client.resume(id!, decision);
         print(run, describeRun(run));
         return 0;

@@ -2,7 +2,14 @@ import type { CliIo } from "../cli-io.js";
 import { parseCommandLine } from "../cli-options.js";
 import { requireDatabaseUrl } from "../durable/require-database-url.js";
 import { CtxkitError } from "../../types/index.js";
+import type { DurableClient } from "../../durable/durable-client.js";
 import { describeRun } from "../durable/describe-run.js";
+import { settingsLeftOutOfRuns, type CliRunInput } from "../durable/durable-builders.js";
+import { prepareAgentRun } from "../prepare-agent-run.js";
+import { askWorkspaceTrust } from "../ask-workspace-trust.js";
+import { lineReader } from "../confirm-prompt.js";
+import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
+import type { ConfigFile } from "../../config/config-schema.js";
 
 export const submitHelp = `Usage: ctxkit submit "<task>" [--wait] [--json] [--timeout <s>] [agent options of 'ctxkit run']
 
@@ -14,14 +21,19 @@ Options:
   --wait           wait until the run completes, fails, is cancelled or needs a person
   --json           print the run as JSON (the last line)
   --timeout <s>    cancel the run this long after a worker starts it
+  --budget-scope <name>
+                   spend from a budget shared by every run with this scope, across all workers;
+                   with it, --budget-tokens is that shared budget's limit (set or changed now),
+                   not each run's. Without it, --budget-tokens, --budget-cost and --budget-mode
+                   limit the run's own session, exactly as for 'ctxkit run'
   --database-url   the PostgreSQL database (default: CTXKIT_DATABASE_URL)
-`;
 
-const agentFlagsToDrop = new Set(["--wait", "--json"]);
+With TRACEPARENT set (a W3C traceparent), a worker that traces nests the run's spans under it.
+`;
 
 /** `ctxkit submit`: stores the run and enqueues it; no worker needs to be running yet. */
 export async function submitCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, positionals, extra } = parseCommandLine(args, { wait: { type: "boolean" }, timeout: { type: "string" } });
+  const { flags, positionals, extra } = parseCommandLine(args, { wait: { type: "boolean" }, timeout: { type: "string" }, "budget-scope": { type: "string" } });
   if (flags.help) {
     io.stdout.write(submitHelp);
     return 0;
@@ -31,12 +43,33 @@ export async function submitCommand(args: string[], io: CliIo): Promise<number> 
   const url = requireDatabaseUrl(flags, io, "submit");
   const timeoutSeconds = typeof extra.timeout === "string" ? Number(extra.timeout) : undefined;
   if (timeoutSeconds !== undefined && !(timeoutSeconds > 0)) throw new CtxkitError("option_invalid", `--timeout must be a positive number of seconds, got '${String(extra.timeout)}'.`);
-  // The agent's flags as given, minus the task, submit's own flags and secrets (a worker uses its own keys).
-  const agentFlags = stripFlags(args, positionals);
+  // Resolved here, as `ctxkit run` resolves them (flags, variables, config files, the workspace's
+  // MCP servers approved, its trust asked at a terminal): the worker rebuilds the agent from these.
+  const setup = await prepareAgentRun(flags, io);
+  for (const note of setup.notes) io.stderr.write(`ctxkit submit: ${note}\n`);
+  const answers = lineReader(io.stdin);
+  try {
+    await askWorkspaceTrust(setup, io, { readLine: answers.next, output: io.stderr, style: createTerminalStyle(shouldUseColor(io.stderr, setup.config.color, io.env)) });
+  } finally {
+    answers.close();
+  }
+  const settings: Record<string, unknown> = { ...setup.inputs.settings };
+  for (const key of settingsLeftOutOfRuns) delete settings[key];
+  const budgetScope = typeof extra["budget-scope"] === "string" ? extra["budget-scope"].trim() : undefined;
+  const scopeLimit = budgetScope ? sharedLimitOf(settings) : undefined;
+  const input: CliRunInput = {
+    workspace: setup.inputs.workspace,
+    settings: settings as ConfigFile,
+    ...(setup.inputs.userConfigPath ? { userConfigPath: setup.inputs.userConfigPath } : {}),
+    ...(setup.inputs.home ? { home: setup.inputs.home } : {}),
+  };
   const { openDurableClient } = await import("../../durable/durable-client.js");
   const client = await openDurableClient(url);
   try {
-    let run = await client.submit({ task, agent: { kind: "cli", input: { flags: agentFlags, cwd: io.cwd } }, ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}) });
+    if (budgetScope) await prepareSharedBudget(client, budgetScope, scopeLimit, Number(settings.contextWindow ?? 128_000));
+    // A caller that traces (a CI job, a service) passes its span as TRACEPARENT (W3C, as environment carriers do).
+    const traceparent = io.env.TRACEPARENT?.trim();
+    let run = await client.submit({ task, agent: { kind: "cli", input: input as unknown as Record<string, unknown> }, ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}), ...(traceparent ? { traceparent } : {}), ...(budgetScope ? { budgetScope } : {}) });
     if (!flags.json) io.stdout.write(`submitted ${run.id} (session ${run.sessionId})\n`);
     if (extra.wait) run = await client.wait(run.id, 24 * 3600 * 1000);
     io.stdout.write(flags.json ? `${JSON.stringify(run)}\n` : extra.wait ? `${describeRun(run)}\n` : "");
@@ -46,18 +79,20 @@ export async function submitCommand(args: string[], io: CliIo): Promise<number> 
   }
 }
 
-function stripFlags(args: readonly string[], positionals: readonly string[]): string[] {
-  const kept: string[] = [];
-  const secret = new Set(["--api-key", "--database-url", "--timeout"]);
-  for (let index = 0; index < args.length; index += 1) {
-    const arg = args[index]!;
-    if (agentFlagsToDrop.has(arg) || positionals.includes(arg)) continue;
-    if (secret.has(arg)) {
-      index += 1;
-      continue;
-    }
-    if ([...secret].some((name) => arg.startsWith(`${name}=`))) continue;
-    kept.push(arg);
+/** With --budget-scope, --budget-tokens is the shared budget's limit: taken out of the run's own settings. */
+function sharedLimitOf(settings: Record<string, unknown>): number | undefined {
+  const limit = typeof settings.budgetTokens === "number" ? settings.budgetTokens : undefined;
+  if (settings.budgetCost !== undefined) throw new CtxkitError("usage_invalid", "--budget-scope shares a token budget; --budget-cost limits one run only. Give --budget-tokens with --budget-scope, or drop --budget-scope.");
+  delete settings.budgetTokens;
+  delete settings.budgetMode;
+  return limit;
+}
+
+/** The shared budget's row: set to the limit given, or required to exist already. */
+async function prepareSharedBudget(client: DurableClient, scope: string, limit: number | undefined, maxCallTokens: number): Promise<void> {
+  if (scope === "") throw new CtxkitError("usage_invalid", "--budget-scope needs a name, e.g. --budget-scope team-evals.");
+  if (limit !== undefined) return client.defineBudget(scope, limit, maxCallTokens);
+  if ((await client.readBudget(scope)) === undefined) {
+    throw new CtxkitError("option_invalid", `There is no shared budget '${scope}' yet: give its limit once with --budget-scope ${scope} --budget-tokens <n>.`);
   }
-  return kept;
 }

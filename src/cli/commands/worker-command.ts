@@ -1,6 +1,7 @@
 import type { CliIo } from "../cli-io.js";
 import { parseCommandLine, parsePositiveInteger } from "../cli-options.js";
 import { requireDatabaseUrl } from "../durable/require-database-url.js";
+import { startTracingOrSay, stopTracingAndSay } from "../start-tracing-or-say.js";
 
 export const workerHelp = `Usage: ctxkit worker --database-url <url> [--concurrency N] [--stale-after <s>]
 
@@ -14,7 +15,10 @@ Options:
   --concurrency <n>     runs at once in this worker (default 4)
   --stale-after <s>     a worker silent this long is taken to be dead (default 15; runs resume within twice that)
 
-The agent of each run is rebuilt from the run's record; API keys come from this worker's environment.
+The agent of each run is rebuilt from the run's record (the settings 'ctxkit submit' resolved, in the
+workspace it named, which must exist on this host too); API keys come from this worker's environment.
+With the OTEL_* variables set (as for 'ctxkit run'), each run is traced under the traceparent its
+record holds, so a run resumed here after a crash continues its trace.
 `;
 
 /** `ctxkit worker`: one DBOS executor taking ctxkit runs from the queue. */
@@ -32,6 +36,8 @@ export async function workerCommand(args: string[], io: CliIo): Promise<number> 
     import("../durable/durable-builders.js"),
     import("../../session/postgres/load-pg.js"),
   ]);
+  // The standard OTEL_* variables turn tracing on, as for `ctxkit run`: each run's spans nest under its record's traceparent.
+  const otel = await startTracingOrSay(io, "worker");
   const benchPool = new (await loadPg()).Pool({ connectionString: url, max: 2, allowExitOnIdle: true });
   benchPool.on("error", () => undefined);
   const worker = await startDurableWorker({
@@ -39,6 +45,7 @@ export async function workerCommand(args: string[], io: CliIo): Promise<number> 
     concurrency,
     builders: createDurableBuilders(io.env, benchPool),
     ...(staleAfter ? { staleAfterMs: staleAfter * 1000 } : {}),
+    ...(otel ? { tracing: otel.tracing } : {}),
     onLog: (level, message) => {
       if (level !== "info" || /recovered/.test(message)) io.stderr.write(`ctxkit worker: ${message}\n`);
     },
@@ -50,5 +57,6 @@ export async function workerCommand(args: string[], io: CliIo): Promise<number> 
   });
   await worker.stop();
   await benchPool.end();
+  await stopTracingAndSay(otel, io, "worker");
   return 0;
 }

@@ -1,32 +1,57 @@
 import type pg from "pg";
 import { createBenchDurableAgent } from "../../bench/durable/bench-durable-agent.js";
 import type { DurableAgentBuilder } from "../../durable/durable-agent-builder.js";
-import { parseCommandLine } from "../cli-options.js";
-import { createToolsFromConfig, defaultSystemPrompt } from "../../config/create-agent-from-config.js";
-import { createProviderFromConfig } from "../../config/create-provider-from-config.js";
+import { createAgentFromConfig } from "../../config/create-agent-from-config.js";
+import type { ConfigFile } from "../../config/config-schema.js";
 import { resolveConfig } from "../resolve-config.js";
 
+/** What `ctxkit submit` stores for a worker to rebuild `ctxkit run`'s agent: the resolved settings, without secrets. */
+export interface CliRunInput {
+  workspace: string;
+  /** The settings `ctxkit run` would pass `createAgentFromConfig` (flags, variables and files merged), minus keys. */
+  settings: ConfigFile;
+  userConfigPath?: string;
+  home?: string;
+}
+
+/** Settings a worker must not take from a run's record: secrets (its own environment provides them) and the submitting process's own output. */
+export const settingsLeftOutOfRuns = ["apiKey", "databaseUrl", "logRequests", "color"] as const;
+
 /**
- * The agents a CLI worker can rebuild from a run's record. `cli`: the agent flags `ctxkit submit`
- * was given (API keys are not stored: the worker's own environment provides them) and the folder
- * it was run in; `bench`: the durable bench's scripted agent.
+ * The agents a CLI worker can rebuild from a run's record. `cli`: the agent of `ctxkit run`, built
+ * by the same library call from the settings `ctxkit submit` resolved, in the folder it named (the
+ * workspace must exist on the worker's host too); the API key comes from the worker's environment.
+ * `bench`: the durable bench's scripted agent.
  */
 export function createDurableBuilders(environment: Record<string, string | undefined>, benchPool: pg.Pool): Record<string, DurableAgentBuilder> {
   return {
-    cli: async (input) => {
-      const flags = Array.isArray(input.flags) ? input.flags.map(String) : [];
-      const cwd = String(input.cwd ?? process.cwd());
-      const config = resolveConfig(parseCommandLine(flags).flags, environment, { cwd });
-      const contextWindow = config.contextWindow ?? 128_000;
-      return {
-        provider: createProviderFromConfig(config),
-        tools: createToolsFromConfig(config),
-        system: typeof input.system === "string" ? input.system : defaultSystemPrompt,
-        maxIterations: config.maxIterations,
-        workspace: config.workspace,
-        maxCallTokens: contextWindow,
-      };
+    cli: async (input, assembly) => {
+      const run = input as unknown as CliRunInput;
+      const settings: ConfigFile = { ...run.settings };
+      const apiKey = workerApiKey(run, environment);
+      if (apiKey) settings.apiKey = apiKey;
+      const contextWindow = settings.contextWindow ?? 128_000;
+      const configured = await createAgentFromConfig({
+        workspace: run.workspace,
+        settings,
+        session: { mode: "new" },
+        sessionStore: assembly.sessionStore,
+        clock: assembly.clock,
+        runtime: { createId: assembly.createId, wrapTool: assembly.wrapTool },
+        observeProvider: (provider) => assembly.wrapProvider(provider, contextWindow),
+        confirmToolCall: assembly.confirmToolCall,
+        confirmBudget: assembly.confirmBudget,
+        ...(run.userConfigPath ? { userConfigPath: run.userConfigPath } : {}),
+        ...(run.home ? { home: run.home } : {}),
+      });
+      return { agent: configured.agent, close: () => configured.close() };
     },
     bench: createBenchDurableAgent(benchPool),
   };
+}
+
+/** The worker's key for the run's provider: the variables `ctxkit run` reads (CTXKIT_API_KEY, the vendor's own), then its config files. */
+function workerApiKey(run: CliRunInput, environment: Record<string, string | undefined>): string | undefined {
+  const { provider, vendor } = run.settings;
+  return resolveConfig({ workspace: run.workspace, ...(provider ? { provider } : {}), ...(vendor ? { vendor } : {}) }, environment, { cwd: run.workspace }).apiKey;
 }

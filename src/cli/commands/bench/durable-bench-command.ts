@@ -6,7 +6,7 @@ import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { resolveConfig } from "../../resolve-config.js";
 
-export const durableBenchHelp = `Usage: ctxkit bench durable [--workers 4] [--runs 200] [--kill-every 3s] [--concurrency 4] [--database-url <url>] [--json] [--out <file>]
+export const durableBenchHelp = `Usage: ctxkit bench durable [--workers 4] [--runs 200] [--kill-every 3s] [--concurrency 4] [--model-latency 1500ms] [--database-url <url>] [--json] [--out <file>]
 
 Durable runs on worker processes: scripted agents (fixed model latency, a counted side effect per
 tool call) submitted to the queue while a random worker is killed with SIGKILL on a schedule and
@@ -21,6 +21,9 @@ Options:
   --runs <n>          runs in the phase with kills (default 200)
   --kill-every <t>    SIGKILL a worker this often, e.g. 3s or 500ms (default 3s; 0 = never)
   --concurrency <n>   runs at once per worker (default 4)
+  --model-latency <t> how long each scripted model call takes (default 1500ms: hosted models take
+                      seconds per call; with a few hundred ms the database round trips of each step
+                      weigh more, and on a loaded machine the workers' CPU, not the model, limits)
   --json              print the result as JSON (the last line)
   --out <file>        where the JSON is written (durable.json; see below)
 
@@ -28,7 +31,7 @@ ${benchResultsHelp}`;
 
 /** `ctxkit bench durable`. */
 export async function durableBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, { workers: { type: "string" }, runs: { type: "string" }, "kill-every": { type: "string" }, concurrency: { type: "string" }, out: { type: "string" } });
+  const { flags, extra } = parseCommandLine(args, { workers: { type: "string" }, runs: { type: "string" }, "kill-every": { type: "string" }, concurrency: { type: "string" }, "model-latency": { type: "string" }, out: { type: "string" } });
   if (flags.help) {
     io.stdout.write(durableBenchHelp);
     return 0;
@@ -36,7 +39,8 @@ export async function durableBenchCommand(args: string[], io: CliIo): Promise<nu
   const workers = parsePositiveInteger(extra.workers as string | undefined, "--workers") ?? 4;
   const runs = parsePositiveInteger(extra.runs as string | undefined, "--runs") ?? 200;
   const concurrency = parsePositiveInteger(extra.concurrency as string | undefined, "--concurrency") ?? 4;
-  const killEveryMs = parseDuration(extra["kill-every"] as string | undefined);
+  const killEveryMs = parseDuration(extra["kill-every"] as string | undefined, "--kill-every", 3_000);
+  const modelLatencyMs = parseDuration(extra["model-latency"] as string | undefined, "--model-latency", 1_500);
   const [{ runDurableBench }, { formatDurableBench }] = await Promise.all([import("../../../bench/durable/run-durable-bench.js"), import("../../../bench/durable/format-durable-bench.js")]);
   let url = resolveConfig(flags, io.env, { cwd: io.cwd }).databaseUrl;
   let stop: (() => void) | undefined;
@@ -54,6 +58,7 @@ export async function durableBenchCommand(args: string[], io: CliIo): Promise<nu
       runs,
       killEveryMs,
       concurrency,
+      modelLatencyMs,
       onPhase: (label) => {
         if (!flags.json) io.stderr.write(`durable: ${label}\n`);
       },
@@ -69,9 +74,9 @@ export async function durableBenchCommand(args: string[], io: CliIo): Promise<nu
   }
 }
 
-function parseDuration(value: string | undefined): number {
-  if (value === undefined) return 3_000;
+function parseDuration(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
   const match = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(value.trim());
-  if (!match) throw new ConfigError("usage_invalid", `--kill-every takes a duration like 3s or 500ms (0 = never), got '${value}'.`);
+  if (!match) throw new ConfigError("usage_invalid", `${flag} takes a duration like 3s or 500ms${flag === "--kill-every" ? " (0 = never)" : ""}, got '${value}'.`);
   return Math.round(Number(match[1]) * (match[2] === "ms" ? 1 : 1000));
 }
