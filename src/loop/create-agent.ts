@@ -1,4 +1,5 @@
 import { buildModelRequest } from "../context/build-model-request.js";
+import type { CacheCallObservation } from "../context/cache-miss/explain-cache-miss.js";
 import { composeContextPolicies } from "../context/compose-context-policies.js";
 import { createPrefixGuard, type PrefixGuard } from "../context/prefix-guard/index.js";
 import { createMemoryBlobStore } from "../context/memory-blob-store.js";
@@ -14,6 +15,7 @@ import { validateToolDefinitions } from "../tools/validate-tool-definitions.js";
 import { ConfigError, UsageError, type Message, type UserMessage } from "../types/index.js";
 import type { AgentOptions } from "./agent-options.js";
 import { countToolCalls, type LoopState } from "./loop-state.js";
+import { observationOfRecordedCall } from "./observe-cache-miss.js";
 import { runAgentLoop } from "./run-agent-loop.js";
 import { createRunHandle, type RunHandle } from "./run-handle.js";
 
@@ -92,6 +94,8 @@ export function createAgent(options: AgentOptions): Agent {
     toolCallCounts: countToolCalls(trajectory),
     lastUsage: undefined,
     lastRequestAt: undefined,
+    // A resumed session's last call, so the first call after the resume has something to compare with.
+    ...(runtime.previousCall === undefined ? {} : withObservation(observationOfRecordedCall(runtime.previousCall, options.provider))),
     buildRequest: (tail?: UserMessage) => {
       const settings = reasoningEffort === undefined ? options.settings : { ...options.settings, reasoningEffort };
       return buildModelRequest({ prefix, trajectory, ...(tail ? { tail } : {}), ...(settings ? { settings } : {}), ...(deferredTools ? { deferredTools } : {}) });
@@ -133,6 +137,10 @@ export function createAgent(options: AgentOptions): Agent {
       state.declaredBreak = { reason: `reasoning effort changed (${from} → ${effort ?? options.provider.reasoningEffort ?? "the provider's"})` };
     },
   };
+}
+
+function withObservation(observation: CacheCallObservation | undefined): Pick<LoopState, "lastCacheObservation"> {
+  return observation === undefined ? {} : { lastCacheObservation: observation };
 }
 
 /** A deferred tool is left out of the prefix; without a policy that routes calls (tool search) the model could never reach it. */

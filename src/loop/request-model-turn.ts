@@ -116,6 +116,8 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
           at: clock().toISOString(),
           bodyHash,
           ...(effort === undefined ? {} : { effort }),
+          // What inspect and view judge an expiry by later (null: the provider names no lifetime).
+          cacheLifetimeMs: options.provider.cacheLifetimeMs ?? null,
         });
         await session.flush();
       } catch (error) {
