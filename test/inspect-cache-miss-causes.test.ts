@@ -15,8 +15,9 @@ describe("ctxkit inspect names why a call missed the cache", () => {
     // nothing and wrote 83,565 tokens again.
     const run = await runCli(["inspect", "--tokenizer", "estimate", claudeCodeExpiry], { cwd: tmpdir() });
     expect(run.code).toBe(0);
-    // (5.00 − 0.50) $/M for claude-opus-4-6 × the 82,861 tokens the previous prompt left reusable.
-    expect(run.stdout).toContain("cache expired: 19m 10s since the previous call, past the 5m lifetime: 82,861 tokens re-billed ($0.3729)");
+    // The call wrote them to the cache again: (6.25 − 0.50) $/M (claude-opus-4-6's 5-minute write
+    // price less its read price) × the 82,861 tokens the previous prompt left reusable.
+    expect(run.stdout).toContain("cache expired: 19m 10s since the previous call, past the 5m lifetime: 82,861 tokens re-billed ($0.4765)");
     expect(run.stdout).toMatch(/cache_misses: 1 call got fewer cached tokens .*cache expired ×1/);
   });
 

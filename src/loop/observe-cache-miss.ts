@@ -67,6 +67,8 @@ export function observeCacheMiss(previous: CacheCallObservation | undefined, cal
     reusableTokens: previous === undefined ? 0 : Math.min(previous.promptTokens ?? 0, promptTokens),
     promptTokens,
     cachedTokens: usage.cachedInputTokens,
+    cacheWriteTokens: usage.cacheWriteTokens,
+    ...(usage.cacheWrite1hTokens === undefined ? {} : { cacheWrite1hTokens: usage.cacheWrite1hTokens }),
     ...(cacheBreak === undefined
       ? {}
       : {

@@ -52,6 +52,8 @@ export function explainTranscriptMisses(transcript: ImportedTranscript, calls: A
       ...(imported.effort === undefined ? {} : { effort: imported.effort }),
       reusableTokens: Math.max(0, expected),
       cachedTokens: reported.cachedTokens,
+      ...(reported.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: reported.cacheWriteTokens }),
+      ...(reported.cacheWrite1hTokens === undefined ? {} : { cacheWrite1hTokens: reported.cacheWrite1hTokens }),
       ...(firstBreak === undefined
         ? {}
         : { prefixBreak: { layer: firstBreak.layer, index: firstBreak.index, firstDifferingToken: firstBreak.firstDifferingToken, declared: firstBreak.declared, ...(firstBreak.reason === undefined ? {} : { reason: firstBreak.reason }) } }),
