@@ -9,6 +9,16 @@ const claudeCodeExpiry = fileURLToPath(new URL("../src/inspect/importers/fixture
 const codexRollout = new URL("../src/inspect/importers/fixtures/codex-rollout.jsonl", import.meta.url);
 
 describe("ctxkit inspect names why a call missed the cache", () => {
+  it("says in --help what the cache-miss column holds", async () => {
+    const run = await runCli(["inspect", "--help"], { cwd: tmpdir() });
+    expect(run.code).toBe(0);
+    const help = run.stdout.replace(/\s+/g, " ");
+    expect(help).toContain('the "cache miss" column why a call got fewer cached tokens than the previous prompt left reusable');
+    for (const cause of ["the prefix or tool set changed", "a server-side edit", "the model or effort changed", "the cache expired", "the provider missed it for no visible reason", "the dollars re-billed"]) {
+      expect(help).toContain(cause);
+    }
+  });
+
   it("names the expiry in a real Claude Code session where a permission prompt waited 19 minutes, with its dollars", async () => {
     // A recorded claude-opus-4-6 session (see fixtures/README.md): the call at 20:39:57 read 79,483
     // tokens from the 5-minute cache; the tool result came back at 20:58:52, and the next call read

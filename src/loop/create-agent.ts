@@ -48,7 +48,8 @@ export interface Agent {
   /**
    * The reasoning effort of the calls from the next one on (a chat's `/effort`), over the
    * provider's setting; undefined goes back to it. Recorded per call in the session: a prompt-cache
-   * miss right after a change is named `effort_changed`.
+   * miss right after a change is named `effort_changed`. Throws `ConfigError` (`option_invalid`)
+   * at once for an effort the provider does not take (its `reasoningEfforts`).
    */
   setReasoningEffort(effort: string | undefined): void;
 }
@@ -130,6 +131,10 @@ export function createAgent(options: AgentOptions): Agent {
       state.declaredBreak = { reason };
     },
     setReasoningEffort(effort) {
+      const accepted = options.provider.reasoningEfforts;
+      if (effort !== undefined && accepted !== undefined && !accepted.includes(effort)) {
+        throw new ConfigError("option_invalid", `setReasoningEffort: provider '${options.provider.name}' takes the efforts ${accepted.join(", ")}, got ${JSON.stringify(effort)}.`);
+      }
       if (effort === reasoningEffort) return;
       const from = reasoningEffort ?? options.provider.reasoningEffort ?? "the provider's";
       reasoningEffort = effort;

@@ -104,4 +104,6 @@ export interface Provider {
    * provider sends no effort at all: then a request's effort is ignored and nothing is recorded.
    */
   readonly reasoningEffort?: string;
+  /** The efforts a request may set, when the provider has a fixed list: `agent.setReasoningEffort` checks against it. */
+  readonly reasoningEfforts?: readonly string[];
 }
