@@ -31,3 +31,4 @@ export { createToolApprovals, type ToolApprovalsOptions } from "./tools/create-t
 export { definePrompt, lintPrompt, lintToolDefinitions, type DefinedPrompt, type PromptDefinition, type PromptFinding, type ToolLintFinding } from "./prompts/index.js";
 export { createServerCompactionPolicy } from "./context/server-compaction/server-compaction-policy.js";
 export { createResumeAfterCompaction } from "./context/server-compaction/resume-after-compaction.js";
+export { createResponsesCompactPolicy, type ResponsesCompactPolicy, type ResponsesCompactPolicyOptions } from "./context/server-compaction/responses-compact-policy.js";

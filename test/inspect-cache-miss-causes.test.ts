@@ -9,14 +9,25 @@ const claudeCodeExpiry = fileURLToPath(new URL("../src/inspect/importers/fixture
 const codexRollout = new URL("../src/inspect/importers/fixtures/codex-rollout.jsonl", import.meta.url);
 
 describe("ctxkit inspect names why a call missed the cache", () => {
+  it("says in --help what the cache-miss column holds", async () => {
+    const run = await runCli(["inspect", "--help"], { cwd: tmpdir() });
+    expect(run.code).toBe(0);
+    const help = run.stdout.replace(/\s+/g, " ");
+    expect(help).toContain('the "cache miss" column why a call got fewer cached tokens than the previous prompt left reusable');
+    for (const cause of ["the prefix or tool set changed", "a server-side edit", "the model or effort changed", "the cache expired", "the provider missed it for no visible reason", "the dollars re-billed"]) {
+      expect(help).toContain(cause);
+    }
+  });
+
   it("names the expiry in a real Claude Code session where a permission prompt waited 19 minutes, with its dollars", async () => {
     // A recorded claude-opus-4-6 session (see fixtures/README.md): the call at 20:39:57 read 79,483
     // tokens from the 5-minute cache; the tool result came back at 20:58:52, and the next call read
     // nothing and wrote 83,565 tokens again.
     const run = await runCli(["inspect", "--tokenizer", "estimate", claudeCodeExpiry], { cwd: tmpdir() });
     expect(run.code).toBe(0);
-    // (5.00 − 0.50) $/M for claude-opus-4-6 × the 82,861 tokens the previous prompt left reusable.
-    expect(run.stdout).toContain("cache expired: 19m 10s since the previous call, past the 5m lifetime: 82,861 tokens re-billed ($0.3729)");
+    // The call wrote them to the cache again: (6.25 − 0.50) $/M (claude-opus-4-6's 5-minute write
+    // price less its read price) × the 82,861 tokens the previous prompt left reusable.
+    expect(run.stdout).toContain("cache expired: 19m 10s since the previous call, past the 5m lifetime: 82,861 tokens re-billed ($0.4765)");
     expect(run.stdout).toMatch(/cache_misses: 1 call got fewer cached tokens .*cache expired ×1/);
   });
 

@@ -31,9 +31,10 @@ describe("anthropic-clear-tool-uses (clear_tool_uses_20250919's documented rules
 
   it("clears nothing under the trigger, then all tool results but the newest `keep`, never an excluded tool's", async () => {
     const messages = conversation(["bash", "web_search", "bash", "bash", "bash", "bash"]);
-    const under = createAnthropicClearToolUsesPolicy({ ...base, countRequest: () => 800 });
+    // The documented default trigger, 100 000 input tokens of a 200k window, scaled: half of 1000.
+    const under = createAnthropicClearToolUsesPolicy({ ...base, countRequest: () => 500 });
     expect((await prepare(under, messages)).edits).toEqual([]);
-    const over = createAnthropicClearToolUsesPolicy({ ...base, countRequest: () => 801, excludeTools: ["web_search"] });
+    const over = createAnthropicClearToolUsesPolicy({ ...base, countRequest: () => 501, excludeTools: ["web_search"] });
     const { edits, messages: cleared } = await prepare(over, messages);
     expect(edits).toMatchObject([{ type: "replace", reason: expect.stringContaining("server-side clear_tool_uses_20250919") }]);
     const results = cleared.filter((message): message is ToolMessage => message.role === "tool");

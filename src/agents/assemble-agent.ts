@@ -118,7 +118,12 @@ export async function assembleAgent(options: AssembleAgentOptions): Promise<Asse
     ...(options.confirmToolCall ? { confirmToolCall: options.confirmToolCall } : {}),
     ...(options.prefixGuard !== undefined ? { prefixGuard: options.prefixGuard } : {}),
     // The session's log and blobs: `recall` finds originals from before a restart.
-    runtime: { ...options.runtime, ...(started ? { messageLog: started.log } : {}), ...(blobStore ? { blobStore } : {}) },
+    runtime: {
+      ...options.runtime,
+      ...(started ? { messageLog: started.log } : {}),
+      ...(blobStore ? { blobStore } : {}),
+      ...(started?.lastCall ? { previousCall: started.lastCall } : {}),
+    },
   });
   return { agent, session: started?.session, resumed: started?.resumed ?? false, warnings: started?.warnings ?? [], policies };
 }

@@ -21,7 +21,11 @@ export function toCliMessage(error: { code: CtxkitError["code"] | (string & {});
     case "session_not_found":
       return message.replace(/ \(list\(\) shows the sessions it holds\)\./, " (--data-dir); see 'ctxkit sessions list'.");
     case "option_invalid":
-      return message.replace(/\bPass modelPath:/g, "Pass --model-path:");
+      // The settings' keys (createAgentFromConfig's words) become the flags that set them.
+      return message
+        .replace(/\bPass modelPath:/g, "Pass --model-path:")
+        .replace(/\bSet modelPath to a \.gguf file\./g, "Pass --model-path <file.gguf> or set CTXKIT_MODEL_PATH.")
+        .replace(/^compactThreshold must be at least (\d+) with provider "anthropic"/, "--compact-threshold must be at least $1 with --provider anthropic");
     case "dependency_missing":
       return message.replace(/ Or count with createEstimatedTokenCounter\(\), which needs no package\./, " Or pass --tokenizer estimate, which needs no package.");
     default:

@@ -14,7 +14,8 @@ export interface CacheStatus {
 
 /**
  * The lines `/usage` adds about the prompt cache: the lifetime and key in force, and why each miss
- * happened with what it re-billed ((input price − cache-read price) × the tokens the cache could have served).
+ * happened with what it re-billed (what the call paid for the tokens the cache could have served,
+ * less what reads of them would have cost).
  */
 export function formatCacheStatus(status: CacheStatus): string {
   const lifetime = status.lifetimeMs === undefined ? "lifetime not stated by the provider" : `lifetime ${duration(status.lifetimeMs)}`;

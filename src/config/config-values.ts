@@ -1,4 +1,5 @@
 import { compressionPolicyNames } from "../context/compression/compression-policy-names.js";
+import { reasoningEfforts } from "../providers/openai-responses/reasoning-efforts.js";
 
 /**
  * The values a setting may take, in one place: the config schema validates with them and the
@@ -9,8 +10,8 @@ export const vendorNames = ["openai", "vllm", "ollama", "llamacpp", "deepseek", 
 export const cacheTtls = ["5m", "1h"] as const;
 /** OpenAI's `prompt_cache_retention` (Responses API): the default in-memory cache, or 24 hours. */
 export const cacheRetentions = ["in-memory", "24h"] as const;
-/** OpenAI's `reasoning.effort` (Responses API). */
-export const reasoningEfforts = ["none", "minimal", "low", "medium", "high", "xhigh"] as const;
+/** OpenAI's `reasoning.effort` (Responses API): the provider's own list. */
+export { reasoningEfforts };
 export const reasoningRoundTripModes = ["send", "tool-calls", "strip"] as const;
 export const statusBarModes = ["auto", "replace", "append", "off"] as const;
 export const deferToolsModes = ["auto", "all", "off"] as const;

@@ -27,7 +27,7 @@ export type ProviderChoice =
 export function providerSettingsFromConfig(config: AgentConfig, options: ProviderFromConfigOptions = {}): ProviderChoice {
   const transport = options.fetch ? { fetch: options.fetch } : {};
   if (config.provider === "llama") {
-    if (!config.modelPath) throw new ConfigError("option_invalid", "The llama provider needs a model file. Pass --model-path <file.gguf> or set CTXKIT_MODEL_PATH.");
+    if (!config.modelPath) throw new ConfigError("option_invalid", "The llama provider needs a model file. Set modelPath to a .gguf file.");
     return { provider: "llama", settings: { modelPath: config.modelPath, ...(config.model ? { model: config.model } : {}), ...(config.contextWindow ? { contextSize: config.contextWindow } : {}) } };
   }
   if (!config.model) {
@@ -60,7 +60,7 @@ export function providerSettingsFromConfig(config: AgentConfig, options: Provide
   if (config.provider === "anthropic") {
     const threshold = config.compactThreshold;
     if (threshold !== undefined && threshold < minimumCompactionTrigger) {
-      throw new ConfigError("option_invalid", `--compact-threshold must be at least ${minimumCompactionTrigger} with --provider anthropic (the API's lowest compaction trigger), got ${threshold}.`);
+      throw new ConfigError("option_invalid", `compactThreshold must be at least ${minimumCompactionTrigger} with provider "anthropic" (the API's lowest compaction trigger), got ${threshold}.`);
     }
     return {
       provider: "anthropic",

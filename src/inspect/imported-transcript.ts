@@ -59,6 +59,11 @@ export interface ImportedCall {
   model?: string;
   /** The reasoning effort this call ran with, when the transcript records it per call (Codex's turn_context). */
   effort?: string;
+  /**
+   * The prompt-cache lifetime this call ran with (ms), when the transcript records it (a ctxkit
+   * session); `null` when the provider had none. Absent: inspect assumes one (see explainTranscriptMisses).
+   */
+  cacheLifetimeMs?: number | null;
   source: { file: string; line?: number };
   /**
    * Set when the transcript itself says this request changed context already sent (a ctxkit

@@ -3,6 +3,7 @@ import type { TokenCounter } from "../tokens/token-counter.js";
 import type { ContextPolicy } from "../context/context-policy.js";
 import type { PromptTokens } from "../tokens/prompt-tokens.js";
 import type { Tool } from "../tools/tool.js";
+import type { RecordedCacheCall } from "./observe-cache-miss.js";
 import type {
   BlobStore,
   GenerationSettings,
@@ -50,7 +51,7 @@ export interface ToolCallDecision {
 export interface SessionSink {
   readonly id: string;
   appendMessage(message: Message): void;
-  appendRequest(record: { messageCount: number; tail: UserMessage | null; provider: string; model: string; at: string; bodyHash?: string; effort?: string }): number;
+  appendRequest(record: { messageCount: number; tail: UserMessage | null; provider: string; model: string; at: string; bodyHash?: string; effort?: string; cacheLifetimeMs?: number | null }): number;
   /**
    * Records the prefix the agent actually sends (its system prompt and every tool, the policies'
    * included) when it differs from the one the session holds — a declared prefix change.
@@ -122,6 +123,12 @@ export interface AgentRuntime {
    * `log`), so `recall` by message id finds originals from before a restart.
    */
   messageLog?: readonly Message[];
+  /**
+   * A resumed session's last model call (a started session's `lastCall`): the first call after the
+   * resume is compared with it, so its cache miss is named (`model_changed`, `effort_changed`,
+   * `cache_expired`…) like any later call's. `assembleAgent` passes it.
+   */
+  previousCall?: RecordedCacheCall;
   clock?: () => Date;
   createId?: () => string;
   /**

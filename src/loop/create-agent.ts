@@ -1,4 +1,5 @@
 import { buildModelRequest } from "../context/build-model-request.js";
+import type { CacheCallObservation } from "../context/cache-miss/explain-cache-miss.js";
 import { composeContextPolicies } from "../context/compose-context-policies.js";
 import { createPrefixGuard, type PrefixGuard } from "../context/prefix-guard/index.js";
 import { createMemoryBlobStore } from "../context/memory-blob-store.js";
@@ -14,6 +15,7 @@ import { validateToolDefinitions } from "../tools/validate-tool-definitions.js";
 import { ConfigError, UsageError, type Message, type UserMessage } from "../types/index.js";
 import type { AgentOptions } from "./agent-options.js";
 import { countToolCalls, type LoopState } from "./loop-state.js";
+import { observationOfRecordedCall } from "./observe-cache-miss.js";
 import { runAgentLoop } from "./run-agent-loop.js";
 import { createRunHandle, type RunHandle } from "./run-handle.js";
 
@@ -46,7 +48,8 @@ export interface Agent {
   /**
    * The reasoning effort of the calls from the next one on (a chat's `/effort`), over the
    * provider's setting; undefined goes back to it. Recorded per call in the session: a prompt-cache
-   * miss right after a change is named `effort_changed`.
+   * miss right after a change is named `effort_changed`. Throws `ConfigError` (`option_invalid`)
+   * at once for an effort the provider does not take (its `reasoningEfforts`).
    */
   setReasoningEffort(effort: string | undefined): void;
 }
@@ -92,6 +95,8 @@ export function createAgent(options: AgentOptions): Agent {
     toolCallCounts: countToolCalls(trajectory),
     lastUsage: undefined,
     lastRequestAt: undefined,
+    // A resumed session's last call, so the first call after the resume has something to compare with.
+    ...(runtime.previousCall === undefined ? {} : withObservation(observationOfRecordedCall(runtime.previousCall, options.provider))),
     buildRequest: (tail?: UserMessage) => {
       const settings = reasoningEffort === undefined ? options.settings : { ...options.settings, reasoningEffort };
       return buildModelRequest({ prefix, trajectory, ...(tail ? { tail } : {}), ...(settings ? { settings } : {}), ...(deferredTools ? { deferredTools } : {}) });
@@ -126,6 +131,10 @@ export function createAgent(options: AgentOptions): Agent {
       state.declaredBreak = { reason };
     },
     setReasoningEffort(effort) {
+      const accepted = options.provider.reasoningEfforts;
+      if (effort !== undefined && accepted !== undefined && !accepted.includes(effort)) {
+        throw new ConfigError("option_invalid", `setReasoningEffort: provider '${options.provider.name}' takes the efforts ${accepted.join(", ")}, got ${JSON.stringify(effort)}.`);
+      }
       if (effort === reasoningEffort) return;
       const from = reasoningEffort ?? options.provider.reasoningEffort ?? "the provider's";
       reasoningEffort = effort;
@@ -133,6 +142,10 @@ export function createAgent(options: AgentOptions): Agent {
       state.declaredBreak = { reason: `reasoning effort changed (${from} → ${effort ?? options.provider.reasoningEffort ?? "the provider's"})` };
     },
   };
+}
+
+function withObservation(observation: CacheCallObservation | undefined): Pick<LoopState, "lastCacheObservation"> {
+  return observation === undefined ? {} : { lastCacheObservation: observation };
 }
 
 /** A deferred tool is left out of the prefix; without a policy that routes calls (tool search) the model could never reach it. */

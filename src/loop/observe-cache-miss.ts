@@ -14,6 +14,42 @@ export interface CallForCache {
 }
 
 /**
+ * A resumed session's last model call, as its request and usage records hold it: what the first
+ * call after the resume is compared with, so a miss there is named as live as any other.
+ */
+export interface RecordedCacheCall {
+  /** When the request was sent (the request record's `at`). */
+  at: string;
+  model: string;
+  effort?: string;
+  usage: Usage;
+  /** The lifetime recorded with the request: `null` when the provider named none, absent in older files. */
+  cacheLifetimeMs?: number | null;
+}
+
+/**
+ * The cache's view of a resumed session's last call. A file that did not record the lifetime is
+ * judged by the provider's lifetime now (the one the entries would have had with the same settings).
+ */
+export function observationOfRecordedCall(call: RecordedCacheCall, provider: Pick<Provider, "cacheLifetimeMs">): CacheCallObservation | undefined {
+  const sentAtMs = Date.parse(call.at);
+  if (!Number.isFinite(sentAtMs)) return undefined;
+  const edits = call.usage.serverContext?.edits.map((edit) => edit.type) ?? [];
+  const lifetime = call.cacheLifetimeMs === undefined ? provider.cacheLifetimeMs : call.cacheLifetimeMs;
+  return {
+    sentAtMs,
+    model: call.model,
+    ...(call.effort === undefined ? {} : { effort: call.effort }),
+    reusableTokens: 0,
+    promptTokens: Math.max(0, call.usage.inputTokens - (call.usage.serverContext?.compactionInputTokens ?? 0)),
+    cachedTokens: call.usage.cachedInputTokens,
+    serverEditsBefore: edits.filter((edit) => edit !== "compaction"),
+    serverCompacted: edits.includes("compaction"),
+    lifetimeMs: lifetime ?? Number.POSITIVE_INFINITY,
+  };
+}
+
+/**
  * The cache's view of one finished call, and why it missed, given the previous call's view. What the
  * cache could serve is the previous call's whole prompt (the provider's own count); the lifetime
  * is the provider's (`cacheLifetimeMs`), or none when it does not say (local servers keep the
@@ -31,6 +67,8 @@ export function observeCacheMiss(previous: CacheCallObservation | undefined, cal
     reusableTokens: previous === undefined ? 0 : Math.min(previous.promptTokens ?? 0, promptTokens),
     promptTokens,
     cachedTokens: usage.cachedInputTokens,
+    cacheWriteTokens: usage.cacheWriteTokens,
+    ...(usage.cacheWrite1hTokens === undefined ? {} : { cacheWrite1hTokens: usage.cacheWrite1hTokens }),
     ...(cacheBreak === undefined
       ? {}
       : {

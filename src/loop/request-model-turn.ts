@@ -116,6 +116,8 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
           at: clock().toISOString(),
           bodyHash,
           ...(effort === undefined ? {} : { effort }),
+          // What inspect and view judge an expiry by later (null: the provider names no lifetime).
+          cacheLifetimeMs: options.provider.cacheLifetimeMs ?? null,
         });
         await session.flush();
       } catch (error) {
@@ -142,11 +144,7 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
       session?.appendUsage(requestIndex, outcome.usage);
       yield { type: "usage", turn, usage: outcome.usage };
       if (compaction !== undefined && !(outcome.usage.serverContext?.edits.some((edit) => edit.type === "compaction") ?? false)) {
-        yield {
-          type: "warning",
-          code: "server_compaction_skipped",
-          message: `The server was asked to compact but did not: its lowest trigger is 50,000 input tokens at Anthropic, and this prompt had ${outcome.usage.inputTokens.toLocaleString("en-US")}. The call was answered as usual.`,
-        };
+        yield { type: "warning", code: "server_compaction_skipped", message: compactionSkipped(outcome.usage.inputTokens, options.provider.compactionMinimumTokens) };
       }
       const seen = observeCacheMiss(state.lastCacheObservation, { usage: outcome.usage, sentAt: state.lastRequestAt, provider: options.provider, ...(cacheBreak ? { cacheBreak } : {}), ...(effort === undefined ? {} : { effort }) });
       state.lastCacheObservation = seen.observation;
@@ -164,6 +162,18 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
     }
     return { kind: "failed", error: { code: outcome.error.code, message: outcome.error.message } };
   }
+}
+
+/** Why a call asked to compact came back without a compaction, by the provider's declared minimum. */
+function compactionSkipped(promptTokens: number, minimum: number | undefined): string {
+  const tokens = (count: number) => count.toLocaleString("en-US");
+  const why =
+    minimum !== undefined && promptTokens < minimum
+      ? `did not: this prompt had ${tokens(promptTokens)} input tokens, under the provider's lowest compaction trigger of ${tokens(minimum)}`
+      : minimum !== undefined
+        ? `reported no compaction, although the prompt (${tokens(promptTokens)} input tokens) was over the provider's lowest compaction trigger of ${tokens(minimum)}`
+        : `reported no compaction (the prompt had ${tokens(promptTokens)} input tokens)`;
+  return `The server was asked to compact but ${why}. The call was answered as usual.`;
 }
 
 function errorFields(error: unknown, fallbackCode: RunErrorCode): RunError {

@@ -94,9 +94,16 @@ export interface Provider {
   /** The provider compacts on its side when a request sets `serverCompaction` (Anthropic's compact_20260112). */
   readonly compactsOnRequest?: boolean;
   /**
+   * With `compactsOnRequest`: the smallest prompt, in input tokens, the server compacts (Anthropic:
+   * 50 000). A smaller prompt is answered without compacting; the loop's warning says which case it was.
+   */
+  readonly compactionMinimumTokens?: number;
+  /**
    * The reasoning effort the provider sends when a request does not set `settings.reasoningEffort`
    * ("default" when it leaves it to the model), for the session's per-call record. Absent when the
    * provider sends no effort at all: then a request's effort is ignored and nothing is recorded.
    */
   readonly reasoningEffort?: string;
+  /** The efforts a request may set, when the provider has a fixed list: `agent.setReasoningEffort` checks against it. */
+  readonly reasoningEfforts?: readonly string[];
 }

@@ -65,6 +65,13 @@ export interface RequestRecord {
   bodyHash?: string;
   /** The reasoning effort the call went out with, when the provider sends one: a change starts a new prompt cache. */
   effort?: string;
+  /**
+   * The provider's prompt-cache lifetime in force for the call, in ms (Anthropic's `ttl`, OpenAI's
+   * retention); `null` when the provider names none (a local server keeps a prefix until it evicts
+   * it). Absent in files written before it was recorded: readers assume the lifetime they would
+   * for any transcript. An optional field, so the format version stays (older readers ignore it).
+   */
+  cacheLifetimeMs?: number | null;
 }
 
 /** Token usage the provider reported for request `request`. */

@@ -13,6 +13,7 @@ export interface AppendRequestInput {
   at: string;
   bodyHash?: string;
   effort?: string;
+  cacheLifetimeMs?: number | null;
 }
 
 /** A `ContextEdit` record without its type tag, as the writer's caller gives it. */
@@ -172,8 +173,11 @@ export function createSessionWriter(state: SessionWriterState): SessionWriter {
         throw misuse(`the request sent ${request.messageCount} messages but only ${messageCount} were appended`);
       }
       const index = requestCount;
-      const { messageCount: sent, tail = null, provider, model, at, bodyHash, effort } = request;
-      append({ type: "request", index, messageCount: sent, tail, provider, model, at, ...(bodyHash ? { bodyHash } : {}), ...(effort ? { effort } : {}) });
+      const { messageCount: sent, tail = null, provider, model, at, bodyHash, effort, cacheLifetimeMs } = request;
+      append({
+        type: "request", index, messageCount: sent, tail, provider, model, at,
+        ...(bodyHash ? { bodyHash } : {}), ...(effort ? { effort } : {}), ...(cacheLifetimeMs === undefined ? {} : { cacheLifetimeMs }),
+      });
       requestCount += 1;
       return index;
     },

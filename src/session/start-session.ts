@@ -5,7 +5,8 @@ import { CtxkitError, type GenerationSettings, type Message, type ModelRequest, 
 import { rebuildRequest, verifyRebuiltRequest } from "./rebuild-request.js";
 import type { SessionPrefix } from "./session-records.js";
 import type { SessionStore } from "./session-store.js";
-import { warningsNeedingRepair, type SessionWarning } from "./loaded-session.js";
+import { warningsNeedingRepair, type LoadedSession, type SessionWarning } from "./loaded-session.js";
+import type { RecordedCacheCall } from "../loop/observe-cache-miss.js";
 import { loadForResume } from "./reorder-on-resume.js";
 import type { SessionWriter } from "./session-writer.js";
 
@@ -48,6 +49,11 @@ export interface StartedSession {
   prefixChanged: boolean;
   /** The model calls the session recorded (empty for a new one): `sessionSpend(calls)` is what a budget continues from. */
   calls: RecordedCall[];
+  /**
+   * The resumed session's last model call that reported usage (absent for a new session or none):
+   * pass it as `createAgent({ runtime: { previousCall } })` so the first call's cache miss is named.
+   */
+  lastCall?: RecordedCacheCall;
 }
 
 /**
@@ -111,5 +117,24 @@ export async function startSession(store: SessionStore, options: StartSessionOpt
     warnings: [...(reordered === undefined ? [] : [reordered]), ...(repaired === undefined ? [] : [repaired]), ...session.warnings],
     prefixChanged,
     calls: recordedCalls(loaded),
+    ...withLastCall(lastRecordedCall(loaded)),
   };
+}
+
+/** The last request that has a usage record, with what the cache needs of both. */
+export function lastRecordedCall(session: Pick<LoadedSession, "usage" | "requests">): RecordedCacheCall | undefined {
+  const usage = session.usage.at(-1);
+  const request = usage === undefined ? undefined : session.requests[usage.request];
+  if (usage === undefined || request === undefined) return undefined;
+  return {
+    at: request.at,
+    model: request.model,
+    ...(request.effort === undefined ? {} : { effort: request.effort }),
+    usage: usage.usage,
+    ...(request.cacheLifetimeMs === undefined ? {} : { cacheLifetimeMs: request.cacheLifetimeMs }),
+  };
+}
+
+function withLastCall(call: RecordedCacheCall | undefined): { lastCall?: RecordedCacheCall } {
+  return call === undefined ? {} : { lastCall: call };
 }

@@ -74,7 +74,8 @@ function checkSessionRecord(value: unknown): ShapeProblem {
         expectString(value.model, "model") ??
         expectString(value.at, "at") ??
         (value.bodyHash === undefined ? undefined : checkBodyHash(value.bodyHash)) ??
-        expectOptionalString(value.effort, "effort")
+        expectOptionalString(value.effort, "effort") ??
+        (value.cacheLifetimeMs === undefined || value.cacheLifetimeMs === null ? undefined : expectCount(value.cacheLifetimeMs, "cacheLifetimeMs"))
       );
     case "usage":
       return expectCount(value.request, "request") ?? checkUsage(value.usage, "usage");

@@ -16,7 +16,7 @@ export interface CacheMiss {
   cause: CacheMissCause;
   /** reusable − cached: tokens billed at the full input price that the cache could have served. */
   missedTokens: number;
-  /** (input price − cache-read price) × missedTokens, in USD; absent without prices. */
+  /** What the call paid for the missed tokens (the cache-write price where it wrote them again, else the input price) less what cache reads of them would have cost, in USD; absent without prices. */
   rebilledUsd?: number;
   /** One sentence for people. */
   summary: string;

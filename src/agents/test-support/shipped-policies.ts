@@ -35,7 +35,7 @@ import { createAnthropicClearThinkingPolicy } from "../../bench/replay/comparato
 import { createServerCompactionPolicy as createServerCompactionComparator } from "../../bench/replay/comparators/server-compaction-policy.js";
 import { createServerCompactionPolicy } from "../../context/server-compaction/server-compaction-policy.js";
 import { createResumeAfterCompaction } from "../../context/server-compaction/resume-after-compaction.js";
-import { createResponsesCompactPolicy } from "../../providers/openai-responses/responses-compact-policy.js";
+import { createResponsesCompactPolicy } from "../../context/server-compaction/responses-compact-policy.js";
 
 /** One shipped policy: where it is made, how a child inherits it, and a fresh instance for the suite. */
 export interface ShippedPolicy {
@@ -146,7 +146,7 @@ export const shippedPolicies: readonly ShippedPolicy[] = [
   { name: "resume-after-compaction", file: "src/context/server-compaction/resume-after-compaction.ts", inherit: "share", create: () => createResumeAfterCompaction() },
   {
     name: "responses-compact",
-    file: "src/providers/openai-responses/responses-compact-policy.ts",
+    file: "src/context/server-compaction/responses-compact-policy.ts",
     inherit: "never",
     // Never asked to compact here, so the compact call is never made.
     create: () => createResponsesCompactPolicy({ provider: { compact: () => Promise.reject(new Error("not asked to compact")) } }),

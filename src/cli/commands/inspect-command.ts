@@ -15,7 +15,12 @@ export const inspectHelp = `Usage: ctxkit inspect <file|dir|session-id…> [opti
 Shows what the model saw on every call of a recorded run — a ctxkit session or another agent's
 transcript: prompt tokens, the tokens reusable from the previous call's prefix, the tokens the
 provider reported as cached, new tokens, where the tokens come from (system, tools, user, assistant,
-tool results, harness messages) and the cache breaks with their layer and cause. Then totals, the
+tool results, harness messages), the cache breaks with their layer and cause, and in the "cache
+miss" column why a call got fewer cached tokens than the previous prompt left reusable: the prefix
+or tool set changed, a server-side edit, the model or effort changed, the cache expired (the gap
+against the lifetime: the one a ctxkit session recorded, else 5 minutes, 1 hour once a call wrote
+1-hour entries), or the provider missed it for no visible reason — with the dollars re-billed
+(what the call paid for those tokens less what cache reads would have cost). Then totals, the
 append-only limit (the reusable share perfect prefix reuse would give), cost, and the anti-patterns
 found (changing system prompt, reordered tools, deleted or flattened history, tool output in user
 messages, edited earlier messages, reasoning dropped where the vendor requires it).

@@ -48,6 +48,21 @@ describe("explainCacheMiss", () => {
     expect(explainCacheMiss(call({ effort: "medium" }), call({ cachedTokens: 0, effort: "high", prefixBreak: systemBreak }))?.cause).toMatchObject({ kind: "prefix_changed", layer: "system_static" });
   });
 
+  it("prices missed tokens the call wrote to the cache again at the write price, less what reads would have cost", () => {
+    // Claude Opus 4.6: $5 input, $0.50 cache reads, $6.25 5-minute writes, $10 1-hour writes (per million).
+    const opus = { input: 5, cacheRead: 0.5, cacheWrite: 6.25, cacheWrite1h: 10 };
+    const expired = (overrides: Partial<CacheCallObservation>) => explainCacheMiss(call(), call({ sentAtMs: 10 * minute, cachedTokens: 0, ...overrides }), opus)!;
+    // Written again with the 5-minute lifetime: (6.25 − 0.50) × 20,000.
+    expect(expired({ cacheWriteTokens: 20_400 }).rebilledUsd).toBeCloseTo((5.75 * 20_000) / 1_000_000, 12);
+    // With the 1-hour lifetime: (10 − 0.50) × 20,000.
+    expect(expired({ cacheWriteTokens: 20_400, cacheWrite1hTokens: 20_400 }).rebilledUsd).toBeCloseTo((9.5 * 20_000) / 1_000_000, 12);
+    // Part written, part plain input: 15,000 at the write price, 5,000 at the input price.
+    expect(expired({ cacheWriteTokens: 15_000 }).rebilledUsd).toBeCloseTo((15_000 * 6.25 + 5000 * 5 - 20_000 * 0.5) / 1_000_000, 12);
+    // No writes reported (OpenAI's automatic caching bills them as input): (input − read).
+    expect(expired({}).rebilledUsd).toBeCloseTo((4.5 * 20_000) / 1_000_000, 12);
+    expect(expired({ cacheWriteTokens: 20_000 }).summary).toMatch(/20,000 tokens re-billed \(\$0\.1150\)$/);
+  });
+
   it("writes durations the way people read them", () => {
     expect([duration(0), duration(45_000), duration(5 * minute), duration(60 * minute), duration(62 * minute + 5000)]).toEqual(["0s", "45s", "5m", "1h", "1h 2m 5s"]);
   });

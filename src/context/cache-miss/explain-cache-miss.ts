@@ -1,9 +1,13 @@
 import type { CacheMiss, CacheMissCause } from "../../types/index.js";
 
-/** The two prices a miss re-bills at, in USD per million tokens (a `ModelPricing` fits). */
+/** The prices a miss is re-billed at, in USD per million tokens (a `ModelPricing` fits). */
 export interface CacheMissPrices {
   input: number;
   cacheRead: number;
+  /** A 5-minute cache write (Anthropic: 1.25× input); absent where writes cost what input does. */
+  cacheWrite?: number;
+  /** A 1-hour cache write (Anthropic: 2× input). */
+  cacheWrite1h?: number;
 }
 
 /**
@@ -21,6 +25,9 @@ export interface CacheCallObservation {
   /** This call's whole prompt (the next call could reuse it), when known. */
   promptTokens?: number;
   cachedTokens: number;
+  /** The prompt tokens this call wrote to the cache (Anthropic reports them), and the 1-hour part of them. */
+  cacheWriteTokens?: number;
+  cacheWrite1hTokens?: number;
   /** The first layer that differs from the previous request, when one did. */
   prefixBreak?: { layer: string; index: number; firstDifferingToken: number; declared: boolean; reason?: string };
   /** Context edits the server applied before sampling this call (cleared tool uses or thinking). */
@@ -48,8 +55,22 @@ export function explainCacheMiss(previous: CacheCallObservation | undefined, cur
   const missedTokens = Math.max(0, current.reusableTokens - current.cachedTokens);
   if (missedTokens < minimumMissedTokens) return undefined;
   const cause = causeOf(previous, current);
-  const rebilledUsd = pricing === undefined ? undefined : (Math.max(0, pricing.input - pricing.cacheRead) * missedTokens) / 1_000_000;
+  const rebilledUsd = pricing === undefined ? undefined : rebilled(missedTokens, current, pricing);
   return { cause, missedTokens, ...(rebilledUsd === undefined ? {} : { rebilledUsd }), summary: describe(cause, missedTokens, rebilledUsd) };
+}
+
+/**
+ * What the missed tokens cost beyond a cache read: what the call paid for them less what reads
+ * would have cost. Where the call reported cache writes (Anthropic writes the missed prefix again),
+ * the missed tokens were written — the 1-hour part at its price, the rest at the 5-minute price —
+ * and only what exceeds the writes was billed as plain input.
+ */
+function rebilled(missedTokens: number, call: CacheCallObservation, prices: CacheMissPrices): number {
+  const written = Math.min(missedTokens, call.cacheWriteTokens ?? 0);
+  const writtenLong = Math.min(written, call.cacheWrite1hTokens ?? 0);
+  const paid =
+    writtenLong * (prices.cacheWrite1h ?? prices.input) + (written - writtenLong) * (prices.cacheWrite ?? prices.input) + (missedTokens - written) * prices.input;
+  return Math.max(0, paid - missedTokens * prices.cacheRead) / 1_000_000;
 }
 
 function causeOf(previous: CacheCallObservation, current: CacheCallObservation): CacheMissCause {

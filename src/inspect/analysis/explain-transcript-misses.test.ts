@@ -47,7 +47,8 @@ describe("cache misses in a recorded transcript", () => {
     // What the previous prompt left reusable: its 15 555 prompt tokens as Anthropic counted them.
     expect(miss.missedTokens).toBe(5 + 350 + 15_200);
     const pricing = findModelPricing("claude-sonnet-4-5-20250929")!;
-    expect(miss.rebilledUsd).toBeCloseTo(((pricing.input - pricing.cacheRead) * 15_555) / 1_000_000, 12);
+    // The call wrote them to the cache again: billed at the 5-minute write price, not as reads.
+    expect(miss.rebilledUsd).toBeCloseTo(((pricing.cacheWrite! - pricing.cacheRead) * 15_555) / 1_000_000, 12);
     expect(miss.summary).toMatch(/^cache expired: 7m \d+s since the previous call, past the 5m lifetime/);
     const finding = analyzed.findings.find((item) => item.code === "cache_misses");
     expect(finding?.calls).toEqual([2]);

@@ -5,7 +5,10 @@ import type { AnalyzedCall } from "./analyzed-transcript.js";
 import { usableReportedUsage } from "./usable-reported-usage.js";
 
 export interface TranscriptMissOptions {
-  /** The cache lifetime assumed until a call reports 1-hour writes (default 5 minutes: Anthropic's default, OpenAI's shortest). */
+  /**
+   * The cache lifetime assumed until a call reports 1-hour writes (default 5 minutes: Anthropic's
+   * default, OpenAI's shortest), for calls whose transcript does not record the lifetime in force.
+   */
   lifetimeMs?: number;
 }
 
@@ -39,18 +42,24 @@ export function explainTranscriptMisses(transcript: ImportedTranscript, calls: A
     const sentAtMs = sentAt(imported);
     const model = imported.model ?? transcript.model;
     const edits = reported.serverEdits ?? [];
+    // A transcript that recorded the lifetime in force (a ctxkit session) is judged by it; none
+    // (a local server) means no gap reads as an expiry.
+    const recorded = imported.cacheLifetimeMs;
+    const callLifetimeMs = recorded === undefined ? lifetimeMs : recorded === null ? Number.POSITIVE_INFINITY : recorded;
     const observation: CacheCallObservation = {
       ...(sentAtMs === undefined ? {} : { sentAtMs }),
       ...(model === undefined ? {} : { model }),
       ...(imported.effort === undefined ? {} : { effort: imported.effort }),
       reusableTokens: Math.max(0, expected),
       cachedTokens: reported.cachedTokens,
+      ...(reported.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: reported.cacheWriteTokens }),
+      ...(reported.cacheWrite1hTokens === undefined ? {} : { cacheWrite1hTokens: reported.cacheWrite1hTokens }),
       ...(firstBreak === undefined
         ? {}
         : { prefixBreak: { layer: firstBreak.layer, index: firstBreak.index, firstDifferingToken: firstBreak.firstDifferingToken, declared: firstBreak.declared, ...(firstBreak.reason === undefined ? {} : { reason: firstBreak.reason }) } }),
       serverEditsBefore: edits.filter((edit) => edit !== "compaction"),
       serverCompacted: edits.includes("compaction"),
-      lifetimeMs,
+      lifetimeMs: callLifetimeMs,
     };
     const miss = explainCacheMiss(previous, observation, prices(index)?.pricing);
     if (miss !== undefined) call.miss = miss;

@@ -52,6 +52,7 @@ function toTranscript(session: LoadedSession, file: string, lineOfRequest: numbe
     // Per call: a chat can switch the model or the reasoning effort mid-session, and a miss after it is named for it.
     call.model = record.model;
     if (record.effort !== undefined) call.effort = record.effort;
+    if (record.cacheLifetimeMs !== undefined) call.cacheLifetimeMs = record.cacheLifetimeMs;
     const declared = declaredChange(session, index);
     if (declared !== undefined) call.declaredBreak = { reason: declared };
     return call;

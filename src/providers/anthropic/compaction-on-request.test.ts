@@ -6,7 +6,7 @@ import { createTestClock, createTestIds } from "../../loop/test-support.js";
 import { buildUsageLedger, toLedgerCall } from "../../session/usage-ledger.js";
 import { findModelPricing } from "../../tokens/pricing.js";
 import { startLoopbackServer, type LoopbackServer } from "../../testing/loopback-server.js";
-import { answerOnly, compactionBlock, paused, recordedCompaction } from "./test-support/compaction-streams.js";
+import { answerOnly, answerWithPrompt, compactionBlock, paused, recordedCompaction } from "./test-support/compaction-streams.js";
 import type { AgentEvent, Usage } from "../../types/index.js";
 import { createScriptedProvider } from "../scripted/index.js";
 import { createAnthropic, type AnthropicSettings } from "./index.js";
@@ -104,12 +104,31 @@ describe("Anthropic compaction on request (run(input, { compact }))", () => {
     expect(agent.messages.at(-1)).toMatchObject({ role: "assistant", rawStopReason: "end_turn" });
   });
 
-  it("warns when the server did not compact (a prompt under the 50 000-token minimum)", async () => {
+  it("warns that a prompt under the provider's lowest compaction trigger was not compacted", async () => {
+    server = await startLoopbackServer([answerWithPrompt(12_000)]);
+    const agent = agentOn(server.url);
+    const events = await run(agent.run("Summarise the testing section.", { compact: true }));
+    expect(events.find((event) => event.type === "warning")).toMatchObject({
+      code: "server_compaction_skipped",
+      message: "The server was asked to compact but did not: this prompt had 12,000 input tokens, under the provider's lowest compaction trigger of 50,000. The call was answered as usual.",
+    });
+    expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
+  });
+
+  it("warns that the server reported no compaction for a prompt over the trigger", async () => {
+    // 58 000 input tokens, past the 50 000 minimum, and the answer reports no compaction.
     server = await startLoopbackServer([answerOnly]);
     const agent = agentOn(server.url);
     const events = await run(agent.run("Summarise the testing section.", { compact: true }));
-    expect(events.find((event) => event.type === "warning")).toMatchObject({ code: "server_compaction_skipped", message: expect.stringContaining("58,000") });
+    expect(events.find((event) => event.type === "warning")).toMatchObject({
+      code: "server_compaction_skipped",
+      message: "The server was asked to compact but reported no compaction, although the prompt (58,000 input tokens) was over the provider's lowest compaction trigger of 50,000. The call was answered as usual.",
+    });
     expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
+  });
+
+  it("declares the lowest prompt it compacts on the provider", () => {
+    expect(createAnthropic({ model: "claude-opus-4-6", apiKey: "test" })).toMatchObject({ compactsOnRequest: true, compactionMinimumTokens: 50_000 });
   });
 
   it("refuses to compact on request with a provider that cannot", async () => {

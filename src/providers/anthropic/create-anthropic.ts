@@ -4,7 +4,7 @@ import { resolveMaxEventCharacters } from "../shared/server-sent-events.js";
 import { resolveStreamTimeouts, type StreamTimeouts } from "../shared/stream-timeouts.js";
 import type { Provider, ProviderEvent, SerializedRequest } from "../provider.js";
 import { buildAnthropicRequestBody, contextManagementOf, type AnthropicBodySettings, type AnthropicToolSearch } from "./build-anthropic-request-body.js";
-import { contextManagementBetas, convertContextManagement, type AnthropicContextManagement } from "./anthropic-context-management.js";
+import { contextManagementBetas, convertContextManagement, minimumCompactionTrigger, type AnthropicContextManagement } from "./anthropic-context-management.js";
 import type { AnthropicCacheTtl } from "./place-cache-control.js";
 import { serializeAnthropicRequest } from "./serialize-anthropic-request.js";
 import { streamAnthropic } from "./stream-anthropic.js";
@@ -108,8 +108,9 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
     ...(settings.toolSearch === undefined ? {} : { nativeToolSearch: true }),
     // "The cache has a 5-minute lifetime, refreshed each time the cached content is used" (1 hour with ttl "1h").
     cacheLifetimeMs: bodySettings.cacheTtl === "1h" ? 60 * 60_000 : 5 * 60_000,
-    // compact_20260112 on request (`run(input, { compact })`); the API summarises prompts past 50 000 tokens.
+    // compact_20260112 on request (`run(input, { compact })`); the API summarises prompts from 50 000 tokens on.
     compactsOnRequest: true,
+    compactionMinimumTokens: minimumCompactionTrigger,
     stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent> {
       return streamRequest(request, signal);
     },

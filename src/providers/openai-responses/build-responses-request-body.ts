@@ -4,11 +4,12 @@ import { sortKeys } from "../shared/canonical-json.js";
 import { isOpenAIReasoningModel } from "../openai-compatible/openai-reasoning-model.js";
 import { convertToResponsesInput } from "./convert-to-responses-input.js";
 import { convertToResponsesTools } from "./convert-to-responses-tools.js";
+import { reasoningEfforts, type ResponsesReasoningEffort } from "./reasoning-efforts.js";
 import type { PromptCacheRetention } from "./responses-wire-types.js";
 
 /** Reasoning settings of the Responses API (`reasoning: { effort, summary }`). */
 export interface ResponsesReasoning {
-  effort?: "none" | "minimal" | "low" | "medium" | "high" | "xhigh";
+  effort?: ResponsesReasoningEffort;
   summary?: "auto" | "concise" | "detailed";
 }
 
@@ -69,10 +70,8 @@ export function buildResponsesRequestBody(request: ModelRequest, settings: Respo
   return { body, prefixLength };
 }
 
-export const reasoningEfforts: readonly string[] = ["none", "minimal", "low", "medium", "high", "xhigh"];
-
-function checkedEffort(value: string): NonNullable<ResponsesReasoning["effort"]> {
-  if (reasoningEfforts.includes(value)) return value as NonNullable<ResponsesReasoning["effort"]>;
+function checkedEffort(value: string): ResponsesReasoningEffort {
+  if ((reasoningEfforts as readonly string[]).includes(value)) return value as ResponsesReasoningEffort;
   throw new ConfigError("option_invalid", `settings.reasoningEffort must be one of ${reasoningEfforts.join(", ")}, got ${JSON.stringify(value)}.`);
 }
 

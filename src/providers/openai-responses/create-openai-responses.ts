@@ -3,7 +3,8 @@ import { providerDefaultEffort, type Provider, type ProviderEvent, type Serializ
 import type { RetryOptions } from "../shared/fetch-with-retry.js";
 import { resolveMaxEventCharacters } from "../shared/server-sent-events.js";
 import { resolveStreamTimeouts, type StreamTimeouts } from "../shared/stream-timeouts.js";
-import { buildResponsesRequestBody, reasoningEfforts as efforts, type ResponsesBodySettings, type ResponsesReasoning } from "./build-responses-request-body.js";
+import { buildResponsesRequestBody, type ResponsesBodySettings, type ResponsesReasoning } from "./build-responses-request-body.js";
+import { reasoningEfforts as efforts } from "./reasoning-efforts.js";
 import type { PromptCacheRetention } from "./responses-wire-types.js";
 import { streamOpenAIResponses } from "./stream-openai-responses.js";
 import { compactResponses, type ResponsesCompaction } from "./compact-responses.js";
@@ -110,6 +111,7 @@ export function createOpenAIResponses(settings: OpenAIResponsesSettings): OpenAI
     cacheLifetimeMs: settings.promptCacheRetention === "24h" ? 24 * 60 * 60_000 : 5 * 60_000,
     // Without a setting the API uses the model's own effort; a request's `reasoningEffort` goes over either.
     reasoningEffort: settings.reasoning?.effort ?? providerDefaultEffort,
+    reasoningEfforts: efforts,
     stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent> {
       return streamRequest(request, signal);
     },

@@ -4,7 +4,10 @@ import type { AssistantMessage, Message, ToolMessage } from "../../../types/inde
 export interface AnthropicClearToolUsesOptions {
   contextWindow: number;
   countMessage: (message: Message) => number;
-  /** Whole-request tokens (system, tools and messages) that start clearing. Default: 80% of the window. */
+  /**
+   * Whole-request tokens (system, tools and messages) that start clearing. Default: half the window
+   * (the documented default, 100 000 input tokens, on a 200k window).
+   */
   triggerTokens?: number;
   /** `keep`: the newest tool uses left as they are (Anthropic's default 3). */
   keepToolUses?: number;
@@ -17,6 +20,9 @@ export interface AnthropicClearToolUsesOptions {
   countRequest: (messages: readonly Message[]) => number;
 }
 
+/** The documented default `trigger` (100 000 input tokens) as a share of the 200k window it was set for. */
+export const documentedTriggerShare = 100_000 / 200_000;
+
 /** What the server puts in place of a cleared result (Anthropic's docs: "replaced with placeholder text"). */
 export const clearedToolResult = "[tool result cleared by context editing]";
 /** A cleared call's parameters: the docs say they are cleared and name no placeholder, so an empty input. */
@@ -27,14 +33,15 @@ export const clearedToolInput = "{}";
  * passes `trigger` input tokens, the oldest tool results are replaced by a placeholder, all but the
  * newest `keep` tool uses, results of `exclude_tools` never, and only when at least `clear_at_least`
  * tokens go. The server does this on its side; the prompt the model sees (and the cache) changes
- * from the first cleared result on, which replay records as the declared break it is. The default
- * trigger is 100 000 tokens on a 200k window; replay keeps the share of the window, not the number.
+ * from the first cleared result on, which replay records as the declared break it is. The documented
+ * default trigger is 100 000 input tokens on a 200k window; replay keeps that share of the window
+ * (half), not the number, so the rule acts at the windows a replay tries.
  * With `clear_tool_inputs` ("you can optionally clear both tool results and tool calls (the tool use
  * parameters)") the cleared results' calls lose their parameters too, so the prompt changes from the
  * first such call — earlier than the first result.
  */
 export function createAnthropicClearToolUsesPolicy(options: AnthropicClearToolUsesOptions): ContextPolicy {
-  const trigger = options.triggerTokens ?? Math.round(options.contextWindow * 0.8);
+  const trigger = options.triggerTokens ?? Math.round(options.contextWindow * documentedTriggerShare);
   const keep = options.keepToolUses ?? 3;
   const excluded = new Set(options.excludeTools ?? []);
   return {

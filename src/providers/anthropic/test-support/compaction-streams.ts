@@ -21,12 +21,17 @@ const compactionPass = JSON.stringify((JSON.parse(messageDelta) as { usage: { it
 
 export const recordedCompaction = anthropicSse(lines);
 
-export const answerOnly = anthropicSse([
-  lines[0]!.replace('"input_tokens":60385', '"input_tokens":58000'),
-  ...lines.slice(blockStop + 1, -2).map((line) => line.replace('"index":1', '"index":0')),
-  messageDelta.replace('"input_tokens":612', '"input_tokens":58000').replace(/"iterations":\[.*\]\}/, '"iterations":[]}'),
-  '{"type":"message_stop"}',
-]);
+/** The recording's answer block alone, billed as a prompt of `inputTokens` and no compaction pass. */
+export function answerWithPrompt(inputTokens: number): ScriptedHttpResponse {
+  return anthropicSse([
+    lines[0]!.replace('"input_tokens":60385', `"input_tokens":${inputTokens}`),
+    ...lines.slice(blockStop + 1, -2).map((line) => line.replace('"index":1', '"index":0')),
+    messageDelta.replace('"input_tokens":612', `"input_tokens":${inputTokens}`).replace(/"iterations":\[.*\]\}/, '"iterations":[]}'),
+    '{"type":"message_stop"}',
+  ]);
+}
+
+export const answerOnly = answerWithPrompt(58_000);
 
 export const paused = anthropicSse([
   ...lines.slice(0, blockStop + 1),

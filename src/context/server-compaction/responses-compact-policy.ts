@@ -1,7 +1,7 @@
-import type { ContextPolicy, ContextState } from "../../context/context-policy.js";
-import { derivedId } from "../../context/compression/markers.js";
+import type { ContextPolicy, ContextState } from "../context-policy.js";
+import { derivedId } from "../compression/markers.js";
 import { ConfigError, type AssistantMessage, type ModelRequest, type Usage } from "../../types/index.js";
-import type { ResponsesCompaction } from "./compact-responses.js";
+import type { ResponsesCompaction } from "../../providers/openai-responses/compact-responses.js";
 
 export interface ResponsesCompactPolicyOptions {
   /** The provider from `createOpenAIResponses` (its `compact` is the `/responses/compact` call). */

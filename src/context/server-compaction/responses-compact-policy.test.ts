@@ -4,7 +4,8 @@ import { createTestClock, createTestIds } from "../../loop/test-support.js";
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type ScriptedHttpResponse } from "../../testing/loopback-server.js";
 import { buildUsageLedger } from "../../session/usage-ledger.js";
 import type { AgentEvent } from "../../types/index.js";
-import { createOpenAIResponses, createResponsesCompactPolicy } from "./index.js";
+import { createOpenAIResponses } from "../../providers/openai-responses/index.js";
+import { createResponsesCompactPolicy } from "./responses-compact-policy.js";
 
 // The compacted response object exactly as OpenAI's API reference shows it ("Compact a response",
 // https://platform.openai.com/docs/api-reference/responses/compact): a `response.compaction` whose

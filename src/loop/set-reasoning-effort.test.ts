@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { reasoningEfforts as configEfforts } from "../config/config-values.js";
+import { createOpenAIResponses } from "../providers/openai-responses/index.js";
+import { reasoningEfforts } from "../providers/openai-responses/reasoning-efforts.js";
+import { createScriptedProvider } from "../providers/scripted/index.js";
+import { ConfigError } from "../types/index.js";
+import { createAgent } from "./create-agent.js";
+
+describe("agent.setReasoningEffort", () => {
+  const agent = () => createAgent({ provider: createOpenAIResponses({ model: "gpt-5.1-codex-max", apiKey: "k" }), system: "s", tools: [] });
+
+  it("refuses an effort the provider does not take when it is set, not at the next call", () => {
+    let thrown: unknown;
+    try {
+      agent().setReasoningEffort("maximum");
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect(thrown).toMatchObject({ code: "option_invalid", message: `setReasoningEffort: provider 'openai-responses' takes the efforts none, minimal, low, medium, high, xhigh, got "maximum".` });
+  });
+
+  it("takes each listed effort, and undefined (back to the provider's)", () => {
+    const configured = agent();
+    for (const effort of reasoningEfforts) expect(() => configured.setReasoningEffort(effort)).not.toThrow();
+    expect(() => configured.setReasoningEffort(undefined)).not.toThrow();
+  });
+
+  it("leaves a provider without a list of efforts alone", () => {
+    expect(() => createAgent({ provider: createScriptedProvider({ turns: [] }), system: "s", tools: [] }).setReasoningEffort("anything")).not.toThrow();
+  });
+
+  it("has one list of efforts: the config's is the provider's", () => {
+    expect(configEfforts).toBe(reasoningEfforts);
+  });
+});
