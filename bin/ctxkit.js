@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // CommonJS (bin/package.json): Node's CommonJS loader is ready at start, its ES module loader is not.
 "use strict";
-const { existsSync, statSync } = require("node:fs");
+const { existsSync, readFileSync, statSync } = require("node:fs");
 const { dirname } = require("node:path");
 
 // In a fresh clone (`npm ci && npx ctxkit demo`) dist/ is built on first use; an installed package
@@ -9,24 +9,45 @@ const { dirname } = require("node:path");
 const root = `${dirname(__dirname)}/`;
 // Required only to build: node:child_process and what it loads cost a start that builds nothing ~10 ms.
 const execFileSync = (...args) => require("node:child_process").execFileSync(...args);
-if (!existsSync(`${root}dist/cli/main.js`) && existsSync(`${root}src/cli/main.ts`)) {
-  process.stderr.write("ctxkit: building dist/ (first run in this clone)…\n");
-  const tsc = require.resolve("typescript/bin/tsc");
-  execFileSync(process.execPath, [tsc, "-p", `${root}tsconfig.build.json`], { stdio: ["ignore", "inherit", "inherit"] });
-}
+const needsTsc = () => !existsSync(`${root}dist/cli/main.js`) && existsSync(`${root}src/cli/main.ts`);
 // The viewer's page (`ctxkit view`) is a Vite bundle, built the same way on first use.
-if (!existsSync(`${root}dist/web/page/index.html`) && existsSync(`${root}web/vite.config.ts`)) {
-  // vite's `exports` do not list its bin: find the package, then the file.
-  const vite = `${dirname(require.resolve("vite/package.json"))}/bin/vite.js`;
-  execFileSync(process.execPath, [vite, "build", "--config", "web/vite.config.ts", "--logLevel", "warn"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
-}
+const needsVite = () => !existsSync(`${root}dist/web/page/index.html`) && existsSync(`${root}web/vite.config.ts`);
 // The CLI runs from dist/cli-bundle/, a few chunks instead of hundreds of modules (start-up time);
-// `npm run build` writes it after tsc. In a clone it is made again when tsc has rewritten dist/
-// since (an installed package ships it built, and never builds).
+// `npm run build` writes it after tsc. In a clone (the package does not ship scripts/) it is made
+// again when any compiled file it was made from (its inputs.json) is newer than it: `tsc --watch`
+// rewrites only the files that changed.
 const bundle = `${root}dist/cli-bundle/main.cjs`;
 const inClone = existsSync(`${root}scripts/bundle-cli.mjs`);
-if (inClone && (!existsSync(bundle) || statSync(`${root}dist/cli/main.js`).mtimeMs > statSync(bundle).mtimeMs)) {
-  execFileSync(process.execPath, [`${root}scripts/bundle-cli.mjs`], { stdio: ["ignore", "inherit", "inherit"] });
+const needsBundle = () => inClone && bundleIsStale();
+
+function bundleIsStale() {
+  const built = statSync(bundle, { throwIfNoEntry: false });
+  if (built === undefined) return true;
+  let inputs;
+  try {
+    inputs = JSON.parse(readFileSync(`${root}dist/cli-bundle/inputs.json`, "utf8"));
+  } catch {
+    return true; // made before bundles listed their inputs
+  }
+  return inputs.some((file) => (statSync(root + file, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) > built.mtimeMs);
+}
+
+if (needsTsc() || needsVite() || needsBundle()) {
+  // Several starts at once (a shell loop, parallel tests) build once: the others wait for the lock,
+  // then find nothing left to build.
+  require("./build-lock.js").withBuildLock(`${root}dist/.build.lock`, () => {
+    if (needsTsc()) {
+      process.stderr.write("ctxkit: building dist/ (first run in this clone)…\n");
+      const tsc = require.resolve("typescript/bin/tsc");
+      execFileSync(process.execPath, [tsc, "-p", `${root}tsconfig.build.json`], { stdio: ["ignore", "inherit", "inherit"] });
+    }
+    if (needsVite()) {
+      // vite's `exports` do not list its bin: find the package, then the file.
+      const vite = `${dirname(require.resolve("vite/package.json"))}/bin/vite.js`;
+      execFileSync(process.execPath, [vite, "build", "--config", "web/vite.config.ts", "--logLevel", "warn"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+    }
+    if (needsBundle()) execFileSync(process.execPath, [`${root}scripts/bundle-cli.mjs`], { stdio: ["ignore", "inherit", "inherit"] });
+  });
 }
 const cli = existsSync(bundle)
   ? Promise.resolve({ ...require(bundle), ...require(`${root}dist/cli-bundle/termination-signals.cjs`) })

@@ -12,13 +12,24 @@
 // the CLI opens by path.
 //
 // Usage: node scripts/bundle-cli.mjs   (after `tsc -p tsconfig.build.json`; `npm run build` runs both)
-import { readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outDir = `${root}dist/cli-bundle`;
+// Both passes write here; only the final chunks are moved into outDir (the folder processes run from).
+// A sibling of outDir, so the paths from a chunk to dist/ are the same from both.
+const buildDir = `${root}dist/cli-bundle.tmp-${process.pid}`;
+// The bundle's main.cjs gets this as its time: a compiled file changed while the bundle was being
+// made is newer than it, and the next start bundles again (bin/ctxkit.js compares them).
+const startedAt = new Date();
+// Chunks of earlier builds stay for processes started from them (a long `ctxkit chat` requires its
+// chunks when first used); those older than this are removed (`npm pack` starts from an empty dist/).
+const keepOldChunksMs = 24 * 60 * 60 * 1000;
+// A failed build leaves the published bundle as it was, and no folder behind.
+process.on("exit", () => rmSync(buildDir, { recursive: true, force: true }));
 
 // Vite's own bundler: the build already depends on vite, which pins the rolldown it ships with.
 const requireFromVite = createRequire(createRequire(import.meta.url).resolve("vite/package.json"));
@@ -53,7 +64,7 @@ const helpTexts = [`${root}dist/cli/commands/run-help.js`, `${root}dist/cli/comm
 
 /** Bundles the CLI with these chunk groups; returns the chunks written. */
 async function bundleInto(groups) {
-  rmSync(outDir, { recursive: true, force: true });
+  rmSync(buildDir, { recursive: true, force: true });
   const bundle = await rolldown({
     input: entries,
     platform: "node",
@@ -66,7 +77,7 @@ async function bundleInto(groups) {
   });
   try {
     const { output } = await bundle.write({
-      dir: outDir,
+      dir: buildDir,
       format: "cjs",
       // The modules were ES modules, strict mode included.
       strict: true,
@@ -106,7 +117,7 @@ const providers = ["openai-compatible", "anthropic", "openai-responses", "llama"
 const chunks = await bundleInto([{ name: "run", test: (id) => runPath.has(id) }, ...providers]);
 
 // A package the chunks require must load as CommonJS; otherwise its import belongs behind `import()`.
-const requireFromBundle = createRequire(`${outDir}/main.cjs`);
+const requireFromBundle = createRequire(`${buildDir}/main.cjs`);
 for (const name of new Set(chunks.flatMap((chunk) => [...chunk.code.matchAll(/\brequire\("([^".][^"]*)"\)/g)].map((match) => match[1])))) {
   if (isBuiltin(name)) continue;
   try {
@@ -114,4 +125,27 @@ for (const name of new Set(chunks.flatMap((chunk) => [...chunk.code.matchAll(/\b
   } catch (error) {
     throw new Error(`The CLI's bundle requires ${name}, which does not load as CommonJS (${error.code ?? error.message}). Import it with \`await import("${name}")\` where it is used.`);
   }
+}
+
+// What the bundle was made from, for bin/ctxkit.js to bundle again when any of it changes (a
+// `tsc --watch` rewrites only the files that changed): paths from the package's root.
+const inputs = new Set([fileURLToPath(import.meta.url), ...chunks.flatMap((chunk) => chunk.moduleIds.filter((id) => isAbsolute(id)))]);
+writeFileSync(`${buildDir}/inputs.json`, `${JSON.stringify([...inputs].map((file) => relative(root, file).split("\\").join("/")))}\n`);
+
+// Published file by file, each with a rename (a process never reads a half-written file): the new
+// hashed chunks beside the old ones, then the entries, main.cjs last (its time says the bundle is fresh).
+const written = readdirSync(buildDir);
+const entryFiles = Object.keys(entries).map((name) => `${name}.cjs`).sort((a, b) => Number(a === "main.cjs") - Number(b === "main.cjs"));
+mkdirSync(outDir, { recursive: true });
+utimesSync(`${buildDir}/main.cjs`, startedAt, startedAt);
+for (const file of [...written.filter((name) => !entryFiles.includes(name)), ...entryFiles]) renameSync(`${buildDir}/${file}`, `${outDir}/${file}`);
+rmSync(buildDir, { recursive: true, force: true });
+
+const now = Date.now();
+for (const file of readdirSync(outDir)) {
+  if (!written.includes(file) && now - statSync(`${outDir}/${file}`).mtimeMs > keepOldChunksMs) rmSync(`${outDir}/${file}`, { force: true });
+}
+// Left by a build that was killed.
+for (const folder of readdirSync(`${root}dist`).filter((name) => name.startsWith("cli-bundle.tmp-"))) {
+  if (now - statSync(`${root}dist/${folder}`).mtimeMs > keepOldChunksMs) rmSync(`${root}dist/${folder}`, { recursive: true, force: true });
 }

@@ -1,0 +1,113 @@
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, utimesSync, appendFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { rmSync } from "node:fs";
+
+// bin/ctxkit.js in a clone bundles the CLI again (dist/cli-bundle) when what it was made from has
+// changed. Each test runs in a copy of the package (bin/, scripts/, dist/, package.json, the
+// node_modules), so the bundles it makes leave the worktree's alone.
+const copies: string[] = [];
+afterAll(() => {
+  for (const copy of copies) rmSync(copy, { recursive: true, force: true });
+});
+
+function copyOfPackage(): string {
+  const copy = mkdtempSync(join(tmpdir(), "ctxkit-bundle-"));
+  copies.push(copy);
+  for (const part of ["bin", "scripts", "dist", "package.json", "tsconfig.build.json"]) cpSync(resolve(part), join(copy, part), { recursive: true });
+  symlinkSync(realpathSync(resolve("node_modules")), join(copy, "node_modules"));
+  return copy;
+}
+
+type Exit = { code: number | null; stdout: string; stderr: string };
+
+function run(copy: string, args: string[], env: Record<string, string> = {}): Promise<Exit> {
+  const child = spawn(process.execPath, [join(copy, "bin/ctxkit.js"), ...args], { cwd: copy, env: { PATH: process.env.PATH ?? "", HOME: copy, NO_COLOR: "1", ...env } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (data: Buffer) => (stdout += data.toString()));
+  child.stderr.on("data", (data: Buffer) => (stderr += data.toString()));
+  return new Promise((resolvePromise) => child.on("close", (code) => resolvePromise({ code, stdout, stderr })));
+}
+
+const bundleFiles = (copy: string) => readdirSync(join(copy, "dist/cli-bundle"));
+const demoChunks = (copy: string) => bundleFiles(copy).filter((name) => /^demo-command-.+\.cjs$/.test(name));
+
+/** Changes the compiled demo command, as an incremental `tsc --watch` would: that one file only. */
+function recompileDemoCommand(copy: string, marker: string): void {
+  appendFileSync(join(copy, "dist/cli/commands/demo-command.js"), `\nglobalThis.ctxkitRebuildMarker = ${JSON.stringify(marker)};\n`);
+}
+
+describe("the CLI's bundle in a clone", { timeout: 240_000 }, () => {
+  it("is rebuilt once when several processes start at once after tsc, and each of them runs", async () => {
+    const copy = copyOfPackage();
+    const now = new Date();
+    utimesSync(join(copy, "dist/cli/main.js"), now, now);
+    const version = JSON.parse(readFileSync(resolve("package.json"), "utf8")) as { version: string };
+    const exits = await Promise.all([1, 2, 3, 4].map(() => run(copy, ["--version"])));
+    for (const exit of exits) {
+      expect(exit.stderr).toBe("");
+      expect(exit.code).toBe(0);
+      expect(exit.stdout).toContain(version.version);
+    }
+    // No build folder and no lock left behind; the bundle is newer than what it was made from.
+    expect(readdirSync(join(copy, "dist")).filter((name) => name.startsWith("cli-bundle.tmp-") || name.startsWith(".build.lock"))).toEqual([]);
+    expect(statSync(join(copy, "dist/cli-bundle/main.cjs")).mtimeMs).toBeGreaterThanOrEqual(statSync(join(copy, "dist/cli/main.js")).mtimeMs);
+  });
+
+  it("is rebuilt when only a module other than main.js was recompiled, and keeps the chunks a running process still loads", async () => {
+    const copy = copyOfPackage();
+    const [oldDemoChunk] = demoChunks(copy);
+    expect(oldDemoChunk).toBeDefined();
+
+    // A long-lived process started from the bundle as it is: it requires the demo command's chunk
+    // only when first used (as `ctxkit chat` does its commands), after the rebuild below.
+    const script = `const { main } = require(${JSON.stringify(join(copy, "dist/cli-bundle/main.cjs"))});
+process.stdout.write("ready\\n");
+process.stdin.once("data", () => main(["demo"]).then((code) => { process.stdin.destroy(); process.exitCode = code; }));`;
+    const running = spawn(process.execPath, ["-e", script], { cwd: copy, env: { PATH: process.env.PATH ?? "", HOME: copy, NO_COLOR: "1" } });
+    let stdout = "";
+    let stderr = "";
+    running.stderr.on("data", (data: Buffer) => (stderr += data.toString()));
+    const exited = new Promise<number | null>((resolvePromise) => running.on("close", resolvePromise));
+    await new Promise<void>((resolvePromise) => {
+      running.stdout.on("data", (data: Buffer) => {
+        stdout += data.toString();
+        if (stdout.startsWith("ready\n")) resolvePromise();
+      });
+    });
+
+    recompileDemoCommand(copy, "second build");
+    const start = await run(copy, ["--version"]);
+    expect(start.stderr).toBe("");
+    expect(start.code).toBe(0);
+    // The next start found the change (main.js is as it was) and bundled again: a new demo chunk
+    // beside the old one.
+    const newDemoChunk = demoChunks(copy).find((name) => name !== oldDemoChunk);
+    expect(newDemoChunk, `chunks: ${demoChunks(copy).join(", ")}`).toBeDefined();
+    expect(readFileSync(join(copy, "dist/cli-bundle", newDemoChunk!), "utf8")).toContain("second build");
+    expect(existsSync(join(copy, "dist/cli-bundle", oldDemoChunk!))).toBe(true);
+
+    running.stdin.write("go\n");
+    expect(await exited, stderr).toBe(0);
+    expect(stderr).not.toMatch(/Cannot find module/);
+    expect(stdout.length).toBeGreaterThan("ready\n".length);
+
+    // Fresh now: the next start bundles nothing.
+    const listed = bundleFiles(copy).sort();
+    const mainTime = statSync(join(copy, "dist/cli-bundle/main.cjs")).mtimeMs;
+    expect((await run(copy, ["--version"])).code).toBe(0);
+    expect(bundleFiles(copy).sort()).toEqual(listed);
+    expect(statSync(join(copy, "dist/cli-bundle/main.cjs")).mtimeMs).toBe(mainTime);
+  });
+});
+
+describe("ctxkit with TZ set empty", { timeout: 120_000 }, () => {
+  it("runs the demo (the local zone is UTC, which Intl calls Etc/Unknown)", async () => {
+    const exit = await run(resolve("."), ["demo"], { TZ: "" });
+    expect(exit.stderr).not.toMatch(/time zone|Etc\/Unknown/);
+    expect(exit.code).toBe(0);
+  });
+});
