@@ -1,13 +1,12 @@
-import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync, utimesSync, appendFileSync, statSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { rmSync } from "node:fs";
 
 // bin/ctxkit.js in a clone bundles the CLI again (dist/cli-bundle) when what it was made from has
-// changed. Each test runs in a copy of the package (bin/, scripts/, dist/, package.json, the
-// node_modules), so the bundles it makes leave the worktree's alone.
+// changed. Each test runs in a copy of the package (bin/, scripts/, dist/, package.json; data/
+// and node_modules linked), so the bundles it makes leave the worktree's alone.
 const copies: string[] = [];
 afterAll(() => {
   for (const copy of copies) rmSync(copy, { recursive: true, force: true });
@@ -17,7 +16,7 @@ function copyOfPackage(): string {
   const copy = mkdtempSync(join(tmpdir(), "ctxkit-bundle-"));
   copies.push(copy);
   for (const part of ["bin", "scripts", "dist", "package.json", "tsconfig.build.json"]) cpSync(resolve(part), join(copy, part), { recursive: true });
-  symlinkSync(realpathSync(resolve("node_modules")), join(copy, "node_modules"));
+  for (const shared of ["node_modules", "data"]) symlinkSync(realpathSync(resolve(shared)), join(copy, shared));
   return copy;
 }
 
@@ -57,10 +56,39 @@ describe("the CLI's bundle in a clone", { timeout: 240_000 }, () => {
     expect(statSync(join(copy, "dist/cli-bundle/main.cjs")).mtimeMs).toBeGreaterThanOrEqual(statSync(join(copy, "dist/cli/main.js")).mtimeMs);
   });
 
+  it("waits for the process holding the build lock, then bundles nothing; takes over a lock whose process died", async () => {
+    const copy = copyOfPackage();
+    const lock = join(copy, "dist/.build.lock");
+    recompileDemoCommand(copy, "built by the lock holder");
+    // This test process holds the lock, as a start that is bundling would.
+    writeFileSync(lock, String(process.pid), { flag: "wx" });
+    const waiting = run(copy, ["--version"]);
+    execFileSync(process.execPath, [join(copy, "scripts/bundle-cli.mjs")], { stdio: "ignore" });
+    const bundledHere = statSync(join(copy, "dist/cli-bundle/main.cjs")).mtimeMs;
+    rmSync(lock);
+    const waited = await waiting;
+    expect(waited.stderr).toBe("");
+    expect(waited.code).toBe(0);
+    // It found the bundle fresh once it had the lock: main.cjs is the one made here.
+    expect(statSync(join(copy, "dist/cli-bundle/main.cjs")).mtimeMs).toBe(bundledHere);
+
+    // A lock left by a process that has ended (its pid no longer runs) does not block a start.
+    const ended = spawn(process.execPath, ["-e", ""]);
+    const endedPid = ended.pid!;
+    await new Promise((resolvePromise) => ended.on("close", resolvePromise));
+    writeFileSync(lock, String(endedPid));
+    recompileDemoCommand(copy, "built after a dead lock");
+    const start = await run(copy, ["--version"]);
+    expect(start.stderr).toBe("");
+    expect(start.code).toBe(0);
+    expect(existsSync(lock)).toBe(false);
+    expect(demoChunks(copy).some((name) => readFileSync(join(copy, "dist/cli-bundle", name), "utf8").includes("built after a dead lock"))).toBe(true);
+  });
+
   it("is rebuilt when only a module other than main.js was recompiled, and keeps the chunks a running process still loads", async () => {
     const copy = copyOfPackage();
-    const [oldDemoChunk] = demoChunks(copy);
-    expect(oldDemoChunk).toBeDefined();
+    const oldDemoChunks = demoChunks(copy);
+    expect(oldDemoChunks.length).toBeGreaterThan(0);
 
     // A long-lived process started from the bundle as it is: it requires the demo command's chunk
     // only when first used (as `ctxkit chat` does its commands), after the rebuild below.
@@ -85,10 +113,10 @@ process.stdin.once("data", () => main(["demo"]).then((code) => { process.stdin.d
     expect(start.code).toBe(0);
     // The next start found the change (main.js is as it was) and bundled again: a new demo chunk
     // beside the old one.
-    const newDemoChunk = demoChunks(copy).find((name) => name !== oldDemoChunk);
+    const newDemoChunk = demoChunks(copy).find((name) => !oldDemoChunks.includes(name));
     expect(newDemoChunk, `chunks: ${demoChunks(copy).join(", ")}`).toBeDefined();
     expect(readFileSync(join(copy, "dist/cli-bundle", newDemoChunk!), "utf8")).toContain("second build");
-    expect(existsSync(join(copy, "dist/cli-bundle", oldDemoChunk!))).toBe(true);
+    for (const old of oldDemoChunks) expect(existsSync(join(copy, "dist/cli-bundle", old))).toBe(true);
 
     running.stdin.write("go\n");
     expect(await exited, stderr).toBe(0);
