@@ -5,6 +5,7 @@ import { CtxkitError } from "../../types/index.js";
 import type { DurableClient } from "../../durable/durable-client.js";
 import { describeRun } from "../durable/describe-run.js";
 import { settingsLeftOutOfRuns, type CliRunInput } from "../durable/durable-builders.js";
+import { leaveOutRunSecrets } from "../durable/run-secrets.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
 import { askWorkspaceTrust } from "../ask-workspace-trust.js";
 import { lineReader } from "../confirm-prompt.js";
@@ -53,13 +54,15 @@ export async function submitCommand(args: string[], io: CliIo): Promise<number> 
   } finally {
     answers.close();
   }
-  const settings: Record<string, unknown> = { ...setup.inputs.settings };
-  for (const key of settingsLeftOutOfRuns) delete settings[key];
+  const resolved: Record<string, unknown> = { ...setup.inputs.settings };
+  for (const key of settingsLeftOutOfRuns) delete resolved[key];
+  const { settings, leftOut } = leaveOutRunSecrets(resolved);
   const budgetScope = typeof extra["budget-scope"] === "string" ? extra["budget-scope"].trim() : undefined;
   const scopeLimit = budgetScope ? sharedLimitOf(settings) : undefined;
   const input: CliRunInput = {
     workspace: setup.inputs.workspace,
     settings: settings as ConfigFile,
+    ...(Object.keys(leftOut).length > 0 ? { secretsLeftOut: leftOut } : {}),
     ...(setup.inputs.userConfigPath ? { userConfigPath: setup.inputs.userConfigPath } : {}),
     ...(setup.inputs.home ? { home: setup.inputs.home } : {}),
   };
