@@ -21,7 +21,8 @@ run's id; 'ctxkit runs show <id>' follows it, 'ctxkit view <session id> --databa
 Options:
   --wait           wait until the run completes, fails, is cancelled or needs a person
   --json           print the run as JSON (the last line)
-  --timeout <s>    cancel the run this long after a worker starts it
+  --timeout <s>    fail the run (error run_timeout, its agent stopped) this long after a worker
+                   first starts it
   --budget-scope <name>
                    spend from a budget shared by every run with this scope, across all workers;
                    with it, --budget-tokens is that shared budget's limit (set or changed now),
