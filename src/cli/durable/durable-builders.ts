@@ -6,6 +6,8 @@ import type { ConfigFile } from "../../config/config-schema.js";
 import { resolveConfig, type ResolvedConfig } from "../resolve-config.js";
 import { fillRunSecrets, type LeftOutSecrets } from "./run-secrets.js";
 import { hostname } from "node:os";
+import { stat } from "node:fs/promises";
+import { ConfigError } from "../../types/index.js";
 
 /** What `ctxkit submit` stores for a worker to rebuild `ctxkit run`'s agent: the resolved settings, without secrets. */
 export interface CliRunInput {
@@ -34,6 +36,7 @@ export function createDurableBuilders(environment: Record<string, string | undef
   return {
     cli: async (input, assembly) => {
       const run = input as unknown as CliRunInput;
+      await requireWorkspace(run.workspace);
       const own = workerConfig(run, environment);
       const settings = fillRunSecrets({ ...run.settings }, run.secretsLeftOut, {
         ...(own.baseURL ? { baseURL: own.baseURL } : {}),
@@ -70,4 +73,12 @@ export function createDurableBuilders(environment: Record<string, string | undef
 function workerConfig(run: CliRunInput, environment: Record<string, string | undefined>): ResolvedConfig {
   const { provider, vendor } = run.settings;
   return resolveConfig({ workspace: run.workspace, ...(provider ? { provider } : {}), ...(vendor ? { vendor } : {}) }, environment, { cwd: run.workspace });
+}
+
+/** The run's workspace must already be a folder on this host: building the agent would otherwise create it (and its data folder) empty. */
+async function requireWorkspace(workspace: string): Promise<void> {
+  const found = await stat(workspace).catch(() => undefined);
+  if (found?.isDirectory()) return;
+  const what = found ? "is not a folder" : "does not exist";
+  throw new ConfigError("option_invalid", `The run's workspace ${workspace} ${what} on worker host ${hostname()}: run the worker where that folder exists (the same path as on the submitting machine), or submit from a folder the workers have.`);
 }
