@@ -71,7 +71,7 @@ export async function openDurableClient(connectionString: string): Promise<Durab
       if (run.status === "needs_confirmation") {
         if (decision === undefined) throw new SessionError("session_write_refused", `Run ${id} is paused on a ${run.pausedCall?.tool ?? "tool"} call that needs a person's answer; say whether to run it (--approve) or not (--decline).`);
         await dbos.send(id, decision, "confirmation");
-        await tables.setStatus(id, "running");
+        if (run.pausedCall) await tables.markResumed(id, run.pausedCall.callKey);
       } else if (run.status === "cancelled") {
         await tables.setStatus(id, "queued");
         await dbos.resumeWorkflow(id);

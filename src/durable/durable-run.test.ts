@@ -10,6 +10,7 @@ import type { ModelRequest, Tool } from "../types/index.js";
 import { openDurableClient, type DurableClient } from "./durable-client.js";
 import { assembleDurableParts, type DurableAgentBuilder } from "./durable-agent-builder.js";
 import { loadDbos } from "./load-dbos.js";
+import { openDurableDatabase } from "./durable-database.js";
 import { startDurableWorker, type DurableWorker } from "./start-durable-worker.js";
 
 const database = await testDatabase();
@@ -113,6 +114,22 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     expect(done.status).toBe("cancelled");
     expect((await sideEffects("cancelled")).length).toBeLessThan(50);
   }, 60_000);
+
+  it("clears only the pause a person answered: a run already paused again on another call stays paused", async () => {
+    const database = await openDurableDatabase(url, 2);
+    try {
+      const submitted = await client.submit({ task: "never taken", agent: { kind: "nobody-here", input: {} } });
+      await client.cancel(submitted.id);
+      // The worker took the answer to call A and paused on call B before the client's update.
+      await database.tables.setStatus(submitted.id, "needs_confirmation", { pausedCall: { tool: "record", callKey: "tool-1-call-1" } });
+      await database.tables.markResumed(submitted.id, "tool-0-call-0");
+      expect(await client.get(submitted.id)).toMatchObject({ status: "needs_confirmation", pausedCall: { callKey: "tool-1-call-1" } });
+      await database.tables.markResumed(submitted.id, "tool-1-call-1");
+      expect((await client.get(submitted.id)).status).toBe("running");
+    } finally {
+      await database.close();
+    }
+  }, 30_000);
 
   it("fails a run it cannot build (unknown kind, a builder that throws) instead of leaving it running", async () => {
     const unknown = await client.submit({ task: "x", agent: { kind: "nobody", input: {} } });

@@ -67,6 +67,13 @@ export function createDurableTables(pool: pg.Pool, schema: string, location: str
         [id, status, extra.result ? JSON.stringify(extra.result) : null, extra.pausedCall ? JSON.stringify(extra.pausedCall) : null],
       );
     },
+    /**
+     * After a person's answer was sent: the run is running again, unless its worker got there first
+     * (and may already have paused on another call, or ended) — only the pause that was answered is cleared.
+     */
+    async markResumed(id: string, callKey: string): Promise<void> {
+      await pool.query(`UPDATE ${table("ctxkit_runs")} SET status = 'running', paused_call = NULL, updated_at = now() WHERE id = $1 AND status = 'needs_confirmation' AND paused_call->>'callKey' = $2`, [id, callKey]);
+    },
     /** Fails a run that is still queued or running (not one cancelled, paused or ended meanwhile); true when it did. */
     async failIfRunning(id: string, result: DurableRunResult): Promise<boolean> {
       const updated = await pool.query(`UPDATE ${table("ctxkit_runs")} SET status = 'failed', result = $2, paused_call = NULL, updated_at = now() WHERE id = $1 AND status IN ('queued', 'running')`, [id, JSON.stringify(result)]);
