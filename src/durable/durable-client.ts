@@ -64,6 +64,7 @@ export async function openDurableClient(connectionString: string): Promise<Durab
       if (run.status === "completed" || run.status === "failed") return run;
       await tables.setStatus(id, "cancelled");
       await dbos.cancelWorkflow(id);
+      await database.budget.releaseEnded(id);
       return tables.getRun(id);
     },
     async resume(id, decision) {
@@ -91,7 +92,10 @@ export async function openDurableClient(connectionString: string): Promise<Durab
           const engine = (await dbos.retrieveWorkflow(id).getStatus())?.status;
           if (engine !== undefined && engineEnded.has(engine)) {
             const message = `The durable engine ended the run's workflow (${engine}) without it recording a result; see the workers' logs, then 'ctxkit runs resume ${id}' if it was cancelled.`;
-            if (await tables.failIfRunning(id, { stopReason: "error", finalText: "", iterations: 0, inputTokens: 0, outputTokens: 0, repeatedModelCalls: 0, error: { code: "workflow_ended", message } })) return tables.getRun(id);
+            if (await tables.failIfRunning(id, { stopReason: "error", finalText: "", iterations: 0, inputTokens: 0, outputTokens: 0, repeatedModelCalls: 0, error: { code: "workflow_ended", message } })) {
+              await database.budget.releaseEnded(id);
+              return tables.getRun(id);
+            }
           }
         }
         await new Promise((resolve) => setTimeout(resolve, 250));

@@ -131,6 +131,26 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     }
   }, 30_000);
 
+  it("releases the shared-budget reservations of ended runs, and does not make calls wait for them", async () => {
+    const database = await openDurableDatabase(url, 2);
+    try {
+      await client.defineBudget("leaky", 2_000, 1_000);
+      const ended = await client.submit({ task: "x", agent: { kind: "nobody-here", input: {} } });
+      expect((await client.wait(ended.id, 30_000)).status).toBe("failed");
+      // What a worker killed between a call's reservation and its release leaves behind.
+      await admin.query("INSERT INTO ctxkit_budget_reservations (scope, call_key, tokens) VALUES ('leaky', $1, 1500)", [`${ended.id}/model-0`]);
+      await admin.query("UPDATE ctxkit_budgets SET reserved_tokens = 1500 WHERE scope = 'leaky'");
+      // 1 500 held by a run that ended will never be settled: waiting cannot help.
+      expect(await database.budget.reserve("leaky", "other-run/model-0", 1_000)).toEqual({ reserved: false, waitHelps: false });
+      // The sweep every worker's watchdog makes (it may have made it already).
+      await database.budget.releaseEnded();
+      expect(await client.readBudget("leaky")).toMatchObject({ reservedTokens: 0, spentTokens: 0 });
+      expect(await database.budget.reserve("leaky", "other-run/model-0", 1_000)).toEqual({ reserved: true });
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
+
   it("fails a run it cannot build (unknown kind, a builder that throws) instead of leaving it running", async () => {
     const unknown = await client.submit({ task: "x", agent: { kind: "nobody", input: {} } });
     expect(await client.wait(unknown.id, 30_000)).toMatchObject({ status: "failed", result: { error: { code: "option_invalid", message: expect.stringContaining("'nobody'") } } });

@@ -45,6 +45,7 @@ export async function runDurableWorkflow(runId: string, dependencies: DurableWor
     // `running` forever. Only a running run: a cancelled one stays cancelled.
     const failure = { code: errorCode(error), message: error instanceof Error ? error.message : String(error) };
     await tables.failIfRunning(runId, { stopReason: "error", finalText: "", iterations: 0, inputTokens: 0, outputTokens: 0, repeatedModelCalls: 0, error: failure }).catch(() => undefined);
+    await dependencies.budget.releaseEnded(runId).catch(() => undefined);
     throw error;
   }
 }
@@ -147,6 +148,8 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
     };
     const status: DurableRunStatus = timedOut ? "failed" : abort.signal.aborted ? "cancelled" : result.stopReason === "final_answer" ? "completed" : "failed";
     await tables.setStatus(runId, status, { result: summary });
+    // A call the end cut off (a timeout, a cancellation) leaves its reservation of a shared budget.
+    await dependencies.budget.releaseEnded(runId);
     return summary;
   } finally {
     if (timer) clearTimeout(timer);

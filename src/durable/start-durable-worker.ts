@@ -82,6 +82,10 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
   const staleAfterMs = options.staleAfterMs ?? 15_000;
   const watchdog = setInterval(() => {
     void (async () => {
+      // Reservations of shared budgets held by runs no longer running (a crash between a run's end
+      // and its release, a pause) would hold the budget forever.
+      const released = await database.budget.releaseEnded();
+      if (released > 0) log("info", `released ${released} reserved token(s) of ended runs`);
       const dead = (await database.tables.claimStaleExecutors(staleAfterMs)).filter((id) => id !== executorId);
       if (dead.length === 0) return;
       const recovered = await recoverPendingWorkflows(dead);
