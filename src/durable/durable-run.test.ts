@@ -136,7 +136,7 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     try {
       await client.defineBudget("leaky", 2_000, 1_000);
       const ended = await client.submit({ task: "x", agent: { kind: "nobody-here", input: {} } });
-      expect((await client.wait(ended.id, 30_000)).status).toBe("failed");
+      expect(["failed", "cancelled"]).toContain((await client.cancel(ended.id)).status);
       // What a worker killed between a call's reservation and its release leaves behind.
       await admin.query("INSERT INTO ctxkit_budget_reservations (scope, call_key, tokens) VALUES ('leaky', $1, 1500)", [`${ended.id}/model-0`]);
       await admin.query("UPDATE ctxkit_budgets SET reserved_tokens = 1500 WHERE scope = 'leaky'");
