@@ -38,11 +38,11 @@ const engineEnded = new Set(["SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTE
 /** Submits and manages durable runs from any process (no worker needed): ctxkit's rows plus a DBOS client. */
 export async function openDurableClient(connectionString: string): Promise<DurableClient> {
   const database = await openDurableDatabase(connectionString, 4);
-  const { DBOS, DBOSClient } = await loadDbos();
+  const { DBOSClient, migrateSystemDatabase } = await loadDbos();
   // DBOS's own tables (schema dbos), created here when missing: submitting may come before any worker
-  // started. Only then: DBOS.migrate reports on stdout, which must stay the command's.
+  // started. Silently: stdout is the command's (`submit --json` prints only the run).
   const found = await database.pool.query<{ found: string | null }>("SELECT to_regclass('dbos.workflow_status') AS found");
-  if (!found.rows[0]?.found) await DBOS.migrate(connectionString);
+  if (!found.rows[0]?.found) await migrateSystemDatabase(connectionString);
   const dbos = await DBOSClient.create({ systemDatabaseUrl: connectionString, systemDatabasePoolSize: 4, logger: { info: () => undefined, debug: () => undefined, warn: () => undefined, error: () => undefined } });
   const { tables } = database;
   return {
