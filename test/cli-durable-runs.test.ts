@@ -84,6 +84,21 @@ describe.skipIf(database.skip !== undefined)(`ctxkit submit and runs${database.s
     });
   }, 60_000);
 
+  it("refuses the flags of run a durable run cannot honour, and stores no TRACEPARENT that is not W3C's", async () => {
+    const url = await createFreshDatabase(database.url!, "runs_flags");
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-submit-"));
+    for (const flags of [["--continue"], ["--session", "20261201-080000-aaaaaa"], ["--log-requests", "requests.jsonl"]]) {
+      const refused = await runCli(["submit", "--database-url", url, "--model", "m", ...flags, "hi"], { cwd });
+      expect(refused.code, flags.join(" ")).not.toBe(0);
+      expect(refused.stderr).toContain(`${flags[0]} is not for ctxkit submit`);
+    }
+    const long = `00-${"a".repeat(32)}-${"b".repeat(16)}-01${"x".repeat(5000)}`;
+    const submitted = await runCli(["submit", "--database-url", url, "--model", "m", "--json", "hi"], { cwd, env: { TRACEPARENT: long } });
+    expect(submitted.code, submitted.stderr).toBe(0);
+    expect(submitted.stderr).toContain("TRACEPARENT is not a W3C traceparent");
+    expect(JSON.parse(submitted.stdout.trim().split("\n").at(-1)!)).not.toHaveProperty("traceparent");
+  }, 60_000);
+
   it("asks for a database when none is given", async () => {
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-submit-"));
     const result = await runCli(["runs", "list"], { cwd });

@@ -4,6 +4,7 @@ import { ConfigError, SessionError } from "../types/index.js";
 import type { DurableAgentSpec, DurableRunRecord } from "./durable-run-record.js";
 import { DURABLE_APP_VERSION, DURABLE_QUEUE, DURABLE_WORKFLOW, openDurableDatabase } from "./durable-database.js";
 import { loadDbos } from "./load-dbos.js";
+import { isTraceparent } from "./traceparent.js";
 import type { DurableWorkflowOptions } from "./run-durable-workflow.js";
 
 export interface SubmitRunOptions {
@@ -48,6 +49,9 @@ export async function openDurableClient(connectionString: string): Promise<Durab
   return {
     async submit(options) {
       if (options.task.trim() === "") throw new ConfigError("usage_invalid", "A durable run needs a task: ctxkit submit \"<task>\".");
+      if (options.traceparent !== undefined && !isTraceparent(options.traceparent)) {
+        throw new ConfigError("option_invalid", `traceparent must be a W3C traceparent (00-<32 hex trace id>-<16 hex span id>-<2 hex flags>), got '${options.traceparent.slice(0, 80)}'.`);
+      }
       const id = `run-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
       const createdAt = new Date();
       await tables.insertRun({ id, task: options.task, agent: options.agent, sessionId: createSessionId(createdAt.toISOString()), createdAt, ...(options.traceparent ? { traceparent: options.traceparent } : {}), ...(options.budgetScope ? { budgetScope: options.budgetScope } : {}) });
