@@ -1,4 +1,5 @@
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import pg from "pg";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -48,6 +49,54 @@ describe.skipIf(database.skip !== undefined)(`ctxkit submit and runs${database.s
     // Without a scope, the budget flags are the run's own, as for `ctxkit run`.
     const own = await runCli(["submit", "--database-url", url, "--model", "m", "--budget-tokens", "9000", "--json", "four"], { cwd });
     expect((JSON.parse(own.stdout.trim().split("\n").at(-1)!) as typeof run).agent.input.settings).toMatchObject({ budgetTokens: 9000 });
+  }, 60_000);
+
+  it("stores and prints no MCP header or env value and no URL credentials (names only; the worker has its own)", async () => {
+    const url = await createFreshDatabase(database.url!, "runs_secrets");
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-submit-"));
+    const servers = join(cwd, "servers.json");
+    await writeFile(
+      servers,
+      JSON.stringify({
+        mcpServers: {
+          remote: { url: "https://mcp-user:mcp-pass-SECRET1@mcp.example.com/mcp", headers: { Authorization: "Bearer header-SECRET2" } },
+          local: { command: "some-server", args: [], env: { TOKEN: "env-SECRET3" } },
+        },
+      }),
+    );
+    const submitted = await runCli(["submit", "--database-url", url, "--model", "m", "--base-url", "https://api-user:base-SECRET4@llm.example.com/v1", "--mcp-config", servers, "--json", "hi"], { cwd });
+    expect(submitted.code, submitted.stderr).toBe(0);
+    const run = JSON.parse(submitted.stdout.trim().split("\n").at(-1)!) as { id: string; agent: { input: Record<string, unknown> } };
+    const shown = await runCli(["runs", "show", run.id, "--database-url", url, "--json"], { cwd });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const row = JSON.stringify((await admin.query("SELECT * FROM ctxkit_runs WHERE id = $1", [run.id])).rows[0]);
+    await admin.end();
+    for (const secret of ["SECRET1", "SECRET2", "SECRET3", "SECRET4", "mcp-user", "api-user"]) {
+      expect(row).not.toContain(secret);
+      expect(submitted.stdout + submitted.stderr).not.toContain(secret);
+      expect(shown.stdout).not.toContain(secret);
+    }
+    // What the worker fills in from its own config and environment: the names, and where the credentials were.
+    expect(run.agent.input).toMatchObject({
+      settings: { baseURL: "https://llm.example.com/v1", mcpServers: { remote: { url: "https://mcp.example.com/mcp" }, local: { command: "some-server" } } },
+      secretsLeftOut: { baseUrlCredentials: true, mcpServers: { remote: { headers: ["Authorization"], urlCredentials: true }, local: { env: ["TOKEN"] } } },
+    });
+  }, 60_000);
+
+  it("refuses the flags of run a durable run cannot honour, and stores no TRACEPARENT that is not W3C's", async () => {
+    const url = await createFreshDatabase(database.url!, "runs_flags");
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-submit-"));
+    for (const flags of [["--continue"], ["--session", "20261201-080000-aaaaaa"], ["--log-requests", "requests.jsonl"]]) {
+      const refused = await runCli(["submit", "--database-url", url, "--model", "m", ...flags, "hi"], { cwd });
+      expect(refused.code, flags.join(" ")).not.toBe(0);
+      expect(refused.stderr).toContain(`${flags[0]} is not for ctxkit submit`);
+    }
+    const long = `00-${"a".repeat(32)}-${"b".repeat(16)}-01${"x".repeat(5000)}`;
+    const submitted = await runCli(["submit", "--database-url", url, "--model", "m", "--json", "hi"], { cwd, env: { TRACEPARENT: long } });
+    expect(submitted.code, submitted.stderr).toBe(0);
+    expect(submitted.stderr).toContain("TRACEPARENT is not a W3C traceparent");
+    expect(JSON.parse(submitted.stdout.trim().split("\n").at(-1)!)).not.toHaveProperty("traceparent");
   }, 60_000);
 
   it("asks for a database when none is given", async () => {

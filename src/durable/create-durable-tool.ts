@@ -25,7 +25,10 @@ export function createDurableTool(tool: Tool<any>, context: DurableRunContext, s
     async execute(args, toolContext) {
       const callKey = `tool-${sequence.next()}-${toolContext.toolCallId}`;
       const attempt = (confirmed: boolean) =>
-        context.step(`tool:${tool.name}`, async (): Promise<StepOutcome> => {
+        // The call's id is in the step's name: DBOS compares a replayed step's name with the recorded
+        // one, so calls run in parallel that start in another order after a crash fail the run
+        // instead of swapping their results. (The model's id, cut: hostile input.)
+        context.step(`tool:${tool.name}:${String(toolContext.toolCallId).slice(0, 64)}`, async (): Promise<StepOutcome> => {
           if (atMostOnce && !confirmed) {
             const state = await context.tables.startToolCall(context.runId, callKey, tool.name, context.executorId);
             if (state === "interrupted" || state === "finished") return { kind: "interrupted", at: context.now() };

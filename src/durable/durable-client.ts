@@ -4,13 +4,15 @@ import { ConfigError, SessionError } from "../types/index.js";
 import type { DurableAgentSpec, DurableRunRecord } from "./durable-run-record.js";
 import { DURABLE_APP_VERSION, DURABLE_QUEUE, DURABLE_WORKFLOW, openDurableDatabase } from "./durable-database.js";
 import { loadDbos } from "./load-dbos.js";
+import { isTraceparent } from "./traceparent.js";
+import type { DurableWorkflowOptions } from "./run-durable-workflow.js";
 
 export interface SubmitRunOptions {
   task: string;
   agent: DurableAgentSpec;
   /** Spend from this shared budget (define it with `defineBudget` first). */
   budgetScope?: string;
-  /** The run is cancelled this long after a worker starts it. */
+  /** The run fails with `run_timeout` this long after a worker first starts it (its agent is aborted then). */
   timeoutMs?: number;
   /** The submitter's W3C traceparent: a tracing worker nests the run's spans under it (one trace across processes). */
   traceparent?: string;
@@ -31,24 +33,32 @@ export interface DurableClient {
 }
 
 const settled = new Set(["completed", "failed", "cancelled", "needs_confirmation"]);
+/** DBOS workflow statuses after which the workflow runs no more (without a resume). */
+const engineEnded = new Set(["SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"]);
 
 /** Submits and manages durable runs from any process (no worker needed): ctxkit's rows plus a DBOS client. */
 export async function openDurableClient(connectionString: string): Promise<DurableClient> {
   const database = await openDurableDatabase(connectionString, 4);
-  const { DBOS, DBOSClient } = await loadDbos();
+  const { DBOSClient, migrateSystemDatabase } = await loadDbos();
   // DBOS's own tables (schema dbos), created here when missing: submitting may come before any worker
-  // started. Only then: DBOS.migrate reports on stdout, which must stay the command's.
+  // started. Silently: stdout is the command's (`submit --json` prints only the run).
   const found = await database.pool.query<{ found: string | null }>("SELECT to_regclass('dbos.workflow_status') AS found");
-  if (!found.rows[0]?.found) await DBOS.migrate(connectionString);
+  if (!found.rows[0]?.found) await migrateSystemDatabase(connectionString);
   const dbos = await DBOSClient.create({ systemDatabaseUrl: connectionString, systemDatabasePoolSize: 4, logger: { info: () => undefined, debug: () => undefined, warn: () => undefined, error: () => undefined } });
   const { tables } = database;
   return {
     async submit(options) {
       if (options.task.trim() === "") throw new ConfigError("usage_invalid", "A durable run needs a task: ctxkit submit \"<task>\".");
+      if (options.traceparent !== undefined && !isTraceparent(options.traceparent)) {
+        throw new ConfigError("option_invalid", `traceparent must be a W3C traceparent (00-<32 hex trace id>-<16 hex span id>-<2 hex flags>), got '${options.traceparent.slice(0, 80)}'.`);
+      }
       const id = `run-${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
       const createdAt = new Date();
       await tables.insertRun({ id, task: options.task, agent: options.agent, sessionId: createSessionId(createdAt.toISOString()), createdAt, ...(options.traceparent ? { traceparent: options.traceparent } : {}), ...(options.budgetScope ? { budgetScope: options.budgetScope } : {}) });
-      await dbos.enqueue({ queueName: DURABLE_QUEUE, workflowName: DURABLE_WORKFLOW, workflowID: id, appVersion: DURABLE_APP_VERSION, ...(options.timeoutMs ? { workflowTimeoutMS: options.timeoutMs } : {}) }, id);
+      // The timeout is ctxkit's (the workflow aborts its agent and records `run_timeout`), not DBOS's
+      // workflowTimeoutMS, which would stop the workflow without a word to the run's record.
+      const workflowOptions: DurableWorkflowOptions = options.timeoutMs ? { timeoutMs: options.timeoutMs } : {};
+      await dbos.enqueue({ queueName: DURABLE_QUEUE, workflowName: DURABLE_WORKFLOW, workflowID: id, appVersion: DURABLE_APP_VERSION }, id, workflowOptions);
       return tables.getRun(id);
     },
     get: (id) => tables.getRun(id),
@@ -58,6 +68,7 @@ export async function openDurableClient(connectionString: string): Promise<Durab
       if (run.status === "completed" || run.status === "failed") return run;
       await tables.setStatus(id, "cancelled");
       await dbos.cancelWorkflow(id);
+      await database.budget.releaseEnded(id);
       return tables.getRun(id);
     },
     async resume(id, decision) {
@@ -65,7 +76,7 @@ export async function openDurableClient(connectionString: string): Promise<Durab
       if (run.status === "needs_confirmation") {
         if (decision === undefined) throw new SessionError("session_write_refused", `Run ${id} is paused on a ${run.pausedCall?.tool ?? "tool"} call that needs a person's answer; say whether to run it (--approve) or not (--decline).`);
         await dbos.send(id, decision, "confirmation");
-        await tables.setStatus(id, "running");
+        if (run.pausedCall) await tables.markResumed(id, run.pausedCall.callKey);
       } else if (run.status === "cancelled") {
         await tables.setStatus(id, "queued");
         await dbos.resumeWorkflow(id);
@@ -76,9 +87,21 @@ export async function openDurableClient(connectionString: string): Promise<Durab
     },
     async wait(id, timeoutMs) {
       const deadline = Date.now() + timeoutMs;
-      for (;;) {
+      for (let polls = 0; ; polls++) {
         const run = await tables.getRun(id);
         if (settled.has(run.status) || Date.now() >= deadline) return run;
+        // Every second, DBOS's own view too: a workflow it ended (cancelled from elsewhere, out of
+        // recovery attempts) while ctxkit's record still says running would otherwise be waited on forever.
+        if (polls % 4 === 3) {
+          const engine = (await dbos.retrieveWorkflow(id).getStatus())?.status;
+          if (engine !== undefined && engineEnded.has(engine)) {
+            const message = `The durable engine ended the run's workflow (${engine}) without it recording a result; see the workers' logs, then 'ctxkit runs resume ${id}' if it was cancelled.`;
+            if (await tables.failIfRunning(id, { stopReason: "error", finalText: "", iterations: 0, inputTokens: 0, outputTokens: 0, repeatedModelCalls: 0, error: { code: "workflow_ended", message } })) {
+              await database.budget.releaseEnded(id);
+              return tables.getRun(id);
+            }
+          }
+        }
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
     },

@@ -9,8 +9,12 @@ import { createSharedBudget, type SharedBudget } from "./shared-budget.js";
 export const DURABLE_APPLICATION = "ctxkit";
 export const DURABLE_QUEUE = "ctxkit-runs";
 export const DURABLE_WORKFLOW = "ctxkit-run";
-/** Workers only run workflows of their own application version: bump it when the workflow's steps change. */
-export const DURABLE_APP_VERSION = "ctxkit-durable-1";
+/**
+ * Workers only run workflows of their own application version: bump it when the workflow's steps or
+ * their outputs change (2: no pause/resume steps, a tool step records `threw`, a `deadline` step, the
+ * workflow takes options). A run enqueued or interrupted under another version waits for a worker of that version.
+ */
+export const DURABLE_APP_VERSION = "ctxkit-durable-2";
 
 export interface DurableDatabase {
   pool: pg.Pool;

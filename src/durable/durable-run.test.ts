@@ -9,6 +9,8 @@ import { testDatabase } from "../session/postgres/test-support/test-database.js"
 import type { ModelRequest, Tool } from "../types/index.js";
 import { openDurableClient, type DurableClient } from "./durable-client.js";
 import { assembleDurableParts, type DurableAgentBuilder } from "./durable-agent-builder.js";
+import { loadDbos } from "./load-dbos.js";
+import { openDurableDatabase } from "./durable-database.js";
 import { startDurableWorker, type DurableWorker } from "./start-durable-worker.js";
 
 const database = await testDatabase();
@@ -21,6 +23,7 @@ const spans = (() => {
 /** A scripted agent: one `record` call per step (a counted side effect), then an answer; the turn follows from the request alone. */
 function scriptedBuilder(url: string): DurableAgentBuilder {
   return async (input, assembly) => {
+    if (input.throwOnBuild) throw Object.assign(new Error("server did not start"), { code: "mcp_server_failed" });
     const steps = Number(input.steps ?? 1);
     const delayMs = Number(input.delayMs ?? 0);
     const pool = new pg.Pool({ connectionString: url, max: 2, allowExitOnIdle: true });
@@ -110,6 +113,68 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     const done = await client.wait(submitted.id, 30_000);
     expect(done.status).toBe("cancelled");
     expect((await sideEffects("cancelled")).length).toBeLessThan(50);
+  }, 60_000);
+
+  it("clears only the pause a person answered: a run already paused again on another call stays paused", async () => {
+    const database = await openDurableDatabase(url, 2);
+    try {
+      const submitted = await client.submit({ task: "never taken", agent: { kind: "nobody-here", input: {} } });
+      await client.cancel(submitted.id);
+      // The worker took the answer to call A and paused on call B before the client's update.
+      await database.tables.setStatus(submitted.id, "needs_confirmation", { pausedCall: { tool: "record", callKey: "tool-1-call-1" } });
+      await database.tables.markResumed(submitted.id, "tool-0-call-0");
+      expect(await client.get(submitted.id)).toMatchObject({ status: "needs_confirmation", pausedCall: { callKey: "tool-1-call-1" } });
+      await database.tables.markResumed(submitted.id, "tool-1-call-1");
+      expect((await client.get(submitted.id)).status).toBe("running");
+    } finally {
+      await database.close();
+    }
+  }, 30_000);
+
+  it("releases the shared-budget reservations of ended runs, and does not make calls wait for them", async () => {
+    const database = await openDurableDatabase(url, 2);
+    try {
+      await client.defineBudget("leaky", 2_000, 1_000);
+      const ended = await client.submit({ task: "x", agent: { kind: "nobody-here", input: {} } });
+      expect(["failed", "cancelled"]).toContain((await client.cancel(ended.id)).status);
+      // What a worker killed between a call's reservation and its release leaves behind.
+      await admin.query("INSERT INTO ctxkit_budget_reservations (scope, call_key, tokens) VALUES ('leaky', $1, 1500)", [`${ended.id}/model-0`]);
+      await admin.query("UPDATE ctxkit_budgets SET reserved_tokens = 1500 WHERE scope = 'leaky'");
+      // 1 500 held by a run that ended will never be settled: waiting cannot help.
+      expect(await database.budget.reserve("leaky", "other-run/model-0", 1_000)).toEqual({ reserved: false, waitHelps: false });
+      // The sweep every worker's watchdog makes (it may have made it already).
+      await database.budget.releaseEnded();
+      expect(await client.readBudget("leaky")).toMatchObject({ reservedTokens: 0, spentTokens: 0 });
+      expect(await database.budget.reserve("leaky", "other-run/model-0", 1_000)).toEqual({ reserved: true });
+    } finally {
+      await database.close();
+    }
+  }, 60_000);
+
+  it("fails a run it cannot build (unknown kind, a builder that throws) instead of leaving it running", async () => {
+    const unknown = await client.submit({ task: "x", agent: { kind: "nobody", input: {} } });
+    expect(await client.wait(unknown.id, 30_000)).toMatchObject({ status: "failed", result: { error: { code: "option_invalid", message: expect.stringContaining("'nobody'") } } });
+    const throwing = await client.submit({ task: "x", agent: { kind: "scripted", input: { throwOnBuild: true } } });
+    expect(await client.wait(throwing.id, 30_000)).toMatchObject({ status: "failed", result: { error: { code: "mcp_server_failed", message: "server did not start" } } });
+  }, 60_000);
+
+  it("times a run out at its deadline: its agent is aborted and the run fails with run_timeout", async () => {
+    const submitted = await client.submit({ task: "slow", timeoutMs: 1_500, agent: { kind: "scripted", input: { steps: 50, delayMs: 200, runKey: "timeout" } } });
+    const done = await client.wait(submitted.id, 30_000);
+    expect(done).toMatchObject({ status: "failed", result: { stopReason: "timeout", error: { code: "run_timeout" } } });
+    expect((await sideEffects("timeout")).length).toBeLessThan(50);
+  }, 60_000);
+
+  it("stops waiting when the engine ends a run's workflow behind ctxkit's back", async () => {
+    const submitted = await client.submit({ task: "slow", agent: { kind: "scripted", input: { steps: 50, delayMs: 200, runKey: "engine-cancelled" } } });
+    for (let tries = 0; tries < 100 && (await client.get(submitted.id)).status !== "running"; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const { DBOSClient } = await loadDbos();
+    const engine = await DBOSClient.create({ systemDatabaseUrl: url, logger: { info: () => undefined, debug: () => undefined, warn: () => undefined, error: () => undefined } });
+    await engine.cancelWorkflow(submitted.id);
+    await engine.destroy();
+    const done = await client.wait(submitted.id, 30_000);
+    expect(done.status).toBe("failed");
+    expect(done.result?.error?.code).toBeDefined();
   }, 60_000);
 
   it("makes a call wait while calls in flight hold a shared budget (backpressure), instead of refusing it", async () => {

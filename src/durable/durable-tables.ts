@@ -67,6 +67,18 @@ export function createDurableTables(pool: pg.Pool, schema: string, location: str
         [id, status, extra.result ? JSON.stringify(extra.result) : null, extra.pausedCall ? JSON.stringify(extra.pausedCall) : null],
       );
     },
+    /**
+     * After a person's answer was sent: the run is running again, unless its worker got there first
+     * (and may already have paused on another call, or ended) — only the pause that was answered is cleared.
+     */
+    async markResumed(id: string, callKey: string): Promise<void> {
+      await pool.query(`UPDATE ${table("ctxkit_runs")} SET status = 'running', paused_call = NULL, updated_at = now() WHERE id = $1 AND status = 'needs_confirmation' AND paused_call->>'callKey' = $2`, [id, callKey]);
+    },
+    /** Fails a run that is still queued or running (not one cancelled, paused or ended meanwhile); true when it did. */
+    async failIfRunning(id: string, result: DurableRunResult): Promise<boolean> {
+      const updated = await pool.query(`UPDATE ${table("ctxkit_runs")} SET status = 'failed', result = $2, paused_call = NULL, updated_at = now() WHERE id = $1 AND status IN ('queued', 'running')`, [id, JSON.stringify(result)]);
+      return updated.rowCount === 1;
+    },
     /** Records a side-effecting call as started; false when an earlier attempt already started it (and did not finish). */
     async startToolCall(runId: string, callKey: string, tool: string, executor: string): Promise<"started" | "interrupted" | "finished" | "confirmed"> {
       const inserted = await pool.query(`INSERT INTO ${table("ctxkit_tool_calls")} (run_id, call_key, tool, state, executor) VALUES ($1, $2, $3, 'started', $4) ON CONFLICT DO NOTHING`, [runId, callKey, tool, executor]);

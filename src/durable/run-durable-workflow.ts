@@ -34,9 +34,36 @@ export interface DurableWorkflowDependencies {
  * crash: completed steps return their recorded results and the session's records are replayed, so
  * the run continues after its last completed model or tool call.
  */
-export async function runDurableWorkflow(runId: string, dependencies: DurableWorkflowDependencies): Promise<DurableRunResult> {
-  const { tables, sessions, executorId } = dependencies;
+export async function runDurableWorkflow(runId: string, dependencies: DurableWorkflowDependencies, options: DurableWorkflowOptions = {}): Promise<DurableRunResult> {
+  const { tables, executorId } = dependencies;
   await tables.markStarted(runId, executorId);
+  try {
+    return await runAgentOfRecord(runId, dependencies, options);
+  } catch (error) {
+    // Whatever ended the workflow other than its result (an agent kind this worker lacks, an MCP
+    // server that did not start, a replay that diverged, the database): the run is failed, not left
+    // `running` forever. Only a running run: a cancelled one stays cancelled.
+    const failure = { code: errorCode(error), message: error instanceof Error ? error.message : String(error) };
+    await tables.failIfRunning(runId, { stopReason: "error", finalText: "", iterations: 0, inputTokens: 0, outputTokens: 0, repeatedModelCalls: 0, error: failure }).catch(() => undefined);
+    await dependencies.budget.releaseEnded(runId).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** What `submit` gives the workflow besides the run's id (stored by DBOS with the workflow's input). */
+export interface DurableWorkflowOptions {
+  /** The run fails with `run_timeout` this long after a worker first starts it. */
+  timeoutMs?: number;
+}
+
+/** The code a run's failure is reported with: ctxkit's own, else `worker_error`. */
+function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" && /^[a-z_]{1,64}$/.test(code) ? code : "worker_error";
+}
+
+async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDependencies, options: DurableWorkflowOptions): Promise<DurableRunResult> {
+  const { tables, sessions, executorId } = dependencies;
   const record = await tables.getRun(runId);
   const builder = dependencies.builders[record.agent.kind];
   if (builder === undefined) throw new ConfigError("option_invalid", `Run ${runId} needs an agent of kind '${record.agent.kind}', which this worker cannot build (it knows ${Object.keys(dependencies.builders).join(", ")}).`);
@@ -86,6 +113,17 @@ export async function runDurableWorkflow(runId: string, dependencies: DurableWor
   });
   const abort = new AbortController();
   const unwatch = dependencies.watchCancellation(runId, () => abort.abort());
+  // The deadline is recorded once (a step), so a run resumed after a crash keeps its first one.
+  let timedOut = false;
+  let timer: NodeJS.Timeout | undefined;
+  if (options.timeoutMs !== undefined && options.timeoutMs > 0) {
+    const timeoutMs = options.timeoutMs;
+    const deadline = await dependencies.step("deadline", async () => dependencies.now() + timeoutMs);
+    timer = setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, Math.max(0, deadline - dependencies.now()));
+  }
   try {
     const handle = built.agent.run(record.task, { signal: abort.signal });
     if (dependencies.tracing) {
@@ -97,19 +135,24 @@ export async function runDurableWorkflow(runId: string, dependencies: DurableWor
       for await (const event of traced) void event;
     }
     const result = await handle.result();
+    const timeoutError = { code: "run_timeout", message: `The run did not finish within its --timeout of ${(options.timeoutMs ?? 0) / 1000} s after a worker started it; give it a longer --timeout.` };
+    const error = timedOut ? timeoutError : result.error ? { code: result.error.code, message: result.error.message } : undefined;
     const summary: DurableRunResult = {
-      stopReason: result.stopReason,
+      stopReason: timedOut ? "timeout" : result.stopReason,
       finalText: result.finalText,
       iterations: result.iterations,
       inputTokens: result.usage.inputTokens,
       outputTokens: result.usage.outputTokens,
       repeatedModelCalls: await tables.repeatedModelCalls(runId),
-      ...(result.error ? { error: { code: result.error.code, message: result.error.message } } : {}),
+      ...(error ? { error } : {}),
     };
-    const status: DurableRunStatus = abort.signal.aborted ? "cancelled" : result.stopReason === "final_answer" ? "completed" : "failed";
+    const status: DurableRunStatus = timedOut ? "failed" : abort.signal.aborted ? "cancelled" : result.stopReason === "final_answer" ? "completed" : "failed";
     await tables.setStatus(runId, status, { result: summary });
+    // A call the end cut off (a timeout, a cancellation) leaves its reservation of a shared budget.
+    await dependencies.budget.releaseEnded(runId);
     return summary;
   } finally {
+    if (timer) clearTimeout(timer);
     unwatch();
     await built.close().catch(() => undefined);
   }

@@ -16,12 +16,22 @@ export interface SharedBudget {
   define(scope: string, limitTokens: number, maxCallTokens: number): Promise<void>;
   reserve(scope: string, callKey: string, tokens: number): Promise<ReserveOutcome>;
   settle(scope: string, callKey: string, used: number): Promise<void>;
+  /**
+   * Releases the reservations of runs that are no longer queued or running (completed, failed,
+   * cancelled, paused, or gone): their calls will never settle them. One run's (`runId`), or every
+   * such run's (the watchdog's sweep). Returns the tokens released.
+   */
+  releaseEnded(runId?: string): Promise<number>;
   read(scope: string): Promise<{ limitTokens: number; spentTokens: number; reservedTokens: number; maxCallTokens: number } | undefined>;
 }
 
 export function createSharedBudget(pool: pg.Pool, table: (name: string) => string): SharedBudget {
   const budgets = table("ctxkit_budgets");
   const reservations = table("ctxkit_budget_reservations");
+  const runs = table("ctxkit_runs");
+  // A reservation's key is `<run id>/<call key>` (createDurableProvider): the run it belongs to.
+  const endedRunOf = (alias: string) =>
+    `NOT EXISTS (SELECT 1 FROM ${runs} run WHERE run.id = split_part(${alias}.call_key, '/', 1) AND run.status IN ('queued', 'running'))`;
   return {
     async define(scope, limitTokens, maxCallTokens) {
       await pool.query(`INSERT INTO ${budgets} (scope, limit_tokens, max_call_tokens) VALUES ($1, $2, $3) ON CONFLICT (scope) DO UPDATE SET limit_tokens = $2, max_call_tokens = $3`, [scope, limitTokens, maxCallTokens]);
@@ -31,19 +41,22 @@ export function createSharedBudget(pool: pg.Pool, table: (name: string) => strin
     // the ones before them left.
     async reserve(scope, callKey, tokens) {
       const row = (
-        await pool.query<{ held: boolean; inserted: boolean; limit_tokens: string; spent_tokens: string }>(
+        await pool.query<{ held: boolean; inserted: boolean; limit_tokens: string; spent_tokens: string; stale_tokens: string }>(
           `WITH budget AS (SELECT limit_tokens, spent_tokens, reserved_tokens FROM ${budgets} WHERE scope = $1 FOR UPDATE),
                 held AS (SELECT 1 FROM ${reservations} WHERE scope = $1 AND call_key = $2),
                 inserted AS (INSERT INTO ${reservations} (scope, call_key, tokens) SELECT $1, $2, $3 FROM budget
                              WHERE NOT EXISTS (SELECT 1 FROM held) AND budget.spent_tokens + budget.reserved_tokens + $3 <= budget.limit_tokens RETURNING tokens),
                 counted AS (UPDATE ${budgets} SET reserved_tokens = reserved_tokens + $3 WHERE scope = $1 AND EXISTS (SELECT 1 FROM inserted) RETURNING 1)
-           SELECT EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM counted) AS inserted, limit_tokens, spent_tokens FROM budget`,
+           SELECT EXISTS (SELECT 1 FROM held) AS held, EXISTS (SELECT 1 FROM counted) AS inserted, limit_tokens, spent_tokens,
+                  (SELECT coalesce(sum(tokens), 0) FROM ${reservations} stale WHERE stale.scope = $1 AND ${endedRunOf("stale")}) AS stale_tokens FROM budget`,
           [scope, callKey, tokens],
         )
       ).rows[0];
       if (row === undefined) return { reserved: false, waitHelps: false };
       if (row.held || row.inserted) return { reserved: true };
-      return { reserved: false, waitHelps: Number(row.spent_tokens) + tokens <= Number(row.limit_tokens) };
+      // Waiting helps only if calls that will settle hold what is missing: an ended run's reservation
+      // is as good as spent until it is released (releaseEnded).
+      return { reserved: false, waitHelps: Number(row.spent_tokens) + Number(row.stale_tokens) + tokens <= Number(row.limit_tokens) };
     },
     async settle(scope, callKey, used) {
       await pool.query(
@@ -51,6 +64,18 @@ export function createSharedBudget(pool: pg.Pool, table: (name: string) => strin
          UPDATE ${budgets} SET reserved_tokens = greatest(0, reserved_tokens - coalesce((SELECT sum(tokens) FROM released), 0)), spent_tokens = spent_tokens + $3 WHERE scope = $1`,
         [scope, callKey, used],
       );
+    },
+    async releaseEnded(runId) {
+      const row = (
+        await pool.query<{ released: string | null }>(
+          `WITH released AS (DELETE FROM ${reservations} r WHERE ${endedRunOf("r")} ${runId === undefined ? "" : "AND split_part(r.call_key, '/', 1) = $1"} RETURNING scope, tokens),
+                per_scope AS (SELECT scope, sum(tokens) AS tokens FROM released GROUP BY scope),
+                updated AS (UPDATE ${budgets} b SET reserved_tokens = greatest(0, b.reserved_tokens - per_scope.tokens) FROM per_scope WHERE b.scope = per_scope.scope RETURNING 1)
+           SELECT (SELECT sum(tokens) FROM released) AS released, (SELECT count(*) FROM updated) AS updated`,
+          runId === undefined ? [] : [runId],
+        )
+      ).rows[0];
+      return Number(row?.released ?? 0);
     },
     async read(scope) {
       const row = (await pool.query<{ limit_tokens: string; spent_tokens: string; reserved_tokens: string; max_call_tokens: string }>(`SELECT * FROM ${budgets} WHERE scope = $1`, [scope])).rows[0];

@@ -4,7 +4,7 @@ import { createPostgresSessionStore } from "../session/create-postgres-session-s
 import type { DurableAgentBuilder } from "./durable-agent-builder.js";
 import { DURABLE_APP_VERSION, DURABLE_APPLICATION, DURABLE_QUEUE, DURABLE_WORKFLOW, openDurableDatabase, type DurableDatabase } from "./durable-database.js";
 import { loadDbos } from "./load-dbos.js";
-import { runDurableWorkflow } from "./run-durable-workflow.js";
+import { runDurableWorkflow, type DurableWorkflowOptions } from "./run-durable-workflow.js";
 import type { AgentTracing } from "../tracing/agent-tracing.js";
 
 export interface DurableWorkerOptions {
@@ -57,7 +57,7 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
   });
   const cancellations = watchCancellations(database.tables, 1_000);
   const workflow = DBOS.registerWorkflow(
-    (runId: string) =>
+    (runId: string, workflowOptions?: DurableWorkflowOptions) =>
       runDurableWorkflow(runId, {
         executorId,
         tables: database.tables,
@@ -70,7 +70,7 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
         receive: async <Message>(topic: string, timeoutSeconds: number) => (await DBOS.recv<Message>(topic, timeoutSeconds)) ?? undefined,
         ...(options.tracing ? { tracing: options.tracing } : {}),
         watchCancellation: cancellations.watch,
-      }),
+      }, workflowOptions),
     { name: DURABLE_WORKFLOW },
   );
   void workflow;
@@ -82,6 +82,10 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
   const staleAfterMs = options.staleAfterMs ?? 15_000;
   const watchdog = setInterval(() => {
     void (async () => {
+      // Reservations of shared budgets held by runs no longer running (a crash between a run's end
+      // and its release, a pause) would hold the budget forever.
+      const released = await database.budget.releaseEnded();
+      if (released > 0) log("info", `released ${released} reserved token(s) of ended runs`);
       const dead = (await database.tables.claimStaleExecutors(staleAfterMs)).filter((id) => id !== executorId);
       if (dead.length === 0) return;
       const recovered = await recoverPendingWorkflows(dead);

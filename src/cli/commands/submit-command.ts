@@ -3,8 +3,10 @@ import { parseCommandLine } from "../cli-options.js";
 import { requireDatabaseUrl } from "../durable/require-database-url.js";
 import { CtxkitError } from "../../types/index.js";
 import type { DurableClient } from "../../durable/durable-client.js";
+import { isTraceparent } from "../../durable/traceparent.js";
 import { describeRun } from "../durable/describe-run.js";
 import { settingsLeftOutOfRuns, type CliRunInput } from "../durable/durable-builders.js";
+import { leaveOutRunSecrets } from "../durable/run-secrets.js";
 import { prepareAgentRun } from "../prepare-agent-run.js";
 import { askWorkspaceTrust } from "../ask-workspace-trust.js";
 import { lineReader } from "../confirm-prompt.js";
@@ -20,7 +22,8 @@ run's id; 'ctxkit runs show <id>' follows it, 'ctxkit view <session id> --databa
 Options:
   --wait           wait until the run completes, fails, is cancelled or needs a person
   --json           print the run as JSON (the last line)
-  --timeout <s>    cancel the run this long after a worker starts it
+  --timeout <s>    fail the run (error run_timeout, its agent stopped) this long after a worker
+                   first starts it
   --budget-scope <name>
                    spend from a budget shared by every run with this scope, across all workers;
                    with it, --budget-tokens is that shared budget's limit (set or changed now),
@@ -28,7 +31,11 @@ Options:
                    limit the run's own session, exactly as for 'ctxkit run'
   --database-url   the PostgreSQL database (default: CTXKIT_DATABASE_URL)
 
-With TRACEPARENT set (a W3C traceparent), a worker that traces nests the run's spans under it.
+Not taken: --continue, --session, --repair (a durable run starts a new session in the database)
+and --log-requests (its requests are made on a worker's host).
+
+With TRACEPARENT set (a W3C traceparent; any other value is ignored with a note), a worker that
+traces nests the run's spans under it.
 `;
 
 /** `ctxkit submit`: stores the run and enqueues it; no worker needs to be running yet. */
@@ -40,6 +47,7 @@ export async function submitCommand(args: string[], io: CliIo): Promise<number> 
   }
   const task = positionals.join(" ").trim();
   if (task === "") throw new CtxkitError("usage_invalid", 'give the task to run: ctxkit submit "<task>".');
+  refuseLocalOnlyFlags(flags);
   const url = requireDatabaseUrl(flags, io, "submit");
   const timeoutSeconds = typeof extra.timeout === "string" ? Number(extra.timeout) : undefined;
   if (timeoutSeconds !== undefined && !(timeoutSeconds > 0)) throw new CtxkitError("option_invalid", `--timeout must be a positive number of seconds, got '${String(extra.timeout)}'.`);
@@ -53,13 +61,15 @@ export async function submitCommand(args: string[], io: CliIo): Promise<number> 
   } finally {
     answers.close();
   }
-  const settings: Record<string, unknown> = { ...setup.inputs.settings };
-  for (const key of settingsLeftOutOfRuns) delete settings[key];
+  const resolved: Record<string, unknown> = { ...setup.inputs.settings };
+  for (const key of settingsLeftOutOfRuns) delete resolved[key];
+  const { settings, leftOut } = leaveOutRunSecrets(resolved);
   const budgetScope = typeof extra["budget-scope"] === "string" ? extra["budget-scope"].trim() : undefined;
   const scopeLimit = budgetScope ? sharedLimitOf(settings) : undefined;
   const input: CliRunInput = {
     workspace: setup.inputs.workspace,
     settings: settings as ConfigFile,
+    ...(Object.keys(leftOut).length > 0 ? { secretsLeftOut: leftOut } : {}),
     ...(setup.inputs.userConfigPath ? { userConfigPath: setup.inputs.userConfigPath } : {}),
     ...(setup.inputs.home ? { home: setup.inputs.home } : {}),
   };
@@ -68,7 +78,10 @@ export async function submitCommand(args: string[], io: CliIo): Promise<number> 
   try {
     if (budgetScope) await prepareSharedBudget(client, budgetScope, scopeLimit, Number(settings.contextWindow ?? 128_000));
     // A caller that traces (a CI job, a service) passes its span as TRACEPARENT (W3C, as environment carriers do).
-    const traceparent = io.env.TRACEPARENT?.trim();
+    // One that is not W3C's is ignored (as OpenTelemetry's propagators ignore it), with a note.
+    const given = io.env.TRACEPARENT?.trim().toLowerCase();
+    const traceparent = given && isTraceparent(given) ? given : undefined;
+    if (given && !traceparent) io.stderr.write(`ctxkit submit: TRACEPARENT is not a W3C traceparent (00-<32 hex>-<16 hex>-<2 hex>); the run is not joined to it.\n`);
     let run = await client.submit({ task, agent: { kind: "cli", input: input as unknown as Record<string, unknown> }, ...(timeoutSeconds ? { timeoutMs: timeoutSeconds * 1000 } : {}), ...(traceparent ? { traceparent } : {}), ...(budgetScope ? { budgetScope } : {}) });
     if (!flags.json) io.stdout.write(`submitted ${run.id} (session ${run.sessionId})\n`);
     if (extra.wait) run = await client.wait(run.id, 24 * 3600 * 1000);
@@ -94,5 +107,22 @@ async function prepareSharedBudget(client: DurableClient, scope: string, limit: 
   if (limit !== undefined) return client.defineBudget(scope, limit, maxCallTokens);
   if ((await client.readBudget(scope)) === undefined) {
     throw new CtxkitError("option_invalid", `There is no shared budget '${scope}' yet: give its limit once with --budget-scope ${scope} --budget-tokens <n>.`);
+  }
+}
+
+/**
+ * Flags of `ctxkit run` a durable run cannot honour: its session is a new one in the database
+ * (not a local one to continue or resume), and its requests are made on a worker's host (a request
+ * log there is the worker's, not this machine's). Refused, not silently dropped.
+ */
+function refuseLocalOnlyFlags(flags: Record<string, unknown>): void {
+  const refused: Array<[flag: string, why: string]> = [
+    ["continue", "a durable run starts a new session in the database"],
+    ["session", "a durable run starts a new session in the database"],
+    ["repair", "a durable run starts a new session in the database"],
+    ["log-requests", "a durable run's requests are made on a worker's host"],
+  ];
+  for (const [flag, why] of refused) {
+    if (flags[flag] !== undefined && flags[flag] !== false) throw new CtxkitError("usage_invalid", `--${flag} is not for ctxkit submit: ${why}. Drop --${flag}, or use ctxkit run.`);
   }
 }

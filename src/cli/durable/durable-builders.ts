@@ -3,18 +3,27 @@ import { createBenchDurableAgent } from "../../bench/durable/bench-durable-agent
 import type { DurableAgentBuilder } from "../../durable/durable-agent-builder.js";
 import { createAgentFromConfig } from "../../config/create-agent-from-config.js";
 import type { ConfigFile } from "../../config/config-schema.js";
-import { resolveConfig } from "../resolve-config.js";
+import { resolveConfig, type ResolvedConfig } from "../resolve-config.js";
+import { fillRunSecrets, type LeftOutSecrets } from "./run-secrets.js";
+import { hostname } from "node:os";
+import { stat } from "node:fs/promises";
+import { ConfigError } from "../../types/index.js";
 
 /** What `ctxkit submit` stores for a worker to rebuild `ctxkit run`'s agent: the resolved settings, without secrets. */
 export interface CliRunInput {
   workspace: string;
   /** The settings `ctxkit run` would pass `createAgentFromConfig` (flags, variables and files merged), minus keys. */
   settings: ConfigFile;
+  /** The secrets left out of `settings` (names only), filled in by the worker from its own config and environment. */
+  secretsLeftOut?: LeftOutSecrets;
   userConfigPath?: string;
   home?: string;
 }
 
-/** Settings a worker must not take from a run's record: secrets (its own environment provides them) and the submitting process's own output. */
+/**
+ * Settings a worker must not take from a run's record: secrets (its own environment provides them) and the submitting
+ * process's own output. MCP servers' header and env values and URLs' user:password are left out too (run-secrets.ts).
+ */
 export const settingsLeftOutOfRuns = ["apiKey", "databaseUrl", "logRequests", "color"] as const;
 
 /**
@@ -27,9 +36,15 @@ export function createDurableBuilders(environment: Record<string, string | undef
   return {
     cli: async (input, assembly) => {
       const run = input as unknown as CliRunInput;
-      const settings: ConfigFile = { ...run.settings };
-      const apiKey = workerApiKey(run, environment);
-      if (apiKey) settings.apiKey = apiKey;
+      await requireWorkspace(run.workspace);
+      const own = workerConfig(run, environment);
+      const settings = fillRunSecrets({ ...run.settings }, run.secretsLeftOut, {
+        ...(own.baseURL ? { baseURL: own.baseURL } : {}),
+        mcpServers: own.mcp.servers as unknown as Record<string, Record<string, unknown>>,
+        environment,
+        host: hostname(),
+      }) as ConfigFile;
+      if (own.apiKey) settings.apiKey = own.apiKey;
       const contextWindow = settings.contextWindow ?? 128_000;
       const configured = await createAgentFromConfig({
         workspace: run.workspace,
@@ -50,8 +65,20 @@ export function createDurableBuilders(environment: Record<string, string | undef
   };
 }
 
-/** The worker's key for the run's provider: the variables `ctxkit run` reads (CTXKIT_API_KEY, the vendor's own), then its config files. */
-function workerApiKey(run: CliRunInput, environment: Record<string, string | undefined>): string | undefined {
+/**
+ * The worker's own settings for the run's workspace: its key for the run's provider (the variables
+ * `ctxkit run` reads, CTXKIT_API_KEY and the vendor's own, then its config files), its baseURL and
+ * MCP servers (where a run's left-out secrets come from).
+ */
+function workerConfig(run: CliRunInput, environment: Record<string, string | undefined>): ResolvedConfig {
   const { provider, vendor } = run.settings;
-  return resolveConfig({ workspace: run.workspace, ...(provider ? { provider } : {}), ...(vendor ? { vendor } : {}) }, environment, { cwd: run.workspace }).apiKey;
+  return resolveConfig({ workspace: run.workspace, ...(provider ? { provider } : {}), ...(vendor ? { vendor } : {}) }, environment, { cwd: run.workspace });
+}
+
+/** The run's workspace must already be a folder on this host: building the agent would otherwise create it (and its data folder) empty. */
+async function requireWorkspace(workspace: string): Promise<void> {
+  const found = await stat(workspace).catch(() => undefined);
+  if (found?.isDirectory()) return;
+  const what = found ? "is not a folder" : "does not exist";
+  throw new ConfigError("option_invalid", `The run's workspace ${workspace} ${what} on worker host ${hostname()}: run the worker where that folder exists (the same path as on the submitting machine), or submit from a folder the workers have.`);
 }
