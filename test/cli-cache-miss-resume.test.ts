@@ -1,18 +1,10 @@
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startLoopbackServer, type LoopbackServer, type ScriptedHttpResponse } from "../src/testing/loopback-server.js";
+import { startLoopbackServer, type LoopbackServer } from "../src/testing/loopback-server.js";
+import { recordedResponsesAnswer } from "../src/providers/openai-responses/test-support/recorded-answer.js";
 import { runCli } from "./run-cli.js";
-
-// The answer turn of a real recorded gpt-5.1-codex-max Responses stream (vercel/ai fixture; see
-// src/providers/openai-responses/fixtures/README.md), its prompt scaled to the given tokens, none cached.
-const recorded = (await readFile(new URL("../src/providers/openai-responses/fixtures/gpt-5.1-codex-max-reasoning-tool-loop.jsonl", import.meta.url), "utf8")).split("\n").filter((line) => line.trim() !== "");
-const lastResponse = recorded.slice(recorded.map((line, index) => (line.startsWith('{"type":"response.created"') ? index : -1)).filter((index) => index >= 0).at(-1));
-const responsesAnswer = (inputTokens: number): ScriptedHttpResponse => ({
-  headers: { "content-type": "text/event-stream" },
-  chunks: lastResponse.map((line) => `event: ${(JSON.parse(line) as { type: string }).type}\ndata: ${line.replace(/"input_tokens":\d+/, `"input_tokens":${inputTokens}`)}\n\n`),
-});
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -35,7 +27,7 @@ async function chatAtHighEffort(cwd: string, url: string): Promise<void> {
 // model, effort, prompt tokens and cache lifetime), so its miss is named as live as any other.
 describe("the first call after a resume names its cache miss", () => {
   it("in chat's /usage: the effort changed across the resume (high → medium)", async () => {
-    server = await startLoopbackServer([responsesAnswer(4300), responsesAnswer(4500)]);
+    server = await startLoopbackServer([recordedResponsesAnswer(4300), recordedResponsesAnswer(4500)]);
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-resume-miss-"));
     await chatAtHighEffort(cwd, server.url);
     const resumed = await runCli(["chat", ...responses(server.url), "--continue", "--reasoning-effort", "medium"], {
@@ -50,7 +42,7 @@ describe("the first call after a resume names its cache miss", () => {
   });
 
   it("in the run's events: the model changed across the resume", async () => {
-    server = await startLoopbackServer([responsesAnswer(4300), responsesAnswer(4500)]);
+    server = await startLoopbackServer([recordedResponsesAnswer(4300), recordedResponsesAnswer(4500)]);
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-resume-model-"));
     await chatAtHighEffort(cwd, server.url);
     const run = await runCli(["run", ...responses(server.url, "gpt-5.1"), "--continue", "--json", "And again."], { cwd });

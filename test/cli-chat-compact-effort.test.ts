@@ -3,18 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { answerOnly, compactionBlock, recordedCompaction } from "../src/providers/anthropic/test-support/compaction-streams.js";
-import { startLoopbackServer, type LoopbackServer, type ScriptedHttpResponse } from "../src/testing/loopback-server.js";
+import { startLoopbackServer, type LoopbackServer } from "../src/testing/loopback-server.js";
+import { recordedResponsesAnswer } from "../src/providers/openai-responses/test-support/recorded-answer.js";
 import { runCli } from "./run-cli.js";
-
-// The answer turn of a real recorded gpt-5.1-codex-max Responses stream (vercel/ai fixture; see
-// src/providers/openai-responses/fixtures/README.md). Its prompt counts are scaled to 4 300 and
-// 4 400 tokens with none cached, so the second call misses a reusable prefix worth naming.
-const recorded = (await readFile(new URL("../src/providers/openai-responses/fixtures/gpt-5.1-codex-max-reasoning-tool-loop.jsonl", import.meta.url), "utf8")).split("\n").filter((line) => line.trim() !== "");
-const lastResponse = recorded.slice(recorded.map((line, index) => (line.startsWith('{"type":"response.created"') ? index : -1)).filter((index) => index >= 0).at(-1));
-const responsesAnswer = (inputTokens: number): ScriptedHttpResponse => ({
-  headers: { "content-type": "text/event-stream" },
-  chunks: lastResponse.map((line) => `event: ${(JSON.parse(line) as { type: string }).type}\ndata: ${line.replace(/"input_tokens":\d+/, `"input_tokens":${inputTokens}`)}\n\n`),
-});
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -69,7 +60,7 @@ describe("chat's /compact and /effort", () => {
   });
 
   it("/compact says what it needs with a provider that does not compact on its side", async () => {
-    server = await startLoopbackServer([responsesAnswer(300)]);
+    server = await startLoopbackServer([recordedResponsesAnswer(300)]);
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-chat-compact-no-"));
     const run = await runCli(["chat", "--provider", "openai-responses", "--base-url", server.url, "--model", "gpt-5.1-codex-max", "--status-bar", "off"], { cwd, input: ["/compact", "/exit"] });
     expect(run.code).toBe(0);
@@ -78,7 +69,7 @@ describe("chat's /compact and /effort", () => {
   });
 
   it("/effort mid-session: the next call sends it, the session records it per call, and /usage and inspect name the miss", async () => {
-    server = await startLoopbackServer([responsesAnswer(4300), responsesAnswer(4400)]);
+    server = await startLoopbackServer([recordedResponsesAnswer(4300), recordedResponsesAnswer(4400)]);
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-chat-effort-"));
     const run = await runCli(["chat", "--provider", "openai-responses", "--base-url", server.url, "--model", "gpt-5.1-codex-max", "--status-bar", "off", "--reasoning-effort", "medium"], {
       cwd,

@@ -1,3 +1,5 @@
+import { formatCount } from "../context/format-count.js";
+
 export interface TextTableOptions {
   /** Columns aligned left (labels); the others, numbers, are aligned right. Default: the first. */
   leftColumns?: readonly number[];
@@ -24,7 +26,7 @@ export function formatTextTable(header: readonly string[], rows: ReadonlyArray<r
 }
 
 export function formatInteger(value: number): string {
-  return Math.round(value).toLocaleString("en-US");
+  return formatCount(Math.round(value));
 }
 
 export function formatPercent(share: number): string {

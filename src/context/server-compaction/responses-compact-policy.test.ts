@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent } from "../../loop/create-agent.js";
+import { collectRunEvents } from "../../loop/test-support/collect-run-events.js";
 import { createTestClock, createTestIds } from "../../loop/test-support.js";
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type ScriptedHttpResponse } from "../../testing/loopback-server.js";
 import { buildUsageLedger } from "../../session/usage-ledger.js";
-import type { AgentEvent } from "../../types/index.js";
 import { createOpenAIResponses } from "../../providers/openai-responses/index.js";
 import { createResponsesCompactPolicy } from "./responses-compact-policy.js";
 
@@ -45,21 +45,15 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function run(agent: ReturnType<typeof createAgent>, text: string): Promise<AgentEvent[]> {
-  const events: AgentEvent[] = [];
-  for await (const event of agent.run(text)) events.push(event);
-  return events;
-}
-
 describe("on-demand compaction (/responses/compact)", () => {
   it("compacts when asked, declares the break, and sends the returned items back byte-exact", async () => {
     server = await startLoopbackServer(routes([answer("r1", "Here is the page.", 139), answer("r2", "Added a menu.", 60)]));
     const provider = createOpenAIResponses({ model: "gpt-5.1-codex-max", apiKey: "test", baseURL: server.url });
     const compact = createResponsesCompactPolicy({ provider });
     const agent = createAgent({ provider, system: "You build web pages.", tools: [], context: [compact], prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
-    await run(agent, "Create a simple landing page for a dog petting cafe.");
+    await collectRunEvents(agent, "Create a simple landing page for a dog petting cafe.");
     compact.requestCompaction();
-    const events = await run(agent, "Add a menu.");
+    const events = await collectRunEvents(agent, "Add a menu.");
     expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
 
     expect(server.requests.map((request) => request.path)).toEqual(["/responses", "/responses/compact", "/responses"]);
@@ -82,9 +76,9 @@ describe("on-demand compaction (/responses/compact)", () => {
     server = await startLoopbackServer(routes([answer("r1", "One.", 200_000), answer("r2", "Two.", 1_000), answer("r3", "Three.", 1_100)]));
     const provider = createOpenAIResponses({ model: "gpt-5.2", apiKey: "test", baseURL: server.url });
     const agent = createAgent({ provider, system: "s", tools: [], context: [createResponsesCompactPolicy({ provider, compactAtInputTokens: 150_000 })], runtime: { clock: createTestClock(), createId: createTestIds() } });
-    await run(agent, "first");
-    await run(agent, "second");
-    await run(agent, "third");
+    await collectRunEvents(agent, "first");
+    await collectRunEvents(agent, "second");
+    await collectRunEvents(agent, "third");
     expect(server.requests.map((request) => request.path)).toEqual(["/responses", "/responses/compact", "/responses", "/responses"]);
   });
 
@@ -95,9 +89,9 @@ describe("on-demand compaction (/responses/compact)", () => {
     const provider = createOpenAIResponses({ model: "gpt-5.2", apiKey: "test", baseURL: server.url });
     const compact = createResponsesCompactPolicy({ provider });
     const agent = createAgent({ provider, system: "s", tools: [], context: [compact], runtime: { clock: createTestClock(), createId: createTestIds() } });
-    await run(agent, "first");
+    await collectRunEvents(agent, "first");
     compact.requestCompaction();
-    const events = await run(agent, "second");
+    const events = await collectRunEvents(agent, "second");
     const end = events.at(-1);
     expect(end).toMatchObject({ type: "run_end" });
     expect(JSON.stringify(events)).toContain("without a `compaction` item");
@@ -115,9 +109,9 @@ describe("on-demand compaction (/responses/compact)", () => {
     const provider = createOpenAIResponses({ model: "gpt-5.1-codex-max", apiKey: "test", baseURL: server.url });
     const compact = createResponsesCompactPolicy({ provider });
     const agent = createAgent({ provider, system: "You build web pages.", tools: [], context: [compact], prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
-    const first = await run(agent, "Create a simple landing page for a dog petting cafe.");
+    const first = await collectRunEvents(agent, "Create a simple landing page for a dog petting cafe.");
     compact.requestCompaction();
-    const second = await run(agent, "Add a menu.");
+    const second = await collectRunEvents(agent, "Add a menu.");
     expect(second.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
     expect(server.requests[2]!.body).toContain(`"input":[${userItem},${compactionItem}]`);
 

@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { createResumeAfterCompaction } from "../../context/server-compaction/resume-after-compaction.js";
 import { createAgent } from "../../loop/create-agent.js";
+import { collectRunEvents } from "../../loop/test-support/collect-run-events.js";
 import { createTestClock, createTestIds } from "../../loop/test-support.js";
 import { startLoopbackServer, type LoopbackServer, type ScriptedHttpResponse } from "../../testing/loopback-server.js";
-import type { AgentEvent } from "../../types/index.js";
 import { createAnthropic } from "./index.js";
 
 // vercel/ai's recorded compaction stream (anthropic-compaction.chunks.txt, see
@@ -33,12 +33,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function run(agent: ReturnType<typeof createAgent>, text: string): Promise<AgentEvent[]> {
-  const events: AgentEvent[] = [];
-  for await (const event of agent.run(text)) events.push(event);
-  return events;
-}
-
 const provider = (url: string) =>
   createAnthropic({ model: "claude-opus-4-6", apiKey: "test", baseURL: url, contextManagement: { compact: { trigger: { type: "input_tokens", value: 50_000 }, pauseAfterCompaction: true } } });
 
@@ -46,7 +40,7 @@ describe("pause_after_compaction", () => {
   it("continues a turn paused after compaction, sending the compaction block back, instead of ending the run", async () => {
     server = await startLoopbackServer([sse(paused), sse(resumed)]);
     const agent = createAgent({ provider: provider(server.url), system: "You answer from the document.", tools: [], context: [createResumeAfterCompaction()], runtime: { clock: createTestClock(), createId: createTestIds() } });
-    const events = await run(agent, "Summarise the testing section.");
+    const events = await collectRunEvents(agent, "Summarise the testing section.");
     expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer", iterations: 2 });
     expect(server.requests).toHaveLength(2);
     expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ context_management: { edits: [{ type: "compact_20260112", pause_after_compaction: true }] } });
@@ -67,7 +61,7 @@ describe("pause_after_compaction", () => {
   it("without the policy, the paused response ends the run (the loop names no server behaviour)", async () => {
     server = await startLoopbackServer([sse(paused), sse(resumed)]);
     const agent = createAgent({ provider: provider(server.url), system: "You answer from the document.", tools: [], runtime: { clock: createTestClock(), createId: createTestIds() } });
-    const events = await run(agent, "Summarise the testing section.");
+    const events = await collectRunEvents(agent, "Summarise the testing section.");
     expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer", iterations: 1 });
     expect(server.requests).toHaveLength(1);
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent } from "../../loop/create-agent.js";
+import { collectRunEvents } from "../../loop/test-support/collect-run-events.js";
 import { createTestClock, createTestIds } from "../../loop/test-support.js";
 import { isMessage } from "../../session/validate-message.js";
 import { buildUsageLedger, toLedgerCall } from "../../session/usage-ledger.js";
@@ -26,12 +27,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function run(agent: ReturnType<typeof createAgent>, text: string): Promise<AgentEvent[]> {
-  const events: AgentEvent[] = [];
-  for await (const event of agent.run(text)) events.push(event);
-  return events;
-}
-
 describe("Anthropic server-side context management", () => {
   it("bills a recorded compaction's own summarising pass (usage.iterations) and sends the compaction block back", async () => {
     const lines = recorded("anthropic-compaction.chunks.txt");
@@ -43,7 +38,7 @@ describe("Anthropic server-side context management", () => {
       contextManagement: { compact: { trigger: { type: "input_tokens", value: 50_000 }, pauseAfterCompaction: false, instructions: "Keep file paths verbatim." } },
     });
     const agent = createAgent({ provider, system: "You answer from the document.", tools: [], runtime: { clock: createTestClock(), createId: createTestIds() } });
-    const events = await run(agent, "Summarise the testing section.");
+    const events = await collectRunEvents(agent, "Summarise the testing section.");
     expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
 
     const request = server.requests[0]!;
@@ -93,8 +88,8 @@ describe("Anthropic server-side context management", () => {
       },
     });
     const agent = createAgent({ provider, system: "s", tools: [], runtime: { clock: createTestClock(), createId: createTestIds() } });
-    const first = await run(agent, "one");
-    const second = await run(agent, "two");
+    const first = await collectRunEvents(agent, "one");
+    const second = await collectRunEvents(agent, "two");
     expect(server.requests[0]!.headers["anthropic-beta"]).toBe("context-management-2025-06-27");
     expect((JSON.parse(server.requests[0]!.body) as { context_management: unknown }).context_management).toEqual({
       edits: [

@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAgent } from "../../loop/create-agent.js";
+import { collectRunEvents } from "../../loop/test-support/collect-run-events.js";
 import { createTestClock, createTestIds } from "../../loop/test-support.js";
 import { isMessage } from "../../session/validate-message.js";
 import { startLoopbackServer, type LoopbackServer, type ScriptedHttpResponse } from "../../testing/loopback-server.js";
 import { defineTool } from "../../tools/tool.js";
 import { resolveDeferredTools } from "../../tools/search/resolve-deferred-tools.js";
-import type { AgentEvent } from "../../types/index.js";
 import { createOpenAIResponses } from "./index.js";
 
 // Real recorded Responses streams (vercel/ai fixtures; origin and trimming in fixtures/README.md).
@@ -45,12 +45,6 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function run(agent: ReturnType<typeof createAgent>, text: string): Promise<AgentEvent[]> {
-  const events: AgentEvent[] = [];
-  for await (const event of agent.run(text)) events.push(event);
-  return events;
-}
-
 describe("OpenAI Responses against recorded streams", () => {
   it("runs a recorded gpt-5.1-codex-max tool loop and sends its encrypted reasoning item back byte for byte", async () => {
     const recorded = lines("gpt-5.1-codex-max-reasoning-tool-loop.jsonl");
@@ -59,7 +53,7 @@ describe("OpenAI Responses against recorded streams", () => {
     server = await startLoopbackServer(turns.map(sse));
     const provider = createOpenAIResponses({ model: "gpt-5.1-codex-max", apiKey: "test", baseURL: server.url, promptCacheKey: "session-1", reasoning: { effort: "high", summary: "detailed" } });
     const agent = createAgent({ provider, system: "You do arithmetic with the calculator.", tools: [calculator], prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
-    const events = await run(agent, "What is (12 + 7) × 3 × 10?");
+    const events = await collectRunEvents(agent, "What is (12 + 7) × 3 × 10?");
     expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
     expect(events.filter((event) => event.type === "cache_break")).toEqual([]);
     expect(server.requests.map((request) => request.path)).toEqual(["/responses", "/responses", "/responses", "/responses"]);
@@ -116,7 +110,7 @@ describe("OpenAI Responses against recorded streams", () => {
     // The deferred tool is routed by the tool-search policy in its native form (the API searches it).
     const deferred = resolveDeferredTools({ tools: [calculator, getWeather], nativeToolSearch: true });
     const agent = createAgent({ provider, system: "You report the weather.", ...deferred, prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
-    const events = await run(agent, "What's the weather in San Francisco?");
+    const events = await collectRunEvents(agent, "What's the weather in San Francisco?");
     expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
 
     const first = JSON.parse(server.requests[0]!.body) as { tools: Array<Record<string, unknown>> };
@@ -140,7 +134,7 @@ describe("OpenAI Responses against recorded streams", () => {
     server = await startLoopbackServer([sse(recorded)]);
     const provider = createOpenAIResponses({ model: "gpt-5.2", apiKey: "test", baseURL: server.url, compactThreshold: 50_000 });
     const agent = createAgent({ provider, system: "You explain testing.", tools: [], runtime: { clock: createTestClock(), createId: createTestIds() } });
-    const events = await run(agent, "Compare unit, integration and E2E tests.");
+    const events = await collectRunEvents(agent, "Compare unit, integration and E2E tests.");
     expect(JSON.parse(server.requests[0]!.body)).toMatchObject({ context_management: [{ type: "compaction", compact_threshold: 50_000 }] });
     expect(events.find((event) => event.type === "usage")).toMatchObject({ usage: { inputTokens: 51_097, cachedInputTokens: 49_792, outputTokens: 2505 } });
     const assistant = agent.messages[1]!;
@@ -179,8 +173,8 @@ describe("server-side compaction as a declared break", () => {
     server = await startLoopbackServer([sse(recorded), sse(followUp)]);
     const provider = createOpenAIResponses({ model: "gpt-5.2", apiKey: "test", baseURL: server.url, compactThreshold: 50_000 });
     const agent = createAgent({ provider, system: "You explain testing.", tools: [], context: [createServerCompactionPolicy()], prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
-    await run(agent, "Compare unit, integration and E2E tests.");
-    const events = await run(agent, "Shorter, please.");
+    await collectRunEvents(agent, "Compare unit, integration and E2E tests.");
+    const events = await collectRunEvents(agent, "Shorter, please.");
     expect(events.find((event) => event.type === "context_edit")).toMatchObject({ kind: "replace", start: 0, end: 1 });
     expect(events.find((event) => event.type === "cache_break")).toMatchObject({ declared: true, reason: expect.stringContaining("server-side compaction") });
     const second = JSON.parse(server.requests[1]!.body) as { input: Array<{ type?: string; role?: string }> };
