@@ -83,6 +83,10 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     expect(await sideEffects("paused")).toEqual([]);
   }, 60_000);
 
+  it("refuses a second worker in the same process while one runs (DBOS keeps one registry per process)", async () => {
+    await expect(startDurableWorker({ connectionString: url, builders: { scripted: scriptedBuilder(url) } })).rejects.toMatchObject({ code: "option_invalid", message: expect.stringContaining("stop() it first") });
+  });
+
   it("runs a submitted task on a worker into a byte-exact Postgres session, each side effect once", async () => {
     const submitted = await client.submit({ task: "record three steps", agent: { kind: "scripted", input: { steps: 3, runKey: "plain" } } });
     const done = await client.wait(submitted.id, 30_000);

@@ -4,6 +4,7 @@ import { createPostgresSessionStore } from "../session/create-postgres-session-s
 import type { DurableAgentBuilder } from "./durable-agent-builder.js";
 import { DURABLE_APP_VERSION, DURABLE_APPLICATION, DURABLE_QUEUE, DURABLE_WORKFLOW, openDurableDatabase, type DurableDatabase } from "./durable-database.js";
 import { loadDbos } from "./load-dbos.js";
+import { ConfigError } from "../types/index.js";
 import { runDurableWorkflow, type DurableWorkflowOptions } from "./run-durable-workflow.js";
 import type { AgentTracing } from "../tracing/agent-tracing.js";
 
@@ -40,6 +41,24 @@ export interface DurableWorker {
  * is stale (each claimed by one watchdog) and re-enqueues their pending workflows for any worker.
  */
 export async function startDurableWorker(options: DurableWorkerOptions): Promise<DurableWorker> {
+  if (workerRunning) {
+    throw new ConfigError("option_invalid", "A durable worker is already running in this process (DBOS runs one per process): stop() it first, or raise its concurrency instead of starting a second one.");
+  }
+  workerRunning = true;
+  try {
+    return await launchWorker(options);
+  } catch (error) {
+    // A launch that failed half-way must not leave its workflow registered for the next try.
+    await loadDbos().then(({ DBOS }) => DBOS.shutdown({ deregister: true })).catch(() => undefined);
+    workerRunning = false;
+    throw error;
+  }
+}
+
+/** DBOS keeps one registry per process: one worker at a time, and a stopped worker's workflow is deregistered so another can start. */
+let workerRunning = false;
+
+async function launchWorker(options: DurableWorkerOptions): Promise<DurableWorker> {
   const concurrency = options.concurrency ?? 4;
   const executorId = options.executorId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`;
   const log = options.onLog ?? (() => undefined);
@@ -99,7 +118,8 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
       clearInterval(heartbeat);
       clearInterval(watchdog);
       cancellations.stop();
-      await DBOS.shutdown();
+      await DBOS.shutdown({ deregister: true });
+      workerRunning = false;
       await database.tables.retireWorker(executorId).catch(() => undefined);
       await Promise.all([sessions.close(), database.close()]);
     },
