@@ -267,7 +267,8 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
         ? {
             sessionPolicies: (started: StartedSessionView) => {
               const spent = createBudgetFromConfig(budget, { model: provider.model, calls: started.calls, ...(options.confirmBudget ? { confirm: options.confirmBudget } : {}) });
-              return [createBudgetPolicy(spent), ...(config.statusBar.mode !== "off" ? [createBudgetStatus(spent)] : [])];
+              // A call without maxOutputTokens may produce what the provider sends by default (Anthropic's max_tokens).
+              return [createBudgetPolicy(spent, provider.maxOutputTokens === undefined ? {} : { assumedOutputTokens: provider.maxOutputTokens }), ...(config.statusBar.mode !== "off" ? [createBudgetStatus(spent)] : [])];
             },
           }
         : {}),

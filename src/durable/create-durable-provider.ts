@@ -2,6 +2,7 @@ import type { Provider, ProviderEvent } from "../providers/provider.js";
 import { CtxkitError, type ModelRequest } from "../types/index.js";
 import type { DurableRunContext } from "./durable-run-context.js";
 import { getTokenCounter } from "../tokens/get-token-counter.js";
+import { sharedBudgetCrossings, type SharedBudgetCrossing } from "./shared-budget-crossings.js";
 
 type RecordedEvent = Exclude<ProviderEvent, { type: "error" }> | (Omit<Extract<ProviderEvent, { type: "error" }>, "error"> & { error: { code: string; message: string } });
 
@@ -12,23 +13,28 @@ type RecordedEvent = Exclude<ProviderEvent, { type: "error" }> | (Omit<Extract<P
  * (`ctxkit_model_calls`). With a shared budget the call first reserves what it may use (its prompt's
  * estimate plus its most output); when calls in flight hold what is missing, it waits for them
  * (backpressure, as one process's budget slows calls down), and it is refused only when waiting
- * cannot help or took longer than `budgetWaitMs`.
+ * cannot help or took longer than `budgetWaitMs`. When a worker died during the call, the attempt
+ * made again first counts the dead attempt's reservation as spent (it may have been billed). What the
+ * call's usage took the scope's spend across (its warning thresholds) is recorded with the reply and
+ * handed to the run's shared-budget policy, which reports it as `budget_threshold` warnings.
  */
 export function createDurableProvider(inner: Provider, context: DurableRunContext, options: { maxCallTokens: number; budgetWaitMs?: number }): Provider {
   let calls = 0;
   const stream = async function* (request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent> {
     const callKey = `model-${calls++}`;
-    const recorded = await context.step(`model-call`, async () => {
-      await context.tables.countModelCall(context.runId, callKey);
+    const recorded = await context.step(`model-call`, async (): Promise<RecordedCall> => {
+      const attempt = await context.tables.countModelCall(context.runId, callKey);
       const budget = context.budget;
       const reservation = budget ? reservationOf(inner, request, options.maxCallTokens) : 0;
       const reservationKey = `${context.runId}/${callKey}`;
       if (budget) {
+        if (attempt > 1) await budget.shared.chargeInterrupted(budget.scope, reservationKey);
         const refusal = await reserveWithBackpressure(budget, reservationKey, reservation, signal, options.budgetWaitMs ?? defaultBudgetWaitMs);
-        if (refusal) return { events: [refusal], at: context.now() };
+        if (refusal) return { events: [refusal], at: context.now(), crossings: [] };
       }
       const events: RecordedEvent[] = [];
       let used = 0;
+      let crossings: SharedBudgetCrossing[] = [];
       try {
         for await (const event of inner.stream(request, signal)) {
           if (event.type === "error") {
@@ -40,12 +46,17 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
           }
         }
       } finally {
-        if (budget) await budget.shared.settle(budget.scope, reservationKey, used);
+        if (budget) {
+          const spend = await budget.shared.settle(budget.scope, reservationKey, used);
+          if (spend) crossings = sharedBudgetCrossings(spend, budget.thresholds);
+        }
       }
       // Round-tripped through JSON here, so a live call returns exactly what a replay will.
-      return JSON.parse(JSON.stringify({ events, at: context.now() })) as { events: RecordedEvent[]; at: number };
+      return JSON.parse(JSON.stringify({ events, at: context.now(), crossings })) as RecordedCall;
     });
     context.clock.advance(recorded.at);
+    // Before the reply's events: the loop asks the policies after the call's last event.
+    if (context.budget && recorded.crossings) context.budget.crossings.push(...recorded.crossings);
     for (const event of recorded.events) {
       yield event.type === "error" ? ({ ...event, error: new CtxkitError(event.error.code as never, event.error.message) } as ProviderEvent) : (event as ProviderEvent);
     }
@@ -56,18 +67,40 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
     model: inner.model,
     stream,
     serialize: (request) => inner.serialize(request),
+    // What the loop, tracing and assembly read from a provider: a worker's must say what the inner one says.
+    ...pickDefined(inner, ["baseURL", "nativeToolSearch", "cacheLifetimeMs", "compactsOnRequest", "compactionMinimumTokens", "reasoningEffort", "reasoningEfforts", "maxOutputTokens"]),
   };
   if (inner.promptTokens) wrapped.promptTokens = (request) => inner.promptTokens!(request);
   return wrapped;
+}
+
+/** One model call as its step records it (`crossings` absent in steps recorded before shared-budget warnings). */
+interface RecordedCall {
+  events: RecordedEvent[];
+  at: number;
+  crossings?: SharedBudgetCrossing[];
+}
+
+function pickDefined<Key extends keyof Provider>(provider: Provider, keys: readonly Key[]): Partial<Pick<Provider, Key>> {
+  const picked: Partial<Pick<Provider, Key>> = {};
+  for (const key of keys) if (provider[key] !== undefined) picked[key] = provider[key];
+  return picked;
 }
 
 /** How long a call waits for the calls in flight to release a shared budget before it is refused (5 minutes). */
 const defaultBudgetWaitMs = 5 * 60_000;
 const estimator = getTokenCounter("estimate");
 
-/** What a call may use: its body's estimated tokens plus its most output (4 096 when unset), at most `maxCallTokens`. */
-function reservationOf(provider: Provider, request: ModelRequest, maxCallTokens: number): number {
-  return Math.min(maxCallTokens, estimator.count(provider.serialize(request).body) + (request.settings?.maxOutputTokens ?? 4096));
+/** Output tokens a call reserves when neither the request nor the provider sets a limit (the model's own applies). */
+export const assumedMaxOutputTokens = 4096;
+
+/**
+ * What a call may use: its body's estimated tokens plus its most output — the request's
+ * `maxOutputTokens`, else the limit the provider sends by default (Anthropic's `max_tokens`), else
+ * 4 096 — at most `maxCallTokens`.
+ */
+export function reservationOf(provider: Provider, request: ModelRequest, maxCallTokens: number): number {
+  return Math.min(maxCallTokens, estimator.count(provider.serialize(request).body) + (request.settings?.maxOutputTokens ?? provider.maxOutputTokens ?? assumedMaxOutputTokens));
 }
 
 async function reserveWithBackpressure(budget: NonNullable<DurableRunContext["budget"]>, key: string, tokens: number, signal: AbortSignal | undefined, waitMs: number): Promise<RecordedEvent | undefined> {
@@ -84,7 +117,7 @@ async function reserveWithBackpressure(budget: NonNullable<DurableRunContext["bu
 function budgetRefusal(scope: string, why: string): RecordedEvent {
   return {
     type: "error",
-    error: { code: "budget_exceeded", message: `The shared budget '${scope}' cannot cover another model call: ${why}. Raise its limit (ctxkit submit --budget-scope ${scope} --budget-tokens <n>), or submit with another scope.` },
+    error: { code: "budget_exceeded", message: `The shared budget '${scope}' cannot cover another model call: ${why}. Raise the scope's limit (defineBudget), or submit the run with another scope.` },
     partial: { content: [], stopReason: "error", rawStopReason: "budget_exceeded" } as never,
   };
 }

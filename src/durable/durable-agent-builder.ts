@@ -16,6 +16,8 @@ export interface DurableAssembly {
   sessionStore: SessionStore;
   /** The run's clock: moves only at steps, so a replay writes the same timestamps. */
   clock: () => Date;
+  /** Policies the worker adds to the run's agent (a shared budget's slow-down and warnings); pass them on. */
+  policies: readonly ContextPolicy[];
   /** Message ids derived from the run's id: a replay writes the same ids (and tag nonces). */
   createId: () => string;
   /** Each model call one step (and a shared budget's reservation); `maxCallTokens` is what a call may use at most. */
@@ -57,7 +59,7 @@ export async function assembleDurableParts(parts: DurableAgentParts, assembly: D
     provider: assembly.wrapProvider(parts.provider, parts.maxCallTokens),
     system: parts.system,
     tools: parts.tools,
-    policies: parts.policies ?? [],
+    policies: [...(parts.policies ?? []), ...assembly.policies],
     session: { store: assembly.sessionStore, mode: "new", ...(parts.workspace ? { workspace: parts.workspace } : {}) },
     confirmToolCall: (call) => assembly.confirmToolCall(call),
     runtime: { clock: assembly.clock, createId: assembly.createId, wrapTool: (tool) => assembly.wrapTool(tool), ...(parts.maxIterations ? { maxIterations: parts.maxIterations } : {}) },

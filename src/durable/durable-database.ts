@@ -12,9 +12,10 @@ export const DURABLE_WORKFLOW = "ctxkit-run";
 /**
  * Workers only run workflows of their own application version: bump it when the workflow's steps or
  * their outputs change (2: no pause/resume steps, a tool step records `threw`, a `deadline` step, the
- * workflow takes options). A run enqueued or interrupted under another version waits for a worker of that version.
+ * workflow takes options; 3: a run with a shared budget records the scope's share before each call in a
+ * `budget-share` step). A run enqueued or interrupted under another version waits for a worker of that version.
  */
-export const DURABLE_APP_VERSION = "ctxkit-durable-2";
+export const DURABLE_APP_VERSION = "ctxkit-durable-3";
 
 export interface DurableDatabase {
   pool: pg.Pool;

@@ -1,5 +1,6 @@
 import type { DurableTables } from "./durable-tables.js";
 import type { SharedBudget } from "./shared-budget.js";
+import type { SharedBudgetCrossing } from "./shared-budget-crossings.js";
 
 /**
  * What the wrapped provider and tools of one run share: the run, DBOS's step runner, the clock that
@@ -18,7 +19,11 @@ export interface DurableRunContext {
   /** The time a step records (ms): the worker's clock, the system's unless it was given one. */
   now(): number;
   tables: DurableTables;
-  budget?: { shared: SharedBudget; scope: string };
+  /**
+   * The shared budget the run spends from: its scope, the shares it warns at, and the crossings its
+   * model calls found when they settled, which the run's shared-budget policy reports and empties.
+   */
+  budget?: { shared: SharedBudget; scope: string; thresholds: readonly number[]; crossings: SharedBudgetCrossing[] };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { PostgresSessionStore } from "../session/postgres/postgres-session-store.js";
 import type { SessionStore } from "../session/session-store.js";
-import type { Tool } from "../types/index.js";
+import type { AgentEvent, Tool } from "../types/index.js";
 import type { AgentTracing } from "../tracing/agent-tracing.js";
 import { ConfigError } from "../types/index.js";
 import { createDurableConfirmations } from "./durable-confirmation.js";
@@ -11,6 +11,8 @@ import type { DurableTables } from "./durable-tables.js";
 import type { SharedBudget } from "./shared-budget.js";
 import { createDurableProvider } from "./create-durable-provider.js";
 import { createDurableTool } from "./create-durable-tool.js";
+import { createSharedBudgetPolicy } from "./create-shared-budget-policy.js";
+import { defaultBudgetThresholds } from "../context/budget/budget-options.js";
 
 export interface DurableWorkflowDependencies {
   executorId: string;
@@ -24,6 +26,8 @@ export interface DurableWorkflowDependencies {
   now: DurableRunContext["now"];
   /** Spans for each run segment, nested under the run's stored traceparent (see DurableRunRecord.traceparent). */
   tracing?: Pick<AgentTracing, "traceRun">;
+  /** Each event of a run's agent as it happens (its warnings, say); events of a replayed part come again. */
+  onRunEvent?: (runId: string, event: AgentEvent) => void;
   /** Calls `cancel` when the run is cancelled (`ctxkit runs cancel`); returns what stops watching. */
   watchCancellation(runId: string, cancel: () => void): () => void;
 }
@@ -77,8 +81,23 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
     now: dependencies.now,
     clock,
     tables,
-    ...(record.budgetScope ? { budget: { shared: dependencies.budget, scope: record.budgetScope } } : {}),
+    ...(record.budgetScope ? { budget: { shared: dependencies.budget, scope: record.budgetScope, thresholds: defaultBudgetThresholds, crossings: [] } } : {}),
   };
+  const budget = context.budget;
+  const policies = budget
+    ? [
+        createSharedBudgetPolicy({
+          scope: budget.scope,
+          readShare: () =>
+            dependencies.step("budget-share", async () => {
+              const row = await budget.shared.read(budget.scope);
+              return { share: row && row.limitTokens > 0 ? row.spentTokens / row.limitTokens : 0, at: dependencies.now() };
+            }),
+          now: dependencies.now,
+          takeCrossings: () => budget.crossings.splice(0),
+        }),
+      ]
+    : [];
   let toolCalls = 0;
   const sequence = { next: () => toolCalls++ };
   let ids = 0;
@@ -99,6 +118,7 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
   const built = await builder(record.agent.input, {
     sessionStore,
     clock: clock.now,
+    policies,
     createId: () => `${runId}-${ids++}`,
     wrapProvider: (provider, maxCallTokens) => createDurableProvider(provider, context, { maxCallTokens }),
     wrapTool: (tool) => {
@@ -126,14 +146,16 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
   }
   try {
     const handle = built.agent.run(record.task, { signal: abort.signal });
-    if (dependencies.tracing) {
-      const traced = dependencies.tracing.traceRun(handle, {
-        ...(record.traceparent ? { traceparent: record.traceparent } : {}),
-        // The first segment's run span becomes the parent of the segments after a crash.
-        onTraceparent: (own) => void (record.attempts <= 1 ? tables.setTraceparent(runId, own).catch(() => undefined) : undefined),
-      });
-      for await (const event of traced) void event;
-    }
+    const events = dependencies.tracing
+      ? dependencies.tracing.traceRun(handle, {
+          ...(record.traceparent ? { traceparent: record.traceparent } : {}),
+          // The first segment's run span becomes the parent of the segments after a crash.
+          onTraceparent: (own) => void (record.attempts <= 1 ? tables.setTraceparent(runId, own).catch(() => undefined) : undefined),
+        })
+      : dependencies.onRunEvent
+        ? handle
+        : undefined;
+    if (events) for await (const event of events) dependencies.onRunEvent?.(runId, event);
     const result = await handle.result();
     const timeoutError = { code: "run_timeout", message: `The run did not finish within its --timeout of ${(options.timeoutMs ?? 0) / 1000} s after a worker started it; give it a longer --timeout.` };
     const error = timedOut ? timeoutError : result.error ? { code: result.error.code, message: result.error.message } : undefined;

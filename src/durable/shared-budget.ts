@@ -3,6 +3,13 @@ import type pg from "pg";
 /** What a refused reservation saw: whether waiting can help (calls in flight hold what is missing). */
 export type ReserveOutcome = { reserved: true } | { reserved: false; waitHelps: boolean };
 
+/** A scope's spend before and after one call's usage was counted (one statement: no other call's in between). */
+export interface SettledSpend {
+  limitTokens: number;
+  spentBefore: number;
+  spentAfter: number;
+}
+
 /**
  * A token budget shared by every worker: one row per scope, and one row per model call's reservation,
  * changed only in single-statement transactions that lock the scope's row. Before a model call a worker reserves what
@@ -10,12 +17,20 @@ export type ReserveOutcome = { reserved: true } | { reserved: false; waitHelps: 
  * by what the call used. So N workers cannot overspend together: the overrun is bounded by the calls
  * in flight, each by what it used beyond its reservation (an estimate, so a few percent of a call).
  * A reservation is keyed by the run and the call, so a call executed again after a crash reuses the
- * dead worker's reservation instead of leaking it.
+ * dead worker's reservation instead of leaking it: the reservation is counted as spent (what the
+ * interrupted attempt may have cost; a provider bills a request its caller stopped reading), and
+ * the call reserves again.
  */
 export interface SharedBudget {
   define(scope: string, limitTokens: number, maxCallTokens: number): Promise<void>;
   reserve(scope: string, callKey: string, tokens: number): Promise<ReserveOutcome>;
-  settle(scope: string, callKey: string, used: number): Promise<void>;
+  /** Replaces the call's reservation by what it used; undefined when the scope is gone. */
+  settle(scope: string, callKey: string, used: number): Promise<SettledSpend | undefined>;
+  /**
+   * Counts as spent a reservation an interrupted attempt of the call left (its worker died during
+   * the call): that attempt may have been billed in full. Returns the tokens it counted (0: none held).
+   */
+  chargeInterrupted(scope: string, callKey: string): Promise<number>;
   /**
    * Releases the reservations of runs that are no longer queued or running (completed, failed,
    * cancelled, paused, or gone): their calls will never settle them. One run's (`runId`), or every
@@ -59,11 +74,28 @@ export function createSharedBudget(pool: pg.Pool, table: (name: string) => strin
       return { reserved: false, waitHelps: Number(row.spent_tokens) + Number(row.stale_tokens) + tokens <= Number(row.limit_tokens) };
     },
     async settle(scope, callKey, used) {
-      await pool.query(
-        `WITH released AS (DELETE FROM ${reservations} WHERE scope = $1 AND call_key = $2 RETURNING tokens)
-         UPDATE ${budgets} SET reserved_tokens = greatest(0, reserved_tokens - coalesce((SELECT sum(tokens) FROM released), 0)), spent_tokens = spent_tokens + $3 WHERE scope = $1`,
-        [scope, callKey, used],
-      );
+      const row = (
+        await pool.query<{ limit_tokens: string; spent_tokens: string }>(
+          `WITH released AS (DELETE FROM ${reservations} WHERE scope = $1 AND call_key = $2 RETURNING tokens)
+           UPDATE ${budgets} SET reserved_tokens = greatest(0, reserved_tokens - coalesce((SELECT sum(tokens) FROM released), 0)), spent_tokens = spent_tokens + $3 WHERE scope = $1
+           RETURNING limit_tokens, spent_tokens`,
+          [scope, callKey, used],
+        )
+      ).rows[0];
+      // The row was locked by the update: what it held before is what it holds now minus this call's use.
+      return row && { limitTokens: Number(row.limit_tokens), spentBefore: Number(row.spent_tokens) - used, spentAfter: Number(row.spent_tokens) };
+    },
+    async chargeInterrupted(scope, callKey) {
+      const row = (
+        await pool.query<{ charged: string | null }>(
+          `WITH charged AS (DELETE FROM ${reservations} WHERE scope = $1 AND call_key = $2 RETURNING tokens),
+                updated AS (UPDATE ${budgets} SET reserved_tokens = greatest(0, reserved_tokens - (SELECT sum(tokens) FROM charged)), spent_tokens = spent_tokens + (SELECT sum(tokens) FROM charged)
+                            WHERE scope = $1 AND EXISTS (SELECT 1 FROM charged) RETURNING 1)
+           SELECT (SELECT sum(tokens) FROM charged) AS charged, (SELECT count(*) FROM updated) AS updated`,
+          [scope, callKey],
+        )
+      ).rows[0];
+      return Number(row?.charged ?? 0);
     },
     async releaseEnded(runId) {
       const row = (

@@ -7,6 +7,7 @@ import { loadDbos } from "./load-dbos.js";
 import { ConfigError } from "../types/index.js";
 import { runDurableWorkflow, type DurableWorkflowOptions } from "./run-durable-workflow.js";
 import type { AgentTracing } from "../tracing/agent-tracing.js";
+import type { AgentEvent } from "../types/index.js";
 
 export interface DurableWorkerOptions {
   connectionString: string;
@@ -25,6 +26,8 @@ export interface DurableWorkerOptions {
   clock?: () => Date;
   /** Traces each run (`createAgentTracing`): its spans nest under the run's stored traceparent. */
   tracing?: Pick<AgentTracing, "traceRun">;
+  /** Each event of each run's agent (warnings such as a shared budget's `budget_threshold`); library code never prints. */
+  onRunEvent?: (runId: string, event: AgentEvent) => void;
   /** What the worker and DBOS report (library code never prints; the CLI decides). */
   onLog?: (level: "info" | "warn" | "error", message: string) => void;
 }
@@ -88,6 +91,7 @@ async function launchWorker(options: DurableWorkerOptions): Promise<DurableWorke
         now: () => (options.clock ? options.clock().getTime() : Date.now()),
         receive: async <Message>(topic: string, timeoutSeconds: number) => (await DBOS.recv<Message>(topic, timeoutSeconds)) ?? undefined,
         ...(options.tracing ? { tracing: options.tracing } : {}),
+        ...(options.onRunEvent ? { onRunEvent: options.onRunEvent } : {}),
         watchCancellation: cancellations.watch,
       }, workflowOptions),
     { name: DURABLE_WORKFLOW },

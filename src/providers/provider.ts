@@ -106,4 +106,10 @@ export interface Provider {
   readonly reasoningEffort?: string;
   /** The efforts a request may set, when the provider has a fixed list: `agent.setReasoningEffort` checks against it. */
   readonly reasoningEfforts?: readonly string[];
+  /**
+   * The output limit the provider sends when a request sets no `settings.maxOutputTokens`
+   * (Anthropic requires `max_tokens`: 8 192 unless its settings say otherwise). Absent when it
+   * sends none and the model's own limit applies. Budgets reserve it as a call's most output.
+   */
+  readonly maxOutputTokens?: number;
 }

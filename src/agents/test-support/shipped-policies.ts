@@ -36,6 +36,7 @@ import { createServerCompactionPolicy as createServerCompactionComparator } from
 import { createServerCompactionPolicy } from "../../context/server-compaction/server-compaction-policy.js";
 import { createResumeAfterCompaction } from "../../context/server-compaction/resume-after-compaction.js";
 import { createResponsesCompactPolicy } from "../../context/server-compaction/responses-compact-policy.js";
+import { createSharedBudgetPolicy } from "../../durable/create-shared-budget-policy.js";
 
 /** One shipped policy: where it is made, how a child inherits it, and a fresh instance for the suite. */
 export interface ShippedPolicy {
@@ -80,6 +81,8 @@ const writeTimeOnly = new Set<string>(["individual", "context-aware", "context-a
  */
 export const shippedPolicies: readonly ShippedPolicy[] = [
   { name: "budget", file: "src/context/budget/create-budget-policy.ts", inherit: "copy", create: () => createBudgetPolicy(createBudget({ session: { tokens: 10_000_000 } })) },
+  // The scope's row as a worker reads it (a fifth spent, no crossing pending): the policy itself holds no state.
+  { name: "shared-budget", file: "src/durable/create-shared-budget-policy.ts", inherit: "share", create: () => createSharedBudgetPolicy({ scope: "team", readShare: async () => ({ share: 0.2, at: 0 }), now: () => 0, takeCrossings: () => [] }) },
   { name: "budget-status", file: "src/context/budget/create-budget-status.ts", inherit: "never", create: () => createBudgetStatus(createBudget({ session: { tokens: 10_000_000 } })) },
   ...compressionPolicyNames
     .filter((name) => name !== "none")

@@ -2,6 +2,7 @@ import type { CliIo } from "../cli-io.js";
 import { parseCommandLine, parsePositiveInteger } from "../cli-options.js";
 import { requireDatabaseUrl } from "../durable/require-database-url.js";
 import { startTracingOrSay, stopTracingAndSay } from "../start-tracing-or-say.js";
+import { escapeForTerminal } from "../../context/escape-for-terminal.js";
 
 export const workerHelp = `Usage: ctxkit worker --database-url <url> [--concurrency N] [--stale-after <s>]
 
@@ -17,6 +18,8 @@ Options:
 
 The agent of each run is rebuilt from the run's record (the settings 'ctxkit submit' resolved, in the
 workspace it named, which must exist on this host too); API keys come from this worker's environment.
+A run's warnings (a budget passing 80 % of its limit, a shared one's included) are printed on stderr
+with the run's id.
 With the OTEL_* variables set (as for 'ctxkit run'), each run is traced under the traceparent its
 record holds, so a run resumed here after a crash continues its trace.
 `;
@@ -46,6 +49,10 @@ export async function workerCommand(args: string[], io: CliIo): Promise<number> 
     builders: createDurableBuilders(io.env, benchPool),
     ...(staleAfter ? { staleAfterMs: staleAfter * 1000 } : {}),
     ...(otel ? { tracing: otel.tracing } : {}),
+    // A run's warnings (a shared budget passing 80 %, say) as `ctxkit run` shows them, with the run they belong to.
+    onRunEvent: (runId, event) => {
+      if (event.type === "warning") io.stderr.write(escapeForTerminal(`ctxkit worker: run ${runId}: ${event.message}`) + "\n");
+    },
     onLog: (level, message) => {
       if (level !== "info" || /recovered/.test(message)) io.stderr.write(`ctxkit worker: ${message}\n`);
     },

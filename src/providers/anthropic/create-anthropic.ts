@@ -111,6 +111,8 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
     // compact_20260112 on request (`run(input, { compact })`); the API summarises prompts from 50 000 tokens on.
     compactsOnRequest: true,
     compactionMinimumTokens: minimumCompactionTrigger,
+    // The max_tokens a request without maxOutputTokens is sent with: what a budget reserves for it.
+    maxOutputTokens: bodySettings.maxOutputTokens,
     stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent> {
       return streamRequest(request, signal);
     },

@@ -1,0 +1,127 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createScriptedProvider } from "../providers/scripted/index.js";
+import { createFreshDatabase } from "../session/postgres/test-support/fresh-database.js";
+import { testDatabase } from "../session/postgres/test-support/test-database.js";
+import type { AgentEvent, ModelRequest, Tool } from "../types/index.js";
+import { openDurableClient, type DurableClient } from "./durable-client.js";
+import { assembleDurableParts, type DurableAgentBuilder } from "./durable-agent-builder.js";
+import { openDurableDatabase } from "./durable-database.js";
+import { startDurableWorker, type DurableWorker } from "./start-durable-worker.js";
+
+const database = await testDatabase();
+
+/** Every call uses exactly 100 tokens and may use no more (maxCallTokens): the scope's spend is known call by call. */
+const callTokens = 100;
+
+/** `steps` calls of a read-only `note` tool, then an answer: steps + 1 model calls of 100 tokens each. */
+const builder: DurableAgentBuilder = async (input, assembly) => {
+  const steps = Number(input.steps);
+  const note: Tool<{ step: number }> = {
+    name: "note",
+    description: "Notes a step.",
+    parameters: { type: "object", properties: { step: { type: "integer" } }, required: ["step"] },
+    risk: "read",
+    execute: async (args) => `step ${args.step} noted`,
+  };
+  const done = (request: ModelRequest) => request.messages.filter((message) => message.role === "tool").length;
+  const usage = { inputTokens: callTokens - 10, outputTokens: 10 };
+  const provider = createScriptedProvider({
+    turns: (request) => (done(request) < steps ? { toolCalls: [{ id: `call-${done(request)}`, name: "note", arguments: { step: done(request) } }], usage } : { text: "Done.", usage }),
+  });
+  return assembleDurableParts({ provider, tools: [note], system: "You note steps.", maxCallTokens: callTokens }, assembly);
+};
+
+describe.skipIf(database.skip !== undefined)(`a shared budget's events on workers${database.skip ? ` (skipped: ${database.skip})` : ""}`, () => {
+  let url: string;
+  let client: DurableClient;
+  let worker: DurableWorker | undefined;
+  const events = new Map<string, AgentEvent[]>();
+  const startWorker = async () => {
+    worker ??= await startDurableWorker({
+      connectionString: url,
+      concurrency: 2,
+      builders: { notes: builder },
+      onRunEvent: (runId, event) => void events.set(runId, [...(events.get(runId) ?? []), event]),
+    });
+  };
+  const eventsOf = (runId: string, type: AgentEvent["type"]) => (events.get(runId) ?? []).filter((event) => event.type === type);
+
+  beforeAll(async () => {
+    url = await createFreshDatabase(database.url!, "shared_budget_events");
+    client = await openDurableClient(url);
+  }, 60_000);
+  afterAll(async () => {
+    await worker?.stop();
+    await client?.close();
+  }, 60_000);
+
+  it("counts as spent the reservation a call interrupted by a crash left, before the call is made again", async () => {
+    await client.defineBudget("interrupted", 10_000, callTokens);
+    const submitted = await client.submit({ task: "one answer", budgetScope: "interrupted", agent: { kind: "notes", input: { steps: 0 } } });
+    // What a worker killed during the run's first model call leaves: the attempt counted, its reservation held.
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query("INSERT INTO ctxkit_model_calls (run_id, call_key, attempts) VALUES ($1, 'model-0', 1)", [submitted.id]);
+      await admin.query("INSERT INTO ctxkit_budget_reservations (scope, call_key, tokens) VALUES ('interrupted', $1, 100)", [`${submitted.id}/model-0`]);
+      await admin.query("UPDATE ctxkit_budgets SET reserved_tokens = 100 WHERE scope = 'interrupted'");
+    } finally {
+      await admin.end();
+    }
+    await startWorker();
+    expect(await client.wait(submitted.id, 30_000)).toMatchObject({ status: "completed", result: { repeatedModelCalls: 1 } });
+    // The dead attempt's 100 (it may have been billed) and the repeated call's 100.
+    expect(await client.readBudget("interrupted")).toMatchObject({ spentTokens: 2 * callTokens, reservedTokens: 0 });
+  }, 60_000);
+
+  it("warns once when the scope's total passes 80 %, in the run whose call crossed it, and slows the calls after it down", async () => {
+    await startWorker();
+    await client.defineBudget("events", 1_000, callTokens);
+    // Run A: 5 calls, the scope at 50 %. Run B: 5 calls, 60 … 100 %: its third call crosses 80 %.
+    const first = await client.submit({ task: "four notes", budgetScope: "events", agent: { kind: "notes", input: { steps: 4 } } });
+    expect((await client.wait(first.id, 30_000)).status).toBe("completed");
+    const second = await client.submit({ task: "four notes", budgetScope: "events", agent: { kind: "notes", input: { steps: 4 } } });
+    expect((await client.wait(second.id, 30_000)).status).toBe("completed");
+    expect(await client.readBudget("events")).toMatchObject({ spentTokens: 1_000, reservedTokens: 0 });
+
+    expect(eventsOf(first.id, "warning")).toEqual([]);
+    expect(eventsOf(first.id, "backpressure")).toEqual([]);
+    expect(eventsOf(second.id, "warning")).toEqual([
+      { type: "warning", code: "budget_threshold", message: "The shared budget 'events' has spent 80% of its limit (800 of 1,000 tokens, by every run that spends from it)." },
+    ]);
+    // The warning follows the third call's usage, as one process's budget warns after the call that crossed.
+    const secondEvents = events.get(second.id)!;
+    const warningAt = secondEvents.findIndex((event) => event.type === "warning");
+    expect(secondEvents.slice(0, warningAt).filter((event) => event.type === "usage")).toHaveLength(3);
+    // The fourth call starts at 80 % (50 ms), the fifth at 90 % (750 ms): one process's default steps.
+    expect(eventsOf(second.id, "backpressure").map((event) => (event as Extract<AgentEvent, { type: "backpressure" }>).delayMs)).toEqual([50, 750]);
+    expect(eventsOf(second.id, "backpressure").map((event) => (event as Extract<AgentEvent, { type: "backpressure" }>).share)).toEqual([0.8, 0.9]);
+  }, 60_000);
+
+  it("slows down, then refuses, a run of a spent scope, and does not warn again for a threshold the scope already passed", async () => {
+    await startWorker();
+    const third = await client.submit({ task: "one answer", budgetScope: "events", agent: { kind: "notes", input: { steps: 0 } } });
+    const done = await client.wait(third.id, 30_000);
+    expect(done).toMatchObject({ status: "failed", result: { error: { code: "budget_exceeded" } } });
+    // A library error in library terms: how to raise the limit in code, no CLI flag.
+    expect(done.result?.error?.message).toContain("defineBudget");
+    expect(done.result?.error?.message).not.toContain("--");
+    expect(eventsOf(third.id, "backpressure").map((event) => (event as Extract<AgentEvent, { type: "backpressure" }>).delayMs)).toEqual([1_500]);
+    expect(eventsOf(third.id, "warning").filter((event) => (event as { code?: string }).code === "budget_threshold")).toEqual([]);
+  }, 60_000);
+
+  it("reports each threshold a settlement crosses from the spend before and after it, in one statement", async () => {
+    const durable = await openDurableDatabase(url, 2);
+    try {
+      await durable.budget.define("settle", 1_000, 500);
+      expect(await durable.budget.reserve("settle", "run-x/model-0", 500)).toEqual({ reserved: true });
+      expect(await durable.budget.settle("settle", "run-x/model-0", 450)).toEqual({ limitTokens: 1_000, spentBefore: 0, spentAfter: 450 });
+      expect(await durable.budget.settle("settle", "run-x/model-1", 400)).toEqual({ limitTokens: 1_000, spentBefore: 450, spentAfter: 850 });
+      expect(await durable.budget.settle("gone", "run-x/model-2", 1)).toBeUndefined();
+      expect(await durable.budget.chargeInterrupted("settle", "run-x/model-3")).toBe(0);
+    } finally {
+      await durable.close();
+    }
+  }, 30_000);
+});
