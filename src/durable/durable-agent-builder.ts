@@ -1,6 +1,6 @@
 import { assembleAgent } from "../agents/assemble-agent.js";
 import type { Agent } from "../loop/create-agent.js";
-import type { ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
+import type { AgentOptions, ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
 import type { Provider } from "../providers/provider.js";
 import type { ContextPolicy } from "../context/context-policy.js";
 import type { SessionStore } from "../session/session-store.js";
@@ -47,6 +47,8 @@ export interface DurableAgentParts {
   system: string;
   policies?: readonly ContextPolicy[];
   maxIterations?: number;
+  /** Generation settings of every request (its `maxOutputTokens` is also what a shared budget reserves for the output). */
+  settings?: AgentOptions["settings"];
   /** Absolute path recorded in the session header. */
   workspace?: string;
   /** The most tokens one model call may use (prompt + output): what a shared budget reserves per call. */
@@ -62,6 +64,7 @@ export async function assembleDurableParts(parts: DurableAgentParts, assembly: D
     policies: [...(parts.policies ?? []), ...assembly.policies],
     session: { store: assembly.sessionStore, mode: "new", ...(parts.workspace ? { workspace: parts.workspace } : {}) },
     confirmToolCall: (call) => assembly.confirmToolCall(call),
+    ...(parts.settings ? { settings: parts.settings } : {}),
     runtime: { clock: assembly.clock, createId: assembly.createId, wrapTool: (tool) => assembly.wrapTool(tool), ...(parts.maxIterations ? { maxIterations: parts.maxIterations } : {}) },
   });
   return { agent: assembled.agent, close: async () => void (await assembled.session?.close()) };

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type pg from "pg";
 import { openDurableClient } from "../../durable/durable-client.js";
 import { nodeScriptCommand } from "../node-script-command.js";
-import { benchSideEffectsTable } from "./bench-durable-agent.js";
+import { benchMaxCallTokens, benchModelUsageTable, benchSideEffectsTable } from "./bench-durable-agent.js";
 import type { DurableBenchSettings } from "./durable-bench-result.js";
 
 export interface PhaseOutcome {
@@ -11,7 +11,13 @@ export interface PhaseOutcome {
   resumed: number;
   duplicateModelCalls: number;
   duplicateSideEffects: number;
+  /** What the shared budget's ledger counted, and its limit. */
   spentTokens: number;
+  limitTokens: number;
+  /** What the model billed: every call attempt's tokens, those a kill cut off included (0 without `budget`). */
+  billedTokens: number;
+  /** Runs refused by the shared budget (failed with `budget_exceeded`). */
+  refused: number;
   runMs: number[];
   recoverySeconds: number[];
   elapsedMs: number;
@@ -44,21 +50,24 @@ function startWorker(url: string, settings: DurableBenchSettings): WorkerProcess
 
 /**
  * One phase of the bench on its own database: start `workers` worker processes, submit `runs` runs
- * (one shared budget), SIGKILL a random worker every `killEveryMs` (0: never) and start a new one,
+ * (one shared budget: `budget`'s limit, which the runs are meant to reach, else one they never
+ * reach; with `budget` each model call attempt is billed to a table as it starts), SIGKILL a random worker every `killEveryMs` (0: never) and start a new one,
  * answer interrupted side-effecting calls by checking whether the effect happened, and wait until
  * every run settled (or `deadlineMs` passed).
  */
-export async function runDurableBenchPhase(url: string, admin: pg.Pool, settings: DurableBenchSettings, phase: { workers: number; runs: number; killEveryMs: number; deadlineMs: number; onProgress?: (done: number) => void }): Promise<PhaseOutcome> {
+export async function runDurableBenchPhase(url: string, admin: pg.Pool, settings: DurableBenchSettings, phase: { workers: number; runs: number; killEveryMs: number; deadlineMs: number; budget?: { limitTokens: number }; onProgress?: (done: number) => void }): Promise<PhaseOutcome> {
   const client = await openDurableClient(url);
   await admin.query(`CREATE TABLE IF NOT EXISTS ${benchSideEffectsTable} (run_key text NOT NULL, step integer NOT NULL)`);
-  await client.defineBudget("bench", 1_000_000_000, 2_000);
+  await admin.query(`CREATE TABLE IF NOT EXISTS ${benchModelUsageTable} (run_key text NOT NULL, tokens integer NOT NULL)`);
+  const limitTokens = phase.budget?.limitTokens ?? 1_000_000_000;
+  await client.defineBudget("bench", limitTokens, benchMaxCallTokens);
   const workers: WorkerProcess[] = [];
   for (let index = 0; index < phase.workers; index += 1) workers.push(startWorker(url, settings));
   await Promise.all(workers.map((worker) => worker.executorId));
   const started = Date.now();
   const submitted = new Map<string, number>();
   for (let index = 0; index < phase.runs; index += 1) {
-    const run = await client.submit({ task: `bench task ${index}`, budgetScope: "bench", agent: { kind: "bench", input: { steps: settings.steps, modelLatencyMs: settings.modelLatencyMs, toolLatencyMs: settings.toolLatencyMs, runKey: `run-${index}` } } });
+    const run = await client.submit({ task: `bench task ${index}`, budgetScope: "bench", agent: { kind: "bench", input: { steps: settings.steps, modelLatencyMs: settings.modelLatencyMs, toolLatencyMs: settings.toolLatencyMs, runKey: `run-${index}`, ...(phase.budget ? { billed: true } : {}) } } });
     submitted.set(run.id, Date.now());
   }
   const finished = new Map<string, number>();
@@ -106,8 +115,9 @@ export async function runDurableBenchPhase(url: string, admin: pg.Pool, settings
   await Promise.all(workers.map((worker) => stopWorker(worker.child)));
   const duplicateSideEffects = Number((await admin.query<{ duplicates: string }>(`SELECT count(*) - count(DISTINCT (run_key, step)) AS duplicates FROM ${benchSideEffectsTable}`)).rows[0]?.duplicates ?? 0);
   const duplicateModelCalls = Number((await admin.query<{ repeats: string }>("SELECT coalesce(sum(attempts - 1), 0) AS repeats FROM ctxkit_model_calls")).rows[0]?.repeats ?? 0);
-  const runsNow = (await admin.query<{ id: string; status: string; attempts: number }>("SELECT id, status, attempts FROM ctxkit_runs")).rows;
+  const runsNow = (await admin.query<{ id: string; status: string; attempts: number; result: { error?: { code: string } } | null }>("SELECT id, status, attempts, result FROM ctxkit_runs")).rows;
   const budget = await client.readBudget("bench");
+  const billedTokens = Number((await admin.query<{ tokens: string | null }>(`SELECT sum(tokens) AS tokens FROM ${benchModelUsageTable}`)).rows[0]?.tokens ?? 0);
   await client.close();
   return {
     runs: phase.runs,
@@ -116,6 +126,9 @@ export async function runDurableBenchPhase(url: string, admin: pg.Pool, settings
     duplicateModelCalls,
     duplicateSideEffects,
     spentTokens: budget?.spentTokens ?? 0,
+    limitTokens,
+    billedTokens,
+    refused: runsNow.filter((row) => row.status === "failed" && row.result?.error?.code === "budget_exceeded").length,
     runMs: [...finished].map(([id, at]) => at - submitted.get(id)!),
     recoverySeconds: recoveries.map((recovery) => ((recovery.doneAt ?? Date.now()) - recovery.killedAt) / 1000),
     elapsedMs,

@@ -10,9 +10,28 @@ export interface DurableBenchResult {
   duplicateModelCalls: number;
   /** Tool side effects that happened more than once for one call (must be 0). */
   duplicateSideEffects: number;
-  /** Tokens spent past the shared budget's limit, and the documented bound (calls in flight × max call size). */
+  /**
+   * Tokens the model billed past the shared budget's limit in the budget phase (whose runs need
+   * about twice the limit, while workers are killed), and the documented bound: the calls that can
+   * be in flight (workers × concurrency) × the most one call may use.
+   */
   budgetOverrunTokens: number;
   budgetOverrunBoundTokens: number;
+  /** The budget phase: runs on `workers` workers, with kills, spending from one scope they exhaust. */
+  budget: {
+    runs: number;
+    limitTokens: number;
+    /** What the scope's ledger counted (a dead attempt's reservation counted in full). */
+    spentTokens: number;
+    /** What the model billed: every call attempt, those a kill cut off included. */
+    billedTokens: number;
+    completed: number;
+    /** Runs refused a call by the budget (failed with `budget_exceeded`). */
+    refused: number;
+    kills: number;
+    /** The most one call may use (what a call reserves at most). */
+    maxCallTokens: number;
+  };
   /** From a SIGKILL until every run the killed worker held was taken over by another worker. */
   recoverySecondsP95: number;
   runMsP50: number;
@@ -36,4 +55,6 @@ export interface DurableBenchSettings {
   toolLatencyMs: number;
   staleAfterMs: number;
   scalingRuns: number;
+  /** Runs in the budget phase. */
+  budgetRuns: number;
 }

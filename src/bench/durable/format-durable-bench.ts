@@ -13,16 +13,29 @@ export function formatDurableBench(result: DurableBenchResult): string {
     ["duplicate model calls (allowed, counted)", String(result.duplicateModelCalls)],
     ["duplicate side effects", String(result.duplicateSideEffects)],
     ["interrupted calls answered: rerun / skip", `${result.confirmations.rerun} / ${result.confirmations.skip}`],
-    ["budget overrun tokens (bound)", `${result.budgetOverrunTokens} (${result.budgetOverrunBoundTokens})`],
     ["recovery p95", `${result.recoverySecondsP95.toFixed(1)} s`],
     ["run p50 / p95", `${(result.runMsP50 / 1000).toFixed(1)} s / ${(result.runMsP95 / 1000).toFixed(1)} s`],
     ["runs per minute", result.runsPerMinute.toFixed(0)],
+  ];
+  const { budget } = result;
+  const count = (value: number) => value.toLocaleString("en-US");
+  const budgetRows: Array<[string, string]> = [
+    ["runs: completed / refused by the budget", `${budget.completed} / ${budget.refused} of ${budget.runs}`],
+    ["worker kills (SIGKILL)", String(budget.kills)],
+    ["limit (tokens)", count(budget.limitTokens)],
+    ["spent by the budget's ledger", count(budget.spentTokens)],
+    ["billed by the model (every attempt)", count(budget.billedTokens)],
+    [
+      "overrun past the limit (bound)",
+      `${count(result.budgetOverrunTokens)} (${count(result.budgetOverrunBoundTokens)} = ${settings.workers} × ${settings.concurrency} calls in flight × ${count(budget.maxCallTokens)}) ${result.budgetOverrunTokens <= result.budgetOverrunBoundTokens ? "within" : "OVER"}`,
+    ],
   ];
   const scaling = result.scaling.map((entry) => [String(entry.workers), entry.runsPerMinute.toFixed(0), `${entry.speedup.toFixed(2)}×`]);
   return (
     `durable runs: ${settings.workers} workers × ${settings.concurrency} runs each, ${settings.runs} runs of ${settings.steps} tool steps, ` +
     `model latency ${settings.modelLatencyMs} ms, a worker killed every ${settings.killEveryMs / 1000} s (stale after ${settings.staleAfterMs / 1000} s)\n\n` +
-    `${formatTextTable(["", "value"], rows)}\n\nscaling without kills (${settings.scalingRuns} runs each):\n\n` +
+    `${formatTextTable(["", "value"], rows)}\n\nshared budget: ${budget.runs} runs needing about twice the limit, on ${settings.workers} workers, a worker killed every ${settings.killEveryMs / 1000} s\n\n` +
+    `${formatTextTable(["", "value"], budgetRows)}\n\nscaling without kills (${settings.scalingRuns} runs each):\n\n` +
     `${formatTextTable(["workers", "runs/min", "speedup"], scaling)}\n`
   );
 }

@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import { createDatabase } from "../../session/postgres/create-database.js";
 import { loadPg } from "../../session/postgres/load-pg.js";
 import { runDurableBenchPhase, type PhaseOutcome } from "./durable-bench-phase.js";
+import { benchMaxCallTokens } from "./bench-durable-agent.js";
 import type { DurableBenchResult, DurableBenchSettings } from "./durable-bench-result.js";
 
 export interface DurableBenchOptions extends Partial<Omit<DurableBenchSettings, "workers" | "runs" | "killEveryMs">> {
@@ -17,7 +18,10 @@ export interface DurableBenchOptions extends Partial<Omit<DurableBenchSettings, 
 /**
  * `ctxkit bench durable`: scripted agents (fixed model latency, counted side effects) as durable
  * runs on worker processes. First the throughput at 1, 2 and 4 workers without kills (`scaling`),
- * then `runs` runs on `workers` workers while one is SIGKILLed every `killEveryMs` and replaced.
+ * then `runs` runs on `workers` workers while one is SIGKILLed every `killEveryMs` and replaced,
+ * then `budgetRuns` runs the same way spending from one shared budget of about half what they need
+ * (from what a run spent at 1 worker): the limit is reached, and what the model billed past it is
+ * the overrun, against the bound the docs state.
  */
 export async function runDurableBench(options: DurableBenchOptions): Promise<DurableBenchResult> {
   const settings: DurableBenchSettings = {
@@ -30,28 +34,33 @@ export async function runDurableBench(options: DurableBenchOptions): Promise<Dur
     toolLatencyMs: options.toolLatencyMs ?? 20,
     staleAfterMs: options.staleAfterMs ?? 4_000,
     scalingRuns: options.scalingRuns ?? Math.min(options.runs, 64),
+    budgetRuns: options.budgetRuns ?? Math.min(options.runs, 64),
   };
   const startedAt = new Date().toISOString();
   const pgModule = await loadPg();
-  const phase = async (label: string, workers: number, runs: number, killEveryMs: number): Promise<PhaseOutcome> => {
+  const phase = async (label: string, workers: number, runs: number, killEveryMs: number, budget?: { limitTokens: number }): Promise<PhaseOutcome> => {
     options.onPhase?.(label);
     const url = await createDatabase(options.connectionString, `ctxkit_bench_${label.replace(/\W+/g, "_")}_${Date.now().toString(36)}`);
     const admin = new pgModule.Pool({ connectionString: url, max: 2 });
     admin.on("error", () => undefined);
     try {
-      return await runDurableBenchPhase(url, admin, settings, { workers, runs, killEveryMs, deadlineMs: 10 * 60_000, onProgress: (done) => options.onProgress?.(done, runs) });
+      return await runDurableBenchPhase(url, admin, settings, { workers, runs, killEveryMs, deadlineMs: 10 * 60_000, ...(budget ? { budget } : {}), onProgress: (done) => options.onProgress?.(done, runs) });
     } finally {
       await admin.end();
     }
   };
   const scalingPhases: Array<{ workers: number; runsPerMinute: number }> = [];
+  let tokensPerRun = 0;
   for (const workers of [1, 2, 4]) {
     const outcome = await phase(`scaling ${workers}`, workers, settings.scalingRuns, 0);
     scalingPhases.push({ workers, runsPerMinute: (outcome.completed / outcome.elapsedMs) * 60_000 });
+    if (workers === 1) tokensPerRun = outcome.spentTokens / Math.max(1, outcome.completed);
   }
   const base = scalingPhases[0]!.runsPerMinute;
   const main = await phase("kills", settings.workers, settings.runs, settings.killEveryMs);
-  const limitTokens = 1_000_000_000;
+  // Half of what the runs need: about half of them complete, the others are refused once it is spent.
+  const budgetLimit = Math.max(benchMaxCallTokens, Math.round((tokensPerRun * settings.budgetRuns) / 2));
+  const budget = await phase("shared budget", settings.workers, settings.budgetRuns, settings.killEveryMs, { limitTokens: budgetLimit });
   return {
     runs: main.runs,
     completed: main.completed,
@@ -59,8 +68,18 @@ export async function runDurableBench(options: DurableBenchOptions): Promise<Dur
     resumed: main.resumed,
     duplicateModelCalls: main.duplicateModelCalls,
     duplicateSideEffects: main.duplicateSideEffects,
-    budgetOverrunTokens: Math.max(0, main.spentTokens - limitTokens),
-    budgetOverrunBoundTokens: settings.workers * settings.concurrency * 2_000,
+    budgetOverrunTokens: Math.max(0, budget.billedTokens - budget.limitTokens),
+    budgetOverrunBoundTokens: settings.workers * settings.concurrency * benchMaxCallTokens,
+    budget: {
+      runs: budget.runs,
+      limitTokens: budget.limitTokens,
+      spentTokens: budget.spentTokens,
+      billedTokens: budget.billedTokens,
+      completed: budget.completed,
+      refused: budget.refused,
+      kills: budget.kills,
+      maxCallTokens: benchMaxCallTokens,
+    },
     recoverySecondsP95: percentile(main.recoverySeconds, 0.95),
     runMsP50: percentile(main.runMs, 0.5),
     runMsP95: percentile(main.runMs, 0.95),

@@ -207,7 +207,7 @@ export const configSettings = {
   budgetCost: { flag: "budget-cost", input: "money", group: "Budget", value: "<usd>", workspace: "narrow", help: "most US dollars, priced with the pricing catalog" },
   budgetMode: {
     flag: "budget-mode", input: "text", group: "Budget", values: budgetModes, noun: "budget mode", value: `<${budgetModes.join("|")}>`, workspace: "narrow",
-    help: "at the limit: stop the task before the call (hard, default), warn and go on (soft), or ask (approval; without a terminal the answer is no). Calls slow down from 80% of a limit; --max-output-tokens sets how much output each call reserves (default 4096)",
+    help: "at the limit: stop the task before the call (hard, default), warn and go on (soft), or ask (approval; without a terminal the answer is no). Calls slow down from 80% of a limit; --max-output-tokens sets how much output each call reserves (default: the provider's own limit, 8192 for anthropic, else 4096)",
   },
 } as const satisfies Record<ConfigKey, SettingDeclaration>;
 
