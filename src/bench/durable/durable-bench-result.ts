@@ -11,27 +11,14 @@ export interface DurableBenchResult {
   /** Tool side effects that happened more than once for one call (must be 0). */
   duplicateSideEffects: number;
   /**
-   * Tokens the model billed past the shared budget's limit in the budget phase (whose runs need
-   * about twice the limit, while workers are killed), and the documented bound: the calls that can
-   * be in flight (workers × concurrency) × the most one call may use.
+   * The most tokens the model billed past a shared budget's limit, over the budget phases (whose
+   * runs need about twice the limit), and the documented bound: the calls that can be in flight
+   * (workers × concurrency) × the most one call may use.
    */
   budgetOverrunTokens: number;
   budgetOverrunBoundTokens: number;
-  /** The budget phase: runs on `workers` workers, with kills, spending from one scope they exhaust. */
-  budget: {
-    runs: number;
-    limitTokens: number;
-    /** What the scope's ledger counted (a dead attempt's reservation counted in full). */
-    spentTokens: number;
-    /** What the model billed: every call attempt, those a kill cut off included. */
-    billedTokens: number;
-    completed: number;
-    /** Runs refused a call by the budget (failed with `budget_exceeded`). */
-    refused: number;
-    kills: number;
-    /** The most one call may use (what a call reserves at most). */
-    maxCallTokens: number;
-  };
+  /** The budget phases: runs on `workers` workers spending from one scope they exhaust, without kills, then with them. */
+  budgetPhases: DurableBudgetPhase[];
   /** From a SIGKILL until every run the killed worker held was taken over by another worker. */
   recoverySecondsP95: number;
   runMsP50: number;
@@ -43,6 +30,25 @@ export interface DurableBenchResult {
   kills: number;
   settings: DurableBenchSettings;
   manifest: { node: string; platform: string; cpus: number; startedAt: string };
+}
+
+export interface DurableBudgetPhase {
+  /** 0: no worker killed. */
+  killEveryMs: number;
+  kills: number;
+  runs: number;
+  completed: number;
+  /** Runs refused a call by the budget (failed with `budget_exceeded`). */
+  refused: number;
+  limitTokens: number;
+  /** What the scope's ledger counted (a killed attempt's reservation counted in full). */
+  spentTokens: number;
+  /** What the model billed: every call attempt, as it started, those a kill cut off included. */
+  billedTokens: number;
+  /** Billed past the limit (0 when under it). */
+  overrunTokens: number;
+  /** The most one call may use (what a call reserves at most). */
+  maxCallTokens: number;
 }
 
 export interface DurableBenchSettings {

@@ -1,5 +1,6 @@
 import { formatTextTable } from "../text-table.js";
 import type { DurableBenchResult } from "./durable-bench-result.js";
+import { benchMaxCallTokens } from "./bench-durable-agent.js";
 
 /** The bench's table: the run with kills, then the throughput at 1, 2 and 4 workers. */
 export function formatDurableBench(result: DurableBenchResult): string {
@@ -17,25 +18,23 @@ export function formatDurableBench(result: DurableBenchResult): string {
     ["run p50 / p95", `${(result.runMsP50 / 1000).toFixed(1)} s / ${(result.runMsP95 / 1000).toFixed(1)} s`],
     ["runs per minute", result.runsPerMinute.toFixed(0)],
   ];
-  const { budget } = result;
   const count = (value: number) => value.toLocaleString("en-US");
-  const budgetRows: Array<[string, string]> = [
-    ["runs: completed / refused by the budget", `${budget.completed} / ${budget.refused} of ${budget.runs}`],
-    ["worker kills (SIGKILL)", String(budget.kills)],
-    ["limit (tokens)", count(budget.limitTokens)],
-    ["spent by the budget's ledger", count(budget.spentTokens)],
-    ["billed by the model (every attempt)", count(budget.billedTokens)],
-    [
-      "overrun past the limit (bound)",
-      `${count(result.budgetOverrunTokens)} (${count(result.budgetOverrunBoundTokens)} = ${settings.workers} × ${settings.concurrency} calls in flight × ${count(budget.maxCallTokens)}) ${result.budgetOverrunTokens <= result.budgetOverrunBoundTokens ? "within" : "OVER"}`,
-    ],
-  ];
+  const budgetRows = result.budgetPhases.map((phase) => [
+    phase.killEveryMs > 0 ? `every ${phase.killEveryMs / 1000} s (${phase.kills})` : "none",
+    `${phase.completed} / ${phase.refused} of ${phase.runs}`,
+    count(phase.limitTokens),
+    count(phase.spentTokens),
+    count(phase.billedTokens),
+    `${count(phase.overrunTokens)} ${phase.overrunTokens <= result.budgetOverrunBoundTokens ? "within" : "OVER"}`,
+  ]);
   const scaling = result.scaling.map((entry) => [String(entry.workers), entry.runsPerMinute.toFixed(0), `${entry.speedup.toFixed(2)}×`]);
   return (
     `durable runs: ${settings.workers} workers × ${settings.concurrency} runs each, ${settings.runs} runs of ${settings.steps} tool steps, ` +
     `model latency ${settings.modelLatencyMs} ms, a worker killed every ${settings.killEveryMs / 1000} s (stale after ${settings.staleAfterMs / 1000} s)\n\n` +
-    `${formatTextTable(["", "value"], rows)}\n\nshared budget: ${budget.runs} runs needing about twice the limit, on ${settings.workers} workers, a worker killed every ${settings.killEveryMs / 1000} s\n\n` +
-    `${formatTextTable(["", "value"], budgetRows)}\n\nscaling without kills (${settings.scalingRuns} runs each):\n\n` +
+    `${formatTextTable(["", "value"], rows)}\n\nshared budget: ${settings.budgetRuns} runs needing about twice the limit, on ${settings.workers} workers; ` +
+    `billed = every model call attempt as it starts; overrun = billed past the limit, bound ${count(result.budgetOverrunBoundTokens)} ` +
+    `(${settings.workers} × ${settings.concurrency} calls in flight × ${count(benchMaxCallTokens)} tokens a call at most)\n\n` +
+    `${formatTextTable(["kills", "completed / refused", "limit", "ledger spent", "billed", "overrun"], budgetRows)}\n\nscaling without kills (${settings.scalingRuns} runs each):\n\n` +
     `${formatTextTable(["workers", "runs/min", "speedup"], scaling)}\n`
   );
 }

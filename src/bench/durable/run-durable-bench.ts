@@ -3,7 +3,7 @@ import { createDatabase } from "../../session/postgres/create-database.js";
 import { loadPg } from "../../session/postgres/load-pg.js";
 import { runDurableBenchPhase, type PhaseOutcome } from "./durable-bench-phase.js";
 import { benchMaxCallTokens } from "./bench-durable-agent.js";
-import type { DurableBenchResult, DurableBenchSettings } from "./durable-bench-result.js";
+import type { DurableBenchResult, DurableBenchSettings, DurableBudgetPhase } from "./durable-bench-result.js";
 
 export interface DurableBenchOptions extends Partial<Omit<DurableBenchSettings, "workers" | "runs" | "killEveryMs">> {
   /** A server where the bench may create databases (one per phase). */
@@ -19,9 +19,9 @@ export interface DurableBenchOptions extends Partial<Omit<DurableBenchSettings, 
  * `ctxkit bench durable`: scripted agents (fixed model latency, counted side effects) as durable
  * runs on worker processes. First the throughput at 1, 2 and 4 workers without kills (`scaling`),
  * then `runs` runs on `workers` workers while one is SIGKILLed every `killEveryMs` and replaced,
- * then `budgetRuns` runs the same way spending from one shared budget of about half what they need
- * (from what a run spent at 1 worker): the limit is reached, and what the model billed past it is
- * the overrun, against the bound the docs state.
+ * then `budgetRuns` runs spending from one shared budget of about half what they need (from what a
+ * run spent at 1 worker), without kills and with them: the limit is reached, and what the model
+ * billed past it is the overrun, against the bound the docs state.
  */
 export async function runDurableBench(options: DurableBenchOptions): Promise<DurableBenchResult> {
   const settings: DurableBenchSettings = {
@@ -59,8 +59,23 @@ export async function runDurableBench(options: DurableBenchOptions): Promise<Dur
   const base = scalingPhases[0]!.runsPerMinute;
   const main = await phase("kills", settings.workers, settings.runs, settings.killEveryMs);
   // Half of what the runs need: about half of them complete, the others are refused once it is spent.
-  const budgetLimit = Math.max(benchMaxCallTokens, Math.round((tokensPerRun * settings.budgetRuns) / 2));
-  const budget = await phase("shared budget", settings.workers, settings.budgetRuns, settings.killEveryMs, { limitTokens: budgetLimit });
+  const limitTokens = Math.max(benchMaxCallTokens, Math.round((tokensPerRun * settings.budgetRuns) / 2));
+  const budgetPhases: DurableBudgetPhase[] = [];
+  for (const killEveryMs of [0, settings.killEveryMs]) {
+    const outcome = await phase(killEveryMs > 0 ? "shared budget, kills" : "shared budget", settings.workers, settings.budgetRuns, killEveryMs, { limitTokens });
+    budgetPhases.push({
+      killEveryMs,
+      kills: outcome.kills,
+      runs: outcome.runs,
+      completed: outcome.completed,
+      refused: outcome.refused,
+      limitTokens,
+      spentTokens: outcome.spentTokens,
+      billedTokens: outcome.billedTokens,
+      overrunTokens: Math.max(0, outcome.billedTokens - limitTokens),
+      maxCallTokens: benchMaxCallTokens,
+    });
+  }
   return {
     runs: main.runs,
     completed: main.completed,
@@ -68,18 +83,9 @@ export async function runDurableBench(options: DurableBenchOptions): Promise<Dur
     resumed: main.resumed,
     duplicateModelCalls: main.duplicateModelCalls,
     duplicateSideEffects: main.duplicateSideEffects,
-    budgetOverrunTokens: Math.max(0, budget.billedTokens - budget.limitTokens),
+    budgetOverrunTokens: Math.max(...budgetPhases.map((entry) => entry.overrunTokens)),
     budgetOverrunBoundTokens: settings.workers * settings.concurrency * benchMaxCallTokens,
-    budget: {
-      runs: budget.runs,
-      limitTokens: budget.limitTokens,
-      spentTokens: budget.spentTokens,
-      billedTokens: budget.billedTokens,
-      completed: budget.completed,
-      refused: budget.refused,
-      kills: budget.kills,
-      maxCallTokens: benchMaxCallTokens,
-    },
+    budgetPhases,
     recoverySecondsP95: percentile(main.recoverySeconds, 0.95),
     runMsP50: percentile(main.runMs, 0.5),
     runMsP95: percentile(main.runMs, 0.95),
