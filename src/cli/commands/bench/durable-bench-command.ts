@@ -11,9 +11,12 @@ export const durableBenchHelp = `Usage: ctxkit bench durable [--workers 4] [--ru
 Durable runs on worker processes: scripted agents (fixed model latency, a counted side effect per
 tool call) submitted to the queue while a random worker is killed with SIGKILL on a schedule and
 replaced. Counted: runs completed and lost, runs resumed after a kill, model calls repeated,
-side effects repeated (must be 0), budget overrun against its bound, time for a dead worker's runs
-to be taken over (p95), run time (p50, p95) and throughput; then the throughput at 1, 2 and 4
-workers without kills (\`scaling\`, speedup relative to 1 worker). Each phase uses a new database on
+side effects repeated (must be 0), time for a dead worker's runs to be taken over (p95), run time
+(p50, p95) and throughput; the throughput at 1, 2 and 4 workers without kills (\`scaling\`, speedup
+relative to 1 worker); then runs that need about twice a shared budget's limit (--budget-scope),
+without kills and with them: runs refused, what the budget's ledger counted, what the scripted model
+billed (every call attempt, as it starts) and the overrun past the limit against its bound (workers
+× concurrency calls in flight × the most one call may use). Each phase uses a new database on
 the server of --database-url / CTXKIT_DATABASE_URL; without one, a throw-away PostgreSQL is started.
 
 Options:
