@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Tool, ToolContext } from "../types/index.js";
+import { ToolError } from "../types/tool-error.js";
 import { createDurableTool } from "./create-durable-tool.js";
 import { createDurableClock, type DurableRunContext } from "./durable-run-context.js";
 
@@ -20,5 +21,45 @@ describe("a durable tool call's step", () => {
     const call = (toolCallId: string, path: string) => wrapped.execute({ path }, { toolCallId } as ToolContext);
     expect(await Promise.all([call("call-a", "a.txt"), call(`call-${"b".repeat(200)}`, "b.txt")])).toEqual([{ content: "read a.txt" }, { content: "read b.txt" }]);
     expect(names).toEqual(["tool:read:call-a", `tool:read:call-${"b".repeat(59)}`]);
+  });
+
+  it("records a call the loop's tool timeout stopped as that timeout, not as what the call returned later, and replays it so", async () => {
+    const recorded = new Map<string, unknown>();
+    const contextReplaying = (replay: boolean) =>
+      ({
+        runId: "run-1",
+        executorId: "worker-1",
+        step: async <Result>(name: string, work: () => Promise<Result>) => {
+          if (replay) return recorded.get(name) as Result;
+          const result = await work();
+          recorded.set(name, result);
+          return result;
+        },
+        receive: async () => undefined,
+        inStep: () => false,
+        now: () => 0,
+        clock: createDurableClock(0),
+      }) as unknown as DurableRunContext;
+    let finished = 0;
+    // A tool that ignores its signal and succeeds after the loop gave up on it.
+    const slow: Tool<Record<string, never>> = {
+      name: "slow",
+      description: "Slow.",
+      parameters: { type: "object", properties: {} },
+      risk: "read",
+      execute: () => new Promise((resolve) => setTimeout(() => resolve((finished++, "done at last")), 150)),
+    };
+    const sequence = () => ({ next: (() => { let n = 0; return () => n++; })() });
+    const controller = new AbortController();
+    // What the loop's runWithTimeout does when the tool's timeout passes.
+    const timer = setTimeout(() => controller.abort(new ToolError("timeout", "'slow' did not finish within 20 ms and was stopped. Try a smaller request.")), 20);
+    const live = createDurableTool(slow, contextReplaying(false), sequence()).execute({}, { toolCallId: "call-1", signal: controller.signal } as ToolContext);
+    await expect(live).rejects.toMatchObject({ kind: "timeout", message: expect.stringContaining("did not finish within 20 ms") });
+    clearTimeout(timer);
+    expect(recorded.get("tool:slow:call-1")).toMatchObject({ kind: "threw", toolErrorKind: "timeout" });
+    expect(finished).toBe(0);
+    // Executed again after a crash: the recorded step gives the timeout the run saw.
+    const replayed = createDurableTool(slow, contextReplaying(true), sequence()).execute({}, { toolCallId: "call-1", signal: new AbortController().signal } as ToolContext);
+    await expect(replayed).rejects.toMatchObject({ kind: "timeout", message: expect.stringContaining("did not finish within 20 ms") });
   });
 });

@@ -35,7 +35,7 @@ export function createDurableTool(tool: Tool<any>, context: DurableRunContext, s
           }
           let outcome: StepOutcome;
           try {
-            const result = await tool.execute(args, toolContext);
+            const result = await stoppedByLoop(tool.execute(args, toolContext), toolContext.signal);
             outcome = { kind: "done", output: typeof result === "string" ? { content: result } : result, at: 0 };
           } catch (error) {
             // Recorded, and thrown again outside the step: the loop words the failure as in one process.
@@ -61,6 +61,25 @@ export function createDurableTool(tool: Tool<any>, context: DurableRunContext, s
       };
     },
   };
+}
+
+/**
+ * The call's result, unless the loop stopped it first (its tool timeout aborts the call's signal with
+ * a ToolError saying so): then that error, at once. The loop has answered the model with it and does
+ * not wait for the call; the step records it too, so a replay gives what the run saw, not whatever
+ * the call returned later (a success, for a tool that ignores its signal).
+ */
+function stoppedByLoop<Result>(execution: Promise<Result>, signal: AbortSignal | undefined): Promise<Result> {
+  if (!signal) return execution;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      if (signal.reason instanceof ToolError) reject(signal.reason);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return Promise.race([execution, stopped]).finally(() => signal.removeEventListener("abort", onAbort!));
 }
 
 function resultOf(outcome: Exclude<StepOutcome, { kind: "interrupted" }>): ToolOutput {
