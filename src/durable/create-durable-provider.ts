@@ -84,7 +84,12 @@ async function reserveWithBackpressure(budget: NonNullable<DurableRunContext["bu
 function budgetRefusal(scope: string, why: string): RecordedEvent {
   return {
     type: "error",
-    error: { code: "budget_exceeded", message: `The shared budget '${scope}' cannot cover another model call: ${why}. Raise its limit (ctxkit submit --budget-scope ${scope} --budget-tokens <n>), or submit with another scope.` },
+    error: { code: "budget_exceeded", message: sharedBudgetRefusal(scope, why) },
     partial: { content: [], stopReason: "error", rawStopReason: "budget_exceeded" } as never,
   };
+}
+
+/** A shared budget's refusal, in the library's words (the CLI's toCliMessage names its flags instead). */
+export function sharedBudgetRefusal(scope: string, why: string): string {
+  return `The shared budget '${scope}' cannot cover another model call: ${why}. Raise its limit (defineBudget("${scope}", <limitTokens>, <maxCallTokens>) on a durable client), or submit the run with another budgetScope.`;
 }

@@ -13,8 +13,8 @@ type StepOutcome =
  * A tool as a run's tool calls are made on a worker: each call is one DBOS step (replayed after a
  * crash). A call that changes the world (risk write, exec or send) and is not declared idempotent is
  * recorded as started before it runs; if a crash leaves it started but unfinished, it is never run
- * again silently: the run pauses as `needs_confirmation` until a person answers (`ctxkit runs
- * resume <id> --rerun | --skip`).
+ * again silently: the run pauses as `needs_confirmation` until a person answers (DurableClient's
+ * `resume(id, "rerun" | "skip")`; at the CLI `ctxkit runs resume <id> --approve | --decline`).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type
 export function createDurableTool(tool: Tool<any>, context: DurableRunContext, sequence: { next(): number }): Tool<any> {
