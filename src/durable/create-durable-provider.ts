@@ -17,7 +17,9 @@ type RecordedEvent = Exclude<ProviderEvent, { type: "error" }> | (Omit<Extract<P
 export function createDurableProvider(inner: Provider, context: DurableRunContext, options: { maxCallTokens: number; budgetWaitMs?: number }): Provider {
   let calls = 0;
   const stream = async function* (request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent> {
-    const callKey = `model-${calls++}`;
+    // A sub-agent's call (inside its `task` call's step) is numbered within that call.
+    const frame = context.scopes.current();
+    const callKey = frame ? `${frame.key}/model-${frame.next("model")}` : `model-${calls++}`;
     const recorded = await context.step(`model-call`, async () => {
       await context.tables.countModelCall(context.runId, callKey);
       const budget = context.budget;

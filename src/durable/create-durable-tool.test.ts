@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Tool, ToolContext } from "../types/index.js";
 import { ToolError } from "../types/tool-error.js";
 import { createDurableTool } from "./create-durable-tool.js";
-import { createDurableClock, type DurableRunContext } from "./durable-run-context.js";
+import { createDurableCallScopes, createDurableClock, type DurableRunContext } from "./durable-run-context.js";
 
 describe("a durable tool call's step", () => {
   it("is named with the call's id (bounded), so parallel calls replayed in another order cannot swap their results", async () => {
@@ -15,6 +15,7 @@ describe("a durable tool call's step", () => {
       inStep: () => false,
       now: () => 0,
       clock: createDurableClock(0),
+      scopes: createDurableCallScopes(),
     } as unknown as DurableRunContext;
     const read: Tool<{ path: string }> = { name: "read", description: "Reads.", parameters: { type: "object", properties: {} }, risk: "read", execute: async (args) => `read ${args.path}` };
     const wrapped = createDurableTool(read, context, { next: (() => { let n = 0; return () => n++; })() });
@@ -39,6 +40,7 @@ describe("a durable tool call's step", () => {
         inStep: () => false,
         now: () => 0,
         clock: createDurableClock(0),
+        scopes: createDurableCallScopes(),
       }) as unknown as DurableRunContext;
     let finished = 0;
     // A tool that ignores its signal and succeeds after the loop gave up on it.

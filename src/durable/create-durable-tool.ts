@@ -23,7 +23,10 @@ export function createDurableTool(tool: Tool<any>, context: DurableRunContext, s
   return {
     ...tool,
     async execute(args, toolContext) {
-      const callKey = `tool-${sequence.next()}-${toolContext.toolCallId}`;
+      // A call made inside another call's step (a sub-agent's tool, if its tools are wrapped) is numbered within that call.
+      const frame = context.scopes.current();
+      const ownKey = `tool-${frame ? frame.next("tool") : sequence.next()}-${toolContext.toolCallId}`;
+      const callKey = frame ? `${frame.key}/${ownKey}` : ownKey;
       const attempt = (confirmed: boolean) =>
         // The call's id is in the step's name: DBOS compares a replayed step's name with the recorded
         // one, so calls run in parallel that start in another order after a crash fail the run
@@ -35,7 +38,8 @@ export function createDurableTool(tool: Tool<any>, context: DurableRunContext, s
           }
           let outcome: StepOutcome;
           try {
-            const result = await stoppedByLoop(tool.execute(args, toolContext), toolContext.signal);
+            // Inside the call's scope: a sub-agent it runs keys its model calls under this call.
+            const result = await stoppedByLoop(context.scopes.within(ownKey, async () => tool.execute(args, toolContext)), toolContext.signal);
             outcome = { kind: "done", output: typeof result === "string" ? { content: result } : result, at: 0 };
           } catch (error) {
             // Recorded, and thrown again outside the step: the loop words the failure as in one process.
