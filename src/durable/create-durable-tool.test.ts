@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Tool, ToolContext } from "../types/index.js";
 import { ToolError } from "../types/tool-error.js";
+import { createAgent } from "../loop/create-agent.js";
+import { createTestClock, createTestIds } from "../loop/test-support.js";
+import { createScriptedProvider } from "../providers/scripted/index.js";
 import { createDurableTool } from "./create-durable-tool.js";
 import { createDurableCallScopes, createDurableClock, type DurableRunContext } from "./durable-run-context.js";
 
@@ -63,5 +66,42 @@ describe("a durable tool call's step", () => {
     // Executed again after a crash: the recorded step gives the timeout the run saw.
     const replayed = createDurableTool(slow, contextReplaying(true), sequence()).execute({}, { toolCallId: "call-1", signal: new AbortController().signal } as ToolContext);
     await expect(replayed).rejects.toMatchObject({ kind: "timeout", message: expect.stringContaining("did not finish within 20 ms") });
+  });
+
+  it("gives the model the same timeout in a run the loop timed out and in its replay after a crash", async () => {
+    const recorded = new Map<string, unknown>();
+    const runOnce = async (replay: boolean) => {
+      const context = {
+        runId: "run-1",
+        executorId: "worker-1",
+        step: async <Result>(name: string, work: () => Promise<Result>) => {
+          if (replay && recorded.has(name)) return recorded.get(name) as Result;
+          const result = await work();
+          recorded.set(name, result);
+          return result;
+        },
+        receive: async () => undefined,
+        inStep: () => false,
+        now: () => 0,
+        clock: createDurableClock(0),
+        scopes: createDurableCallScopes(),
+      } as unknown as DurableRunContext;
+      const slow: Tool<Record<string, never>> = {
+        name: "slow",
+        description: "Slow.",
+        parameters: { type: "object", properties: {} },
+        risk: "read",
+        timeoutMs: 30,
+        execute: () => new Promise((resolve) => setTimeout(() => resolve("done at last"), 300)),
+      };
+      const provider = createScriptedProvider({ turns: [{ toolCalls: [{ id: "call-1", name: "slow", arguments: {} }] }, { text: "It timed out." }] });
+      const sequence = { next: (() => { let n = 0; return () => n++; })() };
+      const agent = createAgent({ provider, system: "s", tools: [slow], runtime: { clock: createTestClock(), createId: createTestIds(), wrapTool: (tool) => createDurableTool(tool, context, sequence) } });
+      await agent.run("Go.").result();
+      return JSON.stringify(agent.messages.find((message) => message.role === "tool"));
+    };
+    const live = await runOnce(false);
+    expect(live).toContain("did not finish within 30 ms");
+    expect(await runOnce(true)).toBe(live);
   });
 });
