@@ -102,6 +102,9 @@ describe("a durable tool call's step", () => {
     };
     const live = await runOnce(false);
     expect(live).toContain("did not finish within 30 ms");
+    // The crash comes once the call's step is recorded (without the fix, only when the tool returned at last).
+    for (let waits = 0; waits < 50 && !recorded.has("tool:slow:call-1"); waits++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(recorded.has("tool:slow:call-1")).toBe(true);
     expect(await runOnce(true)).toBe(live);
   });
 });
