@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { answerOnly, compactionBlock, recordedCompaction } from "../src/providers/anthropic/test-support/compaction-streams.js";
 import { startLoopbackServer, type LoopbackServer } from "../src/testing/loopback-server.js";
 import { recordedResponsesAnswer } from "../src/providers/openai-responses/test-support/recorded-answer.js";
+import { documentedCompaction } from "../src/providers/openai-responses/test-support/documented-compaction.js";
 import { runCli } from "./run-cli.js";
 
 let server: LoopbackServer | undefined;
@@ -59,12 +60,34 @@ describe("chat's /compact and /effort", () => {
     expect(refused.stderr).toContain("--compact-threshold must be at least 50000 with --provider anthropic");
   });
 
+  it("/compact with --provider openai-responses: /responses/compact compacts before the next message's first call, whose input is the returned window", async () => {
+    let answers = 0;
+    server = await startLoopbackServer((request) => (request.path === "/responses/compact" ? { headers: { "content-type": "application/json" }, body: documentedCompaction } : recordedResponsesAnswer(300 + 100 * answers++)));
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-chat-compact-responses-"));
+    const run = await runCli(["chat", "--provider", "openai-responses", "--base-url", server.url, "--model", "gpt-5.1-codex-max", "--status-bar", "off"], {
+      cwd,
+      input: ["Create a simple landing page for a dog petting cafe.", { line: "/compact Keep file paths verbatim.", waitFor: "> " }, { line: "Add a menu.", waitFor: "preceded by /responses/compact" }, "/exit"],
+    });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("takes no instructions, so yours are not sent");
+    expect(server.requests.map((request) => request.path)).toEqual(["/responses", "/responses/compact", "/responses"]);
+    // The pass is sent the conversation so far (with the new message), and the next call starts from the server's window.
+    const compactInput = JSON.stringify((JSON.parse(server.requests[1]!.body) as { input: unknown }).input);
+    expect(compactInput).toContain("Create a simple landing page");
+    expect(compactInput).toContain("Add a menu.");
+    const nextInput = (JSON.parse(server.requests[2]!.body) as { input: Array<Record<string, unknown>> }).input;
+    expect(nextInput).toContainEqual({ id: "cmp_001", type: "compaction", encrypted_content: "gAAAAABpM0Yj-...=" });
+    const edits = (await sessionRecords(cwd)).filter((record) => record.type === "context_edit");
+    expect(edits).toEqual([expect.objectContaining({ start: 0, reason: expect.stringContaining("server-side compaction (/responses/compact, requested)") })]);
+  });
+
   it("/compact says what it needs with a provider that does not compact on its side", async () => {
     server = await startLoopbackServer([recordedResponsesAnswer(300)]);
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-chat-compact-no-"));
-    const run = await runCli(["chat", "--provider", "openai-responses", "--base-url", server.url, "--model", "gpt-5.1-codex-max", "--status-bar", "off"], { cwd, input: ["/compact", "/exit"] });
+    const run = await runCli(["chat", "--provider", "openai-compatible", "--api-key", "k", "--base-url", server.url, "--model", "m", "--status-bar", "off"], { cwd, input: ["/compact", "/exit"] });
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain("/compact asks the server to compact, which needs --provider anthropic");
+    expect(run.stdout).toContain("/compact asks the server to compact, which needs --provider anthropic (compact_20260112) or openai-responses");
     expect(server.requests).toHaveLength(0);
   });
 

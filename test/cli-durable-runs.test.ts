@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { testDatabase } from "../src/session/postgres/test-support/test-database.js";
 import { createFreshDatabase } from "../src/session/postgres/test-support/fresh-database.js";
 import { runCli } from "./run-cli.js";
+import { sharedBudgetRefusal } from "../src/durable/create-durable-provider.js";
 
 const database = await testDatabase();
 
@@ -97,6 +98,30 @@ describe.skipIf(database.skip !== undefined)(`ctxkit submit and runs${database.s
     expect(submitted.code, submitted.stderr).toBe(0);
     expect(submitted.stderr).toContain("TRACEPARENT is not a W3C traceparent");
     expect(JSON.parse(submitted.stdout.trim().split("\n").at(-1)!)).not.toHaveProperty("traceparent");
+  }, 60_000);
+
+  it("names its flags where the library's durable errors name its options (resume's decision, a shared budget's limit)", async () => {
+    const url = await createFreshDatabase(database.url!, "runs_words");
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-submit-"));
+    const submit = async () => JSON.parse((await runCli(["submit", "--database-url", url, "--model", "m", "--json", "hi"], { cwd })).stdout.trim().split("\n").at(-1)!) as { id: string };
+    const [paused, refused] = [await submit(), await submit()];
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      // What a worker leaves: a run paused on a call a crash interrupted, and one a shared budget refused.
+      await admin.query(`UPDATE ctxkit_runs SET status = 'needs_confirmation', paused_call = $2 WHERE id = $1`, [paused.id, JSON.stringify({ tool: "write", callKey: "tool-0-call-0" })]);
+      const error = { code: "budget_exceeded", message: sharedBudgetRefusal("team", "it has too little left for a call of up to 4096 tokens") };
+      await admin.query(`UPDATE ctxkit_runs SET status = 'failed', result = $2 WHERE id = $1`, [refused.id, JSON.stringify({ stopReason: "error", finalText: "", iterations: 1, inputTokens: 0, outputTokens: 0, repeatedModelCalls: 0, error })]);
+    } finally {
+      await admin.end();
+    }
+    const undecided = await runCli(["runs", "resume", paused.id, "--database-url", url], { cwd });
+    expect(undecided.code).toBe(1);
+    expect(undecided.stderr).toContain("say whether to run it (--approve) or not (--decline)");
+    expect(undecided.stderr).not.toContain('"rerun"');
+    const shown = await runCli(["runs", "show", refused.id, "--database-url", url], { cwd });
+    expect(shown.stdout).toContain("Raise its limit (ctxkit submit --budget-scope team --budget-tokens <n>), or submit with another --budget-scope.");
+    expect(shown.stdout).not.toContain("defineBudget");
   }, 60_000);
 
   it("asks for a database when none is given", async () => {

@@ -38,7 +38,8 @@ describe("web_fetch converts pages off the event loop", () => {
     const result = String(messages.find((message) => message.role === "tool")!.content);
     // Converted on the worker, or refused over its time budget: either way the loop stayed free.
     expect(result).toMatch(/word word word|not converted/);
-    // Generous for a shared, loaded machine; the conversion on the main thread took tens of seconds.
-    expect(delay.max / 1e6).toBeLessThan(2_000);
+    // Generous for a shared, loaded machine (GC of the 4.5 MB body alone has paused a loaded CI machine
+    // for over 2 s); the conversion on the main thread blocked for 13 to 45 s.
+    expect(delay.max / 1e6).toBeLessThan(6_000);
   }, 120_000);
 });

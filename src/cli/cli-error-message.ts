@@ -28,6 +28,15 @@ export function toCliMessage(error: { code: CtxkitError["code"] | (string & {});
         .replace(/^compactThreshold must be at least (\d+) with provider "anthropic"/, "--compact-threshold must be at least $1 with --provider anthropic");
     case "dependency_missing":
       return message.replace(/ Or count with createEstimatedTokenCounter\(\), which needs no package\./, " Or pass --tokenizer estimate, which needs no package.");
+    case "session_write_refused":
+      // A durable run paused for a person (DurableClient.resume's decision).
+      return message.replace(/pass resume a decision: "rerun" runs it, "skip" tells the model it was not run\./, "say whether to run it (--approve) or not (--decline).");
+    case "budget_exceeded":
+      // A shared budget's refusal on a worker (sharedBudgetRefusal).
+      return message.replace(
+        /Raise its limit \(defineBudget\("(.+?)", <limitTokens>, <maxCallTokens>\) on a durable client\), or submit the run with another budgetScope\./,
+        "Raise its limit (ctxkit submit --budget-scope $1 --budget-tokens <n>), or submit with another --budget-scope.",
+      );
     default:
       return message;
   }

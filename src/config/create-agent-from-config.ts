@@ -7,6 +7,7 @@ import { assembleAgent, chooseSessionId, type StartedSessionView } from "../agen
 import type { AgentOptions, AgentRuntime, ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
 import { createServerCompactionPolicy } from "../context/server-compaction/server-compaction-policy.js";
 import { createResumeAfterCompaction } from "../context/server-compaction/resume-after-compaction.js";
+import { createResponsesCompactPolicy, type ResponsesCompactPolicyOptions } from "../context/server-compaction/responses-compact-policy.js";
 import type { Provider } from "../providers/provider.js";
 import type { SessionStore, SessionWriter, SessionWarning } from "../session/index.js";
 import { openSessionStoreFor } from "./open-session-store.js";
@@ -129,6 +130,13 @@ export interface ConfiguredAgent {
   /** The project instruction files in the system prompt (AGENTS.md, CLAUDE.md). */
   instructionFiles: string[];
   /**
+   * Compacts the conversation on the server before the next model call, for a provider that offers
+   * it as a call of its own: OpenAI's `POST /responses/compact` (provider "openai-responses"). The
+   * window it returns replaces the trajectory as a declared break (`createResponsesCompactPolicy`).
+   * Absent for other providers; Anthropic's compacts in the call itself: `agent.run(input, { compact })`.
+   */
+  requestServerCompaction?: () => void;
+  /**
    * Ends what the agent holds, in the order that loses nothing: the workspace's record of the skills
    * it used, the session file, then the MCP servers. `warn` gets a note that did not stop the closing.
    */
@@ -213,6 +221,8 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
   // Everything from here on closes the servers when it fails: their processes must not outlive the agent.
   try {
     mcpPolicy = createMcpPolicy(connections);
+    // The given provider's own call (a wrapper from observeProvider forwards calls only): its usage is billed with the next call.
+    const responsesCompact = provider.compactsOnRequest !== true && hasCompactCall(given) ? createResponsesCompactPolicy({ provider: given, onOverflow: false }) : undefined;
     const compression = createCompressionFromConfig(config);
     // The notes file of a new session is named after its id, known once the session has started.
     const notes = createNotesFromConfig(config.notes, config, () => sessionId ?? "unsaved");
@@ -234,6 +244,8 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
       // A provider that compacts on its side (at --compact-threshold, or on chat's /compact): what its
       // summary covers is dropped as a declared break, and a turn it paused after the summary goes on.
       ...(provider.compactsOnRequest === true ? [createServerCompactionPolicy(), createResumeAfterCompaction()] : []),
+      // A provider with a compaction call of its own (the Responses API's /responses/compact): on request.
+      ...(responsesCompact ? [responsesCompact] : []),
       ...(options.policies ?? []),
     ];
     const confirmToolCall = options.confirmToolCall ?? (async () => false);
@@ -295,6 +307,7 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
       skills,
       mcp,
       instructionFiles: prompt.instructionFiles,
+      ...(responsesCompact ? { requestServerCompaction: () => responsesCompact.requestCompaction() } : {}),
       ...(compression ? { compression } : {}),
       async close(warn = () => undefined) {
         await recordSkillUse(config.dataDir, activeSkillNames(agent.messages)).catch((error: unknown) =>
@@ -316,4 +329,9 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
 /** Local engines (vLLM, llama.cpp, Ollama) keep the reply's KV blocks and render the model's own template. */
 function servesLocally(config: AgentConfig): boolean {
   return config.provider === "openai-compatible" && ["vllm", "llamacpp", "ollama"].includes(config.vendor);
+}
+
+/** A provider with an on-demand compaction call (`createOpenAIResponses`'s `compact`). */
+function hasCompactCall(provider: Provider): provider is Provider & ResponsesCompactPolicyOptions["provider"] {
+  return typeof (provider as { compact?: unknown }).compact === "function";
 }

@@ -21,7 +21,9 @@ type RecordedEvent = Exclude<ProviderEvent, { type: "error" }> | (Omit<Extract<P
 export function createDurableProvider(inner: Provider, context: DurableRunContext, options: { maxCallTokens: number; budgetWaitMs?: number }): Provider {
   let calls = 0;
   const stream = async function* (request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent> {
-    const callKey = `model-${calls++}`;
+    // A sub-agent's call (inside its `task` call's step) is numbered within that call.
+    const frame = context.scopes.current();
+    const callKey = frame ? `${frame.key}/model-${frame.next("model")}` : `model-${calls++}`;
     const recorded = await context.step(`model-call`, async (): Promise<RecordedCall> => {
       const attempt = await context.tables.countModelCall(context.runId, callKey);
       const budget = context.budget;
@@ -117,7 +119,12 @@ async function reserveWithBackpressure(budget: NonNullable<DurableRunContext["bu
 function budgetRefusal(scope: string, why: string): RecordedEvent {
   return {
     type: "error",
-    error: { code: "budget_exceeded", message: `The shared budget '${scope}' cannot cover another model call: ${why}. Raise the scope's limit (defineBudget), or submit the run with another scope.` },
+    error: { code: "budget_exceeded", message: sharedBudgetRefusal(scope, why) },
     partial: { content: [], stopReason: "error", rawStopReason: "budget_exceeded" } as never,
   };
+}
+
+/** A shared budget's refusal, in the library's words (the CLI's toCliMessage names its flags instead). */
+export function sharedBudgetRefusal(scope: string, why: string): string {
+  return `The shared budget '${scope}' cannot cover another model call: ${why}. Raise its limit (defineBudget("${scope}", <limitTokens>, <maxCallTokens>) on a durable client), or submit the run with another budgetScope.`;
 }

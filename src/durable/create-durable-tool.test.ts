@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { Tool, ToolContext } from "../types/index.js";
+import { ToolError } from "../types/tool-error.js";
+import { createAgent } from "../loop/create-agent.js";
+import { createTestClock, createTestIds } from "../loop/test-support.js";
+import { createScriptedProvider } from "../providers/scripted/index.js";
 import { createDurableTool } from "./create-durable-tool.js";
-import { createDurableClock, type DurableRunContext } from "./durable-run-context.js";
+import { createDurableCallScopes, createDurableClock, type DurableRunContext } from "./durable-run-context.js";
 
 describe("a durable tool call's step", () => {
   it("is named with the call's id (bounded), so parallel calls replayed in another order cannot swap their results", async () => {
@@ -14,11 +18,93 @@ describe("a durable tool call's step", () => {
       inStep: () => false,
       now: () => 0,
       clock: createDurableClock(0),
+      scopes: createDurableCallScopes(),
     } as unknown as DurableRunContext;
     const read: Tool<{ path: string }> = { name: "read", description: "Reads.", parameters: { type: "object", properties: {} }, risk: "read", execute: async (args) => `read ${args.path}` };
     const wrapped = createDurableTool(read, context, { next: (() => { let n = 0; return () => n++; })() });
     const call = (toolCallId: string, path: string) => wrapped.execute({ path }, { toolCallId } as ToolContext);
     expect(await Promise.all([call("call-a", "a.txt"), call(`call-${"b".repeat(200)}`, "b.txt")])).toEqual([{ content: "read a.txt" }, { content: "read b.txt" }]);
     expect(names).toEqual(["tool:read:call-a", `tool:read:call-${"b".repeat(59)}`]);
+  });
+
+  it("records a call the loop's tool timeout stopped as that timeout, not as what the call returned later, and replays it so", async () => {
+    const recorded = new Map<string, unknown>();
+    const contextReplaying = (replay: boolean) =>
+      ({
+        runId: "run-1",
+        executorId: "worker-1",
+        step: async <Result>(name: string, work: () => Promise<Result>) => {
+          if (replay) return recorded.get(name) as Result;
+          const result = await work();
+          recorded.set(name, result);
+          return result;
+        },
+        receive: async () => undefined,
+        inStep: () => false,
+        now: () => 0,
+        clock: createDurableClock(0),
+        scopes: createDurableCallScopes(),
+      }) as unknown as DurableRunContext;
+    let finished = 0;
+    // A tool that ignores its signal and succeeds after the loop gave up on it.
+    const slow: Tool<Record<string, never>> = {
+      name: "slow",
+      description: "Slow.",
+      parameters: { type: "object", properties: {} },
+      risk: "read",
+      execute: () => new Promise((resolve) => setTimeout(() => resolve((finished++, "done at last")), 150)),
+    };
+    const sequence = () => ({ next: (() => { let n = 0; return () => n++; })() });
+    const controller = new AbortController();
+    // What the loop's runWithTimeout does when the tool's timeout passes.
+    const timer = setTimeout(() => controller.abort(new ToolError("timeout", "'slow' did not finish within 20 ms and was stopped. Try a smaller request.")), 20);
+    const live = createDurableTool(slow, contextReplaying(false), sequence()).execute({}, { toolCallId: "call-1", signal: controller.signal } as ToolContext);
+    await expect(live).rejects.toMatchObject({ kind: "timeout", message: expect.stringContaining("did not finish within 20 ms") });
+    clearTimeout(timer);
+    expect(recorded.get("tool:slow:call-1")).toMatchObject({ kind: "threw", toolErrorKind: "timeout" });
+    expect(finished).toBe(0);
+    // Executed again after a crash: the recorded step gives the timeout the run saw.
+    const replayed = createDurableTool(slow, contextReplaying(true), sequence()).execute({}, { toolCallId: "call-1", signal: new AbortController().signal } as ToolContext);
+    await expect(replayed).rejects.toMatchObject({ kind: "timeout", message: expect.stringContaining("did not finish within 20 ms") });
+  });
+
+  it("gives the model the same timeout in a run the loop timed out and in its replay after a crash", async () => {
+    const recorded = new Map<string, unknown>();
+    const runOnce = async (replay: boolean) => {
+      const context = {
+        runId: "run-1",
+        executorId: "worker-1",
+        step: async <Result>(name: string, work: () => Promise<Result>) => {
+          if (replay && recorded.has(name)) return recorded.get(name) as Result;
+          const result = await work();
+          recorded.set(name, result);
+          return result;
+        },
+        receive: async () => undefined,
+        inStep: () => false,
+        now: () => 0,
+        clock: createDurableClock(0),
+        scopes: createDurableCallScopes(),
+      } as unknown as DurableRunContext;
+      const slow: Tool<Record<string, never>> = {
+        name: "slow",
+        description: "Slow.",
+        parameters: { type: "object", properties: {} },
+        risk: "read",
+        timeoutMs: 30,
+        execute: () => new Promise((resolve) => setTimeout(() => resolve("done at last"), 300)),
+      };
+      const provider = createScriptedProvider({ turns: [{ toolCalls: [{ id: "call-1", name: "slow", arguments: {} }] }, { text: "It timed out." }] });
+      const sequence = { next: (() => { let n = 0; return () => n++; })() };
+      const agent = createAgent({ provider, system: "s", tools: [slow], runtime: { clock: createTestClock(), createId: createTestIds(), wrapTool: (tool) => createDurableTool(tool, context, sequence) } });
+      await agent.run("Go.").result();
+      return JSON.stringify(agent.messages.find((message) => message.role === "tool"));
+    };
+    const live = await runOnce(false);
+    expect(live).toContain("did not finish within 30 ms");
+    // The crash comes once the call's step is recorded (without the fix, only when the tool returned at last).
+    for (let waits = 0; waits < 50 && !recorded.has("tool:slow:call-1"); waits++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(recorded.has("tool:slow:call-1")).toBe(true);
+    expect(await runOnce(true)).toBe(live);
   });
 });

@@ -13,8 +13,8 @@ type StepOutcome =
  * A tool as a run's tool calls are made on a worker: each call is one DBOS step (replayed after a
  * crash). A call that changes the world (risk write, exec or send) and is not declared idempotent is
  * recorded as started before it runs; if a crash leaves it started but unfinished, it is never run
- * again silently: the run pauses as `needs_confirmation` until a person answers (`ctxkit runs
- * resume <id> --rerun | --skip`).
+ * again silently: the run pauses as `needs_confirmation` until a person answers (DurableClient's
+ * `resume(id, "rerun" | "skip")`; at the CLI `ctxkit runs resume <id> --approve | --decline`).
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type
 export function createDurableTool(tool: Tool<any>, context: DurableRunContext, sequence: { next(): number }): Tool<any> {
@@ -23,7 +23,10 @@ export function createDurableTool(tool: Tool<any>, context: DurableRunContext, s
   return {
     ...tool,
     async execute(args, toolContext) {
-      const callKey = `tool-${sequence.next()}-${toolContext.toolCallId}`;
+      // A call made inside another call's step (a sub-agent's tool, if its tools are wrapped) is numbered within that call.
+      const frame = context.scopes.current();
+      const ownKey = `tool-${frame ? frame.next("tool") : sequence.next()}-${toolContext.toolCallId}`;
+      const callKey = frame ? `${frame.key}/${ownKey}` : ownKey;
       const attempt = (confirmed: boolean) =>
         // The call's id is in the step's name: DBOS compares a replayed step's name with the recorded
         // one, so calls run in parallel that start in another order after a crash fail the run
@@ -35,7 +38,8 @@ export function createDurableTool(tool: Tool<any>, context: DurableRunContext, s
           }
           let outcome: StepOutcome;
           try {
-            const result = await tool.execute(args, toolContext);
+            // Inside the call's scope: a sub-agent it runs keys its model calls under this call.
+            const result = await stoppedByLoop(context.scopes.within(ownKey, async () => tool.execute(args, toolContext)), toolContext.signal);
             outcome = { kind: "done", output: typeof result === "string" ? { content: result } : result, at: 0 };
           } catch (error) {
             // Recorded, and thrown again outside the step: the loop words the failure as in one process.
@@ -61,6 +65,25 @@ export function createDurableTool(tool: Tool<any>, context: DurableRunContext, s
       };
     },
   };
+}
+
+/**
+ * The call's result, unless the loop stopped it first (its tool timeout aborts the call's signal with
+ * a ToolError saying so): then that error, at once. The loop has answered the model with it and does
+ * not wait for the call; the step records it too, so a replay gives what the run saw, not whatever
+ * the call returned later (a success, for a tool that ignores its signal).
+ */
+function stoppedByLoop<Result>(execution: Promise<Result>, signal: AbortSignal | undefined): Promise<Result> {
+  if (!signal) return execution;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      if (signal.reason instanceof ToolError) reject(signal.reason);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return Promise.race([execution, stopped]).finally(() => signal.removeEventListener("abort", onAbort!));
 }
 
 function resultOf(outcome: Exclude<StepOutcome, { kind: "interrupted" }>): ToolOutput {

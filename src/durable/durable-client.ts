@@ -74,7 +74,7 @@ export async function openDurableClient(connectionString: string): Promise<Durab
     async resume(id, decision) {
       const run = await tables.getRun(id);
       if (run.status === "needs_confirmation") {
-        if (decision === undefined) throw new SessionError("session_write_refused", `Run ${id} is paused on a ${run.pausedCall?.tool ?? "tool"} call that needs a person's answer; say whether to run it (--approve) or not (--decline).`);
+        if (decision === undefined) throw new SessionError("session_write_refused", `Run ${id} is paused on a ${run.pausedCall?.tool ?? "tool"} call that needs a person's answer; pass resume a decision: "rerun" runs it, "skip" tells the model it was not run.`);
         await dbos.send(id, decision, "confirmation");
         if (run.pausedCall) await tables.markResumed(id, run.pausedCall.callKey);
       } else if (run.status === "cancelled") {

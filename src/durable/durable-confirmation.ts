@@ -32,7 +32,7 @@ export function createDurableConfirmations(context: DurableRunContext) {
   let questions = 0;
   return {
     async confirmToolCall(call: ToolCallInfo): Promise<ToolCallDecision> {
-      if (context.inStep()) return { approved: false, reason: "A sub-agent's call cannot wait for a person in a durable run; approve such calls ahead (--yes, allow entries)." };
+      if (context.inStep()) return { approved: false, reason: "A sub-agent's call cannot wait for a person in a durable run; approve such calls ahead in the run's settings (`yes`, or `allow` entries)." };
       const reasons = call.guard?.reasons ?? call.asked?.reasons ?? [];
       const decision = await askPerson(context, { tool: call.name, callKey: `confirm-${questions++}`, reason: "confirmation", arguments: call.argumentsText.slice(0, 2_000), ...(reasons.length > 0 ? { why: reasons.join("; ").slice(0, 1_000) } : {}) });
       if (decision === "rerun") return { approved: true, ...(call.guard ? { argumentsHash: call.guard.argumentsHash } : {}) };

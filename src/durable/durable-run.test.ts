@@ -76,7 +76,7 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     const paused = await client.wait(submitted.id, 30_000);
     expect(paused).toMatchObject({ status: "needs_confirmation", pausedCall: { tool: "record", callKey: "tool-0-call-0" } });
     expect(await sideEffects("paused")).toEqual([]);
-    await expect(client.resume(submitted.id)).rejects.toMatchObject({ message: expect.stringContaining("--approve") });
+    await expect(client.resume(submitted.id)).rejects.toMatchObject({ code: "session_write_refused", message: expect.stringContaining('pass resume a decision: "rerun" runs it, "skip"') });
     await client.resume(submitted.id, "skip");
     const done = await client.wait(submitted.id, 30_000);
     expect(done.status).toBe("completed");

@@ -5,7 +5,7 @@ import type { AgentTracing } from "../tracing/agent-tracing.js";
 import { ConfigError } from "../types/index.js";
 import { createDurableConfirmations } from "./durable-confirmation.js";
 import type { DurableAgentBuilder } from "./durable-agent-builder.js";
-import { createDurableClock, type DurableRunContext } from "./durable-run-context.js";
+import { createDurableCallScopes, createDurableClock, type DurableRunContext } from "./durable-run-context.js";
 import type { DurableRunResult, DurableRunStatus } from "./durable-run-record.js";
 import type { DurableTables } from "./durable-tables.js";
 import type { SharedBudget } from "./shared-budget.js";
@@ -81,6 +81,7 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
     now: dependencies.now,
     clock,
     tables,
+    scopes: createDurableCallScopes(),
     ...(record.budgetScope ? { budget: { shared: dependencies.budget, scope: record.budgetScope, thresholds: defaultBudgetThresholds, crossings: [] } } : {}),
   };
   const budget = context.budget;

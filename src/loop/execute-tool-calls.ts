@@ -215,8 +215,11 @@ async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: Tool
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<ToolOutput>((resolve) => {
     timer = setTimeout(() => {
-      controller.abort(new Error("timeout"));
-      resolve(failure("timeout", `'${call.name}' did not finish within ${timeoutMs} ms and was stopped. Try a smaller request.`));
+      // The reason says what the loop answered: a wrapper still running the call (a durable step)
+      // records the timeout, not what the call returns later.
+      const stopped = new ToolError("timeout", `'${call.name}' did not finish within ${timeoutMs} ms and was stopped. Try a smaller request.`);
+      controller.abort(stopped);
+      resolve(failure(stopped.kind, stopped.message));
     }, timeoutMs);
   });
   let stop: (() => void) | undefined;

@@ -9,6 +9,8 @@ export interface McpListedTool {
   inputSchema: Record<string, unknown>;
   /** The server's `readOnlyHint` annotation (a hint, not a guarantee). */
   readOnly?: boolean;
+  /** The server's `idempotentHint` annotation: calling twice does what calling once does (a hint too). */
+  idempotent?: boolean;
 }
 
 /** One live connection to one MCP server. */
@@ -97,7 +99,7 @@ export async function connectMcpServer(name: string, config: McpServerConfig, op
         const result = await client.listTools(cursor ? { cursor } : {}, { timeout: options.startTimeoutMs });
         for (const tool of result.tools) {
           if (tools.length >= options.maxTools) return tools;
-          tools.push({ name: tool.name, ...(tool.description ? { description: tool.description } : {}), inputSchema: tool.inputSchema as Record<string, unknown>, ...(tool.annotations?.readOnlyHint === true ? { readOnly: true } : {}) });
+          tools.push({ name: tool.name, ...(tool.description ? { description: tool.description } : {}), inputSchema: tool.inputSchema as Record<string, unknown>, ...(tool.annotations?.readOnlyHint === true ? { readOnly: true } : {}), ...(tool.annotations?.idempotentHint === true ? { idempotent: true } : {}) });
         }
         cursor = result.nextCursor;
         if (!cursor) break;

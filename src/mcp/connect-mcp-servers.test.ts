@@ -43,6 +43,18 @@ describe("connectMcpServers with @modelcontextprotocol/server-everything", () =>
     expect(connections.servers).toEqual([{ name: "everything", tools: connections.tools.length }]);
   });
 
+  it("marks the tools the server annotates idempotentHint as idempotent (a durable run re-runs them after a crash), unless the server is untrusted", async () => {
+    expect(find("mcp__everything__echo")!.idempotent).toBe(true);
+    // toggle-simulated-logging says idempotentHint: false.
+    expect(find("mcp__everything__toggle-simulated-logging")!.idempotent).toBeUndefined();
+    const untrusted = await connectMcpServers({ everything: { ...everythingServer(), trust: "untrusted" } }, { callTimeoutMs: 20_000, defer: "never" });
+    try {
+      expect(untrusted.tools.find((tool) => tool.name === "mcp__everything__echo")!.idempotent).toBeUndefined();
+    } finally {
+      await untrusted.close();
+    }
+  }, slow.timeout);
+
   it("calls echo and get-sum and returns their text", async () => {
     expect(await call(find("mcp__everything__echo"), { message: "hello" })).toEqual({ content: "Echo: hello" });
     expect((await call(find("mcp__everything__get-sum"), { a: 2, b: 40 })).content).toContain("42");

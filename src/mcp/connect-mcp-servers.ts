@@ -117,6 +117,8 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
       definition: draft.definition,
       // A workspace's server says what it likes about itself: its read-only hint does not spare a question.
       readOnly: draft.listed.readOnly === true && !untrusted.has(draft.connection.name),
+      // Nor does its idempotent hint spare a pause after a crash in a durable run.
+      idempotent: draft.listed.idempotent === true && !untrusted.has(draft.connection.name),
       callTimeoutMs: options.callTimeoutMs ?? 120_000,
       maxResultCharacters: options.maxResultCharacters ?? defaultMaxResultCharacters,
       confirm: options.confirm ?? "unless-read-only",

@@ -12,6 +12,8 @@ export interface McpToolOptions {
   serverToolName: string;
   definition: ToolDefinition;
   readOnly: boolean;
+  /** The server says a repeated call does no more than the first (a durable run re-runs it after a crash). */
+  idempotent?: boolean;
   callTimeoutMs: number;
   maxResultCharacters: number;
   confirm: McpConfirmation;
@@ -40,6 +42,7 @@ export function createMcpTool(options: McpToolOptions): Tool {
     source: "external",
     risk: options.readOnly ? "read" : "send",
     parallelSafe: options.readOnly,
+    ...(options.idempotent ? { idempotent: true } : {}),
     timeoutMs: options.callTimeoutMs,
     requiresConfirmation: options.confirm === "always" || (options.confirm === "unless-read-only" && !options.readOnly),
     ...(options.deferred ? { deferred: true } : {}),

@@ -161,8 +161,13 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
           io.stdout.write(`${formatChatUsage(callUsages, subAgentRuns, config.model)}\n${cache}\n`);
         }
         else if (command === "/compact") {
-          if (configured.provider.compactsOnRequest !== true) {
-            io.stdout.write("/compact asks the server to compact, which needs --provider anthropic (compact_20260112). ctxkit's own compression compacts near the window by itself.\n");
+          if (configured.requestServerCompaction) {
+            // The library's call (ConfiguredAgent.requestServerCompaction): /responses/compact before the next model call.
+            configured.requestServerCompaction();
+            const ignored = text.slice(command.length).trim() === "" ? "" : "; /responses/compact takes no instructions, so yours are not sent";
+            io.stdout.write(style.dim(`(your next message's first call is preceded by /responses/compact: the server's compacted window replaces the conversation${ignored})\n`));
+          } else if (configured.provider.compactsOnRequest !== true) {
+            io.stdout.write("/compact asks the server to compact, which needs --provider anthropic (compact_20260112) or openai-responses (/responses/compact). ctxkit's own compression compacts near the window by itself.\n");
           } else {
             // Sent with the next message: a request must end with a user turn, and the answer then comes from the summary.
             const instructions = text.slice(command.length).trim();

@@ -22,7 +22,9 @@ Commands:
   /usage     tokens so far, the cached share, and the cost (sub-agents' on their own line);
              the prompt cache's lifetime and key, why each cache miss happened and what it re-billed
   /compact   [instructions] --provider anthropic: your next message asks the server to
-             compact the conversation first (compact_20260112; from 50,000 prompt tokens)
+             compact the conversation first (compact_20260112; from 50,000 prompt tokens);
+             --provider openai-responses: /responses/compact compacts it before your next
+             message's first call (it takes no instructions)
   /effort    [level] show or set the reasoning effort (--provider openai-responses)
   /session   the session id and file (resume with --session <id> or --continue)
   /exit      leave

@@ -1,19 +1,14 @@
 import { escapeForTerminal } from "../../context/escape-for-terminal.js";
 import type { DurableRunRecord } from "../../durable/durable-run-record.js";
+import { toCliMessage } from "../cli-error-message.js";
 
 /** One line per run for a person: id, status, attempts, and the answer or the reason it stopped. */
 export function describeRun(run: DurableRunRecord): string {
   const attempts = run.attempts > 1 ? `, ${run.attempts} attempts` : "";
   const repeats = run.result?.repeatedModelCalls ? `, ${run.result.repeatedModelCalls} model calls repeated` : "";
   const paused = run.pausedCall ? ` — waiting: ${pausedWhy(run.pausedCall)}; ctxkit runs resume ${run.id} --approve | --decline` : "";
-  const outcome = run.result?.error ? ` — ${run.result.error.message}${cliAdvice(run)}` : run.result?.finalText ? ` — ${run.result.finalText.replace(/\s+/g, " ").slice(0, 100)}` : "";
+  const outcome = run.result?.error ? ` — ${toCliMessage(run.result.error)}` : run.result?.finalText ? ` — ${run.result.finalText.replace(/\s+/g, " ").slice(0, 100)}` : "";
   return escapeForTerminal(`${run.id}  ${run.status}${attempts}${repeats}  session ${run.sessionId}  ${run.task.replace(/\s+/g, " ").slice(0, 60)}${paused}${outcome}`);
-}
-
-/** The CLI's way to do what a library error advises (the library's message names no flag). */
-function cliAdvice(run: DurableRunRecord): string {
-  if (run.result?.error?.code === "budget_exceeded" && run.budgetScope) return ` (with the CLI: ctxkit submit --budget-scope ${run.budgetScope} --budget-tokens <n> sets a higher limit)`;
-  return "";
 }
 
 function pausedWhy(paused: NonNullable<DurableRunRecord["pausedCall"]>): string {

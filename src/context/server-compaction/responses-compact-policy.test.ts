@@ -6,20 +6,7 @@ import { startLoopbackServer, type LoopbackServer, type RecordedRequest, type Sc
 import { buildUsageLedger } from "../../session/usage-ledger.js";
 import { createOpenAIResponses } from "../../providers/openai-responses/index.js";
 import { createResponsesCompactPolicy } from "./responses-compact-policy.js";
-
-// The compacted response object exactly as OpenAI's API reference shows it ("Compact a response",
-// https://platform.openai.com/docs/api-reference/responses/compact): a `response.compaction` whose
-// output keeps the user message and adds an opaque `compaction` item.
-const documentedCompaction = JSON.stringify({
-  id: "resp_001",
-  object: "response.compaction",
-  created_at: 1764967971,
-  output: [
-    { id: "msg_000", type: "message", status: "completed", content: [{ type: "input_text", text: "Create a simple landing page for a dog petting cafe." }], role: "user" },
-    { id: "cmp_001", type: "compaction", encrypted_content: "gAAAAABpM0Yj-...=" },
-  ],
-  usage: { input_tokens: 139, input_tokens_details: { cached_tokens: 0 }, output_tokens: 438, output_tokens_details: { reasoning_tokens: 64 }, total_tokens: 577 },
-});
+import { documentedCompaction } from "../../providers/openai-responses/test-support/documented-compaction.js";
 
 /** A text answer in the Responses streaming format (one SSE event per line, as the API sends them). */
 function answer(id: string, text: string, inputTokens: number): ScriptedHttpResponse {

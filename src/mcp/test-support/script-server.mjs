@@ -3,7 +3,8 @@
 // on purpose: `node script-server.mjs <mode>`. Modes: well (normal), exit-at-start (dies before the
 // handshake), garbage (writes non-JSON lines to stdout). Tools: echo, die (exits mid-call), hang (never
 // answers), malformed (a result that is not a CallToolResult), huge (a 2 MB text), add_tool / remove_tool
-// (change the tool list and send notifications/tools/list_changed), pid (its process id).
+// (change the tool list and send notifications/tools/list_changed), pid (its process id), put (a change that
+// declares itself idempotent).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -24,6 +25,7 @@ const tools = new Map([
   ["add_tool", { description: "Adds the tool 'late' and announces the change.", inputSchema: object() }],
   ["remove_tool", { description: "Removes the tool 'echo' and announces the change.", inputSchema: object() }],
   ["pid", { description: "Tells the server's process id.", inputSchema: object() }],
+  ["put", { description: "Sets the value (a change, but setting it twice is setting it once).", inputSchema: object({ value: { type: "string" } }, ["value"]), annotations: { readOnlyHint: false, idempotentHint: true } }],
 ]);
 
 const server = new Server({ name: "script-server", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
@@ -53,6 +55,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
       return text("removed");
     case "pid":
       return text(String(process.pid));
+    case "put":
+      return text(`put: ${request.params.arguments?.value}`);
     case "late":
       return text(`late: ${request.params.arguments?.n}`);
     default:

@@ -1,0 +1,46 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { collectRunEvents } from "../loop/test-support/collect-run-events.js";
+import { documentedCompaction } from "../providers/openai-responses/test-support/documented-compaction.js";
+import { recordedResponsesAnswer } from "../providers/openai-responses/test-support/recorded-answer.js";
+import { startLoopbackServer, type LoopbackServer } from "../testing/loopback-server.js";
+import { createAgentFromConfig } from "./create-agent-from-config.js";
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe("createAgentFromConfig's server compaction on request", () => {
+  it("offers requestServerCompaction with provider openai-responses: /responses/compact runs before the next model call", async () => {
+    server = await startLoopbackServer((request) => (request.path === "/responses/compact" ? { headers: { "content-type": "application/json" }, body: documentedCompaction } : recordedResponsesAnswer(300)));
+    const workspace = await mkdtemp(join(tmpdir(), "ctxkit-config-compact-"));
+    const configured = await createAgentFromConfig({ workspace, settings: { provider: "openai-responses", model: "gpt-5.1-codex-max", apiKey: "k", baseURL: server.url, statusBar: "off" } });
+    try {
+      await collectRunEvents(configured.agent, "Create a simple landing page for a dog petting cafe.");
+      expect(server.requests.map((request) => request.path)).toEqual(["/responses"]);
+      configured.requestServerCompaction!();
+      const events = await collectRunEvents(configured.agent, "Add a menu.");
+      expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
+      expect(server.requests.map((request) => request.path)).toEqual(["/responses", "/responses/compact", "/responses"]);
+      // Only when asked: the call after is not compacted again.
+      await collectRunEvents(configured.agent, "And a footer.");
+      expect(server.requests.map((request) => request.path)).toEqual(["/responses", "/responses/compact", "/responses", "/responses"]);
+    } finally {
+      await configured.close();
+    }
+  });
+
+  it("does not offer it for a provider without a compaction call of its own", async () => {
+    const workspace = await mkdtemp(join(tmpdir(), "ctxkit-config-compact-"));
+    const configured = await createAgentFromConfig({ workspace, settings: { provider: "openai-compatible", model: "m", apiKey: "k", baseURL: "http://127.0.0.1:9/v1", statusBar: "off" } });
+    try {
+      expect(configured.requestServerCompaction).toBeUndefined();
+    } finally {
+      await configured.close();
+    }
+  });
+});

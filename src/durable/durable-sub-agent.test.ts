@@ -1,0 +1,119 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTaskTool } from "../agents/create-task-tool.js";
+import type { Provider } from "../providers/provider.js";
+import { createScriptedProvider } from "../providers/scripted/index.js";
+import { createPostgresSessionStore } from "../session/create-postgres-session-store.js";
+import { createFreshDatabase } from "../session/postgres/test-support/fresh-database.js";
+import { testDatabase } from "../session/postgres/test-support/test-database.js";
+import type { ModelRequest, Tool } from "../types/index.js";
+import { assembleDurableParts, type DurableAgentBuilder } from "./durable-agent-builder.js";
+import { openDurableClient, type DurableClient } from "./durable-client.js";
+import { startDurableWorker, type DurableWorker } from "./start-durable-worker.js";
+
+const database = await testDatabase();
+
+/**
+ * A parent that starts a sub-agent (which records step 1), records step 2 itself, then answers. Its
+ * answer hangs once: the call in flight when the test stops the worker, as a crash would leave it.
+ */
+function parentWithSubAgent(url: string, hang: { once: boolean; reached: () => void }): DurableAgentBuilder {
+  return async (input, assembly) => {
+    const pool = new pg.Pool({ connectionString: url, max: 2, allowExitOnIdle: true });
+    const record: Tool<{ step: number }> = {
+      name: "record",
+      description: "Records that a step was done.",
+      parameters: { type: "object", properties: { step: { type: "integer" } }, required: ["step"] },
+      risk: "write",
+      async execute(args) {
+        await pool.query("INSERT INTO test_side_effects (run_key, step) VALUES ($1, $2)", [String(input.runKey), args.step]);
+        return `step ${args.step} recorded`;
+      },
+    };
+    const done = (request: ModelRequest) => request.messages.filter((message) => message.role === "tool").length;
+    const scripted = createScriptedProvider({
+      turns: (request) => {
+        const isParent = request.tools.some((tool) => tool.name === "task");
+        if (!isParent) return done(request) === 0 ? { toolCalls: [{ id: "call-0", name: "record", arguments: { step: 1 } }] } : { text: "Step 1 recorded." };
+        const turn = done(request);
+        if (turn === 0) return { toolCalls: [{ id: "call-0", name: "task", arguments: { agent: "helper", description: "record step 1", prompt: "Record step 1." } }] };
+        if (turn === 1) return { toolCalls: [{ id: "call-1", name: "record", arguments: { step: 2 } }] };
+        return { text: "Steps 1 and 2 recorded." };
+      },
+    });
+    const provider: Provider = {
+      specificationVersion: scripted.specificationVersion,
+      name: scripted.name,
+      model: scripted.model,
+      serialize: (request) => scripted.serialize(request),
+      async *stream(request, signal) {
+        if (done(request) === 2 && request.tools.some((tool) => tool.name === "task") && hang.once) {
+          hang.once = false;
+          hang.reached();
+          await new Promise(() => undefined);
+        }
+        yield* scripted.stream(request, signal);
+      },
+    };
+    const wrapped = assembly.wrapProvider(provider, 1_000);
+    const task = createTaskTool({ agents: [{ name: "helper", description: "Records steps.", system: "You record steps.", tools: [record] }], provider: wrapped, sessionStore: assembly.sessionStore });
+    return assembleDurableParts({ provider: wrapped, tools: [record, task], system: "You record steps, some through a helper.", maxCallTokens: 1_000 }, { ...assembly, wrapProvider: (given) => given });
+  };
+}
+
+describe.skipIf(database.skip !== undefined)(`a durable run with a sub-agent${database.skip ? ` (skipped: ${database.skip})` : ""}`, () => {
+  let url: string;
+  let client: DurableClient;
+  let admin: pg.Client;
+  let worker: DurableWorker | undefined;
+
+  beforeAll(async () => {
+    url = await createFreshDatabase(database.url!, "durable_sub_agent");
+    admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query("CREATE TABLE test_side_effects (run_key text NOT NULL, step integer NOT NULL)");
+    client = await openDurableClient(url);
+  }, 60_000);
+  afterAll(async () => {
+    await worker?.stop();
+    await client?.close();
+    await admin?.end();
+  }, 60_000);
+
+  it("keys the sub-agent's model calls under its task call, and replays the run after a crash with each side effect once", async () => {
+    let reached!: () => void;
+    const hangReached = new Promise<void>((resolve) => (reached = resolve));
+    const builders = { parent: parentWithSubAgent(url, { once: true, reached }) };
+    worker = await startDurableWorker({ connectionString: url, executorId: "worker-crashed", concurrency: 1, builders });
+    const submitted = await client.submit({ task: "Record steps 1 and 2.", agent: { kind: "parent", input: { runKey: "sub" } } });
+    await hangReached;
+    // The crash: the worker goes away with the parent's last model call in flight (its workflow is
+    // never finished in this process); another worker's watchdog recovers the run.
+    await worker.stop();
+    // A dead process's connections go with it, and the session's lock with them: this one's hung call still holds its session's.
+    await admin.query("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND pid <> pg_backend_pid()");
+    worker = await startDurableWorker({ connectionString: url, executorId: "worker-recovering", concurrency: 1, staleAfterMs: 1_000, builders });
+    const done = await client.wait(submitted.id, 60_000);
+    expect(done.result?.error).toBeUndefined();
+    expect(done).toMatchObject({ status: "completed", attempts: 2, result: { finalText: "Steps 1 and 2 recorded.", repeatedModelCalls: 1 } });
+    // Each side effect once: the task step (with the sub-agent's call) and the parent's call were replayed, not run again.
+    expect((await admin.query<{ step: number }>("SELECT step FROM test_side_effects WHERE run_key = 'sub' ORDER BY step")).rows.map((row) => row.step)).toEqual([1, 2]);
+    // The parent's calls are model-0..2 whether the task step ran or was replayed; the sub-agent's are its task call's own.
+    const calls = (await admin.query<{ call_key: string; attempts: number }>("SELECT call_key, attempts FROM ctxkit_model_calls WHERE run_id = $1 ORDER BY call_key", [submitted.id])).rows;
+    expect(calls).toEqual([
+      { call_key: "model-0", attempts: 1 },
+      { call_key: "model-1", attempts: 1 },
+      { call_key: "model-2", attempts: 2 },
+      { call_key: "tool-0-call-0/model-0", attempts: 1 },
+      { call_key: "tool-0-call-0/model-1", attempts: 1 },
+    ]);
+    const sessions = await createPostgresSessionStore({ connectionString: url });
+    try {
+      const session = await sessions.load(done.sessionId);
+      expect(session.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "tool", "assistant"]);
+      expect(session.warnings).toEqual([]);
+    } finally {
+      await sessions.close();
+    }
+  }, 120_000);
+});
