@@ -2,7 +2,7 @@ import type { CliIo } from "../cli-io.js";
 import { parseCommandLine, parsePositiveInteger } from "../cli-options.js";
 import { requireDatabaseUrl } from "../durable/require-database-url.js";
 import { startTracingOrSay, stopTracingAndSay } from "../start-tracing-or-say.js";
-import { escapeForTerminal } from "../../context/escape-for-terminal.js";
+import { runWarningLine } from "../durable/run-warning-line.js";
 
 export const workerHelp = `Usage: ctxkit worker --database-url <url> [--concurrency N] [--stale-after <s>]
 
@@ -51,7 +51,8 @@ export async function workerCommand(args: string[], io: CliIo): Promise<number> 
     ...(otel ? { tracing: otel.tracing } : {}),
     // A run's warnings (a shared budget passing 80 %, say) as `ctxkit run` shows them, with the run they belong to.
     onRunEvent: (runId, event) => {
-      if (event.type === "warning") io.stderr.write(escapeForTerminal(`ctxkit worker: run ${runId}: ${event.message}`) + "\n");
+      const line = runWarningLine(runId, event);
+      if (line) io.stderr.write(line);
     },
     onLog: (level, message) => {
       if (level !== "info" || /recovered/.test(message)) io.stderr.write(`ctxkit worker: ${message}\n`);
