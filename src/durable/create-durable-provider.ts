@@ -47,7 +47,11 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
       // Round-tripped through JSON here, so a live call returns exactly what a replay will.
       return JSON.parse(JSON.stringify({ events, at: context.now() })) as { events: RecordedEvent[]; at: number };
     });
-    context.clock.advance(recorded.at);
+    // A sub-agent's call does not move the run's clock: it runs inside its `task` call's step, which a
+    // replay returns without running the sub-agent, and it may still be running after the loop's
+    // timeout stopped that call (the run's clock then moved while the parent went on). The `task`
+    // step's own time moves the clock when the call returns.
+    if (!frame) context.clock.advance(recorded.at);
     for (const event of recorded.events) {
       yield event.type === "error" ? ({ ...event, error: new CtxkitError(event.error.code as never, event.error.message) } as ProviderEvent) : (event as ProviderEvent);
     }
