@@ -2,6 +2,7 @@ import type { Provider, ProviderEvent } from "../providers/provider.js";
 import { CtxkitError, type ModelRequest } from "../types/index.js";
 import type { DurableRunContext } from "./durable-run-context.js";
 import { getTokenCounter } from "../tokens/get-token-counter.js";
+import type { ResponsesCompaction } from "../providers/openai-responses/compact-responses.js";
 
 type RecordedEvent = Exclude<ProviderEvent, { type: "error" }> | (Omit<Extract<ProviderEvent, { type: "error" }>, "error"> & { error: { code: string; message: string } });
 
@@ -64,7 +65,34 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
     serialize: (request) => inner.serialize(request),
   };
   if (inner.promptTokens) wrapped.promptTokens = (request) => inner.promptTokens!(request);
+  const compact = compactCallOf(inner);
+  if (compact) {
+    // The Responses API's /responses/compact (the compaction policy's call, on request): one step too,
+    // so a replay gets the same window (its items are encrypted, another pass would differ) and the
+    // session is written again byte for byte. Nothing is reserved from a shared budget for it: the
+    // provider reports what it billed with the next call's usage, which that call's step settles.
+    let compactions = 0;
+    (wrapped as Provider & { compact: CompactCall }).compact = async (request, signal) => {
+      const frame = context.scopes.current();
+      const callKey = frame ? `${frame.key}/compact-${frame.next("compact")}` : `compact-${compactions++}`;
+      const recorded = await context.step("model-compact", async () => {
+        await context.tables.countModelCall(context.runId, callKey);
+        const compaction = await compact(request, signal);
+        return JSON.parse(JSON.stringify({ compaction, at: context.now() })) as { compaction: ResponsesCompaction; at: number };
+      });
+      if (!frame) context.clock.advance(recorded.at);
+      return recorded.compaction;
+    };
+  }
   return wrapped;
+}
+
+type CompactCall = (request: ModelRequest, signal?: AbortSignal) => Promise<ResponsesCompaction>;
+
+/** The provider's on-demand compaction call (`createOpenAIResponses`'s `compact`), bound to it, if it has one. */
+function compactCallOf(provider: Provider): CompactCall | undefined {
+  const compact = (provider as { compact?: unknown }).compact;
+  return typeof compact === "function" ? (compact as CompactCall).bind(provider) : undefined;
 }
 
 /** How long a call waits for the calls in flight to release a shared budget before it is refused (5 minutes). */

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import type { Provider } from "../providers/provider.js";
+import { createScriptedProvider } from "../providers/scripted/index.js";
+import type { ResponsesCompaction } from "../providers/openai-responses/compact-responses.js";
+import type { ModelRequest } from "../types/index.js";
+import { createDurableProvider } from "./create-durable-provider.js";
+import { createDurableCallScopes, createDurableClock, type DurableRunContext } from "./durable-run-context.js";
+
+type Compacting = Provider & { compact(request: ModelRequest, signal?: AbortSignal): Promise<ResponsesCompaction> };
+
+describe("a durable run's provider with a compaction call (/responses/compact)", () => {
+  it("makes each pass one step: the run's clock moves to its time, and a replay gets the recorded window without a second pass", async () => {
+    const recorded = new Map<string, unknown>();
+    const counted: string[] = [];
+    const contextOf = (replay: boolean) => {
+      let steps = 0;
+      return {
+        runId: "run-1",
+        executorId: "worker-1",
+        async step<Result>(name: string, work: () => Promise<Result>): Promise<Result> {
+          const key = `${steps++}:${name}`;
+          if (replay && recorded.has(key)) return structuredClone(recorded.get(key)) as Result;
+          const result = await work();
+          recorded.set(key, structuredClone(result));
+          return result;
+        },
+        receive: async () => undefined,
+        inStep: () => false,
+        now: () => 5_000,
+        clock: createDurableClock(1_000),
+        tables: { countModelCall: async (_runId: string, key: string) => void counted.push(key) },
+        scopes: createDurableCallScopes(),
+      } as unknown as DurableRunContext;
+    };
+    let passes = 0;
+    const inner: Compacting = {
+      ...createScriptedProvider({ turns: [{ text: "ok" }] }),
+      // Each pass's encrypted item differs, as the server's do.
+      compact: async () => ({ items: [JSON.stringify({ type: "compaction", encrypted_content: `pass-${++passes}` })], usage: { inputTokens: 900, outputTokens: 40 } as ResponsesCompaction["usage"] }),
+    };
+    const request: ModelRequest = { system: { blocks: [] }, tools: [], messages: [], cacheBreakpoints: [], settings: {} } as unknown as ModelRequest;
+
+    const live = contextOf(false);
+    const liveProvider = createDurableProvider(inner, live, { maxCallTokens: 10_000 }) as Compacting;
+    expect(typeof liveProvider.compact).toBe("function");
+    const first = await liveProvider.compact(request);
+    expect(first.items).toEqual(['{"type":"compaction","encrypted_content":"pass-1"}']);
+    expect(live.clock.now().getTime()).toBe(5_000);
+    expect(counted).toEqual(["compact-0"]);
+
+    const replay = contextOf(true);
+    const replayed = await (createDurableProvider(inner, replay, { maxCallTokens: 10_000 }) as Compacting).compact(request);
+    expect(replayed).toEqual(first);
+    expect(passes).toBe(1);
+    expect(replay.clock.now().getTime()).toBe(5_000);
+  });
+
+  it("offers no compaction call for a provider without one", () => {
+    const context = { scopes: createDurableCallScopes(), clock: createDurableClock(0) } as unknown as DurableRunContext;
+    expect("compact" in createDurableProvider(createScriptedProvider({ turns: [] }), context, { maxCallTokens: 1 })).toBe(false);
+  });
+});
