@@ -20,7 +20,10 @@ export interface DurableAssembly {
   createId: () => string;
   /** Each model call one step (and a shared budget's reservation); `maxCallTokens` is what a call may use at most. */
   wrapProvider(provider: Provider, maxCallTokens: number): Provider;
-  /** Each tool call one step; a non-idempotent one is recorded as started before it runs. */
+  /**
+   * Each tool call one step; a non-idempotent one is recorded as started before it runs. For the
+   * run's own tools: a wrapped tool called inside another call's step (given to a sub-agent) is refused.
+   */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type
   wrapTool(tool: Tool<any>): Tool<any>;
   /** A question for a person pauses the run as `needs_confirmation` until `ctxkit runs resume`. */
