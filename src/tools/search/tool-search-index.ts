@@ -6,6 +6,7 @@ import { stemWord } from "./stem-word.js";
 import { queryHintWords } from "./query-hints.js";
 import { createTypoCorrector } from "./typo-corrector.js";
 import { createWordNeighbourFinder, type WordVectorLookup } from "./word-vector-neighbours.js";
+import { wordNetRelatedWords, type RelatedWordLookup } from "./wordnet-related-words.js";
 
 // fastest-levenshtein is loaded by the first fuzzy lookup, not when the index module is imported (the CLI's start).
 const requireFromHere = createRequire(import.meta.url);
@@ -34,6 +35,12 @@ export interface ToolSearchIndexOptions {
   nameCoverage?: number;
   /** Weight of the word a file name or a URL in the query implies ("notes.txt" → file, "example.com" → url; default 0.5). */
   hintWeight?: number;
+  /** Weight of a word WordNet gives as meaning the same as a query word or derived from it ("remove" → withdraw, "approve" → approval; default 0.3; 0 turns WordNet off). */
+  relatedWordWeight?: number;
+  /** Weight of a word WordNet gives as one level more general than a query word ("swap" → exchange; default 0.2). */
+  broaderWordWeight?: number;
+  /** Where related words come from (default: WordNet 3.1's nouns and verbs, shipped in data/wordnet/ and read on the first search that needs them). */
+  relatedWords?: RelatedWordLookup;
   /** Static word vectors (optional; none ship): a query word also searches the catalog's nearest words. */
   wordVectors?: WordVectorLookup;
   /** Weight of a word-vector neighbour, times its cosine similarity (default 0.5). */
@@ -56,7 +63,7 @@ export interface ToolSearchIndex {
   readonly size: number;
 }
 
-export const defaultToolSearchIndexOptions: Required<Omit<ToolSearchIndexOptions, "boost" | "wordVectors">> & { boost: Required<NonNullable<ToolSearchIndexOptions["boost"]>> } = {
+export const defaultToolSearchIndexOptions: Required<Omit<ToolSearchIndexOptions, "boost" | "wordVectors" | "relatedWords">> & { boost: Required<NonNullable<ToolSearchIndexOptions["boost"]>> } = {
   boost: { name: 3, description: 1, parameters: 1, parameterDescriptions: 0.5 },
   fuzzy: 0,
   prefix: false,
@@ -66,6 +73,8 @@ export const defaultToolSearchIndexOptions: Required<Omit<ToolSearchIndexOptions
   lengthNormalisation: 0.75,
   nameCoverage: 1,
   hintWeight: 0.5,
+  relatedWordWeight: 0.3,
+  broaderWordWeight: 0.2,
   vectorWeight: 0.5,
   vectorMinSimilarity: 0.45,
   vectorNeighbours: 3,
@@ -123,6 +132,20 @@ export function createToolSearchIndex(tools: readonly ToolDefinition[], options:
   const synonyms = settings.synonymWeight > 0 ? stemTable(buildSynonymTable(), settings.stemming) : new Map<string, string[]>();
   const abbreviations = stemTable(buildAbbreviationTable(), settings.stemming);
   const corrector = settings.typoWeight > 0 ? createTypoCorrector(stemOf.keys()) : undefined;
+  const lexicon = settings.relatedWordWeight > 0 || settings.broaderWordWeight > 0 ? (options.relatedWords ?? wordNetRelatedWords) : undefined;
+  const stemmed = (word: string) => (settings.stemming ? stemWord(word) : word);
+  /** A query word's (or two adjacent words') related words that the catalog has, below the word's own weight. */
+  const weighRelated = (word: string, weigh: (term: string, weight: number) => void) => {
+    const related = lexicon?.(word);
+    if (related === undefined) return;
+    for (const [words, weight] of [[related.close, settings.relatedWordWeight], [related.broader, settings.broaderWordWeight]] as const) {
+      if (weight <= 0) continue;
+      for (const relatedWord of words) {
+        const term = stemOf.get(relatedWord) ?? stemmed(relatedWord);
+        if (postings.has(term)) weigh(term, weight);
+      }
+    }
+  };
   const vectorNeighbours = options.wordVectors !== undefined && settings.vectorWeight > 0 ? createWordNeighbourFinder(stemOf.keys(), options.wordVectors) : undefined;
   return {
     size: tools.length,
@@ -147,15 +170,18 @@ export function createToolSearchIndex(tools: readonly ToolDefinition[], options:
         // Only for a word the catalog does not have ("booking", "voucher"): a word it has is matched
         // already, and widening it too added more wrong tools than right ones on the tune half.
         const unknown = !postings.has(term) && !stemOf.has(word);
+        if (lexicon !== undefined && (process.env.WN_ALL === "1" || unknown)) weighRelated(word, weigh);
         for (const { word: neighbour, similarity } of (unknown ? vectorNeighbours : undefined)?.neighbours(word, settings.vectorNeighbours, settings.vectorMinSimilarity) ?? []) {
           weigh(stemOf.get(neighbour) ?? neighbour, settings.vectorWeight * similarity);
         }
         if (settings.fuzzy > 0 && !postings.has(term)) for (const word of fuzzyMatches(vocabulary, term, settings.fuzzy)) weigh(word, fuzzyWeight);
       }
       // "look up", "go to", "file name": two words typed apart that the catalog or the synonyms write as one.
-      for (const compound of adjacentCompounds(text, settings.stemming)) {
+      for (const joined of adjacentCompounds(text)) {
+        const compound = stemmed(joined);
         if (postings.has(compound)) weigh(compound, 1);
         for (const synonym of synonyms.get(compound) ?? []) weigh(synonym, settings.synonymWeight);
+        if (lexicon !== undefined) weighRelated(joined, weigh);
       }
       const scores = new Float64Array(tools.length);
       const nameHits = new Uint16Array(tools.length);
@@ -244,12 +270,12 @@ function fuzzyMatches(vocabulary: readonly string[], term: string, share: number
   return vocabulary.filter((word) => word !== term && Math.abs(word.length - term.length) <= maxDistance && distance(word, term) <= maxDistance).slice(0, 20);
 }
 
-function adjacentCompounds(query: string, stemming: boolean): string[] {
+function adjacentCompounds(query: string): string[] {
   const words = query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "");
   const compounds: string[] = [];
   for (let index = 1; index < words.length && compounds.length < maxQueryTerms; index += 1) {
     const joined = words[index - 1]! + words[index]!;
-    compounds.push(stemming ? stemWord(joined) : joined);
+    compounds.push(joined);
   }
   return compounds;
 }
