@@ -3,7 +3,7 @@ import type { ToolDefinition } from "../../types/index.js";
 import { buildAbbreviationTable, buildSynonymTable } from "./action-synonyms.js";
 import { toSearchTerms } from "./search-terms.js";
 import { stemWord } from "./stem-word.js";
-import { queryHintWords } from "./query-hints.js";
+import { queryHintWords, withoutAddressNoise } from "./query-hints.js";
 import { createTypoCorrector } from "./typo-corrector.js";
 import { createWordNeighbourFinder, type WordVectorLookup } from "./word-vector-neighbours.js";
 import { wordNetRelatedWords, type RelatedWordLookup } from "./wordnet-related-words.js";
@@ -159,12 +159,14 @@ export function createToolSearchIndex(tools: readonly ToolDefinition[], options:
       };
       // "notes.txt", "https://example.com": what the query names says which kind of tool it wants.
       if (settings.hintWeight > 0) for (const hint of queryHintWords(text)) weigh(settings.stemming ? stemWord(hint) : hint, settings.hintWeight);
-      for (const word of toSearchTerms(text, { stemming: false })) {
+      for (const word of toSearchTerms(withoutAddressNoise(text), { stemming: false })) {
         const term = settings.stemming ? stemWord(word) : word;
         weigh(term, 1);
         for (const longForm of abbreviations.get(term) ?? []) weigh(longForm, 1);
         const corrections = postings.has(term) || stemOf.has(word) ? [] : (corrector?.correct(word) ?? []).map((correction) => stemOf.get(correction) ?? correction);
         for (const correction of corrections) weigh(correction, settings.typoWeight);
+        // "datasource", "filename": two catalog words typed as one, a missing space weighed as a typo.
+        if (settings.typoWeight > 0 && !postings.has(term) && !stemOf.has(word)) for (const part of splitIntoKnownWords(word, stemOf)) weigh(part, settings.typoWeight);
         for (const known of [term, ...corrections]) for (const synonym of synonyms.get(known) ?? []) weigh(synonym, settings.synonymWeight * (known === term ? 1 : settings.typoWeight));
         if (settings.prefix && term.length >= 3) for (const word of wordsStartingWith(vocabulary, term)) weigh(word, prefixWeight);
         // Only for a word the catalog does not have ("booking", "voucher"): a word it has is matched
@@ -268,6 +270,28 @@ function fuzzyMatches(vocabulary: readonly string[], term: string, share: number
   if (maxDistance === 0) return [];
   const { distance } = levenshtein();
   return vocabulary.filter((word) => word !== term && Math.abs(word.length - term.length) <= maxDistance && distance(word, term) <= maxDistance).slice(0, 20);
+}
+
+/** Shortest part a word is split into: "a" + "dd" must not turn "add" into two words. */
+const minSplitPartChars = 3;
+
+/**
+ * The stems of the two catalog words (as written) an unknown word is made of ("datasource" →
+ * data + source), for the one split whose shorter part is longest; none when no split is.
+ */
+export function splitIntoKnownWords(word: string, stemOf: ReadonlyMap<string, string>): string[] {
+  let best: [string, string] | undefined;
+  let bestShorter = 0;
+  for (let at = minSplitPartChars; at <= word.length - minSplitPartChars; at += 1) {
+    const left = stemOf.get(word.slice(0, at));
+    const right = stemOf.get(word.slice(at));
+    const shorter = Math.min(at, word.length - at);
+    if (left !== undefined && right !== undefined && shorter > bestShorter) {
+      best = [left, right];
+      bestShorter = shorter;
+    }
+  }
+  return best ?? [];
 }
 
 function adjacentCompounds(query: string): string[] {
