@@ -17,7 +17,7 @@ export function formatToolSearchReport(report: ToolSearchBenchReport): string {
   const setCell = (arm: string, set: string, half: "tune" | "measure") => report.bySet.find((row) => row.arm === arm && row.set === set && row.half === half);
   const setTable = formatTextTable(
     ["settings", "queries", "tune queries", "recall@5", "MRR", "measure queries", "recall@5", "MRR"],
-    (["first", "round two"] as const).flatMap((set) =>
+    (["first", "round two", "round three"] as const).flatMap((set) =>
       [...new Set(report.bySet.map((row) => row.arm))].map((arm) => {
         const tune = setCell(arm, set, "tune");
         const measure = setCell(arm, set, "measure");
@@ -31,7 +31,7 @@ export function formatToolSearchReport(report: ToolSearchBenchReport): string {
     "",
     table,
     "",
-    "Each set alone (first: the set of issue 29's first table; round two: written later, before any result on them):",
+    "Each set alone (first: the set of issue 29's first table; round two and round three: written later, each before any result on it):",
     "",
     setTable,
     "",

@@ -20,8 +20,8 @@ export interface ToolSearchBenchOptions {
 
 /** Settings a row of the table names. */
 export const toolSearchArms: ReadonlyArray<{ arm: string; options: ToolSearchIndexOptions }> = [
-  { arm: "plain BM25", options: { boost: { name: 1, description: 1, parameters: 1, parameterDescriptions: 0 }, fuzzy: 0, stemming: false, synonymWeight: 0, typoWeight: 0, nameCoverage: 0, lengthNormalisation: 0.7 } },
-  { arm: "old defaults", options: { boost: { name: 5, description: 1, parameters: 3, parameterDescriptions: 0 }, fuzzy: 0.1, stemming: false, synonymWeight: 0, typoWeight: 0, nameCoverage: 0, lengthNormalisation: 0.7 } },
+  { arm: "plain BM25", options: { boost: { name: 1, description: 1, parameters: 1, parameterDescriptions: 0 }, fuzzy: 0, stemming: false, synonymWeight: 0, typoWeight: 0, nameCoverage: 0, lengthNormalisation: 0.7, relatedWordWeight: 0, broaderWordWeight: 0 } },
+  { arm: "old defaults", options: { boost: { name: 5, description: 1, parameters: 3, parameterDescriptions: 0 }, fuzzy: 0.1, stemming: false, synonymWeight: 0, typoWeight: 0, nameCoverage: 0, lengthNormalisation: 0.7, relatedWordWeight: 0, broaderWordWeight: 0 } },
   { arm: "defaults", options: {} },
   { arm: "  without stems", options: { stemming: false } },
   { arm: "  without synonyms", options: { synonymWeight: 0 } },
@@ -29,6 +29,7 @@ export const toolSearchArms: ReadonlyArray<{ arm: string; options: ToolSearchInd
   { arm: "  without parameter descriptions", options: { boost: { parameterDescriptions: 0 } } },
   { arm: "  without name coverage", options: { nameCoverage: 0 } },
   { arm: "  without file and URL hints", options: { hintWeight: 0 } },
+  { arm: "  without WordNet related words", options: { relatedWordWeight: 0, broaderWordWeight: 0 } },
 ];
 
 /** The arm with word vectors, when `--word-vectors` gives some. */
@@ -40,7 +41,7 @@ export interface ToolSearchBenchRow extends Omit<ToolSearchScores, "misses"> {
 }
 
 export interface ToolSearchBenchSetRow extends ToolSearchBenchRow {
-  /** The first set of queries (the table issue 29's first stop printed), or round two (written later, before any result on them). */
+  /** The first set of queries (the table issue 29's first stop printed), round two or round three (each written later, before any result on them). */
   set: ToolSearchQuery["set"];
 }
 
@@ -91,7 +92,7 @@ export async function runToolSearchBench(options: ToolSearchBenchOptions = {}): 
     }
   }
   const bySet: ToolSearchBenchSetRow[] = [];
-  for (const set of ["first", "round two"] as const) {
+  for (const set of ["first", "round two", "round three"] as const) {
     for (const { arm, options: armOptions } of mainArms) {
       for (const half of ["tune", "measure"] as const) {
         const { misses: _misses, ...scores } = scoreToolSearchOptions(evaluation.tools, evaluation.queries.filter((query) => query.half === half && query.set === set), armOptions);

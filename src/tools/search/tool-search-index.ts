@@ -172,7 +172,7 @@ export function createToolSearchIndex(tools: readonly ToolDefinition[], options:
         // Only for a word the catalog does not have ("booking", "voucher"): a word it has is matched
         // already, and widening it too added more wrong tools than right ones on the tune half.
         const unknown = !postings.has(term) && !stemOf.has(word);
-        if (lexicon !== undefined && (process.env.WN_ALL === "1" || unknown)) weighRelated(word, weigh);
+        if (lexicon !== undefined) weighRelated(word, weigh);
         for (const { word: neighbour, similarity } of (unknown ? vectorNeighbours : undefined)?.neighbours(word, settings.vectorNeighbours, settings.vectorMinSimilarity) ?? []) {
           weigh(stemOf.get(neighbour) ?? neighbour, settings.vectorWeight * similarity);
         }
