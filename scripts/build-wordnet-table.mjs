@@ -29,7 +29,7 @@ const parts = { n: "noun", v: "verb" };
 /** A lemma as the search looks it up: lowercase letters, or two words joined by "_" ("send_back"; a query's neighbouring words). */
 const searchWord = (lemma) => {
   const word = lemma.toLowerCase().replace(/\(.*\)$/, "");
-  return /^[a-z]{2,}(_[a-z]{2,})?$/.test(word) ? word : undefined;
+  return /^[a-z]{2,}(_[a-z]+){0,2}$/.test(word) ? word : undefined;
 };
 /** Only one-word lemmas in lowercase are targets: the catalog is indexed word by word, and a capital marks a name or an acronym ("Paris", "ADD"). */
 const targetWord = (lemma) => (lemma.includes("_") || /[A-Z]/.test(lemma) ? undefined : searchWord(lemma));

@@ -152,7 +152,7 @@ export function createToolSearchIndex(tools: readonly ToolDefinition[], options:
     search(query, limit) {
       if (limit <= 0) return [];
       const text = query.slice(0, maxQueryChars);
-      const pairs = adjacentPairs(text);
+      const words = lowercaseWords(text);
       const weights = new Map<string, number>();
       const weigh = (term: string, weight: number) => {
         if (weights.size >= maxQueryTerms && !weights.has(term)) return;
@@ -181,15 +181,21 @@ export function createToolSearchIndex(tools: readonly ToolDefinition[], options:
         if (settings.fuzzy > 0 && !postings.has(term)) for (const word of fuzzyMatches(vocabulary, term, settings.fuzzy)) weigh(word, fuzzyWeight);
       }
       // "look up", "go to", "file name": two words typed apart that the catalog or the synonyms write as one.
-      for (const [first, second] of pairs) {
-        const compound = stemmed(first + second);
+      for (let index = 1; index < words.length; index += 1) {
+        const compound = stemmed(words[index - 1]! + words[index]!);
         if (postings.has(compound)) weigh(compound, 1);
         for (const synonym of synonyms.get(compound) ?? []) weigh(synonym, settings.synonymWeight);
-        // "send back", "call off": two words WordNet holds as one ("call_off"), widened by what it relates to
-        // that phrase; the first word carries the ending ("called off"). (Weighing the two words
-        // themselves less, as a phrase means something else than its parts, lost on the tune half.)
-        const phrase = lexicon === undefined ? undefined : baseForms(first).map((base) => `${base}_${second}`).find((candidate) => lexicon(candidate) !== undefined);
-        if (phrase !== undefined) weighRelated(phrase, weigh);
+      }
+      // "send back", "call off", "get rid of": two or three words WordNet holds as one ("call_off"),
+      // widened by what it relates to that phrase; the first word carries the ending ("called off").
+      // (Weighing the phrase's own words less, as a phrase means something else than its parts, lost on the tune half.)
+      for (let index = 0; lexicon !== undefined && index < words.length - 1; index += 1) {
+        for (const length of [3, 2]) {
+          if (index + length > words.length) continue;
+          const rest = words.slice(index + 1, index + length).join("_");
+          const phrase = baseForms(words[index]!).map((base) => `${base}_${rest}`).find((candidate) => lexicon(candidate) !== undefined);
+          if (phrase !== undefined) weighRelated(phrase, weigh);
+        }
       }
       const scores = new Float64Array(tools.length);
       const nameHits = new Uint16Array(tools.length);
@@ -300,12 +306,9 @@ export function splitIntoKnownWords(word: string, stemOf: ReadonlyMap<string, st
   return best ?? [];
 }
 
-/** Each pair of neighbouring words of a query, lowercase ("go to" → ["go", "to"]). */
-function adjacentPairs(query: string): Array<[string, string]> {
-  const words = query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "");
-  const pairs: Array<[string, string]> = [];
-  for (let index = 1; index < words.length && pairs.length < maxQueryTerms; index += 1) pairs.push([words[index - 1]!, words[index]!]);
-  return pairs;
+/** A query's words, lowercase, stop words kept ("go to" and "get rid of" are read as phrases). */
+function lowercaseWords(query: string): string[] {
+  return query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "").slice(0, maxQueryTerms);
 }
 
 /** A word table with its words stemmed as the index stems text. */
