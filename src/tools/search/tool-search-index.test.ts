@@ -119,7 +119,9 @@ describe("createToolSearchIndex", () => {
     expect(names("call off my subscription")[0]).toBe("cancel_subscription");
     expect(names("call off")).toEqual(["cancel_subscription"]);
     expect(names("called off")).toEqual(["cancel_subscription"]);
-    expect(createToolSearchIndex([{ name: "remove_item", description: "Remove an item.", parameters: { type: "object", properties: {} } }]).search("get rid of it", 1)).toHaveLength(1);
+    const removeItem = [{ name: "remove_item", description: "Remove an item.", parameters: { type: "object", properties: {} } }];
+    expect(createToolSearchIndex(removeItem).search("get rid of it", 1)).toHaveLength(1);
+    expect(createToolSearchIndex(removeItem, withoutWordNet).search("get rid of it", 1)).toEqual([]);
     expect(names("call off", withoutWordNet)).toEqual([]);
     // The word itself outweighs what WordNet relates to it: "purchase" finds purchase_history before buy_item.
     expect(names("purchase")).toEqual(["purchase_history", "buy_item"]);
