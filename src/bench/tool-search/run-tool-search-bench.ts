@@ -5,6 +5,7 @@ import type { ToolDefinition } from "../../types/index.js";
 import { scoreToolSearchOptions, type ToolSearchScores } from "./score-tool-search.js";
 import { loadToolSearchEvaluation, type ToolSearchEvaluation, type ToolSearchQuery } from "./tool-search-evaluation.js";
 import { readWordVectors } from "./read-word-vectors.js";
+import { wordNetTableStats } from "../../tools/search/wordnet-related-words.js";
 import { tuneToolSearch } from "./tune-tool-search.js";
 
 export interface ToolSearchBenchOptions {
@@ -66,6 +67,8 @@ export interface ToolSearchBenchReport {
   retuned?: { options: ToolSearchIndexOptions; configurationsTried: number; measure: Omit<ToolSearchScores, "misses"> };
   /** Warm: after `warmUpRounds` untimed passes over the queries (JIT and caches settled); mean and p99 of the median timed pass. */
   speed: { tools: number; queries: number; warmUpRounds: number; indexBuildMs: number; microsecondsPerQuery: number; p99Microseconds: number };
+  /** The shipped WordNet table: its words, and the first search's read of it (decompress + line index), cold. */
+  wordNet?: { words: number; characters: number; loadMs: number };
   /** The same with the word vectors of `--word-vectors` (each word's neighbours are found once, then cached). */
   speedWithWordVectors?: ToolSearchBenchReport["speed"];
 }
@@ -120,6 +123,8 @@ export async function runToolSearchBench(options: ToolSearchBenchOptions = {}): 
     measureMisses,
     speed,
   };
+  const wordNet = wordNetTableStats();
+  if (wordNet !== undefined) report.wordNet = { ...wordNet, loadMs: Math.round(wordNet.loadMs) };
   if (vectors !== undefined) report.speedWithWordVectors = measureSpeed(evaluation.tools, speedQueries, options.speedTools ?? 500, { wordVectors: vectors.lookup });
   if (tauQueries.length > 0) report.tau = mainArms.map(({ arm, options: armOptions }) => ({ arm, ...scoreSearch(evaluation.tools, tauQueries, armOptions) }));
   if (options.retune) {
