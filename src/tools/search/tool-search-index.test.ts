@@ -128,6 +128,16 @@ describe("createToolSearchIndex", () => {
     expect(names("purchase", withoutWordNet)).toEqual(["purchase_history"]);
   });
 
+  it("searches a query's own words before their related words, however many those are", () => {
+    const fillers = Array.from({ length: 300 }, (_, index) => `filler${index}`);
+    const catalog = [
+      { name: "zebra_tool", description: "Zebra.", parameters: { type: "object", properties: {} } },
+      ...fillers.map((word) => ({ name: `${word}_tool`, description: word, parameters: { type: "object", properties: {} } })),
+    ];
+    const relatedWords = (word: string) => (word === "first" ? { close: fillers, broader: [] } : undefined);
+    expect(createToolSearchIndex(catalog, { relatedWords }).search("first zebra", 1).map((hit) => hit.name)).toEqual(["zebra_tool"]);
+  });
+
   it("takes related words from the lookup it is given", () => {
     const catalog = [{ name: "close_ticket", description: "Close a support ticket.", parameters: { type: "object", properties: {} } }];
     const relatedWords = (word: string) => (word === "shut" ? { close: ["close"], broader: [] } : undefined);

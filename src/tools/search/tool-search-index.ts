@@ -82,8 +82,14 @@ export const defaultToolSearchIndexOptions: Required<Omit<ToolSearchIndexOptions
 
 /** Longest query the index reads; a model could send a whole document as the query. */
 const maxQueryChars = 2_000;
-/** Most distinct terms a query is searched for, synonyms and corrections included. */
+/** Most distinct words of its own a query is searched for. */
 const maxQueryTerms = 64;
+/**
+ * Most distinct terms a query is searched for, synonyms, corrections and related words included.
+ * A query's own words take their places first: with one shared cap, the related words of a long
+ * message's first words crowded out its later words (τ-bench's first user messages lost 2 points).
+ */
+const maxSearchTerms = 256;
 
 /** BM25 term-frequency saturation (the usual 1.2). */
 const saturation = 1.2;
@@ -155,12 +161,14 @@ export function createToolSearchIndex(tools: readonly ToolDefinition[], options:
       const words = lowercaseWords(text);
       const weights = new Map<string, number>();
       const weigh = (term: string, weight: number) => {
-        if (weights.size >= maxQueryTerms && !weights.has(term)) return;
+        if (weights.size >= maxSearchTerms && !weights.has(term)) return;
         weights.set(term, Math.max(weight, weights.get(term) ?? 0));
       };
       // "notes.txt", "https://example.com": what the query names says which kind of tool it wants.
       if (settings.hintWeight > 0) for (const hint of queryHintWords(text)) weigh(settings.stemming ? stemWord(hint) : hint, settings.hintWeight);
-      for (const word of toSearchTerms(withoutAddressNoise(text), { stemming: false })) {
+      const queryWords = toSearchTerms(withoutAddressNoise(text), { stemming: false });
+      for (const word of queryWords) if (weights.size < maxQueryTerms) weigh(stemmed(word), 1);
+      for (const word of queryWords) {
         const term = settings.stemming ? stemWord(word) : word;
         weigh(term, 1);
         for (const longForm of abbreviations.get(term) ?? []) weigh(longForm, 1);
