@@ -27,7 +27,7 @@ export function formatToolSearchReport(report: ToolSearchBenchReport): string {
   );
   const lines = [
     `Tool search over ${report.catalog.tools} real tools in one index: ${sources}.`,
-    `Queries split ${report.split}. All queries, both sets:`,
+    `Queries split ${report.split}. All queries, every set:`,
     "",
     table,
     "",
