@@ -30,7 +30,7 @@ let table: Table | undefined;
 let tableLoadMs: number | undefined;
 
 /**
- * The shipped WordNet lookup. The table is read on the first call (about 40 ms; never when the
+ * The shipped WordNet lookup. The table is read on the first call (40–110 ms cold, most of it Brotli; never when the
  * search is built without it), so importing the search costs nothing.
  */
 export const wordNetRelatedWords: RelatedWordLookup = (word) => {
