@@ -18,15 +18,15 @@ describe("tool search quality on the measure half (pinned)", () => {
     const firstTwo = scoreToolSearchOptions(evaluation.tools, measureQueries.filter((query) => query.set !== "round three"), {});
     const thirdParty = scoreToolSearchOptions(evaluation.tools, evaluation.thirdPartyQueries, {});
     // Reached on 2026-12-02 with WordNet's related words and round three's queries: all three sets
-    // 197 of 216 in the first 5 (0.912), MRR 0.784; the first set alone 94 of 99, MRR 0.870 (it was
+    // 191 of 210 in the first 5 (0.910), MRR 0.785; the first set alone 94 of 99, MRR 0.870 (it was
     // 0.865); the first two sets 157 of 168 (it was 156). Others' 44 of 44, MRR 0.901: it was 0.905,
     // and WordNet moved one long query ("Please enter my username ... into the email input field ...")
-    // from rank 2 to 3; kept because WordNet gained on the tune half (0.953 → 0.964, MRR 0.817 → 0.836)
-    // and on the measure half's recall (2 queries), with MRR unchanged there. The issue's goal
+    // from rank 2 to 3; kept because WordNet gained on the tune half (0.951 → 0.963, MRR 0.819 → 0.834)
+    // and one query on the measure half (with τ-bench's tools), its MRR 0.796 → 0.795. The issue's goal
     // (recall@5 ≥ 0.95) is not met: see the bench's closing line and the README.
-    expect(measure.queries).toBe(216);
-    expect(measure.recallAt5).toBeGreaterThanOrEqual(197 / 216);
-    expect(measure.mrr).toBeGreaterThanOrEqual(0.784);
+    expect(measure.queries).toBe(210);
+    expect(measure.recallAt5).toBeGreaterThanOrEqual(191 / 210);
+    expect(measure.mrr).toBeGreaterThanOrEqual(0.785);
     expect(first.queries).toBe(99);
     expect(first.recallAt5).toBeGreaterThanOrEqual(94 / 99);
     expect(first.mrr).toBeGreaterThanOrEqual(0.870);
