@@ -93,6 +93,8 @@ describe.skipIf(database.skip !== undefined)(`a submitted run with MCP servers${
       expect(result).toContain("PROBE_TOKEN");
       expect(result).toContain("worker-SECRET");
       expect(result).not.toContain("submitter-SECRET");
+      // Only the variables its entry names come from the worker's environment: not its key.
+      expect(result).not.toContain("test-key");
     } finally {
       await sessions.close();
     }

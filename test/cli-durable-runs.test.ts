@@ -7,6 +7,8 @@ import { testDatabase } from "../src/session/postgres/test-support/test-database
 import { createFreshDatabase } from "../src/session/postgres/test-support/fresh-database.js";
 import { runCli } from "./run-cli.js";
 import { sharedBudgetRefusal } from "../src/durable/create-durable-provider.js";
+import { workflowEndedMessage } from "../src/durable/durable-client.js";
+import { runTimeoutMessage } from "../src/durable/run-durable-workflow.js";
 
 const database = await testDatabase();
 
@@ -31,6 +33,8 @@ describe.skipIf(database.skip !== undefined)(`ctxkit submit and runs${database.s
     const refused = await runCli(["runs", "resume", "run-nope", "--database-url", url], { cwd });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("No durable run run-nope");
+    expect(refused.stderr).toContain("see 'ctxkit runs list'.");
+    expect(refused.stderr).not.toContain("list()");
   }, 60_000);
 
   it("shares --budget-tokens across the runs of a --budget-scope (a row), and refuses an unknown scope without a limit", async () => {
@@ -100,18 +104,22 @@ describe.skipIf(database.skip !== undefined)(`ctxkit submit and runs${database.s
     expect(JSON.parse(submitted.stdout.trim().split("\n").at(-1)!)).not.toHaveProperty("traceparent");
   }, 60_000);
 
-  it("names its flags where the library's durable errors name its options (resume's decision, a shared budget's limit)", async () => {
+  it("names its flags where the library's durable errors name its options (resume's decision, a shared budget's limit, a deadline, a resume)", async () => {
     const url = await createFreshDatabase(database.url!, "runs_words");
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-submit-"));
     const submit = async () => JSON.parse((await runCli(["submit", "--database-url", url, "--model", "m", "--json", "hi"], { cwd })).stdout.trim().split("\n").at(-1)!) as { id: string };
-    const [paused, refused] = [await submit(), await submit()];
+    const [paused, refused, timedOut, ended] = [await submit(), await submit(), await submit(), await submit()];
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     try {
       // What a worker leaves: a run paused on a call a crash interrupted, and one a shared budget refused.
       await admin.query(`UPDATE ctxkit_runs SET status = 'needs_confirmation', paused_call = $2 WHERE id = $1`, [paused.id, JSON.stringify({ tool: "write", callKey: "tool-0-call-0" })]);
       const error = { code: "budget_exceeded", message: sharedBudgetRefusal("team", "it has too little left for a call of up to 4096 tokens") };
-      await admin.query(`UPDATE ctxkit_runs SET status = 'failed', result = $2 WHERE id = $1`, [refused.id, JSON.stringify({ stopReason: "error", finalText: "", iterations: 1, inputTokens: 0, outputTokens: 0, repeatedModelCalls: 0, error })]);
+      const failed = (id: string, error: { code: string; message: string }) =>
+        admin.query(`UPDATE ctxkit_runs SET status = 'failed', result = $2 WHERE id = $1`, [id, JSON.stringify({ stopReason: "error", finalText: "", iterations: 1, inputTokens: 0, outputTokens: 0, repeatedModelCalls: 0, error })]);
+      await failed(refused.id, error);
+      await failed(timedOut.id, { code: "run_timeout", message: runTimeoutMessage(90_000) });
+      await failed(ended.id, { code: "workflow_ended", message: workflowEndedMessage(ended.id, "CANCELLED") });
     } finally {
       await admin.end();
     }
@@ -122,6 +130,12 @@ describe.skipIf(database.skip !== undefined)(`ctxkit submit and runs${database.s
     const shown = await runCli(["runs", "show", refused.id, "--database-url", url], { cwd });
     expect(shown.stdout).toContain("Raise its limit (ctxkit submit --budget-scope team --budget-tokens <n>), or submit with another --budget-scope.");
     expect(shown.stdout).not.toContain("defineBudget");
+    const shownTimeout = await runCli(["runs", "show", timedOut.id, "--database-url", url], { cwd });
+    expect(shownTimeout.stdout).toContain("within its --timeout of 90 s after a worker started it; give it a longer --timeout.");
+    expect(shownTimeout.stdout).not.toContain("timeoutMs");
+    const shownEnded = await runCli(["runs", "show", ended.id, "--database-url", url], { cwd });
+    expect(shownEnded.stdout).toContain(`then 'ctxkit runs resume ${ended.id}' if it was cancelled.`);
+    expect(shownEnded.stdout).not.toContain("resume(");
   }, 60_000);
 
   it("asks for a database when none is given", async () => {

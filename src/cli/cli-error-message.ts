@@ -19,7 +19,15 @@ export function toCliMessage(error: { code: CtxkitError["code"] | (string & {});
     case "provider_connection_error":
       return message.replace(/\bthe `baseURL` setting\b/g, "--base-url");
     case "session_not_found":
-      return message.replace(/ \(list\(\) shows the sessions it holds\)\./, " (--data-dir); see 'ctxkit sessions list'.");
+      return message
+        .replace(/ \(list\(\) shows the sessions it holds\)\./, " (--data-dir); see 'ctxkit sessions list'.")
+        .replace(/; a durable client's list\(\) shows the runs it holds\./, "; see 'ctxkit runs list'.");
+    case "run_timeout":
+      // A durable run's deadline (runTimeoutMessage).
+      return message.replace(/within its timeoutMs of \d+ \((.+?) s\) after a worker started it; submit it with a longer timeoutMs\./, "within its --timeout of $1 s after a worker started it; give it a longer --timeout.");
+    case "workflow_ended":
+      // A durable run DBOS ended without a result (workflowEndedMessage).
+      return message.replace(/then call resume\("(.+?)"\) on a durable client if it was cancelled\./, "then 'ctxkit runs resume $1' if it was cancelled.");
     case "option_invalid":
       // The settings' keys (createAgentFromConfig's words) become the flags that set them.
       return message

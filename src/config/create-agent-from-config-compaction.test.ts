@@ -6,6 +6,8 @@ import { collectRunEvents } from "../loop/test-support/collect-run-events.js";
 import { documentedCompaction } from "../providers/openai-responses/test-support/documented-compaction.js";
 import { recordedResponsesAnswer } from "../providers/openai-responses/test-support/recorded-answer.js";
 import { startLoopbackServer, type LoopbackServer } from "../testing/loopback-server.js";
+import type { Provider } from "../providers/provider.js";
+import type { ModelRequest } from "../types/index.js";
 import { createAgentFromConfig } from "./create-agent-from-config.js";
 
 let server: LoopbackServer | undefined;
@@ -31,6 +33,38 @@ describe("createAgentFromConfig's server compaction on request", () => {
       expect(server.requests.map((request) => request.path)).toEqual(["/responses", "/responses/compact", "/responses", "/responses"]);
     } finally {
       await configured.close();
+    }
+  });
+
+  it("sends /responses/compact through observeProvider's wrapper, as the model calls (a durable step, tracing), and offers none when the wrapper drops it", async () => {
+    server = await startLoopbackServer((request) => (request.path === "/responses/compact" ? { headers: { "content-type": "application/json" }, body: documentedCompaction } : recordedResponsesAnswer(300)));
+    const workspace = await mkdtemp(join(tmpdir(), "ctxkit-config-compact-"));
+    const seen: string[] = [];
+    const forwarding = (given: Provider): Provider => {
+      const compact = (given as Provider & { compact: (request: ModelRequest, signal?: AbortSignal) => Promise<unknown> }).compact;
+      return {
+        ...given,
+        stream: (request, signal) => (seen.push("stream"), given.stream(request, signal)),
+        compact: (request: ModelRequest, signal?: AbortSignal) => (seen.push("compact"), compact.call(given, request, signal)),
+      } as Provider;
+    };
+    const settings = { provider: "openai-responses" as const, model: "gpt-5.1-codex-max", apiKey: "k", baseURL: server.url, statusBar: "off" as const };
+    const configured = await createAgentFromConfig({ workspace, settings, observeProvider: forwarding });
+    try {
+      await collectRunEvents(configured.agent, "Create a simple landing page for a dog petting cafe.");
+      configured.requestServerCompaction!();
+      await collectRunEvents(configured.agent, "Add a menu.");
+      expect(server.requests.map((request) => request.path)).toEqual(["/responses", "/responses/compact", "/responses"]);
+      expect(seen).toEqual(["stream", "compact", "stream"]);
+    } finally {
+      await configured.close();
+    }
+    // A wrapper that offers no compaction call: the pass would skip it, so none is offered.
+    const dropping = await createAgentFromConfig({ workspace, settings, observeProvider: (given) => ({ specificationVersion: given.specificationVersion, name: given.name, model: given.model, stream: (request, signal) => given.stream(request, signal), serialize: (request) => given.serialize(request) }) });
+    try {
+      expect(dropping.requestServerCompaction).toBeUndefined();
+    } finally {
+      await dropping.close();
     }
   });
 

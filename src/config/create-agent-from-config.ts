@@ -133,7 +133,9 @@ export interface ConfiguredAgent {
    * Compacts the conversation on the server before the next model call, for a provider that offers
    * it as a call of its own: OpenAI's `POST /responses/compact` (provider "openai-responses"). The
    * window it returns replaces the trajectory as a declared break (`createResponsesCompactPolicy`).
-   * Absent for other providers; Anthropic's compacts in the call itself: `agent.run(input, { compact })`.
+   * Absent for other providers, and when `observeProvider`'s wrapper does not forward `compact` (the
+   * pass goes through that wrapper, as the model calls do: tracing's forwards it, and a durable
+   * worker's records it as a step). Anthropic's compacts in the call itself: `agent.run(input, { compact })`.
    */
   requestServerCompaction?: () => void;
   /**
@@ -178,7 +180,11 @@ export interface CreateAgentFromConfigOptions {
   onProtectedFilesRestored?: (report: RestoredReport) => void;
   /** Sees each sub-agent's events (tracing nests their spans). */
   observeChildRun?: ChildRunObserver;
-  /** Wraps the provider, the config's or the given one (tracing sees each request when message contents are opted in). */
+  /**
+   * Wraps the provider, the config's or the given one (tracing sees each request when message
+   * contents are opted in). A wrapper forwards the provider's `compact` (openai-responses'
+   * /responses/compact) for `requestServerCompaction` to be offered: the pass goes through it too.
+   */
   observeProvider?: (provider: Provider) => Provider;
   /** Where the sessions are kept instead of the config's JSONL folder (a durable worker's database). */
   sessionStore?: SessionStore;
@@ -221,8 +227,9 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
   // Everything from here on closes the servers when it fails: their processes must not outlive the agent.
   try {
     mcpPolicy = createMcpPolicy(connections);
-    // The given provider's own call (a wrapper from observeProvider forwards calls only): its usage is billed with the next call.
-    const responsesCompact = provider.compactsOnRequest !== true && hasCompactCall(given) ? createResponsesCompactPolicy({ provider: given, onOverflow: false }) : undefined;
+    // Through the wrapped provider, as every model call: a durable worker's wrapper makes the pass a
+    // step (replayed, not made again, after a crash). Its usage is billed with the next call.
+    const responsesCompact = provider.compactsOnRequest !== true && hasCompactCall(provider) ? createResponsesCompactPolicy({ provider, onOverflow: false }) : undefined;
     const compression = createCompressionFromConfig(config);
     // The notes file of a new session is named after its id, known once the session has started.
     const notes = createNotesFromConfig(config.notes, config, () => sessionId ?? "unsaved");

@@ -3,6 +3,7 @@ import { CtxkitError, type ModelRequest } from "../types/index.js";
 import type { DurableRunContext } from "./durable-run-context.js";
 import { getTokenCounter } from "../tokens/get-token-counter.js";
 import { sharedBudgetCrossings, type SharedBudgetCrossing } from "./shared-budget-crossings.js";
+import type { ResponsesCompaction } from "../providers/openai-responses/compact-responses.js";
 
 type RecordedEvent = Exclude<ProviderEvent, { type: "error" }> | (Omit<Extract<ProviderEvent, { type: "error" }>, "error"> & { error: { code: string; message: string } });
 
@@ -56,7 +57,11 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
       // Round-tripped through JSON here, so a live call returns exactly what a replay will.
       return JSON.parse(JSON.stringify({ events, at: context.now(), crossings })) as RecordedCall;
     });
-    context.clock.advance(recorded.at);
+    // A sub-agent's call does not move the run's clock: it runs inside its `task` call's step, which a
+    // replay returns without running the sub-agent, and it may still be running after the loop's
+    // timeout stopped that call (the run's clock then moved while the parent went on). The `task`
+    // step's own time moves the clock when the call returns.
+    if (!frame) context.clock.advance(recorded.at);
     // Before the reply's events: the loop asks the policies after the call's last event.
     if (context.budget && recorded.crossings) context.budget.crossings.push(...recorded.crossings);
     for (const event of recorded.events) {
@@ -73,6 +78,25 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
     ...pickDefined(inner, ["baseURL", "nativeToolSearch", "cacheLifetimeMs", "compactsOnRequest", "compactionMinimumTokens", "reasoningEffort", "reasoningEfforts", "maxOutputTokens"]),
   };
   if (inner.promptTokens) wrapped.promptTokens = (request) => inner.promptTokens!(request);
+  const compact = compactCallOf(inner);
+  if (compact) {
+    // The Responses API's /responses/compact (the compaction policy's call, on request): one step too,
+    // so a replay gets the same window (its items are encrypted, another pass would differ) and the
+    // session is written again byte for byte. Nothing is reserved from a shared budget for it: the
+    // provider reports what it billed with the next call's usage, which that call's step settles.
+    let compactions = 0;
+    (wrapped as Provider & { compact: CompactCall }).compact = async (request, signal) => {
+      const frame = context.scopes.current();
+      const callKey = frame ? `${frame.key}/compact-${frame.next("compact")}` : `compact-${compactions++}`;
+      const recorded = await context.step("model-compact", async () => {
+        await context.tables.countModelCall(context.runId, callKey);
+        const compaction = await compact(request, signal);
+        return JSON.parse(JSON.stringify({ compaction, at: context.now() })) as { compaction: ResponsesCompaction; at: number };
+      });
+      if (!frame) context.clock.advance(recorded.at);
+      return recorded.compaction;
+    };
+  }
   return wrapped;
 }
 
@@ -87,6 +111,14 @@ function pickDefined<Key extends keyof Provider>(provider: Provider, keys: reado
   const picked: Partial<Pick<Provider, Key>> = {};
   for (const key of keys) if (provider[key] !== undefined) picked[key] = provider[key];
   return picked;
+}
+
+type CompactCall = (request: ModelRequest, signal?: AbortSignal) => Promise<ResponsesCompaction>;
+
+/** The provider's on-demand compaction call (`createOpenAIResponses`'s `compact`), bound to it, if it has one. */
+function compactCallOf(provider: Provider): CompactCall | undefined {
+  const compact = (provider as { compact?: unknown }).compact;
+  return typeof compact === "function" ? (compact as CompactCall).bind(provider) : undefined;
 }
 
 /** How long a call waits for the calls in flight to release a shared budget before it is refused (5 minutes). */

@@ -4,6 +4,8 @@ import { ToolError } from "../types/tool-error.js";
 import { createAgent } from "../loop/create-agent.js";
 import { createTestClock, createTestIds } from "../loop/test-support.js";
 import { createScriptedProvider } from "../providers/scripted/index.js";
+import { ConfigError } from "../types/index.js";
+import { createDurableProvider } from "./create-durable-provider.js";
 import { createDurableTool } from "./create-durable-tool.js";
 import { createDurableCallScopes, createDurableClock, type DurableRunContext } from "./durable-run-context.js";
 
@@ -106,5 +108,57 @@ describe("a durable tool call's step", () => {
     for (let waits = 0; waits < 50 && !recorded.has("tool:slow:call-1"); waits++) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(recorded.has("tool:slow:call-1")).toBe(true);
     expect(await runOnce(true)).toBe(live);
+  });
+
+  it("is refused inside another call's step (a sub-agent given a wrapped tool), before any step or row", async () => {
+    const names: string[] = [];
+    const context = {
+      runId: "run-1",
+      executorId: "worker-1",
+      step: async <Result>(name: string, work: () => Promise<Result>) => (names.push(name), work()),
+      receive: async () => undefined,
+      inStep: () => true,
+      now: () => 0,
+      clock: createDurableClock(0),
+      scopes: createDurableCallScopes(),
+    } as unknown as DurableRunContext;
+    let ran = 0;
+    const write: Tool<Record<string, never>> = { name: "write", description: "Writes.", parameters: { type: "object", properties: {} }, risk: "write", execute: async () => (ran++, "written") };
+    const wrapped = createDurableTool(write, context, { next: () => 0 });
+    const inside = context.scopes.within("tool-0-call-task", async () => wrapped.execute({}, { toolCallId: "call-sub" } as ToolContext));
+    await expect(inside).rejects.toBeInstanceOf(ConfigError);
+    await expect(inside).rejects.toMatchObject({ code: "option_invalid", message: expect.stringContaining("Give the sub-agent's definition the tool itself") });
+    expect({ ran, names }).toEqual({ ran: 0, names: [] });
+  });
+
+  it("keys the model calls of a sub-agent it runs under the call with the model's id cut to 64 characters", async () => {
+    const modelKeys: string[] = [];
+    const context = {
+      runId: "run-1",
+      executorId: "worker-1",
+      step: async <Result>(_name: string, work: () => Promise<Result>) => work(),
+      receive: async () => undefined,
+      inStep: () => false,
+      now: () => 0,
+      clock: createDurableClock(0),
+      tables: { countModelCall: async (_runId: string, key: string) => void modelKeys.push(key) },
+      scopes: createDurableCallScopes(),
+    } as unknown as DurableRunContext;
+    const provider = createDurableProvider(createScriptedProvider({ turns: [{ text: "sub-agent's answer" }] }), context, { maxCallTokens: 10_000 });
+    // A `task`-like tool: its model call stands for the sub-agent's.
+    const task: Tool<Record<string, never>> = {
+      name: "task",
+      description: "Runs a sub-agent.",
+      parameters: { type: "object", properties: {} },
+      risk: "read",
+      async execute() {
+        let text = "";
+        for await (const event of provider.stream({ messages: [], tools: [], system: "s" } as never)) if (event.type === "text_delta") text += event.delta;
+        return text;
+      },
+    };
+    const id = `call-${"x".repeat(500)}`;
+    expect(await createDurableTool(task, context, { next: () => 3 }).execute({}, { toolCallId: id } as ToolContext)).toEqual({ content: "sub-agent's answer" });
+    expect(modelKeys).toEqual([`tool-3-${id.slice(0, 64)}/model-0`]);
   });
 });

@@ -17,12 +17,15 @@ export interface DurableAssembly {
   /** The run's clock: moves only at steps, so a replay writes the same timestamps. */
   clock: () => Date;
   /** Policies the worker adds to the run's agent (a shared budget's slow-down and warnings); pass them on. */
-  policies: readonly ContextPolicy[];
+  policies?: readonly ContextPolicy[];
   /** Message ids derived from the run's id: a replay writes the same ids (and tag nonces). */
   createId: () => string;
   /** Each model call one step (and a shared budget's reservation); `maxCallTokens` is what a call may use at most. */
   wrapProvider(provider: Provider, maxCallTokens: number): Provider;
-  /** Each tool call one step; a non-idempotent one is recorded as started before it runs. */
+  /**
+   * Each tool call one step; a non-idempotent one is recorded as started before it runs. For the
+   * run's own tools: a wrapped tool called inside another call's step (given to a sub-agent) is refused.
+   */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type
   wrapTool(tool: Tool<any>): Tool<any>;
   /** A question for a person pauses the run as `needs_confirmation` until `ctxkit runs resume`. */
@@ -61,7 +64,7 @@ export async function assembleDurableParts(parts: DurableAgentParts, assembly: D
     provider: assembly.wrapProvider(parts.provider, parts.maxCallTokens),
     system: parts.system,
     tools: parts.tools,
-    policies: [...(parts.policies ?? []), ...assembly.policies],
+    policies: [...(parts.policies ?? []), ...(assembly.policies ?? [])],
     session: { store: assembly.sessionStore, mode: "new", ...(parts.workspace ? { workspace: parts.workspace } : {}) },
     confirmToolCall: (call) => assembly.confirmToolCall(call),
     ...(parts.settings ? { settings: parts.settings } : {}),

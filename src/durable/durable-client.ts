@@ -32,6 +32,11 @@ export interface DurableClient {
   close(): Promise<void>;
 }
 
+/** A run whose workflow DBOS ended without a result, in the library's words (the CLI's toCliMessage names `ctxkit runs resume`). */
+export function workflowEndedMessage(id: string, engine: string): string {
+  return `The durable engine ended the run's workflow (${engine}) without it recording a result; see the workers' logs, then call resume("${id}") on a durable client if it was cancelled.`;
+}
+
 const settled = new Set(["completed", "failed", "cancelled", "needs_confirmation"]);
 /** DBOS workflow statuses after which the workflow runs no more (without a resume). */
 const engineEnded = new Set(["SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"]);
@@ -48,7 +53,7 @@ export async function openDurableClient(connectionString: string): Promise<Durab
   const { tables } = database;
   return {
     async submit(options) {
-      if (options.task.trim() === "") throw new ConfigError("usage_invalid", "A durable run needs a task: ctxkit submit \"<task>\".");
+      if (options.task.trim() === "") throw new ConfigError("usage_invalid", "A durable run needs a task: pass submit({ task }) a task that is not empty.");
       if (options.traceparent !== undefined && !isTraceparent(options.traceparent)) {
         throw new ConfigError("option_invalid", `traceparent must be a W3C traceparent (00-<32 hex trace id>-<16 hex span id>-<2 hex flags>), got '${options.traceparent.slice(0, 80)}'.`);
       }
@@ -95,7 +100,7 @@ export async function openDurableClient(connectionString: string): Promise<Durab
         if (polls % 4 === 3) {
           const engine = (await dbos.retrieveWorkflow(id).getStatus())?.status;
           if (engine !== undefined && engineEnded.has(engine)) {
-            const message = `The durable engine ended the run's workflow (${engine}) without it recording a result; see the workers' logs, then 'ctxkit runs resume ${id}' if it was cancelled.`;
+            const message = workflowEndedMessage(id, engine);
             if (await tables.failIfRunning(id, { stopReason: "error", finalText: "", iterations: 0, inputTokens: 0, outputTokens: 0, repeatedModelCalls: 0, error: { code: "workflow_ended", message } })) {
               await database.budget.releaseEnded(id);
               return tables.getRun(id);

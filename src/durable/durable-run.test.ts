@@ -165,9 +165,16 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
   it("times a run out at its deadline: its agent is aborted and the run fails with run_timeout", async () => {
     const submitted = await client.submit({ task: "slow", timeoutMs: 1_500, agent: { kind: "scripted", input: { steps: 50, delayMs: 200, runKey: "timeout" } } });
     const done = await client.wait(submitted.id, 30_000);
-    expect(done).toMatchObject({ status: "failed", result: { stopReason: "timeout", error: { code: "run_timeout" } } });
+    expect(done).toMatchObject({ status: "failed", result: { stopReason: "timeout", error: { code: "run_timeout", message: expect.stringContaining("submit it with a longer timeoutMs") } } });
+    expect(done.result?.error?.message).not.toContain("--timeout");
     expect((await sideEffects("timeout")).length).toBeLessThan(50);
   }, 60_000);
+
+  it("refuses an empty task and an unknown run in its own words, not the CLI's", async () => {
+    await expect(client.submit({ task: "  ", agent: { kind: "scripted", input: {} } })).rejects.toMatchObject({ code: "usage_invalid", message: expect.stringContaining("pass submit({ task })") });
+    await expect(client.get("run-nope")).rejects.toMatchObject({ code: "session_not_found", message: expect.stringContaining("a durable client's list() shows the runs it holds") });
+    await expect(client.get("run-nope")).rejects.not.toMatchObject({ message: expect.stringContaining("ctxkit runs") });
+  });
 
   it("stops waiting when the engine ends a run's workflow behind ctxkit's back", async () => {
     const submitted = await client.submit({ task: "slow", agent: { kind: "scripted", input: { steps: 50, delayMs: 200, runKey: "engine-cancelled" } } });

@@ -48,7 +48,7 @@ export function createDurableTables(pool: pg.Pool, schema: string, location: str
     },
     async getRun(id: string): Promise<DurableRunRecord> {
       const row = (await pool.query<RunRow>(`SELECT * FROM ${table("ctxkit_runs")} WHERE id = $1`, [id])).rows[0];
-      if (row === undefined) throw new SessionError("session_not_found", `No durable run ${id} in ${location}; see 'ctxkit runs list'.`);
+      if (row === undefined) throw new SessionError("session_not_found", unknownRunMessage(id, location));
       return toRecord(row);
     },
     async listRuns(limit: number): Promise<DurableRunRecord[]> {
@@ -132,3 +132,8 @@ export function createDurableTables(pool: pg.Pool, schema: string, location: str
 }
 
 export type DurableTables = ReturnType<typeof createDurableTables>;
+
+/** A run id the tables do not hold, in the library's words (the CLI's toCliMessage names `ctxkit runs list`). */
+export function unknownRunMessage(id: string, location: string): string {
+  return `No durable run ${id} in ${location}; a durable client's list() shows the runs it holds.`;
+}

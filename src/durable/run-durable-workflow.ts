@@ -60,6 +60,11 @@ export interface DurableWorkflowOptions {
   timeoutMs?: number;
 }
 
+/** A run's `run_timeout`, in the library's words (the CLI's toCliMessage names --timeout instead). */
+export function runTimeoutMessage(timeoutMs: number): string {
+  return `The run did not finish within its timeoutMs of ${timeoutMs} (${timeoutMs / 1000} s) after a worker started it; submit it with a longer timeoutMs.`;
+}
+
 /** The code a run's failure is reported with: ctxkit's own, else `worker_error`. */
 function errorCode(error: unknown): string {
   const code = (error as { code?: unknown } | undefined)?.code;
@@ -158,7 +163,7 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
         : undefined;
     if (events) for await (const event of events) dependencies.onRunEvent?.(runId, event);
     const result = await handle.result();
-    const timeoutError = { code: "run_timeout", message: `The run did not finish within its --timeout of ${(options.timeoutMs ?? 0) / 1000} s after a worker started it; give it a longer --timeout.` };
+    const timeoutError = { code: "run_timeout", message: runTimeoutMessage(options.timeoutMs ?? 0) };
     const error = timedOut ? timeoutError : result.error ? { code: result.error.code, message: result.error.message } : undefined;
     const summary: DurableRunResult = {
       stopReason: timedOut ? "timeout" : result.stopReason,

@@ -5,7 +5,9 @@ import type { McpWarning } from "./mcp-warning.js";
 export interface McpServerTrust {
   /**
    * `untrusted`: declared by a workspace (a cloned repository), so its tools' descriptions are wrapped
-   * as external content and their `readOnlyHint` is ignored (every call may ask). Default: trusted.
+   * as external content and their `readOnlyHint` and `idempotentHint` are ignored: every call may ask,
+   * and in a durable run a call a crash interrupted pauses for a person (a trusted server's
+   * `idempotentHint` re-runs it). Default: trusted.
    */
   trust?: "untrusted";
 }

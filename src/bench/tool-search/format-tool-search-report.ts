@@ -17,7 +17,7 @@ export function formatToolSearchReport(report: ToolSearchBenchReport): string {
   const setCell = (arm: string, set: string, half: "tune" | "measure") => report.bySet.find((row) => row.arm === arm && row.set === set && row.half === half);
   const setTable = formatTextTable(
     ["settings", "queries", "tune queries", "recall@5", "MRR", "measure queries", "recall@5", "MRR"],
-    (["first", "round two"] as const).flatMap((set) =>
+    (["first", "round two", "round three"] as const).flatMap((set) =>
       [...new Set(report.bySet.map((row) => row.arm))].map((arm) => {
         const tune = setCell(arm, set, "tune");
         const measure = setCell(arm, set, "measure");
@@ -27,11 +27,11 @@ export function formatToolSearchReport(report: ToolSearchBenchReport): string {
   );
   const lines = [
     `Tool search over ${report.catalog.tools} real tools in one index: ${sources}.`,
-    `Queries split ${report.split}. All queries, both sets:`,
+    `Queries split ${report.split}. All queries, every set:`,
     "",
     table,
     "",
-    "Each set alone (first: the set of issue 29's first table; round two: written later, before any result on them):",
+    "Each set alone (first: the set of issue 29's first table; round two and round three: written later, each before any result on it):",
     "",
     setTable,
     "",
@@ -62,6 +62,7 @@ export function formatToolSearchReport(report: ToolSearchBenchReport): string {
   }
   const speed = report.speed;
   lines.push("", `Speed at ${speed.tools} tools, warm (after ${speed.warmUpRounds} untimed passes; the median of the timed passes): index built in ${speed.indexBuildMs} ms; search ${speed.microsecondsPerQuery} µs per query on average, p99 ${speed.p99Microseconds} µs (${speed.queries} searches).`);
+  if (report.wordNet) lines.push(`WordNet table (${report.wordNet.words} words): read by the first search that needs it in ${report.wordNet.loadMs} ms, once per process.`);
   const vectorSpeed = report.speedWithWordVectors;
   if (vectorSpeed) lines.push(`With word vectors: index built in ${vectorSpeed.indexBuildMs} ms; search ${vectorSpeed.microsecondsPerQuery} µs per query on average, p99 ${vectorSpeed.p99Microseconds} µs.`);
   const goal = report.goal;
@@ -71,7 +72,7 @@ export function formatToolSearchReport(report: ToolSearchBenchReport): string {
     goal.met
       ? `Goal met: measure recall@5 ≥ ${goal.recallAt5}, MRR ≥ ${goal.mrr}, ≥ ${goal.minTools} tools, < ${goal.maxMicrosecondsPerQuery} µs per query.`
       : `Goal not met: measure recall@5 ${fixed(measured?.recallAt5)} (goal ≥ ${goal.recallAt5}), MRR ${fixed(measured?.mrr)} (≥ ${goal.mrr}), ${report.catalog.tools} tools (≥ ${goal.minTools}), ${speed.microsecondsPerQuery} µs per query (< ${goal.maxMicrosecondsPerQuery}). ` +
-          "Lexical search (BM25F, Porter stems, synonyms, typo fixes, file and URL hints) finds a tool only through words, stems and listed synonyms it shares with the query; word tables fitted to these queries would only hide that. " +
+          "Lexical search (BM25F, Porter stems, synonyms, typo fixes, file and URL hints, WordNet's related words) finds a tool only through words, stems, listed synonyms and WordNet relations it shares with the query; word tables fitted to these queries would only hide that. " +
           (report.wordVectors
             ? `Static word vectors (the "${wordVectorsArm}" row) widen only words the catalog lacks. A sentence-embedding model was not measured: none can be installed from npm without downloading weights.`
             : "Static word vectors can be measured with --word-vectors; a sentence-embedding model was not measured: none can be installed from npm without downloading weights."),

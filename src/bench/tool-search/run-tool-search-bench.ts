@@ -5,6 +5,7 @@ import type { ToolDefinition } from "../../types/index.js";
 import { scoreToolSearchOptions, type ToolSearchScores } from "./score-tool-search.js";
 import { loadToolSearchEvaluation, type ToolSearchEvaluation, type ToolSearchQuery } from "./tool-search-evaluation.js";
 import { readWordVectors } from "./read-word-vectors.js";
+import { wordNetTableStats } from "../../tools/search/wordnet-related-words.js";
 import { tuneToolSearch } from "./tune-tool-search.js";
 
 export interface ToolSearchBenchOptions {
@@ -20,8 +21,8 @@ export interface ToolSearchBenchOptions {
 
 /** Settings a row of the table names. */
 export const toolSearchArms: ReadonlyArray<{ arm: string; options: ToolSearchIndexOptions }> = [
-  { arm: "plain BM25", options: { boost: { name: 1, description: 1, parameters: 1, parameterDescriptions: 0 }, fuzzy: 0, stemming: false, synonymWeight: 0, typoWeight: 0, nameCoverage: 0, lengthNormalisation: 0.7 } },
-  { arm: "old defaults", options: { boost: { name: 5, description: 1, parameters: 3, parameterDescriptions: 0 }, fuzzy: 0.1, stemming: false, synonymWeight: 0, typoWeight: 0, nameCoverage: 0, lengthNormalisation: 0.7 } },
+  { arm: "plain BM25", options: { boost: { name: 1, description: 1, parameters: 1, parameterDescriptions: 0 }, fuzzy: 0, stemming: false, synonymWeight: 0, typoWeight: 0, nameCoverage: 0, lengthNormalisation: 0.7, relatedWordWeight: 0, broaderWordWeight: 0 } },
+  { arm: "old defaults", options: { boost: { name: 5, description: 1, parameters: 3, parameterDescriptions: 0 }, fuzzy: 0.1, stemming: false, synonymWeight: 0, typoWeight: 0, nameCoverage: 0, lengthNormalisation: 0.7, relatedWordWeight: 0, broaderWordWeight: 0 } },
   { arm: "defaults", options: {} },
   { arm: "  without stems", options: { stemming: false } },
   { arm: "  without synonyms", options: { synonymWeight: 0 } },
@@ -29,6 +30,7 @@ export const toolSearchArms: ReadonlyArray<{ arm: string; options: ToolSearchInd
   { arm: "  without parameter descriptions", options: { boost: { parameterDescriptions: 0 } } },
   { arm: "  without name coverage", options: { nameCoverage: 0 } },
   { arm: "  without file and URL hints", options: { hintWeight: 0 } },
+  { arm: "  without WordNet related words", options: { relatedWordWeight: 0, broaderWordWeight: 0 } },
 ];
 
 /** The arm with word vectors, when `--word-vectors` gives some. */
@@ -40,7 +42,7 @@ export interface ToolSearchBenchRow extends Omit<ToolSearchScores, "misses"> {
 }
 
 export interface ToolSearchBenchSetRow extends ToolSearchBenchRow {
-  /** The first set of queries (the table issue 29's first stop printed), or round two (written later, before any result on them). */
+  /** The first set of queries (the table issue 29's first stop printed), round two or round three (each written later, before any result on them). */
   set: ToolSearchQuery["set"];
 }
 
@@ -65,6 +67,8 @@ export interface ToolSearchBenchReport {
   retuned?: { options: ToolSearchIndexOptions; configurationsTried: number; measure: Omit<ToolSearchScores, "misses"> };
   /** Warm: after `warmUpRounds` untimed passes over the queries (JIT and caches settled); mean and p99 of the median timed pass. */
   speed: { tools: number; queries: number; warmUpRounds: number; indexBuildMs: number; microsecondsPerQuery: number; p99Microseconds: number };
+  /** The shipped WordNet table: its words, and the first search's read of it (decompress + line index), cold. */
+  wordNet?: { words: number; characters: number; loadMs: number };
   /** The same with the word vectors of `--word-vectors` (each word's neighbours are found once, then cached). */
   speedWithWordVectors?: ToolSearchBenchReport["speed"];
 }
@@ -91,7 +95,7 @@ export async function runToolSearchBench(options: ToolSearchBenchOptions = {}): 
     }
   }
   const bySet: ToolSearchBenchSetRow[] = [];
-  for (const set of ["first", "round two"] as const) {
+  for (const set of ["first", "round two", "round three"] as const) {
     for (const { arm, options: armOptions } of mainArms) {
       for (const half of ["tune", "measure"] as const) {
         const { misses: _misses, ...scores } = scoreToolSearchOptions(evaluation.tools, evaluation.queries.filter((query) => query.half === half && query.set === set), armOptions);
@@ -119,6 +123,8 @@ export async function runToolSearchBench(options: ToolSearchBenchOptions = {}): 
     measureMisses,
     speed,
   };
+  const wordNet = wordNetTableStats();
+  if (wordNet !== undefined) report.wordNet = { ...wordNet, loadMs: Math.round(wordNet.loadMs) };
   if (vectors !== undefined) report.speedWithWordVectors = measureSpeed(evaluation.tools, speedQueries, options.speedTools ?? 500, { wordVectors: vectors.lookup });
   if (tauQueries.length > 0) report.tau = mainArms.map(({ arm, options: armOptions }) => ({ arm, ...scoreSearch(evaluation.tools, tauQueries, armOptions) }));
   if (options.retune) {

@@ -5,6 +5,7 @@ import type { ToolDefinition } from "../../types/index.js";
 import catalogs from "../disclosure/fixtures/tool-search-catalogs.json" with { type: "json" };
 import written from "../disclosure/fixtures/tool-search-queries.json" with { type: "json" };
 import writtenRoundTwo from "../disclosure/fixtures/tool-search-queries-round-two.json" with { type: "json" };
+import writtenRoundThree from "../disclosure/fixtures/tool-search-queries-round-three.json" with { type: "json" };
 import thirdParty from "../disclosure/fixtures/tool-search-third-party-queries.json" with { type: "json" };
 
 /** One query of the evaluation: what a user or a model typed, and the tool names that answer it. */
@@ -15,8 +16,8 @@ export interface ToolSearchQuery {
   /** Tools as right as `tool` (`read_file` for "cat a text file" next to `read_text_file`). */
   accept: string[];
   half: "tune" | "measure";
-  /** Which set the query was written in: the first (the table of issue 29's first stop) or round two. */
-  set: "first" | "round two";
+  /** Which set the query was written in: the first (the table of issue 29's first stop), round two or round three (each written before any result on it). */
+  set: "first" | "round two" | "round three";
 }
 
 export interface ToolSearchEvaluation {
@@ -26,7 +27,7 @@ export interface ToolSearchEvaluation {
   queries: ToolSearchQuery[];
   /** Queries written by others for tools of these catalogs (never tuned on; scored whole). */
   thirdPartyQueries: ToolSearchQuery[];
-  origin: { catalogs: string; queries: string; roundTwoQueries: string; thirdPartyQueries: string };
+  origin: { catalogs: string; queries: string; roundTwoQueries: string; roundThreeQueries: string; thirdPartyQueries: string };
 }
 
 /** ctxkit's own name for an MCP server's tool, as `connectMcpServers` registers it. */
@@ -76,6 +77,7 @@ export async function loadToolSearchEvaluation(tauDirectory: string | undefined)
   const sets: Array<[ToolSearchQuery["set"], Array<{ query: string; tool: string; accept?: string[] }>]> = [
     ["first", written.queries],
     ["round two", writtenRoundTwo.queries],
+    ["round three", writtenRoundThree.queries],
   ];
   const queries = sets.flatMap(([set, entries]) =>
     entries
@@ -94,7 +96,7 @@ export async function loadToolSearchEvaluation(tauDirectory: string | undefined)
     sources,
     queries,
     thirdPartyQueries,
-    origin: { catalogs: catalogs.origin, queries: written.origin, roundTwoQueries: writtenRoundTwo.origin, thirdPartyQueries: thirdParty.origin },
+    origin: { catalogs: catalogs.origin, queries: written.origin, roundTwoQueries: writtenRoundTwo.origin, roundThreeQueries: writtenRoundThree.origin, thirdPartyQueries: thirdParty.origin },
   };
 }
 

@@ -16,6 +16,8 @@ const candidates: { [K in keyof Omit<Settings, "boost">]: Array<Settings[K]> } &
   lengthNormalisation: [0.2, 0.35, 0.5, 0.75],
   nameCoverage: [0, 0.5, 1, 2],
   hintWeight: [0, 0.25, 0.5, 1],
+  relatedWordWeight: [0, 0.2, 0.3, 0.4, 0.5],
+  broaderWordWeight: [0, 0.1, 0.2, 0.3],
   // Word vectors are an option a caller brings; without them these settings change nothing.
   vectorWeight: [0.5],
   vectorMinSimilarity: [0.45],

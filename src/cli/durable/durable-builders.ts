@@ -52,7 +52,7 @@ export function createDurableBuilders(environment: Record<string, string | undef
         session: { mode: "new" },
         sessionStore: assembly.sessionStore,
         clock: assembly.clock,
-        policies: assembly.policies,
+        ...(assembly.policies ? { policies: assembly.policies } : {}),
         runtime: { createId: assembly.createId, wrapTool: assembly.wrapTool },
         observeProvider: (provider) => assembly.wrapProvider(provider, contextWindow),
         confirmToolCall: assembly.confirmToolCall,

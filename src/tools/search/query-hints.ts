@@ -28,3 +28,15 @@ export function queryHintWords(query: string): Array<"url" | "file"> {
   }
   return [...new Set(hints)];
 }
+
+/**
+ * The query without the parts of web addresses that say nothing of the tool wanted: the scheme,
+ * "www" and the top-level domain ("open https://www.github.com/x" → "open  github/x"). The
+ * address itself is hinted by `queryHintWords`; left in, "https" and "com" match any tool whose
+ * description happens to show an example address.
+ */
+export function withoutAddressNoise(query: string): string {
+  return query
+    .replace(/\b(?:https?:\/\/|www\.)/gi, " ")
+    .replace(/\b([\w-]+)\.([a-z]{2,4})\b(?![.\w-])/gi, (match, host: string, domain: string) => (webDomains.has(domain.toLowerCase()) ? host : match));
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Tool, ToolDefinition } from "../../types/index.js";
 import { createToolCatalog } from "./tool-catalog.js";
-import { createToolSearchIndex, parameterDescriptions, parameterNames } from "./tool-search-index.js";
+import { createToolSearchIndex, parameterDescriptions, parameterNames, splitIntoKnownWords } from "./tool-search-index.js";
 import recorded from "../../bench/disclosure/fixtures/tool-search-catalogs.json" with { type: "json" };
 
 /** The recorded tools/list of six real MCP servers (origin in the fixture), named as ctxkit names MCP tools. */
@@ -9,6 +9,8 @@ const realCatalog: ToolDefinition[] = recorded.servers.flatMap((server) =>
   server.tools.map((tool) => ({ name: `mcp__${server.server}__${tool.name}`, description: tool.description, parameters: tool.parameters as ToolDefinition["parameters"] })),
 );
 const realIndex = createToolSearchIndex(realCatalog);
+/** Options that turn WordNet's related words off, for tests of another way of matching alone. */
+const withoutWordNet = { relatedWordWeight: 0, broaderWordWeight: 0 };
 const top = (query: string, count = 1, index = realIndex) => index.search(query, count).map((hit) => hit.name);
 
 const definitions = [
@@ -74,7 +76,7 @@ describe("createToolSearchIndex", () => {
     const index = createToolSearchIndex(catalog);
     expect(index.search("reserve a flight", 1).map((hit) => hit.name)).toEqual(["book_reservation"]);
     expect(index.search("what did the reviewers say on the pull request", 1).map((hit) => hit.name)).toEqual(["get_reviews"]);
-    expect(createToolSearchIndex(catalog, { stemming: false }).search("reserve", 5)).toEqual([]);
+    expect(createToolSearchIndex(catalog, { stemming: false, ...withoutWordNet }).search("reserve", 5)).toEqual([]);
   });
 
   it("reads a file name in the query as asking for a file tool, and a web address as asking for a URL", () => {
@@ -98,12 +100,70 @@ describe("createToolSearchIndex", () => {
     ];
     // Three-dimensional stand-ins for GloVe vectors: "booking" points where "reservation" does.
     const vectors: Record<string, number[]> = { booking: [1, 0.1, 0], reservation: [0.9, 0.2, 0], order: [0, 1, 0], cancel: [0, 0, 1], whole: [0.2, 0, 0.9], pending: [0, 0.7, 0.7] };
-    const withVectors = createToolSearchIndex(catalog, { wordVectors: (word) => vectors[word] });
-    expect(createToolSearchIndex(catalog).search("booking", 5)).toEqual([]);
+    const withVectors = createToolSearchIndex(catalog, { wordVectors: (word) => vectors[word], ...withoutWordNet });
+    expect(createToolSearchIndex(catalog, withoutWordNet).search("booking", 5)).toEqual([]);
     expect(withVectors.search("booking", 5).map((hit) => hit.name)).toEqual(["cancel_reservation"]);
     // "order" is a catalog word: its neighbours are not added, so its scores are those without vectors.
-    expect(withVectors.search("order", 5)).toEqual(createToolSearchIndex(catalog).search("order", 5));
-    expect(createToolSearchIndex(catalog, { wordVectors: (word) => vectors[word], vectorWeight: 0 }).search("booking", 5)).toEqual([]);
+    expect(withVectors.search("order", 5)).toEqual(createToolSearchIndex(catalog, withoutWordNet).search("order", 5));
+    expect(createToolSearchIndex(catalog, { wordVectors: (word) => vectors[word], vectorWeight: 0, ...withoutWordNet }).search("booking", 5)).toEqual([]);
+  });
+
+  it("widens query words by WordNet's related words, below the word's own weight, and not at weight 0", () => {
+    const catalog = [
+      { name: "cancel_subscription", description: "Cancel a subscription.", parameters: { type: "object", properties: {} } },
+      { name: "buy_item", description: "Buy an item from the shop.", parameters: { type: "object", properties: {} } },
+      { name: "purchase_history", description: "List past purchases.", parameters: { type: "object", properties: {} } },
+    ];
+    const names = (query: string, options = {}) => createToolSearchIndex(catalog, options).search(query, 3).map((hit) => hit.name);
+    // "call off": two words WordNet knows as one ("call_off" → cancel), no hand-written table lists it.
+    expect(names("call off my subscription")[0]).toBe("cancel_subscription");
+    expect(names("call off")).toEqual(["cancel_subscription"]);
+    expect(names("called off")).toEqual(["cancel_subscription"]);
+    const removeItem = [{ name: "remove_item", description: "Remove an item.", parameters: { type: "object", properties: {} } }];
+    expect(createToolSearchIndex(removeItem).search("get rid of it", 1)).toHaveLength(1);
+    expect(createToolSearchIndex(removeItem, withoutWordNet).search("get rid of it", 1)).toEqual([]);
+    expect(names("call off", withoutWordNet)).toEqual([]);
+    // The word itself outweighs what WordNet relates to it: "purchase" finds purchase_history before buy_item.
+    expect(names("purchase")).toEqual(["purchase_history", "buy_item"]);
+    expect(names("purchase", withoutWordNet)).toEqual(["purchase_history"]);
+  });
+
+  it("searches a query's own words before their related words, however many those are", () => {
+    const fillers = Array.from({ length: 300 }, (_, index) => `filler${index}`);
+    const catalog = [
+      { name: "zebra_tool", description: "Zebra.", parameters: { type: "object", properties: {} } },
+      ...fillers.map((word) => ({ name: `${word}_tool`, description: word, parameters: { type: "object", properties: {} } })),
+    ];
+    const relatedWords = (word: string) => (word === "first" ? { close: fillers, broader: [] } : undefined);
+    expect(createToolSearchIndex(catalog, { relatedWords }).search("first zebra", 1).map((hit) => hit.name)).toEqual(["zebra_tool"]);
+  });
+
+  it("takes related words from the lookup it is given", () => {
+    const catalog = [{ name: "close_ticket", description: "Close a support ticket.", parameters: { type: "object", properties: {} } }];
+    const relatedWords = (word: string) => (word === "shut" ? { close: ["close"], broader: [] } : undefined);
+    expect(createToolSearchIndex(catalog, { relatedWords }).search("shut it", 1).map((hit) => hit.name)).toEqual(["close_ticket"]);
+    expect(createToolSearchIndex(catalog, { relatedWords: () => undefined }).search("shut it", 1)).toEqual([]);
+  });
+
+  it("splits a word the catalog lacks into two words it has (datasource → data source)", () => {
+    const catalog = [
+      { name: "create_data_source", description: "Create a data source.", parameters: { type: "object", properties: {} } },
+      { name: "create_page", description: "Create a page.", parameters: { type: "object", properties: {} } },
+    ];
+    expect(createToolSearchIndex(catalog).search("new datasource", 1).map((hit) => hit.name)).toEqual(["create_data_source"]);
+    expect(createToolSearchIndex(catalog, { typoWeight: 0, ...withoutWordNet }).search("datasource", 1)).toEqual([]);
+    const stemOf = new Map([["data", "data"], ["source", "sourc"], ["add", "add"], ["datas", "data"]]);
+    expect(splitIntoKnownWords("datasource", stemOf)).toEqual(["data", "sourc"]);
+    expect(splitIntoKnownWords("adding", stemOf)).toEqual([]);
+  });
+
+  it("does not let an address's scheme and domain match tools (https, com)", () => {
+    const catalog = [
+      { name: "navigate", description: "Navigate to a URL.", parameters: { type: "object", properties: { url: { type: "string" } } } },
+      { name: "make_link", description: "Make a link such as https://acme.com to a page on the .com site.", parameters: { type: "object", properties: {} } },
+    ];
+    expect(createToolSearchIndex(catalog).search("load https://www.example.com", 1).map((hit) => hit.name)).toEqual(["navigate"]);
+    expect(createToolSearchIndex(catalog).search("load https://www.example.com", 2).map((hit) => hit.name)).toEqual(["navigate"]);
   });
 
   it("ranks the tool whose name the query covers above tools that share only the verb", () => {
@@ -112,7 +172,7 @@ describe("createToolSearchIndex", () => {
 
   it("finds a tool by a word only its parameter descriptions hold", () => {
     expect(top("squash")).toEqual(["mcp__github__merge_pull_request"]);
-    expect(top("squash", 1, createToolSearchIndex(realCatalog, { boost: { parameterDescriptions: 0 } }))).toEqual([]);
+    expect(top("squash", 1, createToolSearchIndex(realCatalog, { boost: { parameterDescriptions: 0 }, ...withoutWordNet }))).toEqual([]);
   });
 
   it("bounds a huge query and answers it", () => {

@@ -3,9 +3,10 @@ import type { ToolDefinition } from "../../types/index.js";
 import { buildAbbreviationTable, buildSynonymTable } from "./action-synonyms.js";
 import { toSearchTerms } from "./search-terms.js";
 import { stemWord } from "./stem-word.js";
-import { queryHintWords } from "./query-hints.js";
+import { queryHintWords, withoutAddressNoise } from "./query-hints.js";
 import { createTypoCorrector } from "./typo-corrector.js";
 import { createWordNeighbourFinder, type WordVectorLookup } from "./word-vector-neighbours.js";
+import { baseForms, wordNetRelatedWords, type RelatedWordLookup } from "./wordnet-related-words.js";
 
 // fastest-levenshtein is loaded by the first fuzzy lookup, not when the index module is imported (the CLI's start).
 const requireFromHere = createRequire(import.meta.url);
@@ -34,6 +35,12 @@ export interface ToolSearchIndexOptions {
   nameCoverage?: number;
   /** Weight of the word a file name or a URL in the query implies ("notes.txt" → file, "example.com" → url; default 0.5). */
   hintWeight?: number;
+  /** Weight of a word WordNet gives as meaning the same as a query word or derived from it ("remove" → withdraw, "approve" → approval; default 0.3; 0 turns WordNet off). */
+  relatedWordWeight?: number;
+  /** Weight of a word WordNet gives as one level more general than a query word ("swap" → exchange; default 0.2). */
+  broaderWordWeight?: number;
+  /** Where related words come from (default: WordNet 3.1's nouns and verbs, shipped in data/wordnet/ and read on the first search that needs them). */
+  relatedWords?: RelatedWordLookup;
   /** Static word vectors (optional; none ship): a query word also searches the catalog's nearest words. */
   wordVectors?: WordVectorLookup;
   /** Weight of a word-vector neighbour, times its cosine similarity (default 0.5). */
@@ -56,7 +63,7 @@ export interface ToolSearchIndex {
   readonly size: number;
 }
 
-export const defaultToolSearchIndexOptions: Required<Omit<ToolSearchIndexOptions, "boost" | "wordVectors">> & { boost: Required<NonNullable<ToolSearchIndexOptions["boost"]>> } = {
+export const defaultToolSearchIndexOptions: Required<Omit<ToolSearchIndexOptions, "boost" | "wordVectors" | "relatedWords">> & { boost: Required<NonNullable<ToolSearchIndexOptions["boost"]>> } = {
   boost: { name: 3, description: 1, parameters: 1, parameterDescriptions: 0.5 },
   fuzzy: 0,
   prefix: false,
@@ -66,6 +73,8 @@ export const defaultToolSearchIndexOptions: Required<Omit<ToolSearchIndexOptions
   lengthNormalisation: 0.75,
   nameCoverage: 1,
   hintWeight: 0.5,
+  relatedWordWeight: 0.3,
+  broaderWordWeight: 0.2,
   vectorWeight: 0.5,
   vectorMinSimilarity: 0.45,
   vectorNeighbours: 3,
@@ -73,8 +82,14 @@ export const defaultToolSearchIndexOptions: Required<Omit<ToolSearchIndexOptions
 
 /** Longest query the index reads; a model could send a whole document as the query. */
 const maxQueryChars = 2_000;
-/** Most distinct terms a query is searched for, synonyms and corrections included. */
+/** Most distinct words of its own a query is searched for. */
 const maxQueryTerms = 64;
+/**
+ * Most distinct terms a query is searched for, synonyms, corrections and related words included.
+ * A query's own words take their places first: with one shared cap, the related words of a long
+ * message's first words crowded out its later words (τ-bench's first user messages lost 2 points).
+ */
+const maxSearchTerms = 256;
 
 /** BM25 term-frequency saturation (the usual 1.2). */
 const saturation = 1.2;
@@ -123,27 +138,48 @@ export function createToolSearchIndex(tools: readonly ToolDefinition[], options:
   const synonyms = settings.synonymWeight > 0 ? stemTable(buildSynonymTable(), settings.stemming) : new Map<string, string[]>();
   const abbreviations = stemTable(buildAbbreviationTable(), settings.stemming);
   const corrector = settings.typoWeight > 0 ? createTypoCorrector(stemOf.keys()) : undefined;
+  const lexicon = settings.relatedWordWeight > 0 || settings.broaderWordWeight > 0 ? (options.relatedWords ?? wordNetRelatedWords) : undefined;
+  const stemmed = (word: string) => (settings.stemming ? stemWord(word) : word);
+  /** A query word's (or two adjacent words') related words that the catalog has, below the word's own weight. */
+  const weighRelated = (word: string, weigh: (term: string, weight: number) => void) => {
+    const related = lexicon?.(word);
+    if (related === undefined) return;
+    for (const [words, weight] of [[related.close, settings.relatedWordWeight], [related.broader, settings.broaderWordWeight]] as const) {
+      if (weight <= 0) continue;
+      for (const relatedWord of words) {
+        const term = stemOf.get(relatedWord) ?? stemmed(relatedWord);
+        if (postings.has(term)) weigh(term, weight);
+      }
+    }
+  };
   const vectorNeighbours = options.wordVectors !== undefined && settings.vectorWeight > 0 ? createWordNeighbourFinder(stemOf.keys(), options.wordVectors) : undefined;
   return {
     size: tools.length,
     search(query, limit) {
       if (limit <= 0) return [];
       const text = query.slice(0, maxQueryChars);
+      const words = lowercaseWords(text);
       const weights = new Map<string, number>();
       const weigh = (term: string, weight: number) => {
-        if (weights.size >= maxQueryTerms && !weights.has(term)) return;
+        if (weights.size >= maxSearchTerms && !weights.has(term)) return;
         weights.set(term, Math.max(weight, weights.get(term) ?? 0));
       };
       // "notes.txt", "https://example.com": what the query names says which kind of tool it wants.
       if (settings.hintWeight > 0) for (const hint of queryHintWords(text)) weigh(settings.stemming ? stemWord(hint) : hint, settings.hintWeight);
-      for (const word of toSearchTerms(text, { stemming: false })) {
+      const queryWords = toSearchTerms(withoutAddressNoise(text), { stemming: false });
+      for (const word of queryWords) if (weights.size < maxQueryTerms) weigh(stemmed(word), 1);
+      for (const word of queryWords) {
         const term = settings.stemming ? stemWord(word) : word;
         weigh(term, 1);
         for (const longForm of abbreviations.get(term) ?? []) weigh(longForm, 1);
         const corrections = postings.has(term) || stemOf.has(word) ? [] : (corrector?.correct(word) ?? []).map((correction) => stemOf.get(correction) ?? correction);
         for (const correction of corrections) weigh(correction, settings.typoWeight);
+        // "datasource", "filename": two catalog words typed as one, a missing space weighed as a typo.
+        if (settings.typoWeight > 0 && !postings.has(term) && !stemOf.has(word)) for (const part of splitIntoKnownWords(word, stemOf)) weigh(part, settings.typoWeight);
         for (const known of [term, ...corrections]) for (const synonym of synonyms.get(known) ?? []) weigh(synonym, settings.synonymWeight * (known === term ? 1 : settings.typoWeight));
         if (settings.prefix && term.length >= 3) for (const word of wordsStartingWith(vocabulary, term)) weigh(word, prefixWeight);
+        // Every word, known to the catalog or not: widening only unknown words found less on the tune half.
+        if (lexicon !== undefined) weighRelated(word, weigh);
         // Only for a word the catalog does not have ("booking", "voucher"): a word it has is matched
         // already, and widening it too added more wrong tools than right ones on the tune half.
         const unknown = !postings.has(term) && !stemOf.has(word);
@@ -153,9 +189,21 @@ export function createToolSearchIndex(tools: readonly ToolDefinition[], options:
         if (settings.fuzzy > 0 && !postings.has(term)) for (const word of fuzzyMatches(vocabulary, term, settings.fuzzy)) weigh(word, fuzzyWeight);
       }
       // "look up", "go to", "file name": two words typed apart that the catalog or the synonyms write as one.
-      for (const compound of adjacentCompounds(text, settings.stemming)) {
+      for (let index = 1; index < words.length; index += 1) {
+        const compound = stemmed(words[index - 1]! + words[index]!);
         if (postings.has(compound)) weigh(compound, 1);
         for (const synonym of synonyms.get(compound) ?? []) weigh(synonym, settings.synonymWeight);
+      }
+      // "send back", "call off", "get rid of": two or three words WordNet holds as one ("call_off"),
+      // widened by what it relates to that phrase; the first word carries the ending ("called off").
+      // (Weighing the phrase's own words less, as a phrase means something else than its parts, lost on the tune half.)
+      for (let index = 0; lexicon !== undefined && index < words.length - 1; index += 1) {
+        for (const length of [3, 2]) {
+          if (index + length > words.length) continue;
+          const rest = words.slice(index + 1, index + length).join("_");
+          const phrase = baseForms(words[index]!).map((base) => `${base}_${rest}`).find((candidate) => lexicon(candidate) !== undefined);
+          if (phrase !== undefined) weighRelated(phrase, weigh);
+        }
       }
       const scores = new Float64Array(tools.length);
       const nameHits = new Uint16Array(tools.length);
@@ -244,14 +292,31 @@ function fuzzyMatches(vocabulary: readonly string[], term: string, share: number
   return vocabulary.filter((word) => word !== term && Math.abs(word.length - term.length) <= maxDistance && distance(word, term) <= maxDistance).slice(0, 20);
 }
 
-function adjacentCompounds(query: string, stemming: boolean): string[] {
-  const words = query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "");
-  const compounds: string[] = [];
-  for (let index = 1; index < words.length && compounds.length < maxQueryTerms; index += 1) {
-    const joined = words[index - 1]! + words[index]!;
-    compounds.push(stemming ? stemWord(joined) : joined);
+/** Shortest part a word is split into: "a" + "dd" must not turn "add" into two words. */
+const minSplitPartChars = 3;
+
+/**
+ * The stems of the two catalog words (as written) an unknown word is made of ("datasource" →
+ * data + source), for the one split whose shorter part is longest; none when no split is.
+ */
+export function splitIntoKnownWords(word: string, stemOf: ReadonlyMap<string, string>): string[] {
+  let best: [string, string] | undefined;
+  let bestShorter = 0;
+  for (let at = minSplitPartChars; at <= word.length - minSplitPartChars; at += 1) {
+    const left = stemOf.get(word.slice(0, at));
+    const right = stemOf.get(word.slice(at));
+    const shorter = Math.min(at, word.length - at);
+    if (left !== undefined && right !== undefined && shorter > bestShorter) {
+      best = [left, right];
+      bestShorter = shorter;
+    }
   }
-  return compounds;
+  return best ?? [];
+}
+
+/** A query's words, lowercase, stop words kept ("go to" and "get rid of" are read as phrases). */
+function lowercaseWords(query: string): string[] {
+  return query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== "").slice(0, maxQueryTerms);
 }
 
 /** A word table with its words stemmed as the index stems text. */

@@ -14,12 +14,13 @@ How well tool_search finds the right tool, over the real catalogs of six MCP ser
 server-everything, @playwright/mcp, server-memory; their tools/list is recorded in
 src/bench/disclosure/fixtures/tool-search-catalogs.json) and τ-bench's airline and retail tools, all
 in one index. Queries are written the way people and models type them: short, paraphrased,
-misspelt, in two sets (the first, and round two written later before any result on them). They
-are split in two by their right tool: the defaults were tuned on one half, the other half measures
-them. Rows: plain BM25, the old defaults, the shipped defaults, and the defaults with each
-improvement taken away; then each set alone. Then 44 queries written by others for the
-Playwright tools (dpadron10/tool-search-mcp's test cases; never tuned on), τ-bench's own text as
-queries, the warm search speed at 500 tools (mean and p99 after untimed passes), and whether the
+misspelt, in three sets (the first, then round two and round three, each written later before
+any result on it). They are split in two by their right tool: the defaults were tuned on one
+half, the other half measures them. Rows: plain BM25, the old defaults, the shipped defaults, and
+the defaults with each improvement taken away (WordNet's related words among them); then each set
+alone. Then 44 queries written by others for the Playwright tools (dpadron10/tool-search-mcp's
+test cases; never tuned on), τ-bench's own text as queries, the warm search speed at 500 tools
+(mean and p99 after untimed passes), the WordNet table's first read, and whether the
 goal (measure recall@5 ≥ 0.95, MRR ≥ 0.85, ≥ 70 tools, < 1 ms a query) is met.
 
 Options:
