@@ -55,6 +55,17 @@ export interface CompressionOptions {
    */
   compactionFloor?: number;
   /**
+   * A needed compaction summarises only the oldest turns, as few as bring the context down to this
+   * share of the window (with the newer turns archived and old results cleared), and keeps the
+   * newer archives and results verbatim; `false` summarises everything before the recent turns.
+   */
+  partialCompaction?: number | false;
+  /**
+   * Before a needed compaction, older archives are condensed to this share of their fact lines,
+   * oldest first (0: never).
+   */
+  condenseShare?: number;
+  /**
    * The archive share of early (optional) batches (default 1: every fact line of the turns, up to
    * their size — an optional batch should drop only what holds no new identifier).
    */
@@ -124,6 +135,8 @@ export interface CompressionSettings {
   earlyMinTokens: number;
   archiveShare: number;
   compactionFloor: number;
+  partialCompaction: number | false;
+  condenseShare: number;
   earlyArchiveShare: number;
   earlyCoverage: number;
   stubShare: number;
@@ -168,6 +181,8 @@ export function resolveCompressionSettings(options: CompressionOptions): Compres
     earlyCoverage: options.earlyCoverage ?? 0.9,
     earlyArchiveShare: options.earlyArchiveShare ?? 1,
     compactionFloor: Math.max(options.compactionFloor ?? 0.6, target),
+    partialCompaction: options.partialCompaction === false ? false : (options.partialCompaction ?? target),
+    condenseShare: options.condenseShare ?? 0,
     stubShare: options.stubShare ?? 0.3,
     summarizer: options.summarizer ?? createDeterministicSummarizer(),
     hasModelSummarizer: options.summarizer !== undefined && options.summarizer.name !== "deterministic",
