@@ -162,7 +162,7 @@ export function resolveCompressionSettings(options: CompressionOptions): Compres
   if (!Number.isFinite(window) || window <= 0) {
     throw new ConfigError("option_invalid", `contextWindow must be a positive number of tokens, got ${String(window)}. Pass the model's window, e.g. 128000.`);
   }
-  const trigger = options.trigger ?? 0.8;
+  const trigger = options.trigger ?? 0.9;
   const target = options.target ?? 0.5;
   if (!(target > 0 && target < trigger && trigger <= 1)) {
     throw new ConfigError("option_invalid", `Compression needs 0 < target < trigger ≤ 1, got target ${target} and trigger ${trigger}.`);
@@ -181,8 +181,8 @@ export function resolveCompressionSettings(options: CompressionOptions): Compres
     earlyCoverage: options.earlyCoverage ?? 0.9,
     earlyArchiveShare: options.earlyArchiveShare ?? 1,
     compactionFloor: Math.max(options.compactionFloor ?? 0.6, target),
-    partialCompaction: options.partialCompaction === false ? false : (options.partialCompaction ?? target),
-    condenseShare: options.condenseShare ?? 0,
+    partialCompaction: options.partialCompaction ?? false,
+    condenseShare: options.condenseShare ?? 0.4,
     stubShare: options.stubShare ?? 0.3,
     summarizer: options.summarizer ?? createDeterministicSummarizer(),
     hasModelSummarizer: options.summarizer !== undefined && options.summarizer.name !== "deterministic",

@@ -128,7 +128,7 @@ describe("ctxkit layered compression before a call", () => {
   it("archives older turns one line each when clearing alone cannot reach the target", async () => {
     const { policy } = layered({ contextWindow: 40_000, keepRecentTokens: 1000 });
     const messages: Message[] = [userMessage("u0", "Investigate the flaky payment tests.")];
-    for (let turn = 1; turn <= 100; turn += 1) {
+    for (let turn = 1; turn <= 115; turn += 1) {
       messages.push(assistantMessage(`a${turn}`, `Step ${turn}: I will check tests/test_payment_${turn}.py because the retry logic looks wrong there.`.repeat(12), [{ id: `c${turn}`, name: "grep", arguments: { pattern: `retry_${turn}` } }]));
       messages.push(toolMessage(`t${turn}`, `c${turn}`, "grep", `tests/test_payment_${turn}.py:12: retry_${turn}(attempts=3)`));
     }
@@ -144,7 +144,8 @@ describe("ctxkit layered compression before a call", () => {
   it("compacts into sections, keeping the first request, failures and identifiers, when nothing lighter is enough", async () => {
     const { policy } = layered({ contextWindow: 8000, keepRecentTokens: 500 });
     const messages: Message[] = [userMessage("u0", "Fix the payment callback bug. You must not change the public API.")];
-    for (let turn = 1; turn <= 150; turn += 1) {
+    // Enough turns that even their archive, condensed to one line a turn, stays over the compaction floor.
+    for (let turn = 1; turn <= 400; turn += 1) {
       messages.push(assistantMessage(`a${turn}`, `I decided to patch src/payment/callbacks.py line ${turn * 10} because handle_callback drops retries.`, [{ id: `c${turn}`, name: "bash", arguments: { command: `pytest tests/test_${turn}.py` } }]));
       messages.push(toolMessage(`t${turn}`, `c${turn}`, "bash", turn === 3 ? "E   AssertionError: expected status 200, got 502" : `${turn} passed in 0.${turn}s`, turn === 3));
     }

@@ -149,17 +149,21 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
   // A partial compaction summarises only the oldest turns, as few as bring the context (with the
   // newer turns archived and old results cleared) down to the goal; the rest stays as it was.
   const partialGoal = settings.partialCompaction === false || hard ? undefined : settings.contextWindow * settings.partialCompaction;
-  const partialEnd =
-    partialGoal === undefined
-      ? undefined
-      : partialCompactionEnd(messages, firstKept + 1, tailStart, {
-          goalTokens: partialGoal,
-          summaryTokens: maxTokens * input.scale,
-          project: (rest) => {
-            const restFrom = rest.findIndex((message, index) => index > firstKept && message !== messages[index]);
-            return project(clear(archiveFrom(rest, restFrom < 0 ? rest.length : restFrom).messages).messages);
-          },
-        });
+  // When the goal cannot be reached without the newer turns (a large newest turn), the least that
+  // gets under the compaction floor still keeps more verbatim than a full compaction.
+  const goals = partialGoal === undefined ? [] : [partialGoal, Math.max(partialGoal, floorTokens)];
+  let partialEnd: number | undefined;
+  for (const goal of goals) {
+    partialEnd = partialCompactionEnd(messages, firstKept + 1, tailStart, {
+      goalTokens: goal,
+      summaryTokens: maxTokens * input.scale,
+      project: (rest) => {
+        const restFrom = rest.findIndex((message, index) => index > firstKept && message !== messages[index]);
+        return project(clear(archiveFrom(rest, restFrom < 0 ? rest.length : restFrom).messages).messages);
+      },
+    });
+    if (partialEnd !== undefined) break;
+  }
   const range = findCompactionRange(messages, firstKept + 1, partialEnd ?? tailStart);
   if (range !== undefined) {
     const firstRequest = firstKept >= 0 ? messages[firstKept] : undefined;
