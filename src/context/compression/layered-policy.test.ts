@@ -166,6 +166,19 @@ describe("ctxkit layered compression before a call", () => {
     expect(policy.stats().fullCompactions).toBe(1);
   });
 
+  it("waits for 90% of the window before a needed batch (Codex's auto-compact share)", async () => {
+    // No early batches (no calls expected to pay them back): only the trigger can start one.
+    const at = async (inputTokens: number) => {
+      const { policy } = layered({ expectedRemainingCalls: 0 });
+      const messages = readingSession(6, 80);
+      // The provider's count of this very context: nothing appended since.
+      await policy.prepareContext(contextState(messages));
+      return (await policy.prepareContext(contextState(messages, { lastUsage: usageOf(inputTokens) }))) ?? [];
+    };
+    expect(await at(0.85 * WINDOW)).toEqual([]);
+    expect(await at(0.92 * WINDOW)).toHaveLength(1);
+  });
+
   it("takes a cold cache as the chance to compress above the lower threshold", async () => {
     const { policy } = layered({ expectedRemainingCalls: 0 });
     const messages = readingSession(4, 80);
