@@ -49,10 +49,10 @@ describe("condensing an archive before anything is summarised", () => {
     const drive = async (options: { condenseShare?: number }) => {
       const policy = createCompressionPolicy("ctxkit", { contextWindow: 20_000, expectedRemainingCalls: 0, ...options });
       const all = readingSession(40, 40);
-      let context: Message[] = [all[0]!];
+      let context: readonly Message[] = [all[0]!];
       for (let turn = 1; turn <= 40; turn += 1) {
         context = [...context, all[2 * turn - 1]!, all[2 * turn]!];
-        context = applyEdits(context, (await policy.prepareContext(contextState(context))) ?? []);
+        context = applyEdits(context, (await policy.prepareContext!(contextState(context))) ?? []);
       }
       return { stats: policy.stats(), context };
     };
@@ -61,8 +61,8 @@ describe("condensing an archive before anything is summarised", () => {
     // Without the layer the same run needs summaries, which lose the archived lines.
     const summarising = await drive({ condenseShare: 0 });
     expect(summarising.stats.fullCompactions).toBeGreaterThan(condensing.stats.fullCompactions);
-    const visible = (context: Message[]) => context.map((message) => message.content.toString()).join("\n");
-    const keptLines = (context: Message[]) => all40Lines().filter((line) => visible(context).includes(line)).length;
+    const visible = (context: readonly Message[]) => context.map((message) => message.content.toString()).join("\n");
+    const keptLines = (context: readonly Message[]) => all40Lines().filter((line) => visible(context).includes(line)).length;
     expect(keptLines(condensing.context)).toBeGreaterThan(keptLines(summarising.context));
   });
 });

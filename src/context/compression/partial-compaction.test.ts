@@ -23,13 +23,13 @@ describe("partial compaction: only the oldest turns into the summary", () => {
     const drive = async (partialCompaction: number | false) => {
       const policy = createCompressionPolicy("ctxkit", { contextWindow: 20_000, expectedRemainingCalls: 0, condenseShare: 0, partialCompaction });
       const all = readingSession(40, 40);
-      let context: Message[] = [all[0]!];
+      let context: readonly Message[] = [all[0]!];
       // Archives beside the summary right after a batch that summarised: turns kept as verbatim lines.
       const beside: number[] = [];
       for (let turn = 1; turn <= 40; turn += 1) {
         context = [...context, all[2 * turn - 1]!, all[2 * turn]!];
         const summaries = policy.stats().fullCompactions;
-        context = applyEdits(context, (await policy.prepareContext(contextState(context))) ?? []);
+        context = applyEdits(context, (await policy.prepareContext!(contextState(context))) ?? []);
         if (policy.stats().fullCompactions > summaries) beside.push(context.filter((message) => message.meta.derived?.kind === "archive").length);
       }
       return { stats: policy.stats(), beside };
