@@ -52,9 +52,10 @@ describe("notes across a real compaction", () => {
     const notes = createNotes({ path: join(await mkdtemp(join(tmpdir(), "ctxkit-notes-")), "notes.md") });
     await notes.tools![1]!.execute({ text: "Constraint: the public API stays as it is." }, { signal: new AbortController().signal, toolCallId: "n" });
     const policy = composeContextPolicies(createCompressionPolicy("ctxkit", { contextWindow: 8000, keepRecentTokens: 500 }), notes);
-    // The layered policy's own full-compaction scenario: 150 small turns, nothing lighter is enough.
+    // The layered policy's own full-compaction scenario: 400 small turns, nothing lighter is enough
+    // (not even their archive condensed to one line a turn).
     const messages: Message[] = [userMessage("u0", "Fix the payment callback bug. You must not change the public API.")];
-    for (let turn = 1; turn <= 150; turn += 1) {
+    for (let turn = 1; turn <= 400; turn += 1) {
       messages.push(assistantMessage(`a${turn}`, `I decided to patch src/payment/callbacks.py line ${turn * 10} because handle_callback drops retries.`, [{ id: `c${turn}`, name: "bash", arguments: { command: `pytest tests/test_${turn}.py` } }]));
       messages.push(toolMessage(`t${turn}`, `c${turn}`, "bash", `${turn} passed in 0.${turn}s`));
     }

@@ -8,7 +8,13 @@ import type { Summarizer } from "./summarizer.js";
 export interface CompressionOptions {
   /** The model's context window in tokens. */
   contextWindow: number;
-  /** Compress when the context passes this share of the window (default 0.8, the seed's threshold). */
+  /**
+   * Compress when the context passes this share of the window (default 0.9, the share Codex
+   * auto-compacts at; it was 0.8, the seed's threshold). Archives and their condensing keep lines
+   * verbatim, so room held back under the trigger is room those lines do not get: on the tune half
+   * of swe-gemini at 12k, 0.9 kept 0.973 of the cited lines against 0.957 at 0.8, at the same cost
+   * and with no overflow (16k: 0.994 either way). The rest of the window is the answer's room.
+   */
   trigger?: number;
   /** Compress down to this share of the window (default 0.5). */
   target?: number;
@@ -54,6 +60,23 @@ export interface CompressionOptions {
    * same cost.
    */
   compactionFloor?: number;
+  /**
+   * A needed compaction summarises only the oldest turns, as few as bring the context down to this
+   * share of the window (else under the compaction floor), archives the newer ones and keeps them
+   * beside the summary; `false` (the default) summarises everything before the newest turn. Off by
+   * default: on the tune half of swe-gemini, with archive condensing on, it changed nothing at 16k
+   * and 12k but cost (+0.3%) and gained 0.002 of line recall at 10k.
+   */
+  partialCompaction?: number | false;
+  /**
+   * Before a needed batch summarises, older archives are condensed, oldest first, to this share of
+   * their fact lines (each turn keeps its first line; the largest turns lose lines first), as few
+   * as reach the target; a summary is made only if all of them leave the context above the
+   * compaction floor (default 0.4; 0 turns it off). No model call. On the tune half of swe-gemini
+   * at 12k, line recall went from 0.928 to 0.957 and summaries from 34 to 15, for 2% less cost; at
+   * 16k, summaries from 9 to 2, recall 0.994 either way (0.3–0.6 all did about as well).
+   */
+  condenseShare?: number;
   /**
    * The archive share of early (optional) batches (default 1: every fact line of the turns, up to
    * their size — an optional batch should drop only what holds no new identifier).
@@ -124,6 +147,8 @@ export interface CompressionSettings {
   earlyMinTokens: number;
   archiveShare: number;
   compactionFloor: number;
+  partialCompaction: number | false;
+  condenseShare: number;
   earlyArchiveShare: number;
   earlyCoverage: number;
   stubShare: number;
@@ -149,7 +174,7 @@ export function resolveCompressionSettings(options: CompressionOptions): Compres
   if (!Number.isFinite(window) || window <= 0) {
     throw new ConfigError("option_invalid", `contextWindow must be a positive number of tokens, got ${String(window)}. Pass the model's window, e.g. 128000.`);
   }
-  const trigger = options.trigger ?? 0.8;
+  const trigger = options.trigger ?? 0.9;
   const target = options.target ?? 0.5;
   if (!(target > 0 && target < trigger && trigger <= 1)) {
     throw new ConfigError("option_invalid", `Compression needs 0 < target < trigger ≤ 1, got target ${target} and trigger ${trigger}.`);
@@ -168,6 +193,8 @@ export function resolveCompressionSettings(options: CompressionOptions): Compres
     earlyCoverage: options.earlyCoverage ?? 0.9,
     earlyArchiveShare: options.earlyArchiveShare ?? 1,
     compactionFloor: Math.max(options.compactionFloor ?? 0.6, target),
+    partialCompaction: options.partialCompaction ?? false,
+    condenseShare: options.condenseShare ?? 0.4,
     stubShare: options.stubShare ?? 0.3,
     summarizer: options.summarizer ?? createDeterministicSummarizer(),
     hasModelSummarizer: options.summarizer !== undefined && options.summarizer.name !== "deterministic",

@@ -42,7 +42,8 @@ export function createCompression(options: CreateCompressionOptions): Compressio
 
 /** A fresh policy without tools (policies keep per-session state: statistics, the circuit breaker, what was sent). */
 export function createCompressionPolicy(name: CompressionPolicyName, options: CompressionOptions): CompressionPolicy {
-  const settings = resolveCompressionSettings(options);
+  // The seed's strategy keeps the seed's threshold (80%); `ctxkit`'s default moved to 90%.
+  const settings = resolveCompressionSettings(name === "windowed" ? { ...options, trigger: options.trigger ?? 0.8 } : options);
   return { ...attachBlobs(selectPolicy(name, settings), settings.blobs), order: -100 };
 }
 

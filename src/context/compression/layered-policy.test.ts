@@ -128,7 +128,7 @@ describe("ctxkit layered compression before a call", () => {
   it("archives older turns one line each when clearing alone cannot reach the target", async () => {
     const { policy } = layered({ contextWindow: 40_000, keepRecentTokens: 1000 });
     const messages: Message[] = [userMessage("u0", "Investigate the flaky payment tests.")];
-    for (let turn = 1; turn <= 100; turn += 1) {
+    for (let turn = 1; turn <= 115; turn += 1) {
       messages.push(assistantMessage(`a${turn}`, `Step ${turn}: I will check tests/test_payment_${turn}.py because the retry logic looks wrong there.`.repeat(12), [{ id: `c${turn}`, name: "grep", arguments: { pattern: `retry_${turn}` } }]));
       messages.push(toolMessage(`t${turn}`, `c${turn}`, "grep", `tests/test_payment_${turn}.py:12: retry_${turn}(attempts=3)`));
     }
@@ -144,7 +144,8 @@ describe("ctxkit layered compression before a call", () => {
   it("compacts into sections, keeping the first request, failures and identifiers, when nothing lighter is enough", async () => {
     const { policy } = layered({ contextWindow: 8000, keepRecentTokens: 500 });
     const messages: Message[] = [userMessage("u0", "Fix the payment callback bug. You must not change the public API.")];
-    for (let turn = 1; turn <= 150; turn += 1) {
+    // Enough turns that even their archive, condensed to one line a turn, stays over the compaction floor.
+    for (let turn = 1; turn <= 400; turn += 1) {
       messages.push(assistantMessage(`a${turn}`, `I decided to patch src/payment/callbacks.py line ${turn * 10} because handle_callback drops retries.`, [{ id: `c${turn}`, name: "bash", arguments: { command: `pytest tests/test_${turn}.py` } }]));
       messages.push(toolMessage(`t${turn}`, `c${turn}`, "bash", turn === 3 ? "E   AssertionError: expected status 200, got 502" : `${turn} passed in 0.${turn}s`, turn === 3));
     }
@@ -163,6 +164,19 @@ describe("ctxkit layered compression before a call", () => {
     expect(text).toContain("src/payment/callbacks.py");
     expect(text).toContain("docs/DESIGN.md");
     expect(policy.stats().fullCompactions).toBe(1);
+  });
+
+  it("waits for 90% of the window before a needed batch (Codex's auto-compact share)", async () => {
+    // No early batches (no calls expected to pay them back): only the trigger can start one.
+    const at = async (inputTokens: number) => {
+      const { policy } = layered({ expectedRemainingCalls: 0 });
+      const messages = readingSession(6, 80);
+      // The provider's count of this very context: nothing appended since.
+      await policy.prepareContext(contextState(messages));
+      return (await policy.prepareContext(contextState(messages, { lastUsage: usageOf(inputTokens) }))) ?? [];
+    };
+    expect(await at(0.85 * WINDOW)).toEqual([]);
+    expect(await at(0.92 * WINDOW)).toHaveLength(1);
   });
 
   it("takes a cold cache as the chance to compress above the lower threshold", async () => {

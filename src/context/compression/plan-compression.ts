@@ -14,6 +14,8 @@ import { CHARS_PER_TOKEN } from "./extractive-summary.js";
 import { frozenTextOf } from "./markers.js";
 import { summarizeSafely } from "./summarize-safely.js";
 import { summarizeTurns } from "./sectioned-summary.js";
+import { partialCompactionEnd } from "./partial-compaction.js";
+import { condenseArchive, isArchiveMessage } from "./condense-archive.js";
 
 export interface PlanInput {
   messages: readonly Message[];
@@ -58,9 +60,11 @@ export interface CompressionPlan {
 
 /**
  * Layers 3–5, cheapest first, each tried only when the one before cannot reach the target:
- * clearing old tool results; archival summaries of older turns (plus clearing); a full compaction
- * of everything between the first request and the recent turns (plus clearing). Each candidate is
- * built from the context as it was sent, so an archive never folds in a stub this batch made.
+ * clearing old tool results; archival summaries of older turns (plus clearing); condensing older
+ * archives, oldest first (extractive, so still no model call); a compaction of everything between
+ * the first request and the recent turns — or, with `partialCompaction`, of the oldest of them
+ * only (plus clearing). Each candidate is built from the context as it was sent, so an archive
+ * never folds in a stub this batch made.
  */
 export async function planCompression(input: PlanInput, settings: CompressionSettings, meter: ContextMeter, stats: CompressionStats): Promise<CompressionPlan> {
   const { messages, hard } = input;
@@ -89,41 +93,82 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
   if (consider(withClearing(cleared, project, { archivedTurns: 0, fullCompaction: false, steps: [] })) || input.layers === "clearing") return best;
 
   const firstKept = firstRequestIndex(messages);
-  const tailStart = recentTailStart(messages, hard ? 0 : settings.keepRecentTokens, meter.countMessage, firstKept);
-  const ranges = findArchiveRanges(messages, firstKept + 1, tailStart);
-  const archived: Message[] = [...messages];
-  let turns = 0;
-  if (ranges.length > 0) {
+  const tailOf = (base: readonly Message[]) => recentTailStart(base, hard ? 0 : settings.keepRecentTokens, meter.countMessage, firstKept);
+  const tailStart = tailOf(messages);
+  // Archives of the uncompressed turns of `base` from `from` on (to the recent tail).
+  const archiveFrom = (base: readonly Message[], from: number): { messages: Message[]; turns: number } => {
+    const ranges = findArchiveRanges(base, from, tailOf(base));
+    const archived: Message[] = [...base];
     const archives: Message[] = [];
     const replaced: typeof ranges = [];
+    let turns = 0;
     for (const range of ranges) {
       // Room for the turns' fact lines: a share of what they held, at least 80 tokens a turn.
       const sourceTokens = range.sources.reduce((sum, source) => sum + source.text.length, 0) / CHARS_PER_TOKEN;
       const maxTokens = Math.max(100, 80 * range.sources.length, Math.round(sourceTokens * (input.archiveShare ?? settings.archiveShare)));
-      const known = frozenTextBefore(messages, range.start, archives);
+      const known = frozenTextBefore(base, range.start, archives);
       // Archive lines are extractive (each turn's call and its results' fact lines, verbatim): no
       // model call, so an archive costs nothing but the cache rebuild it causes — and keeps the
-      // lines a model summary most often loses. Only a full compaction asks the summariser.
+      // lines a model summary most often loses. Only a compaction asks the summariser.
       const lines = summarizeTurns({ purpose: "turns", sources: range.sources, maxTokens, ...(known ? { known } : {}) });
       // An optional batch must not lose facts: turns whose archive would drop identifiers stay as they are.
       if (input.minCoverage !== undefined && archiveCoverage(range.sources, lines, known) < input.minCoverage) continue;
-      archives.push(createArchiveMessage(range, lines, input.batch, input.now, unionOfSources(messages.slice(range.start, range.end))));
+      archives.push(createArchiveMessage(range, lines, input.batch, input.now, unionOfSources(base.slice(range.start, range.end))));
       replaced.push(range);
       turns += range.sources.length;
     }
     for (const [index, range] of [...replaced.entries()].reverse()) archived.splice(range.start, range.end - range.start, archives[index]!);
-    const step = `archived ${turns} turns`;
-    if (replaced.length > 0 && consider(withClearing(clear(archived), project, { archivedTurns: turns, fullCompaction: false, steps: [step] }))) return best;
-  }
+    return { messages: archived, turns };
+  };
+
+  const archived = archiveFrom(messages, firstKept + 1);
+  if (archived.turns > 0 && consider(withClearing(clear(archived.messages), project, { archivedTurns: archived.turns, fullCompaction: false, steps: [`archived ${archived.turns} turns`] }))) return best;
   if (input.layers === "archive") return best;
   // Archives keep their turns' fact lines and a full compaction does not: when clearing and
   // archives already bring the context under the compaction floor, the run goes on without one.
-  if (!hard && best.steps.length > 0 && best.projectedTokens <= settings.contextWindow * settings.compactionFloor) return best;
+  const floorTokens = settings.contextWindow * settings.compactionFloor;
+  if (!hard && best.steps.length > 0 && best.projectedTokens <= floorTokens) return best;
+  // Before any summary, older archives are condensed, oldest first, as few as reach the target:
+  // they stay verbatim lines, only fewer of them, and no model is asked.
+  if (settings.condenseShare > 0 && !hard) {
+    const condensed = [...archived.messages];
+    let count = 0;
+    const tail = tailOf(condensed);
+    for (let index = firstKept + 1; index < tail; index += 1) {
+      const message = condensed[index]!;
+      if (!isArchiveMessage(message)) continue;
+      const smaller = condenseArchive(message, settings.condenseShare, input.batch, input.now);
+      if (smaller === undefined) continue;
+      condensed[index] = smaller;
+      count += 1;
+      const steps = [...(archived.turns > 0 ? [`archived ${archived.turns} turns`] : []), `condensed ${count} archives`];
+      if (consider(withClearing(clear(condensed), project, { archivedTurns: archived.turns, fullCompaction: false, steps }))) return best;
+    }
+    if (best.projectedTokens <= floorTokens) return best;
+  }
 
-  const range = findCompactionRange(messages, firstKept + 1, tailStart);
+  const maxTokens = Math.round(Math.min(8000, Math.max(500, settings.contextWindow * 0.1), input.targetTokens / 3));
+  // A partial compaction summarises only the oldest turns, as few as bring the context (with the
+  // newer turns archived and old results cleared) down to the goal; the rest stays as it was.
+  const partialGoal = settings.partialCompaction === false || hard ? undefined : settings.contextWindow * settings.partialCompaction;
+  // When the goal cannot be reached without the newer turns (a large newest turn), the least that
+  // gets under the compaction floor still keeps more verbatim than a full compaction.
+  const goals = partialGoal === undefined ? [] : [partialGoal, Math.max(partialGoal, floorTokens)];
+  let partialEnd: number | undefined;
+  for (const goal of goals) {
+    partialEnd = partialCompactionEnd(messages, firstKept + 1, tailStart, {
+      goalTokens: goal,
+      summaryTokens: maxTokens * input.scale,
+      project: (rest) => {
+        const restFrom = rest.findIndex((message, index) => index > firstKept && message !== messages[index]);
+        return project(clear(archiveFrom(rest, restFrom < 0 ? rest.length : restFrom).messages).messages);
+      },
+    });
+    if (partialEnd !== undefined) break;
+  }
+  const range = findCompactionRange(messages, firstKept + 1, partialEnd ?? tailStart);
   if (range !== undefined) {
     const firstRequest = firstKept >= 0 ? messages[firstKept] : undefined;
-    const maxTokens = Math.round(Math.min(8000, Math.max(500, settings.contextWindow * 0.1), input.targetTokens / 3));
     const summary = await summarizeSafely(
       settings.summarizer,
       {
@@ -140,7 +185,13 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
     const message = createSummaryMessage(range, summary, messages[range.start]!.meta.id, messages[range.end - 1]!.meta.id, input.batch, input.now, unionOfSources(messages.slice(range.start, range.end)));
     const compacted = [...messages.slice(0, range.start), message, ...messages.slice(range.end)];
     const step = `compacted ${range.end - range.start} messages into a summary`;
-    consider(withClearing(clear(compacted), project, { archivedTurns: 0, fullCompaction: true, steps: [step] }));
+    if (partialEnd === undefined) {
+      consider(withClearing(clear(compacted), project, { archivedTurns: 0, fullCompaction: true, steps: [step] }));
+    } else {
+      const rest = archiveFrom(compacted, range.start + 1);
+      const steps = rest.turns > 0 ? [`${step} (the oldest turns)`, `archived ${rest.turns} turns`] : [`${step} (the oldest turns)`];
+      consider(withClearing(clear(rest.messages), project, { archivedTurns: rest.turns, fullCompaction: true, steps }));
+    }
   }
   return best;
 }

@@ -16,18 +16,42 @@ const FAILURE = /\b(?:fail(?:s|ed|ure)?|error|didn't work|does not work|doesn't 
 /** Turns as one line each, git-log style: the gist (the source's first line), its errors, its identifiers. */
 export function summarizeTurns(input: SummaryInput): string {
   const maxChars = Math.max(200, input.maxTokens * CHARS_PER_TOKEN);
-  // Each turn's share of the budget follows its size: a file read has more facts than an "ok".
-  const total = Math.max(1, input.sources.reduce((sum, source) => sum + source.text.length, 0));
+  const shares = turnBudgets(input.sources.map((source) => source.text.length), maxChars, "proportional");
   // A line the context already shows (an earlier archive, the request) or an earlier turn of this
   // archive kept is not repeated: re-reads of the same file region are common and cost twice.
   const knownLines = new Set(linesOf(input.known ?? ""));
   return input.sources
-    .map((source) => {
-      const line = turnLine(source, Math.max(160, Math.floor((maxChars * source.text.length) / total)), knownLines);
+    .map((source, index) => {
+      const line = turnLine(source, Math.max(160, shares[index]!), knownLines);
       for (const kept of linesOf(line)) knownLines.add(kept);
       return line;
     })
     .join("\n");
+}
+
+/**
+ * Each turn's share of an archive's budget. `proportional` to its size: a file read has more facts
+ * than an "ok". `capped`: every turn gets all it holds up to a common cap, the cap set so the
+ * budget is spent (water-filling, like gemini-cli's per-block budgets): one large listing no longer
+ * takes the room of the smaller reads around it.
+ */
+export function turnBudgets(sizes: readonly number[], budget: number, mode: "proportional" | "capped"): number[] {
+  const total = Math.max(1, sizes.reduce((sum, size) => sum + size, 0));
+  if (mode === "proportional") return sizes.map((size) => Math.floor((budget * size) / total));
+  if (total <= budget) return [...sizes];
+  const sorted = [...sizes].sort((a, b) => a - b);
+  let left = budget;
+  let cap = 0;
+  for (const [index, size] of sorted.entries()) {
+    const even = left / (sorted.length - index);
+    if (size >= even) {
+      cap = even;
+      break;
+    }
+    left -= size;
+    cap = size;
+  }
+  return sizes.map((size) => Math.floor(Math.min(size, cap)));
 }
 
 function linesOf(text: string): string[] {
