@@ -2,7 +2,7 @@
 // CommonJS (bin/package.json): Node's CommonJS loader is ready at start, its ES module loader is not.
 "use strict";
 const { existsSync, readFileSync, statSync } = require("node:fs");
-const { dirname } = require("node:path");
+const { dirname, join } = require("node:path");
 
 // In a fresh clone (`npm ci && npx ctxkit demo`) dist/ is built on first use; an installed package
 // ships dist/ and never builds (no install scripts run on a user's machine).
@@ -49,6 +49,8 @@ if (needsTsc() || needsVite() || needsBundle()) {
     if (needsBundle()) execFileSync(process.execPath, [`${root}scripts/bundle-cli.mjs`], { stdio: ["ignore", "inherit", "inherit"] });
   });
 }
+// The big chunks start from a V8 code cache an earlier start left (bin/code-cache.js).
+if (existsSync(bundle) && !process.env.CTXKIT_NO_CODE_CACHE) require("./code-cache.js").installCodeCache({ bundleDir: join(root, "dist/cli-bundle"), cacheDir: join(root, "dist/cli-bundle/v8-cache"), main: require.main });
 const cli = existsSync(bundle)
   ? Promise.resolve({ ...require(bundle), ...require(`${root}dist/cli-bundle/termination-signals.cjs`) })
   : Promise.all([import("../dist/cli/main.js"), import("../dist/cli/termination-signals.js")]).then(([main, signals]) => ({ ...main, ...signals }));

@@ -1,0 +1,147 @@
+// CommonJS (bin/package.json). A V8 code cache for the big chunks of the CLI's bundle (issue 30,
+// item 6): compiling the run's chunk (some 750 KB) was the largest part of a run's start, and V8
+// can start from what an earlier process compiled instead. Each chunk's cache is a file of its
+// own in dist/cli-bundle/v8-cache/, keyed by the Node version, the architecture and the chunk's
+// content (V8 itself checks only its version, its flags and the source's length). Anything wrong
+// with a cache (missing, corrupt, another Node, another chunk, a folder that cannot be written)
+// only costs the time it was meant to save: the chunk is compiled as Node would have.
+"use strict";
+// The loader's class without the public node:module, whose loading pulls in the ES module loader (~1 ms).
+const Module = module.constructor;
+const { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } = require("node:fs");
+const { basename, dirname } = require("node:path");
+
+// Below this a chunk compiles in well under a millisecond: reading and hashing a cache would cost more.
+const minCachedLength = 32 * 1024;
+const magic = "ctxkit-v8-cache-1";
+
+/** The cache file of a chunk (one per chunk: a chunk's new content replaces its old cache). */
+function cachePathOf(cacheDir, filename) {
+  return `${cacheDir}/${basename(filename)}.cache`;
+}
+
+/** What a cache must have been made from: this Node, this architecture, this content. */
+function cacheKey(content) {
+  const { hash, createHash } = require("node:crypto");
+  const digest = typeof hash === "function" ? hash("sha1", content) : createHash("sha1").update(content).digest("hex");
+  return `${magic} ${process.version} ${process.arch} ${digest}`;
+}
+
+/** The V8 data of a cache file made under `key`, or undefined (none, unreadable, or made from something else). */
+function readCache(path, key) {
+  let file;
+  try {
+    file = readFileSync(path);
+  } catch {
+    return undefined;
+  }
+  // A header line with the key, then V8's data.
+  const newline = file.indexOf(10);
+  if (newline < 0 || file.toString("latin1", 0, newline) !== key) return undefined;
+  return file.subarray(newline + 1);
+}
+
+/** Writes the cache whole or not at all: a process reading it meanwhile finds the old one or none. */
+function writeCache(path, key, data) {
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    const descriptor = openSync(temporary, "w");
+    try {
+      writeSync(descriptor, `${key}\n`);
+      writeSync(descriptor, data);
+    } finally {
+      closeSync(descriptor);
+    }
+    renameSync(temporary, path);
+  } catch {
+    // A read-only install, a full disk: the next start compiles as this one did.
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // never written
+    }
+  }
+}
+
+/** `new vm.Script` with import() resolved by Node's own loader, as in a module Node compiled. */
+function compileScript(source, filename, cachedData) {
+  const vm = require("node:vm");
+  // Node 20 calls this loader experimental and says so once per process; that notice, and no
+  // other warning, would be noise on a CLI's stderr. The option is stable from Node 22.
+  const emitWarning = process.emitWarning;
+  process.emitWarning = function (warning, ...rest) {
+    const type = typeof rest[0] === "string" ? rest[0] : rest[0]?.type;
+    if (type === "ExperimentalWarning" && String(warning).includes("vm.USE_MAIN_CONTEXT_DEFAULT_LOADER")) return;
+    return Reflect.apply(emitWarning, this, [warning, ...rest]);
+  };
+  try {
+    return new vm.Script(source, { filename, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+}
+
+/** The `require` a module's code sees, as Node makes it for a module it compiles. */
+function requireFor(module, main) {
+  const require = (id) => module.require(id);
+  require.resolve = (request, options) => Module._resolveFilename(request, module, false, options);
+  require.resolve.paths = (request) => Module._resolveLookupPaths(request, module);
+  require.main = main;
+  require.extensions = Module._extensions;
+  require.cache = Module._cache;
+  return require;
+}
+
+/**
+ * Compiles the chunks of `bundleDir` that are big enough with a code cache from `cacheDir`; the
+ * caches of chunks compiled without one are written when the process exits (then they hold every
+ * function the process compiled, not only the chunk's top level), or at once by `flush()`.
+ * Returns what it saw, for tests and the benchmark: `used` and `written` chunk names.
+ */
+function installCodeCache({ bundleDir, cacheDir, main }) {
+  const compile = Module.prototype._compile;
+  const toWrite = new Map();
+  const stats = { used: [], rejected: [], written: [] };
+
+  function flush() {
+    for (const [path, { key, script, name }] of toWrite) {
+      let data;
+      try {
+        data = script.createCachedData();
+      } catch {
+        continue;
+      }
+      writeCache(path, key, data);
+      stats.written.push(name);
+    }
+    toWrite.clear();
+  }
+
+  Module.prototype._compile = function (content, filename) {
+    if (typeof filename !== "string" || dirname(filename) !== bundleDir || content.length < minCachedLength) return Reflect.apply(compile, this, [content, filename]);
+    let script;
+    let key;
+    const path = cachePathOf(cacheDir, filename);
+    try {
+      key = cacheKey(content);
+      const cachedData = readCache(path, key);
+      script = compileScript(Module.wrap(content), filename, cachedData);
+      if (cachedData !== undefined && !script.cachedDataRejected) stats.used.push(basename(filename));
+      else {
+        if (cachedData !== undefined) stats.rejected.push(basename(filename));
+        toWrite.set(path, { key, script, name: basename(filename) });
+      }
+    } catch {
+      // Whatever failed (a syntax error included) is Node's to compile and report.
+      return Reflect.apply(compile, this, [content, filename]);
+    }
+    const run = script.runInThisContext({ displayErrors: true });
+    const r = Reflect.apply(run, this.exports, [this.exports, requireFor(this, main), this, filename, dirname(filename)]); return r;
+  };
+
+  process.once("exit", flush);
+  return { stats, flush };
+}
+
+module.exports = { installCodeCache, cachePathOf, minCachedLength };
