@@ -64,22 +64,13 @@ function writeCache(path, key, data) {
   }
 }
 
-/** `new vm.Script` with import() resolved by Node's own loader, as in a module Node compiled. */
+/**
+ * The chunk compiled as a script (no `importModuleDynamically`: code compiled from a cache cannot
+ * `import()` on Node 20 whatever the option, see the caller).
+ */
 function compileScript(source, filename, cachedData) {
   const vm = require("node:vm");
-  // Node 20 calls this loader experimental and says so once per process; that notice, and no
-  // other warning, would be noise on a CLI's stderr. The option is stable from Node 22.
-  const emitWarning = process.emitWarning;
-  process.emitWarning = function (warning, ...rest) {
-    const type = typeof rest[0] === "string" ? rest[0] : rest[0]?.type;
-    if (type === "ExperimentalWarning" && String(warning).includes("vm.USE_MAIN_CONTEXT_DEFAULT_LOADER")) return;
-    return Reflect.apply(emitWarning, this, [warning, ...rest]);
-  };
-  try {
-    return new vm.Script(source, { filename, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
-  } finally {
-    process.emitWarning = emitWarning;
-  }
+  return new vm.Script(source, { filename, cachedData });
 }
 
 /** The `require` a module's code sees, as Node makes it for a module it compiles. */
@@ -119,7 +110,10 @@ function installCodeCache({ bundleDir, cacheDir, main }) {
   }
 
   Module.prototype._compile = function (content, filename) {
-    if (typeof filename !== "string" || dirname(filename) !== bundleDir || content.length < minCachedLength) return Reflect.apply(compile, this, [content, filename]);
+    // Code compiled from a cache cannot `import()` on Node 20 (it throws
+    // ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING): the bundler routes the chunks' import()s through a
+    // module of their own (scripts/bundle-cli.mjs), and a chunk that still has one is Node's to compile.
+    if (typeof filename !== "string" || dirname(filename) !== bundleDir || content.length < minCachedLength || content.includes("import(")) return Reflect.apply(compile, this, [content, filename]);
     let script;
     let key;
     const path = cachePathOf(cacheDir, filename);
