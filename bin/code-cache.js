@@ -1,7 +1,7 @@
 // CommonJS (bin/package.json). A V8 code cache for the big chunks of the CLI's bundle (issue 30,
 // item 6): compiling the run's chunk (some 750 KB) was the largest part of a run's start, and V8
-// can start from what an earlier process compiled instead. Each chunk's cache is a file of its
-// own in dist/cli-bundle/v8-cache/, keyed by the Node version, the architecture and the chunk's
+// can start from what an earlier process compiled instead (so can the config schema's validator,
+// valibot). Each chunk's cache is a file of its own in dist/cli-bundle/v8-cache/, keyed by the Node version, the architecture and the chunk's
 // content (V8 itself checks only its version, its flags and the source's length). Anything wrong
 // with a cache (missing, corrupt, another Node, another chunk, a folder that cannot be written)
 // only costs the time it was meant to save: the chunk is compiled as Node would have.
@@ -9,15 +9,31 @@
 // The loader's class without the public node:module, whose loading pulls in the ES module loader (~1 ms).
 const Module = module.constructor;
 const { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } = require("node:fs");
-const { basename, dirname } = require("node:path");
+const { basename, dirname, sep } = require("node:path");
 
 // Below this a chunk compiles in well under a millisecond: reading and hashing a cache would cost more.
 const minCachedLength = 32 * 1024;
 const magic = "ctxkit-v8-cache-1";
 
-/** The cache file of a chunk (one per chunk: a chunk's new content replaces its old cache). */
-function cachePathOf(cacheDir, filename) {
-  return `${cacheDir}/${basename(filename)}.cache`;
+/**
+ * The cache file of a chunk (one per chunk: a chunk's new content replaces its old cache), or of a
+ * package's file, in packages/ (named by its path: the same file of two installs differs in content).
+ */
+function cachePathOf(cacheDir, filename, bundleDir) {
+  if (dirname(filename) === bundleDir) return `${cacheDir}/${basename(filename)}.cache`;
+  const { hash, createHash } = require("node:crypto");
+  const pathDigest = typeof hash === "function" ? hash("sha1", filename) : createHash("sha1").update(filename).digest("hex");
+  return `${cacheDir}/packages/${pathDigest.slice(0, 16)}-${basename(filename)}.cache`;
+}
+
+/** What is cached: the bundle's chunks, and the packages' CommonJS files they require (valibot: ~200 KB). */
+function isCached(filename, content, bundleDir) {
+  if (typeof filename !== "string" || content.length < minCachedLength) return false;
+  if (dirname(filename) !== bundleDir && !filename.includes(`${sep}node_modules${sep}`)) return false;
+  // Code compiled from a cache cannot `import()` on Node 20 (it throws
+  // ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING): the bundler routes the chunks' import()s through a
+  // module of their own (scripts/bundle-cli.mjs), and a file that still has one is Node's to compile.
+  return !content.includes("import(");
 }
 
 /** What a cache must have been made from: this Node, this architecture, this content. */
@@ -85,7 +101,8 @@ function requireFor(module, main) {
 }
 
 /**
- * Compiles the chunks of `bundleDir` that are big enough with a code cache from `cacheDir`; the
+ * Compiles the chunks of `bundleDir` that are big enough, and the packages' CommonJS files, with a
+ * code cache from `cacheDir`; the
  * caches of chunks compiled without one are written when the process exits (then they hold every
  * function the process compiled, not only the chunk's top level), or at once by `flush()`.
  * Returns what it saw, for tests and the benchmark: `used` and `written` chunk names.
@@ -110,14 +127,12 @@ function installCodeCache({ bundleDir, cacheDir, main }) {
   }
 
   Module.prototype._compile = function (content, filename) {
-    // Code compiled from a cache cannot `import()` on Node 20 (it throws
-    // ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING): the bundler routes the chunks' import()s through a
-    // module of their own (scripts/bundle-cli.mjs), and a chunk that still has one is Node's to compile.
-    if (typeof filename !== "string" || dirname(filename) !== bundleDir || content.length < minCachedLength || content.includes("import(")) return Reflect.apply(compile, this, [content, filename]);
+    if (!isCached(filename, content, bundleDir)) return Reflect.apply(compile, this, [content, filename]);
     let script;
     let key;
-    const path = cachePathOf(cacheDir, filename);
+    let path;
     try {
+      path = cachePathOf(cacheDir, filename, bundleDir);
       key = cacheKey(content);
       const cachedData = readCache(path, key);
       script = compileScript(Module.wrap(content), filename, cachedData);
@@ -131,11 +146,11 @@ function installCodeCache({ bundleDir, cacheDir, main }) {
       return Reflect.apply(compile, this, [content, filename]);
     }
     const run = script.runInThisContext({ displayErrors: true });
-    const r = Reflect.apply(run, this.exports, [this.exports, requireFor(this, main), this, filename, dirname(filename)]); return r;
+    return Reflect.apply(run, this.exports, [this.exports, requireFor(this, main), this, filename, dirname(filename)]);
   };
 
   process.once("exit", flush);
   return { stats, flush };
 }
 
-module.exports = { installCodeCache, cachePathOf, minCachedLength };
+module.exports = { installCodeCache };

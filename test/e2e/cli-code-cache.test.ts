@@ -180,10 +180,14 @@ describe("ctxkit with the code cache", { timeout: 120_000 }, () => {
     const first = await run([bin, "demo"], copy);
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
-    const caches = readdirSync(cacheDir).sort();
+    const chunkCaches = readdirSync(cacheDir).filter((name) => name.endsWith(".cache"));
     // The run's chunk (the biggest) is among them; every cache is of a chunk of this bundle.
-    expect(caches.some((name) => /^run-.+\.cjs\.cache$/.test(name))).toBe(true);
-    for (const name of caches) expect(existsSync(join(copy, "dist/cli-bundle", name.replace(/\.cache$/, "")))).toBe(true);
+    expect(chunkCaches.some((name) => /^run-.+\.cjs\.cache$/.test(name))).toBe(true);
+    for (const name of chunkCaches) expect(existsSync(join(copy, "dist/cli-bundle", name.replace(/\.cache$/, "")))).toBe(true);
+    // And the package the run requires (the config schema's validator), by its path.
+    const packageCaches = readdirSync(join(cacheDir, "packages"));
+    expect(packageCaches.some((name) => /^[0-9a-f]{16}-index\.cjs\.cache$/.test(name))).toBe(true);
+    const caches = [...chunkCaches, ...packageCaches.map((name) => join("packages", name))];
     const times = caches.map((name) => statSync(join(cacheDir, name)).mtimeMs);
 
     // Used, so not written again.
