@@ -12,7 +12,7 @@ const { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, wr
 const { basename, dirname, sep } = require("node:path");
 
 // Below this a chunk compiles in well under a millisecond: reading and hashing a cache would cost more.
-const minCachedLength = 32 * 1024;
+const defaultMinLength = 32 * 1024;
 const magic = "ctxkit-v8-cache-1";
 
 /**
@@ -27,8 +27,8 @@ function cachePathOf(cacheDir, filename, bundleDir) {
 }
 
 /** What is cached: the bundle's chunks, and the packages' CommonJS files they require (valibot: ~200 KB). */
-function isCached(filename, content, bundleDir) {
-  if (typeof filename !== "string" || content.length < minCachedLength) return false;
+function isCached(filename, content, bundleDir, minLength) {
+  if (typeof filename !== "string" || content.length < minLength) return false;
   if (dirname(filename) !== bundleDir && !filename.includes(`${sep}node_modules${sep}`)) return false;
   // Code compiled from a cache cannot `import()` on Node 20 (it throws
   // ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING): the bundler routes the chunks' import()s through a
@@ -107,7 +107,7 @@ function requireFor(module, main) {
  * function the process compiled, not only the chunk's top level), or at once by `flush()`.
  * Returns what it saw, for tests and the benchmark: `used` and `written` chunk names.
  */
-function installCodeCache({ bundleDir, cacheDir, main }) {
+function installCodeCache({ bundleDir, cacheDir, main, minLength = defaultMinLength }) {
   const compile = Module.prototype._compile;
   const toWrite = new Map();
   const stats = { used: [], rejected: [], written: [] };
@@ -127,7 +127,7 @@ function installCodeCache({ bundleDir, cacheDir, main }) {
   }
 
   Module.prototype._compile = function (content, filename) {
-    if (!isCached(filename, content, bundleDir)) return Reflect.apply(compile, this, [content, filename]);
+    if (!isCached(filename, content, bundleDir, minLength)) return Reflect.apply(compile, this, [content, filename]);
     let script;
     let key;
     let path;

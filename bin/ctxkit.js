@@ -49,8 +49,19 @@ if (needsTsc() || needsVite() || needsBundle()) {
     if (needsBundle()) execFileSync(process.execPath, [`${root}scripts/bundle-cli.mjs`], { stdio: ["ignore", "inherit", "inherit"] });
   });
 }
-// The big chunks start from a V8 code cache an earlier start left (bin/code-cache.js).
-if (existsSync(bundle) && !process.env.CTXKIT_NO_CODE_CACHE) require("./code-cache.js").installCodeCache({ bundleDir: join(root, "dist/cli-bundle"), cacheDir: join(root, "dist/cli-bundle/v8-cache"), main: require.main });
+// The big chunks start from a V8 code cache an earlier start left (bin/code-cache.js), loaded when
+// the first file that big is compiled: `--help` compiles none.
+if (existsSync(bundle) && !process.env.CTXKIT_NO_CODE_CACHE) {
+  const minLength = 32 * 1024;
+  const Module = module.constructor;
+  const compile = Module.prototype._compile;
+  Module.prototype._compile = function (content, filename) {
+    if (content.length < minLength) return Reflect.apply(compile, this, [content, filename]);
+    Module.prototype._compile = compile;
+    require("./code-cache.js").installCodeCache({ bundleDir: join(root, "dist/cli-bundle"), cacheDir: join(root, "dist/cli-bundle/v8-cache"), main: require.main, minLength });
+    return this._compile(content, filename);
+  };
+}
 const cli = existsSync(bundle)
   ? Promise.resolve({ ...require(bundle), ...require(`${root}dist/cli-bundle/termination-signals.cjs`) })
   : Promise.all([import("../dist/cli/main.js"), import("../dist/cli/termination-signals.js")]).then(([main, signals]) => ({ ...main, ...signals }));
