@@ -57,26 +57,37 @@ function readCache(path, key) {
   return file.subarray(newline + 1);
 }
 
-/** Writes the cache whole or not at all: a process reading it meanwhile finds the old one or none. */
-function writeCache(path, key, data) {
+/**
+ * Writes the cache whole or not at all: a process reading it meanwhile finds the old one or none.
+ * `makeData` runs only once the file could be opened (V8 takes milliseconds to serialize a big
+ * chunk: a read-only install must not pay that at every exit). True when written.
+ */
+function writeCache(path, key, makeData) {
   const temporary = `${path}.${process.pid}.tmp`;
+  let descriptor;
   try {
     mkdirSync(dirname(path), { recursive: true });
-    const descriptor = openSync(temporary, "w");
+    descriptor = openSync(temporary, "w");
+  } catch {
+    return false; // a read-only install: the next start compiles as this one did
+  }
+  try {
     try {
       writeSync(descriptor, `${key}\n`);
-      writeSync(descriptor, data);
+      writeSync(descriptor, makeData());
     } finally {
       closeSync(descriptor);
     }
     renameSync(temporary, path);
+    return true;
   } catch {
-    // A read-only install, a full disk: the next start compiles as this one did.
+    // A full disk, or V8 could not serialize.
     try {
       unlinkSync(temporary);
     } catch {
-      // never written
+      // already gone
     }
+    return false;
   }
 }
 
@@ -114,14 +125,7 @@ function installCodeCache({ bundleDir, cacheDir, main, minLength = defaultMinLen
 
   function flush() {
     for (const [path, { key, script, name }] of toWrite) {
-      let data;
-      try {
-        data = script.createCachedData();
-      } catch {
-        continue;
-      }
-      writeCache(path, key, data);
-      stats.written.push(name);
+      if (writeCache(path, key, () => script.createCachedData())) stats.written.push(name);
     }
     toWrite.clear();
   }

@@ -159,7 +159,7 @@ describe("the code cache of the CLI's bundle", { timeout: 60_000 }, () => {
       const loaded = await load(bundle, warning);
       expect(loaded.exit.code).toBe(0);
       expect(loaded.result?.version).toBe("first");
-      expect(loaded.stats.used).toEqual([]);
+      expect(loaded.stats).toEqual({ used: [], rejected: [], written: [] });
       expect(loaded.exit.stderr).toContain("ExperimentalWarning: a warning of the program's own");
     }
     expect(statSync(bundle.cacheDir).isFile()).toBe(true);
