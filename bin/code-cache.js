@@ -1,10 +1,11 @@
 // CommonJS (bin/package.json). A V8 code cache for the big chunks of the CLI's bundle (issue 30,
 // item 6): compiling the run's chunk (some 750 KB) was the largest part of a run's start, and V8
 // can start from what an earlier process compiled instead (so can the config schema's validator,
-// valibot). Each chunk's cache is a file of its own in dist/cli-bundle/v8-cache/, keyed by the Node version, the architecture and the chunk's
-// content (V8 itself checks only its version, its flags and the source's length). Anything wrong
-// with a cache (missing, corrupt, another Node, another chunk, a folder that cannot be written)
-// only costs the time it was meant to save: the chunk is compiled as Node would have.
+// valibot). Each file's cache is a file of its own in dist/cli-bundle/v8-cache/, keyed by the Node
+// version, the architecture and the file's content (V8 itself checks only its version, its flags
+// and the source's length). Anything wrong with a cache (missing, corrupt, another Node, another
+// content, a folder that cannot be written) only costs the time it was meant to save: the file is
+// compiled as Node would have.
 "use strict";
 // The loader's class without the public node:module, whose loading pulls in the ES module loader (~1 ms).
 const Module = module.constructor;
