@@ -2,7 +2,7 @@
 // CommonJS (bin/package.json): Node's CommonJS loader is ready at start, its ES module loader is not.
 "use strict";
 const { existsSync, readFileSync, statSync } = require("node:fs");
-const { dirname } = require("node:path");
+const { dirname, join } = require("node:path");
 
 // In a fresh clone (`npm ci && npx ctxkit demo`) dist/ is built on first use; an installed package
 // ships dist/ and never builds (no install scripts run on a user's machine).
@@ -48,6 +48,19 @@ if (needsTsc() || needsVite() || needsBundle()) {
     }
     if (needsBundle()) execFileSync(process.execPath, [`${root}scripts/bundle-cli.mjs`], { stdio: ["ignore", "inherit", "inherit"] });
   });
+}
+// The big chunks start from a V8 code cache an earlier start left (bin/code-cache.js), loaded when
+// the first file that big is compiled: `--help` compiles none.
+if (existsSync(bundle) && !process.env.CTXKIT_NO_CODE_CACHE) {
+  const minLength = 32 * 1024;
+  const Module = module.constructor;
+  const compile = Module.prototype._compile;
+  Module.prototype._compile = function (content, filename) {
+    if (content.length < minLength) return Reflect.apply(compile, this, [content, filename]);
+    Module.prototype._compile = compile;
+    require("./code-cache.js").installCodeCache({ bundleDir: join(root, "dist/cli-bundle"), cacheDir: join(root, "dist/cli-bundle/v8-cache"), main: require.main, minLength });
+    return this._compile(content, filename);
+  };
 }
 const cli = existsSync(bundle)
   ? Promise.resolve({ ...require(bundle), ...require(`${root}dist/cli-bundle/termination-signals.cjs`) })

@@ -12,7 +12,7 @@
 // the CLI opens by path.
 //
 // Usage: node scripts/bundle-cli.mjs   (after `tsc -p tsconfig.build.json`; `npm run build` runs both)
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -34,6 +34,7 @@ process.on("exit", () => rmSync(buildDir, { recursive: true, force: true }));
 // Vite's own bundler: the build already depends on vite, which pins the rolldown it ships with.
 const requireFromVite = createRequire(createRequire(import.meta.url).resolve("vite/package.json"));
 const { rolldown } = await import(pathToFileURL(requireFromVite.resolve("rolldown")).href);
+const { parseAst } = await import(pathToFileURL(requireFromVite.resolve("rolldown/parseAst")).href);
 
 /**
  * A module that finds files beside itself (`new URL("./worker.js", import.meta.url)`, data, the
@@ -46,6 +47,39 @@ const keepModuleUrls = {
     if (!code.includes("import.meta.url")) return null;
     const fromChunk = relative(outDir, id).split("\\").join("/");
     return { code: code.replaceAll("import.meta.url", `new URL(${JSON.stringify(fromChunk)}, import.meta.url).href`), map: null };
+  },
+};
+
+/**
+ * The chunks' `import()`s of packages (and of computed specifiers) call a small module of the
+ * bundle that does the `import()` instead. bin/code-cache.js compiles the big chunks from a V8 code
+ * cache, and on Node 20 code compiled from a cache has lost what `import()` needs (it throws
+ * ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING); that module is compiled by Node as usual. It sits in
+ * the chunks' folder, so a specifier resolves from there as it did from the chunk.
+ */
+const importModuleFile = "import-module.cjs";
+const importModuleSource = `"use strict";
+// import() for the chunks of the CLI's bundle (see scripts/bundle-cli.mjs): never compiled from a code cache.
+module.exports = (specifier, options) => import(specifier, options);
+`;
+const routeDynamicImports = {
+  name: "route-dynamic-imports",
+  renderChunk(code) {
+    const starts = [];
+    (function walk(node) {
+      if (Array.isArray(node)) for (const child of node) walk(child);
+      else if (node !== null && typeof node === "object") {
+        if (node.type === "ImportExpression") starts.push(node.start);
+        for (const [key, value] of Object.entries(node)) if (key !== "type" && typeof value === "object") walk(value);
+      }
+    })(parseAst(code));
+    if (starts.length === 0) return null;
+    let routed = code;
+    for (const start of starts.sort((left, right) => right - left)) {
+      if (routed.slice(start, start + "import".length) !== "import") throw new Error(`route-dynamic-imports: no \`import\` at offset ${start} of a chunk`);
+      routed = `${routed.slice(0, start)}require(${JSON.stringify(`./${importModuleFile}`)})${routed.slice(start + "import".length)}`;
+    }
+    return { code: routed, map: null };
   },
 };
 
@@ -72,7 +106,7 @@ async function bundleInto(groups) {
     external: (id) => !id.startsWith(".") && !isAbsolute(id),
     // Entry chunks may export more than their module does (groups move modules between chunks).
     preserveEntrySignatures: "allow-extension",
-    plugins: [keepModuleUrls],
+    plugins: [keepModuleUrls, routeDynamicImports],
     logLevel: "warn",
   });
   try {
@@ -127,6 +161,8 @@ for (const name of new Set(chunks.flatMap((chunk) => [...chunk.code.matchAll(/\b
   }
 }
 
+writeFileSync(`${buildDir}/${importModuleFile}`, importModuleSource);
+
 // What the bundle was made from, for bin/ctxkit.js to bundle again when any of it changes (a
 // `tsc --watch` rewrites only the files that changed): paths from the package's root.
 const inputs = new Set([fileURLToPath(import.meta.url), ...chunks.flatMap((chunk) => chunk.moduleIds.filter((id) => isAbsolute(id)))]);
@@ -142,8 +178,16 @@ for (const file of [...written.filter((name) => !entryFiles.includes(name)), ...
 rmSync(buildDir, { recursive: true, force: true });
 
 const now = Date.now();
-for (const file of readdirSync(outDir)) {
+for (const file of readdirSync(outDir, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name)) {
   if (!written.includes(file) && now - statSync(`${outDir}/${file}`).mtimeMs > keepOldChunksMs) rmSync(`${outDir}/${file}`, { force: true });
+}
+// The V8 code caches bin/code-cache.js writes, one per chunk: a removed chunk's goes with it, and
+// a cache left half-written by a killed process once it is old.
+const cacheDir = `${outDir}/v8-cache`;
+for (const file of (existsSync(cacheDir) ? readdirSync(cacheDir, { withFileTypes: true }) : []).filter((entry) => entry.isFile()).map((entry) => entry.name)) {
+  const chunk = file.replace(/\.cache(?:\.\d+\.tmp)?$/, "");
+  const orphan = !statSync(`${outDir}/${chunk}`, { throwIfNoEntry: false });
+  if (orphan || (file.endsWith(".tmp") && now - statSync(`${cacheDir}/${file}`).mtimeMs > keepOldChunksMs)) rmSync(`${cacheDir}/${file}`, { force: true });
 }
 // Left by a build that was killed.
 for (const folder of readdirSync(`${root}dist`).filter((name) => name.startsWith("cli-bundle.tmp-"))) {

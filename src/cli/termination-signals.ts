@@ -1,7 +1,7 @@
-import { constants } from "node:os";
-
 /** What ends ctxkit from outside besides Ctrl-C (SIGINT, which each command handles as an abort). */
 const terminationSignals = ["SIGTERM", "SIGHUP"] as const;
+/** Their numbers, the same on every platform Node runs on (node:os's table costs its loading at every start). */
+const signalNumbers = { SIGTERM: 15, SIGHUP: 1 } as const satisfies Record<(typeof terminationSignals)[number], number>;
 
 /**
  * Kills the running bash commands' processes when ctxkit is told to end. Each command runs in a
@@ -20,7 +20,7 @@ export function installTerminationHandlers(): void {
         ({ killRunningCommands }) => killRunningCommands(),
         () => undefined,
       ).finally(() => {
-        if (process.listenerCount(signal) <= 1) process.exit(128 + constants.signals[signal]);
+        if (process.listenerCount(signal) <= 1) process.exit(128 + signalNumbers[signal]);
       });
     });
   }

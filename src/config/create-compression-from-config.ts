@@ -17,6 +17,8 @@ export function createCompressionFromConfig(config: AgentConfig): CompressionPol
   return createCompression({
     policy: config.compression,
     contextWindow: config.contextWindow ?? defaultContextWindow,
+    // The answer's room: compress before the context leaves less than the output the request asks for.
+    ...(config.maxOutputTokens === undefined ? {} : { reservedOutputTokens: config.maxOutputTokens }),
     ...(pricing && pricing.input > 0 ? { cachedPriceRatio: pricing.cacheRead / pricing.input } : {}),
   });
 }

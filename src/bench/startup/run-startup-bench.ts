@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -23,6 +24,8 @@ export interface StartupMeasurement {
   ratio: number;
   /** A floor to compare with, not a ctxkit start (bare node doing only what a run's start must). */
   reference?: true;
+  /** A ctxkit start as it would be without one of its measures (not what a user gets): no goal. */
+  comparison?: true;
 }
 
 export interface StartupBenchResult {
@@ -35,18 +38,27 @@ export interface StartupBenchResult {
 interface Probe {
   name: string;
   args: string[];
-  /** What ends the measurement: the process exiting, or the model server receiving its first request. */
-  until: "exit" | "first-request";
+  /**
+   * What ends the measurement: the process exiting, the model server receiving its first request,
+   * or the run's session file appearing in the workspace (`.ctxkit/sessions/`).
+   */
+  until: "exit" | "first-request" | "session-file";
   /** How the table shows the command. */
   command: string;
+  /** Variables added to the probe's environment. */
+  env?: Record<string, string>;
   reference?: true;
+  comparison?: true;
 }
 
 /**
  * CLI start-up, side by side: a bare `node -e ''`, `ctxkit --help`, `ctxkit run --help`, and the start
- * of a real run (spawn until the first model request reaches a local OpenAI-compatible server; the
- * process is then killed, so the rest of the run does not overlap the next probe). The probes are
- * interleaved run by run, so a busy moment of the machine hits each of them alike.
+ * of a real run (spawn until the first model request reaches a local OpenAI-compatible server, and
+ * until its session file appears; the process is then killed, so the rest of the run does not
+ * overlap the next probe), the same run without the CLI's code cache, and bare node sending one
+ * fetch. The probes are interleaved run by run, so a busy moment of the machine hits each of them
+ * alike. One whole run comes first, unmeasured: it builds what a clone builds on first use and
+ * writes the code cache, as any earlier run of ctxkit would have.
  */
 export async function runStartupBench(runs: number): Promise<StartupBenchResult> {
   const server = await startOpenAIModelServer(() => "Done.");
@@ -59,10 +71,13 @@ export async function runStartupBench(runs: number): Promise<StartupBenchResult>
     { name: "ctxkit --help", args: [ctxkitBinary, "--help"], until: "exit", command: "node bin/ctxkit.js --help" },
     { name: "ctxkit run --help", args: [ctxkitBinary, "run", "--help"], until: "exit", command: "node bin/ctxkit.js run --help" },
     { name: "ctxkit run (to the first model request)", args: [ctxkitBinary, ...runArgs], until: "first-request", command: `node bin/ctxkit.js ${runArgs.join(" ")}` },
+    { name: "ctxkit run (to its session file)", args: [ctxkitBinary, ...runArgs], until: "session-file", command: `node bin/ctxkit.js ${runArgs.join(" ")}` },
+    { name: "ctxkit run, no code cache (to the first model request)", args: [ctxkitBinary, ...runArgs], until: "first-request", command: `CTXKIT_NO_CODE_CACHE=1 node bin/ctxkit.js ${runArgs.join(" ")}`, env: { CTXKIT_NO_CODE_CACHE: "1" }, comparison: true },
     { name: "node: one fetch (to the request)", args: ["-e", oneFetch], until: "first-request", command: "node -e 'fetch(<server>, { method: \"POST\" })'", reference: true },
   ];
   const times = probes.map(() => [] as number[]);
   try {
+    await warmUp(runArgs, home);
     for (let run = 0; run < runs; run += 1) {
       for (const [index, probe] of probes.entries()) times[index]!.push(await timeProbe(probe, home, () => server.requests.length));
     }
@@ -73,23 +88,47 @@ export async function runStartupBench(runs: number): Promise<StartupBenchResult>
   const bare = median(times[0]!);
   const measurements = probes.map((probe, index) => {
     const runsMs = times[index]!.map((value) => Math.round(value));
-    return { name: probe.name, command: probe.command, runsMs, medianMs: median(runsMs), minMs: Math.min(...runsMs), ratio: median(runsMs) / bare, ...(probe.reference ? { reference: true as const } : {}) };
+    return { name: probe.name, command: probe.command, runsMs, medianMs: median(runsMs), minMs: Math.min(...runsMs), ratio: median(runsMs) / bare, ...(probe.reference ? { reference: true as const } : {}), ...(probe.comparison ? { comparison: true as const } : {}) };
   });
   return { benchmark: "startup", runs, goal: startupGoal, measurements };
+}
+
+function probeEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), NO_COLOR: "1", ...extra };
+}
+
+/** One whole run, unmeasured (see runStartupBench). */
+function warmUp(runArgs: string[], home: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [ctxkitBinary, ...runArgs], { cwd: home, env: probeEnv(home), stdio: "ignore" });
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`the warm-up run exited with ${code}`))));
+  });
+}
+
+/** The session files of runs in `home` (a run started in it stores its session under it). */
+function sessionFiles(home: string): Set<string> {
+  try {
+    return new Set(readdirSync(join(home, ".ctxkit", "sessions")));
+  } catch {
+    return new Set();
+  }
 }
 
 function timeProbe(probe: Probe, home: string, requestCount: () => number): Promise<number> {
   return new Promise((resolve, reject) => {
     const before = requestCount();
+    const filesBefore = probe.until === "session-file" ? sessionFiles(home) : new Set<string>();
+    const reached = () => (probe.until === "first-request" ? requestCount() > before : [...sessionFiles(home)].some((file) => !filesBefore.has(file)));
     const started = performance.now();
-    const child = spawn(process.execPath, probe.args, { cwd: home, env: { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), NO_COLOR: "1" }, stdio: "ignore" });
+    const child = spawn(process.execPath, probe.args, { cwd: home, env: probeEnv(home, probe.env), stdio: "ignore" });
     let poll: NodeJS.Timeout | undefined;
-    let requestedAfter: number | undefined;
-    if (probe.until === "first-request") {
+    let reachedAfter: number | undefined;
+    if (probe.until !== "exit") {
       poll = setInterval(() => {
-        if (requestCount() > before) {
+        if (reached()) {
           clearInterval(poll);
-          requestedAfter = performance.now() - started;
+          reachedAfter = performance.now() - started;
           // The rest of the run is not measured, and must not run on beside the next probe.
           child.kill("SIGKILL");
         }
@@ -99,8 +138,8 @@ function timeProbe(probe: Probe, home: string, requestCount: () => number): Prom
     child.once("exit", () => {
       clearInterval(poll);
       if (probe.until === "exit") resolve(performance.now() - started);
-      else if (requestedAfter !== undefined || requestCount() > before) resolve(requestedAfter ?? performance.now() - started);
-      else reject(new Error(`${probe.name} exited before it sent a model request`));
+      else if (reachedAfter !== undefined || reached()) resolve(reachedAfter ?? performance.now() - started);
+      else reject(new Error(`${probe.name} exited before ${probe.until === "first-request" ? "it sent a model request" : "its session file appeared"}`));
     });
   });
 }
@@ -112,6 +151,6 @@ function median(values: readonly number[]): number {
 }
 
 export function formatStartupReport(result: StartupBenchResult): string {
-  const rows = result.measurements.map((entry) => [entry.name, `${entry.medianMs} ms`, `${entry.minMs} ms`, `${entry.ratio.toFixed(2)}×`, entry.reference ? "(reference)" : entry.ratio <= result.goal ? "yes" : "no"]);
+  const rows = result.measurements.map((entry) => [entry.name, `${entry.medianMs} ms`, `${entry.minMs} ms`, `${entry.ratio.toFixed(2)}×`, entry.reference ? "(reference)" : entry.comparison ? "(comparison)" : entry.ratio <= result.goal ? "yes" : "no"]);
   return `CLI start-up, ${result.runs} runs each, interleaved (goal: within ${result.goal}× of bare node)\n\n${formatTextTable(["probe", "median", "min", "vs bare node", "within goal"], rows)}\n`;
 }

@@ -16,6 +16,12 @@ export interface CompressionOptions {
    * and with no overflow (16k: 0.994 either way). The rest of the window is the answer's room.
    */
   trigger?: number;
+  /**
+   * Room the answer needs (the request's max output tokens): the context is compressed before it
+   * leaves less than this, whatever the trigger share says (default 0: the trigger share alone).
+   * At 16k, 0.9 leaves 1.6k for the answer; a model asked for 4k would overflow first.
+   */
+  reservedOutputTokens?: number;
   /** Compress down to this share of the window (default 0.5). */
   target?: number;
   /** Summaries by a model; default: the deterministic summariser (offline, reproducible). */
@@ -134,6 +140,8 @@ export interface CompressionOptions {
 export interface CompressionSettings {
   contextWindow: number;
   trigger: number;
+  /** Where compression is needed: the trigger share of the window, or less to leave the answer its room. */
+  triggerTokens: number;
   target: number;
   coldTrigger: number;
   /**
@@ -179,9 +187,18 @@ export function resolveCompressionSettings(options: CompressionOptions): Compres
   if (!(target > 0 && target < trigger && trigger <= 1)) {
     throw new ConfigError("option_invalid", `Compression needs 0 < target < trigger ≤ 1, got target ${target} and trigger ${trigger}.`);
   }
+  const reserved = options.reservedOutputTokens ?? 0;
+  const triggerTokens = Math.min(window * trigger, window - reserved);
+  if (!(reserved >= 0) || triggerTokens <= window * target) {
+    throw new ConfigError(
+      "option_invalid",
+      `reservedOutputTokens (${String(reserved)}) leaves the context ${Math.round(window - reserved)} of the ${window}-token window, not more than the compression target (${Math.round(window * target)}): lower the max output tokens or raise contextWindow.`,
+    );
+  }
   return {
     contextWindow: window,
     trigger,
+    triggerTokens,
     target,
     coldTrigger: Math.min(options.coldTrigger ?? 0.6, trigger),
     blobs: createBlobCollector(),

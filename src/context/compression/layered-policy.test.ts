@@ -179,6 +179,21 @@ describe("ctxkit layered compression before a call", () => {
     expect(await at(0.92 * WINDOW)).toHaveLength(1);
   });
 
+  it("compresses sooner when the share left under the trigger is less than the answer's room", async () => {
+    const at = async (inputTokens: number, reservedOutputTokens?: number) => {
+      const { policy } = layered({ expectedRemainingCalls: 0, ...(reservedOutputTokens === undefined ? {} : { reservedOutputTokens }) });
+      const messages = readingSession(6, 80);
+      await policy.prepareContext(contextState(messages));
+      return (await policy.prepareContext(contextState(messages, { lastUsage: usageOf(inputTokens) }))) ?? [];
+    };
+    // 4,000 output tokens on a 20k window: the context must stay under 16,000, not 18,000.
+    expect(await at(0.82 * WINDOW)).toEqual([]);
+    expect(await at(0.82 * WINDOW, 4_000)).toHaveLength(1);
+    expect(await at(0.78 * WINDOW, 4_000)).toEqual([]);
+    // Room for the answer that leaves nothing above the target is a setting that cannot work.
+    expect(() => layered({ reservedOutputTokens: 12_000 })).toThrow(/reservedOutputTokens \(12000\).*lower the max output tokens/);
+  });
+
   it("takes a cold cache as the chance to compress above the lower threshold", async () => {
     const { policy } = layered({ expectedRemainingCalls: 0 });
     const messages = readingSession(4, 80);

@@ -22,7 +22,7 @@ export function createLayeredPolicy(settings: CompressionSettings): CompressionP
   const meter = createContextMeter(settings.counter);
   const breaker = createCompactionBreaker(settings.maxConsecutiveFailures);
   const stats = emptyCompressionStats();
-  const triggerTokens = settings.contextWindow * settings.trigger;
+  const triggerTokens = settings.triggerTokens;
   let batch = 0;
   let calls = 0;
 

@@ -1,0 +1,213 @@
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+// Issue 30, item 6: bin/code-cache.js compiles the big chunks of the CLI's bundle with a V8 code
+// cache an earlier start left. Untimed: whether the cache is used, and that nothing about a cache
+// (corrupt, stale, unwritable) changes what the code does or what the process prints.
+const codeCache = resolve("bin/code-cache.js");
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+type Exit = { code: number | null; stdout: string; stderr: string };
+
+function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Exit> {
+  const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH ?? "", HOME: cwd, NO_COLOR: "1", ...env } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (data: Buffer) => (stdout += data.toString()));
+  child.stderr.on("data", (data: Buffer) => (stderr += data.toString()));
+  return new Promise((resolvePromise) => child.on("close", (code) => resolvePromise({ code, stdout, stderr })));
+}
+
+/**
+ * A bundle folder of two chunks, as the bundler writes them: a big one (cached) that requires a
+ * small one (not cached), reads `__filename`, and `import()`s an ES-module-only package.
+ */
+function makeBundle(): { root: string; bundleDir: string; cacheDir: string; bigChunk: string } {
+  const root = mkdtempSync(join(tmpdir(), "ctxkit-code-cache-"));
+  folders.push(root);
+  // For `import("marked")` (ES module only) from the chunks.
+  symlinkSync(realpathSync(resolve("node_modules")), join(root, "node_modules"));
+  const bundleDir = join(root, "bundle");
+  mkdirSync(bundleDir);
+  writeFileSync(join(bundleDir, "small.cjs"), `"use strict";\nexports.value = "from the small chunk";\n`);
+  // The bundler's module for the chunks' import()s, as it writes it.
+  cpSync(resolve("dist/cli-bundle/import-module.cjs"), join(bundleDir, "import-module.cjs"));
+  writeBigChunk(join(bundleDir, "big.cjs"), "first");
+  return { root, bundleDir, cacheDir: join(bundleDir, "v8-cache"), bigChunk: join(bundleDir, "big.cjs") };
+}
+
+/**
+ * A chunk well over the size the cache starts at, most of it functions (what V8 caches). Its
+ * `import()` goes through the bundle's import module, as the bundler writes it (`imported`), or is
+ * left in the chunk.
+ */
+function writeBigChunk(path: string, version: string, imported = true): void {
+  const filler = Array.from({ length: 1500 }, (_, index) => `function filler${index}(value) { return value * ${index} + ${JSON.stringify(`f${index}`)}.length; }`).join("\n");
+  writeFileSync(
+    path,
+    `"use strict";
+${filler}
+exports.describe = async () => ({
+  version: ${JSON.stringify(version)},
+  filename: __filename,
+  dirname: __dirname,
+  small: require("./small.cjs").value,
+  sum: filler1499(2),
+  markdown: typeof (await ${imported ? 'require("./import-module.cjs")' : "import"}("marked")).Marked,
+});
+`,
+  );
+}
+
+/** Requires the big chunk with the cache installed; prints what it described and what the cache did. */
+async function load(bundle: ReturnType<typeof makeBundle>, extra = ""): Promise<{ exit: Exit; result: Record<string, unknown>; stats: { used: string[]; rejected: string[]; written: string[] } }> {
+  const script = `const { installCodeCache } = require(${JSON.stringify(codeCache)});
+const { stats } = installCodeCache({ bundleDir: ${JSON.stringify(bundle.bundleDir)}, cacheDir: ${JSON.stringify(bundle.cacheDir)}, main: require.main });
+${extra}
+let result;
+require(${JSON.stringify(bundle.bigChunk)}).describe().then((value) => { result = value; });
+process.on("exit", () => process.stdout.write(JSON.stringify({ result, stats })));`;
+  const exit = await run(["-e", script], bundle.root);
+  const printed = JSON.parse(exit.stdout || "{}") as { result: Record<string, unknown>; stats: { used: string[]; rejected: string[]; written: string[] } };
+  return { exit, ...printed };
+}
+
+const cacheFileOf = (bundle: ReturnType<typeof makeBundle>) => join(bundle.cacheDir, "big.cjs.cache");
+
+describe("the code cache of the CLI's bundle", { timeout: 60_000 }, () => {
+  it("is written by the first start and used by the second, and the chunk works the same from it", async () => {
+    const bundle = makeBundle();
+    const expected = { version: "first", filename: bundle.bigChunk, dirname: bundle.bundleDir, small: "from the small chunk", sum: 2 * 1499 + "f1499".length, markdown: "function" };
+
+    const first = await load(bundle);
+    expect(first.exit.stderr).toBe("");
+    expect(first.result).toEqual(expected);
+    expect(first.stats).toEqual({ used: [], rejected: [], written: ["big.cjs"] });
+    const written = statSync(cacheFileOf(bundle));
+
+    const second = await load(bundle);
+    expect(second.exit.stderr).toBe("");
+    expect(second.result).toEqual(expected);
+    expect(second.stats).toEqual({ used: ["big.cjs"], rejected: [], written: [] });
+    expect(statSync(cacheFileOf(bundle)).mtimeMs).toBe(written.mtimeMs);
+    // Only the big chunk is cached; no temporary file is left.
+    expect(readdirSync(bundle.cacheDir)).toEqual(["big.cjs.cache"]);
+  });
+
+  it("leaves a chunk that still has an import() of its own to Node (code from a cache cannot import on Node 20)", async () => {
+    const bundle = makeBundle();
+    writeBigChunk(bundle.bigChunk, "first", false);
+    for (let start = 0; start < 2; start += 1) {
+      const loaded = await load(bundle);
+      expect(loaded.exit.stderr).toBe("");
+      expect(loaded.result?.markdown).toBe("function");
+      expect(loaded.stats).toEqual({ used: [], rejected: [], written: [] });
+    }
+    expect(existsSync(bundle.cacheDir)).toBe(false);
+  });
+
+  it("falls back to compiling when the cache is corrupt, and writes a good one", async () => {
+    const bundle = makeBundle();
+    await load(bundle);
+    const good = readFileSync(cacheFileOf(bundle));
+    const header = good.subarray(0, good.indexOf(10) + 1);
+
+    // Garbage where V8's data should be, under the right header: V8 refuses it.
+    writeFileSync(cacheFileOf(bundle), Buffer.concat([header, Buffer.from("not V8's code cache at all".repeat(100))]));
+    const afterGarbage = await load(bundle);
+    expect(afterGarbage.exit.stderr).toBe("");
+    expect(afterGarbage.result?.version).toBe("first");
+    expect(afterGarbage.stats).toEqual({ used: [], rejected: ["big.cjs"], written: ["big.cjs"] });
+
+    // Cut short, and a file with no header at all.
+    for (const corrupt of [good.subarray(0, Math.floor(good.length / 2)), Buffer.from([0, 1, 2, 3])]) {
+      writeFileSync(cacheFileOf(bundle), corrupt);
+      const loaded = await load(bundle);
+      expect(loaded.exit.stderr).toBe("");
+      expect(loaded.result?.version).toBe("first");
+      expect(loaded.stats.used).toEqual([]);
+      expect(loaded.stats.written).toEqual(["big.cjs"]);
+    }
+    expect((await load(bundle)).stats.used).toEqual(["big.cjs"]);
+  });
+
+  it("is not used for a chunk whose content changed, even at the same length", async () => {
+    const bundle = makeBundle();
+    await load(bundle);
+    const before = readFileSync(bundle.bigChunk, "utf8");
+    writeBigChunk(bundle.bigChunk, "other");
+    expect(readFileSync(bundle.bigChunk, "utf8").length).toBe(before.length);
+    const changed = await load(bundle);
+    expect(changed.exit.stderr).toBe("");
+    expect(changed.result?.version).toBe("other");
+    expect(changed.stats).toEqual({ used: [], rejected: [], written: ["big.cjs"] });
+    expect((await load(bundle)).stats.used).toEqual(["big.cjs"]);
+  });
+
+  it("runs without one when its folder cannot be written, and leaves the program's warnings alone", async () => {
+    const bundle = makeBundle();
+    // A file where the cache's folder would be: every write fails.
+    writeFileSync(bundle.cacheDir, "");
+    const warning = `process.emitWarning("a warning of the program's own", "ExperimentalWarning");`;
+    for (let start = 0; start < 2; start += 1) {
+      const loaded = await load(bundle, warning);
+      expect(loaded.exit.code).toBe(0);
+      expect(loaded.result?.version).toBe("first");
+      expect(loaded.stats).toEqual({ used: [], rejected: [], written: [] });
+      expect(loaded.exit.stderr).toContain("ExperimentalWarning: a warning of the program's own");
+    }
+    expect(statSync(bundle.cacheDir).isFile()).toBe(true);
+  });
+});
+
+describe("ctxkit with the code cache", { timeout: 120_000 }, () => {
+  it("writes it on the first start, reuses it after, and recovers from a corrupt one", async () => {
+    // A copy of the built package, so the caches written here leave the worktree's alone.
+    const copy = mkdtempSync(join(tmpdir(), "ctxkit-code-cache-cli-"));
+    folders.push(copy);
+    for (const part of ["bin", "dist", "package.json"]) cpSync(resolve(part), join(copy, part), { recursive: true });
+    for (const shared of ["node_modules", "data"]) symlinkSync(realpathSync(resolve(shared)), join(copy, shared));
+    const cacheDir = join(copy, "dist/cli-bundle/v8-cache");
+    rmSync(cacheDir, { recursive: true, force: true });
+    const bin = join(copy, "bin/ctxkit.js");
+
+    const first = await run([bin, "demo"], copy);
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    const chunkCaches = readdirSync(cacheDir).filter((name) => name.endsWith(".cache"));
+    // The run's chunk (the biggest) is among them; every cache is of a chunk of this bundle.
+    expect(chunkCaches.some((name) => /^run-.+\.cjs\.cache$/.test(name))).toBe(true);
+    for (const name of chunkCaches) expect(existsSync(join(copy, "dist/cli-bundle", name.replace(/\.cache$/, "")))).toBe(true);
+    // And the package the run requires (the config schema's validator), by its path.
+    const packageCaches = readdirSync(join(cacheDir, "packages"));
+    expect(packageCaches.some((name) => /^[0-9a-f]{16}-index\.cjs\.cache$/.test(name))).toBe(true);
+    const caches = [...chunkCaches, ...packageCaches.map((name) => join("packages", name))];
+    const times = caches.map((name) => statSync(join(cacheDir, name)).mtimeMs);
+
+    // Used, so not written again.
+    const second = await run([bin, "demo"], copy);
+    expect(second.stderr).toBe("");
+    expect(second.stdout).toContain("Run ended: final_answer");
+    expect(caches.map((name) => statSync(join(cacheDir, name)).mtimeMs)).toEqual(times);
+
+    for (const name of caches) writeFileSync(join(cacheDir, name), "corrupt");
+    const corrupt = await run([bin, "demo"], copy);
+    expect(corrupt.stderr).toBe("");
+    expect(corrupt.code).toBe(0);
+    expect(corrupt.stdout).toContain("Run ended: final_answer");
+    for (const name of caches) expect(readFileSync(join(cacheDir, name)).length).toBeGreaterThan("corrupt".length);
+
+    // CTXKIT_NO_CODE_CACHE=1: compiled as Node would, and nothing written.
+    rmSync(cacheDir, { recursive: true, force: true });
+    const without = await run([bin, "demo"], copy, { CTXKIT_NO_CODE_CACHE: "1" });
+    expect(without.code).toBe(0);
+    expect(without.stdout).toContain("Run ended: final_answer");
+    expect(existsSync(cacheDir)).toBe(false);
+  });
+});
