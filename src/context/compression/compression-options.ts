@@ -188,13 +188,10 @@ export function resolveCompressionSettings(options: CompressionOptions): Compres
     throw new ConfigError("option_invalid", `Compression needs 0 < target < trigger ≤ 1, got target ${target} and trigger ${trigger}.`);
   }
   const reserved = options.reservedOutputTokens ?? 0;
-  const triggerTokens = Math.min(window * trigger, window - reserved);
-  if (!(reserved >= 0) || triggerTokens <= window * target) {
-    throw new ConfigError(
-      "option_invalid",
-      `reservedOutputTokens (${String(reserved)}) leaves the context ${Math.round(window - reserved)} of the ${window}-token window, not more than the compression target (${Math.round(window * target)}): lower the max output tokens or raise contextWindow.`,
-    );
-  }
+  if (!(reserved >= 0)) throw new ConfigError("option_invalid", `reservedOutputTokens must be 0 or more tokens, got ${String(reserved)}.`);
+  // A reserve so large that the trigger would fall to the target would compress on every call: the
+  // trigger never falls below halfway between target and trigger share (128k with 64k of output: 89.6k).
+  const triggerTokens = Math.max(Math.min(window * trigger, window - reserved), window * ((target + trigger) / 2));
   return {
     contextWindow: window,
     trigger,
