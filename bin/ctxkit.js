@@ -50,16 +50,20 @@ if (needsTsc() || needsVite() || needsBundle()) {
   });
 }
 // The big chunks start from a V8 code cache an earlier start left (bin/code-cache.js), loaded when
-// the first file that big is compiled: `--help` compiles none.
-if (existsSync(bundle) && !process.env.CTXKIT_NO_CODE_CACHE) {
+// the first file that big is compiled: `--help` compiles none. CTXKIT_NO_CODE_CACHE set to anything
+// but "" or "0" turns it off.
+const noCodeCache = (process.env.CTXKIT_NO_CODE_CACHE ?? "") !== "" && process.env.CTXKIT_NO_CODE_CACHE !== "0";
+if (existsSync(bundle) && !noCodeCache) {
+  // Below this a file compiles in well under a millisecond: reading and hashing a cache would cost more.
   const minLength = 32 * 1024;
   const Module = module.constructor;
   const compile = Module.prototype._compile;
-  Module.prototype._compile = function (content, filename) {
-    if (content.length < minLength) return Reflect.apply(compile, this, [content, filename]);
+  // Node 20.19+ passes the module's format as a third argument: passed on as it came.
+  Module.prototype._compile = function (content, filename, ...rest) {
+    if (typeof content !== "string" || content.length < minLength) return Reflect.apply(compile, this, [content, filename, ...rest]);
     Module.prototype._compile = compile;
     require("./code-cache.js").installCodeCache({ bundleDir: join(root, "dist/cli-bundle"), cacheDir: join(root, "dist/cli-bundle/v8-cache"), main: require.main, minLength });
-    return this._compile(content, filename);
+    return this._compile(content, filename, ...rest);
   };
 }
 const cli = existsSync(bundle)

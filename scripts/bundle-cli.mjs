@@ -181,13 +181,24 @@ const now = Date.now();
 for (const file of readdirSync(outDir, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name)) {
   if (!written.includes(file) && now - statSync(`${outDir}/${file}`).mtimeMs > keepOldChunksMs) rmSync(`${outDir}/${file}`, { force: true });
 }
-// The V8 code caches bin/code-cache.js writes, one per chunk: a removed chunk's goes with it, and
-// a cache left half-written by a killed process once it is old.
+// The V8 code caches bin/code-cache.js writes (`<chunk>.<variant>.cache`, one per chunk and variant
+// of Node and its flags): a removed chunk's go with it, as do caches in a format of an earlier
+// ctxkit, and a temporary file a killed process left (a writer needs milliseconds: one an hour old
+// is left over). The packages' caches are named by their file's path, which cannot be checked from
+// the name: they are all removed, and the next start writes those it still needs.
 const cacheDir = `${outDir}/v8-cache`;
-for (const file of (existsSync(cacheDir) ? readdirSync(cacheDir, { withFileTypes: true }) : []).filter((entry) => entry.isFile()).map((entry) => entry.name)) {
-  const chunk = file.replace(/\.cache(?:\.\d+\.tmp)?$/, "");
-  const orphan = !statSync(`${outDir}/${chunk}`, { throwIfNoEntry: false });
-  if (orphan || (file.endsWith(".tmp") && now - statSync(`${cacheDir}/${file}`).mtimeMs > keepOldChunksMs)) rmSync(`${cacheDir}/${file}`, { force: true });
+const leftoverTemporaryMs = 60 * 60 * 1000;
+const filesIn = (folder) => (existsSync(folder) ? readdirSync(folder, { withFileTypes: true }) : []).filter((entry) => entry.isFile()).map((entry) => entry.name);
+for (const file of filesIn(cacheDir)) {
+  const path = `${cacheDir}/${file}`;
+  const temporary = /\.tmp$/.test(file);
+  const chunk = /^(.+)\.[0-9a-f]{16}\.cache$/.exec(file)?.[1];
+  const stale = temporary ? now - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? now) > leftoverTemporaryMs : chunk === undefined || !existsSync(`${outDir}/${chunk}`);
+  if (stale) rmSync(path, { force: true });
+}
+for (const file of filesIn(`${cacheDir}/packages`)) {
+  const path = `${cacheDir}/packages/${file}`;
+  if (!/\.tmp$/.test(file) || now - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? now) > leftoverTemporaryMs) rmSync(path, { force: true });
 }
 // Left by a build that was killed.
 for (const folder of readdirSync(`${root}dist`).filter((name) => name.startsWith("cli-bundle.tmp-"))) {

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 // Issue 30, item 6: bin/code-cache.js compiles the big chunks of the CLI's bundle with a V8 code
@@ -14,6 +14,9 @@ afterAll(() => {
 });
 
 type Exit = { code: number | null; stdout: string; stderr: string };
+
+// What bin/ctxkit.js passes (it holds the threshold): the big chunk here is well over it, the small one under.
+const minLength = 32 * 1024;
 
 function run(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Exit> {
   const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH ?? "", HOME: cwd, NO_COLOR: "1", ...env } });
@@ -47,7 +50,7 @@ function makeBundle(): { root: string; bundleDir: string; cacheDir: string; bigC
  * `import()` goes through the bundle's import module, as the bundler writes it (`imported`), or is
  * left in the chunk.
  */
-function writeBigChunk(path: string, version: string, imported = true): void {
+function writeBigChunk(path: string, version: string, imported: true | string = true): void {
   const filler = Array.from({ length: 1500 }, (_, index) => `function filler${index}(value) { return value * ${index} + ${JSON.stringify(`f${index}`)}.length; }`).join("\n");
   writeFileSync(
     path,
@@ -59,26 +62,33 @@ exports.describe = async () => ({
   dirname: __dirname,
   small: require("./small.cjs").value,
   sum: filler1499(2),
-  markdown: typeof (await ${imported ? 'require("./import-module.cjs")' : "import"}("marked")).Marked,
+  markdown: typeof (await ${imported === true ? 'require("./import-module.cjs")' : imported}("marked")).Marked,
 });
 `,
   );
 }
 
 /** Requires the big chunk with the cache installed; prints what it described and what the cache did. */
-async function load(bundle: ReturnType<typeof makeBundle>, extra = ""): Promise<{ exit: Exit; result: Record<string, unknown>; stats: { used: string[]; rejected: string[]; written: string[] } }> {
+async function load(bundle: ReturnType<typeof makeBundle>, extra = "", nodeFlags: string[] = [], env: Record<string, string> = {}): Promise<{ exit: Exit; result: Record<string, unknown>; stats: { used: string[]; rejected: string[]; written: string[] } }> {
   const script = `const { installCodeCache } = require(${JSON.stringify(codeCache)});
-const { stats } = installCodeCache({ bundleDir: ${JSON.stringify(bundle.bundleDir)}, cacheDir: ${JSON.stringify(bundle.cacheDir)}, main: require.main });
+const { stats } = installCodeCache({ bundleDir: ${JSON.stringify(bundle.bundleDir)}, cacheDir: ${JSON.stringify(bundle.cacheDir)}, main: require.main, minLength: ${minLength} });
 ${extra}
 let result;
 require(${JSON.stringify(bundle.bigChunk)}).describe().then((value) => { result = value; });
 process.on("exit", () => process.stdout.write(JSON.stringify({ result, stats })));`;
-  const exit = await run(["-e", script], bundle.root);
+  const exit = await run([...nodeFlags, "-e", script], bundle.root, env);
   const printed = JSON.parse(exit.stdout || "{}") as { result: Record<string, unknown>; stats: { used: string[]; rejected: string[]; written: string[] } };
   return { exit, ...printed };
 }
 
-const cacheFileOf = (bundle: ReturnType<typeof makeBundle>) => join(bundle.cacheDir, "big.cjs.cache");
+/** The big chunk's cache files: one per variant of Node and its flags, `big.cjs.<variant>.cache`. */
+const cacheFilesOf = (bundle: ReturnType<typeof makeBundle>) => (existsSync(bundle.cacheDir) ? readdirSync(bundle.cacheDir).filter((name) => /^big\.cjs\.[0-9a-f]{16}\.cache$/.test(name)) : []);
+function cacheFileOf(bundle: ReturnType<typeof makeBundle>): string {
+  const files = cacheFilesOf(bundle);
+  expect(files).toHaveLength(1);
+  return join(bundle.cacheDir, files[0]!);
+}
+const headerOf = (path: string) => readFileSync(path, "latin1").split("\n", 1)[0]!;
 
 describe("the code cache of the CLI's bundle", { timeout: 60_000 }, () => {
   it("is written by the first start and used by the second, and the chunk works the same from it", async () => {
@@ -97,12 +107,13 @@ describe("the code cache of the CLI's bundle", { timeout: 60_000 }, () => {
     expect(second.stats).toEqual({ used: ["big.cjs"], rejected: [], written: [] });
     expect(statSync(cacheFileOf(bundle)).mtimeMs).toBe(written.mtimeMs);
     // Only the big chunk is cached; no temporary file is left.
-    expect(readdirSync(bundle.cacheDir)).toEqual(["big.cjs.cache"]);
+    expect(readdirSync(bundle.cacheDir)).toEqual([basename(cacheFileOf(bundle))]);
+    expect(headerOf(cacheFileOf(bundle))).toMatch(/ [0-9a-f]{40} complete$/);
   });
 
-  it("leaves a chunk that still has an import() of its own to Node (code from a cache cannot import on Node 20)", async () => {
+  it.each(["import", "import ", "import/* a comment */ ", "import /* one */ /* two */"])("leaves a chunk that still has an import() of its own (`%s(`) to Node (code from a cache cannot import on Node 20)", async (spelling) => {
     const bundle = makeBundle();
-    writeBigChunk(bundle.bigChunk, "first", false);
+    writeBigChunk(bundle.bigChunk, "first", spelling);
     for (let start = 0; start < 2; start += 1) {
       const loaded = await load(bundle);
       expect(loaded.exit.stderr).toBe("");
@@ -163,6 +174,95 @@ describe("the code cache of the CLI's bundle", { timeout: 60_000 }, () => {
       expect(loaded.exit.stderr).toContain("ExperimentalWarning: a warning of the program's own");
     }
     expect(statSync(bundle.cacheDir).isFile()).toBe(true);
+  });
+
+  it("checks V8's data against the header's digest: damaged data (header intact) is compiled without it and rewritten", async () => {
+    const bundle = makeBundle();
+    await load(bundle);
+    const path = cacheFileOf(bundle);
+    const good = readFileSync(path);
+    const dataStart = good.indexOf(10) + 1;
+    // 64 bytes flipped in the middle of V8's data: handed to V8, this ends the process with a fatal error.
+    const damaged = Buffer.from(good);
+    const middle = dataStart + Math.floor((good.length - dataStart) / 2);
+    for (let index = middle; index < middle + 64; index += 1) damaged[index] = damaged[index]! ^ 0xff;
+    writeFileSync(path, damaged);
+
+    const loaded = await load(bundle);
+    expect(loaded.exit.code).toBe(0);
+    expect(loaded.exit.stderr).toBe("");
+    expect(loaded.result?.version).toBe("first");
+    expect(loaded.stats).toEqual({ used: [], rejected: ["big.cjs"], written: ["big.cjs"] });
+    const rewritten = readFileSync(path);
+    expect(rewritten.equals(damaged)).toBe(false);
+    expect((await load(bundle)).stats).toEqual({ used: ["big.cjs"], rejected: [], written: [] });
+  });
+
+  it("marks a cache written by a process that did not exit 0 partial, and a later start that exits 0 writes it again", async () => {
+    const bundle = makeBundle();
+    const failing = await load(bundle, "process.exitCode = 2;");
+    expect(failing.exit.code).toBe(2);
+    expect(failing.stats.written).toEqual(["big.cjs"]);
+    expect(headerOf(cacheFileOf(bundle))).toMatch(/ partial$/);
+
+    // Used, and still partial after another start that fails.
+    const failingAgain = await load(bundle, "process.exitCode = 2;");
+    expect(failingAgain.stats).toEqual({ used: ["big.cjs"], rejected: [], written: [] });
+    expect(headerOf(cacheFileOf(bundle))).toMatch(/ partial$/);
+
+    const succeeding = await load(bundle);
+    expect(succeeding.exit.code).toBe(0);
+    expect(succeeding.result?.version).toBe("first");
+    expect(succeeding.stats).toEqual({ used: ["big.cjs"], rejected: [], written: ["big.cjs"] });
+    expect(headerOf(cacheFileOf(bundle))).toMatch(/ complete$/);
+
+    // Complete: used, never written again.
+    expect((await load(bundle)).stats).toEqual({ used: ["big.cjs"], rejected: [], written: [] });
+  });
+
+  it("keeps a cache per variant of Node's flags and NODE_OPTIONS, each used by its own", async () => {
+    const bundle = makeBundle();
+    const variants: Array<{ flags: string[]; env: Record<string, string> }> = [
+      { flags: [], env: {} },
+      { flags: ["--no-opt"], env: {} },
+      { flags: [], env: { NODE_OPTIONS: "--max-old-space-size=512" } },
+    ];
+    for (const variant of variants) {
+      const first = await load(bundle, "", variant.flags, variant.env);
+      expect(first.exit.stderr).toBe("");
+      expect(first.stats).toEqual({ used: [], rejected: [], written: ["big.cjs"] });
+    }
+    expect(cacheFilesOf(bundle)).toHaveLength(variants.length);
+    for (const variant of variants) {
+      const again = await load(bundle, "", variant.flags, variant.env);
+      expect(again.result?.version).toBe("first");
+      expect(again.stats).toEqual({ used: ["big.cjs"], rejected: [], written: [] });
+    }
+  });
+
+  it("leaves an ES module that require() loads (Node 20.19+: format \"module\") to Node, which compiles it as a module", async () => {
+    const bundle = makeBundle();
+    const packageDir = join(bundle.root, "esm-packages/node_modules/big-esm");
+    mkdirSync(packageDir, { recursive: true });
+    writeFileSync(join(packageDir, "package.json"), JSON.stringify({ name: "big-esm", type: "module", main: "index.js" }));
+    const filler = Array.from({ length: 1500 }, (_, index) => `function filler${index}(value) { return value * ${index} + ${JSON.stringify(`f${index}`)}.length; }`).join("\n");
+    // What only a module sees: `this` undefined at its top level, `import.meta`, strict mode.
+    writeFileSync(
+      join(packageDir, "index.js"),
+      `${filler}\nexport const topLevelThis = typeof this;\nexport const metaUrl = typeof import.meta.url;\nexport const strict = (function () { return this === undefined; })();\nexport const sum = filler1499(2);\n`,
+    );
+    expect(readFileSync(join(packageDir, "index.js"), "utf8").length).toBeGreaterThan(minLength);
+    const extra = `globalThis.esm = require(${JSON.stringify(packageDir)});
+process.on("exit", () => process.stderr.write(JSON.stringify({ esm: { ...globalThis.esm } })));`;
+    for (let start = 0; start < 2; start += 1) {
+      const loaded = await load(bundle, extra);
+      expect(loaded.exit.code).toBe(0);
+      expect(JSON.parse(loaded.exit.stderr)).toEqual({ esm: { topLevelThis: "undefined", metaUrl: "string", strict: true, sum: 2 * 1499 + "f1499".length } });
+      expect(loaded.result?.version).toBe("first");
+    }
+    // The package's file has no cache of its own; the chunk has.
+    expect(existsSync(join(bundle.cacheDir, "packages"))).toBe(false);
+    expect(cacheFilesOf(bundle)).toHaveLength(1);
   });
 });
 
