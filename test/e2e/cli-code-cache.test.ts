@@ -282,11 +282,12 @@ describe("ctxkit with the code cache", { timeout: 120_000 }, () => {
     expect(first.code).toBe(0);
     const chunkCaches = readdirSync(cacheDir).filter((name) => name.endsWith(".cache"));
     // The run's chunk (the biggest) is among them; every cache is of a chunk of this bundle.
-    expect(chunkCaches.some((name) => /^run-.+\.cjs\.cache$/.test(name))).toBe(true);
-    for (const name of chunkCaches) expect(existsSync(join(copy, "dist/cli-bundle", name.replace(/\.cache$/, "")))).toBe(true);
+    // Named `<chunk>.<variant>.cache`: one variant here (one Node, no flags).
+    expect(chunkCaches.some((name) => /^run-.+\.cjs\.[0-9a-f]{16}\.cache$/.test(name))).toBe(true);
+    for (const name of chunkCaches) expect(existsSync(join(copy, "dist/cli-bundle", name.replace(/\.[0-9a-f]{16}\.cache$/, "")))).toBe(true);
     // And the package the run requires (the config schema's validator), by its path.
     const packageCaches = readdirSync(join(cacheDir, "packages"));
-    expect(packageCaches.some((name) => /^[0-9a-f]{16}-index\.cjs\.cache$/.test(name))).toBe(true);
+    expect(packageCaches.some((name) => /^[0-9a-f]{16}-index\.cjs\.[0-9a-f]{16}\.cache$/.test(name))).toBe(true);
     const caches = [...chunkCaches, ...packageCaches.map((name) => join("packages", name))];
     const times = caches.map((name) => statSync(join(cacheDir, name)).mtimeMs);
 
@@ -295,6 +296,27 @@ describe("ctxkit with the code cache", { timeout: 120_000 }, () => {
     expect(second.stderr).toBe("");
     expect(second.stdout).toContain("Run ended: final_answer");
     expect(caches.map((name) => statSync(join(cacheDir, name)).mtimeMs)).toEqual(times);
+
+    // 64 bytes flipped in the middle of each cache's V8 data, the header intact: V8 handed such
+    // data ends the process with a fatal error (exit 133), at every start after.
+    const runCache = join(cacheDir, chunkCaches.reduce((biggest, name) => (statSync(join(cacheDir, name)).size > statSync(join(cacheDir, biggest)).size ? name : biggest)));
+    for (const name of caches) {
+      const file = readFileSync(join(cacheDir, name));
+      const dataStart = file.indexOf(10) + 1;
+      const middle = dataStart + Math.floor((file.length - dataStart) / 2);
+      for (let index = middle; index < Math.min(middle + 64, file.length); index += 1) file[index] = file[index]! ^ 0xff;
+      writeFileSync(join(cacheDir, name), file);
+    }
+    const damagedRun = readFileSync(runCache);
+    const damaged = await run([bin, "demo"], copy);
+    expect(damaged.stderr).toBe("");
+    expect(damaged.code).toBe(0);
+    expect(damaged.stdout).toContain("Run ended: final_answer");
+    expect(readFileSync(runCache).equals(damagedRun)).toBe(false);
+    const afterDamage = caches.map((name) => statSync(join(cacheDir, name)).mtimeMs);
+    const rewritten = await run([bin, "demo"], copy);
+    expect(rewritten.code).toBe(0);
+    expect(caches.map((name) => statSync(join(cacheDir, name)).mtimeMs)).toEqual(afterDamage);
 
     for (const name of caches) writeFileSync(join(cacheDir, name), "corrupt");
     const corrupt = await run([bin, "demo"], copy);
@@ -309,5 +331,9 @@ describe("ctxkit with the code cache", { timeout: 120_000 }, () => {
     expect(without.code).toBe(0);
     expect(without.stdout).toContain("Run ended: final_answer");
     expect(existsSync(cacheDir)).toBe(false);
+    // "0" (and "") leave it on.
+    const zero = await run([bin, "demo"], copy, { CTXKIT_NO_CODE_CACHE: "0" });
+    expect(zero.code).toBe(0);
+    expect(readdirSync(cacheDir).some((name) => /^run-.+\.cache$/.test(name))).toBe(true);
   });
 });
