@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -129,6 +129,32 @@ process.stdin.once("data", () => main(["demo"]).then((code) => { process.stdin.d
     expect((await run(copy, ["--version"])).code).toBe(0);
     expect(bundleFiles(copy).sort()).toEqual(listed);
     expect(statSync(join(copy, "dist/cli-bundle/main.cjs")).mtimeMs).toBe(mainTime);
+  });
+
+  it("prunes the code caches a rebuild leaves stale: a removed chunk's, an old format's, the packages', old temporaries", () => {
+    const copy = copyOfPackage();
+    const cacheDir = join(copy, "dist/cli-bundle/v8-cache");
+    rmSync(cacheDir, { recursive: true, force: true });
+    mkdirSync(join(cacheDir, "packages"), { recursive: true });
+    const variant = "0123456789abcdef";
+    const hourAndMinuteAgo = new Date(Date.now() - 61 * 60 * 1000);
+    const seed = (name: string, old = false) => {
+      writeFileSync(join(cacheDir, name), "cache");
+      if (old) utimesSync(join(cacheDir, name), hourAndMinuteAgo, hourAndMinuteAgo);
+    };
+    const kept = [`main.cjs.${variant}.cache`, `main.cjs.fedcba9876543210.cache`, `main.cjs.${variant}.cache.a1b2c3d4e5f6.tmp`];
+    for (const name of kept) seed(name);
+    seed(`gone-AbCd1234.cjs.${variant}.cache`);
+    seed("main.cjs.cache");
+    seed(`main.cjs.${variant}.cache.0a0b0c0d0e0f.tmp`, true);
+    seed(`packages/0123456789abcdef-index.cjs.${variant}.cache`);
+    seed(`packages/0123456789abcdef-index.cjs.${variant}.cache.0a0b0c0d0e0f.tmp`, true);
+    seed(`packages/0123456789abcdef-index.cjs.${variant}.cache.a1b2c3d4e5f6.tmp`);
+
+    execFileSync(process.execPath, [join(copy, "scripts/bundle-cli.mjs")], { stdio: "pipe" });
+    expect(readdirSync(cacheDir).filter((name) => name !== "packages").sort()).toEqual([...kept].sort());
+    // A package's cache is named by a path the name cannot be checked against: the next start writes it again.
+    expect(readdirSync(join(cacheDir, "packages"))).toEqual([`0123456789abcdef-index.cjs.${variant}.cache.a1b2c3d4e5f6.tmp`]);
   });
 });
 
