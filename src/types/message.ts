@@ -77,8 +77,12 @@ export type DerivedInfo =
   | { kind: "stub"; blobId: string; replaces: string; batch: number }
   /** A tool result (or several, in `replaces`) summarised by one of the seed's compression strategies. */
   | { kind: "compressed"; replaces: string[]; blobIds: string[]; batch?: number }
-  /** One line per older turn, replacing those turns. */
-  | { kind: "archive"; replaces: string[]; batch: number }
+  /**
+   * One line per older turn, replacing those turns. `omittedAsShown`: lines (trimmed) of the turns'
+   * results left out because the context already showed them (an earlier archive, an earlier turn
+   * of this one); condensing keeps them where they are shown.
+   */
+  | { kind: "archive"; replaces: string[]; batch: number; omittedAsShown?: string[] }
   /** A full compaction's summary of everything between the first request and the recent turns. */
   | { kind: "summary"; replaces: string[]; batch: number }
   /** A status-bar message stored in the trajectory (append mode). */
