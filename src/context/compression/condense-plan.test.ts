@@ -5,7 +5,8 @@ import { resolveCompressionSettings } from "./compression-options.js";
 import { emptyCompressionStats } from "./compression-stats.js";
 import { createContextMeter } from "./context-meter.js";
 import { planCompression } from "./plan-compression.js";
-import { assistantMessage, toolMessage, userMessage } from "./test-support/trajectory-builder.js";
+import { assistantMessage, sourceFile, toolMessage, userMessage } from "./test-support/trajectory-builder.js";
+import { derivedOf } from "../../types/index.js";
 
 const now = new Date("2026-01-01T00:00:00.000Z");
 /** The line only the older archive shows: the newer one left it out because the older one had it. */
@@ -60,5 +61,29 @@ describe("condensing archives in a needed batch", () => {
     expect(result.fullCompaction).toBe(false);
     expect(visible(result.messages)).toContain("- m1: read_file");
     expect(visible(result.messages)).toContain(sharedLine.trim());
+  });
+
+  it("records in a new archive the lines it left out because an older archive shows them", async () => {
+    // Turn 1 is archived already and shows the file's lines; turn 2 reads the same file again.
+    const file = sourceFile("refunds", 30);
+    const reread = [
+      userMessage("u0", "Fix the refund bug in src/payment."),
+      createArchiveMessage({ start: 1, end: 3, sources: [{ label: "m1", kind: "assistant", text: "m1", messageId: "a1" }] }, `- a1: read_file {"path":"src/payment/refunds.py"} → ok\n${file.split("\n").map((line) => `  ${line.trim()}`).join("\n")}`, 1, now),
+      assistantMessage("a2", "I will read it again.", [{ id: "c2", name: "read_file", arguments: { path: "src/payment/refunds.py" } }]),
+      toolMessage("t2", "c2", "read_file", `${file}\n    31\tdef new_line_only_here(): pass  # src/payment/refunds_extra.py`),
+      // Archives take runs of at least two turns.
+      assistantMessage("a4", "And the ledger.", [{ id: "c4", name: "read_file", arguments: { path: "src/payment/ledger.py" } }]),
+      toolMessage("t4", "c4", "read_file", sourceFile("ledger", 10)),
+      assistantMessage("a3", "Now the tests.", [{ id: "c3", name: "bash", arguments: { command: "npm test" } }]),
+      toolMessage("t3", "c3", "bash", "ok"),
+    ];
+    const result = await plan(reread, false);
+    const newer = result.messages.find((message) => derivedOf(message, "archive")?.replaces.includes("a2"));
+    expect(newer).toBeDefined();
+    const omitted = derivedOf(newer!, "archive")!.omittedAsShown ?? [];
+    // Every line the older archive shows was left out of the newer one, and recorded as such (the
+    // first comes after the result's label in the turn's text, so it is not the same line and stays).
+    expect(omitted).toEqual(file.split("\n").slice(1).map((line) => line.trim()));
+    expect(newer!.content.toString()).toContain("new_line_only_here");
   });
 });
