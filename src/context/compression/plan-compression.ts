@@ -60,8 +60,9 @@ export interface CompressionPlan {
 
 /**
  * Layers 3–5, cheapest first, each tried only when the one before cannot reach the target:
- * clearing old tool results; archival summaries of older turns (plus clearing); condensing older
- * archives, oldest first (extractive, so still no model call); a compaction of everything between
+ * clearing old tool results; archival summaries of older turns (plus clearing); condensing
+ * archives, this batch's too, oldest first (extractive, so still no model call; after an overflow
+ * too), never dropping a line a later archive left out because it was shown; a compaction of everything between
  * the first request and the recent turns — or, with `partialCompaction`, of the oldest of them
  * only (plus clearing). Each candidate is built from the context as it was sent, so an archive
  * never folds in a stub this batch made.
