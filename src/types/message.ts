@@ -73,8 +73,11 @@ export interface ExternalInfo {
 export type DerivedInfo =
   /** An over-budget tool result shown as a frozen head/tail preview; the whole text is blob `blobId`. */
   | { kind: "preview"; blobId: string; originalChars: number }
-  /** An old tool result cleared into a stub; the text the model saw is blob `blobId`. */
-  | { kind: "stub"; blobId: string; replaces: string; batch: number }
+  /**
+   * An old tool result cleared into a stub; the text the model saw is blob `blobId`.
+   * `omittedAsShown`: its lines (trimmed) left out because the context showed them (as for an archive).
+   */
+  | { kind: "stub"; blobId: string; replaces: string; batch: number; omittedAsShown?: string[] }
   /** A tool result (or several, in `replaces`) summarised by one of the seed's compression strategies. */
   | { kind: "compressed"; replaces: string[]; blobIds: string[]; batch?: number }
   /**

@@ -6,7 +6,8 @@ import { emptyCompressionStats } from "./compression-stats.js";
 import { createContextMeter } from "./context-meter.js";
 import { planCompression } from "./plan-compression.js";
 import { assistantMessage, sourceFile, toolMessage, userMessage } from "./test-support/trajectory-builder.js";
-import { derivedOf } from "../../types/index.js";
+import { derivedOf, type ToolMessage } from "../../types/index.js";
+import { createToolResultStub } from "./tool-result-stub.js";
 
 const now = new Date("2026-01-01T00:00:00.000Z");
 /** The line only the older archive shows: the newer one left it out because the older one had it. */
@@ -85,5 +86,24 @@ describe("condensing archives in a needed batch", () => {
     // first comes after the result's label in the turn's text, so it is not the same line and stays).
     expect(omitted).toEqual(file.split("\n").slice(1).map((line) => line.trim()));
     expect(newer!.content.toString()).toContain("new_line_only_here");
+  });
+
+  it("keeps a line an older batch's stub left out because the archive shows it", async () => {
+    // The stub of an earlier batch: its result had the archive's line, so it kept the others only.
+    const result = toolMessage("t5", "c5", "grep", `${sharedLine.trim()}\n  77\tREFUND_ACCOUNT = "acct_9f31"  # src/payment/accounts.py`) as ToolMessage;
+    const stub = createToolResultStub({ result, blobId: "blob_t5", callText: "grep", tokens: 60, knownLines: new Set([sharedLine.trim()]), batch: 1, now });
+    expect(derivedOf(stub, "stub")?.omittedAsShown).toEqual([sharedLine.trim()]);
+    expect(stub.content).not.toContain("settle_refund");
+    const context = [
+      userMessage("u0", "Fix the refund bug in src/payment."),
+      archive("m1", 40, sharedLine.trimEnd()),
+      assistantMessage("a5", "Where is the account?", [{ id: "c5", name: "grep", arguments: { pattern: "REFUND_ACCOUNT" } }]),
+      stub,
+      assistantMessage("a9", "I will run the tests.", [{ id: "c9", name: "bash", arguments: { command: "npm test" } }]),
+      toolMessage("t9", "c9", "bash", "ok"),
+    ];
+    const planned = await plan(context, false);
+    expect(planned.steps).toContain("condensed 1 archives");
+    expect(visible(planned.messages)).toContain(sharedLine.trim());
   });
 });

@@ -136,12 +136,14 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
     const condensed = [...archived.messages];
     let count = 0;
     const tail = tailOf(condensed);
+    // A stub left out lines shown anywhere in the context it was made in, archives included.
+    const shownForStubs = condensed.flatMap((message) => derivedOf(message, "stub")?.omittedAsShown ?? []);
     for (let index = firstKept + 1; index < tail; index += 1) {
       const message = condensed[index]!;
       if (!isArchiveMessage(message)) continue;
-      // A line this archive or a later one left out because it was shown (here) stays: condensing
-      // must not remove a line from the context altogether.
-      const shownOnlyHere = new Set(condensed.slice(index, tail).flatMap((later) => (isArchiveMessage(later) ? (derivedOf(later, "archive")?.omittedAsShown ?? []) : [])));
+      // A line this archive, a later one or a stub left out because it was shown (here) stays:
+      // condensing must not remove a line from the context altogether.
+      const shownOnlyHere = new Set([...shownForStubs, ...condensed.slice(index, tail).flatMap((later) => (isArchiveMessage(later) ? (derivedOf(later, "archive")?.omittedAsShown ?? []) : []))]);
       const smaller = condenseArchive(message, settings.condenseShare, input.batch, input.now, shownOnlyHere);
       if (smaller === undefined) continue;
       condensed[index] = smaller;

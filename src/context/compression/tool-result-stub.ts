@@ -48,10 +48,12 @@ export function createToolResultStub(input: StubInput): ToolMessage {
   }
   const body = lines.join("\n");
   const budget = Math.min(MAX_FACT_CHARS, Math.max(MIN_FACT_CHARS, Math.round(text.length * (input.factShare ?? FACT_SHARE))));
+  // Lines left out because the context shows them: recorded, so condensing an archive keeps them there.
+  const omitted = new Set<string>();
   const facts = extractFactLines(text, {
     maxChars: budget,
     isKnown: (identifier) => body.includes(identifier) || (input.isKnown?.(identifier) ?? false),
-    ...(input.knownLines ? { knownLines: input.knownLines } : {}),
+    ...(input.knownLines ? { knownLines: input.knownLines, onKnownLine: (line: string) => omitted.add(line) } : {}),
   });
   return {
     role: "tool",
@@ -63,7 +65,7 @@ export function createToolResultStub(input: StubInput): ToolMessage {
       id: derivedId(result.meta.id, `c${input.batch}`),
       origin: "harness",
       createdAt: input.now.toISOString(),
-      derived: { kind: "stub", blobId, replaces: result.meta.id, batch: input.batch },
+      derived: { kind: "stub", blobId, replaces: result.meta.id, batch: input.batch, ...(omitted.size > 0 ? { omittedAsShown: [...omitted] } : {}) },
       // The stub keeps the original's tag record: its kept lines are the same untrusted text (issue 24).
       ...(result.meta.external ? { external: result.meta.external } : {}),
       ...(result.meta.provenance ? { provenance: result.meta.provenance } : {}),
