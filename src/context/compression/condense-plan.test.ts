@@ -8,6 +8,8 @@ import { planCompression } from "./plan-compression.js";
 import { assistantMessage, sourceFile, toolMessage, userMessage } from "./test-support/trajectory-builder.js";
 import { derivedOf, type ToolMessage } from "../../types/index.js";
 import { createToolResultStub } from "./tool-result-stub.js";
+import { planToolResultClearing } from "./clear-old-tool-results.js";
+import { createBlobCollector } from "./blob-store.js";
 
 const now = new Date("2026-01-01T00:00:00.000Z");
 /** The line only the older archive shows: the newer one left it out because the older one had it. */
@@ -91,7 +93,7 @@ describe("condensing archives in a needed batch", () => {
   it("keeps a line an older batch's stub left out because the archive shows it", async () => {
     // The stub of an earlier batch: its result had the archive's line, so it kept the others only.
     const result = toolMessage("t5", "c5", "grep", `${sharedLine.trim()}\n  77\tREFUND_ACCOUNT = "acct_9f31"  # src/payment/accounts.py`) as ToolMessage;
-    const stub = createToolResultStub({ result, blobId: "blob_t5", callText: "grep", tokens: 60, knownLines: new Set([sharedLine.trim()]), batch: 1, now });
+    const stub = createToolResultStub({ result, blobId: "blob_t5", callText: "grep", tokens: 60, knownLines: new Set([sharedLine.trim()]), archiveLines: new Set([sharedLine.trim()]), batch: 1, now });
     expect(derivedOf(stub, "stub")?.omittedAsShown).toEqual([sharedLine.trim()]);
     expect(stub.content).not.toContain("settle_refund");
     const context = [
@@ -105,5 +107,22 @@ describe("condensing archives in a needed batch", () => {
     const planned = await plan(context, false);
     expect(planned.steps).toContain("condensed 1 archives");
     expect(visible(planned.messages)).toContain(sharedLine.trim());
+  });
+
+  it("clearing records in a stub the lines it left out because an archive shows them, and only those", () => {
+    const result = toolMessage("t5", "c5", "grep", [sharedLine.trim(), ...Array.from({ length: 60 }, (_, index) => `${index}\tREFUND_${index} = "acct_${index}"  # src/payment/accounts_${index}.py`)].join("\n"));
+    const context = [
+      // The request shows one result line too: left out of the stub, but not recorded (no archive to condense shows it).
+      userMessage("u0", "Fix the refund bug in src/payment. Start from:\n0\tREFUND_0 = \"acct_0\"  # src/payment/accounts_0.py"),
+      archive("m1", 5, sharedLine.trimEnd()),
+      assistantMessage("a5", "Where is the account?", [{ id: "c5", name: "grep", arguments: { pattern: "REFUND" } }]),
+      result,
+    ];
+    const meter = createContextMeter(resolveCompressionSettings({ contextWindow: 20_000 }).counter);
+    const cleared = planToolResultClearing(context, { keepRecentToolTokens: 0, countMessage: meter.countMessage, blobs: createBlobCollector(), batch: 2, now });
+    expect(cleared.cleared).toBe(1);
+    expect(derivedOf(cleared.messages[3]!, "stub")?.omittedAsShown).toEqual([sharedLine.trim()]);
+    expect(cleared.messages[3]!.content.toString()).not.toContain("acct_0\"");
+    expect(cleared.messages[3]!.content.toString()).toContain("acct_1\"");
   });
 });
