@@ -13,8 +13,10 @@ export function isArchiveMessage(message: Message): message is Extract<Message, 
  * fits a common cap per turn, set so the share is spent (water-filling, as gemini-cli budgets each
  * block: the largest turns lose lines first). A line too long for what is left of its turn's cap is
  * skipped and shorter lines after it still go in: more facts stay than if the turn stopped at the
- * first line that does not fit. Lines in `keep` (ones a later archive left out because this one
- * shows them) stay whatever the cap, and are paid from it first. Extractive like the archive itself:
+ * first line that does not fit. Lines in `keep` (ones a later archive or a stub left out because
+ * this one shows them) stay whatever the cap, on top of it: paid from the cap, they pushed out
+ * other lines, and on the tune half of swe-gemini line recall fell below what it was without them
+ * (10k: 0.914; on top: 0.919, against 0.915 before, for 0.2% more cost; 12k: 0.977 against 0.973). Extractive like the archive itself:
  * no model call, and what stays is still verbatim — a compaction summary would keep the identifiers
  * but not their lines. Undefined when nothing would go.
  */
@@ -32,7 +34,7 @@ export function condenseArchive(message: Extract<Message, { role: "user" }>, sha
   let dropped = 0;
   const lines = turns.flatMap((turn, index) => {
     const mustStay = (fact: string) => keep.has(fact.trim());
-    let left = budgets[index]! - turn.facts.reduce((sum, fact) => sum + (mustStay(fact) ? fact.length + 1 : 0), 0);
+    let left = budgets[index]!;
     const stays = turn.facts.filter((fact) => {
       if (mustStay(fact)) return true;
       if (fact.length + 1 > left) return false;
