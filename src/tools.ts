@@ -27,7 +27,7 @@ export {
 } from "./tools/builtin/index.js";
 export { createRecallTool, type RecallToolOptions } from "./tools/recall/index.js";
 export { createTodoTools } from "./tools/todo/index.js";
-export { createToolSearchIndex, type ToolSearchHit, type ToolSearchIndex, type ToolSearchIndexOptions } from "./tools/search/tool-search-index.js";
+export { createToolSearchIndex, wordNetWeights, type ToolSearchHit, type ToolSearchIndex, type ToolSearchIndexOptions } from "./tools/search/tool-search-index.js";
 export type { WordVectorLookup } from "./tools/search/word-vector-neighbours.js";
 export type { RelatedWordLookup, RelatedWords } from "./tools/search/wordnet-related-words.js";
 export { createToolCatalog, type ToolCatalog } from "./tools/search/tool-catalog.js";

@@ -207,8 +207,8 @@ describe("ctxkit bench <name> --json", { timeout: 600_000 }, () => {
     // Each set of queries alone, so a table printed before round two can be compared.
     const bySet = printed.bySet as Json[];
     expect(new Set(bySet.map((row) => row.set))).toEqual(new Set(["first", "round two", "round three"]));
-    // WordNet's related words: a row without them, and the shipped table's first read.
-    expect((printed.rows as Json[]).map((row) => row.arm)).toContain("  without WordNet related words");
+    // WordNet's related words (opt-in): a row with them, and the shipped table's first read.
+    expect((printed.rows as Json[]).map((row) => row.arm)).toContain("defaults + WordNet");
     expect(printed.wordNet).toEqual({ words: expect.any(Number), characters: expect.any(Number), loadMs: expect.any(Number) });
     expect(bySet).toContainEqual(expect.objectContaining({ arm: "defaults", set: "first", half: "measure", recallAt5: expect.any(Number) }));
     await rm(vectorsFolder, { recursive: true, force: true });

@@ -29,7 +29,9 @@ export type AgentWarningCode =
   /** The final answer repeated the system prompt and was withheld (`createLeakWithholding`). */
   | "system_prompt_leak"
   /** A call that asked the server to compact (`run(input, { compact })`) came back without a compaction. */
-  | "server_compaction_skipped";
+  | "server_compaction_skipped"
+  /** Tool search was asked to widen queries by related words, but their table could not be read: it searches without them. */
+  | "related_words_unavailable";
 
 /** Why a run failed: a typed error's code, or one of the loop's own stop conditions. */
 export type RunErrorCode =

@@ -73,12 +73,19 @@ export interface ExternalInfo {
 export type DerivedInfo =
   /** An over-budget tool result shown as a frozen head/tail preview; the whole text is blob `blobId`. */
   | { kind: "preview"; blobId: string; originalChars: number }
-  /** An old tool result cleared into a stub; the text the model saw is blob `blobId`. */
-  | { kind: "stub"; blobId: string; replaces: string; batch: number }
+  /**
+   * An old tool result cleared into a stub; the text the model saw is blob `blobId`.
+   * `omittedAsShown`: its lines (trimmed) left out because the context showed them (as for an archive).
+   */
+  | { kind: "stub"; blobId: string; replaces: string; batch: number; omittedAsShown?: string[] }
   /** A tool result (or several, in `replaces`) summarised by one of the seed's compression strategies. */
   | { kind: "compressed"; replaces: string[]; blobIds: string[]; batch?: number }
-  /** One line per older turn, replacing those turns. */
-  | { kind: "archive"; replaces: string[]; batch: number }
+  /**
+   * One line per older turn, replacing those turns. `omittedAsShown`: lines (trimmed) of the turns'
+   * results left out because the context already showed them (an earlier archive, an earlier turn
+   * of this one); condensing keeps them where they are shown.
+   */
+  | { kind: "archive"; replaces: string[]; batch: number; omittedAsShown?: string[] }
   /** A full compaction's summary of everything between the first request and the recent turns. */
   | { kind: "summary"; replaces: string[]; batch: number }
   /** A status-bar message stored in the trajectory (append mode). */

@@ -71,7 +71,7 @@ export const configSettings = {
   maxOutputTokens: { flag: "max-output-tokens", input: "integer", group: "Model", value: "<n>", help: "longest reply per call (default: the server's; 8192 for Anthropic)" },
   contextWindow: {
     flag: "context-window", input: "integer", env: ["CTXKIT_CONTEXT_WINDOW"], group: "Model", value: "<tokens>",
-    help: "the model's context window (compression starts at 90% of it; default 128000)",
+    help: "the model's context window (compression starts at 90% of it, 80% with --compression windowed, or sooner to leave --max-output-tokens for the answer; default 128000)",
   },
   requestTimeout: {
     flag: "request-timeout", input: "number", env: ["CTXKIT_REQUEST_TIMEOUT"], group: "Model", value: "<s>",

@@ -48,7 +48,7 @@ export function findArchiveRanges(messages: readonly Message[], from: number, to
 }
 
 /** The archive message that replaces a range: one line per turn, each naming the message it came from. */
-export function createArchiveMessage(range: ArchiveRange, lines: string, batch: number, now: Date, untrusted: UntrustedSource[] = []): Message {
+export function createArchiveMessage(range: ArchiveRange, lines: string, batch: number, now: Date, untrusted: UntrustedSource[] = [], omittedAsShown: readonly string[] = []): Message {
   const first = range.sources[0]!.messageId ?? "";
   const last = range.sources.at(-1)!.messageId ?? "";
   return {
@@ -59,7 +59,12 @@ export function createArchiveMessage(range: ArchiveRange, lines: string, batch: 
       id: derivedId(first, `a${batch}`),
       origin: "harness",
       createdAt: now.toISOString(),
-      derived: { kind: "archive", replaces: range.sources.flatMap((source) => (source.messageId ? [source.messageId] : [])), batch },
+      derived: {
+        kind: "archive",
+        replaces: range.sources.flatMap((source) => (source.messageId ? [source.messageId] : [])),
+        batch,
+        ...(omittedAsShown.length > 0 ? { omittedAsShown: [...omittedAsShown] } : {}),
+      },
       // A summary of untrusted content is as untrusted as the content (issue 24).
       ...(untrusted.length > 0 ? { provenance: { untrusted } } : {}),
     },

@@ -1,4 +1,4 @@
-import { toolCallsOf, type Message, type ToolCallPart } from "../../types/index.js";
+import { derivedOf, toolCallsOf, type Message, type ToolCallPart } from "../../types/index.js";
 import type { BlobCollector } from "./blob-store.js";
 import { blobIdOfMessage, frozenTextOf, isCompressedMessage, isPreviewMessage } from "./markers.js";
 import { identifierCoverage } from "./archive-coverage.js";
@@ -41,6 +41,7 @@ export function planToolResultClearing(messages: readonly Message[], options: Cl
   for (const message of messages) if (message.role === "assistant") for (const call of toolCallsOf(message)) calls.set(call.id, call);
 
   const knownLines = frozenLines(messages);
+  const archiveLines = frozenLines(messages.filter((message) => derivedOf(message, "archive") !== undefined));
   const next = [...messages];
   let recentTokens = 0;
   let cleared = 0;
@@ -62,6 +63,7 @@ export function planToolResultClearing(messages: readonly Message[], options: Cl
       callText: call ? describeCall(call) : message.toolName,
       tokens,
       knownLines,
+      archiveLines,
       ...(options.factShare === undefined ? {} : { factShare: options.factShare }),
       batch: options.batch,
       now: options.now,

@@ -71,14 +71,18 @@ export interface CompressionOptions {
    * share of the window (else under the compaction floor), archives the newer ones and keeps them
    * beside the summary; `false` (the default) summarises everything before the newest turn. Off by
    * default: on the tune half of swe-gemini, with archive condensing on, it changed nothing at 16k
-   * and 12k but cost (+0.3%) and gained 0.002 of line recall at 10k.
+   * and 12k but cost (+0.3%) and gained 0.002 of line recall at 10k. A share between 0 and the
+   * trigger (anything else is a `ConfigError`). Its cost is in the planning, not the model: each
+   * candidate cut rebuilds the newer turns' archives to weigh it, so one needed batch does work
+   * quadratic in the turns it could summarise (no model call; only a batch that needs a summary pays it).
    */
   partialCompaction?: number | false;
   /**
-   * Before a needed batch summarises, older archives are condensed, oldest first, to this share of
-   * their fact lines (each turn keeps its first line; the largest turns lose lines first), as few
-   * as reach the target; a summary is made only if all of them leave the context above the
-   * compaction floor (default 0.4; 0 turns it off). No model call. On the tune half of swe-gemini
+   * Before a needed batch summarises (after an overflow too), archives — earlier batches' and its
+   * own — are condensed, oldest first, to this share of their fact lines (each turn keeps its first
+   * line; the largest turns lose lines first; a line a later archive or a stub left out because this one
+   * shows it stays), as few as reach the target; a summary is made only if all of them leave the context
+   * above the compaction floor (after an overflow: above the target) (default 0.4; 0 turns it off). No model call. On the tune half of swe-gemini
    * at 12k, line recall went from 0.928 to 0.957 and summaries from 34 to 15, for 2% less cost; at
    * 16k, summaries from 9 to 2, recall 0.994 either way (0.3–0.6 all did about as well).
    */
@@ -187,6 +191,13 @@ export function resolveCompressionSettings(options: CompressionOptions): Compres
   if (!(target > 0 && target < trigger && trigger <= 1)) {
     throw new ConfigError("option_invalid", `Compression needs 0 < target < trigger ≤ 1, got target ${target} and trigger ${trigger}.`);
   }
+  const partialCompaction = options.partialCompaction ?? false;
+  if (partialCompaction !== false && !(partialCompaction > 0 && partialCompaction < trigger)) {
+    throw new ConfigError(
+      "option_invalid",
+      `partialCompaction must be false or a share of the window between 0 and the trigger (${trigger}), got ${String(partialCompaction)}. Pass e.g. partialCompaction: 0.5, or false to summarise everything before the newest turn.`,
+    );
+  }
   const reserved = options.reservedOutputTokens ?? 0;
   if (!(reserved >= 0)) throw new ConfigError("option_invalid", `reservedOutputTokens must be 0 or more tokens, got ${String(reserved)}.`);
   // A reserve so large that the trigger would fall to the target would compress on every call: the
@@ -207,7 +218,7 @@ export function resolveCompressionSettings(options: CompressionOptions): Compres
     earlyCoverage: options.earlyCoverage ?? 0.9,
     earlyArchiveShare: options.earlyArchiveShare ?? 1,
     compactionFloor: Math.max(options.compactionFloor ?? 0.6, target),
-    partialCompaction: options.partialCompaction ?? false,
+    partialCompaction,
     condenseShare: options.condenseShare ?? 0.4,
     stubShare: options.stubShare ?? 0.3,
     summarizer: options.summarizer ?? createDeterministicSummarizer(),

@@ -38,6 +38,26 @@ describe("condensing an archive before anything is summarised", () => {
     expect(condensed.meta.derived).toMatchObject({ kind: "archive", replaces: ["m1", "m2", "m3"], batch: 5 });
   });
 
+  it("skips a line too long for what is left of its turn's cap and still keeps the shorter lines after it", () => {
+    const long = `  long_line = ${"x".repeat(400)}`;
+    const short = (index: number) => `  short_${index} = ${index}`;
+    const lines = [`- m1: bash {"command":"cat m1.py"} → ok`, short(0), long, short(1), short(2)];
+    const archive = createArchiveMessage({ start: 1, end: 3, sources: [{ label: "m1", kind: "assistant", text: "m1", messageId: "m1" }] }, lines.join("\n"), 1, now) as Extract<Message, { role: "user" }>;
+    const after = condenseArchive(archive, 0.3, 5, now)!.content.toString().split("\n");
+    expect(after).not.toContain(long);
+    for (const index of [0, 1, 2]) expect(after).toContain(short(index));
+  });
+
+  it("keeps the lines it is told a later archive left out because this one shows them, whatever the cap", () => {
+    const archive = archiveOfThreeTurns();
+    const shownOnlyHere = "  m1_line_39 = compute_m1_39()";
+    expect(condenseArchive(archive, 0.4, 5, now)!.content.toString().split("\n")).not.toContain(shownOnlyHere);
+    const kept = condenseArchive(archive, 0.4, 5, now, new Set([shownOnlyHere.trim()]))!.content.toString().split("\n");
+    expect(kept).toContain(shownOnlyHere);
+    // On top of the turn's cap: it costs no other line.
+    expect(kept.filter((line) => line !== shownOnlyHere)).toEqual(condenseArchive(archive, 0.4, 5, now)!.content.toString().split("\n"));
+  });
+
   it("returns nothing when nothing would go", () => {
     const archive = archiveOfThreeTurns();
     expect(condenseArchive(archive, 1, 5, now)).toBeUndefined();

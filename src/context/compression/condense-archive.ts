@@ -9,13 +9,18 @@ export function isArchiveMessage(message: Message): message is Extract<Message, 
 
 /**
  * An archive again, at `share` of its fact lines: every turn keeps its gist line (what was called,
- * and whether it worked, with the id recall takes), and its fact lines from the first on, up to a
- * common cap per turn set so the share is spent (water-filling, as gemini-cli budgets each block:
- * the largest turns lose lines first). Extractive like the archive itself: no model call, and what
- * stays is still verbatim — a compaction summary would keep the identifiers but not their lines.
- * Undefined when nothing would go.
+ * and whether it worked, with the id recall takes), and its fact lines in order, each that still
+ * fits a common cap per turn, set so the share is spent (water-filling, as gemini-cli budgets each
+ * block: the largest turns lose lines first). A line too long for what is left of its turn's cap is
+ * skipped and shorter lines after it still go in: more facts stay than if the turn stopped at the
+ * first line that does not fit. Lines in `keep` (ones a later archive or a stub left out because
+ * this one shows them) stay whatever the cap, on top of it: paid from the cap, they pushed out
+ * other lines, and on the tune half of swe-gemini line recall fell below what it was without them
+ * (10k: 0.914; on top: 0.919, against 0.915 before, for 0.2% more cost; 12k: 0.977 against 0.973). Extractive like the archive itself:
+ * no model call, and what stays is still verbatim — a compaction summary would keep the identifiers
+ * but not their lines. Undefined when nothing would go.
  */
-export function condenseArchive(message: Extract<Message, { role: "user" }>, share: number, batch: number, now: Date): Message | undefined {
+export function condenseArchive(message: Extract<Message, { role: "user" }>, share: number, batch: number, now: Date, keep: ReadonlySet<string> = new Set()): Message | undefined {
   const [header = "", ...body] = message.content.split("\n");
   const turns: Array<{ gist: string; facts: string[] }> = [];
   for (const line of body) {
@@ -28,14 +33,16 @@ export function condenseArchive(message: Extract<Message, { role: "user" }>, sha
   const budgets = turnBudgets(sizes, Math.floor(total * share), "capped");
   let dropped = 0;
   const lines = turns.flatMap((turn, index) => {
+    const mustStay = (fact: string) => keep.has(fact.trim());
     let left = budgets[index]!;
-    const kept = turn.facts.filter((fact) => {
+    const stays = turn.facts.filter((fact) => {
+      if (mustStay(fact)) return true;
       if (fact.length + 1 > left) return false;
       left -= fact.length + 1;
       return true;
     });
-    dropped += turn.facts.length - kept.length;
-    return [turn.gist, ...kept];
+    dropped += turn.facts.length - stays.length;
+    return [turn.gist, ...stays];
   });
   if (dropped === 0) return undefined;
   const derived = derivedOf(message, "archive")!;

@@ -12,6 +12,8 @@ export interface FactLineOptions {
    * count as seen — the line where they appeared is visible, so no other line is kept for them.
    */
   knownLines?: ReadonlySet<string>;
+  /** Told of each line left out because it is in `knownLines` (an archive records them: see `omittedAsShown`). */
+  onKnownLine?: (line: string) => void;
 }
 
 /**
@@ -28,6 +30,7 @@ export function extractFactLines(text: string, options: FactLineOptions): string
     const line = raw.trim();
     if (line === "") continue;
     if (options.knownLines?.has(line) === true) {
+      options.onKnownLine?.(line);
       for (const identifier of extractIdentifiers(line)) seen.add(identifier);
       continue;
     }

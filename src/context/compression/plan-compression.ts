@@ -1,4 +1,4 @@
-import type { Message } from "../../types/index.js";
+import { derivedOf, type Message } from "../../types/index.js";
 import type { StablePrefix } from "../stable-prefix.js";
 import type { SummarySource } from "./summarizer.js";
 import { unionOfSources } from "../external-content/message-provenance.js";
@@ -13,7 +13,7 @@ import { createSummaryMessage, findCompactionRange, recentTailStart } from "./fu
 import { CHARS_PER_TOKEN } from "./extractive-summary.js";
 import { frozenTextOf } from "./markers.js";
 import { summarizeSafely } from "./summarize-safely.js";
-import { summarizeTurns } from "./sectioned-summary.js";
+import { archiveTurnLines } from "./sectioned-summary.js";
 import { partialCompactionEnd } from "./partial-compaction.js";
 import { condenseArchive, isArchiveMessage } from "./condense-archive.js";
 
@@ -60,8 +60,9 @@ export interface CompressionPlan {
 
 /**
  * Layers 3–5, cheapest first, each tried only when the one before cannot reach the target:
- * clearing old tool results; archival summaries of older turns (plus clearing); condensing older
- * archives, oldest first (extractive, so still no model call); a compaction of everything between
+ * clearing old tool results; archival summaries of older turns (plus clearing); condensing
+ * archives, this batch's too, oldest first (extractive, so still no model call; after an overflow
+ * too), never dropping a line a later archive left out because it was shown; a compaction of everything between
  * the first request and the recent turns — or, with `partialCompaction`, of the oldest of them
  * only (plus clearing). Each candidate is built from the context as it was sent, so an archive
  * never folds in a stub this batch made.
@@ -110,10 +111,10 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
       // Archive lines are extractive (each turn's call and its results' fact lines, verbatim): no
       // model call, so an archive costs nothing but the cache rebuild it causes — and keeps the
       // lines a model summary most often loses. Only a compaction asks the summariser.
-      const lines = summarizeTurns({ purpose: "turns", sources: range.sources, maxTokens, ...(known ? { known } : {}) });
+      const { lines, omitted } = archiveTurnLines({ purpose: "turns", sources: range.sources, maxTokens, ...(known ? { known } : {}) });
       // An optional batch must not lose facts: turns whose archive would drop identifiers stay as they are.
       if (input.minCoverage !== undefined && archiveCoverage(range.sources, lines, known) < input.minCoverage) continue;
-      archives.push(createArchiveMessage(range, lines, input.batch, input.now, unionOfSources(base.slice(range.start, range.end))));
+      archives.push(createArchiveMessage(range, lines, input.batch, input.now, unionOfSources(base.slice(range.start, range.end)), omitted));
       replaced.push(range);
       turns += range.sources.length;
     }
@@ -128,23 +129,29 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
   // archives already bring the context under the compaction floor, the run goes on without one.
   const floorTokens = settings.contextWindow * settings.compactionFloor;
   if (!hard && best.steps.length > 0 && best.projectedTokens <= floorTokens) return best;
-  // Before any summary, older archives are condensed, oldest first, as few as reach the target:
-  // they stay verbatim lines, only fewer of them, and no model is asked.
-  if (settings.condenseShare > 0 && !hard) {
+  // Before any summary, archives (older ones and this batch's) are condensed, oldest first, as few
+  // as reach the target: they stay verbatim lines, only fewer of them, and no model is asked — after
+  // an overflow too, where the only other way down is a summary of everything.
+  if (settings.condenseShare > 0) {
     const condensed = [...archived.messages];
     let count = 0;
     const tail = tailOf(condensed);
+    // A stub left out lines shown anywhere in the context it was made in, archives included.
+    const shownForStubs = condensed.flatMap((message) => derivedOf(message, "stub")?.omittedAsShown ?? []);
     for (let index = firstKept + 1; index < tail; index += 1) {
       const message = condensed[index]!;
       if (!isArchiveMessage(message)) continue;
-      const smaller = condenseArchive(message, settings.condenseShare, input.batch, input.now);
+      // A line this archive, a later one or a stub left out because it was shown (here) stays:
+      // condensing must not remove a line from the context altogether.
+      const shownOnlyHere = new Set([...shownForStubs, ...condensed.slice(index, tail).flatMap((later) => (isArchiveMessage(later) ? (derivedOf(later, "archive")?.omittedAsShown ?? []) : []))]);
+      const smaller = condenseArchive(message, settings.condenseShare, input.batch, input.now, shownOnlyHere);
       if (smaller === undefined) continue;
       condensed[index] = smaller;
       count += 1;
       const steps = [...(archived.turns > 0 ? [`archived ${archived.turns} turns`] : []), `condensed ${count} archives`];
       if (consider(withClearing(clear(condensed), project, { archivedTurns: archived.turns, fullCompaction: false, steps }))) return best;
     }
-    if (best.projectedTokens <= floorTokens) return best;
+    if (!hard && best.projectedTokens <= floorTokens) return best;
   }
 
   const maxTokens = Math.round(Math.min(8000, Math.max(500, settings.contextWindow * 0.1), input.targetTokens / 3));

@@ -15,18 +15,28 @@ const FAILURE = /\b(?:fail(?:s|ed|ure)?|error|didn't work|does not work|doesn't 
 
 /** Turns as one line each, git-log style: the gist (the source's first line), its errors, its identifiers. */
 export function summarizeTurns(input: SummaryInput): string {
+  return archiveTurnLines(input).lines;
+}
+
+/**
+ * `summarizeTurns`, with the lines it left out because the context already showed them (`omitted`,
+ * trimmed): the archive records them, so condensing never drops the one place a line is shown.
+ */
+export function archiveTurnLines(input: SummaryInput): { lines: string; omitted: string[] } {
   const maxChars = Math.max(200, input.maxTokens * CHARS_PER_TOKEN);
   const shares = turnBudgets(input.sources.map((source) => source.text.length), maxChars, "proportional");
   // A line the context already shows (an earlier archive, the request) or an earlier turn of this
   // archive kept is not repeated: re-reads of the same file region are common and cost twice.
   const knownLines = new Set(linesOf(input.known ?? ""));
-  return input.sources
+  const omitted = new Set<string>();
+  const lines = input.sources
     .map((source, index) => {
-      const line = turnLine(source, Math.max(160, shares[index]!), knownLines);
+      const line = turnLine(source, Math.max(160, shares[index]!), knownLines, (known) => omitted.add(known));
       for (const kept of linesOf(line)) knownLines.add(kept);
       return line;
     })
     .join("\n");
+  return { lines, omitted: [...omitted] };
 }
 
 /**
@@ -58,7 +68,7 @@ function linesOf(text: string): string[] {
   return text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
 }
 
-export function turnLine(source: SummarySource, maxChars: number, knownLines?: ReadonlySet<string>): string {
+export function turnLine(source: SummarySource, maxChars: number, knownLines?: ReadonlySet<string>, onKnownLine?: (line: string) => void): string {
   const [gist = "", ...rest] = source.text.split("\n");
   const line = `- ${source.label}: ${clip(gist, Math.min(200, maxChars / 2))}`;
   // What the tools returned is kept as fact lines, verbatim and indented: every error line, and the
@@ -70,6 +80,7 @@ export function turnLine(source: SummarySource, maxChars: number, knownLines?: R
     maxChars: Math.max(0, maxChars - line.length),
     isKnown: (identifier) => line.includes(identifier),
     ...(knownLines ? { knownLines } : {}),
+    ...(onKnownLine ? { onKnownLine } : {}),
   });
   return facts.length === 0 ? line : `${line}\n${facts.map((fact) => `  ${fact}`).join("\n")}`;
 }

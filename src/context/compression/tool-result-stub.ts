@@ -14,6 +14,11 @@ export interface StubInput {
   isKnown?: (identifier: string) => boolean;
   /** Lines (trimmed) visible elsewhere in the context and frozen there: not kept again. */
   knownLines?: ReadonlySet<string>;
+  /**
+   * Lines (trimmed) archives show. One of them left out here is recorded (`omittedAsShown`): an
+   * archive may be condensed later, and must then keep it.
+   */
+  archiveLines?: ReadonlySet<string>;
   /** The kept lines' share of the original size (default `FACT_SHARE`). */
   factShare?: number;
   /** Names the batch, so the stub's id is new and unique in the session. */
@@ -48,10 +53,15 @@ export function createToolResultStub(input: StubInput): ToolMessage {
   }
   const body = lines.join("\n");
   const budget = Math.min(MAX_FACT_CHARS, Math.max(MIN_FACT_CHARS, Math.round(text.length * (input.factShare ?? FACT_SHARE))));
+  // Lines left out because an archive shows them: recorded, so condensing the archive keeps them there.
+  const omitted = new Set<string>();
+  const onKnownLine = (line: string) => {
+    if (input.archiveLines?.has(line) === true) omitted.add(line);
+  };
   const facts = extractFactLines(text, {
     maxChars: budget,
     isKnown: (identifier) => body.includes(identifier) || (input.isKnown?.(identifier) ?? false),
-    ...(input.knownLines ? { knownLines: input.knownLines } : {}),
+    ...(input.knownLines ? { knownLines: input.knownLines, onKnownLine } : {}),
   });
   return {
     role: "tool",
@@ -63,7 +73,7 @@ export function createToolResultStub(input: StubInput): ToolMessage {
       id: derivedId(result.meta.id, `c${input.batch}`),
       origin: "harness",
       createdAt: input.now.toISOString(),
-      derived: { kind: "stub", blobId, replaces: result.meta.id, batch: input.batch },
+      derived: { kind: "stub", blobId, replaces: result.meta.id, batch: input.batch, ...(omitted.size > 0 ? { omittedAsShown: [...omitted] } : {}) },
       // The stub keeps the original's tag record: its kept lines are the same untrusted text (issue 24).
       ...(result.meta.external ? { external: result.meta.external } : {}),
       ...(result.meta.provenance ? { provenance: result.meta.provenance } : {}),

@@ -7,6 +7,13 @@ import { resolveDeferredTools } from "./resolve-deferred-tools.js";
 import { carryCheckpoints } from "../../context/carry-checkpoints.js";
 import { createToolSearchPolicy } from "./create-tool-search-policy.js";
 import { discoveredToolNames } from "./tool-discovery.js";
+import { createRelatedWordFileLookup } from "./wordnet-related-words.js";
+import { wordNetWeights } from "./tool-search-index.js";
+import type { AgentEvent } from "../../types/index.js";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 // Deferred tools need the tool-search policy, which assembleAgent adds; these tests build the bare agent.
 const createAgent = (options: Parameters<typeof createBareAgent>[0]) =>
@@ -78,5 +85,25 @@ describe("the tool-search policy", () => {
   it("adds nothing when no tool is deferred", () => {
     const agent = createAgent({ provider: createScriptedProvider({ turns: ["ok"] }), system: "s", tools: [weatherTool] });
     expect(agent.prefix.tools.map((tool) => tool.name)).toEqual(["get_weather"]);
+  });
+
+  it("runs on without related words when their table is corrupt, and tells the caller in a warning event", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "ctxkit-wordnet-"));
+    writeFileSync(join(folder, "related-words.txt.br"), "not brotli at all");
+    const relatedWords = createRelatedWordFileLookup(pathToFileURL(join(folder, "related-words.txt.br")));
+    const provider = createScriptedProvider({ turns: [{ toolCalls: [{ id: "s1", name: "tool_search", arguments: { query: "order" } }] }, "Found it."] });
+    const agent = createBareAgent({
+      provider,
+      system: "s",
+      ...resolveDeferredTools({ tools: [lookup], context: [], toolSearch: { ...wordNetWeights, relatedWords }, nativeToolSearch: false }),
+      runtime: { clock: createTestClock(), createId: createTestIds("w") },
+    });
+    const events: AgentEvent[] = [];
+    for await (const event of agent.run("Find the order tool.")) events.push(event);
+    expect(events.filter((event) => event.type === "error")).toEqual([]);
+    expect(agent.messages.filter((message) => message.meta.derived?.kind === "tool_discovery")).toHaveLength(1);
+    const warnings = events.filter((event) => event.type === "warning");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ code: "related_words_unavailable", message: expect.stringContaining("could not be read") });
   });
 });

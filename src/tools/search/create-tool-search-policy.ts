@@ -1,4 +1,5 @@
 import type { ContextPolicy, ToolCallRoute } from "../../context/context-policy.js";
+import type { PolicyWarning } from "../../context/policy-gates.js";
 import { createStablePrefix } from "../../context/stable-prefix.js";
 import { toolCallsOf, type Message, type Tool, type ToolCallPart, type ToolDefinition, type ToolMessage, type UserMessage } from "../../types/index.js";
 import { createCallToolProxy, unwrapProxyCall } from "./create-call-tool-proxy.js";
@@ -48,7 +49,20 @@ export interface ToolSearchPolicy extends ContextPolicy {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
 export function createToolSearchPolicy(deferred: readonly Tool<any>[], options: ToolSearchPolicyOptions = {}): ToolSearchPolicy {
   const late = options.lateTools;
-  const catalog = createToolCatalog(deferred, options, late);
+  // A search that cannot read its related words goes on without them; the caller hears of it as a
+  // `warning` event after the next model call, instead of the run failing on its first search.
+  const warnings: PolicyWarning[] = [];
+  const catalog = createToolCatalog(
+    deferred,
+    {
+      ...options,
+      onWarning: (warning) => {
+        warnings.push(warning);
+        options.onWarning?.(warning);
+      },
+    },
+    late,
+  );
   const limit = Math.min(Math.max(1, options.limit ?? 5), maxToolSearchLimit);
   const native = options.native === true;
   // Matches of tool_search calls of this process, by call id; after a restart they are searched again.
@@ -95,6 +109,7 @@ export function createToolSearchPolicy(deferred: readonly Tool<any>[], options: 
     deferredDefinitions,
     discovered: (messages) => [...discoveredToolNames(messages)].sort(),
     routeToolCall: (call, info) => route(call, info.messages),
+    afterCall: () => (warnings.length === 0 ? undefined : warnings.splice(0)),
     prepareContext(state) {
       if (native) return undefined;
       const messages = pendingDiscoveries(state.messages, catalog, limit, found, state.now);

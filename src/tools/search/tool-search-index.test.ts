@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Tool, ToolDefinition } from "../../types/index.js";
 import { createToolCatalog } from "./tool-catalog.js";
-import { createToolSearchIndex, parameterDescriptions, parameterNames, splitIntoKnownWords } from "./tool-search-index.js";
+import { createToolSearchIndex, parameterDescriptions, parameterNames, splitIntoKnownWords, wordNetWeights, type ToolSearchIndexOptions } from "./tool-search-index.js";
+import { createRelatedWordFileLookup } from "./wordnet-related-words.js";
 import recorded from "../../bench/disclosure/fixtures/tool-search-catalogs.json" with { type: "json" };
 
 /** The recorded tools/list of six real MCP servers (origin in the fixture), named as ctxkit names MCP tools. */
@@ -108,21 +109,24 @@ describe("createToolSearchIndex", () => {
     expect(createToolSearchIndex(catalog, { wordVectors: (word) => vectors[word], vectorWeight: 0, ...withoutWordNet }).search("booking", 5)).toEqual([]);
   });
 
-  it("widens query words by WordNet's related words, below the word's own weight, and not at weight 0", () => {
+  it("widens query words by WordNet's related words when asked to, below the word's own weight, and not by default", () => {
     const catalog = [
       { name: "cancel_subscription", description: "Cancel a subscription.", parameters: { type: "object", properties: {} } },
       { name: "buy_item", description: "Buy an item from the shop.", parameters: { type: "object", properties: {} } },
       { name: "purchase_history", description: "List past purchases.", parameters: { type: "object", properties: {} } },
     ];
-    const names = (query: string, options = {}) => createToolSearchIndex(catalog, options).search(query, 3).map((hit) => hit.name);
+    const names = (query: string, options: ToolSearchIndexOptions = wordNetWeights) => createToolSearchIndex(catalog, options).search(query, 3).map((hit) => hit.name);
     // "call off": two words WordNet knows as one ("call_off" → cancel), no hand-written table lists it.
     expect(names("call off my subscription")[0]).toBe("cancel_subscription");
     expect(names("call off")).toEqual(["cancel_subscription"]);
     expect(names("called off")).toEqual(["cancel_subscription"]);
     const removeItem = [{ name: "remove_item", description: "Remove an item.", parameters: { type: "object", properties: {} } }];
-    expect(createToolSearchIndex(removeItem).search("get rid of it", 1)).toHaveLength(1);
+    expect(createToolSearchIndex(removeItem, wordNetWeights).search("get rid of it", 1)).toHaveLength(1);
     expect(createToolSearchIndex(removeItem, withoutWordNet).search("get rid of it", 1)).toEqual([]);
     expect(names("call off", withoutWordNet)).toEqual([]);
+    // Off unless asked for: it gained on the tune half only (see relatedWordWeight).
+    expect(createToolSearchIndex(removeItem).search("get rid of it", 1)).toEqual([]);
+    expect(names("call off", {})).toEqual([]);
     // The word itself outweighs what WordNet relates to it: "purchase" finds purchase_history before buy_item.
     expect(names("purchase")).toEqual(["purchase_history", "buy_item"]);
     expect(names("purchase", withoutWordNet)).toEqual(["purchase_history"]);
@@ -135,14 +139,25 @@ describe("createToolSearchIndex", () => {
       ...fillers.map((word) => ({ name: `${word}_tool`, description: word, parameters: { type: "object", properties: {} } })),
     ];
     const relatedWords = (word: string) => (word === "first" ? { close: fillers, broader: [] } : undefined);
-    expect(createToolSearchIndex(catalog, { relatedWords }).search("first zebra", 1).map((hit) => hit.name)).toEqual(["zebra_tool"]);
+    expect(createToolSearchIndex(catalog, { relatedWords, ...wordNetWeights }).search("first zebra", 1).map((hit) => hit.name)).toEqual(["zebra_tool"]);
   });
 
   it("takes related words from the lookup it is given", () => {
     const catalog = [{ name: "close_ticket", description: "Close a support ticket.", parameters: { type: "object", properties: {} } }];
     const relatedWords = (word: string) => (word === "shut" ? { close: ["close"], broader: [] } : undefined);
-    expect(createToolSearchIndex(catalog, { relatedWords }).search("shut it", 1).map((hit) => hit.name)).toEqual(["close_ticket"]);
-    expect(createToolSearchIndex(catalog, { relatedWords: () => undefined }).search("shut it", 1)).toEqual([]);
+    expect(createToolSearchIndex(catalog, { relatedWords, ...wordNetWeights }).search("shut it", 1).map((hit) => hit.name)).toEqual(["close_ticket"]);
+    expect(createToolSearchIndex(catalog, { relatedWords: () => undefined, ...wordNetWeights }).search("shut it", 1)).toEqual([]);
+  });
+
+  it("searches without related words, and says so once, when their table cannot be read", () => {
+    const catalog = [{ name: "close_ticket", description: "Close a support ticket.", parameters: { type: "object", properties: {} } }];
+    const warnings: string[] = [];
+    const missing = createRelatedWordFileLookup(new URL("file:///nonexistent-ctxkit-dir/related-words.txt.br"));
+    const index = createToolSearchIndex(catalog, { ...wordNetWeights, relatedWords: missing, onWarning: (warning) => warnings.push(`${warning.code}: ${warning.message}`) });
+    expect(index.search("close the ticket", 1).map((hit) => hit.name)).toEqual(["close_ticket"]);
+    expect(index.search("shut the ticket", 1).map((hit) => hit.name)).toEqual(["close_ticket"]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^related_words_unavailable: .*nonexistent-ctxkit-dir.*relatedWordWeight/);
   });
 
   it("splits a word the catalog lacks into two words it has (datasource → data source)", () => {

@@ -11,7 +11,7 @@ export interface RelatedWords {
 /** Related words of a lowercase word (any inflection), or undefined when the lexicon does not know it. */
 export type RelatedWordLookup = (word: string) => RelatedWords | undefined;
 
-// WordNet 3.1's nouns and verbs (Princeton's WordNet license), cut to what the search reads by
+// WordNet 3.1's nouns and verbs (Princeton's WordNet license), opt-in for the tool search, cut to what the search reads by
 // scripts/build-wordnet-table.mjs: 0.65 MB shipped in data/wordnet/ instead of the 30 MB database.
 // From dist/tools/search/ and from src/tools/search/ alike, the data folder is three levels up.
 const tableUrl = new URL("../../../data/wordnet/related-words.txt.br", import.meta.url);
@@ -30,8 +30,10 @@ let table: Table | undefined;
 let tableLoadMs: number | undefined;
 
 /**
- * The shipped WordNet lookup. The table is read on the first call (40–110 ms cold, most of it Brotli; never when the
- * search is built without it), so importing the search costs nothing.
+ * The shipped WordNet lookup, for callers who opt in (`relatedWordWeight`/`broaderWordWeight` above 0;
+ * both are 0 by default). The table is read on the first call (40–110 ms cold, most of it Brotli;
+ * never when the search is built without it), so importing the search costs nothing. Throws a
+ * `ConfigError` when the table cannot be read; the tool-search index then searches without it.
  */
 export const wordNetRelatedWords: RelatedWordLookup = (word) => {
   if (table === undefined) {
@@ -41,6 +43,15 @@ export const wordNetRelatedWords: RelatedWordLookup = (word) => {
   }
   return relatedWordsIn(table, word);
 };
+
+/**
+ * A lookup over a Brotli-compressed table file in the shipped format, read on its first call (the
+ * shipped one is `wordNetRelatedWords`). Throws a `ConfigError` when the file cannot be read or decompressed.
+ */
+export function createRelatedWordFileLookup(url: URL): RelatedWordLookup {
+  let parsed: Table | undefined;
+  return (word) => relatedWordsIn((parsed ??= readTable(url)), word);
+}
 
 /** The shipped table's size and how long its first read took, once a search has read it. */
 export function wordNetTableStats(): { words: number; characters: number; loadMs: number } | undefined {
@@ -58,7 +69,7 @@ function readTable(url: URL): Table {
   try {
     text = brotliDecompressSync(readFileSync(url)).toString("utf8");
   } catch (error) {
-    throw new ConfigError("dependency_missing", `ctxkit's WordNet table (${url.pathname}) could not be read: ${error instanceof Error ? error.message : String(error)}. Reinstall ctxkit (the file ships in its data/wordnet folder), or build the tool-search index with relatedWordWeight: 0.`, { cause: error });
+    throw new ConfigError("dependency_missing", `ctxkit's WordNet table (${url.pathname}) could not be read: ${error instanceof Error ? error.message : String(error)}. Reinstall ctxkit (the file ships in its data/wordnet folder), or leave relatedWordWeight and broaderWordWeight at 0 (the default) so the tool search does not read it.`, { cause: error });
   }
   return parseTable(text);
 }

@@ -13,7 +13,8 @@ const WINDOWED_RATIO = 0.1;
 
 /**
  * Strategy 6 of experiment 2-10, adaptive windowing: full content while there is room; once the
- * prompt passes the trigger (80%), every untagged tool result is summarised in one batch and tagged
+ * prompt passes the trigger (80% of the window, the seed's; less when the answer's room,
+ * `reservedOutputTokens`, needs more), every untagged tool result is summarised in one batch and tagged
  * `[COMPRESSED] [Original: N chars → Compressed: M chars]`, so nothing is compressed twice.
  */
 export function createWindowedPolicy(settings: CompressionSettings): CompressionPolicy {
@@ -28,12 +29,13 @@ export function createWindowedPolicy(settings: CompressionSettings): Compression
       // Batch numbers name derived ids; continuing from the trajectory keeps them unique across restarts.
       batch = Math.max(batch, nextBatchNumber(state.messages) - 1);
       const { tokens } = meter.measure(state);
-      const threshold = settings.contextWindow * settings.trigger;
+      // The trigger share, or less to leave the answer its room (`reservedOutputTokens`), as the ctxkit policy does.
+      const threshold = settings.triggerTokens;
       if (!state.overflow && tokens < threshold) {
         meter.remember(state.messages);
         return [];
       }
-      const why = state.overflow ? "the provider reported a context overflow" : `the prompt reached about ${tokens} tokens, over ${Math.round(settings.trigger * 100)}% of the window`;
+      const why = state.overflow ? "the provider reported a context overflow" : `the prompt reached about ${tokens} tokens, over ${Math.round((threshold / settings.contextWindow) * 100)}% of the window`;
       return windowedBatch(state, { settings, stats, meter, batch: ++batch, reason: `windowed compression: ${why}` });
     },
     stats: () => ({ ...stats, reasons: [...stats.reasons] }),
