@@ -2,6 +2,7 @@ import { backpressureDelay, checkBackpressureSteps, defaultBackpressureSteps, ty
 import type { ContextPolicy } from "../context/context-policy.js";
 import type { CallGate } from "../context/policy-gates.js";
 import type { SharedBudgetCrossing } from "./shared-budget-crossings.js";
+import { abortableSleep } from "../loop/abortable-sleep.js";
 
 export const sharedBudgetPolicyName = "shared-budget";
 
@@ -40,7 +41,7 @@ export function createSharedBudgetPolicy(options: SharedBudgetPolicyOptions): Co
       const delayMs = backpressureDelay(seen.share, steps);
       if (delayMs <= 0) return { action: "allow" };
       // Waits only what is left of the delay since the share was read: nothing on a replay.
-      return { action: "wait", delayMs, share: seen.share, sleep: (milliseconds, signal) => sleep(Math.max(0, seen.at + milliseconds - options.now()), signal) };
+      return { action: "wait", delayMs, share: seen.share, sleep: (milliseconds, signal) => abortableSleep(Math.max(0, seen.at + milliseconds - options.now()), signal) };
     },
     afterCall() {
       return options.takeCrossings().map((crossing) => ({ code: "budget_threshold" as const, message: describeCrossing(options.scope, crossing) }));
@@ -51,17 +52,4 @@ export function createSharedBudgetPolicy(options: SharedBudgetPolicyOptions): Co
 function describeCrossing(scope: string, crossing: SharedBudgetCrossing): string {
   const tokens = (count: number) => count.toLocaleString("en-US");
   return `The shared budget '${scope}' has spent ${Math.round(crossing.threshold * 100)}% of its limit (${tokens(crossing.spentTokens)} of ${tokens(crossing.limitTokens)} tokens, by every run that spends from it).`;
-}
-
-function sleep(milliseconds: number, signal: AbortSignal): Promise<void> {
-  if (milliseconds <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, milliseconds);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

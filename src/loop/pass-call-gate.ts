@@ -1,6 +1,7 @@
 import type { PolicyStop } from "../context/policy-gates.js";
 import type { AgentEvent, ModelRequest } from "../types/index.js";
 import type { LoopState } from "./loop-state.js";
+import { abortableSleep } from "./abortable-sleep.js";
 
 /**
  * Asks the policies' call gate about a request before it is sent: its warnings become events, a
@@ -24,19 +25,7 @@ export async function* passCallGate(state: LoopState, request: ModelRequest, tur
   if (verdict.action === "refuse") return verdict.stop;
   if (verdict.action === "wait" && verdict.delayMs > 0 && !signal.aborted) {
     yield { type: "backpressure", turn, delayMs: verdict.delayMs, share: verdict.share };
-    await (verdict.sleep ?? sleep)(verdict.delayMs, signal);
+    await (verdict.sleep ?? abortableSleep)(verdict.delayMs, signal);
   }
   return undefined;
-}
-
-function sleep(milliseconds: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, milliseconds);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
