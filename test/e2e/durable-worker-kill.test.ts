@@ -46,13 +46,15 @@ describe.skipIf(database.skip !== undefined)(`ctxkit worker killed with SIGKILL$
     await writeFile(join(workspace, "ctxkit.config.json"), JSON.stringify({ model: "scripted-model" }));
     // Each run appends `<run>-<step>` to effects.log in a bash call that takes a second, so a kill
     // lands inside one; the reply follows from the request alone (its task and its tool results),
-    // as a model's would, so a run executed again asks for the same things.
+    // as a model's would, so a run executed again asks for the same things. The calls wait for a
+    // `released` file first: on a loaded machine the first worker finished all six runs before the
+    // second worker was up, and there was nothing left to kill.
     const server = await startOpenAIModelServer((body) => {
       const task = String(body.messages.find((message) => message.role === "user")?.content ?? "");
       const run = /effect (\w+)/.exec(task)?.[1] ?? "unknown";
       const done = body.messages.filter((message) => message.role === "tool").length;
       if (done >= steps) return { text: `Run ${run} is done.`, delayMs: 20 };
-      return { toolCalls: [{ id: `call_${run}_${done}`, name: "bash", arguments: { command: `sleep 1; echo ${run}-${done} >> effects.log` } }], delayMs: 40 };
+      return { toolCalls: [{ id: `call_${run}_${done}`, name: "bash", arguments: { command: `until [ -f released ]; do sleep 0.05; done; sleep 1; echo ${run}-${done} >> effects.log` } }], delayMs: 40 };
     });
     const client = await openDurableClient(url);
     const admin = new pg.Client({ connectionString: url });
@@ -72,6 +74,7 @@ describe.skipIf(database.skip !== undefined)(`ctxkit worker killed with SIGKILL$
       const second = startWorker(url, workspace, log);
       workers.push(second.child);
       const survivor = await second.executorId;
+      await writeFile(join(workspace, "released"), "");
 
       // Killed while a side-effecting call of one of its runs has started and not finished.
       const inFlight = async () => (await admin.query<{ run_id: string }>("SELECT run_id FROM ctxkit_tool_calls WHERE executor = $1 AND state = 'started' AND call_key LIKE 'tool-1-%'", [victim])).rows;
