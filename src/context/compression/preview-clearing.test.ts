@@ -90,9 +90,9 @@ describe("archiving next to a preview", () => {
       assistantMessage("a4", "Now the tests.", [{ id: "c4", name: "bash", arguments: { command: "npm test" } }]),
       toolMessage("t4", "c4", "bash", "ok"),
     ];
+    // A target out of reach: clearing alone is not enough, so the turns are archived too.
     const planned = await planCompression(
-      { messages: context, prefixTokens: 0, scale: 1, targetTokens: 1, // out of reach: clearing alone is not enough, so the turns are archived too
-      hard: false, layers: "archive", batch: 2, now },
+      { messages: context, prefixTokens: 0, scale: 1, targetTokens: 1, hard: false, layers: "archive", batch: 2, now },
       settings,
       meter,
       emptyCompressionStats(),
