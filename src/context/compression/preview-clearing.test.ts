@@ -101,4 +101,37 @@ describe("archiving next to a preview", () => {
     expect(planned.messages.some((message) => derivedOf(message, "stub")?.replaces === "t1")).toBe(true);
     expect(visibleLines(planned.messages).has(line)).toBe(true);
   });
+
+  it("keeps in a later archive a line only a preview showed when that preview's turn is archived in the same batch", async () => {
+    const preview = previewOf("t1", "c1", sourceFile("refunds", 80));
+    // The preview's last line: its own archive, a share of what the turns held, keeps the first lines only.
+    const line = shownFileLines(preview).at(-1)!;
+    const turn = (index: number, name: string, content: string): Message[] => [
+      assistantMessage(`a${index}`, `Read ${name}.`, [{ id: `c${index}`, name: "read_file", arguments: { path: `src/${name}.py` } }]),
+      toolMessage(`t${index}`, `c${index}`, "read_file", content),
+    ];
+    const context: Message[] = [
+      userMessage("u0", "Fix the refund bug in src/payment."),
+      ...turn(1, "refunds", "").slice(0, 1),
+      preview,
+      ...turn(2, "ledger", sourceFile("ledger", 4)),
+      // A request of the user between them: two archive ranges.
+      userMessage("u1", "Also look at the accounts."),
+      // Lines without identifiers give the turn its share of the archive, room for the line.
+      ...turn(3, "grep", `checked\n${line}\n${"checked\n".repeat(40)}`),
+      ...turn(4, "settings", sourceFile("settings", 4)),
+      assistantMessage("a5", "Now the tests.", [{ id: "c5", name: "bash", arguments: { command: "npm test" } }]),
+      toolMessage("t5", "c5", "bash", "ok"),
+    ];
+    const planned = await planCompression(
+      { messages: context, prefixTokens: 0, scale: 1, targetTokens: 1, hard: false, layers: "archive", batch: 2, now },
+      // No result is cleared: the archives alone decide what stays of the preview's lines.
+      { ...settings, keepRecentToolTokens: 100_000 },
+      meter,
+      emptyCompressionStats(),
+    );
+    expect(planned.archivedTurns).toBe(4);
+    expect(planned.clearedResults).toBe(0);
+    expect(visibleLines(planned.messages).has(line)).toBe(true);
+  });
 });
