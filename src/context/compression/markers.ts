@@ -28,11 +28,13 @@ export function isCompressedMessage(message: Message): boolean {
 
 /**
  * Text that stays visible whatever a compression batch does: the user's requests and what earlier
- * batches derived (stubs, archives, summaries are frozen once sent). A new stub or archive line
- * need not repeat it. `undefined` for messages a batch may still change.
+ * batches compressed (stubs, archives, summaries are frozen once sent). A new stub or archive line
+ * need not repeat it. `undefined` for messages a batch may still replace — a preview or another
+ * derived tool result is cleared into a stub, a harness message archived with its turn: counted as
+ * shown, its lines would be left out of its own stub or of its neighbours' and then be nowhere.
  */
 export function frozenTextOf(message: Message): string | undefined {
-  const frozen = message.meta.derived !== undefined || (message.role === "user" && message.meta.origin !== "harness");
+  const frozen = isCompressedMessage(message) || (message.role === "user" && message.meta.origin !== "harness");
   return frozen && (message.role === "user" || message.role === "tool") ? message.content : undefined;
 }
 

@@ -12,7 +12,7 @@ export interface StubInput {
   tokens: number;
   /** Identifiers visible elsewhere in the context: no line is kept for them. */
   isKnown?: (identifier: string) => boolean;
-  /** Lines (trimmed) visible elsewhere in the context and frozen there: not kept again. */
+  /** Lines (trimmed) visible elsewhere in the context and frozen there (see `frozenTextOf`; never this result's own): not kept again. */
   knownLines?: ReadonlySet<string>;
   /**
    * Lines (trimmed) archives show. One of them left out here is recorded (`omittedAsShown`): an
