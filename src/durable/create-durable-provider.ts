@@ -30,14 +30,19 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
       const budget = context.budget;
       const reservation = budget ? reservationOf(inner, request, options.maxCallTokens) : 0;
       const reservationKey = `${context.runId}/${callKey}`;
+      // Thresholds the dead attempt's charge took the scope across: recorded with this reply, so they
+      // warn as a settlement's do (the charge is made once, by the attempt that finds it).
+      let crossings: SharedBudgetCrossing[] = [];
       if (budget) {
-        if (attempt > 1) await budget.shared.chargeInterrupted(budget.scope, reservationKey);
+        if (attempt > 1) {
+          const { spend } = await budget.shared.chargeInterrupted(budget.scope, reservationKey);
+          if (spend) crossings = sharedBudgetCrossings(spend, budget.thresholds);
+        }
         const refusal = await reserveWithBackpressure(budget, reservationKey, reservation, signal, options.budgetWaitMs ?? defaultBudgetWaitMs);
-        if (refusal) return { events: [refusal], at: context.now(), crossings: [] };
+        if (refusal) return JSON.parse(JSON.stringify({ events: [refusal], at: context.now(), crossings })) as RecordedCall;
       }
       const events: RecordedEvent[] = [];
       let used = 0;
-      let crossings: SharedBudgetCrossing[] = [];
       try {
         for await (const event of inner.stream(request, signal)) {
           if (event.type === "error") {
@@ -51,7 +56,7 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
       } finally {
         if (budget) {
           const spend = await budget.shared.settle(budget.scope, reservationKey, used);
-          if (spend) crossings = sharedBudgetCrossings(spend, budget.thresholds);
+          if (spend) crossings = [...crossings, ...sharedBudgetCrossings(spend, budget.thresholds)];
         }
       }
       // Round-tripped through JSON here, so a live call returns exactly what a replay will.

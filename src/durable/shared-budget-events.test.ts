@@ -75,6 +75,27 @@ describe.skipIf(database.skip !== undefined)(`a shared budget's events on worker
     expect(await client.readBudget("interrupted")).toMatchObject({ spentTokens: 2 * callTokens, reservedTokens: 0 });
   }, 60_000);
 
+  it("warns when charging a crashed attempt's reservation takes the scope across a threshold", async () => {
+    await client.defineBudget("charged", 1_000, callTokens);
+    const submitted = await client.submit({ task: "one answer", budgetScope: "charged", agent: { kind: "notes", input: { steps: 0 } } });
+    // 750 spent, and a worker killed during the run's first call held 100 more: the charge takes the scope to 850 (past 80 %).
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query("INSERT INTO ctxkit_model_calls (run_id, call_key, attempts) VALUES ($1, 'model-0', 1)", [submitted.id]);
+      await admin.query("INSERT INTO ctxkit_budget_reservations (scope, call_key, tokens) VALUES ('charged', $1, 100)", [`${submitted.id}/model-0`]);
+      await admin.query("UPDATE ctxkit_budgets SET spent_tokens = 750, reserved_tokens = 100 WHERE scope = 'charged'");
+    } finally {
+      await admin.end();
+    }
+    await startWorker();
+    expect(await client.wait(submitted.id, 30_000)).toMatchObject({ status: "completed" });
+    expect(await client.readBudget("charged")).toMatchObject({ spentTokens: 950, reservedTokens: 0 });
+    expect(eventsOf(submitted.id, "warning")).toEqual([
+      { type: "warning", code: "budget_threshold", message: "The shared budget 'charged' has spent 80% of its limit (850 of 1,000 tokens, by every run that spends from it)." },
+    ]);
+  }, 60_000);
+
   it("warns once when the scope's total passes 80 %, in the run whose call crossed it, and slows the calls after it down", async () => {
     await startWorker();
     await client.defineBudget("events", 1_000, callTokens);
@@ -119,7 +140,7 @@ describe.skipIf(database.skip !== undefined)(`a shared budget's events on worker
       expect(await durable.budget.settle("settle", "run-x/model-0", 450)).toEqual({ limitTokens: 1_000, spentBefore: 0, spentAfter: 450 });
       expect(await durable.budget.settle("settle", "run-x/model-1", 400)).toEqual({ limitTokens: 1_000, spentBefore: 450, spentAfter: 850 });
       expect(await durable.budget.settle("gone", "run-x/model-2", 1)).toBeUndefined();
-      expect(await durable.budget.chargeInterrupted("settle", "run-x/model-3")).toBe(0);
+      expect(await durable.budget.chargeInterrupted("settle", "run-x/model-3")).toEqual({ charged: 0 });
     } finally {
       await durable.close();
     }

@@ -28,9 +28,11 @@ export interface SharedBudget {
   settle(scope: string, callKey: string, used: number): Promise<SettledSpend | undefined>;
   /**
    * Counts as spent a reservation an interrupted attempt of the call left (its worker died during
-   * the call): that attempt may have been billed in full. Returns the tokens it counted (0: none held).
+   * the call): that attempt may have been billed in full. Returns the tokens it counted (0: none
+   * held) and, when it counted some, the scope's spend before and after (its crossings warn as a
+   * settlement's do).
    */
-  chargeInterrupted(scope: string, callKey: string): Promise<number>;
+  chargeInterrupted(scope: string, callKey: string): Promise<{ charged: number; spend?: SettledSpend }>;
   /**
    * Releases the reservations of runs that are no longer queued or running (completed, failed,
    * cancelled, paused, or gone): their calls will never settle them. One run's (`runId`), or every
@@ -87,15 +89,18 @@ export function createSharedBudget(pool: pg.Pool, table: (name: string) => strin
     },
     async chargeInterrupted(scope, callKey) {
       const row = (
-        await pool.query<{ charged: string | null }>(
+        await pool.query<{ charged: string | null; limit_tokens: string | null; spent_tokens: string | null }>(
           `WITH charged AS (DELETE FROM ${reservations} WHERE scope = $1 AND call_key = $2 RETURNING tokens),
                 updated AS (UPDATE ${budgets} SET reserved_tokens = greatest(0, reserved_tokens - (SELECT sum(tokens) FROM charged)), spent_tokens = spent_tokens + (SELECT sum(tokens) FROM charged)
-                            WHERE scope = $1 AND EXISTS (SELECT 1 FROM charged) RETURNING 1)
-           SELECT (SELECT sum(tokens) FROM charged) AS charged, (SELECT count(*) FROM updated) AS updated`,
+                            WHERE scope = $1 AND EXISTS (SELECT 1 FROM charged) RETURNING limit_tokens, spent_tokens)
+           SELECT (SELECT sum(tokens) FROM charged) AS charged, updated.limit_tokens, updated.spent_tokens FROM (SELECT 1) one LEFT JOIN updated ON true`,
           [scope, callKey],
         )
       ).rows[0];
-      return Number(row?.charged ?? 0);
+      const charged = Number(row?.charged ?? 0);
+      // The row was locked by the update: what it held before is what it holds now minus the charge.
+      if (charged === 0 || row?.spent_tokens == null || row.limit_tokens == null) return { charged };
+      return { charged, spend: { limitTokens: Number(row.limit_tokens), spentBefore: Number(row.spent_tokens) - charged, spentAfter: Number(row.spent_tokens) } };
     },
     async releaseEnded(runId) {
       const row = (
