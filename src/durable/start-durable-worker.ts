@@ -99,7 +99,7 @@ async function launchWorker(options: DurableWorkerOptions): Promise<DurableWorke
   void workflow;
   await DBOS.launch();
   await DBOS.registerQueue(DURABLE_QUEUE, { workerConcurrency: concurrency, minPollingIntervalMs: options.pollMs ?? 200, onConflict: "always_update" });
-  const worker = { executorId, host: hostname(), pid: process.pid, concurrency };
+  const worker = { executorId, host: hostname(), pid: process.pid, concurrency, appVersion: DURABLE_APP_VERSION };
   await database.tables.heartbeat(worker);
   const heartbeat = setInterval(() => void database.tables.heartbeat(worker).catch((error: unknown) => log("warn", `heartbeat failed: ${text(error)}`)), options.heartbeatMs ?? 2_000);
   const staleAfterMs = options.staleAfterMs ?? 15_000;
@@ -109,11 +109,14 @@ async function launchWorker(options: DurableWorkerOptions): Promise<DurableWorke
       // and its release, a pause) would hold the budget forever.
       const released = await database.budget.releaseEnded();
       if (released > 0) log("info", `released ${released} reserved token(s) of ended runs`);
-      const dead = (await database.tables.claimStaleExecutors(staleAfterMs)).filter((id) => id !== executorId);
+      // Only dead workers of this worker's version: DBOS re-enqueues only workflows of its own version.
+      const dead = (await database.tables.claimStaleExecutors(staleAfterMs, DURABLE_APP_VERSION)).filter((id) => id !== executorId);
       if (dead.length === 0) return;
       const recovered = await recoverPendingWorkflows(dead);
-      for (const id of dead) await database.tables.forgetWorker(id);
+      const kept: string[] = [];
+      for (const id of dead) if (!(await database.tables.forgetWorker(id))) kept.push(id);
       log("info", `recovered ${recovered.length} run(s) of stopped worker(s) ${dead.join(", ")}`);
+      if (kept.length > 0) log("info", `kept stopped worker(s) ${kept.join(", ")}: runs of another application version are pending on them, for a worker of that version`);
     })().catch((error: unknown) => log("warn", `watchdog failed: ${text(error)}`));
   }, Math.max(500, Math.floor(staleAfterMs / 3)));
   return {
