@@ -39,7 +39,8 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
           if (spend) crossings = sharedBudgetCrossings(spend, budget.thresholds);
         }
         const refusal = await reserveWithBackpressure(budget, reservationKey, reservation, signal, options.budgetWaitMs ?? defaultBudgetWaitMs);
-        if (refusal) return JSON.parse(JSON.stringify({ events: [refusal], at: context.now(), crossings })) as RecordedCall;
+        // A refused call used nothing; its zero usage lets the run's policy report the charge's crossings.
+        if (refusal) return JSON.parse(JSON.stringify({ events: [crossings.length > 0 ? { ...refusal, usage: { inputTokens: 0, outputTokens: 0 } } : refusal], at: context.now(), crossings })) as RecordedCall;
       }
       const events: RecordedEvent[] = [];
       let used = 0;

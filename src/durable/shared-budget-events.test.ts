@@ -130,6 +130,11 @@ describe.skipIf(database.skip !== undefined)(`a shared budget's events on worker
     expect(done.result?.error?.message).not.toContain("--");
     expect(eventsOf(third.id, "backpressure").map((event) => (event as Extract<AgentEvent, { type: "backpressure" }>).delayMs)).toEqual([1_500]);
     expect(eventsOf(third.id, "warning").filter((event) => (event as { code?: string }).code === "budget_threshold")).toEqual([]);
+    // It ends as one process's refused call does: a budget_exceeded warning and stop reason, no error event.
+    expect(done.result?.stopReason).toBe("budget_exceeded");
+    expect(eventsOf(third.id, "warning")).toEqual([{ type: "warning", code: "budget_exceeded", message: done.result?.error?.message }]);
+    expect(eventsOf(third.id, "error")).toEqual([]);
+    expect(eventsOf(third.id, "run_end")).toMatchObject([{ stopReason: "budget_exceeded", error: { code: "budget_exceeded" } }]);
   }, 60_000);
 
   it("reports each threshold a settlement crosses from the spend before and after it, in one statement", async () => {
