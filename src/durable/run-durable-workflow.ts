@@ -49,7 +49,7 @@ export async function runDurableWorkflow(runId: string, dependencies: DurableWor
     // `running` forever. Only a running run: a cancelled one stays cancelled.
     const failure = { code: errorCode(error), message: error instanceof Error ? error.message : String(error) };
     await tables.failIfRunning(runId, { stopReason: "error", finalText: "", iterations: 0, inputTokens: 0, outputTokens: 0, repeatedModelCalls: 0, error: failure }).catch(() => undefined);
-    await dependencies.budget.releaseEnded(runId).catch(() => undefined);
+    await dependencies.budget.chargeEnded(runId).catch(() => undefined);
     throw error;
   }
 }
@@ -176,8 +176,10 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
     };
     const status: DurableRunStatus = timedOut ? "failed" : abort.signal.aborted ? "cancelled" : result.stopReason === "final_answer" ? "completed" : "failed";
     await tables.setStatus(runId, status, { result: summary });
-    // A call the end cut off (a timeout, a cancellation) leaves its reservation of a shared budget.
-    await dependencies.budget.releaseEnded(runId);
+    // A reservation the run still holds is an interrupted attempt's (a live call settles its own, even
+    // aborted): counted as spent. A sub-agent's call still running past the end settles its use on top
+    // (counted twice at worst: the budget errs on the side of spend).
+    await dependencies.budget.chargeEnded(runId);
     return summary;
   } finally {
     if (timer) clearTimeout(timer);

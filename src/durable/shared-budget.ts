@@ -34,11 +34,14 @@ export interface SharedBudget {
    */
   chargeInterrupted(scope: string, callKey: string): Promise<{ charged: number; spend?: SettledSpend }>;
   /**
-   * Releases the reservations of runs that are no longer queued or running (completed, failed,
-   * cancelled, paused, or gone): their calls will never settle them. One run's (`runId`), or every
-   * such run's (the watchdog's sweep). Returns the tokens released.
+   * Counts as spent the reservations of runs that are no longer queued or running (completed, failed,
+   * cancelled, paused, or gone): their calls will never settle them. A live call settles its own
+   * reservation even when it fails or is aborted, so one an ended run still holds is a dead attempt's
+   * (its worker was killed during the call, or a cancel reached the run first) — and a provider may
+   * have billed it in full, so a crash cannot hide spend. One run's (`runId`), or every such run's
+   * (the watchdog's sweep). Returns the tokens it counted.
    */
-  releaseEnded(runId?: string): Promise<number>;
+  chargeEnded(runId?: string): Promise<number>;
   read(scope: string): Promise<{ limitTokens: number; spentTokens: number; reservedTokens: number; maxCallTokens: number } | undefined>;
 }
 
@@ -72,7 +75,7 @@ export function createSharedBudget(pool: pg.Pool, table: (name: string) => strin
       if (row === undefined) return { reserved: false, waitHelps: false };
       if (row.held || row.inserted) return { reserved: true };
       // Waiting helps only if calls that will settle hold what is missing: an ended run's reservation
-      // is as good as spent until it is released (releaseEnded).
+      // is spent: it is charged (chargeEnded), never released.
       return { reserved: false, waitHelps: Number(row.spent_tokens) + Number(row.stale_tokens) + tokens <= Number(row.limit_tokens) };
     },
     async settle(scope, callKey, used) {
@@ -102,17 +105,17 @@ export function createSharedBudget(pool: pg.Pool, table: (name: string) => strin
       if (charged === 0 || row?.spent_tokens == null || row.limit_tokens == null) return { charged };
       return { charged, spend: { limitTokens: Number(row.limit_tokens), spentBefore: Number(row.spent_tokens) - charged, spentAfter: Number(row.spent_tokens) } };
     },
-    async releaseEnded(runId) {
+    async chargeEnded(runId) {
       const row = (
-        await pool.query<{ released: string | null }>(
-          `WITH released AS (DELETE FROM ${reservations} r WHERE ${endedRunOf("r")} ${runId === undefined ? "" : "AND split_part(r.call_key, '/', 1) = $1"} RETURNING scope, tokens),
-                per_scope AS (SELECT scope, sum(tokens) AS tokens FROM released GROUP BY scope),
-                updated AS (UPDATE ${budgets} b SET reserved_tokens = greatest(0, b.reserved_tokens - per_scope.tokens) FROM per_scope WHERE b.scope = per_scope.scope RETURNING 1)
-           SELECT (SELECT sum(tokens) FROM released) AS released, (SELECT count(*) FROM updated) AS updated`,
+        await pool.query<{ charged: string | null }>(
+          `WITH charged AS (DELETE FROM ${reservations} r WHERE ${endedRunOf("r")} ${runId === undefined ? "" : "AND split_part(r.call_key, '/', 1) = $1"} RETURNING scope, tokens),
+                per_scope AS (SELECT scope, sum(tokens) AS tokens FROM charged GROUP BY scope),
+                updated AS (UPDATE ${budgets} b SET reserved_tokens = greatest(0, b.reserved_tokens - per_scope.tokens), spent_tokens = b.spent_tokens + per_scope.tokens FROM per_scope WHERE b.scope = per_scope.scope RETURNING 1)
+           SELECT (SELECT sum(tokens) FROM charged) AS charged, (SELECT count(*) FROM updated) AS updated`,
           runId === undefined ? [] : [runId],
         )
       ).rows[0];
-      return Number(row?.released ?? 0);
+      return Number(row?.charged ?? 0);
     },
     async read(scope) {
       const row = (await pool.query<{ limit_tokens: string; spent_tokens: string; reserved_tokens: string; max_call_tokens: string }>(`SELECT * FROM ${budgets} WHERE scope = $1`, [scope])).rows[0];

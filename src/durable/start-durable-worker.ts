@@ -105,10 +105,11 @@ async function launchWorker(options: DurableWorkerOptions): Promise<DurableWorke
   const staleAfterMs = options.staleAfterMs ?? 15_000;
   const watchdog = setInterval(() => {
     void (async () => {
-      // Reservations of shared budgets held by runs no longer running (a crash between a run's end
-      // and its release, a pause) would hold the budget forever.
-      const released = await database.budget.releaseEnded();
-      if (released > 0) log("info", `released ${released} reserved token(s) of ended runs`);
+      // Reservations of shared budgets held by runs no longer running (a worker killed during a call
+      // of a run that then ended, a pause) would hold the budget forever: they are dead attempts', and
+      // are charged (the provider may have billed them).
+      const charged = await database.budget.chargeEnded();
+      if (charged > 0) log("info", `charged ${charged} reserved token(s) of ended runs' interrupted calls`);
       // Only dead workers of this worker's version: DBOS re-enqueues only workflows of its own version.
       const dead = (await database.tables.claimStaleExecutors(staleAfterMs, DURABLE_APP_VERSION)).filter((id) => id !== executorId);
       if (dead.length === 0) return;
