@@ -25,7 +25,10 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
     // A sub-agent's call (inside its `task` call's step) is numbered within that call.
     const frame = context.scopes.current();
     const callKey = frame ? `${frame.key}/model-${frame.next("model")}` : `model-${calls++}`;
+    // Whether this attempt made the call (the step's body ran) or a replay returned its record.
+    let ran = false;
     const recorded = await context.step(`model-call`, async (): Promise<RecordedCall> => {
+      ran = true;
       const attempt = await context.tables.countModelCall(context.runId, callKey);
       const budget = context.budget;
       const reservation = budget ? reservationOf(inner, request, options.maxCallTokens) : 0;
@@ -68,8 +71,9 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
     // timeout stopped that call (the run's clock then moved while the parent went on). The `task`
     // step's own time moves the clock when the call returns.
     if (!frame) context.clock.advance(recorded.at);
-    // Before the reply's events: the loop asks the policies after the call's last event.
-    if (context.budget && recorded.crossings) context.budget.crossings.push(...recorded.crossings);
+    // Before the reply's events: the loop asks the policies after the call's last event. Only when the
+    // call was made now: a replay after a crash would warn again for a crossing already reported.
+    if (context.budget && recorded.crossings && ran) context.budget.crossings.push(...recorded.crossings);
     for (const event of recorded.events) {
       yield event.type === "error" ? ({ ...event, error: new CtxkitError(event.error.code as never, event.error.message) } as ProviderEvent) : (event as ProviderEvent);
     }

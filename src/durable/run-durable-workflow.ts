@@ -26,8 +26,13 @@ export interface DurableWorkflowDependencies {
   now: DurableRunContext["now"];
   /** Spans for each run segment, nested under the run's stored traceparent (see DurableRunRecord.traceparent). */
   tracing?: Pick<AgentTracing, "traceRun">;
-  /** Each event of a run's agent as it happens (its warnings, say); events of a replayed part come again. */
+  /**
+   * Each event of a run's agent as it happens (its warnings, say); events of a replayed part come
+   * again, except a shared budget's `budget_threshold` warnings (made once, by the call that crossed).
+   * A callback that throws is reported through `onLog`; it does not fail the run.
+   */
   onRunEvent?: (runId: string, event: AgentEvent) => void;
+  onLog?: (level: "info" | "warn" | "error", message: string) => void;
   /** Calls `cancel` when the run is cancelled (`ctxkit runs cancel`); returns what stops watching. */
   watchCancellation(runId: string, cancel: () => void): () => void;
 }
@@ -161,7 +166,16 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
       : dependencies.onRunEvent
         ? handle
         : undefined;
-    if (events) for await (const event of events) dependencies.onRunEvent?.(runId, event);
+    if (events) {
+      for await (const event of events) {
+        // A caller's callback must not fail (and so retry) a durable run.
+        try {
+          dependencies.onRunEvent?.(runId, event);
+        } catch (error) {
+          dependencies.onLog?.("warn", `onRunEvent threw on run ${runId}'s ${event.type} event: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    }
     const result = await handle.result();
     const timeoutError = { code: "run_timeout", message: runTimeoutMessage(options.timeoutMs ?? 0) };
     const error = timedOut ? timeoutError : result.error ? { code: result.error.code, message: result.error.message } : undefined;

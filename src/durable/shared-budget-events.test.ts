@@ -42,9 +42,15 @@ describe.skipIf(database.skip !== undefined)(`a shared budget's events on worker
       connectionString: url,
       concurrency: 2,
       builders: { notes: builder },
-      onRunEvent: (runId, event) => void events.set(runId, [...(events.get(runId) ?? []), event]),
+      onRunEvent: (runId, event) => {
+        events.set(runId, [...(events.get(runId) ?? []), event]);
+        if (throwingFor.has(runId)) throw new Error("the caller's callback broke");
+      },
+      onLog: (level, message) => void logs.push(`${level}: ${message}`),
     });
   };
+  const throwingFor = new Set<string>();
+  const logs: string[] = [];
   const eventsOf = (runId: string, type: AgentEvent["type"]) => (events.get(runId) ?? []).filter((event) => event.type === type);
 
   beforeAll(async () => {
@@ -135,6 +141,16 @@ describe.skipIf(database.skip !== undefined)(`a shared budget's events on worker
     expect(eventsOf(third.id, "warning")).toEqual([{ type: "warning", code: "budget_exceeded", message: done.result?.error?.message }]);
     expect(eventsOf(third.id, "error")).toEqual([]);
     expect(eventsOf(third.id, "run_end")).toMatchObject([{ stopReason: "budget_exceeded", error: { code: "budget_exceeded" } }]);
+  }, 60_000);
+
+  it("does not fail a run whose onRunEvent callback throws: each throw is reported through onLog", async () => {
+    await startWorker();
+    await client.defineBudget("callback", 10_000, callTokens);
+    const submitted = await client.submit({ task: "two notes", budgetScope: "callback", agent: { kind: "notes", input: { steps: 2 } } });
+    throwingFor.add(submitted.id);
+    expect(await client.wait(submitted.id, 30_000)).toMatchObject({ status: "completed" });
+    expect(eventsOf(submitted.id, "run_end")).toHaveLength(1);
+    expect(logs.filter((line) => line.includes(submitted.id) && line.includes("the caller's callback broke")).length).toBeGreaterThan(0);
   }, 60_000);
 
   it("reports each threshold a settlement crosses from the spend before and after it, in one statement", async () => {

@@ -26,7 +26,12 @@ export interface DurableWorkerOptions {
   clock?: () => Date;
   /** Traces each run (`createAgentTracing`): its spans nest under the run's stored traceparent. */
   tracing?: Pick<AgentTracing, "traceRun">;
-  /** Each event of each run's agent (warnings such as a shared budget's `budget_threshold`); library code never prints. */
+  /**
+   * Each event of each run's agent (warnings such as a shared budget's `budget_threshold`); library
+   * code never prints. The events of a run's replayed part (after a crash) come again, except
+   * `budget_threshold` warnings: one comes only from the attempt whose call crossed the threshold.
+   * A callback that throws is reported through `onLog` and does not fail the run.
+   */
   onRunEvent?: (runId: string, event: AgentEvent) => void;
   /** What the worker and DBOS report (library code never prints; the CLI decides). */
   onLog?: (level: "info" | "warn" | "error", message: string) => void;
@@ -92,6 +97,7 @@ async function launchWorker(options: DurableWorkerOptions): Promise<DurableWorke
         receive: async <Message>(topic: string, timeoutSeconds: number) => (await DBOS.recv<Message>(topic, timeoutSeconds)) ?? undefined,
         ...(options.tracing ? { tracing: options.tracing } : {}),
         ...(options.onRunEvent ? { onRunEvent: options.onRunEvent } : {}),
+        onLog: log,
         watchCancellation: cancellations.watch,
       }, workflowOptions),
     { name: DURABLE_WORKFLOW },
