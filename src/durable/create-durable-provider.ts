@@ -4,6 +4,7 @@ import type { DurableRunContext } from "./durable-run-context.js";
 import { getTokenCounter } from "../tokens/get-token-counter.js";
 import { sharedBudgetCrossings, type SharedBudgetCrossing } from "./shared-budget-crossings.js";
 import type { ResponsesCompaction } from "../providers/openai-responses/compact-responses.js";
+import { reservationKey } from "./shared-budget.js";
 
 type RecordedEvent = Exclude<ProviderEvent, { type: "error" }> | (Omit<Extract<ProviderEvent, { type: "error" }>, "error"> & { error: { code: string; message: string } });
 
@@ -32,16 +33,17 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
       const attempt = await context.tables.countModelCall(context.runId, callKey);
       const budget = context.budget;
       const reservation = budget ? reservationOf(inner, request, options.maxCallTokens) : 0;
-      const reservationKey = `${context.runId}/${callKey}`;
+      // Per attempt: an earlier attempt's worker may still be running it (and settles only its own).
+      const ownKey = reservationKey(context.runId, callKey, attempt);
       // Thresholds the dead attempt's charge took the scope across: recorded with this reply, so they
       // warn as a settlement's do (the charge is made once, by the attempt that finds it).
       let crossings: SharedBudgetCrossing[] = [];
       if (budget) {
         if (attempt > 1) {
-          const { spend } = await budget.shared.chargeInterrupted(budget.scope, reservationKey);
+          const { spend } = await budget.shared.chargeInterrupted(budget.scope, reservationKey(context.runId, callKey), attempt);
           if (spend) crossings = sharedBudgetCrossings(spend, budget.thresholds);
         }
-        const refusal = await reserveWithBackpressure(budget, reservationKey, reservation, signal, options.budgetWaitMs ?? defaultBudgetWaitMs);
+        const refusal = await reserveWithBackpressure(budget, ownKey, reservation, signal, options.budgetWaitMs ?? defaultBudgetWaitMs);
         // A refused call used nothing; its zero usage lets the run's policy report the charge's crossings.
         if (refusal) return JSON.parse(JSON.stringify({ events: [crossings.length > 0 ? { ...refusal, usage: { inputTokens: 0, outputTokens: 0 } } : refusal], at: context.now(), crossings })) as RecordedCall;
       }
@@ -59,7 +61,7 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
         }
       } finally {
         if (budget) {
-          const spend = await budget.shared.settle(budget.scope, reservationKey, used);
+          const spend = await budget.shared.settle(budget.scope, ownKey, used);
           if (spend) crossings = [...crossings, ...sharedBudgetCrossings(spend, budget.thresholds)];
         }
       }

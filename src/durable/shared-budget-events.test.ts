@@ -7,6 +7,7 @@ import type { AgentEvent, ModelRequest, Tool } from "../types/index.js";
 import { openDurableClient, type DurableClient } from "./durable-client.js";
 import { assembleDurableParts, type DurableAgentBuilder } from "./durable-agent-builder.js";
 import { openDurableDatabase } from "./durable-database.js";
+import { reservationKey } from "./shared-budget.js";
 import { startDurableWorker, type DurableWorker } from "./start-durable-worker.js";
 
 const database = await testDatabase();
@@ -89,7 +90,7 @@ describe.skipIf(database.skip !== undefined)(`a shared budget's events on worker
     await admin.connect();
     try {
       await admin.query("INSERT INTO ctxkit_model_calls (run_id, call_key, attempts) VALUES ($1, 'model-0', 1)", [submitted.id]);
-      await admin.query("INSERT INTO ctxkit_budget_reservations (scope, call_key, tokens) VALUES ('charged', $1, 100)", [`${submitted.id}/model-0`]);
+      await admin.query("INSERT INTO ctxkit_budget_reservations (scope, call_key, tokens) VALUES ('charged', $1, 100)", [`${submitted.id}/model-0#1`]);
       await admin.query("UPDATE ctxkit_budgets SET spent_tokens = 750, reserved_tokens = 100 WHERE scope = 'charged'");
     } finally {
       await admin.end();
@@ -161,7 +162,27 @@ describe.skipIf(database.skip !== undefined)(`a shared budget's events on worker
       expect(await durable.budget.settle("settle", "run-x/model-0", 450)).toEqual({ limitTokens: 1_000, spentBefore: 0, spentAfter: 450 });
       expect(await durable.budget.settle("settle", "run-x/model-1", 400)).toEqual({ limitTokens: 1_000, spentBefore: 450, spentAfter: 850 });
       expect(await durable.budget.settle("gone", "run-x/model-2", 1)).toBeUndefined();
-      expect(await durable.budget.chargeInterrupted("settle", "run-x/model-3")).toEqual({ charged: 0 });
+      expect(await durable.budget.chargeInterrupted("settle", "run-x/model-3", 2)).toEqual({ charged: 0 });
+    } finally {
+      await durable.close();
+    }
+  }, 30_000);
+
+  it("keys each attempt's reservation apart: an attempt charges only the earlier attempts', and settles only its own", async () => {
+    const durable = await openDurableDatabase(url, 2);
+    try {
+      await durable.budget.define("attempts", 10_000, 500);
+      // Attempt 1 still running on a worker thought dead, attempt 2 made again, attempt 3 (later) already reserved.
+      expect(await durable.budget.reserve("attempts", reservationKey("run-y", "model-0", 1), 100)).toEqual({ reserved: true });
+      expect(await durable.budget.reserve("attempts", reservationKey("run-y", "model-0", 3), 300)).toEqual({ reserved: true });
+      expect(await durable.budget.chargeInterrupted("attempts", reservationKey("run-y", "model-0"), 2)).toEqual({ charged: 100, spend: { limitTokens: 10_000, spentBefore: 0, spentAfter: 100 } });
+      expect(await durable.budget.reserve("attempts", reservationKey("run-y", "model-0", 2), 200)).toEqual({ reserved: true });
+      expect(await durable.budget.read("attempts")).toMatchObject({ spentTokens: 100, reservedTokens: 500 });
+      // The first attempt ends after all: its settlement takes none of the others' reservations.
+      await durable.budget.settle("attempts", reservationKey("run-y", "model-0", 1), 90);
+      expect(await durable.budget.read("attempts")).toMatchObject({ spentTokens: 190, reservedTokens: 500 });
+      await durable.budget.settle("attempts", reservationKey("run-y", "model-0", 2), 150);
+      expect(await durable.budget.read("attempts")).toMatchObject({ spentTokens: 340, reservedTokens: 300 });
     } finally {
       await durable.close();
     }
