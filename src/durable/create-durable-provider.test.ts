@@ -105,4 +105,32 @@ describe("a durable run's provider with a compaction call (/responses/compact)",
     await drain(createDurableProvider(inner, replay, { maxCallTokens: 100 }));
     expect(replay.budget!.crossings).toEqual([]);
   });
+
+  it("reports the crossings of a crashed attempt's charge even when the call is then refused: its refusal says it used nothing", async () => {
+    const context = {
+      runId: "run-2",
+      executorId: "worker-1",
+      step: async <Result>(_name: string, work: () => Promise<Result>) => work(),
+      receive: async () => undefined,
+      inStep: () => false,
+      now: () => 5_000,
+      clock: createDurableClock(1_000),
+      tables: { countModelCall: async () => 2 },
+      scopes: createDurableCallScopes(),
+      budget: {
+        scope: "team",
+        thresholds: [0.8],
+        crossings: [],
+        shared: {
+          chargeInterrupted: async () => ({ charged: 100, spend: { limitTokens: 1_000, spentBefore: 750, spentAfter: 850 } }),
+          reserve: async () => ({ reserved: false, waitHelps: false }),
+        },
+      },
+    } as unknown as DurableRunContext;
+    const request: ModelRequest = { system: { blocks: [] }, tools: [], messages: [], cacheBreakpoints: [], settings: {} } as unknown as ModelRequest;
+    const events = [];
+    for await (const event of createDurableProvider(createScriptedProvider({ turns: [{ text: "never" }] }), context, { maxCallTokens: 100 }).stream(request)) events.push(event);
+    expect(events).toMatchObject([{ type: "error", error: { code: "budget_exceeded" }, usage: { inputTokens: 0, outputTokens: 0 } }]);
+    expect(context.budget!.crossings).toEqual([{ threshold: 0.8, spentTokens: 850, limitTokens: 1_000 }]);
+  });
 });
