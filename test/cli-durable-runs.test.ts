@@ -51,6 +51,10 @@ describe.skipIf(database.skip !== undefined)(`ctxkit submit and runs${database.s
     const unknown = await runCli(["submit", "--database-url", url, "--model", "m", "--budget-scope", "nobody", "three"], { cwd });
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain("--budget-scope nobody --budget-tokens <n>");
+    // A mode would be dropped with a shared scope (always hard): refused, as --budget-cost is.
+    const mode = await runCli(["submit", "--database-url", url, "--model", "m", "--budget-scope", "team", "--budget-tokens", "50000", "--budget-mode", "soft", "five"], { cwd });
+    expect(mode.code).not.toBe(0);
+    expect(mode.stderr).toContain("Drop --budget-mode, or drop --budget-scope");
     // Without a scope, the budget flags are the run's own, as for `ctxkit run`.
     const own = await runCli(["submit", "--database-url", url, "--model", "m", "--budget-tokens", "9000", "--json", "four"], { cwd });
     expect((JSON.parse(own.stdout.trim().split("\n").at(-1)!) as typeof run).agent.input.settings).toMatchObject({ budgetTokens: 9000 });

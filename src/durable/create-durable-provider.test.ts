@@ -59,4 +59,78 @@ describe("a durable run's provider with a compaction call (/responses/compact)",
     const context = { scopes: createDurableCallScopes(), clock: createDurableClock(0) } as unknown as DurableRunContext;
     expect("compact" in createDurableProvider(createScriptedProvider({ turns: [] }), context, { maxCallTokens: 1 })).toBe(false);
   });
+
+  it("hands a call's threshold crossings to the run's policy only when the call was made, not when a replay returns it", async () => {
+    const recorded = new Map<string, unknown>();
+    const contextOf = (replay: boolean) => {
+      let steps = 0;
+      return {
+        runId: "run-1",
+        executorId: "worker-1",
+        async step<Result>(name: string, work: () => Promise<Result>): Promise<Result> {
+          const key = `${steps++}:${name}`;
+          if (replay && recorded.has(key)) return structuredClone(recorded.get(key)) as Result;
+          const result = await work();
+          recorded.set(key, structuredClone(result));
+          return result;
+        },
+        receive: async () => undefined,
+        inStep: () => false,
+        now: () => 5_000,
+        clock: createDurableClock(1_000),
+        tables: { countModelCall: async () => 1 },
+        scopes: createDurableCallScopes(),
+        budget: {
+          scope: "team",
+          thresholds: [0.8],
+          crossings: [],
+          shared: {
+            reserve: async () => ({ reserved: true }),
+            settle: async (_scope: string, _key: string, used: number) => ({ limitTokens: 1_000, spentBefore: 750, spentAfter: 750 + used }),
+          },
+        },
+      } as unknown as DurableRunContext;
+    };
+    const inner = createScriptedProvider({ turns: [{ text: "ok", usage: { inputTokens: 90, outputTokens: 10 } }] });
+    const request: ModelRequest = { system: { blocks: [] }, tools: [], messages: [], cacheBreakpoints: [], settings: {} } as unknown as ModelRequest;
+    const drain = async (provider: Provider) => {
+      for await (const _event of provider.stream(request)) void _event;
+    };
+
+    const live = contextOf(false);
+    await drain(createDurableProvider(inner, live, { maxCallTokens: 100 }));
+    expect(live.budget!.crossings).toEqual([{ threshold: 0.8, spentTokens: 850, limitTokens: 1_000 }]);
+
+    const replay = contextOf(true);
+    await drain(createDurableProvider(inner, replay, { maxCallTokens: 100 }));
+    expect(replay.budget!.crossings).toEqual([]);
+  });
+
+  it("reports the crossings of a crashed attempt's charge even when the call is then refused: its refusal says it used nothing", async () => {
+    const context = {
+      runId: "run-2",
+      executorId: "worker-1",
+      step: async <Result>(_name: string, work: () => Promise<Result>) => work(),
+      receive: async () => undefined,
+      inStep: () => false,
+      now: () => 5_000,
+      clock: createDurableClock(1_000),
+      tables: { countModelCall: async () => 2 },
+      scopes: createDurableCallScopes(),
+      budget: {
+        scope: "team",
+        thresholds: [0.8],
+        crossings: [],
+        shared: {
+          chargeInterrupted: async () => ({ charged: 100, spend: { limitTokens: 1_000, spentBefore: 750, spentAfter: 850 } }),
+          reserve: async () => ({ reserved: false, waitHelps: false }),
+        },
+      },
+    } as unknown as DurableRunContext;
+    const request: ModelRequest = { system: { blocks: [] }, tools: [], messages: [], cacheBreakpoints: [], settings: {} } as unknown as ModelRequest;
+    const events = [];
+    for await (const event of createDurableProvider(createScriptedProvider({ turns: [{ text: "never" }] }), context, { maxCallTokens: 100 }).stream(request)) events.push(event);
+    expect(events).toMatchObject([{ type: "error", error: { code: "budget_exceeded" }, usage: { inputTokens: 0, outputTokens: 0 } }]);
+    expect(context.budget!.crossings).toEqual([{ threshold: 0.8, spentTokens: 850, limitTokens: 1_000 }]);
+  });
 });

@@ -4,6 +4,7 @@ import type { DurableRunContext } from "./durable-run-context.js";
 import { getTokenCounter } from "../tokens/get-token-counter.js";
 import { sharedBudgetCrossings, type SharedBudgetCrossing } from "./shared-budget-crossings.js";
 import type { ResponsesCompaction } from "../providers/openai-responses/compact-responses.js";
+import { reservationKey } from "./shared-budget.js";
 
 type RecordedEvent = Exclude<ProviderEvent, { type: "error" }> | (Omit<Extract<ProviderEvent, { type: "error" }>, "error"> & { error: { code: string; message: string } });
 
@@ -25,19 +26,29 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
     // A sub-agent's call (inside its `task` call's step) is numbered within that call.
     const frame = context.scopes.current();
     const callKey = frame ? `${frame.key}/model-${frame.next("model")}` : `model-${calls++}`;
+    // Whether this attempt made the call (the step's body ran) or a replay returned its record.
+    let ran = false;
     const recorded = await context.step(`model-call`, async (): Promise<RecordedCall> => {
+      ran = true;
       const attempt = await context.tables.countModelCall(context.runId, callKey);
       const budget = context.budget;
       const reservation = budget ? reservationOf(inner, request, options.maxCallTokens) : 0;
-      const reservationKey = `${context.runId}/${callKey}`;
+      // Per attempt: an earlier attempt's worker may still be running it (and settles only its own).
+      const ownKey = reservationKey(context.runId, callKey, attempt);
+      // Thresholds the dead attempt's charge took the scope across: recorded with this reply, so they
+      // warn as a settlement's do (the charge is made once, by the attempt that finds it).
+      let crossings: SharedBudgetCrossing[] = [];
       if (budget) {
-        if (attempt > 1) await budget.shared.chargeInterrupted(budget.scope, reservationKey);
-        const refusal = await reserveWithBackpressure(budget, reservationKey, reservation, signal, options.budgetWaitMs ?? defaultBudgetWaitMs);
-        if (refusal) return { events: [refusal], at: context.now(), crossings: [] };
+        if (attempt > 1) {
+          const { spend } = await budget.shared.chargeInterrupted(budget.scope, reservationKey(context.runId, callKey), attempt);
+          if (spend) crossings = sharedBudgetCrossings(spend, budget.thresholds);
+        }
+        const refusal = await reserveWithBackpressure(budget, ownKey, reservation, signal, options.budgetWaitMs ?? defaultBudgetWaitMs);
+        // A refused call used nothing; its zero usage lets the run's policy report the charge's crossings.
+        if (refusal) return JSON.parse(JSON.stringify({ events: [crossings.length > 0 ? { ...refusal, usage: { inputTokens: 0, outputTokens: 0 } } : refusal], at: context.now(), crossings })) as RecordedCall;
       }
       const events: RecordedEvent[] = [];
       let used = 0;
-      let crossings: SharedBudgetCrossing[] = [];
       try {
         for await (const event of inner.stream(request, signal)) {
           if (event.type === "error") {
@@ -50,8 +61,8 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
         }
       } finally {
         if (budget) {
-          const spend = await budget.shared.settle(budget.scope, reservationKey, used);
-          if (spend) crossings = sharedBudgetCrossings(spend, budget.thresholds);
+          const spend = await budget.shared.settle(budget.scope, ownKey, used);
+          if (spend) crossings = [...crossings, ...sharedBudgetCrossings(spend, budget.thresholds)];
         }
       }
       // Round-tripped through JSON here, so a live call returns exactly what a replay will.
@@ -62,8 +73,9 @@ export function createDurableProvider(inner: Provider, context: DurableRunContex
     // timeout stopped that call (the run's clock then moved while the parent went on). The `task`
     // step's own time moves the clock when the call returns.
     if (!frame) context.clock.advance(recorded.at);
-    // Before the reply's events: the loop asks the policies after the call's last event.
-    if (context.budget && recorded.crossings) context.budget.crossings.push(...recorded.crossings);
+    // Before the reply's events: the loop asks the policies after the call's last event. Only when the
+    // call was made now: a replay after a crash would warn again for a crossing already reported.
+    if (context.budget && recorded.crossings && ran) context.budget.crossings.push(...recorded.crossings);
     for (const event of recorded.events) {
       yield event.type === "error" ? ({ ...event, error: new CtxkitError(event.error.code as never, event.error.message) } as ProviderEvent) : (event as ProviderEvent);
     }

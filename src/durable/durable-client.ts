@@ -73,7 +73,7 @@ export async function openDurableClient(connectionString: string): Promise<Durab
       if (run.status === "completed" || run.status === "failed") return run;
       await tables.setStatus(id, "cancelled");
       await dbos.cancelWorkflow(id);
-      await database.budget.releaseEnded(id);
+      await database.budget.chargeEnded(id);
       return tables.getRun(id);
     },
     async resume(id, decision) {
@@ -102,7 +102,7 @@ export async function openDurableClient(connectionString: string): Promise<Durab
           if (engine !== undefined && engineEnded.has(engine)) {
             const message = workflowEndedMessage(id, engine);
             if (await tables.failIfRunning(id, { stopReason: "error", finalText: "", iterations: 0, inputTokens: 0, outputTokens: 0, repeatedModelCalls: 0, error: { code: "workflow_ended", message } })) {
-              await database.budget.releaseEnded(id);
+              await database.budget.chargeEnded(id);
               return tables.getRun(id);
             }
           }

@@ -135,7 +135,7 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     }
   }, 30_000);
 
-  it("releases the shared-budget reservations of ended runs, and does not make calls wait for them", async () => {
+  it("charges the shared-budget reservations of ended runs (a dead attempt's), and does not make calls wait for them", async () => {
     const database = await openDurableDatabase(url, 2);
     try {
       await client.defineBudget("leaky", 2_000, 1_000);
@@ -147,9 +147,11 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
       // 1 500 held by a run that ended will never be settled: waiting cannot help.
       expect(await database.budget.reserve("leaky", "other-run/model-0", 1_000)).toEqual({ reserved: false, waitHelps: false });
       // The sweep every worker's watchdog makes (it may have made it already).
-      await database.budget.releaseEnded();
-      expect(await client.readBudget("leaky")).toMatchObject({ reservedTokens: 0, spentTokens: 0 });
-      expect(await database.budget.reserve("leaky", "other-run/model-0", 1_000)).toEqual({ reserved: true });
+      await database.budget.chargeEnded();
+      // The dead attempt may have been billed: counted as spent, not released.
+      expect(await client.readBudget("leaky")).toMatchObject({ reservedTokens: 0, spentTokens: 1_500 });
+      expect(await database.budget.reserve("leaky", "other-run/model-0", 500)).toEqual({ reserved: true });
+      expect(await database.budget.reserve("leaky", "other-run/model-1", 1)).toEqual({ reserved: false, waitHelps: false });
     } finally {
       await database.close();
     }

@@ -38,6 +38,9 @@ describe.skipIf(database.skip !== undefined)(`the durable-run tables${database.s
         await opened.tables.setTraceparent("run-v1-done", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
         expect((await opened.tables.getRun("run-v1-done")).traceparent).toBe("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
         expect(await opened.budget.reserve("team", "run-v1-new/model-0", 1_000)).toEqual({ reserved: true });
+        // What version 3 added: a worker's app version; the v1 worker's is unknown, so a watchdog of any version may claim it.
+        expect((await admin.query("SELECT app_version FROM ctxkit_workers")).rows).toEqual([{ app_version: null }]);
+        expect(await opened.tables.claimStaleExecutors(0, "ctxkit-durable-3")).toEqual(["host-2-200-fedcba"]);
       } finally {
         await opened.close();
       }

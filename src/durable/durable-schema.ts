@@ -23,6 +23,10 @@ const migrations: ReadonlyArray<(table: (name: string) => string) => string[]> =
     `ALTER TABLE ${table("ctxkit_runs")} ADD COLUMN traceparent text`,
     `CREATE TABLE ${table("ctxkit_budget_reservations")} (scope text NOT NULL, call_key text NOT NULL, tokens bigint NOT NULL, reserved_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (scope, call_key))`,
   ],
+  // 3: the DBOS application version each worker runs, so a watchdog claims only the dead workers whose
+  // workflows it can re-enqueue (DBOS recovers only workflows of its own version). NULL: a worker
+  // that registered before this column (its version is unknown).
+  (table) => [`ALTER TABLE ${table("ctxkit_workers")} ADD COLUMN app_version text`],
 ];
 
 export const DURABLE_SCHEMA_VERSION = migrations.length;

@@ -104,24 +104,42 @@ export function createDurableTables(pool: pg.Pool, schema: string, location: str
       const row = (await pool.query<{ repeats: string }>(`SELECT coalesce(sum(attempts - 1), 0) AS repeats FROM ${table("ctxkit_model_calls")} WHERE run_id = $1`, [runId])).rows[0];
       return Number(row?.repeats ?? 0);
     },
-    async heartbeat(worker: { executorId: string; host: string; pid: number; concurrency: number }): Promise<void> {
+    async heartbeat(worker: { executorId: string; host: string; pid: number; concurrency: number; appVersion: string }): Promise<void> {
       await pool.query(
-        `INSERT INTO ${table("ctxkit_workers")} (executor_id, host, pid, concurrency) VALUES ($1, $2, $3, $4) ON CONFLICT (executor_id) DO UPDATE SET heartbeat_at = now()`,
-        [worker.executorId, worker.host, worker.pid, worker.concurrency],
+        `INSERT INTO ${table("ctxkit_workers")} (executor_id, host, pid, concurrency, app_version) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (executor_id) DO UPDATE SET heartbeat_at = now(), app_version = $5`,
+        [worker.executorId, worker.host, worker.pid, worker.concurrency, worker.appVersion],
       );
     },
     /**
-     * Claims the executors silent for longer than `staleMs`: each claim refreshes the row's heartbeat,
-     * so no other watchdog claims it for `staleMs`; the claimer deletes the row once their runs are
-     * re-enqueued (`forgetWorker`). A claimer that dies first leaves the row to go stale again, and
-     * another watchdog claims it then: a dead worker's runs are never forgotten.
+     * Claims the executors of application version `appVersion` (or of no recorded version: workers
+     * registered before versions were) silent for longer than `staleMs`: DBOS re-enqueues only
+     * workflows of its own version, so a watchdog leaves another version's dead workers to a watchdog
+     * of that version. Each claim refreshes the row's heartbeat, so no other watchdog claims it for
+     * `staleMs`; the claimer deletes the row once DBOS holds none of its workflows pending
+     * (`forgetWorker`). A claimer that dies first leaves the row to go stale again, and another
+     * watchdog claims it then: a dead worker's runs are never forgotten.
      */
-    async claimStaleExecutors(staleMs: number): Promise<string[]> {
-      const rows = (await pool.query<{ executor_id: string }>(`UPDATE ${table("ctxkit_workers")} SET heartbeat_at = now() WHERE heartbeat_at < now() - ($1::integer * interval '1 millisecond') RETURNING executor_id`, [staleMs])).rows;
+    async claimStaleExecutors(staleMs: number, appVersion: string): Promise<string[]> {
+      const rows = (
+        await pool.query<{ executor_id: string }>(
+          `UPDATE ${table("ctxkit_workers")} SET heartbeat_at = now() WHERE heartbeat_at < now() - ($1::integer * interval '1 millisecond') AND (app_version = $2 OR app_version IS NULL) RETURNING executor_id`,
+          [staleMs, appVersion],
+        )
+      ).rows;
       return rows.map((row) => row.executor_id);
     },
-    async forgetWorker(executorId: string): Promise<void> {
-      await pool.query(`DELETE FROM ${table("ctxkit_workers")} WHERE executor_id = $1`, [executorId]);
+    /**
+     * Deletes a dead executor's row unless DBOS (schema `dbos`) still holds workflows of it pending
+     * (another application version's, which this worker's DBOS cannot re-enqueue): the row then goes
+     * stale again for a watchdog of that version. True when it was deleted.
+     */
+    async forgetWorker(executorId: string): Promise<boolean> {
+      const deleted = await pool.query(
+        `DELETE FROM ${table("ctxkit_workers")} WHERE executor_id = $1
+           AND (to_regclass('dbos.workflow_status') IS NULL OR NOT EXISTS (SELECT 1 FROM dbos.workflow_status w WHERE w.executor_id = $1 AND w.status = 'PENDING'))`,
+        [executorId],
+      );
+      return deleted.rowCount === 1;
     },
     /** A stopping worker marks itself stale, so a watchdog re-enqueues the runs it did not finish at once. */
     async retireWorker(executorId: string): Promise<void> {

@@ -26,8 +26,13 @@ export interface DurableWorkflowDependencies {
   now: DurableRunContext["now"];
   /** Spans for each run segment, nested under the run's stored traceparent (see DurableRunRecord.traceparent). */
   tracing?: Pick<AgentTracing, "traceRun">;
-  /** Each event of a run's agent as it happens (its warnings, say); events of a replayed part come again. */
+  /**
+   * Each event of a run's agent as it happens (its warnings, say); events of a replayed part come
+   * again, except a shared budget's `budget_threshold` warnings (made once, by the call that crossed).
+   * A callback that throws is reported through `onLog`; it does not fail the run.
+   */
   onRunEvent?: (runId: string, event: AgentEvent) => void;
+  onLog?: (level: "info" | "warn" | "error", message: string) => void;
   /** Calls `cancel` when the run is cancelled (`ctxkit runs cancel`); returns what stops watching. */
   watchCancellation(runId: string, cancel: () => void): () => void;
 }
@@ -49,7 +54,7 @@ export async function runDurableWorkflow(runId: string, dependencies: DurableWor
     // `running` forever. Only a running run: a cancelled one stays cancelled.
     const failure = { code: errorCode(error), message: error instanceof Error ? error.message : String(error) };
     await tables.failIfRunning(runId, { stopReason: "error", finalText: "", iterations: 0, inputTokens: 0, outputTokens: 0, repeatedModelCalls: 0, error: failure }).catch(() => undefined);
-    await dependencies.budget.releaseEnded(runId).catch(() => undefined);
+    await dependencies.budget.chargeEnded(runId).catch(() => undefined);
     throw error;
   }
 }
@@ -161,7 +166,16 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
       : dependencies.onRunEvent
         ? handle
         : undefined;
-    if (events) for await (const event of events) dependencies.onRunEvent?.(runId, event);
+    if (events) {
+      for await (const event of events) {
+        // A caller's callback must not fail (and so retry) a durable run.
+        try {
+          dependencies.onRunEvent?.(runId, event);
+        } catch (error) {
+          dependencies.onLog?.("warn", `onRunEvent threw on run ${runId}'s ${event.type} event: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
+    }
     const result = await handle.result();
     const timeoutError = { code: "run_timeout", message: runTimeoutMessage(options.timeoutMs ?? 0) };
     const error = timedOut ? timeoutError : result.error ? { code: result.error.code, message: result.error.message } : undefined;
@@ -176,8 +190,10 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
     };
     const status: DurableRunStatus = timedOut ? "failed" : abort.signal.aborted ? "cancelled" : result.stopReason === "final_answer" ? "completed" : "failed";
     await tables.setStatus(runId, status, { result: summary });
-    // A call the end cut off (a timeout, a cancellation) leaves its reservation of a shared budget.
-    await dependencies.budget.releaseEnded(runId);
+    // A reservation the run still holds is an interrupted attempt's (a live call settles its own, even
+    // aborted): counted as spent. A sub-agent's call still running past the end settles its use on top
+    // (counted twice at worst: the budget errs on the side of spend).
+    await dependencies.budget.chargeEnded(runId);
     return summary;
   } finally {
     if (timer) clearTimeout(timer);

@@ -7,6 +7,7 @@ import type { AgentEvent, ModelRequest, Tool } from "../types/index.js";
 import { openDurableClient, type DurableClient } from "./durable-client.js";
 import { assembleDurableParts, type DurableAgentBuilder } from "./durable-agent-builder.js";
 import { openDurableDatabase } from "./durable-database.js";
+import { reservationKey } from "./shared-budget.js";
 import { startDurableWorker, type DurableWorker } from "./start-durable-worker.js";
 
 const database = await testDatabase();
@@ -42,9 +43,15 @@ describe.skipIf(database.skip !== undefined)(`a shared budget's events on worker
       connectionString: url,
       concurrency: 2,
       builders: { notes: builder },
-      onRunEvent: (runId, event) => void events.set(runId, [...(events.get(runId) ?? []), event]),
+      onRunEvent: (runId, event) => {
+        events.set(runId, [...(events.get(runId) ?? []), event]);
+        if (throwingFor.has(runId)) throw new Error("the caller's callback broke");
+      },
+      onLog: (level, message) => void logs.push(`${level}: ${message}`),
     });
   };
+  const throwingFor = new Set<string>();
+  const logs: string[] = [];
   const eventsOf = (runId: string, type: AgentEvent["type"]) => (events.get(runId) ?? []).filter((event) => event.type === type);
 
   beforeAll(async () => {
@@ -73,6 +80,27 @@ describe.skipIf(database.skip !== undefined)(`a shared budget's events on worker
     expect(await client.wait(submitted.id, 30_000)).toMatchObject({ status: "completed", result: { repeatedModelCalls: 1 } });
     // The dead attempt's 100 (it may have been billed) and the repeated call's 100.
     expect(await client.readBudget("interrupted")).toMatchObject({ spentTokens: 2 * callTokens, reservedTokens: 0 });
+  }, 60_000);
+
+  it("warns when charging a crashed attempt's reservation takes the scope across a threshold", async () => {
+    await client.defineBudget("charged", 1_000, callTokens);
+    const submitted = await client.submit({ task: "one answer", budgetScope: "charged", agent: { kind: "notes", input: { steps: 0 } } });
+    // 750 spent, and a worker killed during the run's first call held 100 more: the charge takes the scope to 850 (past 80 %).
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query("INSERT INTO ctxkit_model_calls (run_id, call_key, attempts) VALUES ($1, 'model-0', 1)", [submitted.id]);
+      await admin.query("INSERT INTO ctxkit_budget_reservations (scope, call_key, tokens) VALUES ('charged', $1, 100)", [`${submitted.id}/model-0#1`]);
+      await admin.query("UPDATE ctxkit_budgets SET spent_tokens = 750, reserved_tokens = 100 WHERE scope = 'charged'");
+    } finally {
+      await admin.end();
+    }
+    await startWorker();
+    expect(await client.wait(submitted.id, 30_000)).toMatchObject({ status: "completed" });
+    expect(await client.readBudget("charged")).toMatchObject({ spentTokens: 950, reservedTokens: 0 });
+    expect(eventsOf(submitted.id, "warning")).toEqual([
+      { type: "warning", code: "budget_threshold", message: "The shared budget 'charged' has spent 80% of its limit (850 of 1,000 tokens, by every run that spends from it)." },
+    ]);
   }, 60_000);
 
   it("warns once when the scope's total passes 80 %, in the run whose call crossed it, and slows the calls after it down", async () => {
@@ -109,6 +137,21 @@ describe.skipIf(database.skip !== undefined)(`a shared budget's events on worker
     expect(done.result?.error?.message).not.toContain("--");
     expect(eventsOf(third.id, "backpressure").map((event) => (event as Extract<AgentEvent, { type: "backpressure" }>).delayMs)).toEqual([1_500]);
     expect(eventsOf(third.id, "warning").filter((event) => (event as { code?: string }).code === "budget_threshold")).toEqual([]);
+    // It ends as one process's refused call does: a budget_exceeded warning and stop reason, no error event.
+    expect(done.result?.stopReason).toBe("budget_exceeded");
+    expect(eventsOf(third.id, "warning")).toEqual([{ type: "warning", code: "budget_exceeded", message: done.result?.error?.message }]);
+    expect(eventsOf(third.id, "error")).toEqual([]);
+    expect(eventsOf(third.id, "run_end")).toMatchObject([{ stopReason: "budget_exceeded", error: { code: "budget_exceeded" } }]);
+  }, 60_000);
+
+  it("does not fail a run whose onRunEvent callback throws: each throw is reported through onLog", async () => {
+    await startWorker();
+    await client.defineBudget("callback", 10_000, callTokens);
+    const submitted = await client.submit({ task: "two notes", budgetScope: "callback", agent: { kind: "notes", input: { steps: 2 } } });
+    throwingFor.add(submitted.id);
+    expect(await client.wait(submitted.id, 30_000)).toMatchObject({ status: "completed" });
+    expect(eventsOf(submitted.id, "run_end")).toHaveLength(1);
+    expect(logs.filter((line) => line.includes(submitted.id) && line.includes("the caller's callback broke")).length).toBeGreaterThan(0);
   }, 60_000);
 
   it("reports each threshold a settlement crosses from the spend before and after it, in one statement", async () => {
@@ -119,7 +162,27 @@ describe.skipIf(database.skip !== undefined)(`a shared budget's events on worker
       expect(await durable.budget.settle("settle", "run-x/model-0", 450)).toEqual({ limitTokens: 1_000, spentBefore: 0, spentAfter: 450 });
       expect(await durable.budget.settle("settle", "run-x/model-1", 400)).toEqual({ limitTokens: 1_000, spentBefore: 450, spentAfter: 850 });
       expect(await durable.budget.settle("gone", "run-x/model-2", 1)).toBeUndefined();
-      expect(await durable.budget.chargeInterrupted("settle", "run-x/model-3")).toBe(0);
+      expect(await durable.budget.chargeInterrupted("settle", "run-x/model-3", 2)).toEqual({ charged: 0 });
+    } finally {
+      await durable.close();
+    }
+  }, 30_000);
+
+  it("keys each attempt's reservation apart: an attempt charges only the earlier attempts', and settles only its own", async () => {
+    const durable = await openDurableDatabase(url, 2);
+    try {
+      await durable.budget.define("attempts", 10_000, 500);
+      // Attempt 1 still running on a worker thought dead, attempt 2 made again, attempt 3 (later) already reserved.
+      expect(await durable.budget.reserve("attempts", reservationKey("run-y", "model-0", 1), 100)).toEqual({ reserved: true });
+      expect(await durable.budget.reserve("attempts", reservationKey("run-y", "model-0", 3), 300)).toEqual({ reserved: true });
+      expect(await durable.budget.chargeInterrupted("attempts", reservationKey("run-y", "model-0"), 2)).toEqual({ charged: 100, spend: { limitTokens: 10_000, spentBefore: 0, spentAfter: 100 } });
+      expect(await durable.budget.reserve("attempts", reservationKey("run-y", "model-0", 2), 200)).toEqual({ reserved: true });
+      expect(await durable.budget.read("attempts")).toMatchObject({ spentTokens: 100, reservedTokens: 500 });
+      // The first attempt ends after all: its settlement takes none of the others' reservations.
+      await durable.budget.settle("attempts", reservationKey("run-y", "model-0", 1), 90);
+      expect(await durable.budget.read("attempts")).toMatchObject({ spentTokens: 190, reservedTokens: 500 });
+      await durable.budget.settle("attempts", reservationKey("run-y", "model-0", 2), 150);
+      expect(await durable.budget.read("attempts")).toMatchObject({ spentTokens: 340, reservedTokens: 300 });
     } finally {
       await durable.close();
     }

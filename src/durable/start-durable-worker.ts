@@ -26,7 +26,12 @@ export interface DurableWorkerOptions {
   clock?: () => Date;
   /** Traces each run (`createAgentTracing`): its spans nest under the run's stored traceparent. */
   tracing?: Pick<AgentTracing, "traceRun">;
-  /** Each event of each run's agent (warnings such as a shared budget's `budget_threshold`); library code never prints. */
+  /**
+   * Each event of each run's agent (warnings such as a shared budget's `budget_threshold`); library
+   * code never prints. The events of a run's replayed part (after a crash) come again, except
+   * `budget_threshold` warnings: one comes only from the attempt whose call crossed the threshold.
+   * A callback that throws is reported through `onLog` and does not fail the run.
+   */
   onRunEvent?: (runId: string, event: AgentEvent) => void;
   /** What the worker and DBOS report (library code never prints; the CLI decides). */
   onLog?: (level: "info" | "warn" | "error", message: string) => void;
@@ -92,6 +97,7 @@ async function launchWorker(options: DurableWorkerOptions): Promise<DurableWorke
         receive: async <Message>(topic: string, timeoutSeconds: number) => (await DBOS.recv<Message>(topic, timeoutSeconds)) ?? undefined,
         ...(options.tracing ? { tracing: options.tracing } : {}),
         ...(options.onRunEvent ? { onRunEvent: options.onRunEvent } : {}),
+        onLog: log,
         watchCancellation: cancellations.watch,
       }, workflowOptions),
     { name: DURABLE_WORKFLOW },
@@ -99,21 +105,25 @@ async function launchWorker(options: DurableWorkerOptions): Promise<DurableWorke
   void workflow;
   await DBOS.launch();
   await DBOS.registerQueue(DURABLE_QUEUE, { workerConcurrency: concurrency, minPollingIntervalMs: options.pollMs ?? 200, onConflict: "always_update" });
-  const worker = { executorId, host: hostname(), pid: process.pid, concurrency };
+  const worker = { executorId, host: hostname(), pid: process.pid, concurrency, appVersion: DURABLE_APP_VERSION };
   await database.tables.heartbeat(worker);
   const heartbeat = setInterval(() => void database.tables.heartbeat(worker).catch((error: unknown) => log("warn", `heartbeat failed: ${text(error)}`)), options.heartbeatMs ?? 2_000);
   const staleAfterMs = options.staleAfterMs ?? 15_000;
   const watchdog = setInterval(() => {
     void (async () => {
-      // Reservations of shared budgets held by runs no longer running (a crash between a run's end
-      // and its release, a pause) would hold the budget forever.
-      const released = await database.budget.releaseEnded();
-      if (released > 0) log("info", `released ${released} reserved token(s) of ended runs`);
-      const dead = (await database.tables.claimStaleExecutors(staleAfterMs)).filter((id) => id !== executorId);
+      // Reservations of shared budgets held by runs no longer running (a worker killed during a call
+      // of a run that then ended, a pause) would hold the budget forever: they are dead attempts', and
+      // are charged (the provider may have billed them).
+      const charged = await database.budget.chargeEnded();
+      if (charged > 0) log("info", `charged ${charged} reserved token(s) of ended runs' interrupted calls`);
+      // Only dead workers of this worker's version: DBOS re-enqueues only workflows of its own version.
+      const dead = (await database.tables.claimStaleExecutors(staleAfterMs, DURABLE_APP_VERSION)).filter((id) => id !== executorId);
       if (dead.length === 0) return;
       const recovered = await recoverPendingWorkflows(dead);
-      for (const id of dead) await database.tables.forgetWorker(id);
+      const kept: string[] = [];
+      for (const id of dead) if (!(await database.tables.forgetWorker(id))) kept.push(id);
       log("info", `recovered ${recovered.length} run(s) of stopped worker(s) ${dead.join(", ")}`);
+      if (kept.length > 0) log("info", `kept stopped worker(s) ${kept.join(", ")}: runs of another application version are pending on them, for a worker of that version`);
     })().catch((error: unknown) => log("warn", `watchdog failed: ${text(error)}`));
   }, Math.max(500, Math.floor(staleAfterMs / 3)));
   return {

@@ -155,6 +155,15 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
     if (outcome.error.code === "aborted" || signal.aborted) {
       return { kind: "aborted", partial: outcome.partial.content };
     }
+    // A budget the provider keeps (a durable run's shared scope, which must reserve in the same
+    // statement that checks the limit) refuses as a call gate's budget does: a warning, and the run
+    // ends with stop reason `budget_exceeded`, not as a failed call.
+    // (A run error code, not a provider one: the durable provider carries it through its error event.)
+    if ((outcome.error.code as string) === "budget_exceeded") {
+      const error = { code: "budget_exceeded" as const, message: outcome.error.message };
+      yield { type: "warning", ...error };
+      return { kind: "refused", stop: { stopReason: "budget_exceeded", error } };
+    }
     if (outcome.error.code === "context_overflow" && policy.prepareContext && !overflow) {
       overflow = true;
       yield { type: "warning", code: "context_overflow", message: `${outcome.error.message} Compacting and retrying once.` };

@@ -3,6 +3,7 @@ import { createScriptedProvider } from "../../providers/scripted/index.js";
 import { assembleDurableParts, type DurableAgentBuilder } from "../../durable/durable-agent-builder.js";
 import type { Provider } from "../../providers/provider.js";
 import type { ModelRequest, Tool } from "../../types/index.js";
+import { reservationOf } from "../../durable/create-durable-provider.js";
 
 /** The counted side effects of the durable bench: one row per tool call that ran. */
 export const benchSideEffectsTable = "ctxkit_bench_side_effects";
@@ -25,7 +26,10 @@ const maxOutputTokens = 256;
  * tool results in it), so a run executed again after a crash asks for the same things. With `billed`,
  * each model call attempt records its tokens before it answers, as a hosted model bills a request
  * it received even when the caller dies before the reply: the ground truth a shared budget's
- * overrun is measured against (the budget's own ledger only knows what it was told).
+ * overrun is measured against (the budget's own ledger only knows what it was told). Without
+ * `useFactor` a reply never uses more than its call reserved (its prompt, a quarter of the body's
+ * characters, plus 40 output tokens, against the prompt's estimate plus 256): billed ≤ reserved by
+ * construction, so those phases show the bookkeeping holding, not the bound approached.
  */
 export function createBenchDurableAgent(pool: pg.Pool): DurableAgentBuilder {
   return async (input, assembly) => {
@@ -49,7 +53,13 @@ export function createBenchDurableAgent(pool: pg.Pool): DurableAgentBuilder {
     // One chunk per reply: the scripted provider waits `delayMs` before each chunk, so each call takes `modelLatencyMs` once.
     // The usage each reply reports is known before the call (a quarter of the body's characters, as
     // the scripted provider counts, plus a fixed output), so an attempt can be billed when it starts.
-    const usageOf = (request: ModelRequest) => ({ inputTokens: Math.ceil(scripted.serialize(request).body.length / 4), outputTokens: outputTokensPerCall });
+    // With `useFactor` (the overuse phase), a reply uses that many times what its call reserved: a
+    // prompt estimate too low, so the shared budget's overrun is measured against its bound, not zero.
+    const useFactor = Number(input.useFactor ?? 1);
+    const usageOf = (request: ModelRequest) =>
+      useFactor > 1
+        ? { inputTokens: Math.ceil(useFactor * reservationOf(scripted, request, benchMaxCallTokens)) - outputTokensPerCall, outputTokens: outputTokensPerCall }
+        : { inputTokens: Math.ceil(scripted.serialize(request).body.length / 4), outputTokens: outputTokensPerCall };
     const scripted = createScriptedProvider({
       chunkSize: 1_000,
       turns: (request) => {

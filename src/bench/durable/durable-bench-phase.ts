@@ -55,7 +55,7 @@ function startWorker(url: string, settings: DurableBenchSettings): WorkerProcess
  * answer interrupted side-effecting calls by checking whether the effect happened, and wait until
  * every run settled (or `deadlineMs` passed).
  */
-export async function runDurableBenchPhase(url: string, admin: pg.Pool, settings: DurableBenchSettings, phase: { workers: number; runs: number; killEveryMs: number; deadlineMs: number; budget?: { limitTokens: number }; onProgress?: (done: number) => void }): Promise<PhaseOutcome> {
+export async function runDurableBenchPhase(url: string, admin: pg.Pool, settings: DurableBenchSettings, phase: { workers: number; runs: number; killEveryMs: number; deadlineMs: number; budget?: { limitTokens: number; useFactor?: number }; onProgress?: (done: number) => void }): Promise<PhaseOutcome> {
   const client = await openDurableClient(url);
   await admin.query(`CREATE TABLE IF NOT EXISTS ${benchSideEffectsTable} (run_key text NOT NULL, step integer NOT NULL)`);
   await admin.query(`CREATE TABLE IF NOT EXISTS ${benchModelUsageTable} (run_key text NOT NULL, tokens integer NOT NULL)`);
@@ -67,7 +67,7 @@ export async function runDurableBenchPhase(url: string, admin: pg.Pool, settings
   const started = Date.now();
   const submitted = new Map<string, number>();
   for (let index = 0; index < phase.runs; index += 1) {
-    const run = await client.submit({ task: `bench task ${index}`, budgetScope: "bench", agent: { kind: "bench", input: { steps: settings.steps, modelLatencyMs: settings.modelLatencyMs, toolLatencyMs: settings.toolLatencyMs, runKey: `run-${index}`, ...(phase.budget ? { billed: true } : {}) } } });
+    const run = await client.submit({ task: `bench task ${index}`, budgetScope: "bench", agent: { kind: "bench", input: { steps: settings.steps, modelLatencyMs: settings.modelLatencyMs, toolLatencyMs: settings.toolLatencyMs, runKey: `run-${index}`, ...(phase.budget ? { billed: true, useFactor: phase.budget.useFactor ?? 1 } : {}) } } });
     submitted.set(run.id, Date.now());
   }
   const finished = new Map<string, number>();

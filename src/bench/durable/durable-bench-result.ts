@@ -13,7 +13,8 @@ export interface DurableBenchResult {
   /**
    * The most tokens the model billed past a shared budget's limit, over the budget phases (whose
    * runs need about twice the limit), and the documented bound: the calls that can be in flight
-   * (workers × concurrency) × the most one call may use.
+   * (workers × concurrency: the bench's agent has no sub-agents and no compaction calls) × the most
+   * one call may use.
    */
   budgetOverrunTokens: number;
   budgetOverrunBoundTokens: number;
@@ -35,6 +36,11 @@ export interface DurableBenchResult {
 export interface DurableBudgetPhase {
   /** 0: no worker killed. */
   killEveryMs: number;
+  /**
+   * What each model call used against what it reserved: 1 (≤ its reservation, by construction: the
+   * bookkeeping holding) or 1.5 (the overuse phase: the overrun against its bound).
+   */
+  useFactor: number;
   kills: number;
   runs: number;
   completed: number;

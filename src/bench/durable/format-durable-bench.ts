@@ -21,6 +21,7 @@ export function formatDurableBench(result: DurableBenchResult): string {
   const count = (value: number) => value.toLocaleString("en-US");
   const budgetRows = result.budgetPhases.map((phase) => [
     phase.killEveryMs > 0 ? `every ${phase.killEveryMs / 1000} s (${phase.kills})` : "none",
+    phase.useFactor > 1 ? `${phase.useFactor}× reserved` : "≤ reserved",
     `${phase.completed} / ${phase.refused} of ${phase.runs}`,
     count(phase.limitTokens),
     count(phase.spentTokens),
@@ -33,8 +34,10 @@ export function formatDurableBench(result: DurableBenchResult): string {
     `model latency ${settings.modelLatencyMs} ms, a worker killed every ${settings.killEveryMs / 1000} s (stale after ${settings.staleAfterMs / 1000} s)\n\n` +
     `${formatTextTable(["", "value"], rows)}\n\nshared budget: ${settings.budgetRuns} runs needing about twice the limit, on ${settings.workers} workers; ` +
     `billed = every model call attempt as it starts; overrun = billed past the limit, bound ${count(result.budgetOverrunBoundTokens)} ` +
-    `(${settings.workers} × ${settings.concurrency} calls in flight × ${count(benchMaxCallTokens)} tokens a call at most)\n\n` +
-    `${formatTextTable(["kills", "completed / refused", "limit", "ledger spent", "billed", "overrun"], budgetRows)}\n\nscaling without kills (${settings.scalingRuns} runs each):\n\n` +
+    `(${settings.workers} × ${settings.concurrency} calls in flight — this agent has no sub-agents or compaction calls, which would add calls in flight — ` +
+    `× ${count(benchMaxCallTokens)} tokens a call at most). A "≤ reserved" model never uses more than its call reserved (by construction), ` +
+    `so its overrun is 0 and shows the bookkeeping holding, not the bound approached; the "× reserved" model uses more, so its overrun is measured.\n\n` +
+    `${formatTextTable(["kills", "model use", "completed / refused", "limit", "ledger spent", "billed", "overrun"], budgetRows)}\n\nscaling without kills (${settings.scalingRuns} runs each):\n\n` +
     `${formatTextTable(["workers", "runs/min", "speedup"], scaling)}\n`
   );
 }

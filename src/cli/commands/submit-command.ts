@@ -27,8 +27,9 @@ Options:
   --budget-scope <name>
                    spend from a budget shared by every run with this scope, across all workers;
                    with it, --budget-tokens is that shared budget's limit (set or changed now),
-                   not each run's. Without it, --budget-tokens, --budget-cost and --budget-mode
-                   limit the run's own session, exactly as for 'ctxkit run'
+                   not each run's (hard: --budget-cost and --budget-mode are refused with it).
+                   Without it, --budget-tokens, --budget-cost and --budget-mode limit the run's
+                   own session, exactly as for 'ctxkit run'
   --database-url   the PostgreSQL database (default: CTXKIT_DATABASE_URL)
 
 Not taken: --continue, --session, --repair (a durable run starts a new session in the database)
@@ -48,6 +49,10 @@ export async function submitCommand(args: string[], io: CliIo): Promise<number> 
   const task = positionals.join(" ").trim();
   if (task === "") throw new CtxkitError("usage_invalid", 'give the task to run: ctxkit submit "<task>".');
   refuseLocalOnlyFlags(flags);
+  // A shared scope refuses a call it cannot cover (hard); a mode given for it would be dropped.
+  if (typeof extra["budget-scope"] === "string" && flags["budget-mode"] !== undefined) {
+    throw new CtxkitError("usage_invalid", "--budget-scope shares a hard token budget (a call it cannot cover is refused); --budget-mode applies to one run's own budget only. Drop --budget-mode, or drop --budget-scope.");
+  }
   const url = requireDatabaseUrl(flags, io, "submit");
   const timeoutSeconds = typeof extra.timeout === "string" ? Number(extra.timeout) : undefined;
   if (timeoutSeconds !== undefined && !(timeoutSeconds > 0)) throw new CtxkitError("option_invalid", `--timeout must be a positive number of seconds, got '${String(extra.timeout)}'.`);

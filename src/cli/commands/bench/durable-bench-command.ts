@@ -13,11 +13,15 @@ tool call) submitted to the queue while a random worker is killed with SIGKILL o
 replaced. Counted: runs completed and lost, runs resumed after a kill, model calls repeated,
 side effects repeated (must be 0), time for a dead worker's runs to be taken over (p95), run time
 (p50, p95) and throughput; the throughput at 1, 2 and 4 workers without kills (\`scaling\`, speedup
-relative to 1 worker); then runs that need about twice a shared budget's limit (--budget-scope),
-without kills and with them: runs refused, what the budget's ledger counted, what the scripted model
-billed (every call attempt, as it starts) and the overrun past the limit against its bound (workers
-× concurrency calls in flight × the most one call may use). Each phase uses a new database on
-the server of --database-url / CTXKIT_DATABASE_URL; without one, a throw-away PostgreSQL is started.
+relative to 1 worker); then runs that need about twice a shared budget's limit (one scope), without
+kills, with them (not with --kill-every 0), and with a model that uses 1.5× what each call reserves:
+runs refused, what the budget's ledger counted, what the scripted model billed (every call attempt,
+as it starts) and the overrun past the limit against its bound (workers × concurrency calls in
+flight — the bench's agent has no sub-agents or compaction calls — × the most one call may use).
+Outside the overuse phase the scripted model never uses more than its call reserved, so the overrun
+there is 0 by construction: it shows the bookkeeping holding, not the bound approached. Each phase
+uses a new database on the server of --database-url / CTXKIT_DATABASE_URL; without one, a
+throw-away PostgreSQL is started.
 
 Options:
   --workers <n>       worker processes in the phase with kills (default 4)
