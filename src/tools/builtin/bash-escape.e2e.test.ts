@@ -74,9 +74,12 @@ onLinux("bash: processes that clear their environment do not outlive the call", 
   it("leaves no marker file behind in the temporary folder", async () => {
     const { readdir } = await import("node:fs/promises");
     const { tmpdir } = await import("node:os");
+    const markers = async () => (await readdir(tmpdir())).filter((name) => /^ctxkit-bash-marker-[0-9a-f]{24}$/.test(name));
+    // Markers already there are not this call's: a process killed (SIGKILL, by another test) between spawn and its shell's start leaves its own.
+    const before = new Set(await markers());
     await runTool(createBashTool({ workspace: temp.workspace }), { command: "ls /proc/self/fd/3 >/dev/null && echo has-fd-3" }).then((result) => expect(result.content).toContain("has-fd-3"));
     // Other calls may run meanwhile (their files live only between spawn and the shell's start).
-    const left = (await readdir(tmpdir())).filter((name) => /^ctxkit-bash-marker-[0-9a-f]{24}$/.test(name));
+    const left = (await markers()).filter((name) => !before.has(name));
     expect(left.length).toBeLessThanOrEqual(1);
   });
 });
