@@ -5,6 +5,7 @@ import type { ResponsesCompaction } from "../providers/openai-responses/compact-
 import type { ModelRequest } from "../types/index.js";
 import { createDurableProvider } from "./create-durable-provider.js";
 import { createDurableCallScopes, createDurableClock, type DurableRunContext } from "./durable-run-context.js";
+import { durableTestContext, recordingStep } from "./test-support/durable-test-context.js";
 
 type Compacting = Provider & { compact(request: ModelRequest, signal?: AbortSignal): Promise<ResponsesCompaction> };
 
@@ -12,26 +13,13 @@ describe("a durable run's provider with a compaction call (/responses/compact)",
   it("makes each pass one step: the run's clock moves to its time, and a replay gets the recorded window without a second pass", async () => {
     const recorded = new Map<string, unknown>();
     const counted: string[] = [];
-    const contextOf = (replay: boolean) => {
-      let steps = 0;
-      return {
-        runId: "run-1",
-        executorId: "worker-1",
-        async step<Result>(name: string, work: () => Promise<Result>): Promise<Result> {
-          const key = `${steps++}:${name}`;
-          if (replay && recorded.has(key)) return structuredClone(recorded.get(key)) as Result;
-          const result = await work();
-          recorded.set(key, structuredClone(result));
-          return result;
-        },
-        receive: async () => undefined,
-        inStep: () => false,
+    const contextOf = (replay: boolean) =>
+      durableTestContext({
+        step: recordingStep(recorded, replay),
         now: () => 5_000,
         clock: createDurableClock(1_000),
         tables: { countModelCall: async (_runId: string, key: string) => void counted.push(key) },
-        scopes: createDurableCallScopes(),
-      } as unknown as DurableRunContext;
-    };
+      });
     let passes = 0;
     const inner: Compacting = {
       ...createScriptedProvider({ turns: [{ text: "ok" }] }),
@@ -62,24 +50,12 @@ describe("a durable run's provider with a compaction call (/responses/compact)",
 
   it("hands a call's threshold crossings to the run's policy only when the call was made, not when a replay returns it", async () => {
     const recorded = new Map<string, unknown>();
-    const contextOf = (replay: boolean) => {
-      let steps = 0;
-      return {
-        runId: "run-1",
-        executorId: "worker-1",
-        async step<Result>(name: string, work: () => Promise<Result>): Promise<Result> {
-          const key = `${steps++}:${name}`;
-          if (replay && recorded.has(key)) return structuredClone(recorded.get(key)) as Result;
-          const result = await work();
-          recorded.set(key, structuredClone(result));
-          return result;
-        },
-        receive: async () => undefined,
-        inStep: () => false,
+    const contextOf = (replay: boolean) =>
+      durableTestContext({
+        step: recordingStep(recorded, replay),
         now: () => 5_000,
         clock: createDurableClock(1_000),
         tables: { countModelCall: async () => 1 },
-        scopes: createDurableCallScopes(),
         budget: {
           scope: "team",
           thresholds: [0.8],
@@ -89,8 +65,7 @@ describe("a durable run's provider with a compaction call (/responses/compact)",
             settle: async (_scope: string, _key: string, used: number) => ({ limitTokens: 1_000, spentBefore: 750, spentAfter: 750 + used }),
           },
         },
-      } as unknown as DurableRunContext;
-    };
+      });
     const inner = createScriptedProvider({ turns: [{ text: "ok", usage: { inputTokens: 90, outputTokens: 10 } }] });
     const request: ModelRequest = { system: { blocks: [] }, tools: [], messages: [], cacheBreakpoints: [], settings: {} } as unknown as ModelRequest;
     const drain = async (provider: Provider) => {
@@ -107,16 +82,11 @@ describe("a durable run's provider with a compaction call (/responses/compact)",
   });
 
   it("reports the crossings of a crashed attempt's charge even when the call is then refused: its refusal says it used nothing", async () => {
-    const context = {
+    const context = durableTestContext({
       runId: "run-2",
-      executorId: "worker-1",
-      step: async <Result>(_name: string, work: () => Promise<Result>) => work(),
-      receive: async () => undefined,
-      inStep: () => false,
       now: () => 5_000,
       clock: createDurableClock(1_000),
       tables: { countModelCall: async () => 2 },
-      scopes: createDurableCallScopes(),
       budget: {
         scope: "team",
         thresholds: [0.8],
@@ -126,7 +96,7 @@ describe("a durable run's provider with a compaction call (/responses/compact)",
           reserve: async () => ({ reserved: false, waitHelps: false }),
         },
       },
-    } as unknown as DurableRunContext;
+    });
     const request: ModelRequest = { system: { blocks: [] }, tools: [], messages: [], cacheBreakpoints: [], settings: {} } as unknown as ModelRequest;
     const events = [];
     for await (const event of createDurableProvider(createScriptedProvider({ turns: [{ text: "never" }] }), context, { maxCallTokens: 100 }).stream(request)) events.push(event);

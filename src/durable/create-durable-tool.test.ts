@@ -7,21 +7,12 @@ import { createScriptedProvider } from "../providers/scripted/index.js";
 import { ConfigError } from "../types/index.js";
 import { createDurableProvider } from "./create-durable-provider.js";
 import { createDurableTool } from "./create-durable-tool.js";
-import { createDurableCallScopes, createDurableClock, type DurableRunContext } from "./durable-run-context.js";
+import { durableTestContext, recordingStep } from "./test-support/durable-test-context.js";
 
 describe("a durable tool call's step", () => {
   it("is named with the call's id (bounded), so parallel calls replayed in another order cannot swap their results", async () => {
     const names: string[] = [];
-    const context = {
-      runId: "run-1",
-      executorId: "worker-1",
-      step: async <Result>(name: string, work: () => Promise<Result>) => (names.push(name), work()),
-      receive: async () => undefined,
-      inStep: () => false,
-      now: () => 0,
-      clock: createDurableClock(0),
-      scopes: createDurableCallScopes(),
-    } as unknown as DurableRunContext;
+    const context = durableTestContext({ step: async <Result>(name: string, work: () => Promise<Result>) => (names.push(name), work()) });
     const read: Tool<{ path: string }> = { name: "read", description: "Reads.", parameters: { type: "object", properties: {} }, risk: "read", execute: async (args) => `read ${args.path}` };
     const wrapped = createDurableTool(read, context, { next: (() => { let n = 0; return () => n++; })() });
     const call = (toolCallId: string, path: string) => wrapped.execute({ path }, { toolCallId } as ToolContext);
@@ -31,22 +22,7 @@ describe("a durable tool call's step", () => {
 
   it("records a call the loop's tool timeout stopped as that timeout, not as what the call returned later, and replays it so", async () => {
     const recorded = new Map<string, unknown>();
-    const contextReplaying = (replay: boolean) =>
-      ({
-        runId: "run-1",
-        executorId: "worker-1",
-        step: async <Result>(name: string, work: () => Promise<Result>) => {
-          if (replay) return recorded.get(name) as Result;
-          const result = await work();
-          recorded.set(name, result);
-          return result;
-        },
-        receive: async () => undefined,
-        inStep: () => false,
-        now: () => 0,
-        clock: createDurableClock(0),
-        scopes: createDurableCallScopes(),
-      }) as unknown as DurableRunContext;
+    const contextReplaying = (replay: boolean) => durableTestContext({ step: recordingStep(recorded, replay, { keyBy: "name" }) });
     let finished = 0;
     // A tool that ignores its signal and succeeds after the loop gave up on it.
     const slow: Tool<Record<string, never>> = {
@@ -73,21 +49,7 @@ describe("a durable tool call's step", () => {
   it("gives the model the same timeout in a run the loop timed out and in its replay after a crash", async () => {
     const recorded = new Map<string, unknown>();
     const runOnce = async (replay: boolean) => {
-      const context = {
-        runId: "run-1",
-        executorId: "worker-1",
-        step: async <Result>(name: string, work: () => Promise<Result>) => {
-          if (replay && recorded.has(name)) return recorded.get(name) as Result;
-          const result = await work();
-          recorded.set(name, result);
-          return result;
-        },
-        receive: async () => undefined,
-        inStep: () => false,
-        now: () => 0,
-        clock: createDurableClock(0),
-        scopes: createDurableCallScopes(),
-      } as unknown as DurableRunContext;
+      const context = durableTestContext({ step: recordingStep(recorded, replay, { keyBy: "name" }) });
       const slow: Tool<Record<string, never>> = {
         name: "slow",
         description: "Slow.",
@@ -112,16 +74,7 @@ describe("a durable tool call's step", () => {
 
   it("is refused inside another call's step (a sub-agent given a wrapped tool), before any step or row", async () => {
     const names: string[] = [];
-    const context = {
-      runId: "run-1",
-      executorId: "worker-1",
-      step: async <Result>(name: string, work: () => Promise<Result>) => (names.push(name), work()),
-      receive: async () => undefined,
-      inStep: () => true,
-      now: () => 0,
-      clock: createDurableClock(0),
-      scopes: createDurableCallScopes(),
-    } as unknown as DurableRunContext;
+    const context = durableTestContext({ step: async <Result>(name: string, work: () => Promise<Result>) => (names.push(name), work()), inStep: () => true });
     let ran = 0;
     const write: Tool<Record<string, never>> = { name: "write", description: "Writes.", parameters: { type: "object", properties: {} }, risk: "write", execute: async () => (ran++, "written") };
     const wrapped = createDurableTool(write, context, { next: () => 0 });
@@ -133,17 +86,7 @@ describe("a durable tool call's step", () => {
 
   it("keys the model calls of a sub-agent it runs under the call with the model's id cut to 64 characters", async () => {
     const modelKeys: string[] = [];
-    const context = {
-      runId: "run-1",
-      executorId: "worker-1",
-      step: async <Result>(_name: string, work: () => Promise<Result>) => work(),
-      receive: async () => undefined,
-      inStep: () => false,
-      now: () => 0,
-      clock: createDurableClock(0),
-      tables: { countModelCall: async (_runId: string, key: string) => void modelKeys.push(key) },
-      scopes: createDurableCallScopes(),
-    } as unknown as DurableRunContext;
+    const context = durableTestContext({ tables: { countModelCall: async (_runId: string, key: string) => void modelKeys.push(key) } });
     const provider = createDurableProvider(createScriptedProvider({ turns: [{ text: "sub-agent's answer" }] }), context, { maxCallTokens: 10_000 });
     // A `task`-like tool: its model call stands for the sub-agent's.
     const task: Tool<Record<string, never>> = {

@@ -8,7 +8,8 @@ import type { Tool } from "../types/index.js";
 import { createDurableProvider } from "./create-durable-provider.js";
 import { createDurableTool } from "./create-durable-tool.js";
 import { assembleDurableParts } from "./durable-agent-builder.js";
-import { createDurableCallScopes, createDurableClock, type DurableRunContext } from "./durable-run-context.js";
+import { createDurableClock } from "./durable-run-context.js";
+import { durableTestContext, recordingStep } from "./test-support/durable-test-context.js";
 
 const startMs = Date.parse("2026-12-02T08:00:00.000Z");
 
@@ -20,26 +21,12 @@ const startMs = Date.parse("2026-12-02T08:00:00.000Z");
  */
 function createAttempt(recorded: Map<string, unknown>, replay: boolean) {
   let workerMs = startMs;
-  let steps = 0;
-  const context = {
-    runId: "run-1",
-    executorId: "worker-1",
-    async step<Result>(name: string, work: () => Promise<Result>): Promise<Result> {
-      const key = `${steps++}:${name}`;
-      if (replay && recorded.has(key)) return structuredClone(recorded.get(key)) as Result;
-      const result = await work();
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      recorded.set(key, structuredClone(result));
-      return result;
-    },
-    receive: async () => undefined,
-    inStep: () => false,
+  return durableTestContext({
+    step: recordingStep(recorded, replay, { checkpointDelayMs: 5 }),
     now: () => (workerMs += 1_000),
     clock: createDurableClock(startMs),
     tables: { countModelCall: async () => undefined },
-    scopes: createDurableCallScopes(),
-  } as unknown as DurableRunContext;
-  return context;
+  });
 }
 
 /** The run's session file after one attempt, written as a worker writes it (its id fixed by the run). */

@@ -6,12 +6,13 @@ import { createAgentTracing } from "../tracing/agent-tracing.js";
 import { createPostgresSessionStore } from "../session/create-postgres-session-store.js";
 import { createFreshDatabase } from "../session/postgres/test-support/fresh-database.js";
 import { testDatabase } from "../session/postgres/test-support/test-database.js";
-import type { ModelRequest, Tool } from "../types/index.js";
+import type { ModelRequest } from "../types/index.js";
 import { openDurableClient, type DurableClient } from "./durable-client.js";
 import { assembleDurableParts, type DurableAgentBuilder } from "./durable-agent-builder.js";
 import { loadDbos } from "./load-dbos.js";
 import { openDurableDatabase } from "./durable-database.js";
 import { startDurableWorker, type DurableWorker } from "./start-durable-worker.js";
+import { recordSideEffectTool } from "./test-support/record-side-effect-tool.js";
 
 const database = await testDatabase();
 const spans = (() => {
@@ -27,16 +28,7 @@ function scriptedBuilder(url: string): DurableAgentBuilder {
     const steps = Number(input.steps ?? 1);
     const delayMs = Number(input.delayMs ?? 0);
     const pool = new pg.Pool({ connectionString: url, max: 2, allowExitOnIdle: true });
-    const record: Tool<{ step: number }> = {
-      name: "record",
-      description: "Records that a step was done.",
-      parameters: { type: "object", properties: { step: { type: "integer" } }, required: ["step"] },
-      risk: "write",
-      async execute(args) {
-        await pool.query("INSERT INTO test_side_effects (run_key, step) VALUES ($1, $2)", [String(input.runKey), args.step]);
-        return `step ${args.step} recorded`;
-      },
-    };
+    const record = recordSideEffectTool(pool, String(input.runKey));
     const turnOf = (request: ModelRequest) => request.messages.filter((message) => message.role === "tool").length;
     const provider = createScriptedProvider({
       turns: (request) => {

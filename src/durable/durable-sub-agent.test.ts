@@ -6,10 +6,11 @@ import { createScriptedProvider } from "../providers/scripted/index.js";
 import { createPostgresSessionStore } from "../session/create-postgres-session-store.js";
 import { createFreshDatabase } from "../session/postgres/test-support/fresh-database.js";
 import { testDatabase } from "../session/postgres/test-support/test-database.js";
-import type { ModelRequest, Tool } from "../types/index.js";
+import type { ModelRequest } from "../types/index.js";
 import { assembleDurableParts, type DurableAgentBuilder } from "./durable-agent-builder.js";
 import { openDurableClient, type DurableClient } from "./durable-client.js";
 import { startDurableWorker, type DurableWorker } from "./start-durable-worker.js";
+import { recordSideEffectTool } from "./test-support/record-side-effect-tool.js";
 
 const database = await testDatabase();
 
@@ -20,16 +21,7 @@ const database = await testDatabase();
 function parentWithSubAgent(url: string, hang: { once: boolean; reached: () => void }): DurableAgentBuilder {
   return async (input, assembly) => {
     const pool = new pg.Pool({ connectionString: url, max: 2, allowExitOnIdle: true });
-    const record: Tool<{ step: number }> = {
-      name: "record",
-      description: "Records that a step was done.",
-      parameters: { type: "object", properties: { step: { type: "integer" } }, required: ["step"] },
-      risk: "write",
-      async execute(args) {
-        await pool.query("INSERT INTO test_side_effects (run_key, step) VALUES ($1, $2)", [String(input.runKey), args.step]);
-        return `step ${args.step} recorded`;
-      },
-    };
+    const record = recordSideEffectTool(pool, String(input.runKey));
     const done = (request: ModelRequest) => request.messages.filter((message) => message.role === "tool").length;
     const scripted = createScriptedProvider({
       turns: (request) => {
