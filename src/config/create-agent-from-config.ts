@@ -230,7 +230,7 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
     // Through the wrapped provider, as every model call: a durable worker's wrapper makes the pass a
     // step (replayed, not made again, after a crash). Its usage is billed with the next call.
     const responsesCompact = provider.compactsOnRequest !== true && hasCompactCall(provider) ? createResponsesCompactPolicy({ provider, onOverflow: false }) : undefined;
-    const compression = createCompressionFromConfig(config);
+    const compression = createCompressionFromConfig(config, provider);
     // The notes file of a new session is named after its id, known once the session has started.
     const notes = createNotesFromConfig(config.notes, config, () => sessionId ?? "unsaved");
     if (config.budget) checkBudgetPricing(config.budget, provider.model);
