@@ -5,6 +5,7 @@ import type { DurableAgentSpec, DurableRunRecord } from "./durable-run-record.js
 import { DURABLE_APP_VERSION, DURABLE_QUEUE, DURABLE_WORKFLOW, openDurableDatabase } from "./durable-database.js";
 import { loadDbos } from "./load-dbos.js";
 import { isTraceparent } from "./traceparent.js";
+import { withIdleTransactionTimeout } from "./with-idle-transaction-timeout.js";
 import type { DurableWorkflowOptions } from "./run-durable-workflow.js";
 
 export interface SubmitRunOptions {
@@ -49,7 +50,7 @@ export async function openDurableClient(connectionString: string): Promise<Durab
   // started. Silently: stdout is the command's (`submit --json` prints only the run).
   const found = await database.pool.query<{ found: string | null }>("SELECT to_regclass('dbos.workflow_status') AS found");
   if (!found.rows[0]?.found) await migrateSystemDatabase(connectionString);
-  const dbos = await DBOSClient.create({ systemDatabaseUrl: connectionString, systemDatabasePoolSize: 4, logger: { info: () => undefined, debug: () => undefined, warn: () => undefined, error: () => undefined } });
+  const dbos = await DBOSClient.create({ systemDatabaseUrl: withIdleTransactionTimeout(connectionString), systemDatabasePoolSize: 4, logger: { info: () => undefined, debug: () => undefined, warn: () => undefined, error: () => undefined } });
   const { tables } = database;
   return {
     async submit(options) {

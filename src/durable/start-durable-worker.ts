@@ -6,6 +6,7 @@ import { DURABLE_APP_VERSION, DURABLE_APPLICATION, DURABLE_QUEUE, DURABLE_WORKFL
 import { loadDbos } from "./load-dbos.js";
 import { ConfigError } from "../types/index.js";
 import { runDurableWorkflow, type DurableWorkflowOptions } from "./run-durable-workflow.js";
+import { withIdleTransactionTimeout } from "./with-idle-transaction-timeout.js";
 import type { AgentTracing } from "../tracing/agent-tracing.js";
 import type { AgentEvent } from "../types/index.js";
 
@@ -76,7 +77,7 @@ async function launchWorker(options: DurableWorkerOptions): Promise<DurableWorke
   const text = (entry: unknown) => (entry instanceof Error ? entry.message : typeof entry === "string" ? entry : JSON.stringify(entry));
   DBOS.setConfig({
     name: DURABLE_APPLICATION,
-    systemDatabaseUrl: options.connectionString,
+    systemDatabaseUrl: withIdleTransactionTimeout(options.connectionString),
     systemDatabasePoolSize: concurrency + 4,
     executorID: executorId,
     applicationVersion: DURABLE_APP_VERSION,
