@@ -18,6 +18,8 @@ export interface PhaseOutcome {
   billedTokens: number;
   /** Runs refused by the shared budget (failed with `budget_exceeded`). */
   refused: number;
+  /** Runs neither completed nor refused, by status (and error code when failed): every run is accounted for. */
+  otherOutcomes: Record<string, number>;
   runMs: number[];
   recoverySeconds: number[];
   elapsedMs: number;
@@ -128,13 +130,28 @@ export async function runDurableBenchPhase(url: string, admin: pg.Pool, settings
     spentTokens: budget?.spentTokens ?? 0,
     limitTokens,
     billedTokens,
-    refused: runsNow.filter((row) => row.status === "failed" && row.result?.error?.code === "budget_exceeded").length,
+    refused: runsNow.filter(isRefused).length,
+    otherOutcomes: countOtherOutcomes(runsNow),
     runMs: [...finished].map(([id, at]) => at - submitted.get(id)!),
     recoverySeconds: recoveries.map((recovery) => ((recovery.doneAt ?? Date.now()) - recovery.killedAt) / 1000),
     elapsedMs,
     confirmations,
     kills,
   };
+}
+
+type RunRow = { status: string; result: { error?: { code: string } } | null };
+
+const isRefused = (row: RunRow) => row.status === "failed" && row.result?.error?.code === "budget_exceeded";
+
+function countOtherOutcomes(rows: RunRow[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const row of rows) {
+    if (row.status === "completed" || isRefused(row)) continue;
+    const outcome = row.status === "failed" ? `failed (${row.result?.error?.code ?? "no error code"})` : row.status;
+    counts[outcome] = (counts[outcome] ?? 0) + 1;
+  }
+  return counts;
 }
 
 async function stopWorker(child: ChildProcess): Promise<void> {

@@ -46,6 +46,8 @@ export interface DurableBudgetPhase {
   completed: number;
   /** Runs refused a call by the budget (failed with `budget_exceeded`). */
   refused: number;
+  /** The other runs, by status (and error code when failed), so that every run is accounted for: `{}` when none. */
+  otherOutcomes: Record<string, number>;
   limitTokens: number;
   /** What the scope's ledger counted (a killed attempt's reservation counted in full). */
   spentTokens: number;

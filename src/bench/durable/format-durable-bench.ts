@@ -22,7 +22,7 @@ export function formatDurableBench(result: DurableBenchResult): string {
   const budgetRows = result.budgetPhases.map((phase) => [
     phase.killEveryMs > 0 ? `every ${phase.killEveryMs / 1000} s (${phase.kills})` : "none",
     phase.useFactor > 1 ? `${phase.useFactor}× reserved` : "≤ reserved",
-    `${phase.completed} / ${phase.refused} of ${phase.runs}`,
+    `${phase.completed} / ${phase.refused} of ${phase.runs}${formatOtherOutcomes(phase.otherOutcomes)}`,
     count(phase.limitTokens),
     count(phase.spentTokens),
     count(phase.billedTokens),
@@ -40,4 +40,10 @@ export function formatDurableBench(result: DurableBenchResult): string {
     `${formatTextTable(["kills", "model use", "completed / refused", "limit", "ledger spent", "billed", "overrun"], budgetRows)}\n\nscaling without kills (${settings.scalingRuns} runs each):\n\n` +
     `${formatTextTable(["workers", "runs/min", "speedup"], scaling)}\n`
   );
+}
+
+/** " (+1 running, +2 failed (provider_error))", or "" when every run completed or was refused. */
+function formatOtherOutcomes(outcomes: Record<string, number>): string {
+  const parts = Object.entries(outcomes).map(([outcome, count]) => `+${count} ${outcome}`);
+  return parts.length === 0 ? "" : ` (${parts.join(", ")})`;
 }

@@ -71,6 +71,7 @@ export async function runDurableBench(options: DurableBenchOptions): Promise<Dur
       runs: outcome.runs,
       completed: outcome.completed,
       refused: outcome.refused,
+      otherOutcomes: outcome.otherOutcomes,
       limitTokens,
       spentTokens: outcome.spentTokens,
       billedTokens: outcome.billedTokens,
