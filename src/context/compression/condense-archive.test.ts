@@ -58,6 +58,16 @@ describe("condensing an archive before anything is summarised", () => {
     expect(kept.filter((line) => line !== shownOnlyHere)).toEqual(condenseArchive(archive, 0.4, 5, now)!.content.toString().split("\n"));
   });
 
+  it("keeps the lines that name something before number-only lines, each in order", () => {
+    const named = (index: number) => `  ${2100 + index}\t        self.handle_${index} = compute_${index}()`;
+    const bare = (index: number) => `  ${2200 + index}\t        else:`;
+    const lines = [`- m1: bash {"command":"nl -ba widgets.py"} → ok`, bare(0), named(0), bare(1), named(1), bare(2), named(2)];
+    const archive = createArchiveMessage({ start: 1, end: 3, sources: [{ label: "m1", kind: "assistant", text: "m1", messageId: "m1" }] }, lines.join("\n"), 1, now) as Extract<Message, { role: "user" }>;
+    // Room for the three named lines (43 characters each of 192), not for a bare one on top.
+    const after = condenseArchive(archive, 0.7, 5, now)!.content.toString().split("\n");
+    expect(after.slice(1)).toEqual([lines[0], named(0), named(1), named(2)]);
+  });
+
   it("returns nothing when nothing would go", () => {
     const archive = archiveOfThreeTurns();
     expect(condenseArchive(archive, 1, 5, now)).toBeUndefined();

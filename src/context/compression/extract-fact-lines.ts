@@ -14,18 +14,34 @@ export interface FactLineOptions {
   knownLines?: ReadonlySet<string>;
   /** Told of each line left out because it is in `knownLines` (an archive records them: see `omittedAsShown`). */
   onKnownLine?: (line: string) => void;
+  /**
+   * Identifiers the reader already sees with their line (an earlier turn of the same archive kept
+   * it): a line new only for these is kept, but last, when room is left (see `extractFactLines`).
+   */
+  isShown?: (identifier: string) => boolean;
+  /**
+   * Told of each identifier a kept line shows with its context: every new identifier of a whole
+   * line; of a long line's window, those it covers with a third of a window on each side (an
+   * identifier cut off at a window's edge is not shown with its line).
+   */
+  onShownIdentifier?: (identifier: string) => void;
 }
 
 /**
  * The lines of a tool result worth keeping verbatim when the rest is cleared: every error line,
  * and for each identifier (path, name, number…) the first line it appears on — the fact a later
  * step needs, not just the name ("12: def compute_total(items):" rather than "compute_total").
- * Trimmed, in their original order; error lines first when the budget runs out.
+ * Trimmed, in their original order. When the budget runs out, error lines go first, then lines
+ * with a new name, path or URL, then lines whose only new identifiers are numbers (a numbered
+ * listing's `2155\t        else:`: every line of a numbered file view has a new number, so in
+ * order the first lines of the view took the budget from the names further down), then lines new
+ * only for identifiers shown elsewhere with their line (`isShown`). With room for every line,
+ * nothing changes.
  */
 export function extractFactLines(text: string, options: FactLineOptions): string[] {
   const maxLineChars = options.maxLineChars ?? 300;
   const seen = new Set<string>();
-  const picked: Array<{ order: number; line: string; error: boolean }> = [];
+  const picked: Array<{ order: number; line: string; rank: number; identifiers: string[] }> = [];
   for (const [order, raw] of text.split("\n").entries()) {
     const line = raw.trim();
     if (line === "") continue;
@@ -40,34 +56,60 @@ export function extractFactLines(text: string, options: FactLineOptions): string
     if (!error && fresh.length === 0) continue;
     // A long line (JSON on one line, minified code) keeps a window around each of its new
     // identifiers that no earlier window of it covers: one window would keep the first fact only.
-    for (const [piece, window] of windowsAround(line, fresh, maxLineChars).entries()) picked.push({ order: order + piece / (fresh.length + 1), line: window, error });
+    const unshown = fresh.filter((identifier) => !(options.isShown?.(identifier) ?? false));
+    const rank = error ? 0 : unshown.length === 0 ? 3 : unshown.every(isNumberIdentifier) ? 2 : 1;
+    for (const [piece, window] of windowsAround(line, fresh, maxLineChars).entries()) picked.push({ order: order + piece / (fresh.length + 1), line: window.text, rank, identifiers: window.identifiers });
   }
   const kept = new Set<number>();
   let size = 0;
-  for (const wanted of [true, false]) {
+  for (const wanted of [0, 1, 2, 3]) {
     for (const entry of picked) {
-      if (entry.error !== wanted || size + entry.line.length + 1 > options.maxChars) continue;
+      if (entry.rank !== wanted || size + entry.line.length + 1 > options.maxChars) continue;
       kept.add(entry.order);
       size += entry.line.length + 1;
     }
   }
-  return picked.filter((entry) => kept.has(entry.order)).map((entry) => entry.line);
+  const facts = picked.filter((entry) => kept.has(entry.order));
+  for (const entry of facts) for (const identifier of entry.identifiers) options.onShownIdentifier?.(identifier);
+  return facts.map((entry) => entry.line);
 }
 
-function windowsAround(line: string, identifiers: readonly string[], maxChars: number): string[] {
-  if (line.length <= maxChars || identifiers.length === 0) return [clipAround(line, identifiers[0], maxChars)];
-  const windows: Array<{ from: number; text: string }> = [];
+/**
+ * A line whose only identifiers are numbers (`2155\t        else:` of a numbered listing, a size
+ * in a directory listing) and that reports no error: the weakest kind of fact line. Fact lines
+ * and condensing keep these last, after the lines that name something.
+ */
+export function isNumberOnlyLine(line: string): boolean {
+  const identifiers = extractIdentifiers(line);
+  return !isErrorLine(line) && identifiers.length > 0 && identifiers.every(isNumberIdentifier);
+}
+
+// A number, with a unit or not (1074, 1,024, 3.5 GB, 42%): the "number" patterns of extract-identifiers.ts.
+const NUMBER = /^\d[\d,]*(?:\.\d+)?\s?(?:[A-Za-zµ]+|%)?$/;
+
+function isNumberIdentifier(identifier: string): boolean {
+  return NUMBER.test(identifier);
+}
+
+/** The pieces of a line kept for `identifiers`, each with the identifiers it shows with their context. */
+function windowsAround(line: string, identifiers: readonly string[], maxChars: number): Array<{ text: string; identifiers: string[] }> {
+  if (line.length <= maxChars || identifiers.length === 0) return [{ text: clipAround(line, identifiers[0], maxChars), identifiers: line.length <= maxChars ? [...identifiers] : [] }];
+  const windows: Array<{ from: number; text: string; identifiers: string[] }> = [];
   for (const identifier of identifiers) {
     // Covered means with a third of a window of context on each side (or the line's end): a fact
     // cut off at a window's edge has lost what it was about.
     const at = line.indexOf(identifier);
     const from = Math.max(0, at - Math.floor(maxChars / 3));
     const to = Math.min(line.length, at + identifier.length + Math.floor(maxChars / 3));
-    if (windows.some((window) => from >= window.from && to <= window.from + window.text.length)) continue;
+    const covering = windows.find((window) => from >= window.from && to <= window.from + window.text.length);
+    if (covering) {
+      covering.identifiers.push(identifier);
+      continue;
+    }
     const text = clipAround(line, identifier, maxChars);
-    windows.push({ from: line.indexOf(text), text });
+    windows.push({ from: line.indexOf(text), text, identifiers: [identifier] });
   }
-  return windows.sort((a, b) => a.from - b.from).map((window) => window.text);
+  return windows.sort((a, b) => a.from - b.from);
 }
 
 function clipAround(line: string, identifier: string | undefined, maxChars: number): string {

@@ -29,10 +29,16 @@ export function archiveTurnLines(input: SummaryInput): { lines: string; omitted:
   // archive kept is not repeated: re-reads of the same file region are common and cost twice.
   const knownLines = new Set(linesOf(input.known ?? ""));
   const omitted = new Set<string>();
+  // An identifier an earlier turn of this archive kept a fact line for is shown with its line (the
+  // first one it appeared on): a later turn short of room spends it on its own new facts first, and
+  // on a second line for that identifier only if room is left.
+  const shownIdentifiers = new Set<string>();
   const lines = input.sources
     .map((source, index) => {
-      const line = turnLine(source, Math.max(160, shares[index]!), knownLines, (known) => omitted.add(known));
+      const shownHere: string[] = [];
+      const line = turnLine(source, Math.max(160, shares[index]!), knownLines, (known) => omitted.add(known), { shown: shownIdentifiers, onShown: (identifier) => shownHere.push(identifier) });
       for (const kept of linesOf(line)) knownLines.add(kept);
+      for (const identifier of shownHere) shownIdentifiers.add(identifier);
       return line;
     })
     .join("\n");
@@ -68,7 +74,18 @@ function linesOf(text: string): string[] {
   return text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
 }
 
-export function turnLine(source: SummarySource, maxChars: number, knownLines?: ReadonlySet<string>, onKnownLine?: (line: string) => void): string {
+/**
+ * A turn as its gist line and its results' fact lines. `identifiers.shown`: identifiers whose line
+ * the reader already sees (an earlier turn of the same archive): a line kept only for them comes
+ * last; `identifiers.onShown` is told of those this turn's kept lines show (see `onShownIdentifier`).
+ */
+export function turnLine(
+  source: SummarySource,
+  maxChars: number,
+  knownLines?: ReadonlySet<string>,
+  onKnownLine?: (line: string) => void,
+  identifiers?: { shown: ReadonlySet<string>; onShown: (identifier: string) => void },
+): string {
   const [gist = "", ...rest] = source.text.split("\n");
   const line = `- ${source.label}: ${clip(gist, Math.min(200, maxChars / 2))}`;
   // What the tools returned is kept as fact lines, verbatim and indented: every error line, and the
@@ -79,6 +96,7 @@ export function turnLine(source: SummarySource, maxChars: number, knownLines?: R
   const facts = extractFactLines((saidFirst ? rest.slice(1) : rest).join("\n"), {
     maxChars: Math.max(0, maxChars - line.length),
     isKnown: (identifier) => line.includes(identifier),
+    ...(identifiers ? { isShown: (identifier: string) => identifiers.shown.has(identifier), onShownIdentifier: identifiers.onShown } : {}),
     ...(knownLines ? { knownLines } : {}),
     ...(onKnownLine ? { onKnownLine } : {}),
   });
