@@ -52,6 +52,8 @@ export type ProviderErrorCode =
   | "context_overflow"
   /** The embedded engine (node-llama-cpp) is not installed or could not load the model; the message says how to fix it. */
   | "engine_unavailable"
+  /** An embedding model (tool search's `embeddings`) failed, timed out or answered with vectors that cannot be used. */
+  | "embedding_failed"
   | "aborted";
 
 /** Session files, the blob store and stored requests. */

@@ -4,12 +4,11 @@ import { createStablePrefix } from "../../context/stable-prefix.js";
 import { toolCallsOf, type Message, type Tool, type ToolCallPart, type ToolDefinition, type ToolMessage, type UserMessage } from "../../types/index.js";
 import { createCallToolProxy, unwrapProxyCall } from "./create-call-tool-proxy.js";
 import { createToolSearchTool, maxToolSearchLimit, type ToolSearchArgs } from "./create-tool-search-tool.js";
-import { createToolCatalog, type ToolCatalog } from "./tool-catalog.js";
-import type { ToolSearchIndexOptions } from "./tool-search-index.js";
+import { createToolCatalog, type ToolCatalog, type ToolCatalogOptions } from "./tool-catalog.js";
 import type { LateToolSet } from "./late-tool-set.js";
 import { callToolName, createDiscoveryMessage, createToolSearchCheckpoint, discoveredToolNames, toolSearchPolicyName, toolSearchToolName } from "./tool-discovery.js";
 
-export interface ToolSearchPolicyOptions extends ToolSearchIndexOptions {
+export interface ToolSearchPolicyOptions extends ToolCatalogOptions {
   /** Matches per search when the model does not say (default 5). */
   limit?: number;
   /**
@@ -49,8 +48,9 @@ export interface ToolSearchPolicy extends ContextPolicy {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
 export function createToolSearchPolicy(deferred: readonly Tool<any>[], options: ToolSearchPolicyOptions = {}): ToolSearchPolicy {
   const late = options.lateTools;
-  // A search that cannot read its related words goes on without them; the caller hears of it as a
-  // `warning` event after the next model call, instead of the run failing on its first search.
+  // A search that cannot read its related words, or whose embedding model fails, goes on without
+  // them; the caller hears of it as a `warning` event after the next model call, instead of the run
+  // failing on its first search.
   const warnings: PolicyWarning[] = [];
   const catalog = createToolCatalog(
     deferred,
@@ -110,9 +110,9 @@ export function createToolSearchPolicy(deferred: readonly Tool<any>[], options: 
     discovered: (messages) => [...discoveredToolNames(messages)].sort(),
     routeToolCall: (call, info) => route(call, info.messages),
     afterCall: () => (warnings.length === 0 ? undefined : warnings.splice(0)),
-    prepareContext(state) {
+    async prepareContext(state) {
       if (native) return undefined;
-      const messages = pendingDiscoveries(state.messages, catalog, limit, found, state.now);
+      const messages = await pendingDiscoveries(state.messages, catalog, limit, found, state.now, state.signal);
       return messages.length === 0 ? undefined : [{ type: "append", messages }];
     },
     checkpoint(messages, now, id) {
@@ -142,7 +142,7 @@ function notDiscovered(name: string): ToolCallRoute {
  * one message per call that found something new. Read from the call and result messages, so a
  * restart between the result and the next call decides the same (it searches again).
  */
-function pendingDiscoveries(messages: readonly Message[], catalog: ToolCatalog, limit: number, found: Map<string, string[]>, now: Date): UserMessage[] {
+async function pendingDiscoveries(messages: readonly Message[], catalog: ToolCatalog, limit: number, found: Map<string, string[]>, now: Date, signal?: AbortSignal): Promise<UserMessage[]> {
   const turnStart = messages.findLastIndex((message) => message.role === "assistant");
   if (turnStart === -1) return [];
   const calls = toolCallsOf(messages[turnStart] as Extract<Message, { role: "assistant" }>).filter((call) => call.name === toolSearchToolName);
@@ -154,7 +154,9 @@ function pendingDiscoveries(messages: readonly Message[], catalog: ToolCatalog, 
     const result = after.find((message): message is ToolMessage => message.role === "tool" && message.toolCallId === call.id);
     if (!result || result.isError) continue;
     const args = call.arguments as Partial<ToolSearchArgs> | undefined;
-    const names = found.get(call.id) ?? (typeof args?.query === "string" ? catalog.search(args.query, typeof args.limit === "number" ? Math.min(args.limit, maxToolSearchLimit) : limit).map((hit) => hit.name) : []);
+    // After a restart the search runs again (the same for the same query and catalog; with an
+    // embedding model, the same unless the model fails this time and words alone decide).
+    const names = found.get(call.id) ?? (typeof args?.query === "string" ? (await catalog.find(args.query, typeof args.limit === "number" ? Math.min(args.limit, maxToolSearchLimit) : limit, signal)).map((hit) => hit.name) : []);
     found.delete(call.id);
     const fresh = names.filter((name) => !known.has(name) && catalog.has(name));
     if (fresh.length === 0) continue;

@@ -35,7 +35,7 @@ export function createToolSearchTool(catalog: ToolCatalog, defaultLimit: number,
     source: "trusted",
     risk: "read",
     async execute(args, context) {
-      const hits = catalog.search(args.query, args.limit ?? defaultLimit);
+      const hits = await catalog.find(args.query, args.limit ?? defaultLimit, context.signal);
       if (hits.length === 0) return `No tool matches "${args.query}". Try other words (the action, the object it acts on).`;
       const known = discoveredToolNames(context.messages ?? []);
       found.set(context.toolCallId, hits.map((hit) => hit.name));

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAgent } from "../../loop/create-agent.js";
+import { createTestClock, createTestIds } from "../../loop/test-support.js";
+import { createOpenAIEmbedder } from "../../providers/openai-compatible/create-openai-embedder.js";
+import { createScriptedProvider } from "../../providers/scripted/index.js";
+import type { AgentEvent, ToolDefinition } from "../../types/index.js";
+import { defineTool } from "../tool.js";
+import { resolveDeferredTools } from "./resolve-deferred-tools.js";
+import { createSemanticToolSearch, fuseRankings } from "./semantic-tool-search.js";
+import { createToolSearchIndex } from "./tool-search-index.js";
+import { startEmbeddingsTestServer, type EmbeddingsTestServer } from "./test-support/embeddings-test-server.js";
+
+const tool = (name: string, description: string): ToolDefinition => ({ name, description, parameters: { type: "object", properties: { number: { type: "integer" } } } });
+const tools = [
+  tool("get_pull_request", "Get the details of a pull request: title, state, author, branches."),
+  tool("merge_pull_request", "Merge a pull request into its base branch."),
+  tool("list_pull_request_reviews", "List the reviews left on a pull request."),
+  tool("create_issue", "Open a new issue in a repository."),
+  tool("list_commits", "List the commits of a branch."),
+];
+// Shares only "pull request" with the reviews tool; "signed off" means review only to a model.
+const query = "who signed off on the pull request";
+
+let server: EmbeddingsTestServer;
+beforeAll(async () => {
+  server = await startEmbeddingsTestServer();
+});
+afterAll(() => server.close());
+
+const embedder = (options: { encodingFormat?: "float" | "base64" } = {}) => createOpenAIEmbedder({ baseURL: server.baseURL, model: "test-embed", ...options });
+
+describe("semantic tool search over a /v1/embeddings server", () => {
+  it("fuses the model's ranking with the words': the tool whose meaning matches rises, and leads where words find nothing", async () => {
+    server.mode = "ok";
+    const lexical = createToolSearchIndex(tools);
+    // Words alone: the reviews tool is third (merge_pull_request's text is shortest).
+    expect(lexical.search(query, 3).map((hit) => hit.name)).toEqual(["merge_pull_request", "get_pull_request", "list_pull_request_reviews"]);
+    for (const encodingFormat of ["float", "base64"] as const) {
+      const semantic = createSemanticToolSearch(tools, lexical, { embedder: embedder({ encodingFormat }) });
+      // The model ranks it first: 1/61 + 1/63 ties merge_pull_request's 1/61 + 1/63 (ties keep the words' order), ahead of get_pull_request's 2/62.
+      expect((await semantic.search(query, 3)).map((hit) => hit.name)).toEqual(["merge_pull_request", "list_pull_request_reviews", "get_pull_request"]);
+      // No word of "who approved it" is in the catalog: the model's ranking alone.
+      expect(lexical.search("who approved it", 3)).toEqual([]);
+      expect((await semantic.search("who approved it", 1)).map((hit) => hit.name)).toEqual(["list_pull_request_reviews"]);
+    }
+    expect(server.requests.at(-1)).toMatchObject({ model: "test-embed", input: ["who approved it"], encoding_format: "base64" });
+    const weighted = createSemanticToolSearch(tools, lexical, { embedder: embedder(), semanticWeight: 2 });
+    expect((await weighted.search(query, 1))[0]?.name).toBe("list_pull_request_reviews");
+  });
+
+  it("embeds each tool text once per embedder, and only the query on later searches", async () => {
+    server.mode = "ok";
+    const shared = embedder();
+    const before = server.requests.length;
+    const first = createSemanticToolSearch(tools, createToolSearchIndex(tools), { embedder: shared });
+    await first.search(query, 5);
+    await first.search("merge it", 5);
+    // A rebuilt catalog with one new tool embeds that tool only.
+    const grown = [...tools, tool("list_review_comments", "List the comments of a review.")];
+    await createSemanticToolSearch(grown, createToolSearchIndex(grown), { embedder: shared }).search(query, 5);
+    const inputs = server.requests.slice(before).map((request) => request.input.length);
+    expect(inputs).toEqual([tools.length, 1, 1, 1, 1]);
+  });
+
+  it("falls back to the words' ranking with a warning when the server answers garbage, fails or goes silent", async () => {
+    const lexical = createToolSearchIndex(tools);
+    const expected = lexical.search(query, 5);
+    for (const mode of ["garbage", "http-500", "uneven", "silent"] as const) {
+      server.mode = mode;
+      const warnings: string[] = [];
+      const semantic = createSemanticToolSearch(tools, lexical, { embedder: embedder(), timeoutMs: 200 }, (warning) => warnings.push(`${warning.code}: ${warning.message}`));
+      expect(await semantic.search(query, 5)).toEqual(expected);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/^embeddings_unavailable: Tool search fell back to words only/);
+    }
+    expect(server.requests.length).toBeGreaterThan(0);
+    server.mode = "ok";
+  });
+
+  it("stops asking after three failures in a row", async () => {
+    server.mode = "http-500";
+    const warnings: string[] = [];
+    const semantic = createSemanticToolSearch(tools, createToolSearchIndex(tools), { embedder: embedder() }, (warning) => warnings.push(warning.message));
+    const before = server.requests.length;
+    for (let search = 0; search < 5; search += 1) await semantic.search(query, 5);
+    expect(server.requests.length - before).toBe(3);
+    expect(warnings.at(-1)).toContain("off for this catalog");
+    server.mode = "ok";
+  });
+
+  it("runs in an agent: tool_search returns the fused ranking and the run warns instead of failing when the server breaks", async () => {
+    server.mode = "ok";
+    const deferred = tools.map((definition) => defineTool<{ number?: number }>({ ...definition, deferred: true, async execute() { return "ok"; } }));
+    const run = async (id: string) => {
+      const provider = createScriptedProvider({ turns: [{ toolCalls: [{ id: "s1", name: "tool_search", arguments: { query, limit: 2 } }] }, "Found it."] });
+      const agent = createAgent({
+        provider,
+        system: "s",
+        ...resolveDeferredTools({ tools: deferred, context: [], toolSearch: { embeddings: { embedder: embedder(), timeoutMs: 300, semanticWeight: 2 } }, nativeToolSearch: false }),
+        runtime: { clock: createTestClock(), createId: createTestIds(id) },
+      });
+      const events: AgentEvent[] = [];
+      for await (const event of agent.run("Who approved it?")) events.push(event);
+      const discovery = agent.messages.find((message) => message.meta.derived?.kind === "tool_discovery");
+      return { events, names: discovery?.meta.derived?.kind === "tool_discovery" ? discovery.meta.derived.names : [] };
+    };
+    const fused = await run("ok");
+    expect(fused.names[0]).toBe("list_pull_request_reviews");
+    expect(fused.events.filter((event) => event.type === "warning" || event.type === "error")).toEqual([]);
+    server.mode = "silent";
+    const fallback = await run("silent");
+    server.mode = "ok";
+    expect(fallback.events.filter((event) => event.type === "error")).toEqual([]);
+    expect(fallback.names).toEqual(createToolSearchIndex(tools).search(query, 2).map((hit) => hit.name));
+    expect(fallback.events.filter((event) => event.type === "warning")).toMatchObject([{ code: "embeddings_unavailable" }]);
+  });
+});
+
+describe("fuseRankings", () => {
+  it("adds 1 / (k + rank) from each ranking; a tool high in both beats one first in only one", () => {
+    const fused = fuseRankings(["a", "b", "c", "d", "e"], ["e", "b"], { fusionK: 60, semanticWeight: 1, candidates: 50 });
+    expect(fused.map((hit) => hit.name)).toEqual(["b", "e", "a", "c", "d"]);
+    expect(fused[0]!.score).toBeCloseTo(2 / 62);
+  });
+});

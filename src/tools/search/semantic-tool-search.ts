@@ -1,0 +1,152 @@
+import { createHash } from "node:crypto";
+import type { ToolDefinition } from "../../types/index.js";
+import { CtxkitError } from "../../types/errors.js";
+import { checkEmbeddings, normalised, type ToolSearchEmbedder } from "./tool-search-embedder.js";
+import { parameterNames, type ToolSearchHit, type ToolSearchIndex } from "./tool-search-index.js";
+
+/**
+ * Semantic tool search (opt-in): an embedding model's ranking fused with the lexical one, for
+ * queries that share meaning but no words with their tool ("who approved the PR" → a reviews tool).
+ */
+export interface ToolSearchEmbeddingOptions {
+  embedder: ToolSearchEmbedder;
+  /** Longest wait for one embedding call, in milliseconds (default 10 000; tools are embedded in batches). */
+  timeoutMs?: number;
+  /** Reciprocal-rank fusion constant k: a tool at rank r of a ranking adds weight / (k + r) (default 60, as in Cormack et al. 2009). */
+  fusionK?: number;
+  /** Weight of the embedding ranking in the fusion; the lexical ranking's is 1 (default 1). */
+  semanticWeight?: number;
+  /** How many tools of each ranking take part in the fusion (default 50). */
+  candidates?: number;
+  /** Most tool texts per embedding call (default 64). */
+  batchSize?: number;
+}
+
+export interface EmbeddingWarning {
+  code: "embeddings_unavailable";
+  message: string;
+}
+
+export interface SemanticToolSearch {
+  /** The fused ranking, best first; the lexical one (and a warning) when the embedder fails. */
+  search(query: string, limit: number, signal?: AbortSignal): Promise<ToolSearchHit[]>;
+}
+
+export const defaultToolSearchEmbeddingOptions = { timeoutMs: 10_000, fusionK: 60, semanticWeight: 1, candidates: 50, batchSize: 64 } as const;
+
+/** Longest text embedded per tool or query (an embedding model reads ~512 tokens; a generated schema can carry pages). */
+const maxEmbeddedChars = 2_000;
+/** Failures in a row after which the index stops asking the embedder (each costs up to a timeout). */
+const maxFailuresInARow = 3;
+/** Most tool vectors kept per embedder (catalogs change with MCP servers' tool lists). */
+const maxCachedVectors = 20_000;
+
+/** Tool vectors per embedder, by a hash of the embedded text: a rebuilt catalog embeds only new or changed tools. */
+const vectorCache = new WeakMap<ToolSearchEmbedder, Map<string, Float32Array>>();
+
+/** The text a tool is embedded as: its name in words, its description, its parameters' names. */
+export function toolEmbeddingText(tool: ToolDefinition): string {
+  const name = tool.name.replace(/^mcp__.+?__/, "").replace(/[_.-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2");
+  const parameters = [...new Set(parameterNames(tool.parameters))].join(", ");
+  return `${name}: ${tool.description}${parameters === "" ? "" : `\nParameters: ${parameters}`}`.slice(0, maxEmbeddedChars);
+}
+
+/**
+ * Fuses the lexical index's ranking with an embedding model's: tool texts are embedded on the
+ * first search (once per text and embedder, cached), the query on every search; both rankings'
+ * first `candidates` tools are combined by reciprocal-rank fusion, which needs no calibration of
+ * BM25 scores against cosines (none could be tuned here: no embedding model was at hand). Every
+ * call is bounded by `timeoutMs` and its answer checked; on failure the search returns the
+ * lexical ranking and tells `onWarning`, and after three failures in a row it stops asking.
+ */
+export function createSemanticToolSearch(
+  tools: readonly ToolDefinition[],
+  lexical: ToolSearchIndex,
+  options: ToolSearchEmbeddingOptions,
+  onWarning?: (warning: EmbeddingWarning) => void,
+): SemanticToolSearch {
+  const settings = { ...defaultToolSearchEmbeddingOptions, ...options };
+  const { embedder } = options;
+  const cache = vectorCache.get(embedder) ?? new Map<string, Float32Array>();
+  vectorCache.set(embedder, cache);
+  const texts = tools.map(toolEmbeddingText);
+  const keys = texts.map((text) => createHash("sha256").update(text).digest("base64url"));
+  let toolVectors: Promise<Float32Array[]> | undefined;
+  let failures = 0;
+
+  const embedBounded = async (batch: readonly string[], signal: AbortSignal | undefined, dimensions?: number) => {
+    const timeout = AbortSignal.timeout(settings.timeoutMs);
+    const bounded = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
+    const vectors = await Promise.race([
+      embedder.embed(batch, bounded),
+      // An embedder that ignores its signal still cannot hold the search longer than the limit.
+      new Promise<never>((_, reject) => bounded.addEventListener("abort", () => reject(timeout.aborted ? new CtxkitError("embedding_failed", `The embedding model did not answer within ${settings.timeoutMs} ms.`) : bounded.reason), { once: true })),
+    ]);
+    return checkEmbeddings(vectors, batch.length, dimensions).map(normalised);
+  };
+  const embedTools = async (signal: AbortSignal | undefined): Promise<Float32Array[]> => {
+    const missing = keys.flatMap((key, index) => (cache.has(key) ? [] : [index]));
+    let dimensions = keys.length === 0 ? undefined : cache.get(keys.find((key) => cache.has(key)) ?? "")?.length;
+    for (let start = 0; start < missing.length; start += settings.batchSize) {
+      const batch = missing.slice(start, start + settings.batchSize);
+      const vectors = await embedBounded(batch.map((index) => texts[index]!), signal, dimensions);
+      dimensions = vectors[0]!.length;
+      if (cache.size + vectors.length > maxCachedVectors) cache.clear();
+      batch.forEach((index, at) => cache.set(keys[index]!, vectors[at]!));
+    }
+    const all = keys.map((key) => cache.get(key)!);
+    // A cache cleared mid-way (or an embedder whose model changed size under one id) is embedded again next time.
+    if (all.some((vector) => vector === undefined || vector.length !== all[0]!.length)) throw new CtxkitError("embedding_failed", "The embedding model's vectors changed length between calls.");
+    return all;
+  };
+
+  return {
+    async search(query, limit, signal) {
+      const lexicalHits = lexical.search(query, Math.max(limit, settings.candidates));
+      if (failures >= maxFailuresInARow || tools.length === 0 || limit <= 0) return lexicalHits.slice(0, Math.max(0, limit));
+      try {
+        toolVectors ??= embedTools(signal);
+        const vectors = await toolVectors.catch((error: unknown) => {
+          toolVectors = undefined;
+          throw error;
+        });
+        const [queryVector] = await embedBounded([query.slice(0, maxEmbeddedChars)], signal, vectors[0]!.length);
+        failures = 0;
+        return fuseRankings(lexicalHits.map((hit) => hit.name), semanticRanking(tools, vectors, queryVector!, settings.candidates), settings).slice(0, limit);
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        failures += 1;
+        const reason = error instanceof Error ? error.message : String(error);
+        const after = failures >= maxFailuresInARow ? ` Semantic search is off for this catalog after ${maxFailuresInARow} failures in a row.` : "";
+        onWarning?.({ code: "embeddings_unavailable", message: `Tool search fell back to words only: ${reason}${after}` });
+        return lexicalHits.slice(0, limit);
+      }
+    },
+  };
+}
+
+/** The tools by cosine similarity to the query (vectors are unit length), best `count` first. */
+function semanticRanking(tools: readonly ToolDefinition[], vectors: readonly Float32Array[], query: Float32Array, count: number): string[] {
+  const scored = vectors.map((vector, index) => {
+    let dot = 0;
+    for (let at = 0; at < vector.length; at += 1) dot += vector[at]! * query[at]!;
+    return { name: tools[index]!.name, similarity: dot };
+  });
+  scored.sort((left, right) => right.similarity - left.similarity || (left.name < right.name ? -1 : 1));
+  return scored.slice(0, count).map((entry) => entry.name);
+}
+
+/**
+ * Reciprocal-rank fusion of two rankings: a tool at rank r (from 1) adds `weight / (fusionK + r)`
+ * from each ranking it is in (the lexical ranking's weight is 1). Ties keep the lexical order.
+ */
+export function fuseRankings(lexical: readonly string[], semantic: readonly string[], settings: { fusionK: number; semanticWeight: number; candidates: number }): ToolSearchHit[] {
+  const scores = new Map<string, number>();
+  lexical.slice(0, settings.candidates).forEach((name, rank) => scores.set(name, 1 / (settings.fusionK + rank + 1)));
+  semantic.slice(0, settings.candidates).forEach((name, rank) => scores.set(name, (scores.get(name) ?? 0) + settings.semanticWeight / (settings.fusionK + rank + 1)));
+  const order = new Map<string, number>();
+  for (const name of [...lexical, ...semantic]) if (!order.has(name)) order.set(name, order.size);
+  return [...scores]
+    .sort((left, right) => right[1] - left[1] || order.get(left[0])! - order.get(right[0])!)
+    .map(([name, score]) => ({ name, score }));
+}
