@@ -43,7 +43,7 @@ export function createLlamaEmbedder(options: LlamaEmbedderOptions): LlamaEmbedde
   const load = async (): Promise<LoadedEmbedder> => {
     const module = await loadNodeLlamaCpp(options.moduleSpecifier);
     try {
-      const llama = await module.getLlama({ gpu: options.gpuLayers !== undefined && options.gpuLayers > 0 ? "auto" : false, build: "never", logger: () => {} });
+      const llama = await module.getLlama({ gpu: options.gpuLayers !== undefined && options.gpuLayers > 0 ? "auto" : false, build: "never", logLevel: "error", logger: () => {} });
       const model = await llama.loadModel({ modelPath, ...(options.gpuLayers !== undefined ? { gpuLayers: options.gpuLayers } : {}) });
       const context = await model.createEmbeddingContext({ contextSize, threads: options.threads ?? Math.max(1, availableParallelism() - 1) });
       return { llama, model, context };
