@@ -43,7 +43,8 @@ export function createLlamaEmbedder(options: LlamaEmbedderOptions): LlamaEmbedde
   const load = async (): Promise<LoadedEmbedder> => {
     const module = await loadNodeLlamaCpp(options.moduleSpecifier);
     try {
-      const llama = await module.getLlama({ gpu: options.gpuLayers !== undefined && options.gpuLayers > 0 ? "auto" : false, build: "never", logLevel: "error", logger: () => {} });
+      // Errors only: llama.cpp warns on every embedding of a decoder model ("some input tokens were not marked as outputs").
+      const llama = await module.getLlama({ gpu: options.gpuLayers !== undefined && options.gpuLayers > 0 ? "auto" : false, build: "never", logLevel: module.LlamaLogLevel.error, logger: () => {} });
       const model = await llama.loadModel({ modelPath, ...(options.gpuLayers !== undefined ? { gpuLayers: options.gpuLayers } : {}) });
       const context = await model.createEmbeddingContext({ contextSize, threads: options.threads ?? Math.max(1, availableParallelism() - 1) });
       return { llama, model, context };

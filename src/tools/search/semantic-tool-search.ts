@@ -71,17 +71,33 @@ export function createSemanticToolSearch(
   vectorCache.set(embedder, cache);
   const texts = tools.map(toolEmbeddingText);
   const keys = texts.map((text) => createHash("sha256").update(text).digest("base64url"));
-  let toolVectors: Promise<Float32Array[]> | undefined;
+  let toolVectors: Promise<ToolMatrix> | undefined;
   let failures = 0;
 
   const embedBounded = async (batch: readonly string[], signal: AbortSignal | undefined, dimensions?: number) => {
-    const timeout = AbortSignal.timeout(settings.timeoutMs);
-    const bounded = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
-    const vectors = await Promise.race([
-      embedder.embed(batch, bounded),
-      // An embedder that ignores its signal still cannot hold the search longer than the limit.
-      new Promise<never>((_, reject) => bounded.addEventListener("abort", () => reject(timeout.aborted ? new CtxkitError("embedding_failed", `The embedding model did not answer within ${settings.timeoutMs} ms.`) : bounded.reason), { once: true })),
-    ]);
+    // A timer cleared as soon as the call ends (AbortSignal.timeout's would live the whole limit, one per search).
+    const bounded = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      bounded.abort(new CtxkitError("embedding_failed", `The embedding model did not answer within ${settings.timeoutMs} ms.`));
+    }, settings.timeoutMs);
+    const onAbort = () => bounded.abort(signal!.reason);
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    let vectors: Float32Array[];
+    try {
+      vectors = await Promise.race([
+        embedder.embed(batch, bounded.signal),
+        // An embedder that ignores its signal still cannot hold the search longer than the limit.
+        new Promise<never>((_, reject) => bounded.signal.addEventListener("abort", () => reject(bounded.signal.reason), { once: true })),
+      ]);
+    } catch (error) {
+      throw timedOut ? bounded.signal.reason : error;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    }
     return checkEmbeddings(vectors, batch.length, dimensions).map(normalised);
   };
   const embedTools = async (signal: AbortSignal | undefined): Promise<Float32Array[]> => {
@@ -105,12 +121,12 @@ export function createSemanticToolSearch(
       const lexicalHits = lexical.search(query, Math.max(limit, settings.candidates));
       if (failures >= maxFailuresInARow || tools.length === 0 || limit <= 0) return lexicalHits.slice(0, Math.max(0, limit));
       try {
-        toolVectors ??= embedTools(signal);
+        toolVectors ??= embedTools(signal).then(toMatrix);
         const vectors = await toolVectors.catch((error: unknown) => {
           toolVectors = undefined;
           throw error;
         });
-        const [queryVector] = await embedBounded([query.slice(0, maxEmbeddedChars)], signal, vectors[0]!.length);
+        const [queryVector] = await embedBounded([query.slice(0, maxEmbeddedChars)], signal, vectors.dimensions);
         failures = 0;
         return fuseRankings(lexicalHits.map((hit) => hit.name), semanticRanking(tools, vectors, queryVector!, settings.candidates), settings).slice(0, limit);
       } catch (error) {
@@ -125,15 +141,52 @@ export function createSemanticToolSearch(
   };
 }
 
-/** The tools by cosine similarity to the query (vectors are unit length), best `count` first. */
-function semanticRanking(tools: readonly ToolDefinition[], vectors: readonly Float32Array[], query: Float32Array, count: number): string[] {
-  const scored = vectors.map((vector, index) => {
-    let dot = 0;
-    for (let at = 0; at < vector.length; at += 1) dot += vector[at]! * query[at]!;
-    return { name: tools[index]!.name, similarity: dot };
-  });
-  scored.sort((left, right) => right.similarity - left.similarity || (left.name < right.name ? -1 : 1));
-  return scored.slice(0, count).map((entry) => entry.name);
+/** Every tool's unit vector, one after another in one array (one pass over contiguous memory per search). */
+interface ToolMatrix {
+  values: Float32Array;
+  dimensions: number;
+}
+
+function toMatrix(vectors: readonly Float32Array[]): ToolMatrix {
+  const dimensions = vectors[0]!.length;
+  const values = new Float32Array(vectors.length * dimensions);
+  vectors.forEach((vector, tool) => values.set(vector, tool * dimensions));
+  return { values, dimensions };
+}
+
+/**
+ * The tools by cosine similarity to the query (vectors are unit length), best `count` first: one
+ * pass of dot products, the best kept sorted as they come (no sort of the whole catalog).
+ */
+function semanticRanking(tools: readonly ToolDefinition[], matrix: ToolMatrix, query: Float32Array, count: number): string[] {
+  const { values, dimensions } = matrix;
+  const similarities = new Float64Array(tools.length);
+  for (let tool = 0, offset = 0; tool < tools.length; tool += 1, offset += dimensions) {
+    // Four sums at once: independent additions the CPU can overlap (about a third faster at 1 024 dimensions).
+    let sum0 = 0;
+    let sum1 = 0;
+    let sum2 = 0;
+    let sum3 = 0;
+    let at = 0;
+    for (; at + 3 < dimensions; at += 4) {
+      sum0 += values[offset + at]! * query[at]!;
+      sum1 += values[offset + at + 1]! * query[at + 1]!;
+      sum2 += values[offset + at + 2]! * query[at + 2]!;
+      sum3 += values[offset + at + 3]! * query[at + 3]!;
+    }
+    for (; at < dimensions; at += 1) sum0 += values[offset + at]! * query[at]!;
+    similarities[tool] = sum0 + sum1 + sum2 + sum3;
+  }
+  const best: number[] = [];
+  for (let tool = 0; tool < tools.length; tool += 1) {
+    const similarity = similarities[tool]!;
+    if (best.length === count && similarity <= similarities[best[best.length - 1]!]!) continue;
+    let at = best.length;
+    while (at > 0 && similarities[best[at - 1]!]! < similarity) at -= 1;
+    best.splice(at, 0, tool);
+    if (best.length > count) best.pop();
+  }
+  return best.map((tool) => tools[tool]!.name);
 }
 
 /**

@@ -1,0 +1,34 @@
+import { createLlamaEmbedder } from "../providers/llama/create-llama-embedder.js";
+import { createOpenAIEmbedder } from "../providers/openai-compatible/create-openai-embedder.js";
+import type { ToolSearchEmbedder } from "../tools/search/tool-search-embedder.js";
+import { ConfigError } from "../types/index.js";
+
+/** Where tool search's embedding model is: an OpenAI-compatible server, or a local GGUF file. */
+export interface ToolSearchEmbeddingSettings {
+  /** Base URL of a `/v1/embeddings` server (`/v1` included; `/embeddings` is appended). */
+  url?: string;
+  /** The model the server embeds with. */
+  model?: string;
+  /** The environment variable holding the server's API key (none: no Authorization header). */
+  apiKeyEnv?: string;
+  /** A GGUF embedding model run in-process through node-llama-cpp. */
+  modelPath?: string;
+}
+
+/** The embedder and how to name it in a report; undefined when no setting asks for one. */
+export function createToolSearchEmbedder(settings: ToolSearchEmbeddingSettings, env: NodeJS.ProcessEnv): { embedder: ToolSearchEmbedder; label: string } | undefined {
+  const { url, model, apiKeyEnv, modelPath } = settings;
+  if (url === undefined && model === undefined && modelPath === undefined) return undefined;
+  if (modelPath !== undefined && url !== undefined) {
+    throw new ConfigError("option_invalid", "Give tool search one embedding model: a server (toolSearchEmbeddingsUrl) or a GGUF file (toolSearchEmbeddingModelPath), not both.");
+  }
+  if (modelPath !== undefined) return { embedder: createLlamaEmbedder({ modelPath }), label: `GGUF ${modelPath} through node-llama-cpp` };
+  if (url === undefined || model === undefined) {
+    throw new ConfigError("option_invalid", "Tool search's embedding server needs both its URL (toolSearchEmbeddingsUrl, e.g. http://127.0.0.1:8080/v1) and its model (toolSearchEmbeddingsModel).");
+  }
+  const apiKey = apiKeyEnv === undefined ? undefined : env[apiKeyEnv];
+  if (apiKeyEnv !== undefined && (apiKey === undefined || apiKey === "")) {
+    throw new ConfigError("api_key_missing", `Tool search's embedding server takes its API key from $${apiKeyEnv}, which is not set. Set it, or drop toolSearchEmbeddingsApiKeyEnv for a server that needs no key.`);
+  }
+  return { embedder: createOpenAIEmbedder({ baseURL: url, model, ...(apiKey ? { apiKey } : {}) }), label: `${model} at ${url}` };
+}
