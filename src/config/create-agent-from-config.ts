@@ -1,3 +1,4 @@
+import { createToolSearchEmbedder } from "./create-tool-search-embedder.js";
 import { isInsideFolder } from "./is-inside-folder.js";
 import { join } from "node:path";
 import { protectFilesAround, type RestoredReport } from "../tools/builtin/protected-files.js";
@@ -167,6 +168,8 @@ export interface CreateAgentFromConfigOptions {
   provider?: Provider;
   /** The config's provider's transport (the CLI's --log-requests wraps it). */
   fetch?: typeof globalThis.fetch;
+  /** Where `toolSearchEmbeddingsApiKeyEnv` is looked up (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
   /** The system prompt as it is, instead of the config's `system` with the project instructions. */
   system?: string | SystemPrompt;
   /** The user's config file, guarded around bash calls like the workspace's. */
@@ -215,13 +218,20 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
   const statusBar = createStatusBarFromConfig(config, provider.model, options.onStatusBarDecision, provider.cacheLifetimeMs);
   const skills = await createSkillsFromConfig(config, { resuming, ...(options.home ? { home: options.home } : {}) });
   const builtinTools = createToolsFromConfig(config, options.onProtectedFilesRestored);
+  // Semantic tool search's model (opt-in): made before the servers start, so a wrong setting starts nothing.
+  const embedding = config.toolSearchEmbeddings ? createToolSearchEmbedder(config.toolSearchEmbeddings, options.env ?? process.env) : undefined;
   const connections = await connectMcpServers(config.mcp.servers, { cwd: config.workspace });
   let mcpPolicy: ReturnType<typeof createMcpPolicy> | undefined;
   const mcp = {
     warnings: [...config.mcp.warnings, ...connections.warnings],
     close: async () => {
       mcpPolicy?.dispose();
-      await connections.close();
+      try {
+        await connections.close();
+      } finally {
+        // A local embedding model is freed with the agent (the servers' close is where the agent's resources end).
+        await (embedding?.embedder as { dispose?: () => Promise<void> } | undefined)?.dispose?.();
+      }
     },
   };
   // Everything from here on closes the servers when it fails: their processes must not outlive the agent.
@@ -292,7 +302,7 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
           }
         : {}),
       ...(deferTools ? { deferTools } : {}),
-      ...(lateTools ? { toolSearch: { lateTools } } : {}),
+      ...(lateTools || embedding ? { toolSearch: { ...(lateTools ? { lateTools } : {}), ...(embedding ? { embeddings: { embedder: embedding.embedder } } : {}) } } : {}),
       settings,
       confirmToolCall,
       // A Qwen3 model on a local engine: the guard checks the prompt's real tokens too (template breaks).

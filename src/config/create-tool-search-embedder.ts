@@ -15,20 +15,25 @@ export interface ToolSearchEmbeddingSettings {
   modelPath?: string;
 }
 
+/** What the settings are called where the caller set them (config keys by default; a command's flags). */
+export type ToolSearchEmbeddingSettingNames = Record<keyof ToolSearchEmbeddingSettings, string>;
+
+const configKeyNames: ToolSearchEmbeddingSettingNames = { url: "toolSearchEmbeddingsUrl", model: "toolSearchEmbeddingsModel", apiKeyEnv: "toolSearchEmbeddingsApiKeyEnv", modelPath: "toolSearchEmbeddingModelPath" };
+
 /** The embedder and how to name it in a report; undefined when no setting asks for one. */
-export function createToolSearchEmbedder(settings: ToolSearchEmbeddingSettings, env: NodeJS.ProcessEnv): { embedder: ToolSearchEmbedder; label: string } | undefined {
+export function createToolSearchEmbedder(settings: ToolSearchEmbeddingSettings, env: NodeJS.ProcessEnv, names: ToolSearchEmbeddingSettingNames = configKeyNames): { embedder: ToolSearchEmbedder; label: string } | undefined {
   const { url, model, apiKeyEnv, modelPath } = settings;
   if (url === undefined && model === undefined && modelPath === undefined) return undefined;
   if (modelPath !== undefined && url !== undefined) {
-    throw new ConfigError("option_invalid", "Give tool search one embedding model: a server (toolSearchEmbeddingsUrl) or a GGUF file (toolSearchEmbeddingModelPath), not both.");
+    throw new ConfigError("option_invalid", `Give tool search one embedding model: a server (${names.url}) or a GGUF file (${names.modelPath}), not both.`);
   }
   if (modelPath !== undefined) return { embedder: createLlamaEmbedder({ modelPath }), label: `GGUF ${modelPath} through node-llama-cpp` };
   if (url === undefined || model === undefined) {
-    throw new ConfigError("option_invalid", "Tool search's embedding server needs both its URL (toolSearchEmbeddingsUrl, e.g. http://127.0.0.1:8080/v1) and its model (toolSearchEmbeddingsModel).");
+    throw new ConfigError("option_invalid", `Tool search's embedding server needs both its URL (${names.url}, e.g. http://127.0.0.1:8080/v1) and its model (${names.model}).`);
   }
   const apiKey = apiKeyEnv === undefined ? undefined : env[apiKeyEnv];
   if (apiKeyEnv !== undefined && (apiKey === undefined || apiKey === "")) {
-    throw new ConfigError("api_key_missing", `Tool search's embedding server takes its API key from $${apiKeyEnv}, which is not set. Set it, or drop toolSearchEmbeddingsApiKeyEnv for a server that needs no key.`);
+    throw new ConfigError("api_key_missing", `Tool search's embedding server takes its API key from $${apiKeyEnv}, which is not set. Set it, or drop ${names.apiKeyEnv} for a server that needs no key.`);
   }
   return { embedder: createOpenAIEmbedder({ baseURL: url, model, ...(apiKey ? { apiKey } : {}) }), label: `${model} at ${url}` };
 }

@@ -81,6 +81,7 @@ export async function toolSearchBenchCommand(args: string[], io: CliIo): Promise
       ...(modelPath === undefined ? {} : { modelPath: resolve(io.cwd, modelPath) }),
     },
     io.env,
+    { url: "--embeddings-url", model: "--embeddings-model", apiKeyEnv: "--embeddings-api-key-env", modelPath: "--embedding-model-path" },
   );
   const started = performance.now();
   const report = await runToolSearchBench({
