@@ -20,7 +20,8 @@ misspelt, in three sets (the first, then round two and round three, each written
 any result on it). They are split in two by their right tool: the defaults were tuned on one
 half, the other half measures them. Rows: plain BM25, the old defaults, the shipped defaults, and
 the defaults with each improvement taken away, and the defaults with WordNet's related words
-(opt-in: they gained on the tune half only); then each set
+(opt-in: they gained on the tune half only), and with an embedding model when one is given
+("defaults + embeddings": semantic search fused with the defaults; ctxkit ships none); then each set
 alone. Then 44 queries written by others for the Playwright tools (dpadron10/tool-search-mcp's
 test cases; never tuned on), τ-bench's own text as queries, the warm search speed at 500 tools
 (mean and p99 after untimed passes), the WordNet table's first read, and whether the
