@@ -101,19 +101,20 @@ export function createSemanticToolSearch(
     return checkEmbeddings(vectors, batch.length, dimensions).map(normalised);
   };
   const embedTools = async (signal: AbortSignal | undefined): Promise<Float32Array[]> => {
-    const missing = keys.flatMap((key, index) => (cache.has(key) ? [] : [index]));
-    let dimensions = keys.length === 0 ? undefined : cache.get(keys.find((key) => cache.has(key)) ?? "")?.length;
+    const all = keys.map((key) => cache.get(key));
+    const missing = all.flatMap((vector, index) => (vector === undefined ? [index] : []));
+    let dimensions = all.find((vector) => vector !== undefined)?.length;
     for (let start = 0; start < missing.length; start += settings.batchSize) {
       const batch = missing.slice(start, start + settings.batchSize);
       const vectors = await embedBounded(batch.map((index) => texts[index]!), signal, dimensions);
       dimensions = vectors[0]!.length;
       if (cache.size + vectors.length > maxCachedVectors) cache.clear();
-      batch.forEach((index, at) => cache.set(keys[index]!, vectors[at]!));
+      batch.forEach((index, at) => {
+        all[index] = vectors[at]!;
+        cache.set(keys[index]!, vectors[at]!);
+      });
     }
-    const all = keys.map((key) => cache.get(key)!);
-    // A cache cleared mid-way (or an embedder whose model changed size under one id) is embedded again next time.
-    if (all.some((vector) => vector === undefined || vector.length !== all[0]!.length)) throw new CtxkitError("embedding_failed", "The embedding model's vectors changed length between calls.");
-    return all;
+    return all as Float32Array[];
   };
 
   return {
