@@ -65,7 +65,7 @@ export function createToolSearchPolicy(deferred: readonly Tool<any>[], options: 
   );
   const limit = Math.min(Math.max(1, options.limit ?? 5), maxToolSearchLimit);
   const native = options.native === true;
-  // Matches of tool_search calls of this process, by call id; after a restart they are searched again.
+  // Matches of tool_search calls of this process, by call id (a processor that dropped the result's meta cannot lose them).
   const found = new Map<string, string[]>();
   const deferredDefinitions = createStablePrefix("", deferred).tools;
 
@@ -110,9 +110,9 @@ export function createToolSearchPolicy(deferred: readonly Tool<any>[], options: 
     discovered: (messages) => [...discoveredToolNames(messages)].sort(),
     routeToolCall: (call, info) => route(call, info.messages),
     afterCall: () => (warnings.length === 0 ? undefined : warnings.splice(0)),
-    async prepareContext(state) {
+    prepareContext(state) {
       if (native) return undefined;
-      const messages = await pendingDiscoveries(state.messages, catalog, limit, found, state.now, state.signal);
+      const messages = pendingDiscoveries(state.messages, catalog, limit, found, state.now);
       return messages.length === 0 ? undefined : [{ type: "append", messages }];
     },
     checkpoint(messages, now, id) {
@@ -139,10 +139,12 @@ function notDiscovered(name: string): ToolCallRoute {
 
 /**
  * Discovery messages owed to the latest turn's `tool_search` calls: the matches not yet discovered,
- * one message per call that found something new. Read from the call and result messages, so a
- * restart between the result and the next call decides the same (it searches again).
+ * one message per call that found something new. The matches are the names the result recorded
+ * (`meta.toolSearch`), so a restart, a durable replay or an overflow retry defines exactly the tools
+ * the stored result promised, whatever an embedding model would answer now. A result written before
+ * the names were recorded is searched again by words only (the same for the same query and catalog).
  */
-async function pendingDiscoveries(messages: readonly Message[], catalog: ToolCatalog, limit: number, found: Map<string, string[]>, now: Date, signal?: AbortSignal): Promise<UserMessage[]> {
+function pendingDiscoveries(messages: readonly Message[], catalog: ToolCatalog, limit: number, found: Map<string, string[]>, now: Date): UserMessage[] {
   const turnStart = messages.findLastIndex((message) => message.role === "assistant");
   if (turnStart === -1) return [];
   const calls = toolCallsOf(messages[turnStart] as Extract<Message, { role: "assistant" }>).filter((call) => call.name === toolSearchToolName);
@@ -153,10 +155,7 @@ async function pendingDiscoveries(messages: readonly Message[], catalog: ToolCat
   for (const call of calls) {
     const result = after.find((message): message is ToolMessage => message.role === "tool" && message.toolCallId === call.id);
     if (!result || result.isError) continue;
-    const args = call.arguments as Partial<ToolSearchArgs> | undefined;
-    // After a restart the search runs again (the same for the same query and catalog; with an
-    // embedding model, the same unless the model fails this time and words alone decide).
-    const names = found.get(call.id) ?? (typeof args?.query === "string" ? (await catalog.find(args.query, typeof args.limit === "number" ? Math.min(args.limit, maxToolSearchLimit) : limit, signal)).map((hit) => hit.name) : []);
+    const names = result.meta.toolSearch?.names ?? found.get(call.id) ?? searchWordsOnly(catalog, call, limit);
     found.delete(call.id);
     const fresh = names.filter((name) => !known.has(name) && catalog.has(name));
     if (fresh.length === 0) continue;
@@ -167,4 +166,11 @@ async function pendingDiscoveries(messages: readonly Message[], catalog: ToolCat
     pending.push(createDiscoveryMessage(ordered, call.id, `${result.meta.id}~tools`, now));
   }
   return pending;
+}
+
+/** A stored result without recorded names (an older session): its query searched again by words alone. */
+function searchWordsOnly(catalog: ToolCatalog, call: ToolCallPart, limit: number): string[] {
+  const args = call.arguments as Partial<ToolSearchArgs> | undefined;
+  if (typeof args?.query !== "string") return [];
+  return catalog.search(args.query, typeof args.limit === "number" ? Math.min(args.limit, maxToolSearchLimit) : limit).map((hit) => hit.name);
 }

@@ -6,6 +6,7 @@ import { createScriptedProvider } from "../../providers/scripted/index.js";
 import type { AgentEvent, ToolDefinition } from "../../types/index.js";
 import { defineTool } from "../tool.js";
 import { resolveDeferredTools } from "./resolve-deferred-tools.js";
+import { createToolSearchPolicy } from "./create-tool-search-policy.js";
 import { createSemanticToolSearch, fuseRankings } from "./semantic-tool-search.js";
 import { createToolSearchIndex } from "./tool-search-index.js";
 import { startEmbeddingsTestServer, type EmbeddingsTestServer } from "./test-support/embeddings-test-server.js";
@@ -113,6 +114,39 @@ describe("semantic tool search over a /v1/embeddings server", () => {
     expect(fallback.events.filter((event) => event.type === "error")).toEqual([]);
     expect(fallback.names).toEqual(createToolSearchIndex(tools).search(query, 2).map((hit) => hit.name));
     expect(fallback.events.filter((event) => event.type === "warning")).toMatchObject([{ code: "embeddings_unavailable" }]);
+  });
+});
+
+describe("semantic tool search across a restart", () => {
+  it("defines after a restart exactly the tools the stored result returned, even when the embedder now fails", async () => {
+    server.mode = "ok";
+    const deferred = tools.map((definition) => defineTool<{ number?: number }>({ ...definition, deferred: true, async execute() { return "ok"; } }));
+    const search = { embeddings: { embedder: embedder(), timeoutMs: 300, semanticWeight: 2 } };
+    const provider = createScriptedProvider({ turns: [{ toolCalls: [{ id: "s1", name: "tool_search", arguments: { query, limit: 2 } }] }, "Found it."] });
+    const agent = createAgent({
+      provider,
+      system: "s",
+      ...resolveDeferredTools({ tools: deferred, context: [], toolSearch: search, nativeToolSearch: false }),
+      runtime: { clock: createTestClock(), createId: createTestIds("r") },
+    });
+    await agent.run("Who approved it?").result();
+    const messages = [...agent.messages];
+    const resultAt = messages.findIndex((message) => message.role === "tool" && message.toolCallId === "s1");
+    const stored = messages[resultAt + 1]!;
+    expect(stored.meta.derived).toMatchObject({ kind: "tool_discovery", names: ["list_pull_request_reviews", "get_pull_request"] });
+    expect(messages[resultAt]!.meta.toolSearch).toEqual({ names: ["list_pull_request_reviews", "get_pull_request"] });
+    // Words alone would promise other tools: a search run again with the server down would diverge.
+    expect(createToolSearchIndex(tools).search(query, 2).map((hit) => hit.name)).not.toEqual(["list_pull_request_reviews", "get_pull_request"]);
+
+    // A restart between the result and the next call (a crash, a durable replay): a fresh policy, the server down.
+    server.mode = "http-500";
+    const warnings: unknown[] = [];
+    const resumed = createToolSearchPolicy(deferred, { ...search, onWarning: (warning) => warnings.push(warning) });
+    const edits = await resumed.prepareContext!({ messages: messages.slice(0, resultAt + 1), prefix: { system: { staticText: "" }, tools: [] }, iteration: 1, now: new Date(stored.meta.createdAt), overflow: false, signal: new AbortController().signal });
+    server.mode = "ok";
+    expect(JSON.stringify(edits?.[0]?.messages)).toBe(JSON.stringify([stored]));
+    // The names were read, not searched for: the embedder was not asked.
+    expect(warnings).toEqual([]);
   });
 });
 
