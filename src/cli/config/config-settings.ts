@@ -186,7 +186,12 @@ export const configSettings = {
     help: "semantic tool_search (opt-in): an OpenAI-compatible /v1/embeddings server (e.g. http://127.0.0.1:8080/v1 for llama-server --embeddings, http://127.0.0.1:11434/v1 for Ollama) whose ranking is fused with the words'; the tools' texts and every search's query are sent to it; when it fails, the search uses words alone and warns",
     workspace: { userOnly: { why: "a cloned repository could send your searches (and a key) to a server it chose" } },
   },
-  toolSearchEmbeddingsModel: { flag: "tool-search-embeddings-model", input: "text", env: ["CTXKIT_TOOL_SEARCH_EMBEDDINGS_MODEL"], group: "Tools and context", value: "<name>", help: "the embedding model that server runs (e.g. text-embedding-3-small, nomic-embed-text)" },
+  toolSearchEmbeddingsModel: {
+    flag: "tool-search-embeddings-model", input: "text", env: ["CTXKIT_TOOL_SEARCH_EMBEDDINGS_MODEL"], group: "Tools and context", value: "<name>",
+    help: "the embedding model that server runs (e.g. text-embedding-3-small, nomic-embed-text)",
+    // It means nothing without the user's server, and alone it would stop every run asking for one.
+    workspace: { userOnly: { why: "it goes with the embeddings server, which only your config names" } },
+  },
   toolSearchEmbeddingsApiKeyEnv: {
     flag: "tool-search-embeddings-api-key-env", input: "text", group: "Tools and context", value: "<VAR>",
     help: "the environment variable holding that server's API key (e.g. OPENAI_API_KEY; default: no key)",
@@ -195,6 +200,7 @@ export const configSettings = {
   toolSearchEmbeddingModelPath: {
     flag: "tool-search-embedding-model-path", input: "text", env: ["CTXKIT_TOOL_SEARCH_EMBEDDING_MODEL_PATH"], group: "Tools and context", value: "<file.gguf>",
     help: "semantic tool_search with a local GGUF embedding model instead, run through node-llama-cpp (optional package)",
+    workspace: { userOnly: { why: "a cloned repository could make ctxkit load a model file it chose" } },
   },
   compression: {
     flag: "compression", input: "text", env: ["CTXKIT_COMPRESSION"], group: "Tools and context", values: compressionPolicyNames, noun: "compression policy", value: "<policy>",
