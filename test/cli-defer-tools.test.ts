@@ -57,7 +57,12 @@ describe("ctxkit run --defer-tools", () => {
       // A model without its server: refused before anything starts, naming the flag's key.
       const half = await runCli([...args, "--tool-search-embeddings-model", "test-embed", "hi"], { cwd: workspace });
       expect(half.code).not.toBe(0);
-      expect(half.stderr).toContain("toolSearchEmbeddingsUrl");
+      expect(half.stderr).toContain("--tool-search-embeddings-url / toolSearchEmbeddingsUrl");
+      // A key variable that is not set: named, with the setting that names it (not the chat model's --api-key advice).
+      const keyless = await runCli([...args, "--tool-search-embeddings-url", embeddings.baseURL, "--tool-search-embeddings-model", "test-embed", "--tool-search-embeddings-api-key-env", "EMBED_KEY", "hi"], { cwd: workspace });
+      expect(keyless.code).not.toBe(0);
+      expect(keyless.stderr).toContain("takes its API key from the environment variable EMBED_KEY, which is not set. Set EMBED_KEY, name another variable with --tool-search-embeddings-api-key-env");
+      expect(keyless.stderr).not.toContain("CTXKIT_API_KEY");
     } finally {
       await embeddings.close();
     }

@@ -15,10 +15,16 @@ export interface ToolSearchEmbeddingSettings {
   modelPath?: string;
 }
 
-/** What the settings are called where the caller set them (config keys by default; a command's flags). */
+/** What the settings are called where the caller set them (the flag and the config key by default; a bench's flags). */
 export type ToolSearchEmbeddingSettingNames = Record<keyof ToolSearchEmbeddingSettings, string>;
 
-const configKeyNames: ToolSearchEmbeddingSettingNames = { url: "toolSearchEmbeddingsUrl", model: "toolSearchEmbeddingsModel", apiKeyEnv: "toolSearchEmbeddingsApiKeyEnv", modelPath: "toolSearchEmbeddingModelPath" };
+// A config's settings come from a flag, a variable or a file, which is not known here: both names are given.
+const configKeyNames: ToolSearchEmbeddingSettingNames = {
+  url: "--tool-search-embeddings-url / toolSearchEmbeddingsUrl",
+  model: "--tool-search-embeddings-model / toolSearchEmbeddingsModel",
+  apiKeyEnv: "--tool-search-embeddings-api-key-env / toolSearchEmbeddingsApiKeyEnv",
+  modelPath: "--tool-search-embedding-model-path / toolSearchEmbeddingModelPath",
+};
 
 /** The embedder and how to name it in a report; undefined when no setting asks for one. */
 export function createToolSearchEmbedder(settings: ToolSearchEmbeddingSettings, env: NodeJS.ProcessEnv, names: ToolSearchEmbeddingSettingNames = configKeyNames): { embedder: ToolSearchEmbedder; label: string } | undefined {
@@ -33,7 +39,11 @@ export function createToolSearchEmbedder(settings: ToolSearchEmbeddingSettings, 
   }
   const apiKey = apiKeyEnv === undefined ? undefined : env[apiKeyEnv];
   if (apiKeyEnv !== undefined && (apiKey === undefined || apiKey === "")) {
-    throw new ConfigError("api_key_missing", `Tool search's embedding server takes its API key from $${apiKeyEnv}, which is not set. Set it, or drop ${names.apiKeyEnv} for a server that needs no key.`);
+    // Not api_key_missing: that code's advice (--api-key, CTXKIT_API_KEY) is about the chat model's key.
+    throw new ConfigError(
+      "embeddings_api_key_missing",
+      `Tool search's embedding server takes its API key from the environment variable ${apiKeyEnv}, which is not set. Set ${apiKeyEnv}, name another variable with ${names.apiKeyEnv}, or drop that setting for a server that needs no key.`,
+    );
   }
   return { embedder: createOpenAIEmbedder({ baseURL: url, model, ...(apiKey ? { apiKey } : {}) }), label: `${model} at ${url}` };
 }
