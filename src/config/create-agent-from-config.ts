@@ -230,7 +230,7 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
         await connections.close();
       } finally {
         // A local embedding model is freed with the agent (the servers' close is where the agent's resources end).
-        await (embedding?.embedder as { dispose?: () => Promise<void> } | undefined)?.dispose?.();
+        await embedding?.embedder.dispose?.();
       }
     },
   };

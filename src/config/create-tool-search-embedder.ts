@@ -1,6 +1,6 @@
 import { createLlamaEmbedder } from "../providers/llama/create-llama-embedder.js";
 import { createOpenAIEmbedder } from "../providers/openai-compatible/create-openai-embedder.js";
-import type { ToolSearchEmbedder } from "../tools/search/tool-search-embedder.js";
+import type { ToolSearchEmbedder } from "../types/index.js";
 import { ConfigError } from "../types/index.js";
 
 /** Where tool search's embedding model is: an OpenAI-compatible server, or a local GGUF file. */

@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import type { Llama, LlamaEmbeddingContext, LlamaModel } from "node-llama-cpp";
 import { ProviderError } from "../../types/index.js";
-import type { ToolSearchEmbedder } from "../../tools/search/tool-search-embedder.js";
+import type { ToolSearchEmbedder } from "../../types/index.js";
 import { loadNodeLlamaCpp } from "./load-node-llama-cpp.js";
 
 export interface LlamaEmbedderOptions {

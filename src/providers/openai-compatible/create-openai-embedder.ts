@@ -1,6 +1,5 @@
 import { ConfigError, ProviderError } from "../../types/index.js";
-import type { ToolSearchEmbedder } from "../../tools/search/tool-search-embedder.js";
-import { maxEmbeddingDimensions } from "../../tools/search/tool-search-embedder.js";
+import { maxEmbeddingDimensions, type ToolSearchEmbedder } from "../../types/index.js";
 import { safeParseJson } from "../shared/canonical-json.js";
 import { extractMessage } from "../shared/fetch-with-retry.js";
 

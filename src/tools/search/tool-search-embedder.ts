@@ -1,20 +1,8 @@
+import { maxEmbeddingDimensions } from "../../types/embedder.js";
 import { CtxkitError } from "../../types/errors.js";
 
-/**
- * Turns texts into vectors for semantic tool search: a sentence-embedding model behind an
- * OpenAI-compatible `/v1/embeddings` server (`createOpenAIEmbedder`) or a local GGUF model
- * (`createLlamaEmbedder` in ctxkit/providers), or anything else that keeps this contract: one
- * vector per text, in order, all of one length. Its vectors are checked before use (see
- * `checkEmbeddings`), so a wrong one only turns semantic search off for that search.
- */
-export interface ToolSearchEmbedder {
-  /** Names the model (e.g. "openai:text-embedding-3-small"): tool vectors are cached per embedder id and text. */
-  readonly id: string;
-  embed(texts: readonly string[], signal: AbortSignal): Promise<Float32Array[]>;
-}
-
-/** Longest vector accepted (the largest common models have 4 096 dimensions; 3-large 3 072). */
-export const maxEmbeddingDimensions = 16_384;
+export type { ToolSearchEmbedder } from "../../types/embedder.js";
+export { maxEmbeddingDimensions } from "../../types/embedder.js";
 
 /**
  * The embedder's answer, checked: as many vectors as texts, all of one length (and of

@@ -92,7 +92,7 @@ export async function toolSearchBenchCommand(args: string[], io: CliIo): Promise
     ...(typeof extra["word-vectors"] === "string" ? { wordVectorsFile: resolve(io.cwd, extra["word-vectors"]) } : {}),
     // A local model's first calls load it: a minute is allowed per call, not the 10 s an agent's search gets.
     ...(embedding === undefined ? {} : { embeddings: { label: embedding.label, options: { embedder: embedding.embedder, timeoutMs: 60_000 } } }),
-  }).finally(() => (embedding?.embedder as { dispose?: () => Promise<void> } | undefined)?.dispose?.());
+  }).finally(() => embedding?.embedder.dispose?.());
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...report, elapsedMs };
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/tool-search.json");
