@@ -36,6 +36,11 @@ export const defaultToolSearchEmbeddingOptions = { timeoutMs: 10_000, fusionK: 6
 
 /** Longest text embedded per tool or query (an embedding model reads ~512 tokens; a generated schema can carry pages). */
 const maxEmbeddedChars = 2_000;
+
+/** The text a query is embedded as (cut like a tool's). */
+export function queryEmbeddingText(query: string): string {
+  return query.slice(0, maxEmbeddedChars);
+}
 /** Failures in a row after which the index stops asking the embedder (each costs up to a timeout). */
 const maxFailuresInARow = 3;
 /** Most tool vectors kept per embedder (catalogs change with MCP servers' tool lists). */
@@ -127,7 +132,7 @@ export function createSemanticToolSearch(
           toolVectors = undefined;
           throw error;
         });
-        const [queryVector] = await embedBounded([query.slice(0, maxEmbeddedChars)], signal, vectors.dimensions);
+        const [queryVector] = await embedBounded([queryEmbeddingText(query)], signal, vectors.dimensions);
         failures = 0;
         return fuseRankings(lexicalHits.map((hit) => hit.name), semanticRanking(tools, vectors, queryVector!, settings.candidates), settings).slice(0, limit);
       } catch (error) {
