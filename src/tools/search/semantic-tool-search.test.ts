@@ -117,6 +117,33 @@ describe("semantic tool search over a /v1/embeddings server", () => {
   });
 });
 
+describe("semantic tool search when the model behind an embedder changes", () => {
+  it("drops the cached tool vectors of another length and embeds the tools again, once, without falling back", async () => {
+    let dimensions = 3;
+    const calls: number[] = [];
+    const changing = {
+      id: "changing",
+      async embed(texts: readonly string[]) {
+        calls.push(texts.length);
+        return texts.map((text) => Float32Array.from({ length: dimensions }, (_, at) => (text.length % (at + 2)) + 1));
+      },
+    };
+    const warnings: unknown[] = [];
+    await createSemanticToolSearch(tools, createToolSearchIndex(tools), { embedder: changing }, (warning) => warnings.push(warning)).search(query, 3);
+    expect(calls).toEqual([5, 1]);
+    dimensions = 4;
+    // Same catalog: every tool vector is cached, the query's is longer.
+    expect(await createSemanticToolSearch(tools, createToolSearchIndex(tools), { embedder: changing }, (warning) => warnings.push(warning)).search(query, 3)).toHaveLength(3);
+    expect(calls).toEqual([5, 1, 1, 5]);
+    dimensions = 5;
+    // A grown catalog: the new tool's vector is longer than the cached ones.
+    const grown = [...tools, tool("list_review_comments", "List the comments of a review.")];
+    expect(await createSemanticToolSearch(grown, createToolSearchIndex(grown), { embedder: changing }, (warning) => warnings.push(warning)).search(query, 3)).toHaveLength(3);
+    expect(calls).toEqual([5, 1, 1, 5, 1, 6, 1]);
+    expect(warnings).toEqual([]);
+  });
+});
+
 describe("semantic tool search across a restart", () => {
   it("defines after a restart exactly the tools the stored result returned, even when the embedder now fails", async () => {
     server.mode = "ok";

@@ -46,7 +46,11 @@ const maxFailuresInARow = 3;
 /** Most tool vectors kept per embedder (catalogs change with MCP servers' tool lists). */
 const maxCachedVectors = 20_000;
 
-/** Tool vectors per embedder, by a hash of the embedded text: a rebuilt catalog embeds only new or changed tools. */
+/**
+ * Tool vectors per embedder object (not per `id`: two embedders of one id may run different models),
+ * by a hash of the embedded text: a rebuilt catalog embeds only new or changed tools. Bounded by
+ * `maxCachedVectors` each; an embedder no longer referenced takes its vectors with it.
+ */
 const vectorCache = new WeakMap<ToolSearchEmbedder, Map<string, Float32Array>>();
 
 /** The text a tool is embedded as: its name in words, its description, its parameters' names. */
@@ -105,13 +109,20 @@ export function createSemanticToolSearch(
     }
     return checkEmbeddings(vectors, batch.length, dimensions).map(normalised);
   };
-  const embedTools = async (signal: AbortSignal | undefined): Promise<Float32Array[]> => {
+  const embedTools = async (signal: AbortSignal | undefined, retried = false): Promise<Float32Array[]> => {
     const all = keys.map((key) => cache.get(key));
     const missing = all.flatMap((vector, index) => (vector === undefined ? [index] : []));
-    let dimensions = all.find((vector) => vector !== undefined)?.length;
+    const cachedDimensions = all.find((vector) => vector !== undefined)?.length;
+    let dimensions: number | undefined;
     for (let start = 0; start < missing.length; start += settings.batchSize) {
       const batch = missing.slice(start, start + settings.batchSize);
       const vectors = await embedBounded(batch.map((index) => texts[index]!), signal, dimensions);
+      if (dimensions === undefined && cachedDimensions !== undefined && vectors[0]!.length !== cachedDimensions) {
+        // The model behind the embedder changed (its server now runs another one): the cached vectors cannot be compared with its new ones.
+        if (retried) throw new CtxkitError("embedding_failed", `The embedding model's vectors changed length (${cachedDimensions}, then ${vectors[0]!.length}) while the tools were embedded.`);
+        cache.clear();
+        return embedTools(signal, true);
+      }
       dimensions = vectors[0]!.length;
       if (cache.size + vectors.length > maxCachedVectors) cache.clear();
       batch.forEach((index, at) => {
@@ -127,12 +138,22 @@ export function createSemanticToolSearch(
       const lexicalHits = lexical.search(query, Math.max(limit, settings.candidates));
       if (failures >= maxFailuresInARow || tools.length === 0 || limit <= 0) return lexicalHits.slice(0, Math.max(0, limit));
       try {
-        toolVectors ??= embedTools(signal).then(toMatrix);
-        const vectors = await toolVectors.catch((error: unknown) => {
+        const toolMatrix = (fresh: boolean) => {
+          toolVectors ??= embedTools(signal, fresh).then(toMatrix);
+          return toolVectors.catch((error: unknown) => {
+            toolVectors = undefined;
+            throw error;
+          });
+        };
+        let vectors = await toolMatrix(false);
+        const [queryVector] = await embedBounded([queryEmbeddingText(query)], signal);
+        if (queryVector!.length !== vectors.dimensions) {
+          // The model changed since the tools were embedded: their vectors are dropped and made again, once.
+          cache.clear();
           toolVectors = undefined;
-          throw error;
-        });
-        const [queryVector] = await embedBounded([queryEmbeddingText(query)], signal, vectors.dimensions);
+          vectors = await toolMatrix(true);
+          if (queryVector!.length !== vectors.dimensions) throw new CtxkitError("embedding_failed", `The embedding model's query vector has ${queryVector!.length} dimensions, its tool vectors ${vectors.dimensions}.`);
+        }
         failures = 0;
         return fuseRankings(lexicalHits.map((hit) => hit.name), semanticRanking(tools, vectors, queryVector!, settings.candidates), settings).slice(0, limit);
       } catch (error) {
