@@ -63,6 +63,14 @@ describe("ctxkit run --defer-tools", () => {
       expect(keyless.code).not.toBe(0);
       expect(keyless.stderr).toContain("takes its API key from the environment variable EMBED_KEY, which is not set. Set EMBED_KEY, name another variable with --tool-search-embeddings-api-key-env");
       expect(keyless.stderr).not.toContain("CTXKIT_API_KEY");
+      // Set in the CLI's environment (not the test process's): sent as the bearer token.
+      const before = embeddings.requests.length;
+      await server.close();
+      server = await startOpenAIModelServer([{ toolCalls: [{ id: "s1", name: "tool_search", arguments: { query: "read a file" } }] }, "Done."]);
+      const keyed = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--defer-tools", "all", "--status-bar", "off", "--tool-search-embeddings-url", embeddings.baseURL, "--tool-search-embeddings-model", "test-embed", "--tool-search-embeddings-api-key-env", "EMBED_KEY", "hi"], { cwd: workspace, env: { EMBED_KEY: "sk-embed-0123456789" } });
+      expect(keyed.code, keyed.stderr).toBe(0);
+      expect(embeddings.requests.length).toBeGreaterThan(before);
+      expect(embeddings.requestHeaders.slice(before).map((headers) => headers.authorization)).toEqual(embeddings.requestHeaders.slice(before).map(() => "Bearer sk-embed-0123456789"));
     } finally {
       await embeddings.close();
     }

@@ -9,6 +9,8 @@ export interface EmbeddingsTestServer {
   baseURL: string;
   /** Bodies received, parsed. */
   requests: Array<{ model: string; input: string[]; encoding_format?: string }>;
+  /** The headers of each request, in the same order (lower-case names). */
+  requestHeaders: Array<Record<string, string | string[] | undefined>>;
   mode: EmbeddingsServerMode;
   close(): Promise<void>;
 }
@@ -39,6 +41,7 @@ export function meaningVector(text: string): Float32Array {
 /** A loopback HTTP server speaking OpenAI's `POST /v1/embeddings` (float and base64 encodings). */
 export async function startEmbeddingsTestServer(mode: EmbeddingsServerMode = "ok"): Promise<EmbeddingsTestServer> {
   const requests: EmbeddingsTestServer["requests"] = [];
+  const requestHeaders: EmbeddingsTestServer["requestHeaders"] = [];
   const state = { mode };
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -50,6 +53,7 @@ export async function startEmbeddingsTestServer(mode: EmbeddingsServerMode = "ok
       }
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as EmbeddingsTestServer["requests"][number];
       requests.push(body);
+      requestHeaders.push({ ...request.headers });
       if (state.mode === "silent") return; // never answers
       if (state.mode === "garbage") return void response.writeHead(200, { "content-type": "application/json" }).end('{"data": "not a list"');
       if (state.mode === "http-500") return void response.writeHead(500, { "content-type": "application/json" }).end('{"error": {"message": "model not loaded"}}');
@@ -67,6 +71,7 @@ export async function startEmbeddingsTestServer(mode: EmbeddingsServerMode = "ok
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    requestHeaders,
     get mode() {
       return state.mode;
     },
