@@ -12,6 +12,12 @@ export interface ToolSearchEmbedder {
   embed(texts: readonly string[], signal: AbortSignal): Promise<Float32Array[]>;
   /** Frees what the embedder holds (a loaded model); called once when its owner is done with it. */
   dispose?(): Promise<void>;
+  /**
+   * How the search should call it, when not told otherwise: an in-process model embeds one text
+   * at a time, so it asks for batches of one (each vector kept as it completes, whatever a later
+   * one does) and a longer wait (its first call loads the model). Default: 64 texts, 10 s.
+   */
+  readonly preferred?: { batchSize?: number; timeoutMs?: number };
 }
 
 /** Longest vector accepted (the largest common models have 4 096 dimensions; 3-large 3 072). */

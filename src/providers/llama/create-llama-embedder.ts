@@ -54,6 +54,8 @@ export function createLlamaEmbedder(options: LlamaEmbedderOptions): LlamaEmbedde
   };
   return {
     id: `llama:${modelPath}:${contextSize}`,
+    // One text per call, so each vector is cached as it completes; two minutes, as the first call loads the model.
+    preferred: { batchSize: 1, timeoutMs: 120_000 },
     embed(texts, signal) {
       const run = async () => {
         loaded ??= load();

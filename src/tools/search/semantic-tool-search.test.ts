@@ -144,6 +144,32 @@ describe("semantic tool search when the model behind an embedder changes", () =>
   });
 });
 
+describe("semantic tool search over an in-process embedder", () => {
+  it("takes the embedder's preferred batch size, so the vectors finished before a failure are kept", async () => {
+    const calls: string[][] = [];
+    let failAt = 3;
+    const local = {
+      id: "local",
+      preferred: { batchSize: 1, timeoutMs: 60_000 },
+      async embed(texts: readonly string[]) {
+        calls.push([...texts]);
+        if (calls.length === failAt) throw new Error("the model stopped.");
+        return texts.map((text) => Float32Array.from({ length: 3 }, (_, at) => (text.length % (at + 2)) + 1));
+      },
+    };
+    const warnings: unknown[] = [];
+    const search = createSemanticToolSearch(tools, createToolSearchIndex(tools), { embedder: local }, (warning) => warnings.push(warning));
+    await search.search(query, 3);
+    expect(calls.map((call) => call.length)).toEqual([1, 1, 1]);
+    expect(warnings).toHaveLength(1);
+    failAt = 0;
+    await search.search(query, 3);
+    // The two tools embedded before the failure are not asked again: three more tools, then the query.
+    expect(calls.map((call) => call.length)).toEqual([1, 1, 1, 1, 1, 1, 1]);
+    expect(new Set(calls.slice(0, 2).flat()).size + new Set(calls.slice(3, 6).flat()).size).toBe(tools.length);
+  });
+});
+
 describe("semantic tool search across a restart", () => {
   it("defines after a restart exactly the tools the stored result returned, even when the embedder now fails", async () => {
     server.mode = "ok";

@@ -10,7 +10,7 @@ import { parameterNames, type ToolSearchHit, type ToolSearchIndex } from "./tool
  */
 export interface ToolSearchEmbeddingOptions {
   embedder: ToolSearchEmbedder;
-  /** Longest wait for one embedding call, in milliseconds (default 10 000; tools are embedded in batches). */
+  /** Longest wait for one embedding call, in milliseconds (default: the embedder's `preferred`, else 10 000; tools are embedded in batches). */
   timeoutMs?: number;
   /** Reciprocal-rank fusion constant k: a tool at rank r of a ranking adds weight / (k + r) (default 60, as in Cormack et al. 2009). */
   fusionK?: number;
@@ -18,7 +18,7 @@ export interface ToolSearchEmbeddingOptions {
   semanticWeight?: number;
   /** How many tools of each ranking take part in the fusion (default 50). */
   candidates?: number;
-  /** Most tool texts per embedding call (default 64). */
+  /** Most tool texts per embedding call (default: the embedder's `preferred`, else 64); each batch's vectors are cached as it completes. */
   batchSize?: number;
 }
 
@@ -74,7 +74,7 @@ export function createSemanticToolSearch(
   options: ToolSearchEmbeddingOptions,
   onWarning?: (warning: EmbeddingWarning) => void,
 ): SemanticToolSearch {
-  const settings = { ...defaultToolSearchEmbeddingOptions, ...options };
+  const settings = { ...defaultToolSearchEmbeddingOptions, ...options.embedder.preferred, ...options };
   const { embedder } = options;
   const cache = vectorCache.get(embedder) ?? new Map<string, Float32Array>();
   vectorCache.set(embedder, cache);
