@@ -2,6 +2,7 @@ import { ConfigError, ProviderError } from "../../types/index.js";
 import { maxEmbeddingDimensions, type ToolSearchEmbedder } from "../../types/index.js";
 import { safeParseJson } from "../shared/canonical-json.js";
 import { extractMessage } from "../shared/fetch-with-retry.js";
+import { readBodyHead, readWholeBody } from "../shared/read-bounded-body.js";
 
 export interface OpenAIEmbedderOptions {
   /** The server's base URL, `/v1` included as for chat (`https://api.openai.com/v1`, `http://127.0.0.1:8080/v1` for llama-server --embeddings, `http://127.0.0.1:11434/v1` for Ollama); `/embeddings` is appended. */
@@ -53,9 +54,11 @@ export function createOpenAIEmbedder(options: OpenAIEmbedderOptions): ToolSearch
         if (signal.aborted) throw signal.reason;
         throw new ProviderError("embedding_failed", `${label} could not be reached (${error instanceof Error ? error.message : String(error)}). Check the URL and that the server runs.`, { cause: error });
       }
-      const text = await readLimited(response, maxBytes, label);
-      if (!response.ok) throw new ProviderError("embedding_failed", `${label} answered HTTP ${response.status}: ${extractMessage(text).slice(0, 300)}`);
-      return parseEmbeddings(text, texts.length, label);
+      if (!response.ok) {
+        const error = await readBodyHead(response).catch(() => "");
+        throw new ProviderError("embedding_failed", `${label} answered HTTP ${response.status}: ${extractMessage(error).slice(0, 300)}`);
+      }
+      return parseEmbeddings(await readWholeBody(response, maxBytes, (limit) => invalid(label, `a body over ${limit} bytes`)), texts.length, label);
     },
   };
 }
@@ -89,25 +92,6 @@ function toVector(embedding: unknown, label: string, position: number): Float32A
     throw invalid(label, `item ${position} without an embedding of numbers (or base64 float32s)`);
   }
   return Float32Array.from(embedding as number[]);
-}
-
-async function readLimited(response: Response, maxBytes: number, label: string): Promise<string> {
-  if (response.body === null) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.length;
-      if (total > maxBytes) throw invalid(label, `a body over ${maxBytes} bytes`);
-      chunks.push(value);
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 function invalid(label: string, what: string): ProviderError {
