@@ -54,6 +54,12 @@ describe("ctxkit run --defer-tools", () => {
       expect(embeddings.requests[1]!.input).toEqual(["show me what a file says"]);
       const last = (JSON.parse(server.requests.at(-1)!.body) as Body).messages;
       expect(last.some((message) => message.role === "tool" && String(message.content).includes("semantic search works"))).toBe(true);
+      // Nothing deferred: the model is never asked, and the run says so.
+      await server.close();
+      server = await startOpenAIModelServer(["Hi."]);
+      const unused = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--status-bar", "off", "--tool-search-embeddings-url", embeddings.baseURL, "--tool-search-embeddings-model", "test-embed", "hi"], { cwd: workspace });
+      expect(unused.code, unused.stderr).toBe(0);
+      expect(unused.stderr).toContain("is not used: no tool is deferred. It ranks tool_search's matches, which needs deferTools auto or all (--defer-tools) or MCP servers.");
       // A model without its server: refused before anything starts, naming the flag's key.
       const half = await runCli([...args, "--tool-search-embeddings-model", "test-embed", "hi"], { cwd: workspace });
       expect(half.code).not.toBe(0);

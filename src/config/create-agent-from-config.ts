@@ -128,6 +128,8 @@ export interface ConfiguredAgent {
   skills: LoadedSkillsPolicy;
   /** The MCP servers' connections: what was left out, and `close()`, which ends their processes. */
   mcp: { warnings: McpWarning[]; close(): Promise<void> };
+  /** Settings that take no effect as given (an embedding model for tool search when no tool is searched for), each saying what would make them count. */
+  settingWarnings: string[];
   /** The project instruction files in the system prompt (AGENTS.md, CLAUDE.md). */
   instructionFiles: string[];
   /**
@@ -313,6 +315,15 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
     const session = assembled.session!;
     sessionId = session.id;
     const agent = assembled.agent;
+    const settingWarnings: string[] = [];
+    // Semantic search ranks tool_search's matches: without that tool (nothing deferred, or the provider searches natively) the model is never asked.
+    if (embedding && !agent.prefix.tools.some((tool) => tool.name === "tool_search")) {
+      settingWarnings.push(
+        provider.nativeToolSearch === true
+          ? `the tool-search embedding model (${embedding.label}) is not used: ${provider.model}'s provider searches deferred tools on its side.`
+          : `the tool-search embedding model (${embedding.label}) is not used: no tool is deferred. It ranks tool_search's matches, which needs deferTools auto or all (--defer-tools) or MCP servers.`,
+      );
+    }
     return {
       agent,
       session,
@@ -323,6 +334,7 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
       statusBar,
       skills,
       mcp,
+      settingWarnings,
       instructionFiles: prompt.instructionFiles,
       ...(responsesCompact ? { requestServerCompaction: () => responsesCompact.requestCompaction() } : {}),
       ...(compression ? { compression } : {}),

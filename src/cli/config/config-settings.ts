@@ -183,7 +183,7 @@ export const configSettings = {
   },
   toolSearchEmbeddingsUrl: {
     flag: "tool-search-embeddings-url", input: "text", env: ["CTXKIT_TOOL_SEARCH_EMBEDDINGS_URL"], group: "Tools and context", value: "<url>",
-    help: "semantic tool_search (opt-in): an OpenAI-compatible /v1/embeddings server (e.g. http://127.0.0.1:8080/v1 for llama-server --embeddings, http://127.0.0.1:11434/v1 for Ollama) whose ranking is fused with the words'; the tools' texts and every search's query are sent to it; when it fails, the search uses words alone and warns",
+    help: "semantic tool_search (opt-in): an OpenAI-compatible /v1/embeddings server (e.g. http://127.0.0.1:8080/v1 for llama-server --embeddings, http://127.0.0.1:11434/v1 for Ollama) whose ranking is fused with the words'; the tools' texts and every search's query are sent to it; when it fails, the search uses words alone and warns; it takes effect only when tools are searched for (--defer-tools auto|all, or MCP servers) and the provider does not search natively",
     workspace: { userOnly: { why: "a cloned repository could send your searches (and a key) to a server it chose" } },
   },
   toolSearchEmbeddingsModel: {
