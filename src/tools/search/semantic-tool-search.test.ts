@@ -203,6 +203,44 @@ describe("semantic tool search across a restart", () => {
   });
 });
 
+describe("semantic tool search in a durable replay", () => {
+  it("sends byte-identical requests when the replayed run's embedder fails (the tool_search step's output is replayed, not run)", async () => {
+    const deferred = tools.map((definition) => defineTool<{ number?: number }>({ ...definition, deferred: true, async execute() { return "ok"; } }));
+    // What a durable step store does: the first run records each call's output, the replay returns it without running the tool.
+    const steps = new Map<string, unknown>();
+    const run = async (replay: boolean) => {
+      const provider = createScriptedProvider({ turns: [{ toolCalls: [{ id: "s1", name: "tool_search", arguments: { query, limit: 2 } }] }, "Found it."] });
+      const agent = createAgent({
+        provider,
+        system: "s",
+        ...resolveDeferredTools({ tools: deferred, context: [], toolSearch: { embeddings: { embedder: embedder(), timeoutMs: 300, semanticWeight: 2 } }, nativeToolSearch: false }),
+        runtime: {
+          clock: createTestClock(),
+          createId: createTestIds("d"),
+          wrapTool: (tool) => ({
+            ...tool,
+            async execute(args, context) {
+              if (replay) return steps.get(context.toolCallId) as Awaited<ReturnType<typeof tool.execute>>;
+              const output = await tool.execute(args, context);
+              steps.set(context.toolCallId, JSON.parse(JSON.stringify(output)));
+              return output;
+            },
+          }),
+        },
+      });
+      await agent.run("Who approved it?").result();
+      return provider.bodies.map((body) => body.body ?? JSON.stringify(body));
+    };
+    server.mode = "ok";
+    const first = await run(false);
+    server.mode = "http-500";
+    const replayed = await run(true);
+    server.mode = "ok";
+    expect(replayed).toEqual(first);
+    expect(first[1]).toContain("list_pull_request_reviews");
+  });
+});
+
 describe("fuseRankings", () => {
   it("adds 1 / (k + rank) from each ranking; a tool high in both beats one first in only one", () => {
     const fused = fuseRankings(["a", "b", "c", "d", "e"], ["e", "b"], { fusionK: 60, semanticWeight: 1, candidates: 50 });
