@@ -30,6 +30,16 @@ afterAll(() => server.close());
 
 const embedder = (options: { encodingFormat?: "float" | "base64" } = {}) => createOpenAIEmbedder({ baseURL: server.baseURL, model: "test-embed", ...options });
 
+const deferredTools = tools.map((definition) => defineTool<{ number?: number }>({ ...definition, deferred: true, async execute() { return "ok"; } }));
+const agentSearch = () => ({ embeddings: { embedder: embedder(), timeoutMs: 300, semanticWeight: 2 } });
+
+/** An agent over the deferred tools with the test server's embedder, scripted to search once (two matches) and answer. */
+function searchingAgent(runtime: NonNullable<Parameters<typeof createAgent>[0]["runtime"]>) {
+  const provider = createScriptedProvider({ turns: [{ toolCalls: [{ id: "s1", name: "tool_search", arguments: { query, limit: 2 } }] }, "Found it."] });
+  const agent = createAgent({ provider, system: "s", ...resolveDeferredTools({ tools: deferredTools, context: [], toolSearch: agentSearch(), nativeToolSearch: false }), runtime });
+  return { provider, agent };
+}
+
 describe("semantic tool search over a /v1/embeddings server", () => {
   it("fuses the model's ranking with the words': the tool whose meaning matches rises, and leads where words find nothing", async () => {
     server.mode = "ok";
@@ -91,15 +101,8 @@ describe("semantic tool search over a /v1/embeddings server", () => {
 
   it("runs in an agent: tool_search returns the fused ranking and the run warns instead of failing when the server breaks", async () => {
     server.mode = "ok";
-    const deferred = tools.map((definition) => defineTool<{ number?: number }>({ ...definition, deferred: true, async execute() { return "ok"; } }));
     const run = async (id: string) => {
-      const provider = createScriptedProvider({ turns: [{ toolCalls: [{ id: "s1", name: "tool_search", arguments: { query, limit: 2 } }] }, "Found it."] });
-      const agent = createAgent({
-        provider,
-        system: "s",
-        ...resolveDeferredTools({ tools: deferred, context: [], toolSearch: { embeddings: { embedder: embedder(), timeoutMs: 300, semanticWeight: 2 } }, nativeToolSearch: false }),
-        runtime: { clock: createTestClock(), createId: createTestIds(id) },
-      });
+      const { agent } = searchingAgent({ clock: createTestClock(), createId: createTestIds(id) });
       const events: AgentEvent[] = [];
       for await (const event of agent.run("Who approved it?")) events.push(event);
       const discovery = agent.messages.find((message) => message.meta.derived?.kind === "tool_discovery");
@@ -173,15 +176,7 @@ describe("semantic tool search over an in-process embedder", () => {
 describe("semantic tool search across a restart", () => {
   it("defines after a restart exactly the tools the stored result returned, even when the embedder now fails", async () => {
     server.mode = "ok";
-    const deferred = tools.map((definition) => defineTool<{ number?: number }>({ ...definition, deferred: true, async execute() { return "ok"; } }));
-    const search = { embeddings: { embedder: embedder(), timeoutMs: 300, semanticWeight: 2 } };
-    const provider = createScriptedProvider({ turns: [{ toolCalls: [{ id: "s1", name: "tool_search", arguments: { query, limit: 2 } }] }, "Found it."] });
-    const agent = createAgent({
-      provider,
-      system: "s",
-      ...resolveDeferredTools({ tools: deferred, context: [], toolSearch: search, nativeToolSearch: false }),
-      runtime: { clock: createTestClock(), createId: createTestIds("r") },
-    });
+    const { agent } = searchingAgent({ clock: createTestClock(), createId: createTestIds("r") });
     await agent.run("Who approved it?").result();
     const messages = [...agent.messages];
     const resultAt = messages.findIndex((message) => message.role === "tool" && message.toolCallId === "s1");
@@ -194,7 +189,7 @@ describe("semantic tool search across a restart", () => {
     // A restart between the result and the next call (a crash, a durable replay): a fresh policy, the server down.
     server.mode = "http-500";
     const warnings: unknown[] = [];
-    const resumed = createToolSearchPolicy(deferred, { ...search, onWarning: (warning) => warnings.push(warning) });
+    const resumed = createToolSearchPolicy(deferredTools, { ...agentSearch(), onWarning: (warning) => warnings.push(warning) });
     const edits = await resumed.prepareContext!({ messages: messages.slice(0, resultAt + 1), prefix: { system: { staticText: "" }, tools: [] }, iteration: 1, now: new Date(stored.meta.createdAt), overflow: false, signal: new AbortController().signal });
     server.mode = "ok";
     expect(JSON.stringify(edits?.[0]?.messages)).toBe(JSON.stringify([stored]));
@@ -205,28 +200,21 @@ describe("semantic tool search across a restart", () => {
 
 describe("semantic tool search in a durable replay", () => {
   it("sends byte-identical requests when the replayed run's embedder fails (the tool_search step's output is replayed, not run)", async () => {
-    const deferred = tools.map((definition) => defineTool<{ number?: number }>({ ...definition, deferred: true, async execute() { return "ok"; } }));
     // What a durable step store does: the first run records each call's output, the replay returns it without running the tool.
     const steps = new Map<string, unknown>();
     const run = async (replay: boolean) => {
-      const provider = createScriptedProvider({ turns: [{ toolCalls: [{ id: "s1", name: "tool_search", arguments: { query, limit: 2 } }] }, "Found it."] });
-      const agent = createAgent({
-        provider,
-        system: "s",
-        ...resolveDeferredTools({ tools: deferred, context: [], toolSearch: { embeddings: { embedder: embedder(), timeoutMs: 300, semanticWeight: 2 } }, nativeToolSearch: false }),
-        runtime: {
-          clock: createTestClock(),
-          createId: createTestIds("d"),
-          wrapTool: (tool) => ({
-            ...tool,
-            async execute(args, context) {
-              if (replay) return steps.get(context.toolCallId) as Awaited<ReturnType<typeof tool.execute>>;
-              const output = await tool.execute(args, context);
-              steps.set(context.toolCallId, JSON.parse(JSON.stringify(output)));
-              return output;
-            },
-          }),
-        },
+      const { provider, agent } = searchingAgent({
+        clock: createTestClock(),
+        createId: createTestIds("d"),
+        wrapTool: (tool) => ({
+          ...tool,
+          async execute(args, context) {
+            if (replay) return steps.get(context.toolCallId) as Awaited<ReturnType<typeof tool.execute>>;
+            const output = await tool.execute(args, context);
+            steps.set(context.toolCallId, JSON.parse(JSON.stringify(output)));
+            return output;
+          },
+        }),
       });
       await agent.run("Who approved it?").result();
       return provider.bodies.map((body) => body.body ?? JSON.stringify(body));
