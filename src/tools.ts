@@ -30,5 +30,7 @@ export { createTodoTools } from "./tools/todo/index.js";
 export { createToolSearchIndex, wordNetWeights, type ToolSearchHit, type ToolSearchIndex, type ToolSearchIndexOptions } from "./tools/search/tool-search-index.js";
 export type { WordVectorLookup } from "./tools/search/word-vector-neighbours.js";
 export type { RelatedWordLookup, RelatedWords } from "./tools/search/wordnet-related-words.js";
-export { createToolCatalog, type ToolCatalog } from "./tools/search/tool-catalog.js";
+export { createToolCatalog, type ToolCatalog, type ToolCatalogOptions } from "./tools/search/tool-catalog.js";
+export { createSemanticToolSearch, fuseRankings, toolEmbeddingText, type SemanticToolSearch, type ToolSearchEmbeddingOptions } from "./tools/search/semantic-tool-search.js";
+export type { ToolSearchEmbedder } from "./tools/search/tool-search-embedder.js";
 export { createTaskTool, createExploreAgent, createForkAgent, type TaskToolOptions, type SubAgentDefinition, type ExploreAgentOptions } from "./agents/index.js";

@@ -1,3 +1,4 @@
+import { startEmbeddingsTestServer } from "../src/tools/search/test-support/embeddings-test-server.js";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -198,8 +199,14 @@ describe("ctxkit bench <name> --json", { timeout: 600_000 }, () => {
     const vectorsFolder = await mkdtemp(join(tmpdir(), "ctxkit-word-vectors-"));
     const vectorsFile = join(vectorsFolder, "glove.3d.txt");
     await writeFile(vectorsFile, "page 1 0.1 0\nbrowser 0.9 0.2 0\nclick 0 0 1\n");
-    const { printed, written, help } = await benchJson(["tool-search", "--corpus", corpus, "--word-vectors", vectorsFile], "tool-search.json");
+    // A loopback /v1/embeddings server (hashed bags of words, no model): the embedding rows are there and say they got every embedding.
+    const embeddingsServer = await startEmbeddingsTestServer();
+    const embeddingFlags = ["--embeddings-url", embeddingsServer.baseURL, "--embeddings-model", "test-embed"];
+    const { printed, written, help } = await benchJson(["tool-search", "--corpus", corpus, "--word-vectors", vectorsFile, ...embeddingFlags], "tool-search.json").finally(() => embeddingsServer.close());
     expect(written).toEqual(printed);
+    expect(help).toContain("--embeddings-url <url>");
+    expect((printed.rows as Json[]).filter((row) => row.arm === "defaults + embeddings").map((row) => row.half)).toEqual(["tune", "measure"]);
+    expect(printed.embeddings).toMatchObject({ label: `test-embed at ${embeddingsServer.baseURL}`, fallbacks: 0, goalMet: expect.any(Boolean), speed: { tools: 500, fusionMicrosecondsPerQuery: expect.any(Number) } });
     expectDocumentedLocation(help, "tool-search.json");
     expect(help).toContain("--word-vectors <f>");
     expect(printed.wordVectors).toEqual({ file: vectorsFile, words: 3, dimensions: 3 });

@@ -43,6 +43,28 @@ describe("config file mistakes, named like flag mistakes", () => {
   });
 });
 
+describe("a workspace's config and semantic tool search", () => {
+  it("may not name the embeddings server, its model, its key variable or a GGUF file to load; the user's config may", async () => {
+    const settings = [
+      ["toolSearchEmbeddingsUrl", "http://127.0.0.1:8080/v1", "a cloned repository could send your searches"],
+      ["toolSearchEmbeddingsModel", "nomic-embed-text", "it goes with the embeddings server, which only your config names"],
+      ["toolSearchEmbeddingsApiKeyEnv", "OPENAI_API_KEY", "a cloned repository could send your API key"],
+      ["toolSearchEmbeddingModelPath", "models/evil.gguf", "a cloned repository could make ctxkit load a model file it chose"],
+    ] as const;
+    for (const [key, value, why] of settings) {
+      const refused = await workspace({ workspace: { [key]: value } });
+      const run = await runCli(["run", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "hi"], { cwd: refused.cwd });
+      expect(run.code, key).toBe(1);
+      expect(run.stderr).toContain(`${refused.workspaceConfig}: '${key}' is not read from a workspace's config (${why}`);
+      expect(run.stderr).toContain("Move it to ~/.config/ctxkit/config.json, or pass --tool-search-");
+      const own = await workspace({ user: { [key]: value } });
+      const allowed = await runCli(["config", "--json"], { cwd: own.cwd });
+      expect(allowed.code, key).toBe(0);
+      expect(JSON.parse(allowed.stdout).settings[key]).toMatchObject({ source: "user config", file: own.userConfig });
+    }
+  });
+});
+
 describe("a workspace's config and the API key", () => {
   it("may not choose the vendor: the key set in the environment never leaves for the vendor it names", async () => {
     server = await startOpenAIModelServer(["Hello."]);

@@ -13,7 +13,7 @@ import { resolveConfig, settingValues, type ResolvedConfig } from "./resolve-con
 export interface AgentRunSetup {
   config: ResolvedConfig;
   /** `createAgentFromConfig`'s inputs: the workspace, the merged settings, the session, the request log. */
-  inputs: Pick<CreateAgentFromConfigOptions, "workspace" | "settings" | "session" | "fetch" | "userConfigPath" | "home">;
+  inputs: Pick<CreateAgentFromConfigOptions, "workspace" | "settings" | "session" | "fetch" | "userConfigPath" | "home" | "env">;
   /** Notes for stderr (a workspace's setting left out, MCP servers not started, …). */
   notes: string[];
 }
@@ -38,6 +38,8 @@ export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<Agent
       ...(logFile ? { fetch: createRequestLoggingFetch(logFile, config.apiKey ? [config.apiKey] : []) } : {}),
       userConfigPath: config.userConfigPath,
       ...(io.env.HOME ? { home: io.env.HOME } : {}),
+      // The embeddings server's key variable is read where the CLI reads the others (its io, not process.env).
+      env: io.env,
     },
     notes,
   };

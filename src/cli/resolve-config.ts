@@ -91,7 +91,7 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
   // The vendor's own variable (DEEPSEEK_API_KEY, MOONSHOT_API_KEY, …) too, so `ctxkit config` shows the key the provider will use.
   pick("apiKey", undefined, isAnthropic ? ["ANTHROPIC_API_KEY"] : [...(speaksOpenAI ? ["OPENAI_API_KEY"] : []), ...vendorProfiles[vendor].apiKeyEnvVars]);
   const dataDir = resolve(workspace, pick("dataDir", configDefaults.dataDir)!);
-  for (const key of ["model", "modelPath", "contextWindow", "requestTimeout", "idleTimeout", "cacheKey", "cacheRetention", "reasoningEffort", "compactThreshold", "reasoningRoundTrip", "databaseUrl", "temperature", "maxOutputTokens", "system", "deferTools"] as const) pick(key);
+  for (const key of ["model", "modelPath", "contextWindow", "requestTimeout", "idleTimeout", "cacheKey", "cacheRetention", "reasoningEffort", "compactThreshold", "reasoningRoundTrip", "databaseUrl", "temperature", "maxOutputTokens", "system", "deferTools", "toolSearchEmbeddingsUrl", "toolSearchEmbeddingsModel", "toolSearchEmbeddingsApiKeyEnv", "toolSearchEmbeddingModelPath"] as const) pick(key);
   for (const key of ["maxIterations", "compression", "cacheTtl", "statusBar", "statusBarTimestamps", "statusBarCounter", "statusBarTodo", "statusBarErrors", "statusBarState", "notes", "subAgents", "allowLoopbackFetch", "untrustedContentNotice", "projectInstructions"] as const) {
     pick(key, configDefaults[key] as never);
   }
@@ -127,7 +127,7 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
   if (mcpOrigins.length > 0) settings.mcpServers = { value: mcp.servers, origin: mcpOrigins };
 
   // `ctxkit config --json` shows places as they will be used: absolute.
-  for (const key of ["modelPath", "system", "logRequests"] as const) {
+  for (const key of ["modelPath", "toolSearchEmbeddingModelPath", "system", "logRequests"] as const) {
     const setting = settings[key];
     if (setting === undefined) continue;
     const value = setting.value as string;

@@ -2,6 +2,7 @@ import type { CompressionPolicyName } from "../context/compression/compression-p
 import type { McpServersConfig } from "../mcp/mcp-config.js";
 import type { McpWarning } from "../mcp/mcp-warning.js";
 import type { DeferToolsMode } from "../tools/search/apply-defer-tools.js";
+import type { ToolSearchEmbeddingSettings } from "./create-tool-search-embedder.js";
 import type { BudgetMode } from "../types/index.js";
 import type { CacheRetention, CacheTtl, NotesLocation, ReasoningEffort, ReasoningRoundTripMode, ProviderName, StatusBarMode, VendorName } from "./config-values.js";
 
@@ -95,6 +96,8 @@ export interface AgentConfig {
   mcp: McpConfig;
   /** Which tools are kept out of `tools` and found with tool_search (absent: none but those marked). */
   deferTools?: DeferToolsMode;
+  /** Semantic tool search's embedding model (absent: words only); see `createToolSearchEmbedder`. */
+  toolSearchEmbeddings?: ToolSearchEmbeddingSettings;
   /** Where the notes tools keep their file (default `session`). */
   notes: NotesLocation;
   /** The session's limits; absent when no limit is set. */

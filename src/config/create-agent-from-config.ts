@@ -1,3 +1,4 @@
+import { createToolSearchEmbedder } from "./create-tool-search-embedder.js";
 import { isInsideFolder } from "./is-inside-folder.js";
 import { join } from "node:path";
 import { protectFilesAround, type RestoredReport } from "../tools/builtin/protected-files.js";
@@ -127,6 +128,8 @@ export interface ConfiguredAgent {
   skills: LoadedSkillsPolicy;
   /** The MCP servers' connections: what was left out, and `close()`, which ends their processes. */
   mcp: { warnings: McpWarning[]; close(): Promise<void> };
+  /** Settings that take no effect as given (an embedding model for tool search when no tool is searched for), each saying what would make them count. */
+  settingWarnings: string[];
   /** The project instruction files in the system prompt (AGENTS.md, CLAUDE.md). */
   instructionFiles: string[];
   /**
@@ -167,6 +170,8 @@ export interface CreateAgentFromConfigOptions {
   provider?: Provider;
   /** The config's provider's transport (the CLI's --log-requests wraps it). */
   fetch?: typeof globalThis.fetch;
+  /** Where `toolSearchEmbeddingsApiKeyEnv` is looked up (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
   /** The system prompt as it is, instead of the config's `system` with the project instructions. */
   system?: string | SystemPrompt;
   /** The user's config file, guarded around bash calls like the workspace's. */
@@ -215,13 +220,20 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
   const statusBar = createStatusBarFromConfig(config, provider.model, options.onStatusBarDecision, provider.cacheLifetimeMs);
   const skills = await createSkillsFromConfig(config, { resuming, ...(options.home ? { home: options.home } : {}) });
   const builtinTools = createToolsFromConfig(config, options.onProtectedFilesRestored);
+  // Semantic tool search's model (opt-in): made before the servers start, so a wrong setting starts nothing.
+  const embedding = config.toolSearchEmbeddings ? createToolSearchEmbedder(config.toolSearchEmbeddings, options.env ?? process.env) : undefined;
   const connections = await connectMcpServers(config.mcp.servers, { cwd: config.workspace });
   let mcpPolicy: ReturnType<typeof createMcpPolicy> | undefined;
   const mcp = {
     warnings: [...config.mcp.warnings, ...connections.warnings],
     close: async () => {
       mcpPolicy?.dispose();
-      await connections.close();
+      try {
+        await connections.close();
+      } finally {
+        // A local embedding model is freed with the agent (the servers' close is where the agent's resources end).
+        await embedding?.embedder.dispose?.();
+      }
     },
   };
   // Everything from here on closes the servers when it fails: their processes must not outlive the agent.
@@ -292,7 +304,7 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
           }
         : {}),
       ...(deferTools ? { deferTools } : {}),
-      ...(lateTools ? { toolSearch: { lateTools } } : {}),
+      ...(lateTools || embedding ? { toolSearch: { ...(lateTools ? { lateTools } : {}), ...(embedding ? { embeddings: { embedder: embedding.embedder } } : {}) } } : {}),
       settings,
       confirmToolCall,
       // A Qwen3 model on a local engine: the guard checks the prompt's real tokens too (template breaks).
@@ -303,6 +315,15 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
     const session = assembled.session!;
     sessionId = session.id;
     const agent = assembled.agent;
+    const settingWarnings: string[] = [];
+    // Semantic search ranks tool_search's matches: without that tool (nothing deferred, or the provider searches natively) the model is never asked.
+    if (embedding && !agent.prefix.tools.some((tool) => tool.name === "tool_search")) {
+      settingWarnings.push(
+        provider.nativeToolSearch === true
+          ? `the tool-search embedding model (${embedding.label}) is not used: ${provider.model}'s provider searches deferred tools on its side.`
+          : `the tool-search embedding model (${embedding.label}) is not used: no tool is deferred. It ranks tool_search's matches, which needs deferTools auto or all (--defer-tools) or MCP servers.`,
+      );
+    }
     return {
       agent,
       session,
@@ -313,6 +334,7 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
       statusBar,
       skills,
       mcp,
+      settingWarnings,
       instructionFiles: prompt.instructionFiles,
       ...(responsesCompact ? { requestServerCompaction: () => responsesCompact.requestCompaction() } : {}),
       ...(compression ? { compression } : {}),

@@ -61,6 +61,16 @@ export function resolveAgentConfig(settings: ConfigFile, workspace: string): Age
     skillDirectories: (file.skills ?? []).map(place),
     mcp,
     ...(file.deferTools === undefined ? {} : { deferTools: file.deferTools }),
+    ...(file.toolSearchEmbeddingsUrl || file.toolSearchEmbeddingsModel || file.toolSearchEmbeddingModelPath
+      ? {
+          toolSearchEmbeddings: {
+            ...(file.toolSearchEmbeddingsUrl ? { url: file.toolSearchEmbeddingsUrl } : {}),
+            ...(file.toolSearchEmbeddingsModel ? { model: file.toolSearchEmbeddingsModel } : {}),
+            ...(file.toolSearchEmbeddingsApiKeyEnv ? { apiKeyEnv: file.toolSearchEmbeddingsApiKeyEnv } : {}),
+            ...(file.toolSearchEmbeddingModelPath ? { modelPath: place(file.toolSearchEmbeddingModelPath) } : {}),
+          },
+        }
+      : {}),
     notes: value.notes,
     ...(hasLimit
       ? { budget: { ...(file.budgetTokens !== undefined ? { tokens: file.budgetTokens } : {}), ...(file.budgetCost !== undefined ? { costUsd: file.budgetCost } : {}), mode: file.budgetMode ?? "hard" } }

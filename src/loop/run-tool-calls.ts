@@ -67,7 +67,7 @@ export async function* runToolCalls(
       toolName: ran.name,
       content: result.output.content,
       isError: result.output.isError === true,
-      meta: { ...createMeta(state, "tool"), ...(subAgent ? { subAgent } : {}) },
+      meta: { ...createMeta(state, "tool"), ...(subAgent ? { subAgent } : {}), ...(result.output.toolSearch ? { toolSearch: result.output.toolSearch } : {}) },
     };
     let message = raw;
     // A failing processor (e.g. a blob store that cannot write) ends the run, but only after every

@@ -48,3 +48,14 @@ describe("checking a stored message's meta.external", () => {
     expect(checkMessage(withExternal(withoutScreening))).toContain("message.meta.external.screening");
   });
 });
+
+describe("checking a stored message's meta.toolSearch", () => {
+  it("accepts the names a tool_search result recorded, and refuses anything but a list of names", () => {
+    const result = (toolSearch: unknown) => ({ ...toolResult, toolName: "tool_search", meta: { ...toolResult.meta, toolSearch } });
+    expect(checkMessage(result({ names: ["lookup_order", "cancel_order"] }))).toBeUndefined();
+    expect(checkMessage(result({ names: [] }))).toBeUndefined();
+    expect(checkMessage(result({ names: "lookup_order" }))).toContain("meta.toolSearch.names: expected an array");
+    expect(checkMessage(result({ names: [3] }))).toContain("meta.toolSearch.names[0]: expected a string");
+    expect(checkMessage(result(["lookup_order"]))).toContain("meta.toolSearch: expected an object");
+  });
+});

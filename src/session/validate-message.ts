@@ -67,6 +67,12 @@ export function checkUsage(value: unknown, path: string): ShapeProblem {
   return undefined;
 }
 
+// The names a tool_search result returned: its discovery message after a restart is made from them.
+function checkToolSearch(value: unknown, path: string): ShapeProblem {
+  if (!isPlainObject(value)) return expectObject(value, path);
+  return expectArrayOf(value.names, `${path}.names`, expectString);
+}
+
 function checkMeta(value: unknown, path: string): ShapeProblem {
   if (!isPlainObject(value)) return expectObject(value, path);
   return (
@@ -76,6 +82,7 @@ function checkMeta(value: unknown, path: string): ShapeProblem {
     (value.derived === undefined ? undefined : checkDerived(value.derived, `${path}.derived`)) ??
     (value.subAgent === undefined ? undefined : checkSubAgentRun(value.subAgent, `${path}.subAgent`)) ??
     (value.external === undefined ? undefined : checkExternal(value.external, `${path}.external`)) ??
+    (value.toolSearch === undefined ? undefined : checkToolSearch(value.toolSearch, `${path}.toolSearch`)) ??
     (value.provenance === undefined ? undefined : checkProvenance(value.provenance, `${path}.provenance`))
   );
 }

@@ -11,6 +11,8 @@ export type ConfigErrorCode =
   | "model_missing"
   /** No API key was passed and none is in the vendor's environment variable. */
   | "api_key_missing"
+  /** Tool search's embedding server takes its key from a variable (`toolSearchEmbeddingsApiKeyEnv`) that is not set. */
+  | "embeddings_api_key_missing"
   /** The request (extra body fields, thinking budget, temperature) is one the vendor would refuse. */
   | "request_invalid"
   /** A tool name that is not a known built-in tool. */
@@ -52,6 +54,8 @@ export type ProviderErrorCode =
   | "context_overflow"
   /** The embedded engine (node-llama-cpp) is not installed or could not load the model; the message says how to fix it. */
   | "engine_unavailable"
+  /** An embedding model (tool search's `embeddings`) failed, timed out or answered with vectors that cannot be used. */
+  | "embedding_failed"
   | "aborted";
 
 /** Session files, the blob store and stored requests. */

@@ -31,7 +31,9 @@ export type AgentWarningCode =
   /** A call that asked the server to compact (`run(input, { compact })`) came back without a compaction. */
   | "server_compaction_skipped"
   /** Tool search was asked to widen queries by related words, but their table could not be read: it searches without them. */
-  | "related_words_unavailable";
+  | "related_words_unavailable"
+  /** Tool search's embedding model failed (down, slow, wrong vectors): that search was lexical only. */
+  | "embeddings_unavailable";
 
 /** Why a run failed: a typed error's code, or one of the loop's own stop conditions. */
 export type RunErrorCode =

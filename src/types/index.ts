@@ -10,3 +10,4 @@ export * from "./blob.js";
 export * from "./tool-error.js";
 export * from "./budget.js";
 export * from "./sub-agent-run.js";
+export * from "./embedder.js";

@@ -26,11 +26,22 @@ export interface MessageMeta {
   /** Set on a tool result that came from outside and was tagged as data (see `ExternalInfo`). */
   external?: ExternalInfo;
   /**
+   * On a `tool_search` result: the deferred tools it returned, best first. The discovery message
+   * after it is made from these names, so a restart defines the tools the result promised instead
+   * of searching again (an embedding model may not answer the same way twice).
+   */
+  toolSearch?: ToolSearchRecord;
+  /**
    * Set on a message the harness derived from untrusted material (a summary, an archive, a stub, a
    * note, a skill body from an untrusted workspace): where that material came from. A derived text
    * is as untrusted as what it was derived from (issue 24: no path makes tainted text clean).
    */
   provenance?: Provenance;
+}
+
+/** What a `tool_search` call returned (see `MessageMeta.toolSearch`). */
+export interface ToolSearchRecord {
+  names: string[];
 }
 
 /** Where a derived message's untrusted material came from: the union of its sources. */

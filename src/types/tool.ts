@@ -1,4 +1,4 @@
-import type { Message } from "./message.js";
+import type { Message, ToolSearchRecord } from "./message.js";
 import type { BlobReader } from "./blob.js";
 import type { GenerationSettings, SystemPrompt } from "./model-request.js";
 import type { SubAgentRun } from "./sub-agent-run.js";
@@ -87,6 +87,8 @@ export interface ToolOutput {
   subAgent?: SubAgentRun;
   /** Where this output came from, when it differs per call from the tool's `source` (a sub-agent's answer). */
   source?: ToolSource;
+  /** Set by `tool_search`: the tools it returned, stored on the result message's `meta.toolSearch`. */
+  toolSearch?: ToolSearchRecord;
 }
 
 /**

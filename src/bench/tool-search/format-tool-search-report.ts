@@ -1,5 +1,5 @@
 import { formatTextTable } from "../text-table.js";
-import { wordVectorsArm, type ToolSearchBenchReport } from "./run-tool-search-bench.js";
+import { embeddingsArm, wordVectorsArm, type ToolSearchBenchReport } from "./run-tool-search-bench.js";
 
 /** The tables of `ctxkit bench tool-search`. */
 export function formatToolSearchReport(report: ToolSearchBenchReport): string {
@@ -65,6 +65,21 @@ export function formatToolSearchReport(report: ToolSearchBenchReport): string {
   if (report.wordNet) lines.push(`WordNet table (${report.wordNet.words} words): read by the first search that needs it in ${report.wordNet.loadMs} ms, once per process.`);
   const vectorSpeed = report.speedWithWordVectors;
   if (vectorSpeed) lines.push(`With word vectors: index built in ${vectorSpeed.indexBuildMs} ms; search ${vectorSpeed.microsecondsPerQuery} µs per query on average, p99 ${vectorSpeed.p99Microseconds} µs.`);
+  const embeddings = report.embeddings;
+  if (embeddings) {
+    const semanticSpeed = embeddings.speed;
+    lines.push(
+      "",
+      `Embedding model (the "${embeddingsArm}" rows: its ranking fused with the defaults' by reciprocal rank): ${embeddings.label}.`,
+      embeddings.fallbacks === 0
+        ? "Every search got its embedding."
+        : `${embeddings.fallbacks} searches fell back to words alone (and after 3 failures in a row, every later search of that set did): those rows measure words, not the model. First reason: ${embeddings.firstFallback ?? "-"}`,
+      `With embeddings at ${semanticSpeed.tools} tools: the tools embedded in ${semanticSpeed.toolEmbeddingMs} ms (once per tool text); a search ${semanticSpeed.microsecondsPerQuery} µs on average, p99 ${semanticSpeed.p99Microseconds} µs, the query's embedding call included (${semanticSpeed.queries} searches); ctxkit's part without that call (BM25F, cosines, fusion) ${semanticSpeed.fusionMicrosecondsPerQuery} µs.`,
+    );
+    if (embeddings.measureMisses.length > 0) {
+      lines.push(`Measure-half misses with embeddings (${embeddings.measureMisses.length}):`, ...embeddings.measureMisses.map((miss) => `  "${miss.query}" → ${miss.tool}; got ${miss.top.join(", ") || "nothing"}`));
+    }
+  }
   const goal = report.goal;
   const measured = report.rows.find((row) => row.arm === "defaults" && row.half === "measure");
   lines.push(
@@ -77,6 +92,14 @@ export function formatToolSearchReport(report: ToolSearchBenchReport): string {
             ? `Static word vectors (the "${wordVectorsArm}" row) widen only words the catalog lacks. A sentence-embedding model was not measured: none can be installed from npm without downloading weights.`
             : "Static word vectors can be measured with --word-vectors; a sentence-embedding model was not measured: none can be installed from npm without downloading weights."),
   );
+  if (embeddings) {
+    const semanticMeasure = report.rows.find((row) => row.arm === embeddingsArm && row.half === "measure");
+    lines.push(
+      embeddings.goalMet
+        ? `With embeddings (${embeddings.label}): goal met, measure recall@5 ${fixed(semanticMeasure?.recallAt5)}, MRR ${fixed(semanticMeasure?.mrr)}, ctxkit's part of a search ${embeddings.speed.fusionMicrosecondsPerQuery} µs (the embedding call adds the model's own time).`
+        : `With embeddings (${embeddings.label}): goal not met, measure recall@5 ${fixed(semanticMeasure?.recallAt5)} (goal ≥ ${goal.recallAt5}), MRR ${fixed(semanticMeasure?.mrr)} (≥ ${goal.mrr}), ctxkit's part of a search ${embeddings.speed.fusionMicrosecondsPerQuery} µs (< ${goal.maxMicrosecondsPerQuery})${embeddings.fallbacks > 0 ? `, ${embeddings.fallbacks} fallbacks` : ""}.`,
+    );
+  }
   return lines.join("\n");
 }
 

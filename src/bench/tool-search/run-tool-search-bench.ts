@@ -7,6 +7,10 @@ import { loadToolSearchEvaluation, type ToolSearchEvaluation, type ToolSearchQue
 import { readWordVectors } from "./read-word-vectors.js";
 import { wordNetTableStats } from "../../tools/search/wordnet-related-words.js";
 import { tuneToolSearch } from "./tune-tool-search.js";
+import type { ToolSearchEmbeddingOptions } from "../../tools/search/semantic-tool-search.js";
+import { scoreSemanticToolSearch, type SemanticScores } from "./score-semantic-tool-search.js";
+import { measureSemanticSpeed, type SemanticSpeed } from "./measure-semantic-speed.js";
+import { createPrefetchedEmbedder } from "./memo-embedder.js";
 
 export interface ToolSearchBenchOptions {
   /** The corpus's tau-bench/ folder: adds τ-bench's tools and its dialogues' first messages (optional). */
@@ -17,6 +21,8 @@ export interface ToolSearchBenchOptions {
   retune?: boolean;
   /** Static word vectors (wink's GloVe JSON or a GloVe .txt file): adds a row with them as an option. */
   wordVectorsFile?: string;
+  /** An embedding model: adds the "defaults + embeddings" rows (semantic search fused with the defaults) and their speed. */
+  embeddings?: { label: string; options: ToolSearchEmbeddingOptions };
 }
 
 /** Settings a row of the table names. */
@@ -36,6 +42,9 @@ export const toolSearchArms: ReadonlyArray<{ arm: string; options: ToolSearchInd
 
 /** The arm with word vectors, when `--word-vectors` gives some. */
 export const wordVectorsArm = "defaults + word vectors";
+
+/** The arm with an embedding model, when `--embeddings-url` or `--embedding-model-path` gives one. */
+export const embeddingsArm = "defaults + embeddings";
 
 export interface ToolSearchBenchRow extends Omit<ToolSearchScores, "misses"> {
   arm: string;
@@ -72,6 +81,8 @@ export interface ToolSearchBenchReport {
   wordNet?: { words: number; characters: number; loadMs: number };
   /** The same with the word vectors of `--word-vectors` (each word's neighbours are found once, then cached). */
   speedWithWordVectors?: ToolSearchBenchReport["speed"];
+  /** The embedding model of the "defaults + embeddings" rows, its searches that fell back to words, its speed, and the goal on its measure row. */
+  embeddings?: { label: string; fallbacks: number; firstFallback?: string; speed: SemanticSpeed; goalMet: boolean; measureMisses: ToolSearchScores["misses"] };
 }
 
 /**
@@ -108,6 +119,25 @@ export async function runToolSearchBench(options: ToolSearchBenchOptions = {}): 
     const { misses: _misses, ...scores } = scoreToolSearchOptions(evaluation.tools, evaluation.thirdPartyQueries, armOptions);
     return { arm, ...scores };
   });
+  // The embedding model's rows: the same queries, scored through the fused search (one embedding call each).
+  const semantic: SemanticScores[] = [];
+  // Every query embedded once, up front and in batches (the scores run hundreds of searches); the speed below times its own calls.
+  const scoring = options.embeddings === undefined
+    ? undefined
+    : { ...options.embeddings.options, embedder: await createPrefetchedEmbedder(options.embeddings.options.embedder, [...evaluation.queries, ...evaluation.thirdPartyQueries].map((query) => query.query)) };
+  const semanticScores = async (queries: readonly ToolSearchQuery[]) => {
+    const scores = await scoreSemanticToolSearch(evaluation.tools, queries, scoring!);
+    semantic.push(scores);
+    const { misses: _misses, fallbacks: _fallbacks, firstFallback: _first, ...rest } = scores;
+    return rest;
+  };
+  if (options.embeddings !== undefined) {
+    for (const half of ["tune", "measure"] as const) rows.push({ arm: embeddingsArm, half, ...(await semanticScores(evaluation.queries.filter((query) => query.half === half))) });
+    for (const set of ["first", "round two", "round three"] as const) {
+      for (const half of ["tune", "measure"] as const) bySet.push({ arm: embeddingsArm, set, half, ...(await semanticScores(evaluation.queries.filter((query) => query.half === half && query.set === set))) });
+    }
+    thirdPartyRows.push({ arm: embeddingsArm, ...(await semanticScores(evaluation.thirdPartyQueries)) });
+  }
   const speedQueries = evaluation.queries.map((query) => query.query);
   const speed = measureSpeed(evaluation.tools, speedQueries, options.speedTools ?? 500);
   const measured = rows.find((row) => row.arm === "defaults" && row.half === "measure")!;
@@ -127,6 +157,21 @@ export async function runToolSearchBench(options: ToolSearchBenchOptions = {}): 
   const wordNet = wordNetTableStats();
   if (wordNet !== undefined) report.wordNet = { ...wordNet, loadMs: Math.round(wordNet.loadMs) };
   if (vectors !== undefined) report.speedWithWordVectors = measureSpeed(evaluation.tools, speedQueries, options.speedTools ?? 500, { wordVectors: vectors.lookup });
+  if (options.embeddings !== undefined) {
+    const semanticSpeed = await measureSemanticSpeed(speedCatalog(evaluation.tools, options.speedTools ?? 500), speedQueries, options.embeddings.options);
+    const semanticMeasure = rows.find((row) => row.arm === embeddingsArm && row.half === "measure")!;
+    // The speed's searches count too: one that fell back timed words, not the model.
+    const fallbacks = semantic.reduce((sum, scores) => sum + scores.fallbacks, 0) + semanticSpeed.fallbacks;
+    const firstFallback = semantic.find((scores) => scores.firstFallback !== undefined)?.firstFallback ?? semanticSpeed.firstFallback;
+    report.embeddings = {
+      label: options.embeddings.label,
+      fallbacks,
+      ...(firstFallback === undefined ? {} : { firstFallback }),
+      speed: semanticSpeed,
+      measureMisses: semantic[1]!.misses,
+      goalMet: fallbacks === 0 && semanticMeasure.recallAt5 >= goal.recallAt5 && semanticMeasure.mrr >= goal.mrr && evaluation.tools.length >= goal.minTools && semanticSpeed.fusionMicrosecondsPerQuery < goal.maxMicrosecondsPerQuery,
+    };
+  }
   if (tauQueries.length > 0) report.tau = mainArms.map(({ arm, options: armOptions }) => ({ arm, ...scoreSearch(evaluation.tools, tauQueries, armOptions) }));
   if (options.retune) {
     const { tuned, configurationsTried } = tuneToolSearch(evaluation.tools, evaluation.queries.filter((query) => query.half === "tune"));
@@ -146,6 +191,15 @@ function benchmarkWords(evaluation: ToolSearchEvaluation, moreQueries: readonly 
   return new Set(texts.flatMap((text) => toSearchTerms(text, { stemming: false })));
 }
 
+/** `size` tools: the real ones, then numbered copies of them. */
+function speedCatalog(tools: readonly ToolDefinition[], size: number): ToolDefinition[] {
+  const catalog: ToolDefinition[] = tools.slice(0, size);
+  for (let round = 2; catalog.length < size; round += 1) {
+    for (const tool of tools) if (catalog.length < size) catalog.push({ ...tool, name: `${tool.name}_${round}` });
+  }
+  return catalog;
+}
+
 /** Untimed passes over the queries before timing: the first searches run cold (JIT, inline caches). */
 const warmUpRounds = 3;
 const timedRounds = 7;
@@ -157,10 +211,7 @@ const timedRounds = 7;
  * decide the result.
  */
 function measureSpeed(tools: readonly ToolDefinition[], queries: readonly string[], size: number, options: ToolSearchIndexOptions = {}): ToolSearchBenchReport["speed"] {
-  const catalog: ToolDefinition[] = tools.slice(0, size);
-  for (let round = 2; catalog.length < size; round += 1) {
-    for (const tool of tools) if (catalog.length < size) catalog.push({ ...tool, name: `${tool.name}_${round}` });
-  }
+  const catalog = speedCatalog(tools, size);
   const buildStarted = performance.now();
   const index = createToolSearchIndex(catalog, options);
   const indexBuildMs = performance.now() - buildStarted;

@@ -14,11 +14,16 @@ export interface ToolSearchScores {
 
 /** recall@5 and MRR of one index over a set of queries. */
 export function scoreToolSearch(index: ToolSearchIndex, queries: readonly ToolSearchQuery[]): ToolSearchScores {
+  return scoreRankings(queries, queries.map((query) => index.search(query.query, 10).map((hit) => hit.name)));
+}
+
+/** recall@5 and MRR of the rankings a search gave, one per query (best first, at least 10 long when it has them). */
+export function scoreRankings(queries: readonly ToolSearchQuery[], rankings: ReadonlyArray<readonly string[]>): ToolSearchScores {
   let found = 0;
   let reciprocal = 0;
   const misses: ToolSearchScores["misses"] = [];
-  for (const query of queries) {
-    const ranked = index.search(query.query, 10).map((hit) => hit.name);
+  for (const [position, query] of queries.entries()) {
+    const ranked = (rankings[position] ?? []).slice(0, 10);
     const rank = ranked.findIndex((name) => name === query.tool || query.accept.includes(name));
     if (rank !== -1) reciprocal += 1 / (rank + 1);
     if (rank !== -1 && rank < 5) found += 1;

@@ -66,6 +66,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   for (const warning of warnings) io.stderr.write(`ctxkit chat: session ${session.id}: ${warning.message}\n`);
   for (const warning of skills.warnings) io.stderr.write(`ctxkit chat: skills: ${warning.message}\n`);
   for (const warning of mcp.warnings) io.stderr.write(`ctxkit chat: mcp: ${warning.message}\n`);
+  for (const warning of configured.settingWarnings) io.stderr.write(`ctxkit chat: ${warning}\n`);
   let skillNames = new Set(skills.skills.map((skill) => skill.name));
   skillCommands = [...skillNames].sort().map((name) => `/${name}`);
   // Skills added or edited while the chat runs are picked up before each message (announced to the model by an appended message).

@@ -68,6 +68,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   for (const warning of warnings) io.stderr.write(`ctxkit run: session ${session.id}: ${warning.message}\n`);
   for (const warning of skills.warnings) io.stderr.write(`ctxkit run: skills: ${warning.message}\n`);
   for (const warning of mcp.warnings) io.stderr.write(`ctxkit run: mcp: ${warning.message}\n`);
+  for (const warning of configured.settingWarnings) io.stderr.write(`ctxkit run: ${warning}\n`);
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
   process.once("SIGINT", onInterrupt);

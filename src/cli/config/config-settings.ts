@@ -181,6 +181,27 @@ export const configSettings = {
     flag: "defer-tools", input: "text", group: "Tools and context", values: deferToolsModes, noun: "--defer-tools mode", value: `<${deferToolsModes.join("|")}>`,
     help: "keep tools out of the tool list the model is sent and let it find them with tool_search (called through call_tool): auto when their definitions would take over 10% of the context window, all always, off (default) never",
   },
+  toolSearchEmbeddingsUrl: {
+    flag: "tool-search-embeddings-url", input: "text", env: ["CTXKIT_TOOL_SEARCH_EMBEDDINGS_URL"], group: "Tools and context", value: "<url>",
+    help: "semantic tool_search (opt-in): an OpenAI-compatible /v1/embeddings server (e.g. http://127.0.0.1:8080/v1 for llama-server --embeddings, http://127.0.0.1:11434/v1 for Ollama) whose ranking is fused with the words'; the tools' texts and every search's query are sent to it; when it fails, the search uses words alone and warns; it takes effect only when tools are searched for (--defer-tools auto|all, or MCP servers) and the provider does not search natively",
+    workspace: { userOnly: { why: "a cloned repository could send your searches (and a key) to a server it chose" } },
+  },
+  toolSearchEmbeddingsModel: {
+    flag: "tool-search-embeddings-model", input: "text", env: ["CTXKIT_TOOL_SEARCH_EMBEDDINGS_MODEL"], group: "Tools and context", value: "<name>",
+    help: "the embedding model that server runs (e.g. text-embedding-3-small, nomic-embed-text)",
+    // It means nothing without the user's server, and alone it would stop every run asking for one.
+    workspace: { userOnly: { why: "it goes with the embeddings server, which only your config names" } },
+  },
+  toolSearchEmbeddingsApiKeyEnv: {
+    flag: "tool-search-embeddings-api-key-env", input: "text", group: "Tools and context", value: "<VAR>",
+    help: "the environment variable holding that server's API key (e.g. OPENAI_API_KEY; default: no key)",
+    workspace: { userOnly: { why: keyRisk } },
+  },
+  toolSearchEmbeddingModelPath: {
+    flag: "tool-search-embedding-model-path", input: "text", env: ["CTXKIT_TOOL_SEARCH_EMBEDDING_MODEL_PATH"], group: "Tools and context", value: "<file.gguf>",
+    help: "semantic tool_search with a local GGUF embedding model instead, run through node-llama-cpp (optional package)",
+    workspace: { userOnly: { why: "a cloned repository could make ctxkit load a model file it chose" } },
+  },
   compression: {
     flag: "compression", input: "text", env: ["CTXKIT_COMPRESSION"], group: "Tools and context", values: compressionPolicyNames, noun: "compression policy", value: "<policy>",
     help: `${compressionPolicyNames.at(-1)} (default: layered), ${compressionPolicyNames.slice(0, -1).join(", ")}`,

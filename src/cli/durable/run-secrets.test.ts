@@ -7,6 +7,11 @@ describe("a run's secrets", () => {
     mcpServers: { remote: { url: "https://a:b@mcp.example.com/mcp", headers: { Authorization: "Bearer x" } }, local: { command: "s", args: [], env: { TOKEN: "t" } } },
   };
 
+  it("refuse an embeddings server URL with user:password, pointing to the key variable setting", () => {
+    expect(() => leaveOutRunSecrets({ toolSearchEmbeddingsUrl: "http://user:secret@127.0.0.1:8080/v1" })).toThrow(/toolSearchEmbeddingsUrl \(--tool-search-embeddings-url\) has a user:password.*toolSearchEmbeddingsApiKeyEnv/);
+    expect(leaveOutRunSecrets({ toolSearchEmbeddingsUrl: "http://127.0.0.1:8080/v1" }).settings).toEqual({ toolSearchEmbeddingsUrl: "http://127.0.0.1:8080/v1" });
+  });
+
   it("are left out by name and filled in from the worker's own config and environment", () => {
     const { settings: stored, leftOut } = leaveOutRunSecrets(settings);
     expect(JSON.stringify(stored)).not.toMatch(/Bearer|u:p|a:b|"t"/);

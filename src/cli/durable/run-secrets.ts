@@ -1,4 +1,4 @@
-import { CtxkitError } from "../../types/index.js";
+import { ConfigError, CtxkitError } from "../../types/index.js";
 
 /**
  * The secrets a run's record leaves out, by name only: the values of MCP servers' `headers` and
@@ -30,8 +30,19 @@ export function withoutUrlCredentials(url: string): { url: string; changed: bool
   return { url: parsed.href, changed: true };
 }
 
-/** A copy of `settings` without secret values, and what was left out (names only). */
+/**
+ * A copy of `settings` without secret values, and what was left out (names only). The embeddings
+ * server's URL may not carry user:password at all (its key goes by variable name, which a worker
+ * reads from its own environment): throws `option_invalid` pointing there.
+ */
 export function leaveOutRunSecrets(settings: Settings): { settings: Settings; leftOut: LeftOutSecrets } {
+  if (typeof settings.toolSearchEmbeddingsUrl === "string" && withoutUrlCredentials(settings.toolSearchEmbeddingsUrl).changed) {
+    throw new ConfigError(
+      "option_invalid",
+      "toolSearchEmbeddingsUrl (--tool-search-embeddings-url) has a user:password, which a durable run would store with its settings. " +
+        "Give the URL without it and put the key in an environment variable of the workers, named with toolSearchEmbeddingsApiKeyEnv (--tool-search-embeddings-api-key-env).",
+    );
+  }
   const copy: Settings = { ...settings };
   const leftOut: LeftOutSecrets = {};
   if (typeof copy.baseURL === "string") {

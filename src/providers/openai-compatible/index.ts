@@ -1,4 +1,5 @@
 export { createOpenAICompatible } from "./create-openai-compatible.js";
+export { createOpenAIEmbedder, parseEmbeddings, type OpenAIEmbedderOptions } from "./create-openai-embedder.js";
 export type { OpenAICompatibleSettings } from "./openai-compatible-settings.js";
 export {
   openAICompatibleVendors,

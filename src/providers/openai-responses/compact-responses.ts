@@ -6,6 +6,7 @@ import type { StreamTimeouts } from "../shared/stream-timeouts.js";
 import { convertResponsesUsage } from "./convert-responses-usage.js";
 import { convertToResponsesInput } from "./convert-to-responses-input.js";
 import type { ResponsesUsage } from "./responses-wire-types.js";
+import { readWholeBody } from "../shared/read-bounded-body.js";
 
 /** What `/responses/compact` gave back: the window that replaces the whole input, item by item. */
 export interface ResponsesCompaction {
@@ -61,7 +62,7 @@ export async function compactResponses(input: CompactResponsesInput): Promise<Re
     ...(input.signal ? { signal: input.signal } : {}),
     providerLabel: label,
   });
-  const text = await readLimited(response);
+  const text = await readWholeBody(response, maximumBodyBytes, (limit) => invalid(`a body over ${limit} bytes`));
   const parsed = safeParseJson(text);
   if (!parsed.success) throw invalid(`a body that is not JSON (${parsed.error}): ${text.slice(0, 200)}`);
   const body = parsed.value as { object?: unknown; output?: unknown; usage?: unknown } | null;
@@ -78,25 +79,6 @@ export async function compactResponses(input: CompactResponsesInput): Promise<Re
   }
   const usage = body.usage !== null && typeof body.usage === "object" ? convertResponsesUsage(body.usage as ResponsesUsage) : convertResponsesUsage(undefined);
   return { items, usage };
-}
-
-async function readLimited(response: Response): Promise<string> {
-  if (response.body === null) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.length;
-      if (total > maximumBodyBytes) throw invalid(`a body over ${maximumBodyBytes} bytes`);
-      chunks.push(value);
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 function invalid(what: string): ProviderError {

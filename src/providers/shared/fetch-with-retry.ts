@@ -1,6 +1,7 @@
 import { ContextOverflowError, CtxkitError, ProviderHttpError, ProviderError } from "../../types/index.js";
 import { isContextOverflow } from "./context-overflow.js";
 import { firstByteTimeoutError, withIdleTimeout, type StreamTimeouts } from "./stream-timeouts.js";
+import { readBodyHead } from "./read-bounded-body.js";
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 2). */
@@ -90,7 +91,7 @@ export async function fetchWithRetry(input: FetchWithRetryInput): Promise<Respon
     }
     attemptAbort.release();
 
-    const body = await readBoundedText(response, maximumErrorBodyBytes).catch(() => "");
+    const body = await readBodyHead(response).catch(() => "");
     if (isContextOverflow({ status: response.status, body })) throw new ContextOverflowError(extractMessage(body), body);
     const httpError = httpErrorFor(response.status, body, input.providerLabel);
     if (!httpError.isRetryable || attempt === maxRetries) throw httpError;
@@ -107,27 +108,6 @@ function linkedController(signal: AbortSignal | undefined): { controller: AbortC
   if (signal?.aborted) controller.abort();
   signal?.addEventListener("abort", onAbort, { once: true });
   return { controller, release: () => signal?.removeEventListener("abort", onAbort) };
-}
-
-/** Error bodies are read up to this size: a server could otherwise send an endless one. */
-const maximumErrorBodyBytes = 64 * 1024;
-
-async function readBoundedText(response: Response, maximumBytes: number): Promise<string> {
-  if (response.body === null) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  try {
-    while (total < maximumBytes) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      total += value.length;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(chunks).subarray(0, maximumBytes).toString("utf8");
 }
 
 /** Carries a server-requested delay to the next attempt. */

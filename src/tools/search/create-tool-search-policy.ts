@@ -4,12 +4,11 @@ import { createStablePrefix } from "../../context/stable-prefix.js";
 import { toolCallsOf, type Message, type Tool, type ToolCallPart, type ToolDefinition, type ToolMessage, type UserMessage } from "../../types/index.js";
 import { createCallToolProxy, unwrapProxyCall } from "./create-call-tool-proxy.js";
 import { createToolSearchTool, maxToolSearchLimit, type ToolSearchArgs } from "./create-tool-search-tool.js";
-import { createToolCatalog, type ToolCatalog } from "./tool-catalog.js";
-import type { ToolSearchIndexOptions } from "./tool-search-index.js";
+import { createToolCatalog, type ToolCatalog, type ToolCatalogOptions } from "./tool-catalog.js";
 import type { LateToolSet } from "./late-tool-set.js";
 import { callToolName, createDiscoveryMessage, createToolSearchCheckpoint, discoveredToolNames, toolSearchPolicyName, toolSearchToolName } from "./tool-discovery.js";
 
-export interface ToolSearchPolicyOptions extends ToolSearchIndexOptions {
+export interface ToolSearchPolicyOptions extends ToolCatalogOptions {
   /** Matches per search when the model does not say (default 5). */
   limit?: number;
   /**
@@ -49,8 +48,9 @@ export interface ToolSearchPolicy extends ContextPolicy {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type live in one list
 export function createToolSearchPolicy(deferred: readonly Tool<any>[], options: ToolSearchPolicyOptions = {}): ToolSearchPolicy {
   const late = options.lateTools;
-  // A search that cannot read its related words goes on without them; the caller hears of it as a
-  // `warning` event after the next model call, instead of the run failing on its first search.
+  // A search that cannot read its related words, or whose embedding model fails, goes on without
+  // them; the caller hears of it as a `warning` event after the next model call, instead of the run
+  // failing on its first search.
   const warnings: PolicyWarning[] = [];
   const catalog = createToolCatalog(
     deferred,
@@ -65,7 +65,7 @@ export function createToolSearchPolicy(deferred: readonly Tool<any>[], options: 
   );
   const limit = Math.min(Math.max(1, options.limit ?? 5), maxToolSearchLimit);
   const native = options.native === true;
-  // Matches of tool_search calls of this process, by call id; after a restart they are searched again.
+  // Matches of tool_search calls of this process, by call id (a processor that dropped the result's meta cannot lose them).
   const found = new Map<string, string[]>();
   const deferredDefinitions = createStablePrefix("", deferred).tools;
 
@@ -139,8 +139,10 @@ function notDiscovered(name: string): ToolCallRoute {
 
 /**
  * Discovery messages owed to the latest turn's `tool_search` calls: the matches not yet discovered,
- * one message per call that found something new. Read from the call and result messages, so a
- * restart between the result and the next call decides the same (it searches again).
+ * one message per call that found something new. The matches are the names the result recorded
+ * (`meta.toolSearch`), so a restart, a durable replay or an overflow retry defines exactly the tools
+ * the stored result promised, whatever an embedding model would answer now. A result written before
+ * the names were recorded is searched again by words only (the same for the same query and catalog).
  */
 function pendingDiscoveries(messages: readonly Message[], catalog: ToolCatalog, limit: number, found: Map<string, string[]>, now: Date): UserMessage[] {
   const turnStart = messages.findLastIndex((message) => message.role === "assistant");
@@ -153,8 +155,7 @@ function pendingDiscoveries(messages: readonly Message[], catalog: ToolCatalog, 
   for (const call of calls) {
     const result = after.find((message): message is ToolMessage => message.role === "tool" && message.toolCallId === call.id);
     if (!result || result.isError) continue;
-    const args = call.arguments as Partial<ToolSearchArgs> | undefined;
-    const names = found.get(call.id) ?? (typeof args?.query === "string" ? catalog.search(args.query, typeof args.limit === "number" ? Math.min(args.limit, maxToolSearchLimit) : limit).map((hit) => hit.name) : []);
+    const names = result.meta.toolSearch?.names ?? found.get(call.id) ?? searchWordsOnly(catalog, call, limit);
     found.delete(call.id);
     const fresh = names.filter((name) => !known.has(name) && catalog.has(name));
     if (fresh.length === 0) continue;
@@ -165,4 +166,11 @@ function pendingDiscoveries(messages: readonly Message[], catalog: ToolCatalog, 
     pending.push(createDiscoveryMessage(ordered, call.id, `${result.meta.id}~tools`, now));
   }
   return pending;
+}
+
+/** A stored result without recorded names (an older session): its query searched again by words alone. */
+function searchWordsOnly(catalog: ToolCatalog, call: ToolCallPart, limit: number): string[] {
+  const args = call.arguments as Partial<ToolSearchArgs> | undefined;
+  if (typeof args?.query !== "string") return [];
+  return catalog.search(args.query, typeof args.limit === "number" ? Math.min(args.limit, maxToolSearchLimit) : limit).map((hit) => hit.name);
 }

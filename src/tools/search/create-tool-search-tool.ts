@@ -13,7 +13,9 @@ export const maxToolSearchLimit = 10;
 /**
  * The model-facing search over the deferred tools. The result names the matches; their full
  * definitions follow as one appended message (the policy's `prepareContext`), so the `tools` array
- * — and with it the cached prefix — never changes. `found` receives each call's matches by call id.
+ * — and with it the cached prefix — never changes. The matches' names are recorded on the result
+ * (`meta.toolSearch`), so the discovery message is made from what this search returned, also after
+ * a restart; `found` receives them too, by call id.
  */
 export function createToolSearchTool(catalog: ToolCatalog, defaultLimit: number, found: Map<string, string[]>): Tool<ToolSearchArgs> {
   return {
@@ -35,17 +37,18 @@ export function createToolSearchTool(catalog: ToolCatalog, defaultLimit: number,
     source: "trusted",
     risk: "read",
     async execute(args, context) {
-      const hits = catalog.search(args.query, args.limit ?? defaultLimit);
-      if (hits.length === 0) return `No tool matches "${args.query}". Try other words (the action, the object it acts on).`;
+      const hits = await catalog.find(args.query, args.limit ?? defaultLimit, context.signal);
+      const toolSearch = { names: hits.map((hit) => hit.name) };
+      found.set(context.toolCallId, toolSearch.names);
+      if (hits.length === 0) return { content: `No tool matches "${args.query}". Try other words (the action, the object it acts on).`, toolSearch };
       const known = discoveredToolNames(context.messages ?? []);
-      found.set(context.toolCallId, hits.map((hit) => hit.name));
       const lines = hits.map((hit) => {
         const description = firstSentence(catalog.get(hit.name)?.description ?? "");
         return `- ${hit.name}: ${description}${known.has(hit.name) ? " (definition already in the conversation)" : ""}`;
       });
       const fresh = hits.filter((hit) => !known.has(hit.name)).length;
       const follow = fresh === 0 ? "All of them were found before; their definitions are earlier in the conversation." : "Their full definitions follow in the next message.";
-      return `Found ${hits.length} tool${hits.length === 1 ? "" : "s"}:\n${lines.join("\n")}\n${follow}`;
+      return { content: `Found ${hits.length} tool${hits.length === 1 ? "" : "s"}:\n${lines.join("\n")}\n${follow}`, toolSearch };
     },
   };
 }

