@@ -6,7 +6,10 @@ type Cell = string | number;
 
 /** The comparison table: one row per policy, or per policy and half when `halves` are given. */
 export function formatPolicyTable(policies: readonly PolicySummary[], halves?: Partial<Record<ReplayHalf, readonly PolicySummary[]>>): string {
-  const groups: Array<[string, readonly PolicySummary[]]> = halves === undefined ? [["all", policies]] : replayHalves.flatMap((half) => (halves[half] ? [[half, halves[half]!] as [string, readonly PolicySummary[]]] : []));
+  const split: Array<[string, readonly PolicySummary[]]> = halves === undefined ? [] : replayHalves.flatMap((half) => (halves[half] ? [[half, halves[half]!] as [string, readonly PolicySummary[]]] : []));
+  // A half no run fell into (one transcript replayed: it goes to the tune half) would be a row of zeros per policy.
+  const filled = split.filter(([, summaries]) => summaries.some((row) => row.runs > 0 || row.errors > 0));
+  const groups: Array<[string, readonly PolicySummary[]]> = halves === undefined ? [["all", policies]] : filled.length > 0 ? filled : split;
   const rows = policies.flatMap((policy) => groups.flatMap(([half, summaries]) => summaries.filter((row) => row.policy === policy.policy).map((row) => [half, row] as const)));
   return formatTable(
     ["policy", "half", "runs", "overflows", "rescued", "compactions", "prompt tokens", "uncached tokens", "summaries", "cost w/o summaries", "cost", "peak tokens", "reference recall", "line recall"],

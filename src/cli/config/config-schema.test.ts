@@ -135,4 +135,10 @@ describe("resolving settings", () => {
     );
     expect(() => resolveConfig({ workspace, tools: "read_file,bassh" }, environment)).toThrow("Unknown tool: bassh (did you mean bash?). It is named in --tools.");
   });
+
+  it("offers the values a bad value is the first word of ('openai' is too far from 'openai-compatible' to be a typo)", () => {
+    const { workspace, environment } = directories();
+    expect(() => resolveConfig({ workspace, provider: "openai" }, environment)).toThrow("Unknown provider 'openai' (did you mean 'openai-compatible' or 'openai-responses'?). Use one of:");
+    expect(() => resolveConfig({ workspace, provider: "gemini" }, environment)).toThrow(/Unknown provider 'gemini'\. Use one of:/);
+  });
 });

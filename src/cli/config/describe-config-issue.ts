@@ -40,8 +40,11 @@ export function describeConfigIssue(issue: ConfigIssue, origin: ValueOrigin, key
     // The settings table lists every choice setting's values (the schema is built from the same lists).
     const values = setting.values ?? [];
     const suggestion = typeof raw === "string" ? didYouMean(raw, values) : undefined;
+    // 'openai' is no typo of 'openai-compatible' (too many edits away) but the first word of two values.
+    const extending = typeof raw === "string" && suggestion === undefined ? values.filter((value) => value.toLowerCase().startsWith(`${raw.toLowerCase()}-`)) : [];
+    const hint = suggestion ? ` (did you mean '${suggestion}'?)` : extending.length > 0 ? ` (did you mean ${extending.map((value) => `'${value}'`).join(" or ")}?)` : "";
     const where = "file" in origin ? `${place}${name}: ` : "variable" in origin ? `${origin.variable}: ` : "";
-    return `${where}Unknown ${setting.noun ?? key} ${shown}${suggestion ? ` (did you mean '${suggestion}'?)` : ""}. Use one of: ${values.join(", ")}.`;
+    return `${where}Unknown ${setting.noun ?? key} ${shown}${hint}. Use one of: ${values.join(", ")}.`;
   }
   const message = issue.kind === "invalid" ? issue.message : "is not one of its values";
   const item = issue.kind === "invalid" && issue.item !== undefined ? ` (item ${issue.item})` : "";

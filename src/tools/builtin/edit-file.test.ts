@@ -34,6 +34,14 @@ describe("edit_file", () => {
     expect(await read("a.txt")).toBe("one\ntwo\ntwo and a half\nthree\n");
   });
 
+  it("refuses a binary file as a failure, not as arguments to fix, and leaves it as it was", async () => {
+    const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]);
+    await temp.write("image.png", bytes);
+    const message = await expectToolError(runTool(createEditFileTool({ workspace: temp.workspace }), { path: "image.png", old_string: "PNG", new_string: "JPG" }), "failed");
+    expect(message).toContain("binary file");
+    expect(new Uint8Array(await readFile(path.join(temp.workspace, "image.png")))).toEqual(bytes);
+  });
+
   it("fails clearly when old_string is absent", async () => {
     await temp.write("src/x.ts", "const a = 1;\n");
     const message = await expectToolError(

@@ -82,7 +82,8 @@ export function createEditFileTool(options: EditFileToolOptions): Tool<EditFileA
     }
     const bytes = await handle.readFile();
     if (looksBinary(bytes)) {
-      throw new ToolError("invalid_arguments", `'${shown}' is a binary file; edit_file only changes text files.`);
+      // "failed", not "invalid_arguments": the path is right; no other arguments would make it editable.
+      throw new ToolError("failed", `'${shown}' is a binary file; edit_file only changes text files. Do not try to edit it with edit_file.`);
     }
     const content = bytes.toString("utf8");
     const { oldText, newText, positions } = locate(content, args.old_string, args.new_string);

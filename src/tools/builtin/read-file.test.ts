@@ -64,13 +64,11 @@ describe("read_file", () => {
     expect(result.content).toContain("     2\tshort");
   });
 
-  it("refuses binary files", async () => {
+  it("refuses binary files as a failure, not as arguments to fix (the path was right)", async () => {
     await temp.write("image.png", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));
-    const message = await expectToolError(
-      runTool(createReadFileTool({ workspace: temp.workspace }), { path: "image.png" }),
-      "invalid_arguments",
-    );
+    const message = await expectToolError(runTool(createReadFileTool({ workspace: temp.workspace }), { path: "image.png" }), "failed");
     expect(message).toContain("binary file");
+    expect(message).toContain("Do not read it again");
   });
 
   it("reports missing files with a hint to list the parent", async () => {

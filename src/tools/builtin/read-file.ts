@@ -65,10 +65,9 @@ export function createReadFileTool(options: ReadFileToolOptions): Tool<ReadFileA
 
   async function readWindow(handle: FileHandle, shown: string, args: ReadFileArgs): Promise<string> {
     if (await isBinaryFile(handle)) {
-      throw new ToolError(
-        "invalid_arguments",
-        `'${shown}' is a binary file (it contains NUL bytes); read_file only shows text files.`,
-      );
+      // Not "invalid_arguments": the path is right, and that kind's advice (fix the arguments against
+      // the parameters) sent models back to resend the same call.
+      throw new ToolError("failed", `'${shown}' is a binary file (it contains NUL bytes); read_file only shows text files. Do not read it again with read_file.`);
     }
     const offset = Math.max(1, Math.floor(args.offset ?? 1));
     const limit = Math.min(maxLines, Math.max(1, Math.floor(args.limit ?? maxLines)));
