@@ -88,9 +88,10 @@ export function formatToolSearchReport(report: ToolSearchBenchReport): string {
       ? `Goal met: measure recall@5 ≥ ${goal.recallAt5}, MRR ≥ ${goal.mrr}, ≥ ${goal.minTools} tools, < ${goal.maxMicrosecondsPerQuery} µs per query.`
       : `Goal not met: measure recall@5 ${fixed(measured?.recallAt5)} (goal ≥ ${goal.recallAt5}), MRR ${fixed(measured?.mrr)} (≥ ${goal.mrr}), ${report.catalog.tools} tools (≥ ${goal.minTools}), ${speed.microsecondsPerQuery} µs per query (< ${goal.maxMicrosecondsPerQuery}). ` +
           "Lexical search (BM25F, Porter stems, synonyms, typo fixes, file and URL hints; WordNet's related words opt-in, the \"defaults + WordNet\" row) finds a tool only through words, stems, listed synonyms and WordNet relations it shares with the query; word tables fitted to these queries would only hide that. " +
-          (report.wordVectors
-            ? `Static word vectors (the "${wordVectorsArm}" row) widen only words the catalog lacks. A sentence-embedding model was not measured: none can be installed from npm without downloading weights.`
-            : "Static word vectors can be measured with --word-vectors; a sentence-embedding model was not measured: none can be installed from npm without downloading weights."),
+          (report.wordVectors ? `Static word vectors (the "${wordVectorsArm}" row) widen only words the catalog lacks. ` : "Static word vectors can be measured with --word-vectors. ") +
+          (embeddings
+            ? "The embeddings rows below measure the model given."
+            : "A sentence-embedding model is measured with --embeddings-url and --embeddings-model (an OpenAI-compatible /v1/embeddings server) or --embedding-model-path (a GGUF file), which add the \"defaults + embeddings\" rows; none was given."),
   );
   if (embeddings) {
     const semanticMeasure = report.rows.find((row) => row.arm === embeddingsArm && row.half === "measure");
