@@ -24,6 +24,13 @@ describe("ctxkit usage errors", () => {
     expect(run.stdout).toBe("");
   });
 
+  it("says how to pass a value that starts with a dash instead of calling the option a flag without a value", async () => {
+    const run = await runCli(["run", "--model", "m", "--max-iterations", "-3", "task"], { cwd: await temporary() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("ctxkit run: option --max-iterations needs a value; write a value that starts with '-' as --max-iterations=<value>.");
+    expect(run.stderr).not.toContain("takes no value");
+  });
+
   it("uses exit code 2 for missing values and arguments in every command", async () => {
     const cwd = await temporary();
     const runs = await Promise.all([
