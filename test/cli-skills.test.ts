@@ -79,11 +79,39 @@ describe("ctxkit skills", () => {
     // The summary on stdout counts the skipped SKILL.md and says why the exit code is 1.
     const plain = await runCli(["skills", "lint", "--skills", "more-skills"], { cwd });
     expect(plain.code).toBe(1);
-    expect(plain.stdout).toContain("3 skills: 2 loaded, 1 skipped (see above), 4 findings (1 error). Exit code 1: a skill was skipped and a finding is an error.");
+    expect(plain.stdout).toContain("3 skills: 2 loaded, 1 skipped (see above), 4 findings. Exit code 1: a skill was skipped.");
     expect(plain.stderr).toContain("skill_frontmatter_missing");
     const show = await runCli(["skills", "show", "deploy"], { cwd });
     expect(show.code).toBe(0);
     expect(show.stdout).toContain("Run `scripts/smoke.sh`, then `make deploy ENV=<env>`.");
+  });
+
+  it("lint reads a when-clause in any wording and fails only on paths into the skill's own folders (as anthropics/skills writes them)", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-skills-cli-"));
+    const skill = join(cwd, ".claude", "skills", "docx");
+    await mkdir(join(skill, "scripts"), { recursive: true });
+    await writeFile(join(skill, "scripts", "unpack.py"), "print('unpack')\n");
+    await writeFile(
+      join(skill, "SKILL.md"),
+      [
+        "---",
+        "name: docx",
+        "description: Create, edit and review Word documents with tracked changes. When Claude needs to work with .docx files; do not use for PDFs or spreadsheets.",
+        "---",
+        "",
+        "Unpack with `scripts/unpack.py`, then add the relationship to `word/_rels/document.xml.rels`.",
+        "Save the test cases to `evals/evals.json`. Pack with `scripts/pack.py`.",
+        "",
+      ].join("\n"),
+    );
+    const lint = await runCli(["skills", "lint", "--json"], { cwd });
+    const { findings } = JSON.parse(lint.stdout) as { findings: Array<{ code: string; severity: string; message: string }> };
+    expect(findings.map((finding) => [finding.code, finding.severity, finding.message.split("'")[1]])).toEqual([
+      ["reference_broken", "warning", "word/_rels/document.xml.rels"],
+      ["reference_broken", "warning", "evals/evals.json"],
+      ["reference_broken", "error", "scripts/pack.py"],
+    ]);
+    expect(lint.code).toBe(1);
   });
 
   it("run '/deploy staging' sends the skill body in the first user message and the catalog in the system prompt", async () => {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { extractFileReferences, lintSkill } from "./lint-skills.js";
+import { extractFileReferences, lintDescription, lintSkill } from "./lint-skills.js";
+import type { Skill } from "./skill.js";
 import { loadSkills } from "./load-skills.js";
 import { skillMarkdown, writeSkillFolders } from "./test-support/skill-folders.js";
+
+const skillStub: Skill = { name: "stub", description: "", directory: "/skills/stub", path: "/skills/stub/SKILL.md", body: "Body." };
 
 describe("lintSkill", () => {
   it("finds vague routing descriptions, missing when / when-not, and broken or escaping references", async () => {
@@ -25,6 +28,19 @@ describe("lintSkill", () => {
       ["reference_broken", "error"],
     ]);
     expect(pdfForms![1]!.message).toContain("references/missing.md");
+  });
+
+  it("takes a when-clause in the wordings real skills use, but not a when-not clause alone", () => {
+    const codes = (description: string) => lintDescription({ ...skillStub, description }).map((finding) => finding.code);
+    for (const description of [
+      "Guidance for distinctive, intentional visual design when building new UI or reshaping an existing one. Do not use for backend work.",
+      "Fill PDF forms and extract their tables. When Claude needs to fill in a PDF form; not for scanned images.",
+      "Guide for creating effective skills. This skill should be used when users want to create a new skill, never for running one.",
+      "Create distinctive frontend interfaces. Use this skill when the user asks to build web components, not for backend code.",
+    ]) {
+      expect(codes(description)).toEqual([]);
+    }
+    expect(codes("Toolkit for styling artifacts with a theme. Do not use when the user asks for a new theme.")).toEqual(["description_without_when"]);
   });
 
   it("flags an empty body and one over 500 lines", async () => {
