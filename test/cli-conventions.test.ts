@@ -106,6 +106,22 @@ describe("ctxkit output streams", () => {
     expect(failed.stderr).toContain("ctxkit run: stopped (error)");
   });
 
+  it("quotes a server's refusal as one sentence: no doubled period after the vendor's own, no HTML markup from a proxy", async () => {
+    const cwd = await temporary();
+    const openAIRefusal = "Incorrect API key provided: sk-xx***. You can find your API key at https://platform.openai.com/account/api-keys.";
+    server = await startLoopbackServer([{ status: 401, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: openAIRefusal, type: "invalid_request_error", code: "invalid_api_key" } }) }]);
+    const refused = await runCli(["run", "--base-url", `${server.url}/v1`, "--model", "m", "hello"], { cwd });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`answered 401: ${openAIRefusal} Check the API key`);
+    await server.close();
+    const page = "<html>\r\n<head><title>403 Forbidden</title></head>\r\n<body>\r\n<center><h1>403 Forbidden</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+    server = await startLoopbackServer([{ status: 403, headers: { "content-type": "text/html" }, body: page }]);
+    const forbidden = await runCli(["run", "--base-url", `${server.url}/v1`, "--model", "m", "hello"], { cwd });
+    expect(forbidden.code).toBe(1);
+    expect(forbidden.stderr).toContain("answered 403: 403 Forbidden 403 Forbidden nginx. Check the API key");
+    expect(forbidden.stderr).not.toContain("<");
+  });
+
   it("honours FORCE_COLOR on a pipe, and NO_COLOR without it", async () => {
     const cwd = await temporary();
     const [forced, plain] = await Promise.all([

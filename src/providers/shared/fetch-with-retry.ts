@@ -142,7 +142,8 @@ function unwrap(error: CtxkitError | undefined): CtxkitError | undefined {
 }
 
 function httpErrorFor(status: number, body: string, providerLabel: string): ProviderHttpError {
-  const detail = extractMessage(body) || `HTTP ${status}`;
+  // The vendor's sentence usually ends with its own period ("…/api-keys."); the hint adds the next one.
+  const detail = extractMessage(body).replace(/\.+$/, "") || `HTTP ${status}`;
   const hint =
     status === 401 || status === 403
       ? " Check the API key (the `apiKey` setting or the provider's environment variable)."
@@ -167,7 +168,9 @@ export function extractMessage(body: string): string {
   } catch {
     // not JSON: fall through to the raw text
   }
-  return body.slice(0, 500);
+  // A proxy's error page (nginx, Cloudflare) is HTML: its text says what happened, its markup does not.
+  const text = /^\s*</.test(body) ? body.replace(/<[^>]*>/g, " ") : body;
+  return text.replace(/\s+/g, " ").trim().slice(0, 500);
 }
 
 function retryAfterMs(headers: Headers): number | undefined {
