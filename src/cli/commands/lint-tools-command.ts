@@ -86,7 +86,8 @@ async function loadToolDefinitions(path: string): Promise<ToolDefinition[]> {
       throw new CtxkitError("option_invalid", `Cannot read ${path}: ${(error as Error).message}. Pass a JSON file or a JavaScript module of tool definitions.`);
     }
     try {
-      value = JSON.parse(text) as unknown;
+      // A byte-order mark (files saved by Windows PowerShell 5.1) is not part of the JSON.
+      value = JSON.parse(text.replace(/^\uFEFF/, "")) as unknown;
     } catch (error) {
       throw new CtxkitError("option_invalid", `${path} is not valid JSON (${(error as Error).message}).`);
     }
