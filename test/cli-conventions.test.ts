@@ -49,6 +49,21 @@ describe("ctxkit usage errors", () => {
     expect(runs[6]!.stderr).toContain("did you mean 'run'?");
   }, 120_000);
 
+  it("answers 'ctxkit help <command>' with that command's help, and a bare 'ctxkit' as a usage error on stderr", async () => {
+    const cwd = await temporary();
+    const commands = ["run", "chat", "sessions", "skills", "inspect", "view", "replay", "bench", "lint", "config", "demo"];
+    const [bare, ...helps] = await Promise.all([runCli([], { cwd }), ...commands.map((command) => runCli(["help", command], { cwd }))]);
+    expect(bare.code).toBe(2);
+    expect(bare.stdout).toBe("");
+    expect(bare.stderr).toContain("ctxkit: say which command to run.");
+    expect(bare.stderr).toContain("Usage: ctxkit <command> [options]");
+    for (const [index, run] of helps.entries()) {
+      expect(run.code, commands[index]).toBe(0);
+      expect(run.stdout, commands[index]).toContain(`ctxkit ${commands[index]}`);
+      expect(run.stdout, commands[index]).not.toContain("Usage: ctxkit <command> [options]");
+    }
+  }, 120_000);
+
   it("documents --version and the exit codes in --help, and lists chat's and config's options", async () => {
     const cwd = await temporary();
     const [help, version, chat, config] = await Promise.all([
