@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { dirname, join, relative } from "node:path";
 
@@ -28,9 +28,9 @@ export function loadProjectInstructions(workspace: string): ProjectInstructions 
     for (const name of projectInstructionFileNames) {
       const path = join(folder, name);
       if (!isFile(path)) continue;
-      const bytes = readFileSync(path);
-      const text = bytes.subarray(0, maxInstructionBytes).toString("utf8");
-      const cut = bytes.length > maxInstructionBytes ? `\n[… cut: the file has ${bytes.length} bytes, only the first ${maxInstructionBytes} are shown]` : "";
+      const { head, size } = readHead(path, maxInstructionBytes);
+      const text = head.toString("utf8");
+      const cut = size > maxInstructionBytes ? `\n[… cut: the file has ${size} bytes, only the first ${maxInstructionBytes} are shown]` : "";
       files.push(path);
       sections.push(`<instructions file="${relative(workspace, path) || name}">\n${text.trimEnd()}${cut}\n</instructions>`);
     }
@@ -51,6 +51,24 @@ function foldersUpToRepositoryRoot(workspace: string): string[] {
     const parent = dirname(folder);
     if (parent === folder) return [workspace];
     folder = parent;
+  }
+}
+
+/** The first `limit` bytes and the size: only what is shown is read (a file over 2 GiB cannot even be read whole). */
+function readHead(path: string, limit: number): { head: Buffer; size: number } {
+  const descriptor = openSync(path, "r");
+  try {
+    const size = statSync(path).size;
+    const head = Buffer.alloc(Math.min(size, limit));
+    let filled = 0;
+    while (filled < head.length) {
+      const read = readSync(descriptor, head, filled, head.length - filled, filled);
+      if (read === 0) break;
+      filled += read;
+    }
+    return { head: head.subarray(0, filled), size };
+  } finally {
+    closeSync(descriptor);
   }
 }
 
