@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { createServer, type AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startLoopbackServer, startOpenAIModelServer, type LoopbackServer } from "../src/testing.js";
@@ -145,6 +146,27 @@ describe("ctxkit output streams", () => {
     ]);
     expect(forced.stdout).toContain("\u001b[1mctxkit demo");
     expect(plain.stdout).not.toContain("\u001b[");
+  });
+});
+
+describe("ctxkit view", () => {
+  it("names a port in use and an impossible one instead of Node's EADDRINUSE text", async () => {
+    const cwd = await temporary();
+    const transcript = resolve("src/inspect/importers/fixtures/claude-code-opus-4-6-cache-expiry.jsonl");
+    const holder = createServer();
+    await new Promise<void>((done) => holder.listen(0, "127.0.0.1", done));
+    const busy = (holder.address() as AddressInfo).port;
+    try {
+      const inUse = await runCli(["view", transcript, "--no-open", "--tokenizer", "estimate", "--port", String(busy)], { cwd });
+      expect(inUse.code).toBe(1);
+      expect(inUse.stdout).toBe("");
+      expect(inUse.stderr).toBe(`ctxkit view: Port ${busy} on 127.0.0.1 is in use; choose another port (--port), or 0 for a free one.\n`);
+    } finally {
+      await new Promise((done) => holder.close(done));
+    }
+    const impossible = await runCli(["view", transcript, "--no-open", "--port", "99999"], { cwd });
+    expect(impossible.code).toBe(2);
+    expect(impossible.stderr).toContain("--port must be a whole number 0–65535");
   });
 });
 
