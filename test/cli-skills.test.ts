@@ -114,6 +114,19 @@ describe("ctxkit skills", () => {
     expect(lint.code).toBe(1);
   });
 
+  it("run '/deplyo staging' says there is no such skill, with the nearest one, and sends the task as written", async () => {
+    const { cwd } = await workspaceWithSkills();
+    server = await startOpenAIModelServer(["Ok.", "Ok."]);
+    const run = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--status-bar", "off", "/deplyo staging"], { cwd });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("ctxkit run: no skill 'deplyo' (did you mean /deploy?); skills: deploy. The task is sent as written.");
+    const body = JSON.parse(server.requests[0]!.body) as { messages: Array<{ role: string; content: string }> };
+    expect(body.messages[1]!.content).toContain("/deplyo staging");
+    // A path is not a skill command, and a known skill needs no note.
+    const path = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--status-bar", "off", "/tmp/out is full"], { cwd });
+    expect(path.stderr).not.toContain("no skill");
+  });
+
   it("run '/deploy staging' sends the skill body in the first user message and the catalog in the system prompt", async () => {
     const { cwd } = await workspaceWithSkills();
     server = await startOpenAIModelServer(["Deployed to staging."]);
