@@ -79,7 +79,7 @@ describe("ctxkit skills", () => {
     // The summary on stdout counts the skipped SKILL.md and says why the exit code is 1.
     const plain = await runCli(["skills", "lint", "--skills", "more-skills"], { cwd });
     expect(plain.code).toBe(1);
-    expect(plain.stdout).toContain("3 skills: 2 loaded, 1 skipped (see above), 4 findings. Exit code 1: a skill was skipped.");
+    expect(plain.stdout).toContain("3 skills: 2 loaded, 1 skipped (see above), 4 findings (1 error). Exit code 1: a skill was skipped and a finding is an error.");
     expect(plain.stderr).toContain("skill_frontmatter_missing");
     const show = await runCli(["skills", "show", "deploy"], { cwd });
     expect(show.code).toBe(0);
@@ -107,8 +107,8 @@ describe("ctxkit skills", () => {
     const lint = await runCli(["skills", "lint", "--json"], { cwd });
     const { findings } = JSON.parse(lint.stdout) as { findings: Array<{ code: string; severity: string; message: string }> };
     expect(findings.map((finding) => [finding.code, finding.severity, finding.message.split("'")[1]])).toEqual([
-      ["reference_broken", "warning", "word/_rels/document.xml.rels"],
-      ["reference_broken", "warning", "evals/evals.json"],
+      ["reference_unverified", "warning", "word/_rels/document.xml.rels"],
+      ["reference_unverified", "warning", "evals/evals.json"],
       ["reference_broken", "error", "scripts/pack.py"],
     ]);
     expect(lint.code).toBe(1);

@@ -30,6 +30,25 @@ describe("lintSkill", () => {
     expect(pdfForms![1]!.message).toContain("references/missing.md");
   });
 
+  it("counts the spec's folders (scripts/, references/, assets/) as the skill's own even when missing; other paths are unverified", async () => {
+    const root = await writeSkillFolders({
+      lost: skillMarkdown(
+        "lost",
+        "x",
+        "Read [the guide](guides/setup.md), run `scripts/fill.py`, see `references/api.md` and `assets/logo.png`.\nEdit `word/document.xml` in the user's file.",
+      ),
+    });
+    const { skills } = await loadSkills({ directories: [root], includeDefaultDirectories: false });
+    const findings = (await lintSkill(skills[0]!)).filter((finding) => finding.code.startsWith("reference_"));
+    expect(findings.map((finding) => [finding.code, finding.severity, finding.message.split("'")[1]])).toEqual([
+      ["reference_broken", "error", "guides/setup.md"],
+      ["reference_broken", "error", "scripts/fill.py"],
+      ["reference_broken", "error", "references/api.md"],
+      ["reference_broken", "error", "assets/logo.png"],
+      ["reference_unverified", "warning", "word/document.xml"],
+    ]);
+  });
+
   it("takes a when-clause in the wordings real skills use, but not a when-not clause alone", () => {
     const codes = (description: string) => lintDescription({ ...skillStub, description }).map((finding) => finding.code);
     for (const description of [

@@ -12,6 +12,7 @@ export type SkillLintCode =
   | "body_empty"
   | "body_too_long"
   | "reference_broken"
+  | "reference_unverified"
   | "reference_outside_skill";
 
 export interface SkillLintFinding {
@@ -39,21 +40,26 @@ export async function lintSkill(skill: Skill): Promise<SkillLintFinding[]> {
       continue;
     }
     if (await exists(absolute)) continue;
-    // A link, or a backticked path into one of the skill's own folders (`scripts/fill.py` beside scripts/), names a file
-    // the skill ships. Other backticked paths are often files the instructions have the agent create (`evals/evals.json`)
-    // or paths inside the user's documents (`word/_rels/document.xml.rels` in a .docx): worth a look, not a failure.
+    // A link, or a backticked path into one of the skill's own folders (`scripts/fill.py`, `references/guide.md`), names a
+    // file the skill ships, so its absence is an error. Other backticked paths are often files the instructions have the
+    // agent create (`evals/evals.json`) or paths inside the user's documents (`word/_rels/document.xml.rels` in a .docx):
+    // worth a look, not a failure.
     if (linked || (await isSkillFolder(skill.directory, reference))) {
       findings.push({ code: "reference_broken", severity: "error", skill: skill.name, message: `'${reference}' is referenced but does not exist in ${skill.directory}.` });
     } else {
-      findings.push({ code: "reference_broken", severity: "warning", skill: skill.name, message: `'${reference}' is not in ${skill.directory}; if the skill ships it, add it (a file the instructions create or one of the user's can stay as it is).` });
+      findings.push({ code: "reference_unverified", severity: "warning", skill: skill.name, message: `'${reference}' is not in ${skill.directory}; if the skill ships it, add it (a file the instructions create or one of the user's can stay as it is).` });
     }
   }
   return findings;
 }
 
-/** Whether the reference's first folder is one of the skill's own (`scripts` of `scripts/fill.py`). */
+/** The folders the Agent Skills spec gives a skill (agentskills.io): its own even when missing, so a lost `scripts/` fails. */
+const specSkillFolders = new Set(["scripts", "references", "assets"]);
+
+/** Whether the reference's first folder is one of the skill's own: a spec folder, or one that exists beside SKILL.md. */
 async function isSkillFolder(directory: string, reference: string): Promise<boolean> {
   const first = reference.replace(/^\.\//, "").split("/")[0]!;
+  if (specSkillFolders.has(first)) return true;
   return first !== "" && first !== "." && first !== ".." && (await exists(path.join(directory, first)));
 }
 
