@@ -6,7 +6,7 @@ import { canonicalMcpServerDefinition, mcpServerDefinitionHash } from "../mcp/mc
 import { mcpToolPrefix } from "../mcp/mcp-tool-name.js";
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../session/private-storage.js";
 import { ConfigError } from "../types/index.js";
-import { readJsonFileText } from "./config/read-json-file-text.js";
+import { readJsonFileText } from "../config/read-json-file-text.js";
 import type { McpApproval, ResolvedMcpServers } from "./resolve-mcp-servers.js";
 
 export interface McpApprovalPrompt {

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { makePrivateDirectorySync, writePrivateFileSync } from "../session/private-storage.js";
-import { readJsonFileText } from "./config/read-json-file-text.js";
+import { readJsonFileText } from "../config/read-json-file-text.js";
 import type { CliIo } from "./cli-io.js";
 import type { AgentRunSetup } from "./prepare-agent-run.js";
 import type { TerminalStyle } from "./terminal-style.js";

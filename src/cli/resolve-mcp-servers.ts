@@ -4,7 +4,7 @@ import { parseMcpServersConfig, type McpConfigOrigin, type McpServerConfig, type
 import { canonicalMcpServerDefinition } from "../mcp/mcp-server-identity.js";
 import type { McpWarning } from "../mcp/mcp-warning.js";
 import { ConfigError } from "../types/index.js";
-import { readJsonFileText } from "./config/read-json-file-text.js";
+import { readJsonFileText } from "../config/read-json-file-text.js";
 
 /** The MCP servers of a command: the user's config, the workspace's (once approved), then `--mcp-config` files. */
 export interface ResolvedMcpServers {

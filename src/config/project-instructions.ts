@@ -1,6 +1,7 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { dirname, join, relative } from "node:path";
+import { stripByteOrderMark } from "./read-json-file-text.js";
 
 /** The files other agents read for a project's conventions, in the order they are looked for. */
 export const projectInstructionFileNames = ["AGENTS.md", "CLAUDE.md"] as const;
@@ -29,7 +30,7 @@ export function loadProjectInstructions(workspace: string): ProjectInstructions 
       const path = join(folder, name);
       if (!isFile(path)) continue;
       const { head, size } = readHead(path, maxInstructionBytes);
-      const text = head.toString("utf8");
+      const text = stripByteOrderMark(head.toString("utf8"));
       const cut = size > maxInstructionBytes ? `\n[… cut: the file has ${size} bytes, only the first ${maxInstructionBytes} are shown]` : "";
       files.push(path);
       sections.push(`<instructions file="${relative(workspace, path) || name}">\n${text.trimEnd()}${cut}\n</instructions>`);

@@ -2,7 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { ConfigError } from "../../types/index.js";
 import { checkConfigFile, type ConfigFile } from "../../config/config-schema.js";
 import { describeConfigIssue } from "./describe-config-issue.js";
-import { readJsonFileText } from "./read-json-file-text.js";
+import { readJsonFileText } from "../../config/read-json-file-text.js";
 
 // A config file is a handful of keys; anything this large is not one (and is not read whole).
 const maxConfigFileBytes = 1_000_000;
