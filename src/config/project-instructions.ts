@@ -1,4 +1,5 @@
-import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
 import { createHash } from "node:crypto";
 import { dirname, join, relative } from "node:path";
 import { stripByteOrderMark } from "./read-json-file-text.js";
@@ -30,7 +31,9 @@ export function loadProjectInstructions(workspace: string): ProjectInstructions 
       const path = join(folder, name);
       if (!isFile(path)) continue;
       const { head, size } = readHead(path, maxInstructionBytes);
-      const text = stripByteOrderMark(head.toString("utf8"));
+      // A cut can fall inside a multi-byte character; the decoder holds back an incomplete trailing sequence
+      // (write without end) instead of turning it into U+FFFD in the prompt.
+      const text = stripByteOrderMark(size > maxInstructionBytes ? new StringDecoder("utf8").write(head) : head.toString("utf8"));
       const cut = size > maxInstructionBytes ? `\n[… cut: the file has ${size} bytes, only the first ${maxInstructionBytes} are shown]` : "";
       files.push(path);
       sections.push(`<instructions file="${relative(workspace, path) || name}">\n${text.trimEnd()}${cut}\n</instructions>`);
@@ -59,7 +62,8 @@ function foldersUpToRepositoryRoot(workspace: string): string[] {
 function readHead(path: string, limit: number): { head: Buffer; size: number } {
   const descriptor = openSync(path, "r");
   try {
-    const size = statSync(path).size;
+    // The size of the file opened, not of whatever the path names by now.
+    const size = fstatSync(descriptor).size;
     const head = Buffer.alloc(Math.min(size, limit));
     let filled = 0;
     while (filled < head.length) {
