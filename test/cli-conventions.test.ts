@@ -134,8 +134,14 @@ describe("ctxkit output streams", () => {
     server = await startLoopbackServer([{ status: 403, headers: { "content-type": "text/html" }, body: page }]);
     const forbidden = await runCli(["run", "--base-url", `${server.url}/v1`, "--model", "m", "hello"], { cwd });
     expect(forbidden.code).toBe(1);
-    expect(forbidden.stderr).toContain("answered 403: 403 Forbidden 403 Forbidden nginx. Check the API key");
+    expect(forbidden.stderr).toContain("answered 403: 403 Forbidden nginx. Check the API key");
     expect(forbidden.stderr).not.toContain("<");
+    await server.close();
+    // A vendor sentence that ends in '?' or '!' gets no extra period.
+    server = await startLoopbackServer([{ status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: "Unknown parameter 'foo'. Did you mean 'bar'?" } }) }]);
+    const asked = await runCli(["run", "--base-url", `${server.url}/v1`, "--model", "m", "hello"], { cwd });
+    expect(asked.stderr).toContain("answered 400: Unknown parameter 'foo'. Did you mean 'bar'?");
+    expect(asked.stderr).not.toContain("?.");
   });
 
   it("honours FORCE_COLOR on a pipe, and NO_COLOR without it", async () => {
