@@ -63,6 +63,14 @@ describe("ctxkit usage errors", () => {
       expect(run.stdout, commands[index]).toContain(`ctxkit ${commands[index]}`);
       expect(run.stdout, commands[index]).not.toContain("Usage: ctxkit <command> [options]");
     }
+    // Help for a command that does not exist answers like the command itself: unknown, the nearest name, exit 2.
+    const unknown = await runCli(["help", "rnu"], { cwd });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe("");
+    expect(unknown.stderr).toContain("ctxkit: unknown command 'rnu' (did you mean 'run'?).");
+    const plain = await runCli(["help"], { cwd });
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain("Usage: ctxkit <command> [options]");
   }, 120_000);
 
   it("documents --version and the exit codes in --help, and lists chat's and config's options", async () => {

@@ -72,8 +72,8 @@ function asksForHelp(args: readonly string[]): boolean {
 /** The CLI entry: returns the exit code; a typed error becomes one clear sentence, not a stack trace. */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [first, ...afterFirst] = argv;
-  // `ctxkit help run` is `ctxkit run --help`, as in git and npm.
-  const helpFor = first === "help" && afterFirst[0] !== undefined && Object.hasOwn(commands, afterFirst[0]) ? afterFirst[0] : undefined;
+  // `ctxkit help run` is `ctxkit run --help`, as in git and npm; `ctxkit help foo` answers like `ctxkit foo`.
+  const helpFor = first === "help" ? afterFirst[0] : undefined;
   const [name, ...rest] = helpFor === undefined ? argv : [helpFor, "--help"];
   if (name === undefined) {
     io.stderr.write(`ctxkit: say which command to run.\n\n${mainHelp}`);
