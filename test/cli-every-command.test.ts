@@ -113,5 +113,11 @@ describe("every ctxkit subcommand", { timeout: 300_000 }, () => {
       expect(run.stdout).toBe("");
       expect(run.stderr).toContain(`The workspace ${missing} does not exist or is not a folder.`);
     }
+    // Sessions kept elsewhere do not need the workspace.
+    const elsewhere = join(cwd, "data");
+    const listed = await runCli(["sessions", "list", "--workspace", missing, "--data-dir", elsewhere], { cwd });
+    expect(listed.stderr).toBe("");
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain("No sessions in");
   });
 });

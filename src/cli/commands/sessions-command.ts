@@ -8,6 +8,7 @@ import type { CliIo } from "../cli-io.js";
 import { openSessionStoreFor } from "../../config/open-session-store.js";
 import { resolveConfig } from "../resolve-config.js";
 import { requireWorkspaceDirectory } from "../require-workspace-directory.js";
+import { isInsideFolder } from "../../config/is-inside-folder.js";
 import { CtxkitError, textOf, type Message } from "../../types/index.js";
 
 export const sessionsHelp = `Usage: ctxkit sessions list [--workspace <dir>] [--data-dir <dir> | --database-url <url>] [--json]
@@ -42,7 +43,9 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
     return 2;
   }
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });
-  requireWorkspaceDirectory(config.workspace);
+  // The workspace matters only when the sessions are kept in it (the default <workspace>/.ctxkit): with --database-url,
+  // or a --data-dir elsewhere, a missing workspace is not what would make the list empty.
+  if (config.databaseUrl === undefined && isInsideFolder(config.dataDir, config.workspace)) requireWorkspaceDirectory(config.workspace);
   const store = await openSessionStoreFor(config);
   if (action === "list") {
     const sessions = await store.list();
