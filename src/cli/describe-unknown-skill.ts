@@ -8,15 +8,17 @@ const requireFromHere = createRequire(import.meta.url);
  * still sent as written (it may be a path such as "/tmp is full"), but a mistyped skill name should not pass unnoticed.
  */
 export function describeUnknownSkill(task: string, skillNames: readonly string[]): string | undefined {
+  // Without any skill, a leading "/word" is far more likely a path or a habit from another tool than a typo.
+  if (skillNames.length === 0) return undefined;
   const command = parseSlashCommand(task);
   if (command === undefined || skillNames.includes(command.name)) return undefined;
-  let suggestion = "";
-  if (skillNames.length > 0) {
-    // fastest-levenshtein is loaded by the first typo to suggest for, not when the CLI starts.
-    const { closest, distance } = requireFromHere("fastest-levenshtein") as typeof import("fastest-levenshtein");
-    const nearest = closest(command.name, [...skillNames]);
-    if (distance(command.name, nearest) <= 2) suggestion = ` (did you mean /${nearest}?)`;
-  }
-  const known = skillNames.length === 0 ? "no skills were found" : `skills: ${skillNames.join(", ")}`;
-  return `no skill '${command.name}'${suggestion}; ${known}. The task is sent as written.`;
+  // fastest-levenshtein is loaded by the first typo to suggest for, not when the CLI starts.
+  const { closest, distance } = requireFromHere("fastest-levenshtein") as typeof import("fastest-levenshtein");
+  const nearest = closest(command.name, [...skillNames]);
+  const suggestion = distance(command.name, nearest) <= 2 ? ` (did you mean /${nearest}?)` : "";
+  const more = skillNames.length > maxListedSkills ? ` and ${skillNames.length - maxListedSkills} more (ctxkit skills list)` : "";
+  return `no skill '${command.name}'${suggestion}; skills: ${skillNames.slice(0, maxListedSkills).join(", ")}${more}. The task is sent as written.`;
 }
+
+/** A note is one line: a folder of a hundred skills is summed up, not listed. */
+const maxListedSkills = 10;
