@@ -60,6 +60,16 @@ describe("lintSkill", () => {
       expect(codes(description)).toEqual([]);
     }
     expect(codes("Toolkit for styling artifacts with a theme. Do not use when the user asks for a new theme.")).toEqual(["description_without_when"]);
+    // A negation before either wording makes it a when-not clause, not a when one.
+    for (const description of [
+      "Toolkit for styling artifacts with a theme. Avoid when the user asks for a new theme.",
+      "Toolkit for extracting tables from Word documents. Do not use for PDFs or scanned images.",
+      "Toolkit for extracting tables from Word documents. Don't use it to convert PDFs, never use this skill if the file is scanned.",
+      "Toolkit for extracting tables from Word documents and spreadsheets, except when they are scanned.",
+    ]) {
+      expect(codes(description), description).toEqual(["description_without_when"]);
+    }
+    expect(codes("Toolkit for extracting tables from Word documents. Use for .docx files; do not use for PDFs.")).toEqual([]);
   });
 
   it("flags an empty body and one over 500 lines", async () => {

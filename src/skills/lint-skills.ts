@@ -63,6 +63,10 @@ async function isSkillFolder(directory: string, reference: string): Promise<bool
   return first !== "" && first !== "." && first !== ".." && (await exists(path.join(directory, first)));
 }
 
+/** A negation just before a when-clause makes it a when-not one: "do not use this skill when", "avoid using it for", "skip when". */
+const negatedBefore = String.raw`(?<!(?:\bnot|n't|\bnever|\bavoid|\bskip|\bexcept)\s+(?:(?:use|using)\s+)?(?:(?:it|this(?:\s+skill)?)\s+)?)`;
+const whenClause = new RegExp(String.raw`\b${negatedBefore}(?:use (?:it |this (?:skill )?)?(?:for|to|if)\b|when(?:ever)? (?!not\b)\w)|\bif the (?:user|task)`);
+
 export function lintDescription(skill: Skill): SkillLintFinding[] {
   const findings: SkillLintFinding[] = [];
   const text = skill.description.toLowerCase();
@@ -73,9 +77,9 @@ export function lintDescription(skill: Skill): SkillLintFinding[] {
   if (skill.description.length > maxDescriptionLength) {
     findings.push({ code: "description_too_long", severity: "warning", skill: skill.name, message: `The description has ${skill.description.length} characters, more than the ${maxDescriptionLength} the Agent Skills spec allows; agents that enforce the limit skip the skill, and ctxkit's catalog lists only the first ${maxDescriptionLength}. Shorten it.` });
   }
-  // Any "when …" clause says when ("Use this skill when", "when building new UI", "When Claude needs to"), except the
-  // when-not one ("do not use when …"), which the next rule looks for.
-  if (!/\b(use (it |this (skill )?)?(for|to|if)|(?<!(not|n't|never) use (it |this (skill )?)?)when(ever)? (?!not\b)\w|if the (user|task))/.test(text)) {
+  // Any "when …" or "use for / to / if" clause says when ("Use this skill when", "when building new UI", "When Claude
+  // needs to"), except a when-not one ("do not use for PDFs", "avoid when …"), which the next rule looks for.
+  if (!whenClause.test(text)) {
     findings.push({ code: "description_without_when", severity: "warning", skill: skill.name, message: "The description does not say when to use the skill; add \"Use when …\"." });
   }
   if (!/\b(do not|don't|not for|never|instead|unless|avoid|except)\b/.test(text)) {
