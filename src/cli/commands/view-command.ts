@@ -80,6 +80,11 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
   }
   const server = await startViewServer({ source, port, auth: extra.auth !== false, traces }).catch(async (error: unknown) => {
     await source.close();
+    // The library says "choose another port"; here the way to choose one is the flag.
+    if (error instanceof CtxkitError && (error.code === "port_in_use" || error.code === "port_not_permitted")) {
+      const reason = error.code === "port_in_use" ? "is in use" : "may not be used by this user";
+      throw new CtxkitError(error.code, `Port ${port} on 127.0.0.1 ${reason}; choose another port (--port), or 0 for a free one.`, { cause: error });
+    }
     throw error;
   });
   io.stdout.write(`${server.url}\n`);
