@@ -35,6 +35,20 @@ describe("config file mistakes, named like flag mistakes", () => {
     expect(run.stderr).toContain(`${workspaceConfig}: unknown key 'modle' (did you mean 'model'?).`);
   });
 
+  it("reads config files saved with a UTF-8 byte-order mark (PowerShell 5.1, older Notepad)", async () => {
+    const { cwd, userConfig, workspaceConfig } = await workspace();
+    await writeFile(workspaceConfig, `\uFEFF${JSON.stringify({ maxIterations: 7 })}`);
+    await writeFile(userConfig, `\uFEFF${JSON.stringify({ model: "qwen3:8b" })}`);
+    const mcpConfig = join(cwd, "mcp.json");
+    await writeFile(mcpConfig, `\uFEFF${JSON.stringify({ mcpServers: {} })}`);
+    const run = await runCli(["config", "--json", "--mcp-config", mcpConfig], { cwd });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const { settings } = JSON.parse(run.stdout) as { settings: Record<string, { value?: unknown }> };
+    expect(settings.maxIterations!.value).toBe(7);
+    expect(settings.model!.value).toBe("qwen3:8b");
+  });
+
   it("names the file an unknown tool came from, with the tool that was meant", async () => {
     const { cwd, userConfig } = await workspace({ user: { tools: ["read_file", "bassh"] } });
     const run = await runCli(["run", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "hi"], { cwd });

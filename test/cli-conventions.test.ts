@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { createServer, type AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startLoopbackServer, startOpenAIModelServer, type LoopbackServer } from "../src/testing.js";
@@ -24,6 +25,13 @@ describe("ctxkit usage errors", () => {
     expect(run.stdout).toBe("");
   });
 
+  it("says how to pass a value that starts with a dash instead of calling the option a flag without a value", async () => {
+    const run = await runCli(["run", "--model", "m", "--max-iterations", "-3", "task"], { cwd: await temporary() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("ctxkit run: option --max-iterations needs a value; write a value that starts with '-' as --max-iterations=<value>.");
+    expect(run.stderr).not.toContain("takes no value");
+  });
+
   it("uses exit code 2 for missing values and arguments in every command", async () => {
     const cwd = await temporary();
     const runs = await Promise.all([
@@ -40,6 +48,29 @@ describe("ctxkit usage errors", () => {
     expect(runs[4]!.stderr).toContain("Usage: ctxkit bench tokens");
     expect(runs[5]!.stderr).toContain("did you mean --dir?");
     expect(runs[6]!.stderr).toContain("did you mean 'run'?");
+  }, 120_000);
+
+  it("answers 'ctxkit help <command>' with that command's help, and a bare 'ctxkit' as a usage error on stderr", async () => {
+    const cwd = await temporary();
+    const commands = ["run", "chat", "sessions", "skills", "inspect", "view", "replay", "bench", "lint", "config", "demo"];
+    const [bare, ...helps] = await Promise.all([runCli([], { cwd }), ...commands.map((command) => runCli(["help", command], { cwd }))]);
+    expect(bare.code).toBe(2);
+    expect(bare.stdout).toBe("");
+    expect(bare.stderr).toContain("ctxkit: say which command to run.");
+    expect(bare.stderr).toContain("Usage: ctxkit <command> [options]");
+    for (const [index, run] of helps.entries()) {
+      expect(run.code, commands[index]).toBe(0);
+      expect(run.stdout, commands[index]).toContain(`ctxkit ${commands[index]}`);
+      expect(run.stdout, commands[index]).not.toContain("Usage: ctxkit <command> [options]");
+    }
+    // Help for a command that does not exist answers like the command itself: unknown, the nearest name, exit 2.
+    const unknown = await runCli(["help", "rnu"], { cwd });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe("");
+    expect(unknown.stderr).toContain("ctxkit: unknown command 'rnu' (did you mean 'run'?).");
+    const plain = await runCli(["help"], { cwd });
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toContain("Usage: ctxkit <command> [options]");
   }, 120_000);
 
   it("documents --version and the exit codes in --help, and lists chat's and config's options", async () => {
@@ -99,6 +130,28 @@ describe("ctxkit output streams", () => {
     expect(failed.stderr).toContain("ctxkit run: stopped (error)");
   });
 
+  it("quotes a server's refusal as one sentence: no doubled period after the vendor's own, no HTML markup from a proxy", async () => {
+    const cwd = await temporary();
+    const openAIRefusal = "Incorrect API key provided: sk-xx***. You can find your API key at https://platform.openai.com/account/api-keys.";
+    server = await startLoopbackServer([{ status: 401, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: openAIRefusal, type: "invalid_request_error", code: "invalid_api_key" } }) }]);
+    const refused = await runCli(["run", "--base-url", `${server.url}/v1`, "--model", "m", "hello"], { cwd });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`answered 401: ${openAIRefusal} Check the API key`);
+    await server.close();
+    const page = "<html>\r\n<head><title>403 Forbidden</title></head>\r\n<body>\r\n<center><h1>403 Forbidden</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+    server = await startLoopbackServer([{ status: 403, headers: { "content-type": "text/html" }, body: page }]);
+    const forbidden = await runCli(["run", "--base-url", `${server.url}/v1`, "--model", "m", "hello"], { cwd });
+    expect(forbidden.code).toBe(1);
+    expect(forbidden.stderr).toContain("answered 403: 403 Forbidden nginx. Check the API key");
+    expect(forbidden.stderr).not.toContain("<");
+    await server.close();
+    // A vendor sentence that ends in '?' or '!' gets no extra period.
+    server = await startLoopbackServer([{ status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: "Unknown parameter 'foo'. Did you mean 'bar'?" } }) }]);
+    const asked = await runCli(["run", "--base-url", `${server.url}/v1`, "--model", "m", "hello"], { cwd });
+    expect(asked.stderr).toContain("answered 400: Unknown parameter 'foo'. Did you mean 'bar'?");
+    expect(asked.stderr).not.toContain("?.");
+  });
+
   it("honours FORCE_COLOR on a pipe, and NO_COLOR without it", async () => {
     const cwd = await temporary();
     const [forced, plain] = await Promise.all([
@@ -107,6 +160,27 @@ describe("ctxkit output streams", () => {
     ]);
     expect(forced.stdout).toContain("\u001b[1mctxkit demo");
     expect(plain.stdout).not.toContain("\u001b[");
+  });
+});
+
+describe("ctxkit view", () => {
+  it("names a port in use and an impossible one instead of Node's EADDRINUSE text", async () => {
+    const cwd = await temporary();
+    const transcript = resolve("src/inspect/importers/fixtures/claude-code-opus-4-6-cache-expiry.jsonl");
+    const holder = createServer();
+    await new Promise<void>((done) => holder.listen(0, "127.0.0.1", done));
+    const busy = (holder.address() as AddressInfo).port;
+    try {
+      const inUse = await runCli(["view", transcript, "--no-open", "--tokenizer", "estimate", "--port", String(busy)], { cwd });
+      expect(inUse.code).toBe(1);
+      expect(inUse.stdout).toBe("");
+      expect(inUse.stderr).toBe(`ctxkit view: Port ${busy} on 127.0.0.1 is in use; choose another port (--port), or 0 for a free one.\n`);
+    } finally {
+      await new Promise((done) => holder.close(done));
+    }
+    const impossible = await runCli(["view", transcript, "--no-open", "--port", "99999"], { cwd });
+    expect(impossible.code).toBe(2);
+    expect(impossible.stderr).toContain("--port must be a whole number 0–65535");
   });
 });
 

@@ -89,12 +89,35 @@ describe("every ctxkit subcommand", { timeout: 300_000 }, () => {
       [["view"], "give a session id or transcript files"],
       [["replay"], "give at least one transcript file or directory"],
       [["lint"], "say what to lint"],
+      [["sessions"], "ctxkit sessions: say which: list, show <id> or rm <id…>."],
+      [["skills"], "ctxkit skills: say which: list, show <name> or lint [name]."],
+      [["runs"], "ctxkit runs: say which: list, show <id>, cancel <id> or resume <id>."],
+      [["bench"], "ctxkit bench: say which benchmark to run."],
     ];
     const runs = await inBatches(cases, 4, ([args]) => runCli(args, { cwd, timeoutMs: 60_000 }));
     for (const [index, run] of runs.entries()) {
       const [args, text] = cases[index]!;
       expect(run.code, args.join(" ")).toBe(2);
       expect(run.stderr, args.join(" ")).toContain(text);
+      // A usage error's help goes with the error, to stderr; stdout stays for what a command prints when it works.
+      expect(run.stdout, args.join(" ")).toBe("");
     }
+  });
+
+  it("names a --workspace that does not exist instead of listing no sessions or skills in it", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-every-command-"));
+    const missing = join(cwd, "no-such-folder");
+    const runs = await Promise.all([runCli(["sessions", "list", "--workspace", missing], { cwd }), runCli(["skills", "list", "--workspace", missing], { cwd })]);
+    for (const run of runs) {
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain(`The workspace ${missing} does not exist or is not a folder.`);
+    }
+    // Sessions kept elsewhere do not need the workspace.
+    const elsewhere = join(cwd, "data");
+    const listed = await runCli(["sessions", "list", "--workspace", missing, "--data-dir", elsewhere], { cwd });
+    expect(listed.stderr).toBe("");
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain("No sessions in");
   });
 });

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, open, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -41,6 +41,23 @@ describe("project instructions", () => {
     // Outer folder first: the instructions nearest the workspace come last and win.
     expect(withInstructions!.indexOf("make check")).toBeLessThan(withInstructions!.indexOf("Use tabs"));
     expect(without).not.toContain("make check");
+  });
+
+  it("reads only the start of a huge AGENTS.md and says it was cut (a 3 GiB file does not stop the run)", async () => {
+    server = await startOpenAIModelServer(["Ok."]);
+    const workspace = await mkdtemp(join(tmpdir(), "ctxkit-repo-"));
+    const bytes = 3 * 1024 ** 3;
+    // A sparse file: its size is what matters, and it takes no room on disk.
+    const handle = await open(join(workspace, "AGENTS.md"), "w");
+    await handle.write("# Rules\nUse tabs.\n");
+    await handle.truncate(bytes);
+    await handle.close();
+    const run = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "hello"], { cwd: workspace });
+    expect(run.stderr).not.toMatch(/ERR_FS_FILE_TOO_LARGE|RangeError/);
+    expect(run.code).toBe(0);
+    const system = systemOf(bodies()[0]!);
+    expect(system).toContain("# Rules\nUse tabs.");
+    expect(system).toContain(`[… cut: the file has ${bytes} bytes, only the first 32000 are shown]`);
   });
 
   it("keeps the system prompt of a resumed session and announces changed instructions as a message (--continue)", async () => {

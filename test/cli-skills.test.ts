@@ -86,6 +86,47 @@ describe("ctxkit skills", () => {
     expect(show.stdout).toContain("Run `scripts/smoke.sh`, then `make deploy ENV=<env>`.");
   });
 
+  it("lint reads a when-clause in any wording and fails only on paths into the skill's own folders (as anthropics/skills writes them)", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-skills-cli-"));
+    const skill = join(cwd, ".claude", "skills", "docx");
+    await mkdir(join(skill, "scripts"), { recursive: true });
+    await writeFile(join(skill, "scripts", "unpack.py"), "print('unpack')\n");
+    await writeFile(
+      join(skill, "SKILL.md"),
+      [
+        "---",
+        "name: docx",
+        "description: Create, edit and review Word documents with tracked changes. When Claude needs to work with .docx files; do not use for PDFs or spreadsheets.",
+        "---",
+        "",
+        "Unpack with `scripts/unpack.py`, then add the relationship to `word/_rels/document.xml.rels`.",
+        "Save the test cases to `evals/evals.json`. Pack with `scripts/pack.py`.",
+        "",
+      ].join("\n"),
+    );
+    const lint = await runCli(["skills", "lint", "--json"], { cwd });
+    const { findings } = JSON.parse(lint.stdout) as { findings: Array<{ code: string; severity: string; message: string }> };
+    expect(findings.map((finding) => [finding.code, finding.severity, finding.message.split("'")[1]])).toEqual([
+      ["reference_unverified", "warning", "word/_rels/document.xml.rels"],
+      ["reference_unverified", "warning", "evals/evals.json"],
+      ["reference_broken", "error", "scripts/pack.py"],
+    ]);
+    expect(lint.code).toBe(1);
+  });
+
+  it("run '/deplyo staging' says there is no such skill, with the nearest one, and sends the task as written", async () => {
+    const { cwd } = await workspaceWithSkills();
+    server = await startOpenAIModelServer(["Ok.", "Ok."]);
+    const run = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--status-bar", "off", "/deplyo staging"], { cwd });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("ctxkit run: no skill 'deplyo' (did you mean /deploy?); skills: deploy. The task is sent as written.");
+    const body = JSON.parse(server.requests[0]!.body) as { messages: Array<{ role: string; content: string }> };
+    expect(body.messages[1]!.content).toContain("/deplyo staging");
+    // A path is not a skill command, and a known skill needs no note.
+    const path = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "--status-bar", "off", "/tmp/out is full"], { cwd });
+    expect(path.stderr).not.toContain("no skill");
+  });
+
   it("run '/deploy staging' sends the skill body in the first user message and the catalog in the system prompt", async () => {
     const { cwd } = await workspaceWithSkills();
     server = await startOpenAIModelServer(["Deployed to staging."]);

@@ -55,6 +55,18 @@ describe("ctxkit inspect", () => {
     expect(run.stdout).toMatch(/\[high\] dynamic_system_prompt: The system prompt changed/);
   });
 
+  it("reads a --tools and a --pricing file saved with a byte-order mark (Windows PowerShell 5.1's utf8)", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-inspect-"));
+    await writeFile(join(cwd, "requests.jsonl"), openAiLog());
+    await writeFile(join(cwd, "prices.json"), `\uFEFF${JSON.stringify({ input: 1, cacheRead: 0.1, output: 2, cacheRule: "openai-automatic" })}`);
+    const tools = [{ type: "function", function: { name: "get_weather", description: "Weather for a city.", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
+    await writeFile(join(cwd, "tools.json"), `\uFEFF${JSON.stringify(tools)}`);
+    const run = await runCli(["inspect", "requests.jsonl", "--pricing", "prices.json", "--tools", "tools.json", "--tokenizer", "estimate"], { cwd });
+    expect(run.stderr).not.toMatch(/tools file|pricing file/);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/cost \(.*prices\.json, reported usage\): \$\d+\.\d{4}/);
+  });
+
   it("exits 1 naming the file when nothing can be read, and 2 without files", async () => {
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-inspect-"));
     await writeFile(join(cwd, "notes.txt"), "just some text\n");

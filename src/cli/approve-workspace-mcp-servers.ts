@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { escapeForTerminal } from "../context/escape-for-terminal.js";
 import { isStdioServer, type McpServerConfig, type McpServersConfig } from "../mcp/mcp-config.js";
@@ -6,6 +6,7 @@ import { canonicalMcpServerDefinition, mcpServerDefinitionHash } from "../mcp/mc
 import { mcpToolPrefix } from "../mcp/mcp-tool-name.js";
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../session/private-storage.js";
 import { ConfigError } from "../types/index.js";
+import { readJsonFileText } from "../config/read-json-file-text.js";
 import type { McpApproval, ResolvedMcpServers } from "./resolve-mcp-servers.js";
 
 export interface McpApprovalPrompt {
@@ -73,7 +74,7 @@ async function ask(name: string, server: McpServerConfig, path: string, prompt: 
 function recordApproval(userConfigPath: string, approval: McpApproval): void {
   let config: Record<string, unknown> = {};
   try {
-    config = JSON.parse(readFileSync(userConfigPath, "utf8")) as Record<string, unknown>;
+    config = JSON.parse(readJsonFileText(userConfigPath)) as Record<string, unknown>;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
       throw new ConfigError("config_file_invalid", `${userConfigPath}: cannot record the approval of MCP server '${approval.server}' (${(error as Error).message}).`);

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { makePrivateDirectorySync, writePrivateFileSync } from "../session/private-storage.js";
+import { readJsonFileText } from "../config/read-json-file-text.js";
 import type { CliIo } from "./cli-io.js";
 import type { AgentRunSetup } from "./prepare-agent-run.js";
 import type { TerminalStyle } from "./terminal-style.js";
@@ -43,7 +44,7 @@ export async function askWorkspaceTrust(setup: AgentRunSetup, io: CliIo, options
 
 /** Records the answer for one workspace in the user's config, keeping everything else in it. */
 export function recordWorkspaceTrust(userConfigPath: string, workspace: string, trusted: boolean): void {
-  const current: Record<string, unknown> = existsSync(userConfigPath) ? (JSON.parse(readFileSync(userConfigPath, "utf8")) as Record<string, unknown>) : {};
+  const current: Record<string, unknown> = existsSync(userConfigPath) ? (JSON.parse(readJsonFileText(userConfigPath)) as Record<string, unknown>) : {};
   const recorded = typeof current.trustedWorkspaces === "object" && current.trustedWorkspaces !== null ? (current.trustedWorkspaces as Record<string, boolean>) : {};
   makePrivateDirectorySync(dirname(userConfigPath));
   writePrivateFileSync(userConfigPath, `${JSON.stringify({ ...current, trustedWorkspaces: { ...recorded, [workspace]: trusted } }, null, 2)}\n`);

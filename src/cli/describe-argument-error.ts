@@ -16,8 +16,10 @@ export function describeArgumentError(error: unknown, knownFlags: readonly strin
     return `unknown option ${flag}${suggestion ? ` (did you mean ${suggestion}?)` : ""}.`;
   }
   if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
-    // Node says "Option '-y, --yes' does not take an argument" for booleans and "Option '--model <value>' argument missing".
+    // Node says "Option '-y, --yes' does not take an argument" for booleans, "Option '--model <value>' argument missing",
+    // and "Option '--temperature' argument is ambiguous" when the value starts with a dash ("--max-iterations -3").
     const name = /--[a-z][\w-]*/i.exec(message)?.[0] ?? flag ?? "an option";
+    if (/argument is ambiguous/.test(message)) return `option ${name} needs a value; write a value that starts with '-' as ${name}=<value>.`;
     return /argument missing/.test(message) ? `option ${name} needs a value.` : `option ${name} takes no value.`;
   }
   return `${message.replace(/\.$/, "")}.`;

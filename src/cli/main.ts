@@ -25,7 +25,8 @@ Commands:
   lint tools <file>       check tool definitions (descriptions, enums, names, strict-mode schemas)
 
 Options:
-  --help, -h              this text; 'ctxkit <command> --help' lists a command's options
+  --help, -h              this text; 'ctxkit <command> --help' (or 'ctxkit help <command>') lists a
+                          command's options
   --version, -v           the installed version
 
 Exit codes: 0 done; 1 the task or command failed (the reason is on stderr); 2 a usage error (unknown
@@ -70,10 +71,17 @@ function asksForHelp(args: readonly string[]): boolean {
 
 /** The CLI entry: returns the exit code; a typed error becomes one clear sentence, not a stack trace. */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+  const [first, ...afterFirst] = argv;
+  // `ctxkit help run` is `ctxkit run --help`, as in git and npm; `ctxkit help foo` answers like `ctxkit foo`.
+  const helpFor = first === "help" ? afterFirst[0] : undefined;
+  const [name, ...rest] = helpFor === undefined ? argv : [helpFor, "--help"];
+  if (name === undefined) {
+    io.stderr.write(`ctxkit: say which command to run.\n\n${mainHelp}`);
+    return 2;
+  }
+  if (name === "--help" || name === "-h" || name === "help") {
     io.stdout.write(mainHelp);
-    return name === undefined ? 2 : 0;
+    return 0;
   }
   if (name === "--version" || name === "-v") {
     const { createRequire } = await import("node:module");

@@ -34,10 +34,10 @@ export interface MarkdownStream {
  * Renders a streamed reply as terminal Markdown, one finished block at a time: text is held until a
  * blank line outside a code fence ends a paragraph, list or fence, then that part is rendered and
  * written. A reply is readable as it arrives without re-drawing what was already written.
+ * `loaded` is the renderer; null stands for an install without marked-terminal (plain text).
  */
-export function createMarkdownStream(write: (text: string) => void, width: number): MarkdownStream {
-  const loaded = loadRenderer();
-  if (loaded === null || loaded === undefined) return { push: write, end: () => {} };
+export function createMarkdownStream(write: (text: string) => void, width: number, loaded = loadRenderer()): MarkdownStream {
+  if (loaded === null || loaded === undefined) return createPlainStream(write);
   // Each stream has its own parser: marked's global instance would carry the renderer to every user.
   const marked = new loaded.Marked();
   marked.use(loaded.markedTerminal({ width, reflowText: false, tab: 2 }) as Parameters<typeof marked.use>[0]);
@@ -59,6 +59,26 @@ export function createMarkdownStream(write: (text: string) => void, width: numbe
     end() {
       render(buffer);
       buffer = "";
+    },
+  };
+}
+
+/**
+ * The reply as it is, when marked-terminal is not installed. It still ends on a new line, as a
+ * rendered reply does: chat redraws its prompt over the current line, which would erase an answer
+ * left without one.
+ */
+function createPlainStream(write: (text: string) => void): MarkdownStream {
+  let lineOpen = false;
+  return {
+    push(delta) {
+      if (delta === "") return;
+      write(delta);
+      lineOpen = !delta.endsWith("\n");
+    },
+    end() {
+      if (lineOpen) write("\n");
+      lineOpen = false;
     },
   };
 }

@@ -1,4 +1,3 @@
-import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { CreateAgentFromConfigOptions } from "../config/create-agent-from-config.js";
 import { CtxkitError } from "../types/index.js";
@@ -8,6 +7,7 @@ import { lineReader } from "./confirm-prompt.js";
 import type { CliIo } from "./cli-io.js";
 import { createRequestLoggingFetch } from "./log-requests-fetch.js";
 import { resolveConfig, settingValues, type ResolvedConfig } from "./resolve-config.js";
+import { requireWorkspaceDirectory } from "./require-workspace-directory.js";
 
 /** What `run` and `chat` build an agent from: the resolved configuration, and the library call's inputs. */
 export interface AgentRunSetup {
@@ -24,7 +24,7 @@ export interface AgentRunSetup {
  */
 export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<AgentRunSetup> {
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });
-  requireDirectory(config.workspace);
+  requireWorkspaceDirectory(config.workspace);
   const notes: string[] = [...config.warnings, ...config.mcp.warnings.map((warning) => `mcp: ${warning.message}`)];
   await approveMcpServers(config, io, notes);
   if (flags.continue && flags.session) throw new CtxkitError("usage_invalid", "--continue and --session both choose a session; give one of them.");
@@ -64,16 +64,4 @@ async function approveMcpServers(config: ResolvedConfig, io: CliIo, notes: strin
   // The library's tool-approvals policy reads the settings: the entries bound to the servers' identity go there.
   if (config.settings.allow) config.settings.allow = { ...config.settings.allow, value: bound.allow };
   notes.push(...bound.notes);
-}
-
-function requireDirectory(workspace: string): void {
-  let isDirectory = false;
-  try {
-    isDirectory = statSync(workspace).isDirectory();
-  } catch {
-    isDirectory = false;
-  }
-  if (!isDirectory) {
-    throw new CtxkitError("option_invalid", `The workspace ${workspace} does not exist or is not a folder. Create it first, or pass --workspace <existing folder>.`);
-  }
 }

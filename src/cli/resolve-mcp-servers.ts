@@ -1,10 +1,10 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 // From the config parser itself, not the mcp index: resolving a config must not load the MCP SDK.
 import { parseMcpServersConfig, type McpConfigOrigin, type McpServerConfig, type McpServersConfig } from "../mcp/mcp-config.js";
 import { canonicalMcpServerDefinition } from "../mcp/mcp-server-identity.js";
 import type { McpWarning } from "../mcp/mcp-warning.js";
 import { ConfigError } from "../types/index.js";
+import { readJsonFileText } from "../config/read-json-file-text.js";
 
 /** The MCP servers of a command: the user's config, the workspace's (once approved), then `--mcp-config` files. */
 export interface ResolvedMcpServers {
@@ -73,7 +73,7 @@ export function resolveMcpServers(sources: {
     const path = resolve(sources.cwd, file);
     let value: unknown;
     try {
-      value = JSON.parse(readFileSync(path, "utf8"));
+      value = JSON.parse(readJsonFileText(path));
     } catch (error) {
       throw new ConfigError("config_file_invalid", `--mcp-config ${file}: cannot read ${path} as JSON (${error instanceof Error ? error.message : String(error)}).`);
     }

@@ -1,6 +1,8 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
 import { createHash } from "node:crypto";
 import { dirname, join, relative } from "node:path";
+import { stripByteOrderMark } from "./read-json-file-text.js";
 
 /** The files other agents read for a project's conventions, in the order they are looked for. */
 export const projectInstructionFileNames = ["AGENTS.md", "CLAUDE.md"] as const;
@@ -28,9 +30,11 @@ export function loadProjectInstructions(workspace: string): ProjectInstructions 
     for (const name of projectInstructionFileNames) {
       const path = join(folder, name);
       if (!isFile(path)) continue;
-      const bytes = readFileSync(path);
-      const text = bytes.subarray(0, maxInstructionBytes).toString("utf8");
-      const cut = bytes.length > maxInstructionBytes ? `\n[… cut: the file has ${bytes.length} bytes, only the first ${maxInstructionBytes} are shown]` : "";
+      const { head, size } = readHead(path, maxInstructionBytes);
+      // A cut can fall inside a multi-byte character; the decoder holds back an incomplete trailing sequence
+      // (write without end) instead of turning it into U+FFFD in the prompt.
+      const text = stripByteOrderMark(size > maxInstructionBytes ? new StringDecoder("utf8").write(head) : head.toString("utf8"));
+      const cut = size > maxInstructionBytes ? `\n[… cut: the file has ${size} bytes, only the first ${maxInstructionBytes} are shown]` : "";
       files.push(path);
       sections.push(`<instructions file="${relative(workspace, path) || name}">\n${text.trimEnd()}${cut}\n</instructions>`);
     }
@@ -51,6 +55,25 @@ function foldersUpToRepositoryRoot(workspace: string): string[] {
     const parent = dirname(folder);
     if (parent === folder) return [workspace];
     folder = parent;
+  }
+}
+
+/** The first `limit` bytes and the size: only what is shown is read (a file over 2 GiB cannot even be read whole). */
+function readHead(path: string, limit: number): { head: Buffer; size: number } {
+  const descriptor = openSync(path, "r");
+  try {
+    // The size of the file opened, not of whatever the path names by now.
+    const size = fstatSync(descriptor).size;
+    const head = Buffer.alloc(Math.min(size, limit));
+    let filled = 0;
+    while (filled < head.length) {
+      const read = readSync(descriptor, head, filled, head.length - filled, filled);
+      if (read === 0) break;
+      filled += read;
+    }
+    return { head: head.subarray(0, filled), size };
+  } finally {
+    closeSync(descriptor);
   }
 }
 

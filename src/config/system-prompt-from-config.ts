@@ -5,6 +5,7 @@ import type { SessionWarning } from "../session/loaded-session.js";
 import { ConfigError, type SystemPrompt } from "../types/index.js";
 import type { AgentConfig } from "./agent-config.js";
 import { describeInstructionsChange, instructionsVersion, lastAnnouncedVersion, loadProjectInstructions, type ProjectInstructions } from "./project-instructions.js";
+import { stripByteOrderMark } from "./read-json-file-text.js";
 
 export const defaultSystemPrompt = `You are ctxkit, a coding agent working in the user's workspace through tools.
 Read files before you change them, keep edits minimal, prefer searching (grep, glob) over reading whole large files,
@@ -76,7 +77,7 @@ function readSystemSetting(value: string): string {
   if (!value.startsWith("@")) return value;
   const path = value.slice(1);
   try {
-    return readFileSync(path, "utf8");
+    return stripByteOrderMark(readFileSync(path, "utf8"));
   } catch (error) {
     throw new ConfigError("usage_invalid", `--system ${value}: cannot read ${path} (${error instanceof Error ? error.message : String(error)}).`);
   }

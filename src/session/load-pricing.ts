@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../types/index.js";
+import { stripByteOrderMark } from "../config/read-json-file-text.js";
 import { defaultPricingCatalog, findModelPricingMatch, findModelPricingName, type ModelPricing, type PricingCatalog } from "../tokens/pricing.js";
 
 /** Prices with the name they go by (a catalog key, or the file they came from). */
@@ -36,7 +37,7 @@ export function loadPricingSelection(spec: string | undefined, readText: (path: 
   }
   let value: unknown;
   try {
-    value = JSON.parse(readText(spec)) as unknown;
+    value = JSON.parse(stripByteOrderMark(readText(spec))) as unknown;
   } catch (error) {
     throw new ConfigError("pricing_invalid", `Cannot read the pricing file ${spec}: ${(error as Error).message}.`, { cause: error });
   }

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { ConfigError } from "../types/errors.js";
 import { compileChatTemplate } from "./render-chat-template.js";
+import { stripByteOrderMark } from "../config/read-json-file-text.js";
 
 export interface LoadChatTemplateFileOptions {
   /** For configs with several named templates (`[{name, template}]`); default "default". */
@@ -15,7 +16,7 @@ export interface LoadChatTemplateFileOptions {
 export async function loadChatTemplateFile(path: string, options: LoadChatTemplateFileOptions = {}): Promise<string> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = stripByteOrderMark(await readFile(path, "utf8"));
   } catch (error) {
     throw new ConfigError(
       "template_invalid",

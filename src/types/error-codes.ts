@@ -40,7 +40,11 @@ export type ConfigErrorCode =
   /** A command line the CLI cannot parse (unknown flag, missing argument): exit code 2. */
   | "usage_invalid"
   /** `ctxkit view` was asked to listen on an address other than loopback. */
-  | "view_address_refused";
+  | "view_address_refused"
+  /** The view server's port is taken by another program (EADDRINUSE). */
+  | "port_in_use"
+  /** The view server's port may not be opened by this user (EACCES: below 1024 on most systems). */
+  | "port_not_permitted";
 
 /** A model provider failed after the request was built. Arrives as a terminal `error` event, never thrown mid-stream. */
 export type ProviderErrorCode =

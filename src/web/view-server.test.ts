@@ -55,6 +55,14 @@ describe("the view server's routes", () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{22}$/);
   });
 
+  it("refuses a port in use with a typed port_in_use error that names no CLI flag", async () => {
+    const { server } = await serve([openAiLog]);
+    const source = await createViewSource([openAiLog]);
+    const taken = startViewServer({ source, port: server.port });
+    await expect(taken).rejects.toMatchObject({ code: "port_in_use", message: `Port ${server.port} on 127.0.0.1 is in use; choose another port, or 0 for a free one.` });
+    await source.close();
+  });
+
   it("requires the token on the page, the API and the event stream, by query, cookie or bearer header", async () => {
     const { server, get } = await serve([openAiLog]);
     for (const path of ["/", "/api/runs", "/api/events", "/assets/index.js"]) expect((await get(path)).status, path).toBe(401);

@@ -142,7 +142,17 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   poll.unref();
 
   await new Promise<void>((resolvePromise, reject) => {
-    server.once("error", reject);
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      clearInterval(poll);
+      // Node's own text ("listen EADDRINUSE: address already in use 127.0.0.1:8080") names no way out.
+      reject(
+        error.code === "EADDRINUSE"
+          ? new CtxkitError("port_in_use", `Port ${options.port} on ${ALLOWED_HOST} is in use; choose another port, or 0 for a free one.`, { cause: error })
+          : error.code === "EACCES"
+            ? new CtxkitError("port_not_permitted", `Port ${options.port} on ${ALLOWED_HOST} may not be used by this user; choose another port, or 0 for a free one.`, { cause: error })
+            : error,
+      );
+    });
     server.listen(options.port ?? 0, ALLOWED_HOST, () => resolvePromise());
   });
   port = (server.address() as AddressInfo).port;

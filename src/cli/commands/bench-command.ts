@@ -55,9 +55,13 @@ export function benchHelpFor(name: string | undefined, subcommand?: string): str
 /** `ctxkit bench <name>`: dispatches to one benchmark. */
 export async function benchCommand(args: string[], io: CliIo): Promise<number> {
   const [name, ...rest] = args;
-  if (name === undefined || name === "--help" || name === "-h") {
+  if (name === "--help" || name === "-h") {
     io.stdout.write(benchHelp);
-    return name === undefined ? 2 : 0;
+    return 0;
+  }
+  if (name === undefined) {
+    io.stderr.write(`ctxkit bench: say which benchmark to run.\n\n${benchHelp}`);
+    return 2;
   }
   const bench = Object.hasOwn(benches, name) ? benches[name] : undefined;
   if (!bench) {

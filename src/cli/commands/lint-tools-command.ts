@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { lintToolDefinitions } from "../../prompts/lint-tool-definitions.js";
 import { CtxkitError, type ToolDefinition } from "../../types/index.js";
+import { stripByteOrderMark } from "../../config/read-json-file-text.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { connectMcpServers } from "../../mcp/index.js";
@@ -86,7 +87,7 @@ async function loadToolDefinitions(path: string): Promise<ToolDefinition[]> {
       throw new CtxkitError("option_invalid", `Cannot read ${path}: ${(error as Error).message}. Pass a JSON file or a JavaScript module of tool definitions.`);
     }
     try {
-      value = JSON.parse(text) as unknown;
+      value = JSON.parse(stripByteOrderMark(text)) as unknown;
     } catch (error) {
       throw new CtxkitError("option_invalid", `${path} is not valid JSON (${(error as Error).message}).`);
     }

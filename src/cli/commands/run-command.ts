@@ -14,6 +14,7 @@ import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 import type { StatusBarModeDecision } from "../../context/status-bar/index.js";
 import { startTracingOrSay, stopTracingAndSay } from "../start-tracing-or-say.js";
 
+import { describeUnknownSkill } from "../describe-unknown-skill.js";
 import { runHelp } from "./run-help.js";
 
 export { runHelp };
@@ -67,6 +68,8 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
 
   for (const warning of warnings) io.stderr.write(`ctxkit run: session ${session.id}: ${warning.message}\n`);
   for (const warning of skills.warnings) io.stderr.write(`ctxkit run: skills: ${warning.message}\n`);
+  const unknownSkill = describeUnknownSkill(task, skills.skills.map((skill) => skill.name));
+  if (unknownSkill !== undefined) io.stderr.write(`ctxkit run: ${unknownSkill}\n`);
   for (const warning of mcp.warnings) io.stderr.write(`ctxkit run: mcp: ${warning.message}\n`);
   for (const warning of configured.settingWarnings) io.stderr.write(`ctxkit run: ${warning}\n`);
   const controller = new AbortController();

@@ -17,5 +17,6 @@ Exit codes: 0 the agent gave a final answer; 1 it stopped otherwise (a budget st
 terminal to ask (pass --yes, or list the tool in "allow" in ~/.config/ctxkit/config.json);
 2 a usage error; 130 interrupted with Ctrl-C.
 
-A task of the form "/<skill> args" runs with that skill's instructions loaded.
+A task of the form "/<skill> args" runs with that skill's instructions loaded (a name that is no
+skill gets a note on stderr, and the task is sent as written).
 `;

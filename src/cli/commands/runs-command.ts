@@ -22,9 +22,13 @@ Exit codes: 0 done; 1 the run was not found or cannot be resumed; 2 a usage erro
 export async function runsCommand(args: string[], io: CliIo): Promise<number> {
   const { flags, positionals, extra } = parseCommandLine(args, { approve: { type: "boolean" }, decline: { type: "boolean" }, rerun: { type: "boolean" }, skip: { type: "boolean" } });
   const [action, id] = positionals;
-  if (flags.help || action === undefined) {
+  if (flags.help) {
     io.stdout.write(runsHelp);
-    return flags.help ? 0 : 2;
+    return 0;
+  }
+  if (action === undefined) {
+    io.stderr.write(`ctxkit runs: say which: list, show <id>, cancel <id> or resume <id>.\n\n${runsHelp}`);
+    return 2;
   }
   if (action !== "list" && id === undefined) {
     io.stderr.write(`ctxkit runs: ${action} needs a run id (see ctxkit runs list).\n\n${runsHelp}`);

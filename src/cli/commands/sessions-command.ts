@@ -7,6 +7,8 @@ import { collectSubAgentLinks } from "../../session/sub-agent-links.js";
 import type { CliIo } from "../cli-io.js";
 import { openSessionStoreFor } from "../../config/open-session-store.js";
 import { resolveConfig } from "../resolve-config.js";
+import { requireWorkspaceDirectory } from "../require-workspace-directory.js";
+import { isInsideFolder } from "../../config/is-inside-folder.js";
 import { CtxkitError, textOf, type Message } from "../../types/index.js";
 
 export const sessionsHelp = `Usage: ctxkit sessions list [--workspace <dir>] [--data-dir <dir> | --database-url <url>] [--json]
@@ -32,11 +34,18 @@ Exit codes: 0 done; 1 a session could not be read or found; 2 a usage error.
 export async function sessionsCommand(args: string[], io: CliIo): Promise<number> {
   const { flags, positionals } = parseCommandLine(args);
   const [action, id] = positionals;
-  if (flags.help || action === undefined) {
+  if (flags.help) {
     io.stdout.write(sessionsHelp);
-    return flags.help ? 0 : 2;
+    return 0;
+  }
+  if (action === undefined) {
+    io.stderr.write(`ctxkit sessions: say which: list, show <id> or rm <id…>.\n\n${sessionsHelp}`);
+    return 2;
   }
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });
+  // The workspace matters only when the sessions are kept in it (the default <workspace>/.ctxkit): with --database-url,
+  // or a --data-dir elsewhere, a missing workspace is not what would make the list empty.
+  if (config.databaseUrl === undefined && isInsideFolder(config.dataDir, config.workspace)) requireWorkspaceDirectory(config.workspace);
   const store = await openSessionStoreFor(config);
   if (action === "list") {
     const sessions = await store.list();

@@ -2,6 +2,7 @@ import { lintSkill, loadSkills, type SkillCatalog, type SkillLintFinding } from 
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { resolveConfig } from "../resolve-config.js";
+import { requireWorkspaceDirectory } from "../require-workspace-directory.js";
 
 export const skillsHelp = `Usage: ctxkit skills list|show <name>|lint [name] [options]
 
@@ -27,11 +28,16 @@ Exit codes: 0 done; 1 a skill was not found, or lint found an error or a skipped
 export async function skillsCommand(args: string[], io: CliIo): Promise<number> {
   const { flags, positionals } = parseCommandLine(args);
   const [action, name] = positionals;
-  if (flags.help || action === undefined) {
+  if (flags.help) {
     io.stdout.write(skillsHelp);
-    return flags.help ? 0 : 2;
+    return 0;
+  }
+  if (action === undefined) {
+    io.stderr.write(`ctxkit skills: say which: list, show <name> or lint [name].\n\n${skillsHelp}`);
+    return 2;
   }
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });
+  requireWorkspaceDirectory(config.workspace);
   const catalog = await loadSkills({ workspace: config.workspace, directories: config.skillDirectories, ...(io.env.HOME ? { home: io.env.HOME } : {}) });
   if (action === "list") return listSkills(catalog, flags.json === true, io);
   if (action === "show") return showSkill(catalog, name, io);

@@ -78,7 +78,15 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
     await source.close();
     return 1;
   }
-  const server = await startViewServer({ source, port, auth: extra.auth !== false, traces });
+  const server = await startViewServer({ source, port, auth: extra.auth !== false, traces }).catch(async (error: unknown) => {
+    await source.close();
+    // The library says "choose another port"; here the way to choose one is the flag.
+    if (error instanceof CtxkitError && (error.code === "port_in_use" || error.code === "port_not_permitted")) {
+      const reason = error.code === "port_in_use" ? "is in use" : "may not be used by this user";
+      throw new CtxkitError(error.code, `Port ${port} on 127.0.0.1 ${reason}; choose another port (--port), or 0 for a free one.`, { cause: error });
+    }
+    throw error;
+  });
   io.stdout.write(`${server.url}\n`);
   const calls = source.runs().reduce((total, run) => total + run.imported.calls.length, 0);
   const spans = traces.reduce((total, trace) => total + trace.spans.length, 0);
@@ -100,7 +108,7 @@ function parsePort(value: unknown): number {
   if (value === undefined) return 0;
   const port = Number(value);
   if (typeof value !== "string" || !Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new CtxkitError("option_invalid", `--port must be a whole number 0–65535 (0: a free port), got '${String(value)}'.`);
+    throw new CtxkitError("usage_invalid", `--port must be a whole number 0–65535 (0: a free port), got '${String(value)}'.`);
   }
   return port;
 }

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { ConfigError } from "../../types/index.js";
 import { checkConfigFile, type ConfigFile } from "../../config/config-schema.js";
 import { describeConfigIssue } from "./describe-config-issue.js";
+import { readJsonFileText } from "../../config/read-json-file-text.js";
 
 // A config file is a handful of keys; anything this large is not one (and is not read whole).
 const maxConfigFileBytes = 1_000_000;
@@ -14,7 +15,7 @@ export function readConfigFile(path: string): ConfigFile | undefined {
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, "utf8"));
+    parsed = JSON.parse(readJsonFileText(path));
   } catch (error) {
     throw new ConfigError("config_file_invalid", `${path} is not valid JSON (${error instanceof Error ? error.message : String(error)}). Fix or remove it.`);
   }

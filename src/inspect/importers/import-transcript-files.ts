@@ -3,6 +3,7 @@ import { type ToolDefinition, TranscriptError } from "../../types/index.js";
 import { TRANSCRIPT_FORMATS, type ImportedTranscript, type ImportResult, type TranscriptFormat } from "../imported-transcript.js";
 import { detectTranscriptFormat } from "./detect-transcript-format.js";
 import { importTranscript } from "./import-transcript.js";
+import { stripByteOrderMark } from "../../config/read-json-file-text.js";
 
 export interface ImportTranscriptFilesOptions {
   /** The format of every file, or "auto" (the default) to detect each file's own. */
@@ -33,7 +34,7 @@ export async function importTranscriptFiles(paths: string[], options: ImportTran
       result.problems.push({ file: path, reason: `cannot read the file (${(error as Error).message})` });
       continue;
     }
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    text = stripByteOrderMark(text);
     if (text.trim() === "") {
       result.problems.push({ file: path, reason: "the file is empty" });
       continue;

@@ -3,6 +3,7 @@ import { type ToolDefinition, TranscriptError } from "../../types/index.js";
 import { convertOpenAITools } from "./convert-openai-tools.js";
 import { isRecord } from "./json-guards.js";
 import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
+import { stripByteOrderMark } from "../../config/read-json-file-text.js";
 
 /**
  * Reads a JSON file of OpenAI tool schemas (an array, or `{tools: [...]}`) — for formats that do
@@ -11,7 +12,7 @@ import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.
 export function loadOpenAIToolsFile(path: string): ToolDefinition[] {
   let text: string;
   try {
-    text = readFileSync(path, "utf8");
+    text = stripByteOrderMark(readFileSync(path, "utf8"));
   } catch (error) {
     throw new TranscriptError(`Cannot read the tools file ${path}: ${(error as Error).message}. Pass an existing JSON file to --tools.`, {
       cause: error,

@@ -2,6 +2,7 @@ import { ContextOverflowError, CtxkitError, ProviderHttpError, ProviderError } f
 import { isContextOverflow } from "./context-overflow.js";
 import { firstByteTimeoutError, withIdleTimeout, type StreamTimeouts } from "./stream-timeouts.js";
 import { readBodyHead } from "./read-bounded-body.js";
+import { htmlPageText } from "./html-page-text.js";
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 2). */
@@ -122,7 +123,10 @@ function unwrap(error: CtxkitError | undefined): CtxkitError | undefined {
 }
 
 function httpErrorFor(status: number, body: string, providerLabel: string): ProviderHttpError {
+  // The vendor's sentence usually ends with its own period ("…/api-keys.") or another stop ("Try again?"); only a
+  // detail without one gets ours.
   const detail = extractMessage(body) || `HTTP ${status}`;
+  const stop = /[.!?]$/.test(detail) ? "" : ".";
   const hint =
     status === 401 || status === 403
       ? " Check the API key (the `apiKey` setting or the provider's environment variable)."
@@ -133,7 +137,7 @@ function httpErrorFor(status: number, body: string, providerLabel: string): Prov
           : status >= 500
             ? " The server failed; retry later."
             : "";
-  return new ProviderHttpError(status, body, `${providerLabel} answered ${status}: ${detail}.${hint}`, retryableStatuses.has(status));
+  return new ProviderHttpError(status, body, `${providerLabel} answered ${status}: ${detail}${stop}${hint}`, retryableStatuses.has(status));
 }
 
 /** Pulls the human message out of the common error shapes ({error:{message}}, {error:"…"}, {message}). */
@@ -147,7 +151,9 @@ export function extractMessage(body: string): string {
   } catch {
     // not JSON: fall through to the raw text
   }
-  return body.slice(0, 500);
+  // A proxy's error page (nginx, Cloudflare) is HTML: its text says what happened, its markup does not.
+  const text = /^\s*</.test(body) ? htmlPageText(body) : body;
+  return text.replace(/\s+/g, " ").trim().slice(0, 500);
 }
 
 function retryAfterMs(headers: Headers): number | undefined {

@@ -9,7 +9,8 @@ import { serializeStartRecord, type CreateSessionOptions, type SessionStore } fr
 import { summarizeSession, type SessionSummary } from "../session-summary.js";
 import { createSessionWriter, type SessionWriter } from "../session-writer.js";
 import { loadPg } from "./load-pg.js";
-import { advisoryKeyOf, clientConfig, databaseError, quoteSchema, redactConnectionString, type PostgresConnectionOptions } from "./postgres-connection.js";
+import { advisoryKeyOf, clientConfig, databaseError, quoteSchema, redactConnectionString } from "./postgres-connection.js";
+import type { PostgresConnectionOptions } from "./postgres-connection-options.js";
 import { blobIdsNamedIn, createPostgresBlobCache } from "./postgres-blob-store.js";
 import { createPostgresSessionSink } from "./postgres-session-sink.js";
 import { migratePostgresSchema } from "./postgres-schema.js";

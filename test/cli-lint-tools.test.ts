@@ -1,0 +1,18 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./run-cli.js";
+
+describe("ctxkit lint tools", () => {
+  it("reads a tools file saved with a UTF-8 byte-order mark (Windows PowerShell 5.1)", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-lint-tools-"));
+    const tools = [{ type: "function", function: { name: "search", description: "Search the docs.", parameters: { type: "object", properties: { q: { type: "string" } }, required: ["q"] } } }];
+    await writeFile(join(cwd, "tools.json"), `\uFEFF${JSON.stringify(tools)}`);
+    const run = await runCli(["lint", "tools", "tools.json", "--json"], { cwd });
+    expect(run.stderr).toBe("");
+    const output = JSON.parse(run.stdout) as { tools: number; findings: Array<{ code: string }> };
+    expect(output.tools).toBe(1);
+    expect(output.findings.map((finding) => finding.code)).toContain("parameter_without_description");
+  });
+});
