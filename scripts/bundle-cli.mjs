@@ -163,6 +163,25 @@ for (const name of new Set(chunks.flatMap((chunk) => [...chunk.code.matchAll(/\b
 
 writeFileSync(`${buildDir}/${importModuleFile}`, importModuleSource);
 
+// The help texts bin/ctxkit.js prints without loading the bundle (bin/known-help.js): what the
+// bundle's own `main` prints for each of these command lines, and the compiled files of the chunks
+// it loaded to print it (an edit of any of them makes the binary ask the bundle instead).
+const helpCommandLines = [[], ["--help"], ["-h"], ["help"], ...["run", "chat"].flatMap((command) => [[command, "--help"], [command, "-h"]])];
+const requireFromBuild = createRequire(`${buildDir}/main.cjs`);
+const { main: bundledMain } = requireFromBuild(`${buildDir}/main.cjs`);
+const answers = {};
+for (const argv of helpCommandLines) {
+  const printed = { stdout: "", stderr: "" };
+  const stream = (name) => ({ write: (text) => ((printed[name] += String(text)), true), isTTY: false });
+  const io = { get stdin() { throw new Error("a help text read stdin"); }, stdout: stream("stdout"), stderr: stream("stderr"), env: {}, cwd: root };
+  const code = await bundledMain(argv, io);
+  answers[JSON.stringify(argv)] = { ...printed, code };
+}
+const helpChunkFiles = new Set(Object.keys(requireFromBuild.cache).filter((file) => dirname(file) === dirname(`${buildDir}/main.cjs`)).map((file) => relative(buildDir, file)));
+const helpInputs = [fileURLToPath(import.meta.url), ...chunks.filter((chunk) => helpChunkFiles.has(chunk.fileName)).flatMap((chunk) => chunk.moduleIds.filter((id) => isAbsolute(id)))];
+if (!helpChunkFiles.has("main.cjs") || helpInputs.length < 3) throw new Error(`bundle-cli: the help texts came from no chunk of the bundle (loaded: ${[...helpChunkFiles].join(", ")})`);
+writeFileSync(`${buildDir}/help.json`, `${JSON.stringify({ inputs: [...new Set(helpInputs)].map((file) => relative(root, file).split("\\").join("/")), answers })}\n`);
+
 // What the bundle was made from, for bin/ctxkit.js to bundle again when any of it changes (a
 // `tsc --watch` rewrites only the files that changed): paths from the package's root.
 const inputs = new Set([fileURLToPath(import.meta.url), ...chunks.flatMap((chunk) => chunk.moduleIds.filter((id) => isAbsolute(id)))]);
@@ -173,7 +192,8 @@ writeFileSync(`${buildDir}/inputs.json`, `${JSON.stringify([...inputs].map((file
 const written = readdirSync(buildDir);
 const entryFiles = Object.keys(entries).map((name) => `${name}.cjs`).sort((a, b) => Number(a === "main.cjs") - Number(b === "main.cjs"));
 mkdirSync(outDir, { recursive: true });
-utimesSync(`${buildDir}/main.cjs`, startedAt, startedAt);
+// help.json gets the same time: bin/known-help.js answers from it only beside the main.cjs it was made with.
+for (const file of ["main.cjs", "help.json"]) utimesSync(`${buildDir}/${file}`, startedAt, startedAt);
 for (const file of [...written.filter((name) => !entryFiles.includes(name)), ...entryFiles]) renameSync(`${buildDir}/${file}`, `${outDir}/${file}`);
 rmSync(buildDir, { recursive: true, force: true });
 

@@ -66,8 +66,14 @@ async function loadedBy(args: string[], until: "exit" | "first-request", intl?: 
 }
 
 describe("what the CLI loads before it needs it", () => {
-  it("`ctxkit run --help` loads no third-party package", async () => {
+  it("`ctxkit run --help` loads nothing of the bundle: the binary prints it from help.json", async () => {
     const urls = await loadedBy(["run", "--help"], "exit");
+    expect(ownModulesIn(urls)).toEqual([]);
+    expect(packagesIn(urls)).toEqual([]);
+  });
+
+  it("a help request help.json does not hold loads no third-party package", async () => {
+    const urls = await loadedBy(["run", "--model", "m", "--help"], "exit");
     const own = ownModulesIn(urls);
     expect(own.length).toBeGreaterThan(0);
     expect(own.filter((url) => !url.includes("/dist/cli-bundle/")), "every own module comes from the bundle").toEqual([]);
