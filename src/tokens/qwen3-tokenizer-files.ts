@@ -1,6 +1,10 @@
 import { readFileSync } from "node:fs";
-import { brotliDecompressSync } from "node:zlib";
+import { createRequire } from "node:module";
 import { ConfigError } from "../types/errors.js";
+
+// node:zlib is required by the first decompression, not by the CLI's start-up.
+const requireFromHere = createRequire(import.meta.url);
+const brotliDecompress = (data: Buffer): Buffer => (requireFromHere("node:zlib") as typeof import("node:zlib")).brotliDecompressSync(data);
 
 /** The parts of Qwen3's tokenizer.json that ctxkit reads itself (the tiny test model); the tokenizer library reads the rest. */
 export interface Qwen3TokenizerJson {
@@ -25,7 +29,7 @@ let tokenizerConfig: Qwen3TokenizerConfig | undefined;
 
 /** Qwen3's tokenizer.json, decompressed and parsed on first use (~0.3 s) and kept. */
 export function readQwen3TokenizerJson(): Qwen3TokenizerJson {
-  tokenizerJson ??= JSON.parse(brotliDecompressSync(readDataFile("tokenizer.json.br")).toString("utf8")) as Qwen3TokenizerJson;
+  tokenizerJson ??= JSON.parse(brotliDecompress(readDataFile("tokenizer.json.br")).toString("utf8")) as Qwen3TokenizerJson;
   return tokenizerJson;
 }
 

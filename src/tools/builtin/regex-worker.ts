@@ -1,5 +1,10 @@
-import { Worker } from "node:worker_threads";
+import { createRequire } from "node:module";
+import type { Worker } from "node:worker_threads";
 import { ToolError } from "../tool.js";
+
+// node:worker_threads is required by the first search with a regex, not when the tools are created
+// (the CLI's start-up).
+const requireFromHere = createRequire(import.meta.url);
 
 /** A matching line, as offsets into the text that was searched. */
 export interface LineMatch {
@@ -61,7 +66,8 @@ export class RegexWorker {
     private readonly budgetMs: number,
     private readonly signal?: AbortSignal,
   ) {
-    this.worker = new Worker(workerSource, { eval: true, workerData: { source: pattern.source, flags: pattern.flags } });
+    const { Worker: WorkerThread } = requireFromHere("node:worker_threads") as typeof import("node:worker_threads");
+    this.worker = new WorkerThread(workerSource, { eval: true, workerData: { source: pattern.source, flags: pattern.flags } });
     this.deadline = Date.now() + budgetMs;
   }
 

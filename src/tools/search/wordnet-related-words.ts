@@ -1,6 +1,10 @@
 import { readFileSync } from "node:fs";
-import { brotliDecompressSync } from "node:zlib";
+import { createRequire } from "node:module";
 import { ConfigError } from "../../types/errors.js";
+
+// node:zlib is required by the first decompression, not by the CLI's start-up.
+const requireFromHere = createRequire(import.meta.url);
+const brotliDecompress = (data: Buffer): Buffer => (requireFromHere("node:zlib") as typeof import("node:zlib")).brotliDecompressSync(data);
 
 /** Words a lexicon relates to one word: `close` ones mean the same or derive from it, `broader` ones are one level more general. */
 export interface RelatedWords {
@@ -67,7 +71,7 @@ export function createRelatedWordLookup(text: string): RelatedWordLookup {
 function readTable(url: URL): Table {
   let text: string;
   try {
-    text = brotliDecompressSync(readFileSync(url)).toString("utf8");
+    text = brotliDecompress(readFileSync(url)).toString("utf8");
   } catch (error) {
     throw new ConfigError("dependency_missing", `ctxkit's WordNet table (${url.pathname}) could not be read: ${error instanceof Error ? error.message : String(error)}. Reinstall ctxkit (the file ships in its data/wordnet folder), or leave relatedWordWeight and broaderWordWeight at 0 (the default) so the tool search does not read it.`, { cause: error });
   }
