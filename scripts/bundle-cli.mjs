@@ -108,6 +108,9 @@ async function bundleInto(groups) {
     preserveEntrySignatures: "allow-extension",
     plugins: [keepModuleUrls, routeDynamicImports],
     logLevel: "warn",
+    // A start in a clone bundles on its own (its stderr is the command's): rolldown's note that the
+    // plugins took most of a build, which a busy machine triggers, is no warning worth printing there.
+    checks: { bundlerTimings: false },
   });
   try {
     const { output } = await bundle.write({
