@@ -36,17 +36,18 @@ function bundleIsStale() {
 // what the bundle prints (bin/known-help.js), without loading the bundle or checking all of it.
 const helpAnswer = needsTsc() || needsVite() ? undefined : require("./known-help.js").knownHelp(root, process.argv.slice(2), inClone);
 if (helpAnswer !== undefined) {
-  endQuietlyWhenTheReaderLeaves();
-  process.stdout.write(helpAnswer.stdout);
-  process.stderr.write(helpAnswer.stderr);
+  // Only the streams written to: opening one costs a start that does not use it.
+  const written = [["stdout", helpAnswer.stdout], ["stderr", helpAnswer.stderr]].filter(([, text]) => text !== "");
+  endQuietlyWhenTheReaderLeaves(written.map(([name]) => process[name]));
+  for (const [name, text] of written) process[name].write(text);
   process.exitCode = helpAnswer.code;
 } else {
   runCli();
 }
 
 // `ctxkit demo | head -1`: the reader left; that is not an error worth a stack trace.
-function endQuietlyWhenTheReaderLeaves() {
-  for (const stream of [process.stdout, process.stderr]) {
+function endQuietlyWhenTheReaderLeaves(streams = [process.stdout, process.stderr]) {
+  for (const stream of streams) {
     stream.on("error", (error) => {
       if (error && error.code === "EPIPE") process.exit(process.exitCode ?? 0);
       throw error;
