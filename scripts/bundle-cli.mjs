@@ -12,8 +12,9 @@
 // the CLI opens by path.
 //
 // Usage: node scripts/bundle-cli.mjs   (after `tsc -p tsconfig.build.json`; `npm run build` runs both)
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -172,13 +173,34 @@ writeFileSync(`${buildDir}/${importModuleFile}`, importModuleSource);
 const helpCommandLines = [[], ["--help"], ["-h"], ["help"], ...["run", "chat"].flatMap((command) => [[command, "--help"], [command, "-h"]])];
 const requireFromBuild = createRequire(`${buildDir}/main.cjs`);
 const { main: bundledMain } = requireFromBuild(`${buildDir}/main.cjs`);
+// Each is asked twice: as the bundling runs, and from a terminal with another width, colour
+// setting, model variable and a workspace config. help.json holds one text for every user, so a help
+// text that depends on any of these (a future one might) fails the bundling here instead.
+const otherWorkspace = mkdtempSync(join(tmpdir(), "ctxkit-help-workspace-"));
+process.on("exit", () => rmSync(otherWorkspace, { recursive: true, force: true }));
+writeFileSync(join(otherWorkspace, "ctxkit.config.json"), `${JSON.stringify({ model: "from-config", maxIterations: 3 })}\n`);
+const settings = [
+  { isTTY: false, env: {}, cwd: root },
+  { isTTY: true, env: { COLUMNS: "40", NO_COLOR: "1", CTXKIT_MODEL: "x" }, cwd: otherWorkspace },
+];
+async function answerOf(argv, { isTTY, env, cwd }) {
+  const printed = { stdout: "", stderr: "" };
+  const stream = (name) => ({ write: (text) => ((printed[name] += String(text)), true), isTTY, columns: Number(env.COLUMNS ?? 80) });
+  const io = { get stdin() { throw new Error("a help text read stdin"); }, stdout: stream("stdout"), stderr: stream("stderr"), env, cwd };
+  const code = await bundledMain(argv, io);
+  return { ...printed, code };
+}
 const answers = {};
 for (const argv of helpCommandLines) {
-  const printed = { stdout: "", stderr: "" };
-  const stream = (name) => ({ write: (text) => ((printed[name] += String(text)), true), isTTY: false });
-  const io = { get stdin() { throw new Error("a help text read stdin"); }, stdout: stream("stdout"), stderr: stream("stderr"), env: {}, cwd: root };
-  const code = await bundledMain(argv, io);
-  answers[JSON.stringify(argv)] = { ...printed, code };
+  const printedWith = [];
+  for (const setting of settings) printedWith.push(await answerOf(argv, setting));
+  const [answer, ...others] = printedWith;
+  for (const [index, other] of others.entries()) {
+    if (JSON.stringify(other) !== JSON.stringify(answer)) {
+      throw new Error(`bundle-cli: \`ctxkit ${argv.join(" ")}\` prints another text with ${JSON.stringify(settings[index + 1])}: help.json can hold only help texts that depend on neither the terminal, the environment nor the workspace (leave this command line out of helpCommandLines)`);
+    }
+  }
+  answers[JSON.stringify(argv)] = answer;
 }
 const helpChunkFiles = new Set(Object.keys(requireFromBuild.cache).filter((file) => dirname(file) === dirname(`${buildDir}/main.cjs`)).map((file) => relative(buildDir, file)));
 const helpInputs = [fileURLToPath(import.meta.url), ...chunks.filter((chunk) => helpChunkFiles.has(chunk.fileName)).flatMap((chunk) => chunk.moduleIds.filter((id) => isAbsolute(id)))];
