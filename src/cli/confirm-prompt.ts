@@ -9,6 +9,7 @@ import type { TerminalStyle } from "./terminal-style.js";
 
 // node:readline is required when the first line is read, not when a run starts (most runs ask nothing).
 const requireFromHere = createRequire(import.meta.url);
+const readline = () => requireFromHere("node:readline") as typeof import("node:readline");
 
 export interface ConfirmationPolicy {
   /** Reads the person's answer (shared with the chat prompt so both read one stream). */
@@ -136,7 +137,7 @@ export function lineReader(input: NodeJS.ReadableStream): { next(): Promise<stri
     next() {
       // The reader starts on first use, so stdin is not read when no confirmation is ever asked.
       if (!reader) {
-        reader = (requireFromHere("node:readline") as typeof import("node:readline")).createInterface({ input, terminal: false });
+        reader = readline().createInterface({ input, terminal: false });
         reader.on("line", (line) => lines.push(line));
         reader.on("close", () => lines.end());
       }

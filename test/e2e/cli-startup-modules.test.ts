@@ -102,7 +102,8 @@ describe("what the CLI loads before it needs it", () => {
 
   it("the run command's modules load none of Node's modules that only a tool call, a prompt or a tokenizer needs", async () => {
     // child_process (and the dgram it loads; net too, which the pipe to this test loads anyway), worker_threads, dns/promises, readline and
-    // zlib are required by the bash, grep, web_fetch, confirmation and Qwen3 code that uses them.
+    // zlib are required by the bash, grep, web_fetch, confirmation and Qwen3 code that uses them (fetch loads
+    // worker_threads and zlib at the first request anyway: a run's real savings are the other four).
     const script = `import(${JSON.stringify(pathToFileURL(resolve("dist/cli/commands/run-command.js")).href)}).then(() => process.stdout.write(JSON.stringify(process.moduleLoadList)))`;
     const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
     let stdout = "";

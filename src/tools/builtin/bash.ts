@@ -9,7 +9,7 @@ import { OutputSpill } from "./output-spill.js";
 // node:child_process (with the net and dgram modules it loads) is required by the first command,
 // not when the tools are created: some 3 ms of every CLI run's start, before its first request.
 const requireFromHere = createRequire(import.meta.url);
-let childProcess: typeof import("node:child_process") | undefined;
+const childProcess = () => requireFromHere("node:child_process") as typeof import("node:child_process");
 
 export interface BashArgs {
   command: string;
@@ -118,8 +118,7 @@ function runCommand(
     // variable, and fd 3 for what also cleared its environment (env -i).
     const marker = createCommandMarker();
     const descriptor = new MarkerDescriptor(marker);
-    childProcess ??= requireFromHere("node:child_process") as typeof import("node:child_process");
-    const child = childProcess.spawn("/bin/bash", ["-c", command], {
+    const child = childProcess().spawn("/bin/bash", ["-c", command], {
       cwd: workspace,
       env: { ...process.env, [commandMarkerVariable]: marker },
       detached: true,
