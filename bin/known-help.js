@@ -49,7 +49,9 @@ function knownHelp(root, argv, inClone) {
     if (file === undefined) return undefined;
     const help = JSON.parse(file.text);
     const key = JSON.stringify(argv);
-    const answer = isObject(help) && isObject(help.answers) && Object.hasOwn(help.answers, key) ? help.answers[key] : undefined;
+    // `commandLines`: the index in `answers` of each command line's answer (each distinct text is stored once).
+    const index = isObject(help) && isObject(help.commandLines) && Object.hasOwn(help.commandLines, key) ? help.commandLines[key] : undefined;
+    const answer = Number.isInteger(index) && Array.isArray(help.answers) ? help.answers[index] : undefined;
     if (!isAnswer(answer)) return undefined;
     if (inClone) {
       // Written by another bundling than the one main.cjs comes from (one under way, or an older script's).

@@ -190,7 +190,10 @@ async function answerOf(argv, { isTTY, env, cwd }) {
   const code = await bundledMain(argv, io);
   return { ...printed, code };
 }
-const answers = {};
+// Each distinct answer once (`--help`, `-h` and `help` print the same): `answers` holds the texts,
+// `commandLines` the index of each command line's.
+const answers = [];
+const commandLines = {};
 for (const argv of helpCommandLines) {
   const printedWith = [];
   for (const setting of settings) printedWith.push(await answerOf(argv, setting));
@@ -200,12 +203,13 @@ for (const argv of helpCommandLines) {
       throw new Error(`bundle-cli: \`ctxkit ${argv.join(" ")}\` prints another text with ${JSON.stringify(settings[index + 1])}: help.json can hold only help texts that depend on neither the terminal, the environment nor the workspace (leave this command line out of helpCommandLines)`);
     }
   }
-  answers[JSON.stringify(argv)] = answer;
+  const known = answers.findIndex((other) => JSON.stringify(other) === JSON.stringify(answer));
+  commandLines[JSON.stringify(argv)] = known === -1 ? answers.push(answer) - 1 : known;
 }
 const helpChunkFiles = new Set(Object.keys(requireFromBuild.cache).filter((file) => dirname(file) === dirname(`${buildDir}/main.cjs`)).map((file) => relative(buildDir, file)));
 const helpInputs = [fileURLToPath(import.meta.url), ...chunks.filter((chunk) => helpChunkFiles.has(chunk.fileName)).flatMap((chunk) => chunk.moduleIds.filter((id) => isAbsolute(id)))];
 if (!helpChunkFiles.has("main.cjs") || helpInputs.length < 3) throw new Error(`bundle-cli: the help texts came from no chunk of the bundle (loaded: ${[...helpChunkFiles].join(", ")})`);
-writeFileSync(`${buildDir}/help.json`, `${JSON.stringify({ inputs: [...new Set(helpInputs)].map((file) => relative(root, file).split("\\").join("/")), answers })}\n`);
+writeFileSync(`${buildDir}/help.json`, `${JSON.stringify({ inputs: [...new Set(helpInputs)].map((file) => relative(root, file).split("\\").join("/")), commandLines, answers })}\n`);
 
 // What the bundle was made from, for bin/ctxkit.js to bundle again when any of it changes (a
 // `tsc --watch` rewrites only the files that changed): paths from the package's root.

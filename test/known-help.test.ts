@@ -25,7 +25,11 @@ function packageWith(helpText: string, madeAt = new Date("2026-01-01T00:00:00Z")
   return root;
 }
 
-const helpJson = (answers: unknown, inputs: unknown = ["dist/cli.js"]) => JSON.stringify({ inputs, answers });
+/** help.json as the bundling writes it: each command line's index into the distinct answers. */
+function helpJson(answerOf: Record<string, unknown>, inputs: unknown = ["dist/cli.js"]): string {
+  const answers = Object.values(answerOf);
+  return JSON.stringify({ inputs, commandLines: Object.fromEntries(Object.keys(answerOf).map((key, index) => [key, index])), answers });
+}
 
 describe("knownHelp (bin/known-help.js)", () => {
   it("answers a command line help.json holds, in a clone when the bundle and its inputs are as it was made", () => {
@@ -53,13 +57,14 @@ describe("knownHelp (bin/known-help.js)", () => {
   it("not from an answer of the wrong shape, nor from a file that is not help.json's", () => {
     const wrong = [null, "text", { stdout: "x", stderr: "" }, { stdout: "x", stderr: "", code: "0" }, { stdout: "x", stderr: "", code: 1.5 }, { stdout: 1, stderr: "", code: 0 }];
     for (const value of wrong) expect(knownHelp(packageWith(helpJson({ '["--help"]': value })), ["--help"], false), JSON.stringify(value)).toBeUndefined();
-    for (const text of ["", "{", "null", "[]", '{"answers":null}', '{"answers":[]}', helpJson({ '["--help"]': answer }, null)]) {
+    const lines = '"commandLines":{"[\\"--help\\"]":0}';
+    for (const text of ["", "{", "null", "[]", '{"answers":null}', `{${lines},"answers":null}`, `{${lines},"answers":{"0":${JSON.stringify(answer)}}}`, `{"commandLines":{"[\\"--help\\"]":"0"},"answers":[${JSON.stringify(answer)}]}`, `{"commandLines":{"[\\"--help\\"]":1},"answers":[${JSON.stringify(answer)}]}`, helpJson({ '["--help"]': answer }, null)]) {
       expect(knownHelp(packageWith(text, new Date(Date.now() + 60_000)), ["--help"], true), text).toBeUndefined();
     }
   });
 
   it("not from a help.json over 1 MB", () => {
-    const padded = JSON.stringify({ answers: { '["--help"]': answer }, padding: "x".repeat(1024 * 1024) });
+    const padded = JSON.stringify({ ...(JSON.parse(helpJson({ '["--help"]': answer })) as object), padding: "x".repeat(1024 * 1024) });
     expect(knownHelp(packageWith(padded), ["--help"], false)).toBeUndefined();
     expect(knownHelp(packageWith(helpJson({ '["--help"]': answer })), ["--help"], false)).toEqual(answer);
   });

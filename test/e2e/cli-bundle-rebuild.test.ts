@@ -142,7 +142,10 @@ process.stdin.once("data", () => main(["demo"]).then((code) => { process.stdin.d
     utimesSync(mainFile, new Date(bundledAt), new Date(bundledAt));
     const mainTime = statSync(mainFile).mtimeMs;
     const runHelpKey = JSON.stringify(["run", "--help"]);
-    const answerIn = (file: string) => (JSON.parse(readFileSync(file, "utf8")) as { answers: Record<string, { stdout: string }> }).answers[runHelpKey]!.stdout;
+    const answerIn = (file: string) => {
+      const help = JSON.parse(readFileSync(file, "utf8")) as { commandLines: Record<string, number>; answers: Array<{ stdout: string }> };
+      return help.answers[help.commandLines[runHelpKey]!]!.stdout;
+    };
     const original = answerIn(helpFile);
 
     // The binary does print from the file (a marked answer shows it), only beside the main.cjs it

@@ -30,8 +30,8 @@ const fullCli = `require(${JSON.stringify(resolve("dist/cli-bundle/main.cjs"))})
 
 describe("help texts answered without the bundle", { timeout: 120_000 }, () => {
   it("are, for each command line, what the CLI's main prints, and exit with its code", async () => {
-    const help = JSON.parse(readFileSync(resolve("dist/cli-bundle/help.json"), "utf8")) as { answers: Record<string, unknown> };
-    const commandLines = Object.keys(help.answers).map((key) => JSON.parse(key) as string[]);
+    const help = JSON.parse(readFileSync(resolve("dist/cli-bundle/help.json"), "utf8")) as { commandLines: Record<string, number> };
+    const commandLines = Object.keys(help.commandLines).map((key) => JSON.parse(key) as string[]);
     expect(commandLines).toEqual(expect.arrayContaining([["--help"], ["-h"], ["run", "--help"], ["chat", "--help"], []]));
     for (const argv of commandLines) {
       const loadedFile = join(hookDirectory, "loaded.json");
