@@ -12,8 +12,9 @@
 // the CLI opens by path.
 //
 // Usage: node scripts/bundle-cli.mjs   (after `tsc -p tsconfig.build.json`; `npm run build` runs both)
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -108,6 +109,9 @@ async function bundleInto(groups) {
     preserveEntrySignatures: "allow-extension",
     plugins: [keepModuleUrls, routeDynamicImports],
     logLevel: "warn",
+    // A start in a clone bundles on its own (its stderr is the command's): rolldown's note that the
+    // plugins took most of a build, which a busy machine triggers, is no warning worth printing there.
+    checks: { bundlerTimings: false },
   });
   try {
     const { output } = await bundle.write({
@@ -163,6 +167,50 @@ for (const name of new Set(chunks.flatMap((chunk) => [...chunk.code.matchAll(/\b
 
 writeFileSync(`${buildDir}/${importModuleFile}`, importModuleSource);
 
+// The help texts bin/ctxkit.js prints without loading the bundle (bin/known-help.js): what the
+// bundle's own `main` prints for each of these command lines, and the compiled files of the chunks
+// it loaded to print it (an edit of any of them makes the binary ask the bundle instead).
+const helpCommandLines = [[], ["--help"], ["-h"], ["help"], ...["run", "chat"].flatMap((command) => [[command, "--help"], [command, "-h"]])];
+const requireFromBuild = createRequire(`${buildDir}/main.cjs`);
+const { main: bundledMain } = requireFromBuild(`${buildDir}/main.cjs`);
+// Each is asked twice: as the bundling runs, and from a terminal with another width, colour
+// setting, model variable and a workspace config. help.json holds one text for every user, so a help
+// text that depends on any of these (a future one might) fails the bundling here instead.
+const otherWorkspace = mkdtempSync(join(tmpdir(), "ctxkit-help-workspace-"));
+process.on("exit", () => rmSync(otherWorkspace, { recursive: true, force: true }));
+writeFileSync(join(otherWorkspace, "ctxkit.config.json"), `${JSON.stringify({ model: "from-config", maxIterations: 3 })}\n`);
+const settings = [
+  { isTTY: false, env: {}, cwd: root },
+  { isTTY: true, env: { COLUMNS: "40", NO_COLOR: "1", CTXKIT_MODEL: "x" }, cwd: otherWorkspace },
+];
+async function answerOf(argv, { isTTY, env, cwd }) {
+  const printed = { stdout: "", stderr: "" };
+  const stream = (name) => ({ write: (text) => ((printed[name] += String(text)), true), isTTY, columns: Number(env.COLUMNS ?? 80) });
+  const io = { get stdin() { throw new Error("a help text read stdin"); }, stdout: stream("stdout"), stderr: stream("stderr"), env, cwd };
+  const code = await bundledMain(argv, io);
+  return { ...printed, code };
+}
+// Each distinct answer once (`--help`, `-h` and `help` print the same): `answers` holds the texts,
+// `commandLines` the index of each command line's.
+const answers = [];
+const commandLines = {};
+for (const argv of helpCommandLines) {
+  const printedWith = [];
+  for (const setting of settings) printedWith.push(await answerOf(argv, setting));
+  const [answer, ...others] = printedWith;
+  for (const [index, other] of others.entries()) {
+    if (JSON.stringify(other) !== JSON.stringify(answer)) {
+      throw new Error(`bundle-cli: \`ctxkit ${argv.join(" ")}\` prints another text with ${JSON.stringify(settings[index + 1])}: help.json can hold only help texts that depend on neither the terminal, the environment nor the workspace (leave this command line out of helpCommandLines)`);
+    }
+  }
+  const known = answers.findIndex((other) => JSON.stringify(other) === JSON.stringify(answer));
+  commandLines[JSON.stringify(argv)] = known === -1 ? answers.push(answer) - 1 : known;
+}
+const helpChunkFiles = new Set(Object.keys(requireFromBuild.cache).filter((file) => dirname(file) === dirname(`${buildDir}/main.cjs`)).map((file) => relative(buildDir, file)));
+const helpInputs = [fileURLToPath(import.meta.url), ...chunks.filter((chunk) => helpChunkFiles.has(chunk.fileName)).flatMap((chunk) => chunk.moduleIds.filter((id) => isAbsolute(id)))];
+if (!helpChunkFiles.has("main.cjs") || helpInputs.length < 3) throw new Error(`bundle-cli: the help texts came from no chunk of the bundle (loaded: ${[...helpChunkFiles].join(", ")})`);
+writeFileSync(`${buildDir}/help.json`, `${JSON.stringify({ inputs: [...new Set(helpInputs)].map((file) => relative(root, file).split("\\").join("/")), commandLines, answers })}\n`);
+
 // What the bundle was made from, for bin/ctxkit.js to bundle again when any of it changes (a
 // `tsc --watch` rewrites only the files that changed): paths from the package's root.
 const inputs = new Set([fileURLToPath(import.meta.url), ...chunks.flatMap((chunk) => chunk.moduleIds.filter((id) => isAbsolute(id)))]);
@@ -173,7 +221,8 @@ writeFileSync(`${buildDir}/inputs.json`, `${JSON.stringify([...inputs].map((file
 const written = readdirSync(buildDir);
 const entryFiles = Object.keys(entries).map((name) => `${name}.cjs`).sort((a, b) => Number(a === "main.cjs") - Number(b === "main.cjs"));
 mkdirSync(outDir, { recursive: true });
-utimesSync(`${buildDir}/main.cjs`, startedAt, startedAt);
+// help.json gets the same time: bin/known-help.js answers from it only beside the main.cjs it was made with.
+for (const file of ["main.cjs", "help.json"]) utimesSync(`${buildDir}/${file}`, startedAt, startedAt);
 for (const file of [...written.filter((name) => !entryFiles.includes(name)), ...entryFiles]) renameSync(`${buildDir}/${file}`, `${outDir}/${file}`);
 rmSync(buildDir, { recursive: true, force: true });
 

@@ -8,7 +8,7 @@ describe("the published package", () => {
     const output = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { encoding: "utf8" });
     const [pack] = JSON.parse(output) as Array<{ files: Array<{ path: string }> }>;
     const files = pack!.files.map((file) => file.path);
-    expect(files).toEqual(expect.arrayContaining(["bin/ctxkit.js", "dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "dist/testing.js", "README.md", "LICENSE"]));
+    expect(files).toEqual(expect.arrayContaining(["bin/ctxkit.js", "bin/known-help.js", "dist/cli-bundle/main.cjs", "dist/cli-bundle/help.json", "dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "dist/testing.js", "README.md", "LICENSE"]));
     expect(files.filter((file) => file.endsWith(".map"))).toEqual([]);
     expect(files.filter((file) => /^(src|test|examples)\//.test(file) || /\.test\.(js|d\.ts)$/.test(file))).toEqual([]);
     // Every subpath export points at a file in the package.

@@ -1,10 +1,15 @@
-import { createInterface } from "node:readline";
+import { createRequire } from "node:module";
+import type { createInterface } from "node:readline";
 import { createLineQueue } from "./line-queue.js";
 import { escapeForTerminal } from "../context/escape-for-terminal.js";
 import type { ToolCallInfo, ToolCallDecision } from "../loop/agent-options.js";
 import { workspaceConfigReason } from "../tools/create-tool-approvals.js";
 import { describeToolCall } from "./describe-tool-call.js";
 import type { TerminalStyle } from "./terminal-style.js";
+
+// node:readline is required when the first line is read, not when a run starts (most runs ask nothing).
+const requireFromHere = createRequire(import.meta.url);
+const readline = () => requireFromHere("node:readline") as typeof import("node:readline");
 
 export interface ConfirmationPolicy {
   /** Reads the person's answer (shared with the chat prompt so both read one stream). */
@@ -132,7 +137,7 @@ export function lineReader(input: NodeJS.ReadableStream): { next(): Promise<stri
     next() {
       // The reader starts on first use, so stdin is not read when no confirmation is ever asked.
       if (!reader) {
-        reader = createInterface({ input, terminal: false });
+        reader = readline().createInterface({ input, terminal: false });
         reader.on("line", (line) => lines.push(line));
         reader.on("close", () => lines.end());
       }

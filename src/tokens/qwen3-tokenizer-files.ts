@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
-import { brotliDecompressSync } from "node:zlib";
+import { createRequire } from "node:module";
 import { ConfigError } from "../types/errors.js";
+
+// node:zlib is required by the first decompression, not when the module is loaded, like the other
+// Node modules the tools use; a run's start gains little by it, as Node's fetch loads zlib at the
+// first request anyway.
+const requireFromHere = createRequire(import.meta.url);
+const zlib = () => requireFromHere("node:zlib") as typeof import("node:zlib");
 
 /** The parts of Qwen3's tokenizer.json that ctxkit reads itself (the tiny test model); the tokenizer library reads the rest. */
 export interface Qwen3TokenizerJson {
@@ -25,7 +31,7 @@ let tokenizerConfig: Qwen3TokenizerConfig | undefined;
 
 /** Qwen3's tokenizer.json, decompressed and parsed on first use (~0.3 s) and kept. */
 export function readQwen3TokenizerJson(): Qwen3TokenizerJson {
-  tokenizerJson ??= JSON.parse(brotliDecompressSync(readDataFile("tokenizer.json.br")).toString("utf8")) as Qwen3TokenizerJson;
+  tokenizerJson ??= JSON.parse(zlib().brotliDecompressSync(readDataFile("tokenizer.json.br")).toString("utf8")) as Qwen3TokenizerJson;
   return tokenizerJson;
 }
 

@@ -12,10 +12,11 @@ afterAll(() => {
   for (const copy of copies) rmSync(copy, { recursive: true, force: true });
 });
 
-function copyOfPackage(): string {
+/** `keepTimes`: the copy's bundle is as fresh as the worktree's (else every compiled file is newer than it). */
+function copyOfPackage(keepTimes = false): string {
   const copy = mkdtempSync(join(tmpdir(), "ctxkit-bundle-"));
   copies.push(copy);
-  for (const part of ["bin", "scripts", "dist", "package.json", "tsconfig.build.json"]) cpSync(resolve(part), join(copy, part), { recursive: true });
+  for (const part of ["bin", "scripts", "dist", "package.json", "tsconfig.build.json"]) cpSync(resolve(part), join(copy, part), { recursive: true, preserveTimestamps: keepTimes });
   for (const shared of ["node_modules", "data"]) symlinkSync(realpathSync(resolve(shared)), join(copy, shared));
   return copy;
 }
@@ -129,6 +130,59 @@ process.stdin.once("data", () => main(["demo"]).then((code) => { process.stdin.d
     expect((await run(copy, ["--version"])).code).toBe(0);
     expect(bundleFiles(copy).sort()).toEqual(listed);
     expect(statSync(join(copy, "dist/cli-bundle/main.cjs")).mtimeMs).toBe(mainTime);
+  });
+
+  it("answers a help text from help.json only while the bundle and the files the text came from are unchanged", async () => {
+    const copy = copyOfPackage(true);
+    const helpFile = join(copy, "dist/cli-bundle/help.json");
+    const mainFile = join(copy, "dist/cli-bundle/main.cjs");
+    expect(statSync(helpFile).mtimeMs).toBe(statSync(mainFile).mtimeMs);
+    // A whole millisecond (a time set from a Date reads back with a fraction), as both files have.
+    const bundledAt = Math.ceil(statSync(mainFile).mtimeMs);
+    utimesSync(mainFile, new Date(bundledAt), new Date(bundledAt));
+    const mainTime = statSync(mainFile).mtimeMs;
+    const runHelpKey = JSON.stringify(["run", "--help"]);
+    const answerIn = (file: string) => {
+      const help = JSON.parse(readFileSync(file, "utf8")) as { commandLines: Record<string, number>; answers: Array<{ stdout: string }> };
+      return help.answers[help.commandLines[runHelpKey]!]!.stdout;
+    };
+    const original = answerIn(helpFile);
+
+    // The binary does print from the file (a marked answer shows it), only beside the main.cjs it
+    // was made with: the same file with another time is the CLI's to answer.
+    writeFileSync(helpFile, readFileSync(helpFile, "utf8").replace("Usage: ctxkit run", "Usage (from help.json): ctxkit run"));
+    utimesSync(helpFile, new Date(bundledAt), new Date(bundledAt));
+    expect((await run(copy, ["run", "--help"])).stdout).toContain("Usage (from help.json): ctxkit run");
+    utimesSync(helpFile, new Date(bundledAt - 1000), new Date(bundledAt - 1000));
+    expect((await run(copy, ["run", "--help"])).stdout).toBe(original);
+    utimesSync(helpFile, new Date(bundledAt), new Date(bundledAt));
+
+    // A recompiled file the help texts do not come from: still answered from the file, nothing bundled.
+    recompileDemoCommand(copy, "not a help text");
+    const unrelated = await run(copy, ["run", "--help"]);
+    expect(unrelated.stdout).toContain("Usage (from help.json): ctxkit run");
+    expect(unrelated.code).toBe(0);
+    expect(statSync(mainFile).mtimeMs).toBe(mainTime);
+
+    // The help text's own compiled file rewritten in place (as tsc does): the CLI answers, from a new
+    // bundle, and help.json is made again with the new text.
+    const runHelpModule = join(copy, "dist/cli/commands/run-help.js");
+    writeFileSync(runHelpModule, readFileSync(runHelpModule, "utf8").replace("Runs one agent task", "Runs one edited agent task"));
+    const edited = await run(copy, ["run", "--help"]);
+    expect(edited.stderr).toBe("");
+    expect(edited.code).toBe(0);
+    expect(edited.stdout).toBe(original.replace("Runs one agent task", "Runs one edited agent task"));
+    expect(statSync(mainFile).mtimeMs).toBeGreaterThan(bundledAt);
+    expect(answerIn(helpFile)).toBe(edited.stdout);
+    expect(statSync(helpFile).mtimeMs).toBe(statSync(mainFile).mtimeMs);
+
+    // A file a help text imports (the agent options shared by run and chat) counts as much.
+    const optionsModule = join(copy, "dist/cli/agent-options-help.js");
+    const beforeOptions = statSync(mainFile).mtimeMs;
+    writeFileSync(optionsModule, `${readFileSync(optionsModule, "utf8")}\nexport const ctxkitEditMarker = 1;\n`);
+    const afterOptionsEdit = await run(copy, ["chat", "-h"]);
+    expect(afterOptionsEdit.code).toBe(0);
+    expect(statSync(mainFile).mtimeMs).toBeGreaterThan(beforeOptions);
   });
 
   it("prunes the code caches a rebuild leaves stale: a removed chunk's, an old format's, the packages', old temporaries", () => {

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { startOpenAIModelServer, type OpenAIModelServer } from "../../src/testing.js";
 
@@ -66,8 +67,14 @@ async function loadedBy(args: string[], until: "exit" | "first-request", intl?: 
 }
 
 describe("what the CLI loads before it needs it", () => {
-  it("`ctxkit run --help` loads no third-party package", async () => {
+  it("`ctxkit run --help` loads nothing of the bundle: the binary prints it from help.json", async () => {
     const urls = await loadedBy(["run", "--help"], "exit");
+    expect(ownModulesIn(urls)).toEqual([]);
+    expect(packagesIn(urls)).toEqual([]);
+  });
+
+  it("a help request help.json does not hold loads no third-party package", async () => {
+    const urls = await loadedBy(["run", "--model", "m", "--help"], "exit");
     const own = ownModulesIn(urls);
     expect(own.length).toBeGreaterThan(0);
     expect(own.filter((url) => !url.includes("/dist/cli-bundle/")), "every own module comes from the bundle").toEqual([]);
@@ -91,6 +98,20 @@ describe("what the CLI loads before it needs it", () => {
     expect(own.length).toBeGreaterThan(0);
     expect(own.length).toBeLessThanOrEqual(10);
     expect(own.filter((url) => /\/provider-(anthropic|openai-responses|llama)-[^/]*\.c?js$/.test(url))).toEqual([]);
+  });
+
+  it("the run command's modules load none of Node's modules that only a tool call, a prompt or a tokenizer needs", async () => {
+    // child_process (and the dgram it loads; net too, which the pipe to this test loads anyway), worker_threads, dns/promises, readline and
+    // zlib are required by the bash, grep, web_fetch, confirmation and Qwen3 code that uses them (fetch loads
+    // worker_threads and zlib at the first request anyway: a run's real savings are the other four).
+    const script = `import(${JSON.stringify(pathToFileURL(resolve("dist/cli/commands/run-command.js")).href)}).then(() => process.stdout.write(JSON.stringify(process.moduleLoadList)))`;
+    const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    let stdout = "";
+    child.stdout.on("data", (data: Buffer) => (stdout += data.toString()));
+    await new Promise((resolvePromise) => child.once("close", resolvePromise));
+    const loaded = (JSON.parse(stdout) as string[]).filter((entry) => entry.startsWith("NativeModule ")).map((entry) => entry.slice("NativeModule ".length));
+    expect(loaded).toContain("fs/promises");
+    expect(loaded.filter((name) => ["child_process", "dgram", "worker_threads", "dns/promises", "readline", "zlib"].includes(name))).toEqual([]);
   });
 
   it("a run on a UTC host starts ICU for no number or date before its first request", async () => {

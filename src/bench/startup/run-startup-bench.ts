@@ -52,7 +52,8 @@ interface Probe {
 }
 
 /**
- * CLI start-up, side by side: a bare `node -e ''`, `ctxkit --help`, `ctxkit run --help`, and the start
+ * CLI start-up, side by side: a bare `node -e ''`, `ctxkit --help`, `ctxkit run --help` (both printed
+ * from dist/cli-bundle/help.json; a help request it does not hold, through the bundle), and the start
  * of a real run (spawn until the first model request reaches a local OpenAI-compatible server, and
  * until its session file appears; the process is then killed, so the rest of the run does not
  * overlap the next probe), the same run without the CLI's code cache, and bare node sending one
@@ -70,6 +71,8 @@ export async function runStartupBench(runs: number): Promise<StartupBenchResult>
     { name: "bare node", args: ["-e", ""], until: "exit", command: "node -e ''" },
     { name: "ctxkit --help", args: [ctxkitBinary, "--help"], until: "exit", command: "node bin/ctxkit.js --help" },
     { name: "ctxkit run --help", args: [ctxkitBinary, "run", "--help"], until: "exit", command: "node bin/ctxkit.js run --help" },
+    // A help request help.json holds no answer for: the bundle is loaded (and, in a clone, checked).
+    { name: "ctxkit run --help, through the bundle", args: [ctxkitBinary, "run", "--model", "m", "--help"], until: "exit", command: "node bin/ctxkit.js run --model m --help", comparison: true },
     { name: "ctxkit run (to the first model request)", args: [ctxkitBinary, ...runArgs], until: "first-request", command: `node bin/ctxkit.js ${runArgs.join(" ")}` },
     { name: "ctxkit run (to its session file)", args: [ctxkitBinary, ...runArgs], until: "session-file", command: `node bin/ctxkit.js ${runArgs.join(" ")}` },
     { name: "ctxkit run, no code cache (to the first model request)", args: [ctxkitBinary, ...runArgs], until: "first-request", command: `CTXKIT_NO_CODE_CACHE=1 node bin/ctxkit.js ${runArgs.join(" ")}`, env: { CTXKIT_NO_CODE_CACHE: "1" }, comparison: true },

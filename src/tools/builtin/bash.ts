@@ -1,10 +1,15 @@
-import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { defineTool, ToolError, type Tool, type ToolOutput } from "../tool.js";
 import { CommandProcesses, MarkerDescriptor, commandMarkerVariable, createCommandMarker, describeLeftProcesses, describeSurvivors, type LeftProcess } from "./command-processes.js";
 import { formatByteSize } from "./file-content.js";
 import { HeadTailOutput } from "./head-tail-output.js";
 import { OutputSpill } from "./output-spill.js";
+
+// node:child_process (with the net and dgram modules it loads) is required by the first command,
+// not when the tools are created: some 3 ms of every CLI run's start, before its first request.
+const requireFromHere = createRequire(import.meta.url);
+const childProcess = () => requireFromHere("node:child_process") as typeof import("node:child_process");
 
 export interface BashArgs {
   command: string;
@@ -113,7 +118,7 @@ function runCommand(
     // variable, and fd 3 for what also cleared its environment (env -i).
     const marker = createCommandMarker();
     const descriptor = new MarkerDescriptor(marker);
-    const child = spawn("/bin/bash", ["-c", command], {
+    const child = childProcess().spawn("/bin/bash", ["-c", command], {
       cwd: workspace,
       env: { ...process.env, [commandMarkerVariable]: marker },
       detached: true,

@@ -1,5 +1,12 @@
-import { Worker } from "node:worker_threads";
+import { createRequire } from "node:module";
+import type { Worker } from "node:worker_threads";
 import { ToolError } from "../tool.js";
+
+// node:worker_threads is required by the first search with a regex, not when the tools are created,
+// like the other Node modules the tools use; a run's start gains little by it, as Node's fetch loads
+// worker_threads at the first request anyway.
+const requireFromHere = createRequire(import.meta.url);
+const workerThreads = () => requireFromHere("node:worker_threads") as typeof import("node:worker_threads");
 
 /** A matching line, as offsets into the text that was searched. */
 export interface LineMatch {
@@ -61,7 +68,7 @@ export class RegexWorker {
     private readonly budgetMs: number,
     private readonly signal?: AbortSignal,
   ) {
-    this.worker = new Worker(workerSource, { eval: true, workerData: { source: pattern.source, flags: pattern.flags } });
+    this.worker = new (workerThreads().Worker)(workerSource, { eval: true, workerData: { source: pattern.source, flags: pattern.flags } });
     this.deadline = Date.now() + budgetMs;
   }
 

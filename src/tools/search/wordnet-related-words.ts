@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
-import { brotliDecompressSync } from "node:zlib";
+import { createRequire } from "node:module";
 import { ConfigError } from "../../types/errors.js";
+
+// node:zlib is required by the first decompression, not when the module is loaded, like the other
+// Node modules the tools use; a run's start gains little by it, as Node's fetch loads zlib at the
+// first request anyway.
+const requireFromHere = createRequire(import.meta.url);
+const zlib = () => requireFromHere("node:zlib") as typeof import("node:zlib");
 
 /** Words a lexicon relates to one word: `close` ones mean the same or derive from it, `broader` ones are one level more general. */
 export interface RelatedWords {
@@ -67,7 +73,7 @@ export function createRelatedWordLookup(text: string): RelatedWordLookup {
 function readTable(url: URL): Table {
   let text: string;
   try {
-    text = brotliDecompressSync(readFileSync(url)).toString("utf8");
+    text = zlib().brotliDecompressSync(readFileSync(url)).toString("utf8");
   } catch (error) {
     throw new ConfigError("dependency_missing", `ctxkit's WordNet table (${url.pathname}) could not be read: ${error instanceof Error ? error.message : String(error)}. Reinstall ctxkit (the file ships in its data/wordnet folder), or leave relatedWordWeight and broaderWordWeight at 0 (the default) so the tool search does not read it.`, { cause: error });
   }

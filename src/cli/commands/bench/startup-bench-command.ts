@@ -8,13 +8,15 @@ import type { CliIo } from "../../cli-io.js";
 export const startupBenchHelp = `Usage: ctxkit bench startup [--runs <n>] [--json] [--out <file>]
 
 How long the ctxkit command takes to start, side by side with a bare \`node -e ''\`: \`ctxkit --help\`,
-\`ctxkit run --help\`, and the start of a run: spawn until its first model request reaches a local
-OpenAI-compatible server, and until its session file appears (the process is then ended); the
-same run with CTXKIT_NO_CODE_CACHE=1 shows what the CLI's code cache saves. A reference row times a
-bare node sending one \`fetch\` to the same server: Node loads its fetch on the first call, a floor
-under any run's start. One whole run comes first, unmeasured (it writes the code cache, as any
-earlier run would have). Probes are interleaved run by run; the table shows the median, the
-fastest run and the ratio to bare node (goal: within ${startupGoal}×). Uses the built dist/.
+\`ctxkit run --help\` (printed from dist/cli-bundle/help.json; \`run --model m --help\`, which it
+does not hold, shows the same through the bundle), and the start of a run: spawn until its first
+model request reaches a local OpenAI-compatible server, and until its session file appears (the
+process is then ended); the same run with CTXKIT_NO_CODE_CACHE=1 shows what the CLI's code cache
+saves. A reference row times a bare node sending one \`fetch\` to the same server: Node loads its
+fetch on the first call, a floor under any run's start. One whole run comes first, unmeasured (it
+writes the code cache, as any earlier run would have). Probes are interleaved run by run; the table
+shows the median, the fastest run and the ratio to bare node (goal: within ${startupGoal}×). Uses
+the built dist/.
 
 Options:
   --runs <n>   runs per probe (default 7)

@@ -1,4 +1,8 @@
-import { lookup } from "node:dns/promises";
+import { createRequire } from "node:module";
+
+// node:dns/promises is required by the first fetch, not when the tools are created (the CLI's start-up).
+const requireFromHere = createRequire(import.meta.url);
+const dns = () => requireFromHere("node:dns/promises") as typeof import("node:dns/promises");
 
 /** An address a host name resolved to. */
 export interface ResolvedAddress {
@@ -15,6 +19,6 @@ export type HostResolver = (hostname: string, signal: AbortSignal) => Promise<Re
 
 /** The system resolver (`getaddrinfo`, so /etc/hosts counts), every address in its order. */
 export const systemHostResolver: HostResolver = async (hostname) => {
-  const addresses = await lookup(hostname, { all: true, verbatim: true });
+  const addresses = await dns().lookup(hostname, { all: true, verbatim: true });
   return addresses.map((entry) => ({ address: entry.address, family: entry.family === 6 ? 6 : 4 }));
 };
