@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { ConfigError } from "../types/errors.js";
 import { compileChatTemplate } from "./render-chat-template.js";
-import { stripByteOrderMark } from "../config/read-json-file-text.js";
+import { stripByteOrderMark } from "../types/byte-order-mark.js";
 
 export interface LoadChatTemplateFileOptions {
   /** For configs with several named templates (`[{name, template}]`); default "default". */
