@@ -2,6 +2,7 @@ import { derivedOf, type Message } from "../../types/index.js";
 import { derivedId, originalIdOf } from "./markers.js";
 import { turnBudgets } from "./sectioned-summary.js";
 import { isNumberOnlyLine } from "./extract-fact-lines.js";
+import { keepByRank } from "./keep-by-rank.js";
 
 /** An archive this batch may condense: a harness message derived as `archive` (see `createArchiveMessage`). */
 export function isArchiveMessage(message: Message): message is Extract<Message, { role: "user" }> {
@@ -36,20 +37,9 @@ export function condenseArchive(message: Extract<Message, { role: "user" }>, sha
   let dropped = 0;
   const lines = turns.flatMap((turn, index) => {
     const mustStay = (fact: string) => keep.has(fact.trim());
-    let left = budgets[index]!;
-    // Lines that name something go first, then number-only ones (see `isNumberOnlyLine`), each pass
-    // in order; what stays keeps its order.
-    const chosen = new Set<number>();
-    for (const numbersOnly of [false, true]) {
-      for (const [position, fact] of turn.facts.entries()) {
-        if (chosen.has(position) || (!mustStay(fact) && isNumberOnlyLine(fact) !== numbersOnly)) continue;
-        if (!mustStay(fact)) {
-          if (fact.length + 1 > left) continue;
-          left -= fact.length + 1;
-        }
-        chosen.add(position);
-      }
-    }
+    // Lines that name something go first, then number-only ones (see `isNumberOnlyLine`); a line
+    // that must stay costs nothing of the cap.
+    const chosen = keepByRank(turn.facts, (fact) => (isNumberOnlyLine(fact) ? 1 : 0), (fact) => (mustStay(fact) ? 0 : fact.length + 1), budgets[index]!);
     const stays = turn.facts.filter((_, position) => chosen.has(position));
     dropped += turn.facts.length - stays.length;
     return [turn.gist, ...stays];

@@ -1,4 +1,5 @@
 import { extractIdentifiers, isErrorLine } from "./extract-identifiers.js";
+import { keepByRank } from "./keep-by-rank.js";
 
 export interface FactLineOptions {
   /** At most this many characters in all (lines joined by newlines). */
@@ -41,8 +42,8 @@ export interface FactLineOptions {
 export function extractFactLines(text: string, options: FactLineOptions): string[] {
   const maxLineChars = options.maxLineChars ?? 300;
   const seen = new Set<string>();
-  const picked: Array<{ order: number; line: string; rank: number; identifiers: string[] }> = [];
-  for (const [order, raw] of text.split("\n").entries()) {
+  const picked: Array<{ line: string; rank: number; identifiers: string[] }> = [];
+  for (const raw of text.split("\n")) {
     const line = raw.trim();
     if (line === "") continue;
     if (options.knownLines?.has(line) === true) {
@@ -58,18 +59,10 @@ export function extractFactLines(text: string, options: FactLineOptions): string
     // identifiers that no earlier window of it covers: one window would keep the first fact only.
     const unshown = fresh.filter((identifier) => !(options.isShown?.(identifier) ?? false));
     const rank = error ? 0 : unshown.length === 0 ? 3 : unshown.every(isNumberIdentifier) ? 2 : 1;
-    for (const [piece, window] of windowsAround(line, fresh, maxLineChars).entries()) picked.push({ order: order + piece / (fresh.length + 1), line: window.text, rank, identifiers: window.identifiers });
+    for (const window of windowsAround(line, fresh, maxLineChars)) picked.push({ line: window.text, rank, identifiers: window.identifiers });
   }
-  const kept = new Set<number>();
-  let size = 0;
-  for (const wanted of [0, 1, 2, 3]) {
-    for (const entry of picked) {
-      if (entry.rank !== wanted || size + entry.line.length + 1 > options.maxChars) continue;
-      kept.add(entry.order);
-      size += entry.line.length + 1;
-    }
-  }
-  const facts = picked.filter((entry) => kept.has(entry.order));
+  const kept = keepByRank(picked, (entry) => entry.rank, (entry) => entry.line.length + 1, options.maxChars);
+  const facts = picked.filter((_, position) => kept.has(position));
   for (const entry of facts) for (const identifier of entry.identifiers) options.onShownIdentifier?.(identifier);
   return facts.map((entry) => entry.line);
 }
