@@ -1,8 +1,8 @@
-import { queryEmbeddingText } from "../../tools/search/semantic-tool-search.js";
+import { defaultToolSearchEmbeddingOptions, queryEmbeddingText } from "../../tools/search/semantic-tool-search.js";
 import { CtxkitError, type ToolSearchEmbedder } from "../../types/index.js";
 
-/** Texts per call when the bench embeds its queries up front (the semantic search's own batch size). */
-const prefetchBatchSize = 64;
+/** Texts per call when the bench embeds its queries up front: the semantic search's own default batch size. */
+const prefetchBatchSize = defaultToolSearchEmbeddingOptions.batchSize;
 
 /**
  * An embedder that answers from vectors it already has: the bench's queries are embedded up front,

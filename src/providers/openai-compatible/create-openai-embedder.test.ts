@@ -1,6 +1,5 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { startLoopbackServer, type LoopbackServer } from "../../testing/loopback-server.js";
 import { createOpenAIEmbedder, parseEmbeddings } from "./create-openai-embedder.js";
 
 const base64 = (values: number[]) => Buffer.from(Float32Array.from(values).buffer).toString("base64");
@@ -23,25 +22,20 @@ describe("parseEmbeddings (the /v1/embeddings answer)", () => {
   });
 });
 
-/** A loopback server that records each request and answers with `answer` (status, body). */
+/** A loopback server that records each request (its body parsed) and answers with `answer` (status, body). */
 async function startServer(answer: () => { status: number; body: string }) {
-  const requests: Array<{ method?: string; url?: string; headers: IncomingHttpHeaders; body: unknown }> = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      requests.push({ method: request.method, url: request.url, headers: request.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) });
-      const { status, body } = answer();
-      response.writeHead(status, { "content-type": "application/json" }).end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const server = await startLoopbackServer(() => ({ ...answer(), headers: { "content-type": "application/json" } }));
   servers.push(server);
-  return { baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests };
+  return {
+    baseURL: `${server.url}/v1`,
+    get requests() {
+      return server.requests.map((request) => ({ method: request.method, url: request.path, headers: request.headers, body: JSON.parse(request.body) as unknown }));
+    },
+  };
 }
-const servers: Server[] = [];
+const servers: LoopbackServer[] = [];
 afterEach(async () => {
-  for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve));
+  for (const server of servers.splice(0)) await server.close();
 });
 
 describe("createOpenAIEmbedder", () => {

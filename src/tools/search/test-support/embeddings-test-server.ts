@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { startLoopbackServer } from "../../../testing/loopback-server.js";
 
 /** How the test server answers: real vectors, or one of the ways a server goes wrong. */
 export type EmbeddingsServerMode = "ok" | "garbage" | "silent" | "uneven" | "http-500";
@@ -43,33 +42,25 @@ export async function startEmbeddingsTestServer(mode: EmbeddingsServerMode = "ok
   const requests: EmbeddingsTestServer["requests"] = [];
   const requestHeaders: EmbeddingsTestServer["requestHeaders"] = [];
   const state = { mode };
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      if (request.method !== "POST" || request.url !== "/v1/embeddings") {
-        response.writeHead(404).end();
-        return;
-      }
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as EmbeddingsTestServer["requests"][number];
-      requests.push(body);
-      requestHeaders.push({ ...request.headers });
-      if (state.mode === "silent") return; // never answers
-      if (state.mode === "garbage") return void response.writeHead(200, { "content-type": "application/json" }).end('{"data": "not a list"');
-      if (state.mode === "http-500") return void response.writeHead(500, { "content-type": "application/json" }).end('{"error": {"message": "model not loaded"}}');
-      const data = body.input.map((text, index) => {
-        const vector = state.mode === "uneven" && index === 1 ? new Float32Array(3).fill(1) : meaningVector(text);
-        const embedding = body.encoding_format === "base64" ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("base64") : [...vector];
-        return { object: "embedding", index, embedding };
-      });
-      // In reverse order: a client must place items by their index.
-      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: data.reverse(), model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }));
+  const json = { "content-type": "application/json" };
+  const server = await startLoopbackServer((request) => {
+    if (request.method !== "POST" || request.path !== "/v1/embeddings") return { status: 404 };
+    const body = JSON.parse(request.body) as EmbeddingsTestServer["requests"][number];
+    requests.push(body);
+    requestHeaders.push({ ...request.headers });
+    if (state.mode === "silent") return new Promise<never>(() => {}); // never answers
+    if (state.mode === "garbage") return { headers: json, body: '{"data": "not a list"' };
+    if (state.mode === "http-500") return { status: 500, headers: json, body: '{"error": {"message": "model not loaded"}}' };
+    const data = body.input.map((text, index) => {
+      const vector = state.mode === "uneven" && index === 1 ? new Float32Array(3).fill(1) : meaningVector(text);
+      const embedding = body.encoding_format === "base64" ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString("base64") : [...vector];
+      return { object: "embedding", index, embedding };
     });
+    // In reverse order: a client must place items by their index.
+    return { headers: json, body: JSON.stringify({ object: "list", data: data.reverse(), model: body.model, usage: { prompt_tokens: 1, total_tokens: 1 } }) };
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
+    baseURL: `${server.url}/v1`,
     requests,
     requestHeaders,
     get mode() {
@@ -78,10 +69,6 @@ export async function startEmbeddingsTestServer(mode: EmbeddingsServerMode = "ok
     set mode(next) {
       state.mode = next;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => server.close(),
   };
 }
