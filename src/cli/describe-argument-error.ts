@@ -1,7 +1,4 @@
-import { createRequire } from "node:module";
-
-// fastest-levenshtein is loaded by the first typo to suggest for, not when the CLI starts.
-const requireFromHere = createRequire(import.meta.url);
+import { nearestName } from "./nearest-name.js";
 
 /**
  * Turns Node's `parseArgs` error into one sentence for a person: the flag that was not understood
@@ -29,9 +26,7 @@ export function describeArgumentError(error: unknown, knownFlags: readonly strin
 export function suggestFlag(typed: string, knownFlags: readonly string[]): string | undefined {
   const name = typed.replace(/^-+/, "").split("=")[0]!;
   const candidates = knownFlags.flatMap((known) => [known, `no-${known}`]);
-  if (candidates.length === 0 || name === "") return undefined;
-  const { closest, distance } = requireFromHere("fastest-levenshtein") as typeof import("fastest-levenshtein");
-  const nearest = closest(name, candidates);
-  const limit = Math.max(2, Math.floor(name.length / 3));
-  return distance(name, nearest) <= limit ? `--${nearest}` : undefined;
+  if (name === "") return undefined;
+  const nearest = nearestName(name, candidates, Math.max(2, Math.floor(name.length / 3)));
+  return nearest === undefined ? undefined : `--${nearest}`;
 }

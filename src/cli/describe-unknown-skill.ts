@@ -1,7 +1,5 @@
-import { createRequire } from "node:module";
 import { parseSlashCommand } from "../skills/index.js";
-
-const requireFromHere = createRequire(import.meta.url);
+import { nearestName } from "./nearest-name.js";
 
 /**
  * A note for a task written as a skill command ("/pdff extract the tables") whose skill does not exist: the task is
@@ -12,10 +10,8 @@ export function describeUnknownSkill(task: string, skillNames: readonly string[]
   if (skillNames.length === 0) return undefined;
   const command = parseSlashCommand(task);
   if (command === undefined || skillNames.includes(command.name)) return undefined;
-  // fastest-levenshtein is loaded by the first typo to suggest for, not when the CLI starts.
-  const { closest, distance } = requireFromHere("fastest-levenshtein") as typeof import("fastest-levenshtein");
-  const nearest = closest(command.name, [...skillNames]);
-  const suggestion = distance(command.name, nearest) <= 2 ? ` (did you mean /${nearest}?)` : "";
+  const nearest = nearestName(command.name, skillNames, 2);
+  const suggestion = nearest === undefined ? "" : ` (did you mean /${nearest}?)`;
   const more = skillNames.length > maxListedSkills ? ` and ${skillNames.length - maxListedSkills} more (ctxkit skills list)` : "";
   return `no skill '${command.name}'${suggestion}; skills: ${skillNames.slice(0, maxListedSkills).join(", ")}${more}. The task is sent as written.`;
 }

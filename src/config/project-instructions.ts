@@ -2,7 +2,7 @@ import { closeSync, existsSync, fstatSync, openSync, readSync, statSync } from "
 import { StringDecoder } from "node:string_decoder";
 import { createHash } from "node:crypto";
 import { dirname, join, relative } from "node:path";
-import { stripByteOrderMark } from "./read-json-file-text.js";
+import { stripByteOrderMark } from "../types/byte-order-mark.js";
 
 /** The files other agents read for a project's conventions, in the order they are looked for. */
 export const projectInstructionFileNames = ["AGENTS.md", "CLAUDE.md"] as const;

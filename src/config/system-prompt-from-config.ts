@@ -5,7 +5,7 @@ import type { SessionWarning } from "../session/loaded-session.js";
 import { ConfigError, type SystemPrompt } from "../types/index.js";
 import type { AgentConfig } from "./agent-config.js";
 import { describeInstructionsChange, instructionsVersion, lastAnnouncedVersion, loadProjectInstructions, type ProjectInstructions } from "./project-instructions.js";
-import { stripByteOrderMark } from "./read-json-file-text.js";
+import { stripByteOrderMark } from "../types/byte-order-mark.js";
 
 export const defaultSystemPrompt = `You are ctxkit, a coding agent working in the user's workspace through tools.
 Read files before you change them, keep edits minimal, prefer searching (grep, glob) over reading whole large files,

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../types/index.js";
-import { stripByteOrderMark } from "../config/read-json-file-text.js";
+import { stripByteOrderMark } from "../types/byte-order-mark.js";
 import { defaultPricingCatalog, findModelPricingMatch, findModelPricingName, type ModelPricing, type PricingCatalog } from "../tokens/pricing.js";
 
 /** Prices with the name they go by (a catalog key, or the file they came from). */

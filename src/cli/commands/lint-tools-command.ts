@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { lintToolDefinitions } from "../../prompts/lint-tool-definitions.js";
 import { CtxkitError, type ToolDefinition } from "../../types/index.js";
-import { stripByteOrderMark } from "../../config/read-json-file-text.js";
+import { stripByteOrderMark } from "../../types/byte-order-mark.js";
 import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { connectMcpServers } from "../../mcp/index.js";

@@ -1,20 +1,14 @@
-import { createRequire } from "node:module";
 import { configSettings, type SettingDeclaration } from "./config-settings.js";
 import type { ConfigIssue, ConfigKey } from "../../config/config-schema.js";
-
-// fastest-levenshtein is loaded by the first misspelt key, not when the CLI starts.
-const requireFromHere = createRequire(import.meta.url);
-const levenshtein = (): typeof import("fastest-levenshtein") => requireFromHere("fastest-levenshtein") as typeof import("fastest-levenshtein");
+import { nearestName } from "../nearest-name.js";
 
 /** Where a value came from, as an error names it: `--max-iterations`, `CTXKIT_MODEL`, or a file. */
 export type ValueOrigin = { flag: string } | { variable: string } | { file: string };
 
 /** The candidate nearest to what was typed, if it is near enough to be a typo. */
 export function didYouMean(typed: string, candidates: readonly string[]): string | undefined {
-  if (candidates.length === 0 || typed === "") return undefined;
-  const { closest, distance } = levenshtein();
-  const nearest = closest(typed, candidates as string[]);
-  return distance(typed.toLowerCase(), nearest.toLowerCase()) <= Math.max(2, Math.floor(typed.length / 3)) ? nearest : undefined;
+  if (typed === "") return undefined;
+  return nearestName(typed, candidates, Math.max(2, Math.floor(typed.length / 3)), { ignoreCase: true });
 }
 
 /**

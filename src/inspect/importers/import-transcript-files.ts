@@ -3,7 +3,7 @@ import { type ToolDefinition, TranscriptError } from "../../types/index.js";
 import { TRANSCRIPT_FORMATS, type ImportedTranscript, type ImportResult, type TranscriptFormat } from "../imported-transcript.js";
 import { detectTranscriptFormat } from "./detect-transcript-format.js";
 import { importTranscript } from "./import-transcript.js";
-import { stripByteOrderMark } from "../../config/read-json-file-text.js";
+import { stripByteOrderMark } from "../../types/byte-order-mark.js";
 
 export interface ImportTranscriptFilesOptions {
   /** The format of every file, or "auto" (the default) to detect each file's own. */

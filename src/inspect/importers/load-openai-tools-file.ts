@@ -3,7 +3,7 @@ import { type ToolDefinition, TranscriptError } from "../../types/index.js";
 import { convertOpenAITools } from "./convert-openai-tools.js";
 import { isRecord } from "./json-guards.js";
 import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
-import { stripByteOrderMark } from "../../config/read-json-file-text.js";
+import { stripByteOrderMark } from "../../types/byte-order-mark.js";
 
 /**
  * Reads a JSON file of OpenAI tool schemas (an array, or `{tools: [...]}`) — for formats that do
