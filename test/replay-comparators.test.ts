@@ -5,6 +5,7 @@ import { createOpencodePolicy, pruneIndices, tailStart, truncateOutput, usableTo
 import { readPathOf } from "../src/bench/replay/comparators/recent-file-reads.js";
 import { createDeterministicSummarizer } from "../src/context/compression/deterministic-summarizer.js";
 import { createSlidingWindowPolicy, slidingWindowStart } from "../src/bench/replay/comparators/sliding-window-policy.js";
+import { createFloorPolicy, newestTurnStart } from "../src/bench/replay/comparators/floor-policy.js";
 import { applyEdits } from "../src/context/compose-context-policies.js";
 import type { ContextEdit, ContextState } from "../src/context/context-policy.js";
 import type { Message } from "../src/types/index.js";
@@ -38,6 +39,25 @@ describe("sliding-window", () => {
     expect(roles(kept)).toEqual(["assistant", "tool"]);
     expect(edits).toMatchObject([{ type: "replace", start: 0, end: 7, messages: [] }]);
     expect((await prepare(createSlidingWindowPolicy({ maxMessages: 20 }), messages)).edits).toEqual([]);
+  });
+});
+
+describe("floor", () => {
+  it("keeps the task and the newest turn (its call and results), drops everything between, summarises nothing", async () => {
+    const messages = conversation([1, 1, 1]); // user, (assistant, tool) × 3
+    expect(newestTurnStart(messages)).toBe(5);
+    const { edits, messages: kept } = await prepare(createFloorPolicy(), messages);
+    expect(roles(kept)).toEqual(["user", "assistant", "tool"]);
+    expect(kept[0]).toBe(messages[0]);
+    expect(kept[1]).toBe(messages[5]);
+    expect(edits).toMatchObject([{ type: "replace", start: 1, end: 5, messages: [] }]);
+  });
+
+  it("keeps a user's reply with the assistant turn it answers (dialogues), and leaves a short run alone", async () => {
+    const dialogue: Message[] = [user("u0", "book a flight"), assistant("a0", "which date?"), user("u1", "May 3"), assistant("a1", "done"), user("u2", "thanks")];
+    expect(roles((await prepare(createFloorPolicy(), dialogue)).messages)).toEqual(["user", "assistant", "user"]);
+    expect((await prepare(createFloorPolicy(), conversation([1]))).edits).toEqual([]);
+    expect((await prepare(createFloorPolicy(), [user("task", "x")])).edits).toEqual([]);
   });
 });
 

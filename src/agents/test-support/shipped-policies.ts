@@ -26,6 +26,7 @@ import { createClaudeCodePolicy } from "../../bench/replay/comparators/claude-co
 import { createNonePolicy } from "../../bench/replay/comparators/none-policy.js";
 import { createOpencodePolicy } from "../../bench/replay/comparators/opencode-policy.js";
 import { createSlidingWindowPolicy } from "../../bench/replay/comparators/sliding-window-policy.js";
+import { createFloorPolicy } from "../../bench/replay/comparators/floor-policy.js";
 import { createCodexPolicy } from "../../bench/replay/comparators/codex-policy.js";
 import { createDeepagentsPolicy } from "../../bench/replay/comparators/deepagents-policy.js";
 import { createGeminiCliPolicy } from "../../bench/replay/comparators/gemini-cli-policy.js";
@@ -122,6 +123,7 @@ export const shippedPolicies: readonly ShippedPolicy[] = [
     create: () => createOpencodePolicy({ contextWindow: 200_000, countMessage: (message) => estimator.count(JSON.stringify(message)), summarizer: createDeterministicSummarizer() }),
   },
   { name: "sliding-window", file: "src/bench/replay/comparators/sliding-window-policy.ts", inherit: "never", create: () => createSlidingWindowPolicy() },
+  { name: "floor", file: "src/bench/replay/comparators/floor-policy.ts", inherit: "never", create: () => createFloorPolicy() },
   { name: "codex", file: "src/bench/replay/comparators/codex-policy.ts", inherit: "never", create: () => createCodexPolicy({ contextWindow: 200_000, counter: estimator, summarizer: createDeterministicSummarizer() }) },
   { name: "deepagents", file: "src/bench/replay/comparators/deepagents-policy.ts", inherit: "never", create: () => createDeepagentsPolicy({ contextWindow: 200_000, countMessage, summarizer: createDeterministicSummarizer() }) },
   {

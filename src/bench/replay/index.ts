@@ -13,6 +13,7 @@ export { summarizePolicy, summarizeReplayedRun, type PolicySummary, type RunSumm
 export { formatPolicyTable, formatRunTable } from "./format-replay-table.js";
 export { toEmittedRequest, type EmittedRequest, type OpenAIChatMessage } from "./to-emitted-request.js";
 export { createSlidingWindowPolicy } from "./comparators/sliding-window-policy.js";
+export { createFloorPolicy } from "./comparators/floor-policy.js";
 export { createClaudeCodePolicy } from "./comparators/claude-code-policy.js";
 export { createOpencodePolicy } from "./comparators/opencode-policy.js";
 export { halfOf, replayHalves, type ReplayHalf } from "./split-runs.js";

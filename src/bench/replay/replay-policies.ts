@@ -8,6 +8,7 @@ import { createDeepagentsPolicy } from "./comparators/deepagents-policy.js";
 import { createGeminiCliPolicy } from "./comparators/gemini-cli-policy.js";
 import { createPiPolicy } from "./comparators/pi-policy.js";
 import { createNonePolicy } from "./comparators/none-policy.js";
+import { createFloorPolicy } from "./comparators/floor-policy.js";
 import { createOpencodePolicy } from "./comparators/opencode-policy.js";
 import { createSlidingWindowPolicy } from "./comparators/sliding-window-policy.js";
 import { compressionReplayPolicies } from "./compression-replay-policies.js";
@@ -45,10 +46,12 @@ const comparatorPolicies: Record<string, ReplayPolicyFactory> = {
   codex: ({ contextWindow, meter, summarizer }) => createCodexPolicy({ contextWindow, counter: meter.counter, summarizer }),
   pi: ({ contextWindow, meter, summarizer }) => createPiPolicy({ contextWindow, countMessage: meter.messageTokens, summarizer }),
   deepagents: ({ contextWindow, meter, summarizer }) => createDeepagentsPolicy({ contextWindow, countMessage: meter.messageTokens, summarizer }),
+  // After the agents: a reference under every policy's cost, not a strategy to choose.
+  floor: () => createFloorPolicy(),
   ...serverContextReplayPolicies,
 };
 
-/** Replay comparators: what other agents do. `none` and `sliding-window` are baselines, not agents. */
+/** Replay comparators: what other agents do. `none`, `sliding-window` and `floor` are baselines, not agents. */
 export const agentComparatorNames = ["claude-code", "opencode", "gemini-cli", "codex", "pi", "deepagents"] as const;
 
 /** The prefix's own objects (not copies), so the meter's per-run cache of their tokens hits. */
