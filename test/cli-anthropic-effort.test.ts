@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -61,6 +61,14 @@ describe("--reasoning-effort with --provider anthropic", () => {
     const run = await runCli(["run", "--provider", "anthropic", "--api-key", "k", "--model", "m", "hi"], { cwd, env: { CTXKIT_REASONING_EFFORT: "none" } });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("CTXKIT_REASONING_EFFORT: 'none' is not a reasoning effort of --provider anthropic. Use one of: low, medium, high, xhigh, max.");
+  });
+
+  it("names the config file when it holds an effort the provider does not take", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-effort-file-"));
+    await writeFile(join(cwd, "ctxkit.config.json"), JSON.stringify({ reasoningEffort: "minimal" }));
+    const run = await runCli(["run", "--provider", "anthropic", "--api-key", "k", "--model", "m", "hi"], { cwd });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${join(cwd, "ctxkit.config.json")}: 'reasoningEffort' 'minimal' is not a reasoning effort of --provider anthropic. Use one of: low, medium, high, xhigh, max.`);
   });
 
   it("still says a provider that sends no effort ignores it", async () => {
