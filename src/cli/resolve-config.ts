@@ -12,6 +12,7 @@ import { settingCandidates, type ConfigSource, type ResolvedSetting, type Settin
 import { configDefaults, defaultToolNames } from "../config/config-values.js";
 import { resolveToolList } from "./config/resolve-tool-list.js";
 import { resolveBudget } from "./config/resolve-budget.js";
+import { checkReasoningEffort } from "./config/check-reasoning-effort.js";
 
 export { providerNames, vendorNames, statusBarModes, defaultToolNames, cacheTtls, type CacheTtl, type ProviderName, type VendorName } from "../config/config-values.js";
 export type { ConfigSource, SettingOrigin, ResolvedSetting } from "./config/resolve-settings.js";
@@ -104,6 +105,7 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
   if (userAllowUnderTaint) settings.allowUnderTaint = { value: userAllowUnderTaint, origin: { source: "user config", file: userConfigPath } };
   const trustDecided = workspaceTrust();
 
+  checkReasoningEffort(provider, settings.reasoningEffort);
   warnings.push(...ignoredCacheSettings(provider, settings));
   const tools = resolveToolList(settingCandidates("tools", inputs), defaultToolNames, warnings);
   settings.tools = { value: tools.names, origin: tools.origin };
@@ -218,14 +220,14 @@ function sourcesOf(settings: ResolvedConfig["settings"]): ResolvedConfig["source
 
 /**
  * One line for each provider-specific setting the user chose that the chosen provider does not send
- * (--cache-ttl is Anthropic's; --cache-retention and --reasoning-effort are the Responses API's;
- * --compact-threshold is both of theirs), so a setting that changes nothing is not silently dropped.
+ * (--cache-ttl is Anthropic's; --cache-retention is the Responses API's; --reasoning-effort and
+ * --compact-threshold are both of theirs), so a setting that changes nothing is not silently dropped.
  */
 function ignoredCacheSettings(provider: string, settings: ResolvedConfig["settings"]): string[] {
   const owners: Array<[ConfigKey, string, string]> = [
     ["cacheTtl", "--cache-ttl", "anthropic"],
     ["cacheRetention", "--cache-retention", "openai-responses"],
-    ["reasoningEffort", "--reasoning-effort", "openai-responses"],
+    ["reasoningEffort", "--reasoning-effort", "openai-responses and anthropic"],
     ["compactThreshold", "--compact-threshold", "openai-responses and anthropic"],
   ];
   const hint: Record<string, string> = { "openai-responses": "; its cache lifetime is --cache-retention", anthropic: "; its cache lifetime is --cache-ttl" };

@@ -66,7 +66,7 @@ export interface AgentConfig {
    * servers). Without a key the session's id is used.
    */
   cache: { ttl: CacheTtl; key?: string; retention?: CacheRetention };
-  /** The Responses API's `reasoning.effort` (openai-responses only). */
+  /** The Responses API's `reasoning.effort` or Anthropic's `output_config.effort`, one of that provider's own values. */
   reasoningEffort?: ReasoningEffort;
   /** The Responses API's server-side compaction threshold, in tokens (openai-responses only). */
   compactThreshold?: number;

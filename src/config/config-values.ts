@@ -1,5 +1,6 @@
 import { compressionPolicyNames } from "../context/compression/compression-policy-names.js";
-import { reasoningEfforts } from "../providers/openai-responses/reasoning-efforts.js";
+import { anthropicEfforts } from "../providers/anthropic/anthropic-efforts.js";
+import { reasoningEfforts as responsesEfforts } from "../providers/openai-responses/reasoning-efforts.js";
 
 /**
  * The values a setting may take, in one place: the config schema validates with them and the
@@ -10,8 +11,13 @@ export const vendorNames = ["openai", "vllm", "ollama", "llamacpp", "deepseek", 
 export const cacheTtls = ["5m", "1h"] as const;
 /** OpenAI's `prompt_cache_retention` (Responses API): the default in-memory cache, or 24 hours. */
 export const cacheRetentions = ["in-memory", "24h"] as const;
-/** OpenAI's `reasoning.effort` (Responses API): the provider's own list. */
-export { reasoningEfforts };
+/**
+ * The efforts of the providers that send one, each its own list: OpenAI's `reasoning.effort`
+ * (Responses API) and Anthropic's `output_config.effort`. A provider not named here sends none.
+ */
+export const reasoningEffortsByProvider = { "openai-responses": responsesEfforts, anthropic: anthropicEfforts } as const;
+/** Every provider's efforts in one list, for the schema (which does not know the provider); each provider's is checked after. */
+export const reasoningEfforts = [...new Set<string>([...responsesEfforts, ...anthropicEfforts])] as unknown as readonly [ReasoningEffort, ...ReasoningEffort[]];
 export const reasoningRoundTripModes = ["send", "tool-calls", "strip"] as const;
 export const statusBarModes = ["auto", "replace", "append", "off"] as const;
 export const deferToolsModes = ["auto", "all", "off"] as const;
@@ -23,7 +29,7 @@ export type ProviderName = (typeof providerNames)[number];
 export type VendorName = (typeof vendorNames)[number];
 export type CacheTtl = (typeof cacheTtls)[number];
 export type CacheRetention = (typeof cacheRetentions)[number];
-export type ReasoningEffort = (typeof reasoningEfforts)[number];
+export type ReasoningEffort = (typeof responsesEfforts)[number] | (typeof anthropicEfforts)[number];
 export type ReasoningRoundTripMode = (typeof reasoningRoundTripModes)[number];
 export type StatusBarMode = (typeof statusBarModes)[number];
 export type NotesLocation = (typeof notesLocations)[number];

@@ -5,6 +5,7 @@ import type { OpenAIResponsesSettings } from "../providers/openai-responses/inde
 import { minimumCompactionTrigger } from "../providers/anthropic/anthropic-context-management.js";
 import { ConfigError } from "../types/index.js";
 import type { AgentConfig } from "./agent-config.js";
+import { checkedReasoningEffort } from "./provider-reasoning-effort.js";
 
 export interface ProviderFromConfigOptions {
   /** The provider's transport (the CLI's --log-requests wraps it). */
@@ -46,7 +47,7 @@ export function providerSettingsFromConfig(config: AgentConfig, options: Provide
         timeouts: config.timeouts,
         promptCacheKey: cacheKey,
         ...(config.cache.retention ? { promptCacheRetention: config.cache.retention } : {}),
-        ...(config.reasoningEffort ? { reasoning: { effort: config.reasoningEffort } } : {}),
+        ...(config.reasoningEffort ? { reasoning: { effort: checkedReasoningEffort("openai-responses", config.reasoningEffort) } } : {}),
         ...(config.compactThreshold ? { compactThreshold: config.compactThreshold } : {}),
         // Deferred tools go to the API's own tool search (defer_loading, {"type":"tool_search"}):
         // assembleAgent sees provider.nativeToolSearch and sends them as request.deferredTools.
@@ -68,6 +69,7 @@ export function providerSettingsFromConfig(config: AgentConfig, options: Provide
         model: config.model,
         timeouts: config.timeouts,
         cacheTtl: config.cache.ttl,
+        ...(config.reasoningEffort ? { effort: checkedReasoningEffort("anthropic", config.reasoningEffort) } : {}),
         // compact_20260112 past the threshold; chat's /compact asks for it on one call whatever the threshold.
         ...(threshold === undefined ? {} : { contextManagement: { compact: { trigger: { type: "input_tokens" as const, value: threshold } } } }),
         ...(config.apiKey ? { apiKey: config.apiKey } : {}),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Provider } from "../providers/provider.js";
 import { createScriptedProvider } from "../providers/scripted/index.js";
+import { createAnthropic } from "../providers/anthropic/index.js";
 import type { ResponsesCompaction } from "../providers/openai-responses/compact-responses.js";
 import type { ModelRequest } from "../types/index.js";
 import { createDurableProvider } from "./create-durable-provider.js";
@@ -46,6 +47,15 @@ describe("a durable run's provider with a compaction call (/responses/compact)",
   it("offers no compaction call for a provider without one", () => {
     const context = { scopes: createDurableCallScopes(), clock: createDurableClock(0) } as unknown as DurableRunContext;
     expect("compact" in createDurableProvider(createScriptedProvider({ turns: [] }), context, { maxCallTokens: 1 })).toBe(false);
+  });
+
+  it("says the inner provider's effort and efforts, and serializes its output_config, so a replay rebuilds the bytes sent (Anthropic)", () => {
+    const context = { scopes: createDurableCallScopes(), clock: createDurableClock(0) } as unknown as DurableRunContext;
+    const inner = createAnthropic({ model: "claude-opus-4-6", apiKey: "k", effort: "low" });
+    const wrapped = createDurableProvider(inner, context, { maxCallTokens: 1 });
+    expect(wrapped).toMatchObject({ reasoningEffort: "low", reasoningEfforts: ["low", "medium", "high", "xhigh", "max"] });
+    const request = { system: { staticText: "s" }, tools: [], messages: [], cacheBreakpoints: [], settings: { reasoningEffort: "max" } } as unknown as ModelRequest;
+    expect(wrapped.serialize(request).body).toContain('"output_config":{"effort":"max"}');
   });
 
   it("hands a call's threshold crossings to the run's policy only when the call was made, not when a replay returns it", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { reasoningEfforts as configEfforts } from "../config/config-values.js";
+import { reasoningEfforts as configEfforts, reasoningEffortsByProvider } from "../config/config-values.js";
+import { createAnthropic } from "../providers/anthropic/index.js";
 import { createOpenAIResponses } from "../providers/openai-responses/index.js";
 import { reasoningEfforts } from "../providers/openai-responses/reasoning-efforts.js";
 import { createScriptedProvider } from "../providers/scripted/index.js";
@@ -30,7 +31,15 @@ describe("agent.setReasoningEffort", () => {
     expect(() => createAgent({ provider: createScriptedProvider({ turns: [] }), system: "s", tools: [] }).setReasoningEffort("anything")).not.toThrow();
   });
 
-  it("has one list of efforts: the config's is the provider's", () => {
-    expect(configEfforts).toBe(reasoningEfforts);
+  it("refuses with Anthropic an effort of OpenAI's, naming Anthropic's", () => {
+    const anthropic = createAgent({ provider: createAnthropic({ model: "claude-opus-4-6", apiKey: "k" }), system: "s", tools: [] });
+    expect(() => anthropic.setReasoningEffort("minimal")).toThrowError(`setReasoningEffort: provider 'anthropic' takes the efforts low, medium, high, xhigh, max, got "minimal".`);
+    expect(() => anthropic.setReasoningEffort("max")).not.toThrow();
+  });
+
+  it("has one list of efforts per provider: the config's are the providers' own, and its schema takes them all", () => {
+    expect(reasoningEffortsByProvider["openai-responses"]).toBe(reasoningEfforts);
+    expect(reasoningEffortsByProvider.anthropic).toBe(createAnthropic({ model: "claude-opus-4-6", apiKey: "k" }).reasoningEfforts);
+    expect(configEfforts).toEqual(["none", "minimal", "low", "medium", "high", "xhigh", "max"]);
   });
 });

@@ -23,9 +23,10 @@ export interface GenerationSettings {
   /** Provider-specific extras merged into the wire body (e.g. `{ "top_k": 20 }`). Keep them constant. */
   extraBody?: Record<string, unknown>;
   /**
-   * Reasoning effort for this call (the Responses API's `reasoning.effort`), over the provider's own
-   * setting. A change between calls starts a new prompt cache, so the session records it per call and
-   * a miss after a change is named `effort_changed`. Providers without an effort setting ignore it.
+   * Reasoning effort for this call (the Responses API's `reasoning.effort`, Anthropic's
+   * `output_config.effort`; each takes its own values, `Provider.reasoningEfforts`), over the provider's
+   * own setting. A change between calls starts a new prompt cache, so the session records it per call
+   * and a miss after a change is named `effort_changed`. Providers without an effort setting ignore it.
    */
   reasoningEffort?: string;
 }

@@ -19,7 +19,6 @@ const chatCommands = ["/help", "/tools", "/skills", "/usage", "/compact", "/effo
 
 import { chatHelp, chatKeysHelp } from "./chat-help.js";
 import { escapeForTerminal } from "../../context/escape-for-terminal.js";
-import { reasoningEfforts } from "../../config/config-values.js";
 
 /** How long a first Ctrl-C at the prompt waits for the second that leaves. */
 const leaveWindowMs = 3000;
@@ -179,9 +178,11 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
         else if (command === "/effort") {
           const level = text.slice(command.length).trim();
           const inForce = configured.provider.reasoningEffort;
-          if (inForce === undefined) io.stdout.write("/effort sets the reasoning effort of --provider openai-responses; this provider sends none.\n");
-          else if (level === "") io.stdout.write(`reasoning effort: ${effort ?? inForce} (one of ${reasoningEfforts.join(", ")})\n`);
-          else if (!(reasoningEfforts as readonly string[]).includes(level)) io.stdout.write(`Unknown effort ${level}. Use one of: ${reasoningEfforts.join(", ")}.\n`);
+          // The provider's own values: OpenAI's none…xhigh, Anthropic's low…max.
+          const efforts = configured.provider.reasoningEfforts ?? [];
+          if (inForce === undefined) io.stdout.write("/effort sets the reasoning effort of --provider openai-responses or anthropic; this provider sends none.\n");
+          else if (level === "") io.stdout.write(`reasoning effort: ${effort ?? inForce} (one of ${efforts.join(", ")})\n`);
+          else if (efforts.length > 0 && !efforts.includes(level)) io.stdout.write(`Unknown effort ${level}. Use one of: ${efforts.join(", ")}.\n`);
           else {
             effort = level;
             agent.setReasoningEffort(level);

@@ -25,7 +25,7 @@ Commands:
              compact the conversation first (compact_20260112; from 50,000 prompt tokens);
              --provider openai-responses: /responses/compact compacts it before your next
              message's first call (it takes no instructions)
-  /effort    [level] show or set the reasoning effort (--provider openai-responses)
+  /effort    [level] show or set the reasoning effort (--provider openai-responses or anthropic)
   /session   the session id and file (resume with --session <id> or --continue)
   /exit      leave
 `;

@@ -93,7 +93,7 @@ export const configSettings = {
   },
   reasoningEffort: {
     flag: "reasoning-effort", input: "text", env: ["CTXKIT_REASONING_EFFORT"], group: "Model", values: reasoningEfforts, noun: "reasoning effort", value: `<${reasoningEfforts.join("|")}>`,
-    help: "openai-responses: reasoning.effort (default: the model's); a change between calls starts a new prompt cache",
+    help: "openai-responses: reasoning.effort (none to xhigh); anthropic: output_config.effort (low to max) (default: the model's); a change between calls starts a new prompt cache",
   },
   compactThreshold: {
     flag: "compact-threshold", input: "integer", group: "Model", value: "<tokens>",

@@ -5,12 +5,15 @@ import { convertToAnthropicSystem } from "./convert-to-anthropic-system.js";
 import { convertToAnthropicTools, convertToDeferredTools } from "./convert-to-anthropic-tools.js";
 import { placeCacheControl, type AnthropicCacheTtl } from "./place-cache-control.js";
 import { compactionNow, convertContextManagement, type AnthropicContextManagement } from "./anthropic-context-management.js";
+import { anthropicEfforts, type AnthropicEffort } from "./anthropic-efforts.js";
 
 export interface AnthropicBodySettings {
   model: string;
   /** Used when the request does not set `maxOutputTokens` (Anthropic requires `max_tokens`). */
   maxOutputTokens: number;
   thinking?: { budgetTokens: number };
+  /** `output_config.effort` when the request does not set `reasoningEffort`; absent: none is sent (the model's default). */
+  effort?: AnthropicEffort;
   cacheTtl: AnthropicCacheTtl;
   /** Native tool search: `request.deferredTools` go out with `defer_loading: true` beside this server tool. */
   toolSearch?: AnthropicToolSearch;
@@ -36,10 +39,14 @@ const reservedKeys = new Set(["stream", "system", "tools", "messages"]);
 
 /**
  * The Messages API body with a fixed key order — model, max_tokens, stream, thinking, temperature,
- * context_management, extraBody entries, system, tools, messages — so the same request always gives the same bytes and
- * the part that grows (messages) comes last. `system` is omitted when the system prompt is empty and
- * `tools` when there are none (the API rejects empty text blocks; an empty tools array is noise).
- * An `extraBody` key that matches model, max_tokens, thinking or temperature replaces that value in place.
+ * output_config, context_management, extraBody entries, system, tools, messages — so the same request
+ * always gives the same bytes and the part that grows (messages) comes last. `output_config` is sent
+ * only with an effort (the request's `reasoningEffort`, else the settings'): a body without one is
+ * byte for byte what it was before efforts existed. `system` is omitted when the system prompt is
+ * empty and `tools` when there are none (the API rejects empty text blocks; an empty tools array is noise).
+ * An `extraBody` key that matches model, max_tokens, thinking or temperature replaces that value in
+ * place; an `extraBody.output_config` object (e.g. a `format`) is merged with the effort, which stays
+ * the one the session records.
  */
 export function buildAnthropicRequestBody(
   request: ModelRequest,
@@ -81,10 +88,15 @@ export function buildAnthropicRequestBody(
     body.thinking = { type: "enabled", budget_tokens: settings.thinking.budgetTokens };
   }
   if (request.settings.temperature !== undefined) body.temperature = request.settings.temperature;
+  const reasoningEffort = request.settings.reasoningEffort;
+  // The request's effort (a chat's /effort, a resumed session's recorded one) goes over the provider's.
+  const effort = reasoningEffort === undefined ? settings.effort : checkedEffort(reasoningEffort);
+  if (effort !== undefined) body.output_config = { effort };
   const management = contextManagementOf(request, settings);
   if (management !== undefined && options.includeContextManagement !== false) body.context_management = convertContextManagement(management);
   for (const [key, value] of Object.entries(request.settings.extraBody ?? {})) {
-    if (!reservedKeys.has(key) && value !== undefined) body[key] = value;
+    if (reservedKeys.has(key) || value === undefined) continue;
+    body[key] = key === "output_config" && effort !== undefined && isPlainObject(value) ? { ...value, effort } : value;
   }
   if (marked.system.length > 0) body.system = marked.system;
   // Deferred tools and the search server tool go after the cache breakpoint on the last regular tool:
@@ -92,6 +104,15 @@ export function buildAnthropicRequestBody(
   const allTools = [...marked.tools, ...convertToDeferredTools(request, settings.toolSearch)];
   if (allTools.length > 0) body.tools = allTools;
   return { ...body, messages: marked.messages };
+}
+
+function checkedEffort(value: string): AnthropicEffort {
+  if ((anthropicEfforts as readonly string[]).includes(value)) return value as AnthropicEffort;
+  throw new ConfigError("option_invalid", `settings.reasoningEffort must be one of Anthropic's efforts ${anthropicEfforts.join(", ")}, got ${JSON.stringify(value)}. Leave it unset for the model's default.`);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The context management a request goes out with: the session's, or this call's compaction on request. */

@@ -2,9 +2,10 @@ import { CtxkitError, type ModelRequest, ConfigError } from "../../types/index.j
 import type { RetryOptions } from "../shared/fetch-with-retry.js";
 import { resolveMaxEventCharacters } from "../shared/server-sent-events.js";
 import { resolveStreamTimeouts, type StreamTimeouts } from "../shared/stream-timeouts.js";
-import type { Provider, ProviderEvent, SerializedRequest } from "../provider.js";
+import { providerDefaultEffort, type Provider, type ProviderEvent, type SerializedRequest } from "../provider.js";
 import { buildAnthropicRequestBody, contextManagementOf, type AnthropicBodySettings, type AnthropicToolSearch } from "./build-anthropic-request-body.js";
 import { contextManagementBetas, convertContextManagement, minimumCompactionTrigger, type AnthropicContextManagement } from "./anthropic-context-management.js";
+import { anthropicEfforts, type AnthropicEffort } from "./anthropic-efforts.js";
 import type { AnthropicCacheTtl } from "./place-cache-control.js";
 import { serializeAnthropicRequest } from "./serialize-anthropic-request.js";
 import { streamAnthropic } from "./stream-anthropic.js";
@@ -23,6 +24,12 @@ export interface AnthropicSettings {
   maxOutputTokens?: number;
   /** Extended thinking with this token budget (at least 1024, below max_tokens). */
   thinking?: { budgetTokens: number };
+  /**
+   * `output_config: { effort }`, how many tokens the model spends on an answer (thinking, text and
+   * tool calls): "low", "medium", "high", "xhigh" or "max". Unset, none is sent and the model's
+   * default applies ("high" on most). A request's `settings.reasoningEffort` goes over it.
+   */
+  effort?: AnthropicEffort;
   /** Lifetime of cache entries: "5m" (default, writes cost 1.25× input) or "1h" (writes cost 2×). */
   cacheTtl?: AnthropicCacheTtl;
   retry?: RetryOptions;
@@ -71,6 +78,7 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
     maxOutputTokens: settings.maxOutputTokens ?? defaultMaxOutputTokens,
     cacheTtl: settings.cacheTtl ?? "5m",
     ...(settings.thinking === undefined ? {} : { thinking: settings.thinking }),
+    ...(settings.effort === undefined ? {} : { effort: settings.effort }),
     ...(settings.toolSearch === undefined ? {} : { toolSearch: settings.toolSearch }),
     ...(settings.contextManagement === undefined ? {} : { contextManagement: settings.contextManagement }),
   };
@@ -113,6 +121,9 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
     compactionMinimumTokens: minimumCompactionTrigger,
     // The max_tokens a request without maxOutputTokens is sent with: what a budget reserves for it.
     maxOutputTokens: bodySettings.maxOutputTokens,
+    // Without a setting the API uses the model's own effort; a request's `reasoningEffort` goes over either.
+    reasoningEffort: settings.effort ?? providerDefaultEffort,
+    reasoningEfforts: anthropicEfforts,
     stream(request: ModelRequest, signal?: AbortSignal): AsyncIterable<ProviderEvent> {
       return streamRequest(request, signal);
     },
@@ -151,6 +162,9 @@ function validateSettings(settings: AnthropicBodySettings): void {
   }
   if (settings.cacheTtl !== "5m" && settings.cacheTtl !== "1h") {
     throw new ConfigError("option_invalid", `cacheTtl must be "5m" or "1h", got ${JSON.stringify(settings.cacheTtl)}.`);
+  }
+  if (settings.effort !== undefined && !(anthropicEfforts as readonly string[]).includes(settings.effort)) {
+    throw new ConfigError("option_invalid", `effort must be one of Anthropic's efforts ${anthropicEfforts.join(", ")}, got ${JSON.stringify(settings.effort)}. Leave it unset for the model's default.`);
   }
   const budget = settings.thinking?.budgetTokens;
   if (budget === undefined) return;
