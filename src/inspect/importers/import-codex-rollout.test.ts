@@ -98,3 +98,30 @@ describe("importCodexRollout on a Codex 0.142 rollout with a repeated token coun
     expect(calls[1]?.response?.content.map((part) => (part.type === "tool_call" ? part.name : part.type))).toEqual(["apply_patch", "exec_command"]);
   });
 });
+
+describe("importCodexRollout on a real Codex 0.104 (Codex Desktop) first turn, text redacted, token counts as recorded", () => {
+  const realFile = "fixtures/codex-0104-first-turn.jsonl";
+  const { transcripts, problems } = importCodexRollout(readFileSync(new URL(realFile, import.meta.url), "utf8"), realFile);
+  const [transcript] = transcripts;
+  const calls = transcript?.calls ?? [];
+  const sum = (pick: (call: (typeof calls)[number]) => number | undefined) => calls.reduce((total, call) => total + (pick(call) ?? 0), 0);
+
+  it("makes one call per distinct running total: 21 calls whose usage adds up to the file's last total_token_usage", () => {
+    expect(problems).toEqual([]);
+    expect(transcript).toMatchObject({ id: "019c8a4c-ed82-79a1-aa28-7738fc5ab61a", model: "gpt-5.3-codex", systemKnown: true });
+    expect(calls).toHaveLength(21);
+    expect(calls.every((call) => call.model === "gpt-5.3-codex" && call.effort === "high")).toBe(true);
+    expect(calls[0]?.reportedUsage).toEqual({ promptTokens: 17203, cachedTokens: 3456, completionTokens: 358 });
+    expect([sum((call) => call.reportedUsage?.promptTokens), sum((call) => call.reportedUsage?.cachedTokens), sum((call) => call.reportedUsage?.completionTokens)]).toEqual([673392, 600576, 6682]);
+  });
+
+  it("keeps every tool call (26 function_call, 1 custom apply_patch) and notes the web search it cannot represent", () => {
+    const toolCalls = calls.flatMap((call) => call.response?.content.filter((part) => part.type === "tool_call") ?? []);
+    expect(toolCalls).toHaveLength(27);
+    expect(toolCalls.filter((part) => part.name === "apply_patch")).toHaveLength(1);
+    expect(transcript?.meta).toMatchObject({ skipped: { web_search_call: 1 }, compactions: 0 });
+    expect(transcript?.notes).toEqual([expect.stringContaining("(web_search_call ×1)")]);
+    const last = calls.at(-1)?.request.messages ?? [];
+    expect(last.filter((message) => message.role === "tool")).toHaveLength(27);
+  });
+});

@@ -4,6 +4,7 @@ import { convertCodexResponseItem } from "./convert-codex-response-item.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, withoutUndefined, type JsonObject } from "./json-guards.js";
 import { readJsonLines, type JsonLine } from "./read-json-lines.js";
+import { SkippedRecords } from "./skipped-records-note.js";
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 
 interface PendingCall {
@@ -32,7 +33,7 @@ export function importCodexRollout(text: string, file: string): ImportResult {
   const { records, problems } = readJsonLines(text, file);
   const hasTokenCounts = records.some(({ value }) => isRecord(value) && isRecord(value.payload) && value.payload.type === "token_count");
   const transcript: ImportedTranscript = { id: transcriptIdFromFile(file), format: "codex", file, calls: [], toolsKnown: false, systemKnown: false };
-  const skipped: Record<string, number> = {};
+  const skipped = new SkippedRecords();
   const toolNames = new Map<string, string>();
   let system = "";
   let generation = 0;
@@ -70,7 +71,7 @@ export function importCodexRollout(text: string, file: string): ImportResult {
   const addItem = (payload: JsonObject, line: JsonLine, createdAt: string, replaying: boolean) => {
     const item = convertCodexResponseItem(payload, metaAt("user", createdAt), toolNames);
     if (item.kind === "invalid") problems.push({ file, line: line.line, reason: item.reason });
-    if (item.kind === "skipped") skipped[item.type] = (skipped[item.type] ?? 0) + 1;
+    if (item.kind === "skipped") skipped.add(item.type);
     if (item.kind === "input") {
       if (!replaying && (item.message.role !== "tool" || !hasTokenCounts)) closeCall();
       addInput(item.message);
@@ -139,11 +140,13 @@ export function importCodexRollout(text: string, file: string): ImportResult {
         open = undefined;
         break;
       default:
-        skipped[value.type] = (skipped[value.type] ?? 0) + 1;
+        skipped.add(value.type);
     }
   }
   closeCall();
-  transcript.meta = { skipped, compactions: generation };
+  transcript.meta = { skipped: skipped.toRecord(), compactions: generation };
+  const note = skipped.note("rollout items", "they are not in the counted prompts (the reported usage still includes what the model saw of them)");
+  if (note !== undefined) transcript.notes = [note];
   return { transcripts: transcript.calls.length === 0 && history.length === 0 ? [] : [transcript], problems };
 }
 
