@@ -17,7 +17,7 @@ export function detectTranscriptFormat(fileName: string, text: string): Transcri
   const start = text.trimStart();
   if (start.startsWith("[") && /"traj"\s*:\s*\[/.test(text) && /"task_id"\s*:/.test(text)) return "tau-bench";
   if (start.startsWith("{") && /"trajectory_format"\s*:\s*"mini-swe-agent/.test(text)) return "mini-swe-agent";
-  if (start.startsWith("{") && /"history"\s*:\s*\[/.test(text) && /"trajectory"\s*:\s*\[/.test(text)) return "swe-agent";
+  if (start.startsWith("{") && /"history"\s*:\s*\[/.test(text) && /"trajectory"\s*:\s*\[|"message_type"\s*:\s*"system_prompt"/.test(text)) return "swe-agent";
   if (start.startsWith("{") && /"simulations"\s*:\s*\[/.test(text) && /"task_id"\s*:/.test(text)) return "tau2-bench";
   if (start.startsWith("{") && /"projectHash"\s*:/.test(text) && /"sessionId"\s*:/.test(text.slice(0, 2000))) return "gemini-cli";
   if (start.startsWith("[") && /"source"\s*:\s*"(agent|user|environment)"/.test(text) && /"(action|observation)"\s*:/.test(text)) return "openhands";
