@@ -91,3 +91,40 @@ describe("importOpenHands on a condensation", () => {
     expect(transcripts[0]?.notes).toEqual([expect.stringContaining("(recall ×1)")]);
   });
 });
+
+describe("importOpenHands on V1 SDK events (OpenHands CLI 1.x)", () => {
+  // Shapes of OpenHands CLI 1.16 / SDK 1.21 `--headless --json` lines; the action and observation
+  // follow two lines quoted verbatim from a real run. No complete real stream was found to keep.
+  const text = (value: string) => [{ cache_prompt: false, type: "text", text: value }];
+  const events = [
+    { id: "s", kind: "SystemPromptEvent", source: "agent", system_prompt: { type: "text", text: "You are OpenHands agent." }, tools: [] },
+    { id: "u", kind: "MessageEvent", source: "user", llm_message: { role: "user", content: text("Run the bash command: echo OPENHANDS_PING_OK") }, extended_content: text("<EXTRA_INFO>skills</EXTRA_INFO>") },
+    { id: "057048a3", kind: "ActionEvent", source: "agent", thought: [], reasoning_content: null, thinking_blocks: [], action: { command: "echo OPENHANDS_PING_OK", kind: "TerminalAction" }, tool_name: "terminal", tool_call_id: "eaadcec5", tool_call: { id: "eaadcec5", name: "terminal", arguments: '{"command": "echo OPENHANDS_PING_OK"}', origin: "completion" }, llm_response_id: "chatcmpl-25a0fa6c" },
+    { id: "e1f7e9b3", kind: "ObservationEvent", source: "environment", tool_name: "terminal", tool_call_id: "eaadcec5", observation: { content: text("OPENHANDS_PING_OK"), is_error: false, exit_code: 0, kind: "TerminalObservation" }, action_id: "057048a3" },
+    { id: "m", kind: "MessageEvent", source: "agent", llm_message: { role: "assistant", content: text("Done.") }, llm_response_id: "chatcmpl-2" },
+    { id: "st", kind: "ConversationStateUpdateEvent", key: "stats", value: { usage_to_metrics: { agent: { token_usages: [{ model: "openai/qwen-local", prompt_tokens: 5000, completion_tokens: 40, cache_read_tokens: 0, cache_write_tokens: 0, response_id: "chatcmpl-25a0fa6c" }, { model: "openai/qwen-local", prompt_tokens: 5100, completion_tokens: 5, cache_read_tokens: 4990, cache_write_tokens: 0, response_id: "chatcmpl-2" }] } } } },
+  ];
+  const jsonl = events.map((event) => JSON.stringify(event)).join("\n");
+
+  it("is detected and read from the JSONL stream: system prompt, calls per llm_response_id, usage from the stats' token_usages", () => {
+    expect(detectTranscriptFormat("ping.jsonl", jsonl)).toBe("openhands");
+    const { transcripts, problems } = importOpenHands(jsonl, "ping.jsonl");
+    const [transcript] = transcripts;
+    expect(problems).toEqual([]);
+    expect(transcript).toMatchObject({ systemKnown: true, model: "openai/qwen-local" });
+    expect(transcript?.calls.map((call) => call.reportedUsage)).toEqual([
+      { promptTokens: 5000, cachedTokens: 0, cacheWriteTokens: 0, completionTokens: 40 },
+      { promptTokens: 5100, cachedTokens: 4990, cacheWriteTokens: 0, completionTokens: 5 },
+    ]);
+    expect(transcript?.calls[0]?.request.system.staticText).toBe("You are OpenHands agent.");
+    expect(transcript?.calls[0]?.request.messages[0]?.content).toBe("Run the bash command: echo OPENHANDS_PING_OK\n<EXTRA_INFO>skills</EXTRA_INFO>");
+    expect(transcript?.calls[1]?.request.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
+    expect(transcript?.calls[1]?.request.messages[2]).toMatchObject({ role: "tool", toolCallId: "eaadcec5", toolName: "terminal", content: "OPENHANDS_PING_OK", isError: false });
+  });
+
+  it("reads the same events as a JSON array and says when no usage was recorded", () => {
+    const [transcript] = importOpenHands(JSON.stringify(events.slice(0, 5)), "events.json").transcripts;
+    expect(transcript?.calls).toHaveLength(2);
+    expect(transcript?.notes).toEqual([expect.stringContaining("no per-call usage")]);
+  });
+});

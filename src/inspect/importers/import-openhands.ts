@@ -3,6 +3,8 @@ import type { ImportedCall, ImportedTranscript, ImportResult, ReportedUsage } fr
 import { applyOpenHandsCondensation, type OpenHandsHistoryEntry } from "./apply-openhands-condensation.js";
 import { convertOpenAIMessage } from "./convert-openai-message.js";
 import { convertOpenAIReportedUsage } from "./convert-openai-reported-usage.js";
+import { importOpenHandsV1 } from "./import-openhands-v1.js";
+import { readJsonLines } from "./read-json-lines.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalString, type JsonObject } from "./json-guards.js";
 import { SkippedRecords } from "./skipped-records-note.js";
@@ -10,7 +12,8 @@ import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
 
 /**
- * Imports an OpenHands event trajectory (a JSON array of events, or `{events: [...]}`): user
+ * Imports an OpenHands event trajectory (a JSON array of events, or `{events: [...]}`; V1 SDK events
+ * `{kind, …}`, also as JSONL, go to `importOpenHandsV1`). V0: user
  * `message` actions are user messages; an agent event's `tool_call_metadata.model_response` is the
  * LiteLLM response of the call that produced it — repeated on the action and on its observation,
  * and shared by every action of a response with parallel tool calls, so responses are kept once per
@@ -25,10 +28,19 @@ export function importOpenHands(text: string, file: string): ImportResult {
   try {
     value = parseUntrustedJson(text);
   } catch (error) {
+    // `openhands --headless --json` (V1) writes one event per line.
+    const { records, problems } = readJsonLines(text, file);
+    const lines = records.map((record) => record.value).filter(isRecord);
+    if (lines.some((event) => typeof event.kind === "string")) {
+      const imported = importOpenHandsV1(lines, file);
+      return { transcripts: imported.transcripts, problems: [...problems, ...imported.problems] };
+    }
     return { transcripts: [], problems: [{ file, reason: `not valid JSON (${(error as Error).message})` }] };
   }
-  const events = Array.isArray(value) ? value : isRecord(value) && Array.isArray(value.events) ? value.events : undefined;
-  if (events === undefined) return { transcripts: [], problems: [{ file, reason: "expected an OpenHands event list [{id, source, action | observation, …}]" }] };
+  if (isRecord(value) && typeof value.kind === "string") return importOpenHandsV1([value], file);
+  const events = Array.isArray(value) ? value : isRecord(value) && Array.isArray(value.events) ? value.events : isRecord(value) && Array.isArray(value.history) ? value.history : undefined;
+  if (events === undefined) return { transcripts: [], problems: [{ file, reason: "expected an OpenHands event list [{id, source, action | observation, …}] or V1 events [{kind, …}]" }] };
+  if (events.some((event) => isRecord(event) && typeof event.kind === "string")) return importOpenHandsV1(events.filter(isRecord), file);
   const id = transcriptIdFromFile(file);
   const toolNames = new Map<string, string>();
   const history: OpenHandsHistoryEntry[] = [];
