@@ -142,3 +142,21 @@ describe("importClaudeCode on blocks it has no equivalent for", () => {
     expect(transcript?.notes).toEqual([expect.stringContaining("(server_tool_use ×1, web_search_tool_result ×1)")]);
   });
 });
+
+describe("importClaudeCode on a parent session that echoes its sub-agent", () => {
+  it("does not count the sub-agent's responses from agent_progress lines, and says where they are", () => {
+    // The shape of Claude Code 2.1.39's agent_progress lines (marot/spotter's recorded sessions; too large to keep).
+    const progress = (uuid: string, messageId: string) =>
+      JSON.stringify({ type: "progress", uuid, parentUuid: "a1", sessionId: "s", data: { type: "agent_progress", agentId: "a2898e3", prompt: "", message: { type: "assistant", uuid: `${uuid}m`, message: { id: messageId, model: "claude-sonnet-4-5-20250929", content: [] } } } });
+    const lines = [
+      JSON.stringify({ type: "user", uuid: "u1", parentUuid: null, sessionId: "s", message: { role: "user", content: "Explore." } }),
+      JSON.stringify({ type: "assistant", uuid: "a1", parentUuid: "u1", sessionId: "s", message: { id: "msg_main", model: "claude-opus-4-6", content: [{ type: "tool_use", id: "t1", name: "Task", input: {} }] } }),
+      progress("p1", "msg_sub1"),
+      progress("p2", "msg_sub1"),
+      progress("p3", "msg_sub2"),
+    ];
+    const [transcript] = importClaudeCode(lines.join("\n"), "s.jsonl").transcripts;
+    expect(transcript?.calls).toHaveLength(1);
+    expect(transcript?.notes).toEqual([expect.stringContaining("agent-a2898e3 (2 responses)")]);
+  });
+});

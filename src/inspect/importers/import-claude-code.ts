@@ -112,8 +112,14 @@ export function importClaudeCode(text: string, file: string): ImportResult {
     meta: { summaries: read.summaries, sidechain: sidechainOnly },
   };
   if (model !== undefined) transcript.model = model;
+  const notes: string[] = [];
   const note = skipped.note("assistant content blocks", "they are not in the counted prompts (the reported usage still includes them)");
-  if (note !== undefined) transcript.notes = [note];
+  if (note !== undefined) notes.push(note);
+  if (read.subAgentResponses.size > 0) {
+    const agents = [...read.subAgentResponses].map(([agent, ids]) => `agent-${agent} (${ids.size} responses)`).join(", ");
+    notes.push(`Sub-agent calls echoed in this file's progress lines are not counted here: ${agents}; inspect the subagents/agent-<id>.jsonl files beside it for them.`);
+  }
+  if (notes.length > 0) transcript.notes = notes;
   return { transcripts: calls.length === 0 && withMessages.length === 0 ? [] : [transcript], problems };
 }
 
