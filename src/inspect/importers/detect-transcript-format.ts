@@ -53,6 +53,8 @@ function classifyLines(text: string): TranscriptFormat | undefined {
 function classifyRecord(value: unknown): TranscriptFormat | undefined {
   if (!isRecord(value)) return undefined;
   if (value.type === "header" && value.format === "ctxkit-session") return "ctxkit";
+  // Codex rollouts from before the {timestamp, type, payload} envelope mark saved state this way.
+  if (value.record_type === "state" && Object.keys(value).length === 1) return "codex";
   if (typeof value.type === "string" && codexLineTypes.has(value.type) && isRecord(value.payload)) return "codex";
   if (typeof value.type === "string" && claudeCodeLineTypes.has(value.type) && ("uuid" in value || "sessionId" in value || "leafUuid" in value)) {
     return "claude-code";

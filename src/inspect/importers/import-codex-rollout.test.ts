@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { detectTranscriptFormat } from "./detect-transcript-format.js";
 import { importCodexRollout } from "./import-codex-rollout.js";
 
 const file = "fixtures/codex-rollout.jsonl";
@@ -123,5 +124,31 @@ describe("importCodexRollout on a real Codex 0.104 (Codex Desktop) first turn, t
     expect(transcript?.notes).toEqual([expect.stringContaining("(web_search_call ×1)")]);
     const last = calls.at(-1)?.request.messages ?? [];
     expect(last.filter((message) => message.role === "tool")).toHaveLength(27);
+  });
+});
+
+describe("importCodexRollout on a rollout from before the envelope (Codex CLI, mid 2025)", () => {
+  // The layout Codex CLI wrote until about 0.3x: a bare header, state markers, bare response items, no token counts.
+  const lines = [
+    { id: "c27a914d", timestamp: "2025-08-20T13:20:47.060Z", instructions: null, git: { branch: "main" } },
+    { record_type: "state" },
+    { type: "message", id: null, role: "user", content: [{ type: "input_text", text: "List the files." }] },
+    { type: "reasoning", id: "rs_1", summary: [], encrypted_content: "opaque" },
+    { type: "function_call", id: "fc_1", name: "shell", arguments: '{"command":["ls"]}', call_id: "call_1" },
+    { record_type: "state" },
+    { type: "function_call_output", call_id: "call_1", output: "README.md" },
+    { type: "message", role: "assistant", content: [{ type: "output_text", text: "One file." }] },
+  ];
+  const text = lines.map((line) => JSON.stringify(line)).join("\n");
+
+  it("is detected from its state markers and read as a rollout: one call per model turn, ended by the next input", () => {
+    expect(detectTranscriptFormat("2025-08-20.jsonl", text)).toBe("codex");
+    const { transcripts, problems } = importCodexRollout(text, "old.jsonl");
+    expect(problems).toEqual([]);
+    const calls = transcripts[0]?.calls ?? [];
+    expect(transcripts[0]?.id).toBe("c27a914d");
+    expect(calls.map((call) => call.request.messages.map((message) => message.role))).toEqual([["user"], ["user", "assistant", "tool"]]);
+    expect(calls[0]?.response?.content.map((part) => (part.type === "tool_call" ? part.name : part.type))).toEqual(["thinking", "shell"]);
+    expect(calls.every((call) => call.reportedUsage === undefined)).toBe(true);
   });
 });

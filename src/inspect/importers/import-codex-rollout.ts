@@ -5,6 +5,7 @@ import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, withoutUndefined, type JsonObject } from "./json-guards.js";
 import { readJsonLines, type JsonLine } from "./read-json-lines.js";
 import { SkippedRecords } from "./skipped-records-note.js";
+import { wrapPreEnvelopeRolloutLine } from "./wrap-pre-envelope-rollout-line.js";
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 
 interface PendingCall {
@@ -28,6 +29,8 @@ interface PendingCall {
  * message ends a call (files without token counts end a call at any input). A token count that
  * repeats the previous running total is a repeat, not the end of another call. `compacted` replaces the
  * history; message ids restart in a new generation (`<id>:g1.0`) so they never collide with old ones.
+ * Rollouts from before the envelope (mid 2025) are read too (`wrapPreEnvelopeRolloutLine`); they have
+ * no token counts.
  */
 export function importCodexRollout(text: string, file: string): ImportResult {
   const { records, problems } = readJsonLines(text, file);
@@ -88,8 +91,9 @@ export function importCodexRollout(text: string, file: string): ImportResult {
     if (!replaying && created !== undefined) pending?.outputs.push(created);
   };
 
-  for (const record of records) {
-    const { value } = record;
+  for (const [index, record] of records.entries()) {
+    const value = wrapPreEnvelopeRolloutLine(record.value, index === 0);
+    if (value === "skip") continue;
     if (!isRecord(value) || typeof value.type !== "string" || !isRecord(value.payload)) {
       problems.push({ file, line: record.line, reason: 'expected a rollout line {"timestamp", "type", "payload": {…}}' });
       continue;
