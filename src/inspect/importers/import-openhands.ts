@@ -37,7 +37,11 @@ export function importOpenHands(text: string, file: string): ImportResult {
     }
     return { transcripts: [], problems: [{ file, reason: `not valid JSON (${(error as Error).message})` }] };
   }
-  if (isRecord(value) && typeof value.kind === "string") return importOpenHandsV1([value], file);
+  if (isRecord(value) && typeof value.kind === "string") {
+    // One file of a conversation's events/ folder: a run only as a whole.
+    const reason = `one OpenHands V1 event (${value.kind}), not a run: join the conversation's events into one list (jq -s . events/event-*.json > conversation.json) and inspect that`;
+    return { transcripts: [], problems: [{ file, reason }] };
+  }
   const events = Array.isArray(value) ? value : isRecord(value) && Array.isArray(value.events) ? value.events : isRecord(value) && Array.isArray(value.history) ? value.history : undefined;
   if (events === undefined) return { transcripts: [], problems: [{ file, reason: "expected an OpenHands event list [{id, source, action | observation, …}] or V1 events [{kind, …}]" }] };
   if (events.some((event) => isRecord(event) && typeof event.kind === "string")) return importOpenHandsV1(events.filter(isRecord), file);
