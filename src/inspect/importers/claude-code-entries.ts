@@ -21,6 +21,8 @@ export interface ClaudeCodeEntries {
   entries: ClaudeCodeEntry[];
   sessionId: string | undefined;
   summaries: string[];
+  /** Sub-agent API responses echoed in `agent_progress` lines: agent id → distinct `message.id`s. */
+  subAgentResponses: Map<string, Set<string>>;
   problems: ImportProblem[];
 }
 
@@ -31,7 +33,7 @@ export interface ClaudeCodeEntries {
  * so unknown types are skipped, but a user or assistant line without its message is a problem.
  */
 export function readClaudeCodeEntries(records: JsonLine[], file: string): ClaudeCodeEntries {
-  const result: ClaudeCodeEntries = { entries: [], sessionId: undefined, summaries: [], problems: [] };
+  const result: ClaudeCodeEntries = { entries: [], sessionId: undefined, summaries: [], subAgentResponses: new Map(), problems: [] };
   for (const { line, value } of records) {
     if (!isRecord(value) || typeof value.type !== "string") {
       result.problems.push({ file, line, reason: 'expected a Claude Code record {"type": …}' });
@@ -42,6 +44,7 @@ export function readClaudeCodeEntries(records: JsonLine[], file: string): Claude
       continue;
     }
     result.sessionId ??= optionalString(value.sessionId);
+    if (value.type === "progress") noteSubAgentResponse(value.data, result.subAgentResponses);
     const isMessageLine = value.type === "user" || value.type === "assistant";
     const message = isRecord(value.message) ? value.message : undefined;
     if (isMessageLine && (typeof value.uuid !== "string" || message === undefined || !isValidContent(message.content))) {
@@ -66,4 +69,15 @@ export function readClaudeCodeEntries(records: JsonLine[], file: string): Claude
 
 function isValidContent(content: unknown): boolean {
   return typeof content === "string" || (Array.isArray(content) && content.every(isRecord));
+}
+
+/** Claude Code 2.1 echoes a running sub-agent's messages into the parent file; its own agent-<id>.jsonl holds the run. */
+function noteSubAgentResponse(data: unknown, into: Map<string, Set<string>>): void {
+  if (!isRecord(data) || data.type !== "agent_progress" || !isRecord(data.message) || data.message.type !== "assistant") return;
+  const agentId = optionalString(data.agentId) ?? "unnamed";
+  const messageId = isRecord(data.message.message) ? optionalString(data.message.message.id) : undefined;
+  if (messageId === undefined) return;
+  const ids = into.get(agentId) ?? new Set<string>();
+  ids.add(messageId);
+  into.set(agentId, ids);
 }

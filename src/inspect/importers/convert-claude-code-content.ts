@@ -1,5 +1,6 @@
 import type { AssistantPart, Message, MessageMeta, ToolMessage } from "../../types/index.js";
 import { isRecord, optionalString, type JsonObject } from "./json-guards.js";
+import type { SkippedRecords } from "./skipped-records-note.js";
 
 /**
  * Converts the content of a Claude Code user line. A string is typed text; an array may mix
@@ -44,10 +45,11 @@ function blockText(block: JsonObject): string {
 }
 
 /**
- * Converts assistant content blocks. Server-side tool blocks (web search and its results) are
- * skipped: they are not tool calls the harness ran, and have no internal equivalent.
+ * Converts assistant content blocks. Server-side tool blocks (web search and its results) and block
+ * types added later are skipped, counted in `skipped`: they are not tool calls the harness ran, and
+ * have no internal equivalent.
  */
-export function convertClaudeCodeAssistantBlocks(blocks: JsonObject[]): AssistantPart[] {
+export function convertClaudeCodeAssistantBlocks(blocks: JsonObject[], skipped?: SkippedRecords): AssistantPart[] {
   const parts: AssistantPart[] = [];
   for (const block of blocks) {
     switch (block.type) {
@@ -68,6 +70,8 @@ export function convertClaudeCodeAssistantBlocks(blocks: JsonObject[]): Assistan
         parts.push({ type: "tool_call", id: optionalString(block.id) ?? "", name: optionalString(block.name) ?? "", argumentsText: JSON.stringify(input), arguments: input });
         break;
       }
+      default:
+        skipped?.add(optionalString(block.type) ?? "untyped block");
     }
   }
   return parts;

@@ -12,6 +12,9 @@ describe("detectTranscriptFormat", () => {
     ["fixtures/codex-rollout.jsonl", "codex"],
     ["fixtures/mini-swe-agent.traj.json", "mini-swe-agent"],
     ["fixtures/tau-bench-trajectories.json", "tau-bench"],
+    ["fixtures/claude-code-2-1-39-compaction.jsonl", "claude-code"],
+    ["fixtures/codex-0104-first-turn.jsonl", "codex"],
+    ["fixtures/gemini-cli-0.4x-session.jsonl", "gemini-cli"],
   ])("recognises %s as %s from its content", (path, format) => {
     expect(detectTranscriptFormat("unnamed", read(path))).toBe(format);
   });

@@ -17,10 +17,11 @@ export function detectTranscriptFormat(fileName: string, text: string): Transcri
   const start = text.trimStart();
   if (start.startsWith("[") && /"traj"\s*:\s*\[/.test(text) && /"task_id"\s*:/.test(text)) return "tau-bench";
   if (start.startsWith("{") && /"trajectory_format"\s*:\s*"mini-swe-agent/.test(text)) return "mini-swe-agent";
-  if (start.startsWith("{") && /"history"\s*:\s*\[/.test(text) && /"trajectory"\s*:\s*\[/.test(text)) return "swe-agent";
+  if (start.startsWith("{") && /"history"\s*:\s*\[/.test(text) && /"trajectory"\s*:\s*\[|"message_type"\s*:\s*"system_prompt"/.test(text)) return "swe-agent";
   if (start.startsWith("{") && /"simulations"\s*:\s*\[/.test(text) && /"task_id"\s*:/.test(text)) return "tau2-bench";
   if (start.startsWith("{") && /"projectHash"\s*:/.test(text) && /"sessionId"\s*:/.test(text.slice(0, 2000))) return "gemini-cli";
   if (start.startsWith("[") && /"source"\s*:\s*"(agent|user|environment)"/.test(text) && /"(action|observation)"\s*:/.test(text)) return "openhands";
+  if (/"kind"\s*:\s*"(SystemPromptEvent|MessageEvent|ActionEvent|ObservationEvent)"/.test(text.slice(0, 200_000)) && /"(llm_message|tool_call_id|system_prompt)"\s*:/.test(text)) return "openhands";
   if (/^(TO LLM|LLM RESPONSE) \d{4}-\d{2}-\d{2}T/m.test(text.slice(0, 4000))) return "aider";
   const fromLines = classifyLines(start);
   if (fromLines !== undefined) return fromLines;
@@ -52,6 +53,8 @@ function classifyLines(text: string): TranscriptFormat | undefined {
 function classifyRecord(value: unknown): TranscriptFormat | undefined {
   if (!isRecord(value)) return undefined;
   if (value.type === "header" && value.format === "ctxkit-session") return "ctxkit";
+  // Codex rollouts from before the {timestamp, type, payload} envelope mark saved state this way.
+  if (value.record_type === "state" && Object.keys(value).length === 1) return "codex";
   if (typeof value.type === "string" && codexLineTypes.has(value.type) && isRecord(value.payload)) return "codex";
   if (typeof value.type === "string" && claudeCodeLineTypes.has(value.type) && ("uuid" in value || "sessionId" in value || "leafUuid" in value)) {
     return "claude-code";

@@ -46,3 +46,31 @@ describe("importAiderLlmHistory", () => {
     expect(analyzed.notes.join("\n")).toContain("no usage and no model");
   });
 });
+
+describe("importAiderLlmHistory with --cache-prompts (content printed as parts)", () => {
+  it("keeps the text of a part and drops aider's printing of its type and cache_control", () => {
+    // As aider 0.86.2 wrote it on 2026-05-15 (savabs/AWOS_coding_agent- .aider.llm.history, a Claude run with prompt caching).
+    const history = [
+      "TO LLM 2026-05-15T19:06:31",
+      "-------",
+      "SYSTEM Act as an expert software developer.",
+      "-------",
+      "USER I switched to a new code base. Please don't consider the above files or try to edit them any longer.",
+      "-------",
+      "ASSISTANT type: text",
+      "ASSISTANT text: Ok.",
+      "ASSISTANT cache_control: {'type': 'ephemeral'}",
+      "-------",
+      "USER which aider",
+      "LLM RESPONSE 2026-05-15T19:06:34",
+      "",
+    ].join("\n");
+    const [transcript] = importAiderLlmHistory(history, "h.llm.history").transcripts;
+    expect(transcript?.calls[0]?.request.messages.map((message) => message.content)).toEqual([
+      "I switched to a new code base. Please don't consider the above files or try to edit them any longer.",
+      [{ type: "text", text: "Ok." }],
+      "which aider",
+    ]);
+    expect(transcript?.calls[0]?.response?.content).toEqual([]);
+  });
+});

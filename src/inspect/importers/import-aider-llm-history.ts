@@ -75,11 +75,27 @@ function readMessages(block: Block, idPrefix: string, previous: readonly Message
   return raw
     .filter((message) => message.role !== "")
     .map((message, index) => {
-      const content = message.lines.join("\n");
+      const content = contentPartsText(message.lines.join("\n"));
       const before = previous[index];
       if (before !== undefined && before.role === roleOf(message.role) && textOf(before) === content) return before;
       return messageOf(message.role, content, `${idPrefix}.${index}`, block.timestamp);
     });
+}
+
+/**
+ * aider prints a message whose content is a list of parts (`--cache-prompts` marks them with
+ * `cache_control`) one `key: value` line per field: `type: text`, `text: …`, `cache_control: {…}`.
+ * The model saw only the text, so that is what is kept.
+ */
+function contentPartsText(content: string): string {
+  if (!content.startsWith("type: text\ntext: ")) return content;
+  const texts: string[] = [];
+  for (const part of content.split(/^type: text\n/m).slice(1)) {
+    const text = /^text: ([\s\S]*?)(?:\ncache_control: \{[^\n]*\})?\n?$/.exec(part);
+    if (text === null) return content;
+    texts.push(text[1]!);
+  }
+  return texts.join("");
 }
 
 /** The text aider printed for a message: assistant content is stored as text blocks. */

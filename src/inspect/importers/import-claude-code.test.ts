@@ -95,3 +95,68 @@ describe("importClaudeCode", () => {
     expect(imported?.meta).toMatchObject({ sidechain: true });
   });
 });
+
+describe("importClaudeCode on a real Claude Code 2.1.39 auto-compaction (43 recorded lines, origin in fixtures/README.md)", () => {
+  const realFile = "fixtures/claude-code-2-1-39-compaction.jsonl";
+  const { transcripts, problems } = importClaudeCode(readFileSync(new URL(realFile, import.meta.url), "utf8"), realFile);
+  const [transcript] = transcripts;
+  const calls = transcript?.calls ?? [];
+  const usage = (input: number, read: number, write: number, output: number) => ({ promptTokens: input + read + write, cachedTokens: read, cacheWriteTokens: write, cacheWrite1hTokens: write, completionTokens: output });
+
+  it("reads past progress, hook and compact_boundary lines: 4 API responses (8 lines) with their recorded usage", () => {
+    expect(problems).toEqual([]);
+    expect(transcript).toMatchObject({ id: "8463c716-a2ea-4c14-9efa-87158ebd9f20", model: "claude-opus-4-6" });
+    expect(transcript?.notes).toBeUndefined();
+    expect(calls.map((call) => call.reportedUsage)).toEqual([usage(1, 165028, 2065, 607), usage(3, 21445, 21155, 9), usage(1, 42600, 2392, 19), usage(1, 44992, 123, 1)]);
+    expect(calls.flatMap((call) => call.response?.content.filter((part) => part.type === "tool_call").map((part) => part.name) ?? [])).toEqual(["Edit", "Bash", "Bash", "Bash"]);
+  });
+
+  it("starts the first request after the compaction at the summary, a declared break", () => {
+    expect(calls.map((call) => call.declaredBreak?.reason)).toEqual([undefined, "Claude Code compaction (history replaced by a summary)", undefined, undefined]);
+    expect(calls[1]?.request.messages.map((message) => [message.role, message.meta.origin])).toEqual([["user", "harness"]]);
+    expect(calls[1]?.request.messages[0]?.content).toMatch(/^This session is being continued from a previous conversation/);
+    expect(calls[1]?.response?.content.map((part) => part.type)).toEqual(["text", "thinking", "text", "tool_call"]);
+    expect(calls[3]?.request.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "tool"]);
+  });
+});
+
+describe("importClaudeCode on blocks it has no equivalent for", () => {
+  it("counts server-side tool blocks in a note instead of dropping them silently", () => {
+    const line = JSON.stringify({
+      type: "assistant",
+      uuid: "a1",
+      parentUuid: null,
+      sessionId: "s",
+      message: {
+        id: "msg_1",
+        model: "claude-opus-4-6",
+        content: [
+          { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "ctxkit" } },
+          { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [] },
+          { type: "text", text: "Found it." },
+        ],
+      },
+    });
+    const [transcript] = importClaudeCode(line, "s.jsonl").transcripts;
+    expect(transcript?.calls[0]?.response?.content).toEqual([{ type: "text", text: "Found it." }]);
+    expect(transcript?.notes).toEqual([expect.stringContaining("(server_tool_use ×1, web_search_tool_result ×1)")]);
+  });
+});
+
+describe("importClaudeCode on a parent session that echoes its sub-agent", () => {
+  it("does not count the sub-agent's responses from agent_progress lines, and says where they are", () => {
+    // The shape of Claude Code 2.1.39's agent_progress lines (marot/spotter's recorded sessions; too large to keep).
+    const progress = (uuid: string, messageId: string) =>
+      JSON.stringify({ type: "progress", uuid, parentUuid: "a1", sessionId: "s", data: { type: "agent_progress", agentId: "a2898e3", prompt: "", message: { type: "assistant", uuid: `${uuid}m`, message: { id: messageId, model: "claude-sonnet-4-5-20250929", content: [] } } } });
+    const lines = [
+      JSON.stringify({ type: "user", uuid: "u1", parentUuid: null, sessionId: "s", message: { role: "user", content: "Explore." } }),
+      JSON.stringify({ type: "assistant", uuid: "a1", parentUuid: "u1", sessionId: "s", message: { id: "msg_main", model: "claude-opus-4-6", content: [{ type: "tool_use", id: "t1", name: "Task", input: {} }] } }),
+      progress("p1", "msg_sub1"),
+      progress("p2", "msg_sub1"),
+      progress("p3", "msg_sub2"),
+    ];
+    const [transcript] = importClaudeCode(lines.join("\n"), "s.jsonl").transcripts;
+    expect(transcript?.calls).toHaveLength(1);
+    expect(transcript?.notes).toEqual([expect.stringContaining("agent-a2898e3 (2 responses)")]);
+  });
+});

@@ -6,6 +6,7 @@ import { convertClaudeCodeAssistantBlocks, convertClaudeCodeUserContent } from "
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, withoutUndefined, type JsonObject } from "./json-guards.js";
 import { readJsonLines } from "./read-json-lines.js";
+import { SkippedRecords } from "./skipped-records-note.js";
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 
 /** The lines of one API response: Claude Code writes one line per content block, sharing `message.id`. */
@@ -33,7 +34,8 @@ export function importClaudeCode(text: string, file: string): ImportResult {
   const sidechainOnly = withMessages.length > 0 && withMessages.every((entry) => entry.isSidechain);
   const entries = read.entries.filter((entry) => entry.isSidechain === sidechainOnly);
   const byUuid = new Map(entries.map((entry) => [entry.uuid, entry]));
-  const groups = groupAssistantLines(entries, id);
+  const skipped = new SkippedRecords();
+  const groups = groupAssistantLines(entries, id, skipped);
   const groupOfLine = new Map<string, AssistantGroup>();
   const toolNames = new Map<string, string>();
   for (const group of groups.values()) {
@@ -110,6 +112,14 @@ export function importClaudeCode(text: string, file: string): ImportResult {
     meta: { summaries: read.summaries, sidechain: sidechainOnly },
   };
   if (model !== undefined) transcript.model = model;
+  const notes: string[] = [];
+  const note = skipped.note("assistant content blocks", "they are not in the counted prompts (the reported usage still includes them)");
+  if (note !== undefined) notes.push(note);
+  if (read.subAgentResponses.size > 0) {
+    const agents = [...read.subAgentResponses].map(([agent, ids]) => `agent-${agent} (${ids.size} responses)`).join(", ");
+    notes.push(`Sub-agent calls echoed in this file's progress lines are not counted here: ${agents}; inspect the subagents/agent-<id>.jsonl files beside it for them.`);
+  }
+  if (notes.length > 0) transcript.notes = notes;
   return { transcripts: calls.length === 0 && withMessages.length === 0 ? [] : [transcript], problems };
 }
 
@@ -122,7 +132,7 @@ function isSynthetic(group: AssistantGroup): boolean {
  * version the lines hold one block each or growing snapshots, so identical blocks are kept once.
  * Every line repeats the usage, but only the last carries the final `output_tokens`.
  */
-function groupAssistantLines(entries: ClaudeCodeEntry[], transcriptId: string): Map<string, AssistantGroup> {
+function groupAssistantLines(entries: ClaudeCodeEntry[], transcriptId: string, skipped: SkippedRecords): Map<string, AssistantGroup> {
   const linesByKey = new Map<string, ClaudeCodeEntry[]>();
   for (const entry of entries) {
     if (entry.type !== "assistant" || entry.message === undefined) continue;
@@ -151,7 +161,7 @@ function groupAssistantLines(entries: ClaudeCodeEntry[], transcriptId: string): 
     const first = lines[0] as ClaudeCodeEntry;
     const message: AssistantMessage = {
       role: "assistant",
-      content: convertClaudeCodeAssistantBlocks(blocks),
+      content: convertClaudeCodeAssistantBlocks(blocks, skipped),
       meta: { id: `${transcriptId}:${key}`, origin: "model", createdAt: first.timestamp },
     };
     if (rawStopReason !== undefined) {

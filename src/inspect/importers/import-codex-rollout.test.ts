@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { detectTranscriptFormat } from "./detect-transcript-format.js";
 import { importCodexRollout } from "./import-codex-rollout.js";
 
 const file = "fixtures/codex-rollout.jsonl";
@@ -96,5 +97,58 @@ describe("importCodexRollout on a Codex 0.142 rollout with a repeated token coun
     // The second response (apply_patch, then pytest) has no token count of its own in the file.
     expect(calls[1]?.reportedUsage).toBeUndefined();
     expect(calls[1]?.response?.content.map((part) => (part.type === "tool_call" ? part.name : part.type))).toEqual(["apply_patch", "exec_command"]);
+  });
+});
+
+describe("importCodexRollout on a real Codex 0.104 (Codex Desktop) first turn, text redacted, token counts as recorded", () => {
+  const realFile = "fixtures/codex-0104-first-turn.jsonl";
+  const { transcripts, problems } = importCodexRollout(readFileSync(new URL(realFile, import.meta.url), "utf8"), realFile);
+  const [transcript] = transcripts;
+  const calls = transcript?.calls ?? [];
+  const sum = (pick: (call: (typeof calls)[number]) => number | undefined) => calls.reduce((total, call) => total + (pick(call) ?? 0), 0);
+
+  it("makes one call per distinct running total: 21 calls whose usage adds up to the file's last total_token_usage", () => {
+    expect(problems).toEqual([]);
+    expect(transcript).toMatchObject({ id: "019c8a4c-ed82-79a1-aa28-7738fc5ab61a", model: "gpt-5.3-codex", systemKnown: true });
+    expect(calls).toHaveLength(21);
+    expect(calls.every((call) => call.model === "gpt-5.3-codex" && call.effort === "high")).toBe(true);
+    expect(calls[0]?.reportedUsage).toEqual({ promptTokens: 17203, cachedTokens: 3456, completionTokens: 358 });
+    expect([sum((call) => call.reportedUsage?.promptTokens), sum((call) => call.reportedUsage?.cachedTokens), sum((call) => call.reportedUsage?.completionTokens)]).toEqual([673392, 600576, 6682]);
+  });
+
+  it("keeps every tool call (26 function_call, 1 custom apply_patch) and notes the web search it cannot represent", () => {
+    const toolCalls = calls.flatMap((call) => call.response?.content.filter((part) => part.type === "tool_call") ?? []);
+    expect(toolCalls).toHaveLength(27);
+    expect(toolCalls.filter((part) => part.name === "apply_patch")).toHaveLength(1);
+    expect(transcript?.meta).toMatchObject({ skipped: { web_search_call: 1 }, compactions: 0 });
+    expect(transcript?.notes).toEqual([expect.stringContaining("(web_search_call ×1)")]);
+    const last = calls.at(-1)?.request.messages ?? [];
+    expect(last.filter((message) => message.role === "tool")).toHaveLength(27);
+  });
+});
+
+describe("importCodexRollout on a rollout from before the envelope (Codex CLI, mid 2025)", () => {
+  // The layout Codex CLI wrote until about 0.3x: a bare header, state markers, bare response items, no token counts.
+  const lines = [
+    { id: "c27a914d", timestamp: "2025-08-20T13:20:47.060Z", instructions: null, git: { branch: "main" } },
+    { record_type: "state" },
+    { type: "message", id: null, role: "user", content: [{ type: "input_text", text: "List the files." }] },
+    { type: "reasoning", id: "rs_1", summary: [], encrypted_content: "opaque" },
+    { type: "function_call", id: "fc_1", name: "shell", arguments: '{"command":["ls"]}', call_id: "call_1" },
+    { record_type: "state" },
+    { type: "function_call_output", call_id: "call_1", output: "README.md" },
+    { type: "message", role: "assistant", content: [{ type: "output_text", text: "One file." }] },
+  ];
+  const text = lines.map((line) => JSON.stringify(line)).join("\n");
+
+  it("is detected from its state markers and read as a rollout: one call per model turn, ended by the next input", () => {
+    expect(detectTranscriptFormat("2025-08-20.jsonl", text)).toBe("codex");
+    const { transcripts, problems } = importCodexRollout(text, "old.jsonl");
+    expect(problems).toEqual([]);
+    const calls = transcripts[0]?.calls ?? [];
+    expect(transcripts[0]?.id).toBe("c27a914d");
+    expect(calls.map((call) => call.request.messages.map((message) => message.role))).toEqual([["user"], ["user", "assistant", "tool"]]);
+    expect(calls[0]?.response?.content.map((part) => (part.type === "tool_call" ? part.name : part.type))).toEqual(["thinking", "shell"]);
+    expect(calls.every((call) => call.reportedUsage === undefined)).toBe(true);
   });
 });

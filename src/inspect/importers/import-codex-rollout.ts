@@ -4,6 +4,8 @@ import { convertCodexResponseItem } from "./convert-codex-response-item.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, withoutUndefined, type JsonObject } from "./json-guards.js";
 import { readJsonLines, type JsonLine } from "./read-json-lines.js";
+import { SkippedRecords } from "./skipped-records-note.js";
+import { wrapPreEnvelopeRolloutLine } from "./wrap-pre-envelope-rollout-line.js";
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 
 interface PendingCall {
@@ -27,12 +29,14 @@ interface PendingCall {
  * message ends a call (files without token counts end a call at any input). A token count that
  * repeats the previous running total is a repeat, not the end of another call. `compacted` replaces the
  * history; message ids restart in a new generation (`<id>:g1.0`) so they never collide with old ones.
+ * Rollouts from before the envelope (mid 2025) are read too (`wrapPreEnvelopeRolloutLine`); they have
+ * no token counts.
  */
 export function importCodexRollout(text: string, file: string): ImportResult {
   const { records, problems } = readJsonLines(text, file);
   const hasTokenCounts = records.some(({ value }) => isRecord(value) && isRecord(value.payload) && value.payload.type === "token_count");
   const transcript: ImportedTranscript = { id: transcriptIdFromFile(file), format: "codex", file, calls: [], toolsKnown: false, systemKnown: false };
-  const skipped: Record<string, number> = {};
+  const skipped = new SkippedRecords();
   const toolNames = new Map<string, string>();
   let system = "";
   let generation = 0;
@@ -70,7 +74,7 @@ export function importCodexRollout(text: string, file: string): ImportResult {
   const addItem = (payload: JsonObject, line: JsonLine, createdAt: string, replaying: boolean) => {
     const item = convertCodexResponseItem(payload, metaAt("user", createdAt), toolNames);
     if (item.kind === "invalid") problems.push({ file, line: line.line, reason: item.reason });
-    if (item.kind === "skipped") skipped[item.type] = (skipped[item.type] ?? 0) + 1;
+    if (item.kind === "skipped") skipped.add(item.type);
     if (item.kind === "input") {
       if (!replaying && (item.message.role !== "tool" || !hasTokenCounts)) closeCall();
       addInput(item.message);
@@ -87,8 +91,9 @@ export function importCodexRollout(text: string, file: string): ImportResult {
     if (!replaying && created !== undefined) pending?.outputs.push(created);
   };
 
-  for (const record of records) {
-    const { value } = record;
+  for (const [index, record] of records.entries()) {
+    const value = wrapPreEnvelopeRolloutLine(record.value, index === 0);
+    if (value === "skip") continue;
     if (!isRecord(value) || typeof value.type !== "string" || !isRecord(value.payload)) {
       problems.push({ file, line: record.line, reason: 'expected a rollout line {"timestamp", "type", "payload": {…}}' });
       continue;
@@ -139,11 +144,13 @@ export function importCodexRollout(text: string, file: string): ImportResult {
         open = undefined;
         break;
       default:
-        skipped[value.type] = (skipped[value.type] ?? 0) + 1;
+        skipped.add(value.type);
     }
   }
   closeCall();
-  transcript.meta = { skipped, compactions: generation };
+  transcript.meta = { skipped: skipped.toRecord(), compactions: generation };
+  const note = skipped.note("rollout items", "they are not in the counted prompts (the reported usage still includes what the model saw of them)");
+  if (note !== undefined) transcript.notes = [note];
   return { transcripts: transcript.calls.length === 0 && history.length === 0 ? [] : [transcript], problems };
 }
 

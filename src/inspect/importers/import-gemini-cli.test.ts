@@ -58,4 +58,35 @@ describe("importGeminiCli", () => {
     expect(jsonl.calls.map((call) => call.reportedUsage?.promptTokens)).toEqual([6907, 7318]);
     expect(jsonl.calls[1]?.request.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool"]);
   });
+
+  it("reads the JSONL layout's $set.messages as the history so far: the opening <session_context> is part of the first request", () => {
+    const jsonlFile = "fixtures/gemini-cli-0.4x-session.jsonl";
+    const jsonlText = readFileSync(new URL(jsonlFile, import.meta.url), "utf8");
+    expect(detectTranscriptFormat(jsonlFile, jsonlText)).toBe("gemini-cli");
+    const result = importGeminiCli(jsonlText, jsonlFile);
+    expect(result.problems).toEqual([]);
+    const [session] = result.transcripts;
+    expect(session).toMatchObject({ id: "d90558c4-862b-4799-946b-4186a8294321", model: "gemini-3.1-pro-preview" });
+    expect(session?.calls).toHaveLength(1);
+    expect(session?.calls[0]?.reportedUsage).toEqual({ promptTokens: 7, cachedTokens: 0, completionTokens: 9 });
+    expect(session?.calls[0]?.request.messages.map((message) => [message.role, message.meta.origin])).toEqual([
+      ["user", "harness"],
+      ["user", "user"],
+    ]);
+    expect(session?.calls[0]?.request.messages[0]?.content).toMatch(/^<session_context>\nThis is the Gemini CLI\./);
+    expect(session?.calls[0]?.response?.content).toEqual([{ type: "text", text: "Hello from the fake gateway. This is the model reply text." }]);
+  });
+
+  it("lets a later $set.messages replace the history, keeps tool results echoed as a user turn once, and counts tool-use prompt tokens as prompt", () => {
+    const header = { sessionId: "s", projectHash: "p" };
+    const reply = { id: "g1", type: "gemini", content: "", tokens: { input: 100, cached: 40, output: 5, thoughts: 1, tool: 7 }, toolCalls: [{ id: "c1", name: "read_file", args: {}, status: "success", result: [{ functionResponse: { id: "c1", name: "read_file", response: { output: "data" } } }] }] };
+    const echo = { id: "u2", type: "user", content: [{ functionResponse: { id: "c1", name: "read_file", response: { output: "data" } } }] };
+    const masked = { ...echo, id: "u3", content: [{ functionResponse: { id: "c9", name: "grep", response: { output: "masked" } } }] };
+    const lines = [header, { id: "u1", type: "user", content: "go" }, reply, echo, { $set: { messages: [{ id: "u1", type: "user", content: "go" }, reply, masked] } }, { id: "g2", type: "gemini", content: "done" }, "not an object", "{"];
+    const text = lines.map((line) => (typeof line === "string" && line === "{" ? line : JSON.stringify(line))).join("\n");
+    const { transcripts: [session], problems } = importGeminiCli(text, "s.jsonl");
+    expect(problems.map((problem) => problem.line).sort()).toEqual([7, 8]);
+    expect(session?.calls[0]?.reportedUsage).toEqual({ promptTokens: 107, cachedTokens: 40, completionTokens: 6 });
+    expect(session?.calls[1]?.request.messages.map((message) => (message.role === "tool" ? `tool:${message.toolCallId}` : message.role))).toEqual(["user", "assistant", "tool:c1", "tool:c9"]);
+  });
 });

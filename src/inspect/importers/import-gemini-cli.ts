@@ -3,29 +3,43 @@ import type { ImportedCall, ImportedTranscript, ImportResult, ReportedUsage } fr
 import { openAIContentText } from "./convert-openai-message.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, parseArguments, withoutUndefined, type JsonObject } from "./json-guards.js";
+import { readGeminiCliRecords } from "./read-gemini-cli-records.js";
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
-import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
 
 /**
- * Imports a Gemini CLI chat recording (`~/.gemini/tmp/<project>/chats/session-*.json`, or the newer
- * `.jsonl`: a metadata line, then one record per message, where a later copy of an id replaces the
- * earlier one, `$rewindTo` drops messages from an id on and `$set` updates metadata). Each `gemini`
- * message is one model call with `tokens {input, cached, output, thoughts, tool}` — `input` is the
- * whole prompt, cached included — and its `toolCalls` carry their results, which the next call saw.
- * `info`/`error`/`warning` messages are the CLI's own and were never sent.
+ * Imports a Gemini CLI chat recording (`~/.gemini/tmp/<project>/chats/session-*.json` or `.jsonl`,
+ * read by `readGeminiCliRecords`). Each `gemini` message is one model call with `tokens {input,
+ * cached, output, thoughts, tool}` — `input` is the whole prompt, cached included — and its
+ * `toolCalls` carry their results, which the next call saw. A `user` message made only of
+ * `functionResponse` parts is those results again (a rewritten history records them as a turn):
+ * kept once. `<session_context>` is the CLI's own opening message. `info`/`error`/`warning`
+ * messages are the CLI's own and were never sent.
  */
 export function importGeminiCli(text: string, file: string): ImportResult {
-  const records = readRecords(text);
-  if (records === undefined) return { transcripts: [], problems: [{ file, reason: "expected a Gemini CLI chat recording {sessionId, projectHash, messages: [...]}" }] };
+  const records = readGeminiCliRecords(text, file);
+  if (records === undefined) return { transcripts: [], problems: [{ file, reason: "expected a Gemini CLI chat recording {sessionId, projectHash, messages: [...]} or its JSONL log" }] };
   const id = records.sessionId ?? transcriptIdFromFile(file);
   const history: Message[] = [];
   const calls: ImportedCall[] = [];
+  const answeredCalls = new Set<string>();
   let model: string | undefined;
   for (const record of records.messages) {
     const messageId = `${id}:${optionalString(record.id) ?? history.length}`;
     const createdAt = optionalString(record.timestamp) ?? "";
     if (record.type === "user") {
-      history.push({ role: "user", content: openAIContentText(record.content), meta: { id: messageId, origin: "user", createdAt } });
+      const responses = functionResponsesOf(record.content);
+      if (responses === undefined) {
+        const content = openAIContentText(record.content);
+        history.push({ role: "user", content, meta: { id: messageId, origin: content.trimStart().startsWith("<session_context>") ? "harness" : "user", createdAt } });
+        continue;
+      }
+      for (const [index, response] of responses.entries()) {
+        const toolCallId = optionalString(response.id) ?? `${messageId}.response${index}`;
+        if (answeredCalls.has(toolCallId)) continue;
+        answeredCalls.add(toolCallId);
+        const content = resultText([{ functionResponse: response }]);
+        history.push({ role: "tool", toolCallId, toolName: optionalString(response.name) ?? "", content, isError: false, meta: { id: `${messageId}.${index}`, origin: "tool", createdAt } });
+      }
       continue;
     }
     if (record.type !== "gemini") continue;
@@ -40,9 +54,11 @@ export function importGeminiCli(text: string, file: string): ImportResult {
     calls.push(call);
     history.push(response);
     for (const [index, toolCall] of toolCalls.entries()) {
+      const toolCallId = optionalString(toolCall.id) ?? `${messageId}.tool${index}`;
+      answeredCalls.add(toolCallId);
       history.push({
         role: "tool",
-        toolCallId: optionalString(toolCall.id) ?? `${messageId}.tool${index}`,
+        toolCallId,
         toolName: optionalString(toolCall.name) ?? "",
         content: resultText(toolCall.result),
         isError: toolCall.status === "error",
@@ -52,36 +68,14 @@ export function importGeminiCli(text: string, file: string): ImportResult {
   }
   const transcript: ImportedTranscript = { id, format: "gemini-cli", file, calls, toolsKnown: false, systemKnown: false };
   if (model !== undefined) transcript.model = model;
-  return { transcripts: calls.length === 0 ? [] : [transcript], problems: [] };
+  return { transcripts: calls.length === 0 ? [] : [transcript], problems: records.problems };
 }
 
-function readRecords(text: string): { sessionId?: string; messages: JsonObject[] } | undefined {
-  const start = text.trimStart();
-  try {
-    const whole = parseUntrustedJson(start);
-    if (isRecord(whole) && Array.isArray(whole.messages)) return { ...withoutUndefined({ sessionId: optionalString(whole.sessionId) }), messages: whole.messages.filter(isRecord) };
-  } catch {
-    // not one JSON value: the JSONL layout
-  }
-  const byId = new Map<string, JsonObject>();
-  let sessionId: string | undefined;
-  for (const line of start.split("\n")) {
-    if (line.trim() === "") continue;
-    let record: unknown;
-    try {
-      record = parseUntrustedJson(line);
-    } catch {
-      continue;
-    }
-    if (!isRecord(record)) continue;
-    if (typeof record.$rewindTo === "string") {
-      const ids = [...byId.keys()];
-      const from = ids.indexOf(record.$rewindTo);
-      for (const removed of from === -1 ? ids : ids.slice(from)) byId.delete(removed);
-    } else if (typeof record.id === "string") byId.set(record.id, record);
-    else if (typeof record.sessionId === "string") sessionId ??= record.sessionId;
-  }
-  return sessionId === undefined ? undefined : { sessionId, messages: [...byId.values()] };
+/** The `functionResponse` parts of a message whose parts are all function responses; undefined otherwise. */
+function functionResponsesOf(content: unknown): JsonObject[] | undefined {
+  if (!Array.isArray(content) || content.length === 0) return undefined;
+  const responses = content.map((part) => (isRecord(part) && isRecord(part.functionResponse) ? part.functionResponse : undefined));
+  return responses.every((response) => response !== undefined) ? (responses as JsonObject[]) : undefined;
 }
 
 function responseParts(record: JsonObject, toolCalls: JsonObject[], messageId: string): AssistantPart[] {
@@ -112,13 +106,18 @@ function resultText(result: unknown): string {
     .join("");
 }
 
-/** `input` is Gemini's promptTokenCount, which includes `cached` (cachedContentTokenCount). Thoughts are billed as output. */
+/**
+ * `input` is Gemini's promptTokenCount, which includes `cached` (cachedContentTokenCount); `tool`
+ * (toolUsePromptTokenCount, the results of built-in tools such as search grounding) is prompt beyond
+ * it, billed as input: `total = input + tool + output + thoughts`. Thoughts are billed as output.
+ */
 function convertGeminiTokens(raw: unknown): ReportedUsage | undefined {
   if (!isRecord(raw)) return undefined;
+  const input = optionalCount(raw.input);
   const output = optionalCount(raw.output);
   const thoughts = optionalCount(raw.thoughts);
   const usage = withoutUndefined<ReportedUsage>({
-    promptTokens: optionalCount(raw.input),
+    promptTokens: input === undefined ? undefined : input + (optionalCount(raw.tool) ?? 0),
     cachedTokens: optionalCount(raw.cached),
     completionTokens: output === undefined && thoughts === undefined ? undefined : (output ?? 0) + (thoughts ?? 0),
   });

@@ -104,3 +104,41 @@ describe("importMiniSweAgent on a recorded v2 trajectory (mini-swe-agent 2.3.0, 
     expect(transcript?.meta).toMatchObject({ exitStatus: "Submitted", modelStats: { api_calls: 64 }, trajectoryFormat: "mini-swe-agent-1.1", toolSchemas: expect.stringContaining("absent") });
   });
 });
+
+describe("importMiniSweAgent on a run of the litellm_response model (Responses API messages)", () => {
+  // Shapes written by mini-swe-agent's LitellmResponseModel (a whole response object per call, observations
+  // as function_call_output items); no recorded run of this model was found to keep as a fixture.
+  const response = (id: string, output: unknown[], input: number, cached: number, out: number) => ({ id, object: "response", status: "completed", output, usage: { input_tokens: input, input_tokens_details: { cached_tokens: cached }, output_tokens: out, total_tokens: input + out }, extra: { actions: [], cost: 0.01 } });
+  const trajectory = {
+    trajectory_format: "mini-swe-agent-1.1",
+    info: { exit_status: "Submitted", config: { model: { model_name: "openai/gpt-5.4", model_class: "litellm_response" } } },
+    messages: [
+      { role: "system", content: "You are a helpful assistant." },
+      { role: "user", content: "Fix the bug." },
+      response("resp_1", [{ type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "Look first." }], encrypted_content: "enc" }, { type: "function_call", call_id: "call_1", name: "bash", arguments: '{"command": "ls"}' }], 1200, 0, 40),
+      { type: "function_call_output", call_id: "call_1", output: "<returncode>0</returncode>\nsrc", extra: { returncode: 0 } },
+      response("resp_2", [{ type: "web_search_call", id: "ws_1", status: "completed" }, { type: "message", role: "assistant", content: [{ type: "output_text", text: "No tool call." }] }], 1300, 1152, 10),
+      { type: "message", role: "user", content: [{ type: "input_text", text: "Please always provide EXACTLY ONE action." }] },
+      response("resp_3", [{ type: "function_call", call_id: "call_2", name: "bash", arguments: '{"command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"}' }], 1350, 1280, 30),
+      { role: "exit", content: "", extra: { exit_status: "Submitted" } },
+    ],
+  };
+  const { transcripts, problems } = importMiniSweAgent(JSON.stringify(trajectory), "run.traj.json");
+  const [transcript] = transcripts;
+
+  it("makes each response object a call with its Responses API usage and the cost beside it", () => {
+    expect(problems).toEqual([]);
+    expect(transcript?.calls.map((call) => call.reportedUsage)).toEqual([
+      { promptTokens: 1200, cachedTokens: 0, completionTokens: 40, cost: 0.01 },
+      { promptTokens: 1300, cachedTokens: 1152, completionTokens: 10, cost: 0.01 },
+      { promptTokens: 1350, cachedTokens: 1280, completionTokens: 30, cost: 0.01 },
+    ]);
+    expect(transcript?.calls[0]?.response?.content.map((part) => part.type)).toEqual(["thinking", "tool_call"]);
+  });
+
+  it("rebuilds each request from the stored items, with the tool output and the format error in place", () => {
+    expect(transcript?.calls[2]?.request.messages.map((message) => `${message.role}/${message.meta.origin}`)).toEqual(["user/user", "assistant/model", "tool/tool", "assistant/model", "user/harness"]);
+    expect(transcript?.calls[2]?.request.messages[2]).toMatchObject({ role: "tool", toolCallId: "call_1", toolName: "bash" });
+    expect(transcript?.notes).toEqual([expect.stringContaining("(web_search_call ×1)")]);
+  });
+});

@@ -3,8 +3,10 @@ import { toolCallsOf, type AssistantMessage, type Message, type MessageOrigin } 
 import type { ImportedCall, ImportedTranscript, ImportResult, ReportedUsage } from "../imported-transcript.js";
 import { convertOpenAIMessage } from "./convert-openai-message.js";
 import { convertOpenAIReportedUsage } from "./convert-openai-reported-usage.js";
+import { convertResponsesApiMessage } from "./convert-responses-api-message.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, type JsonObject } from "./json-guards.js";
+import { SkippedRecords } from "./skipped-records-note.js";
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
 
@@ -15,7 +17,9 @@ import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.
  * "mini-swe-agent-1" (v1) parses commands from the text and sends observations as user messages,
  * whose origin says they came from a tool. "mini-swe-agent-1.1" (v2) uses native tool calls and
  * `role: "tool"` observations, and ends with a `{"role": "exit"}` message that holds the exit status
- * and is never sent to the model; its tool schemas are not in the file (`toolsKnown` false).
+ * and is never sent to the model; its tool schemas are not in the file (`toolsKnown` false). With
+ * the `litellm_response` model, responses are stored whole in OpenAI Responses API shape (their
+ * `output` items and `usage`) and observations as `function_call_output` items.
  */
 export function importMiniSweAgent(text: string, file: string): ImportResult {
   let value: unknown;
@@ -30,10 +34,26 @@ export function importMiniSweAgent(text: string, file: string): ImportResult {
   const id = optionalString(value.instance_id) ?? transcriptIdFromFile(file);
   const messages: Message[] = [];
   const extras: unknown[] = [];
+  const responsesUsage = new Map<Message, ReportedUsage | undefined>();
+  const skipped = new SkippedRecords();
   const toolNames = new Map<string, string>();
   for (const [index, raw] of value.messages.entries()) {
     // v2's last message records how the run ended; the model never saw it.
     if (isRecord(raw) && raw.role === "exit") continue;
+    const meta = { id: `${id}:${index}`, origin: "user" as const, createdAt: "" };
+    const responses = convertResponsesApiMessage(raw, meta, toolNames);
+    if (responses.kind === "invalid") return { transcripts: [], problems: [{ file, reason: `messages[${index}]: ${responses.reason}` }] };
+    if (responses.kind !== "not-responses") {
+      if (responses.kind === "response") {
+        responsesUsage.set(responses.message, responses.usage);
+        for (const type of responses.skipped) skipped.add(type);
+      } else if (responses.message.role === "user" && index > 1) {
+        responses.message.meta.origin = "harness"; // a format error fed back to the model
+      }
+      messages.push(responses.message);
+      extras.push(isRecord(raw) ? raw.extra : undefined);
+      continue;
+    }
     const converted = convertOpenAIMessage(raw, { id: `${id}:${index}`, createdAt: "", toolNames }, `messages[${index}]`);
     if (!converted.ok) return { transcripts: [], problems: [{ file, reason: converted.reason }] };
     converted.message.meta.origin = originOf(converted.message, index);
@@ -47,12 +67,13 @@ export function importMiniSweAgent(text: string, file: string): ImportResult {
   for (const [index, message] of conversation.entries()) {
     if (message.role !== "assistant") continue;
     const extra = extras[index + offset];
+    const fromResponses = responsesUsage.has(message);
     const call: ImportedCall = {
       request: createImportedRequest({ system: system ?? "", messages: conversation.slice(0, index) }),
-      response: recordedResponse(message, extra),
+      response: fromResponses ? message : recordedResponse(message, extra),
       source: { file },
     };
-    const usage = reportedUsage(extra);
+    const usage = fromResponses ? withCost(responsesUsage.get(message), extra) : reportedUsage(extra);
     if (usage !== undefined) call.reportedUsage = usage;
     calls.push(call);
   }
@@ -64,6 +85,8 @@ export function importMiniSweAgent(text: string, file: string): ImportResult {
   if (model !== undefined) transcript.model = model;
   transcript.meta = { exitStatus: info.exit_status ?? exitStatusOf(value.messages), modelStats: info.model_stats, trajectoryFormat: value.trajectory_format };
   if (usesToolCalls) transcript.meta.toolSchemas = "absent: native tool calls, but the trajectory does not save the tool definitions";
+  const note = skipped.note("Responses API output items", "they are not in the counted prompts (the reported usage still includes them)");
+  if (note !== undefined) transcript.notes = [note];
   return { transcripts: [transcript], problems: [] };
 }
 
@@ -107,6 +130,13 @@ function reportedUsage(extra: unknown): ReportedUsage | undefined {
   const cost = usage?.cost ?? optionalCount(extra.cost);
   if (usage === undefined) return cost === undefined ? undefined : { cost };
   return cost === undefined ? usage : { ...usage, cost };
+}
+
+/** A Responses API call's usage with the cost mini-swe-agent put next to it (`extra.cost`). */
+function withCost(usage: ReportedUsage | undefined, extra: unknown): ReportedUsage | undefined {
+  const cost = isRecord(extra) ? optionalCount(extra.cost) : undefined;
+  if (cost === undefined) return usage;
+  return { ...usage, cost };
 }
 
 function modelName(info: JsonObject): string | undefined {

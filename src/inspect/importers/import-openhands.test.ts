@@ -40,3 +40,100 @@ describe("importOpenHands on a recorded claude-3-5-sonnet run (LiteLLM usage)", 
     expect(analyzed.totals.undeclaredBreaks).toBe(0);
   });
 });
+
+describe("importOpenHands on OpenHands' own recorded test runs (origin in fixtures/README.md)", () => {
+  const load = (path: string) => importOpenHands(readFileSync(new URL(path, import.meta.url), "utf8"), path);
+
+  it("reads a claude-3-5-sonnet run: 4 responses (read, run, read, finish) with their LiteLLM usage", () => {
+    const { transcripts, problems } = load("fixtures/openhands-wrong-initial-state.json");
+    const calls = transcripts[0]?.calls ?? [];
+    expect(problems).toEqual([]);
+    expect(transcripts[0]?.notes).toBeUndefined();
+    expect(calls.map((call) => [call.reportedUsage?.promptTokens, call.reportedUsage?.cachedTokens, call.reportedUsage?.completionTokens])).toEqual([
+      [3475, 0, 95],
+      [3616, 3471, 111],
+      [3804, 3610, 85],
+      [3933, 3798, 67],
+    ]);
+    expect(calls.map((call) => call.response?.content.find((part) => part.type === "tool_call"))).toMatchObject([{ name: "str_replace_editor" }, { name: "execute_bash" }, { name: "str_replace_editor" }, { name: "finish" }]);
+    expect(calls[3]?.request.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "tool", "assistant", "tool"]);
+  });
+
+  it("reads a gpt-4o chat: agent messages are calls without recorded usage, the finish carries its own", () => {
+    const { transcripts } = load("fixtures/openhands-gpt-4o-interactions.json");
+    const calls = transcripts[0]?.calls ?? [];
+    expect(transcripts[0]?.model).toBe("gpt-4o-2024-08-06");
+    expect(calls.map((call) => call.reportedUsage)).toEqual([undefined, undefined, { promptTokens: 2473, cachedTokens: 2304, completionTokens: 10 }]);
+    expect(calls[2]?.request.messages.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant", "user"]);
+  });
+});
+
+describe("importOpenHands on a condensation", () => {
+  const response = (id: string, call: string) => ({ id, model: "m", choices: [{ message: { role: "assistant", content: null, tool_calls: [{ id: call, type: "function", function: { name: "execute_bash", arguments: "{}" } }] } }], usage: { prompt_tokens: 10, completion_tokens: 1 } });
+  const action = (id: number, responseId: string, call: string) => ({ id, source: "agent", action: "run", tool_call_metadata: { function_name: "execute_bash", tool_call_id: call, model_response: response(responseId, call) } });
+  const observation = (id: number, call: string) => ({ id, source: "agent", observation: "run", content: `out ${id}`, tool_call_metadata: { function_name: "execute_bash", tool_call_id: call } });
+
+  it("drops the forgotten events from later prompts, puts the summary in their place and declares the break", () => {
+    const events = [
+      { id: 0, source: "user", action: "message", args: { content: "task" } },
+      action(1, "r1", "c1"),
+      observation(2, "c1"),
+      action(3, "r2", "c2"),
+      observation(4, "c2"),
+      { id: 5, source: "agent", action: "condensation", args: { forgotten_events_start_id: 1, forgotten_events_end_id: 2, summary: "ran c1", summary_offset: 1 } },
+      { id: 6, source: "user", observation: "recall", content: "workspace context" },
+      action(7, "r3", "c3"),
+    ];
+    const { transcripts } = importOpenHands(JSON.stringify(events), "condensed.json");
+    const calls = transcripts[0]?.calls ?? [];
+    expect(calls.map((call) => call.declaredBreak?.reason)).toEqual([undefined, undefined, expect.stringContaining("condensation")]);
+    expect(calls[2]?.request.messages.map((message) => (message.role === "user" ? `${message.role}:${message.content}` : message.role))).toEqual(["user:task", "user:ran c1", "assistant", "tool"]);
+    expect(transcripts[0]?.notes).toEqual([expect.stringContaining("(recall ×1)")]);
+  });
+});
+
+describe("importOpenHands on V1 SDK events (OpenHands CLI 1.x)", () => {
+  // Shapes of OpenHands CLI 1.16 / SDK 1.21 `--headless --json` lines; the action and observation
+  // follow two lines quoted verbatim from a real run. No complete real stream was found to keep.
+  const text = (value: string) => [{ cache_prompt: false, type: "text", text: value }];
+  const events = [
+    { id: "s", kind: "SystemPromptEvent", source: "agent", system_prompt: { type: "text", text: "You are OpenHands agent." }, tools: [] },
+    { id: "u", kind: "MessageEvent", source: "user", llm_message: { role: "user", content: text("Run the bash command: echo OPENHANDS_PING_OK") }, extended_content: text("<EXTRA_INFO>skills</EXTRA_INFO>") },
+    { id: "057048a3", kind: "ActionEvent", source: "agent", thought: [], reasoning_content: null, thinking_blocks: [], action: { command: "echo OPENHANDS_PING_OK", kind: "TerminalAction" }, tool_name: "terminal", tool_call_id: "eaadcec5", tool_call: { id: "eaadcec5", name: "terminal", arguments: '{"command": "echo OPENHANDS_PING_OK"}', origin: "completion" }, llm_response_id: "chatcmpl-25a0fa6c" },
+    { id: "e1f7e9b3", kind: "ObservationEvent", source: "environment", tool_name: "terminal", tool_call_id: "eaadcec5", observation: { content: text("OPENHANDS_PING_OK"), is_error: false, exit_code: 0, kind: "TerminalObservation" }, action_id: "057048a3" },
+    { id: "m", kind: "MessageEvent", source: "agent", llm_message: { role: "assistant", content: text("Done.") }, llm_response_id: "chatcmpl-2" },
+    { id: "st", kind: "ConversationStateUpdateEvent", key: "stats", value: { usage_to_metrics: { agent: { token_usages: [{ model: "openai/qwen-local", prompt_tokens: 5000, completion_tokens: 40, cache_read_tokens: 0, cache_write_tokens: 0, response_id: "chatcmpl-25a0fa6c" }, { model: "openai/qwen-local", prompt_tokens: 5100, completion_tokens: 5, cache_read_tokens: 4990, cache_write_tokens: 0, response_id: "chatcmpl-2" }] } } } },
+  ];
+  const jsonl = events.map((event) => JSON.stringify(event)).join("\n");
+
+  it("is detected and read from the JSONL stream: system prompt, calls per llm_response_id, usage from the stats' token_usages", () => {
+    expect(detectTranscriptFormat("ping.jsonl", jsonl)).toBe("openhands");
+    const { transcripts, problems } = importOpenHands(jsonl, "ping.jsonl");
+    const [transcript] = transcripts;
+    expect(problems).toEqual([]);
+    expect(transcript).toMatchObject({ systemKnown: true, model: "openai/qwen-local" });
+    expect(transcript?.calls.map((call) => call.reportedUsage)).toEqual([
+      { promptTokens: 5000, cachedTokens: 0, cacheWriteTokens: 0, completionTokens: 40 },
+      { promptTokens: 5100, cachedTokens: 4990, cacheWriteTokens: 0, completionTokens: 5 },
+    ]);
+    expect(transcript?.calls[0]?.request.system.staticText).toBe("You are OpenHands agent.");
+    expect(transcript?.calls[0]?.request.messages[0]?.content).toBe("Run the bash command: echo OPENHANDS_PING_OK\n<EXTRA_INFO>skills</EXTRA_INFO>");
+    expect(transcript?.calls[1]?.request.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
+    expect(transcript?.calls[1]?.request.messages[2]).toMatchObject({ role: "tool", toolCallId: "eaadcec5", toolName: "terminal", content: "OPENHANDS_PING_OK", isError: false });
+  });
+
+  it("reads the same events as a JSON array and says when no usage was recorded", () => {
+    const [transcript] = importOpenHands(JSON.stringify(events.slice(0, 5)), "events.json").transcripts;
+    expect(transcript?.calls).toHaveLength(2);
+    expect(transcript?.notes).toEqual([expect.stringContaining("no per-call usage")]);
+  });
+});
+
+describe("importOpenHands on one file of a V1 events/ folder", () => {
+  it("imports nothing and says how to join the folder into one run", () => {
+    const event = { id: "e1", kind: "ObservationEvent", source: "environment", tool_call_id: "c1", observation: { content: [] } };
+    const { transcripts, problems } = importOpenHands(JSON.stringify(event), "events/event-00003-e1.json");
+    expect(transcripts).toEqual([]);
+    expect(problems).toEqual([{ file: "events/event-00003-e1.json", reason: expect.stringContaining("jq -s . events/event-*.json > conversation.json") }]);
+  });
+});

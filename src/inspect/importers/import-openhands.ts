@@ -1,43 +1,76 @@
 import type { AssistantMessage, Message } from "../../types/index.js";
-import type { ImportedCall, ImportedTranscript, ImportResult } from "../imported-transcript.js";
+import type { ImportedCall, ImportedTranscript, ImportResult, ReportedUsage } from "../imported-transcript.js";
+import { applyOpenHandsCondensation, type OpenHandsHistoryEntry } from "./apply-openhands-condensation.js";
 import { convertOpenAIMessage } from "./convert-openai-message.js";
 import { convertOpenAIReportedUsage } from "./convert-openai-reported-usage.js";
+import { importOpenHandsV1 } from "./import-openhands-v1.js";
+import { readJsonLines } from "./read-json-lines.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalString, type JsonObject } from "./json-guards.js";
+import { SkippedRecords } from "./skipped-records-note.js";
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
 
 /**
- * Imports an OpenHands event trajectory (a JSON array of events, or `{events: [...]}`): user
+ * Imports an OpenHands event trajectory (a JSON array of events, or `{events: [...]}`; V1 SDK events
+ * `{kind, …}`, also as JSONL, go to `importOpenHandsV1`). V0: user
  * `message` actions are user messages; an agent event's `tool_call_metadata.model_response` is the
  * LiteLLM response of the call that produced it — repeated on the action and on its observation,
  * and shared by every action of a response with parallel tool calls, so responses are kept once per
  * `model_response.id`; observations with a `tool_call_id` are the tool results. An agent `message`
- * without metadata is a call whose usage was not recorded. System prompt and tools are not in the file.
+ * without metadata is a call whose usage was not recorded. A `condensation` action removes the
+ * events it forgot from later prompts and puts its summary in their place (a declared break).
+ * Other events that reach the model (recall observations, errors without a tool call) are counted
+ * in a note. System prompt and tools are not in the file.
  */
 export function importOpenHands(text: string, file: string): ImportResult {
   let value: unknown;
   try {
     value = parseUntrustedJson(text);
   } catch (error) {
+    // `openhands --headless --json` (V1) writes one event per line.
+    const { records, problems } = readJsonLines(text, file);
+    const lines = records.map((record) => record.value).filter(isRecord);
+    if (lines.some((event) => typeof event.kind === "string")) {
+      const imported = importOpenHandsV1(lines, file);
+      return { transcripts: imported.transcripts, problems: [...problems, ...imported.problems] };
+    }
     return { transcripts: [], problems: [{ file, reason: `not valid JSON (${(error as Error).message})` }] };
   }
-  const events = Array.isArray(value) ? value : isRecord(value) && Array.isArray(value.events) ? value.events : undefined;
-  if (events === undefined) return { transcripts: [], problems: [{ file, reason: "expected an OpenHands event list [{id, source, action | observation, …}]" }] };
+  if (isRecord(value) && typeof value.kind === "string") {
+    // One file of a conversation's events/ folder: a run only as a whole.
+    const reason = `one OpenHands V1 event (${value.kind}), not a run: join the conversation's events into one list (jq -s . events/event-*.json > conversation.json) and inspect that`;
+    return { transcripts: [], problems: [{ file, reason }] };
+  }
+  const events = Array.isArray(value) ? value : isRecord(value) && Array.isArray(value.events) ? value.events : isRecord(value) && Array.isArray(value.history) ? value.history : undefined;
+  if (events === undefined) return { transcripts: [], problems: [{ file, reason: "expected an OpenHands event list [{id, source, action | observation, …}] or V1 events [{kind, …}]" }] };
+  if (events.some((event) => isRecord(event) && typeof event.kind === "string")) return importOpenHandsV1(events.filter(isRecord), file);
   const id = transcriptIdFromFile(file);
   const toolNames = new Map<string, string>();
-  const history: Message[] = [];
+  const history: OpenHandsHistoryEntry[] = [];
   const calls: ImportedCall[] = [];
   const seenResponses = new Set<string>();
+  const skipped = new SkippedRecords();
+  let condensed = false;
   let model: string | undefined;
+  const addCall = (message: AssistantMessage, usage: ReportedUsage | undefined, callModel: string | undefined, eventId: number | undefined) => {
+    const call = callOf(history, message, usage, callModel, file);
+    if (condensed) call.declaredBreak = { reason: "OpenHands condensation (forgotten events replaced by a summary)" };
+    condensed = false;
+    calls.push(call);
+    history.push({ message, eventId });
+  };
   for (const event of events) {
     if (!isRecord(event)) continue;
+    const eventNumber = typeof event.id === "number" ? event.id : undefined;
     const eventId = `${id}:${String(event.id ?? history.length)}`;
     const createdAt = optionalString(event.timestamp) ?? "";
     const metadata = isRecord(event.tool_call_metadata) ? event.tool_call_metadata : undefined;
     const response = metadata !== undefined && isRecord(metadata.model_response) ? metadata.model_response : undefined;
     if (event.source === "user" && event.action === "message") {
-      history.push({ role: "user", content: contentOf(event), meta: { id: eventId, origin: "user", createdAt } });
+      history.push({ message: { role: "user", content: contentOf(event), meta: { id: eventId, origin: "user", createdAt } }, eventId: eventNumber });
+    } else if (event.action === "condensation") {
+      condensed = applyOpenHandsCondensation(history, event, { id: eventId, origin: "harness", createdAt }) || condensed;
     } else if (event.action !== undefined && response !== undefined) {
       const responseId = optionalString(response.id) ?? eventId;
       if (seenResponses.has(responseId)) continue;
@@ -45,23 +78,29 @@ export function importOpenHands(text: string, file: string): ImportResult {
       const message = assistantOf(response, `${id}:${responseId}`, createdAt, toolNames);
       if (message === undefined) continue;
       model ??= optionalString(response.model);
-      calls.push(callOf(history, message, convertOpenAIReportedUsage(response.usage), optionalString(response.model), file));
-      history.push(message);
+      addCall(message, convertOpenAIReportedUsage(response.usage), optionalString(response.model), eventNumber);
     } else if (event.source === "agent" && event.action === "message") {
-      const message: AssistantMessage = { role: "assistant", content: [{ type: "text", text: contentOf(event) }], meta: { id: eventId, origin: "model", createdAt } };
-      calls.push(callOf(history, message, undefined, undefined, file));
-      history.push(message);
-    } else if (event.observation !== undefined && metadata !== undefined) {
+      addCall({ role: "assistant", content: [{ type: "text", text: contentOf(event) }], meta: { id: eventId, origin: "model", createdAt } }, undefined, undefined, eventNumber);
+    } else if (event.observation !== undefined && event.observation !== null && metadata !== undefined) {
       const toolCallId = optionalString(metadata.tool_call_id);
       if (toolCallId === undefined) continue;
       const toolName = optionalString(metadata.function_name) ?? toolNames.get(toolCallId) ?? "";
-      history.push({ role: "tool", toolCallId, toolName, content: optionalString(event.content) ?? "", isError: event.success === false, meta: { id: eventId, origin: "tool", createdAt } });
+      const message: Message = { role: "tool", toolCallId, toolName, content: optionalString(event.content) ?? "", isError: event.success === false, meta: { id: eventId, origin: "tool", createdAt } };
+      history.push({ message, eventId: eventNumber });
+    } else {
+      const type = optionalString(event.observation) ?? optionalString(event.action);
+      if (type !== undefined && !bookkeepingEvents.has(type)) skipped.add(type);
     }
   }
   const transcript: ImportedTranscript = { id, format: "openhands", file, calls, toolsKnown: false, systemKnown: false };
   if (model !== undefined) transcript.model = model;
+  const note = skipped.note("OpenHands events", "OpenHands may have shown them to the model, so the counted prompts can be short of the reported ones");
+  if (note !== undefined) transcript.notes = [note];
   return { transcripts: calls.length === 0 ? [] : [transcript], problems: [] };
 }
+
+/** Events about the agent's state or the UI, never part of a prompt. */
+const bookkeepingEvents = new Set(["agent_state_changed", "change_agent_state", "null", "system", "user_rejected"]);
 
 function contentOf(event: JsonObject): string {
   const args = isRecord(event.args) ? event.args : {};
@@ -75,8 +114,8 @@ function assistantOf(response: JsonObject, messageId: string, createdAt: string,
   return converted.ok && converted.message.role === "assistant" ? converted.message : undefined;
 }
 
-function callOf(history: readonly Message[], response: AssistantMessage, usage: ReturnType<typeof convertOpenAIReportedUsage>, model: string | undefined, file: string): ImportedCall {
-  const call: ImportedCall = { request: createImportedRequest({ messages: history.slice() }), response, source: { file } };
+function callOf(history: readonly OpenHandsHistoryEntry[], response: AssistantMessage, usage: ReportedUsage | undefined, model: string | undefined, file: string): ImportedCall {
+  const call: ImportedCall = { request: createImportedRequest({ messages: history.map((entry) => entry.message) }), response, source: { file } };
   if (usage !== undefined) call.reportedUsage = usage;
   if (model !== undefined) call.model = model;
   return call;

@@ -35,3 +35,30 @@ describe("importSweAgent on a recorded gpt-4o run", () => {
     expect(analyzed.totals.undeclaredBreaks).toBe(0);
   });
 });
+
+describe("importSweAgent on a recorded SWE-agent 0.x gpt-4 run (agent \"primary\", a demonstration in the prompt)", () => {
+  const realFile = "fixtures/swe-agent-0x-gpt4.traj";
+  const realText = readFileSync(new URL(realFile, import.meta.url), "utf8");
+  const { transcripts, problems } = importSweAgent(realText, realFile);
+  const [transcript] = transcripts;
+  const calls = transcript?.calls ?? [];
+
+  it("reads the history of the 0.x agent name: each of the 5 calls sees the system prompt, the demonstration, the task and every turn before it", () => {
+    expect(detectTranscriptFormat(realFile, realText)).toBe("swe-agent");
+    expect(problems).toEqual([]);
+    expect(transcript).toMatchObject({ systemKnown: true, meta: { exitStatus: "submitted", modelStats: { tokens_sent: 52861, tokens_received: 326, api_calls: 5 } } });
+    expect(calls).toHaveLength(5);
+    expect(calls[0]?.request.system.staticText).toMatch(/^SETTING: You are an autonomous programmer/);
+    expect(calls.map((call) => call.request.messages.length)).toEqual([2, 4, 6, 8, 10]);
+    expect(calls[4]?.response?.content).toEqual([{ type: "text", text: expect.stringMatching(/ran successfully[\s\S]*submit/) }]);
+    const analyzed = createTranscriptAnalyzer({ tokenizer: "estimate" }).analyze(transcript!);
+    expect(analyzed.notes.join("\n")).toContain("52861 prompt tokens sent, 326 received over 5 calls, $0.5384");
+    expect(analyzed.totals.promptTokens).toBeGreaterThan(5 * 8000);
+  });
+
+  it("reads a demonstration file, which has only a history", () => {
+    const demo = JSON.stringify({ history: [{ role: "system", agent: "main", message_type: "system_prompt", content: "sys" }, { role: "user", agent: "main", message_type: "observation", content: "task" }, { role: "assistant", agent: "main", message_type: "action", content: "ls" }] });
+    expect(detectTranscriptFormat("demo.traj", demo)).toBe("swe-agent");
+    expect(importSweAgent(demo, "demo.traj").transcripts[0]?.calls).toHaveLength(1);
+  });
+});

@@ -11,8 +11,8 @@ import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.
  * agent's conversation in OpenAI's format (system, demonstrations, the task, then `action` and
  * `observation` messages); each assistant message there is a call that saw everything before it.
  * Newer versions keep the exact messages of each call in `trajectory[i].query`, which wins (history
- * processors may have elided old observations). The final step (`submit`) is only in `trajectory`. SWE-agent records usage only for the whole run
- * (`info.model_stats`), never per call; a note says so.
+ * processors may have elided old observations). The final step (`submit`) is only in `trajectory`.
+ * SWE-agent records usage only for the whole run (`info.model_stats`), never per call; a note says so.
  */
 export function importSweAgent(text: string, file: string): ImportResult {
   let value: unknown;
@@ -21,19 +21,23 @@ export function importSweAgent(text: string, file: string): ImportResult {
   } catch (error) {
     return { transcripts: [], problems: [{ file, reason: `not valid JSON (${(error as Error).message})` }] };
   }
-  if (!isRecord(value) || !Array.isArray(value.history) || !Array.isArray(value.trajectory)) {
+  if (!isRecord(value) || !Array.isArray(value.history) || (value.trajectory !== undefined && !Array.isArray(value.trajectory))) {
     return { transcripts: [], problems: [{ file, reason: "expected a SWE-agent trajectory {trajectory: [...], history: [...], info}" }] };
   }
   const id = transcriptIdFromFile(file).replace(/\.traj$/i, "");
   const toolNames = new Map<string, string>();
   const history: Message[] = [];
+  // The run's own agent is "main" in SWE-agent 1.x and "primary" in 0.x; others (reviewers) are other runs.
+  const first: unknown = value.history[0];
+  const mainAgent = isRecord(first) ? (optionalString(first.agent) ?? "main") : "main";
   for (const [index, raw] of value.history.entries()) {
-    if (isRecord(raw) && raw.agent !== undefined && raw.agent !== "main") continue; // sub-agents (reviewers) are other runs
+    if (isRecord(raw) && raw.agent !== undefined && raw.agent !== mainAgent) continue;
     const converted = convertOpenAIMessage(normalizeToolMessage(raw), { id: `${id}:${index}`, createdAt: "", toolNames }, `history[${index}]`);
     if (!converted.ok) return { transcripts: [], problems: [{ file, reason: converted.reason }] };
     history.push(converted.message);
   }
-  const steps = value.trajectory.filter(isRecord);
+  // Demonstration files (`trajectories/demonstrations/*.traj`) hold only `history`.
+  const steps = Array.isArray(value.trajectory) ? value.trajectory.filter(isRecord) : [];
   const calls: ImportedCall[] = [];
   let step = 0;
   for (const [index, message] of history.entries()) {
