@@ -96,7 +96,7 @@ export interface CompressionOptions {
    * the identifiers it would list. On the tune half of swe-gemini line recall went from 0.923 to
    * 0.934 at 10k, 0.984 to 0.985 at 12k and 0.997 to 0.999 at 16k, for 0.7% more cost at 10k and
    * 0.3% and 0.1% less at 12k and 16k (0.05 and 0.075 kept fewer lines at 16k, 0.15 cost more; the
-   * lines without a smaller summary cost 1.4% more at 10k: fuller contexts, more summaries).
+   * lines without a smaller summary cost 1.4–2.1% more at 10k: fuller contexts, more summaries).
    */
   summaryLineShare?: number;
   /**
