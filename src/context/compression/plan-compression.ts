@@ -157,9 +157,11 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
 
   const maxTokens = Math.round(Math.min(8000, Math.max(500, settings.contextWindow * 0.1), input.targetTokens / 3));
   // The fact lines kept beside a summary (`summaryLineShare`) hold the facts behind the identifiers
-  // it would list: the summary is asked for that much less, at least 500 tokens.
+  // it would list: the summary is asked for that much less, but never for less than half of what it
+  // was (nor 500 tokens): a model's summary also carries the task's state and the decisions made,
+  // which no line holds, and at large windows the lines' share would otherwise leave it 500 tokens.
   const lineTokens = Math.round(settings.summaryLineShare * settings.contextWindow);
-  const summaryTokens = Math.max(Math.min(500, maxTokens), maxTokens - lineTokens);
+  const summaryTokens = Math.max(Math.min(500, maxTokens), Math.round(maxTokens / 2), maxTokens - lineTokens);
   // A partial compaction summarises only the oldest turns, as few as bring the context (with the
   // newer turns archived and old results cleared) down to the goal; the rest stays as it was.
   const partialGoal = settings.partialCompaction === false || hard ? undefined : settings.contextWindow * settings.partialCompaction;
