@@ -97,8 +97,12 @@ export type DerivedInfo =
    * of this one); condensing keeps them where they are shown.
    */
   | { kind: "archive"; replaces: string[]; batch: number; omittedAsShown?: string[] }
-  /** A full compaction's summary of everything between the first request and the recent turns. */
-  | { kind: "summary"; replaces: string[]; batch: number }
+  /**
+   * A full compaction's summary of everything between the first request and the recent turns.
+   * `keptLines`: the fact lines of the replaced turns shown verbatim after the summary, as archive
+   * lines (gist, then indented lines); the next compaction reads them here, not from the text.
+   */
+  | { kind: "summary"; replaces: string[]; batch: number; keptLines?: string[] }
   /** A status-bar message stored in the trajectory (append mode). */
   | { kind: "status" }
   /** State a policy carries across a compaction (the status bar's counts and TODO list, active skills…). */

@@ -15,3 +15,15 @@ describe("partialCompaction's range", () => {
     }
   });
 });
+
+describe("summaryLineShare's range", () => {
+  it("takes 0 (off) up to below the target, 0.1 by default, and says how to fix anything else", () => {
+    expect(resolveCompressionSettings({ contextWindow: WINDOW }).summaryLineShare).toBe(0.1);
+    expect(resolveCompressionSettings({ contextWindow: WINDOW, summaryLineShare: 0 }).summaryLineShare).toBe(0);
+    for (const summaryLineShare of [-0.1, 0.5, 1, Number.NaN]) {
+      const attempt = () => resolveCompressionSettings({ contextWindow: WINDOW, summaryLineShare });
+      expect(attempt).toThrow(ConfigError);
+      expect(attempt).toThrow(/summaryLineShare must be a share of the window from 0 \(off\) to below the target \(0\.5\).*summaryLineShare: 0\.1/);
+    }
+  });
+});

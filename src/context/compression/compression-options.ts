@@ -88,6 +88,18 @@ export interface CompressionOptions {
    */
   condenseShare?: number;
   /**
+   * A full compaction keeps, beside its summary, fact lines of the turns it replaces, verbatim, in at
+   * most this share of the window (and the room under the trigger; after an overflow, under the
+   * target): the newest turns' first, errors and named things before bare numbers (default 0.1; 0
+   * turns it off). The policy adds them, not the summariser, so they survive a model summary too.
+   * The summary is asked for that much less (at least 500 tokens): the lines hold the facts behind
+   * the identifiers it would list. On the tune half of swe-gemini line recall went from 0.923 to
+   * 0.934 at 10k, 0.984 to 0.985 at 12k and 0.997 to 0.999 at 16k, for 0.7% more cost at 10k and
+   * 0.3% and 0.1% less at 12k and 16k (0.05 and 0.075 kept fewer lines at 16k, 0.15 cost more; the
+   * lines without a smaller summary cost 1.4–2.1% more at 10k: fuller contexts, more summaries).
+   */
+  summaryLineShare?: number;
+  /**
    * The archive share of early (optional) batches (default 1: every fact line of the turns, up to
    * their size — an optional batch should drop only what holds no new identifier).
    */
@@ -161,6 +173,7 @@ export interface CompressionSettings {
   compactionFloor: number;
   partialCompaction: number | false;
   condenseShare: number;
+  summaryLineShare: number;
   earlyArchiveShare: number;
   earlyCoverage: number;
   stubShare: number;
@@ -198,6 +211,10 @@ export function resolveCompressionSettings(options: CompressionOptions): Compres
       `partialCompaction must be false or a share of the window between 0 and the trigger (${trigger}), got ${String(partialCompaction)}. Pass e.g. partialCompaction: 0.5, or false to summarise everything before the newest turn.`,
     );
   }
+  const summaryLineShare = options.summaryLineShare ?? 0.1;
+  if (!(summaryLineShare >= 0 && summaryLineShare < target)) {
+    throw new ConfigError("option_invalid", `summaryLineShare must be a share of the window from 0 (off) to below the target (${target}), got ${String(summaryLineShare)}. Pass e.g. summaryLineShare: 0.1.`);
+  }
   const reserved = options.reservedOutputTokens ?? 0;
   if (!(reserved >= 0)) throw new ConfigError("option_invalid", `reservedOutputTokens must be 0 or more tokens, got ${String(reserved)}.`);
   // A reserve so large that the trigger would fall to the target would compress on every call: the
@@ -220,6 +237,7 @@ export function resolveCompressionSettings(options: CompressionOptions): Compres
     compactionFloor: Math.max(options.compactionFloor ?? 0.6, target),
     partialCompaction,
     condenseShare: options.condenseShare ?? 0.4,
+    summaryLineShare,
     stubShare: options.stubShare ?? 0.3,
     summarizer: options.summarizer ?? createDeterministicSummarizer(),
     hasModelSummarizer: options.summarizer !== undefined && options.summarizer.name !== "deterministic",

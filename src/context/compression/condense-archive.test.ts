@@ -76,8 +76,10 @@ describe("condensing an archive before anything is summarised", () => {
   it("condenses older archives instead of summarising when that brings the context under the compaction floor", async () => {
     // A long reading session, one call at a time: archives pile up until archiving the newest turns
     // is no longer enough.
+    // Summaries here keep no lines beside them (`summaryLineShare` 0): the layer is weighed against
+    // a summary alone (summary-fact-lines.test.ts pins the lines a summary keeps).
     const drive = async (options: { condenseShare?: number }) => {
-      const policy = createCompressionPolicy("ctxkit", { contextWindow: 20_000, expectedRemainingCalls: 0, ...options });
+      const policy = createCompressionPolicy("ctxkit", { contextWindow: 20_000, expectedRemainingCalls: 0, summaryLineShare: 0, ...options });
       const all = readingSession(40, 40);
       let context: readonly Message[] = [all[0]!];
       for (let turn = 1; turn <= 40; turn += 1) {

@@ -35,17 +35,39 @@ export function findCompactionRange(messages: readonly Message[], from: number, 
   return { start: units[0]!.start, end: units.at(-1)!.end, sources, ...(previousSummary ? { previousSummary } : {}) };
 }
 
-export function createSummaryMessage(range: CompactionRange, summary: string, firstId: string, lastId: string, batch: number, now: Date, untrusted: UntrustedSource[] = []): Message {
+/** The heading of the fact lines kept beside a summary (see `summaryFactLines`); not a summary section. */
+export const KEPT_LINES_HEADING = "## Lines kept verbatim from the replaced turns";
+
+/**
+ * The message that replaces `range`: the summary, then `keptLines` (see `summaryFactLines`) under
+ * their own heading, recorded in the metadata too so the next compaction reads them from there.
+ */
+export function createSummaryMessage(
+  range: CompactionRange,
+  summary: string,
+  firstId: string,
+  lastId: string,
+  batch: number,
+  now: Date,
+  untrusted: UntrustedSource[] = [],
+  keptLines: readonly string[] = [],
+): Message {
+  const kept = keptLines.length > 0 ? `\n${KEPT_LINES_HEADING}\n${keptLines.join("\n")}` : "";
   return {
     role: "user",
     content:
       `${COMPRESSED_MARKER} Summary of the conversation so far. It replaces messages ${firstId} … ${lastId}; ` +
-      `recall {"message": "<id>"} or recall {"query": "…"} returns any original.\n${summary}`,
+      `recall {"message": "<id>"} or recall {"query": "…"} returns any original.\n${summary}${kept}`,
     meta: {
       id: derivedId(firstId, `s${batch}`),
       origin: "harness",
       createdAt: now.toISOString(),
-      derived: { kind: "summary", replaces: range.sources.flatMap((source) => (source.messageId ? [source.messageId] : [])), batch },
+      derived: {
+        kind: "summary",
+        replaces: range.sources.flatMap((source) => (source.messageId ? [source.messageId] : [])),
+        batch,
+        ...(keptLines.length > 0 ? { keptLines: [...keptLines] } : {}),
+      },
       // A summary of untrusted content is as untrusted as the content (issue 24).
       ...(untrusted.length > 0 ? { provenance: { untrusted } } : {}),
     },

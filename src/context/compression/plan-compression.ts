@@ -16,6 +16,7 @@ import { summarizeSafely } from "./summarize-safely.js";
 import { archiveTurnLines } from "./sectioned-summary.js";
 import { partialCompactionEnd } from "./partial-compaction.js";
 import { condenseArchive, isArchiveMessage } from "./condense-archive.js";
+import { summaryFactLines } from "./summary-fact-lines.js";
 
 export interface PlanInput {
   messages: readonly Message[];
@@ -155,6 +156,12 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
   }
 
   const maxTokens = Math.round(Math.min(8000, Math.max(500, settings.contextWindow * 0.1), input.targetTokens / 3));
+  // The fact lines kept beside a summary (`summaryLineShare`) hold the facts behind the identifiers
+  // it would list: the summary is asked for that much less, but never for less than half of what it
+  // was (nor 500 tokens): a model's summary also carries the task's state and the decisions made,
+  // which no line holds, and at large windows the lines' share would otherwise leave it 500 tokens.
+  const lineTokens = Math.round(settings.summaryLineShare * settings.contextWindow);
+  const summaryTokens = Math.max(Math.min(500, maxTokens), Math.round(maxTokens / 2), maxTokens - lineTokens);
   // A partial compaction summarises only the oldest turns, as few as bring the context (with the
   // newer turns archived and old results cleared) down to the goal; the rest stays as it was.
   const partialGoal = settings.partialCompaction === false || hard ? undefined : settings.contextWindow * settings.partialCompaction;
@@ -165,7 +172,7 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
   for (const goal of goals) {
     partialEnd = partialCompactionEnd(messages, firstKept + 1, tailStart, {
       goalTokens: goal,
-      summaryTokens: maxTokens * input.scale,
+      summaryTokens: (summaryTokens + lineTokens) * input.scale,
       project: (rest) => {
         const restFrom = rest.findIndex((message, index) => index > firstKept && message !== messages[index]);
         return project(clear(archiveFrom(rest, restFrom < 0 ? rest.length : restFrom).messages).messages);
@@ -183,14 +190,27 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
         sources: range.sources,
         ...(firstRequest?.role === "user" ? { task: firstRequest.content } : {}),
         ...(range.previousSummary ? { previousSummary: range.previousSummary } : {}),
-        maxTokens,
+        maxTokens: summaryTokens,
         ...(askInBand(input, settings, original, range.sources) ? { inBand: { prefix: input.prefix!, messages } } : {}),
       },
       stats,
       input.signal,
     );
-    const message = createSummaryMessage(range, summary, messages[range.start]!.meta.id, messages[range.end - 1]!.meta.id, input.batch, input.now, unionOfSources(messages.slice(range.start, range.end)));
-    const compacted = [...messages.slice(0, range.start), message, ...messages.slice(range.end)];
+    const summaryMessage = (keptLines: readonly string[]) =>
+      createSummaryMessage(range, summary, messages[range.start]!.meta.id, messages[range.end - 1]!.meta.id, input.batch, input.now, unionOfSources(messages.slice(range.start, range.end)), keptLines);
+    const compactedWith = (message: Message) => [...messages.slice(0, range.start), message, ...messages.slice(range.end)];
+    // The replaced turns' best fact lines stay verbatim beside the summary, within a share of the
+    // window and the room the summary leaves under the trigger (after an overflow: under the
+    // target), so they never make a compaction fail; lines the summary or the messages it leaves
+    // in place show already are not repeated.
+    const ceiling = hard ? input.targetTokens : settings.triggerTokens;
+    const plain = compactedWith(summaryMessage([]));
+    const roomTokens = (ceiling - project(clear(plain).messages)) / input.scale;
+    const shown = [summary, ...plain.flatMap((message, index) => (index === range.start || message.role === "assistant" ? [] : [message.content]))];
+    const keptLines = roomTokens > 0 ? summaryFactLines(messages.slice(range.start, range.end), { maxChars: Math.min(lineTokens, roomTokens) * CHARS_PER_TOKEN, knownLines: new Set(shown.flatMap(trimmedLines)) }) : [];
+    const withLines = keptLines.length > 0 ? compactedWith(summaryMessage(keptLines)) : plain;
+    // Characters are an estimate of tokens: lines that would still cross the ceiling are left out.
+    const compacted = project(clear(withLines).messages) < ceiling ? withLines : plain;
     const step = `compacted ${range.end - range.start} messages into a summary`;
     if (partialEnd === undefined) {
       consider(withClearing(clear(compacted), project, { archivedTurns: 0, fullCompaction: true, steps: [step] }));
@@ -231,6 +251,10 @@ export function askInBand(input: PlanInput, settings: CompressionSettings, conve
   if (settings.summaryRequest === "in-band") return true;
   const summarisedTokens = sources.reduce((sum, source) => sum + source.text.length, 0) / CHARS_PER_TOKEN;
   return !input.cacheCold && settings.cachedPriceRatio * conversationTokens < summarisedTokens;
+}
+
+function trimmedLines(text: string): string[] {
+  return text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
 }
 
 /** The first request of the user: kept verbatim by every step (-1 when there is none). */

@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import type { Message } from "../../types/index.js";
+import { applyEdits } from "../compose-context-policies.js";
+import { createArchiveMessage } from "./archive-turns.js";
+import { createCompressionPolicy } from "./create-compression-policy.js";
+import type { Summarizer, SummaryInput } from "./summarizer.js";
+import { summaryFactLines } from "./summary-fact-lines.js";
+import { assistantMessage, contextState, toolMessage, userMessage } from "./test-support/trajectory-builder.js";
+
+const now = new Date("2026-01-01T00:00:00.000Z");
+
+/** An archive of one turn, `a0`, whose result showed `facts`. */
+function archiveOf(facts: readonly string[]): Message {
+  const lines = [`- a0: bash {"command":"cat setup.py"} → ok`, ...facts.map((fact) => `  ${fact}`)].join("\n");
+  return createArchiveMessage({ start: 1, end: 3, sources: [{ label: "a0", kind: "assistant", text: "a0", messageId: "a0" }] }, lines, 1, now);
+}
+
+/** A turn that ran `command` and got `output`. */
+function turn(id: string, command: string, output: string): Message[] {
+  return [assistantMessage(`a${id}`, "", [{ id: `c${id}`, name: "bash", arguments: { command } }]), toolMessage(`t${id}`, `c${id}`, "bash", output)];
+}
+
+describe("the fact lines a compaction keeps beside its summary", () => {
+  const archived = ["install_requires = read_requirements('requirements.txt')"];
+  const older = turn("1", "grep -n retry src/payment.py", "12: def retry_payment(order_id):\n13:     attempts = config.max_attempts");
+  const newer = turn("2", "nl -ba src/callbacks.py", ["2155\t    else:", "2156\t        handle_callback(event.payload)", "ValueError: callback_url is not set"].join("\n"));
+  const messages = [archiveOf(archived), ...older, ...newer];
+
+  it("keeps every fact line of archives and whole results, each under its turn's gist, in order, when they fit", () => {
+    expect(summaryFactLines(messages, { maxChars: 10_000 })).toEqual([
+      `- a0: bash {"command":"cat setup.py"} → ok`,
+      `  ${archived[0]}`,
+      `- a1: bash {"command":"grep -n retry src/payment.py"} → ok`,
+      "  12: def retry_payment(order_id):",
+      "  13:     attempts = config.max_attempts",
+      `- a2: bash {"command":"nl -ba src/callbacks.py"} → ok`,
+      "  2155\t    else:",
+      "  2156\t        handle_callback(event.payload)",
+      "  ValueError: callback_url is not set",
+    ]);
+  });
+
+  it("short of room keeps the newest turn's lines first: its error, then what names something, then bare numbers", () => {
+    const gist = `- a2: bash {"command":"nl -ba src/callbacks.py"} → ok`;
+    const error = "  ValueError: callback_url is not set";
+    const named = "  2156\t        handle_callback(event.payload)";
+    const size = (lines: readonly string[]) => lines.reduce((sum, line) => sum + line.length + 1, 0);
+    expect(summaryFactLines(messages, { maxChars: size([gist, error]) })).toEqual([gist, error]);
+    expect(summaryFactLines(messages, { maxChars: size([gist, named, error]) })).toEqual([gist, named, error]);
+    // Every line of the newest turn before any line of an older one.
+    const kept = summaryFactLines(messages, { maxChars: size([gist, "  2155\t    else:", named, error]) + 20 });
+    expect(kept).toEqual([gist, "  2155\t    else:", named, error]);
+    // Never over the budget, gist lines included.
+    for (const maxChars of [0, 30, 100, 200, 300]) expect(size(summaryFactLines(messages, { maxChars }))).toBeLessThanOrEqual(maxChars);
+  });
+
+  it("leaves out lines the context shows anyway", () => {
+    const kept = summaryFactLines(messages, { maxChars: 10_000, knownLines: new Set(["12: def retry_payment(order_id):", archived[0]!]) });
+    expect(kept).not.toContain("  12: def retry_payment(order_id):");
+    expect(kept.some((line) => line.includes("cat setup.py"))).toBe(false);
+    expect(kept).toContain("  13:     attempts = config.max_attempts");
+  });
+});
+
+describe("a full compaction with fact lines beside its summary", () => {
+  /** A long run of reads of one growing module, so that only a summary brings it under the floor. */
+  function longRun(): Message[] {
+    const messages: Message[] = [userMessage("u0", "Fix the payment callback bug.")];
+    for (let index = 1; index <= 300; index += 1) messages.push(...turn(String(index), `sed -n ${index}p src/payment.py`, `${index}: charge_${index} = gateway.charge(order_${index}.total)`));
+    return messages;
+  }
+  const capturing = () => {
+    const inputs: SummaryInput[] = [];
+    const summarizer: Summarizer = { name: "model", summarize: async (input) => (inputs.push(input), "## Goal\n- Fix the payment callback bug.") };
+    return { inputs, summarizer };
+  };
+
+  it("appends the newest lines verbatim after a model's summary, records them, and asks the model for that much less", async () => {
+    const { inputs, summarizer } = capturing();
+    const policy = createCompressionPolicy("ctxkit", { contextWindow: 8000, keepRecentTokens: 0, summarizer });
+    const messages = longRun();
+    const after = applyEdits(messages, (await policy.prepareContext!(contextState(messages)))!);
+    const summary = after.find((message) => message.meta.derived?.kind === "summary")!;
+    expect(summary).toBeDefined();
+    const text = summary.content.toString();
+    expect(text).toContain("## Goal\n- Fix the payment callback bug.\n## Lines kept verbatim from the replaced turns\n");
+    // The newest replaced turn (the last one before the newest turn, which stays) is kept first.
+    expect(text).toContain("  299: charge_299 = gateway.charge(order_299.total)");
+    expect(text).not.toContain("1: charge_1 = ");
+    const keptLines = summary.meta.derived?.kind === "summary" ? summary.meta.derived.keptLines : undefined;
+    expect(text.endsWith(keptLines!.join("\n"))).toBe(true);
+    // The lines take at most a tenth of the window (800 tokens); the summary is asked for 800 − 800, at least 500 tokens.
+    expect(keptLines!.join("\n").length).toBeLessThanOrEqual(800 * 4);
+    expect(inputs[0]!.maxTokens).toBe(500);
+  });
+
+  it("keeps none and asks for the whole summary budget with summaryLineShare 0", async () => {
+    const { inputs, summarizer } = capturing();
+    const policy = createCompressionPolicy("ctxkit", { contextWindow: 8000, keepRecentTokens: 0, summarizer, summaryLineShare: 0 });
+    const messages = longRun();
+    const after = applyEdits(messages, (await policy.prepareContext!(contextState(messages)))!);
+    const summary = after.find((message) => message.meta.derived?.kind === "summary")!;
+    expect(summary.content.toString()).not.toContain("Lines kept verbatim");
+    expect(summary.meta.derived).not.toHaveProperty("keptLines");
+    expect(inputs[0]!.maxTokens).toBe(800);
+  });
+
+  it("carries the lines an earlier summary kept into the next one's candidates", () => {
+    const earlier: Message = {
+      role: "user",
+      content: "[COMPRESSED] Summary …\n## Goal\n- x",
+      meta: { id: "a1~s1", origin: "harness", createdAt: now.toISOString(), derived: { kind: "summary", replaces: ["a1"], batch: 1, keptLines: [`- a1: bash {"command":"cat a.py"} → ok`, "  token = sign(secret_key)"] } },
+    };
+    expect(summaryFactLines([earlier, ...turn("5", "ls", "payment.py")], { maxChars: 10_000 })).toEqual([
+      `- a1: bash {"command":"cat a.py"} → ok`,
+      "  token = sign(secret_key)",
+      `- a5: bash {"command":"ls"} → ok`,
+      "  payment.py",
+    ]);
+  });
+});
