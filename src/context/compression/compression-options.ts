@@ -92,7 +92,7 @@ export interface CompressionOptions {
    * most this share of the window (and the room under the trigger; after an overflow, under the
    * target): the newest turns' first, errors and named things before bare numbers (default 0.1; 0
    * turns it off). The policy adds them, not the summariser, so they survive a model summary too.
-   * The summary is asked for that much less (at least 500 tokens): the lines hold the facts behind
+   * The summary is asked for that much less (at least half, and 500 tokens): the lines hold the facts behind
    * the identifiers it would list. On the tune half of swe-gemini line recall went from 0.923 to
    * 0.934 at 10k, 0.984 to 0.985 at 12k and 0.997 to 0.999 at 16k, for 0.7% more cost at 10k and
    * 0.3% and 0.1% less at 12k and 16k (0.05 and 0.075 kept fewer lines at 16k, 0.15 cost more; the

@@ -156,12 +156,8 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
   }
 
   const maxTokens = Math.round(Math.min(8000, Math.max(500, settings.contextWindow * 0.1), input.targetTokens / 3));
-  // The fact lines kept beside a summary (`summaryLineShare`) hold the facts behind the identifiers
-  // it would list: the summary is asked for that much less, but never for less than half of what it
-  // was (nor 500 tokens): a model's summary also carries the task's state and the decisions made,
-  // which no line holds, and at large windows the lines' share would otherwise leave it 500 tokens.
   const lineTokens = Math.round(settings.summaryLineShare * settings.contextWindow);
-  const summaryTokens = Math.max(Math.min(500, maxTokens), Math.round(maxTokens / 2), maxTokens - lineTokens);
+  const summaryTokens = summaryTokensBesideLines(maxTokens, lineTokens);
   // A partial compaction summarises only the oldest turns, as few as bring the context (with the
   // newer turns archived and old results cleared) down to the goal; the rest stays as it was.
   const partialGoal = settings.partialCompaction === false || hard ? undefined : settings.contextWindow * settings.partialCompaction;
@@ -260,4 +256,14 @@ function trimmedLines(text: string): string[] {
 /** The first request of the user: kept verbatim by every step (-1 when there is none). */
 export function firstRequestIndex(messages: readonly Message[]): number {
   return messages.findIndex((message) => message.role === "user" && message.meta.origin !== "harness");
+}
+
+/**
+ * What a summary is asked for when fact lines (`lineTokens` of them) are kept beside it: the lines
+ * hold the facts behind the identifiers it would list, so `maxTokens` less them, but never less than
+ * half of `maxTokens` (nor 500 tokens): a model's summary also carries the task's state and the
+ * decisions made, which no line holds, and at large windows the lines' share would leave it nothing.
+ */
+export function summaryTokensBesideLines(maxTokens: number, lineTokens: number): number {
+  return Math.max(Math.min(500, maxTokens), Math.round(maxTokens / 2), maxTokens - lineTokens);
 }

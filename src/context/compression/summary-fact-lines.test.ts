@@ -5,6 +5,7 @@ import { createArchiveMessage } from "./archive-turns.js";
 import { createCompressionPolicy } from "./create-compression-policy.js";
 import type { Summarizer, SummaryInput } from "./summarizer.js";
 import { summaryFactLines } from "./summary-fact-lines.js";
+import { summaryTokensBesideLines } from "./plan-compression.js";
 import { assistantMessage, contextState, toolMessage, userMessage } from "./test-support/trajectory-builder.js";
 
 const now = new Date("2026-01-01T00:00:00.000Z");
@@ -89,9 +90,17 @@ describe("a full compaction with fact lines beside its summary", () => {
     expect(text).not.toContain("1: charge_1 = ");
     const keptLines = summary.meta.derived?.kind === "summary" ? summary.meta.derived.keptLines : undefined;
     expect(text.endsWith(keptLines!.join("\n"))).toBe(true);
-    // The lines take at most a tenth of the window (800 tokens); the summary is asked for 800 − 800, at least 500 tokens.
+    // The lines take at most a tenth of the window (800 tokens); the summary is asked for 800 − 800, at least half of 800 and 500 tokens.
     expect(keptLines!.join("\n").length).toBeLessThanOrEqual(800 * 4);
     expect(inputs[0]!.maxTokens).toBe(500);
+  });
+
+  it("asks a summary beside lines for at least half its budget: a 128k window's 8,000 tokens become 4,000, not 500", () => {
+    expect(summaryTokensBesideLines(8000, 12_800)).toBe(4000);
+    expect(summaryTokensBesideLines(1600, 1600)).toBe(800);
+    expect(summaryTokensBesideLines(800, 800)).toBe(500);
+    expect(summaryTokensBesideLines(3000, 500)).toBe(2500);
+    expect(summaryTokensBesideLines(300, 1000)).toBe(300);
   });
 
   it("keeps none and asks for the whole summary budget with summaryLineShare 0", async () => {
