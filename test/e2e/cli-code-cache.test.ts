@@ -161,6 +161,22 @@ describe("the code cache of the CLI's bundle", { timeout: 60_000 }, () => {
     expect((await load(bundle)).stats.used).toEqual(["big.cjs"]);
   });
 
+  it("is keyed by the file's length, size and time, not a hash of its content: a file written again is compiled afresh once", async () => {
+    const bundle = makeBundle();
+    await load(bundle);
+    const { size, mtimeMs } = statSync(bundle.bigChunk);
+    const length = readFileSync(bundle.bigChunk, "utf8").length;
+    expect(headerOf(cacheFileOf(bundle))).toMatch(new RegExp(`^ctxkit-v8-cache-3 ${process.version} ${process.arch} ${length} ${size} ${mtimeMs} [0-9a-f]{40} complete$`));
+    // The same content written again: another time, so the cache made before is not taken for it.
+    writeFileSync(bundle.bigChunk, readFileSync(bundle.bigChunk));
+    expect(statSync(bundle.bigChunk).mtimeMs).not.toBe(mtimeMs);
+    const rewritten = await load(bundle);
+    expect(rewritten.exit.stderr).toBe("");
+    expect(rewritten.result?.version).toBe("first");
+    expect(rewritten.stats).toEqual({ used: [], rejected: [], written: ["big.cjs"] });
+    expect((await load(bundle)).stats.used).toEqual(["big.cjs"]);
+  });
+
   it("runs without one when its folder cannot be written, and leaves the program's warnings alone", async () => {
     const bundle = makeBundle();
     // A file where the cache's folder would be: every write fails.
