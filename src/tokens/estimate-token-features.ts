@@ -68,13 +68,13 @@ const PIECE = new RegExp(
   "gu",
 );
 /**
- * Plain text is ASCII and the punctuation, arrows and box drawing of PLAIN_SYMBOLS, which are no
- * letter, digit, mark or space: there PIECE's letters are [A-Za-z], its digits [0-9], its spaces
- * ASCII's, and every other character is punctuation (its 6th group). extractPlainTokenFeatures
- * splits such text as PIECE does, by character codes: no regular expression to build (V8 builds
- * PIECE's Unicode tables when it first runs) and no match to allocate per piece. The system prompt
- * and the tools of a CLI run's first request are counted before it is sent (the "…" and "—" in them
- * are plain).
+ * General punctuation (dashes, quotes, "…", "‰", "※"; not its spaces), arrows, box drawing: with
+ * ASCII, the characters of plain text. None is a letter, digit, mark or space, so in plain text
+ * PIECE's letters are [A-Za-z], its digits [0-9], its spaces ASCII's, and every other character is
+ * punctuation (its 6th group). extractPlainTokenFeatures splits such text as PIECE does, by
+ * character codes: no regular expression to build (V8 builds PIECE's Unicode tables when it first
+ * runs) and no match to allocate per piece. The system prompt and the tools of a CLI run's first
+ * request are counted before it is sent (the "…" and "—" in them are plain).
  */
 export const PLAIN_SYMBOLS = "\u2010-\u2027\u2030-\u205E\u2190-\u21FF\u2500-\u257F";
 const NOT_PLAIN = new RegExp(`[^\\x00-\\x7F${PLAIN_SYMBOLS}]`);
