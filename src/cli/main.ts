@@ -43,14 +43,14 @@ interface LoadedCommand {
 // agent loop, providers, MCP client and markdown highlighter it never uses (most of a second).
 const commands: Record<string, () => Promise<LoadedCommand>> = {
   demo: async () => { const { demoCommand, demoHelp } = await import("./commands/demo-command.js"); return { run: demoCommand, help: () => demoHelp }; },
-  run: async () => { const { runCommand, runHelp } = await import("./commands/run-command.js"); return { run: runCommand, help: () => runHelp }; },
-  chat: async () => { const { chatCommand, chatHelp } = await import("./commands/chat-command.js"); return { run: chatCommand, help: () => chatHelp }; },
+  run: async () => { const { runCommand, runHelp } = await import("./commands/run-command.js"); return { run: runCommand, help: runHelp }; },
+  chat: async () => { const { chatCommand, chatHelp } = await import("./commands/chat-command.js"); return { run: chatCommand, help: chatHelp }; },
   sessions: async () => { const { sessionsCommand, sessionsHelp } = await import("./commands/sessions-command.js"); return { run: sessionsCommand, help: () => sessionsHelp }; },
   worker: async () => { const { workerCommand, workerHelp } = await import("./commands/worker-command.js"); return { run: workerCommand, help: () => workerHelp }; },
   submit: async () => { const { submitCommand, submitHelp } = await import("./commands/submit-command.js"); return { run: submitCommand, help: () => submitHelp }; },
   runs: async () => { const { runsCommand, runsHelp } = await import("./commands/runs-command.js"); return { run: runsCommand, help: () => runsHelp }; },
   skills: async () => { const { skillsCommand, skillsHelp } = await import("./commands/skills-command.js"); return { run: skillsCommand, help: () => skillsHelp }; },
-  config: async () => { const { configCommand, configHelp } = await import("./commands/config-command.js"); return { run: configCommand, help: () => configHelp }; },
+  config: async () => { const { configCommand, configHelp } = await import("./commands/config-command.js"); return { run: configCommand, help: configHelp }; },
   inspect: async () => { const { inspectCommand, inspectHelp } = await import("./commands/inspect-command.js"); return { run: inspectCommand, help: () => inspectHelp }; },
   replay: async () => { const { replayCommand, replayHelp } = await import("./commands/replay-command.js"); return { run: replayCommand, help: () => replayHelp }; },
   bench: async () => { const { benchCommand, benchHelpFor } = await import("./commands/bench-command.js"); return { run: benchCommand, help: (args) => benchHelpFor(args[0], args[1]) }; },
@@ -60,8 +60,8 @@ const commands: Record<string, () => Promise<LoadedCommand>> = {
 
 // Help texts that have a module of their own: `ctxkit run --help` answers without importing the command.
 const lightHelp: Record<string, () => Promise<string>> = {
-  run: async () => (await import("./commands/run-help.js")).runHelp,
-  chat: async () => (await import("./commands/chat-help.js")).chatHelp,
+  run: async () => (await import("./commands/run-help.js")).runHelp(),
+  chat: async () => (await import("./commands/chat-help.js")).chatHelp(),
 };
 
 function asksForHelp(args: readonly string[]): boolean {

@@ -68,14 +68,14 @@ const PIECE = new RegExp(
   "gu",
 );
 /**
- * PIECE on plain text, where it splits alike: ASCII, and the punctuation, arrows and box drawing
- * of PLAIN_SYMBOLS, which are no letter, digit, mark or space (PIECE's 6th group takes them, as
- * this one's 4th does). No CJK or other-script piece can match, \p{L} is [A-Za-z] and \p{N} is
- * [0-9]. Its first use costs a fraction of PIECE's: V8 builds PIECE's Unicode tables when it first
- * runs, milliseconds of a CLI run's start (the system prompt's "…" and "—" are plain).
+ * General punctuation (dashes, quotes, "…", "‰", "※"; not its spaces), arrows, box drawing: with
+ * ASCII, the characters of plain text. None is a letter, digit, mark or space, so in plain text
+ * PIECE's letters are [A-Za-z], its digits [0-9], its spaces ASCII's, and every other character is
+ * punctuation (its 6th group). extractPlainTokenFeatures splits such text as PIECE does, by
+ * character codes: no regular expression to build (V8 builds PIECE's Unicode tables when it first
+ * runs) and no match to allocate per piece. The system prompt and the tools of a CLI run's first
+ * request are counted before it is sent (the "…" and "—" in them are plain).
  */
-const PLAIN_PIECE = /(\s*[\r\n]+)|( ?[A-Za-z]+)|([0-9]+)|( ?[^\sA-Za-z0-9]+)|([^\S\r\n]+(?!\S)|[^\S\r\n]+)/g;
-/** General punctuation (dashes, quotes, "…", "‰", "※"; not its spaces), arrows, box drawing. */
 export const PLAIN_SYMBOLS = "\u2010-\u2027\u2030-\u205E\u2190-\u21FF\u2500-\u257F";
 const NOT_PLAIN = new RegExp(`[^\\x00-\\x7F${PLAIN_SYMBOLS}]`);
 const HAN = /\p{Script=Han}/u;
@@ -90,24 +90,79 @@ export function extractTokenFeatures(text: string): TokenFeatures {
   return NOT_PLAIN.test(text) ? extractUnicodeTokenFeatures(text) : extractPlainTokenFeatures(text);
 }
 
-/** extractTokenFeatures for plain text (the same features, see PLAIN_PIECE). */
+/** extractTokenFeatures for plain text (the same features, see PLAIN_SYMBOLS). */
 export function extractPlainTokenFeatures(text: string): TokenFeatures {
   const features = emptyTokenFeatures();
-  for (const match of text.matchAll(PLAIN_PIECE)) {
-    const [piece, newline, word, digits, punctuation] = match;
-    if (newline !== undefined) features.newlineRuns += 1;
-    else if (word !== undefined) countWord(word.startsWith(" ") ? word.length - 1 : word.length, features);
-    else if (digits !== undefined) {
-      features.digitChars += digits.length;
-      features.digitTriples += Math.ceil(digits.length / 3);
-    } else if (punctuation !== undefined) countPunctuation(punctuation, features);
-    else {
+  const length = text.length;
+  let index = 0;
+  while (index < length) {
+    const code = text.charCodeAt(index);
+    if (isPlainSpace(code)) {
+      let end = index;
+      let lastNewline = -1;
+      for (; end < length && isPlainSpace(text.charCodeAt(end)); end += 1) if (isNewline(text.charCodeAt(end))) lastNewline = end;
+      if (lastNewline >= 0) {
+        // \s*[\r\n]+: the run up to its last line break; the spaces after it start the next piece.
+        features.newlineRuns += 1;
+        index = lastNewline + 1;
+        continue;
+      }
+      const next = end < length ? text.charCodeAt(end) : -1;
+      if (code === 32 && end === index + 1 && isPlainLetter(next)) {
+        index = scanWord(text, index + 1, features);
+        continue;
+      }
+      if (code === 32 && end === index + 1 && next >= 0 && isPlainPunctuation(next)) {
+        index = scanPunctuation(text, index + 1, features);
+        continue;
+      }
+      // [^\S\r\n]+(?!\S): a run of two or more before a word or a symbol leaves its last space to it.
+      const runEnd = end < length && end - index >= 2 ? end - 1 : end;
       features.spaceRuns += 1;
-      features.spaceChars += piece.length;
+      features.spaceChars += runEnd - index;
+      index = runEnd;
+    } else if (isPlainLetter(code)) {
+      index = scanWord(text, index, features);
+    } else if (isPlainDigit(code)) {
+      let end = index + 1;
+      while (end < length && isPlainDigit(text.charCodeAt(end))) end += 1;
+      features.digitChars += end - index;
+      features.digitTriples += Math.ceil((end - index) / 3);
+      index = end;
+    } else {
+      index = scanPunctuation(text, index, features);
     }
   }
   return features;
 }
+
+/** The Latin word starting at `start` (after its leading space, if any); returns where it ends. */
+function scanWord(text: string, start: number, features: TokenFeatures): number {
+  let end = start + 1;
+  while (end < text.length && isPlainLetter(text.charCodeAt(end))) end += 1;
+  countWord(end - start, features);
+  return end;
+}
+
+/** The punctuation run starting at `start` (after its leading space, if any); returns where it ends. */
+function scanPunctuation(text: string, start: number, features: TokenFeatures): number {
+  features.punctuationRuns += 1;
+  let end = start;
+  for (; end < text.length; end += 1) {
+    const code = text.charCodeAt(end);
+    if (!isPlainPunctuation(code)) break;
+    if (code >= 0x21 && code <= 0x7e) features.asciiPunctuationChars += 1;
+    else features.otherSymbolChars += 1;
+  }
+  return end;
+}
+
+/** JavaScript's \s within plain text: no plain symbol is a space. */
+const isPlainSpace = (code: number): boolean => code === 32 || (code >= 9 && code <= 13);
+const isNewline = (code: number): boolean => code === 10 || code === 13;
+const isPlainLetter = (code: number): boolean => (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+const isPlainDigit = (code: number): boolean => code >= 48 && code <= 57;
+const isPlainPunctuation = (code: number): boolean => !isPlainSpace(code) && !isPlainLetter(code) && !isPlainDigit(code);
 
 /** extractTokenFeatures for any text. */
 export function extractUnicodeTokenFeatures(text: string): TokenFeatures {

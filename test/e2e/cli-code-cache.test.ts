@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 // Issue 30, item 6: bin/code-cache.js compiles the big chunks of the CLI's bundle with a V8 code
@@ -159,6 +159,48 @@ describe("the code cache of the CLI's bundle", { timeout: 60_000 }, () => {
     expect(changed.result?.version).toBe("other");
     expect(changed.stats).toEqual({ used: [], rejected: [], written: ["big.cjs"] });
     expect((await load(bundle)).stats.used).toEqual(["big.cjs"]);
+  });
+
+  it("keys a chunk by its length, size and time, not a hash of its content: a chunk written again is compiled afresh once", async () => {
+    const bundle = makeBundle();
+    await load(bundle);
+    const { size, mtimeMs } = statSync(bundle.bigChunk);
+    const length = readFileSync(bundle.bigChunk, "utf8").length;
+    expect(headerOf(cacheFileOf(bundle))).toMatch(new RegExp(`^ctxkit-v8-cache-3 ${process.version} ${process.arch} ${length} ${size} ${mtimeMs} [0-9a-f]{40} complete$`));
+    // The same content written again: another time, so the cache made before is not taken for it.
+    writeFileSync(bundle.bigChunk, readFileSync(bundle.bigChunk));
+    expect(statSync(bundle.bigChunk).mtimeMs).not.toBe(mtimeMs);
+    const rewritten = await load(bundle);
+    expect(rewritten.exit.stderr).toBe("");
+    expect(rewritten.result?.version).toBe("first");
+    expect(rewritten.stats).toEqual({ used: [], rejected: [], written: ["big.cjs"] });
+    expect((await load(bundle)).stats.used).toEqual(["big.cjs"]);
+  });
+
+  it("keys a package's file by its content: a version of the same length under the same path and time is not taken for it", async () => {
+    const bundle = makeBundle();
+    const packageFile = join(bundle.root, "packages/node_modules/big-cjs/index.js");
+    mkdirSync(dirname(packageFile), { recursive: true });
+    const filler = Array.from({ length: 1500 }, (_, index) => `function filler${index}(value) { return value * ${index}; }`).join("\n");
+    const writePackage = (version: string) => writeFileSync(packageFile, `"use strict";\n${filler}\nexports.version = ${JSON.stringify(version)};\n`);
+    // Whole seconds, which a copy can restore exactly (as npm's 1985 or a tar's times are).
+    const packageTime = 1_700_000_000;
+    writePackage("1.0.0");
+    utimesSync(packageFile, packageTime, packageTime);
+    const extra = `const packageVersion = require(${JSON.stringify(packageFile)}).version;\nprocess.on("exit", () => process.stderr.write(packageVersion));`;
+    const first = await load(bundle, extra);
+    expect(first.exit.stderr).toBe("1.0.0");
+    expect(first.stats.written).toContain("index.js");
+    expect((await load(bundle, extra)).stats.used).toContain("index.js");
+    // Another version, as long, put in place with the first one's time (a copy that keeps times).
+    const before = statSync(packageFile);
+    writePackage("1.0.1");
+    utimesSync(packageFile, packageTime, packageTime);
+    expect(statSync(packageFile)).toMatchObject({ size: before.size, mtimeMs: before.mtimeMs });
+    const upgraded = await load(bundle, extra);
+    expect(upgraded.exit.stderr).toBe("1.0.1");
+    expect(upgraded.stats.used).not.toContain("index.js");
+    expect(upgraded.stats.written).toContain("index.js");
   });
 
   it("runs without one when its folder cannot be written, and leaves the program's warnings alone", async () => {

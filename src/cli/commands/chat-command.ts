@@ -29,7 +29,7 @@ export { chatHelp };
 export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   const { flags, extra } = parseCommandLine(args, { "collapse-thinking": { type: "boolean" } });
   if (flags.help) {
-    io.stdout.write(chatHelp);
+    io.stdout.write(chatHelp());
     return 0;
   }
   const setup = await prepareAgentRun(flags, io);

@@ -31,13 +31,13 @@ Commands:
 `;
 
 // Its own module, so `ctxkit chat --help` prints it without loading the agent, providers and tools.
-export const chatHelp = `Usage: ctxkit chat [options]
+export const chatHelp = (): string => `Usage: ctxkit chat [options]
 
 An interactive session with the agent in the workspace; each message is one agent task on the
 same conversation.
 
 ${chatKeysHelp}
-${agentOptionsHelp}
+${agentOptionsHelp()}
 Display:
   --collapse-thinking       show one line per thinking block instead of its text
   Replies are rendered as Markdown on a colour terminal, plain otherwise.

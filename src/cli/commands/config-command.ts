@@ -5,7 +5,7 @@ import { formatConfigKeysHelp } from "../config/format-config-keys-help.js";
 import { createToolsFromConfig } from "../../config/create-agent-from-config.js";
 import { describeConfig, describeSettings, resolveConfig } from "../resolve-config.js";
 
-export const configHelp = `Usage: ctxkit config [options]
+export const configHelp = (): string => `Usage: ctxkit config [options]
 
 Prints the resolved configuration (flags, then environment, then ctxkit.config.json in the workspace,
 then ~/.config/ctxkit/config.json, then defaults) with the API key masked and where each value came
@@ -15,7 +15,7 @@ tool or value is refused as 'ctxkit run' would refuse it.
   --json                    every config key with its value and its source: the flag, the variable,
                             the workspace's or the user's file (by path), the default, or unset
 
-${agentOptionsHelp}
+${agentOptionsHelp()}
 ${formatConfigKeysHelp()}
 Exit codes: 0 done; 1 a value is refused (an unknown tool, a bad config file); 2 a usage error.
 `;
@@ -23,7 +23,7 @@ Exit codes: 0 done; 1 a value is refused (an unknown tool, a bad config file); 2
 export async function configCommand(args: string[], io: CliIo): Promise<number> {
   const { flags } = parseCommandLine(args);
   if (flags.help) {
-    io.stdout.write(configHelp);
+    io.stdout.write(configHelp());
     return 0;
   }
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });

@@ -23,12 +23,12 @@ export { runHelp };
 export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const { flags, positionals } = parseCommandLine(args);
   if (flags.help) {
-    io.stdout.write(runHelp);
+    io.stdout.write(runHelp());
     return 0;
   }
   const task = positionals.join(" ").trim();
   if (task === "") {
-    io.stderr.write(`ctxkit run: give the task as an argument, e.g. ctxkit run "fix the failing test".\n\n${runHelp}`);
+    io.stderr.write(`ctxkit run: give the task as an argument, e.g. ctxkit run "fix the failing test".\n\n${runHelp()}`);
     return 2;
   }
   const setup = await prepareAgentRun(flags, io);

@@ -1,12 +1,13 @@
 import { agentOptionsHelp } from "../agent-options-help.js";
 
-// Its own module, so `ctxkit run --help` prints it without loading the agent, providers and tools.
-export const runHelp = `Usage: ctxkit run [options] "<task>"
+// Its own module, so `ctxkit run --help` prints it without loading the agent, providers and tools;
+// a function, so a run that is not asked for help does not format it.
+export const runHelp = (): string => `Usage: ctxkit run [options] "<task>"
 
 Runs one agent task in the workspace: the model's text goes to stdout, one line per tool call and
 its outcome too; notes, warnings and errors go to stderr.
 
-${agentOptionsHelp}
+${agentOptionsHelp()}
 Output:
   --json                    print events as NDJSON on stdout; the last line is the run_end event
   --verbose                 also say on stderr how the run decided what it did (the status bar's

@@ -34,9 +34,9 @@ describe("the config schema and the settings table", () => {
     const declarations: SettingDeclaration[] = [...Object.values(configSettings as Record<string, SettingDeclaration>), ...(invocationFlags as readonly SettingDeclaration[])];
     for (const setting of declarations) {
       if (!setting.flag || !setting.help || !setting.group) continue;
-      expect(agentOptionsHelp).toContain(setting.usage ?? `--${setting.flag}`);
+      expect(agentOptionsHelp()).toContain(setting.usage ?? `--${setting.flag}`);
     }
-    for (const name of compressionPolicyNames) expect(agentOptionsHelp).toContain(name);
+    for (const name of compressionPolicyNames) expect(agentOptionsHelp()).toContain(name);
   });
 
   it("names the same tools as the tool registry (web_fetch besides the workspace tools)", () => {

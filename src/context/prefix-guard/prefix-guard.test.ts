@@ -109,6 +109,25 @@ describe("prefix guard on the wire body", () => {
     expect(cacheBreak).toMatchObject({ declared: true, reason: "compaction", layer: "message", index: 0 });
   });
 
+  it("counts a request's prefix only when the next check reports it, each part once (a run's first request is not held up by it)", () => {
+    const counted: string[] = [];
+    const estimate = getTokenCounter("estimate");
+    const counter = { ...estimate, count: (text: string) => (counted.push(text), estimate.count(text)) };
+    const guard = createPrefixGuard({ serialize: openai, counter, strict: true });
+    const first = guard.check(request("You are helpful.", [user("1", "hello")], "status 1"));
+    expect(first.estimatedReusablePrefixTokens).toBe(0);
+    expect(counted).toEqual([]);
+    const second = guard.check(request("You are helpful.", [user("1", "hello"), user("2", "more")], "status 2"));
+    const firstPrefix = first.serialized.body.slice(0, first.serialized.prefixLength);
+    expect(counted).toEqual([firstPrefix]);
+    expect(second.estimatedReusablePrefixTokens).toBe(estimate.count(firstPrefix));
+    const third = guard.check(request("You are helpful.", [user("1", "hello"), user("2", "more"), user("3", "again")], "status 3"));
+    const secondPrefix = second.serialized.body.slice(0, second.serialized.prefixLength);
+    // The second prefix is the first one and what it added: only the addition is counted.
+    expect(counted).toEqual([firstPrefix, secondPrefix.slice(firstPrefix.length)]);
+    expect(third.estimatedReusablePrefixTokens).toBe(estimate.count(firstPrefix) + estimate.count(secondPrefix.slice(firstPrefix.length)));
+  });
+
   it("throws a prefix_break error naming the layer in strict mode", () => {
     const guard = guardOn();
     guard.check(request("s", [user("1", "a")]));

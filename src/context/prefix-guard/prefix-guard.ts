@@ -48,8 +48,13 @@ interface Checked {
   /** The body before the tail: what the next request must start with. */
   prefix: string;
   tokens?: PromptTokens;
-  /** The estimator's count of `prefix`, kept when prompt tokens are not known. */
-  estimatedTokens?: number;
+  /**
+   * The estimator's count of `prefix`, kept when prompt tokens are not known. Counted when the next
+   * check asks for it: the first request of a run is sent without counting its whole prefix (some
+   * 13 KB of system prompt and tools in the CLI, milliseconds of its start), and a run of one call
+   * never counts it.
+   */
+  estimatedTokens?: () => number;
 }
 
 /**
@@ -76,15 +81,15 @@ export function createPrefixGuard(options: PrefixGuardOptions): PrefixGuard {
       const base = { serialized, bodyHash, ...(tokens ? { promptTokens: tokens.total } : {}) };
       const wireIntact = last !== undefined && serialized.body.startsWith(last.prefix);
       if (!tokens) {
-        current.estimatedTokens = wireIntact && last.estimatedTokens !== undefined
-          ? last.estimatedTokens + options.counter.count(current.prefix.slice(last.prefix.length))
-          : options.counter.count(current.prefix);
+        const counted = wireIntact ? last.estimatedTokens : undefined;
+        const added = wireIntact && counted !== undefined ? current.prefix.slice(last.prefix.length) : current.prefix;
+        current.estimatedTokens = countOnce(() => (counted?.() ?? 0) + options.counter.count(added));
       }
       if (last === undefined) return { ...base, reusablePrefixChars: 0, ...(tokens ? { reusablePrefixTokens: 0 } : { estimatedReusablePrefixTokens: 0 }) };
 
       const reusablePrefixChars = wireIntact ? last.prefix.length : commonPrefixLength(last.prefix, serialized.body);
       const tokenComparison = last.tokens && tokens ? comparePromptTokens(last.tokens, tokens) : undefined;
-      const estimated = !tokens && wireIntact && last.estimatedTokens !== undefined ? { estimatedReusablePrefixTokens: last.estimatedTokens } : {};
+      const estimated = !tokens && wireIntact && last.estimatedTokens !== undefined ? { estimatedReusablePrefixTokens: last.estimatedTokens() } : {};
       const result: PrefixCheck = { ...base, reusablePrefixChars, ...(tokenComparison ? { reusablePrefixTokens: tokenComparison.sharedTokens } : {}), ...estimated };
       if (wireIntact && tokenComparison?.break === undefined) return result;
 
@@ -115,6 +120,19 @@ export function createPrefixGuard(options: PrefixGuardOptions): PrefixGuard {
     reset() {
       previous = undefined;
     },
+  };
+}
+
+/** `count` run on the first call only; what it needed is let go then. */
+function countOnce(count: () => number): () => number {
+  let pending: (() => number) | undefined = count;
+  let tokens = 0;
+  return () => {
+    if (pending !== undefined) {
+      tokens = pending();
+      pending = undefined;
+    }
+    return tokens;
   };
 }
 
