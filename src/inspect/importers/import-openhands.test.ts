@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createTranscriptAnalyzer } from "../analysis/analyze-transcript.js";
 import { detectTranscriptFormat } from "./detect-transcript-format.js";
 import { importOpenHands } from "./import-openhands.js";
+import { opensAsJsonLines } from "./read-json-lines.js";
 
 const file = "fixtures/openhands-claude-3-5-sonnet.json";
 const text = readFileSync(new URL(file, import.meta.url), "utf8");
@@ -135,5 +136,27 @@ describe("importOpenHands on one file of a V1 events/ folder", () => {
     const { transcripts, problems } = importOpenHands(JSON.stringify(event), "events/event-00003-e1.json");
     expect(transcripts).toEqual([]);
     expect(problems).toEqual([{ file: "events/event-00003-e1.json", reason: expect.stringContaining("jq -s . events/event-*.json > conversation.json") }]);
+  });
+});
+
+describe("importOpenHands on a trajectory cut off mid-write", () => {
+  it("reports it once as not valid JSON, without reading its pretty-printed lines as a JSONL stream", () => {
+    const whole = readFileSync(new URL("fixtures/openhands-wrong-initial-state.json", import.meta.url), "utf8");
+    const cut = whole.slice(0, Math.floor(whole.length / 2));
+    expect(opensAsJsonLines(cut)).toBe(false);
+    expect(opensAsJsonLines(JSON.stringify(JSON.parse(whole)).slice(0, 5000))).toBe(false);
+    expect(importOpenHands(cut, "cut.json")).toEqual({ transcripts: [], problems: [{ file: "cut.json", reason: expect.stringMatching(/^not valid JSON \(/) }] });
+  });
+
+  it("still reads a V1 stream whose last line was cut off, reporting that line", () => {
+    const lines = [
+      { id: "u", kind: "MessageEvent", source: "user", llm_message: { role: "user", content: "go" } },
+      { id: "m", kind: "MessageEvent", source: "agent", llm_message: { role: "assistant", content: "done" }, llm_response_id: "r1" },
+    ].map((event) => JSON.stringify(event));
+    const text = `${lines.join("\n")}\n{"id": "x", "kind": "Mess`;
+    expect(opensAsJsonLines(text)).toBe(true);
+    const { transcripts, problems } = importOpenHands(text, "stream.jsonl");
+    expect(transcripts[0]?.calls).toHaveLength(1);
+    expect(problems).toEqual([{ file: "stream.jsonl", line: 3, reason: expect.stringContaining("truncated line") }]);
   });
 });

@@ -4,7 +4,7 @@ import { applyOpenHandsCondensation, type OpenHandsHistoryEntry } from "./apply-
 import { convertOpenAIMessage } from "./convert-openai-message.js";
 import { convertOpenAIReportedUsage } from "./convert-openai-reported-usage.js";
 import { importOpenHandsV1 } from "./import-openhands-v1.js";
-import { readJsonLines } from "./read-json-lines.js";
+import { opensAsJsonLines, readJsonLines } from "./read-json-lines.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalString, type JsonObject } from "./json-guards.js";
 import { SkippedRecords } from "./skipped-records-note.js";
@@ -28,14 +28,16 @@ export function importOpenHands(text: string, file: string): ImportResult {
   try {
     value = parseUntrustedJson(text);
   } catch (error) {
+    const notJson: ImportResult = { transcripts: [], problems: [{ file, reason: `not valid JSON (${(error as Error).message})` }] };
     // `openhands --headless --json` (V1) writes one event per line.
+    if (!opensAsJsonLines(text)) return notJson;
     const { records, problems } = readJsonLines(text, file);
     const lines = records.map((record) => record.value).filter(isRecord);
     if (lines.some((event) => typeof event.kind === "string")) {
       const imported = importOpenHandsV1(lines, file);
       return { transcripts: imported.transcripts, problems: [...problems, ...imported.problems] };
     }
-    return { transcripts: [], problems: [{ file, reason: `not valid JSON (${(error as Error).message})` }] };
+    return notJson;
   }
   if (isRecord(value) && typeof value.kind === "string") {
     // One file of a conversation's events/ folder: a run only as a whole.

@@ -1,7 +1,7 @@
 import type { ImportProblem } from "../imported-transcript.js";
 import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
 import { isRecord, optionalString, type JsonObject } from "./json-guards.js";
-import { readJsonLines } from "./read-json-lines.js";
+import { opensAsJsonLines, readJsonLines } from "./read-json-lines.js";
 
 export interface GeminiCliRecords {
   sessionId: string | undefined;
@@ -29,6 +29,7 @@ export function readGeminiCliRecords(text: string, file: string): GeminiCliRecor
   } catch {
     // not one JSON value: the JSONL layout (parsing stops at the end of its first line)
   }
+  if (!opensAsJsonLines(start)) return undefined;
   const { records, problems } = readJsonLines(text, file);
   let byId = new Map<string, JsonObject>();
   let sessionId: string | undefined;
