@@ -6,7 +6,7 @@ import { convertClaudeCodeAssistantBlocks, convertClaudeCodeUserContent } from "
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, withoutUndefined, type JsonObject } from "./json-guards.js";
 import { readJsonLines } from "./read-json-lines.js";
-import { SkippedRecords } from "./skipped-records-note.js";
+import { SkippedRecords } from "./skipped-records.js";
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 
 /** The lines of one API response: Claude Code writes one line per content block, sharing `message.id`. */

@@ -4,7 +4,7 @@ import { convertCodexResponseItem } from "./convert-codex-response-item.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, withoutUndefined, type JsonObject } from "./json-guards.js";
 import { readJsonLines, type JsonLine } from "./read-json-lines.js";
-import { SkippedRecords } from "./skipped-records-note.js";
+import { SkippedRecords } from "./skipped-records.js";
 import { wrapPreEnvelopeRolloutLine } from "./wrap-pre-envelope-rollout-line.js";
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 
