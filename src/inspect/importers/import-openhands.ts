@@ -5,6 +5,7 @@ import { convertOpenAIMessage } from "./convert-openai-message.js";
 import { convertOpenAIReportedUsage } from "./convert-openai-reported-usage.js";
 import { importOpenHandsV1 } from "./import-openhands-v1.js";
 import { opensAsJsonLines, readJsonLines } from "./read-json-lines.js";
+import { hasOpenHandsEventMarkers, readOpenHandsJsonEvents } from "./read-openhands-json-events.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalString, type JsonObject } from "./json-guards.js";
 import { SkippedRecords } from "./skipped-records.js";
@@ -13,7 +14,7 @@ import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.
 
 /**
  * Imports an OpenHands event trajectory (a JSON array of events, or `{events: [...]}`; V1 SDK events
- * `{kind, …}`, also as JSONL, go to `importOpenHandsV1`). V0: user
+ * `{kind, …}`, also as JSONL or as `openhands --headless --json` output, go to `importOpenHandsV1`). V0: user
  * `message` actions are user messages; an agent event's `tool_call_metadata.model_response` is the
  * LiteLLM response of the call that produced it — repeated on the action and on its observation,
  * and shared by every action of a response with parallel tool calls, so responses are kept once per
@@ -29,7 +30,12 @@ export function importOpenHands(text: string, file: string): ImportResult {
     value = parseUntrustedJson(text);
   } catch (error) {
     const notJson: ImportResult = { transcripts: [], problems: [{ file, reason: `not valid JSON (${(error as Error).message})` }] };
-    // `openhands --headless --json` (V1) writes one event per line.
+    if (hasOpenHandsEventMarkers(text)) {
+      const marked = readOpenHandsJsonEvents(text, file);
+      const imported = importOpenHandsV1(marked.events, file);
+      return { transcripts: imported.transcripts, problems: [...marked.problems, ...imported.problems] };
+    }
+    // V1 events one per line (the SDK's events joined with `jq -c`, or a tool's JSONL).
     if (!opensAsJsonLines(text)) return notJson;
     const { records, problems } = readJsonLines(text, file);
     const lines = records.map((record) => record.value).filter(isRecord);
