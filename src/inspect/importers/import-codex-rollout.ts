@@ -93,7 +93,7 @@ export function importCodexRollout(text: string, file: string): ImportResult {
 
   for (const [index, record] of records.entries()) {
     const value = wrapPreEnvelopeRolloutLine(record.value, index === 0);
-    if (value === "skip") continue;
+    if (value === undefined) continue;
     if (!isRecord(value) || typeof value.type !== "string" || !isRecord(value.payload)) {
       problems.push({ file, line: record.line, reason: 'expected a rollout line {"timestamp", "type", "payload": {…}}' });
       continue;
