@@ -1,10 +1,11 @@
-import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { answerOnly, answerWithPrompt } from "../src/providers/anthropic/test-support/compaction-streams.js";
 import { startLoopbackServer, type LoopbackServer } from "../src/testing/loopback-server.js";
 import { runCli } from "./run-cli.js";
+import { sessionRecords } from "./session-records.js";
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -15,10 +16,7 @@ afterEach(async () => {
 const anthropic = (url: string) => ["--provider", "anthropic", "--api-key", "k", "--base-url", url, "--model", "claude-opus-4-6", "--status-bar", "off"];
 
 async function requestEfforts(cwd: string): Promise<unknown[]> {
-  const folder = join(cwd, ".ctxkit", "sessions");
-  const [file] = (await readdir(folder)).filter((name) => name.endsWith(".jsonl"));
-  const records = (await readFile(join(folder, file!), "utf8")).split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Record<string, unknown>);
-  return records.filter((record) => record.type === "request").map((record) => record.effort);
+  return (await sessionRecords(cwd)).filter((record) => record.type === "request").map((record) => record.effort);
 }
 
 describe("--reasoning-effort with --provider anthropic", () => {

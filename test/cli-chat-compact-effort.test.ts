@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -7,18 +7,13 @@ import { startLoopbackServer, type LoopbackServer } from "../src/testing/loopbac
 import { recordedResponsesAnswer } from "../src/providers/openai-responses/test-support/recorded-answer.js";
 import { documentedCompaction } from "../src/providers/openai-responses/test-support/documented-compaction.js";
 import { runCli } from "./run-cli.js";
+import { sessionFile, sessionRecords } from "./session-records.js";
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-async function sessionRecords(cwd: string): Promise<Array<Record<string, unknown>>> {
-  const folder = join(cwd, ".ctxkit", "sessions");
-  const [file] = (await readdir(folder)).filter((name) => name.endsWith(".jsonl"));
-  return (await readFile(join(folder, file!), "utf8")).split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Record<string, unknown>);
-}
 
 describe("chat's /compact and /effort", () => {
   it("/compact with --provider anthropic: the next message asks the server to compact, and the one after starts at the compaction block", async () => {
@@ -113,9 +108,7 @@ describe("chat's /compact and /effort", () => {
     const records = await sessionRecords(cwd);
     expect(records.filter((record) => record.type === "request").map((record) => record.effort)).toEqual(["medium", "high"]);
 
-    const folder = join(cwd, ".ctxkit", "sessions");
-    const [file] = (await readdir(folder)).filter((name) => name.endsWith(".jsonl"));
-    const inspected = await runCli(["inspect", join(folder, file!)], { cwd });
+    const inspected = await runCli(["inspect", await sessionFile(cwd)], { cwd });
     expect(inspected.code).toBe(0);
     expect(inspected.stdout).toMatch(/reasoning effort changed \(medium → high\): 4,300 tokens re-billed/);
 

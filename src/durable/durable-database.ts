@@ -13,11 +13,12 @@ export const DURABLE_WORKFLOW = "ctxkit-run";
  * Workers only run workflows of their own application version: bump it when the workflow's steps or
  * their outputs change (2: no pause/resume steps, a tool step records `threw`, a `deadline` step, the
  * workflow takes options; 3: a run with a shared budget records the scope's share before each call in a
- * `budget-share` step; 4: the Anthropic provider sends `reasoningEffort` as `output_config.effort`
- * instead of ignoring it) — and also when what a replay rebuilds differs from what was recorded: the
+ * `budget-share` step) — and also when what a replay rebuilds differs from what was recorded: the
  * request bodies a run sends (provider fields the durable provider passes through, such as
  * `maxOutputTokens` or `reasoningEffort`, change them, and a replayed run must send what its recorded
- * steps answered), the agent a builder assembles from the same input, or how a step's key is named.
+ * steps answered), the agent a builder assembles from the same input, or how a step's key is named
+ * (4: the Anthropic provider sends a run's `reasoningEffort` as `output_config.effort`, where 3 ignored
+ * it, so a run recorded under 3 with an effort would go on under 4 with other bodies than it began with).
  * A run enqueued or interrupted under another version waits for a worker of that version: a
  * watchdog claims only dead workers of its own version (ctxkit_workers.app_version), so an older
  * version's runs are re-enqueued once a worker of that version is alive.

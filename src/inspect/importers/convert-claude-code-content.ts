@@ -1,6 +1,6 @@
 import type { AssistantPart, Message, MessageMeta, ToolMessage } from "../../types/index.js";
 import { isRecord, optionalString, type JsonObject } from "./json-guards.js";
-import type { SkippedRecords } from "./skipped-records-note.js";
+import type { SkippedRecords } from "./skipped-records.js";
 
 /**
  * Converts the content of a Claude Code user line. A string is typed text; an array may mix

@@ -15,8 +15,28 @@ describe("detectTranscriptFormat", () => {
     ["fixtures/claude-code-2-1-39-compaction.jsonl", "claude-code"],
     ["fixtures/codex-0104-first-turn.jsonl", "codex"],
     ["fixtures/gemini-cli-0.4x-session.jsonl", "gemini-cli"],
+    ["fixtures/gemini-cli-session.json", "gemini-cli"],
+    ["fixtures/aider.llm.history", "aider"],
+    ["fixtures/claude-code-opus-4-6-1h-writes.jsonl", "claude-code"],
+    ["fixtures/claude-code-opus-4-6-cache-expiry.jsonl", "claude-code"],
+    ["fixtures/codex-0142-repeated-token-count.jsonl", "codex"],
+    ["fixtures/mini-swe-agent-v2.traj.json", "mini-swe-agent"],
+    ["fixtures/openhands-claude-3-5-sonnet.json", "openhands"],
+    ["fixtures/openhands-gpt-4o-interactions.json", "openhands"],
+    ["fixtures/openhands-wrong-initial-state.json", "openhands"],
+    ["fixtures/swe-agent-0x-gpt4.traj", "swe-agent"],
+    ["fixtures/swe-agent-gpt-4o.traj", "swe-agent"],
+    ["fixtures/tau2-bench-results.json", "tau2-bench"],
   ])("recognises %s as %s from its content", (path, format) => {
     expect(detectTranscriptFormat("unnamed", read(path))).toBe(format);
+  });
+
+  it("keeps an aider history aider's when a request quotes OpenHands V1 events past its first lines", () => {
+    const lines = read("fixtures/aider.llm.history").split("\n");
+    const event = '{"kind": "MessageEvent", "source": "user", "llm_message": {"role": "user", "content": []}}';
+    const quoting = [...lines.slice(0, 200), `USER ${event}`, ...lines.slice(200)].join("\n");
+    expect(quoting.indexOf(event)).toBeGreaterThan(4000);
+    expect(detectTranscriptFormat("unnamed", quoting)).toBe("aider");
   });
 
   it("recognises request lines wrapped as {request, response}", () => {

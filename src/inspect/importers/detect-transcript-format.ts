@@ -1,6 +1,7 @@
 import { TranscriptError } from "../../types/index.js";
 import { TRANSCRIPT_FORMATS, type TranscriptFormat } from "../imported-transcript.js";
 import { isRecord } from "./json-guards.js";
+import { hasOpenHandsEventMarkers } from "./read-openhands-json-events.js";
 import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
 
 const codexLineTypes = new Set(["session_meta", "response_item", "event_msg", "turn_context", "compacted"]);
@@ -21,8 +22,12 @@ export function detectTranscriptFormat(fileName: string, text: string): Transcri
   if (start.startsWith("{") && /"simulations"\s*:\s*\[/.test(text) && /"task_id"\s*:/.test(text)) return "tau2-bench";
   if (start.startsWith("{") && /"projectHash"\s*:/.test(text) && /"sessionId"\s*:/.test(text.slice(0, 2000))) return "gemini-cli";
   if (start.startsWith("[") && /"source"\s*:\s*"(agent|user|environment)"/.test(text) && /"(action|observation)"\s*:/.test(text)) return "openhands";
-  if (/"kind"\s*:\s*"(SystemPromptEvent|MessageEvent|ActionEvent|ObservationEvent)"/.test(text.slice(0, 200_000)) && /"(llm_message|tool_call_id|system_prompt)"\s*:/.test(text)) return "openhands";
   if (/^(TO LLM|LLM RESPONSE) \d{4}-\d{2}-\d{2}T/m.test(text.slice(0, 4000))) return "aider";
+  // OpenHands V1 events are matched by key patterns anywhere in the text, so only a JSON file or stream,
+  // or `openhands --headless --json` output, qualifies: an aider history that quotes such events is aider's.
+  if ((start.startsWith("[") || start.startsWith("{") || hasOpenHandsEventMarkers(text.slice(0, 200_000))) && /"kind"\s*:\s*"(SystemPromptEvent|MessageEvent|ActionEvent|ObservationEvent)"/.test(text.slice(0, 200_000)) && /"(llm_message|tool_call_id|system_prompt)"\s*:/.test(text)) {
+    return "openhands";
+  }
   const fromLines = classifyLines(start);
   if (fromLines !== undefined) return fromLines;
   if (/\.traj\.json$/i.test(fileName)) return "mini-swe-agent";

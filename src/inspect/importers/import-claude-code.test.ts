@@ -157,6 +157,8 @@ describe("importClaudeCode on a parent session that echoes its sub-agent", () =>
     ];
     const [transcript] = importClaudeCode(lines.join("\n"), "s.jsonl").transcripts;
     expect(transcript?.calls).toHaveLength(1);
-    expect(transcript?.notes).toEqual([expect.stringContaining("agent-a2898e3 (2 responses)")]);
+    expect(transcript?.notes).toEqual([
+      "Sub-agent calls echoed in this file's progress lines are not counted here: agent-a2898e3 (2 responses); inspect the folder s/subagents/ beside this file for them.",
+    ]);
   });
 });

@@ -6,7 +6,7 @@ import { convertClaudeCodeAssistantBlocks, convertClaudeCodeUserContent } from "
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, withoutUndefined, type JsonObject } from "./json-guards.js";
 import { readJsonLines } from "./read-json-lines.js";
-import { SkippedRecords } from "./skipped-records-note.js";
+import { SkippedRecords } from "./skipped-records.js";
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 
 /** The lines of one API response: Claude Code writes one line per content block, sharing `message.id`. */
@@ -117,7 +117,8 @@ export function importClaudeCode(text: string, file: string): ImportResult {
   if (note !== undefined) notes.push(note);
   if (read.subAgentResponses.size > 0) {
     const agents = [...read.subAgentResponses].map(([agent, ids]) => `agent-${agent} (${ids.size} responses)`).join(", ");
-    notes.push(`Sub-agent calls echoed in this file's progress lines are not counted here: ${agents}; inspect the subagents/agent-<id>.jsonl files beside it for them.`);
+    // Claude Code 2.1 keeps a sub-agent's own run in <session id>/subagents/agent-<agent id>.jsonl, a folder beside the session file.
+    notes.push(`Sub-agent calls echoed in this file's progress lines are not counted here: ${agents}; inspect the folder ${id}/subagents/ beside this file for them.`);
   }
   if (notes.length > 0) transcript.notes = notes;
   return { transcripts: calls.length === 0 && withMessages.length === 0 ? [] : [transcript], problems };

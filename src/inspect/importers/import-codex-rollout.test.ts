@@ -151,4 +151,9 @@ describe("importCodexRollout on a rollout from before the envelope (Codex CLI, m
     expect(calls[0]?.response?.content.map((part) => (part.type === "tool_call" ? part.name : part.type))).toEqual(["thinking", "shell"]);
     expect(calls.every((call) => call.reportedUsage === undefined)).toBe(true);
   });
+
+  it("skips only the state markers: a line that is a bare string is still reported", () => {
+    const { problems } = importCodexRollout(`${text}\n"skip"\n`, "old.jsonl");
+    expect(problems).toEqual([{ file: "old.jsonl", line: 9, reason: 'expected a rollout line {"timestamp", "type", "payload": {…}}' }]);
+  });
 });

@@ -4,7 +4,7 @@ import { convertCodexResponseItem } from "./convert-codex-response-item.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, withoutUndefined, type JsonObject } from "./json-guards.js";
 import { readJsonLines, type JsonLine } from "./read-json-lines.js";
-import { SkippedRecords } from "./skipped-records-note.js";
+import { SkippedRecords } from "./skipped-records.js";
 import { wrapPreEnvelopeRolloutLine } from "./wrap-pre-envelope-rollout-line.js";
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 
@@ -93,7 +93,7 @@ export function importCodexRollout(text: string, file: string): ImportResult {
 
   for (const [index, record] of records.entries()) {
     const value = wrapPreEnvelopeRolloutLine(record.value, index === 0);
-    if (value === "skip") continue;
+    if (value === undefined) continue;
     if (!isRecord(value) || typeof value.type !== "string" || !isRecord(value.payload)) {
       problems.push({ file, line: record.line, reason: 'expected a rollout line {"timestamp", "type", "payload": {…}}' });
       continue;

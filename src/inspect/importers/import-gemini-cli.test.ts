@@ -89,4 +89,29 @@ describe("importGeminiCli", () => {
     expect(session?.calls[0]?.reportedUsage).toEqual({ promptTokens: 107, cachedTokens: 40, completionTokens: 6 });
     expect(session?.calls[1]?.request.messages.map((message) => (message.role === "tool" ? `tool:${message.toolCallId}` : message.role))).toEqual(["user", "assistant", "tool:c1", "tool:c9"]);
   });
+
+  it("follows $rewindTo: the rewound message and every later one leave the history, an unknown id clears it", () => {
+    const user = (id: string) => ({ id, type: "user", content: id });
+    const reply = (id: string) => ({ id, type: "gemini", content: id, tokens: { input: 10, output: 1 } });
+    const lines = [{ sessionId: "s", projectHash: "p" }, user("u1"), reply("g1"), user("u2"), reply("g2"), { $rewindTo: "u2" }, user("u3"), { ...reply("g1"), content: "g1 again" }, reply("g3")];
+    const { transcripts: [session] } = importGeminiCli(lines.map((line) => JSON.stringify(line)).join("\n"), "s.jsonl");
+    // g1's later copy replaces it in place; g2 was rewound away.
+    expect(session?.calls.map((call) => call.request.messages.map((message) => message.content))).toEqual([
+      ["u1"],
+      ["u1", [{ type: "text", text: "g1 again" }], "u3"],
+    ]);
+    const cleared = [...lines, { $rewindTo: "unknown" }, user("u4"), reply("g4")];
+    const { transcripts: [after] } = importGeminiCli(cleared.map((line) => JSON.stringify(line)).join("\n"), "s.jsonl");
+    expect(after?.calls.map((call) => call.request.messages.length)).toEqual([1]);
+  });
+
+  it("reads 20,000 rewinds in linear time (each copied every id before: a 2 MB file took 34 s)", () => {
+    const count = 20_000;
+    const lines = [JSON.stringify({ sessionId: "s", projectHash: "p" })];
+    for (let index = 0; index < count; index += 1) lines.push(JSON.stringify({ id: `m${index}`, type: "user", content: "x" }));
+    for (let index = 0; index < count; index += 1) lines.push(JSON.stringify({ $rewindTo: `m${count - 1}` }), JSON.stringify({ id: `m${count - 1}`, type: "user", content: "y" }));
+    const started = performance.now();
+    importGeminiCli(lines.join("\n"), "s.jsonl");
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
 });

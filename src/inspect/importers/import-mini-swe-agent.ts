@@ -6,7 +6,7 @@ import { convertOpenAIReportedUsage } from "./convert-openai-reported-usage.js";
 import { convertResponsesApiMessage } from "./convert-responses-api-message.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, type JsonObject } from "./json-guards.js";
-import { SkippedRecords } from "./skipped-records-note.js";
+import { SkippedRecords } from "./skipped-records.js";
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
 

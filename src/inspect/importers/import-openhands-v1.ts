@@ -3,7 +3,7 @@ import type { ImportedCall, ImportedTranscript, ImportResult, ReportedUsage } fr
 import { applyOpenHandsCondensation, type OpenHandsHistoryEntry } from "./apply-openhands-condensation.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, parseArguments, withoutUndefined, type JsonObject } from "./json-guards.js";
-import { SkippedRecords } from "./skipped-records-note.js";
+import { SkippedRecords } from "./skipped-records.js";
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 
 /** Events of the V1 SDK that never reach a prompt. */

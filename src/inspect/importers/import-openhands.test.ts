@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createTranscriptAnalyzer } from "../analysis/analyze-transcript.js";
 import { detectTranscriptFormat } from "./detect-transcript-format.js";
 import { importOpenHands } from "./import-openhands.js";
+import { opensAsJsonLines } from "./read-json-lines.js";
 
 const file = "fixtures/openhands-claude-3-5-sonnet.json";
 const text = readFileSync(new URL(file, import.meta.url), "utf8");
@@ -93,8 +94,9 @@ describe("importOpenHands on a condensation", () => {
 });
 
 describe("importOpenHands on V1 SDK events (OpenHands CLI 1.x)", () => {
-  // Shapes of OpenHands CLI 1.16 / SDK 1.21 `--headless --json` lines; the action and observation
-  // follow two lines quoted verbatim from a real run. No complete real stream was found to keep.
+  // Event shapes of OpenHands CLI 1.16 / SDK 1.21, one per line here (the CLI's own --json output is
+  // pretty-printed, tested below); the action and observation follow two events quoted verbatim from a
+  // real run. No complete real stream was found to keep.
   const text = (value: string) => [{ cache_prompt: false, type: "text", text: value }];
   const events = [
     { id: "s", kind: "SystemPromptEvent", source: "agent", system_prompt: { type: "text", text: "You are OpenHands agent." }, tools: [] },
@@ -135,5 +137,63 @@ describe("importOpenHands on one file of a V1 events/ folder", () => {
     const { transcripts, problems } = importOpenHands(JSON.stringify(event), "events/event-00003-e1.json");
     expect(transcripts).toEqual([]);
     expect(problems).toEqual([{ file: "events/event-00003-e1.json", reason: expect.stringContaining("jq -s . events/event-*.json > conversation.json") }]);
+  });
+});
+
+describe("importOpenHands on a trajectory cut off mid-write", () => {
+  it("reports it once as not valid JSON, without reading its pretty-printed lines as a JSONL stream", () => {
+    const whole = readFileSync(new URL("fixtures/openhands-wrong-initial-state.json", import.meta.url), "utf8");
+    const cut = whole.slice(0, Math.floor(whole.length / 2));
+    expect(opensAsJsonLines(cut)).toBe(false);
+    expect(opensAsJsonLines(JSON.stringify(JSON.parse(whole)).slice(0, 5000))).toBe(false);
+    expect(importOpenHands(cut, "cut.json")).toEqual({ transcripts: [], problems: [{ file: "cut.json", reason: expect.stringMatching(/^not valid JSON \(/) }] });
+  });
+
+  it("still reads a V1 stream whose last line was cut off, reporting that line", () => {
+    const lines = [
+      { id: "u", kind: "MessageEvent", source: "user", llm_message: { role: "user", content: "go" } },
+      { id: "m", kind: "MessageEvent", source: "agent", llm_message: { role: "assistant", content: "done" }, llm_response_id: "r1" },
+    ].map((event) => JSON.stringify(event));
+    const text = `${lines.join("\n")}\n{"id": "x", "kind": "Mess`;
+    expect(opensAsJsonLines(text)).toBe(true);
+    const { transcripts, problems } = importOpenHands(text, "stream.jsonl");
+    expect(transcripts[0]?.calls).toHaveLength(1);
+    expect(problems).toEqual([{ file: "stream.jsonl", line: 3, reason: expect.stringContaining("truncated line") }]);
+  });
+});
+
+describe("importOpenHands on `openhands --headless --json` output (OpenHands CLI 1.x)", () => {
+  // What the CLI's json_callback prints: "--JSON Event--", then json.dumps(event, indent=2, sort_keys=True);
+  // never the SystemPromptEvent; its own lines between events.
+  const sortedKeys = (_key: string, value: unknown) =>
+    value !== null && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b))) : value;
+  const printed = (event: object) => `--JSON Event--\n${JSON.stringify(event, sortedKeys, 2)}`;
+  const user = { id: "u", kind: "MessageEvent", source: "user", llm_message: { role: "user", content: [{ type: "text", text: "Run echo OK" }] } };
+  const action = { id: "a", kind: "ActionEvent", source: "agent", thought: [], tool_name: "terminal", tool_call_id: "c1", tool_call: { id: "c1", name: "terminal", arguments: '{"command": "echo OK"}' }, llm_response_id: "r1" };
+  const observation = { id: "o", kind: "ObservationEvent", source: "environment", tool_name: "terminal", tool_call_id: "c1", observation: { content: [{ type: "text", text: "OK" }], is_error: false } };
+  const answer = { id: "m", kind: "MessageEvent", source: "agent", llm_message: { role: "assistant", content: [{ type: "text", text: "Done." }] }, llm_response_id: "r2" };
+  const stats = { id: "st", kind: "ConversationStateUpdateEvent", key: "stats", value: { usage_to_metrics: { agent: { token_usages: [{ model: "m", prompt_tokens: 900, completion_tokens: 12, cache_read_tokens: 0, response_id: "r1" }, { model: "m", prompt_tokens: 960, completion_tokens: 3, cache_read_tokens: 896, response_id: "r2" }] } } } };
+
+  it("is detected and read event by event: two calls with their usage, the CLI's own lines ignored", () => {
+    const stdout = ["Initializing agent...", printed(user), printed(action), "Agent is working", printed(observation), printed(answer), printed(stats), "Agent finished", "Conversation ID: 0f3c"].join("\n");
+    expect(detectTranscriptFormat("output.log", stdout)).toBe("openhands");
+    const { transcripts, problems } = importOpenHands(stdout, "output.log");
+    expect(problems).toEqual([]);
+    const calls = transcripts[0]?.calls ?? [];
+    expect(calls.map((call) => call.reportedUsage)).toEqual([
+      { promptTokens: 900, cachedTokens: 0, completionTokens: 12 },
+      { promptTokens: 960, cachedTokens: 896, completionTokens: 3 },
+    ]);
+    expect(calls[1]?.request.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool"]);
+    expect(transcripts[0]?.systemKnown).toBe(false);
+  });
+
+  it("reports an event cut short and still reads the next one", () => {
+    const cut = printed(action).split("\n").slice(0, 4).join("\n");
+    const { transcripts, problems } = importOpenHands([printed(user), cut, printed(answer)].join("\n"), "output.log");
+    // The cut event's marker is the line after the user event's 15 lines.
+    expect(printed(user).split("\n")).toHaveLength(15);
+    expect(problems).toEqual([{ file: "output.log", line: 16, reason: expect.stringContaining("the event after --JSON Event-- is not valid JSON") }]);
+    expect(transcripts[0]?.calls.map((call) => call.response?.content)).toEqual([[{ type: "text", text: "Done." }]]);
   });
 });

@@ -4,16 +4,17 @@ import { applyOpenHandsCondensation, type OpenHandsHistoryEntry } from "./apply-
 import { convertOpenAIMessage } from "./convert-openai-message.js";
 import { convertOpenAIReportedUsage } from "./convert-openai-reported-usage.js";
 import { importOpenHandsV1 } from "./import-openhands-v1.js";
-import { readJsonLines } from "./read-json-lines.js";
+import { opensAsJsonLines, readJsonLines } from "./read-json-lines.js";
+import { hasOpenHandsEventMarkers, readOpenHandsJsonEvents } from "./read-openhands-json-events.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalString, type JsonObject } from "./json-guards.js";
-import { SkippedRecords } from "./skipped-records-note.js";
+import { SkippedRecords } from "./skipped-records.js";
 import { transcriptIdFromFile } from "./transcript-id-from-file.js";
 import { parseUntrustedJson } from "../../providers/shared/parse-untrusted-json.js";
 
 /**
  * Imports an OpenHands event trajectory (a JSON array of events, or `{events: [...]}`; V1 SDK events
- * `{kind, …}`, also as JSONL, go to `importOpenHandsV1`). V0: user
+ * `{kind, …}`, also as JSONL or as `openhands --headless --json` output, go to `importOpenHandsV1`). V0: user
  * `message` actions are user messages; an agent event's `tool_call_metadata.model_response` is the
  * LiteLLM response of the call that produced it — repeated on the action and on its observation,
  * and shared by every action of a response with parallel tool calls, so responses are kept once per
@@ -28,14 +29,21 @@ export function importOpenHands(text: string, file: string): ImportResult {
   try {
     value = parseUntrustedJson(text);
   } catch (error) {
-    // `openhands --headless --json` (V1) writes one event per line.
+    const notJson: ImportResult = { transcripts: [], problems: [{ file, reason: `not valid JSON (${(error as Error).message})` }] };
+    if (hasOpenHandsEventMarkers(text)) {
+      const marked = readOpenHandsJsonEvents(text, file);
+      const imported = importOpenHandsV1(marked.events, file);
+      return { transcripts: imported.transcripts, problems: [...marked.problems, ...imported.problems] };
+    }
+    // V1 events one per line (the SDK's events joined with `jq -c`, or a tool's JSONL).
+    if (!opensAsJsonLines(text)) return notJson;
     const { records, problems } = readJsonLines(text, file);
     const lines = records.map((record) => record.value).filter(isRecord);
     if (lines.some((event) => typeof event.kind === "string")) {
       const imported = importOpenHandsV1(lines, file);
       return { transcripts: imported.transcripts, problems: [...problems, ...imported.problems] };
     }
-    return { transcripts: [], problems: [{ file, reason: `not valid JSON (${(error as Error).message})` }] };
+    return notJson;
   }
   if (isRecord(value) && typeof value.kind === "string") {
     // One file of a conversation's events/ folder: a run only as a whole.

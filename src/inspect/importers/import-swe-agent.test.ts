@@ -61,4 +61,16 @@ describe("importSweAgent on a recorded SWE-agent 0.x gpt-4 run (agent \"primary\
     expect(detectTranscriptFormat("demo.traj", demo)).toBe("swe-agent");
     expect(importSweAgent(demo, "demo.traj").transcripts[0]?.calls).toHaveLength(1);
   });
+
+  it("takes the agent's name from the first entry that names one, so an unnamed opening entry does not make it \"main\"", () => {
+    const history = [
+      { role: "system", message_type: "system_prompt", content: "sys" },
+      { role: "user", agent: "primary", message_type: "observation", content: "task" },
+      { role: "assistant", agent: "primary", message_type: "action", content: "ls" },
+      { role: "assistant", agent: "reviewer", message_type: "action", content: "looks fine" },
+    ];
+    const calls = importSweAgent(JSON.stringify({ history }), "run.traj").transcripts[0]?.calls ?? [];
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.request.messages.map((message) => message.content)).toEqual(["task"]);
+  });
 });

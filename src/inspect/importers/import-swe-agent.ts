@@ -27,9 +27,10 @@ export function importSweAgent(text: string, file: string): ImportResult {
   const id = transcriptIdFromFile(file).replace(/\.traj$/i, "");
   const toolNames = new Map<string, string>();
   const history: Message[] = [];
-  // The run's own agent is "main" in SWE-agent 1.x and "primary" in 0.x; others (reviewers) are other runs.
-  const first: unknown = value.history[0];
-  const mainAgent = isRecord(first) ? (optionalString(first.agent) ?? "main") : "main";
+  // The run's own agent is "main" in SWE-agent 1.x and "primary" in 0.x, named by the first entry that
+  // names one (an entry without a name is the run's); others (reviewers) are other runs.
+  const named: unknown = value.history.find((entry) => isRecord(entry) && typeof entry.agent === "string");
+  const mainAgent = isRecord(named) ? (optionalString(named.agent) ?? "main") : "main";
   for (const [index, raw] of value.history.entries()) {
     if (isRecord(raw) && raw.agent !== undefined && raw.agent !== mainAgent) continue;
     const converted = convertOpenAIMessage(normalizeToolMessage(raw), { id: `${id}:${index}`, createdAt: "", toolNames }, `history[${index}]`);

@@ -36,3 +36,20 @@ export function readJsonLines(text: string, file: string): { records: JsonLine[]
   }
   return { records, problems };
 }
+
+/**
+ * Whether `text` opens as a JSONL stream: its first line is a JSON object. A whole JSON document
+ * that failed to parse (a run cut off mid-write) opens with a lone `[` or `{`, or is one long line
+ * that fails again; reading it line by line would parse each of its lines to report each, which for
+ * a 50 MB pretty-printed file costs half a minute and most of a gigabyte, for nothing.
+ */
+export function opensAsJsonLines(text: string): boolean {
+  const start = text.trimStart();
+  const end = start.indexOf("\n");
+  try {
+    const first: unknown = parseUntrustedJson(end === -1 ? start : start.slice(0, end));
+    return typeof first === "object" && first !== null && !Array.isArray(first);
+  } catch {
+    return false;
+  }
+}

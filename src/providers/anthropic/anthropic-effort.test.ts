@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigError, CtxkitError } from "../../types/index.js";
+import { ConfigError } from "../../types/index.js";
 import { startLoopbackServer, type LoopbackServer } from "../../testing/loopback-server.js";
 import { buildAnthropicRequestBody, type AnthropicBodySettings } from "./build-anthropic-request-body.js";
 import { createAnthropic, type AnthropicSettings } from "./create-anthropic.js";
 import { collect } from "./test-support/collect.js";
 import { anthropicSse, messageDelta, messageStart, messageStop, readFileTool, request, status, user } from "./test-support/fixtures.js";
+import { thrown } from "./test-support/thrown.js";
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -20,16 +21,6 @@ const withoutEffort =
   '{"model":"claude-test","max_tokens":8192,"stream":true,"temperature":1,"system":[{"type":"text","text":"S"}],' +
   '"tools":[{"name":"read_file","description":"Read a file.","input_schema":{"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}}],' +
   '"messages":[{"role":"user","content":[{"type":"text","text":"q"},{"type":"text","text":"s"}]}]}';
-
-function thrown(run: () => unknown): CtxkitError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof CtxkitError) return error;
-    throw error;
-  }
-  throw new Error("expected a throw");
-}
 
 describe("output_config.effort in the request body", () => {
   it("sends no output_config without an effort: the body is byte-identical to the one before efforts", () => {

@@ -90,7 +90,7 @@ export function buildAnthropicRequestBody(
   if (request.settings.temperature !== undefined) body.temperature = request.settings.temperature;
   const reasoningEffort = request.settings.reasoningEffort;
   // The request's effort (a chat's /effort, a resumed session's recorded one) goes over the provider's.
-  const effort = reasoningEffort === undefined ? settings.effort : checkedEffort(reasoningEffort);
+  const effort = reasoningEffort === undefined ? settings.effort : checkedAnthropicEffort(reasoningEffort, "settings.reasoningEffort");
   if (effort !== undefined) body.output_config = { effort };
   const management = contextManagementOf(request, settings);
   if (management !== undefined && options.includeContextManagement !== false) body.context_management = convertContextManagement(management);
@@ -106,9 +106,10 @@ export function buildAnthropicRequestBody(
   return { ...body, messages: marked.messages };
 }
 
-function checkedEffort(value: string): AnthropicEffort {
+/** `value` as an Anthropic effort, else `option_invalid` naming the setting it came from (`effort`, `settings.reasoningEffort`). */
+export function checkedAnthropicEffort(value: string, setting: string): AnthropicEffort {
   if ((anthropicEfforts as readonly string[]).includes(value)) return value as AnthropicEffort;
-  throw new ConfigError("option_invalid", `settings.reasoningEffort must be one of Anthropic's efforts ${anthropicEfforts.join(", ")}, got ${JSON.stringify(value)}. Leave it unset for the model's default.`);
+  throw new ConfigError("option_invalid", `${setting} must be one of Anthropic's efforts ${anthropicEfforts.join(", ")}, got ${JSON.stringify(value)}. Leave it unset for the model's default.`);
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,25 +1,16 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigError, CtxkitError } from "../../types/index.js";
+import { ConfigError } from "../../types/index.js";
 import { startLoopbackServer, type LoopbackServer } from "../../testing/loopback-server.js";
 import { createAnthropic, type AnthropicSettings } from "./create-anthropic.js";
 import { collect } from "./test-support/collect.js";
 import { anthropicSse, assistant, call, messageDelta, messageStart, messageStop, readFileTool, request, status, toolResult, user } from "./test-support/fixtures.js";
+import { thrown } from "./test-support/thrown.js";
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-function thrown(run: () => unknown): CtxkitError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof CtxkitError) return error;
-    throw error;
-  }
-  throw new Error("expected a throw");
-}
 
 describe("createAnthropic", () => {
   it("fails fast without an API key, naming the environment variable and the apiKey setting (library advice, not CLI flags)", () => {

@@ -3,7 +3,7 @@ import type { RetryOptions } from "../shared/fetch-with-retry.js";
 import { resolveMaxEventCharacters } from "../shared/server-sent-events.js";
 import { resolveStreamTimeouts, type StreamTimeouts } from "../shared/stream-timeouts.js";
 import { providerDefaultEffort, type Provider, type ProviderEvent, type SerializedRequest } from "../provider.js";
-import { buildAnthropicRequestBody, contextManagementOf, type AnthropicBodySettings, type AnthropicToolSearch } from "./build-anthropic-request-body.js";
+import { buildAnthropicRequestBody, checkedAnthropicEffort, contextManagementOf, type AnthropicBodySettings, type AnthropicToolSearch } from "./build-anthropic-request-body.js";
 import { contextManagementBetas, convertContextManagement, minimumCompactionTrigger, type AnthropicContextManagement } from "./anthropic-context-management.js";
 import { anthropicEfforts, type AnthropicEffort } from "./anthropic-efforts.js";
 import type { AnthropicCacheTtl } from "./place-cache-control.js";
@@ -163,9 +163,7 @@ function validateSettings(settings: AnthropicBodySettings): void {
   if (settings.cacheTtl !== "5m" && settings.cacheTtl !== "1h") {
     throw new ConfigError("option_invalid", `cacheTtl must be "5m" or "1h", got ${JSON.stringify(settings.cacheTtl)}.`);
   }
-  if (settings.effort !== undefined && !(anthropicEfforts as readonly string[]).includes(settings.effort)) {
-    throw new ConfigError("option_invalid", `effort must be one of Anthropic's efforts ${anthropicEfforts.join(", ")}, got ${JSON.stringify(settings.effort)}. Leave it unset for the model's default.`);
-  }
+  if (settings.effort !== undefined) checkedAnthropicEffort(settings.effort, "effort");
   const budget = settings.thinking?.budgetTokens;
   if (budget === undefined) return;
   if (!Number.isInteger(budget) || budget < minThinkingBudget || budget >= settings.maxOutputTokens) {
