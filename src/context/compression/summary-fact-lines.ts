@@ -3,7 +3,7 @@ import { findMarkers } from "../external-content/find-markers.js";
 import { externalContentTags } from "../external-content/wrap-external-content.js";
 import { isArchiveMessage } from "./condense-archive.js";
 import { groupIntoUnits } from "./conversation-units.js";
-import { extractFactLines, isNumberOnlyLine } from "./extract-fact-lines.js";
+import { extractFactLines, isNumberIdentifier } from "./extract-fact-lines.js";
 import { extractIdentifiers, isErrorLine } from "./extract-identifiers.js";
 import { keepByRank } from "./keep-by-rank.js";
 import { unitToSource } from "./unit-source.js";
@@ -50,13 +50,16 @@ export interface SummaryFactLineOptions {
  * role, and a page's line must not read there as the user's words. Empty when nothing fits.
  */
 export function summaryFactLines(messages: readonly Message[], options: SummaryFactLineOptions): string[] {
-  const turns = replacedTurns(messages).map((turn) => ({ gist: turn.gist, facts: turn.facts.filter((fact) => options.knownLines?.has(fact.line) !== true) }));
+  // Each line's identifiers once: naming what a turn showed and ranking its lines both need them.
+  const found = new Map<string, string[]>();
+  const identifiersOf = (line: string) => found.get(line) ?? found.set(line, extractIdentifiers(line)).get(line)!;
+  const turns = replacedTurns(messages, identifiersOf).map((turn) => ({ gist: turn.gist, facts: turn.facts.filter((fact) => options.knownLines?.has(fact.line) !== true) }));
   const seen = new Set<string>();
   const items: Array<{ turn: number; fact: Fact; rank: number }> = [];
   // Newest turn first, so a line two turns show is ranked as the newer one.
   for (let turn = turns.length - 1; turn >= 0; turn -= 1) {
     const age = turns.length - 1 - turn;
-    for (const fact of turns[turn]!.facts) items.push({ turn, fact, rank: age * 3 + (isErrorLine(fact.line) ? 0 : isNumberOnlyLine(fact.line) ? 2 : 1) });
+    for (const fact of turns[turn]!.facts) items.push({ turn, fact, rank: age * 3 + (isErrorLine(fact.line) ? 0 : isNumberOnly(identifiersOf(fact.line)) ? 2 : 1) });
   }
   const unique = items.filter((item) => (seen.has(item.fact.line) ? false : (seen.add(item.fact.line), true)));
   // A line costs its own characters (indented, with a newline), the first line kept of a turn its
@@ -72,6 +75,11 @@ export function summaryFactLines(messages: readonly Message[], options: SummaryF
   };
   const kept = keepByRank(unique, (item) => item.rank, costOf, options.maxChars);
   return render(turns, unique.filter((_, position) => kept.has(position)));
+}
+
+/** `isNumberOnlyLine` of a line that is no error line, from its identifiers. */
+function isNumberOnly(identifiers: readonly string[]): boolean {
+  return identifiers.length > 0 && identifiers.every(isNumberIdentifier);
 }
 
 /** What a kept line pays for once: its turn's gist, and (when tagged) its result's tags in that turn. */
@@ -104,12 +112,12 @@ function render(turns: readonly TurnFacts[], kept: ReadonlyArray<{ turn: number;
 }
 
 /** The turns a compaction replaces, oldest first, each with every fact line it still shows. */
-function replacedTurns(messages: readonly Message[]): TurnFacts[] {
+function replacedTurns(messages: readonly Message[], identifiersOf: (line: string) => string[]): TurnFacts[] {
   const turns: TurnFacts[] = [];
   // Only the first line of an identifier is a candidate (later lines repeat what it named).
   const named = new Set<string>();
   const note = (facts: readonly Fact[]) => {
-    for (const fact of facts) for (const identifier of extractIdentifiers(fact.line)) named.add(identifier);
+    for (const fact of facts) for (const identifier of identifiersOf(fact.line)) named.add(identifier);
   };
   const add = (turn: TurnFacts) => {
     note(turn.facts);
@@ -152,6 +160,9 @@ function replacedTurns(messages: readonly Message[]): TurnFacts[] {
 
 /** A line that is one external block's opening or closing tag, and nothing else. */
 function isExternalTagLine(line: string): ReturnType<typeof findMarkers>[number] | undefined {
+  // The tags are ctxkit's own, as written (a look-alike in a result was neutralised when it was
+  // tagged): only a line that starts like one is parsed.
+  if (!line.startsWith("<external_content ") && !line.startsWith("</external_content ")) return undefined;
   const markers = findMarkers(line);
   const marker = markers[0];
   return markers.length === 1 && marker!.kind === "external" && marker!.start === 0 && marker!.end === line.length ? marker : undefined;
