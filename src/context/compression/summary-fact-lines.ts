@@ -98,16 +98,16 @@ function render(turns: readonly TurnFacts[], kept: ReadonlyArray<{ turn: number;
   return turns.flatMap((turn, index) => {
     const lines = byTurn.get(index);
     if (lines === undefined) return [];
-    const out = [turn.gist];
+    const rendered = [turn.gist];
     let open: ExternalTag | undefined;
     for (const fact of turn.facts.filter((candidate) => lines.has(candidate.line))) {
-      if (open !== undefined && open.nonce !== fact.tag?.nonce) out.push(tagLines(open)[1]!);
-      if (fact.tag !== undefined && open?.nonce !== fact.tag.nonce) out.push(tagLines(fact.tag)[0]!);
+      if (open !== undefined && open.nonce !== fact.tag?.nonce) rendered.push(tagLines(open)[1]!);
+      if (fact.tag !== undefined && open?.nonce !== fact.tag.nonce) rendered.push(tagLines(fact.tag)[0]!);
       open = fact.tag;
-      out.push(`  ${fact.line}`);
+      rendered.push(`  ${fact.line}`);
     }
-    if (open !== undefined) out.push(tagLines(open)[1]!);
-    return out;
+    if (open !== undefined) rendered.push(tagLines(open)[1]!);
+    return rendered;
   });
 }
 
