@@ -2,6 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Message } from "../types/index.js";
+import { createSummaryMessage } from "../context/compression/full-compaction.js";
 import { sealRecord } from "./record-checksum.js";
 import { createSessionStore } from "./session-store.js";
 import { collectSubAgentLinks } from "./sub-agent-links.js";
@@ -110,6 +111,37 @@ for (const harness of storeHarnesses) {
       expect(loaded.messages.map((message) => message.meta.id)).toEqual(["m1", "m2"]);
       expect(loaded.requests.map((request) => request.messageCount)).toEqual([1, 2]);
       expect(loaded.runs[0]?.end?.stopReason).toBe("aborted");
+    });
+
+    it("round-trips a compaction summary with the fact lines kept beside it: loads without warnings, resumes byte-identical", async () => {
+      // Issue 28 added `derived.keptLines` to summaries; the next compaction reads the lines from it.
+      const { store } = under;
+      const writer = await store.create({ id: "kept-lines", createdAt, prefix: samplePrefix });
+      const call = assistantWithToolCall("m2", "call-1", '{"path":"src/payment.py"}');
+      const result = toolResult("m3", "call-1", "12: def retry_payment(order_id):\n温度 🌡️ \u2028 line");
+      const range = { start: 1, end: 3, sources: [{ label: "m2", kind: "assistant" as const, text: "read_file", messageId: "m2" }] };
+      const keptLines = [`- m2: read_file {"path":"src/payment.py"} → ok`, "  12: def retry_payment(order_id):", "  温度 🌡️ \u2028 line"];
+      const summary = createSummaryMessage(range, "## Goal\n- Fix the retry.", "m2", "m3", 1, new Date(createdAt), [{ source: "web_fetch", trust: "external" }], keptLines);
+      writer.appendRunStart({ runId: "run-1", input: "Fix it", at: createdAt });
+      for (const message of [userMessage("m1", "Fix it"), call, result]) writer.appendMessage(message);
+      writer.appendRequest({ messageCount: 3, provider: "anthropic", model: "claude-sonnet-4-5", at: createdAt });
+      writer.appendContextEdit({ start: 1, end: 3, messages: [summary], reason: "compaction", at: createdAt });
+      writer.appendRequest({ messageCount: 2, provider: "anthropic", model: "claude-sonnet-4-5", at: createdAt });
+      await writer.close();
+      const storedBefore = await under.rawLines("kept-lines");
+
+      const loaded = await store.load("kept-lines");
+      expect(loaded.warnings).toEqual([]);
+      const expected = [userMessage("m1", "Fix it"), summary].map((message) => JSON.stringify(message));
+      expect(loaded.messages.map((message) => JSON.stringify(message))).toEqual(expected);
+      expect(loaded.messages[1]!.meta.derived).toEqual({ kind: "summary", replaces: ["m2"], batch: 1, keptLines });
+
+      const started = await startSampleSession(store, "kept-lines");
+      expect(started.resumed).toBe(true);
+      expect(started.messages.map((message) => JSON.stringify(message))).toEqual(expected);
+      await started.session.close();
+      // Resuming appends (the sample's canonical prefix) and never rewrites a stored record.
+      expect((await under.rawLines("kept-lines")).slice(0, storedBefore.length)).toEqual(storedBefore);
     });
 
     it("lists sessions with counts and a preview, and a corrupt one with an error instead of throwing", async () => {

@@ -59,3 +59,21 @@ describe("checking a stored message's meta.toolSearch", () => {
     expect(checkMessage(result(["lookup_order"]))).toContain("meta.toolSearch: expected an object");
   });
 });
+
+describe("checking a stored summary's kept lines", () => {
+  const summary = (keptLines: unknown) => ({
+    role: "user",
+    content: "[COMPRESSED] Summary …",
+    meta: { id: "a1~s1", origin: "harness", createdAt: "2026-01-01T00:00:00.000Z", derived: { kind: "summary", replaces: ["a1"], batch: 1, keptLines } },
+  });
+
+  it("accepts lines, and a summary without them (written before issue 28)", () => {
+    expect(checkMessage(summary(["- a1: ls → ok", "  payment.py"]))).toBeUndefined();
+    expect(checkMessage(summary(undefined))).toBeUndefined();
+  });
+
+  it("refuses lines that are not a list of strings, naming the field: the next compaction reads them", () => {
+    expect(checkMessage(summary("- a1: ls → ok"))).toBe("message.meta.derived.keptLines: expected an array, got string");
+    expect(checkMessage(summary(["ok", 5]))).toMatch(/^message\.meta\.derived\.keptLines\[1\]: expected a string/);
+  });
+});

@@ -54,3 +54,50 @@ describe("extractTokenFeatures on plain text (ASCII, common punctuation and symb
     expect(extractTokenFeatures("中文").hanChars).toBe(2);
   });
 });
+
+/**
+ * extractPlainTokenFeatures before it scanned character codes (11894f2 replaced this regular
+ * expression): the reference the scanner must equal on any text, long runs included.
+ */
+function regexPlainTokenFeatures(text: string): ReturnType<typeof extractPlainTokenFeatures> {
+  const features = extractPlainTokenFeatures("");
+  for (const [piece, newline, word, digits, punctuation] of text.matchAll(/(\s*[\r\n]+)|( ?[A-Za-z]+)|([0-9]+)|( ?[^\sA-Za-z0-9]+)|([^\S\r\n]+(?!\S)|[^\S\r\n]+)/g)) {
+    if (newline !== undefined) features.newlineRuns += 1;
+    // A word alone is one scanner piece: its counts are countWord's, as the expression's were.
+    else if (word !== undefined) {
+      const plain = extractPlainTokenFeatures(word.trimStart());
+      for (const key of Object.keys(plain) as Array<keyof typeof plain>) features[key] += plain[key];
+    } else if (digits !== undefined) {
+      features.digitChars += digits.length;
+      features.digitTriples += Math.ceil(digits.length / 3);
+    } else if (punctuation !== undefined) {
+      features.punctuationRuns += 1;
+      for (const character of punctuation.startsWith(" ") ? punctuation.slice(1) : punctuation) {
+        if (/^[\x21-\x7E]$/.test(character)) features.asciiPunctuationChars += 1;
+        else features.otherSymbolChars += 1;
+      }
+    } else {
+      features.spaceRuns += 1;
+      features.spaceChars += piece.length;
+    }
+  }
+  return features;
+}
+
+describe("extractTokenFeatures against the regular expression it replaced", () => {
+  it("counts the same on long runs of spaces, line breaks and punctuation, and on text that is not plain", () => {
+    const runs = [" ", "  ", "\t", "\n", " \n", "\r\n", "\n \n ", "-", "…", "—", ".", " .", "=-", "\u2500", "\x00", "\x7f"];
+    const texts = runs.flatMap((run) => [run.repeat(5000), `word${run.repeat(3000)}word`, `${run.repeat(2000)}1234567${run.repeat(2000)}`, ` ${run.repeat(999)} a`]);
+    const random = randomSource(28);
+    for (let index = 0; index < 200; index += 1) {
+      const parts = Array.from({ length: 1 + Math.floor(random() * 12) }, () => runs[Math.floor(random() * runs.length)]!.repeat(1 + Math.floor(random() * 300)));
+      texts.push(parts.join(random() < 0.5 ? "" : "word"));
+    }
+    for (const text of texts) expect(extractPlainTokenFeatures(text), JSON.stringify(text.slice(0, 40))).toEqual(regexPlainTokenFeatures(text));
+    // Text that is not plain (CJK, emoji with skin tones and joiners, lone surrogates, combining marks,
+    // Hangul, Arabic, no-break and wide spaces) never reaches the scanner: the Unicode pieces count it, as before.
+    for (const text of ["中文 text 汉字…", "👍🏽 👨‍👩‍👧 ok", "a\ud800b \udc00", "e\u0301 naïve", "한국어 텍스트", "مرحبا بالعالم", "a\u00a0\u3000b", `${"—".repeat(100)}é`]) {
+      expect(extractTokenFeatures(text)).toEqual(extractUnicodeTokenFeatures(text));
+    }
+  });
+});

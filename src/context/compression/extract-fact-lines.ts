@@ -80,7 +80,7 @@ export function isNumberOnlyLine(line: string): boolean {
 // A number, with a unit or not (1074, 1,024, 3.5 GB, 42%): the "number" patterns of extract-identifiers.ts.
 const NUMBER = /^\d[\d,]*(?:\.\d+)?\s?(?:[A-Za-zµ]+|%)?$/;
 
-function isNumberIdentifier(identifier: string): boolean {
+export function isNumberIdentifier(identifier: string): boolean {
   return NUMBER.test(identifier);
 }
 

@@ -1,15 +1,29 @@
 import { derivedOf, type Message } from "../../types/index.js";
+import { findMarkers } from "../external-content/find-markers.js";
+import { externalContentTags } from "../external-content/wrap-external-content.js";
 import { isArchiveMessage } from "./condense-archive.js";
 import { groupIntoUnits } from "./conversation-units.js";
-import { extractFactLines, isNumberOnlyLine } from "./extract-fact-lines.js";
+import { extractFactLines, isNumberIdentifier } from "./extract-fact-lines.js";
 import { extractIdentifiers, isErrorLine } from "./extract-identifiers.js";
 import { keepByRank } from "./keep-by-rank.js";
 import { unitToSource } from "./unit-source.js";
 
-/** A turn as archives show it: its gist line (`- <id>: <call> → ok`) and its fact lines, trimmed. */
+/** The tags a result from outside was wrapped in (`meta.external`): its lines are kept inside the same tags. */
+interface ExternalTag {
+  source: string;
+  nonce: string;
+}
+
+/** A fact line, trimmed, with the tags of the result it came from (none for a trusted result). */
+interface Fact {
+  line: string;
+  tag?: ExternalTag;
+}
+
+/** A turn as archives show it: its gist line (`- <id>: <call> → ok`) and its fact lines. */
 interface TurnFacts {
   gist: string;
-  facts: string[];
+  facts: Fact[];
 }
 
 export interface SummaryFactLineOptions {
@@ -31,58 +45,93 @@ export interface SummaryFactLineOptions {
  * that name something, then number-only lines. On the tune half of swe-gemini, newest turn first
  * kept more lines at 10k than best kind first across all turns (0.932 against 0.926).
  * Extractive and deterministic: the policy adds them, not the summariser, so a model summary
- * keeps them too. Empty when nothing fits.
+ * keeps them too. Lines of a tagged result (a web page, an MCP server, an untrusted workspace) stay
+ * inside that result's `<external_content>` tags: the summary is a harness message in the user's
+ * role, and a page's line must not read there as the user's words. Empty when nothing fits.
  */
 export function summaryFactLines(messages: readonly Message[], options: SummaryFactLineOptions): string[] {
-  const turns = replacedTurns(messages).map((turn) => ({ gist: turn.gist, facts: turn.facts.filter((fact) => options.knownLines?.has(fact) !== true) }));
+  // Each line's identifiers once: naming what a turn showed and ranking its lines both need them.
+  const found = new Map<string, string[]>();
+  const identifiersOf = (line: string) => found.get(line) ?? found.set(line, extractIdentifiers(line)).get(line)!;
+  const turns = replacedTurns(messages, identifiersOf).map((turn) => ({ gist: turn.gist, facts: turn.facts.filter((fact) => options.knownLines?.has(fact.line) !== true) }));
   const seen = new Set<string>();
-  const items: Array<{ turn: number; line: string; rank: number }> = [];
+  const items: Array<{ turn: number; fact: Fact; rank: number }> = [];
   // Newest turn first, so a line two turns show is ranked as the newer one.
   for (let turn = turns.length - 1; turn >= 0; turn -= 1) {
     const age = turns.length - 1 - turn;
-    for (const line of turns[turn]!.facts) items.push({ turn, line, rank: age * 3 + (isErrorLine(line) ? 0 : isNumberOnlyLine(line) ? 2 : 1) });
+    for (const fact of turns[turn]!.facts) items.push({ turn, fact, rank: age * 3 + (isErrorLine(fact.line) ? 0 : isNumberOnly(identifiersOf(fact.line)) ? 2 : 1) });
   }
-  const unique = items.filter((item) => (seen.has(item.line) ? false : (seen.add(item.line), true)));
-  // A line costs its own characters (indented, with a newline), and the first line kept of a turn
-  // its turn's gist line too.
-  const paid = new Set<number>();
+  const unique = items.filter((item) => (seen.has(item.fact.line) ? false : (seen.add(item.fact.line), true)));
+  // A line costs its own characters (indented, with a newline), the first line kept of a turn its
+  // turn's gist line too, and the first of a tagged result in a turn the tags around them.
+  const paid = new Set<string>();
   let counted = 0;
   const costOf = (item: (typeof unique)[number], kept: ReadonlySet<number>) => {
-    if (kept.size !== counted) for (const position of kept) paid.add(unique[position]!.turn);
+    if (kept.size !== counted) for (const position of kept) for (const key of groupKeys(unique[position]!)) paid.add(key);
     counted = kept.size;
-    return item.line.length + 3 + (paid.has(item.turn) ? 0 : turns[item.turn]!.gist.length + 1);
+    const [turnKey, tagKey] = groupKeys(item);
+    const tagCost = tagKey === undefined || paid.has(tagKey) ? 0 : tagLines(item.fact.tag!).reduce((sum, line) => sum + line.length + 1, 0);
+    return item.fact.line.length + 3 + (paid.has(turnKey!) ? 0 : turns[item.turn]!.gist.length + 1) + tagCost;
   };
   const kept = keepByRank(unique, (item) => item.rank, costOf, options.maxChars);
   return render(turns, unique.filter((_, position) => kept.has(position)));
 }
 
-function render(turns: readonly TurnFacts[], kept: ReadonlyArray<{ turn: number; line: string }>): string[] {
+/** `isNumberOnlyLine` of a line that is no error line, from its identifiers. */
+function isNumberOnly(identifiers: readonly string[]): boolean {
+  return identifiers.length > 0 && identifiers.every(isNumberIdentifier);
+}
+
+/** What a kept line pays for once: its turn's gist, and (when tagged) its result's tags in that turn. */
+function groupKeys(item: { turn: number; fact: Fact }): string[] {
+  return [`${item.turn}`, ...(item.fact.tag ? [`${item.turn}\u0000${item.fact.tag.nonce}`] : [])];
+}
+
+function tagLines(tag: ExternalTag): string[] {
+  const { open, close } = externalContentTags(tag.source, tag.nonce);
+  return [`  ${open}`, `  ${close}`];
+}
+
+function render(turns: readonly TurnFacts[], kept: ReadonlyArray<{ turn: number; fact: Fact }>): string[] {
   const byTurn = new Map<number, Set<string>>();
-  for (const item of kept) byTurn.set(item.turn, (byTurn.get(item.turn) ?? new Set()).add(item.line));
+  for (const item of kept) byTurn.set(item.turn, (byTurn.get(item.turn) ?? new Set()).add(item.fact.line));
   return turns.flatMap((turn, index) => {
     const lines = byTurn.get(index);
-    return lines === undefined ? [] : [turn.gist, ...turn.facts.filter((fact) => lines.has(fact)).map((fact) => `  ${fact}`)];
+    if (lines === undefined) return [];
+    const rendered = [turn.gist];
+    let open: ExternalTag | undefined;
+    for (const fact of turn.facts.filter((candidate) => lines.has(candidate.line))) {
+      if (open !== undefined && open.nonce !== fact.tag?.nonce) rendered.push(tagLines(open)[1]!);
+      if (fact.tag !== undefined && open?.nonce !== fact.tag.nonce) rendered.push(tagLines(fact.tag)[0]!);
+      open = fact.tag;
+      rendered.push(`  ${fact.line}`);
+    }
+    if (open !== undefined) rendered.push(tagLines(open)[1]!);
+    return rendered;
   });
 }
 
 /** The turns a compaction replaces, oldest first, each with every fact line it still shows. */
-function replacedTurns(messages: readonly Message[]): TurnFacts[] {
+function replacedTurns(messages: readonly Message[], identifiersOf: (line: string) => string[]): TurnFacts[] {
   const turns: TurnFacts[] = [];
   // Only the first line of an identifier is a candidate (later lines repeat what it named).
   const named = new Set<string>();
-  const add = (gist: string, facts: readonly string[]) => {
-    for (const fact of facts) for (const identifier of extractIdentifiers(fact)) named.add(identifier);
-    if (facts.length > 0) turns.push({ gist, facts: [...facts] });
+  const note = (facts: readonly Fact[]) => {
+    for (const fact of facts) for (const identifier of identifiersOf(fact.line)) named.add(identifier);
+  };
+  const add = (turn: TurnFacts) => {
+    note(turn.facts);
+    if (turn.facts.length > 0) turns.push(turn);
   };
   for (const unit of groupIntoUnits(messages)) {
     const first = messages[unit.start]!;
     const summary = derivedOf(first, "summary");
     if (summary !== undefined) {
-      for (const turn of parseTurns(summary.keptLines ?? [])) add(turn.gist, turn.facts);
+      for (const turn of parseTurns(summary.keptLines ?? [])) add(turn);
       continue;
     }
     if (isArchiveMessage(first)) {
-      for (const turn of parseTurns(first.content.split("\n").slice(1))) add(turn.gist, turn.facts);
+      for (const turn of parseTurns(first.content.split("\n").slice(1))) add(turn);
       continue;
     }
     const slice = messages.slice(unit.start, unit.end);
@@ -91,18 +140,52 @@ function replacedTurns(messages: readonly Message[]): TurnFacts[] {
     const call = source.text.split("\n", 1)[0]!;
     const gist = `- ${source.label}: ${call.length > 120 ? `${call.slice(0, 119)}…` : call}`;
     // The tools' lines hold the facts; the model's own text restates what it read (see `turnLine`).
-    const results = slice.flatMap((message) => (message.role === "tool" ? [message.content] : [])).join("\n");
-    add(gist, extractFactLines(results, { maxChars: Number.MAX_SAFE_INTEGER, isKnown: (identifier) => named.has(identifier) || gist.includes(identifier) }));
+    // Each result on its own, so a line keeps the tags of the result it came from.
+    const facts: Fact[] = [];
+    for (const message of slice) {
+      if (message.role !== "tool") continue;
+      const external = message.meta.external;
+      const tag = external !== undefined && external.nonce !== "" ? { source: external.source, nonce: external.nonce } : undefined;
+      const lines = extractFactLines(message.content, { maxChars: Number.MAX_SAFE_INTEGER, isKnown: (identifier) => named.has(identifier) || gist.includes(identifier) })
+        // The result's own tags are not facts: the kept lines get them again, around them.
+        .filter((line) => !isExternalTagLine(line));
+      const fromResult = lines.map((line) => (tag ? { line, tag } : { line }));
+      note(fromResult);
+      facts.push(...fromResult);
+    }
+    if (facts.length > 0) turns.push({ gist, facts });
   }
   return turns;
 }
 
-/** Archive-shaped lines (`- ` gist lines, each followed by its indented fact lines) as turns. */
+/** A line that is one external block's opening or closing tag, and nothing else. */
+function isExternalTagLine(line: string): ReturnType<typeof findMarkers>[number] | undefined {
+  // The tags are ctxkit's own, as written (a look-alike in a result was neutralised when it was
+  // tagged): only a line that starts like one is parsed.
+  if (!line.startsWith("<external_content ") && !line.startsWith("</external_content ")) return undefined;
+  const markers = findMarkers(line);
+  const marker = markers[0];
+  return markers.length === 1 && marker!.kind === "external" && marker!.start === 0 && marker!.end === line.length ? marker : undefined;
+}
+
+/**
+ * Archive-shaped lines (`- ` gist lines, each followed by its indented fact lines, those of a
+ * tagged result between its tags) as turns.
+ */
 function parseTurns(lines: readonly string[]): TurnFacts[] {
   const turns: TurnFacts[] = [];
+  let tag: ExternalTag | undefined;
   for (const line of lines) {
-    if (line.startsWith("- ")) turns.push({ gist: line, facts: [] });
-    else if (line.trim() !== "" && turns.length > 0) turns.at(-1)!.facts.push(line.trim());
+    const trimmed = line.trim();
+    if (line.startsWith("- ")) {
+      turns.push({ gist: line, facts: [] });
+      tag = undefined;
+      continue;
+    }
+    if (trimmed === "" || turns.length === 0) continue;
+    const marker = isExternalTagLine(trimmed);
+    if (marker !== undefined) tag = marker.closing || marker.id === undefined ? undefined : { source: marker.source ?? "", nonce: marker.id };
+    else turns.at(-1)!.facts.push(tag ? { line: trimmed, tag } : { line: trimmed });
   }
   return turns;
 }

@@ -19,8 +19,16 @@ export function toAttributeValue(value: string): string {
 export function wrapExternalContent(content: string, options: { source: string; nonce: string }): WrappedExternalContent {
   const nonce = options.nonce.toLowerCase().replace(/[^a-z0-9_-]/g, "_").slice(0, 64) || "_";
   const neutralised = neutraliseMarkers(content);
-  const text = `<external_content source="${toAttributeValue(options.source)}" id="${nonce}">\n${neutralised.text}\n</external_content id="${nonce}">`;
-  return { ...neutralised, text, nonce };
+  const { open, close } = externalContentTags(options.source, nonce);
+  return { ...neutralised, text: `${open}\n${neutralised.text}\n${close}`, nonce };
+}
+
+/**
+ * The opening and closing tag of an external block from `source` with `nonce` (already made safe,
+ * see `wrapExternalContent`): a compaction keeping a tagged result's lines wraps them in the same tags.
+ */
+export function externalContentTags(source: string, nonce: string): { open: string; close: string } {
+  return { open: `<external_content source="${toAttributeValue(source)}" id="${nonce}">`, close: `</external_content id="${nonce}">` };
 }
 
 /** A span of text inside one recognised external block (its opening and closing tag share an id). */

@@ -1,0 +1,61 @@
+import { readFile, writeFile, mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startOpenAIModelServer, type OpenAIModelServer } from "../src/testing.js";
+import { runCli } from "./run-cli.js";
+
+let server: OpenAIModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+type Body = { messages: Array<{ role: string; content?: unknown }>; tools?: unknown[] };
+type StoredRecord = { type: string; messages?: Array<{ meta: { derived?: { kind: string; keptLines?: string[] } } }> };
+const files = 40;
+
+describe("ctxkit run: a summary with fact lines kept beside it, through the session file", () => {
+  // Without --trust-workspace the files are data: each result is tagged, and its kept lines keep the tags.
+  it.each([["a trusted", ["--trust-workspace"]], ["an untrusted", []]])("compacts in %s workspace, stores the lines in the summary's metadata, and resumes onto the same bytes", async (_, trust) => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-kept-lines-"));
+    for (let index = 0; index < files; index += 1) {
+      const lines = Array.from({ length: 40 }, (_, line) => `${line}: value_${index}_${line} = compute_${index}(order_${line}.total)  # 温度 ✓`);
+      await writeFile(join(cwd, `module-${index}.py`), `${lines.join("\n")}\n`);
+    }
+    const steps = { first: 0, resumed: 0 };
+    server = await startOpenAIModelServer((body: Body) => {
+      const text = JSON.stringify(body.messages);
+      // A summary request (its own call without tools, or in-band: the conversation then the instruction) gets a short summary.
+      if ((body.tools?.length ?? 0) === 0 || String(body.messages.at(-1)?.content ?? "").includes("the summary replaces it")) return { text: "## Goal\n- Read every module." };
+      if (text.includes("Once more.")) return steps.resumed++ === 0 ? { toolCalls: [{ name: "read_file", arguments: { path: "module-0.py" } }] } : { text: "Still the same." };
+      const step = steps.first++;
+      return step < files ? { toolCalls: [{ name: "read_file", arguments: { path: `module-${step}.py` } }] } : { text: "Read them all." };
+    });
+    const base = ["--base-url", server.baseURL, "--model", "gpt-4.1", "--context-window", "8000", "--max-output-tokens", "256", "--yes", ...trust, "--json"];
+    const first = await runCli(["run", ...base, "Read every module."], { cwd, timeoutMs: 120_000 });
+    expect(first.code, first.stderr).toBe(0);
+    const sessionId = (JSON.parse(first.stdout.trim().split("\n").at(-1)!) as { sessionId: string }).sessionId;
+    const path = join(cwd, ".ctxkit", "sessions", `${sessionId}.jsonl`);
+    const before = await readFile(path, "utf8");
+    const summaries = before.trim().split("\n").map((line) => JSON.parse(line) as StoredRecord)
+      .flatMap((record) => (record.type === "context_edit" ? record.messages! : []))
+      .filter((message) => message.meta.derived?.kind === "summary");
+    expect(summaries.length).toBeGreaterThan(0);
+    const keptLines = summaries.flatMap((summary) => summary.meta.derived!.keptLines ?? []);
+    expect(keptLines.some((line) => line.includes("= compute_"))).toBe(true);
+    expect(keptLines.some((line) => line.includes("<external_content"))).toBe(trust.length === 0);
+    const requestsBefore = server.requests.length;
+
+    const resumed = await runCli(["run", ...base, "--session", sessionId, "Once more."], { cwd, timeoutMs: 120_000 });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).not.toMatch(/warning|repair|disagree/i);
+    // Nothing stored was rewritten, and the resumed context was sent as the stored one ended.
+    expect((await readFile(path, "utf8")).startsWith(before)).toBe(true);
+    // The first call after the restart starts with the last call's messages (its tail, the status message, aside).
+    const previous = JSON.parse(server.requests[requestsBefore - 1]!.body) as Body;
+    const firstResumed = JSON.parse(server.requests[requestsBefore]!.body) as Body;
+    expect(JSON.stringify(firstResumed.messages.slice(0, previous.messages.length - 1))).toBe(JSON.stringify(previous.messages.slice(0, -1)));
+    expect(JSON.stringify(firstResumed.messages)).toContain("## Lines kept verbatim from the replaced turns");
+  });
+});
