@@ -10,6 +10,8 @@ import { createArchiveMessage, findArchiveRanges } from "./archive-turns.js";
 import { condenseArchive } from "./condense-archive.js";
 import { createCompressionPolicy } from "./create-compression-policy.js";
 import { archiveTurnLines, summarizeInSections } from "./sectioned-summary.js";
+import { summarizeExtractively } from "./extractive-summary.js";
+import { externalOf } from "./strategies/summarize-tool-result.js";
 import { createToolResultStub } from "./tool-result-stub.js";
 import { assistantMessage, contextState, toolMessage, userMessage } from "./test-support/trajectory-builder.js";
 
@@ -120,6 +122,15 @@ describe("lines quoted from a tagged result by a derived message", () => {
     expect(kept).toContain(injected(1));
     expectOnlyInsideBalancedTags(kept);
     expect(stub.meta.external).toEqual(result.meta.external);
+  });
+
+  it("stay between their tags in an extractive summary of the result (the seed's per-result strategies)", async () => {
+    const messages = await pageRun(1, 30);
+    const result = messages.at(-1) as ToolMessage;
+    const summary = summarizeExtractively({ purpose: "tool-result", sources: [{ label: "web_fetch {}", kind: "tool", text: result.content, ...externalOf(result) }], maxTokens: 150 });
+    expect(summary).toContain("gateway.charge(order_1_");
+    expectOnlyInsideBalancedTags(summary.split("\nIdentifiers:")[0]!);
+    expect(findExternalBlocks(summary).map((block) => block.id)).toEqual(["xt1"]);
   });
 
   it("do not make a copy of a live result's block acceptable in a user message", async () => {
