@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startOpenAIModelServer, type OpenAIModelServer } from "../src/testing.js";
+import { findMarkers } from "../src/context/external-content/find-markers.js";
+import { findExternalBlocks, textOutsideExternalBlocks } from "../src/context/external-content/wrap-external-content.js";
 import { runCli } from "./run-cli.js";
 
 let server: OpenAIModelServer | undefined;
@@ -12,10 +14,10 @@ afterEach(async () => {
 });
 
 type Body = { messages: Array<{ role: string; content?: unknown }>; tools?: unknown[] };
-type StoredRecord = { type: string; messages?: Array<{ meta: { derived?: { kind: string; keptLines?: string[] } } }> };
+type StoredRecord = { type: string; messages?: Array<{ role: string; content: unknown; meta: { derived?: { kind: string; keptLines?: string[] } } }> };
 const files = 40;
 
-describe("ctxkit run: a summary with fact lines kept beside it, through the session file", () => {
+describe("ctxkit run: archives, and a summary with fact lines kept beside it, through the session file", () => {
   // Without --trust-workspace the files are data: each result is tagged, and its kept lines keep the tags.
   it.each([["a trusted", ["--trust-workspace"]], ["an untrusted", []]])("compacts in %s workspace, stores the lines in the summary's metadata, and resumes onto the same bytes", async (_, trust) => {
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-kept-lines-"));
@@ -38,9 +40,16 @@ describe("ctxkit run: a summary with fact lines kept beside it, through the sess
     const sessionId = (JSON.parse(first.stdout.trim().split("\n").at(-1)!) as { sessionId: string }).sessionId;
     const path = join(cwd, ".ctxkit", "sessions", `${sessionId}.jsonl`);
     const before = await readFile(path, "utf8");
-    const summaries = before.trim().split("\n").map((line) => JSON.parse(line) as StoredRecord)
-      .flatMap((record) => (record.type === "context_edit" ? record.messages! : []))
-      .filter((message) => message.meta.derived?.kind === "summary");
+    const inserted = before.trim().split("\n").map((line) => JSON.parse(line) as StoredRecord).flatMap((record) => (record.type === "context_edit" ? record.messages! : []));
+    const summaries = inserted.filter((message) => message.meta.derived?.kind === "summary");
+    // Archives (and condensed ones) quote the files' lines too: bare when trusted, inside their result's balanced tags when not.
+    const archives = inserted.filter((message) => message.meta.derived?.kind === "archive").map((message) => String(message.content));
+    expect(archives.length).toBeGreaterThan(0);
+    expect(archives.some((content) => content.includes("= compute_"))).toBe(true);
+    expect(archives.some((content) => textOutsideExternalBlocks(content).includes("= compute_"))).toBe(trust.length > 0);
+    for (const content of archives) {
+      expect(findMarkers(content).filter((marker) => marker.kind === "external").length).toBe(findExternalBlocks(content).length * 2);
+    }
     expect(summaries.length).toBeGreaterThan(0);
     const keptLines = summaries.flatMap((summary) => summary.meta.derived!.keptLines ?? []);
     expect(keptLines.some((line) => line.includes("= compute_"))).toBe(true);

@@ -3,6 +3,7 @@ import { derivedId, originalIdOf } from "./markers.js";
 import { turnBudgets } from "./sectioned-summary.js";
 import { isNumberOnlyLine } from "./extract-fact-lines.js";
 import { keepByRank } from "./keep-by-rank.js";
+import { renderTaggedLines, tagLinesCost, tagOfTagLine, type ExternalTag, type TaggedLine } from "./tagged-lines.js";
 
 /** An archive this batch may condense: a harness message derived as `archive` (see `createArchiveMessage`). */
 export function isArchiveMessage(message: Message): message is Extract<Message, { role: "user" }> {
@@ -21,28 +22,50 @@ export function isArchiveMessage(message: Message): message is Extract<Message, 
  * other lines, and on the tune half of swe-gemini line recall fell below what it was without them
  * (10k: 0.914; on top: 0.919, against 0.915 before, for 0.2% more cost; 12k: 0.977 against 0.973). Extractive like the archive itself:
  * no model call, and what stays is still verbatim — a compaction summary would keep the identifiers
- * but not their lines. Undefined when nothing would go.
+ * but not their lines. Lines of a tagged result stay between its tags (see `turnLine`), which the
+ * first of them kept pays for; a block whose lines all go loses its tags. Undefined when nothing would go.
  */
 export function condenseArchive(message: Extract<Message, { role: "user" }>, share: number, batch: number, now: Date, keep: ReadonlySet<string> = new Set()): Message | undefined {
   const [header = "", ...body] = message.content.split("\n");
-  const turns: Array<{ gist: string; facts: string[] }> = [];
+  // Only an archive of untrusted results can hold tag lines (see `turnLine`): one of trusted
+  // results is read as plain lines, so a line of a trusted file that looks like a tag stays a line.
+  const tagged = (message.meta.provenance?.untrusted.length ?? 0) > 0;
+  const turns: Array<{ gist: string; facts: TaggedLine[] }> = [];
+  let tag: ExternalTag | undefined;
   for (const line of body) {
-    if (line.startsWith("- ") || turns.length === 0) turns.push({ gist: line, facts: [] });
-    else turns.at(-1)!.facts.push(line);
+    const change = tagged ? tagOfTagLine(line.trim()) : undefined;
+    if (line.startsWith("- ") || turns.length === 0) {
+      turns.push({ gist: line, facts: [] });
+      tag = undefined;
+    } else if (change !== undefined) tag = change ?? undefined;
+    else turns.at(-1)!.facts.push(tag ? { line, tag } : { line });
   }
-  const sizes = turns.map((turn) => turn.facts.reduce((sum, fact) => sum + fact.length + 1, 0));
+  // A turn's size counts its tag lines: its share pays for them again when a line of the block stays.
+  const sizes = turns.map((turn) => turn.facts.reduce((sum, fact, position) => sum + fact.line.length + 1 + (fact.tag !== undefined && turn.facts[position - 1]?.tag?.nonce !== fact.tag.nonce ? tagLinesCost(fact.tag, "  ") : 0), 0));
   const total = sizes.reduce((sum, size) => sum + size, 0);
   if (total === 0) return undefined;
   const budgets = turnBudgets(sizes, Math.floor(total * share), "capped");
   let dropped = 0;
   const lines = turns.flatMap((turn, index) => {
-    const mustStay = (fact: string) => keep.has(fact.trim());
+    const mustStay = (fact: TaggedLine) => keep.has(fact.line.trim());
     // Lines that name something go first, then number-only ones (see `isNumberOnlyLine`); a line
-    // that must stay costs nothing of the cap.
-    const chosen = keepByRank(turn.facts, (fact) => (isNumberOnlyLine(fact) ? 1 : 0), (fact) => (mustStay(fact) ? 0 : fact.length + 1), budgets[index]!);
+    // that must stay costs nothing of the cap. The first line kept of a tagged block pays for its
+    // tag lines: a block whose lines all go loses its tags with them.
+    const paid = new Set<string>();
+    let last: TaggedLine | undefined;
+    let counted = 0;
+    const costOf = (fact: TaggedLine, kept: ReadonlySet<number>) => {
+      if (kept.size !== counted && last?.tag !== undefined) paid.add(last.tag.nonce);
+      counted = kept.size;
+      last = fact;
+      if (mustStay(fact)) return 0;
+      return fact.line.length + 1 + (fact.tag === undefined || paid.has(fact.tag.nonce) ? 0 : tagLinesCost(fact.tag, "  "));
+    };
+    const chosen = keepByRank(turn.facts, (fact) => (isNumberOnlyLine(fact.line) ? 1 : 0), costOf, budgets[index]!);
     const stays = turn.facts.filter((_, position) => chosen.has(position));
     dropped += turn.facts.length - stays.length;
-    return [turn.gist, ...stays];
+    // The lines stay as they were written (indented); tags get the archive's indent.
+    return [turn.gist, ...renderTaggedLines(stays, "", "  ")];
   });
   if (dropped === 0) return undefined;
   const derived = derivedOf(message, "archive")!;

@@ -1,5 +1,6 @@
 import { extractIdentifiers, isErrorLine } from "./extract-identifiers.js";
 import { keepByRank } from "./keep-by-rank.js";
+import type { ExternalTag, TaggedLine } from "./tagged-lines.js";
 
 export interface FactLineOptions {
   /** At most this many characters in all (lines joined by newlines). */
@@ -40,10 +41,24 @@ export interface FactLineOptions {
  * nothing changes.
  */
 export function extractFactLines(text: string, options: FactLineOptions): string[] {
+  return pickFactLines(text.split("\n").map((line) => ({ line })), options).map((entry) => entry.line);
+}
+
+/**
+ * `extractFactLines` over lines of several results, some of them tagged (see `splitTaggedText`):
+ * each kept line keeps its result's tags, and the first kept line of a tagged result pays
+ * `tagCost` for the tag lines around its result's kept lines. Without tags, the same lines as
+ * `extractFactLines` of the lines joined.
+ */
+export function extractTaggedFactLines(lines: readonly TaggedLine[], options: FactLineOptions & { tagCost: (tag: ExternalTag) => number }): TaggedLine[] {
+  return pickFactLines(lines, options);
+}
+
+function pickFactLines(lines: readonly TaggedLine[], options: FactLineOptions & { tagCost?: (tag: ExternalTag) => number }): TaggedLine[] {
   const maxLineChars = options.maxLineChars ?? 300;
   const seen = new Set<string>();
-  const picked: Array<{ line: string; rank: number; identifiers: string[] }> = [];
-  for (const raw of text.split("\n")) {
+  const picked: Array<{ line: string; rank: number; identifiers: string[]; tag?: ExternalTag }> = [];
+  for (const { line: raw, tag } of lines) {
     const line = raw.trim();
     if (line === "") continue;
     if (options.knownLines?.has(line) === true) {
@@ -59,12 +74,24 @@ export function extractFactLines(text: string, options: FactLineOptions): string
     // identifiers that no earlier window of it covers: one window would keep the first fact only.
     const unshown = fresh.filter((identifier) => !(options.isShown?.(identifier) ?? false));
     const rank = error ? 0 : unshown.length === 0 ? 3 : unshown.every(isNumberIdentifier) ? 2 : 1;
-    for (const window of windowsAround(line, fresh, maxLineChars)) picked.push({ line: window.text, rank, identifiers: window.identifiers });
+    for (const window of windowsAround(line, fresh, maxLineChars)) picked.push({ line: window.text, rank, identifiers: window.identifiers, ...(tag ? { tag } : {}) });
   }
-  const kept = keepByRank(picked, (entry) => entry.rank, (entry) => entry.line.length + 1, options.maxChars);
+  // A tagged result's tags are paid once, by the first of its lines kept (the item last costed, when
+  // the kept set grew since: `keepByRank` adds at most one item between two calls).
+  const paid = new Set<string>();
+  let last: (typeof picked)[number] | undefined;
+  let counted = 0;
+  const costOf = (entry: (typeof picked)[number], kept: ReadonlySet<number>) => {
+    if (kept.size !== counted && last?.tag !== undefined) paid.add(last.tag.nonce);
+    counted = kept.size;
+    last = entry;
+    const tagCost = entry.tag === undefined || paid.has(entry.tag.nonce) || options.tagCost === undefined ? 0 : options.tagCost(entry.tag);
+    return entry.line.length + 1 + tagCost;
+  };
+  const kept = keepByRank(picked, (entry) => entry.rank, costOf, options.maxChars);
   const facts = picked.filter((_, position) => kept.has(position));
   for (const entry of facts) for (const identifier of entry.identifiers) options.onShownIdentifier?.(identifier);
-  return facts.map((entry) => entry.line);
+  return facts.map((entry) => (entry.tag ? { line: entry.line, tag: entry.tag } : { line: entry.line }));
 }
 
 /**

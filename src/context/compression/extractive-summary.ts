@@ -1,5 +1,6 @@
 import { extractIdentifiers, formatIdentifierList, isErrorLine } from "./extract-identifiers.js";
 import type { SummaryInput } from "./summarizer.js";
+import { renderTaggedLines, splitTaggedText, tagLinesCost, type ExternalTag, type TaggedLine } from "./tagged-lines.js";
 
 /** Rough characters per token, to turn a token budget into a text length without a tokenizer. */
 export const CHARS_PER_TOKEN = 4;
@@ -18,6 +19,8 @@ interface Segment {
   position: number;
   text: string;
   score: number;
+  /** The tags of the result it came from (see `SummarySource.external`): it is shown between them. */
+  tag?: ExternalTag;
 }
 
 /**
@@ -35,39 +38,55 @@ export function summarizeExtractively(input: SummaryInput): string {
   const segments: Segment[] = [];
   for (const [sourceIndex, source] of input.sources.entries()) {
     let position = 0;
-    for (const text of segmentsOf(source.text)) {
-      const key = normalize(text);
-      if (key.length === 0 || seen.has(key) || known.has(key)) continue;
-      seen.add(key);
-      segments.push({ source: sourceIndex, position, text, score: scoreSegment(text, position, terms, source.isError === true) });
-      position += 1;
+    // A tagged result's tag lines are no segments: its chosen lines get the tags again, around them.
+    const parts = source.external ? splitTaggedText(source.text, source.external) : [{ line: source.text }];
+    for (const part of parts) {
+      for (const text of segmentsOf(part.line)) {
+        const key = normalize(text);
+        if (key.length === 0 || seen.has(key) || known.has(key)) continue;
+        seen.add(key);
+        segments.push({ source: sourceIndex, position, text, score: scoreSegment(text, position, terms, source.isError === true), ...(part.tag ? { tag: part.tag } : {}) });
+        position += 1;
+      }
     }
   }
 
   const chosen: Segment[] = [];
   let used = 0;
   const lineBudget = maxChars * LINE_SHARE;
+  const paidTags = new Set<string>();
   for (const segment of [...segments].sort((left, right) => right.score - left.score)) {
     // Below this a line carries nothing to look up later; the room is better spent on identifiers.
     if (segment.score < MIN_SCORE) break;
-    const cost = segment.text.length + 1 + citationOf(input, segment.source).length;
+    const tagCost = segment.tag === undefined || paidTags.has(segment.tag.nonce) ? 0 : tagLinesCost(segment.tag, "");
+    const cost = segment.text.length + 1 + citationOf(input, segment.source).length + tagCost;
     if (used + cost > lineBudget) continue;
     chosen.push(segment);
+    if (segment.tag) paidTags.add(segment.tag.nonce);
     used += cost;
   }
   chosen.sort((left, right) => left.source - right.source || left.position - right.position);
 
   const lines: string[] = [];
   let currentSource = -1;
+  let run: TaggedLine[] = [];
+  const flush = () => {
+    lines.push(...renderTaggedLines(run, ""));
+    run = [];
+  };
   for (const segment of chosen) {
     if (input.sources.length > 1 && !input.citations && segment.source !== currentSource) {
+      flush();
       lines.push(`From ${input.sources[segment.source]!.label}:`);
       currentSource = segment.source;
     }
-    lines.push(`${segment.text}${citationOf(input, segment.source)}`);
+    run.push({ line: `${segment.text}${citationOf(input, segment.source)}`, ...(segment.tag ? { tag: segment.tag } : {}) });
   }
+  flush();
   const body = lines.join("\n");
-  const missing = extractIdentifiers(input.sources.map((source) => source.text).join("\n")).filter((identifier) => !body.includes(identifier));
+  // Identifiers of every line but the tags around a tagged result (ctxkit's, not the content's).
+  const sourceText = input.sources.map((source) => (source.external ? splitTaggedText(source.text, source.external).map((part) => part.line).join("\n") : source.text)).join("\n");
+  const missing = extractIdentifiers(sourceText).filter((identifier) => !body.includes(identifier));
   const identifierLine = formatIdentifierList(missing, Math.max(0, maxChars - body.length - 20));
   return identifierLine === "" ? body : `${body}\nIdentifiers: ${identifierLine}`;
 }

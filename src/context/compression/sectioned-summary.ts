@@ -1,7 +1,8 @@
-import { extractFactLines } from "./extract-fact-lines.js";
+import { extractTaggedFactLines } from "./extract-fact-lines.js";
 import { extractErrorLines, extractIdentifiers, formatIdentifierList } from "./extract-identifiers.js";
 import { CHARS_PER_TOKEN } from "./extractive-summary.js";
 import type { SummaryInput, SummarySource } from "./summarizer.js";
+import { renderTaggedLines, splitTaggedText, tagLinesCost } from "./tagged-lines.js";
 
 /** The sections of a compaction summary, in order (the common core of what production agents keep). */
 export const SUMMARY_SECTIONS = ["Goal", "Constraints", "Decisions", "Progress", "Failures and why", "Next steps", "Files and identifiers"] as const;
@@ -36,7 +37,10 @@ export function archiveTurnLines(input: SummaryInput): { lines: string; omitted:
   const lines = input.sources
     .map((source, index) => {
       const shownHere: string[] = [];
-      const line = turnLine(source, Math.max(160, shares[index]!), knownLines, (known) => omitted.add(known), { shown: shownIdentifiers, onShown: (identifier) => shownHere.push(identifier) });
+      // A turn of a tagged result has room for its tags on top of the 160 characters every turn gets
+      // (a gist and a line or two): paid from those, a page read would keep its gist alone.
+      const floor = 160 + (source.external?.[0] ? tagLinesCost(source.external[0], "  ") : 0);
+      const line = turnLine(source, Math.max(floor, shares[index]!), knownLines, (known) => omitted.add(known), { shown: shownIdentifiers, onShown: (identifier) => shownHere.push(identifier) });
       for (const kept of linesOf(line)) knownLines.add(kept);
       for (const identifier of shownHere) shownIdentifiers.add(identifier);
       return line;
@@ -93,14 +97,30 @@ export function turnLine(
   // read (so its line would claim their identifiers and crowd out the tool's line, where the fact
   // is) or plans its next calls, which the gist already shows; the original is one recall away.
   const saidFirst = source.kind === "assistant" && rest[0]?.startsWith("said: ") === true;
-  const facts = extractFactLines((saidFirst ? rest.slice(1) : rest).join("\n"), {
+  // Lines of a tagged result (a page, an MCP server, an untrusted workspace) stay between that
+  // result's tags, paid with them: an archive is a harness message in the user's role, where a
+  // page's line must not read as the user's words. Untagged lines come out as before.
+  const facts = extractTaggedFactLines(splitTaggedText((saidFirst ? rest.slice(1) : rest).join("\n"), source.external ?? []), {
     maxChars: Math.max(0, maxChars - line.length),
     isKnown: (identifier) => line.includes(identifier),
+    tagCost: (tag) => tagLinesCost(tag, "  "),
     ...(identifiers ? { isShown: (identifier: string) => identifiers.shown.has(identifier), onShownIdentifier: identifiers.onShown } : {}),
     ...(knownLines ? { knownLines } : {}),
     ...(onKnownLine ? { onKnownLine } : {}),
   });
-  return facts.length === 0 ? line : `${line}\n${facts.map((fact) => `  ${fact}`).join("\n")}`;
+  return facts.length === 0 ? line : [line, ...renderTaggedLines(facts, "  ")].join("\n");
+}
+
+/**
+ * `source` without the lines of its tagged results (and their tags): what a compaction summary may
+ * quote. Its sections are re-read line by line by the next one, which would split a tagged block;
+ * the lines kept beside it keep them tagged instead (see `summaryFactLines`).
+ */
+function withoutTaggedLines(source: SummarySource): SummarySource {
+  if ((source.external?.length ?? 0) === 0) return source;
+  const [gist = "", ...rest] = source.text.split("\n");
+  const untagged = splitTaggedText(rest.join("\n"), source.external!).filter((entry) => entry.tag === undefined);
+  return { ...source, text: [gist, ...untagged.map((entry) => entry.line)].join("\n") };
 }
 
 /**
@@ -136,8 +156,9 @@ export function summarizeInSections(input: SummaryInput): string {
       for (const line of sentencesOf(source.text)) if (CONSTRAINT.test(line)) add("Constraints", `- ${clip(line, 300)}`);
       continue;
     }
-    add("Progress", turnLine(source, 400));
-    const [, ...detail] = source.text.split("\n");
+    const quotable = withoutTaggedLines(source);
+    add("Progress", turnLine(quotable, 400));
+    const [, ...detail] = quotable.text.split("\n");
     if (source.isError) {
       for (const error of extractErrorLines(detail.join("\n"), 3)) add("Failures and why", `- ${source.label}: ${error}`);
     }
@@ -155,7 +176,8 @@ export function summarizeInSections(input: SummaryInput): string {
     const cues = sentencesOf(last).filter((sentence) => NEXT.test(sentence));
     for (const sentence of cues.length > 0 ? cues : sentencesOf(last).slice(-2)) add("Next steps", `- ${clip(sentence, 300)}`);
   }
-  const identifiers = extractIdentifiers(input.sources.map((source) => source.text).join("\n"));
+  // Identifiers of every line but the tags around a tagged result (ctxkit's, not the content's).
+  const identifiers = extractIdentifiers(input.sources.map((source) => (source.external ? splitTaggedText(source.text, source.external).map((entry) => entry.line).join("\n") : source.text)).join("\n"));
   const previousIdentifiers = (sections.get("Files and identifiers") ?? []).join(", ").split(/,\s*/).map((item) => item.replace(/^- /, "")).filter(Boolean);
   sections.set("Files and identifiers", []);
   return fitSections(sections, [...new Set([...previousIdentifiers, ...identifiers])], maxChars);

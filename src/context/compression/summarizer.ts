@@ -1,5 +1,6 @@
 import type { Message } from "../../types/index.js";
 import type { StablePrefix } from "../stable-prefix.js";
+import type { ExternalTag } from "./tagged-lines.js";
 
 /** One piece of text to summarise, with where it came from. */
 export interface SummarySource {
@@ -14,6 +15,8 @@ export interface SummarySource {
   isError?: boolean;
   /** The message it came from, so a summary can point back to it (recall by message id). */
   messageId?: string;
+  /** The tags of its results the source tags wrapped (from their metadata): lines quoted from them keep them. */
+  external?: ExternalTag[];
 }
 
 /**

@@ -149,7 +149,8 @@ describe("fact lines of content from outside", () => {
 
   it("stay inside their result's tags beside the summary, so a page's line never reads as the user's", async () => {
     const messages = await pageRun(120);
-    const policy = createCompressionPolicy("ctxkit", { contextWindow: 8000, keepRecentTokens: 0 });
+    // Without condensing and its floor: archives of pages paying for their tags would otherwise make room enough.
+    const policy = createCompressionPolicy("ctxkit", { contextWindow: 8000, keepRecentTokens: 0, condenseShare: 0, compactionFloor: 0 });
     const after = applyEdits(messages, (await policy.prepareContext!(contextState(messages)))!);
     const summary = after.find((message) => message.meta.derived?.kind === "summary")!;
     const keptLines = summary.meta.derived?.kind === "summary" ? summary.meta.derived.keptLines! : [];

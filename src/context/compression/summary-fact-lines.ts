@@ -1,24 +1,14 @@
 import { derivedOf, type Message } from "../../types/index.js";
-import { findMarkers } from "../external-content/find-markers.js";
-import { externalContentTags } from "../external-content/wrap-external-content.js";
 import { isArchiveMessage } from "./condense-archive.js";
 import { groupIntoUnits } from "./conversation-units.js";
 import { extractFactLines, isNumberIdentifier } from "./extract-fact-lines.js";
 import { extractIdentifiers, isErrorLine } from "./extract-identifiers.js";
 import { keepByRank } from "./keep-by-rank.js";
+import { externalTagOf, isExternalTagLine, renderTaggedLines, tagLinesCost, tagOfTagLine, type ExternalTag, type TaggedLine } from "./tagged-lines.js";
 import { unitToSource } from "./unit-source.js";
 
-/** The tags a result from outside was wrapped in (`meta.external`): its lines are kept inside the same tags. */
-interface ExternalTag {
-  source: string;
-  nonce: string;
-}
-
 /** A fact line, trimmed, with the tags of the result it came from (none for a trusted result). */
-interface Fact {
-  line: string;
-  tag?: ExternalTag;
-}
+type Fact = TaggedLine;
 
 /** A turn as archives show it: its gist line (`- <id>: <call> → ok`) and its fact lines. */
 interface TurnFacts {
@@ -70,7 +60,7 @@ export function summaryFactLines(messages: readonly Message[], options: SummaryF
     if (kept.size !== counted) for (const position of kept) for (const key of groupKeys(unique[position]!)) paid.add(key);
     counted = kept.size;
     const [turnKey, tagKey] = groupKeys(item);
-    const tagCost = tagKey === undefined || paid.has(tagKey) ? 0 : tagLines(item.fact.tag!).reduce((sum, line) => sum + line.length + 1, 0);
+    const tagCost = tagKey === undefined || paid.has(tagKey) ? 0 : tagLinesCost(item.fact.tag!, "  ");
     return item.fact.line.length + 3 + (paid.has(turnKey!) ? 0 : turns[item.turn]!.gist.length + 1) + tagCost;
   };
   const kept = keepByRank(unique, (item) => item.rank, costOf, options.maxChars);
@@ -87,27 +77,12 @@ function groupKeys(item: { turn: number; fact: Fact }): string[] {
   return [`${item.turn}`, ...(item.fact.tag ? [`${item.turn}\u0000${item.fact.tag.nonce}`] : [])];
 }
 
-function tagLines(tag: ExternalTag): string[] {
-  const { open, close } = externalContentTags(tag.source, tag.nonce);
-  return [`  ${open}`, `  ${close}`];
-}
-
 function render(turns: readonly TurnFacts[], kept: ReadonlyArray<{ turn: number; fact: Fact }>): string[] {
   const byTurn = new Map<number, Set<string>>();
   for (const item of kept) byTurn.set(item.turn, (byTurn.get(item.turn) ?? new Set()).add(item.fact.line));
   return turns.flatMap((turn, index) => {
     const lines = byTurn.get(index);
-    if (lines === undefined) return [];
-    const rendered = [turn.gist];
-    let open: ExternalTag | undefined;
-    for (const fact of turn.facts.filter((candidate) => lines.has(candidate.line))) {
-      if (open !== undefined && open.nonce !== fact.tag?.nonce) rendered.push(tagLines(open)[1]!);
-      if (fact.tag !== undefined && open?.nonce !== fact.tag.nonce) rendered.push(tagLines(fact.tag)[0]!);
-      open = fact.tag;
-      rendered.push(`  ${fact.line}`);
-    }
-    if (open !== undefined) rendered.push(tagLines(open)[1]!);
-    return rendered;
+    return lines === undefined ? [] : [turn.gist, ...renderTaggedLines(turn.facts.filter((candidate) => lines.has(candidate.line)), "  ")];
   });
 }
 
@@ -144,8 +119,7 @@ function replacedTurns(messages: readonly Message[], identifiersOf: (line: strin
     const facts: Fact[] = [];
     for (const message of slice) {
       if (message.role !== "tool") continue;
-      const external = message.meta.external;
-      const tag = external !== undefined && external.nonce !== "" ? { source: external.source, nonce: external.nonce } : undefined;
+      const tag = externalTagOf(message);
       const lines = extractFactLines(message.content, { maxChars: Number.MAX_SAFE_INTEGER, isKnown: (identifier) => named.has(identifier) || gist.includes(identifier) })
         // The result's own tags are not facts: the kept lines get them again, around them.
         .filter((line) => !isExternalTagLine(line));
@@ -156,16 +130,6 @@ function replacedTurns(messages: readonly Message[], identifiersOf: (line: strin
     if (facts.length > 0) turns.push({ gist, facts });
   }
   return turns;
-}
-
-/** A line that is one external block's opening or closing tag, and nothing else. */
-function isExternalTagLine(line: string): ReturnType<typeof findMarkers>[number] | undefined {
-  // The tags are ctxkit's own, as written (a look-alike in a result was neutralised when it was
-  // tagged): only a line that starts like one is parsed.
-  if (!line.startsWith("<external_content ") && !line.startsWith("</external_content ")) return undefined;
-  const markers = findMarkers(line);
-  const marker = markers[0];
-  return markers.length === 1 && marker!.kind === "external" && marker!.start === 0 && marker!.end === line.length ? marker : undefined;
 }
 
 /**
@@ -183,8 +147,8 @@ function parseTurns(lines: readonly string[]): TurnFacts[] {
       continue;
     }
     if (trimmed === "" || turns.length === 0) continue;
-    const marker = isExternalTagLine(trimmed);
-    if (marker !== undefined) tag = marker.closing || marker.id === undefined ? undefined : { source: marker.source ?? "", nonce: marker.id };
+    const change = tagOfTagLine(trimmed);
+    if (change !== undefined) tag = change ?? undefined;
     else turns.at(-1)!.facts.push(tag ? { line: trimmed, tag } : { line: trimmed });
   }
   return turns;

@@ -1,7 +1,8 @@
 import type { ToolMessage } from "../../types/index.js";
 import { extractErrorLines } from "./extract-identifiers.js";
-import { extractFactLines } from "./extract-fact-lines.js";
+import { extractTaggedFactLines } from "./extract-fact-lines.js";
 import { COMPRESSED_MARKER, derivedId } from "./markers.js";
+import { externalTagOf, renderTaggedLines, splitTaggedText, tagLinesCost } from "./tagged-lines.js";
 
 export interface StubInput {
   result: ToolMessage;
@@ -47,9 +48,16 @@ export function createToolResultStub(input: StubInput): ToolMessage {
     `${COMPRESSED_MARKER} Cleared old result of ${input.callText} (message ${result.meta.id}): ${input.tokens} tokens, ${text.length} chars. ` +
       `Full text: ${blobId} — recall {"blob": "${blobId}"} to read it again.`,
   ];
+  // A tagged result's lines stay between its tags, paid with them, and its tag lines are no facts:
+  // the stub is still a tool result, but a tag kept alone would open a block it never closes.
+  const tag = externalTagOf(result);
   if (result.isError) {
-    const errors = text.length <= KEEP_WHOLE_ERROR_CHARS ? [text.trim()] : extractErrorLines(text, 6);
-    lines.push(`Failed: ${errors.join("\n")}`);
+    if (text.length <= KEEP_WHOLE_ERROR_CHARS) lines.push(`Failed: ${text.trim()}`);
+    else if (tag === undefined) lines.push(`Failed: ${extractErrorLines(text, 6).join("\n")}`);
+    else {
+      const inside = splitTaggedText(text, [tag]).flatMap((entry) => (entry.tag ? [entry.line] : []));
+      lines.push(["Failed:", ...renderTaggedLines(extractErrorLines(inside.join("\n"), 6).map((line) => ({ line, tag })), "")].join("\n"));
+    }
   }
   const body = lines.join("\n");
   const budget = Math.min(MAX_FACT_CHARS, Math.max(MIN_FACT_CHARS, Math.round(text.length * (input.factShare ?? FACT_SHARE))));
@@ -58,9 +66,10 @@ export function createToolResultStub(input: StubInput): ToolMessage {
   const onKnownLine = (line: string) => {
     if (input.archiveLines?.has(line) === true) omitted.add(line);
   };
-  const facts = extractFactLines(text, {
+  const facts = extractTaggedFactLines(splitTaggedText(text, tag ? [tag] : []), {
     maxChars: budget,
     isKnown: (identifier) => body.includes(identifier) || (input.isKnown?.(identifier) ?? false),
+    tagCost: (factTag) => tagLinesCost(factTag, ""),
     ...(input.knownLines ? { knownLines: input.knownLines, onKnownLine } : {}),
   });
   return {
@@ -68,7 +77,7 @@ export function createToolResultStub(input: StubInput): ToolMessage {
     toolCallId: result.toolCallId,
     toolName: result.toolName,
     isError: result.isError,
-    content: facts.length === 0 ? body : `${body}\nKept lines:\n${facts.join("\n")}`,
+    content: facts.length === 0 ? body : `${body}\nKept lines:\n${renderTaggedLines(facts, "").join("\n")}`,
     meta: {
       id: derivedId(result.meta.id, `c${input.batch}`),
       origin: "harness",

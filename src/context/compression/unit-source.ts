@@ -1,6 +1,7 @@
 import { textOf, toolCallsOf, type Message, type ToolCallPart } from "../../types/index.js";
 import { isCompressedMessage, leadingTextOf } from "./markers.js";
 import type { SummarySource } from "./summarizer.js";
+import { externalTagOf } from "./tagged-lines.js";
 
 /** How a call reads in stubs and summaries: `read_file {"path":"a.ts"}`, arguments cut at 200 characters. */
 export function describeCall(call: Pick<ToolCallPart, "name" | "argumentsText">): string {
@@ -32,7 +33,8 @@ export function unitToSource(messages: readonly Message[], label: string): Summa
     return { label, kind, text: first.content, messageId: first.meta.id };
   }
   if (first.role === "tool") {
-    return { label, kind: "tool", text: `result of ${first.toolName}\nresult ${first.toolName}: ${first.content}`, isError: first.isError, messageId: first.meta.id };
+    const tag = externalTagOf(first);
+    return { label, kind: "tool", text: `result of ${first.toolName}\nresult ${first.toolName}: ${first.content}`, isError: first.isError, messageId: first.meta.id, ...(tag ? { external: [tag] } : {}) };
   }
   const calls = toolCallsOf(first);
   const results = messages.slice(1).filter((message) => message.role === "tool");
@@ -45,6 +47,7 @@ export function unitToSource(messages: readonly Message[], label: string): Summa
     calls.length > 0 ? calls.map((call) => `${describeCall(call)} → ${outcome(call)}`).join("; ") : said.slice(0, 200) || "(no text)";
   const detail = [said === "" ? undefined : `said: ${said}`, ...results.map((result) => `result ${result.toolName}: ${leadingTextOf(result)}`)];
   const citation = calls.map(citationOfCall).find((value) => value !== undefined);
+  const external = results.flatMap((result) => externalTagOf(result) ?? []);
   return {
     label,
     kind: "assistant",
@@ -52,5 +55,6 @@ export function unitToSource(messages: readonly Message[], label: string): Summa
     isError: results.some((result) => result.isError),
     messageId: first.meta.id,
     ...(citation ? { citation } : {}),
+    ...(external.length > 0 ? { external } : {}),
   };
 }

@@ -10,7 +10,7 @@ import { keepFailures } from "../keep-failures.js";
 import { compressedHeader, derivedId, isCompressedMessage, nextBatchNumber } from "../markers.js";
 import { summarizeSafely } from "../summarize-safely.js";
 import { citationOfCall, describeCall } from "../unit-source.js";
-import { MIN_SUMMARY_CHARS, summaryTokensFor } from "./summarize-tool-result.js";
+import { externalOf, MIN_SUMMARY_CHARS, summaryTokensFor } from "./summarize-tool-result.js";
 import { windowedBatch } from "./windowed-policy.js";
 
 /**
@@ -42,7 +42,7 @@ export function createCombinedPolicy(settings: CompressionSettings): Compression
       const sources = fresh.map(({ message }) => {
         const call = calls.get(message.toolCallId);
         const citation = call ? citationOfCall(call) : undefined;
-        return { label: call ? describeCall(call) : message.toolName, kind: "tool" as const, text: message.content, isError: message.isError, ...(citation ? { citation } : {}) };
+        return { label: call ? describeCall(call) : message.toolName, kind: "tool" as const, text: message.content, isError: message.isError, ...(citation ? { citation } : {}), ...externalOf(message) };
       });
       const summary = await summarizeSafely(settings.summarizer, { purpose: "tool-results", sources, maxTokens: summaryTokensFor(total, 0.05) }, stats, state.signal);
       const blobs = fresh.map(({ message }) => settings.blobs.put(message.content));

@@ -5,6 +5,7 @@ import { CHARS_PER_TOKEN } from "../extractive-summary.js";
 import { compressedHeader, derivedId, isCompressedMessage } from "../markers.js";
 import { summarizeSafely } from "../summarize-safely.js";
 import type { SummaryInput } from "../summarizer.js";
+import { externalTagOf, type ExternalTag } from "../tagged-lines.js";
 
 /** Results shorter than this are kept: a summary would not be much shorter. */
 export const MIN_SUMMARY_CHARS = 2000;
@@ -43,7 +44,8 @@ export async function summarizeToolResult(result: ToolMessage, options: Summariz
     settings.summarizer,
     {
       purpose: "tool-result",
-      sources: [{ label: options.label, kind: "tool", text: result.content, isError: result.isError, ...(options.citation ? { citation: options.citation } : {}) }],
+      // A tagged result's lines stay between its tags in the summary (see `summarizeExtractively`).
+      sources: [{ label: options.label, kind: "tool", text: result.content, isError: result.isError, ...(options.citation ? { citation: options.citation } : {}), ...externalOf(result) }],
       ...options.context,
       maxTokens: summaryTokensFor(result.content.length, options.ratio),
     },
@@ -59,4 +61,10 @@ export async function summarizeToolResult(result: ToolMessage, options: Summariz
       ? { ...result.meta, derived }
       : { ...result.meta, id: derivedId(result.meta.id, `w${options.batch}`), origin: "harness" as const, createdAt: (options.now ?? new Date(0)).toISOString(), derived };
   return { ...result, content, meta };
+}
+
+/** The tags of a tagged result, as a summary source's `external` (nothing for an untagged one). */
+export function externalOf(result: ToolMessage): { external?: ExternalTag[] } {
+  const tag = externalTagOf(result);
+  return tag ? { external: [tag] } : {};
 }

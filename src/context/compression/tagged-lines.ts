@@ -1,0 +1,91 @@
+import type { Message } from "../../types/index.js";
+import { findMarkers, type MarkerMatch } from "../external-content/find-markers.js";
+import { externalContentTags } from "../external-content/wrap-external-content.js";
+
+/** The tags a result from outside was wrapped in (`meta.external`): lines kept from it stay inside the same tags. */
+export interface ExternalTag {
+  source: string;
+  nonce: string;
+}
+
+/** A line with the tags of the result it came from (none for a trusted result). */
+export interface TaggedLine {
+  line: string;
+  tag?: ExternalTag;
+}
+
+/** The tags of a tool result the source tags wrapped, from its metadata (never from its text). */
+export function externalTagOf(message: Message): ExternalTag | undefined {
+  const external = message.role === "tool" ? message.meta.external : undefined;
+  return external !== undefined && external.nonce !== "" ? { source: external.source, nonce: external.nonce } : undefined;
+}
+
+/** A line that is one external block's opening or closing tag, and nothing else. */
+export function isExternalTagLine(line: string): MarkerMatch | undefined {
+  // The tags are ctxkit's own, as written (a look-alike in a result was neutralised when it was
+  // tagged): only a line that starts like one is parsed.
+  if (!line.startsWith("<external_content ") && !line.startsWith("</external_content ")) return undefined;
+  const markers = findMarkers(line);
+  const marker = markers[0];
+  return markers.length === 1 && marker!.kind === "external" && marker!.start === 0 && marker!.end === line.length ? marker : undefined;
+}
+
+/**
+ * The tag a line of derived text (an archive, kept lines) opens, when it is an opening tag line;
+ * `null` when it is a closing one; undefined when it is no tag line.
+ */
+export function tagOfTagLine(trimmed: string): ExternalTag | null | undefined {
+  const marker = isExternalTagLine(trimmed);
+  if (marker === undefined) return undefined;
+  return marker.closing || marker.id === undefined ? null : { source: marker.source ?? "", nonce: marker.id };
+}
+
+/** The opening and closing tag lines of `tag`, indented (see `externalContentTags`). */
+export function tagLines(tag: ExternalTag, indent: string): [string, string] {
+  const { open, close } = externalContentTags(tag.source, tag.nonce);
+  return [`${indent}${open}`, `${indent}${close}`];
+}
+
+/** What the two tag lines of `tag` cost, each with its newline: kept lines pay for the tags around them. */
+export function tagLinesCost(tag: ExternalTag, indent: string): number {
+  return tagLines(tag, indent).reduce((sum, line) => sum + line.length + 1, 0);
+}
+
+/**
+ * Lines, each prefixed with `indent`, those of a tagged result between that result's tags (each
+ * tag line prefixed with `tagIndent`): one pair around each run of lines of the same result, none
+ * around untagged lines.
+ */
+export function renderTaggedLines(lines: readonly TaggedLine[], indent: string, tagIndent = indent): string[] {
+  const rendered: string[] = [];
+  let open: ExternalTag | undefined;
+  for (const entry of lines) {
+    if (open !== undefined && open.nonce !== entry.tag?.nonce) rendered.push(tagLines(open, tagIndent)[1]);
+    if (entry.tag !== undefined && open?.nonce !== entry.tag.nonce) rendered.push(tagLines(entry.tag, tagIndent)[0]);
+    open = entry.tag;
+    rendered.push(`${indent}${entry.line}`);
+  }
+  if (open !== undefined) rendered.push(tagLines(open, tagIndent)[1]);
+  return rendered;
+}
+
+/**
+ * The lines of `text` (a tool result, or a summary source holding several), those inside the block
+ * of one of `tags` (known from the results' metadata) marked with it; the tag lines themselves are
+ * left out, and so is the rest of a line holding one (`result web_fetch: <external_content …>`):
+ * kept lines get the tags again, around them, and a tag never goes on its own.
+ */
+export function splitTaggedText(text: string, tags: readonly ExternalTag[]): TaggedLine[] {
+  const byNonce = new Map(tags.map((tag) => [tag.nonce, tag]));
+  const lines: TaggedLine[] = [];
+  let open: ExternalTag | undefined;
+  for (const line of text.split("\n")) {
+    const marker = line.includes("external_content") ? findMarkers(line).find((candidate) => candidate.kind === "external" && candidate.id !== undefined && byNonce.has(candidate.id)) : undefined;
+    if (marker !== undefined) {
+      open = marker.closing ? undefined : byNonce.get(marker.id!);
+      continue;
+    }
+    lines.push(open ? { line, tag: open } : { line });
+  }
+  return lines;
+}
