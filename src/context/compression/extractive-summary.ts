@@ -1,6 +1,6 @@
 import { extractIdentifiers, formatIdentifierList, isErrorLine } from "./extract-identifiers.js";
 import type { SummaryInput } from "./summarizer.js";
-import { renderTaggedLines, splitTaggedText, tagLinesCost, type ExternalTag, type TaggedLine } from "./tagged-lines.js";
+import { renderTaggedLines, splitTaggedText, tagLinesCost, type ExternalTag, type TaggedLine, withoutTagLines } from "./tagged-lines.js";
 
 /** Rough characters per token, to turn a token budget into a text length without a tokenizer. */
 export const CHARS_PER_TOKEN = 4;
@@ -85,7 +85,7 @@ export function summarizeExtractively(input: SummaryInput): string {
   flush();
   const body = lines.join("\n");
   // Identifiers of every line but the tags around a tagged result (ctxkit's, not the content's).
-  const sourceText = input.sources.map((source) => (source.external ? splitTaggedText(source.text, source.external).map((part) => part.line).join("\n") : source.text)).join("\n");
+  const sourceText = input.sources.map((source) => withoutTagLines(source.text, source.external)).join("\n");
   const missing = extractIdentifiers(sourceText).filter((identifier) => !body.includes(identifier));
   const identifierLine = formatIdentifierList(missing, Math.max(0, maxChars - body.length - 20));
   return identifierLine === "" ? body : `${body}\nIdentifiers: ${identifierLine}`;

@@ -1,24 +1,35 @@
-import { extractErrorLines, extractIdentifiers, formatIdentifierList } from "./extract-identifiers.js";
+import { extractIdentifiers, formatIdentifierList } from "./extract-identifiers.js";
+import { errorLinesOf } from "./keep-failures.js";
 import type { SummarySource } from "./summarizer.js";
+import { renderTaggedLines, tagLinesCost, withoutTagLines } from "./tagged-lines.js";
 
 /**
  * A model summary checked for omissions (gemini-cli runs a second model pass for this; a string
  * check is free): error messages and identifiers of the sources that the summary does not contain
  * are appended, within `maxChars` extra characters, so a paraphrase cannot silently lose them.
+ * A tagged result's error lines stay between its tags (paid for), and its tags are no identifiers.
  */
 export function keepMissingFacts(summary: string, sources: readonly SummarySource[], maxChars: number): string {
   const additions: string[] = [];
   let room = maxChars;
   const errors = sources
     .filter((source) => source.isError)
-    .flatMap((source) => extractErrorLines(source.text, 3))
-    .filter((line) => !summary.includes(line));
+    .flatMap((source) => errorLinesOf(source, 3))
+    .filter((entry) => !summary.includes(entry.line));
   for (const error of errors) {
-    if (error.length + 12 > room) break;
-    additions.push(`Failure kept: ${error}`);
-    room -= error.length + 16;
+    if (error.tag === undefined) {
+      if (error.line.length + 12 > room) break;
+      additions.push(`Failure kept: ${error.line}`);
+      room -= error.line.length + 16;
+      continue;
+    }
+    const cost = error.line.length + 16 + tagLinesCost(error.tag, "");
+    if (cost > room) break;
+    additions.push("Failure kept:", ...renderTaggedLines([error], ""));
+    room -= cost;
   }
-  const missing = extractIdentifiers(sources.map((source) => source.text).join("\n")).filter((identifier) => !summary.includes(identifier));
+  const text = sources.map((source) => withoutTagLines(source.text, source.external)).join("\n");
+  const missing = extractIdentifiers(text).filter((identifier) => !summary.includes(identifier));
   const list = formatIdentifierList(missing, room - 30);
   if (list !== "") additions.push(`Identifiers kept: ${list}`);
   return additions.length === 0 ? summary : `${summary.trimEnd()}\n${additions.join("\n")}`;

@@ -89,3 +89,8 @@ export function splitTaggedText(text: string, tags: readonly ExternalTag[]): Tag
   }
   return lines;
 }
+
+/** `text` without the tag lines of `tags` (ctxkit's, not the content's): what identifiers are read from. */
+export function withoutTagLines(text: string, tags: readonly ExternalTag[] | undefined): string {
+  return tags === undefined ? text : splitTaggedText(text, tags).map((entry) => entry.line).join("\n");
+}

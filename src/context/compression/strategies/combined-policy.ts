@@ -53,7 +53,7 @@ export function createCombinedPolicy(settings: CompressionSettings): Compression
           position === 0
             ? `${compressedHeader(total, summary.length)} Combined summary of ${fresh.length} results; full texts: ${blobs.join(", ")} (recall {"blob": "…"}).\n${summary}`
             : `${compressedHeader(message.content.length, 0)} Summarised together with the other results of this turn, in the result of call ${first.toolCallId}; full text: ${blobs[position]} (recall {"blob": "${blobs[position]}"}).` +
-              (message.isError ? `\n${keepFailures("", [{ label: "this call", kind: "tool", text: message.content, isError: true }]).trim()}` : "");
+              (message.isError ? `\n${keepFailures("", [{ label: "this call", kind: "tool", text: message.content, isError: true, ...externalOf(message) }]).trim()}` : "");
         const derived = { kind: "compressed" as const, replaces: position === 0 ? fresh.map((entry) => entry.message.meta.id) : [message.meta.id], blobIds: position === 0 ? blobs : [blobs[position]!], batch };
         // The combined summary (position 0) is derived from every result: it carries all their untrusted sources.
         const untrusted = position === 0 ? unionOfSources(fresh.map((entry) => entry.message)) : [];
