@@ -84,9 +84,10 @@ export function importOpenHandsV1(events: JsonObject[], file: string): ImportRes
         break;
       }
       case "Condensation": {
-        // V1 names forgotten events by id; the shared helper works on positions in the stream.
-        const forgotten = Array.isArray(event.forgotten_event_ids) ? event.forgotten_event_ids.map((forgottenId) => eventIndex.get(String(forgottenId))).filter((at) => at !== undefined) : [];
-        condensed = applyOpenHandsCondensation(history, { args: { forgotten_event_ids: forgotten, summary: event.summary } }, meta("harness")) || condensed;
+        // V1 names forgotten events by id; the history holds their positions in the stream.
+        const forgotten = new Set(Array.isArray(event.forgotten_event_ids) ? event.forgotten_event_ids.map((forgottenId) => eventIndex.get(String(forgottenId))) : []);
+        applyOpenHandsCondensation(history, (at) => forgotten.has(at), optionalString(event.summary), meta("harness"));
+        condensed = true;
         break;
       }
       default: {

@@ -1,6 +1,6 @@
 import type { AssistantMessage, Message } from "../../types/index.js";
 import type { ImportedCall, ImportedTranscript, ImportResult, ReportedUsage } from "../imported-transcript.js";
-import { applyOpenHandsCondensation, type OpenHandsHistoryEntry } from "./apply-openhands-condensation.js";
+import { applyOpenHandsCondensation, forgottenOpenHandsEvents, type OpenHandsHistoryEntry } from "./apply-openhands-condensation.js";
 import { convertOpenAIMessage } from "./convert-openai-message.js";
 import { convertOpenAIReportedUsage } from "./convert-openai-reported-usage.js";
 import { importOpenHandsV1 } from "./import-openhands-v1.js";
@@ -78,7 +78,11 @@ export function importOpenHands(text: string, file: string): ImportResult {
     if (event.source === "user" && event.action === "message") {
       history.push({ message: { role: "user", content: contentOf(event), meta: { id: eventId, origin: "user", createdAt } }, eventId: eventNumber });
     } else if (event.action === "condensation") {
-      condensed = applyOpenHandsCondensation(history, event, { id: eventId, origin: "harness", createdAt }) || condensed;
+      const args = isRecord(event.args) ? event.args : {};
+      const forgotten = forgottenOpenHandsEvents(args);
+      if (forgotten === undefined) continue;
+      applyOpenHandsCondensation(history, forgotten, optionalString(args.summary), { id: eventId, origin: "harness", createdAt });
+      condensed = true;
     } else if (event.action !== undefined && response !== undefined) {
       const responseId = optionalString(response.id) ?? eventId;
       if (seenResponses.has(responseId)) continue;
