@@ -7,6 +7,9 @@ export interface OpenHandsHistoryEntry {
   eventId: number | undefined;
 }
 
+/** The declared break of the first call after a condensation, V0 or V1. */
+export const openHandsCondensationBreak = "OpenHands condensation (forgotten events replaced by a summary)";
+
 /**
  * Applies an OpenHands condensation to the rebuilt history: the events it forgot leave every later
  * prompt, and its `summary`, when given, takes their place. OpenHands inserts the summary at

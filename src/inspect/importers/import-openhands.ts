@@ -1,6 +1,6 @@
 import type { AssistantMessage, Message } from "../../types/index.js";
 import type { ImportedCall, ImportedTranscript, ImportResult, ReportedUsage } from "../imported-transcript.js";
-import { applyOpenHandsCondensation, forgottenOpenHandsEvents, type OpenHandsHistoryEntry } from "./apply-openhands-condensation.js";
+import { applyOpenHandsCondensation, forgottenOpenHandsEvents, openHandsCondensationBreak, type OpenHandsHistoryEntry } from "./apply-openhands-condensation.js";
 import { convertOpenAIMessage } from "./convert-openai-message.js";
 import { convertOpenAIReportedUsage } from "./convert-openai-reported-usage.js";
 import { importOpenHandsV1 } from "./import-openhands-v1.js";
@@ -63,7 +63,7 @@ export function importOpenHands(text: string, file: string): ImportResult {
   let model: string | undefined;
   const addCall = (message: AssistantMessage, usage: ReportedUsage | undefined, callModel: string | undefined, eventId: number | undefined) => {
     const call = callOf(history, message, usage, callModel, file);
-    if (condensed) call.declaredBreak = { reason: "OpenHands condensation (forgotten events replaced by a summary)" };
+    if (condensed) call.declaredBreak = { reason: openHandsCondensationBreak };
     condensed = false;
     calls.push(call);
     history.push({ message, eventId });
