@@ -1,5 +1,5 @@
 import type { Message } from "../../types/index.js";
-import { isRecord, optionalString, type JsonObject } from "./json-guards.js";
+import type { JsonObject } from "./json-guards.js";
 
 /** A message of the rebuilt history with the id of the OpenHands event it came from. */
 export interface OpenHandsHistoryEntry {
@@ -7,31 +7,32 @@ export interface OpenHandsHistoryEntry {
   eventId: number | undefined;
 }
 
+/** The declared break of the first call after a condensation, V0 or V1. */
+export const openHandsCondensationBreak = "OpenHands condensation (forgotten events replaced by a summary)";
+
 /**
- * Applies an OpenHands `condensation` action (V0 `CondensationAction`, written by its condensers)
- * to the rebuilt history: the events it names (`forgotten_event_ids`, or the range
- * `forgotten_events_start_id`..`forgotten_events_end_id`) leave every later prompt, and its
- * `summary`, when given, takes their place. OpenHands inserts the summary at `summary_offset` among
- * all kept events, system and state events included, which this history does not hold; the place
- * of the first forgotten message is that position for the condensers OpenHands ships (they keep a
- * head of events and forget the run after it). Returns false when the action names no events.
+ * Applies an OpenHands condensation to the rebuilt history: the events it forgot leave every later
+ * prompt, and its `summary`, when given, takes their place. OpenHands inserts the summary at
+ * `summary_offset` among all kept events, system and state events included, which this history does
+ * not hold; the place of the first forgotten message is that position for the condensers OpenHands
+ * ships (they keep a head of events and forget the run after it).
  */
-export function applyOpenHandsCondensation(history: OpenHandsHistoryEntry[], event: JsonObject, summaryMeta: Message["meta"]): boolean {
-  const args = isRecord(event.args) ? event.args : {};
-  const forgotten = forgottenIds(args);
-  if (forgotten === undefined) return false;
+export function applyOpenHandsCondensation(history: OpenHandsHistoryEntry[], forgotten: (eventId: number) => boolean, summary: string | undefined, summaryMeta: Message["meta"]): void {
   const firstForgotten = history.findIndex((entry) => entry.eventId !== undefined && forgotten(entry.eventId));
   const kept = history.filter((entry) => entry.eventId === undefined || !forgotten(entry.eventId));
-  const summary = optionalString(args.summary);
   if (summary !== undefined && summary !== "") {
     const at = firstForgotten === -1 ? kept.length : firstForgotten;
     kept.splice(at, 0, { message: { role: "user", content: summary, meta: summaryMeta }, eventId: undefined });
   }
   history.splice(0, history.length, ...kept);
-  return true;
 }
 
-function forgottenIds(args: JsonObject): ((id: number) => boolean) | undefined {
+/**
+ * The events a V0 `condensation` action (`CondensationAction`, written by OpenHands' condensers)
+ * forgets: `forgotten_event_ids`, or the range `forgotten_events_start_id`..`forgotten_events_end_id`;
+ * undefined when it names none.
+ */
+export function forgottenOpenHandsEvents(args: JsonObject): ((id: number) => boolean) | undefined {
   if (Array.isArray(args.forgotten_event_ids)) {
     const ids = new Set(args.forgotten_event_ids.filter((id): id is number => typeof id === "number"));
     return (id) => ids.has(id);

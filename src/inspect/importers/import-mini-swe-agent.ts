@@ -122,19 +122,15 @@ function recordedResponse(message: AssistantMessage, extra: unknown): AssistantM
   return recorded;
 }
 
-/** Usage sits in `extra.response.usage`; `cost` is in the usage (OpenRouter) or next to the response (LiteLLM, Portkey). */
+/** Usage sits in `extra.response.usage`. */
 function reportedUsage(extra: unknown): ReportedUsage | undefined {
-  if (!isRecord(extra)) return undefined;
-  const response = isRecord(extra.response) ? extra.response : {};
-  const usage = convertOpenAIReportedUsage(response.usage);
-  const cost = usage?.cost ?? optionalCount(extra.cost);
-  if (usage === undefined) return cost === undefined ? undefined : { cost };
-  return cost === undefined ? usage : { ...usage, cost };
+  const response = isRecord(extra) && isRecord(extra.response) ? extra.response : {};
+  return withCost(convertOpenAIReportedUsage(response.usage), extra);
 }
 
-/** A Responses API call's usage with the cost mini-swe-agent put next to it (`extra.cost`). */
+/** `cost` is in the usage (OpenRouter) or next to the response (`extra.cost`: LiteLLM, Portkey). */
 function withCost(usage: ReportedUsage | undefined, extra: unknown): ReportedUsage | undefined {
-  const cost = isRecord(extra) ? optionalCount(extra.cost) : undefined;
+  const cost = usage?.cost ?? (isRecord(extra) ? optionalCount(extra.cost) : undefined);
   if (cost === undefined) return usage;
   return { ...usage, cost };
 }

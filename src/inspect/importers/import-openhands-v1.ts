@@ -1,6 +1,6 @@
 import type { AssistantMessage, AssistantPart, Message } from "../../types/index.js";
 import type { ImportedCall, ImportedTranscript, ImportResult, ReportedUsage } from "../imported-transcript.js";
-import { applyOpenHandsCondensation, type OpenHandsHistoryEntry } from "./apply-openhands-condensation.js";
+import { applyOpenHandsCondensation, openHandsCondensationBreak, type OpenHandsHistoryEntry } from "./apply-openhands-condensation.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, parseArguments, withoutUndefined, type JsonObject } from "./json-guards.js";
 import { SkippedRecords } from "./skipped-records.js";
@@ -44,7 +44,7 @@ export function importOpenHandsV1(events: JsonObject[], file: string): ImportRes
       }
       const message: AssistantMessage = { role: "assistant", content: parts, meta: { ...meta("model"), id: `${id}:${responseId}` } };
       const call: ImportedCall = { request: createImportedRequest({ system, messages: history.map((entry) => entry.message) }), response: message, source: { file, line: index + 1 } };
-      if (condensed) call.declaredBreak = { reason: "OpenHands condensation (forgotten events replaced by a summary)" };
+      if (condensed) call.declaredBreak = { reason: openHandsCondensationBreak };
       condensed = false;
       calls.push(call);
       callsByResponse.set(responseId, { call, message });
@@ -84,9 +84,10 @@ export function importOpenHandsV1(events: JsonObject[], file: string): ImportRes
         break;
       }
       case "Condensation": {
-        // V1 names forgotten events by id; the shared helper works on positions in the stream.
-        const forgotten = Array.isArray(event.forgotten_event_ids) ? event.forgotten_event_ids.map((forgottenId) => eventIndex.get(String(forgottenId))).filter((at) => at !== undefined) : [];
-        condensed = applyOpenHandsCondensation(history, { args: { forgotten_event_ids: forgotten, summary: event.summary } }, meta("harness")) || condensed;
+        // V1 names forgotten events by id; the history holds their positions in the stream.
+        const forgotten = new Set(Array.isArray(event.forgotten_event_ids) ? event.forgotten_event_ids.map((forgottenId) => eventIndex.get(String(forgottenId))) : []);
+        applyOpenHandsCondensation(history, (at) => forgotten.has(at), optionalString(event.summary), meta("harness"));
+        condensed = true;
         break;
       }
       default: {

@@ -1,6 +1,6 @@
 import type { AssistantMessage, Message } from "../../types/index.js";
-import type { ImportedCall, ImportedTranscript, ImportResult, ReportedUsage } from "../imported-transcript.js";
-import { applyOpenHandsCondensation, type OpenHandsHistoryEntry } from "./apply-openhands-condensation.js";
+import type { ImportedCall, ImportedTranscript, ImportProblem, ImportResult, ReportedUsage } from "../imported-transcript.js";
+import { applyOpenHandsCondensation, forgottenOpenHandsEvents, openHandsCondensationBreak, type OpenHandsHistoryEntry } from "./apply-openhands-condensation.js";
 import { convertOpenAIMessage } from "./convert-openai-message.js";
 import { convertOpenAIReportedUsage } from "./convert-openai-reported-usage.js";
 import { importOpenHandsV1 } from "./import-openhands-v1.js";
@@ -29,21 +29,10 @@ export function importOpenHands(text: string, file: string): ImportResult {
   try {
     value = parseUntrustedJson(text);
   } catch (error) {
-    const notJson: ImportResult = { transcripts: [], problems: [{ file, reason: `not valid JSON (${(error as Error).message})` }] };
-    if (hasOpenHandsEventMarkers(text)) {
-      const marked = readOpenHandsJsonEvents(text, file);
-      const imported = importOpenHandsV1(marked.events, file);
-      return { transcripts: imported.transcripts, problems: [...marked.problems, ...imported.problems] };
-    }
-    // V1 events one per line (the SDK's events joined with `jq -c`, or a tool's JSONL).
-    if (!opensAsJsonLines(text)) return notJson;
-    const { records, problems } = readJsonLines(text, file);
-    const lines = records.map((record) => record.value).filter(isRecord);
-    if (lines.some((event) => typeof event.kind === "string")) {
-      const imported = importOpenHandsV1(lines, file);
-      return { transcripts: imported.transcripts, problems: [...problems, ...imported.problems] };
-    }
-    return notJson;
+    const read = hasOpenHandsEventMarkers(text) ? readOpenHandsJsonEvents(text, file) : readV1EventLines(text, file);
+    if (read === undefined) return { transcripts: [], problems: [{ file, reason: `not valid JSON (${(error as Error).message})` }] };
+    const imported = importOpenHandsV1(read.events, file);
+    return { transcripts: imported.transcripts, problems: [...read.problems, ...imported.problems] };
   }
   if (isRecord(value) && typeof value.kind === "string") {
     // One file of a conversation's events/ folder: a run only as a whole.
@@ -63,7 +52,7 @@ export function importOpenHands(text: string, file: string): ImportResult {
   let model: string | undefined;
   const addCall = (message: AssistantMessage, usage: ReportedUsage | undefined, callModel: string | undefined, eventId: number | undefined) => {
     const call = callOf(history, message, usage, callModel, file);
-    if (condensed) call.declaredBreak = { reason: "OpenHands condensation (forgotten events replaced by a summary)" };
+    if (condensed) call.declaredBreak = { reason: openHandsCondensationBreak };
     condensed = false;
     calls.push(call);
     history.push({ message, eventId });
@@ -78,7 +67,11 @@ export function importOpenHands(text: string, file: string): ImportResult {
     if (event.source === "user" && event.action === "message") {
       history.push({ message: { role: "user", content: contentOf(event), meta: { id: eventId, origin: "user", createdAt } }, eventId: eventNumber });
     } else if (event.action === "condensation") {
-      condensed = applyOpenHandsCondensation(history, event, { id: eventId, origin: "harness", createdAt }) || condensed;
+      const args = isRecord(event.args) ? event.args : {};
+      const forgotten = forgottenOpenHandsEvents(args);
+      if (forgotten === undefined) continue;
+      applyOpenHandsCondensation(history, forgotten, optionalString(args.summary), { id: eventId, origin: "harness", createdAt });
+      condensed = true;
     } else if (event.action !== undefined && response !== undefined) {
       const responseId = optionalString(response.id) ?? eventId;
       if (seenResponses.has(responseId)) continue;
@@ -105,6 +98,14 @@ export function importOpenHands(text: string, file: string): ImportResult {
   const note = skipped.note("OpenHands events", "OpenHands may have shown them to the model, so the counted prompts can be short of the reported ones");
   if (note !== undefined) transcript.notes = [note];
   return { transcripts: calls.length === 0 ? [] : [transcript], problems: [] };
+}
+
+/** V1 events one per line (the SDK's events joined with `jq -c`, or a tool's JSONL); undefined when the text holds none. */
+function readV1EventLines(text: string, file: string): { events: JsonObject[]; problems: ImportProblem[] } | undefined {
+  if (!opensAsJsonLines(text)) return undefined;
+  const { records, problems } = readJsonLines(text, file);
+  const events = records.map((record) => record.value).filter(isRecord);
+  return events.some((event) => typeof event.kind === "string") ? { events, problems } : undefined;
 }
 
 /** Events about the agent's state or the UI, never part of a prompt. */

@@ -31,13 +31,16 @@ export function readOpenHandsJsonEvents(text: string, file: string): { events: J
     const first = index + 1;
     // A compact event fits its first line; a pretty-printed one closes with "}" at column 0. An event
     // cut short ends at the next marker, which then starts the next event.
+    const compact = compactEvent(lines[first]);
+    if (compact !== undefined) {
+      events.push(compact);
+      index = first + 1;
+      continue;
+    }
     let end = first;
-    if (isWholeJson(lines[first])) end = first + 1;
-    else {
-      while (end < lines.length && lines[end] !== eventMarker) {
-        end += 1;
-        if (lines[end - 1] === "}") break;
-      }
+    while (end < lines.length && lines[end] !== eventMarker) {
+      end += 1;
+      if (lines[end - 1] === "}") break;
     }
     const eventText = lines.slice(first, end).join("\n");
     index = end;
@@ -52,12 +55,13 @@ export function readOpenHandsJsonEvents(text: string, file: string): { events: J
   return { events, problems };
 }
 
-function isWholeJson(line: string | undefined): boolean {
-  if (line === undefined || !line.startsWith("{") || !line.endsWith("}")) return false;
+/** The event of a line that is a whole JSON object, parsed once; undefined otherwise. */
+function compactEvent(line: string | undefined): JsonObject | undefined {
+  if (line === undefined || !line.startsWith("{") || !line.endsWith("}")) return undefined;
   try {
-    parseUntrustedJson(line);
-    return true;
+    const event: unknown = parseUntrustedJson(line);
+    return isRecord(event) ? event : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
