@@ -207,14 +207,19 @@ for (const argv of helpCommandLines) {
   commandLines[JSON.stringify(argv)] = known === -1 ? answers.push(answer) - 1 : known;
 }
 const helpChunkFiles = new Set(Object.keys(requireFromBuild.cache).filter((file) => dirname(file) === dirname(`${buildDir}/main.cjs`)).map((file) => relative(buildDir, file)));
-const helpInputs = [fileURLToPath(import.meta.url), ...chunks.filter((chunk) => helpChunkFiles.has(chunk.fileName)).flatMap((chunk) => chunk.moduleIds.filter((id) => isAbsolute(id)))];
+const helpInputs = inputFilesOf(chunks.filter((chunk) => helpChunkFiles.has(chunk.fileName)));
 if (!helpChunkFiles.has("main.cjs") || helpInputs.length < 3) throw new Error(`bundle-cli: the help texts came from no chunk of the bundle (loaded: ${[...helpChunkFiles].join(", ")})`);
-writeFileSync(`${buildDir}/help.json`, `${JSON.stringify({ inputs: [...new Set(helpInputs)].map((file) => relative(root, file).split("\\").join("/")), commandLines, answers })}\n`);
+writeFileSync(`${buildDir}/help.json`, `${JSON.stringify({ inputs: helpInputs, commandLines, answers })}\n`);
 
 // What the bundle was made from, for bin/ctxkit.js to bundle again when any of it changes (a
-// `tsc --watch` rewrites only the files that changed): paths from the package's root.
-const inputs = new Set([fileURLToPath(import.meta.url), ...chunks.flatMap((chunk) => chunk.moduleIds.filter((id) => isAbsolute(id)))]);
-writeFileSync(`${buildDir}/inputs.json`, `${JSON.stringify([...inputs].map((file) => relative(root, file).split("\\").join("/")))}\n`);
+// `tsc --watch` rewrites only the files that changed).
+writeFileSync(`${buildDir}/inputs.json`, `${JSON.stringify(inputFilesOf(chunks))}\n`);
+
+/** The files `someChunks` were made from, this script first, as paths from the package's root (help.json's and inputs.json's). */
+function inputFilesOf(someChunks) {
+  const files = new Set([fileURLToPath(import.meta.url), ...someChunks.flatMap((chunk) => chunk.moduleIds.filter((id) => isAbsolute(id)))]);
+  return [...files].map((file) => relative(root, file).split("\\").join("/"));
+}
 
 // Published file by file, each with a rename (a process never reads a half-written file): the new
 // hashed chunks beside the old ones, then the entries, main.cjs last (its time says the bundle is fresh).

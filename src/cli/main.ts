@@ -91,9 +91,9 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   }
   const loadCommand = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!loadCommand) {
-    const { closest, distance } = await import("fastest-levenshtein");
-    const nearest = closest(name, Object.keys(commands));
-    const suggestion = distance(name, nearest) <= 2 ? ` (did you mean '${nearest}'?)` : "";
+    const { nearestName } = await import("./nearest-name.js");
+    const nearest = nearestName(name, Object.keys(commands), 2);
+    const suggestion = nearest === undefined ? "" : ` (did you mean '${nearest}'?)`;
     io.stderr.write(`ctxkit: unknown command '${name}'${suggestion}.\n\n${mainHelp}`);
     return 2;
   }
