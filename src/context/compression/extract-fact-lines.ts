@@ -76,19 +76,15 @@ function pickFactLines(lines: readonly TaggedLine[], options: FactLineOptions & 
     const rank = error ? 0 : unshown.length === 0 ? 3 : unshown.every(isNumberIdentifier) ? 2 : 1;
     for (const window of windowsAround(line, fresh, maxLineChars)) picked.push({ line: window.text, rank, identifiers: window.identifiers, ...(tag ? { tag } : {}) });
   }
-  // A tagged result's tags are paid once, by the first of its lines kept (the item last costed, when
-  // the kept set grew since: `keepByRank` adds at most one item between two calls).
+  // A tagged result's tags are paid once, by the first of its lines kept.
   const paid = new Set<string>();
-  let last: (typeof picked)[number] | undefined;
-  let counted = 0;
-  const costOf = (entry: (typeof picked)[number], kept: ReadonlySet<number>) => {
-    if (kept.size !== counted && last?.tag !== undefined) paid.add(last.tag.nonce);
-    counted = kept.size;
-    last = entry;
+  const costOf = (entry: (typeof picked)[number]) => {
     const tagCost = entry.tag === undefined || paid.has(entry.tag.nonce) || options.tagCost === undefined ? 0 : options.tagCost(entry.tag);
     return entry.line.length + 1 + tagCost;
   };
-  const kept = keepByRank(picked, (entry) => entry.rank, costOf, options.maxChars);
+  const kept = keepByRank(picked, (entry) => entry.rank, costOf, options.maxChars, (entry) => {
+    if (entry.tag) paid.add(entry.tag.nonce);
+  });
   const facts = picked.filter((_, position) => kept.has(position));
   for (const entry of facts) for (const identifier of entry.identifiers) options.onShownIdentifier?.(identifier);
   return facts.map((entry) => (entry.tag ? { line: entry.line, tag: entry.tag } : { line: entry.line }));

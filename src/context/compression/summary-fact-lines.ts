@@ -55,15 +55,14 @@ export function summaryFactLines(messages: readonly Message[], options: SummaryF
   // A line costs its own characters (indented, with a newline), the first line kept of a turn its
   // turn's gist line too, and the first of a tagged result in a turn the tags around them.
   const paid = new Set<string>();
-  let counted = 0;
-  const costOf = (item: (typeof unique)[number], kept: ReadonlySet<number>) => {
-    if (kept.size !== counted) for (const position of kept) for (const key of groupKeys(unique[position]!)) paid.add(key);
-    counted = kept.size;
+  const costOf = (item: (typeof unique)[number]) => {
     const [turnKey, tagKey] = groupKeys(item);
     const tagCost = tagKey === undefined || paid.has(tagKey) ? 0 : tagLinesCost(item.fact.tag!, "  ");
     return item.fact.line.length + 3 + (paid.has(turnKey!) ? 0 : turns[item.turn]!.gist.length + 1) + tagCost;
   };
-  const kept = keepByRank(unique, (item) => item.rank, costOf, options.maxChars);
+  const kept = keepByRank(unique, (item) => item.rank, costOf, options.maxChars, (item) => {
+    for (const key of groupKeys(item)) paid.add(key);
+  });
   return render(turns, unique.filter((_, position) => kept.has(position)));
 }
 
