@@ -27,6 +27,8 @@ export interface FactLineOptions {
    * identifier cut off at a window's edge is not shown with its line).
    */
   onShownIdentifier?: (identifier: string) => void;
+  /** `extractIdentifiers` of a trimmed line, from a caller that reads the same lines' identifiers again (default `extractIdentifiers`). */
+  identifiersOf?: (line: string) => readonly string[];
 }
 
 /**
@@ -56,6 +58,7 @@ export function extractTaggedFactLines(lines: readonly TaggedLine[], options: Fa
 
 function pickFactLines(lines: readonly TaggedLine[], options: FactLineOptions & { tagCost?: (tag: ExternalTag) => number }): TaggedLine[] {
   const maxLineChars = options.maxLineChars ?? 300;
+  const identifiersOf = options.identifiersOf ?? extractIdentifiers;
   const seen = new Set<string>();
   const picked: Array<{ line: string; rank: number; identifiers: string[]; tag?: ExternalTag }> = [];
   for (const { line: raw, tag } of lines) {
@@ -63,11 +66,11 @@ function pickFactLines(lines: readonly TaggedLine[], options: FactLineOptions & 
     if (line === "") continue;
     if (options.knownLines?.has(line) === true) {
       options.onKnownLine?.(line);
-      for (const identifier of extractIdentifiers(line)) seen.add(identifier);
+      for (const identifier of identifiersOf(line)) seen.add(identifier);
       continue;
     }
     const error = isErrorLine(line);
-    const fresh = extractIdentifiers(line).filter((identifier) => !seen.has(identifier) && !(options.isKnown?.(identifier) ?? false));
+    const fresh = identifiersOf(line).filter((identifier) => !seen.has(identifier) && !(options.isKnown?.(identifier) ?? false));
     for (const identifier of fresh) seen.add(identifier);
     if (!error && fresh.length === 0) continue;
     // A long line (JSON on one line, minified code) keeps a window around each of its new

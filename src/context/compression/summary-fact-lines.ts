@@ -40,7 +40,7 @@ export interface SummaryFactLineOptions {
  * role, and a page's line must not read there as the user's words. Empty when nothing fits.
  */
 export function summaryFactLines(messages: readonly Message[], options: SummaryFactLineOptions): string[] {
-  // Each line's identifiers once: naming what a turn showed and ranking its lines both need them.
+  // Each line's identifiers once: picking a result's fact lines, naming what a turn showed and ranking its lines all need them.
   const found = new Map<string, string[]>();
   const identifiersOf = (line: string) => found.get(line) ?? found.set(line, extractIdentifiers(line)).get(line)!;
   const turns = replacedTurns(messages, identifiersOf).map((turn) => ({ gist: turn.gist, facts: turn.facts.filter((fact) => options.knownLines?.has(fact.line) !== true) }));
@@ -119,7 +119,7 @@ function replacedTurns(messages: readonly Message[], identifiersOf: (line: strin
     for (const message of slice) {
       if (message.role !== "tool") continue;
       const tag = externalTagOf(message);
-      const lines = extractFactLines(message.content, { maxChars: Number.MAX_SAFE_INTEGER, isKnown: (identifier) => named.has(identifier) || gist.includes(identifier) })
+      const lines = extractFactLines(message.content, { maxChars: Number.MAX_SAFE_INTEGER, isKnown: (identifier) => named.has(identifier) || gist.includes(identifier), identifiersOf })
         // The result's own tags are not facts: the kept lines get them again, around them.
         .filter((line) => !isExternalTagLine(line));
       const fromResult = lines.map((line) => (tag ? { line, tag } : { line }));
