@@ -52,16 +52,13 @@ export function condenseArchive(message: Extract<Message, { role: "user" }>, sha
     // that must stay costs nothing of the cap. The first line kept of a tagged block pays for its
     // tag lines: a block whose lines all go loses its tags with them.
     const paid = new Set<string>();
-    let last: TaggedLine | undefined;
-    let counted = 0;
-    const costOf = (fact: TaggedLine, kept: ReadonlySet<number>) => {
-      if (kept.size !== counted && last?.tag !== undefined) paid.add(last.tag.nonce);
-      counted = kept.size;
-      last = fact;
+    const costOf = (fact: TaggedLine) => {
       if (mustStay(fact)) return 0;
       return fact.line.length + 1 + (fact.tag === undefined || paid.has(fact.tag.nonce) ? 0 : tagLinesCost(fact.tag, "  "));
     };
-    const chosen = keepByRank(turn.facts, (fact) => (isNumberOnlyLine(fact.line) ? 1 : 0), costOf, budgets[index]!);
+    const chosen = keepByRank(turn.facts, (fact) => (isNumberOnlyLine(fact.line) ? 1 : 0), costOf, budgets[index]!, (fact) => {
+      if (fact.tag) paid.add(fact.tag.nonce);
+    });
     const stays = turn.facts.filter((_, position) => chosen.has(position));
     dropped += turn.facts.length - stays.length;
     // The lines stay as they were written (indented); tags get the archive's indent.

@@ -27,6 +27,8 @@ export interface FactLineOptions {
    * identifier cut off at a window's edge is not shown with its line).
    */
   onShownIdentifier?: (identifier: string) => void;
+  /** `extractIdentifiers` of a trimmed line, from a caller that reads the same lines' identifiers again (default `extractIdentifiers`). */
+  identifiersOf?: (line: string) => readonly string[];
 }
 
 /**
@@ -56,6 +58,7 @@ export function extractTaggedFactLines(lines: readonly TaggedLine[], options: Fa
 
 function pickFactLines(lines: readonly TaggedLine[], options: FactLineOptions & { tagCost?: (tag: ExternalTag) => number }): TaggedLine[] {
   const maxLineChars = options.maxLineChars ?? 300;
+  const identifiersOf = options.identifiersOf ?? extractIdentifiers;
   const seen = new Set<string>();
   const picked: Array<{ line: string; rank: number; identifiers: string[]; tag?: ExternalTag }> = [];
   for (const { line: raw, tag } of lines) {
@@ -63,11 +66,11 @@ function pickFactLines(lines: readonly TaggedLine[], options: FactLineOptions & 
     if (line === "") continue;
     if (options.knownLines?.has(line) === true) {
       options.onKnownLine?.(line);
-      for (const identifier of extractIdentifiers(line)) seen.add(identifier);
+      for (const identifier of identifiersOf(line)) seen.add(identifier);
       continue;
     }
     const error = isErrorLine(line);
-    const fresh = extractIdentifiers(line).filter((identifier) => !seen.has(identifier) && !(options.isKnown?.(identifier) ?? false));
+    const fresh = identifiersOf(line).filter((identifier) => !seen.has(identifier) && !(options.isKnown?.(identifier) ?? false));
     for (const identifier of fresh) seen.add(identifier);
     if (!error && fresh.length === 0) continue;
     // A long line (JSON on one line, minified code) keeps a window around each of its new
@@ -76,19 +79,15 @@ function pickFactLines(lines: readonly TaggedLine[], options: FactLineOptions & 
     const rank = error ? 0 : unshown.length === 0 ? 3 : unshown.every(isNumberIdentifier) ? 2 : 1;
     for (const window of windowsAround(line, fresh, maxLineChars)) picked.push({ line: window.text, rank, identifiers: window.identifiers, ...(tag ? { tag } : {}) });
   }
-  // A tagged result's tags are paid once, by the first of its lines kept (the item last costed, when
-  // the kept set grew since: `keepByRank` adds at most one item between two calls).
+  // A tagged result's tags are paid once, by the first of its lines kept.
   const paid = new Set<string>();
-  let last: (typeof picked)[number] | undefined;
-  let counted = 0;
-  const costOf = (entry: (typeof picked)[number], kept: ReadonlySet<number>) => {
-    if (kept.size !== counted && last?.tag !== undefined) paid.add(last.tag.nonce);
-    counted = kept.size;
-    last = entry;
+  const costOf = (entry: (typeof picked)[number]) => {
     const tagCost = entry.tag === undefined || paid.has(entry.tag.nonce) || options.tagCost === undefined ? 0 : options.tagCost(entry.tag);
     return entry.line.length + 1 + tagCost;
   };
-  const kept = keepByRank(picked, (entry) => entry.rank, costOf, options.maxChars);
+  const kept = keepByRank(picked, (entry) => entry.rank, costOf, options.maxChars, (entry) => {
+    if (entry.tag) paid.add(entry.tag.nonce);
+  });
   const facts = picked.filter((_, position) => kept.has(position));
   for (const entry of facts) for (const identifier of entry.identifiers) options.onShownIdentifier?.(identifier);
   return facts.map((entry) => (entry.tag ? { line: entry.line, tag: entry.tag } : { line: entry.line }));

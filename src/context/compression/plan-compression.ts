@@ -13,7 +13,7 @@ import { createSummaryMessage, findCompactionRange, recentTailStart } from "./fu
 import { CHARS_PER_TOKEN } from "./extractive-summary.js";
 import { frozenTextOf } from "./markers.js";
 import { summarizeSafely } from "./summarize-safely.js";
-import { archiveTurnLines } from "./sectioned-summary.js";
+import { archiveTurnLines, linesOf } from "./sectioned-summary.js";
 import { partialCompactionEnd } from "./partial-compaction.js";
 import { condenseArchive, isArchiveMessage } from "./condense-archive.js";
 import { summaryFactLines } from "./summary-fact-lines.js";
@@ -203,7 +203,7 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
     const plain = compactedWith(summaryMessage([]));
     const roomTokens = (ceiling - project(clear(plain).messages)) / input.scale;
     const shown = [summary, ...plain.flatMap((message, index) => (index === range.start || message.role === "assistant" ? [] : [message.content]))];
-    const keptLines = roomTokens > 0 ? summaryFactLines(messages.slice(range.start, range.end), { maxChars: Math.min(lineTokens, roomTokens) * CHARS_PER_TOKEN, knownLines: new Set(shown.flatMap(trimmedLines)) }) : [];
+    const keptLines = roomTokens > 0 ? summaryFactLines(messages.slice(range.start, range.end), { maxChars: Math.min(lineTokens, roomTokens) * CHARS_PER_TOKEN, knownLines: new Set(shown.flatMap(linesOf)) }) : [];
     const withLines = keptLines.length > 0 ? compactedWith(summaryMessage(keptLines)) : plain;
     // Characters are an estimate of tokens: lines that would still cross the ceiling are left out.
     const compacted = project(clear(withLines).messages) < ceiling ? withLines : plain;
@@ -247,10 +247,6 @@ export function askInBand(input: PlanInput, settings: CompressionSettings, conve
   if (settings.summaryRequest === "in-band") return true;
   const summarisedTokens = sources.reduce((sum, source) => sum + source.text.length, 0) / CHARS_PER_TOKEN;
   return !input.cacheCold && settings.cachedPriceRatio * conversationTokens < summarisedTokens;
-}
-
-function trimmedLines(text: string): string[] {
-  return text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
 }
 
 /** The first request of the user: kept verbatim by every step (-1 when there is none). */

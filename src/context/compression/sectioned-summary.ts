@@ -74,7 +74,8 @@ export function turnBudgets(sizes: readonly number[], budget: number, mode: "pro
   return sizes.map((size) => Math.floor(Math.min(size, cap)));
 }
 
-function linesOf(text: string): string[] {
+/** The non-empty lines of `text`, trimmed: how archives, summaries and kept lines are compared line by line. */
+export function linesOf(text: string): string[] {
   return text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
 }
 

@@ -40,7 +40,7 @@ export interface SummaryFactLineOptions {
  * role, and a page's line must not read there as the user's words. Empty when nothing fits.
  */
 export function summaryFactLines(messages: readonly Message[], options: SummaryFactLineOptions): string[] {
-  // Each line's identifiers once: naming what a turn showed and ranking its lines both need them.
+  // Each line's identifiers once: picking a result's fact lines, naming what a turn showed and ranking its lines all need them.
   const found = new Map<string, string[]>();
   const identifiersOf = (line: string) => found.get(line) ?? found.set(line, extractIdentifiers(line)).get(line)!;
   const turns = replacedTurns(messages, identifiersOf).map((turn) => ({ gist: turn.gist, facts: turn.facts.filter((fact) => options.knownLines?.has(fact.line) !== true) }));
@@ -55,15 +55,14 @@ export function summaryFactLines(messages: readonly Message[], options: SummaryF
   // A line costs its own characters (indented, with a newline), the first line kept of a turn its
   // turn's gist line too, and the first of a tagged result in a turn the tags around them.
   const paid = new Set<string>();
-  let counted = 0;
-  const costOf = (item: (typeof unique)[number], kept: ReadonlySet<number>) => {
-    if (kept.size !== counted) for (const position of kept) for (const key of groupKeys(unique[position]!)) paid.add(key);
-    counted = kept.size;
+  const costOf = (item: (typeof unique)[number]) => {
     const [turnKey, tagKey] = groupKeys(item);
     const tagCost = tagKey === undefined || paid.has(tagKey) ? 0 : tagLinesCost(item.fact.tag!, "  ");
     return item.fact.line.length + 3 + (paid.has(turnKey!) ? 0 : turns[item.turn]!.gist.length + 1) + tagCost;
   };
-  const kept = keepByRank(unique, (item) => item.rank, costOf, options.maxChars);
+  const kept = keepByRank(unique, (item) => item.rank, costOf, options.maxChars, (item) => {
+    for (const key of groupKeys(item)) paid.add(key);
+  });
   return render(turns, unique.filter((_, position) => kept.has(position)));
 }
 
@@ -120,7 +119,7 @@ function replacedTurns(messages: readonly Message[], identifiersOf: (line: strin
     for (const message of slice) {
       if (message.role !== "tool") continue;
       const tag = externalTagOf(message);
-      const lines = extractFactLines(message.content, { maxChars: Number.MAX_SAFE_INTEGER, isKnown: (identifier) => named.has(identifier) || gist.includes(identifier) })
+      const lines = extractFactLines(message.content, { maxChars: Number.MAX_SAFE_INTEGER, isKnown: (identifier) => named.has(identifier) || gist.includes(identifier), identifiersOf })
         // The result's own tags are not facts: the kept lines get them again, around them.
         .filter((line) => !isExternalTagLine(line));
       const fromResult = lines.map((line) => (tag ? { line, tag } : { line }));
