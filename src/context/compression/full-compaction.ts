@@ -40,7 +40,8 @@ export const KEPT_LINES_HEADING = "## Lines kept verbatim from the replaced turn
 
 /**
  * The message that replaces `range`: the summary, then `keptLines` (see `summaryFactLines`) under
- * their own heading, recorded in the metadata too so the next compaction reads them from there.
+ * their own heading, recorded in the metadata too so the next compaction reads them from there,
+ * with `tagNonces`, the tags they can be between (see `tagNoncesOf`).
  */
 export function createSummaryMessage(
   range: CompactionRange,
@@ -51,6 +52,7 @@ export function createSummaryMessage(
   now: Date,
   untrusted: UntrustedSource[] = [],
   keptLines: readonly string[] = [],
+  tagNonces?: readonly string[],
 ): Message {
   const kept = keptLines.length > 0 ? `\n${KEPT_LINES_HEADING}\n${keptLines.join("\n")}` : "";
   return {
@@ -67,6 +69,9 @@ export function createSummaryMessage(
         replaces: range.sources.flatMap((source) => (source.messageId ? [source.messageId] : [])),
         batch,
         ...(keptLines.length > 0 ? { keptLines: [...keptLines] } : {}),
+        // The tags the kept lines can be between (see `tagNoncesOf`; none without lines): the next
+        // compaction reads only these as tags. Absent when what it replaced did not record them.
+        ...(tagNonces !== undefined ? { tagNonces: keptLines.length > 0 ? [...tagNonces] : [] } : {}),
       },
       // A summary of untrusted content is as untrusted as the content (issue 24).
       ...(untrusted.length > 0 ? { provenance: { untrusted } } : {}),
