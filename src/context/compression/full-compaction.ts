@@ -26,8 +26,12 @@ export function findCompactionRange(messages: readonly Message[], from: number, 
     const slice = messages.slice(unit.start, unit.end);
     const source = unitToSource(slice, slice[0]!.meta.id);
     const first = slice[0]!;
-    if (first.role === "user" && derivedOf(first, "summary") !== undefined && parseSections(first.content).size > 0) {
-      previousSummary = first.content;
+    if (first.role === "user" && derivedOf(first, "summary") !== undefined) {
+      // The lines it kept are carried by the next summary on their own (`summaryFactLines` reads
+      // them from its metadata): sent again, a model would read them twice and might paraphrase them.
+      const text = withoutKeptLines(first);
+      if (parseSections(text).size > 0) previousSummary = text;
+      else sources.push({ ...source, text });
       continue;
     }
     sources.push(source);
@@ -37,6 +41,21 @@ export function findCompactionRange(messages: readonly Message[], from: number, 
 
 /** The heading of the fact lines kept beside a summary (see `summaryFactLines`); not a summary section. */
 export const KEPT_LINES_HEADING = "## Lines kept verbatim from the replaced turns";
+
+/**
+ * A summary message's text without the lines kept beside it: the section `createSummaryMessage`
+ * appended for its recorded `keptLines`, found from that record (a summary's own text may quote
+ * the heading).
+ */
+function withoutKeptLines(message: Extract<Message, { role: "user" }>): string {
+  const keptLines = derivedOf(message, "summary")?.keptLines ?? [];
+  const section = keptSection(keptLines);
+  return section !== "" && message.content.endsWith(section) ? message.content.slice(0, -section.length) : message.content;
+}
+
+function keptSection(keptLines: readonly string[]): string {
+  return keptLines.length > 0 ? `\n${KEPT_LINES_HEADING}\n${keptLines.join("\n")}` : "";
+}
 
 /**
  * The message that replaces `range`: the summary, then `keptLines` (see `summaryFactLines`) under
@@ -54,7 +73,7 @@ export function createSummaryMessage(
   keptLines: readonly string[] = [],
   tagNonces?: readonly string[],
 ): Message {
-  const kept = keptLines.length > 0 ? `\n${KEPT_LINES_HEADING}\n${keptLines.join("\n")}` : "";
+  const kept = keptSection(keptLines);
   return {
     role: "user",
     content:
