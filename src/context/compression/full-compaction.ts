@@ -88,9 +88,10 @@ export function createSummaryMessage(
         replaces: range.sources.flatMap((source) => (source.messageId ? [source.messageId] : [])),
         batch,
         ...(keptLines.length > 0 ? { keptLines: [...keptLines] } : {}),
-        // The tags the kept lines can be between (see `tagNoncesOf`; none without lines): the next
-        // compaction reads only these as tags. Absent when what it replaced did not record them.
-        ...(tagNonces !== undefined ? { tagNonces: keptLines.length > 0 ? [...tagNonces] : [] } : {}),
+        // The tags its kept lines (and lines a model summary's check appended) can be between (see
+        // `tagNoncesOf`): the next compaction reads only these as tags. Absent when what it
+        // replaced did not record them.
+        ...(tagNonces !== undefined ? { tagNonces: [...tagNonces] } : {}),
       },
       // A summary of untrusted content is as untrusted as the content (issue 24).
       ...(untrusted.length > 0 ? { provenance: { untrusted } } : {}),

@@ -1,8 +1,9 @@
 import { extractTaggedFactLines } from "./extract-fact-lines.js";
-import { extractErrorLines, extractIdentifiers, formatIdentifierList } from "./extract-identifiers.js";
+import { extractErrorLines, formatIdentifierList } from "./extract-identifiers.js";
 import { CHARS_PER_TOKEN } from "./extractive-summary.js";
 import type { SummaryInput, SummarySource } from "./summarizer.js";
-import { renderTaggedLines, splitTaggedText, tagLinesCost, withoutTagLines } from "./tagged-lines.js";
+import { identifiersBySource } from "./tagged-identifiers.js";
+import { renderTaggedLines, splitTaggedText, tagLinesCost } from "./tagged-lines.js";
 
 /** The sections of a compaction summary, in order (the common core of what production agents keep). */
 export const SUMMARY_SECTIONS = ["Goal", "Constraints", "Decisions", "Progress", "Failures and why", "Next steps", "Files and identifiers"] as const;
@@ -177,8 +178,10 @@ export function summarizeInSections(input: SummaryInput): string {
     const cues = sentencesOf(last).filter((sentence) => NEXT.test(sentence));
     for (const sentence of cues.length > 0 ? cues : sentencesOf(last).slice(-2)) add("Next steps", `- ${clip(sentence, 300)}`);
   }
-  // Identifiers of every line but the tags around a tagged result (ctxkit's, not the content's).
-  const identifiers = extractIdentifiers(input.sources.map((source) => withoutTagLines(source.text, source.external)).join("\n"));
+  // Identifiers a trusted line names: those only a tagged result's lines name are left out with its
+  // lines (see `withoutTaggedLines`; the next summary re-reads this section line by line, where a
+  // tag would not hold). The lines kept beside the summary keep them, between their tags.
+  const identifiers = identifiersBySource(input.sources).trusted;
   const previousIdentifiers = (sections.get("Files and identifiers") ?? []).join(", ").split(/,\s*/).map((item) => item.replace(/^- /, "")).filter(Boolean);
   sections.set("Files and identifiers", []);
   return fitSections(sections, [...new Set([...previousIdentifiers, ...identifiers])], maxChars);

@@ -124,15 +124,12 @@ export function splitTaggedText(text: string, tags: readonly ExternalTag[]): Tag
       candidate.kind === "external" && candidate.id !== undefined && (candidate.closing ? candidate.id === open?.nonce : open === undefined && byNonce.has(candidate.id));
     const marker = line.includes("external_content") ? findMarkers(line).find(isBoundary) : undefined;
     if (marker !== undefined) {
-      open = marker.closing ? undefined : byNonce.get(marker.id!);
+      // A tag known by its nonce alone (an archive's, see `unitToSource`) takes its source from its own tag line.
+      const known = byNonce.get(marker.id!);
+      open = marker.closing || known === undefined ? undefined : known.source === "" && marker.source ? { source: marker.source, nonce: known.nonce } : known;
       continue;
     }
     lines.push(open ? { line, tag: open } : { line });
   }
   return lines;
-}
-
-/** `text` without the tag lines of `tags` (ctxkit's, not the content's): what identifiers are read from. */
-export function withoutTagLines(text: string, tags: readonly ExternalTag[] | undefined): string {
-  return tags === undefined ? text : splitTaggedText(text, tags).map((entry) => entry.line).join("\n");
 }
