@@ -11,6 +11,8 @@ export interface CompactionRange {
   sources: SummarySource[];
   /** The latest earlier compaction summary in the range, merged into the new one. */
   previousSummary?: string;
+  /** The tags `previousSummary` was written with (see `SummaryInput.previousSummaryTagNonces`). */
+  previousSummaryTagNonces?: readonly string[];
 }
 
 /**
@@ -20,7 +22,7 @@ export interface CompactionRange {
 export function findCompactionRange(messages: readonly Message[], from: number, to: number): CompactionRange | undefined {
   const units = groupIntoUnits(messages).filter((unit) => unit.start >= from && unit.end <= to);
   if (units.length === 0) return undefined;
-  let previousSummary: string | undefined;
+  let previousSummary: { text: string; tagNonces: readonly string[] | undefined } | undefined;
   const sources: SummarySource[] = [];
   for (const unit of units) {
     const slice = messages.slice(unit.start, unit.end);
@@ -30,13 +32,19 @@ export function findCompactionRange(messages: readonly Message[], from: number, 
       // The lines it kept are carried by the next summary on their own (`summaryFactLines` reads
       // them from its metadata): sent again, a model would read them twice and might paraphrase them.
       const text = withoutKeptLines(first);
-      if (parseSections(text).size > 0) previousSummary = text;
+      if (parseSections(text).size > 0) previousSummary = { text, tagNonces: derivedOf(first, "summary")?.tagNonces };
       else sources.push({ ...source, text });
       continue;
     }
     sources.push(source);
   }
-  return { start: units[0]!.start, end: units.at(-1)!.end, sources, ...(previousSummary ? { previousSummary } : {}) };
+  return {
+    start: units[0]!.start,
+    end: units.at(-1)!.end,
+    sources,
+    ...(previousSummary ? { previousSummary: previousSummary.text } : {}),
+    ...(previousSummary?.tagNonces ? { previousSummaryTagNonces: previousSummary.tagNonces } : {}),
+  };
 }
 
 /** The heading of the fact lines kept beside a summary (see `summaryFactLines`); not a summary section. */

@@ -187,6 +187,7 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
         sources: range.sources,
         ...(firstRequest?.role === "user" ? { task: firstRequest.content } : {}),
         ...(range.previousSummary ? { previousSummary: range.previousSummary } : {}),
+        ...(range.previousSummaryTagNonces ? { previousSummaryTagNonces: range.previousSummaryTagNonces } : {}),
         maxTokens: summaryTokens,
         ...(askInBand(input, settings, original, range.sources) ? { inBand: { prefix: input.prefix!, messages } } : {}),
       },
