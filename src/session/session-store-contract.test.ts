@@ -114,14 +114,15 @@ for (const harness of storeHarnesses) {
     });
 
     it("round-trips a compaction summary with the fact lines kept beside it: loads without warnings, resumes byte-identical", async () => {
-      // Issue 28 added `derived.keptLines` to summaries; the next compaction reads the lines from it.
+      // Issue 28 added `derived.keptLines` to summaries; the next compaction reads the lines from it,
+      // and reads as tags only those with the nonces recorded beside them (`derived.tagNonces`).
       const { store } = under;
       const writer = await store.create({ id: "kept-lines", createdAt, prefix: samplePrefix });
       const call = assistantWithToolCall("m2", "call-1", '{"path":"src/payment.py"}');
       const result = toolResult("m3", "call-1", "12: def retry_payment(order_id):\n温度 🌡️ \u2028 line");
       const range = { start: 1, end: 3, sources: [{ label: "m2", kind: "assistant" as const, text: "read_file", messageId: "m2" }] };
       const keptLines = [`- m2: read_file {"path":"src/payment.py"} → ok`, "  12: def retry_payment(order_id):", "  温度 🌡️ \u2028 line"];
-      const summary = createSummaryMessage(range, "## Goal\n- Fix the retry.", "m2", "m3", 1, new Date(createdAt), [{ source: "web_fetch", trust: "external" }], keptLines);
+      const summary = createSummaryMessage(range, "## Goal\n- Fix the retry.", "m2", "m3", 1, new Date(createdAt), [{ source: "web_fetch", trust: "external" }], keptLines, ["xm3"]);
       writer.appendRunStart({ runId: "run-1", input: "Fix it", at: createdAt });
       for (const message of [userMessage("m1", "Fix it"), call, result]) writer.appendMessage(message);
       writer.appendRequest({ messageCount: 3, provider: "anthropic", model: "claude-sonnet-4-5", at: createdAt });
@@ -134,7 +135,7 @@ for (const harness of storeHarnesses) {
       expect(loaded.warnings).toEqual([]);
       const expected = [userMessage("m1", "Fix it"), summary].map((message) => JSON.stringify(message));
       expect(loaded.messages.map((message) => JSON.stringify(message))).toEqual(expected);
-      expect(loaded.messages[1]!.meta.derived).toEqual({ kind: "summary", replaces: ["m2"], batch: 1, keptLines });
+      expect(loaded.messages[1]!.meta.derived).toEqual({ kind: "summary", replaces: ["m2"], batch: 1, keptLines, tagNonces: ["xm3"] });
 
       const started = await startSampleSession(store, "kept-lines");
       expect(started.resumed).toBe(true);

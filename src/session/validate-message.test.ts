@@ -77,3 +77,22 @@ describe("checking a stored summary's kept lines", () => {
     expect(checkMessage(summary(["ok", 5]))).toMatch(/^message\.meta\.derived\.keptLines\[1\]: expected a string/);
   });
 });
+
+describe("checking the tag nonces an archive or a summary recorded", () => {
+  const derivedMessage = (kind: "archive" | "summary", tagNonces: unknown) => ({
+    role: "user",
+    content: "[COMPRESSED] …",
+    meta: { id: "a1~a1", origin: "harness", createdAt: "2026-01-01T00:00:00.000Z", derived: { kind, replaces: ["a1"], batch: 1, tagNonces } },
+  });
+
+  it("accepts nonces, and a message without them (written before they were recorded)", () => {
+    expect(checkMessage(derivedMessage("archive", ["xt1"]))).toBeUndefined();
+    expect(checkMessage(derivedMessage("summary", []))).toBeUndefined();
+    expect(checkMessage(derivedMessage("archive", undefined))).toBeUndefined();
+  });
+
+  it("refuses nonces that are not a list of strings: condensing and the next compaction read tags by them", () => {
+    expect(checkMessage(derivedMessage("archive", "xt1"))).toBe("message.meta.derived.tagNonces: expected an array, got string");
+    expect(checkMessage(derivedMessage("summary", [1]))).toMatch(/^message\.meta\.derived\.tagNonces\[0\]: expected a string/);
+  });
+});

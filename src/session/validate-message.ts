@@ -129,13 +129,14 @@ function checkSubAgentRun(value: unknown, path: string): ShapeProblem {
   );
 }
 
-// The kind is checked, and what a compaction reads back as lines (a summary's `keptLines`): what a
-// kind carries may grow, and a newer ctxkit's kinds must still load.
+// The kind is checked, and what a compaction reads back (a summary's `keptLines`, the tag nonces
+// an archive or a summary recorded): what a kind carries may grow, and a newer ctxkit's kinds must still load.
 function checkDerived(value: unknown, path: string): ShapeProblem {
   if (!isPlainObject(value)) return expectObject(value, path);
   return (
     expectString(value.kind, `${path}.kind`) ??
-    (value.kind === "summary" && value.keptLines !== undefined ? expectArrayOf(value.keptLines, `${path}.keptLines`, expectString) : undefined)
+    (value.kind === "summary" && value.keptLines !== undefined ? expectArrayOf(value.keptLines, `${path}.keptLines`, expectString) : undefined) ??
+    ((value.kind === "summary" || value.kind === "archive") && value.tagNonces !== undefined ? expectArrayOf(value.tagNonces, `${path}.tagNonces`, expectString) : undefined)
   );
 }
 

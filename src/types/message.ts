@@ -94,15 +94,18 @@ export type DerivedInfo =
   /**
    * One line per older turn, replacing those turns. `omittedAsShown`: lines (trimmed) of the turns'
    * results left out because the context already showed them (an earlier archive, an earlier turn
-   * of this one); condensing keeps them where they are shown.
+   * of this one); condensing keeps them where they are shown. `tagNonces`: the ids of the
+   * `<external_content>` tags its lines of untrusted results are between: only tag lines with one
+   * of them are read back as tags (a trusted line may look like one). Absent in older sessions.
    */
-  | { kind: "archive"; replaces: string[]; batch: number; omittedAsShown?: string[] }
+  | { kind: "archive"; replaces: string[]; batch: number; omittedAsShown?: string[]; tagNonces?: string[] }
   /**
    * A full compaction's summary of everything between the first request and the recent turns.
    * `keptLines`: the fact lines of the replaced turns shown verbatim after the summary, as archive
    * lines (gist, then indented lines); the next compaction reads them here, not from the text.
+   * `tagNonces`: the ids of the tags the kept lines can be between (as for an archive).
    */
-  | { kind: "summary"; replaces: string[]; batch: number; keptLines?: string[] }
+  | { kind: "summary"; replaces: string[]; batch: number; keptLines?: string[]; tagNonces?: string[] }
   /** A status-bar message stored in the trajectory (append mode). */
   | { kind: "status" }
   /** State a policy carries across a compaction (the status bar's counts and TODO list, active skills…). */

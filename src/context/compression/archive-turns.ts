@@ -51,6 +51,9 @@ export function findArchiveRanges(messages: readonly Message[], from: number, to
 export function createArchiveMessage(range: ArchiveRange, lines: string, batch: number, now: Date, untrusted: UntrustedSource[] = [], omittedAsShown: readonly string[] = []): Message {
   const first = range.sources[0]!.messageId ?? "";
   const last = range.sources.at(-1)!.messageId ?? "";
+  // The tags its lines can be between (its results' own): condensing and the next compaction read
+  // only these as tags, so a trusted line that looks like one stays a line.
+  const tagNonces = [...new Set(range.sources.flatMap((source) => (source.external ?? []).map((tag) => tag.nonce)))];
   return {
     role: "user",
     content:
@@ -64,6 +67,7 @@ export function createArchiveMessage(range: ArchiveRange, lines: string, batch: 
         replaces: range.sources.flatMap((source) => (source.messageId ? [source.messageId] : [])),
         batch,
         ...(omittedAsShown.length > 0 ? { omittedAsShown: [...omittedAsShown] } : {}),
+        tagNonces,
       },
       // A summary of untrusted content is as untrusted as the content (issue 24).
       ...(untrusted.length > 0 ? { provenance: { untrusted } } : {}),

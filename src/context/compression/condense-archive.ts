@@ -3,7 +3,7 @@ import { derivedId, originalIdOf } from "./markers.js";
 import { turnBudgets } from "./sectioned-summary.js";
 import { isNumberOnlyLine } from "./extract-fact-lines.js";
 import { keepByRank } from "./keep-by-rank.js";
-import { renderTaggedLines, tagLinesCost, tagOfTagLine, type ExternalTag, type TaggedLine } from "./tagged-lines.js";
+import { recordedTagNonces, renderTaggedLines, tagLinesCost, tagOfTagLine, type ExternalTag, type TaggedLine } from "./tagged-lines.js";
 
 /** An archive this batch may condense: a harness message derived as `archive` (see `createArchiveMessage`). */
 export function isArchiveMessage(message: Message): message is Extract<Message, { role: "user" }> {
@@ -27,13 +27,15 @@ export function isArchiveMessage(message: Message): message is Extract<Message, 
  */
 export function condenseArchive(message: Extract<Message, { role: "user" }>, share: number, batch: number, now: Date, keep: ReadonlySet<string> = new Set()): Message | undefined {
   const [header = "", ...body] = message.content.split("\n");
-  // Only an archive of untrusted results can hold tag lines (see `turnLine`): one of trusted
-  // results is read as plain lines, so a line of a trusted file that looks like a tag stays a line.
-  const tagged = (message.meta.provenance?.untrusted.length ?? 0) > 0;
+  // Only the tags the archive was written with are tags (one of trusted results has none): a line
+  // of a trusted file that looks like a tag stays a line. One written before they were recorded
+  // holds tags only when it holds untrusted results (see `turnLine`).
+  const nonces = recordedTagNonces(message);
+  const tagged = nonces !== undefined || (message.meta.provenance?.untrusted.length ?? 0) > 0;
   const turns: Array<{ gist: string; facts: TaggedLine[] }> = [];
   let tag: ExternalTag | undefined;
   for (const line of body) {
-    const change = tagged ? tagOfTagLine(line.trim()) : undefined;
+    const change = tagged ? tagOfTagLine(line.trim(), tag, nonces) : undefined;
     if (line.startsWith("- ") || turns.length === 0) {
       turns.push({ gist: line, facts: [] });
       tag = undefined;

@@ -1,6 +1,7 @@
-import { extractIdentifiers, formatIdentifierList, isErrorLine } from "./extract-identifiers.js";
+import { extractIdentifiers, isErrorLine } from "./extract-identifiers.js";
 import type { SummaryInput } from "./summarizer.js";
-import { renderTaggedLines, splitTaggedText, tagLinesCost, type ExternalTag, type TaggedLine, withoutTagLines } from "./tagged-lines.js";
+import { identifierLines, identifiersBySource } from "./tagged-identifiers.js";
+import { renderTaggedLines, splitTaggedText, tagLinesCost, type ExternalTag, type TaggedLine } from "./tagged-lines.js";
 
 /** Rough characters per token, to turn a token budget into a text length without a tokenizer. */
 export const CHARS_PER_TOKEN = 4;
@@ -27,7 +28,8 @@ interface Segment {
  * A deterministic extractive summary of tool output: the lines that carry identifiers, match the
  * task and the query, or report errors, within the budget, in their original order; repeated lines
  * (the same fact on several pages) once; lines already in `known` not again; then the identifiers
- * the chosen lines left out. Citations append each line's source.
+ * the chosen lines left out, a tagged result's between its tags (see `identifiersBySource`).
+ * Citations append each line's source.
  */
 export function summarizeExtractively(input: SummaryInput): string {
   const maxChars = Math.max(200, input.maxTokens * CHARS_PER_TOKEN);
@@ -82,13 +84,12 @@ export function summarizeExtractively(input: SummaryInput): string {
     }
     run.push({ line: `${segment.text}${citationOf(input, segment.source)}`, ...(segment.tag ? { tag: segment.tag } : {}) });
   }
+  // The identifiers the chosen lines left out; a tagged result's between its tags (in its block
+  // when its lines end the body), so a page's link never reads as the harness's.
+  const body = [...lines, ...renderTaggedLines(run, "")].join("\n");
+  run.push(...identifierLines(identifiersBySource(input.sources), "Identifiers: ", Math.max(0, maxChars - body.length - 6), (identifier) => body.includes(identifier)));
   flush();
-  const body = lines.join("\n");
-  // Identifiers of every line but the tags around a tagged result (ctxkit's, not the content's).
-  const sourceText = input.sources.map((source) => withoutTagLines(source.text, source.external)).join("\n");
-  const missing = extractIdentifiers(sourceText).filter((identifier) => !body.includes(identifier));
-  const identifierLine = formatIdentifierList(missing, Math.max(0, maxChars - body.length - 20));
-  return identifierLine === "" ? body : `${body}\nIdentifiers: ${identifierLine}`;
+  return lines.join("\n");
 }
 
 function citationOf(input: SummaryInput, sourceIndex: number): string {

@@ -1,13 +1,13 @@
-import { extractIdentifiers, formatIdentifierList } from "./extract-identifiers.js";
 import { errorLinesOf } from "./keep-failures.js";
 import type { SummarySource } from "./summarizer.js";
-import { renderTaggedLines, tagLinesCost, withoutTagLines } from "./tagged-lines.js";
+import { identifierLines, identifiersBySource } from "./tagged-identifiers.js";
+import { renderTaggedLines, tagLinesCost } from "./tagged-lines.js";
 
 /**
  * A model summary checked for omissions (gemini-cli runs a second model pass for this; a string
  * check is free): error messages and identifiers of the sources that the summary does not contain
  * are appended, within `maxChars` extra characters, so a paraphrase cannot silently lose them.
- * A tagged result's error lines stay between its tags (paid for), and its tags are no identifiers.
+ * A tagged result's error lines and identifiers stay between its tags (paid for), and its tags are no identifiers.
  */
 export function keepMissingFacts(summary: string, sources: readonly SummarySource[], maxChars: number): string {
   const additions: string[] = [];
@@ -28,9 +28,7 @@ export function keepMissingFacts(summary: string, sources: readonly SummarySourc
     additions.push("Failure kept:", ...renderTaggedLines([error], ""));
     room -= cost;
   }
-  const text = sources.map((source) => withoutTagLines(source.text, source.external)).join("\n");
-  const missing = extractIdentifiers(text).filter((identifier) => !summary.includes(identifier));
-  const list = formatIdentifierList(missing, room - 30);
-  if (list !== "") additions.push(`Identifiers kept: ${list}`);
+  // A tagged result's identifiers between its tags, as its error lines (see `identifiersBySource`).
+  additions.push(...renderTaggedLines(identifierLines(identifiersBySource(sources), "Identifiers kept: ", room - 12, (identifier) => summary.includes(identifier)), ""));
   return additions.length === 0 ? summary : `${summary.trimEnd()}\n${additions.join("\n")}`;
 }

@@ -17,6 +17,7 @@ import { archiveTurnLines, linesOf } from "./sectioned-summary.js";
 import { partialCompactionEnd } from "./partial-compaction.js";
 import { condenseArchive, isArchiveMessage } from "./condense-archive.js";
 import { summaryFactLines } from "./summary-fact-lines.js";
+import { tagNoncesOf } from "./tagged-lines.js";
 
 export interface PlanInput {
   messages: readonly Message[];
@@ -186,6 +187,7 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
         sources: range.sources,
         ...(firstRequest?.role === "user" ? { task: firstRequest.content } : {}),
         ...(range.previousSummary ? { previousSummary: range.previousSummary } : {}),
+        ...(range.previousSummaryTagNonces ? { previousSummaryTagNonces: range.previousSummaryTagNonces } : {}),
         maxTokens: summaryTokens,
         ...(askInBand(input, settings, original, range.sources) ? { inBand: { prefix: input.prefix!, messages } } : {}),
       },
@@ -193,7 +195,7 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
       input.signal,
     );
     const summaryMessage = (keptLines: readonly string[]) =>
-      createSummaryMessage(range, summary, messages[range.start]!.meta.id, messages[range.end - 1]!.meta.id, input.batch, input.now, unionOfSources(messages.slice(range.start, range.end)), keptLines);
+      createSummaryMessage(range, summary, messages[range.start]!.meta.id, messages[range.end - 1]!.meta.id, input.batch, input.now, unionOfSources(messages.slice(range.start, range.end)), keptLines, tagNoncesOf(messages.slice(range.start, range.end)));
     const compactedWith = (message: Message) => [...messages.slice(0, range.start), message, ...messages.slice(range.end)];
     // The replaced turns' best fact lines stay verbatim beside the summary, within a share of the
     // window and the room the summary leaves under the trigger (after an overflow: under the

@@ -1,8 +1,9 @@
 import { extractTaggedFactLines } from "./extract-fact-lines.js";
-import { extractErrorLines, extractIdentifiers, formatIdentifierList } from "./extract-identifiers.js";
+import { extractErrorLines, formatIdentifierList } from "./extract-identifiers.js";
 import { CHARS_PER_TOKEN } from "./extractive-summary.js";
 import type { SummaryInput, SummarySource } from "./summarizer.js";
-import { renderTaggedLines, splitTaggedText, tagLinesCost, withoutTagLines } from "./tagged-lines.js";
+import { identifiersBySource } from "./tagged-identifiers.js";
+import { renderTaggedLines, splitTaggedText, tagLinesCost, tagOfTagLine, type ExternalTag } from "./tagged-lines.js";
 
 /** The sections of a compaction summary, in order (the common core of what production agents keep). */
 export const SUMMARY_SECTIONS = ["Goal", "Constraints", "Decisions", "Progress", "Failures and why", "Next steps", "Files and identifiers"] as const;
@@ -137,7 +138,8 @@ export function summarizeInSections(input: SummaryInput): string {
     const list = sections.get(name)!;
     if (line.trim() !== "" && !list.includes(line)) list.push(line);
   };
-  for (const [name, lines] of parseSections(input.previousSummary ?? "")) for (const line of lines) add(name, line);
+  const previousNonces = input.previousSummaryTagNonces === undefined ? undefined : new Set(input.previousSummaryTagNonces);
+  for (const [name, lines] of parseSections(input.previousSummary ?? "", previousNonces)) for (const line of lines) add(name, line);
 
   if (input.task) {
     add("Goal", `- ${clip(oneLine(input.task), 600)} (the full request is the first message)`);
@@ -147,9 +149,11 @@ export function summarizeInSections(input: SummaryInput): string {
   for (const source of input.sources) {
     if (source.kind === "summary") {
       // An earlier compaction has sections; an archive is a list of turn lines.
-      const parsed = parseSections(source.text);
+      // Their tagged blocks are left out by the tags they recorded (see `unitToSource`).
+      const nonces = source.external === undefined ? undefined : new Set(source.external.map((tag) => tag.nonce));
+      const parsed = parseSections(source.text, nonces);
       if (parsed.size > 0) for (const [name, lines] of parsed) for (const line of lines) add(name, line);
-      else for (const line of source.text.split("\n")) if (line.startsWith("- ")) add("Progress", line);
+      else for (const line of linesOutsideTaggedBlocks(source.text, nonces)) if (line.startsWith("- ")) add("Progress", line);
       continue;
     }
     if (source.kind === "user") {
@@ -177,8 +181,10 @@ export function summarizeInSections(input: SummaryInput): string {
     const cues = sentencesOf(last).filter((sentence) => NEXT.test(sentence));
     for (const sentence of cues.length > 0 ? cues : sentencesOf(last).slice(-2)) add("Next steps", `- ${clip(sentence, 300)}`);
   }
-  // Identifiers of every line but the tags around a tagged result (ctxkit's, not the content's).
-  const identifiers = extractIdentifiers(input.sources.map((source) => withoutTagLines(source.text, source.external)).join("\n"));
+  // Identifiers a trusted line names: those only a tagged result's lines name are left out with its
+  // lines (see `withoutTaggedLines`; the next summary re-reads this section line by line, where a
+  // tag would not hold). The lines kept beside the summary keep them, between their tags.
+  const identifiers = identifiersBySource(input.sources).trusted;
   const previousIdentifiers = (sections.get("Files and identifiers") ?? []).join(", ").split(/,\s*/).map((item) => item.replace(/^- /, "")).filter(Boolean);
   sections.set("Files and identifiers", []);
   return fitSections(sections, [...new Set([...previousIdentifiers, ...identifiers])], maxChars);
@@ -206,11 +212,29 @@ function fitSections(sections: Map<SectionName, string[]>, identifiers: string[]
   return text.length <= maxChars ? text : render(Math.max(0, identifierChars - (text.length - maxChars)));
 }
 
-/** Sections of an earlier summary (`## Name` headings and their `- ` lines). */
-export function parseSections(text: string): Map<SectionName, string[]> {
+/**
+ * The lines of an earlier summary (or archive) outside the blocks of the tags it was written with
+ * (`nonces`, see `tagOfTagLine`), those tag lines left out too: a model summary's check appends a
+ * page's error lines and identifiers between the page's tags (see `keepMissingFacts`). Re-read line
+ * by line, the tags would be split from the page's lines, which would then read as the harness's.
+ * `nonces` undefined (written before they were recorded): every line, as it was read then.
+ */
+function linesOutsideTaggedBlocks(text: string, nonces: ReadonlySet<string> | undefined): string[] {
+  const lines: string[] = [];
+  let open: ExternalTag | undefined;
+  for (const line of text.split("\n")) {
+    const change = nonces === undefined ? undefined : tagOfTagLine(line.trim(), open, nonces);
+    if (change !== undefined) open = change ?? undefined;
+    else if (open === undefined) lines.push(line);
+  }
+  return lines;
+}
+
+/** Sections of an earlier summary (`## Name` headings and their `- ` lines), its tagged blocks left out (see `linesOutsideTaggedBlocks`). */
+export function parseSections(text: string, nonces?: ReadonlySet<string>): Map<SectionName, string[]> {
   const sections = new Map<SectionName, string[]>();
   let current: SectionName | undefined;
-  for (const line of text.split("\n")) {
+  for (const line of linesOutsideTaggedBlocks(text, nonces)) {
     const heading = /^## (.+)$/.exec(line.trim());
     if (heading) {
       current = SUMMARY_SECTIONS.find((name) => name === heading[1]);

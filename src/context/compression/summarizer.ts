@@ -34,6 +34,12 @@ export interface SummaryInput {
   known?: string;
   /** The previous compaction summary, to merge with rather than replace. */
   previousSummary?: string;
+  /**
+   * The nonces of the tags `previousSummary` was written with (its `derived.tagNonces`): the blocks
+   * of a tagged result a model summary's check appended to it. The deterministic summariser leaves
+   * them out of its sections. Absent for a summary written before they were recorded.
+   */
+  previousSummaryTagNonces?: readonly string[];
   /** Every fact keeps its source (URL or path) as a citation. */
   citations?: boolean;
   /** Aim for at most this many tokens. */

@@ -4,7 +4,7 @@ import { groupIntoUnits } from "./conversation-units.js";
 import { extractFactLines, isNumberIdentifier } from "./extract-fact-lines.js";
 import { extractIdentifiers, isErrorLine } from "./extract-identifiers.js";
 import { keepByRank } from "./keep-by-rank.js";
-import { externalTagOf, isExternalTagLine, renderTaggedLines, tagLinesCost, tagOfTagLine, type ExternalTag, type TaggedLine } from "./tagged-lines.js";
+import { externalTagOf, isExternalTagLine, recordedTagNonces, renderTaggedLines, tagLinesCost, tagOfTagLine, type ExternalTag, type TaggedLine } from "./tagged-lines.js";
 import { unitToSource } from "./unit-source.js";
 
 /** A fact line, trimmed, with the tags of the result it came from (none for a trusted result). */
@@ -101,11 +101,11 @@ function replacedTurns(messages: readonly Message[], identifiersOf: (line: strin
     const first = messages[unit.start]!;
     const summary = derivedOf(first, "summary");
     if (summary !== undefined) {
-      for (const turn of parseTurns(summary.keptLines ?? [])) add(turn);
+      for (const turn of parseTurns(summary.keptLines ?? [], recordedTagNonces(first))) add(turn);
       continue;
     }
     if (isArchiveMessage(first)) {
-      for (const turn of parseTurns(first.content.split("\n").slice(1))) add(turn);
+      for (const turn of parseTurns(first.content.split("\n").slice(1), recordedTagNonces(first))) add(turn);
       continue;
     }
     const slice = messages.slice(unit.start, unit.end);
@@ -120,8 +120,9 @@ function replacedTurns(messages: readonly Message[], identifiersOf: (line: strin
       if (message.role !== "tool") continue;
       const tag = externalTagOf(message);
       const lines = extractFactLines(message.content, { maxChars: Number.MAX_SAFE_INTEGER, isKnown: (identifier) => named.has(identifier) || gist.includes(identifier), identifiersOf })
-        // The result's own tags are not facts: the kept lines get them again, around them.
-        .filter((line) => !isExternalTagLine(line));
+        // The result's own tags are not facts: the kept lines get them again, around them. A line of
+        // a trusted result that looks like a tag is one of its lines.
+        .filter((line) => tag === undefined || isExternalTagLine(line)?.id !== tag.nonce);
       const fromResult = lines.map((line) => (tag ? { line, tag } : { line }));
       note(fromResult);
       facts.push(...fromResult);
@@ -133,9 +134,9 @@ function replacedTurns(messages: readonly Message[], identifiersOf: (line: strin
 
 /**
  * Archive-shaped lines (`- ` gist lines, each followed by its indented fact lines, those of a
- * tagged result between its tags) as turns.
+ * tagged result between its tags) as turns; `nonces`: the tags they were written with (see `tagOfTagLine`).
  */
-function parseTurns(lines: readonly string[]): TurnFacts[] {
+function parseTurns(lines: readonly string[], nonces: ReadonlySet<string> | undefined): TurnFacts[] {
   const turns: TurnFacts[] = [];
   let tag: ExternalTag | undefined;
   for (const line of lines) {
@@ -146,7 +147,7 @@ function parseTurns(lines: readonly string[]): TurnFacts[] {
       continue;
     }
     if (trimmed === "" || turns.length === 0) continue;
-    const change = tagOfTagLine(trimmed);
+    const change = tagOfTagLine(trimmed, tag, nonces);
     if (change !== undefined) tag = change ?? undefined;
     else turns.at(-1)!.facts.push(tag ? { line: trimmed, tag } : { line: trimmed });
   }

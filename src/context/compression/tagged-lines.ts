@@ -31,13 +31,51 @@ export function isExternalTagLine(line: string): MarkerMatch | undefined {
 }
 
 /**
- * The tag a line of derived text (an archive, kept lines) opens, when it is an opening tag line;
- * `null` when it is a closing one; undefined when it is no tag line.
+ * What a line of derived text (an archive, kept lines) is, read with the tag `open` around it:
+ * the tag it opens (an opening tag line), `null` (the closing tag line of `open`), or undefined (a
+ * line of content). Only ctxkit's own tags are boundaries: an opening tag whose id is one of
+ * `nonces` — the tags the message was written with, recorded in its metadata (`tagNonces`) — when
+ * no block is open, and the closing tag of the open block. A trusted line (the user's file, a bash
+ * output) that only looks like a tag stays a line: read as one, it would put trusted lines inside a
+ * block, or drop itself. A page's look-alike never gets here: it was neutralised when it was tagged.
+ * `nonces` undefined: a message written before they were recorded, whose tag lines are read by
+ * their shape alone.
  */
-export function tagOfTagLine(trimmed: string): ExternalTag | null | undefined {
+export function tagOfTagLine(trimmed: string, open: ExternalTag | undefined, nonces: ReadonlySet<string> | undefined): ExternalTag | null | undefined {
   const marker = isExternalTagLine(trimmed);
-  if (marker === undefined) return undefined;
-  return marker.closing || marker.id === undefined ? null : { source: marker.source ?? "", nonce: marker.id };
+  if (marker === undefined || marker.id === undefined) return undefined;
+  if (marker.closing) return open !== undefined && marker.id === open.nonce ? null : undefined;
+  return open === undefined && (nonces === undefined || nonces.has(marker.id)) ? { source: marker.source ?? "", nonce: marker.id } : undefined;
+}
+
+/**
+ * The nonces of the tags the lines quoted from `messages` can be between (see `tagOfTagLine`): each
+ * tagged result's, and those an archive or a summary recorded. Undefined when one of them holds
+ * untrusted lines but was written before nonces were recorded: what is made from it reads tag
+ * lines by their shape, as it did.
+ */
+export function tagNoncesOf(messages: readonly Message[]): string[] | undefined {
+  const nonces = new Set<string>();
+  for (const message of messages) {
+    const tag = externalTagOf(message);
+    if (tag !== undefined) nonces.add(tag.nonce);
+    const derived = message.meta.derived;
+    if (derived?.kind !== "archive" && derived?.kind !== "summary") continue;
+    const recorded = recordedTagNonces(message);
+    if (recorded === undefined && (message.meta.provenance?.untrusted.length ?? 0) > 0) return undefined;
+    for (const nonce of recorded ?? []) nonces.add(nonce);
+  }
+  return [...nonces];
+}
+
+/**
+ * The nonces of the tags an archive's or a summary's lines can be between (see `tagOfTagLine`), as
+ * it recorded them; undefined for one written before they were recorded.
+ */
+export function recordedTagNonces(message: Message): ReadonlySet<string> | undefined {
+  const derived = message.meta.derived;
+  const recorded = derived?.kind === "archive" || derived?.kind === "summary" ? derived.tagNonces : undefined;
+  return recorded === undefined ? undefined : new Set(recorded);
 }
 
 /** The opening and closing tag lines of `tag`, indented (see `externalContentTags`). */
@@ -80,17 +118,18 @@ export function splitTaggedText(text: string, tags: readonly ExternalTag[]): Tag
   const lines: TaggedLine[] = [];
   let open: ExternalTag | undefined;
   for (const line of text.split("\n")) {
-    const marker = line.includes("external_content") ? findMarkers(line).find((candidate) => candidate.kind === "external" && candidate.id !== undefined && byNonce.has(candidate.id)) : undefined;
+    // Only the tags of `tags` (from the results' metadata), and of those only an opening one when no
+    // block is open and the open block's closing one (see `tagOfTagLine`).
+    const isBoundary = (candidate: MarkerMatch) =>
+      candidate.kind === "external" && candidate.id !== undefined && (candidate.closing ? candidate.id === open?.nonce : open === undefined && byNonce.has(candidate.id));
+    const marker = line.includes("external_content") ? findMarkers(line).find(isBoundary) : undefined;
     if (marker !== undefined) {
-      open = marker.closing ? undefined : byNonce.get(marker.id!);
+      // A tag known by its nonce alone (an archive's, see `unitToSource`) takes its source from its own tag line.
+      const known = byNonce.get(marker.id!);
+      open = marker.closing || known === undefined ? undefined : known.source === "" && marker.source ? { source: marker.source, nonce: known.nonce } : known;
       continue;
     }
     lines.push(open ? { line, tag: open } : { line });
   }
   return lines;
-}
-
-/** `text` without the tag lines of `tags` (ctxkit's, not the content's): what identifiers are read from. */
-export function withoutTagLines(text: string, tags: readonly ExternalTag[] | undefined): string {
-  return tags === undefined ? text : splitTaggedText(text, tags).map((entry) => entry.line).join("\n");
 }

@@ -1,7 +1,7 @@
 import { textOf, toolCallsOf, type Message, type ToolCallPart } from "../../types/index.js";
 import { isCompressedMessage, leadingTextOf } from "./markers.js";
 import type { SummarySource } from "./summarizer.js";
-import { externalTagOf } from "./tagged-lines.js";
+import { externalTagOf, recordedTagNonces } from "./tagged-lines.js";
 
 /** How a call reads in stubs and summaries: `read_file {"path":"a.ts"}`, arguments cut at 200 characters. */
 export function describeCall(call: Pick<ToolCallPart, "name" | "argumentsText">): string {
@@ -30,7 +30,10 @@ export function unitToSource(messages: readonly Message[], label: string): Summa
   const first = messages[0]!;
   if (first.role === "user" || first.role === "system") {
     const kind = isCompressedMessage(first) || first.meta.origin === "harness" ? "summary" : "user";
-    return { label, kind, text: first.content, messageId: first.meta.id };
+    // An archive's (or a summary's) lines of tagged results are between the tags it recorded: what
+    // is read from them (identifiers) stays theirs. Their sources are read from the tag lines.
+    const external = [...(recordedTagNonces(first) ?? [])].map((nonce) => ({ source: "", nonce }));
+    return { label, kind, text: first.content, messageId: first.meta.id, ...(external.length > 0 ? { external } : {}) };
   }
   if (first.role === "tool") {
     const tag = externalTagOf(first);
