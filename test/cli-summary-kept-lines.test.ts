@@ -64,7 +64,13 @@ describe("ctxkit run: archives, and a summary with fact lines kept beside it, th
     // The first call after the restart starts with the last call's messages (its tail, the status message, aside).
     const previous = JSON.parse(server.requests[requestsBefore - 1]!.body) as Body;
     const firstResumed = JSON.parse(server.requests[requestsBefore]!.body) as Body;
-    expect(JSON.stringify(firstResumed.messages.slice(0, previous.messages.length - 1))).toBe(JSON.stringify(previous.messages.slice(0, -1)));
+    // The run ends near its trigger, and how near moves by a few tokens with the random parts of the
+    // message ids: the resumed run's new request may cross it and compact before its first call. Then
+    // a new summary replaces the stored one (and more), and only the stable prefix stays as it was.
+    const summariesOf = (body: Body) => body.messages.map((message) => String(message.content)).filter((content) => content.startsWith("[COMPRESSED] Summary"));
+    const compactedOnResume = summariesOf(firstResumed).some((summary) => !summariesOf(previous).includes(summary));
+    if (compactedOnResume) expect(JSON.stringify(firstResumed.messages.slice(0, 2))).toBe(JSON.stringify(previous.messages.slice(0, 2)));
+    else expect(JSON.stringify(firstResumed.messages.slice(0, previous.messages.length - 1))).toBe(JSON.stringify(previous.messages.slice(0, -1)));
     expect(JSON.stringify(firstResumed.messages)).toContain("## Lines kept verbatim from the replaced turns");
   });
 });
