@@ -7,6 +7,7 @@ import { getTokenCounter } from "../tokens/get-token-counter.js";
 import { createQwen3PromptTokens } from "../tokens/prompt-tokens.js";
 import type { Provider } from "../providers/provider.js";
 import { checkProviderContract } from "../providers/check-provider-contract.js";
+import { checkAgentOptions } from "./check-agent-options.js";
 import type { StablePrefix } from "../context/stable-prefix.js";
 import { resolveAgentPrefix } from "./resolve-agent-prefix.js";
 import type { Tool } from "../tools/tool.js";
@@ -59,6 +60,7 @@ export interface Agent {
  * duplicate tools. Tools are sorted and frozen once, so requests keep a byte-stable prefix.
  */
 export function createAgent(options: AgentOptions): Agent {
+  checkAgentOptions(options);
   checkProviderContract(options.provider);
   const policy = composeContextPolicies(...(options.context ?? []));
   // Deferred tools are validated and runnable like the others; only the prefix leaves them out.
