@@ -2,7 +2,7 @@ import { appendFile, open, readFile, rm, type FileHandle } from "node:fs/promise
 import { repairSessionFile, type SessionRepair, type SessionRepairOptions } from "./repair-session-file.js";
 import { makePrivateDirectory, PRIVATE_FILE_MODE } from "./private-storage.js";
 import { isAbsolute, join, resolve } from "node:path";
-import { ConfigError, SessionError } from "../types/index.js";
+import { ConfigError, CtxkitError, SessionError } from "../types/index.js";
 import type { LoadedSession } from "./loaded-session.js";
 import { isNodeError, readSessionFile } from "./load-session.js";
 import { listSessions } from "./list-sessions.js";
@@ -75,6 +75,13 @@ export interface JsonlSessionStore extends SessionStore {
 
 /** The durable session store: one append-only JSONL file per session in one directory. */
 export function createSessionStore(options: SessionStoreOptions): JsonlSessionStore {
+  // A missing directory would otherwise surface as node:path's TypeError, naming `paths[0]`.
+  if (typeof options?.directory !== "string" || options.directory === "") {
+    throw new ConfigError("option_invalid", 'createSessionStore needs `directory`: the folder for the session files, e.g. createSessionStore({ directory: ".ctxkit/sessions" }).');
+  }
+  if (options.blobDirectory !== undefined && (typeof options.blobDirectory !== "string" || options.blobDirectory === "")) {
+    throw new ConfigError("option_invalid", "createSessionStore's `blobDirectory` must be a folder path (or left out for `<directory>/blobs`).");
+  }
   const directory = resolve(options.directory);
 
   const path = (id: string): string => {
@@ -95,8 +102,10 @@ export function createSessionStore(options: SessionStoreOptions): JsonlSessionSt
       model: prefix.model,
     };
     const prefixLine = serializeStartRecord(prefixRecord); // before touching the disk: bad input creates no file
-    await makePrivateDirectory(directory);
-    const { id, filePath, handle } = await createUniqueFile(createOptions.id, createdAt);
+    const { id, filePath, handle } = await withFolderError(async () => {
+      await makePrivateDirectory(directory);
+      return createUniqueFile(createOptions.id, createdAt);
+    });
     let writer: SessionWriter | undefined;
     try {
       const header: HeaderRecord = { type: "header", format: SESSION_FORMAT, version: SESSION_FORMAT_VERSION, id, createdAt, workspace };
@@ -122,6 +131,20 @@ export function createSessionStore(options: SessionStoreOptions): JsonlSessionSt
       throw error;
     }
     return writer;
+  };
+
+  // The folder is the caller's setting: a file in its way or no permission is said in those terms, not as a bare errno.
+  const withFolderError = async <T>(create: () => Promise<T>): Promise<T> => {
+    try {
+      return await create();
+    } catch (error) {
+      if (error instanceof CtxkitError || !isNodeError(error) || typeof error.code !== "string") throw error;
+      throw new SessionError(
+        "session_write_refused",
+        `Could not create a session file in ${directory} (${error.code}: ${error.message}). Give createSessionStore a \`directory\` that is a folder this process can write, or can create.`,
+        { cause: error },
+      );
+    }
   };
 
   const createUniqueFile = async (
