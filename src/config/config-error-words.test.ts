@@ -4,6 +4,7 @@ import { CtxkitError } from "../types/index.js";
 import { checkBudgetPricing } from "./create-budget-from-config.js";
 import { createProviderFromConfig } from "./create-provider-from-config.js";
 import { resolveAgentConfig } from "./resolve-agent-config.js";
+import { compressionPolicyNames } from "./config-values.js";
 
 /** The error createProviderFromConfig throws for these settings (a config file's keys). */
 function refusal(settings: Parameters<typeof resolveAgentConfig>[0]): CtxkitError {
@@ -48,5 +49,11 @@ describe("createProviderFromConfig's errors speak of settings keys", () => {
     }
     expect(error?.message).toBe("budgetCost needs prices for the model 'unpriced-model', which the pricing catalog does not list. Use budgetTokens instead.");
     expect(toCliMessage(error!)).toBe("--budget-cost needs prices for the model 'unpriced-model', which the pricing catalog does not list. Use --budget-tokens instead.");
+  });
+
+  it("lists the values a choice setting takes (the library's message said only 'a value it does not take')", () => {
+    expect(() => resolveAgentConfig({ compression: "zip" as never }, "/tmp")).toThrow(
+      `The agent's settings ('compression'): a value it does not take; use one of: ${compressionPolicyNames.join(", ")}. Use the keys and values of ctxkit.config.json (docs/configuration.md).`,
+    );
   });
 });
