@@ -109,6 +109,8 @@ export function createAgent(options: AgentOptions): Agent {
     run(input, runOptions = {}) {
       return createRunHandle(async function* () {
         if (running) throw new UsageError("agent_busy", "This agent is already running; await the current run's result() (or abort it) before calling run() again, or create a second agent.");
+        // Plain JavaScript can pass anything: a non-string became the user message's content (with a session, the writer's session_write_refused about a run_start record).
+        if (typeof input !== "string") throw new UsageError("run_input_invalid", `agent.run() takes the person's message as a string; got ${input === null ? "null" : Array.isArray(input) ? "an array" : typeof input}.`);
         if (runOptions.compact !== undefined && options.provider.compactsOnRequest !== true) {
           throw new UsageError(
             "server_compaction_unsupported",
