@@ -5,6 +5,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { ConfigError, CtxkitError, SessionError } from "../types/index.js";
 import type { LoadedSession } from "./loaded-session.js";
 import { isNodeError, readSessionFile } from "./load-session.js";
+import { lockSessionFile, releasingLockOnClose } from "./session-file-lock.js";
 import { listSessions } from "./list-sessions.js";
 import { assertValidSessionId, createSessionId } from "./session-id.js";
 import { SESSION_FORMAT, SESSION_FORMAT_VERSION, type HeaderRecord, type PrefixRecord, type SessionPrefix } from "./session-records.js";
@@ -102,10 +103,16 @@ export function createSessionStore(options: SessionStoreOptions): JsonlSessionSt
       model: prefix.model,
     };
     const prefixLine = serializeStartRecord(prefixRecord); // before touching the disk: bad input creates no file
-    const { id, filePath, handle } = await withFolderError(async () => {
+    const { id, filePath, handle: file } = await withFolderError(async () => {
       await makePrivateDirectory(directory);
       return createUniqueFile(createOptions.id, createdAt);
     });
+    const release = await lockSessionFile(filePath, id).catch(async (error: unknown) => {
+      await file.close().catch(() => undefined);
+      await rm(filePath, { force: true });
+      throw error;
+    });
+    const handle = releasingLockOnClose(file, release);
     let writer: SessionWriter | undefined;
     try {
       const header: HeaderRecord = { type: "header", format: SESSION_FORMAT, version: SESSION_FORMAT_VERSION, id, createdAt, workspace };
@@ -173,7 +180,12 @@ export function createSessionStore(options: SessionStoreOptions): JsonlSessionSt
   const openSession = async (id: string): Promise<SessionWriter> => {
     const filePath = path(id);
     const parsed = await readSessionFile(filePath);
-    const handle = await open(filePath, "a+");
+    // Before anything changes the file (a torn tail is cut below): a second writer is refused.
+    const release = await lockSessionFile(filePath, id);
+    const handle = await open(filePath, "a+").catch(async (error: unknown) => {
+      await release();
+      throw error;
+    });
     try {
       const { size } = await handle.stat();
       if (size !== parsed.byteLength) {
@@ -196,11 +208,12 @@ export function createSessionStore(options: SessionStoreOptions): JsonlSessionSt
       }
     } catch (error) {
       await handle.close();
+      await release();
       throw error;
     }
     const { session } = parsed;
     const writer = createSessionWriter({
-      handle,
+      handle: releasingLockOnClose(handle, release),
       id,
       path: filePath,
       messageCount: session.messages.length,
@@ -232,6 +245,7 @@ export function createSessionStore(options: SessionStoreOptions): JsonlSessionSt
     await load(id);
     await rm(filePath);
     await rm(`${filePath}.torn`, { force: true });
+    await rm(`${filePath}.lock`, { force: true });
   };
 
   return {
