@@ -47,6 +47,9 @@ export function toCliMessage(error: { code: CtxkitError["code"] | (string & {});
     case "session_write_refused":
       // A durable run paused for a person (DurableClient.resume's decision).
       return message.replace(/pass resume a decision: "rerun" runs it, "skip" tells the model it was not run\./, "say whether to run it (--approve) or not (--decline).");
+    case "session_locked":
+      // A JSONL session's lock (lockSessionFile): the other writer is a ctxkit command, not a session object.
+      return message.replace(/ Close that writer first \(session\.close\(\)\)\. If no ctxkit writer uses this session any more \(the lock outlived a crash\),/, " Let the other ctxkit run or chat on this session finish first. If none is running any more (the lock outlived a crash),");
     case "budget_exceeded":
       // A shared budget's refusal on a worker (sharedBudgetRefusal).
       return message.replace(

@@ -1,11 +1,15 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSessionStore, type JsonlSessionStore } from "./session-store.js";
 import { samplePrefix, userMessage } from "./test-support/session-test-data.js";
+import { currentLockOwner } from "./session-lock-owner.js";
+import { releaseHeldLocksAtExit } from "./session-file-lock.js";
+import { toCliMessage } from "../cli/cli-error-message.js";
+import type { SessionError } from "../types/index.js";
 
 // Two writers on one JSONL session interleaved their records; the next resume refused the file with
 // session_needs_repair. Like the Postgres store, the second writer is now refused with session_locked.
@@ -48,5 +52,73 @@ describe("one writer per JSONL session", () => {
     await writeFile(`${writer.path}.lock`, `${process.ppid}\n`);
     await expect(store.open(writer.id)).rejects.toMatchObject({ code: "session_locked", message: expect.stringContaining(`process ${process.ppid}; it was not changed`) });
     await expect(store.open(writer.id)).rejects.toMatchObject({ message: expect.stringContaining(`delete ${writer.path}.lock`) });
+  });
+});
+
+describe("a JSONL session lock that outlived its writer", () => {
+  it("is taken over when its pid now belongs to another live process (pid reuse after a SIGKILL)", async () => {
+    const writer = await store.create({ createdAt, prefix: samplePrefix });
+    await writer.close();
+    // The parent runs, but it is not the process that wrote this lock: it started at another time, or on another host.
+    await writeFile(`${writer.path}.lock`, JSON.stringify({ ...currentLockOwner(), pid: process.ppid, token: "an-earlier-run", start: "1" }));
+    const reopened = await store.open(writer.id);
+    await reopened.close();
+    expect(existsSync(`${writer.path}.lock`)).toBe(false);
+  });
+
+  it("is removed when the process exits without closing its writer (the CLI's SIGTERM handler calls process.exit)", async () => {
+    const writer = await store.create({ createdAt, prefix: samplePrefix });
+    expect(process.listeners("exit")).toContain(releaseHeldLocksAtExit);
+    releaseHeldLocksAtExit();
+    expect(existsSync(`${writer.path}.lock`)).toBe(false);
+    await writer.close();
+  });
+
+  it("is refused, naming the file to delete, when ctxkit cannot tell who wrote it; the CLI says it in its words", async () => {
+    const writer = await store.create({ createdAt, prefix: samplePrefix });
+    await writer.close();
+    await writeFile(`${writer.path}.lock`, "");
+    const error = (await store.open(writer.id).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    )) as SessionError;
+    expect(error).toMatchObject({ code: "session_locked", message: expect.stringContaining(`not one ctxkit wrote); it was not changed. Close that writer first (session.close()).`) });
+    expect(error.message).toContain(`delete ${writer.path}.lock and open the session again.`);
+    expect(toCliMessage(error)).toContain("Let the other ctxkit run or chat on this session finish first. If none is running any more (the lock outlived a crash), delete");
+    expect(toCliMessage(error)).not.toContain("session.close()");
+  });
+});
+
+describe("what the lock covers", () => {
+  it("refuses to remove or repair a session a writer holds open, and allows both once it is closed", async () => {
+    const writer = await store.create({ createdAt, prefix: samplePrefix });
+    writer.appendMessage(userMessage("m1", "one"));
+    await writer.flush();
+    await expect(store.remove(writer.id)).rejects.toMatchObject({ code: "session_locked" });
+    await expect(store.repair(writer.id, [])).rejects.toMatchObject({ code: "session_locked" });
+    expect((await store.load(writer.id)).messages).toHaveLength(1);
+    await writer.close();
+    await store.repair(writer.id, []);
+    await store.remove(writer.id);
+    expect(readdirSync(directory).filter((name) => name === `${writer.id}.jsonl` || name.endsWith(".lock"))).toEqual([]);
+  });
+
+  it("is never taken by reading: load, list and readRecords work while a writer holds it", async () => {
+    const writer = await store.create({ createdAt, prefix: samplePrefix });
+    await store.load(writer.id);
+    await store.list();
+    await store.readRecords(writer.id);
+    await writer.close();
+    expect(existsSync(`${writer.path}.lock`)).toBe(false);
+  });
+
+  it("is released when an open fails after taking it", async () => {
+    const writer = await store.create({ createdAt, prefix: samplePrefix });
+    await writer.close();
+    // A torn last line is cut and kept in <file>.torn; a folder in its place makes the open fail after the lock was taken.
+    appendFileSync(writer.path, '{"type":"mess');
+    mkdirSync(`${writer.path}.torn`);
+    await expect(store.open(writer.id)).rejects.toMatchObject({ code: "EISDIR" });
+    expect(existsSync(`${writer.path}.lock`)).toBe(false);
   });
 });

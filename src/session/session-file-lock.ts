@@ -1,57 +1,122 @@
-import { open, readFile, rm } from "node:fs/promises";
+import { rmSync, readFileSync } from "node:fs";
+import { link, open, readFile, rm, unlink } from "node:fs/promises";
 import { SessionError } from "../types/index.js";
 import { PRIVATE_FILE_MODE } from "./private-storage.js";
+import { currentLockOwner, lockOwnerState, parseLockOwner, sameLockOwner, serializeLockOwner } from "./session-lock-owner.js";
 import type { SessionSink } from "./session-writer.js";
+
+/** Locks this process holds, removed at `exit` too: the CLI's SIGTERM/SIGHUP handlers and any process.exit() skip close(). */
+const held = new Set<string>();
+let exitHookInstalled = false;
 
 /**
  * One writer per JSONL session, as the Postgres store has: two agents appending to the same file
  * (two `ctxkit chat --continue`, or a program resuming a session it still holds open) interleaved
  * their records, and the next resume refused the file with `session_needs_repair`. The lock is a
- * `<file>.lock` holding the writer's process id, created exclusively; one left by a process that no
- * longer runs (a crash) is taken over. Returns the release, which removes it.
+ * `<file>.lock` naming its owner (see LockOwner), created whole or not at all; one whose owner no
+ * longer runs (a crash, a SIGKILL, a reused pid) is taken over. Returns the release, which removes it.
  */
 export async function lockSessionFile(filePath: string, id: string): Promise<() => Promise<void>> {
   const lockPath = `${filePath}.lock`;
-  for (let attempt = 0; attempt < 2; attempt += 1) {
-    try {
-      const handle = await open(lockPath, "wx", PRIVATE_FILE_MODE);
-      try {
-        await handle.writeFile(`${process.pid}\n`);
-      } finally {
-        await handle.close();
-      }
-      let released = false;
-      return async () => {
-        if (released) return;
-        released = true;
-        await rm(lockPath, { force: true });
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    const holder = Number.parseInt(await readFile(lockPath, "utf8").catch(() => ""), 10);
-    // A holder that no longer runs crashed without closing: its lock is stale (its records are whole, the loader checked them).
-    if (Number.isInteger(holder) && holder > 0 && !isRunning(holder)) {
-      await rm(lockPath, { force: true });
+  const me = currentLockOwner();
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    if (await createLockFile(lockPath, serializeLockOwner(me))) return holdLock(lockPath);
+    const text = await readFile(lockPath, "utf8").catch(() => undefined);
+    if (text === undefined) continue; // released in between
+    const owner = parseLockOwner(text);
+    const state = owner === undefined ? "unknown" : lockOwnerState(owner, me);
+    if (state === "stale") {
+      // Removed only if it still holds what was judged stale: another process may have taken it over first.
+      if ((await readFile(lockPath, "utf8").catch(() => undefined)) === text) await rm(lockPath, { force: true });
       continue;
     }
-    const who = holder === process.pid ? "another writer in this process" : Number.isInteger(holder) ? `process ${holder}` : "another writer";
-    throw new SessionError(
-      "session_locked",
-      `Session ${id} (${filePath}) is open for writing by ${who}; it was not changed. Close that writer first (session.close()), ` +
-        `or, if no ctxkit process uses it any more, delete ${lockPath}.`,
-    );
+    throw new SessionError("session_locked", lockedMessage(id, filePath, lockPath, state === "this-process" ? "another writer in this process" : owner ? `process ${owner.pid}${owner.host ? ` on ${owner.host}` : ""}` : "an unknown writer (the lock file is not one ctxkit wrote)"));
   }
-  throw new SessionError("session_locked", `Session ${id} (${filePath}): its lock ${lockPath} keeps coming back; another process is opening it.`);
+  throw new SessionError("session_locked", lockedMessage(id, filePath, lockPath, "another process, which keeps taking its lock"));
 }
 
-function isRunning(pid: number): boolean {
+/** The library's fix (the CLI says it in its own words: toCliMessage). */
+function lockedMessage(id: string, filePath: string, lockPath: string, who: string): string {
+  return (
+    `Session ${id} (${filePath}) is open for writing by ${who}; it was not changed. Close that writer first (session.close()). ` +
+    `If no ctxkit writer uses this session any more (the lock outlived a crash), delete ${lockPath} and open the session again.`
+  );
+}
+
+/**
+ * Creates the lock with its owner already in it: a lock file is never seen empty, so a crash or a
+ * reader between creating and writing cannot leave one nobody can judge. The text is written to a
+ * file of this process's own and linked into place (link fails if the lock exists); where links are
+ * not supported, an exclusive create is the fallback.
+ */
+async function createLockFile(lockPath: string, text: string): Promise<boolean> {
+  const draft = `${lockPath}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    process.kill(pid, 0);
+    await writeExclusive(draft, text);
+  } catch {
+    return writeExclusive(lockPath, text).then(() => true, refusedIfExists);
+  }
+  try {
+    await link(draft, lockPath);
     return true;
   } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    return writeExclusive(lockPath, text).then(() => true, refusedIfExists);
+  } finally {
+    await unlink(draft).catch(() => undefined);
+  }
+}
+
+async function writeExclusive(path: string, text: string): Promise<void> {
+  const handle = await open(path, "wx", PRIVATE_FILE_MODE);
+  try {
+    await handle.writeFile(text);
+  } finally {
+    await handle.close();
+  }
+}
+
+function refusedIfExists(error: unknown): false {
+  if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+  throw error;
+}
+
+function holdLock(lockPath: string): () => Promise<void> {
+  held.add(lockPath);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on("exit", releaseHeldLocksAtExit);
+  }
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    held.delete(lockPath);
+    // Only our own lock: one taken over as stale (it should not be, while we run) belongs to its new owner.
+    const owner = parseLockOwner(await readFile(lockPath, "utf8").catch(() => ""));
+    if (sameLockOwner(owner, currentLockOwner())) await rm(lockPath, { force: true });
+  };
+}
+
+/** The `exit` listener (exported for its test: a test cannot exit its own process). */
+export function releaseHeldLocksAtExit(): void {
+  for (const lockPath of held) {
+    try {
+      if (sameLockOwner(parseLockOwner(readFileSync(lockPath, "utf8")), currentLockOwner())) rmSync(lockPath, { force: true });
+    } catch {
+      // Exiting: a lock left behind is taken over as stale by the next writer.
+    }
+  }
+  held.clear();
+}
+
+/** Runs `change` holding the session's lock (a repair or a removal must not race a writer). */
+export async function withSessionFileLock<T>(filePath: string, id: string, change: () => Promise<T>): Promise<T> {
+  const release = await lockSessionFile(filePath, id);
+  try {
+    return await change();
+  } finally {
+    await release();
   }
 }
 

@@ -1,11 +1,11 @@
-import { appendFile, open, readFile, rm, type FileHandle } from "node:fs/promises";
+import { appendFile, open, readFile, rm, stat, type FileHandle } from "node:fs/promises";
 import { repairSessionFile, type SessionRepair, type SessionRepairOptions } from "./repair-session-file.js";
 import { makePrivateDirectory, PRIVATE_FILE_MODE } from "./private-storage.js";
 import { isAbsolute, join, resolve } from "node:path";
 import { ConfigError, CtxkitError, SessionError } from "../types/index.js";
 import type { LoadedSession } from "./loaded-session.js";
 import { isNodeError, readSessionFile } from "./load-session.js";
-import { lockSessionFile, releasingLockOnClose } from "./session-file-lock.js";
+import { lockSessionFile, releasingLockOnClose, withSessionFileLock } from "./session-file-lock.js";
 import { listSessions } from "./list-sessions.js";
 import { assertValidSessionId, createSessionId } from "./session-id.js";
 import { SESSION_FORMAT, SESSION_FORMAT_VERSION, type HeaderRecord, type PrefixRecord, type SessionPrefix } from "./session-records.js";
@@ -238,14 +238,25 @@ export function createSessionStore(options: SessionStoreOptions): JsonlSessionSt
 
   const list = (): Promise<SessionSummary[]> => listSessions(directory, FILE_EXTENSION);
 
+  // A repair rewrites the file: under its lock, so no writer appends to the file it replaces. A missing
+  // session gets no lock file: the repair reports it as it always did.
+  const repair = async (id: string, lines: readonly number[], repairOptions?: SessionRepairOptions): Promise<SessionRepair> => {
+    const filePath = path(id);
+    const exists = await stat(filePath).then(() => true, () => false);
+    if (!exists) return repairSessionFile(filePath, lines, repairOptions);
+    return withSessionFileLock(filePath, id, () => repairSessionFile(filePath, lines, repairOptions));
+  };
+
   const blobs = createFileBlobStore(resolve(options.blobDirectory ?? join(directory, "blobs")));
   const remove = async (id: string): Promise<void> => {
     const filePath = path(id);
     // Loading first: only a file that is a ctxkit session is deleted, and a missing id is an error.
     await load(id);
-    await rm(filePath);
-    await rm(`${filePath}.torn`, { force: true });
-    await rm(`${filePath}.lock`, { force: true });
+    // Under its lock, as in Postgres: a session a writer holds open is session_locked, not deleted beneath it.
+    await withSessionFileLock(filePath, id, async () => {
+      await rm(filePath);
+      await rm(`${filePath}.torn`, { force: true });
+    });
   };
 
   return {
@@ -258,7 +269,7 @@ export function createSessionStore(options: SessionStoreOptions): JsonlSessionSt
     list,
     path,
     readRecords: (id) => readFile(path(id)),
-    repair: (id, lines, repairOptions) => repairSessionFile(path(id), lines, repairOptions),
+    repair,
     remove,
     close: async () => undefined,
   };
