@@ -49,7 +49,8 @@ export function toCliMessage(error: { code: CtxkitError["code"] | (string & {});
       return message.replace(/pass resume a decision: "rerun" runs it, "skip" tells the model it was not run\./, "say whether to run it (--approve) or not (--decline).");
     case "session_locked":
       // A JSONL session's lock (lockSessionFile): the other writer is a ctxkit command, not a session object.
-      return message.replace(/ Close that writer first \(session\.close\(\)\)\. If no ctxkit writer uses this session any more \(the lock outlived a crash\),/, " Let the other ctxkit run or chat on this session finish first. If none is running any more (the lock outlived a crash),");
+      return message.replace(/ Close that writer first \(session\.close\(\)\)\. If no ctxkit writer uses this session any more \(the lock outlived a crash\),/, " Let the other ctxkit run or chat on this session finish first. If none is running any more (the lock outlived a crash),")
+        .replace(/ and open the session again\.$/, " and run the command again.");
     case "budget_exceeded":
       // A shared budget's refusal on a worker (sharedBudgetRefusal).
       return message.replace(

@@ -85,6 +85,7 @@ describe("a JSONL session lock that outlived its writer", () => {
     expect(error).toMatchObject({ code: "session_locked", message: expect.stringContaining(`not one ctxkit wrote); it was not changed. Close that writer first (session.close()).`) });
     expect(error.message).toContain(`delete ${writer.path}.lock and open the session again.`);
     expect(toCliMessage(error)).toContain("Let the other ctxkit run or chat on this session finish first. If none is running any more (the lock outlived a crash), delete");
+    expect(toCliMessage(error)).toMatch(/\.lock and run the command again\.$/);
     expect(toCliMessage(error)).not.toContain("session.close()");
   });
 });
