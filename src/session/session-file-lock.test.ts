@@ -123,3 +123,12 @@ describe("what the lock covers", () => {
     expect(existsSync(`${writer.path}.lock`)).toBe(false);
   });
 });
+
+describe("a lock file's contents are not trusted", () => {
+  it("reads only the head of a huge lock file, and refuses it as one ctxkit did not write", async () => {
+    const writer = await store.create({ createdAt, prefix: samplePrefix });
+    await writer.close();
+    await writeFile(`${writer.path}.lock`, `{"pid":${process.ppid},"host":"${"x".repeat(8 * 1024 * 1024)}"}`);
+    await expect(store.open(writer.id)).rejects.toMatchObject({ code: "session_locked", message: expect.stringContaining("not one ctxkit wrote") });
+  });
+});

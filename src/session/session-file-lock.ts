@@ -1,5 +1,5 @@
-import { rmSync, readFileSync } from "node:fs";
-import { link, open, readFile, rm, unlink } from "node:fs/promises";
+import { closeSync, openSync, readSync, rmSync } from "node:fs";
+import { link, open, rm, unlink } from "node:fs/promises";
 import { SessionError } from "../types/index.js";
 import { PRIVATE_FILE_MODE } from "./private-storage.js";
 import { currentLockOwner, lockOwnerState, parseLockOwner, sameLockOwner, serializeLockOwner } from "./session-lock-owner.js";
@@ -21,13 +21,13 @@ export async function lockSessionFile(filePath: string, id: string): Promise<() 
   const me = currentLockOwner();
   for (let attempt = 0; attempt < 3; attempt += 1) {
     if (await createLockFile(lockPath, serializeLockOwner(me))) return holdLock(lockPath);
-    const text = await readFile(lockPath, "utf8").catch(() => undefined);
+    const text = await readLockText(lockPath);
     if (text === undefined) continue; // released in between
     const owner = parseLockOwner(text);
     const state = owner === undefined ? "unknown" : lockOwnerState(owner, me);
     if (state === "stale") {
       // Removed only if it still holds what was judged stale: another process may have taken it over first.
-      if ((await readFile(lockPath, "utf8").catch(() => undefined)) === text) await rm(lockPath, { force: true });
+      if ((await readLockText(lockPath)) === text) await rm(lockPath, { force: true });
       continue;
     }
     throw new SessionError("session_locked", lockedMessage(id, filePath, lockPath, state === "this-process" ? "another writer in this process" : owner ? `process ${owner.pid}${owner.host ? ` on ${owner.host}` : ""}` : "an unknown writer (the lock file is not one ctxkit wrote)"));
@@ -93,7 +93,7 @@ function holdLock(lockPath: string): () => Promise<void> {
     released = true;
     held.delete(lockPath);
     // Only our own lock: one taken over as stale (it should not be, while we run) belongs to its new owner.
-    const owner = parseLockOwner(await readFile(lockPath, "utf8").catch(() => ""));
+    const owner = parseLockOwner((await readLockText(lockPath)) ?? "");
     if (sameLockOwner(owner, currentLockOwner())) await rm(lockPath, { force: true });
   };
 }
@@ -102,12 +102,39 @@ function holdLock(lockPath: string): () => Promise<void> {
 export function releaseHeldLocksAtExit(): void {
   for (const lockPath of held) {
     try {
-      if (sameLockOwner(parseLockOwner(readFileSync(lockPath, "utf8")), currentLockOwner())) rmSync(lockPath, { force: true });
+      if (sameLockOwner(parseLockOwner(readLockTextSync(lockPath)), currentLockOwner())) rmSync(lockPath, { force: true });
     } catch {
       // Exiting: a lock left behind is taken over as stale by the next writer.
     }
   }
   held.clear();
+}
+
+/** A lock file is a line of JSON; anything in the folder may have been put there, so only its head is read. */
+const MAXIMUM_LOCK_BYTES = 4096;
+
+async function readLockText(lockPath: string): Promise<string | undefined> {
+  const handle = await open(lockPath, "r").catch(() => undefined);
+  if (handle === undefined) return undefined;
+  try {
+    const buffer = Buffer.alloc(MAXIMUM_LOCK_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, MAXIMUM_LOCK_BYTES, 0);
+    return buffer.subarray(0, bytesRead).toString("utf8");
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+function readLockTextSync(lockPath: string): string {
+  const descriptor = openSync(lockPath, "r");
+  try {
+    const buffer = Buffer.alloc(MAXIMUM_LOCK_BYTES);
+    return buffer.subarray(0, readSync(descriptor, buffer, 0, MAXIMUM_LOCK_BYTES, 0)).toString("utf8");
+  } finally {
+    closeSync(descriptor);
+  }
 }
 
 /** Runs `change` holding the session's lock (a repair or a removal must not race a writer). */
