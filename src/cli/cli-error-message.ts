@@ -34,11 +34,23 @@ export function toCliMessage(error: { code: CtxkitError["code"] | (string & {});
         .replace(/\bPass modelPath:/g, "Pass --model-path:")
         .replace(/\bSet modelPath to a \.gguf file\./g, "Pass --model-path <file.gguf> or set CTXKIT_MODEL_PATH.")
         .replace(/^compactThreshold must be at least (\d+) with provider "anthropic"/, "--compact-threshold must be at least $1 with --provider anthropic");
+    case "model_missing":
+      // createAgentFromConfig's advice (settings keys) as the flag and variable that set the model.
+      return message.replace(
+        /^No model is set\. Set model in the settings \(e\.g\. \{ model: "(.+?)" \} for Ollama\), or add "model" to ctxkit\.config\.json\.$/,
+        'No model is set. Pass --model <name> (e.g. --model $1 for Ollama), set CTXKIT_MODEL, or add "model" to ctxkit.config.json.',
+      );
+    case "usage_invalid":
+      return message.replace(/^budgetCost needs prices for the model '(.+)', which the pricing catalog does not list\. Use budgetTokens instead\.$/, "--budget-cost needs prices for the model '$1', which the pricing catalog does not list. Use --budget-tokens instead.");
     case "dependency_missing":
       return message.replace(/ Or count with createEstimatedTokenCounter\(\), which needs no package\./, " Or pass --tokenizer estimate, which needs no package.");
     case "session_write_refused":
       // A durable run paused for a person (DurableClient.resume's decision).
       return message.replace(/pass resume a decision: "rerun" runs it, "skip" tells the model it was not run\./, "say whether to run it (--approve) or not (--decline).");
+    case "session_locked":
+      // A JSONL session's lock (lockSessionFile): the other writer is a ctxkit command, not a session object.
+      return message.replace(/ Close that writer first \(session\.close\(\)\)\. If no ctxkit writer uses this session any more \(the lock outlived a crash\),/, " Let the other ctxkit run or chat on this session finish first. If none is running any more (the lock outlived a crash),")
+        .replace(/ and open the session again\.$/, " and run the command again.");
     case "budget_exceeded":
       // A shared budget's refusal on a worker (sharedBudgetRefusal).
       return message.replace(

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { toCliMessage } from "../cli/cli-error-message.js";
 import { CtxkitError } from "../types/index.js";
+import { checkBudgetPricing } from "./create-budget-from-config.js";
 import { createProviderFromConfig } from "./create-provider-from-config.js";
 import { resolveAgentConfig } from "./resolve-agent-config.js";
+import { compressionPolicyNames } from "./config-values.js";
 
 /** The error createProviderFromConfig throws for these settings (a config file's keys). */
 function refusal(settings: Parameters<typeof resolveAgentConfig>[0]): CtxkitError {
@@ -29,5 +31,29 @@ describe("createProviderFromConfig's errors speak of settings keys", () => {
     const error = refusal({ provider: "llama" });
     expect(error.message).toBe("The llama provider needs a model file. Set modelPath to a .gguf file.");
     expect(toCliMessage(error)).toBe("The llama provider needs a model file. Pass --model-path <file.gguf> or set CTXKIT_MODEL_PATH.");
+  });
+
+  it("names model (not --model) when no model is set", () => {
+    const error = refusal({});
+    expect(error.code).toBe("model_missing");
+    expect(error.message).toBe('No model is set. Set model in the settings (e.g. { model: "qwen3:8b" } for Ollama), or add "model" to ctxkit.config.json.');
+    expect(toCliMessage(error)).toBe('No model is set. Pass --model <name> (e.g. --model qwen3:8b for Ollama), set CTXKIT_MODEL, or add "model" to ctxkit.config.json.');
+  });
+
+  it("names budgetCost and budgetTokens (not the flags) for a cost budget without prices", () => {
+    let error: CtxkitError | undefined;
+    try {
+      checkBudgetPricing({ costUsd: 1, mode: "hard" }, "unpriced-model");
+    } catch (thrown) {
+      if (thrown instanceof CtxkitError) error = thrown;
+    }
+    expect(error?.message).toBe("budgetCost needs prices for the model 'unpriced-model', which the pricing catalog does not list. Use budgetTokens instead.");
+    expect(toCliMessage(error!)).toBe("--budget-cost needs prices for the model 'unpriced-model', which the pricing catalog does not list. Use --budget-tokens instead.");
+  });
+
+  it("lists the values a choice setting takes (the library's message said only 'a value it does not take')", () => {
+    expect(() => resolveAgentConfig({ compression: "zip" as never }, "/tmp")).toThrow(
+      `The agent's settings ('compression'): a value it does not take; use one of: ${compressionPolicyNames.join(", ")}. Use the keys and values of ctxkit.config.json (docs/configuration.md).`,
+    );
   });
 });

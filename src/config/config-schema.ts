@@ -95,7 +95,7 @@ export const configKeys = Object.keys(configFileSchema.entries) as ConfigKey[];
  * have, a value not among a setting's choices, or any other refusal with its sentence (and the
  * list item it is about, for a file's lists).
  */
-export type ConfigIssue = { kind: "unknown_keys"; keys: string[] } | { kind: "not_one_of" } | { kind: "invalid"; message: string; item?: number };
+export type ConfigIssue = { kind: "unknown_keys"; keys: string[] } | { kind: "not_one_of"; values: readonly string[] } | { kind: "invalid"; message: string; item?: number };
 
 export type ConfigCheck<Value> = { success: true; value: Value } | { success: false; issue: ConfigIssue; key?: ConfigKey };
 
@@ -119,6 +119,12 @@ export function checkConfigValue<Key extends ConfigKey>(key: Key, value: unknown
 }
 
 function toConfigIssue(issue: v.BaseIssue<unknown>, item: number | undefined): ConfigIssue {
-  if (issue.type === "picklist") return { kind: "not_one_of" };
+  // The choices, for a library user's message (the CLI's comes from its settings table).
+  if (issue.type === "picklist") return { kind: "not_one_of", values: picklistValues(issue) };
   return item === undefined ? { kind: "invalid", message: issue.message } : { kind: "invalid", message: issue.message, item };
+}
+
+/** valibot names a picklist's options only in `expected`: ("none" | "individual" | …). */
+function picklistValues(issue: v.BaseIssue<unknown>): readonly string[] {
+  return [...(issue.expected ?? "").matchAll(/"([^"]*)"/g)].map((match) => match[1] ?? "");
 }

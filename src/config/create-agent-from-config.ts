@@ -1,6 +1,6 @@
 import { createToolSearchEmbedder } from "./create-tool-search-embedder.js";
 import { isInsideFolder } from "./is-inside-folder.js";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { protectFilesAround, type RestoredReport } from "../tools/builtin/protected-files.js";
 import { prepareDataDirectory } from "../session/private-storage.js";
 import type { Agent } from "../loop/create-agent.js";
@@ -205,6 +205,13 @@ export interface CreateAgentFromConfigOptions {
  * The CLI calls this with its resolved flags and files; the same settings give the same requests.
  */
 export async function createAgentFromConfig(options: CreateAgentFromConfigOptions): Promise<ConfiguredAgent> {
+  // Checked before anything is written: a relative one made a `.ctxkit` folder under the process's cwd, then failed.
+  if (typeof options?.workspace !== "string" || !isAbsolute(options.workspace)) {
+    throw new ConfigError(
+      "option_invalid",
+      `createAgentFromConfig needs \`workspace\`: the absolute path of the folder the agent works in (e.g. process.cwd()); got ${JSON.stringify(options?.workspace) ?? "undefined"}.`,
+    );
+  }
   const config: AgentConfig = { ...resolveAgentConfig(options.settings ?? {}, options.workspace), ...(options.userConfigPath ? { userConfigPath: options.userConfigPath } : {}) };
   // Before anything writes under it: the data directory is private and ignored by git (issue 24).
   await prepareDataDirectory(config.dataDir);

@@ -32,6 +32,6 @@ export function createBudgetFromConfig(settings: BudgetConfig, context: BudgetCo
 /** A cost limit needs the model's prices; checked before a session is started. */
 export function checkBudgetPricing(settings: BudgetConfig, model: string): void {
   if (settings.costUsd !== undefined && findModelPricing(model) === undefined) {
-    throw new ConfigError("usage_invalid", `--budget-cost needs prices for the model '${model}', which the pricing catalog does not list. Use --budget-tokens instead.`);
+    throw new ConfigError("usage_invalid", `budgetCost needs prices for the model '${model}', which the pricing catalog does not list. Use budgetTokens instead.`);
   }
 }

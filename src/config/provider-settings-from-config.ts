@@ -34,7 +34,7 @@ export function providerSettingsFromConfig(config: AgentConfig, options: Provide
   if (!config.model) {
     throw new ConfigError(
       "model_missing",
-      "No model is set. Pass --model <name> (e.g. --model qwen3:8b for Ollama), set CTXKIT_MODEL, or add \"model\" to ctxkit.config.json.",
+      "No model is set. Set model in the settings (e.g. { model: \"qwen3:8b\" } for Ollama), or add \"model\" to ctxkit.config.json.",
     );
   }
   // The cache key in force: --cache-key, else the session's id (read on each call, so a new session's id counts once it exists).

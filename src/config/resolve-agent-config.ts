@@ -16,7 +16,7 @@ export function resolveAgentConfig(settings: ConfigFile, workspace: string): Age
   const checked = checkConfigFile(settings);
   if (!checked.success) {
     const issue = checked.issue;
-    const what = issue.kind === "unknown_keys" ? `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}` : issue.kind === "not_one_of" ? "a value it does not take" : issue.message;
+    const what = issue.kind === "unknown_keys" ? `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}` : issue.kind === "not_one_of" ? `a value it does not take; use one of: ${issue.values.join(", ")}` : issue.message;
     throw new ConfigError("config_file_invalid", `The agent's settings${checked.key ? ` ('${checked.key}')` : ""}: ${what}. Use the keys and values of ctxkit.config.json (docs/configuration.md).`);
   }
   const file = checked.value;

@@ -7,6 +7,7 @@ import { getTokenCounter } from "../tokens/get-token-counter.js";
 import { createQwen3PromptTokens } from "../tokens/prompt-tokens.js";
 import type { Provider } from "../providers/provider.js";
 import { checkProviderContract } from "../providers/check-provider-contract.js";
+import { checkAgentOptions } from "./check-agent-options.js";
 import type { StablePrefix } from "../context/stable-prefix.js";
 import { resolveAgentPrefix } from "./resolve-agent-prefix.js";
 import type { Tool } from "../tools/tool.js";
@@ -59,6 +60,7 @@ export interface Agent {
  * duplicate tools. Tools are sorted and frozen once, so requests keep a byte-stable prefix.
  */
 export function createAgent(options: AgentOptions): Agent {
+  checkAgentOptions(options);
   checkProviderContract(options.provider);
   const policy = composeContextPolicies(...(options.context ?? []));
   // Deferred tools are validated and runnable like the others; only the prefix leaves them out.
@@ -107,6 +109,8 @@ export function createAgent(options: AgentOptions): Agent {
     run(input, runOptions = {}) {
       return createRunHandle(async function* () {
         if (running) throw new UsageError("agent_busy", "This agent is already running; await the current run's result() (or abort it) before calling run() again, or create a second agent.");
+        // Plain JavaScript can pass anything: a non-string became the user message's content (with a session, the writer's session_write_refused about a run_start record).
+        if (typeof input !== "string") throw new UsageError("run_input_invalid", `agent.run() takes the person's message as a string; got ${input === null ? "null" : Array.isArray(input) ? "an array" : typeof input}.`);
         if (runOptions.compact !== undefined && options.provider.compactsOnRequest !== true) {
           throw new UsageError(
             "server_compaction_unsupported",

@@ -229,17 +229,21 @@ async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: Tool
     else context.signal.addEventListener("abort", stop, { once: true });
   });
   try {
-    const execution = (context.wrapTool ? context.wrapTool(tool) : tool)
-      .execute(call.arguments, {
-        signal: controller.signal,
-        toolCallId: call.id,
-        argumentsText: call.argumentsText,
-        ...(context.messages ? { messages: context.messages } : {}),
-        ...(context.blobs ? { blobs: context.blobs } : {}),
-        ...(context.findMessage ? { findMessage: context.findMessage } : {}),
-        ...(context.agent ? { agent: context.agent } : {}),
-      })
-      .then((result): ToolOutput => (typeof result === "string" ? { content: result } : result))
+    const runnable = context.wrapTool ? context.wrapTool(tool) : tool;
+    // Through a promise: a plain-JavaScript tool whose execute returns synchronously, or throws, is handled like an async one.
+    const execution = Promise.resolve()
+      .then(() =>
+        runnable.execute(call.arguments, {
+          signal: controller.signal,
+          toolCallId: call.id,
+          argumentsText: call.argumentsText,
+          ...(context.messages ? { messages: context.messages } : {}),
+          ...(context.blobs ? { blobs: context.blobs } : {}),
+          ...(context.findMessage ? { findMessage: context.findMessage } : {}),
+          ...(context.agent ? { agent: context.agent } : {}),
+        }),
+      )
+      .then((result: unknown): ToolOutput => toolOutputOf(call.name, result))
       .catch((error: unknown) => failureFromThrown(call.name, error));
     return await Promise.race([execution, timeout, aborted]);
   } finally {
@@ -247,6 +251,18 @@ async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: Tool
     context.signal.removeEventListener("abort", onAbort);
     if (stop) context.signal.removeEventListener("abort", stop);
   }
+}
+
+/**
+ * What a tool returned, checked: the types ask for a string or `{ content: string }`, but a tool in
+ * plain JavaScript can return anything, and undefined or an object without `content` crashed the run
+ * (or failed a later policy). The model gets an error result; the message names the fix for the tool's author.
+ */
+function toolOutputOf(toolName: string, result: unknown): ToolOutput {
+  if (typeof result === "string") return { content: result };
+  if (result !== null && typeof result === "object" && typeof (result as { content?: unknown }).content === "string") return result as ToolOutput;
+  const got = result === null ? "null" : Array.isArray(result) ? "an array" : typeof result === "object" ? "an object without a string `content`" : typeof result;
+  return failure("failed", `'${toolName}' returned ${got}; a tool's execute must resolve to a string or { content: string } (a bug in the tool, not in the call).`);
 }
 
 function failureFromThrown(toolName: string, error: unknown): ToolOutput {

@@ -22,4 +22,11 @@ describe("misusing a run or an agent", () => {
     for await (const _event of handle) break;
     await expect(handle.result()).rejects.toMatchObject({ name: "UsageError", code: "run_abandoned" });
   });
+
+  // A non-string became the user message's content; with a session the writer refused it as a bad run_start record.
+  it.each([undefined, null, 42, ["a"]])("rejects a run whose input is %j with run_input_invalid, storing nothing", async (input) => {
+    const agent = createAgent({ provider: createScriptedProvider({ turns: ["ok"] }), system: "s" });
+    await expect(agent.run(input as unknown as string).result()).rejects.toMatchObject({ name: "UsageError", code: "run_input_invalid", message: expect.stringContaining("agent.run() takes the person's message as a string") });
+    expect(agent.messages).toEqual([]);
+  });
 });

@@ -64,7 +64,7 @@ export async function connectMcpServer(name: string, config: McpServerConfig, op
     });
     transport = stdio;
   } else {
-    transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+    transport = new StreamableHTTPClientTransport(serverURL(config.url), { requestInit: { headers: config.headers } });
   }
   const client = new Client({ name: "ctxkit", version: options.clientVersion }, { capabilities: {} });
   let closedReason: string | undefined;
@@ -123,4 +123,14 @@ export async function connectMcpServer(name: string, config: McpServerConfig, op
 export function describeError(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
   return text.replace(/\s+$/, "").replace(/\.$/, "").slice(0, 500);
+}
+
+/** A server given in code (not through parseMcpServersConfig) may lack both keys: said in its terms, not as "Invalid URL". */
+function serverURL(url: unknown): URL {
+  if (typeof url !== "string") throw new Error("its settings name neither `command` (a program to start, stdio) nor `url` (streamable HTTP)");
+  try {
+    return new URL(url);
+  } catch {
+    throw new Error(`its \`url\` ${JSON.stringify(url)} is not a URL (e.g. http://127.0.0.1:3000/mcp)`);
+  }
 }

@@ -1,10 +1,11 @@
-import { appendFile, open, readFile, rm, type FileHandle } from "node:fs/promises";
+import { appendFile, open, readFile, rm, stat, type FileHandle } from "node:fs/promises";
 import { repairSessionFile, type SessionRepair, type SessionRepairOptions } from "./repair-session-file.js";
 import { makePrivateDirectory, PRIVATE_FILE_MODE } from "./private-storage.js";
 import { isAbsolute, join, resolve } from "node:path";
-import { ConfigError, SessionError } from "../types/index.js";
+import { ConfigError, CtxkitError, SessionError } from "../types/index.js";
 import type { LoadedSession } from "./loaded-session.js";
 import { isNodeError, readSessionFile } from "./load-session.js";
+import { lockSessionFile, releasingLockOnClose, withSessionFileLock } from "./session-file-lock.js";
 import { listSessions } from "./list-sessions.js";
 import { assertValidSessionId, createSessionId } from "./session-id.js";
 import { SESSION_FORMAT, SESSION_FORMAT_VERSION, type HeaderRecord, type PrefixRecord, type SessionPrefix } from "./session-records.js";
@@ -75,6 +76,13 @@ export interface JsonlSessionStore extends SessionStore {
 
 /** The durable session store: one append-only JSONL file per session in one directory. */
 export function createSessionStore(options: SessionStoreOptions): JsonlSessionStore {
+  // A missing directory would otherwise surface as node:path's TypeError, naming `paths[0]`.
+  if (typeof options?.directory !== "string" || options.directory === "") {
+    throw new ConfigError("option_invalid", 'createSessionStore needs `directory`: the folder for the session files, e.g. createSessionStore({ directory: ".ctxkit/sessions" }).');
+  }
+  if (options.blobDirectory !== undefined && (typeof options.blobDirectory !== "string" || options.blobDirectory === "")) {
+    throw new ConfigError("option_invalid", "createSessionStore's `blobDirectory` must be a folder path (or left out for `<directory>/blobs`).");
+  }
   const directory = resolve(options.directory);
 
   const path = (id: string): string => {
@@ -95,8 +103,16 @@ export function createSessionStore(options: SessionStoreOptions): JsonlSessionSt
       model: prefix.model,
     };
     const prefixLine = serializeStartRecord(prefixRecord); // before touching the disk: bad input creates no file
-    await makePrivateDirectory(directory);
-    const { id, filePath, handle } = await createUniqueFile(createOptions.id, createdAt);
+    const { id, filePath, handle: file } = await withFolderError(async () => {
+      await makePrivateDirectory(directory);
+      return createUniqueFile(createOptions.id, createdAt);
+    });
+    const release = await lockSessionFile(filePath, id).catch(async (error: unknown) => {
+      await file.close().catch(() => undefined);
+      await rm(filePath, { force: true });
+      throw error;
+    });
+    const handle = releasingLockOnClose(file, release);
     let writer: SessionWriter | undefined;
     try {
       const header: HeaderRecord = { type: "header", format: SESSION_FORMAT, version: SESSION_FORMAT_VERSION, id, createdAt, workspace };
@@ -122,6 +138,20 @@ export function createSessionStore(options: SessionStoreOptions): JsonlSessionSt
       throw error;
     }
     return writer;
+  };
+
+  // The folder is the caller's setting: a file in its way or no permission is said in those terms, not as a bare errno.
+  const withFolderError = async <T>(create: () => Promise<T>): Promise<T> => {
+    try {
+      return await create();
+    } catch (error) {
+      if (error instanceof CtxkitError || !isNodeError(error) || typeof error.code !== "string") throw error;
+      throw new SessionError(
+        "session_write_refused",
+        `Could not create a session file in ${directory} (${error.code}: ${error.message}). Give createSessionStore a \`directory\` that is a folder this process can write, or can create.`,
+        { cause: error },
+      );
+    }
   };
 
   const createUniqueFile = async (
@@ -150,7 +180,12 @@ export function createSessionStore(options: SessionStoreOptions): JsonlSessionSt
   const openSession = async (id: string): Promise<SessionWriter> => {
     const filePath = path(id);
     const parsed = await readSessionFile(filePath);
-    const handle = await open(filePath, "a+");
+    // Before anything changes the file (a torn tail is cut below): a second writer is refused.
+    const release = await lockSessionFile(filePath, id);
+    const handle = await open(filePath, "a+").catch(async (error: unknown) => {
+      await release();
+      throw error;
+    });
     try {
       const { size } = await handle.stat();
       if (size !== parsed.byteLength) {
@@ -173,11 +208,12 @@ export function createSessionStore(options: SessionStoreOptions): JsonlSessionSt
       }
     } catch (error) {
       await handle.close();
+      await release();
       throw error;
     }
     const { session } = parsed;
     const writer = createSessionWriter({
-      handle,
+      handle: releasingLockOnClose(handle, release),
       id,
       path: filePath,
       messageCount: session.messages.length,
@@ -202,13 +238,25 @@ export function createSessionStore(options: SessionStoreOptions): JsonlSessionSt
 
   const list = (): Promise<SessionSummary[]> => listSessions(directory, FILE_EXTENSION);
 
+  // A repair rewrites the file: under its lock, so no writer appends to the file it replaces. A missing
+  // session gets no lock file: the repair reports it as it always did.
+  const repair = async (id: string, lines: readonly number[], repairOptions?: SessionRepairOptions): Promise<SessionRepair> => {
+    const filePath = path(id);
+    const exists = await stat(filePath).then(() => true, () => false);
+    if (!exists) return repairSessionFile(filePath, lines, repairOptions);
+    return withSessionFileLock(filePath, id, () => repairSessionFile(filePath, lines, repairOptions));
+  };
+
   const blobs = createFileBlobStore(resolve(options.blobDirectory ?? join(directory, "blobs")));
   const remove = async (id: string): Promise<void> => {
     const filePath = path(id);
     // Loading first: only a file that is a ctxkit session is deleted, and a missing id is an error.
     await load(id);
-    await rm(filePath);
-    await rm(`${filePath}.torn`, { force: true });
+    // Under its lock, as in Postgres: a session a writer holds open is session_locked, not deleted beneath it.
+    await withSessionFileLock(filePath, id, async () => {
+      await rm(filePath);
+      await rm(`${filePath}.torn`, { force: true });
+    });
   };
 
   return {
@@ -221,7 +269,7 @@ export function createSessionStore(options: SessionStoreOptions): JsonlSessionSt
     list,
     path,
     readRecords: (id) => readFile(path(id)),
-    repair: (id, lines, repairOptions) => repairSessionFile(path(id), lines, repairOptions),
+    repair,
     remove,
     close: async () => undefined,
   };

@@ -104,7 +104,7 @@ export type ContextErrorCode = "prefix_break" | "compaction_failed" | "summarize
 export type TranscriptErrorCode = "transcript_invalid";
 
 /** The API was called in a way it does not support (two runs at once, a run handle read twice). */
-export type UsageErrorCode = "agent_busy" | "run_consumed" | "run_abandoned" | "server_compaction_unsupported";
+export type UsageErrorCode = "agent_busy" | "run_consumed" | "run_abandoned" | "run_input_invalid" | "server_compaction_unsupported";
 
 export type CtxkitErrorCode =
   | ConfigErrorCode

@@ -48,11 +48,12 @@ describe("detectTranscriptFormat", () => {
     expect(detectTranscriptFormat("sessions/2025/11/30/rollout-2025-11-30T04-15-02-abc.jsonl", "")).toBe("codex");
   });
 
-  it("names the known formats and the --format flag when nothing matches", () => {
+  // A library user sets the `format` option, not the CLI's flag: the fix names the option first.
+  it("names the known formats, the `format` option and the --format flag when nothing matches", () => {
     expect(() => detectTranscriptFormat("notes.txt", "hello")).toThrow(
       expect.objectContaining({
         code: "transcript_invalid",
-        message: expect.stringMatching(/ctxkit, openai-log, claude-code, codex, mini-swe-agent, tau-bench.*--format/),
+        message: expect.stringMatching(/ctxkit, openai-log, claude-code, codex, mini-swe-agent, tau-bench.*the `format` option \(importTranscriptFiles \/ inspectFiles.*CLI: --format/),
       }),
     );
   });

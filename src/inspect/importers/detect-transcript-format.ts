@@ -34,7 +34,7 @@ export function detectTranscriptFormat(fileName: string, text: string): Transcri
   if (/(^|[\\/])rollout-[^\\/]*\.jsonl$/i.test(fileName)) return "codex";
   throw new TranscriptError(
     `Cannot tell the transcript format of ${fileName}. Known formats: ${TRANSCRIPT_FORMATS.join(", ")}. ` +
-      "Name it with --format <format>, e.g. --format openai-log for a JSONL of chat request bodies.",
+      'Name it with the `format` option (importTranscriptFiles / inspectFiles: { format: "openai-log" } for a JSONL of chat request bodies; CLI: --format openai-log).',
   );
 }
 

@@ -48,6 +48,6 @@ describe("importTranscriptFiles", () => {
     const notes = join(directory, "notes.txt");
     await writeFile(notes, "just some notes\n");
     await expect(importTranscriptFiles([notes])).rejects.toMatchObject({ code: "transcript_invalid", message: expect.stringContaining("--format") });
-    await expect(importTranscriptFiles([notes], { format: "langchain" as never })).rejects.toMatchObject({ code: "transcript_invalid" });
+    await expect(importTranscriptFiles([notes], { format: "langchain" as never })).rejects.toMatchObject({ code: "transcript_invalid", message: expect.stringContaining("Set the `format` option (CLI: --format)") });
   });
 });

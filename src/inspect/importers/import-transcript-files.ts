@@ -23,7 +23,7 @@ export interface ImportTranscriptFilesOptions {
 export async function importTranscriptFiles(paths: string[], options: ImportTranscriptFilesOptions = {}): Promise<ImportResult> {
   const format = options.format ?? "auto";
   if (format !== "auto" && !TRANSCRIPT_FORMATS.includes(format)) {
-    throw new TranscriptError(`Unknown transcript format ${JSON.stringify(format)}. Use --format auto or one of: ${TRANSCRIPT_FORMATS.join(", ")}.`);
+    throw new TranscriptError(`Unknown transcript format ${JSON.stringify(format)}. Set the \`format\` option (CLI: --format) to "auto" or one of: ${TRANSCRIPT_FORMATS.join(", ")}.`);
   }
   const result: ImportResult = { transcripts: [], problems: [] };
   for (const path of paths) {

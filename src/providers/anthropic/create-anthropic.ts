@@ -1,3 +1,4 @@
+import { checkBaseURL } from "../shared/check-base-url.js";
 import { CtxkitError, type ModelRequest, ConfigError } from "../../types/index.js";
 import type { RetryOptions } from "../shared/fetch-with-retry.js";
 import { resolveMaxEventCharacters } from "../shared/server-sent-events.js";
@@ -103,7 +104,7 @@ export function createAnthropic(settings: AnthropicSettings): Provider {
     };
   };
 
-  const url = messagesURL(settings.baseURL ?? defaultBaseURL);
+  const url = messagesURL(settings.baseURL === undefined ? defaultBaseURL : checkBaseURL(settings.baseURL, "createAnthropic", "https://api.anthropic.com"));
   const fetchFunction = settings.fetch ?? globalThis.fetch;
   const timeouts = resolveStreamTimeouts(settings.timeouts, "createAnthropic");
   const maxEventCharacters = resolveMaxEventCharacters(settings.maxEventCharacters, "createAnthropic");

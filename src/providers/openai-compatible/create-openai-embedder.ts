@@ -30,8 +30,8 @@ const defaultMaxResponseBytes = 64 * 1024 * 1024;
  * and every item is checked against the texts sent.
  */
 export function createOpenAIEmbedder(options: OpenAIEmbedderOptions): ToolSearchEmbedder {
-  if (!/^https?:\/\//i.test(options.baseURL)) throw new ConfigError("option_invalid", `The embeddings base URL must start with http:// or https:// (got "${options.baseURL}").`);
-  if (options.model.trim() === "") throw new ConfigError("model_missing", "Name the embedding model (e.g. text-embedding-3-small, or the model llama-server or Ollama serves).");
+  if (typeof options.baseURL !== "string" || !/^https?:\/\//i.test(options.baseURL)) throw new ConfigError("option_invalid", `The embeddings base URL must start with http:// or https:// (got ${JSON.stringify(options.baseURL)}).`);
+  if (typeof options.model !== "string" || options.model.trim() === "") throw new ConfigError("model_missing", "Name the embedding model (e.g. text-embedding-3-small, or the model llama-server or Ollama serves).");
   const url = `${options.baseURL.replace(/\/+$/, "")}/embeddings`;
   const encoding = options.encodingFormat ?? "base64";
   const fetcher = options.fetch ?? globalThis.fetch;

@@ -1,7 +1,8 @@
 import { ContextOverflowError, CtxkitError, ProviderError } from "../../types/index.js";
 import { isContextOverflowMessage } from "../shared/context-overflow.js";
 import { safeParseJson } from "../shared/canonical-json.js";
-import { parseServerSentEvents } from "../shared/server-sent-events.js";
+import { readWholeBody } from "../shared/read-bounded-body.js";
+import { defaultMaxEventCharacters, parseServerSentEvents } from "../shared/server-sent-events.js";
 import { normalizeOpenAIChunk, type OpenAIChunk } from "./normalize-openai-chunk.js";
 
 /**
@@ -17,7 +18,7 @@ export function readOpenAIResponseChunks(
 ): AsyncGenerator<OpenAIChunk> {
   const isJson = (response.headers.get("content-type") ?? "").includes("application/json");
   if (streamRequested && !isJson) return readEventStream(response, providerLabel, maxEventCharacters);
-  return readJsonBody(response, providerLabel);
+  return readJsonBody(response, providerLabel, maxEventCharacters ?? defaultMaxEventCharacters);
 }
 
 async function* readEventStream(response: Response, providerLabel: string, maxEventCharacters: number | undefined): AsyncGenerator<OpenAIChunk> {
@@ -50,8 +51,15 @@ async function* readEventStream(response: Response, providerLabel: string, maxEv
   }
 }
 
-async function* readJsonBody(response: Response, providerLabel: string): AsyncGenerator<OpenAIChunk> {
-  const text = await response.text();
+async function* readJsonBody(response: Response, providerLabel: string, maximumCharacters: number): AsyncGenerator<OpenAIChunk> {
+  // The whole answer is one "event": the same bound as a streamed one, so a server cannot exhaust memory.
+  const text = await readWholeBody(response, maximumCharacters, (limit) =>
+    new ProviderError(
+      "provider_event_too_large",
+      `${providerLabel} sent a JSON response of more than ${limit} bytes, which is refused to bound memory. ` +
+        "Check that the base URL points at a real model server, or raise the provider's `maxEventCharacters` option.",
+    ),
+  );
   if (text.trim() === "") throw emptyBody(providerLabel);
   const parsed = safeParseJson(text);
   if (!parsed.success) {
@@ -61,7 +69,22 @@ async function* readJsonBody(response: Response, providerLabel: string): AsyncGe
         "Check that the base URL points at an OpenAI-compatible /v1 endpoint.",
     );
   }
-  yield normalizeOpenAIChunk(parsed.value, "message");
+  const chunk = normalizeOpenAIChunk(parsed.value, "message");
+  // A whole completion carries a choice or an error; anything else (another API's JSON) would
+  // otherwise read as an empty final answer.
+  if (chunk.error === undefined && !hasChoice(parsed.value)) {
+    throw new ProviderError(
+      "provider_response_invalid",
+      `${providerLabel} answered with JSON that is not a chat completion (no \`choices\`): ${text.slice(0, 200)}. ` +
+        "Check that the base URL points at an OpenAI-compatible /v1 endpoint (it usually ends in /v1).",
+    );
+  }
+  yield chunk;
+}
+
+function hasChoice(value: unknown): boolean {
+  const choices = (value as { choices?: unknown }).choices;
+  return Array.isArray(choices) && choices.length > 0;
 }
 
 function emptyBody(providerLabel: string): CtxkitError {

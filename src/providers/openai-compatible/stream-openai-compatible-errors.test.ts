@@ -190,4 +190,18 @@ describe("streamOpenAICompatible failures", () => {
     expect(event.error.code).toBe("provider_connection_error");
     expect(event.error.message).toContain(url);
   });
+
+  // A library user's base URL pointing at another JSON API used to end the run as an empty final answer.
+  it("refuses a JSON answer that is not a chat completion (no choices) as provider_response_invalid", async () => {
+    server = await startLoopbackServer([{ headers: jsonHeaders, body: JSON.stringify({ weird: true }) }]);
+    const event = terminal(await collect(providerFor(server.url).stream(request())));
+    expect(event.error).toMatchObject({ code: "provider_response_invalid", message: expect.stringContaining("not a chat completion (no `choices`)") });
+  });
+
+  it("bounds a JSON answer by maxEventCharacters, as a streamed event is", async () => {
+    server = await startLoopbackServer([{ headers: jsonHeaders, body: JSON.stringify({ choices: [{ index: 0, message: { content: "x".repeat(5_000) }, finish_reason: "stop" }] }) }]);
+    const provider = createOpenAICompatible({ model: "gpt-4o-mini", baseURL: server.url, apiKey: "sk-test", maxEventCharacters: 1_000, env: {} });
+    const event = terminal(await collect(provider.stream(request())));
+    expect(event.error).toMatchObject({ code: "provider_event_too_large", message: expect.stringContaining("maxEventCharacters") });
+  });
 });

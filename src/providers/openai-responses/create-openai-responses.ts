@@ -1,3 +1,4 @@
+import { checkBaseURL } from "../shared/check-base-url.js";
 import { addUsage, ConfigError, CtxkitError, type ModelRequest, type Usage } from "../../types/index.js";
 import { providerDefaultEffort, type Provider, type ProviderEvent, type SerializedRequest } from "../provider.js";
 import type { RetryOptions } from "../shared/fetch-with-retry.js";
@@ -70,7 +71,7 @@ export function createOpenAIResponses(settings: OpenAIResponsesSettings): OpenAI
   if (typeof settings.model !== "string" || settings.model.trim() === "") {
     throw new ConfigError("model_missing", 'createOpenAIResponses needs a model, e.g. { model: "gpt-5.1-codex-max" }.');
   }
-  const baseURL = (settings.baseURL ?? defaultBaseURL).replace(/\/+$/, "");
+  const baseURL = (settings.baseURL === undefined ? defaultBaseURL : checkBaseURL(settings.baseURL, "createOpenAIResponses", "https://api.openai.com/v1")).replace(/\/+$/, "");
   const apiKey = (settings.apiKey ?? (settings.env ?? process.env).OPENAI_API_KEY)?.trim();
   // A base URL other than OpenAI's is a proxy or a local server (often key-less): no key is needed then.
   if ((apiKey === undefined || apiKey === "") && baseURL === defaultBaseURL) {

@@ -5,7 +5,8 @@ import { createAnthropic } from "../anthropic/create-anthropic.js";
 import { createOpenAICompatible } from "../openai-compatible/create-openai-compatible.js";
 import type { ProviderEvent } from "../provider.js";
 import { request as openAIRequest } from "../openai-compatible/test-support/request-fixtures.js";
-import { resolveStreamTimeouts } from "./stream-timeouts.js";
+import { ConfigError, ProviderError } from "../../types/index.js";
+import { firstByteTimeoutError, idleTimeoutError, resolveStreamTimeouts } from "./stream-timeouts.js";
 
 // Real loopback servers that misbehave in time, which the scripted loopback server cannot: one never
 // answers, one stalls after the headers. The trials that found it: undici's defaults held such calls
@@ -94,5 +95,17 @@ describe("provider timeouts", () => {
   it("defaults to 60 s each, and rejects invalid limits before any I/O", () => {
     expect(resolveStreamTimeouts(undefined, "x")).toEqual({ firstByteMs: 60_000, idleMs: 60_000 });
     expect(() => createOpenAICompatible({ model: "m", apiKey: "k", env: {}, timeouts: { idleMs: -1 } })).toThrow("timeouts.idleMs must be");
+  });
+});
+
+// A library user catching a family (`instanceof ConfigError`, `instanceof ProviderError`) must catch these too.
+describe("timeout errors' classes", () => {
+  it("a bad timeout option is a ConfigError, a timeout a retryable ProviderError", () => {
+    expect(() => resolveStreamTimeouts({ firstByteMs: -1 }, "P")).toThrow(ConfigError);
+    expect(() => resolveStreamTimeouts("soon", "P")).toThrow(ConfigError);
+    for (const error of [firstByteTimeoutError("P", "http://x", 1000), idleTimeoutError("P", 1000)]) {
+      expect(error).toBeInstanceOf(ProviderError);
+      expect(error).toMatchObject({ code: "provider_timeout", isRetryable: true });
+    }
   });
 });

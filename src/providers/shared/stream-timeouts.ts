@@ -1,4 +1,4 @@
-import { CtxkitError } from "../../types/index.js";
+import { ConfigError, ProviderError, type CtxkitError } from "../../types/index.js";
 
 /**
  * How long a provider call may wait. Without them undici's defaults apply: a server that stalls
@@ -19,19 +19,19 @@ export const defaultIdleTimeoutMs = 60_000;
 export function resolveStreamTimeouts(timeouts: unknown, label: string): Required<StreamTimeouts> {
   if (timeouts === undefined) return { firstByteMs: defaultFirstByteTimeoutMs, idleMs: defaultIdleTimeoutMs };
   if (timeouts === null || typeof timeouts !== "object") {
-    throw new CtxkitError("option_invalid", `${label}: \`timeouts\` must be an object like { firstByteMs: 60000, idleMs: 60000 }.`);
+    throw new ConfigError("option_invalid", `${label}: \`timeouts\` must be an object like { firstByteMs: 60000, idleMs: 60000 }.`);
   }
   const { firstByteMs = defaultFirstByteTimeoutMs, idleMs = defaultIdleTimeoutMs } = timeouts as StreamTimeouts;
   for (const [name, value] of Object.entries({ firstByteMs, idleMs })) {
     if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-      throw new CtxkitError("option_invalid", `${label}: timeouts.${name} must be a number of milliseconds ≥ 0 (0 turns it off).`);
+      throw new ConfigError("option_invalid", `${label}: timeouts.${name} must be a number of milliseconds ≥ 0 (0 turns it off).`);
     }
   }
   return { firstByteMs, idleMs };
 }
 
 export function firstByteTimeoutError(label: string, url: string, timeoutMs: number): CtxkitError {
-  return new CtxkitError(
+  return new ProviderError(
     "provider_timeout",
     `${label} at ${url} sent no response within ${formatSeconds(timeoutMs)} (the first-byte timeout). Check that the ` +
       "server is up and not overloaded, or raise the limit (timeouts.firstByteMs; CLI --request-timeout).",
@@ -40,7 +40,7 @@ export function firstByteTimeoutError(label: string, url: string, timeoutMs: num
 }
 
 export function idleTimeoutError(label: string, timeoutMs: number): CtxkitError {
-  return new CtxkitError(
+  return new ProviderError(
     "provider_timeout",
     `${label} sent nothing for ${formatSeconds(timeoutMs)} in the middle of its response (the idle-stream timeout). ` +
       "Retry the request, or raise the limit (timeouts.idleMs; CLI --idle-timeout).",

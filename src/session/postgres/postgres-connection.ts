@@ -21,7 +21,11 @@ export function redactConnectionString(connectionString: string): string {
     if (url.password !== "") url.password = "***";
     return url.toString();
   } catch {
-    throw new ConfigError("option_invalid", "The database URL is not a URL; expected postgres://user:password@host:port/database (or set CTXKIT_DATABASE_URL).");
+    // The string itself is not shown: it may hold a password.
+    throw new ConfigError(
+      "option_invalid",
+      "The database URL (createPostgresSessionStore's `connectionString`; CLI: --database-url or CTXKIT_DATABASE_URL) is missing or not a URL; expected postgres://user:password@host:port/database.",
+    );
   }
 }
 
@@ -53,7 +57,7 @@ export function databaseError(location: string, doing: string, error: unknown): 
   const reason = error instanceof Error ? error.message : String(error);
   return new SessionError(
     "session_database_error",
-    `Could not ${doing} in ${location}: ${reason}. Check that PostgreSQL is running and the URL (--database-url or CTXKIT_DATABASE_URL) is right; nothing stored was changed by the failed step.`,
+    `Could not ${doing} in ${location}: ${reason}. Check that PostgreSQL is running and the URL (createPostgresSessionStore's \`connectionString\`; CLI: --database-url or CTXKIT_DATABASE_URL) is right; nothing stored was changed by the failed step.`,
     { cause: error },
   );
 }
