@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { createLazyRequire } from "../types/lazy-require.js";
 import type { createInterface } from "node:readline";
 import { createLineQueue } from "./line-queue.js";
 import { escapeForTerminal } from "../context/escape-for-terminal.js";
@@ -8,7 +8,7 @@ import { describeToolCall } from "./describe-tool-call.js";
 import type { TerminalStyle } from "./terminal-style.js";
 
 // node:readline is required when the first line is read, not when a run starts (most runs ask nothing).
-const requireFromHere = createRequire(import.meta.url);
+const requireFromHere = createLazyRequire(import.meta.url);
 const readline = () => requireFromHere("node:readline") as typeof import("node:readline");
 
 export interface ConfirmationPolicy {
