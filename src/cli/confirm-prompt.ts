@@ -129,15 +129,19 @@ function askedWarning(reason: string, style: TerminalStyle): string {
   return style.red(escapeForTerminal(reason));
 }
 
-/** Reads one line per `next()` call; resolves undefined once input has ended. */
-export function lineReader(input: NodeJS.ReadableStream): { next(): Promise<string | undefined>; close(): void } {
+/**
+ * Reads one line per `next()` call; resolves undefined once input has ended. `input` may be given as
+ * a function, called on the first read: opening process.stdin costs a start milliseconds, and most
+ * runs never ask anything.
+ */
+export function lineReader(input: NodeJS.ReadableStream | (() => NodeJS.ReadableStream)): { next(): Promise<string | undefined>; close(): void } {
   const lines = createLineQueue();
   let reader: ReturnType<typeof createInterface> | undefined;
   return {
     next() {
       // The reader starts on first use, so stdin is not read when no confirmation is ever asked.
       if (!reader) {
-        reader = readline().createInterface({ input, terminal: false });
+        reader = readline().createInterface({ input: typeof input === "function" ? input() : input, terminal: false });
         reader.on("line", (line) => lines.push(line));
         reader.on("close", () => lines.end());
       }
