@@ -1,7 +1,4 @@
-import { createLazyRequire } from "../types/lazy-require.js";
-
-// node:tty (with node:net) is loaded by the first question of whether stdin is a terminal.
-const requireFromHere = createLazyRequire(import.meta.url);
+import { stdinIsTerminal } from "./stdin-is-terminal.js";
 
 /** The streams a command talks through; tests pass their own. */
 export interface CliIo {
@@ -11,7 +8,7 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   cwd: string;
   /**
-   * Whether stdin is a terminal, asked without opening it (processIo: isatty(0), what
+   * Whether stdin is a terminal, asked without opening it (processIo: src/cli/stdin-is-terminal.ts, what
    * process.stdin.isTTY reports once opened). Absent: `stdin.isTTY` is read.
    */
   stdinIsTerminal?: () => boolean;
@@ -30,7 +27,7 @@ export function processIo(): CliIo {
       return process.stdin;
     },
     // A run with nothing to ask (not at a terminal, or nothing undecided) never opens stdin.
-    stdinIsTerminal: () => (requireFromHere("node:tty") as typeof import("node:tty")).isatty(0),
+    stdinIsTerminal,
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
