@@ -17,7 +17,6 @@ import { createRequire, isBuiltin } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { chunksToRemove, generationOf } from "./prune-cli-bundle.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const outDir = `${root}dist/cli-bundle`;
@@ -27,8 +26,9 @@ const buildDir = `${root}dist/cli-bundle.tmp-${process.pid}`;
 // The bundle's main.cjs gets this as its time: a compiled file changed while the bundle was being
 // made is newer than it, and the next start bundles again (bin/ctxkit.js compares them).
 const startedAt = new Date();
-// A build folder a killed build left is removed once it is this old (one being written is younger).
-const leftoverBuildMs = 24 * 60 * 60 * 1000;
+// Chunks of earlier builds stay for processes started from them (a long `ctxkit chat` requires its
+// chunks when first used); those older than this are removed (`npm pack` starts from an empty dist/).
+const keepOldChunksMs = 24 * 60 * 60 * 1000;
 // A failed build leaves the published bundle as it was, and no folder behind.
 process.on("exit", () => rmSync(buildDir, { recursive: true, force: true }));
 
@@ -226,17 +226,15 @@ function inputFilesOf(someChunks) {
 const written = readdirSync(buildDir);
 const entryFiles = Object.keys(entries).map((name) => `${name}.cjs`).sort((a, b) => Number(a === "main.cjs") - Number(b === "main.cjs"));
 mkdirSync(outDir, { recursive: true });
-// What processes started before this build run on, read before it is replaced: it stays (scripts/prune-cli-bundle.mjs).
-const previousGeneration = generationOf(outDir, entryFiles);
 // help.json gets the same time: bin/known-help.js answers from it only beside the main.cjs it was made with.
 for (const file of ["main.cjs", "help.json"]) utimesSync(`${buildDir}/${file}`, startedAt, startedAt);
 for (const file of [...written.filter((name) => !entryFiles.includes(name)), ...entryFiles]) renameSync(`${buildDir}/${file}`, `${outDir}/${file}`);
 rmSync(buildDir, { recursive: true, force: true });
 
-// Chunks of older generations go; this one's, the one it replaced and any written in the last minutes stay.
 const now = Date.now();
-const bundleFiles = readdirSync(outDir, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => ({ name: entry.name, mtimeMs: statSync(`${outDir}/${entry.name}`, { throwIfNoEntry: false })?.mtimeMs ?? now }));
-for (const file of chunksToRemove({ files: bundleFiles, keep: new Set([...written, ...previousGeneration]), now })) rmSync(`${outDir}/${file}`, { force: true });
+for (const file of readdirSync(outDir, { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name)) {
+  if (!written.includes(file) && now - statSync(`${outDir}/${file}`).mtimeMs > keepOldChunksMs) rmSync(`${outDir}/${file}`, { force: true });
+}
 // The V8 code caches bin/code-cache.js writes (`<chunk>.<variant>.cache`, one per chunk and variant
 // of Node and its flags): a removed chunk's go with it, as do caches in a format of an earlier
 // ctxkit, and a temporary file a killed process left (a writer needs milliseconds: one an hour old
@@ -258,5 +256,5 @@ for (const file of filesIn(`${cacheDir}/packages`)) {
 }
 // Left by a build that was killed.
 for (const folder of readdirSync(`${root}dist`).filter((name) => name.startsWith("cli-bundle.tmp-"))) {
-  if (now - statSync(`${root}dist/${folder}`).mtimeMs > leftoverBuildMs) rmSync(`${root}dist/${folder}`, { recursive: true, force: true });
+  if (now - statSync(`${root}dist/${folder}`).mtimeMs > keepOldChunksMs) rmSync(`${root}dist/${folder}`, { recursive: true, force: true });
 }
