@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -24,6 +24,29 @@ describe("ctxkit run at a terminal", { timeout: 120_000 }, () => {
       expect(await session.exited).toBe(0);
       expect(session.screen).toContain("not trusted; recorded in");
       expect(session.screen).toContain("Done.");
+    } finally {
+      await server.close();
+    }
+  });
+
+  // Two readers on one stdin: the MCP question's (prepareAgentRun, closed after it) and the run's,
+  // both opened only when they first read.
+  it("asks about a workspace's MCP server and then a write, each answer read from the terminal", async () => {
+    const server = await startOpenAIModelServer([{ toolCalls: [{ name: "edit_file", arguments: { path: "app.ts", old_string: "41", new_string: "42" } }] }, "Edited."]);
+    const cwd = mkdtempSync(join(tmpdir(), "ctxkit-run-terminal-"));
+    folders.push(cwd);
+    writeFileSync(join(cwd, "app.ts"), "export const answer = 41;\n");
+    writeFileSync(join(cwd, "ctxkit.config.json"), JSON.stringify({ mcpServers: { idle: { command: process.execPath, args: ["-e", "0"] } } }));
+    try {
+      const session = runInPty(["run", "--base-url", server.baseURL, "--model", "m", "--no-sub-agents", "Set the answer to 42."], { cwd });
+      await session.waitFor("declares the MCP server 'idle'", { timeoutMs: 60_000 });
+      session.write("n\r");
+      await session.waitFor("Allow edit_file?", { timeoutMs: 60_000 });
+      session.write("y\r");
+      expect(await session.exited).toBe(0);
+      expect(session.screen).toContain("not approved");
+      expect(session.screen).toContain("Edited.");
+      expect(readFileSync(join(cwd, "app.ts"), "utf8")).toBe("export const answer = 42;\n");
     } finally {
       await server.close();
     }
