@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { makePrivateDirectorySync, writePrivateFileSync } from "../session/private-storage.js";
 import { readJsonFileText } from "../config/read-json-file-text.js";
-import type { CliIo } from "./cli-io.js";
+import { hasTerminalInput, type CliIo } from "./cli-io.js";
 import type { AgentRunSetup } from "./prepare-agent-run.js";
 import type { TerminalStyle } from "./terminal-style.js";
 
@@ -14,7 +14,7 @@ import type { TerminalStyle } from "./terminal-style.js";
  */
 export async function askWorkspaceTrust(setup: AgentRunSetup, io: CliIo, options: { readLine: () => Promise<string | undefined>; output: NodeJS.WritableStream; style: TerminalStyle }): Promise<void> {
   const { config } = setup;
-  if (config.untrustedContent.trustDecided || io.stdin.isTTY !== true) return;
+  if (config.untrustedContent.trustDecided || !hasTerminalInput(io)) return;
   const { output, style } = options;
   output.write(
     `\n${style.yellow("?")} Do you trust the files in ${style.bold(config.workspace)}?\n` +

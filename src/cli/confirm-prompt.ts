@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { createLazyRequire } from "../types/lazy-require.js";
 import type { createInterface } from "node:readline";
 import { createLineQueue } from "./line-queue.js";
 import { escapeForTerminal } from "../context/escape-for-terminal.js";
@@ -8,7 +8,7 @@ import { describeToolCall } from "./describe-tool-call.js";
 import type { TerminalStyle } from "./terminal-style.js";
 
 // node:readline is required when the first line is read, not when a run starts (most runs ask nothing).
-const requireFromHere = createRequire(import.meta.url);
+const requireFromHere = createLazyRequire(import.meta.url);
 const readline = () => requireFromHere("node:readline") as typeof import("node:readline");
 
 export interface ConfirmationPolicy {
@@ -129,15 +129,19 @@ function askedWarning(reason: string, style: TerminalStyle): string {
   return style.red(escapeForTerminal(reason));
 }
 
-/** Reads one line per `next()` call; resolves undefined once input has ended. */
-export function lineReader(input: NodeJS.ReadableStream): { next(): Promise<string | undefined>; close(): void } {
+/**
+ * Reads one line per `next()` call; resolves undefined once input has ended. `input` may be given as
+ * a function, called on the first read: opening process.stdin costs a start milliseconds, and most
+ * runs never ask anything.
+ */
+export function lineReader(input: NodeJS.ReadableStream | (() => NodeJS.ReadableStream)): { next(): Promise<string | undefined>; close(): void } {
   const lines = createLineQueue();
   let reader: ReturnType<typeof createInterface> | undefined;
   return {
     next() {
       // The reader starts on first use, so stdin is not read when no confirmation is ever asked.
       if (!reader) {
-        reader = readline().createInterface({ input, terminal: false });
+        reader = readline().createInterface({ input: typeof input === "function" ? input() : input, terminal: false });
         reader.on("line", (line) => lines.push(line));
         reader.on("close", () => lines.end());
       }

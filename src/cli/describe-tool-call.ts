@@ -1,10 +1,10 @@
+import { createLazyRequire } from "../types/lazy-require.js";
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
-import { createRequire } from "node:module";
 import type { ToolCallInfo } from "../loop/agent-options.js";
 import type { TerminalStyle } from "./terminal-style.js";
 
-const requireFromHere = createRequire(import.meta.url);
+const requireFromHere = createLazyRequire(import.meta.url);
 /** Files larger than this are not read for a diff (the prompt shows the call's arguments instead). */
 const maxDiffSourceBytes = 512_000;
 const maxShownLines = 80;

@@ -1,8 +1,8 @@
-import { createRequire } from "node:module";
+import { createLazyRequire } from "../types/lazy-require.js";
 import type { Marked as MarkedParser } from "marked";
 import type { markedTerminal as MarkedTerminal } from "marked-terminal";
 
-const requireFromHere = createRequire(import.meta.url);
+const requireFromHere = createLazyRequire(import.meta.url);
 let renderer: { Marked: typeof MarkedParser; markedTerminal: typeof MarkedTerminal } | null | undefined;
 
 /**

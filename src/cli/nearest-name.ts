@@ -1,7 +1,7 @@
-import { createRequire } from "node:module";
+import { createLazyRequire } from "../types/lazy-require.js";
 
 // fastest-levenshtein is loaded by the first typo to suggest for, not when the CLI starts.
-const requireFromHere = createRequire(import.meta.url);
+const requireFromHere = createLazyRequire(import.meta.url);
 
 /**
  * The candidate nearest to what was typed, when it is at most `maxEdits` edits away (a typo), else

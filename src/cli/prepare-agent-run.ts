@@ -4,7 +4,7 @@ import { CtxkitError } from "../types/index.js";
 import { approveWorkspaceMcpServers, bindAllowEntries } from "./approve-workspace-mcp-servers.js";
 import type { CliFlags } from "./cli-options.js";
 import { lineReader } from "./confirm-prompt.js";
-import type { CliIo } from "./cli-io.js";
+import { hasTerminalInput, type CliIo } from "./cli-io.js";
 import { createRequestLoggingFetch } from "./log-requests-fetch.js";
 import { resolveConfig, settingValues, type ResolvedConfig } from "./resolve-config.js";
 import { requireWorkspaceDirectory } from "./require-workspace-directory.js";
@@ -47,17 +47,20 @@ export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<Agent
 
 /** A workspace's MCP servers only with the user's yes, and `allow` bound to the servers' identity (issue 24). */
 async function approveMcpServers(config: ResolvedConfig, io: CliIo, notes: string[]): Promise<void> {
-  const interactive = io.stdin.isTTY === true;
-  const answers = lineReader(io.stdin);
+  // stdin is opened only when there is a server to ask about (a getter, and the reader on its first
+  // line): opening process.stdin costs milliseconds that a run with no workspace server need not pay.
+  const answers = lineReader(() => io.stdin);
   try {
-    const approved = await approveWorkspaceMcpServers(config.mcp, { interactive, readLine: answers.next, output: io.stderr, userConfigPath: config.userConfigPath });
+    const prompt = { get interactive() { return hasTerminalInput(io); }, readLine: answers.next, output: io.stderr, userConfigPath: config.userConfigPath };
+    const approved = await approveWorkspaceMcpServers(config.mcp, prompt);
     config.mcp = approved.mcp;
     // The library connects what the settings name: the servers the person just approved too.
     const origin = config.settings.mcpServers?.origin ?? [{ source: "workspace config" as const, file: join(config.workspace, "ctxkit.config.json") }];
     if (Object.keys(config.mcp.servers).length > 0) config.settings.mcpServers = { value: config.mcp.servers, origin };
     notes.push(...approved.notes);
   } finally {
-    if (interactive) answers.close();
+    // Closes the reader only if a question was asked (only at a terminal).
+    answers.close();
   }
   const bound = bindAllowEntries(config.allow, config.mcp.servers);
   config.allow = bound.allow;

@@ -1,7 +1,7 @@
-import { createRequire } from "node:module";
+import { createLazyRequire } from "../types/lazy-require.js";
 import type { Skill, SkillWarning } from "./skill.js";
 
-const requireFromHere = createRequire(import.meta.url);
+const requireFromHere = createLazyRequire(import.meta.url);
 // yaml is loaded by the first SKILL.md, not when the CLI starts (most workspaces have no skills).
 let parseYaml: typeof import("yaml").parse | undefined;
 

@@ -1,7 +1,7 @@
-import { createRequire } from "node:module";
+import { createLazyRequire } from "../types/lazy-require.js";
 import { ConfigError } from "../types/errors.js";
 
-const requireFromHere = createRequire(import.meta.url);
+const requireFromHere = createLazyRequire(import.meta.url);
 
 /**
  * Loads a dependency synchronously, on first use. Tokenizer packages are large (the Qwen3 bundle is

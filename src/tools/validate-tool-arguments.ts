@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { createLazyRequire } from "../types/lazy-require.js";
 import type { Ajv as AjvInstance, ErrorObject, ValidateFunction } from "ajv";
 import { type ToolDefinition, ToolDefinitionError } from "../types/index.js";
 
@@ -14,7 +14,7 @@ export interface CompileValidatorsOptions {
   eager?: boolean;
 }
 
-const requireFromHere = createRequire(import.meta.url);
+const requireFromHere = createLazyRequire(import.meta.url);
 let sharedAjv: AjvInstance | undefined;
 
 // No logger: the library never prints (ajv warns on console about formats it does not check, e.g. "uri" in MCP schemas).

@@ -8,9 +8,10 @@ import { afterAll, describe, expect, it } from "vitest";
 // changed. Each test runs in a copy of the package (bin/, scripts/, dist/, package.json; data/
 // and node_modules linked), so the bundles it makes leave the worktree's alone.
 const copies: string[] = [];
+// Each copy holds a dist/ of thousands of files: removing them all takes longer than a hook's 10 s on a busy machine.
 afterAll(() => {
   for (const copy of copies) rmSync(copy, { recursive: true, force: true });
-});
+}, 120_000);
 
 /** `keepTimes`: the copy's bundle is as fresh as the worktree's (else every compiled file is newer than it). */
 function copyOfPackage(keepTimes = false): string {

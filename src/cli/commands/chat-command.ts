@@ -3,7 +3,7 @@ import { describeRestored } from "../describe-restored.js";
 import type { CacheMiss, SubAgentRun, Usage } from "../../types/index.js";
 import { createChatInput } from "../chat-input.js";
 import { parseCommandLine } from "../cli-options.js";
-import type { CliIo } from "../cli-io.js";
+import { hasTerminalInput, type CliIo } from "../cli-io.js";
 import { askBudgetApproval } from "../ask-budget-approval.js";
 import { askWorkspaceTrust } from "../ask-workspace-trust.js";
 import { createConfirmationHandler } from "../confirm-prompt.js";
@@ -58,7 +58,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     onProtectedFilesRestored: (report) => io.stderr.write(`ctxkit chat: ${describeRestored(report)}\n`),
     onInstructionsAnnounced: () => io.stdout.write(style.dim("(the project instructions changed; the model is told with this message)\n")),
     confirmBudget: (request) => askBudgetApproval(request, { readLine: input.nextAnswer, output: io.stdout, style }),
-    confirmToolCall: createConfirmationHandler({ readLine: input.nextAnswer, output: io.stdout, style, workspace: config.workspace, interactive: io.stdin.isTTY === true }),
+    confirmToolCall: createConfirmationHandler({ readLine: input.nextAnswer, output: io.stdout, style, workspace: config.workspace, interactive: hasTerminalInput(io) }),
   });
   const { agent, session, resumed, warnings, skills, mcp } = configured;
   if (flags.continue && !resumed) io.stderr.write(`ctxkit chat: no session to continue in ${dirname(session.path)}; starting a new one.\n`);

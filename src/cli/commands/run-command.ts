@@ -2,7 +2,7 @@ import { dirname } from "node:path";
 import type { AgentEvent } from "../../types/index.js";
 import { describeRestored } from "../describe-restored.js";
 import { parseCommandLine } from "../cli-options.js";
-import type { CliIo } from "../cli-io.js";
+import { hasTerminalInput, type CliIo } from "../cli-io.js";
 import { toCliMessage } from "../cli-error-message.js";
 import { askBudgetApproval } from "../ask-budget-approval.js";
 import { askWorkspaceTrust } from "../ask-workspace-trust.js";
@@ -36,7 +36,8 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   for (const note of setup.notes) io.stderr.write(`ctxkit run: ${note}\n`);
   const style = createTerminalStyle(!flags.json && shouldUseColor(io.stdout, config.color, io.env));
   const diagnosticStyle = createTerminalStyle(shouldUseColor(io.stderr, config.color, io.env));
-  const answers = lineReader(io.stdin);
+  // stdin is opened when first needed (a question at a terminal), not by every run: see lineReader.
+  const answers = lineReader(() => io.stdin);
   await askWorkspaceTrust(setup, io, { readLine: answers.next, output: io.stderr, style: diagnosticStyle });
   const unanswered: string[] = [];
   const guarded: string[] = [];
@@ -52,7 +53,9 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
       output: io.stderr,
       style: diagnosticStyle,
       workspace: config.workspace,
-      interactive: io.stdin.isTTY === true,
+      get interactive() {
+        return hasTerminalInput(io);
+      },
       onUnanswered: (call) => (call.guard ? guarded : unanswered).push(call.name),
     }),
     confirmBudget: (request) => askBudgetApproval(request, { readLine: answers.next, output: io.stderr, style: diagnosticStyle }),

@@ -60,7 +60,7 @@ export async function submitCommand(args: string[], io: CliIo): Promise<number> 
   // MCP servers approved, its trust asked at a terminal): the worker rebuilds the agent from these.
   const setup = await prepareAgentRun(flags, io);
   for (const note of setup.notes) io.stderr.write(`ctxkit submit: ${note}\n`);
-  const answers = lineReader(io.stdin);
+  const answers = lineReader(() => io.stdin);
   try {
     await askWorkspaceTrust(setup, io, { readLine: answers.next, output: io.stderr, style: createTerminalStyle(shouldUseColor(io.stderr, setup.config.color, io.env)) });
   } finally {

@@ -1,9 +1,9 @@
-import { createRequire } from "node:module";
+import { createLazyRequire } from "../../types/lazy-require.js";
 import type MiniSearchClass from "minisearch";
 import type { BlobReader as BlobStore } from "./blob-store.js";
 
 // MiniSearch is loaded by the first recall search, not when the CLI starts (a run need not recall anything).
-const requireFromHere = createRequire(import.meta.url);
+const requireFromHere = createLazyRequire(import.meta.url);
 
 export interface SearchHit {
   blobId: string;

@@ -1,7 +1,7 @@
-import { createRequire } from "node:module";
+import { createLazyRequire } from "../../types/lazy-require.js";
 
 // unhomoglyph (a large confusables table) is loaded by the first non-ASCII character folded, not when the CLI starts.
-const requireFromHere = createRequire(import.meta.url);
+const requireFromHere = createLazyRequire(import.meta.url);
 let unhomoglyph: ((text: string) => string) | undefined;
 
 /**

@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { createLazyRequire } from "../../types/lazy-require.js";
 import path from "node:path";
 import { defineTool, ToolError, type Tool, type ToolOutput } from "../tool.js";
 import { CommandProcesses, MarkerDescriptor, commandMarkerVariable, createCommandMarker, describeLeftProcesses, describeSurvivors, type LeftProcess } from "./command-processes.js";
@@ -8,7 +8,7 @@ import { OutputSpill } from "./output-spill.js";
 
 // node:child_process (with the net and dgram modules it loads) is required by the first command,
 // not when the tools are created: some 3 ms of every CLI run's start, before its first request.
-const requireFromHere = createRequire(import.meta.url);
+const requireFromHere = createLazyRequire(import.meta.url);
 const childProcess = () => requireFromHere("node:child_process") as typeof import("node:child_process");
 
 export interface BashArgs {

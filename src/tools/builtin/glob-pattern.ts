@@ -1,8 +1,8 @@
-import { createRequire } from "node:module";
+import { createLazyRequire } from "../../types/lazy-require.js";
 import type { RE2JS as RE2JSClass } from "re2js";
 import { ToolError } from "../tool.js";
 
-const requireFromHere = createRequire(import.meta.url);
+const requireFromHere = createLazyRequire(import.meta.url);
 let re2: typeof RE2JSClass | undefined;
 
 /** re2js is loaded by the first glob, not when the tools are created (the CLI's start-up). */

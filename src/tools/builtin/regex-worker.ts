@@ -1,11 +1,11 @@
-import { createRequire } from "node:module";
+import { createLazyRequire } from "../../types/lazy-require.js";
 import type { Worker } from "node:worker_threads";
 import { ToolError } from "../tool.js";
 
 // node:worker_threads is required by the first search with a regex, not when the tools are created,
 // like the other Node modules the tools use; a run's start gains little by it, as Node's fetch loads
 // worker_threads at the first request anyway.
-const requireFromHere = createRequire(import.meta.url);
+const requireFromHere = createLazyRequire(import.meta.url);
 const workerThreads = () => requireFromHere("node:worker_threads") as typeof import("node:worker_threads");
 
 /** A matching line, as offsets into the text that was searched. */

@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { createLazyRequire } from "../../types/lazy-require.js";
 import type { ToolDefinition } from "../../types/index.js";
 import { buildAbbreviationTable, buildSynonymTable } from "./action-synonyms.js";
 import { toSearchTerms } from "./search-terms.js";
@@ -9,7 +9,7 @@ import { createWordNeighbourFinder, type WordVectorLookup } from "./word-vector-
 import { baseForms, wordNetRelatedWords, type RelatedWordLookup } from "./wordnet-related-words.js";
 
 // fastest-levenshtein is loaded by the first fuzzy lookup, not when the index module is imported (the CLI's start).
-const requireFromHere = createRequire(import.meta.url);
+const requireFromHere = createLazyRequire(import.meta.url);
 const levenshtein = (): typeof import("fastest-levenshtein") => requireFromHere("fastest-levenshtein") as typeof import("fastest-levenshtein");
 
 /**

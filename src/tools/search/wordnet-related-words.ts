@@ -1,11 +1,11 @@
+import { createLazyRequire } from "../../types/lazy-require.js";
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { ConfigError } from "../../types/errors.js";
 
 // node:zlib is required by the first decompression, not when the module is loaded, like the other
 // Node modules the tools use; a run's start gains little by it, as Node's fetch loads zlib at the
 // first request anyway.
-const requireFromHere = createRequire(import.meta.url);
+const requireFromHere = createLazyRequire(import.meta.url);
 const zlib = () => requireFromHere("node:zlib") as typeof import("node:zlib");
 
 /** Words a lexicon relates to one word: `close` ones mean the same or derive from it, `broader` ones are one level more general. */

@@ -1,7 +1,7 @@
-import { createRequire } from "node:module";
+import { createLazyRequire } from "../../../types/lazy-require.js";
 
 // node:dns/promises is required by the first fetch, not when the tools are created (the CLI's start-up).
-const requireFromHere = createRequire(import.meta.url);
+const requireFromHere = createLazyRequire(import.meta.url);
 const dns = () => requireFromHere("node:dns/promises") as typeof import("node:dns/promises");
 
 /** An address a host name resolved to. */
