@@ -1,6 +1,7 @@
 import { isCtxkitError } from "../types/index.js";
 import { processIo, type CliIo } from "./cli-io.js";
 import { toCliMessage } from "./cli-error-message.js";
+import { describeSystemError } from "./describe-system-error.js";
 
 export const mainHelp = `ctxkit — context engineering for LLM agents
 
@@ -112,6 +113,12 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     }
     if (isCtxkitError(error)) {
       io.stderr.write(`ctxkit ${name}: ${toCliMessage(error)}\n`);
+      return 1;
+    }
+    // A data directory under a file (ENOTDIR), a read-only disk…: the path and the flags, not Node's bare message.
+    const systemError = describeSystemError(error);
+    if (systemError !== undefined) {
+      io.stderr.write(`ctxkit ${name}: ${systemError}\n`);
       return 1;
     }
     throw error;
