@@ -55,7 +55,7 @@ export async function submitCommand(args: string[], io: CliIo): Promise<number> 
   }
   const url = requireDatabaseUrl(flags, io, "submit");
   const timeoutSeconds = typeof extra.timeout === "string" ? Number(extra.timeout) : undefined;
-  if (timeoutSeconds !== undefined && !(timeoutSeconds > 0)) throw new CtxkitError("option_invalid", `--timeout must be a positive number of seconds, got '${String(extra.timeout)}'.`);
+  if (timeoutSeconds !== undefined && !(timeoutSeconds > 0)) throw new CtxkitError("usage_invalid", `--timeout must be a positive number of seconds, got '${String(extra.timeout)}'.`);
   // Resolved here, as `ctxkit run` resolves them (flags, variables, config files, the workspace's
   // MCP servers approved, its trust asked at a terminal): the worker rebuilds the agent from these.
   const setup = await prepareAgentRun(flags, io);
