@@ -10,6 +10,7 @@ import { resolveConfig } from "../resolve-config.js";
 import { requireWorkspaceDirectory } from "../require-workspace-directory.js";
 import { isInsideFolder } from "../../config/is-inside-folder.js";
 import { CtxkitError, textOf, type Message } from "../../types/index.js";
+import { describeUnknownAction } from "../describe-unknown-action.js";
 
 export const sessionsHelp = `Usage: ctxkit sessions list [--workspace <dir>] [--data-dir <dir> | --database-url <url>] [--json]
        ctxkit sessions show <id> [--workspace <dir>] [--data-dir <dir> | --database-url <url>] [--json]
@@ -95,7 +96,7 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
     }
     return 0;
   }
-  const message = action === "show" ? "sessions show needs a session id (see ctxkit sessions list)" : `unknown action '${action}'`;
+  const message = action === "show" ? "sessions show needs a session id (see ctxkit sessions list)" : describeUnknownAction(String(action), ["list", "show", "rm"]);
   io.stderr.write(`ctxkit sessions: ${message}.\n\n${sessionsHelp}`);
   return 2;
 }
