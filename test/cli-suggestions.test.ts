@@ -22,4 +22,16 @@ describe("what a person mistypes gets the word they meant", () => {
       expect(run.stderr, args.join(" ")).toContain(message);
     }
   });
+
+  it("says the reason again below a help too long for one screen (run's), so a terminal still shows it", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-suggestions-"));
+    const run = await runCli(["run", "--modle", "m", "hi"], { cwd });
+    expect(run.code).toBe(2);
+    const lines = run.stderr.trimEnd().split("\n");
+    expect(lines[0]).toBe("ctxkit run: unknown option --modle (did you mean --model?).");
+    expect(lines.at(-1)).toBe(lines[0]);
+    // A short help is not followed by the reason twice.
+    const sessions = await runCli(["sessions", "--jsn"], { cwd });
+    expect(sessions.stderr.match(/unknown option --jsn/g)).toHaveLength(1);
+  });
 });

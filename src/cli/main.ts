@@ -109,7 +109,10 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return await command.run(rest, io);
   } catch (error) {
     if (isCtxkitError(error) && error.code === "usage_invalid") {
-      io.stderr.write(`ctxkit ${name}: ${error.message}\n\n${command.help(rest)}`);
+      const help = command.help(rest);
+      // On a terminal the reason would scroll away above run's 150 lines of help: said again below a long one.
+      const again = help.split("\n").length > 40 ? `\nctxkit ${name}: ${error.message}\n` : "";
+      io.stderr.write(`ctxkit ${name}: ${error.message}\n\n${help}${again}`);
       return 2;
     }
     if (isCtxkitError(error)) {
