@@ -63,7 +63,7 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
       const mark = last !== undefined && last !== "final_answer" ? ` [last task: ${last}]` : "";
       const summary = session.error
         ? `unreadable: ${session.error.message}`
-        : `${session.messageCount} messages, ${session.requestCount} calls, ${session.model}${mark} — ${session.preview}`;
+        : `${countOf(session.messageCount, "message")}, ${countOf(session.requestCount, "call")}, ${session.model}${mark} — ${session.preview}`;
       io.stdout.write(`${session.id}  ${escapeForTerminal(summary)}\n`);
     }
     return 0;
@@ -99,6 +99,10 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
   const message = action === "show" ? "sessions show needs a session id (see ctxkit sessions list)" : describeUnknownAction(String(action), ["list", "show", "rm"]);
   io.stderr.write(`ctxkit sessions: ${message}.\n\n${sessionsHelp}`);
   return 2;
+}
+
+function countOf(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 function describeMessage(message: Message): string {
