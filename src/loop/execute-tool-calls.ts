@@ -206,6 +206,9 @@ function needsConfirmation(tool: Tool<any>, args: unknown): boolean {
   return typeof rule === "function" ? rule(args) : rule === true;
 }
 
+/** How long an aborted call may take to stop (bash kills its process group at once) before the loop goes on without it. */
+const abortGraceMs = 2_000;
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ToolExecutionContext.tools
 async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: ToolExecutionContext): Promise<ToolOutput> {
   const timeoutMs = tool.timeoutMs ?? context.defaultTimeoutMs;
@@ -222,9 +225,24 @@ async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: Tool
       resolve(failure(stopped.kind, stopped.message));
     }, timeoutMs);
   });
+  let settle: () => void = () => {};
+  const settled = new Promise<void>((resolve) => (settle = resolve));
   let stop: (() => void) | undefined;
+  let stopping = false;
   const aborted = new Promise<ToolOutput>((resolve) => {
-    stop = () => resolve(failure("failed", `'${call.name}' was interrupted because the run was aborted.`));
+    stop = () => {
+      stopping = true;
+      // A call that stops on the abort is given a moment to finish cleaning up before the loop goes on
+      // and writes the session: bash's protected-files guard undoes what the command changed in the
+      // data folder, and an undo that came after the session's own writes put the session file back
+      // as it was before the call (the interrupted turn and its usage lost). A call that ignores the
+      // abort is waited for no longer than the grace.
+      const grace = setTimeout(settle, abortGraceMs);
+      void settled.then(() => {
+        clearTimeout(grace);
+        resolve(failure("failed", `'${call.name}' was interrupted because the run was aborted.`));
+      });
+    };
     if (context.signal.aborted) stop();
     else context.signal.addEventListener("abort", stop, { once: true });
   });
@@ -240,8 +258,11 @@ async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: Tool
         ...(context.agent ? { agent: context.agent } : {}),
       })
       .then((result): ToolOutput => (typeof result === "string" ? { content: result } : result))
-      .catch((error: unknown) => failureFromThrown(call.name, error));
-    return await Promise.race([execution, timeout, aborted]);
+      .catch((error: unknown) => failureFromThrown(call.name, error))
+      .finally(settle);
+    const output = await Promise.race([execution, timeout, aborted]);
+    // The call that ended because of the abort is answered as interrupted, whatever it returned while stopping.
+    return stopping ? await aborted : output;
   } finally {
     clearTimeout(timer);
     context.signal.removeEventListener("abort", onAbort);
