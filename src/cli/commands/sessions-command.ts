@@ -76,7 +76,7 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
       return 0;
     }
     io.stdout.write(`session ${session.header.id} (created ${session.header.createdAt})\n`);
-    io.stdout.write(`model: ${session.prefix.provider} / ${session.prefix.model}; ${session.requests.length} model calls\n`);
+    io.stdout.write(`model: ${session.prefix.provider} / ${session.prefix.model}; ${countOf(session.requests.length, "model call")}\n`);
     const usages = session.usage.map((record) => record.usage);
     io.stdout.write(`usage: ${usages.length === 0 ? "none reported" : formatUsageLine(usages, usages.length, session.prefix.model)}\n`);
     for (const line of formatSessionBudget(session)) io.stdout.write(`budget: ${escapeForTerminal(line)}\n`);
