@@ -233,9 +233,9 @@ async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: Tool
     stop = () => {
       stopping = true;
       // A call that stops on the abort is given a moment to finish cleaning up before the loop goes on
-      // and writes the session: bash's protected-files guard undoes what the command changed in the
-      // data folder, and an undo that came after the session's own writes put the session file back
-      // as it was before the call (the interrupted turn and its usage lost). A call that ignores the
+      // and writes the session, so its output and bash's "changes undone" report come before the
+      // interrupted turn. Correctness does not hang on it: the session's writes are told to bash's
+      // protected-files guard (noteHarnessWrite), whose late undo keeps them. A call that ignores the
       // abort is waited for no longer than the grace.
       const grace = setTimeout(settle, abortGraceMs);
       void settled.then(() => {
