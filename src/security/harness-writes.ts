@@ -1,8 +1,8 @@
 /**
  * A write ctxkit itself made to one of its own files: the bytes it appended (a session's records) or
- * the whole content it put there (notes, chat history, a blob).
+ * the whole content it put there (notes, chat history, a blob), or that it removed the file.
  */
-export type HarnessWrite = { path: string; appended: Uint8Array } | { path: string; content: Uint8Array };
+export type HarnessWrite = { path: string; appended: Uint8Array } | { path: string; content: Uint8Array } | { path: string; removed: true };
 
 type Listener = (write: HarnessWrite) => void;
 

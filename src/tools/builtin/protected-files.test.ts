@@ -1,10 +1,11 @@
-import { appendFile, readFile } from "node:fs/promises";
+import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSessionStore } from "../../session/session-store.js";
 import { createTempDirectory, samplePrefix, userMessage } from "../../session/test-support/session-test-data.js";
 import { executeToolCall } from "../../loop/execute-tool-calls.js";
 import type { Tool } from "../tool.js";
+import { createNotesFile } from "../notes/notes-file.js";
 import { protectFilesAround, type RestoredReport } from "./protected-files.js";
 
 let temp: Awaited<ReturnType<typeof createTempDirectory>>;
@@ -74,5 +75,20 @@ describe("the bash guard and ctxkit's own writes during the call", () => {
     await writer.close();
     const loaded = await store.load("forged");
     expect(loaded.messages.map((message) => message.content)).toEqual(["written by ctxkit during the call", "after the call"]);
+  });
+
+  it("keeps notes a sibling call wrote during the bash call, and undoes the command's later change to them", async () => {
+    const notes = createNotesFile(join(temp.directory, "notes", "s1.md"), 10_000);
+    const reports: RestoredReport[] = [];
+    const tool = guarded(
+      slowTool(async () => {
+        await notes.write("kept by ctxkit\n");
+        await writeFile(notes.path, "rewritten by the command\n");
+      }),
+      reports,
+    );
+    await tool.execute({}, { signal: new AbortController().signal } as never);
+    expect(await readFile(notes.path, "utf8")).toBe("kept by ctxkit\n");
+    expect(reports.map((report) => report.restored)).toEqual([["notes/s1.md"]]);
   });
 });

@@ -115,6 +115,10 @@ function guardedBy(options: ProtectedFilesOptions): (path: string) => boolean {
 
 function expectWrite(snapshot: Snapshot, write: HarnessWrite, maxKept: number): void {
   const path = resolve(write.path);
+  if ("removed" in write) {
+    snapshot.delete(path);
+    return;
+  }
   const prior = snapshot.get(path);
   let bytes: Buffer | undefined;
   if ("content" in write) bytes = Buffer.from(write.content);
