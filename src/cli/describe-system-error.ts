@@ -20,11 +20,15 @@ const reasons: Record<string, string> = {
  * usually another value for one of those.
  */
 export function describeSystemError(error: unknown): string | undefined {
-  const { code, path, syscall } = (error ?? {}) as { code?: unknown; path?: unknown; syscall?: unknown };
+  const { code, path, dest, syscall } = (error ?? {}) as { code?: unknown; path?: unknown; dest?: unknown; syscall?: unknown };
   if (typeof code !== "string" || typeof path !== "string" || !Object.hasOwn(reasons, code)) return undefined;
   const action = typeof syscall === "string" ? `cannot ${syscall} ` : "cannot use ";
+  // rename, link, symlink and copyfile name two paths; the second is often the one in the way.
+  const paths = typeof dest === "string" ? `${path} -> ${dest}` : path;
+  // EEXIST is "a file in the way" only for mkdir; an exclusive open, a link or a symlink found the path taken.
+  const reason = code === "EEXIST" && syscall !== "mkdir" ? "it already exists" : reasons[code];
   return (
-    `${action}${path}: ${reasons[code]} (${code}). ` +
+    `${action}${paths}: ${reason} (${code}). ` +
     "Check the paths this command was given (--workspace, --data-dir, --log-requests, or the same keys in ctxkit.config.json) and that you may write there."
   );
 }

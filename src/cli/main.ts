@@ -31,7 +31,7 @@ Options:
   --version, -v           the installed version
 
 Exit codes: 0 done; 1 the task or command failed (the reason is on stderr); 2 a usage error (unknown
-option, missing argument); 130 interrupted with Ctrl-C.
+option, missing argument, a value an option does not take); 130 interrupted with Ctrl-C.
 `;
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
