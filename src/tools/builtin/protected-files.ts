@@ -47,7 +47,15 @@ export function protectFilesAround<Args>(tool: Tool<Args>, options: ProtectedFil
       const expected = await expectOwnWrites(options);
       const undo = async () => {
         try {
-          return await restoreChanges(expected.snapshot, await takeSnapshot(options), tool.name, options.shownFrom);
+          const report: RestoredReport = { tool: tool.name, restored: [], notRestored: [] };
+          // What ctxkit writes while the files are compared is expected too: compared again with it.
+          for (let pass = 0; pass < 3; pass += 1) {
+            const { restored, notRestored } = await restoreChanges(expected.current(), await takeSnapshot(options), tool.name, options.shownFrom);
+            report.restored = [...new Set([...report.restored, ...restored])];
+            report.notRestored = [...new Set([...report.notRestored, ...notRestored])];
+            if (!expected.pending()) break;
+          }
+          return report;
         } finally {
           expected.stop();
         }
@@ -77,27 +85,44 @@ function noteFor(report: RestoredReport): string {
   return `${parts.join(" ")} ctxkit's config and data files are not changed by commands: ask the user to edit them.`;
 }
 
-/**
- * The snapshot taken before the call, kept up to date with ctxkit's own writes until `stop()`: what
- * the files must hold after the call. Writes noted while the snapshot is read are applied after it.
- */
-async function expectOwnWrites(options: ProtectedFilesOptions): Promise<{ snapshot: Snapshot; stop: () => void }> {
+interface ExpectedFiles {
+  /** The snapshot taken before the call with ctxkit's own writes since applied: what the files must hold. */
+  current(): Snapshot;
+  /** ctxkit wrote since the last `current()`. */
+  pending(): boolean;
+  stop(): void;
+}
+
+async function expectOwnWrites(options: ProtectedFilesOptions): Promise<ExpectedFiles> {
   const maxKept = options.maxKeptBytes ?? 8 * 1024 * 1024;
-  const early: HarnessWrite[] = [];
-  const state: { snapshot?: Snapshot } = {};
+  const noted: HarnessWrite[] = [];
   const guards = guardedBy(options);
   const stop = watchHarnessWrites((write) => {
-    if (!guards(write.path)) return;
-    if (state.snapshot === undefined) early.push(write);
-    else expectWrite(state.snapshot, write, maxKept);
+    if (guards(write.path)) noted.push(write);
   });
-  const snapshot = await takeSnapshot(options).catch((error: unknown) => {
+  try {
+    const snapshot = await takeSnapshot(options);
+    // Written while the snapshot was read, before the command starts: the disk holds only ctxkit's
+    // bytes, read again (an append applied to a snapshot that already read it would count twice).
+    while (noted.length > 0) {
+      for (const path of new Set(noted.splice(0).map((write) => resolve(write.path)))) {
+        snapshot.delete(path);
+        await record(path, snapshot, maxKept);
+      }
+    }
+    return {
+      current: () => {
+        // Applied when asked, all at once: a session's many small appends cost one copy, not one each.
+        expectWrites(snapshot, noted.splice(0), maxKept);
+        return snapshot;
+      },
+      pending: () => noted.length > 0,
+      stop,
+    };
+  } catch (error) {
     stop();
     throw error;
-  });
-  for (const write of early) expectWrite(snapshot, write, maxKept);
-  state.snapshot = snapshot;
-  return { snapshot, stop };
+  }
 }
 
 function guardedBy(options: ProtectedFilesOptions): (path: string) => boolean {
@@ -113,8 +138,26 @@ function guardedBy(options: ProtectedFilesOptions): (path: string) => boolean {
   };
 }
 
+function expectWrites(snapshot: Snapshot, writes: readonly HarnessWrite[], maxKept: number): void {
+  const appended = new Map<string, Uint8Array[]>();
+  const settle = (path: string) => {
+    const chunks = appended.get(path);
+    appended.delete(path);
+    if (chunks !== undefined) expectWrite(snapshot, { path, appended: Buffer.concat(chunks) }, maxKept);
+  };
+  for (const write of writes) {
+    const path = resolve(write.path);
+    if ("appended" in write) appended.set(path, [...(appended.get(path) ?? []), write.appended]);
+    else {
+      settle(path);
+      expectWrite(snapshot, { ...write, path }, maxKept);
+    }
+  }
+  for (const path of [...appended.keys()]) settle(path);
+}
+
 function expectWrite(snapshot: Snapshot, write: HarnessWrite, maxKept: number): void {
-  const path = resolve(write.path);
+  const { path } = write;
   if ("removed" in write) {
     snapshot.delete(path);
     return;
