@@ -22,4 +22,17 @@ describe("a flag given a value it does not take", () => {
       expect(run.stderr, args.join(" ")).toContain(`Usage: ctxkit ${args[0]}`);
     }
   });
+
+  it("is a usage error in submit and bench too, before a database or a corpus is looked for", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-flag-values-"));
+    const cases: Array<[string[], string]> = [
+      [["submit", "--timeout", "0", "task"], "--timeout must be a positive number of seconds, got '0'"],
+      [["bench", "serving", "--sizes", "1,x"], "--sizes must be a positive whole number, got 'x'"],
+    ];
+    for (const [args, reason] of cases) {
+      const run = await runCli(args, { cwd });
+      expect(run.code, args.join(" ")).toBe(2);
+      expect(run.stderr, args.join(" ")).toContain(reason);
+    }
+  });
 });
