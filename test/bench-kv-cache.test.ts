@@ -76,7 +76,7 @@ describe("ctxkit bench kv-cache", () => {
   it("rejects an unknown mode with the list of modes", async () => {
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-kv-cache-"));
     const run = await runCli(["bench", "kv-cache", "--modes", "correct,cached"], { cwd });
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2); // a flag's value: a usage error
     expect(run.stderr).toContain("Unknown mode 'cached' in --modes. Use any of: correct, dynamic_system");
   });
 

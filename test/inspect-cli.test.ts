@@ -77,7 +77,7 @@ describe("ctxkit inspect", () => {
     expect(unreadable.stderr).toContain("no transcript could be read");
     expect((await runCli(["inspect"], { cwd })).code).toBe(2);
     const badFlag = await runCli(["inspect", "notes.txt", "--tokenizer", "bpe"], { cwd });
-    expect(badFlag.code).toBe(1);
+    expect(badFlag.code).toBe(2); // a flag's value: a usage error, as in ctxkit run
     expect(badFlag.stderr).toContain("--tokenizer must be one of qwen3, o200k, estimate");
   });
 

@@ -1,3 +1,4 @@
+import { noteHarnessWrite } from "../security/harness-writes.js";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../session/private-storage.js";
@@ -22,7 +23,9 @@ export function writeChatHistory(file: string | undefined, entries: readonly str
   if (!file) return;
   try {
     mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
-    writeFileSync(file, `${[...entries].reverse().map(encodeEntry).join("\n")}\n`, { mode: PRIVATE_FILE_MODE });
+    const text = `${[...entries].reverse().map(encodeEntry).join("\n")}\n`;
+    writeFileSync(file, text, { mode: PRIVATE_FILE_MODE });
+    noteHarnessWrite({ path: file, content: Buffer.from(text, "utf8") });
   } catch {
     // History is a convenience: a read-only data directory must not stop the chat.
   }

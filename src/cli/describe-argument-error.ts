@@ -22,11 +22,16 @@ export function describeArgumentError(error: unknown, knownFlags: readonly strin
   return `${message.replace(/\.$/, "")}.`;
 }
 
-/** The known flag nearest to what was typed, if it is near enough to be a typo. */
+// Other agent CLIs' words for ctxkit's flags: not typos, so no edit distance finds them.
+const flagSynonyms: Record<string, string> = { resume: "session", "session-id": "session", cwd: "workspace", "api-base": "base-url", endpoint: "base-url" };
+
+/** The known flag nearest to what was typed, if it is near enough to be a typo, or the flag another CLI's word stands for. */
 export function suggestFlag(typed: string, knownFlags: readonly string[]): string | undefined {
   const name = typed.replace(/^-+/, "").split("=")[0]!;
   const candidates = knownFlags.flatMap((known) => [known, `no-${known}`]);
   if (name === "") return undefined;
+  const synonym = Object.hasOwn(flagSynonyms, name) ? flagSynonyms[name]! : undefined;
+  if (synonym !== undefined && knownFlags.includes(synonym)) return `--${synonym}`;
   const nearest = nearestName(name, candidates, Math.max(2, Math.floor(name.length / 3)));
   return nearest === undefined ? undefined : `--${nearest}`;
 }

@@ -1,5 +1,6 @@
 import { appendFileSync } from "node:fs";
 import { PRIVATE_FILE_MODE } from "../session/private-storage.js";
+import { CtxkitError } from "../types/index.js";
 import { maskSecret } from "./resolve-config.js";
 
 const secretHeaders = new Set(["authorization", "x-api-key", "api-key"]);
@@ -25,6 +26,20 @@ export function createRequestLoggingFetch(file: string, secrets: readonly string
     appendFileSync(file, `${JSON.stringify({ at: new Date().toISOString(), method: init?.method ?? "GET", url, headers, body })}\n`, { mode: PRIVATE_FILE_MODE });
     return inner(input, init);
   };
+}
+
+/**
+ * Opens the request log for appending once, before the run: a log under a file or in a folder that
+ * does not exist would otherwise fail inside the provider's fetch, where it reads as "Could not reach
+ * the server" and sends the person to check the base URL.
+ */
+export function requireWritableRequestLog(file: string): void {
+  try {
+    appendFileSync(file, "", { mode: PRIVATE_FILE_MODE });
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+    throw new CtxkitError("option_invalid", `--log-requests ${file}: cannot write the request log there (${reason}). Give a file in a folder that exists and that you may write (--log-requests <file>, or "logRequests" in ctxkit.config.json).`, { cause: error });
+  }
 }
 
 function maskAll(text: string, secrets: readonly string[]): string {

@@ -1,6 +1,7 @@
 import { isCtxkitError } from "../types/index.js";
 import { processIo, type CliIo } from "./cli-io.js";
 import { toCliMessage } from "./cli-error-message.js";
+import { describeSystemError } from "./describe-system-error.js";
 
 export const mainHelp = `ctxkit — context engineering for LLM agents
 
@@ -30,7 +31,7 @@ Options:
   --version, -v           the installed version
 
 Exit codes: 0 done; 1 the task or command failed (the reason is on stderr); 2 a usage error (unknown
-option, missing argument); 130 interrupted with Ctrl-C.
+option, missing argument, a value an option does not take); 130 interrupted with Ctrl-C.
 `;
 
 type Command = (args: string[], io: CliIo) => Promise<number>;
@@ -92,7 +93,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   const loadCommand = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!loadCommand) {
     const { nearestName } = await import("./nearest-name.js");
-    const nearest = nearestName(name, Object.keys(commands), 2);
+    // `ctxkit --verison`: a mistyped option of ctxkit itself, not of a command.
+    const nearest = nearestName(name, name.startsWith("-") ? ["--help", "--version"] : Object.keys(commands), 2);
     const suggestion = nearest === undefined ? "" : ` (did you mean '${nearest}'?)`;
     io.stderr.write(`ctxkit: unknown command '${name}'${suggestion}.\n\n${mainHelp}`);
     return 2;
@@ -107,11 +109,20 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return await command.run(rest, io);
   } catch (error) {
     if (isCtxkitError(error) && error.code === "usage_invalid") {
-      io.stderr.write(`ctxkit ${name}: ${error.message}\n\n${command.help(rest)}`);
+      const help = command.help(rest);
+      // On a terminal the reason would scroll away above run's 150 lines of help: said again below a long one.
+      const again = help.split("\n").length > 40 ? `\nctxkit ${name}: ${error.message}\n` : "";
+      io.stderr.write(`ctxkit ${name}: ${error.message}\n\n${help}${again}`);
       return 2;
     }
     if (isCtxkitError(error)) {
       io.stderr.write(`ctxkit ${name}: ${toCliMessage(error)}\n`);
+      return 1;
+    }
+    // A data directory under a file (ENOTDIR), a read-only disk…: the path and the flags, not Node's bare message.
+    const systemError = describeSystemError(error);
+    if (systemError !== undefined) {
+      io.stderr.write(`ctxkit ${name}: ${systemError}\n`);
       return 1;
     }
     throw error;

@@ -5,7 +5,7 @@ import { approveWorkspaceMcpServers, bindAllowEntries } from "./approve-workspac
 import type { CliFlags } from "./cli-options.js";
 import { lineReader } from "./confirm-prompt.js";
 import { hasTerminalInput, type CliIo } from "./cli-io.js";
-import { createRequestLoggingFetch } from "./log-requests-fetch.js";
+import { createRequestLoggingFetch, requireWritableRequestLog } from "./log-requests-fetch.js";
 import { resolveConfig, settingValues, type ResolvedConfig } from "./resolve-config.js";
 import { requireWorkspaceDirectory } from "./require-workspace-directory.js";
 
@@ -25,6 +25,7 @@ export interface AgentRunSetup {
 export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<AgentRunSetup> {
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });
   requireWorkspaceDirectory(config.workspace);
+  if (config.logRequests) requireWritableRequestLog(config.logRequests);
   const notes: string[] = [...config.warnings, ...config.mcp.warnings.map((warning) => `mcp: ${warning.message}`)];
   await approveMcpServers(config, io, notes);
   if (flags.continue && flags.session) throw new CtxkitError("usage_invalid", "--continue and --session both choose a session; give one of them.");

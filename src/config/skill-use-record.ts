@@ -1,3 +1,4 @@
+import { noteHarnessWrite } from "../security/harness-writes.js";
 import { readFile, rename, writeFile, mkdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../session/private-storage.js";
@@ -33,6 +34,8 @@ export async function recordSkillUse(dataDir: string, used: readonly string[]): 
   await mkdir(dataDir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
   const path = join(dataDir, fileName);
   const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify({ names })}\n`, { mode: PRIVATE_FILE_MODE });
+  const text = `${JSON.stringify({ names })}\n`;
+  await writeFile(temporary, text, { mode: PRIVATE_FILE_MODE });
   await rename(temporary, path);
+  noteHarnessWrite({ path, content: Buffer.from(text, "utf8") });
 }

@@ -206,6 +206,9 @@ function needsConfirmation(tool: Tool<any>, args: unknown): boolean {
   return typeof rule === "function" ? rule(args) : rule === true;
 }
 
+/** How long an aborted call may take to stop (bash kills its process group at once) before the loop goes on without it. */
+const abortGraceMs = 2_000;
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ToolExecutionContext.tools
 async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: ToolExecutionContext): Promise<ToolOutput> {
   const timeoutMs = tool.timeoutMs ?? context.defaultTimeoutMs;
@@ -222,9 +225,24 @@ async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: Tool
       resolve(failure(stopped.kind, stopped.message));
     }, timeoutMs);
   });
+  let settle: () => void = () => {};
+  const settled = new Promise<void>((resolve) => (settle = resolve));
   let stop: (() => void) | undefined;
+  let stopping = false;
   const aborted = new Promise<ToolOutput>((resolve) => {
-    stop = () => resolve(failure("failed", `'${call.name}' was interrupted because the run was aborted.`));
+    stop = () => {
+      stopping = true;
+      // A call that stops on the abort is given a moment to finish cleaning up before the loop goes on
+      // and writes the session, so its output and bash's "changes undone" report come before the
+      // interrupted turn. Correctness does not hang on it: the session's writes are told to bash's
+      // protected-files guard (noteHarnessWrite), whose late undo keeps them. A call that ignores the
+      // abort is waited for no longer than the grace.
+      const grace = setTimeout(settle, abortGraceMs);
+      void settled.then(() => {
+        clearTimeout(grace);
+        resolve(failure("failed", `'${call.name}' was interrupted because the run was aborted.`));
+      });
+    };
     if (context.signal.aborted) stop();
     else context.signal.addEventListener("abort", stop, { once: true });
   });
@@ -244,8 +262,11 @@ async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: Tool
         }),
       )
       .then((result: unknown): ToolOutput => toolOutputOf(call.name, result))
-      .catch((error: unknown) => failureFromThrown(call.name, error));
-    return await Promise.race([execution, timeout, aborted]);
+      .catch((error: unknown) => failureFromThrown(call.name, error))
+      .finally(settle);
+    const output = await Promise.race([execution, timeout, aborted]);
+    // The call that ended because of the abort is answered as interrupted, whatever it returned while stopping.
+    return stopping ? await aborted : output;
   } finally {
     clearTimeout(timer);
     context.signal.removeEventListener("abort", onAbort);

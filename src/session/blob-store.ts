@@ -1,3 +1,4 @@
+import { noteHarnessWrite } from "../security/harness-writes.js";
 import { existsSync, readdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { blobIdOf, isBlobId, type BlobStore } from "../context/compression/blob-store.js";
@@ -30,6 +31,7 @@ export function createFileBlobStore(directory: string): BlobStore {
           const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
           writePrivateFileSync(temporary, content);
           renameSync(temporary, path);
+          noteHarnessWrite({ path, content: Buffer.from(content, "utf8") });
         } catch (error) {
           throw new SessionError("blob_store_unwritable", `Could not store a blob in ${directory}: ${error instanceof Error ? error.message : String(error)}. Check that the data directory is writable.`, { cause: error });
         }

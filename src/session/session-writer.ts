@@ -3,6 +3,7 @@ import type { LoadedSession, SessionWarning } from "./loaded-session.js";
 import type { ContextEditRecord, RunEndRecord, RunStartRecord, SessionPrefix, SessionRecord } from "./session-records.js";
 import { firstChecksumVersion, sealRecord } from "./record-checksum.js";
 import { validateSessionRecord } from "./validate-session-record.js";
+import { noteHarnessWrite } from "../security/harness-writes.js";
 
 export interface AppendRequestInput {
   /** How many trajectory messages (from the start) the call sent. */
@@ -125,6 +126,8 @@ export function createSessionWriter(state: SessionWriterState): SessionWriter {
         // The file is open in append mode, so every write lands at the end whatever the position.
         while (offset < bytes.length) {
           const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
+          // The guard around a running bash call keeps these records instead of undoing them as the command's.
+          noteHarnessWrite({ path, appended: bytes.subarray(offset, offset + bytesWritten) });
           offset += bytesWritten;
         }
       } finally {

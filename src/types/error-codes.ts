@@ -37,7 +37,7 @@ export type ConfigErrorCode =
   | "corpus_missing"
   /** A provider says it implements another version of the provider contract (`specificationVersion`) than this ctxkit. */
   | "provider_contract_unsupported"
-  /** A command line the CLI cannot parse (unknown flag, missing argument): exit code 2. */
+  /** A command line the CLI cannot parse (unknown flag, missing argument, a value a flag does not take): exit code 2. */
   | "usage_invalid"
   /** `ctxkit view` was asked to listen on an address other than loopback. */
   | "view_address_refused"

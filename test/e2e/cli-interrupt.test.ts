@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { sseChunks, startLoopbackServer, type LoopbackServer } from "../../src/testing.js";
+import { sseChunks, startLoopbackServer, startOpenAIModelServer, type LoopbackServer } from "../../src/testing.js";
 
 // Ctrl-C is a signal to the process: these run the built binary and send it SIGINT.
 let server: LoopbackServer | undefined;
@@ -34,6 +34,37 @@ describe("ctxkit run interrupt", () => {
     expect(code).toBe(130);
     expect(stderr).toContain("interrupted");
   });
+});
+
+describe("ctxkit run interrupted during a bash call", () => {
+  it("keeps the interrupted turn in the session: bash's guard of the data folder does not undo the session's own writes", async () => {
+    const model = await startOpenAIModelServer([{ text: "Running.", toolCalls: [{ name: "bash", arguments: { command: "sleep 30" } }] }]);
+    server = model;
+    const cwd = await temporary();
+    const child = spawn(process.execPath, [bin, "run", "--base-url", model.baseURL, "--model", "m", "--tools", "all", "--yes", "run it"], {
+      cwd,
+      env: { PATH: process.env.PATH ?? "", HOME: cwd, NO_COLOR: "1" },
+    });
+    let stdout = "";
+    let stderr = "";
+    let interrupting = false;
+    child.stderr.on("data", (data: Buffer) => (stderr += data.toString()));
+    child.stdout.on("data", (data: Buffer) => {
+      stdout += data.toString();
+      // The call line is printed as bash starts; a moment later the sleep is surely running. One Ctrl-C only.
+      if (!interrupting && stdout.includes("● bash")) {
+        interrupting = true;
+        setTimeout(() => child.kill("SIGINT"), 500);
+      }
+    });
+    const code = await new Promise<number | null>((resolvePromise) => child.on("close", resolvePromise));
+    expect(code, stderr).toBe(130);
+    expect(stderr).not.toContain("the change was undone");
+    const [file] = await readdir(join(cwd, ".ctxkit/sessions"));
+    const lines = (await readFile(join(cwd, ".ctxkit/sessions", file!), "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { type: string; message?: { role: string } });
+    expect(lines.filter((line) => line.type === "message").map((line) => line.message!.role)).toEqual(["user", "assistant", "tool"]);
+    expect(lines.some((line) => line.type === "usage")).toBe(true);
+  }, 30_000);
 });
 
 describe("ctxkit chat interrupt", () => {

@@ -93,7 +93,7 @@ export async function inspectCommand(args: string[], io: CliIo): Promise<number>
 function parseChoice<T extends string>(value: unknown, flag: string, choices: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
   if (typeof value === "string" && (choices as readonly string[]).includes(value)) return value as T;
-  throw new ConfigError("option_invalid", `${flag} must be one of ${choices.join(", ")}; got '${String(value)}'.`);
+  throw new ConfigError("usage_invalid", `${flag} must be one of ${choices.join(", ")}; got '${String(value)}'.`);
 }
 
 /** A folder stands for its transcripts, as `ctxkit replay` reads them; a missing path is left for inspect to report. */

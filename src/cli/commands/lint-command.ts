@@ -1,5 +1,6 @@
 import type { CliIo } from "../cli-io.js";
 import { lintToolsCommand, lintToolsHelp } from "./lint-tools-command.js";
+import { describeUnknownAction } from "../describe-unknown-action.js";
 
 export const lintHelp = lintToolsHelp;
 
@@ -11,6 +12,6 @@ export async function lintCommand(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(lintHelp);
     return 0;
   }
-  io.stderr.write(`ctxkit lint: ${what === undefined ? "say what to lint" : `unknown target '${what}'`}.\n\n${lintHelp}`);
+  io.stderr.write(`ctxkit lint: ${what === undefined ? "say what to lint" : describeUnknownAction(what, ["tools"], "target")}.\n\n${lintHelp}`);
   return 2;
 }

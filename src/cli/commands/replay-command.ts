@@ -172,25 +172,25 @@ function safeName(value: string): string {
 function parseSplit(value: string | undefined): ReplayHalf | "both" {
   if (value === undefined || value === "both") return "both";
   if ((replayHalves as readonly string[]).includes(value)) return value as ReplayHalf;
-  throw new ConfigError("option_invalid", `--split must be tune, measure or both, got '${value}'.`);
+  throw new ConfigError("usage_invalid", `--split must be tune, measure or both, got '${value}'.`);
 }
 
 function parseTokenizer(value: string | undefined): TokenCounterName {
   const names: TokenCounterName[] = ["estimate", "qwen3", "o200k", "cl100k"];
   if (value === undefined) return "estimate";
   if (names.includes(value as TokenCounterName)) return value as TokenCounterName;
-  throw new ConfigError("option_invalid", `--tokenizer must be one of ${names.join(", ")}, got '${value}'.`);
+  throw new ConfigError("usage_invalid", `--tokenizer must be one of ${names.join(", ")}, got '${value}'.`);
 }
 
 function parseFormat(value: string | undefined): TranscriptFormat | "auto" | "all" {
   if (value === undefined || value === "auto" || value === "all") return value ?? "auto";
   if (TRANSCRIPT_FORMATS.includes(value as TranscriptFormat)) return value as TranscriptFormat;
-  throw new ConfigError("option_invalid", `--format must be auto, all or one of ${TRANSCRIPT_FORMATS.join(", ")}, got '${value}'.`);
+  throw new ConfigError("usage_invalid", `--format must be auto, all or one of ${TRANSCRIPT_FORMATS.join(", ")}, got '${value}'.`);
 }
 
 function parseWindows(value: string | undefined): number[] {
   if (value === undefined) return [defaultWindow];
   const windows = value.split(",").map((part) => parsePositiveInteger(part.trim(), "--window"));
-  if (windows.some((window) => window === undefined)) throw new ConfigError("option_invalid", `--window takes token counts separated by commas, e.g. 16000,32000,64000; got '${value}'.`);
+  if (windows.some((window) => window === undefined)) throw new ConfigError("usage_invalid", `--window takes token counts separated by commas, e.g. 16000,32000,64000; got '${value}'.`);
   return [...new Set(windows as number[])];
 }

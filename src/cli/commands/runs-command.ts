@@ -2,6 +2,7 @@ import type { CliIo } from "../cli-io.js";
 import { parseCommandLine } from "../cli-options.js";
 import { requireDatabaseUrl } from "../durable/require-database-url.js";
 import { describeRun } from "../durable/describe-run.js";
+import { describeUnknownAction } from "../describe-unknown-action.js";
 
 export const runsHelp = `Usage: ctxkit runs list [--json]
        ctxkit runs show <id> [--json]
@@ -18,6 +19,8 @@ resume   starts a cancelled run again from its last completed step. A run that n
 Exit codes: 0 done; 1 the run was not found or cannot be resumed; 2 a usage error.
 `;
 
+const runsActions = ["list", "show", "cancel", "resume"];
+
 /** `ctxkit runs`: list, show, cancel and resume durable runs. */
 export async function runsCommand(args: string[], io: CliIo): Promise<number> {
   const { flags, positionals, extra } = parseCommandLine(args, { approve: { type: "boolean" }, decline: { type: "boolean" }, rerun: { type: "boolean" }, skip: { type: "boolean" } });
@@ -28,6 +31,11 @@ export async function runsCommand(args: string[], io: CliIo): Promise<number> {
   }
   if (action === undefined) {
     io.stderr.write(`ctxkit runs: say which: list, show <id>, cancel <id> or resume <id>.\n\n${runsHelp}`);
+    return 2;
+  }
+  // Before the database: `runs lst` is a typo to name, not a run id to ask for or a connection to open.
+  if (!runsActions.includes(action)) {
+    io.stderr.write(`ctxkit runs: ${describeUnknownAction(action, runsActions)}.\n\n${runsHelp}`);
     return 2;
   }
   if (action !== "list" && id === undefined) {
@@ -62,7 +70,7 @@ export async function runsCommand(args: string[], io: CliIo): Promise<number> {
         return 0;
       }
       default:
-        io.stderr.write(`ctxkit runs: unknown action '${action}'.\n\n${runsHelp}`);
+        io.stderr.write(`ctxkit runs: ${describeUnknownAction(String(action), runsActions)}.\n\n${runsHelp}`);
         return 2;
     }
   } finally {

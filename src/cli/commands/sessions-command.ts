@@ -10,6 +10,7 @@ import { resolveConfig } from "../resolve-config.js";
 import { requireWorkspaceDirectory } from "../require-workspace-directory.js";
 import { isInsideFolder } from "../../config/is-inside-folder.js";
 import { CtxkitError, textOf, type Message } from "../../types/index.js";
+import { describeUnknownAction } from "../describe-unknown-action.js";
 
 export const sessionsHelp = `Usage: ctxkit sessions list [--workspace <dir>] [--data-dir <dir> | --database-url <url>] [--json]
        ctxkit sessions show <id> [--workspace <dir>] [--data-dir <dir> | --database-url <url>] [--json]
@@ -62,7 +63,7 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
       const mark = last !== undefined && last !== "final_answer" ? ` [last task: ${last}]` : "";
       const summary = session.error
         ? `unreadable: ${session.error.message}`
-        : `${session.messageCount} messages, ${session.requestCount} calls, ${session.model}${mark} — ${session.preview}`;
+        : `${countOf(session.messageCount, "message")}, ${countOf(session.requestCount, "call")}, ${session.model}${mark} — ${session.preview}`;
       io.stdout.write(`${session.id}  ${escapeForTerminal(summary)}\n`);
     }
     return 0;
@@ -75,7 +76,7 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
       return 0;
     }
     io.stdout.write(`session ${session.header.id} (created ${session.header.createdAt})\n`);
-    io.stdout.write(`model: ${session.prefix.provider} / ${session.prefix.model}; ${session.requests.length} model calls\n`);
+    io.stdout.write(`model: ${session.prefix.provider} / ${session.prefix.model}; ${countOf(session.requests.length, "model call")}\n`);
     const usages = session.usage.map((record) => record.usage);
     io.stdout.write(`usage: ${usages.length === 0 ? "none reported" : formatUsageLine(usages, usages.length, session.prefix.model)}\n`);
     for (const line of formatSessionBudget(session)) io.stdout.write(`budget: ${escapeForTerminal(line)}\n`);
@@ -95,9 +96,13 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
     }
     return 0;
   }
-  const message = action === "show" ? "sessions show needs a session id (see ctxkit sessions list)" : `unknown action '${action}'`;
+  const message = action === "show" ? "sessions show needs a session id (see ctxkit sessions list)" : describeUnknownAction(String(action), ["list", "show", "rm"]);
   io.stderr.write(`ctxkit sessions: ${message}.\n\n${sessionsHelp}`);
   return 2;
+}
+
+function countOf(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 function describeMessage(message: Message): string {

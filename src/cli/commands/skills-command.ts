@@ -3,6 +3,7 @@ import { parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { resolveConfig } from "../resolve-config.js";
 import { requireWorkspaceDirectory } from "../require-workspace-directory.js";
+import { describeUnknownAction } from "../describe-unknown-action.js";
 
 export const skillsHelp = `Usage: ctxkit skills list|show <name>|lint [name] [options]
 
@@ -42,7 +43,7 @@ export async function skillsCommand(args: string[], io: CliIo): Promise<number> 
   if (action === "list") return listSkills(catalog, flags.json === true, io);
   if (action === "show") return showSkill(catalog, name, io);
   if (action === "lint") return lintSkills(catalog, name, flags.json === true, io);
-  io.stderr.write(`ctxkit skills: unknown action '${action}'; use list, show <name> or lint.\n`);
+  io.stderr.write(`ctxkit skills: ${describeUnknownAction(action, ["list", "show", "lint"])}; use list, show <name> or lint.\n`);
   return 2;
 }
 

@@ -53,9 +53,10 @@ export async function submitCommand(args: string[], io: CliIo): Promise<number> 
   if (typeof extra["budget-scope"] === "string" && flags["budget-mode"] !== undefined) {
     throw new CtxkitError("usage_invalid", "--budget-scope shares a hard token budget (a call it cannot cover is refused); --budget-mode applies to one run's own budget only. Drop --budget-mode, or drop --budget-scope.");
   }
-  const url = requireDatabaseUrl(flags, io, "submit");
   const timeoutSeconds = typeof extra.timeout === "string" ? Number(extra.timeout) : undefined;
-  if (timeoutSeconds !== undefined && !(timeoutSeconds > 0)) throw new CtxkitError("option_invalid", `--timeout must be a positive number of seconds, got '${String(extra.timeout)}'.`);
+  if (timeoutSeconds !== undefined && !(timeoutSeconds > 0)) throw new CtxkitError("usage_invalid", `--timeout must be a positive number of seconds, got '${String(extra.timeout)}'.`);
+  // After the usage errors: a mistyped --timeout is exit 2 whether or not a database is set.
+  const url = requireDatabaseUrl(flags, io, "submit");
   // Resolved here, as `ctxkit run` resolves them (flags, variables, config files, the workspace's
   // MCP servers approved, its trust asked at a terminal): the worker rebuilds the agent from these.
   const setup = await prepareAgentRun(flags, io);

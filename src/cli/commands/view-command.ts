@@ -54,6 +54,11 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const port = parsePort(extra.port);
+  // Checked before any file is read: a mistyped value is a usage error whatever the files hold.
+  const tokenizer = extra.tokenizer ?? "qwen3";
+  if (typeof tokenizer !== "string" || !(INSPECT_TOKENIZERS as readonly string[]).includes(tokenizer)) {
+    throw new CtxkitError("usage_invalid", `--tokenizer must be one of ${INSPECT_TOKENIZERS.join(", ")}; got '${String(tokenizer)}'.`);
+  }
   const inputs = await Promise.all(positionals.map((item) => resolveTranscriptInput(item, flags, io, { missing: "error" })));
   const traceFlags = await Promise.all(inputs.map((file) => isOtlpTraceFile(file).catch(() => false)));
   const files = inputs.filter((_, index) => !traceFlags[index]);
@@ -66,10 +71,6 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
     }
   }
   const tools = flags.tools === undefined ? undefined : loadOpenAIToolsFile(resolve(io.cwd, flags.tools));
-  const tokenizer = extra.tokenizer ?? "qwen3";
-  if (typeof tokenizer !== "string" || !(INSPECT_TOKENIZERS as readonly string[]).includes(tokenizer)) {
-    throw new CtxkitError("option_invalid", `--tokenizer must be one of ${INSPECT_TOKENIZERS.join(", ")}; got '${String(tokenizer)}'.`);
-  }
   // Exact counts in a worker thread: the page opens at once with estimates and updates itself.
   const source = await createViewSource(files, { tokenizer: tokenizer as InspectTokenizer, exactCounts: "background", exactCountsStart: "when-asked", ...(tools === undefined ? {} : { tools }) });
   if (source.runs().length === 0 && traces.length === 0) {

@@ -1,3 +1,4 @@
+import { noteHarnessWrite } from "../../security/harness-writes.js";
 import { mkdir, open, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../../session/private-storage.js";
@@ -39,6 +40,7 @@ export function createNotesFile(path: string | (() => string), maxBytes: number)
       const temporary = `${target}.${process.pid}.tmp`;
       await writeFile(temporary, text, { encoding: "utf8", mode: PRIVATE_FILE_MODE });
       await rename(temporary, target);
+      noteHarnessWrite({ path: target, content: Buffer.from(text, "utf8") });
       characters = text.length;
     },
     async refresh() {

@@ -1,3 +1,4 @@
+import { noteHarnessWrite } from "../../security/harness-writes.js";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { unionOfSources } from "../../context/external-content/message-provenance.js";
 import { PRIVATE_FILE_MODE } from "../../session/private-storage.js";
@@ -25,8 +26,15 @@ export async function recordNotesProvenance(notesPath: string, messages: readonl
   const union = new Map<string, UntrustedSource>();
   for (const source of [...kept, ...fresh]) union.set(`${source.trust}\u0000${source.source}`, source);
   const untrusted = [...union.values()];
-  if (untrusted.length === 0) await rm(provenancePath(notesPath), { force: true });
-  else await writeFile(provenancePath(notesPath), `${JSON.stringify({ untrusted })}\n`, { encoding: "utf8", mode: PRIVATE_FILE_MODE });
+  const path = provenancePath(notesPath);
+  if (untrusted.length === 0) {
+    await rm(path, { force: true });
+    noteHarnessWrite({ path, removed: true });
+  } else {
+    const text = `${JSON.stringify({ untrusted })}\n`;
+    await writeFile(path, text, { encoding: "utf8", mode: PRIVATE_FILE_MODE });
+    noteHarnessWrite({ path, content: Buffer.from(text, "utf8") });
+  }
   return untrusted;
 }
 

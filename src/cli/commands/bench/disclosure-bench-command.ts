@@ -53,7 +53,7 @@ export async function disclosureBenchCommand(args: string[], io: CliIo): Promise
     return 0;
   }
   const mcp = (extra.mcp as string | undefined) ?? "live";
-  if (mcp !== "live" && mcp !== "recorded") throw new CtxkitError("option_invalid", `--mcp must be live or recorded, got '${mcp}'.`);
+  if (mcp !== "live" && mcp !== "recorded") throw new CtxkitError("usage_invalid", `--mcp must be live or recorded, got '${mcp}'.`);
   const sizes = ((extra.sizes as string | undefined) ?? "10,50,200").split(",").map((size) => parsePositiveInteger(size.trim(), "--sizes")!);
   const queryLimit = parsePositiveInteger(extra.queries as string | undefined, "--queries");
   const tauDirectory = tauCorpusDirectory(io, extra.corpus);

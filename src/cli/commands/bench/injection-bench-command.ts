@@ -57,7 +57,7 @@ function listOf<T extends string>(value: unknown, allowed: readonly T[], flag: s
   if (typeof value !== "string") return undefined;
   const items = value.split(",").map((item) => item.trim()).filter(Boolean);
   const unknown = items.filter((item) => !allowed.includes(item as T));
-  if (unknown.length > 0) throw new ConfigError("option_invalid", `${flag}: unknown ${unknown.join(", ")}. Use any of: ${allowed.join(", ")}.`);
+  if (unknown.length > 0) throw new ConfigError("usage_invalid", `${flag}: unknown ${unknown.join(", ")}. Use any of: ${allowed.join(", ")}.`);
   return items as T[];
 }
 

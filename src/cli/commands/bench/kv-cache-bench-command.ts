@@ -78,7 +78,7 @@ export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<nu
   }
   const live = extra.live === true;
   const engine = live && (extra.engine === true || extra["model-path"] !== undefined);
-  if (!live && (extra.engine === true || extra["model-path"] !== undefined)) throw new ConfigError("option_invalid", "--engine and --model-path measure live: add --live.");
+  if (!live && (extra.engine === true || extra["model-path"] !== undefined)) throw new ConfigError("usage_invalid", "--engine and --model-path measure live: add --live.");
   const modes = parseModes(extra.modes as string | undefined);
   const limit = parsePositiveInteger(extra.limit as string | undefined, "--limit") ?? (live ? 3 : undefined);
   const corpus = resolve(io.cwd, (extra.corpus as string | undefined) ?? "../shared/corpus");
@@ -162,7 +162,7 @@ function parseModes(value: string | undefined): ContextMode[] {
   const names = value.split(",").map((name) => name.trim()).filter((name) => name !== "");
   const unknown = names.filter((name) => !(contextModes as readonly string[]).includes(name));
   if (names.length === 0 || unknown.length > 0) {
-    throw new ConfigError("option_invalid", `Unknown mode${unknown.length === 1 ? "" : "s"} '${unknown.join(", ") || value}' in --modes. Use any of: ${contextModes.join(", ")}.`);
+    throw new ConfigError("usage_invalid", `Unknown mode${unknown.length === 1 ? "" : "s"} '${unknown.join(", ") || value}' in --modes. Use any of: ${contextModes.join(", ")}.`);
   }
   return names as ContextMode[];
 }

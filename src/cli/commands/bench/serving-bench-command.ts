@@ -77,7 +77,7 @@ export async function servingBenchCommand(args: string[], io: CliIo): Promise<nu
   let target: Record<string, unknown>;
   let engine: LlamaProvider | undefined;
   if (live) {
-    if (!flags.model) throw new CtxkitError("option_invalid", "ctxkit bench serving --base-url needs --model <name>.");
+    if (!flags.model) throw new CtxkitError("usage_invalid", "ctxkit bench serving --base-url needs --model <name>.");
     provider = createOpenAICompatible({
       vendor: (flags.vendor ?? "openai") as OpenAICompatibleVendor,
       model: flags.model,
@@ -144,7 +144,7 @@ function parseList(value: string | undefined, flag: string): number[] | undefine
   if (value === undefined) return undefined;
   return value.split(",").map((item) => {
     const parsed = parsePositiveInteger(item.trim(), flag);
-    if (parsed === undefined) throw new CtxkitError("option_invalid", `${flag} takes positive integers separated by commas.`);
+    if (parsed === undefined) throw new CtxkitError("usage_invalid", `${flag} takes positive integers separated by commas.`);
     return parsed;
   });
 }

@@ -94,7 +94,7 @@ export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<
 
   if (extra.cost === true) {
     const cacheModel = (extra.cache ?? "kv") as CacheModel;
-    if (!cacheModels.includes(cacheModel)) throw new ConfigError("option_invalid", `--cache must be one of ${cacheModels.join(", ")}, got '${cacheModel}'.`);
+    if (!cacheModels.includes(cacheModel)) throw new ConfigError("usage_invalid", `--cache must be one of ${cacheModels.join(", ")}, got '${cacheModel}'.`);
     const corpus = resolve(io.cwd, (extra.corpus as string | undefined) ?? io.env.CTXKIT_CORPUS ?? "../shared/corpus");
     if (!existsSync(corpus)) {
       io.stderr.write(`ctxkit bench status-bar: skipped — no corpus at ${corpus}. Pass --corpus <dir>, the folder that holds swe-gemini/ and tau-bench/.\n`);

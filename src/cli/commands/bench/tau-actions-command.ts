@@ -42,7 +42,7 @@ export async function tauActionsCommand(args: string[], io: CliIo): Promise<numb
     return 0;
   }
   const domainName = parseTauDomainName(extra.domain);
-  if (typeof extra.tasks !== "string") throw new CtxkitError("option_invalid", "--tasks <tasks.json> is required (e.g. ../shared/corpus/tau-bench/airline/tasks_test.json).");
+  if (typeof extra.tasks !== "string") throw new CtxkitError("usage_invalid", "--tasks <tasks.json> is required (e.g. ../shared/corpus/tau-bench/airline/tasks_test.json).");
   const tasksFile = resolve(io.cwd, extra.tasks);
   requireExisting(tasksFile, "tasks file");
   const directory = tauDomainDirectory(io, domainName, extra);

@@ -18,7 +18,7 @@ export function tauDomainDirectory(io: CliIo, domain: TauDomainName, flags: { co
 export function parseTauDomainName(value: unknown, fallback?: TauDomainName): TauDomainName {
   if (value === undefined && fallback) return fallback;
   if (typeof value === "string" && (tauDomainNames as readonly string[]).includes(value)) return value as TauDomainName;
-  throw new CtxkitError("option_invalid", `--domain must be one of ${tauDomainNames.join(", ")}, got '${String(value)}'.`);
+  throw new CtxkitError("usage_invalid", `--domain must be one of ${tauDomainNames.join(", ")}, got '${String(value)}'.`);
 }
 
 export function requireExisting(path: string, what: string): void {

@@ -62,9 +62,9 @@ export async function tauReplayCommand(args: string[], io: CliIo): Promise<numbe
   requireExisting(file, "trajectories file");
   const domainName = parseTauDomainName(extra.domain, basename(file).includes("retail") ? "retail" : "airline");
   const dataVersion = (extra["data-version"] as string | undefined) ?? "recorded";
-  if (dataVersion !== "recorded" && dataVersion !== "current") throw new CtxkitError("option_invalid", `--data-version must be recorded or current, got '${dataVersion}'.`);
+  if (dataVersion !== "recorded" && dataVersion !== "current") throw new CtxkitError("usage_invalid", `--data-version must be recorded or current, got '${dataVersion}'.`);
   const arms = typeof extra.arms === "string" ? extra.arms.split(",").map((arm) => arm.trim()).filter(Boolean) : [];
-  for (const arm of arms) if (!(tauArmNames as readonly string[]).includes(arm)) throw new CtxkitError("option_invalid", `Unknown arm '${arm}'. Arms: ${tauArmNames.join(", ")}.`);
+  for (const arm of arms) if (!(tauArmNames as readonly string[]).includes(arm)) throw new CtxkitError("usage_invalid", `Unknown arm '${arm}'. Arms: ${tauArmNames.join(", ")}.`);
   const directory = tauDomainDirectory(io, domainName, extra);
   requireExisting(directory, `τ-bench ${domainName} folder`);
 

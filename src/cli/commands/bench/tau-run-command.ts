@@ -65,10 +65,10 @@ export async function tauRunCommand(args: string[], io: CliIo): Promise<number> 
   requireExisting(directory, `τ-bench ${domainName} folder`);
   requireExisting(tasksFile, "tasks file");
   const arms = (typeof extra.arms === "string" ? extra.arms.split(",").map((arm) => arm.trim()).filter(Boolean) : ["baseline"]) as TauArmName[];
-  for (const arm of arms) if (!(tauArmNames as readonly string[]).includes(arm)) throw new CtxkitError("option_invalid", `Unknown arm '${arm}'. Arms: ${tauArmNames.join(", ")}.`);
+  for (const arm of arms) if (!(tauArmNames as readonly string[]).includes(arm)) throw new CtxkitError("usage_invalid", `Unknown arm '${arm}'. Arms: ${tauArmNames.join(", ")}.`);
   const trials = parsePositiveInteger(extra.trials as string | undefined, "--trials") ?? 1;
   const temperature = extra.temperature === undefined ? 0 : Number(extra.temperature);
-  if (!Number.isFinite(temperature)) throw new CtxkitError("option_invalid", `--temperature must be a number, got '${String(extra.temperature)}'.`);
+  if (!Number.isFinite(temperature)) throw new CtxkitError("usage_invalid", `--temperature must be a number, got '${String(extra.temperature)}'.`);
 
   const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd });
   const agentProvider = createProviderFromConfig(config);
@@ -129,7 +129,7 @@ export function parseTaskRange(text: string, taskCount: number): number[] {
   const indexes: number[] = [];
   for (const part of text.split(",").map((piece) => piece.trim()).filter(Boolean)) {
     const match = /^(\d+)(?:-(\d+))?$/.exec(part);
-    if (!match) throw new CtxkitError("option_invalid", `--tasks takes indexes like 0-9, 3 or 0,4,7; got '${text}'.`);
+    if (!match) throw new CtxkitError("usage_invalid", `--tasks takes indexes like 0-9, 3 or 0,4,7; got '${text}'.`);
     const from = Number(match[1]);
     const to = Number(match[2] ?? match[1]);
     for (let index = from; index <= to; index++) {
