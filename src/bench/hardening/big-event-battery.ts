@@ -61,7 +61,11 @@ export const quickSizesMb = [0.25, 0.5, 1] as const;
  * processes, GC of the heap earlier batteries left, V8's helper threads), so each attempt starts
  * after a full GC, sizes are interleaved (ABBA) so heap growth falls on all of them alike, each
  * size's median is kept, and the growth exponent is fitted over all sizes; a miss is measured once
- * more at twice the attempts before it counts.
+ * more at twice the attempts before it counts. Fresh memory is the rest of the noise, so the note
+ * gives page faults per MB: a copy of the event costs 256 per MB, and on a VM each fault cost
+ * ~16 µs of CPU. glibc hands large freed blocks back to the kernel depending on their size and
+ * order, so a 10 MB event could fault 3 copies where a 5 MB one faulted 1 (seen on a Firecracker VM:
+ * 10/5 MB = 3.7× in CPU, 2.0× with the faults' cost removed or with glibc told to keep its memory).
  */
 export async function runBigEventBattery(options: BigEventOptions = {}): Promise<BatteryResult & { timings: BigEventTiming[]; linearity: BigEventLinearity[] }> {
   const judge = options.judge ?? true;
@@ -80,17 +84,21 @@ export async function runBigEventBattery(options: BigEventOptions = {}): Promise
     };
     for (const vendor of ["openai", "anthropic"] as const) {
       const sizes = [0, ...sizesMb];
+      const pageFaults = new Map<number, number[]>(sizes.map((size) => [size, []]));
       const measure = async (rounds: number): Promise<Map<number, number>> => {
         const samples = new Map<number, number[]>(sizes.map((size) => [size, []]));
+        for (const faults of pageFaults.values()) faults.length = 0;
         for (const sizeMb of interleavedOrder(sizes, rounds)) {
           const length = Math.max(1, Math.round(sizeMb * megabyte));
           next = vendor === "openai" ? openaiStream("y".repeat(length)) : anthropicStream("y".repeat(length));
           collectGarbage();
           // CPU time of this process (the server and the provider both run here): on a shared
           // machine wall time mostly measures the other processes.
+          const faultsBefore = process.resourceUsage().minorPageFault;
           const before = process.cpuUsage();
           const outcome = await runTrial(() => streamedTextLength(providers[vendor]), 120_000);
           const used = process.cpuUsage(before);
+          pageFaults.get(sizeMb)!.push(process.resourceUsage().minorPageFault - faultsBefore);
           tally.trial(outcome, `${vendor}: one ${sizeMb} MB event`);
           if (outcome.value !== length) tally.fail("silentMerges", `${vendor}: a ${sizeMb} MB event came back as ${outcome.value ?? String(outcome.error)} characters`);
           samples.get(sizeMb)!.push((used.user + used.system) / 1000);
@@ -111,7 +119,10 @@ export async function runBigEventBattery(options: BigEventOptions = {}): Promise
       for (const sizeMb of sizesMb) timings.push({ vendor, sizeMb, ms: Math.round(medians.get(sizeMb)! * 10) / 10 });
       linearity.push({ vendor, startUpMs: round2(verdict.startUp), exponent: round2(verdict.exponent), ratio10to5: verdict.ratio10to5 === null ? null : round2(verdict.ratio10to5), judged: judge, passed, attemptsPerSize: rounds });
       const ratio = verdict.ratio10to5 === null ? "" : `; 10/5 MB = ${verdict.ratio10to5.toFixed(2)}×`;
-      const detail = `CPU medians of ${rounds}: ${sizesMb.map((size) => `${size} MB ${Math.round(medians.get(size)!)} ms`).join(", ")}, start-up ${Math.round(verdict.startUp)} ms; growth exponent ${verdict.exponent.toFixed(2)}${ratio} (${judge ? `at most ${allowedExponent.toFixed(2)}, i.e. 2.5× per doubling` : "reported only: a --trials run does not judge timing"})`;
+      const faultsPerMb = sizesMb.map((size) => `${size} MB ${Math.round(median(pageFaults.get(size)!) / size)}`).join(", ");
+      const detail =
+        `CPU medians of ${rounds}: ${sizesMb.map((size) => `${size} MB ${Math.round(medians.get(size)!)} ms`).join(", ")}, start-up ${Math.round(verdict.startUp)} ms; growth exponent ${verdict.exponent.toFixed(2)}${ratio} (${judge ? `at most ${allowedExponent.toFixed(2)}, i.e. 2.5× per doubling` : "reported only: a --trials run does not judge timing"}); ` +
+        `fresh pages (minor faults) per MB: ${faultsPerMb}`;
       tally.namedCase(`${vendor}: SSE time linear in one event's size`, passed, detail);
       tally.outcome(!judge ? "timing reported" : passed ? "linear" : "superlinear");
       tally.note(`${vendor}: ${detail}`);
