@@ -4,7 +4,8 @@ import { createAnthropic } from "../../providers/anthropic/create-anthropic.js";
 import { anthropicSse, blockDelta, blockStart, blockStop, messageDelta, messageStart, messageStop, request } from "../../providers/anthropic/test-support/fixtures.js";
 import { createOpenAICompatible } from "../../providers/openai-compatible/create-openai-compatible.js";
 import type { Provider } from "../../providers/provider.js";
-import { sseChunks, startLoopbackServer, type ScriptedHttpResponse } from "../../testing/loopback-server.js";
+import { sseChunks } from "../../testing/loopback-server.js";
+import { startBigEventServer, type BigEventResponse } from "./big-event-server.js";
 import { BatteryTally, runTrial, type BatteryResult } from "./hardening-trial.js";
 import { fitGrowthExponent, interleavedOrder, median } from "./growth-fit.js";
 
@@ -72,8 +73,8 @@ export async function runBigEventBattery(options: BigEventOptions = {}): Promise
   const sizesMb = options.sizesMb ?? (judge ? judgedSizesMb : quickSizesMb);
   const attempts = Math.max(judge ? 7 : 1, options.attempts ?? (judge ? 9 : 3));
   const tally = new BatteryTally("big-event-sse");
-  let next: ScriptedHttpResponse = { status: 500 };
-  const server = await startLoopbackServer(() => next);
+  // In a child process: this process's CPU time is the provider's alone.
+  const server = await startBigEventServer();
   const timings: BigEventTiming[] = [];
   const linearity: BigEventLinearity[] = [];
   const collectGarbage = exposeGc();
@@ -90,9 +91,9 @@ export async function runBigEventBattery(options: BigEventOptions = {}): Promise
         for (const faults of pageFaults.values()) faults.length = 0;
         for (const sizeMb of interleavedOrder(sizes, rounds)) {
           const length = Math.max(1, Math.round(sizeMb * megabyte));
-          next = vendor === "openai" ? openaiStream("y".repeat(length)) : anthropicStream("y".repeat(length));
+          await server.prepare(vendor === "openai" ? openaiStream(length) : anthropicStream(length));
           collectGarbage();
-          // CPU time of this process (the server and the provider both run here): on a shared
+          // CPU time of this process (the provider's; the server runs in a child): on a shared
           // machine wall time mostly measures the other processes.
           const faultsBefore = process.resourceUsage().minorPageFault;
           const before = process.cpuUsage();
@@ -155,21 +156,25 @@ function exposeGc(): () => void {
   return typeof gc === "function" ? gc : () => {};
 }
 
-function cut(text: string): ScriptedHttpResponse {
-  const bytes = Buffer.from(text, "utf8");
-  const chunks: Uint8Array[] = [];
-  for (let start = 0; start < bytes.length; start += chunkBytes) chunks.push(bytes.subarray(start, start + chunkBytes));
-  return { status: 200, headers: { "content-type": "text/event-stream" }, chunks };
+/** Stands for the text in the formatted stream; the server puts `length` "y"s in its place. */
+const textMark = "@@BIG-EVENT-TEXT@@";
+
+function cut(stream: string, length: number): BigEventResponse {
+  const [prefix, suffix, ...rest] = stream.split(textMark);
+  if (prefix === undefined || suffix === undefined || rest.length > 0) throw new TypeError("the big-event stream must hold its text exactly once");
+  return { prefix, fill: "y", fillLength: length, suffix, chunkBytes };
 }
 
-function openaiStream(text: string): ScriptedHttpResponse {
+function openaiStream(length: number): BigEventResponse {
+  const text = textMark;
   const chunk = (delta: unknown, finish: string | null = null) => ({ id: "c", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta, finish_reason: finish }] });
-  return cut(sseChunks([chunk({ role: "assistant", content: "" }), chunk({ content: text }), chunk({}, "stop")], { done: true }).join(""));
+  return cut(sseChunks([chunk({ role: "assistant", content: "" }), chunk({ content: text }), chunk({}, "stop")], { done: true }).join(""), length);
 }
 
-function anthropicStream(text: string): ScriptedHttpResponse {
+function anthropicStream(length: number): BigEventResponse {
+  const text = textMark;
   const events = [messageStart(), blockStart(0, { type: "text", text: "" }), blockDelta(0, { type: "text_delta", text }), blockStop(0), messageDelta("end_turn", 5), messageStop()];
-  return cut((anthropicSse(events).chunks as string[]).join(""));
+  return cut((anthropicSse(events).chunks as string[]).join(""), length);
 }
 
 /** The streamed text's length, or what the stream ended with instead of a response. */
