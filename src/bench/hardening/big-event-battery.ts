@@ -4,7 +4,8 @@ import { createAnthropic } from "../../providers/anthropic/create-anthropic.js";
 import { anthropicSse, blockDelta, blockStart, blockStop, messageDelta, messageStart, messageStop, request } from "../../providers/anthropic/test-support/fixtures.js";
 import { createOpenAICompatible } from "../../providers/openai-compatible/create-openai-compatible.js";
 import type { Provider } from "../../providers/provider.js";
-import { sseChunks, startLoopbackServer, type ScriptedHttpResponse } from "../../testing/loopback-server.js";
+import { sseChunks } from "../../testing/loopback-server.js";
+import { startBigEventServer, type BigEventResponse } from "./big-event-server.js";
 import { BatteryTally, runTrial, type BatteryResult } from "./hardening-trial.js";
 import { fitGrowthExponent, interleavedOrder, median } from "./growth-fit.js";
 
@@ -61,15 +62,19 @@ export const quickSizesMb = [0.25, 0.5, 1] as const;
  * processes, GC of the heap earlier batteries left, V8's helper threads), so each attempt starts
  * after a full GC, sizes are interleaved (ABBA) so heap growth falls on all of them alike, each
  * size's median is kept, and the growth exponent is fitted over all sizes; a miss is measured once
- * more at twice the attempts before it counts.
+ * more at twice the attempts before it counts. Fresh memory is the rest of the noise, so the note
+ * gives page faults per MB: a copy of the event costs 256 per MB, and on a VM each fault cost
+ * ~16 µs of CPU. glibc hands large freed blocks back to the kernel depending on their size and
+ * order, so a 10 MB event could fault 3 copies where a 5 MB one faulted 1 (seen on a Firecracker VM:
+ * 10/5 MB = 3.7× in CPU, 2.0× with the faults' cost removed or with glibc told to keep its memory).
  */
 export async function runBigEventBattery(options: BigEventOptions = {}): Promise<BatteryResult & { timings: BigEventTiming[]; linearity: BigEventLinearity[] }> {
   const judge = options.judge ?? true;
   const sizesMb = options.sizesMb ?? (judge ? judgedSizesMb : quickSizesMb);
   const attempts = Math.max(judge ? 7 : 1, options.attempts ?? (judge ? 9 : 3));
   const tally = new BatteryTally("big-event-sse");
-  let next: ScriptedHttpResponse = { status: 500 };
-  const server = await startLoopbackServer(() => next);
+  // In a child process: this process's CPU time is the provider's alone.
+  const server = await startBigEventServer();
   const timings: BigEventTiming[] = [];
   const linearity: BigEventLinearity[] = [];
   const collectGarbage = exposeGc();
@@ -80,17 +85,21 @@ export async function runBigEventBattery(options: BigEventOptions = {}): Promise
     };
     for (const vendor of ["openai", "anthropic"] as const) {
       const sizes = [0, ...sizesMb];
+      const pageFaults = new Map<number, number[]>(sizes.map((size) => [size, []]));
       const measure = async (rounds: number): Promise<Map<number, number>> => {
         const samples = new Map<number, number[]>(sizes.map((size) => [size, []]));
+        for (const faults of pageFaults.values()) faults.length = 0;
         for (const sizeMb of interleavedOrder(sizes, rounds)) {
           const length = Math.max(1, Math.round(sizeMb * megabyte));
-          next = vendor === "openai" ? openaiStream("y".repeat(length)) : anthropicStream("y".repeat(length));
+          await server.prepare(vendor === "openai" ? openaiStream(length) : anthropicStream(length));
           collectGarbage();
-          // CPU time of this process (the server and the provider both run here): on a shared
+          // CPU time of this process (the provider's; the server runs in a child): on a shared
           // machine wall time mostly measures the other processes.
+          const faultsBefore = process.resourceUsage().minorPageFault;
           const before = process.cpuUsage();
           const outcome = await runTrial(() => streamedTextLength(providers[vendor]), 120_000);
           const used = process.cpuUsage(before);
+          pageFaults.get(sizeMb)!.push(process.resourceUsage().minorPageFault - faultsBefore);
           tally.trial(outcome, `${vendor}: one ${sizeMb} MB event`);
           if (outcome.value !== length) tally.fail("silentMerges", `${vendor}: a ${sizeMb} MB event came back as ${outcome.value ?? String(outcome.error)} characters`);
           samples.get(sizeMb)!.push((used.user + used.system) / 1000);
@@ -111,7 +120,10 @@ export async function runBigEventBattery(options: BigEventOptions = {}): Promise
       for (const sizeMb of sizesMb) timings.push({ vendor, sizeMb, ms: Math.round(medians.get(sizeMb)! * 10) / 10 });
       linearity.push({ vendor, startUpMs: round2(verdict.startUp), exponent: round2(verdict.exponent), ratio10to5: verdict.ratio10to5 === null ? null : round2(verdict.ratio10to5), judged: judge, passed, attemptsPerSize: rounds });
       const ratio = verdict.ratio10to5 === null ? "" : `; 10/5 MB = ${verdict.ratio10to5.toFixed(2)}×`;
-      const detail = `CPU medians of ${rounds}: ${sizesMb.map((size) => `${size} MB ${Math.round(medians.get(size)!)} ms`).join(", ")}, start-up ${Math.round(verdict.startUp)} ms; growth exponent ${verdict.exponent.toFixed(2)}${ratio} (${judge ? `at most ${allowedExponent.toFixed(2)}, i.e. 2.5× per doubling` : "reported only: a --trials run does not judge timing"})`;
+      const faultsPerMb = sizesMb.map((size) => `${size} MB ${Math.round(median(pageFaults.get(size)!) / size)}`).join(", ");
+      const detail =
+        `CPU medians of ${rounds}: ${sizesMb.map((size) => `${size} MB ${Math.round(medians.get(size)!)} ms`).join(", ")}, start-up ${Math.round(verdict.startUp)} ms; growth exponent ${verdict.exponent.toFixed(2)}${ratio} (${judge ? `at most ${allowedExponent.toFixed(2)}, i.e. 2.5× per doubling` : "reported only: a --trials run does not judge timing"}); ` +
+        `fresh pages (minor faults) per MB: ${faultsPerMb}`;
       tally.namedCase(`${vendor}: SSE time linear in one event's size`, passed, detail);
       tally.outcome(!judge ? "timing reported" : passed ? "linear" : "superlinear");
       tally.note(`${vendor}: ${detail}`);
@@ -144,21 +156,25 @@ function exposeGc(): () => void {
   return typeof gc === "function" ? gc : () => {};
 }
 
-function cut(text: string): ScriptedHttpResponse {
-  const bytes = Buffer.from(text, "utf8");
-  const chunks: Uint8Array[] = [];
-  for (let start = 0; start < bytes.length; start += chunkBytes) chunks.push(bytes.subarray(start, start + chunkBytes));
-  return { status: 200, headers: { "content-type": "text/event-stream" }, chunks };
+/** Stands for the text in the formatted stream; the server puts `length` "y"s in its place. */
+const textMark = "@@BIG-EVENT-TEXT@@";
+
+function cut(stream: string, length: number): BigEventResponse {
+  const [prefix, suffix, ...rest] = stream.split(textMark);
+  if (prefix === undefined || suffix === undefined || rest.length > 0) throw new TypeError("the big-event stream must hold its text exactly once");
+  return { prefix, fill: "y", fillLength: length, suffix, chunkBytes };
 }
 
-function openaiStream(text: string): ScriptedHttpResponse {
+function openaiStream(length: number): BigEventResponse {
+  const text = textMark;
   const chunk = (delta: unknown, finish: string | null = null) => ({ id: "c", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta, finish_reason: finish }] });
-  return cut(sseChunks([chunk({ role: "assistant", content: "" }), chunk({ content: text }), chunk({}, "stop")], { done: true }).join(""));
+  return cut(sseChunks([chunk({ role: "assistant", content: "" }), chunk({ content: text }), chunk({}, "stop")], { done: true }).join(""), length);
 }
 
-function anthropicStream(text: string): ScriptedHttpResponse {
+function anthropicStream(length: number): BigEventResponse {
+  const text = textMark;
   const events = [messageStart(), blockStart(0, { type: "text", text: "" }), blockDelta(0, { type: "text_delta", text }), blockStop(0), messageDelta("end_turn", 5), messageStop()];
-  return cut((anthropicSse(events).chunks as string[]).join(""));
+  return cut((anthropicSse(events).chunks as string[]).join(""), length);
 }
 
 /** The streamed text's length, or what the stream ended with instead of a response. */

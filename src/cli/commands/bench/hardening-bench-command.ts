@@ -18,7 +18,8 @@ confirmations are checked through the command; and the resource limits are pushe
 grep pattern, a FIFO, a 64 MB line, a 1 GB file, a 50 MB tool result, a 200k-character word, and
 bash processes that try to outlive their call: \`(sleep 25 &)\`, \`setsid sh -c "sleep 26"\`). Session files
 are also cross-checked (a final answer removed, a usage figure edited, a trailing blank line);
-big-events times one SSE event of 2.5, 5, 10 and 20 MB in each provider (GC before each attempt,
+big-events times one SSE event of 2.5, 5, 10 and 20 MB in each provider (the CPU of the provider alone:
+the server runs in a child process; GC before each attempt,
 sizes interleaved, the median of 9; the growth exponent fitted over the sizes, start-up removed, must
 stay at most log2(2.5) = 1.32, i.e. 2.5× per doubling; the 10/5 MB ratio is reported; a miss is
 measured again at twice the attempts and then counts as "superlinear"; --trials runs small events and
