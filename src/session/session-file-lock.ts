@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync, rmSync } from "node:fs";
 import { link, open, rm, unlink } from "node:fs/promises";
+import { noteHarnessWrite } from "../security/harness-writes.js";
 import { SessionError } from "../types/index.js";
 import { PRIVATE_FILE_MODE } from "./private-storage.js";
 import { currentLockOwner, lockOwnerState, parseLockOwner, sameLockOwner, serializeLockOwner } from "./session-lock-owner.js";
@@ -20,14 +21,19 @@ export async function lockSessionFile(filePath: string, id: string): Promise<() 
   const lockPath = `${filePath}.lock`;
   const me = currentLockOwner();
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    if (await createLockFile(lockPath, serializeLockOwner(me))) return holdLock(lockPath);
-    const text = await readLockText(lockPath);
-    if (text === undefined) continue; // released in between
-    const owner = parseLockOwner(text);
+    const text = serializeLockOwner(me);
+    if (await createLockFile(lockPath, text)) {
+      // A sub-agent may open its session while a sibling's bash call runs: its lock is ctxkit's, not the command's.
+      noteHarnessWrite({ path: lockPath, content: Buffer.from(text, "utf8") });
+      return holdLock(lockPath);
+    }
+    const found = await readLockText(lockPath);
+    if (found === undefined) continue; // released in between
+    const owner = parseLockOwner(found);
     const state = owner === undefined ? "unknown" : lockOwnerState(owner, me);
     if (state === "stale") {
       // Removed only if it still holds what was judged stale: another process may have taken it over first.
-      if ((await readLockText(lockPath)) === text) await rm(lockPath, { force: true });
+      if ((await readLockText(lockPath)) === found) await removeLock(lockPath);
       continue;
     }
     throw new SessionError("session_locked", lockedMessage(id, filePath, lockPath, state === "this-process" ? "another writer in this process" : owner ? `process ${owner.pid}${owner.host ? ` on ${owner.host}` : ""}` : "an unknown writer (the lock file is not one ctxkit wrote)"));
@@ -94,8 +100,13 @@ function holdLock(lockPath: string): () => Promise<void> {
     held.delete(lockPath);
     // Only our own lock: one taken over as stale (it should not be, while we run) belongs to its new owner.
     const owner = parseLockOwner((await readLockText(lockPath)) ?? "");
-    if (sameLockOwner(owner, currentLockOwner())) await rm(lockPath, { force: true });
+    if (sameLockOwner(owner, currentLockOwner())) await removeLock(lockPath);
   };
+}
+
+async function removeLock(lockPath: string): Promise<void> {
+  await rm(lockPath, { force: true });
+  noteHarnessWrite({ path: lockPath, removed: true });
 }
 
 /** The `exit` listener (exported for its test: a test cannot exit its own process). */

@@ -91,4 +91,24 @@ describe("the bash guard and ctxkit's own writes during the call", () => {
     expect(await readFile(notes.path, "utf8")).toBe("kept by ctxkit\n");
     expect(reports.map((report) => report.restored)).toEqual([["notes/s1.md"]]);
   });
+
+  it("leaves a sibling sub-agent's session and its lock alone when it opens and closes them during the bash call", async () => {
+    const store = createSessionStore({ directory: join(temp.directory, "sessions") });
+    const reports: RestoredReport[] = [];
+    const tool = guarded(
+      slowTool(async () => {
+        const child = await store.create({ id: "child", createdAt, prefix: samplePrefix });
+        child.appendMessage(userMessage("m1", "the sibling's turn"));
+        await child.flush();
+        // Opened and still held when the call ends: the lock stays for its writer.
+        await store.create({ id: "held", createdAt, prefix: samplePrefix });
+        await child.close();
+      }),
+      reports,
+    );
+    await tool.execute({}, { signal: new AbortController().signal } as never);
+    expect(reports).toEqual([]);
+    expect(await readFile(store.path("child"), "utf8")).toContain("the sibling's turn");
+    expect(await readFile(`${store.path("held")}.lock`, "utf8")).toContain(String(process.pid));
+  });
 });
