@@ -116,6 +116,8 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     try {
       const submitted = await client.submit({ task: "never taken", agent: { kind: "nobody-here", input: {} } });
       await client.cancel(submitted.id);
+      // Settled first: a worker still handling the cancelled run could write its status over the one set below.
+      expect((await client.wait(submitted.id, 20_000)).status).toBe("cancelled");
       // The worker took the answer to call A and paused on call B before the client's update.
       await database.tables.setStatus(submitted.id, "needs_confirmation", { pausedCall: { tool: "record", callKey: "tool-1-call-1" } });
       await database.tables.markResumed(submitted.id, "tool-0-call-0");
