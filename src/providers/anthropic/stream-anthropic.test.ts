@@ -270,6 +270,29 @@ describe("Anthropic failures", () => {
     expect(failure.partial.content).toEqual([{ type: "text", text: "x" }]);
   });
 
+  it("names what a 200 answer without a single event held instead of asking for a retry (a server or proxy that does not stream)", async () => {
+    const whole = { id: "msg_1", type: "message", role: "assistant", content: [{ type: "text", text: "Hi" }], model: "claude-test", stop_reason: "end_turn", usage: { input_tokens: 5, output_tokens: 1 } };
+    const provider = await providerFor([
+      { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(whole) },
+      { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }) },
+    ]);
+    const answered = errorOf(await collect(provider.stream(request())));
+    expect(answered.error.code).toBe("provider_response_invalid");
+    expect(answered.error.message).toMatch(/without a single server-sent event.*"type":"message".*streams/s);
+    const refused = errorOf(await collect(provider.stream(request())));
+    expect(refused.error.code).toBe("provider_response_invalid");
+    expect(refused.error.message).toContain("it sent: Overloaded.");
+    // Each was one request: an answer that cannot become a stream is not retried.
+    expect(server!.requests).toHaveLength(2);
+  });
+
+  it("still calls an empty 200 body a stream cut short, worth a retry", async () => {
+    const provider = await providerFor([{ status: 200, headers: { "content-type": "text/event-stream" }, body: "" }]);
+    const failure = errorOf(await collect(provider.stream(request())));
+    expect(failure.error.code).toBe("provider_connection_error");
+    expect(failure.error.isRetryable).toBe(true);
+  });
+
   it("ends with code aborted and the partial response when the caller aborts", async () => {
     const response = anthropicSse([
       messageStart(),

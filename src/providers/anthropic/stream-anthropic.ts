@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { CtxkitError, type Usage, ProviderError } from "../../types/index.js";
 import { safeParseJson } from "../shared/canonical-json.js";
+import { keepBodyHead, notAnEventStream } from "../shared/keep-body-head.js";
 import { abortError, fetchWithRetry, type RetryOptions } from "../shared/fetch-with-retry.js";
 import type { StreamTimeouts } from "../shared/stream-timeouts.js";
 import { parseServerSentEvents } from "../shared/server-sent-events.js";
@@ -46,7 +47,10 @@ export async function* streamAnthropic(input: StreamAnthropicInput): AsyncGenera
     });
     yield { type: "start" };
     if (response.body === null) throw new ProviderError("provider_response_invalid", "Anthropic answered 200 without a body; expected an SSE stream.");
-    for await (const event of readEvents(response.body, input.maxEventCharacters)) {
+    const watched = keepBodyHead(response.body as unknown as AsyncIterable<Uint8Array>);
+    let events = 0;
+    for await (const event of readEvents(watched.body, input.maxEventCharacters)) {
+      events += 1;
       const parsed = safeParseJson(event);
       if (!parsed.success) {
         throw new ProviderError(
@@ -63,6 +67,10 @@ export async function* streamAnthropic(input: StreamAnthropicInput): AsyncGenera
       if (accumulator.isFinished) break;
     }
     if (!accumulator.isFinished) {
+      if (events === 0) {
+        const refused = notAnEventStream("Anthropic", watched.head());
+        if (refused) throw refused;
+      }
       throw new ProviderError("provider_connection_error", "The Anthropic stream ended before message_stop, so the response is incomplete. Retry the call.", {
         isRetryable: true,
       });
@@ -80,9 +88,9 @@ export async function* streamAnthropic(input: StreamAnthropicInput): AsyncGenera
   }
 }
 
-async function* readEvents(body: ReadableStream<Uint8Array>, maxEventCharacters: number | undefined): AsyncGenerator<string> {
+async function* readEvents(body: AsyncIterable<Uint8Array>, maxEventCharacters: number | undefined): AsyncGenerator<string> {
   try {
-    for await (const event of parseServerSentEvents(body as unknown as AsyncIterable<Uint8Array>, maxEventCharacters === undefined ? {} : { maxEventCharacters })) yield event.data;
+    for await (const event of parseServerSentEvents(body, maxEventCharacters === undefined ? {} : { maxEventCharacters })) yield event.data;
   } catch (error) {
     if (error instanceof CtxkitError) throw error;
     throw new ProviderError(

@@ -82,3 +82,14 @@ describe("the Responses provider's cache retention, overflow and retries", () =>
     expect(server.requests).toHaveLength(1);
   });
 });
+
+describe("the Responses provider and a 200 answer that is not a stream", () => {
+  it("names what it held (an error object sent with 200) instead of asking for a retry", async () => {
+    server = await startLoopbackServer([{ status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: { message: "The model `gpt-x` does not exist." } }) }]);
+    const failure = terminal(await collect(providerFor(server.url).stream(request())));
+    expect(failure.error.code).toBe("provider_response_invalid");
+    expect(failure.error.message).toContain("it sent: The model `gpt-x` does not exist.");
+    expect(server.requests).toHaveLength(1);
+  });
+});
+

@@ -1,6 +1,7 @@
 import { CtxkitError, ProviderError, type Usage } from "../../types/index.js";
 import type { ProviderEvent } from "../provider.js";
 import { safeParseJson } from "../shared/canonical-json.js";
+import { keepBodyHead, notAnEventStream } from "../shared/keep-body-head.js";
 import { abortError, fetchWithRetry, type RetryOptions } from "../shared/fetch-with-retry.js";
 import { parseServerSentEvents } from "../shared/server-sent-events.js";
 import type { StreamTimeouts } from "../shared/stream-timeouts.js";
@@ -47,7 +48,10 @@ export async function* streamOpenAIResponses(input: StreamOpenAIResponsesInput):
     });
     yield { type: "start" };
     if (response.body === null) throw new ProviderError("provider_response_invalid", `${label} answered 200 without a body; expected an SSE stream.`);
-    for await (const data of readEvents(response.body, input.maxEventCharacters)) {
+    const watched = keepBodyHead(response.body as unknown as AsyncIterable<Uint8Array>);
+    let events = 0;
+    for await (const data of readEvents(watched.body, input.maxEventCharacters)) {
+      events += 1;
       if (data === "[DONE]") break;
       const parsed = safeParseJson(data);
       if (!parsed.success) throw new ProviderError("provider_response_invalid", `${label} sent a stream event that is not JSON (${parsed.error}): ${data.slice(0, 200)}`);
@@ -61,6 +65,10 @@ export async function* streamOpenAIResponses(input: StreamOpenAIResponsesInput):
     }
     if (input.signal?.aborted) throw abortError();
     if (!accumulator.isFinished) {
+      if (events === 0) {
+        const refused = notAnEventStream(label, watched.head());
+        if (refused) throw refused;
+      }
       throw new ProviderError("provider_connection_error", `The ${label} stream ended before response.completed, so the response is incomplete. Retry the call.`, { isRetryable: true });
     }
     yield { type: "done", response: accumulator.response(), usage: timed(accumulator.usage() ?? zeroUsage()) };
@@ -76,9 +84,9 @@ export async function* streamOpenAIResponses(input: StreamOpenAIResponsesInput):
   }
 }
 
-async function* readEvents(body: ReadableStream<Uint8Array>, maxEventCharacters: number | undefined): AsyncGenerator<string> {
+async function* readEvents(body: AsyncIterable<Uint8Array>, maxEventCharacters: number | undefined): AsyncGenerator<string> {
   try {
-    for await (const event of parseServerSentEvents(body as unknown as AsyncIterable<Uint8Array>, maxEventCharacters === undefined ? {} : { maxEventCharacters })) yield event.data;
+    for await (const event of parseServerSentEvents(body, maxEventCharacters === undefined ? {} : { maxEventCharacters })) yield event.data;
   } catch (error) {
     if (error instanceof CtxkitError) throw error;
     throw new ProviderError("provider_connection_error", `The connection to ${label} broke mid-stream (${describe(error)}); the partial response is kept. Retry the call.`, {
