@@ -43,9 +43,17 @@ export function isExternalTagLine(line: string): MarkerMatch | undefined {
  */
 export function tagOfTagLine(trimmed: string, open: ExternalTag | undefined, nonces: ReadonlySet<string> | undefined): ExternalTag | null | undefined {
   const marker = isExternalTagLine(trimmed);
-  if (marker === undefined || marker.id === undefined) return undefined;
-  if (marker.closing) return open !== undefined && marker.id === open.nonce ? null : undefined;
-  return open === undefined && (nonces === undefined || nonces.has(marker.id)) ? { source: marker.source ?? "", nonce: marker.id } : undefined;
+  if (marker === undefined || !isBlockBoundary(marker, open, (nonce) => nonces === undefined || nonces.has(nonce))) return undefined;
+  return marker.closing ? null : { source: marker.source ?? "", nonce: marker.id! };
+}
+
+/**
+ * The one rule for what ends or starts a block, with `open` the block open: its own closing tag, or,
+ * when none is open, the opening tag of a nonce `isKnown` (a tag of ctxkit's). Any other tag is text.
+ */
+function isBlockBoundary(marker: MarkerMatch, open: ExternalTag | undefined, isKnown: (nonce: string) => boolean): boolean {
+  if (marker.kind !== "external" || marker.id === undefined) return false;
+  return marker.closing ? marker.id === open?.nonce : open === undefined && isKnown(marker.id);
 }
 
 /**
@@ -118,11 +126,8 @@ export function splitTaggedText(text: string, tags: readonly ExternalTag[]): Tag
   const lines: TaggedLine[] = [];
   let open: ExternalTag | undefined;
   for (const line of text.split("\n")) {
-    // Only the tags of `tags` (from the results' metadata), and of those only an opening one when no
-    // block is open and the open block's closing one (see `tagOfTagLine`).
-    const isBoundary = (candidate: MarkerMatch) =>
-      candidate.kind === "external" && candidate.id !== undefined && (candidate.closing ? candidate.id === open?.nonce : open === undefined && byNonce.has(candidate.id));
-    const marker = line.includes("external_content") ? findMarkers(line).find(isBoundary) : undefined;
+    // Only the tags of `tags` (from the results' metadata), by the rule of `isBlockBoundary`.
+    const marker = line.includes("external_content") ? findMarkers(line).find((candidate) => isBlockBoundary(candidate, open, (nonce) => byNonce.has(nonce))) : undefined;
     if (marker !== undefined) {
       // A tag known by its nonce alone (an archive's, see `unitToSource`) takes its source from its own tag line.
       const known = byNonce.get(marker.id!);
