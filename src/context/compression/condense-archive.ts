@@ -79,3 +79,35 @@ export function condenseArchive(message: Extract<Message, { role: "user" }>, sha
     },
   };
 }
+
+/**
+ * `condenseArchive` no further than `fits` needs: at the largest share, between `share` and all of
+ * its lines, whose archive `fits` (the context with it reaches the batch's target), found by halving
+ * the interval a few times (each step a hundredth or so of the archive's lines). When even `share`
+ * does not fit, the archive at `share`: the batch condenses the next archive too. At `share` alone,
+ * the archive that crossed the target lost lines the target did not ask for — on the tune half of
+ * swe-gemini, most of the lines lost where a needed batch archived their turns (`docs/replay.md`).
+ */
+export function condenseArchiveToFit(
+  message: Extract<Message, { role: "user" }>,
+  share: number,
+  fits: (condensed: Message) => boolean,
+  batch: number,
+  now: Date,
+  keep: ReadonlySet<string> = new Set(),
+): Message | undefined {
+  const smallest = condenseArchive(message, share, batch, now, keep);
+  if (smallest === undefined || !fits(smallest)) return smallest;
+  let low = share;
+  let high = 1;
+  let best = smallest;
+  for (let step = 0; step < 6; step += 1) {
+    const middle = (low + high) / 2;
+    const candidate = condenseArchive(message, middle, batch, now, keep);
+    if (candidate !== undefined && fits(candidate)) {
+      low = middle;
+      best = candidate;
+    } else high = middle;
+  }
+  return best;
+}

@@ -58,6 +58,18 @@ describe("condensing archives in a needed batch", () => {
     expect(visible(result.messages)).toContain(sharedLine.trim());
   });
 
+  it("condenses the archive that reaches the target only as far as the target needs", async () => {
+    // 50 tokens over the target: condensing the archive to its 40% would drop most of its 40 lines.
+    const context = [userMessage("u0", "Fix the refund bug in src/payment."), ...contextWithTwoArchives().slice(2)];
+    const result = await plan(context, false);
+    expect(result.steps).toContain("condensed 1 archives");
+    const meter = createContextMeter(resolveCompressionSettings({ contextWindow: 20_000 }).counter);
+    expect(result.projectedTokens).toBeLessThanOrEqual(meter.countMessages(context) - 50);
+    const kept = visible(result.messages).split("\n").filter((line) => line.includes("def handler_m2_")).length;
+    expect(kept).toBeLessThan(40);
+    expect(kept).toBeGreaterThan(30);
+  });
+
   it("condenses after a context overflow too, before summarising everything", async () => {
     const result = await plan(contextWithTwoArchives(), true);
     expect(result.steps).toContain("condensed 1 archives");

@@ -15,7 +15,7 @@ import { frozenTextOf } from "./markers.js";
 import { summarizeSafely } from "./summarize-safely.js";
 import { archiveTurnLines, linesOf } from "./sectioned-summary.js";
 import { partialCompactionEnd } from "./partial-compaction.js";
-import { condenseArchive, isArchiveMessage } from "./condense-archive.js";
+import { condenseArchiveToFit, isArchiveMessage } from "./condense-archive.js";
 import { summaryFactLines } from "./summary-fact-lines.js";
 import { tagNoncesOf } from "./tagged-lines.js";
 
@@ -146,7 +146,9 @@ export async function planCompression(input: PlanInput, settings: CompressionSet
       // A line this archive, a later one or a stub left out because it was shown (here) stays:
       // condensing must not remove a line from the context altogether.
       const shownOnlyHere = new Set([...shownForStubs, ...condensed.slice(index, tail).flatMap((later) => (isArchiveMessage(later) ? (derivedOf(later, "archive")?.omittedAsShown ?? []) : []))]);
-      const smaller = condenseArchive(message, settings.condenseShare, input.batch, input.now, shownOnlyHere);
+      // The archive that reaches the target is condensed only as far as the target needs.
+      const fits = (candidate: Message) => project(clear(condensed.map((kept, position) => (position === index ? candidate : kept))).messages) <= input.targetTokens;
+      const smaller = condenseArchiveToFit(message, settings.condenseShare, fits, input.batch, input.now, shownOnlyHere);
       if (smaller === undefined) continue;
       condensed[index] = smaller;
       count += 1;
