@@ -5,9 +5,12 @@
 // request; as a few chunks the same code loads in a fraction of the time. CommonJS because Node's
 // loader for it is ready when a process starts, while the ES module loader is loaded on first use.
 // Each dynamic `import()` of ctxkit's own code stays a chunk of its own, required when first used;
-// third-party packages stay where they are in node_modules: `import()`ed as before, and the few
-// imported statically are required (each must ship CommonJS: checked below, as Node 20 cannot
-// require an ES module).
+// third-party packages stay where they are in node_modules (but for the few in bundledPackages):
+// `import()`ed as before, and the few imported statically are required (each must ship CommonJS:
+// checked below, as Node 20 cannot require an ES module). The chunks are written in ASCII, without
+// doc comments or indentation: Node reads a chunk as UTF-8 into a string at every start (a chunk
+// with any other character becomes a string of two bytes a character), and the run's chunk, some
+// 900 KB written out, was 630 KB this way.
 // dist/ keeps every module unbundled for the library's entry points, and the workers and data files
 // the CLI opens by path.
 //
@@ -94,6 +97,16 @@ function staticClosure(file, into = new Set()) {
   return into;
 }
 
+/**
+ * Dependencies bundled into the chunks instead of required from node_modules. valibot, the config
+ * schema's validator, is used by every run before its session starts: required, it cost some 15 ms
+ * of a start (its package's exports resolved, 210 KB read, hashed for the code cache and
+ * deserialized), where the few functions the schema uses, bundled, are some 10 KB of the run chunk.
+ * A package bundled here must be pure ES modules with no state shared with the library's own copy
+ * (the CLI's bundle holds every module of ctxkit that uses it).
+ */
+const bundledPackages = new Set(["valibot"]);
+
 const entries = { main: `${root}dist/cli/main.js`, "termination-signals": `${root}dist/cli/termination-signals.js` };
 const helpTexts = [`${root}dist/cli/commands/run-help.js`, `${root}dist/cli/commands/chat-help.js`];
 
@@ -103,8 +116,9 @@ async function bundleInto(groups) {
   const bundle = await rolldown({
     input: entries,
     platform: "node",
-    // Node's modules and the dependencies are imported as they are, at the moment they were before.
-    external: (id) => !id.startsWith(".") && !isAbsolute(id),
+    // Node's modules and the dependencies are imported as they are, at the moment they were before,
+    // but for the few bundled in (see bundledPackages).
+    external: (id) => !id.startsWith(".") && !isAbsolute(id) && !bundledPackages.has(id),
     // Entry chunks may export more than their module does (groups move modules between chunks).
     preserveEntrySignatures: "allow-extension",
     plugins: [keepModuleUrls, routeDynamicImports],
@@ -122,6 +136,11 @@ async function bundleInto(groups) {
       entryFileNames: "[name].cjs",
       chunkFileNames: "[name]-[hash].cjs",
       sourcemap: false,
+      // What a start reads (see the top): escapes for non-ASCII characters, and no doc comments or
+      // indentation (whitespace only: names are kept, in error stacks too).
+      charset: "ascii",
+      comments: { legal: true, annotation: true, jsdoc: false },
+      minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } },
       // A group takes the modules it names only: what `--help` loads stays out of the big chunks.
       ...(groups.length > 0 ? { codeSplitting: { includeDependenciesRecursively: false, groups } } : {}),
     });
@@ -152,7 +171,9 @@ const providers = ["openai-compatible", "anthropic", "openai-responses", "llama"
   const modules = new Set([...staticClosure(`${root}dist/providers/${name}/create-${name}.js`)].filter((file) => !light.has(file) && !runPath.has(file)));
   return { name: `provider-${name}`, test: (id) => modules.has(id) };
 });
-const chunks = await bundleInto([{ name: "run", test: (id) => runPath.has(id) }, ...providers]);
+// The bundled packages go with the run's modules: the config schema there is what uses them.
+const inBundledPackage = (id) => [...bundledPackages].some((name) => id.split("\\").join("/").includes(`/node_modules/${name}/`));
+const chunks = await bundleInto([{ name: "run", test: (id) => runPath.has(id) || inBundledPackage(id) }, ...providers]);
 
 // A package the chunks require must load as CommonJS; otherwise its import belongs behind `import()`.
 const requireFromBundle = createRequire(`${buildDir}/main.cjs`);
@@ -218,7 +239,16 @@ writeFileSync(`${buildDir}/inputs.json`, `${JSON.stringify(inputFilesOf(chunks))
 /** The files `someChunks` were made from, this script first, as paths from the package's root (help.json's and inputs.json's). */
 function inputFilesOf(someChunks) {
   const files = new Set([fileURLToPath(import.meta.url), ...someChunks.flatMap((chunk) => chunk.moduleIds.filter((id) => isAbsolute(id)))]);
-  return [...files].map((file) => relative(root, file).split("\\").join("/"));
+  return [...new Set([...files].map((file) => asSeenFromRoot(relative(root, file).split("\\").join("/"))))];
+}
+
+/**
+ * A bundled package's file as the project's node_modules holds it: the bundler names it by its real
+ * path, which for a linked node_modules (a worktree's, a copy's) lies outside the project.
+ */
+function asSeenFromRoot(path) {
+  const inPackages = path.lastIndexOf("node_modules/");
+  return inPackages > 0 && path.startsWith("../") ? path.slice(inPackages) : path;
 }
 
 // Published file by file, each with a rename (a process never reads a half-written file): the new
