@@ -99,6 +99,10 @@ describe("what the CLI loads before it needs it", () => {
     expect(own.length).toBeGreaterThan(0);
     expect(own.length).toBeLessThanOrEqual(10);
     expect(own.filter((url) => /\/provider-(anthropic|openai-responses|llama)-[^/]*\.c?js$/.test(url))).toEqual([]);
+    // Each start reads them into strings: all ASCII, which Node decodes into a string of one byte a
+    // character (one other character made the whole 900 KB run chunk a string of two bytes a character).
+    const nonAscii = await Promise.all(own.map(async (url) => ({ url, found: /[\u0080-\uffff]/.exec(await readFile(new URL(url), "utf8"))?.[0] })));
+    expect(nonAscii.filter((chunk) => chunk.found !== undefined)).toEqual([]);
   });
 
   it("the run command's modules load none of Node's modules that only a tool call, a prompt or a tokenizer needs", async () => {
