@@ -15,7 +15,7 @@
 // the CLI opens by path.
 //
 // Usage: node scripts/bundle-cli.mjs   (after `tsc -p tsconfig.build.json`; `npm run build` runs both)
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, relative } from "node:path";
@@ -106,6 +106,8 @@ function staticClosure(file, into = new Set()) {
  * (the CLI's bundle holds every module of ctxkit that uses it).
  */
 const bundledPackages = new Set(["valibot"]);
+/** Where the root's node_modules really is: a link, in a worktree or a copy (see asSeenFromRoot). */
+const rootModulesReal = existsSync(join(root, "node_modules")) ? realpathSync(join(root, "node_modules")) : undefined;
 
 const entries = { main: `${root}dist/cli/main.js`, "termination-signals": `${root}dist/cli/termination-signals.js` };
 const helpTexts = [`${root}dist/cli/commands/run-help.js`, `${root}dist/cli/commands/chat-help.js`];
@@ -239,16 +241,21 @@ writeFileSync(`${buildDir}/inputs.json`, `${JSON.stringify(inputFilesOf(chunks))
 /** The files `someChunks` were made from, this script first, as paths from the package's root (help.json's and inputs.json's). */
 function inputFilesOf(someChunks) {
   const files = new Set([fileURLToPath(import.meta.url), ...someChunks.flatMap((chunk) => chunk.moduleIds.filter((id) => isAbsolute(id)))]);
-  return [...new Set([...files].map((file) => asSeenFromRoot(relative(root, file).split("\\").join("/"))))];
+  return [...new Set([...files].map((file) => asSeenFromRoot(file).split("\\").join("/")))];
 }
 
 /**
- * A bundled package's file as the project's node_modules holds it: the bundler names it by its real
- * path, which for a linked node_modules (a worktree's, a copy's) lies outside the project.
+ * A file's path from the package's root. The bundler names a bundled package's file by its real
+ * path, which for a linked node_modules (a worktree's, a copy's) lies outside the project: such a
+ * file is named through the root's node_modules, which still finds it when the link moves. Any
+ * other file keeps its path as it is (a package hoisted into a parent folder's node_modules, of a
+ * workspace, is `../node_modules/...`: named through the root's node_modules, which has none, it
+ * would look removed, and every start would bundle again).
  */
-function asSeenFromRoot(path) {
-  const inPackages = path.lastIndexOf("node_modules/");
-  return inPackages > 0 && path.startsWith("../") ? path.slice(inPackages) : path;
+function asSeenFromRoot(file) {
+  const linkedModules = rootModulesReal === undefined ? "" : relative(rootModulesReal, file);
+  const underLinkedModules = linkedModules !== "" && !linkedModules.startsWith("..") && !isAbsolute(linkedModules);
+  return underLinkedModules ? join("node_modules", linkedModules) : relative(root, file);
 }
 
 // Published file by file, each with a rename (a process never reads a half-written file): the new
