@@ -106,6 +106,39 @@ function staticClosure(file, into = new Set()) {
  * (the CLI's bundle holds every module of ctxkit that uses it).
  */
 const bundledPackages = new Set(["valibot"]);
+/**
+ * The license of each package bundled into `chunk`, as a comment at its top: the chunk holds a copy
+ * of part of the package, which its license (valibot's: MIT) asks to carry the notice. After the
+ * comments are stripped and in ASCII, as the rest of the chunk (see the top).
+ */
+function licensesOf(chunk) {
+  const packageDirs = new Set();
+  for (const id of chunk.moduleIds) {
+    const path = id.split("\\").join("/");
+    for (const name of bundledPackages) {
+      const at = path.lastIndexOf(`/node_modules/${name}/`);
+      if (at !== -1) packageDirs.add(path.slice(0, at + `/node_modules/${name}`.length));
+    }
+  }
+  return [...packageDirs].map((dir) => {
+    const { name, version, license } = JSON.parse(readFileSync(`${dir}/package.json`, "utf8"));
+    const file = readdirSync(dir).find((entry) => /^(?:licen[cs]e|copying)(?:\.|$)/i.test(entry));
+    if (file === undefined) throw new Error(`bundle-cli: ${name} is bundled into the CLI, but ${dir} holds no LICENSE file to keep with it: bundle it only if its license allows without one, and say so here.`);
+    const text = readFileSync(`${dir}/${file}`, "utf8").trim().replaceAll("*/", "* /");
+    if (/[^\t\n\r\x20-\x7e]/.test(text)) throw new Error(`bundle-cli: ${dir}/${file} is not ASCII, which the chunks are (see the top): write its notice with escapes here.`);
+    return `/*! ${name} ${version} (${license}), bundled from ${name}/${file}:\n${text}\n*/\n`;
+  }).join("");
+}
+
+/** Puts the bundled packages' licenses at the top of the chunks holding them (see licensesOf). */
+const keepLicenses = {
+  name: "keep-licenses",
+  renderChunk(code, chunk) {
+    const licenses = licensesOf(chunk);
+    return licenses === "" ? null : { code: `${licenses}${code}`, map: null };
+  },
+};
+
 /** Where the root's node_modules really is: a link, in a worktree or a copy (see asSeenFromRoot). */
 const rootModulesReal = existsSync(join(root, "node_modules")) ? realpathSync(join(root, "node_modules")) : undefined;
 
@@ -123,7 +156,7 @@ async function bundleInto(groups) {
     external: (id) => !id.startsWith(".") && !isAbsolute(id) && !bundledPackages.has(id),
     // Entry chunks may export more than their module does (groups move modules between chunks).
     preserveEntrySignatures: "allow-extension",
-    plugins: [keepModuleUrls, routeDynamicImports],
+    plugins: [keepModuleUrls, routeDynamicImports, keepLicenses],
     logLevel: "warn",
     // A start in a clone bundles on its own (its stderr is the command's): rolldown's note that the
     // plugins took most of a build, which a busy machine triggers, is no warning worth printing there.
