@@ -1,5 +1,5 @@
 // CommonJS (bin/package.json). A V8 code cache for the big chunks of the CLI's bundle (issue 30,
-// item 6): compiling the run's chunk (some 750 KB) was the largest part of a run's start, and V8
+// item 6): compiling the run's chunk (some 630 KB) was the largest part of a run's start, and V8
 // can start from what an earlier process compiled instead (so can a package's CommonJS file the
 // chunks require). Each file's cache is a file of its own in dist/cli-bundle/v8-cache/, named by
 // the file and by what V8 compiles differently under (the Node version, the architecture, V8's flags and
@@ -24,7 +24,7 @@ const { createHash, hash, randomBytes } = require("node:crypto");
 
 const magic = "ctxkit-v8-cache-3";
 
-// crypto.hash (Node 20.12+) skips the Hash object: a little faster on a chunk of 750 KB.
+// crypto.hash (Node 20.12+) skips the Hash object: a little faster on a chunk of 630 KB.
 const sha1 = (data) => (typeof hash === "function" ? hash("sha1", data) : createHash("sha1").update(data).digest("hex"));
 
 /**

@@ -8,7 +8,7 @@
 // third-party packages stay where they are in node_modules (but for the few in bundledPackages):
 // `import()`ed as before, and the few imported statically are required (each must ship CommonJS:
 // checked below, as Node 20 cannot require an ES module). The chunks are written in ASCII, without
-// doc comments or indentation: Node reads a chunk as UTF-8 into a string at every start (a chunk
+// comments (but the bundled packages' licenses) or indentation: Node reads a chunk as UTF-8 into a string at every start (a chunk
 // with any other character becomes a string of two bytes a character), and the run's chunk, some
 // 900 KB written out, was 630 KB this way.
 // dist/ keeps every module unbundled for the library's entry points, and the workers and data files
@@ -101,7 +101,7 @@ function staticClosure(file, into = new Set()) {
  * Dependencies bundled into the chunks instead of required from node_modules. valibot, the config
  * schema's validator, is used by every run before its session starts: required, it cost some 15 ms
  * of a start (its package's exports resolved, 210 KB read, hashed for the code cache and
- * deserialized), where the few functions the schema uses, bundled, are some 10 KB of the run chunk.
+ * deserialized), where the few functions the schema uses, bundled, are some 12 KB of the run chunk.
  * A package bundled here must be pure ES modules with no state shared with the library's own copy
  * (the CLI's bundle holds every module of ctxkit that uses it).
  */
@@ -125,7 +125,7 @@ function licensesOf(chunk) {
     const file = readdirSync(dir).find((entry) => /^(?:licen[cs]e|copying)(?:\.|$)/i.test(entry));
     if (file === undefined) throw new Error(`bundle-cli: ${name} is bundled into the CLI, but ${dir} holds no LICENSE file to keep with it: bundle it only if its license allows without one, and say so here.`);
     const text = readFileSync(`${dir}/${file}`, "utf8").trim().replaceAll("*/", "* /");
-    if (/[^\t\n\r\x20-\x7e]/.test(text)) throw new Error(`bundle-cli: ${dir}/${file} is not ASCII, which the chunks are (see the top): write its notice with escapes here.`);
+    if (/[^\t\n\r\x20-\x7e]/.test(text)) throw new Error(`bundle-cli: ${dir}/${file} holds characters other than printable ASCII, which the chunks are written in (see the top): write its notice here with them escaped.`);
     return `/*! ${name} ${version} (${license}), bundled from ${name}/${file}:\n${text}\n*/\n`;
   }).join("");
 }
@@ -171,8 +171,8 @@ async function bundleInto(groups) {
       entryFileNames: "[name].cjs",
       chunkFileNames: "[name]-[hash].cjs",
       sourcemap: false,
-      // What a start reads (see the top): escapes for non-ASCII characters, and no doc comments or
-      // indentation (whitespace only: names are kept, in error stacks too).
+      // What a start reads (see the top): escapes for non-ASCII characters, and no comments (but legal
+      // ones, and the licenses keepLicenses adds) or indentation (whitespace only: names are kept, in error stacks too).
       charset: "ascii",
       comments: { legal: true, annotation: true, jsdoc: false },
       minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } },
