@@ -1,8 +1,8 @@
 // CommonJS (bin/package.json). A V8 code cache for the big chunks of the CLI's bundle (issue 30,
-// item 6): compiling the run's chunk (some 750 KB) was the largest part of a run's start, and V8
-// can start from what an earlier process compiled instead (so can the config schema's validator,
-// valibot). Each file's cache is a file of its own in dist/cli-bundle/v8-cache/, named by the file
-// and by what V8 compiles differently under (the Node version, the architecture, V8's flags and
+// item 6): compiling the run's chunk (some 630 KB) was the largest part of a run's start, and V8
+// can start from what an earlier process compiled instead (so can a package's CommonJS file the
+// chunks require). Each file's cache is a file of its own in dist/cli-bundle/v8-cache/, named by
+// the file and by what V8 compiles differently under (the Node version, the architecture, V8's flags and
 // NODE_OPTIONS: variants sit side by side instead of replacing each other's at every start), and
 // keyed by what the file was made from (V8 itself checks only its version, its flags and the
 // source's length). A chunk's name holds a hash of its content (rolldown's [hash]), so new content
@@ -24,7 +24,7 @@ const { createHash, hash, randomBytes } = require("node:crypto");
 
 const magic = "ctxkit-v8-cache-3";
 
-// crypto.hash (Node 20.12+) skips the Hash object: a little faster on a chunk of 750 KB.
+// crypto.hash (Node 20.12+) skips the Hash object: a little faster on a chunk of 630 KB.
 const sha1 = (data) => (typeof hash === "function" ? hash("sha1", data) : createHash("sha1").update(data).digest("hex"));
 
 /**
@@ -56,9 +56,9 @@ function cachePathOf(cacheDir, filename, bundleDir, variant) {
 const dynamicImport = /\bimport\s*(?:\/\*[\s\S]*?\*\/\s*)*\(/;
 
 /**
- * What is cached: the bundle's chunks, and the packages' CommonJS files they require (valibot:
- * ~200 KB). `format` is what Node 20.19+ passes: "module" for an ES module loaded by `require`,
- * which is Node's to compile (as a module, not a script).
+ * What is cached: the bundle's chunks, and the packages' CommonJS files they require. `format` is
+ * what Node 20.19+ passes: "module" for an ES module loaded by `require`, which is Node's to
+ * compile (as a module, not a script).
  */
 function isCached(filename, content, format, bundleDir, minLength) {
   if (format !== undefined && format !== "commonjs") return false;

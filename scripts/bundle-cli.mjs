@@ -5,14 +5,17 @@
 // request; as a few chunks the same code loads in a fraction of the time. CommonJS because Node's
 // loader for it is ready when a process starts, while the ES module loader is loaded on first use.
 // Each dynamic `import()` of ctxkit's own code stays a chunk of its own, required when first used;
-// third-party packages stay where they are in node_modules: `import()`ed as before, and the few
-// imported statically are required (each must ship CommonJS: checked below, as Node 20 cannot
-// require an ES module).
+// third-party packages stay where they are in node_modules (but for the few in bundledPackages):
+// `import()`ed as before, and the few imported statically are required (each must ship CommonJS:
+// checked below, as Node 20 cannot require an ES module). The chunks are written in ASCII, without
+// comments (but the bundled packages' licenses) or indentation: Node reads a chunk as UTF-8 into a string at every start (a chunk
+// with any other character becomes a string of two bytes a character), and the run's chunk, some
+// 900 KB written out, was 630 KB this way.
 // dist/ keeps every module unbundled for the library's entry points, and the workers and data files
 // the CLI opens by path.
 //
 // Usage: node scripts/bundle-cli.mjs   (after `tsc -p tsconfig.build.json`; `npm run build` runs both)
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, relative } from "node:path";
@@ -94,6 +97,51 @@ function staticClosure(file, into = new Set()) {
   return into;
 }
 
+/**
+ * Dependencies bundled into the chunks instead of required from node_modules. valibot, the config
+ * schema's validator, is used by every run before its session starts: required, it cost some 15 ms
+ * of a start (its package's exports resolved, 210 KB read, hashed for the code cache and
+ * deserialized), where the few functions the schema uses, bundled, are some 12 KB of the run chunk.
+ * A package bundled here must be pure ES modules with no state shared with the library's own copy
+ * (the CLI's bundle holds every module of ctxkit that uses it).
+ */
+const bundledPackages = new Set(["valibot"]);
+/**
+ * The license of each package bundled into `chunk`, as a comment at its top: the chunk holds a copy
+ * of part of the package, which its license (valibot's: MIT) asks to carry the notice. After the
+ * comments are stripped and in ASCII, as the rest of the chunk (see the top).
+ */
+function licensesOf(chunk) {
+  const packageDirs = new Set();
+  for (const id of chunk.moduleIds) {
+    const path = id.split("\\").join("/");
+    for (const name of bundledPackages) {
+      const at = path.lastIndexOf(`/node_modules/${name}/`);
+      if (at !== -1) packageDirs.add(path.slice(0, at + `/node_modules/${name}`.length));
+    }
+  }
+  return [...packageDirs].map((dir) => {
+    const { name, version, license } = JSON.parse(readFileSync(`${dir}/package.json`, "utf8"));
+    const file = readdirSync(dir).find((entry) => /^(?:licen[cs]e|copying)(?:\.|$)/i.test(entry));
+    if (file === undefined) throw new Error(`bundle-cli: ${name} is bundled into the CLI, but ${dir} holds no LICENSE file to keep with it: bundle it only if its license allows without one, and say so here.`);
+    const text = readFileSync(`${dir}/${file}`, "utf8").trim().replaceAll("*/", "* /");
+    if (/[^\t\n\r\x20-\x7e]/.test(text)) throw new Error(`bundle-cli: ${dir}/${file} holds characters other than printable ASCII, which the chunks are written in (see the top): write its notice here with them escaped.`);
+    return `/*! ${name} ${version} (${license}), bundled from ${name}/${file}:\n${text}\n*/\n`;
+  }).join("");
+}
+
+/** Puts the bundled packages' licenses at the top of the chunks holding them (see licensesOf). */
+const keepLicenses = {
+  name: "keep-licenses",
+  renderChunk(code, chunk) {
+    const licenses = licensesOf(chunk);
+    return licenses === "" ? null : { code: `${licenses}${code}`, map: null };
+  },
+};
+
+/** Where the root's node_modules really is: a link, in a worktree or a copy (see asSeenFromRoot). */
+const rootModulesReal = existsSync(join(root, "node_modules")) ? realpathSync(join(root, "node_modules")) : undefined;
+
 const entries = { main: `${root}dist/cli/main.js`, "termination-signals": `${root}dist/cli/termination-signals.js` };
 const helpTexts = [`${root}dist/cli/commands/run-help.js`, `${root}dist/cli/commands/chat-help.js`];
 
@@ -103,11 +151,12 @@ async function bundleInto(groups) {
   const bundle = await rolldown({
     input: entries,
     platform: "node",
-    // Node's modules and the dependencies are imported as they are, at the moment they were before.
-    external: (id) => !id.startsWith(".") && !isAbsolute(id),
+    // Node's modules and the dependencies are imported as they are, at the moment they were before,
+    // but for the few bundled in (see bundledPackages).
+    external: (id) => !id.startsWith(".") && !isAbsolute(id) && !bundledPackages.has(id),
     // Entry chunks may export more than their module does (groups move modules between chunks).
     preserveEntrySignatures: "allow-extension",
-    plugins: [keepModuleUrls, routeDynamicImports],
+    plugins: [keepModuleUrls, routeDynamicImports, keepLicenses],
     logLevel: "warn",
     // A start in a clone bundles on its own (its stderr is the command's): rolldown's note that the
     // plugins took most of a build, which a busy machine triggers, is no warning worth printing there.
@@ -122,6 +171,11 @@ async function bundleInto(groups) {
       entryFileNames: "[name].cjs",
       chunkFileNames: "[name]-[hash].cjs",
       sourcemap: false,
+      // What a start reads (see the top): escapes for non-ASCII characters, and no comments (but legal
+      // ones, and the licenses keepLicenses adds) or indentation (whitespace only: names are kept, in error stacks too).
+      charset: "ascii",
+      comments: { legal: true, annotation: true, jsdoc: false },
+      minify: { compress: false, mangle: false, codegen: { removeWhitespace: true } },
       // A group takes the modules it names only: what `--help` loads stays out of the big chunks.
       ...(groups.length > 0 ? { codeSplitting: { includeDependenciesRecursively: false, groups } } : {}),
     });
@@ -152,7 +206,9 @@ const providers = ["openai-compatible", "anthropic", "openai-responses", "llama"
   const modules = new Set([...staticClosure(`${root}dist/providers/${name}/create-${name}.js`)].filter((file) => !light.has(file) && !runPath.has(file)));
   return { name: `provider-${name}`, test: (id) => modules.has(id) };
 });
-const chunks = await bundleInto([{ name: "run", test: (id) => runPath.has(id) }, ...providers]);
+// The bundled packages go with the run's modules: the config schema there is what uses them.
+const inBundledPackage = (id) => [...bundledPackages].some((name) => id.split("\\").join("/").includes(`/node_modules/${name}/`));
+const chunks = await bundleInto([{ name: "run", test: (id) => runPath.has(id) || inBundledPackage(id) }, ...providers]);
 
 // A package the chunks require must load as CommonJS; otherwise its import belongs behind `import()`.
 const requireFromBundle = createRequire(`${buildDir}/main.cjs`);
@@ -218,7 +274,21 @@ writeFileSync(`${buildDir}/inputs.json`, `${JSON.stringify(inputFilesOf(chunks))
 /** The files `someChunks` were made from, this script first, as paths from the package's root (help.json's and inputs.json's). */
 function inputFilesOf(someChunks) {
   const files = new Set([fileURLToPath(import.meta.url), ...someChunks.flatMap((chunk) => chunk.moduleIds.filter((id) => isAbsolute(id)))]);
-  return [...files].map((file) => relative(root, file).split("\\").join("/"));
+  return [...new Set([...files].map((file) => asSeenFromRoot(file).split("\\").join("/")))];
+}
+
+/**
+ * A file's path from the package's root. The bundler names a bundled package's file by its real
+ * path, which for a linked node_modules (a worktree's, a copy's) lies outside the project: such a
+ * file is named through the root's node_modules, which still finds it when the link moves. Any
+ * other file keeps its path as it is (a package hoisted into a parent folder's node_modules, of a
+ * workspace, is `../node_modules/...`: named through the root's node_modules, which has none, it
+ * would look removed, and every start would bundle again).
+ */
+function asSeenFromRoot(file) {
+  const linkedModules = rootModulesReal === undefined ? "" : relative(rootModulesReal, file);
+  const underLinkedModules = linkedModules !== "" && !linkedModules.startsWith("..") && !isAbsolute(linkedModules);
+  return underLinkedModules ? join("node_modules", linkedModules) : relative(root, file);
 }
 
 // Published file by file, each with a rename (a process never reads a half-written file): the new

@@ -133,6 +133,30 @@ process.stdin.once("data", () => main(["demo"]).then((code) => { process.stdin.d
     expect(statSync(join(copy, "dist/cli-bundle/main.cjs")).mtimeMs).toBe(mainTime);
   });
 
+  it("is fresh after a rebuild when the packages are hoisted into a workspace's node_modules, above the package", async () => {
+    // A workspace (npm, yarn, pnpm's hoisted layout): the package's folder has no node_modules, the
+    // workspace's has the dependencies, valibot (bundled into the run's chunk) among them.
+    const workspace = mkdtempSync(join(tmpdir(), "ctxkit-workspace-"));
+    copies.push(workspace);
+    symlinkSync(realpathSync(resolve("node_modules")), join(workspace, "node_modules"));
+    const copy = join(workspace, "packages/ctxkit");
+    mkdirSync(copy, { recursive: true });
+    for (const part of ["bin", "scripts", "dist", "package.json", "tsconfig.build.json"]) cpSync(resolve(part), join(copy, part), { recursive: true });
+    symlinkSync(realpathSync(resolve("data")), join(copy, "data"));
+
+    const first = await run(copy, ["--version"]);
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    // Every file the bundle lists is found from the package's root, the bundled package's too.
+    const inputs = JSON.parse(readFileSync(join(copy, "dist/cli-bundle/inputs.json"), "utf8")) as string[];
+    expect(inputs.filter((file) => file.includes("node_modules/valibot/")).length).toBeGreaterThan(0);
+    expect(inputs.filter((file) => !existsSync(join(copy, file)))).toEqual([]);
+    // So the next start bundles nothing (a listed file that is not found reads as changed).
+    const mainTime = statSync(join(copy, "dist/cli-bundle/main.cjs")).mtimeMs;
+    expect((await run(copy, ["--version"])).code).toBe(0);
+    expect(statSync(join(copy, "dist/cli-bundle/main.cjs")).mtimeMs).toBe(mainTime);
+  });
+
   it("answers a help text from help.json only while the bundle and the files the text came from are unchanged", async () => {
     const copy = copyOfPackage(true);
     const helpFile = join(copy, "dist/cli-bundle/help.json");

@@ -327,9 +327,9 @@ describe("ctxkit with the code cache", { timeout: 120_000 }, () => {
     // Named `<chunk>.<variant>.cache`: one variant here (one Node, no flags).
     expect(chunkCaches.some((name) => /^run-.+\.cjs\.[0-9a-f]{16}\.cache$/.test(name))).toBe(true);
     for (const name of chunkCaches) expect(existsSync(join(copy, "dist/cli-bundle", name.replace(/\.[0-9a-f]{16}\.cache$/, "")))).toBe(true);
-    // And the package the run requires (the config schema's validator), by its path.
-    const packageCaches = readdirSync(join(cacheDir, "packages"));
-    expect(packageCaches.some((name) => /^[0-9a-f]{16}-index\.cjs\.[0-9a-f]{16}\.cache$/.test(name))).toBe(true);
+    // A package's big CommonJS file a chunk requires would be cached too, by its path (see "a
+    // package's file" above); the run requires none since the config validator is bundled in.
+    const packageCaches = existsSync(join(cacheDir, "packages")) ? readdirSync(join(cacheDir, "packages")) : [];
     const caches = [...chunkCaches, ...packageCaches.map((name) => join("packages", name))];
     const times = caches.map((name) => statSync(join(cacheDir, name)).mtimeMs);
 
