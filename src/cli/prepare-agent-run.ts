@@ -8,6 +8,7 @@ import { hasTerminalInput, type CliIo } from "./cli-io.js";
 import { createRequestLoggingFetch, requireWritableRequestLog } from "./log-requests-fetch.js";
 import { resolveConfig, settingValues, type ResolvedConfig } from "./resolve-config.js";
 import { requireWorkspaceDirectory } from "./require-workspace-directory.js";
+import { requireWritableDataDirectory } from "./require-writable-data-directory.js";
 
 /** What `run` and `chat` build an agent from: the resolved configuration, and the library call's inputs. */
 export interface AgentRunSetup {
@@ -26,6 +27,7 @@ export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<Agent
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });
   requireWorkspaceDirectory(config.workspace);
   if (config.logRequests) requireWritableRequestLog(config.logRequests);
+  await requireWritableDataDirectory(config);
   const notes: string[] = [...config.warnings, ...config.mcp.warnings.map((warning) => `mcp: ${warning.message}`)];
   await approveMcpServers(config, io, notes);
   if (flags.continue && flags.session) throw new CtxkitError("usage_invalid", "--continue and --session both choose a session; give one of them.");

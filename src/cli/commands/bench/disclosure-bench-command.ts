@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { formatDisclosureReport, runDisclosureBench } from "../../../bench/disclosure/index.js";
 import { CtxkitError } from "../../../types/index.js";
@@ -8,6 +8,7 @@ import { createStagedProgressBar } from "../../progress-bar.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { tauCorpusDirectory } from "./tau-paths.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const disclosureBenchHelp = `Usage: ctxkit bench disclosure [--corpus <dir>] [--skills <dir>] [--sizes 10,50,200] [--mcp live|recorded] [--queries <n>] [--json] [--out <file>]
 
@@ -75,7 +76,7 @@ export async function disclosureBenchCommand(args: string[], io: CliIo): Promise
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...report, elapsedMs };
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/disclosure.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   else io.stdout.write(`${formatDisclosureReport(report)}\n\nTook ${(elapsedMs / 1000).toFixed(1)} s. Wrote ${relative(io.cwd, out) || out}.\n`);

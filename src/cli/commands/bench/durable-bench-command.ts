@@ -1,10 +1,11 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { ConfigError } from "../../../types/index.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { resolveConfig } from "../../resolve-config.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const durableBenchHelp = `Usage: ctxkit bench durable [--workers 4] [--runs 200] [--kill-every 3s] [--concurrency 4] [--model-latency 1500ms] [--database-url <url>] [--json] [--out <file>]
 
@@ -72,7 +73,7 @@ export async function durableBenchCommand(args: string[], io: CliIo): Promise<nu
     });
     io.stdout.write(flags.json ? `${JSON.stringify(result)}\n` : formatDurableBench(result));
     const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/durable.json");
-    await mkdir(dirname(out), { recursive: true });
+    await makeDirectoryTree(dirname(out));
     await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
     if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);
     return result.lost === 0 && result.duplicateSideEffects === 0 ? 0 : 1;

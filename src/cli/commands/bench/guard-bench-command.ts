@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { loadTauBenchDialogues, locateTauBenchCorpus } from "../../../bench/kv-cache/tau-bench-dialogues.js";
 import { formatGuardBench, runGuardBench } from "../../../bench/prefix-guard/run-guard-bench.js";
@@ -6,6 +6,7 @@ import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const guardBenchHelp = `Usage: ctxkit bench guard [--corpus <dir>] [--limit <dialogues>] [--json] [--out <file>]
 
@@ -51,7 +52,7 @@ export async function guardBenchCommand(args: string[], io: CliIo): Promise<numb
   const elapsedMs = Math.round(performance.now() - started);
   const json = { benchmark: "guard", corpus: location.files.trajectories, elapsedMs, ...result };
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/guard.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   else io.stdout.write(`${formatGuardBench(result)}\n${result.dialogues} dialogues. Took ${(elapsedMs / 1000).toFixed(1)} s. Wrote ${relative(io.cwd, out) || out}.\n`);

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { batteryNames, failureClasses, formatHardeningReport, fullCounts, runHardeningBench, type BatteryName, type HardeningBenchResult } from "../../../bench/hardening/index.js";
 import { ConfigError } from "../../../types/index.js";
@@ -6,6 +6,7 @@ import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProgressBar } from "../../progress-bar.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const hardeningBenchHelp = `Usage: ctxkit bench hardening [--scale <factor>] [--trials <n>] [--only <list>] [--seed <n>] [--json] [--out <file>]
 
@@ -83,7 +84,7 @@ export async function hardeningBenchCommand(args: string[], io: CliIo): Promise<
   progress.stop();
   io.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatHardeningReport(result));
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/hardening.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
   if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);
   const failed = failedChecks(result);

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { formatInjectionReport } from "../../../bench/injection/format-injection-report.js";
 import { defences, type Defence } from "../../../bench/injection/injection-defences.js";
@@ -11,6 +11,7 @@ import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../../config/create-provider-from-config.js";
 import { resolveConfig } from "../../resolve-config.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const injectionBenchHelp = `Usage: ctxkit bench injection [--offline] [--attacks <a,b>] [--defences <a,b>] [--json] [--out <file>]
        ctxkit bench injection --model <name> [--base-url <url>] [--provider …] [--vendor …] [--api-key …]
@@ -84,7 +85,7 @@ export async function injectionBenchCommand(args: string[], io: CliIo): Promise<
   progress.stop();
   io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatInjectionReport(report));
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/injection.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
   if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);
   return 0;

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { createStagedProgressBar } from "../../progress-bar.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { dirname, relative, resolve } from "node:path";
@@ -19,6 +19,7 @@ import { createOpenAICompatible, type OpenAICompatibleVendor } from "../../../pr
 import { TranscriptError, ConfigError } from "../../../types/index.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const kvCacheBenchHelp = `Usage: ctxkit bench kv-cache [--limit <dialogues>] [--modes <a,b>] [--corpus <dir>] [--json] [--out <file>]
        ctxkit bench kv-cache --live --model <name> [--base-url <url>] [--vendor <name>] [--api-key <key>] [--limit <n>] [--modes <a,b>]
@@ -147,7 +148,7 @@ export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<nu
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...report.json, corpus: location.files.trajectories, elapsedMs };
   const out = benchOutputPath(io, extra.out as string | undefined, report.defaultOut);
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {
     io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { availableParallelism, cpus, platform } from "node:os";
 import { dirname, relative, resolve } from "node:path";
 import { formatServingReport, runServingBench } from "../../../bench/serving/index.js";
@@ -13,6 +13,7 @@ import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const servingBenchHelp = `Usage: ctxkit bench serving [--runs <n>] [--sizes <a,b>] [--threads <n>] [--json] [--out <file>]
        ctxkit bench serving --model-path <file.gguf> [--gpu-layers <n>] ...
@@ -129,7 +130,7 @@ export async function servingBenchCommand(args: string[], io: CliIo): Promise<nu
     };
     const json = { engine: result.engine, model: result.model, rows: result.rows, concurrency: result.concurrency, errors: result.errors, manifest };
     const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/serving.json");
-    await mkdir(dirname(out), { recursive: true });
+    await makeDirectoryTree(dirname(out));
     await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
     if (flags.json) io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     else io.stdout.write(`${formatServingReport(result)}\nTook ${(elapsedMs / 1000).toFixed(1)} s. Wrote ${relative(io.cwd, out) || out}.\n`);

@@ -1,9 +1,10 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { formatStartupReport, runStartupBench, startupGoal } from "../../../bench/startup/run-startup-bench.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const startupBenchHelp = `Usage: ctxkit bench startup [--runs <n>] [--json] [--out <file>]
 
@@ -38,7 +39,7 @@ export async function startupBenchCommand(args: string[], io: CliIo): Promise<nu
   const result = await runStartupBench(runs);
   io.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatStartupReport(result));
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/startup.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
   if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);
   return 0;

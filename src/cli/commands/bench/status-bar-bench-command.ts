@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { createStagedProgressBar } from "../../progress-bar.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { buildStatusBarPreview, formatRequestListing } from "../../../bench/status-bar/build-status-bar-preview.js";
 import { formatCostReport, formatLiveReport } from "../../../bench/status-bar/format-status-bar-reports.js";
@@ -15,6 +15,7 @@ import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../../config/create-provider-from-config.js";
 import { resolveConfig } from "../../resolve-config.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const statusBarBenchHelp = `Usage: ctxkit bench status-bar --preview [--json]
        ctxkit bench status-bar --cost [--corpus <dir>] [--limit <n>] [--cache <kv|prompt>] [--json] [--out <file>]
@@ -74,7 +75,7 @@ export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<
   const print = (text: string, json: unknown) => io.stdout.write(flags.json ? `${JSON.stringify(json, null, 2)}\n` : text);
   const save = async (json: unknown, fallback: string) => {
     const out = benchOutputPath(io, extra.out as string | undefined, fallback);
-    await mkdir(dirname(out), { recursive: true });
+    await makeDirectoryTree(dirname(out));
     await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
     if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);
   };

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { runTauActions } from "../../../bench/tau/run-tau-actions.js";
 import { dumpPythonJson } from "../../../bench/tau/python/dump-python-json.js";
@@ -10,6 +10,7 @@ import { parseCommandLine } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { parseTauDomainName, requireExisting, tauDomainDirectory } from "./tau-paths.js";
 import { benchExitCodesHelp } from "../../bench-output-path.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const tauActionsHelp = `Usage: ctxkit bench tau actions --domain airline|retail --tasks <tasks.json> [--dump-data <dir>] [--json]
 
@@ -51,7 +52,7 @@ export async function tauActionsCommand(args: string[], io: CliIo): Promise<numb
   const domain = await loadTauDomain(domainName, directory);
   const tasks = parseTauTasks(await readFile(tasksFile, "utf8"), tasksFile);
   const dumpDirectory = typeof extra["dump-data"] === "string" ? resolve(io.cwd, extra["dump-data"]) : undefined;
-  if (dumpDirectory) await mkdir(dumpDirectory, { recursive: true });
+  if (dumpDirectory) await makeDirectoryTree(dumpDirectory);
 
   const results: Array<{ index: number; outputs: string[]; dataHash: string }> = [];
   for (const [index, task] of tasks.entries()) {

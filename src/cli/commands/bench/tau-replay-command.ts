@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { basename, dirname, relative, resolve } from "node:path";
 import { renameStateToProvince } from "../../../bench/tau/province-addresses.js";
 import { replayTauDialogues, type TauReplayReport } from "../../../bench/tau/replay-tau-dialogues.js";
@@ -12,6 +12,7 @@ import type { CliIo } from "../../cli-io.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
 import { parseTauDomainName, requireExisting, tauCorpusDirectory, tauDomainDirectory } from "./tau-paths.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const tauReplayHelp = `Usage: ctxkit bench tau replay [--trajectories <file>] [--data-version recorded|current] [--arms <a,b>] [--json]
 
@@ -95,7 +96,7 @@ export async function tauReplayCommand(args: string[], io: CliIo): Promise<numbe
     seconds: Number(seconds.toFixed(1)),
   };
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/tau-replay.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {
     io.stdout.write(`${JSON.stringify(json)}\n`);

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { runTauBench } from "../../../bench/tau/run-tau-bench.js";
 import { tauArmNames, type TauArmName } from "../../../bench/tau/tau-arms.js";
@@ -13,6 +13,7 @@ import { resolveConfig } from "../../resolve-config.js";
 import { parseTauDomainName, requireExisting, tauDomainDirectory } from "./tau-paths.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const tauRunHelp = `Usage: ctxkit bench tau run --model <name> --domain airline|retail [--tasks 0-9] [--trials k] [--arms <a,b>]
                           [--user-model <name>] [--split test|dev] [--tasks-file <file>] [--json] [--out <file>]
@@ -109,7 +110,7 @@ export async function tauRunCommand(args: string[], io: CliIo): Promise<number> 
   };
   const json = { manifest, ...report };
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/tau-run.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {
     io.stdout.write(`${JSON.stringify(json)}\n`);

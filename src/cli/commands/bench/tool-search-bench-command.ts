@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { formatToolSearchReport, runToolSearchBench } from "../../../bench/tool-search/index.js";
 import { createToolSearchEmbedder } from "../../../config/create-tool-search-embedder.js";
@@ -7,6 +7,7 @@ import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { tauCorpusDirectory } from "./tau-paths.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const toolSearchBenchHelp = `Usage: ctxkit bench tool-search [--corpus <dir>] [--speed-tools <n>] [--retune] [--word-vectors <file>]
        [--embeddings-url <url> --embeddings-model <name> [--embeddings-api-key-env <VAR>] | --embedding-model-path <file.gguf>] [--json] [--out <file>]
@@ -96,7 +97,7 @@ export async function toolSearchBenchCommand(args: string[], io: CliIo): Promise
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...report, elapsedMs };
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/tool-search.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   else io.stdout.write(`${formatToolSearchReport(report)}\n\nTook ${(elapsedMs / 1000).toFixed(1)} s. Wrote ${relative(io.cwd, out) || out}.\n`);

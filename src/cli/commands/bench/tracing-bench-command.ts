@@ -1,9 +1,10 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { formatTracingOverhead, measureTracingOverhead } from "../../../bench/tracing/measure-tracing-overhead.js";
 import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const tracingBenchHelp = `Usage: ctxkit bench tracing [--calls <n>] [--rounds <n>] [--json] [--out <file>]
 
@@ -74,7 +75,7 @@ export async function tracingBenchCommand(args: string[], io: CliIo): Promise<nu
   const elapsedMs = Math.round(performance.now() - started);
   const json = { benchmark: "tracing", node: process.version, elapsedMs, spans, ...result };
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/tracing.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   else {

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { buildLargeTrajectory, formatViewPerformance, measureViewPerformance, medianTiming, type ViewTiming } from "../../../bench/view-performance/index.js";
 import { importTranscriptFiles } from "../../../inspect/index.js";
@@ -8,6 +8,7 @@ import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const viewBenchHelp = `Usage: ctxkit bench view [--corpus <dir>] [--calls <n>] [--context-tokens <n>] [--repeat <n>] [--tokenizers <list>] [--chromium <path>] [--json] [--out <file>]
 
@@ -70,7 +71,7 @@ export async function viewBenchCommand(args: string[], io: CliIo): Promise<numbe
   const large = buildLargeTrajectory(transcripts, { calls, contextTokens, counter: getTokenCounter("qwen3") });
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/view-performance.json");
   const file = join(dirname(out), "view", `large-run-${large.calls}.traj.json`);
-  await mkdir(dirname(file), { recursive: true });
+  await makeDirectoryTree(dirname(file));
   await writeFile(file, large.json);
 
   const print = (text: string) => {
