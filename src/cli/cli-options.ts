@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError } from "../types/index.js";
 import { configSettings, invocationFlags, type FlagDeclaration } from "./config/config-settings.js";
 import { describeArgumentError } from "./describe-argument-error.js";
+import { isNumberFlag, parseNumberFlag, type NumberFlag } from "./number-flags.js";
 
 type Declared = (typeof configSettings)[keyof typeof configSettings] | (typeof invocationFlags)[number];
 type WithFlag = Extract<Declared, { flag: string }>;
@@ -39,24 +40,34 @@ export interface ParsedCommandLine {
   positionals: string[];
 }
 
+/** A command's own flags: parseArgs' options, and flags that take numbers (see number-flags.ts). */
+export type CommandOptions = Record<string, NonNullable<ParseArgsConfig["options"]>[string] | NumberFlag>;
+
 /**
  * Parses a command's arguments. An unknown flag or a missing value is a `usage_invalid` error (exit
- * code 2) that names the closest known flag; the CLI prints the command's help after it.
+ * code 2) that names the closest known flag; the CLI prints the command's help after it. A flag
+ * declared with a number rule is checked here, for every command at once, before the command does
+ * any work, and `extra` holds its number (its numbers, for a list; milliseconds, for a duration).
  */
-export function parseCommandLine(args: string[], extra: NonNullable<ParseArgsConfig["options"]> = {}): ParsedCommandLine & { extra: Record<string, unknown> } {
+export function parseCommandLine(args: string[], extra: CommandOptions = {}): ParsedCommandLine & { extra: Record<string, unknown> } {
+  const options = { ...(commonOptions as NonNullable<ParseArgsConfig["options"]>), ...toParseArgsOptions(extra) };
+  let parsed: ReturnType<typeof parseArgs>;
   try {
-    const { values, positionals } = parseArgs({
-      args,
-      options: { ...(commonOptions as NonNullable<ParseArgsConfig["options"]>), ...extra },
-      allowPositionals: true,
-      allowNegative: true,
-      strict: true,
-    });
-    return { flags: values as CliFlags, positionals, extra: values as Record<string, unknown> };
+    parsed = parseArgs({ args, options, allowPositionals: true, allowNegative: true, strict: true });
   } catch (error) {
-    const options = { ...(commonOptions as NonNullable<ParseArgsConfig["options"]>), ...extra };
     throw new ConfigError("usage_invalid", describeArgumentError(error, Object.keys(options)));
   }
+  const values = parsed.values as Record<string, unknown>;
+  // `flags` keeps the text (a command may hand it on to resolveConfig, which reads text); `extra` has the numbers.
+  const converted = { ...values };
+  for (const [name, option] of Object.entries(extra)) {
+    if (isNumberFlag(option) && typeof values[name] === "string") converted[name] = parseNumberFlag(name, values[name], option.number);
+  }
+  return { flags: values as CliFlags, positionals: parsed.positionals, extra: converted };
+}
+
+function toParseArgsOptions(extra: CommandOptions): NonNullable<ParseArgsConfig["options"]> {
+  return Object.fromEntries(Object.entries(extra).map(([name, option]) => [name, isNumberFlag(option) ? { type: "string" as const } : option]));
 }
 
 export function parsePositiveInteger(value: string | undefined, flag: string): number | undefined {

@@ -2,7 +2,8 @@ import { writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { loadTauBenchDialogues, locateTauBenchCorpus } from "../../../bench/kv-cache/tau-bench-dialogues.js";
 import { formatGuardBench, runGuardBench } from "../../../bench/prefix-guard/run-guard-bench.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
@@ -28,16 +29,17 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = { limit: { type: "string" }, corpus: { type: "string" }, out: { type: "string" } } as const;
+/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
+export const guardBenchOptions = { limit: positiveIntegerFlag, corpus: { type: "string" }, out: { type: "string" } } as const;
 
 /** `ctxkit bench guard`: false alarms and misses of the prefix guard, old and new. */
 export async function guardBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, guardBenchOptions);
   if (flags.help) {
     io.stdout.write(guardBenchHelp);
     return 0;
   }
-  const limit = parsePositiveInteger(extra.limit as string | undefined, "--limit") ?? 10;
+  const limit = (extra.limit as number | undefined) ?? 10;
   const corpus = resolve(io.cwd, (extra.corpus as string | undefined) ?? "../shared/corpus");
   const location = locateTauBenchCorpus(corpus);
   if (!location.found) {

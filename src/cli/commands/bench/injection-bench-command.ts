@@ -7,7 +7,8 @@ import { runInjectionBench } from "../../../bench/injection/run-injection-bench.
 import { ConfigError } from "../../../types/index.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../../config/create-provider-from-config.js";
 import { resolveConfig } from "../../resolve-config.js";
@@ -46,9 +47,10 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = {
+/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
+export const injectionBenchOptions = {
   offline: { type: "boolean" },
-  trials: { type: "string" },
+  trials: positiveIntegerFlag,
   attacks: { type: "string" },
   defences: { type: "string" },
   out: { type: "string" },
@@ -64,7 +66,7 @@ function listOf<T extends string>(value: unknown, allowed: readonly T[], flag: s
 
 /** `ctxkit bench injection`: the offline adversaries or a live model; prints the table, writes JSON. */
 export async function injectionBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, injectionBenchOptions);
   if (flags.help) {
     io.stdout.write(injectionBenchHelp);
     return 0;
@@ -73,7 +75,7 @@ export async function injectionBenchCommand(args: string[], io: CliIo): Promise<
   const provider = live ? createProviderFromConfig(resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd })) : undefined;
   const selectedAttacks = listOf<Attack>(extra.attacks, attacks, "--attacks");
   const selectedDefences = listOf<Defence>(extra.defences, defences, "--defences");
-  const trials = parsePositiveInteger(extra.trials as string | undefined, "--trials");
+  const trials = (extra.trials as number | undefined);
   const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
   const report = await runInjectionBench({
     ...(provider ? { provider } : {}),

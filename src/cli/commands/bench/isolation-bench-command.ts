@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { formatIsolationBench, runIsolationBench } from "../../../bench/isolation/index.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
@@ -29,16 +30,17 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = {
+/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
+export const isolationBenchOptions = {
   source: { type: "string" },
   pricing: { type: "string" },
-  limit: { type: "string" },
+  limit: positiveIntegerFlag,
   out: { type: "string" },
 } as const;
 
 /** `ctxkit bench isolation`: main context vs sub-agent vs fork on the same search task. */
 export async function isolationBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, isolationBenchOptions);
   if (flags.help) {
     io.stdout.write(isolationBenchHelp);
     return 0;
@@ -46,7 +48,7 @@ export async function isolationBenchCommand(args: string[], io: CliIo): Promise<
   // dist/cli/commands/bench/ → the package's src/ (present in a checkout of ctxkit).
   const ownSource = fileURLToPath(new URL("../../../../src", import.meta.url));
   const source = typeof extra.source === "string" ? resolve(io.cwd, extra.source) : ownSource;
-  const limit = parsePositiveInteger(extra.limit as string | undefined, "--limit");
+  const limit = (extra.limit as number | undefined);
   const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
   const result = await runIsolationBench({
     source,

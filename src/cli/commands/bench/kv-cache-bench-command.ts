@@ -17,7 +17,8 @@ import {
 import { createLlama, createTinyQwen3Gguf } from "../../../providers/llama/index.js";
 import { createOpenAICompatible, type OpenAICompatibleVendor } from "../../../providers/openai-compatible/index.js";
 import { TranscriptError, ConfigError } from "../../../types/index.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
@@ -58,13 +59,14 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = {
+/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
+export const kvCacheBenchOptions = {
   live: { type: "boolean" },
   engine: { type: "boolean" },
   "model-path": { type: "string" },
-  threads: { type: "string" },
-  calls: { type: "string" },
-  limit: { type: "string" },
+  threads: positiveIntegerFlag,
+  calls: positiveIntegerFlag,
+  limit: positiveIntegerFlag,
   modes: { type: "string" },
   corpus: { type: "string" },
   out: { type: "string" },
@@ -72,7 +74,7 @@ const options = {
 
 /** `ctxkit bench kv-cache`: runs experiment 2-3 offline (default) or against a live endpoint. */
 export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, kvCacheBenchOptions);
   if (flags.help) {
     io.stdout.write(kvCacheBenchHelp);
     return 0;
@@ -81,7 +83,7 @@ export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<nu
   const engine = live && (extra.engine === true || extra["model-path"] !== undefined);
   if (!live && (extra.engine === true || extra["model-path"] !== undefined)) throw new ConfigError("usage_invalid", "--engine and --model-path measure live: add --live.");
   const modes = parseModes(extra.modes as string | undefined);
-  const limit = parsePositiveInteger(extra.limit as string | undefined, "--limit") ?? (live ? 3 : undefined);
+  const limit = (extra.limit as number | undefined) ?? (live ? 3 : undefined);
   const corpus = resolve(io.cwd, (extra.corpus as string | undefined) ?? "../shared/corpus");
   const location = locateTauBenchCorpus(corpus);
   if (!location.found) {
@@ -105,8 +107,8 @@ export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<nu
   if (engine) {
     const modelPathFlag = extra["model-path"] as string | undefined;
     const modelPath = modelPathFlag === undefined ? await createTinyQwen3Gguf() : resolve(io.cwd, modelPathFlag);
-    const threads = parsePositiveInteger(extra.threads as string | undefined, "--threads") ?? 1;
-    const callsPerDialogue = parsePositiveInteger(extra.calls as string | undefined, "--calls") ?? 4;
+    const threads = (extra.threads as number | undefined) ?? 1;
+    const callsPerDialogue = (extra.calls as number | undefined) ?? 4;
     const provider = createLlama({ modelPath, threads, contextSize: 32_768, toolChoice: "none", seed: 1 });
     try {
       const result = await runEngineKvCacheBench({

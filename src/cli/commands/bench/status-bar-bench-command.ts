@@ -11,7 +11,8 @@ import { runStatusBarLiveBench } from "../../../bench/status-bar/run-status-bar-
 import { statusBarArms } from "../../../bench/status-bar/status-bar-arms.js";
 import { statusBarTasks } from "../../../bench/status-bar/status-bar-tasks.js";
 import { ConfigError } from "../../../types/index.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../../config/create-provider-from-config.js";
 import { resolveConfig } from "../../resolve-config.js";
@@ -51,22 +52,23 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = {
+/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
+export const statusBarBenchOptions = {
   preview: { type: "boolean" },
   cost: { type: "boolean" },
   offline: { type: "boolean" },
   corpus: { type: "string" },
-  limit: { type: "string" },
+  limit: positiveIntegerFlag,
   cache: { type: "string" },
   tasks: { type: "string" },
   arms: { type: "string" },
-  repeats: { type: "string" },
+  repeats: positiveIntegerFlag,
   out: { type: "string" },
 } as const;
 
 /** `ctxkit bench status-bar`: the preview, the cost replay over the corpus, or the task harness. */
 export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, statusBarBenchOptions);
   if (flags.help) {
     io.stdout.write(statusBarBenchHelp);
     return 0;
@@ -101,7 +103,7 @@ export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<
       io.stderr.write(`ctxkit bench status-bar: skipped — no corpus at ${corpus}. Pass --corpus <dir>, the folder that holds swe-gemini/ and tau-bench/.\n`);
       return 0;
     }
-    const limit = parsePositiveInteger(extra.limit as string | undefined, "--limit");
+    const limit = (extra.limit as number | undefined);
     const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
     const report = await runStatusBarCostBench(corpus, { ...(limit === undefined ? {} : { limit }), onProgress: (part, done, total) => progress.update(done, total, `status-bar cost ${part}: runs`) });
     progress.stop();
@@ -118,7 +120,7 @@ export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<
   const provider = offline ? undefined : createProviderFromConfig(resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd }));
   const tasks = list(extra.tasks);
   const arms = list(extra.arms);
-  const repeats = parsePositiveInteger(extra.repeats as string | undefined, "--repeats");
+  const repeats = (extra.repeats as number | undefined);
   const showsBar = io.stderr.isTTY === true && flags.json !== true;
   const progress = createStagedProgressBar({ stream: io.stderr, enabled: showsBar });
   const report = await runStatusBarLiveBench({

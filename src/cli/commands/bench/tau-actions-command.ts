@@ -27,7 +27,8 @@ Options:
 
 ${benchExitCodesHelp}`;
 
-const options = {
+/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
+export const tauActionsOptions = {
   domain: { type: "string" },
   tasks: { type: "string" },
   "dump-data": { type: "string" },
@@ -37,7 +38,7 @@ const options = {
 
 /** `ctxkit bench tau actions`: the gold actions of a tasks file, their outputs and final data hashes. */
 export async function tauActionsCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, tauActionsOptions);
   if (flags.help) {
     io.stdout.write(tauActionsHelp);
     return 0;

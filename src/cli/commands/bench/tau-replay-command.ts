@@ -37,7 +37,8 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = {
+/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
+export const tauReplayOptions = {
   trajectories: { type: "string" },
   domain: { type: "string" },
   "data-version": { type: "string" },
@@ -49,7 +50,7 @@ const options = {
 
 /** `ctxkit bench tau replay`: recorded dialogues through ctxkit's loop and tools. */
 export async function tauReplayCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, tauReplayOptions);
   if (flags.help) {
     io.stdout.write(tauReplayHelp);
     return 0;

@@ -6,7 +6,8 @@ import { tauArmNames, type TauArmName } from "../../../bench/tau/tau-arms.js";
 import { loadTauDomain } from "../../../bench/tau/tau-domain.js";
 import { parseTauTasks } from "../../../bench/tau/tau-task.js";
 import { CtxkitError } from "../../../types/index.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../../config/create-provider-from-config.js";
 import { resolveConfig } from "../../resolve-config.js";
@@ -39,15 +40,16 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = {
+/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
+export const tauRunOptions = {
   domain: { type: "string" },
   tasks: { type: "string" },
-  trials: { type: "string" },
+  trials: positiveIntegerFlag,
   arms: { type: "string" },
   "user-model": { type: "string" },
   split: { type: "string" },
   "tasks-file": { type: "string" },
-  temperature: { type: "string" },
+  temperature: { type: "string", number: { min: 0, max: 2 } },
   "domain-dir": { type: "string" },
   corpus: { type: "string" },
   out: { type: "string" },
@@ -55,7 +57,7 @@ const options = {
 
 /** `ctxkit bench tau run`: live agent × LLM user over τ-bench tasks, per arm. */
 export async function tauRunCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, tauRunOptions);
   if (flags.help) {
     io.stdout.write(tauRunHelp);
     return 0;
@@ -67,9 +69,8 @@ export async function tauRunCommand(args: string[], io: CliIo): Promise<number> 
   requireExisting(tasksFile, "tasks file");
   const arms = (typeof extra.arms === "string" ? extra.arms.split(",").map((arm) => arm.trim()).filter(Boolean) : ["baseline"]) as TauArmName[];
   for (const arm of arms) if (!(tauArmNames as readonly string[]).includes(arm)) throw new CtxkitError("usage_invalid", `Unknown arm '${arm}'. Arms: ${tauArmNames.join(", ")}.`);
-  const trials = parsePositiveInteger(extra.trials as string | undefined, "--trials") ?? 1;
-  const temperature = extra.temperature === undefined ? 0 : Number(extra.temperature);
-  if (!Number.isFinite(temperature)) throw new CtxkitError("usage_invalid", `--temperature must be a number, got '${String(extra.temperature)}'.`);
+  const trials = (extra.trials as number | undefined) ?? 1;
+  const temperature = (extra.temperature as number | undefined) ?? 0;
 
   const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd });
   const agentProvider = createProviderFromConfig(config);

@@ -4,7 +4,8 @@ import { dirname, relative, resolve } from "node:path";
 import { formatToolSearchReport, runToolSearchBench } from "../../../bench/tool-search/index.js";
 import { createToolSearchEmbedder } from "../../../config/create-tool-search-embedder.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { tauCorpusDirectory } from "./tau-paths.js";
 import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
@@ -52,9 +53,10 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = {
+/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
+export const toolSearchBenchOptions = {
   corpus: { type: "string" },
-  "speed-tools": { type: "string" },
+  "speed-tools": positiveIntegerFlag,
   retune: { type: "boolean" },
   "word-vectors": { type: "string" },
   "embeddings-url": { type: "string" },
@@ -66,12 +68,12 @@ const options = {
 
 /** `ctxkit bench tool-search`: recall@5, MRR and speed of the tool-search index on real catalogs. */
 export async function toolSearchBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, toolSearchBenchOptions);
   if (flags.help) {
     io.stdout.write(toolSearchBenchHelp);
     return 0;
   }
-  const speedTools = parsePositiveInteger(extra["speed-tools"] as string | undefined, "--speed-tools");
+  const speedTools = (extra["speed-tools"] as number | undefined);
   const tauDirectory = tauCorpusDirectory(io, extra.corpus);
   const text = (flag: string) => (typeof extra[flag] === "string" ? (extra[flag] as string) : undefined);
   const modelPath = text("embedding-model-path");
