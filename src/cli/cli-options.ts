@@ -40,17 +40,29 @@ export interface ParsedCommandLine {
   positionals: string[];
 }
 
-/** A command's own flags: parseArgs' options, and flags that take numbers (see number-flags.ts). */
+/** The flags a command takes: parseArgs' options, and flags that take numbers (see number-flags.ts). */
 export type CommandOptions = Record<string, NonNullable<ParseArgsConfig["options"]>[string] | NumberFlag>;
 
+/** Some of the common flags (`--json`, `--workspace`, `--model`…), for a command that takes only those. */
+export function pickCommonOptions<Name extends keyof CommonOptions>(...names: Name[]): Pick<CommonOptions, Name> {
+  return Object.fromEntries(names.map((name) => [name, commonOptions[name]])) as Pick<CommonOptions, Name>;
+}
+
+/** The common flags without some (`ctxkit chat` takes every agent option but --json and --verbose). */
+export function commonOptionsExcept<Name extends keyof CommonOptions>(...names: Name[]): Omit<CommonOptions, Name> {
+  return Object.fromEntries(Object.entries(commonOptions).filter(([name]) => !(names as string[]).includes(name))) as Omit<CommonOptions, Name>;
+}
+
 /**
- * Parses a command's arguments. An unknown flag or a missing value is a `usage_invalid` error (exit
- * code 2) that names the closest known flag; the CLI prints the command's help after it. A flag
- * declared with a number rule is checked here, for every command at once, before the command does
- * any work, and `extra` holds its number (its numbers, for a list; milliseconds, for a duration).
+ * Parses a command's arguments against exactly the flags it declares (and --help, -h): its help
+ * lists the same ones (test/cli-help-lists-parsed-flags.test.ts). An unknown flag or a missing value
+ * is a `usage_invalid` error (exit code 2) that names the closest known flag; the CLI prints the
+ * command's help after it. A flag declared with a number rule is checked here, for every command at
+ * once, before the command does any work, and `extra` holds its number (its numbers, for a list;
+ * milliseconds, for a duration).
  */
-export function parseCommandLine(args: string[], extra: CommandOptions = {}): ParsedCommandLine & { extra: Record<string, unknown> } {
-  const options = { ...(commonOptions as NonNullable<ParseArgsConfig["options"]>), ...toParseArgsOptions(extra) };
+export function parseCommandLine(args: string[], declared: CommandOptions = {}): ParsedCommandLine & { extra: Record<string, unknown> } {
+  const options = { help: commonOptions.help, ...toParseArgsOptions(declared) };
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, allowNegative: true, strict: true });
@@ -60,14 +72,14 @@ export function parseCommandLine(args: string[], extra: CommandOptions = {}): Pa
   const values = parsed.values as Record<string, unknown>;
   // `flags` keeps the text (a command may hand it on to resolveConfig, which reads text); `extra` has the numbers.
   const converted = { ...values };
-  for (const [name, option] of Object.entries(extra)) {
+  for (const [name, option] of Object.entries(declared)) {
     if (isNumberFlag(option) && typeof values[name] === "string") converted[name] = parseNumberFlag(name, values[name], option.number);
   }
   return { flags: values as CliFlags, positionals: parsed.positionals, extra: converted };
 }
 
-function toParseArgsOptions(extra: CommandOptions): NonNullable<ParseArgsConfig["options"]> {
-  return Object.fromEntries(Object.entries(extra).map(([name, option]) => [name, isNumberFlag(option) ? { type: "string" as const } : option]));
+function toParseArgsOptions(declared: CommandOptions): NonNullable<ParseArgsConfig["options"]> {
+  return Object.fromEntries(Object.entries(declared).map(([name, option]) => [name, isNumberFlag(option) ? { type: "string" as const } : option]));
 }
 
 export function parsePositiveInteger(value: string | undefined, flag: string): number | undefined {

@@ -15,7 +15,7 @@ import { defaultPricingCatalog, findModelPricing } from "../../tokens/pricing.js
 import { getTokenCounter, type TokenCounterName } from "../../tokens/index.js";
 import { ConfigError } from "../../types/index.js";
 import type { CliIo } from "../cli-io.js";
-import { parseCommandLine, parsePositiveInteger } from "../cli-options.js";
+import { parseCommandLine, parsePositiveInteger, pickCommonOptions } from "../cli-options.js";
 import { makeDirectoryTree, makeDirectoryTreeSync } from "../../types/make-directory-tree.js";
 
 const defaultWindow = 128_000;
@@ -51,7 +51,8 @@ Exit codes: 0 done; 1 no run to replay (none could be read); 2 a usage error; 13
 Ctrl-C.
 `;
 
-const replayOptions = {
+export const replayOptions = {
+  ...pickCommonOptions("json"),
   policy: { type: "string" },
   window: { type: "string" },
   pricing: { type: "string" },

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { unlockSessionFile } from "../../session/session-file-lock.js";
 import { escapeForTerminal } from "../../context/escape-for-terminal.js";
-import { parseCommandLine } from "../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../cli-options.js";
 import { formatUsageLine } from "../format-usage.js";
 import { formatSessionBudget } from "../format-session-budget.js";
 import { describeSubAgents } from "../describe-sub-agents.js";
@@ -39,8 +39,10 @@ Options:
 Exit codes: 0 done; 1 a session could not be read or found; 2 a usage error.
 `;
 
+export const sessionsOptions = pickCommonOptions("workspace", "data-dir", "database-url", "json");
+
 export async function sessionsCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, positionals } = parseCommandLine(args);
+  const { flags, positionals } = parseCommandLine(args, sessionsOptions);
   const [action, id] = positionals;
   if (flags.help) {
     io.stdout.write(sessionsHelp);

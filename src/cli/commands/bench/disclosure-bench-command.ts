@@ -5,7 +5,7 @@ import { formatDisclosureReport, runDisclosureBench } from "../../../bench/discl
 import { CtxkitError } from "../../../types/index.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { tauCorpusDirectory } from "./tau-paths.js";
@@ -38,8 +38,8 @@ Options:
 
 ${benchResultsHelp}`;
 
-/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
-export const disclosureBenchOptions = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const disclosureBenchOptions = { ...pickCommonOptions("json"),
   corpus: { type: "string" },
   skills: { type: "string" },
   sizes: { type: "string", number: { integer: true, min: 1, list: true } },

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { resolveConfig } from "../../resolve-config.js";
@@ -37,8 +37,8 @@ Options:
 
 ${benchResultsHelp}`;
 
-/** The flags `ctxkit bench durable` takes besides the common ones (numbers checked by parseCommandLine). */
-export const durableBenchOptions = { workers: positiveIntegerFlag, runs: positiveIntegerFlag, "kill-every": { type: "string", number: { duration: true } }, concurrency: positiveIntegerFlag, "model-latency": { type: "string", number: { duration: true } }, out: { type: "string" } } as const;
+/** The flags `ctxkit bench durable` takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const durableBenchOptions = { ...pickCommonOptions("json", "database-url"), workers: positiveIntegerFlag, runs: positiveIntegerFlag, "kill-every": { type: "string", number: { duration: true } }, concurrency: positiveIntegerFlag, "model-latency": { type: "string", number: { duration: true } }, out: { type: "string" } } as const;
 
 /** `ctxkit bench durable`. */
 export async function durableBenchCommand(args: string[], io: CliIo): Promise<number> {

@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { loadTauBenchDialogues, locateTauBenchCorpus } from "../../../bench/kv-cache/tau-bench-dialogues.js";
 import { formatGuardBench, runGuardBench } from "../../../bench/prefix-guard/run-guard-bench.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
@@ -29,8 +29,8 @@ Options:
 
 ${benchResultsHelp}`;
 
-/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
-export const guardBenchOptions = { limit: positiveIntegerFlag, corpus: { type: "string" }, out: { type: "string" } } as const;
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const guardBenchOptions = { ...pickCommonOptions("json"), limit: positiveIntegerFlag, corpus: { type: "string" }, out: { type: "string" } } as const;
 
 /** `ctxkit bench guard`: false alarms and misses of the prefix guard, old and new. */
 export async function guardBenchCommand(args: string[], io: CliIo): Promise<number> {

@@ -3,7 +3,7 @@ import { dirname, relative } from "node:path";
 import { batteryNames, failureClasses, formatHardeningReport, fullCounts, runHardeningBench, type BatteryName, type HardeningBenchResult } from "../../../bench/hardening/index.js";
 import { ConfigError } from "../../../types/index.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProgressBar } from "../../progress-bar.js";
@@ -54,8 +54,8 @@ function formatCount(value: number): string {
   return value.toLocaleString("en-US");
 }
 
-/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
-export const hardeningBenchOptions = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const hardeningBenchOptions = { ...pickCommonOptions("json"),
   scale: { type: "string", number: { above: 0, max: 10 } },
   trials: positiveIntegerFlag,
   only: { type: "string" },

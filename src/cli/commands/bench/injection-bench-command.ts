@@ -7,7 +7,7 @@ import { runInjectionBench } from "../../../bench/injection/run-injection-bench.
 import { ConfigError } from "../../../types/index.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../../config/create-provider-from-config.js";
@@ -47,8 +47,8 @@ Options:
 
 ${benchResultsHelp}`;
 
-/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
-export const injectionBenchOptions = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const injectionBenchOptions = { ...pickCommonOptions("json", "provider", "vendor", "model", "base-url", "api-key"),
   offline: { type: "boolean" },
   trials: positiveIntegerFlag,
   attacks: { type: "string" },

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { formatIsolationBench, runIsolationBench } from "../../../bench/isolation/index.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
@@ -30,8 +30,8 @@ Options:
 
 ${benchResultsHelp}`;
 
-/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
-export const isolationBenchOptions = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const isolationBenchOptions = { ...pickCommonOptions("json"),
   source: { type: "string" },
   pricing: { type: "string" },
   limit: positiveIntegerFlag,

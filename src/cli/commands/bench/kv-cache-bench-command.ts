@@ -17,7 +17,7 @@ import {
 import { createLlama, createTinyQwen3Gguf } from "../../../providers/llama/index.js";
 import { createOpenAICompatible, type OpenAICompatibleVendor } from "../../../providers/openai-compatible/index.js";
 import { TranscriptError, ConfigError } from "../../../types/index.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
@@ -59,8 +59,8 @@ Options:
 
 ${benchResultsHelp}`;
 
-/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
-export const kvCacheBenchOptions = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const kvCacheBenchOptions = { ...pickCommonOptions("json", "vendor", "model", "base-url", "api-key"),
   live: { type: "boolean" },
   engine: { type: "boolean" },
   "model-path": { type: "string" },

@@ -9,7 +9,7 @@ import { createOpenAICompatible, type OpenAICompatibleVendor } from "../../../pr
 import type { Provider } from "../../../providers/provider.js";
 import { createQwen3TokenCounter } from "../../../tokens/qwen3-token-counter.js";
 import { CtxkitError } from "../../../types/index.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
@@ -17,7 +17,7 @@ import { createStagedProgressBar } from "../../progress-bar.js";
 import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const servingBenchHelp = `Usage: ctxkit bench serving [--runs <n>] [--sizes <a,b>] [--threads <n>] [--json] [--out <file>]
-       ctxkit bench serving --model-path <file.gguf> [--gpu-layers <n>] ...
+       ctxkit bench serving --model-path <file.gguf> [--gpu-layers <n>] [--flash-attention] ...
        ctxkit bench serving --base-url <url> --model <name> [--vendor <name>] [--api-key <key>] [--concurrency <a,b>] ...
 
 Time to first token (TTFT) with the prompt prefix kept vs changed.
@@ -46,8 +46,8 @@ Options:
 
 ${benchResultsHelp}`;
 
-/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
-export const servingBenchOptions = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const servingBenchOptions = { ...pickCommonOptions("json", "vendor", "model", "base-url", "api-key"),
   "model-path": { type: "string" },
   sizes: { type: "string", number: { integer: true, min: 1, list: true } },
   runs: positiveIntegerFlag,

@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { formatStartupReport, runStartupBench, startupGoal } from "../../../bench/startup/run-startup-bench.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
@@ -27,8 +27,8 @@ Options:
 
 ${benchResultsHelp}`;
 
-/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
-export const startupBenchOptions = { runs: positiveIntegerFlag, out: { type: "string" } } as const;
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const startupBenchOptions = { ...pickCommonOptions("json"), runs: positiveIntegerFlag, out: { type: "string" } } as const;
 
 /** `ctxkit bench startup`: CLI start-up against bare node. */
 export async function startupBenchCommand(args: string[], io: CliIo): Promise<number> {

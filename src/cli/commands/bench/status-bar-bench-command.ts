@@ -11,7 +11,7 @@ import { runStatusBarLiveBench } from "../../../bench/status-bar/run-status-bar-
 import { statusBarArms } from "../../../bench/status-bar/status-bar-arms.js";
 import { statusBarTasks } from "../../../bench/status-bar/status-bar-tasks.js";
 import { ConfigError } from "../../../types/index.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../../config/create-provider-from-config.js";
@@ -52,8 +52,8 @@ Options:
 
 ${benchResultsHelp}`;
 
-/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
-export const statusBarBenchOptions = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const statusBarBenchOptions = { ...pickCommonOptions("json", "provider", "vendor", "model", "base-url", "api-key"),
   preview: { type: "boolean" },
   cost: { type: "boolean" },
   offline: { type: "boolean" },

@@ -6,13 +6,14 @@ import { tauDataHash } from "../../../bench/tau/tau-data-hash.js";
 import { loadTauDomain } from "../../../bench/tau/tau-domain.js";
 import { parseTauTasks } from "../../../bench/tau/tau-task.js";
 import { CtxkitError } from "../../../types/index.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { parseTauDomainName, requireExisting, tauDomainDirectory } from "./tau-paths.js";
 import { benchExitCodesHelp } from "../../bench-output-path.js";
 import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const tauActionsHelp = `Usage: ctxkit bench tau actions --domain airline|retail --tasks <tasks.json> [--dump-data <dir>] [--json]
+                              [--corpus <dir>] [--domain-dir <dir>]
 
 Runs each task's gold actions on a fresh copy of the domain's data, as τ-bench's environment does,
 and prints each action's output and the hash of the final data (the reference's data hash).
@@ -27,8 +28,8 @@ Options:
 
 ${benchExitCodesHelp}`;
 
-/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
-export const tauActionsOptions = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const tauActionsOptions = { ...pickCommonOptions("json"),
   domain: { type: "string" },
   tasks: { type: "string" },
   "dump-data": { type: "string" },

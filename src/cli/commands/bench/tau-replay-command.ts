@@ -7,7 +7,7 @@ import { tauArmNames, tauReplayArm, type TauArmName } from "../../../bench/tau/t
 import { loadTauDomain } from "../../../bench/tau/tau-domain.js";
 import { parseTauTrajectories } from "../../../bench/tau/tau-trajectories.js";
 import { CtxkitError } from "../../../types/index.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
 import { parseTauDomainName, requireExisting, tauCorpusDirectory, tauDomainDirectory } from "./tau-paths.js";
@@ -15,6 +15,7 @@ import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const tauReplayHelp = `Usage: ctxkit bench tau replay [--trajectories <file>] [--data-version recorded|current] [--arms <a,b>] [--json]
+                             [--domain airline|retail] [--corpus <dir>] [--domain-dir <dir>] [--out <file>]
 
 Replays recorded τ-bench dialogues through the ctxkit loop: the recorded assistant turns as the
 model (a replay provider), the recorded user turns as the user, ctxkit's τ-bench tools executing
@@ -37,8 +38,8 @@ Options:
 
 ${benchResultsHelp}`;
 
-/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
-export const tauReplayOptions = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const tauReplayOptions = { ...pickCommonOptions("json"),
   trajectories: { type: "string" },
   domain: { type: "string" },
   "data-version": { type: "string" },

@@ -6,7 +6,7 @@ import { tauArmNames, type TauArmName } from "../../../bench/tau/tau-arms.js";
 import { loadTauDomain } from "../../../bench/tau/tau-domain.js";
 import { parseTauTasks } from "../../../bench/tau/tau-task.js";
 import { CtxkitError } from "../../../types/index.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../../config/create-provider-from-config.js";
@@ -18,7 +18,8 @@ import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const tauRunHelp = `Usage: ctxkit bench tau run --model <name> --domain airline|retail [--tasks 0-9] [--trials k] [--arms <a,b>]
                           [--user-model <name>] [--split test|dev] [--tasks-file <file>] [--json] [--out <file>]
-                          [--provider …] [--vendor …] [--base-url …] [--api-key …]
+                          [--provider …] [--vendor …] [--base-url …] [--api-key …] [--temperature <t>]
+                          [--corpus <dir>] [--domain-dir <dir>]
 
 A live τ-bench run: the agent (any ctxkit provider) against an LLM playing the customer from each
 task's instruction (τ-bench's method; the user ends with ###STOP###), scored by τ-bench's reward.
@@ -36,12 +37,14 @@ Options:
   --split <s>        test (default) or dev (retail only): <domain>/tasks_<split>.json
   --tasks-file <f>   another tasks file in the corpus format
   --temperature <t>  the agent's and user's temperature (default 0, as τ-bench)
+  --corpus <dir>     the folder holding tau-bench/ (default $CTXKIT_CORPUS or ../shared/corpus)
+  --domain-dir <dir> the domain's folder (default <corpus>/tau-bench/<domain>)
   --out <file>       default bench-results/tau-run.json
 
 ${benchResultsHelp}`;
 
-/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
-export const tauRunOptions = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const tauRunOptions = { ...pickCommonOptions("json", "provider", "vendor", "model", "base-url", "api-key"),
   domain: { type: "string" },
   tasks: { type: "string" },
   trials: positiveIntegerFlag,

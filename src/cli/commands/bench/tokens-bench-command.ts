@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { dirname, join, relative, resolve } from "node:path";
 import { formatTokensReport, loadTextCategories, runHeldOutTokensBench } from "../../../bench/token-estimator/index.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
@@ -32,8 +32,8 @@ Options:
 
 ${benchResultsHelp}`;
 
-/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
-export const tokensBenchOptions = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const tokensBenchOptions = { ...pickCommonOptions("json"),
   corpus: { type: "string" },
   seeds: { type: "string" },
   limit: positiveIntegerFlag,

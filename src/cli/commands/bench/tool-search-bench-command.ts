@@ -4,7 +4,7 @@ import { dirname, relative, resolve } from "node:path";
 import { formatToolSearchReport, runToolSearchBench } from "../../../bench/tool-search/index.js";
 import { createToolSearchEmbedder } from "../../../config/create-tool-search-embedder.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { tauCorpusDirectory } from "./tau-paths.js";
@@ -53,8 +53,8 @@ Options:
 
 ${benchResultsHelp}`;
 
-/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
-export const toolSearchBenchOptions = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const toolSearchBenchOptions = { ...pickCommonOptions("json"),
   corpus: { type: "string" },
   "speed-tools": positiveIntegerFlag,
   retune: { type: "boolean" },

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { formatTracingOverhead, measureTracingOverhead } from "../../../bench/tracing/measure-tracing-overhead.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
@@ -29,8 +29,8 @@ Options:
 
 ${benchResultsHelp}`;
 
-/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
-export const tracingBenchOptions = { calls: positiveIntegerFlag, rounds: positiveIntegerFlag, out: { type: "string" } } as const;
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const tracingBenchOptions = { ...pickCommonOptions("json"), calls: positiveIntegerFlag, rounds: positiveIntegerFlag, out: { type: "string" } } as const;
 
 /** `ctxkit bench tracing`: the loop time of a 500-call run, untraced vs tracing off vs tracing on. */
 export async function tracingBenchCommand(args: string[], io: CliIo): Promise<number> {

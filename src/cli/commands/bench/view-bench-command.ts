@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { buildLargeTrajectory, formatViewPerformance, measureViewPerformance, medianTiming, type ViewTiming } from "../../../bench/view-performance/index.js";
 import { importTranscriptFiles } from "../../../inspect/index.js";
 import { getTokenCounter } from "../../../tokens/index.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
@@ -35,8 +35,8 @@ Options:
 
 ${benchResultsHelp}`;
 
-/** The flags this benchmark takes besides the common ones (numbers checked by parseCommandLine). */
-export const viewBenchOptions = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const viewBenchOptions = { ...pickCommonOptions("json"),
   corpus: { type: "string" },
   calls: positiveIntegerFlag,
   "context-tokens": positiveIntegerFlag,
