@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -60,6 +61,20 @@ describe("a path from a flag that cannot be written", () => {
     await chmod(data, 0o700);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^ctxkit run: --data-dir .*read-only: cannot keep sessions there: permission denied \(EACCES\)/);
+  });
+
+  // submit's agent runs on a worker's host, which keeps the data directory: submit checked (and made)
+  // it here, so a read-only checkout was refused and a submit left a .ctxkit folder behind.
+  it("ctxkit submit neither makes nor checks the data directory: the worker's host keeps it", async () => {
+    const { cwd, file } = await workspaceWithAFile();
+    // Nothing listens on port 9: the submit stops at the database, after what it checks locally.
+    const env = { CTXKIT_DATABASE_URL: "postgres://ctxkit@127.0.0.1:9/none" };
+    for (const dataDir of [[], ["--data-dir", file]]) {
+      const submit = await runCli(["submit", ...model, ...dataDir, "hi"], { cwd, env });
+      expect(submit.code, dataDir.join(" ")).toBe(1);
+      expect(submit.stderr, dataDir.join(" ")).toMatch(/^ctxkit submit: Could not .*ECONNREFUSED/);
+    }
+    expect(existsSync(join(cwd, ".ctxkit"))).toBe(false);
   });
 
   it("--log-requests under a file is refused before the run, not reported as a server that cannot be reached", async () => {

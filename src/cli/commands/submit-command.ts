@@ -62,7 +62,7 @@ export async function submitCommand(args: string[], io: CliIo): Promise<number> 
   const url = requireDatabaseUrl(flags, io, "submit");
   // Resolved here, as `ctxkit run` resolves them (flags, variables, config files, the workspace's
   // MCP servers approved, its trust asked at a terminal): the worker rebuilds the agent from these.
-  const setup = await prepareAgentRun(flags, io);
+  const setup = await prepareAgentRun(flags, io, { runsHere: false });
   for (const note of setup.notes) io.stderr.write(`ctxkit submit: ${note}\n`);
   const answers = lineReader(() => io.stdin);
   try {
