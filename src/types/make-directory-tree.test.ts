@@ -1,6 +1,6 @@
-import { mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeDirectoryTree, makeDirectoryTreeSync } from "./make-directory-tree.js";
 
@@ -29,10 +29,32 @@ describe("makeDirectoryTree (mkdir -p that always ends)", () => {
       await expect(make(join(file, "x", "y"))).rejects.toMatchObject({ code: "ENOTDIR", syscall: "mkdir" });
     });
 
+    it(`${name}: a relative path, a trailing separator and a symlinked parent are made like Node's`, async () => {
+      const root = scratch();
+      mkdirSync(join(root, "real"));
+      symlinkSync(join(root, "real"), join(root, "link"));
+      await make(join(root, "link", "a", "b") + sep);
+      expect(statSync(join(root, "real", "a", "b")).isDirectory()).toBe(true);
+      const relativePath = relative(process.cwd(), join(root, "rel", "c"));
+      await make(relativePath);
+      expect(statSync(join(root, "rel", "c")).isDirectory()).toBe(true);
+    });
+
     // procfs answers ENOENT to mkdir; Node's recursive mkdir then makes the parent and retries forever.
     it.skipIf(process.platform !== "linux")(`${name}: a folder under /proc is refused with ENOENT at once`, async () => {
       await expect(make("/proc/ctxkit-nope")).rejects.toMatchObject({ code: "ENOENT", syscall: "mkdir", path: "/proc/ctxkit-nope" });
       await expect(make("/proc/ctxkit-nope/a/b")).rejects.toMatchObject({ code: "ENOENT", path: "/proc/ctxkit-nope" });
     });
   }
+});
+
+// Two runs starting at once make the same data directory: the one that loses a mkdir race finds the
+// folder made (EEXIST) and goes on, as Node's recursive mkdir does.
+describe("makeDirectoryTree racing another maker of the same tree", () => {
+  it("async: many calls at once in one process all succeed", async () => {
+    const deep = join(scratch(), "x", "y", "z");
+    // Each call's stat finds the folders missing, then all but one of each mkdir find them made.
+    await Promise.all(Array.from({ length: 16 }, () => makeDirectoryTree(deep, 0o700)));
+    expect(statSync(deep).isDirectory()).toBe(true);
+  });
 });
