@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -27,6 +27,10 @@ describe("makeDirectoryTree (mkdir -p that always ends)", () => {
       writeFileSync(file, "");
       await expect(make(file)).rejects.toMatchObject({ code: "EEXIST", syscall: "mkdir", path: file });
       await expect(make(join(file, "x", "y"))).rejects.toMatchObject({ code: "ENOTDIR", syscall: "mkdir" });
+      // A link to nowhere is in the way as a file is: never followed to make its target.
+      symlinkSync(join(root, "nowhere"), join(root, "dangling"));
+      await expect(make(join(root, "dangling", "x"))).rejects.toMatchObject({ code: "EEXIST", syscall: "mkdir", path: join(root, "dangling") });
+      expect(existsSync(join(root, "nowhere"))).toBe(false);
     });
 
     it(`${name}: a relative path, a trailing separator and a symlinked parent are made like Node's`, async () => {

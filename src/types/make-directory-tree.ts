@@ -8,7 +8,11 @@ import { dirname, resolve } from "node:path";
  * `mkdir /proc/nope`, libuv reads that as "the parent is missing", makes the parent (EEXIST, taken
  * as done) and tries the child again. Here each missing folder is made once, top down from the
  * nearest one that exists, so the refusal is thrown as Node's own error (code, syscall, path).
- * Resolves to the first folder it created, as Node's does, or undefined when the folder existed.
+ * Resolves to the first folder it created, as Node's does but always absolute (Node's keeps a
+ * relative path relative), or undefined when the folder existed. Two differences from Node's, neither
+ * seen by ctxkit's callers (their paths come from path.join): `..` is taken away from the path as
+ * written (path.resolve), not after following a link before it; and a link to nowhere where a folder
+ * should be is EEXIST from mkdir (it is in the way), where Node's says ENOENT.
  */
 export async function makeDirectoryTree(directory: string, mode?: number): Promise<string | undefined> {
   const missing: string[] = [];
