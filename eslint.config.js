@@ -12,6 +12,20 @@ export default tseslint.config(
     },
   },
   {
+    // Node's recursive mkdir spins forever under /proc (a --data-dir there hung `ctxkit run`).
+    files: ["src/**/*.ts"],
+    ignores: ["src/**/*.test.ts", "src/**/test-support/**", "src/types/make-directory-tree.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.name=/^mkdir(Sync)?$/] Property[key.name='recursive'], CallExpression[callee.property.name=/^mkdir(Sync)?$/] Property[key.name='recursive']",
+          message: "Use makeDirectoryTree(Sync) from src/types/make-directory-tree.ts: Node's recursive mkdir never returns for a folder under /proc.",
+        },
+      ],
+    },
+  },
+  {
     files: ["src/cli/**", "src/bench/**", "src/web/**"],
     rules: { "no-console": "off" },
   },

@@ -69,7 +69,9 @@ describe("every ctxkit subcommand", { timeout: 300_000 }, () => {
       const command = commands[index]!;
       const name = command.join(" ");
       expect(run.code, name).toBe(2);
-      expect(run.stderr, name).toContain("unknown option --jsno (did you mean --json?)");
+      // A command suggests only the flags it takes: chat has no --json, so it names the typo alone.
+      const takesJson = (await runCli([...command.filter((part) => !part.includes(".") && part !== "some-id"), "--help"], { cwd })).stdout.includes("--json");
+      expect(run.stderr, name).toContain(takesJson ? "unknown option --jsno (did you mean --json?)" : "unknown option --jsno.");
       // The help shown is the subcommand's own (its usage line names it), not Node's text.
       const usage = command.filter((part) => !part.includes(".") && part !== "some-id").join(" ");
       expect(run.stderr, name).toContain(`ctxkit ${usage}`);
@@ -89,7 +91,7 @@ describe("every ctxkit subcommand", { timeout: 300_000 }, () => {
       [["view"], "give a session id or transcript files"],
       [["replay"], "give at least one transcript file or directory"],
       [["lint"], "say what to lint"],
-      [["sessions"], "ctxkit sessions: say which: list, show <id> or rm <id…>."],
+      [["sessions"], "ctxkit sessions: say which: list, show <id>, rm <id…> or unlock <id…>."],
       [["skills"], "ctxkit skills: say which: list, show <name> or lint [name]."],
       [["runs"], "ctxkit runs: say which: list, show <id>, cancel <id> or resume <id>."],
       [["bench"], "ctxkit bench: say which benchmark to run."],

@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { escapeForTerminal } from "../context/escape-for-terminal.js";
 import { isStdioServer, type McpServerConfig, type McpServersConfig } from "../mcp/mcp-config.js";
@@ -8,6 +8,7 @@ import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../session/private-st
 import { ConfigError } from "../types/index.js";
 import { readJsonFileText } from "../config/read-json-file-text.js";
 import type { McpApproval, ResolvedMcpServers } from "./resolve-mcp-servers.js";
+import { makeDirectoryTreeSync } from "../types/make-directory-tree.js";
 
 export interface McpApprovalPrompt {
   /** A person is at a terminal (stdin is a TTY): only then is the question asked. */
@@ -84,7 +85,7 @@ function recordApproval(userConfigPath: string, approval: McpApproval): void {
     (entry) => !(entry.workspace === approval.workspace && entry.server === approval.server),
   );
   config.mcpApprovals = [...kept, approval];
-  mkdirSync(dirname(userConfigPath), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+  makeDirectoryTreeSync(dirname(userConfigPath), PRIVATE_DIRECTORY_MODE);
   const temporary = `${userConfigPath}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(config, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
   renameSync(temporary, userConfigPath);

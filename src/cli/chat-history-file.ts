@@ -1,7 +1,8 @@
 import { noteHarnessWrite } from "../security/harness-writes.js";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../session/private-storage.js";
+import { makeDirectoryTreeSync } from "../types/make-directory-tree.js";
 
 /**
  * The chat's prompt history on disk: one entry a line, oldest first. An entry of several lines (a
@@ -22,7 +23,7 @@ export function readChatHistory(file: string | undefined, limit: number): string
 export function writeChatHistory(file: string | undefined, entries: readonly string[]): void {
   if (!file) return;
   try {
-    mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+    makeDirectoryTreeSync(dirname(file), PRIVATE_DIRECTORY_MODE);
     const text = `${[...entries].reverse().map(encodeEntry).join("\n")}\n`;
     writeFileSync(file, text, { mode: PRIVATE_FILE_MODE });
     noteHarnessWrite({ path: file, content: Buffer.from(text, "utf8") });

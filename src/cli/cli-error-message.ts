@@ -47,10 +47,17 @@ export function toCliMessage(error: { code: CtxkitError["code"] | (string & {});
     case "session_write_refused":
       // A durable run paused for a person (DurableClient.resume's decision).
       return message.replace(/pass resume a decision: "rerun" runs it, "skip" tells the model it was not run\./, "say whether to run it (--approve) or not (--decline).");
-    case "session_locked":
-      // A JSONL session's lock (lockSessionFile): the other writer is a ctxkit command, not a session object.
-      return message.replace(/ Close that writer first \(session\.close\(\)\)\. If no ctxkit writer uses this session any more \(the lock outlived a crash\),/, " Let the other ctxkit run or chat on this session finish first. If none is running any more (the lock outlived a crash),")
-        .replace(/ and open the session again\.$/, " and run the command again.");
+    case "session_locked": {
+      // A JSONL session's lock (lockSessionFile): the other writer is a ctxkit command, not a session object,
+      // and the lock is removed with 'ctxkit sessions unlock', which refuses a lock whose writer runs here.
+      const id = /^Session (\S+) \(/.exec(message)?.[1] ?? "<id>";
+      return message
+        .replace(/ Close that writer first \(session\.close\(\)\)\./, " Let the other ctxkit run or chat on this session finish first.")
+        .replace(
+          / If no ctxkit writer uses this session any more \(the lock outlived a crash\), delete (\S+) and open the session again\.$/,
+          ` If none is running any more (the lock outlived a crash, or its host is gone), run 'ctxkit sessions unlock ${id}' (it deletes $1; give it the same --workspace or --data-dir) and run the command again.`,
+        );
+    }
     case "budget_exceeded":
       // A shared budget's refusal on a worker (sharedBudgetRefusal).
       return message.replace(

@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { ConfigError } from "../types/index.js";
 import { configSettings, invocationFlags, type FlagDeclaration } from "./config/config-settings.js";
 import { describeArgumentError } from "./describe-argument-error.js";
+import { isNumberFlag, parseNumberFlag, type NumberFlag } from "./number-flags.js";
 
 type Declared = (typeof configSettings)[keyof typeof configSettings] | (typeof invocationFlags)[number];
 type WithFlag = Extract<Declared, { flag: string }>;
@@ -39,24 +40,46 @@ export interface ParsedCommandLine {
   positionals: string[];
 }
 
+/** The flags a command takes: parseArgs' options, and flags that take numbers (see number-flags.ts). */
+export type CommandOptions = Record<string, NonNullable<ParseArgsConfig["options"]>[string] | NumberFlag>;
+
+/** Some of the common flags (`--json`, `--workspace`, `--model`…), for a command that takes only those. */
+export function pickCommonOptions<Name extends keyof CommonOptions>(...names: Name[]): Pick<CommonOptions, Name> {
+  return Object.fromEntries(names.map((name) => [name, commonOptions[name]])) as Pick<CommonOptions, Name>;
+}
+
+/** The common flags without some (`ctxkit chat` takes every agent option but --json and --verbose). */
+export function commonOptionsExcept<Name extends keyof CommonOptions>(...names: Name[]): Omit<CommonOptions, Name> {
+  return Object.fromEntries(Object.entries(commonOptions).filter(([name]) => !(names as string[]).includes(name))) as Omit<CommonOptions, Name>;
+}
+
 /**
- * Parses a command's arguments. An unknown flag or a missing value is a `usage_invalid` error (exit
- * code 2) that names the closest known flag; the CLI prints the command's help after it.
+ * Parses a command's arguments against exactly the flags it declares (and --help, -h): its help
+ * lists the same ones (test/cli-help-lists-parsed-flags.test.ts). An unknown flag or a missing value
+ * is a `usage_invalid` error (exit code 2) that names the closest known flag; the CLI prints the
+ * command's help after it. A flag declared with a number rule is checked here, for every command at
+ * once, before the command does any work, and `extra` holds its number (its numbers, for a list;
+ * milliseconds, for a duration).
  */
-export function parseCommandLine(args: string[], extra: NonNullable<ParseArgsConfig["options"]> = {}): ParsedCommandLine & { extra: Record<string, unknown> } {
+export function parseCommandLine(args: string[], declared: CommandOptions = {}): ParsedCommandLine & { extra: Record<string, unknown> } {
+  const options = { help: commonOptions.help, ...toParseArgsOptions(declared) };
+  let parsed: ReturnType<typeof parseArgs>;
   try {
-    const { values, positionals } = parseArgs({
-      args,
-      options: { ...(commonOptions as NonNullable<ParseArgsConfig["options"]>), ...extra },
-      allowPositionals: true,
-      allowNegative: true,
-      strict: true,
-    });
-    return { flags: values as CliFlags, positionals, extra: values as Record<string, unknown> };
+    parsed = parseArgs({ args, options, allowPositionals: true, allowNegative: true, strict: true });
   } catch (error) {
-    const options = { ...(commonOptions as NonNullable<ParseArgsConfig["options"]>), ...extra };
     throw new ConfigError("usage_invalid", describeArgumentError(error, Object.keys(options)));
   }
+  const values = parsed.values as Record<string, unknown>;
+  // `flags` keeps the text (a command may hand it on to resolveConfig, which reads text); `extra` has the numbers.
+  const converted = { ...values };
+  for (const [name, option] of Object.entries(declared)) {
+    if (isNumberFlag(option) && typeof values[name] === "string") converted[name] = parseNumberFlag(name, values[name], option.number);
+  }
+  return { flags: values as CliFlags, positionals: parsed.positionals, extra: converted };
+}
+
+function toParseArgsOptions(declared: CommandOptions): NonNullable<ParseArgsConfig["options"]> {
+  return Object.fromEntries(Object.entries(declared).map(([name, option]) => [name, isNumberFlag(option) ? { type: "string" as const } : option]));
 }
 
 export function parsePositiveInteger(value: string | undefined, flag: string): number | undefined {

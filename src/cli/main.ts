@@ -11,7 +11,7 @@ Commands:
   demo                    an offline agent run with a scripted model, then the per-call token table
   run "<task>"            run one agent task in the workspace
   chat                    an interactive agent session
-  sessions list|show|rm   the stored sessions of a workspace
+  sessions list|show|rm|unlock   the stored sessions of a workspace
   worker                  run durable agent runs from PostgreSQL (start several, on any hosts)
   submit "<task>"         submit a durable run for the workers (same agent options as run)
   runs list|show|cancel|resume   the durable runs

@@ -8,6 +8,7 @@ import { hasTerminalInput, type CliIo } from "./cli-io.js";
 import { createRequestLoggingFetch, requireWritableRequestLog } from "./log-requests-fetch.js";
 import { resolveConfig, settingValues, type ResolvedConfig } from "./resolve-config.js";
 import { requireWorkspaceDirectory } from "./require-workspace-directory.js";
+import { requireWritableDataDirectory } from "./require-writable-data-directory.js";
 
 /** What `run` and `chat` build an agent from: the resolved configuration, and the library call's inputs. */
 export interface AgentRunSetup {
@@ -18,14 +19,24 @@ export interface AgentRunSetup {
   notes: string[];
 }
 
+export interface AgentRunPlace {
+  /**
+   * The agent runs in this process (run, chat), so its data directory is made and checked here.
+   * `ctxkit submit`'s runs on a worker's host, which keeps that directory: checking (and making) it
+   * on the submitting host would refuse a read-only checkout and leave a `.ctxkit` folder in it.
+   */
+  runsHere: boolean;
+}
+
 /**
  * Resolves the flags `run` and `chat` share into one configuration (flags, variables, config files)
  * and the inputs of `createAgentFromConfig`, which builds the agent as a library user's would be.
  */
-export async function prepareAgentRun(flags: CliFlags, io: CliIo): Promise<AgentRunSetup> {
+export async function prepareAgentRun(flags: CliFlags, io: CliIo, place: AgentRunPlace = { runsHere: true }): Promise<AgentRunSetup> {
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });
   requireWorkspaceDirectory(config.workspace);
   if (config.logRequests) requireWritableRequestLog(config.logRequests);
+  if (place.runsHere) await requireWritableDataDirectory(config);
   const notes: string[] = [...config.warnings, ...config.mcp.warnings.map((warning) => `mcp: ${warning.message}`)];
   await approveMcpServers(config, io, notes);
   if (flags.continue && flags.session) throw new CtxkitError("usage_invalid", "--continue and --session both choose a session; give one of them.");

@@ -1,8 +1,9 @@
 import { noteHarnessWrite } from "../security/harness-writes.js";
-import { readFile, rename, writeFile, mkdir, stat } from "node:fs/promises";
+import { readFile, rename, writeFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../session/private-storage.js";
 import { isSkillName } from "../skills/index.js";
+import { makeDirectoryTree } from "../types/make-directory-tree.js";
 
 // Which skills this workspace used lately, most recent first: the catalog of a new session cuts the
 // descriptions of the least recently used first when it is over its budget (as Claude Code does).
@@ -31,7 +32,7 @@ export async function recordSkillUse(dataDir: string, used: readonly string[]): 
   if (fresh.length === 0) return;
   // The latest activation first: activeSkillNames lists them in activation order.
   const names = [...new Set([...[...fresh].reverse(), ...(await readRecentSkillUse(dataDir))])].slice(0, maxNames);
-  await mkdir(dataDir, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+  await makeDirectoryTree(dataDir, PRIVATE_DIRECTORY_MODE);
   const path = join(dataDir, fileName);
   const temporary = `${path}.${process.pid}.tmp`;
   const text = `${JSON.stringify({ names })}\n`;

@@ -1,6 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { chmod, lstat, mkdir, readdir, writeFile } from "node:fs/promises";
+import { writeFileSync } from "node:fs";
+import { chmod, lstat, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { makeDirectoryTree, makeDirectoryTreeSync } from "../types/make-directory-tree.js";
 
 /**
  * Modes for everything ctxkit stores: transcripts, blobs, spills, notes and request logs hold what the
@@ -14,11 +15,11 @@ export const PRIVATE_DIRECTORY_MODE = 0o700;
 export const DATA_DIRECTORY_GITIGNORE = "# Written by ctxkit: transcripts and tool output stay out of git.\n*\n";
 
 export async function makePrivateDirectory(directory: string): Promise<void> {
-  await mkdir(directory, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+  await makeDirectoryTree(directory, PRIVATE_DIRECTORY_MODE);
 }
 
 export function makePrivateDirectorySync(directory: string): void {
-  mkdirSync(directory, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+  makeDirectoryTreeSync(directory, PRIVATE_DIRECTORY_MODE);
 }
 
 /**
@@ -29,7 +30,7 @@ export function makePrivateDirectorySync(directory: string): void {
  * left as it is: the user may have written their own.
  */
 export async function prepareDataDirectory(directory: string): Promise<void> {
-  const created = await mkdir(directory, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+  const created = await makeDirectoryTree(directory, PRIVATE_DIRECTORY_MODE);
   if (created === undefined) await makeExistingDirectoryPrivate(directory);
   await writeFile(join(directory, ".gitignore"), DATA_DIRECTORY_GITIGNORE, { flag: "wx", mode: 0o644 }).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;

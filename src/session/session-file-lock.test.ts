@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSessionStore, type JsonlSessionStore } from "./session-store.js";
 import { samplePrefix, userMessage } from "./test-support/session-test-data.js";
 import { currentLockOwner } from "./session-lock-owner.js";
-import { releaseHeldLocksAtExit } from "./session-file-lock.js";
+import { releaseHeldLocksAtExit, unlockSessionFile } from "./session-file-lock.js";
 import { toCliMessage } from "../cli/cli-error-message.js";
 import type { SessionError } from "../types/index.js";
 
@@ -59,7 +59,7 @@ describe("a JSONL session lock that outlived its writer", () => {
   it("is taken over when its pid now belongs to another live process (pid reuse after a SIGKILL)", async () => {
     const writer = await store.create({ createdAt, prefix: samplePrefix });
     await writer.close();
-    // The parent runs, but it is not the process that wrote this lock: it started at another time, or on another host.
+    // The parent runs, but it is not the process that wrote this lock: it started at another time.
     await writeFile(`${writer.path}.lock`, JSON.stringify({ ...currentLockOwner(), pid: process.ppid, token: "an-earlier-run", start: "1" }));
     const reopened = await store.open(writer.id);
     await reopened.close();
@@ -84,9 +84,35 @@ describe("a JSONL session lock that outlived its writer", () => {
     )) as SessionError;
     expect(error).toMatchObject({ code: "session_locked", message: expect.stringContaining(`not one ctxkit wrote); it was not changed. Close that writer first (session.close()).`) });
     expect(error.message).toContain(`delete ${writer.path}.lock and open the session again.`);
-    expect(toCliMessage(error)).toContain("Let the other ctxkit run or chat on this session finish first. If none is running any more (the lock outlived a crash), delete");
-    expect(toCliMessage(error)).toMatch(/\.lock and run the command again\.$/);
+    expect(toCliMessage(error)).toContain(`Let the other ctxkit run or chat on this session finish first. If none is running any more (the lock outlived a crash, or its host is gone), run 'ctxkit sessions unlock ${writer.id}' (it deletes ${writer.path}.lock;`);
+    expect(toCliMessage(error)).toMatch(/ and run the command again\.$/);
     expect(toCliMessage(error)).not.toContain("session.close()");
+  });
+});
+
+// A lock from another host was taken for stale (its pid cannot be checked here) and broken, so two
+// containers sharing a volume could write one session at once.
+describe("a JSONL session lock written on another host", () => {
+  it("is held: open, remove and repair are refused, naming the host, and the lock stays", async () => {
+    const writer = await store.create({ createdAt, prefix: samplePrefix });
+    await writer.close();
+    const lock = JSON.stringify({ ...currentLockOwner(), host: "other-container", pid: 4242, token: "theirs" });
+    await writeFile(`${writer.path}.lock`, lock);
+    await expect(store.open(writer.id)).rejects.toMatchObject({ code: "session_locked", message: expect.stringContaining("process 4242 on other-container, another host, whose processes this one cannot check; it was not changed.") });
+    await expect(store.remove(writer.id)).rejects.toMatchObject({ code: "session_locked" });
+    expect(existsSync(`${writer.path}.lock`)).toBe(true);
+    expect(existsSync(writer.path)).toBe(true);
+  });
+
+  it("is removed by unlockSessionFile, after which the session opens; a lock whose writer runs here is kept", async () => {
+    const writer = await store.create({ createdAt, prefix: samplePrefix });
+    await writer.close();
+    await writeFile(`${writer.path}.lock`, JSON.stringify({ pid: 4242, host: "other-container" }));
+    expect(await unlockSessionFile(writer.path, writer.id)).toEqual({ removed: true, owner: { pid: 4242, host: "other-container" } });
+    const reopened = await store.open(writer.id);
+    await expect(unlockSessionFile(writer.path, writer.id)).rejects.toMatchObject({ code: "session_locked", message: expect.stringContaining("another writer in this process, which still runs; its lock was kept") });
+    await reopened.close();
+    expect(await unlockSessionFile(writer.path, writer.id)).toEqual({ removed: false });
   });
 });
 

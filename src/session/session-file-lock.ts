@@ -3,7 +3,7 @@ import { link, open, rm, unlink } from "node:fs/promises";
 import { noteHarnessWrite } from "../security/harness-writes.js";
 import { SessionError } from "../types/index.js";
 import { PRIVATE_FILE_MODE } from "./private-storage.js";
-import { currentLockOwner, lockOwnerState, parseLockOwner, sameLockOwner, serializeLockOwner } from "./session-lock-owner.js";
+import { currentLockOwner, lockOwnerState, parseLockOwner, sameLockOwner, serializeLockOwner, type LockOwner, type OwnerState } from "./session-lock-owner.js";
 import type { SessionSink } from "./session-writer.js";
 
 /** Locks this process holds, removed at `exit` too: the CLI's SIGTERM/SIGHUP handlers and any process.exit() skip close(). */
@@ -36,9 +36,16 @@ export async function lockSessionFile(filePath: string, id: string): Promise<() 
       if ((await readLockText(lockPath)) === found) await removeLock(lockPath);
       continue;
     }
-    throw new SessionError("session_locked", lockedMessage(id, filePath, lockPath, state === "this-process" ? "another writer in this process" : owner ? `process ${owner.pid}${owner.host ? ` on ${owner.host}` : ""}` : "an unknown writer (the lock file is not one ctxkit wrote)"));
+    throw new SessionError("session_locked", lockedMessage(id, filePath, lockPath, describeHolder(owner, state)));
   }
   throw new SessionError("session_locked", lockedMessage(id, filePath, lockPath, "another process, which keeps taking its lock"));
+}
+
+function describeHolder(owner: LockOwner | undefined, state: OwnerState | "unknown"): string {
+  if (owner === undefined) return "an unknown writer (the lock file is not one ctxkit wrote)";
+  if (state === "this-process") return "another writer in this process";
+  if (state === "other-host") return `process ${owner.pid} on ${owner.host}, another host, whose processes this one cannot check`;
+  return `process ${owner.pid}${owner.host ? ` on ${owner.host}` : ""}`;
 }
 
 /** The library's fix (the CLI says it in its own words: toCliMessage). */
@@ -47,6 +54,28 @@ function lockedMessage(id: string, filePath: string, lockPath: string, who: stri
     `Session ${id} (${filePath}) is open for writing by ${who}; it was not changed. Close that writer first (session.close()). ` +
     `If no ctxkit writer uses this session any more (the lock outlived a crash), delete ${lockPath} and open the session again.`
   );
+}
+
+/**
+ * Removes a session's lock that a person says is dead: one from another host (never taken over by
+ * itself) or one ctxkit cannot read. A lock whose writer runs on this host is kept (session_locked):
+ * that writer is alive. Resolves to the owner the lock named (undefined: there was no lock, or an unreadable one).
+ */
+export async function unlockSessionFile(filePath: string, id: string): Promise<{ removed: boolean; owner?: LockOwner }> {
+  const lockPath = `${filePath}.lock`;
+  const found = await readLockText(lockPath);
+  if (found === undefined) return { removed: false };
+  const owner = parseLockOwner(found);
+  const state = owner === undefined ? "unknown" : lockOwnerState(owner, currentLockOwner());
+  if (state === "running" || state === "this-process") {
+    throw new SessionError(
+      "session_locked",
+      `Session ${id} (${filePath}) is open for writing by ${describeHolder(owner, state)}, which still runs; its lock was kept. Close that writer first (session.close()).`,
+    );
+  }
+  // Only the lock that was judged: a writer may have taken it in between.
+  if ((await readLockText(lockPath)) === found) await removeLock(lockPath);
+  return { removed: true, ...(owner === undefined ? {} : { owner }) };
 }
 
 /**

@@ -16,8 +16,13 @@ describe("who holds a JSONL session's lock", () => {
     expect(lockOwnerState({ ...me, token: "t-before", start: "90" }, me)).toBe("stale");
   });
 
-  it("is stale when written on another host or before a reboot, whose processes this one cannot check", () => {
-    expect(lockOwnerState({ pid: process.ppid, host: "other-container" }, { ...me, pid: process.pid })).toBe("stale");
+  it("is held when written on another host, whose processes this one cannot check (only a person can say it is dead)", () => {
+    expect(lockOwnerState({ pid: process.ppid, host: "other-container" }, { ...me, pid: process.pid })).toBe("other-host");
+    // Even a pid that runs nothing here: it is that host's pid.
+    expect(lockOwnerState({ pid: 2 ** 22 + 12345, host: "other-container", boot: "boot-9" }, { ...me, pid: process.pid })).toBe("other-host");
+  });
+
+  it("is stale when written on this host before a reboot", () => {
     expect(lockOwnerState({ pid: process.ppid, host: "box", boot: "boot-0" }, { ...me, pid: process.pid })).toBe("stale");
   });
 

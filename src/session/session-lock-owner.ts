@@ -20,7 +20,8 @@ export interface LockOwner {
   token?: string;
 }
 
-export type OwnerState = "this-process" | "running" | "stale";
+/** `other-host`: written on another host (a container sharing the volume), whose processes this one cannot check: held. */
+export type OwnerState = "this-process" | "running" | "other-host" | "stale";
 
 let self: LockOwner | undefined;
 
@@ -51,14 +52,14 @@ export function parseLockOwner(text: string): LockOwner | undefined {
 }
 
 /**
- * Whether the lock's owner still holds it. Only what this host can check keeps a lock: one written
- * on another host (another container on a shared volume, whose processes this one cannot see) or
- * before a reboot is stale, as is one whose pid is not running or now names a process started at
- * another time. Two hosts writing one session directory at once is not what the JSONL store is
- * for; the Postgres store locks across hosts.
+ * Whether the lock's owner still holds it. A lock written on another host (another container on a
+ * shared volume) is held: this host cannot see that host's processes, and breaking the lock of a
+ * writer that still runs interleaves two writers' records. Only a person can say it is dead (see
+ * unlockSessionFile). On this host, one written before a reboot is stale, as is one whose pid is
+ * not running or now names a process started at another time.
  */
 export function lockOwnerState(owner: LockOwner, me: LockOwner = currentLockOwner()): OwnerState {
-  if (owner.host !== undefined && me.host !== undefined && owner.host !== me.host) return "stale";
+  if (owner.host !== undefined && me.host !== undefined && owner.host !== me.host) return "other-host";
   if (owner.boot !== undefined && me.boot !== undefined && owner.boot !== me.boot) return "stale";
   if (owner.pid === me.pid) {
     if (owner.token !== undefined && me.token !== undefined) return owner.token === me.token ? "this-process" : "stale";

@@ -1,8 +1,9 @@
 import { constants, type Stats } from "node:fs";
-import { mkdir, open, readlink, realpath, stat, unlink, type FileHandle } from "node:fs/promises";
+import { open, readlink, realpath, stat, unlink, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "./tool.js";
 import { isInside, resolveWorkspacePath, toWorkspaceRelative } from "./workspace-path.js";
+import { makeDirectoryTree } from "../types/make-directory-tree.js";
 
 export interface OpenWorkspaceFileOptions {
   /**
@@ -88,7 +89,7 @@ async function openDescriptor(absolute: string, shown: string, options: OpenWork
     const flags = options.mode === "read" ? readFlags : writeFlags;
     return { handle: await openOrExplain(existing ?? absolute, flags, shown, options.toolName), created: false };
   }
-  await mkdir(path.dirname(absolute), { recursive: true }).catch((error: unknown) => {
+  await makeDirectoryTree(path.dirname(absolute)).catch((error: unknown) => {
     // A parent that is a file (EEXIST, ENOTDIR): the model's path runs through a file, not a folder.
     const code = errorCode(error);
     if (code === "EEXIST" || code === "ENOTDIR") throw new ToolError("invalid_arguments", `'${shown}' goes through a file as if it were a folder; check the path (list_dir shows what is there).`);

@@ -1,10 +1,11 @@
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
 import { startOpenAIModelServer, type OpenAIModelServer } from "../../testing/openai-model-server.js";
 import { BatteryTally, type BatteryResult, type FailureClass } from "./hardening-trial.js";
 import { isCliCrash, spawnCli, type CliOutcome } from "./spawn-cli.js";
+import { makeDirectoryTree } from "../../types/make-directory-tree.js";
 
 interface Check {
   name: string;
@@ -100,7 +101,7 @@ export async function runConfigBattery(count = Number.POSITIVE_INFINITY): Promis
     const all = every.filter((_, index) => Math.floor(index % step) === 0).slice(0, count);
     for (const [index, check] of all.entries()) {
       const workspace = join(root, `check-${index}`, "project");
-      await mkdir(join(workspace, "sub"), { recursive: true });
+      await makeDirectoryTree(join(workspace, "sub"));
       await symlink(tmpdir(), join(workspace, "link-out"));
       if (check.config !== undefined) await writeFile(join(workspace, "ctxkit.config.json"), JSON.stringify(check.config));
       let args = ["config"];

@@ -1,4 +1,4 @@
-import { lstat, mkdir, mkdtemp, realpath, rename, rm, unlink, writeFile } from "node:fs/promises";
+import { lstat, mkdtemp, realpath, rename, rm, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startDirectorySwapper, type SwapMode } from "../../testing/directory-swapper.js";
@@ -8,6 +8,7 @@ import { createListDirTool } from "../../tools/builtin/list-dir.js";
 import type { Tool } from "../../tools/tool.js";
 import { ToolError } from "../../types/tool-error.js";
 import { BatteryTally, runTrial, type BatteryResult } from "./hardening-trial.js";
+import { makeDirectoryTree } from "../../types/make-directory-tree.js";
 
 /** Names only the outside folder has: a result holding one listed outside. */
 const outsideNames = ["only-outside-91c.txt", "outside-sub"];
@@ -25,10 +26,10 @@ export async function runListingRaceBattery(calls: number): Promise<BatteryResul
   const workspace = join(root, "workspace");
   const outside = join(root, "outside");
   try {
-    await mkdir(join(workspace, "dir", "sub"), { recursive: true });
+    await makeDirectoryTree(join(workspace, "dir", "sub"));
     await writeFile(join(workspace, "dir", "file.txt"), "inside\n");
     await writeFile(join(workspace, "dir", "sub", "deeper.txt"), "inside\n");
-    await mkdir(join(outside, "outside-sub"), { recursive: true });
+    await makeDirectoryTree(join(outside, "outside-sub"));
     await writeFile(join(outside, outsideNames[0]!), "SECRET\n");
     await writeFile(join(outside, "outside-sub", "x.txt"), "SECRET\n");
     const tools = { list_dir: createListDirTool({ workspace }), glob: createGlobTool({ workspace }), grep: createGrepTool({ workspace }) };

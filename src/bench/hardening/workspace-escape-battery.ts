@@ -1,4 +1,4 @@
-import { link, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
+import { link, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startDirectorySwapper } from "../../testing/directory-swapper.js";
@@ -6,6 +6,7 @@ import { createWorkspaceTools } from "../../tools/builtin/index.js";
 import type { Tool } from "../../tools/tool.js";
 import { ToolError } from "../../types/tool-error.js";
 import { BatteryTally, runTrial, type BatteryResult } from "./hardening-trial.js";
+import { makeDirectoryTree } from "../../types/make-directory-tree.js";
 
 const secret = "SECRET-OUTSIDE-7f3a";
 /** A name only the outside folder has: a listing that shows it listed outside. */
@@ -98,7 +99,7 @@ export async function runWorkspaceEscapeBattery(attemptCount: number, raceCalls:
 }
 
 async function prepare(workspace: string, outside: string): Promise<void> {
-  await mkdir(join(workspace, "dir"), { recursive: true });
+  await makeDirectoryTree(join(workspace, "dir"));
   await prepareOutside(outside);
   await writeFile(join(workspace, "a.txt"), "inside\n");
   await writeFile(join(workspace, "dir", "file.txt"), "inside\n");
@@ -112,7 +113,7 @@ async function prepare(workspace: string, outside: string): Promise<void> {
 
 async function prepareOutside(outside: string): Promise<void> {
   await rm(outside, { recursive: true, force: true });
-  await mkdir(outside, { recursive: true });
+  await makeDirectoryTree(outside);
   await writeFile(join(outside, "secret.txt"), `${secret}\n`);
   // Reading a hard link is reading a file of the workspace (both names are the same file); only a
   // write through it reaches outside, and the snapshot sees that.

@@ -1,7 +1,8 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createWorkspaceTools } from "../../tools/builtin/index.js";
 import type { StatusBarTask } from "./status-bar-task.js";
+import { makeDirectoryTree } from "../../types/make-directory-tree.js";
 
 /**
  * Recovery from a wrong path (experiment 2-9, detailed errors): the user names a file that is not
@@ -11,7 +12,7 @@ export const missingFileTask: StatusBarTask = {
   name: "missing-file",
   summary: "the named file is elsewhere — success = the revenue figure from the real file",
   async setup(workspace) {
-    await mkdir(join(workspace, "reports", "2024"), { recursive: true });
+    await makeDirectoryTree(join(workspace, "reports", "2024"));
     await writeFile(join(workspace, "reports", "2024", "q3-summary.txt"), "Q3 summary\nRevenue: 48,213 EUR\nCosts: 31,907 EUR\n");
     await writeFile(join(workspace, "reports", "README.md"), "Quarterly reports, one folder per year.\n");
     return {

@@ -1,8 +1,9 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ScriptedTurn } from "../../providers/scripted/scripted-turn.js";
 import { createWorkspaceTools } from "../../tools/builtin/index.js";
 import type { StatusBarTask } from "./status-bar-task.js";
+import { makeDirectoryTree } from "../../types/make-directory-tree.js";
 
 const inventory = "sku,name,qty\nA-1,bolts,120\nA-2,nuts,75\nB-7,washers,310\nC-3,hinges,12\nC-9,brackets,46\n";
 /** What each output must hold, as the judge checks it. */
@@ -21,7 +22,7 @@ export const todoFilesTask: StatusBarTask = {
   name: "todo-files",
   summary: "five file steps in one request — success = all five outputs correct",
   async setup(workspace) {
-    await mkdir(join(workspace, "notes"), { recursive: true });
+    await makeDirectoryTree(join(workspace, "notes"));
     await writeFile(join(workspace, "config.json"), JSON.stringify({ name: "orion", version: "2.4.1", owner: "platform" }, null, 2) + "\n");
     await writeFile(join(workspace, "inventory.csv"), inventory);
     await writeFile(join(workspace, "notes", "draft.md"), "# Release notes\n\nTODO: replace me\n");

@@ -10,7 +10,7 @@ import { tuneToolSearch } from "./tune-tool-search.js";
 import type { ToolSearchEmbeddingOptions } from "../../tools/search/semantic-tool-search.js";
 import { scoreSemanticToolSearch, type SemanticScores } from "./score-semantic-tool-search.js";
 import { measureSemanticSpeed, type SemanticSpeed } from "./measure-semantic-speed.js";
-import { createPrefetchedEmbedder } from "./memo-embedder.js";
+import { createPrefetchedEmbedder } from "./prefetched-embedder.js";
 
 export interface ToolSearchBenchOptions {
   /** The corpus's tau-bench/ folder: adds τ-bench's tools and its dialogues' first messages (optional). */

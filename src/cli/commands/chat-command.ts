@@ -2,7 +2,7 @@ import { dirname, join } from "node:path";
 import { describeRestored } from "../describe-restored.js";
 import type { CacheMiss, SubAgentRun, Usage } from "../../types/index.js";
 import { createChatInput } from "../chat-input.js";
-import { parseCommandLine } from "../cli-options.js";
+import { commonOptionsExcept, parseCommandLine } from "../cli-options.js";
 import { hasTerminalInput, type CliIo } from "../cli-io.js";
 import { askBudgetApproval } from "../ask-budget-approval.js";
 import { askWorkspaceTrust } from "../ask-workspace-trust.js";
@@ -25,9 +25,12 @@ const leaveWindowMs = 3000;
 
 export { chatHelp };
 
+/** run's options but --json and --verbose (a conversation is for a person), and --collapse-thinking. */
+export const chatOptions = { ...commonOptionsExcept("json", "verbose"), "collapse-thinking": { type: "boolean" } } as const;
+
 /** `ctxkit chat`: a conversation; each message is one agent run on the shared trajectory. */
 export async function chatCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, { "collapse-thinking": { type: "boolean" } });
+  const { flags, extra } = parseCommandLine(args, chatOptions);
   if (flags.help) {
     io.stdout.write(chatHelp());
     return 0;

@@ -1,5 +1,5 @@
 import { agentOptionsHelp } from "../agent-options-help.js";
-import { parseCommandLine } from "../cli-options.js";
+import { commonOptionsExcept, parseCommandLine } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { formatConfigKeysHelp } from "../config/format-config-keys-help.js";
 import { createToolsFromConfig } from "../../config/create-agent-from-config.js";
@@ -20,8 +20,11 @@ ${formatConfigKeysHelp()}
 Exit codes: 0 done; 1 a value is refused (an unknown tool, a bad config file); 2 a usage error.
 `;
 
+export const configOptions = commonOptionsExcept("verbose");
+
+/** Every flag that sets a setting, as run takes them (but --verbose, which changes no setting). */
 export async function configCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags } = parseCommandLine(args);
+  const { flags } = parseCommandLine(args, configOptions);
   if (flags.help) {
     io.stdout.write(configHelp());
     return 0;

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { createScriptedProvider } from "../../providers/scripted/index.js";
 import { getTokenCounter } from "../../tokens/get-token-counter.js";
 import { renderChatTemplate, toHfChatMessages } from "../../tokens/index.js";
-import { parseCommandLine } from "../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { createAgentFromConfig } from "../../config/create-agent-from-config.js";
 import { createDemoWorkspace } from "../demo/create-demo-workspace.js";
@@ -36,9 +36,11 @@ Exit codes: 0 done; 1 the demo failed or --dir holds files (without --force); 2 
 130 interrupted with Ctrl-C.
 `;
 
+export const demoOptions = { ...pickCommonOptions("json", "color"), dir: { type: "string" }, force: { type: "boolean" }, engine: { type: "boolean" } } as const;
+
 /** `ctxkit demo`: a real agent run over real files with a scripted model, then the token table. */
 export async function demoCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, { dir: { type: "string" }, force: { type: "boolean" }, engine: { type: "boolean" } });
+  const { flags, extra } = parseCommandLine(args, demoOptions);
   if (flags.help) {
     io.stdout.write(demoHelp);
     return 0;

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { INSPECT_TOKENIZERS, inspectFiles, loadOpenAIToolsFile, TRANSCRIPT_FORMATS, type InspectTokenizer, type TranscriptFormat } from "../../inspect/index.js";
 import { loadPricingSelection } from "../../session/load-pricing.js";
 import { ConfigError, TranscriptError } from "../../types/index.js";
-import { parseCommandLine, parsePositiveInteger } from "../cli-options.js";
+import { parseCommandLine, parsePositiveInteger, pickCommonOptions } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { resolveTranscriptInput } from "../resolve-transcript-input.js";
 import { formatInspectReport } from "../inspect/format-inspect-report.js";
@@ -49,14 +49,17 @@ Records that cannot be read are reported on stderr as "file:line: reason"; the r
 Exit codes: 0 at least one transcript was read; 1 none could be; 2 a usage error.
 `;
 
+export const inspectOptions = {
+  ...pickCommonOptions("workspace", "data-dir", "database-url", "tools", "json", "color"),
+  format: { type: "string" },
+  tokenizer: { type: "string" },
+  pricing: { type: "string" },
+  limit: { type: "string" },
+} as const;
+
 /** `ctxkit inspect`: per-call tokens, prefix reuse, cache breaks, cost and findings of recorded runs. */
 export async function inspectCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, positionals, extra } = parseCommandLine(args, {
-    format: { type: "string" },
-    tokenizer: { type: "string" },
-    pricing: { type: "string" },
-    limit: { type: "string" },
-  });
+  const { flags, positionals, extra } = parseCommandLine(args, inspectOptions);
   if (flags.help) {
     io.stdout.write(inspectHelp);
     return 0;

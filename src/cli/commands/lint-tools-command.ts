@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { lintToolDefinitions } from "../../prompts/lint-tool-definitions.js";
 import { CtxkitError, type ToolDefinition } from "../../types/index.js";
 import { stripByteOrderMark } from "../../types/byte-order-mark.js";
-import { parseCommandLine } from "../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { connectMcpServers } from "../../mcp/index.js";
 import { resolveMcpServers } from "../resolve-mcp-servers.js";
@@ -32,9 +32,11 @@ Options:
 Exit codes: 0 no findings; 1 findings (or a file or server could not be read); 2 a usage error.
 `;
 
+export const lintToolsOptions = pickCommonOptions("json", "mcp-config");
+
 /** `ctxkit lint tools <file|module>`. */
 export async function lintToolsCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, positionals } = parseCommandLine(args);
+  const { flags, positionals } = parseCommandLine(args, lintToolsOptions);
   if (flags.help) {
     io.stdout.write(lintToolsHelp);
     return 0;

@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { benchOutputPath } from "../bench-output-path.js";
 import { createProgressBar } from "../progress-bar.js";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { formatPolicyTable, formatRunTable } from "../../bench/replay/format-replay-table.js";
 import { loadRecordedRuns } from "../../bench/replay/load-recorded-runs.js";
@@ -15,7 +15,8 @@ import { defaultPricingCatalog, findModelPricing } from "../../tokens/pricing.js
 import { getTokenCounter, type TokenCounterName } from "../../tokens/index.js";
 import { ConfigError } from "../../types/index.js";
 import type { CliIo } from "../cli-io.js";
-import { parseCommandLine, parsePositiveInteger } from "../cli-options.js";
+import { parseCommandLine, parsePositiveInteger, pickCommonOptions } from "../cli-options.js";
+import { makeDirectoryTree, makeDirectoryTreeSync } from "../../types/make-directory-tree.js";
 
 const defaultWindow = 128_000;
 const defaultPricing = "gpt-4.1";
@@ -50,7 +51,8 @@ Exit codes: 0 done; 1 no run to replay (none could be read); 2 a usage error; 13
 Ctrl-C.
 `;
 
-const replayOptions = {
+export const replayOptions = {
+  ...pickCommonOptions("json"),
   policy: { type: "string" },
   window: { type: "string" },
   pricing: { type: "string" },
@@ -119,7 +121,7 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
 
   const out = benchOutputPath(io, option("out"), defaultOut);
   const json = windows.length === 1 ? { ...report, pricing: pricingName, problems: loaded.problems } : { windows: reports, counter: counter.name, pricing: pricingName, problems: loaded.problems };
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {
     io.stdout.write(`${JSON.stringify(json)}\n`);
@@ -150,7 +152,7 @@ function createRequestEmitter(directory: string): { add: NonNullable<ReplayBench
   const flush = () => {
     if (key === undefined) return;
     const folder = join(directory, safeName(key.policy));
-    mkdirSync(folder, { recursive: true });
+    makeDirectoryTreeSync(folder);
     writeFileSync(join(folder, `${safeName(key.run)}.jsonl`), lines.join(""));
     key = undefined;
     lines = [];

@@ -1,7 +1,7 @@
 import { dirname } from "node:path";
 import type { AgentEvent } from "../../types/index.js";
 import { describeRestored } from "../describe-restored.js";
-import { parseCommandLine } from "../cli-options.js";
+import { commonOptions, parseCommandLine } from "../cli-options.js";
 import { hasTerminalInput, type CliIo } from "../cli-io.js";
 import { toCliMessage } from "../cli-error-message.js";
 import { askBudgetApproval } from "../ask-budget-approval.js";
@@ -19,9 +19,12 @@ import { runHelp } from "./run-help.js";
 
 export { runHelp };
 
+/** Every agent option (the settings' flags) and what one invocation works on: run-help.ts lists them all. */
+export const runOptions = commonOptions;
+
 /** `ctxkit run "<task>"`: one agent run, streamed to the terminal or as NDJSON. */
 export async function runCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, positionals } = parseCommandLine(args);
+  const { flags, positionals } = parseCommandLine(args, runOptions);
   if (flags.help) {
     io.stdout.write(runHelp());
     return 0;

@@ -1,13 +1,13 @@
 import type { CliIo } from "../cli-io.js";
-import { parseCommandLine } from "../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../cli-options.js";
 import { requireDatabaseUrl } from "../durable/require-database-url.js";
 import { describeRun } from "../durable/describe-run.js";
 import { describeUnknownAction } from "../describe-unknown-action.js";
 
-export const runsHelp = `Usage: ctxkit runs list [--json]
-       ctxkit runs show <id> [--json]
-       ctxkit runs cancel <id>
-       ctxkit runs resume <id> [--approve | --decline]
+export const runsHelp = `Usage: ctxkit runs list [--json] [--database-url <url>]
+       ctxkit runs show <id> [--json] [--database-url <url>]
+       ctxkit runs cancel <id> [--database-url <url>]
+       ctxkit runs resume <id> [--approve | --decline | --rerun | --skip] [--database-url <url>]
 
 The durable runs in the database (--database-url or CTXKIT_DATABASE_URL), newest first.
 cancel   stops a run at its next model or tool call
@@ -16,14 +16,22 @@ resume   starts a cancelled run again from its last completed step. A run that n
          would at a terminal, or a side effect a crash interrupted, which then runs again), --decline
          tells the model it was not run (--rerun and --skip say the same)
 
+Options:
+  --database-url <url>  the PostgreSQL database (default: CTXKIT_DATABASE_URL)
+  --json                print JSON instead of text (list, show)
+  --approve, --rerun    resume: run the call the run waits on
+  --decline, --skip     resume: tell the model the call was not run
+
 Exit codes: 0 done; 1 the run was not found or cannot be resumed; 2 a usage error.
 `;
 
 const runsActions = ["list", "show", "cancel", "resume"];
 
+export const runsOptions = { ...pickCommonOptions("database-url", "json"), approve: { type: "boolean" }, decline: { type: "boolean" }, rerun: { type: "boolean" }, skip: { type: "boolean" } } as const;
+
 /** `ctxkit runs`: list, show, cancel and resume durable runs. */
 export async function runsCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, positionals, extra } = parseCommandLine(args, { approve: { type: "boolean" }, decline: { type: "boolean" }, rerun: { type: "boolean" }, skip: { type: "boolean" } });
+  const { flags, positionals, extra } = parseCommandLine(args, runsOptions);
   const [action, id] = positionals;
   if (flags.help) {
     io.stdout.write(runsHelp);

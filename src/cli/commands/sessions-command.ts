@@ -1,5 +1,7 @@
+import { existsSync } from "node:fs";
+import { unlockSessionFile } from "../../session/session-file-lock.js";
 import { escapeForTerminal } from "../../context/escape-for-terminal.js";
-import { parseCommandLine } from "../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../cli-options.js";
 import { formatUsageLine } from "../format-usage.js";
 import { formatSessionBudget } from "../format-session-budget.js";
 import { describeSubAgents } from "../describe-sub-agents.js";
@@ -15,6 +17,7 @@ import { describeUnknownAction } from "../describe-unknown-action.js";
 export const sessionsHelp = `Usage: ctxkit sessions list [--workspace <dir>] [--data-dir <dir> | --database-url <url>] [--json]
        ctxkit sessions show <id> [--workspace <dir>] [--data-dir <dir> | --database-url <url>] [--json]
        ctxkit sessions rm <id…> [--workspace <dir>] [--data-dir <dir> | --database-url <url>]
+       ctxkit sessions unlock <id…> [--workspace <dir>] [--data-dir <dir>]
 
 list  the sessions stored in the workspace, oldest first; a session whose last task did not finish
       is marked (e.g. "[last task: error]")
@@ -22,6 +25,10 @@ show  one session: its model calls, token usage (prompt, cached, output, cost), 
       against the limits of its latest run with --budget-tokens or --budget-cost), the sub-agents
       it ran (each with its own session id) and messages
 rm    delete sessions (their files and any .torn file kept beside them)
+unlock  remove a JSONL session's lock (<id>.jsonl.lock) that no writer holds any more: one left on
+      another host (a container sharing the folder), which ctxkit never breaks by itself since it
+      cannot see that host's processes, or one it cannot read. A lock whose writer still runs on
+      this host is kept. (PostgreSQL releases a session's lock when its writer disconnects.)
 
 Options:
   --workspace <dir>  the workspace whose sessions these are (default: current directory)
@@ -32,15 +39,17 @@ Options:
 Exit codes: 0 done; 1 a session could not be read or found; 2 a usage error.
 `;
 
+export const sessionsOptions = pickCommonOptions("workspace", "data-dir", "database-url", "json");
+
 export async function sessionsCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, positionals } = parseCommandLine(args);
+  const { flags, positionals } = parseCommandLine(args, sessionsOptions);
   const [action, id] = positionals;
   if (flags.help) {
     io.stdout.write(sessionsHelp);
     return 0;
   }
   if (action === undefined) {
-    io.stderr.write(`ctxkit sessions: say which: list, show <id> or rm <id…>.\n\n${sessionsHelp}`);
+    io.stderr.write(`ctxkit sessions: say which: list, show <id>, rm <id…> or unlock <id…>.\n\n${sessionsHelp}`);
     return 2;
   }
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });
@@ -96,7 +105,20 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
     }
     return 0;
   }
-  const message = action === "show" ? "sessions show needs a session id (see ctxkit sessions list)" : describeUnknownAction(String(action), ["list", "show", "rm"]);
+  if (action === "unlock") {
+    const ids = positionals.slice(1);
+    if (ids.length === 0) throw new CtxkitError("usage_invalid", "give the id of the session to unlock (see 'ctxkit sessions list').");
+    if (config.databaseUrl !== undefined) throw new CtxkitError("usage_invalid", "sessions unlock is for sessions kept in JSONL files; PostgreSQL releases a session's lock when its writer disconnects.");
+    for (const sessionId of ids) {
+      const file = store.path(sessionId);
+      if (!existsSync(file)) throw new CtxkitError("session_not_found", `No session file at ${file}. Check the id and the session directory (--data-dir); see 'ctxkit sessions list'.`);
+      const { removed, owner } = await unlockSessionFile(file, sessionId);
+      const holder = owner === undefined ? "" : ` (it named process ${owner.pid}${owner.host === undefined ? "" : ` on ${owner.host}`})`;
+      io.stdout.write(removed ? `unlocked ${sessionId}${holder}\n` : `${sessionId} was not locked\n`);
+    }
+    return 0;
+  }
+  const message = action === "show" ? "sessions show needs a session id (see ctxkit sessions list)" : describeUnknownAction(String(action), ["list", "show", "rm", "unlock"]);
   io.stderr.write(`ctxkit sessions: ${message}.\n\n${sessionsHelp}`);
   return 2;
 }

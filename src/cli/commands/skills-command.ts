@@ -1,5 +1,5 @@
 import { lintSkill, loadSkills, type SkillCatalog, type SkillLintFinding } from "../../skills/index.js";
-import { parseCommandLine } from "../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { resolveConfig } from "../resolve-config.js";
 import { requireWorkspaceDirectory } from "../require-workspace-directory.js";
@@ -25,9 +25,11 @@ Exit codes: 0 done; 1 a skill was not found, or lint found an error or a skipped
 2 a usage error.
 `;
 
+export const skillsOptions = pickCommonOptions("workspace", "skills", "json");
+
 /** `ctxkit skills list|show|lint`. */
 export async function skillsCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, positionals } = parseCommandLine(args);
+  const { flags, positionals } = parseCommandLine(args, skillsOptions);
   const [action, name] = positionals;
   if (flags.help) {
     io.stdout.write(skillsHelp);

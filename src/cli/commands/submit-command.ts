@@ -1,5 +1,5 @@
 import type { CliIo } from "../cli-io.js";
-import { parseCommandLine } from "../cli-options.js";
+import { commonOptions, parseCommandLine } from "../cli-options.js";
 import { requireDatabaseUrl } from "../durable/require-database-url.js";
 import { CtxkitError } from "../../types/index.js";
 import type { DurableClient } from "../../durable/durable-client.js";
@@ -32,16 +32,19 @@ Options:
                    own session, exactly as for 'ctxkit run'
   --database-url   the PostgreSQL database (default: CTXKIT_DATABASE_URL)
 
-Not taken: --continue, --session, --repair (a durable run starts a new session in the database)
-and --log-requests (its requests are made on a worker's host).
+Not taken: --continue, --session, --repair (a durable run starts a new session in the database),
+--log-requests and --verbose (its requests are made on a worker's host).
 
 With TRACEPARENT set (a W3C traceparent; any other value is ignored with a note), a worker that
 traces nests the run's spans under it.
 `;
 
+/** run's options (those a durable run cannot take are refused with the reason: refuseLocalOnlyFlags) and its own. */
+export const submitOptions = { ...commonOptions, wait: { type: "boolean" }, timeout: { type: "string" }, "budget-scope": { type: "string" } } as const;
+
 /** `ctxkit submit`: stores the run and enqueues it; no worker needs to be running yet. */
 export async function submitCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, positionals, extra } = parseCommandLine(args, { wait: { type: "boolean" }, timeout: { type: "string" }, "budget-scope": { type: "string" } });
+  const { flags, positionals, extra } = parseCommandLine(args, submitOptions);
   if (flags.help) {
     io.stdout.write(submitHelp);
     return 0;
@@ -59,7 +62,7 @@ export async function submitCommand(args: string[], io: CliIo): Promise<number> 
   const url = requireDatabaseUrl(flags, io, "submit");
   // Resolved here, as `ctxkit run` resolves them (flags, variables, config files, the workspace's
   // MCP servers approved, its trust asked at a terminal): the worker rebuilds the agent from these.
-  const setup = await prepareAgentRun(flags, io);
+  const setup = await prepareAgentRun(flags, io, { runsHere: false });
   for (const note of setup.notes) io.stderr.write(`ctxkit submit: ${note}\n`);
   const answers = lineReader(() => io.stdin);
   try {
@@ -127,6 +130,7 @@ function refuseLocalOnlyFlags(flags: Record<string, unknown>): void {
     ["session", "a durable run starts a new session in the database"],
     ["repair", "a durable run starts a new session in the database"],
     ["log-requests", "a durable run's requests are made on a worker's host"],
+    ["verbose", "a durable run's decisions are made on a worker's host"],
   ];
   for (const [flag, why] of refused) {
     if (flags[flag] !== undefined && flags[flag] !== false) throw new CtxkitError("usage_invalid", `--${flag} is not for ctxkit submit: ${why}. Drop --${flag}, or use ctxkit run.`);

@@ -3,11 +3,12 @@ import { resolve } from "node:path";
 import { INSPECT_TOKENIZERS, loadOpenAIToolsFile, type InspectTokenizer } from "../../inspect/index.js";
 import { CtxkitError } from "../../types/index.js";
 import { createViewSource, isOtlpTraceFile, readOtlpTraceFile, startViewServer, type TraceFileView } from "../../web/index.js";
-import { parseCommandLine } from "../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { resolveTranscriptInput } from "../resolve-transcript-input.js";
 
 export const viewHelp = `Usage: ctxkit view <session-id | file | trace.json…> [--port <n>] [--open | --no-open] [--no-auth] [--tokenizer <name>]
+                  [--tools <file>] [--workspace <dir>] [--data-dir <dir> | --database-url <url>]
 
 Opens a local page that shows a ctxkit session or another agent's transcript (every format
 'ctxkit inspect' reads) call by call: a timeline of the prompts stacked by layer (system, tools,
@@ -37,14 +38,17 @@ Exit codes: 0 stopped with Ctrl-C (the page is served until then); 1 nothing cou
 2 a usage error.
 `;
 
+export const viewOptions = {
+  ...pickCommonOptions("workspace", "data-dir", "database-url", "tools"),
+  port: { type: "string" },
+  open: { type: "boolean" },
+  auth: { type: "boolean" },
+  tokenizer: { type: "string" },
+} as const;
+
 /** `ctxkit view`: the context viewer in the browser, served until the process is stopped. */
 export async function viewCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, positionals, extra } = parseCommandLine(args, {
-    port: { type: "string" },
-    open: { type: "boolean" },
-    auth: { type: "boolean" },
-    tokenizer: { type: "string" },
-  });
+  const { flags, positionals, extra } = parseCommandLine(args, viewOptions);
   if (flags.help) {
     io.stdout.write(viewHelp);
     return 0;

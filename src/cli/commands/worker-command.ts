@@ -1,5 +1,5 @@
 import type { CliIo } from "../cli-io.js";
-import { parseCommandLine, parsePositiveInteger } from "../cli-options.js";
+import { parseCommandLine, parsePositiveInteger, pickCommonOptions } from "../cli-options.js";
 import { requireDatabaseUrl } from "../durable/require-database-url.js";
 import { startTracingOrSay, stopTracingAndSay } from "../start-tracing-or-say.js";
 import { runWarningLine } from "../durable/run-warning-line.js";
@@ -24,9 +24,11 @@ With the OTEL_* variables set (as for 'ctxkit run'), each run is traced under th
 record holds, so a run resumed here after a crash continues its trace.
 `;
 
+export const workerOptions = { ...pickCommonOptions("database-url"), concurrency: { type: "string" }, "stale-after": { type: "string" } } as const;
+
 /** `ctxkit worker`: one DBOS executor taking ctxkit runs from the queue. */
 export async function workerCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, { concurrency: { type: "string" }, "stale-after": { type: "string" } });
+  const { flags, extra } = parseCommandLine(args, workerOptions);
   if (flags.help) {
     io.stdout.write(workerHelp);
     return 0;

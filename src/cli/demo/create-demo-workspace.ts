@@ -1,5 +1,6 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { makeDirectoryTree } from "../../types/make-directory-tree.js";
 
 /**
  * Writes the demo's small code base: a price calculator whose discount is applied backwards, a
@@ -7,8 +8,8 @@ import { join } from "node:path";
  * the bug. Deterministic: the same files every time, so the demo's numbers are reproducible.
  */
 export async function createDemoWorkspace(directory: string): Promise<void> {
-  await mkdir(join(directory, "src"), { recursive: true });
-  await mkdir(join(directory, "logs"), { recursive: true });
+  await makeDirectoryTree(join(directory, "src"));
+  await makeDirectoryTree(join(directory, "logs"));
   await writeFile(join(directory, "README.md"), readme);
   await writeFile(join(directory, "src", "discount.js"), discountSource);
   await writeFile(join(directory, "src", "cart.js"), cartSource);

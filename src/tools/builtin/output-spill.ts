@@ -1,6 +1,7 @@
-import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
+import { createWriteStream, type WriteStream } from "node:fs";
 import { join } from "node:path";
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../../session/private-storage.js";
+import { makeDirectoryTreeSync } from "../../types/make-directory-tree.js";
 
 /**
  * The whole output of a command that overflowed its budget, streamed to a file as it arrives (up
@@ -29,7 +30,7 @@ export class OutputSpill {
   /** Opens the file (created, never overwritten) and writes what came before the overflow. */
   start(before: Buffer): void {
     try {
-      mkdirSync(join(this.path, ".."), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+      makeDirectoryTreeSync(join(this.path, ".."), PRIVATE_DIRECTORY_MODE);
     } catch (error) {
       this.failure = (error as Error).message;
     }

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
-import { lstat, mkdir, open, readdir, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
+import { lstat, open, readdir, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { Tool, ToolOutput } from "../../types/index.js";
 import { watchHarnessWrites, type HarnessWrite } from "../../security/harness-writes.js";
+import { makeDirectoryTree } from "../../types/make-directory-tree.js";
 
 export interface ProtectedFilesOptions {
   /** Single files (ctxkit's config files); one that does not exist must not appear either. */
@@ -239,7 +240,7 @@ async function restoreChanges(before: Snapshot, after: Snapshot, tool: string, s
       else if (prior?.kind === "file") {
         if (prior.bytes === undefined) throw new Error("too large to keep");
         // A folder put back holds ctxkit's config or data: private, like the data directory (issue 24).
-        await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+        await makeDirectoryTree(dirname(path), 0o700);
         await writeFile(path, prior.bytes, { mode: prior.mode });
       }
       report.restored.push(shown(path));

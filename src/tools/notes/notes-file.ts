@@ -1,7 +1,8 @@
 import { noteHarnessWrite } from "../../security/harness-writes.js";
-import { mkdir, open, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { open, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../../session/private-storage.js";
+import { makeDirectoryTree } from "../../types/make-directory-tree.js";
 
 /** The notes on disk: read and written whole, with their size known between calls. */
 export interface NotesFile {
@@ -36,7 +37,7 @@ export function createNotesFile(path: string | (() => string), maxBytes: number)
     },
     async write(text) {
       const target = resolvePath();
-      await mkdir(dirname(target), { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
+      await makeDirectoryTree(dirname(target), PRIVATE_DIRECTORY_MODE);
       const temporary = `${target}.${process.pid}.tmp`;
       await writeFile(temporary, text, { encoding: "utf8", mode: PRIVATE_FILE_MODE });
       await rename(temporary, target);

@@ -1,13 +1,15 @@
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { formatDisclosureReport, runDisclosureBench } from "../../../bench/disclosure/index.js";
 import { CtxkitError } from "../../../types/index.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { tauCorpusDirectory } from "./tau-paths.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const disclosureBenchHelp = `Usage: ctxkit bench disclosure [--corpus <dir>] [--skills <dir>] [--sizes 10,50,200] [--mcp live|recorded] [--queries <n>] [--json] [--out <file>]
 
@@ -36,26 +38,27 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const disclosureBenchOptions = { ...pickCommonOptions("json"),
   corpus: { type: "string" },
   skills: { type: "string" },
-  sizes: { type: "string" },
+  sizes: { type: "string", number: { integer: true, min: 1, list: true } },
   mcp: { type: "string" },
-  queries: { type: "string" },
+  queries: positiveIntegerFlag,
   out: { type: "string" },
 } as const;
 
 /** `ctxkit bench disclosure`: cache safety, token cost and search quality of progressive disclosure. */
 export async function disclosureBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, disclosureBenchOptions);
   if (flags.help) {
     io.stdout.write(disclosureBenchHelp);
     return 0;
   }
   const mcp = (extra.mcp as string | undefined) ?? "live";
   if (mcp !== "live" && mcp !== "recorded") throw new CtxkitError("usage_invalid", `--mcp must be live or recorded, got '${mcp}'.`);
-  const sizes = ((extra.sizes as string | undefined) ?? "10,50,200").split(",").map((size) => parsePositiveInteger(size.trim(), "--sizes")!);
-  const queryLimit = parsePositiveInteger(extra.queries as string | undefined, "--queries");
+  const sizes = (extra.sizes as number[] | undefined) ?? [10, 50, 200];
+  const queryLimit = (extra.queries as number | undefined);
   const tauDirectory = tauCorpusDirectory(io, extra.corpus);
   if (!existsSync(tauDirectory)) {
     io.stderr.write(`ctxkit bench disclosure: skipped — no τ-bench corpus at ${tauDirectory}. Pass --corpus <dir>, the folder that holds tau-bench/.\n`);
@@ -75,7 +78,7 @@ export async function disclosureBenchCommand(args: string[], io: CliIo): Promise
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...report, elapsedMs };
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/disclosure.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   else io.stdout.write(`${formatDisclosureReport(report)}\n\nTook ${(elapsedMs / 1000).toFixed(1)} s. Wrote ${relative(io.cwd, out) || out}.\n`);

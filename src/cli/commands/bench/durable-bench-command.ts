@@ -1,10 +1,11 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
-import { ConfigError } from "../../../types/index.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { resolveConfig } from "../../resolve-config.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const durableBenchHelp = `Usage: ctxkit bench durable [--workers 4] [--runs 200] [--kill-every 3s] [--concurrency 4] [--model-latency 1500ms] [--database-url <url>] [--json] [--out <file>]
 
@@ -36,18 +37,21 @@ Options:
 
 ${benchResultsHelp}`;
 
+/** The flags `ctxkit bench durable` takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const durableBenchOptions = { ...pickCommonOptions("json", "database-url"), workers: positiveIntegerFlag, runs: positiveIntegerFlag, "kill-every": { type: "string", number: { duration: true } }, concurrency: positiveIntegerFlag, "model-latency": { type: "string", number: { duration: true } }, out: { type: "string" } } as const;
+
 /** `ctxkit bench durable`. */
 export async function durableBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, { workers: { type: "string" }, runs: { type: "string" }, "kill-every": { type: "string" }, concurrency: { type: "string" }, "model-latency": { type: "string" }, out: { type: "string" } });
+  const { flags, extra } = parseCommandLine(args, durableBenchOptions);
   if (flags.help) {
     io.stdout.write(durableBenchHelp);
     return 0;
   }
-  const workers = parsePositiveInteger(extra.workers as string | undefined, "--workers") ?? 4;
-  const runs = parsePositiveInteger(extra.runs as string | undefined, "--runs") ?? 200;
-  const concurrency = parsePositiveInteger(extra.concurrency as string | undefined, "--concurrency") ?? 4;
-  const killEveryMs = parseDuration(extra["kill-every"] as string | undefined, "--kill-every", 3_000);
-  const modelLatencyMs = parseDuration(extra["model-latency"] as string | undefined, "--model-latency", 1_500);
+  const workers = (extra.workers as number | undefined) ?? 4;
+  const runs = (extra.runs as number | undefined) ?? 200;
+  const concurrency = (extra.concurrency as number | undefined) ?? 4;
+  const killEveryMs = (extra["kill-every"] as number | undefined) ?? 3_000;
+  const modelLatencyMs = (extra["model-latency"] as number | undefined) ?? 1_500;
   const [{ runDurableBench }, { formatDurableBench }] = await Promise.all([import("../../../bench/durable/run-durable-bench.js"), import("../../../bench/durable/format-durable-bench.js")]);
   let url = resolveConfig(flags, io.env, { cwd: io.cwd }).databaseUrl;
   let stop: (() => void) | undefined;
@@ -72,7 +76,7 @@ export async function durableBenchCommand(args: string[], io: CliIo): Promise<nu
     });
     io.stdout.write(flags.json ? `${JSON.stringify(result)}\n` : formatDurableBench(result));
     const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/durable.json");
-    await mkdir(dirname(out), { recursive: true });
+    await makeDirectoryTree(dirname(out));
     await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
     if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);
     return result.lost === 0 && result.duplicateSideEffects === 0 ? 0 : 1;
@@ -81,9 +85,3 @@ export async function durableBenchCommand(args: string[], io: CliIo): Promise<nu
   }
 }
 
-function parseDuration(value: string | undefined, flag: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const match = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(value.trim());
-  if (!match) throw new ConfigError("usage_invalid", `${flag} takes a duration like 3s or 500ms${flag === "--kill-every" ? " (0 = never)" : ""}, got '${value}'.`);
-  return Math.round(Number(match[1]) * (match[2] === "ms" ? 1 : 1000));
-}

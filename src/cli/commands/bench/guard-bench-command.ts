@@ -1,11 +1,13 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { loadTauBenchDialogues, locateTauBenchCorpus } from "../../../bench/kv-cache/tau-bench-dialogues.js";
 import { formatGuardBench, runGuardBench } from "../../../bench/prefix-guard/run-guard-bench.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const guardBenchHelp = `Usage: ctxkit bench guard [--corpus <dir>] [--limit <dialogues>] [--json] [--out <file>]
 
@@ -27,16 +29,17 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = { limit: { type: "string" }, corpus: { type: "string" }, out: { type: "string" } } as const;
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const guardBenchOptions = { ...pickCommonOptions("json"), limit: positiveIntegerFlag, corpus: { type: "string" }, out: { type: "string" } } as const;
 
 /** `ctxkit bench guard`: false alarms and misses of the prefix guard, old and new. */
 export async function guardBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, guardBenchOptions);
   if (flags.help) {
     io.stdout.write(guardBenchHelp);
     return 0;
   }
-  const limit = parsePositiveInteger(extra.limit as string | undefined, "--limit") ?? 10;
+  const limit = (extra.limit as number | undefined) ?? 10;
   const corpus = resolve(io.cwd, (extra.corpus as string | undefined) ?? "../shared/corpus");
   const location = locateTauBenchCorpus(corpus);
   if (!location.found) {
@@ -51,7 +54,7 @@ export async function guardBenchCommand(args: string[], io: CliIo): Promise<numb
   const elapsedMs = Math.round(performance.now() - started);
   const json = { benchmark: "guard", corpus: location.files.trajectories, elapsedMs, ...result };
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/guard.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   else io.stdout.write(`${formatGuardBench(result)}\n${result.dialogues} dialogues. Took ${(elapsedMs / 1000).toFixed(1)} s. Wrote ${relative(io.cwd, out) || out}.\n`);

@@ -1,11 +1,13 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { batteryNames, failureClasses, formatHardeningReport, fullCounts, runHardeningBench, type BatteryName, type HardeningBenchResult } from "../../../bench/hardening/index.js";
 import { ConfigError } from "../../../types/index.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProgressBar } from "../../progress-bar.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const hardeningBenchHelp = `Usage: ctxkit bench hardening [--scale <factor>] [--trials <n>] [--only <list>] [--seed <n>] [--json] [--out <file>]
 
@@ -52,24 +54,25 @@ function formatCount(value: number): string {
   return value.toLocaleString("en-US");
 }
 
-const options = {
-  scale: { type: "string" },
-  trials: { type: "string" },
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const hardeningBenchOptions = { ...pickCommonOptions("json"),
+  scale: { type: "string", number: { above: 0, max: 10 } },
+  trials: positiveIntegerFlag,
   only: { type: "string" },
-  seed: { type: "string" },
+  seed: positiveIntegerFlag,
   out: { type: "string" },
 } as const;
 
 /** `ctxkit bench hardening`: the fault, fuzz and abuse batteries, with their failure counts. */
 export async function hardeningBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, hardeningBenchOptions);
   if (flags.help) {
     io.stdout.write(hardeningBenchHelp);
     return 0;
   }
-  const scale = parseScale(extra.scale as string | undefined);
-  const trials = parsePositiveInteger(extra.trials as string | undefined, "--trials");
-  const seed = parsePositiveInteger(extra.seed as string | undefined, "--seed") ?? 1;
+  const scale = extra.scale as number | undefined;
+  const trials = (extra.trials as number | undefined);
+  const seed = (extra.seed as number | undefined) ?? 1;
   const only = parseOnly(extra.only as string | undefined);
   if (flags.json !== true) io.stderr.write(`hardening: seed ${seed} (repeat a run with --seed ${seed})\n`);
   const progress = createProgressBar({ stream: io.stderr, total: only?.length ?? batteryNames.length, label: "hardening: batteries", enabled: flags.json !== true });
@@ -83,7 +86,7 @@ export async function hardeningBenchCommand(args: string[], io: CliIo): Promise<
   progress.stop();
   io.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatHardeningReport(result));
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/hardening.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
   if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);
   const failed = failedChecks(result);
@@ -99,12 +102,6 @@ function failedChecks(result: HardeningBenchResult): string[] {
   return [...counted, ...cases];
 }
 
-function parseScale(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const scale = Number(value);
-  if (!Number.isFinite(scale) || scale <= 0 || scale > 10) throw new ConfigError("usage_invalid", `--scale must be a number above 0 and at most 10 (1 = the full counts), got '${value}'.`);
-  return scale;
-}
 
 function parseOnly(value: string | undefined): BatteryName[] | undefined {
   if (value === undefined) return undefined;

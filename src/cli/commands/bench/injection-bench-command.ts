@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { formatInjectionReport } from "../../../bench/injection/format-injection-report.js";
 import { defences, type Defence } from "../../../bench/injection/injection-defences.js";
@@ -7,10 +7,12 @@ import { runInjectionBench } from "../../../bench/injection/run-injection-bench.
 import { ConfigError } from "../../../types/index.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../../config/create-provider-from-config.js";
 import { resolveConfig } from "../../resolve-config.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const injectionBenchHelp = `Usage: ctxkit bench injection [--offline] [--attacks <a,b>] [--defences <a,b>] [--json] [--out <file>]
        ctxkit bench injection --model <name> [--base-url <url>] [--provider …] [--vendor …] [--api-key …]
@@ -45,9 +47,10 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const injectionBenchOptions = { ...pickCommonOptions("json", "provider", "vendor", "model", "base-url", "api-key"),
   offline: { type: "boolean" },
-  trials: { type: "string" },
+  trials: positiveIntegerFlag,
   attacks: { type: "string" },
   defences: { type: "string" },
   out: { type: "string" },
@@ -63,7 +66,7 @@ function listOf<T extends string>(value: unknown, allowed: readonly T[], flag: s
 
 /** `ctxkit bench injection`: the offline adversaries or a live model; prints the table, writes JSON. */
 export async function injectionBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, injectionBenchOptions);
   if (flags.help) {
     io.stdout.write(injectionBenchHelp);
     return 0;
@@ -72,7 +75,7 @@ export async function injectionBenchCommand(args: string[], io: CliIo): Promise<
   const provider = live ? createProviderFromConfig(resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd })) : undefined;
   const selectedAttacks = listOf<Attack>(extra.attacks, attacks, "--attacks");
   const selectedDefences = listOf<Defence>(extra.defences, defences, "--defences");
-  const trials = parsePositiveInteger(extra.trials as string | undefined, "--trials");
+  const trials = (extra.trials as number | undefined);
   const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
   const report = await runInjectionBench({
     ...(provider ? { provider } : {}),
@@ -84,7 +87,7 @@ export async function injectionBenchCommand(args: string[], io: CliIo): Promise<
   progress.stop();
   io.stdout.write(flags.json ? `${JSON.stringify(report, null, 2)}\n` : formatInjectionReport(report));
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/injection.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(report, null, 2)}\n`);
   if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);
   return 0;

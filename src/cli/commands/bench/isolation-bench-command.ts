@@ -1,11 +1,13 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatIsolationBench, runIsolationBench } from "../../../bench/isolation/index.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const isolationBenchHelp = `Usage: ctxkit bench isolation [--source <dir>] [--pricing <model>] [--limit <n>] [--json] [--out <file>]
 
@@ -28,16 +30,17 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const isolationBenchOptions = { ...pickCommonOptions("json"),
   source: { type: "string" },
   pricing: { type: "string" },
-  limit: { type: "string" },
+  limit: positiveIntegerFlag,
   out: { type: "string" },
 } as const;
 
 /** `ctxkit bench isolation`: main context vs sub-agent vs fork on the same search task. */
 export async function isolationBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, isolationBenchOptions);
   if (flags.help) {
     io.stdout.write(isolationBenchHelp);
     return 0;
@@ -45,7 +48,7 @@ export async function isolationBenchCommand(args: string[], io: CliIo): Promise<
   // dist/cli/commands/bench/ → the package's src/ (present in a checkout of ctxkit).
   const ownSource = fileURLToPath(new URL("../../../../src", import.meta.url));
   const source = typeof extra.source === "string" ? resolve(io.cwd, extra.source) : ownSource;
-  const limit = parsePositiveInteger(extra.limit as string | undefined, "--limit");
+  const limit = (extra.limit as number | undefined);
   const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
   const result = await runIsolationBench({
     source,
@@ -56,7 +59,7 @@ export async function isolationBenchCommand(args: string[], io: CliIo): Promise<
   progress.stop();
   io.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatIsolationBench(result));
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/isolation.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
   if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);
   return 0;

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { createStagedProgressBar } from "../../progress-bar.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { dirname, relative, resolve } from "node:path";
@@ -17,8 +17,10 @@ import {
 import { createLlama, createTinyQwen3Gguf } from "../../../providers/llama/index.js";
 import { createOpenAICompatible, type OpenAICompatibleVendor } from "../../../providers/openai-compatible/index.js";
 import { TranscriptError, ConfigError } from "../../../types/index.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const kvCacheBenchHelp = `Usage: ctxkit bench kv-cache [--limit <dialogues>] [--modes <a,b>] [--corpus <dir>] [--json] [--out <file>]
        ctxkit bench kv-cache --live --model <name> [--base-url <url>] [--vendor <name>] [--api-key <key>] [--limit <n>] [--modes <a,b>]
@@ -57,13 +59,14 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const kvCacheBenchOptions = { ...pickCommonOptions("json", "vendor", "model", "base-url", "api-key"),
   live: { type: "boolean" },
   engine: { type: "boolean" },
   "model-path": { type: "string" },
-  threads: { type: "string" },
-  calls: { type: "string" },
-  limit: { type: "string" },
+  threads: positiveIntegerFlag,
+  calls: positiveIntegerFlag,
+  limit: positiveIntegerFlag,
   modes: { type: "string" },
   corpus: { type: "string" },
   out: { type: "string" },
@@ -71,7 +74,7 @@ const options = {
 
 /** `ctxkit bench kv-cache`: runs experiment 2-3 offline (default) or against a live endpoint. */
 export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, kvCacheBenchOptions);
   if (flags.help) {
     io.stdout.write(kvCacheBenchHelp);
     return 0;
@@ -80,7 +83,7 @@ export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<nu
   const engine = live && (extra.engine === true || extra["model-path"] !== undefined);
   if (!live && (extra.engine === true || extra["model-path"] !== undefined)) throw new ConfigError("usage_invalid", "--engine and --model-path measure live: add --live.");
   const modes = parseModes(extra.modes as string | undefined);
-  const limit = parsePositiveInteger(extra.limit as string | undefined, "--limit") ?? (live ? 3 : undefined);
+  const limit = (extra.limit as number | undefined) ?? (live ? 3 : undefined);
   const corpus = resolve(io.cwd, (extra.corpus as string | undefined) ?? "../shared/corpus");
   const location = locateTauBenchCorpus(corpus);
   if (!location.found) {
@@ -104,8 +107,8 @@ export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<nu
   if (engine) {
     const modelPathFlag = extra["model-path"] as string | undefined;
     const modelPath = modelPathFlag === undefined ? await createTinyQwen3Gguf() : resolve(io.cwd, modelPathFlag);
-    const threads = parsePositiveInteger(extra.threads as string | undefined, "--threads") ?? 1;
-    const callsPerDialogue = parsePositiveInteger(extra.calls as string | undefined, "--calls") ?? 4;
+    const threads = (extra.threads as number | undefined) ?? 1;
+    const callsPerDialogue = (extra.calls as number | undefined) ?? 4;
     const provider = createLlama({ modelPath, threads, contextSize: 32_768, toolChoice: "none", seed: 1 });
     try {
       const result = await runEngineKvCacheBench({
@@ -147,7 +150,7 @@ export async function kvCacheBenchCommand(args: string[], io: CliIo): Promise<nu
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...report.json, corpus: location.files.trajectories, elapsedMs };
   const out = benchOutputPath(io, extra.out as string | undefined, report.defaultOut);
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {
     io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { availableParallelism, cpus, platform } from "node:os";
 import { dirname, relative, resolve } from "node:path";
 import { formatServingReport, runServingBench } from "../../../bench/serving/index.js";
@@ -9,13 +9,15 @@ import { createOpenAICompatible, type OpenAICompatibleVendor } from "../../../pr
 import type { Provider } from "../../../providers/provider.js";
 import { createQwen3TokenCounter } from "../../../tokens/qwen3-token-counter.js";
 import { CtxkitError } from "../../../types/index.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const servingBenchHelp = `Usage: ctxkit bench serving [--runs <n>] [--sizes <a,b>] [--threads <n>] [--json] [--out <file>]
-       ctxkit bench serving --model-path <file.gguf> [--gpu-layers <n>] ...
+       ctxkit bench serving --model-path <file.gguf> [--gpu-layers <n>] [--flash-attention] ...
        ctxkit bench serving --base-url <url> --model <name> [--vendor <name>] [--api-key <key>] [--concurrency <a,b>] ...
 
 Time to first token (TTFT) with the prompt prefix kept vs changed.
@@ -44,32 +46,33 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const servingBenchOptions = { ...pickCommonOptions("json", "vendor", "model", "base-url", "api-key"),
   "model-path": { type: "string" },
-  sizes: { type: "string" },
-  runs: { type: "string" },
-  concurrency: { type: "string" },
-  threads: { type: "string" },
-  "gpu-layers": { type: "string" },
+  sizes: { type: "string", number: { integer: true, min: 1, list: true } },
+  runs: positiveIntegerFlag,
+  concurrency: { type: "string", number: { integer: true, min: 1, list: true } },
+  threads: positiveIntegerFlag,
+  "gpu-layers": positiveIntegerFlag,
   "flash-attention": { type: "boolean" },
   out: { type: "string" },
 } as const;
 
 /** `ctxkit bench serving`: experiment 2-1 on the embedded engine (default) or a live endpoint. */
 export async function servingBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, servingBenchOptions);
   if (flags.help) {
     io.stdout.write(servingBenchHelp);
     return 0;
   }
   const live = flags["base-url"] !== undefined;
   const modelPathFlag = extra["model-path"] as string | undefined;
-  const sizes = parseList(extra.sizes as string | undefined, "--sizes") ?? (live ? [1024, 4096, 8192, 16384, 32768] : [1024, 4096, 8192]);
-  const runs = parsePositiveInteger(extra.runs as string | undefined, "--runs") ?? 3;
-  const threads = parsePositiveInteger(extra.threads as string | undefined, "--threads") ?? 1;
-  const gpuLayers = parsePositiveInteger(extra["gpu-layers"] as string | undefined, "--gpu-layers");
+  const sizes = (extra.sizes as number[] | undefined) ?? (live ? [1024, 4096, 8192, 16384, 32768] : [1024, 4096, 8192]);
+  const runs = (extra.runs as number | undefined) ?? 3;
+  const threads = (extra.threads as number | undefined) ?? 1;
+  const gpuLayers = (extra["gpu-layers"] as number | undefined);
   const flashAttention = extra["flash-attention"] === true;
-  const concurrency = live ? (parseList(extra.concurrency as string | undefined, "--concurrency") ?? [1, 4, 16]) : [];
+  const concurrency = live ? ((extra.concurrency as number[] | undefined) ?? [1, 4, 16]) : [];
   const started = performance.now();
   const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
 
@@ -129,7 +132,7 @@ export async function servingBenchCommand(args: string[], io: CliIo): Promise<nu
     };
     const json = { engine: result.engine, model: result.model, rows: result.rows, concurrency: result.concurrency, errors: result.errors, manifest };
     const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/serving.json");
-    await mkdir(dirname(out), { recursive: true });
+    await makeDirectoryTree(dirname(out));
     await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
     if (flags.json) io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     else io.stdout.write(`${formatServingReport(result)}\nTook ${(elapsedMs / 1000).toFixed(1)} s. Wrote ${relative(io.cwd, out) || out}.\n`);
@@ -140,11 +143,3 @@ export async function servingBenchCommand(args: string[], io: CliIo): Promise<nu
   }
 }
 
-function parseList(value: string | undefined, flag: string): number[] | undefined {
-  if (value === undefined) return undefined;
-  return value.split(",").map((item) => {
-    const parsed = parsePositiveInteger(item.trim(), flag);
-    if (parsed === undefined) throw new CtxkitError("usage_invalid", `${flag} takes positive integers separated by commas.`);
-    return parsed;
-  });
-}

@@ -1,9 +1,11 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { formatStartupReport, runStartupBench, startupGoal } from "../../../bench/startup/run-startup-bench.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const startupBenchHelp = `Usage: ctxkit bench startup [--runs <n>] [--json] [--out <file>]
 
@@ -25,20 +27,21 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = { runs: { type: "string" }, out: { type: "string" } } as const;
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const startupBenchOptions = { ...pickCommonOptions("json"), runs: positiveIntegerFlag, out: { type: "string" } } as const;
 
 /** `ctxkit bench startup`: CLI start-up against bare node. */
 export async function startupBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, startupBenchOptions);
   if (flags.help) {
     io.stdout.write(startupBenchHelp);
     return 0;
   }
-  const runs = parsePositiveInteger(extra.runs as string | undefined, "--runs") ?? 7;
+  const runs = (extra.runs as number | undefined) ?? 7;
   const result = await runStartupBench(runs);
   io.stdout.write(flags.json ? `${JSON.stringify(result, null, 2)}\n` : formatStartupReport(result));
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/startup.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(result, null, 2)}\n`);
   if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);
   return 0;

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { createStagedProgressBar } from "../../progress-bar.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { buildStatusBarPreview, formatRequestListing } from "../../../bench/status-bar/build-status-bar-preview.js";
 import { formatCostReport, formatLiveReport } from "../../../bench/status-bar/format-status-bar-reports.js";
@@ -11,10 +11,12 @@ import { runStatusBarLiveBench } from "../../../bench/status-bar/run-status-bar-
 import { statusBarArms } from "../../../bench/status-bar/status-bar-arms.js";
 import { statusBarTasks } from "../../../bench/status-bar/status-bar-tasks.js";
 import { ConfigError } from "../../../types/index.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../../config/create-provider-from-config.js";
 import { resolveConfig } from "../../resolve-config.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const statusBarBenchHelp = `Usage: ctxkit bench status-bar --preview [--json]
        ctxkit bench status-bar --cost [--corpus <dir>] [--limit <n>] [--cache <kv|prompt>] [--json] [--out <file>]
@@ -50,22 +52,23 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const statusBarBenchOptions = { ...pickCommonOptions("json", "provider", "vendor", "model", "base-url", "api-key"),
   preview: { type: "boolean" },
   cost: { type: "boolean" },
   offline: { type: "boolean" },
   corpus: { type: "string" },
-  limit: { type: "string" },
+  limit: positiveIntegerFlag,
   cache: { type: "string" },
   tasks: { type: "string" },
   arms: { type: "string" },
-  repeats: { type: "string" },
+  repeats: positiveIntegerFlag,
   out: { type: "string" },
 } as const;
 
 /** `ctxkit bench status-bar`: the preview, the cost replay over the corpus, or the task harness. */
 export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, statusBarBenchOptions);
   if (flags.help) {
     io.stdout.write(statusBarBenchHelp);
     return 0;
@@ -74,7 +77,7 @@ export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<
   const print = (text: string, json: unknown) => io.stdout.write(flags.json ? `${JSON.stringify(json, null, 2)}\n` : text);
   const save = async (json: unknown, fallback: string) => {
     const out = benchOutputPath(io, extra.out as string | undefined, fallback);
-    await mkdir(dirname(out), { recursive: true });
+    await makeDirectoryTree(dirname(out));
     await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
     if (!flags.json) io.stdout.write(`JSON written to ${relative(io.cwd, out) || out}\n`);
   };
@@ -100,7 +103,7 @@ export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<
       io.stderr.write(`ctxkit bench status-bar: skipped — no corpus at ${corpus}. Pass --corpus <dir>, the folder that holds swe-gemini/ and tau-bench/.\n`);
       return 0;
     }
-    const limit = parsePositiveInteger(extra.limit as string | undefined, "--limit");
+    const limit = (extra.limit as number | undefined);
     const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
     const report = await runStatusBarCostBench(corpus, { ...(limit === undefined ? {} : { limit }), onProgress: (part, done, total) => progress.update(done, total, `status-bar cost ${part}: runs`) });
     progress.stop();
@@ -117,7 +120,7 @@ export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<
   const provider = offline ? undefined : createProviderFromConfig(resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd }));
   const tasks = list(extra.tasks);
   const arms = list(extra.arms);
-  const repeats = parsePositiveInteger(extra.repeats as string | undefined, "--repeats");
+  const repeats = (extra.repeats as number | undefined);
   const showsBar = io.stderr.isTTY === true && flags.json !== true;
   const progress = createStagedProgressBar({ stream: io.stderr, enabled: showsBar });
   const report = await runStatusBarLiveBench({

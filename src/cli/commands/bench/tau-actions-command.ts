@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { runTauActions } from "../../../bench/tau/run-tau-actions.js";
 import { dumpPythonJson } from "../../../bench/tau/python/dump-python-json.js";
@@ -6,12 +6,14 @@ import { tauDataHash } from "../../../bench/tau/tau-data-hash.js";
 import { loadTauDomain } from "../../../bench/tau/tau-domain.js";
 import { parseTauTasks } from "../../../bench/tau/tau-task.js";
 import { CtxkitError } from "../../../types/index.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { parseTauDomainName, requireExisting, tauDomainDirectory } from "./tau-paths.js";
 import { benchExitCodesHelp } from "../../bench-output-path.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const tauActionsHelp = `Usage: ctxkit bench tau actions --domain airline|retail --tasks <tasks.json> [--dump-data <dir>] [--json]
+                              [--corpus <dir>] [--domain-dir <dir>]
 
 Runs each task's gold actions on a fresh copy of the domain's data, as τ-bench's environment does,
 and prints each action's output and the hash of the final data (the reference's data hash).
@@ -26,7 +28,8 @@ Options:
 
 ${benchExitCodesHelp}`;
 
-const options = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const tauActionsOptions = { ...pickCommonOptions("json"),
   domain: { type: "string" },
   tasks: { type: "string" },
   "dump-data": { type: "string" },
@@ -36,7 +39,7 @@ const options = {
 
 /** `ctxkit bench tau actions`: the gold actions of a tasks file, their outputs and final data hashes. */
 export async function tauActionsCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, tauActionsOptions);
   if (flags.help) {
     io.stdout.write(tauActionsHelp);
     return 0;
@@ -51,7 +54,7 @@ export async function tauActionsCommand(args: string[], io: CliIo): Promise<numb
   const domain = await loadTauDomain(domainName, directory);
   const tasks = parseTauTasks(await readFile(tasksFile, "utf8"), tasksFile);
   const dumpDirectory = typeof extra["dump-data"] === "string" ? resolve(io.cwd, extra["dump-data"]) : undefined;
-  if (dumpDirectory) await mkdir(dumpDirectory, { recursive: true });
+  if (dumpDirectory) await makeDirectoryTree(dumpDirectory);
 
   const results: Array<{ index: number; outputs: string[]; dataHash: string }> = [];
   for (const [index, task] of tasks.entries()) {

@@ -1,19 +1,23 @@
+import type { CommandOptions } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
-import { tauActionsCommand, tauActionsHelp } from "./tau-actions-command.js";
-import { tauReplayCommand, tauReplayHelp } from "./tau-replay-command.js";
-import { tauRunCommand, tauRunHelp } from "./tau-run-command.js";
+import { tauActionsCommand, tauActionsHelp, tauActionsOptions } from "./tau-actions-command.js";
+import { tauReplayCommand, tauReplayHelp, tauReplayOptions } from "./tau-replay-command.js";
+import { tauRunCommand, tauRunHelp, tauRunOptions } from "./tau-run-command.js";
 
-const subcommands: Record<string, { run: (args: string[], io: CliIo) => Promise<number>; help: string; summary: string }> = {
-  actions: { run: tauActionsCommand, help: tauActionsHelp, summary: "run tasks' gold actions: each output and the final data hash" },
-  replay: { run: tauReplayCommand, help: tauReplayHelp, summary: "replay recorded dialogues through the ctxkit loop: outputs and rewards reproduced" },
-  run: { run: tauRunCommand, help: tauRunHelp, summary: "a live agent against an LLM user simulator: pass^k, cost, cache share, arms" },
+type TauCommand = { run: (args: string[], io: CliIo) => Promise<number>; help: string; options: CommandOptions; summary: string };
+
+/** The τ-bench commands, each with its flags (a test runs every numeric one with a bad value). */
+export const tauSubcommands: Record<string, TauCommand> = {
+  actions: { run: tauActionsCommand, help: tauActionsHelp, options: tauActionsOptions, summary: "run tasks' gold actions: each output and the final data hash" },
+  replay: { run: tauReplayCommand, help: tauReplayHelp, options: tauReplayOptions, summary: "replay recorded dialogues through the ctxkit loop: outputs and rewards reproduced" },
+  run: { run: tauRunCommand, help: tauRunHelp, options: tauRunOptions, summary: "a live agent against an LLM user simulator: pass^k, cost, cache share, arms" },
 };
 
 export const tauBenchHelp = `Usage: ctxkit bench tau <actions|replay|run> [options]
 
 τ-bench's airline and retail domains inside ctxkit (tools byte-identical to the reference's).
 
-${Object.entries(subcommands)
+${Object.entries(tauSubcommands)
   .map(([name, command]) => `  ${name.padEnd(8)} ${command.summary}`)
   .join("\n")}
 
@@ -22,7 +26,7 @@ Run 'ctxkit bench tau <command> --help' for its options.
 
 /** The help of `ctxkit bench tau <command>`, or of `ctxkit bench tau` when the command is not one. */
 export function tauBenchHelpFor(name: string | undefined): string {
-  return (name !== undefined && subcommands[name]?.help) || tauBenchHelp;
+  return (name !== undefined && tauSubcommands[name]?.help) || tauBenchHelp;
 }
 
 /** `ctxkit bench tau <command>`. */
@@ -32,7 +36,7 @@ export async function tauBenchCommand(args: string[], io: CliIo): Promise<number
     io.stdout.write(tauBenchHelp);
     return name === undefined ? 2 : 0;
   }
-  const command = subcommands[name];
+  const command = tauSubcommands[name];
   if (!command) {
     io.stderr.write(`ctxkit bench tau: unknown command '${name}'.\n\n${tauBenchHelp}`);
     return 2;

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { basename, dirname, relative, resolve } from "node:path";
 import { renameStateToProvince } from "../../../bench/tau/province-addresses.js";
 import { replayTauDialogues, type TauReplayReport } from "../../../bench/tau/replay-tau-dialogues.js";
@@ -7,13 +7,15 @@ import { tauArmNames, tauReplayArm, type TauArmName } from "../../../bench/tau/t
 import { loadTauDomain } from "../../../bench/tau/tau-domain.js";
 import { parseTauTrajectories } from "../../../bench/tau/tau-trajectories.js";
 import { CtxkitError } from "../../../types/index.js";
-import { parseCommandLine } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
 import { parseTauDomainName, requireExisting, tauCorpusDirectory, tauDomainDirectory } from "./tau-paths.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const tauReplayHelp = `Usage: ctxkit bench tau replay [--trajectories <file>] [--data-version recorded|current] [--arms <a,b>] [--json]
+                             [--domain airline|retail] [--corpus <dir>] [--domain-dir <dir>] [--out <file>]
 
 Replays recorded τ-bench dialogues through the ctxkit loop: the recorded assistant turns as the
 model (a replay provider), the recorded user turns as the user, ctxkit's τ-bench tools executing
@@ -36,7 +38,8 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const tauReplayOptions = { ...pickCommonOptions("json"),
   trajectories: { type: "string" },
   domain: { type: "string" },
   "data-version": { type: "string" },
@@ -48,7 +51,7 @@ const options = {
 
 /** `ctxkit bench tau replay`: recorded dialogues through ctxkit's loop and tools. */
 export async function tauReplayCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, tauReplayOptions);
   if (flags.help) {
     io.stdout.write(tauReplayHelp);
     return 0;
@@ -95,7 +98,7 @@ export async function tauReplayCommand(args: string[], io: CliIo): Promise<numbe
     seconds: Number(seconds.toFixed(1)),
   };
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/tau-replay.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {
     io.stdout.write(`${JSON.stringify(json)}\n`);

@@ -1,22 +1,25 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { runTauBench } from "../../../bench/tau/run-tau-bench.js";
 import { tauArmNames, type TauArmName } from "../../../bench/tau/tau-arms.js";
 import { loadTauDomain } from "../../../bench/tau/tau-domain.js";
 import { parseTauTasks } from "../../../bench/tau/tau-task.js";
 import { CtxkitError } from "../../../types/index.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../../config/create-provider-from-config.js";
 import { resolveConfig } from "../../resolve-config.js";
 import { parseTauDomainName, requireExisting, tauDomainDirectory } from "./tau-paths.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const tauRunHelp = `Usage: ctxkit bench tau run --model <name> --domain airline|retail [--tasks 0-9] [--trials k] [--arms <a,b>]
                           [--user-model <name>] [--split test|dev] [--tasks-file <file>] [--json] [--out <file>]
-                          [--provider …] [--vendor …] [--base-url …] [--api-key …]
+                          [--provider …] [--vendor …] [--base-url …] [--api-key …] [--temperature <t>]
+                          [--corpus <dir>] [--domain-dir <dir>]
 
 A live τ-bench run: the agent (any ctxkit provider) against an LLM playing the customer from each
 task's instruction (τ-bench's method; the user ends with ###STOP###), scored by τ-bench's reward.
@@ -34,19 +37,22 @@ Options:
   --split <s>        test (default) or dev (retail only): <domain>/tasks_<split>.json
   --tasks-file <f>   another tasks file in the corpus format
   --temperature <t>  the agent's and user's temperature (default 0, as τ-bench)
+  --corpus <dir>     the folder holding tau-bench/ (default $CTXKIT_CORPUS or ../shared/corpus)
+  --domain-dir <dir> the domain's folder (default <corpus>/tau-bench/<domain>)
   --out <file>       default bench-results/tau-run.json
 
 ${benchResultsHelp}`;
 
-const options = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const tauRunOptions = { ...pickCommonOptions("json", "provider", "vendor", "model", "base-url", "api-key"),
   domain: { type: "string" },
   tasks: { type: "string" },
-  trials: { type: "string" },
+  trials: positiveIntegerFlag,
   arms: { type: "string" },
   "user-model": { type: "string" },
   split: { type: "string" },
   "tasks-file": { type: "string" },
-  temperature: { type: "string" },
+  temperature: { type: "string", number: { min: 0, max: 2 } },
   "domain-dir": { type: "string" },
   corpus: { type: "string" },
   out: { type: "string" },
@@ -54,7 +60,7 @@ const options = {
 
 /** `ctxkit bench tau run`: live agent × LLM user over τ-bench tasks, per arm. */
 export async function tauRunCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, tauRunOptions);
   if (flags.help) {
     io.stdout.write(tauRunHelp);
     return 0;
@@ -66,9 +72,8 @@ export async function tauRunCommand(args: string[], io: CliIo): Promise<number> 
   requireExisting(tasksFile, "tasks file");
   const arms = (typeof extra.arms === "string" ? extra.arms.split(",").map((arm) => arm.trim()).filter(Boolean) : ["baseline"]) as TauArmName[];
   for (const arm of arms) if (!(tauArmNames as readonly string[]).includes(arm)) throw new CtxkitError("usage_invalid", `Unknown arm '${arm}'. Arms: ${tauArmNames.join(", ")}.`);
-  const trials = parsePositiveInteger(extra.trials as string | undefined, "--trials") ?? 1;
-  const temperature = extra.temperature === undefined ? 0 : Number(extra.temperature);
-  if (!Number.isFinite(temperature)) throw new CtxkitError("usage_invalid", `--temperature must be a number, got '${String(extra.temperature)}'.`);
+  const trials = (extra.trials as number | undefined) ?? 1;
+  const temperature = (extra.temperature as number | undefined) ?? 0;
 
   const config = resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd });
   const agentProvider = createProviderFromConfig(config);
@@ -109,7 +114,7 @@ export async function tauRunCommand(args: string[], io: CliIo): Promise<number> 
   };
   const json = { manifest, ...report };
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/tau-run.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {
     io.stdout.write(`${JSON.stringify(json)}\n`);

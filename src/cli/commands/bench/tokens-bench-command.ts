@@ -1,10 +1,12 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { dirname, join, relative, resolve } from "node:path";
 import { formatTokensReport, loadTextCategories, runHeldOutTokensBench } from "../../../bench/token-estimator/index.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const tokensBenchHelp = `Usage: ctxkit bench tokens [--corpus <dir>] [--seeds <dir>] [--limit <runs>] [--fit] [--json] [--out <file>]
 
@@ -30,22 +32,23 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const tokensBenchOptions = { ...pickCommonOptions("json"),
   corpus: { type: "string" },
   seeds: { type: "string" },
-  limit: { type: "string" },
+  limit: positiveIntegerFlag,
   out: { type: "string" },
   fit: { type: "boolean" },
 } as const;
 
 /** `ctxkit bench tokens`: the estimator's error against the exact tokenizers on the corpus. */
 export async function tokensBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, tokensBenchOptions);
   if (flags.help) {
     io.stdout.write(tokensBenchHelp);
     return 0;
   }
-  const limit = parsePositiveInteger(extra.limit as string | undefined, "--limit");
+  const limit = (extra.limit as number | undefined);
   const corpus = resolve(io.cwd, (extra.corpus as string | undefined) ?? "../shared/corpus");
   const seeds = resolve(io.cwd, (extra.seeds as string | undefined) ?? join(corpus, "..", "seeds"));
   const started = performance.now();
@@ -63,7 +66,7 @@ export async function tokensBenchCommand(args: string[], io: CliIo): Promise<num
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...result, corpus, seeds, elapsedMs };
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/tokens.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) {
     io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);

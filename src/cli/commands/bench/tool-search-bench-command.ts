@@ -1,12 +1,14 @@
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { formatToolSearchReport, runToolSearchBench } from "../../../bench/tool-search/index.js";
 import { createToolSearchEmbedder } from "../../../config/create-tool-search-embedder.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { tauCorpusDirectory } from "./tau-paths.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const toolSearchBenchHelp = `Usage: ctxkit bench tool-search [--corpus <dir>] [--speed-tools <n>] [--retune] [--word-vectors <file>]
        [--embeddings-url <url> --embeddings-model <name> [--embeddings-api-key-env <VAR>] | --embedding-model-path <file.gguf>] [--json] [--out <file>]
@@ -51,9 +53,10 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const toolSearchBenchOptions = { ...pickCommonOptions("json"),
   corpus: { type: "string" },
-  "speed-tools": { type: "string" },
+  "speed-tools": positiveIntegerFlag,
   retune: { type: "boolean" },
   "word-vectors": { type: "string" },
   "embeddings-url": { type: "string" },
@@ -65,12 +68,12 @@ const options = {
 
 /** `ctxkit bench tool-search`: recall@5, MRR and speed of the tool-search index on real catalogs. */
 export async function toolSearchBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, toolSearchBenchOptions);
   if (flags.help) {
     io.stdout.write(toolSearchBenchHelp);
     return 0;
   }
-  const speedTools = parsePositiveInteger(extra["speed-tools"] as string | undefined, "--speed-tools");
+  const speedTools = (extra["speed-tools"] as number | undefined);
   const tauDirectory = tauCorpusDirectory(io, extra.corpus);
   const text = (flag: string) => (typeof extra[flag] === "string" ? (extra[flag] as string) : undefined);
   const modelPath = text("embedding-model-path");
@@ -96,7 +99,7 @@ export async function toolSearchBenchCommand(args: string[], io: CliIo): Promise
   const elapsedMs = Math.round(performance.now() - started);
   const json = { ...report, elapsedMs };
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/tool-search.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   else io.stdout.write(`${formatToolSearchReport(report)}\n\nTook ${(elapsedMs / 1000).toFixed(1)} s. Wrote ${relative(io.cwd, out) || out}.\n`);

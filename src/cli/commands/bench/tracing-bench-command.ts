@@ -1,9 +1,11 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { formatTracingOverhead, measureTracingOverhead } from "../../../bench/tracing/measure-tracing-overhead.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const tracingBenchHelp = `Usage: ctxkit bench tracing [--calls <n>] [--rounds <n>] [--json] [--out <file>]
 
@@ -27,17 +29,18 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = { calls: { type: "string" }, rounds: { type: "string" }, out: { type: "string" } } as const;
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const tracingBenchOptions = { ...pickCommonOptions("json"), calls: positiveIntegerFlag, rounds: positiveIntegerFlag, out: { type: "string" } } as const;
 
 /** `ctxkit bench tracing`: the loop time of a 500-call run, untraced vs tracing off vs tracing on. */
 export async function tracingBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, tracingBenchOptions);
   if (flags.help) {
     io.stdout.write(tracingBenchHelp);
     return 0;
   }
-  const calls = parsePositiveInteger(extra.calls as string | undefined, "--calls") ?? 500;
-  const rounds = parsePositiveInteger(extra.rounds as string | undefined, "--rounds") ?? 7;
+  const calls = (extra.calls as number | undefined) ?? 500;
+  const rounds = (extra.rounds as number | undefined) ?? 7;
   const { TracerProvider, BatchSpanProcessor, InMemorySpanExporter } = await import("@opentelemetry/sdk-trace");
   const exporter = new InMemorySpanExporter();
   // A run makes 2 spans per call (chat, tool) plus its own: the queue holds a whole run.
@@ -74,7 +77,7 @@ export async function tracingBenchCommand(args: string[], io: CliIo): Promise<nu
   const elapsedMs = Math.round(performance.now() - started);
   const json = { benchmark: "tracing", node: process.version, elapsedMs, spans, ...result };
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/tracing.json");
-  await mkdir(dirname(out), { recursive: true });
+  await makeDirectoryTree(dirname(out));
   await writeFile(out, `${JSON.stringify(json, null, 2)}\n`);
   if (flags.json) io.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
   else {

@@ -1,13 +1,15 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { dirname, join, relative, resolve } from "node:path";
 import { buildLargeTrajectory, formatViewPerformance, measureViewPerformance, medianTiming, type ViewTiming } from "../../../bench/view-performance/index.js";
 import { importTranscriptFiles } from "../../../inspect/index.js";
 import { getTokenCounter } from "../../../tokens/index.js";
-import { parseCommandLine, parsePositiveInteger } from "../../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
+import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const viewBenchHelp = `Usage: ctxkit bench view [--corpus <dir>] [--calls <n>] [--context-tokens <n>] [--repeat <n>] [--tokenizers <list>] [--chromium <path>] [--json] [--out <file>]
 
@@ -33,11 +35,12 @@ Options:
 
 ${benchResultsHelp}`;
 
-const options = {
+/** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
+export const viewBenchOptions = { ...pickCommonOptions("json"),
   corpus: { type: "string" },
-  calls: { type: "string" },
-  "context-tokens": { type: "string" },
-  repeat: { type: "string" },
+  calls: positiveIntegerFlag,
+  "context-tokens": positiveIntegerFlag,
+  repeat: positiveIntegerFlag,
   chromium: { type: "string" },
   tokenizers: { type: "string" },
   out: { type: "string" },
@@ -45,14 +48,14 @@ const options = {
 
 /** `ctxkit bench view`: opens a 500-call, 100k-token-per-call run in the viewer and times it. */
 export async function viewBenchCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, options);
+  const { flags, extra } = parseCommandLine(args, viewBenchOptions);
   if (flags.help) {
     io.stdout.write(viewBenchHelp);
     return 0;
   }
-  const calls = parsePositiveInteger(extra.calls as string | undefined, "--calls") ?? 500;
-  const contextTokens = parsePositiveInteger(extra["context-tokens"] as string | undefined, "--context-tokens") ?? 100_000;
-  const repeat = parsePositiveInteger(extra.repeat as string | undefined, "--repeat") ?? 3;
+  const calls = (extra.calls as number | undefined) ?? 500;
+  const contextTokens = (extra["context-tokens"] as number | undefined) ?? 100_000;
+  const repeat = (extra.repeat as number | undefined) ?? 3;
   const tokenizers = ((extra.tokenizers as string | undefined) ?? "qwen3,estimate").split(",");
   const chromium = resolve(io.cwd, (extra.chromium as string | undefined) ?? "/usr/bin/chromium");
   const directory = join(resolve(io.cwd, (extra.corpus as string | undefined) ?? "../shared/corpus"), "swe-gemini");
@@ -70,7 +73,7 @@ export async function viewBenchCommand(args: string[], io: CliIo): Promise<numbe
   const large = buildLargeTrajectory(transcripts, { calls, contextTokens, counter: getTokenCounter("qwen3") });
   const out = benchOutputPath(io, extra.out as string | undefined, "bench-results/view-performance.json");
   const file = join(dirname(out), "view", `large-run-${large.calls}.traj.json`);
-  await mkdir(dirname(file), { recursive: true });
+  await makeDirectoryTree(dirname(file));
   await writeFile(file, large.json);
 
   const print = (text: string) => {

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
-import { mkdir, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRandomSource, encodeFloat16, encodeFloat32 } from "./encode-random-weights.js";
 import { writeGgufFile, type GgufTensor, type GgufValue } from "./write-gguf-file.js";
 import { readQwen3TokenizerConfig, readQwen3TokenizerJson } from "../../../tokens/qwen3-tokenizer-files.js";
+import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export interface TinyQwen3Options {
   /** Where to keep generated files (default: `ctxkit-models` in the OS temp directory). */
@@ -45,7 +46,7 @@ export async function createTinyQwen3Gguf(options: TinyQwen3Options = {}): Promi
   const name = `tiny-qwen3-${createHash("sha256").update(JSON.stringify({ format: 2, ...shape })).digest("hex").slice(0, 12)}.gguf`;
   const path = join(directory, name);
   if (await exists(path)) return path;
-  await mkdir(directory, { recursive: true });
+  await makeDirectoryTree(directory);
   await writeGgufFile(path, buildTinyQwen3(shape));
   return path;
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ToolDefinition, ToolSearchEmbedder } from "../../types/index.js";
-import { measureSemanticSpeed } from "./measure-semantic-speed.js";
-import { createPrefetchedEmbedder } from "./memo-embedder.js";
+import type { ToolSearchEmbedder } from "../../types/index.js";
+import { createPrefetchedEmbedder } from "./prefetched-embedder.js";
 
 /** A deterministic embedder: a text's vector is its length and its first letter's code; `fails` decides which calls throw. */
 function fakeEmbedder(fails: (texts: readonly string[]) => boolean = () => false): ToolSearchEmbedder & { calls: string[][] } {
@@ -16,8 +15,6 @@ function fakeEmbedder(fails: (texts: readonly string[]) => boolean = () => false
     },
   };
 }
-
-const tools: ToolDefinition[] = ["get_order", "cancel_order", "list_reviews"].map((name) => ({ name, description: `${name.replace("_", " ")}.`, parameters: { type: "object", properties: {} } }));
 
 describe("the bench's prefetched embedder", () => {
   it("embeds the distinct queries once, in batches of 64, and answers them without another call", async () => {
@@ -35,18 +32,5 @@ describe("the bench's prefetched embedder", () => {
 
   it("stops the bench with the reason when the first batch fails (a dead server would score words alone)", async () => {
     await expect(createPrefetchedEmbedder(fakeEmbedder(() => true), ["a query"])).rejects.toMatchObject({ code: "embedding_failed", message: expect.stringContaining("failed on the bench's queries, so its rows would measure words alone: connection refused.") });
-  });
-});
-
-describe("the semantic speed measurement", () => {
-  it("stops with the reason when embedding the tools fails", async () => {
-    await expect(measureSemanticSpeed(tools, ["cancel it"], { embedder: fakeEmbedder(() => true) })).rejects.toMatchObject({ code: "embedding_failed", message: expect.stringContaining("Embedding the 3 tools of the speed measurement failed") });
-  });
-
-  it("counts the searches that fell back to words (their times are not the model's)", async () => {
-    // The tools embed; every query's call fails.
-    const speed = await measureSemanticSpeed(tools, ["cancel it", "list them"], { embedder: fakeEmbedder((texts) => texts.length === 1 && !texts[0]!.includes(".")) });
-    expect(speed.fallbacks).toBeGreaterThan(0);
-    expect(speed.firstFallback).toContain("connection refused.");
   });
 });
