@@ -39,7 +39,8 @@ const commandLines: Array<{ words: string[]; options: CommandOptions }> = [
 
 /**
  * The flags a help text lists: those of its usage lines, and those that start an option's line
- * (`  --port <n>   port…`, `  --open, --no-open   …`), not flags its prose mentions.
+ * (`  --port <n>   port…`, `  --open, --no-open   …`), not flags its prose mentions nor a wrapped
+ * description line that starts with one (it is indented to the description column).
  */
 function usageLines(help: string): string[] {
   const lines = help.split("\n");
@@ -54,7 +55,7 @@ function flagsIn(texts: readonly string[]): string[] {
 function listedFlags(help: string): Set<string> {
   const lines = help.split("\n");
   const usage = usageLines(help);
-  const optionColumns = lines.filter((line) => /^\s+(-\w, )?--[a-z]/.test(line)).map((line) => line.trim().split(/\s{2,}/)[0]!);
+  const optionColumns = lines.filter((line) => /^ {1,8}(-\w, )?--[a-z]/.test(line)).map((line) => line.trim().split(/\s{2,}/)[0]!);
   return new Set(flagsIn([...usage, ...optionColumns]));
 }
 
@@ -81,7 +82,7 @@ describe("each command's --help lists exactly the flags it parses", () => {
     // A usage line that spells flags out spells out all of them (view's left out --tools, --workspace…),
     // unless it says that more follow ([options], run's agent options).
     const usage = usageLines(help.stdout);
-    if (!usage.some((line) => /\[options\]|agent options/.test(line))) {
+    if (!usage.some((line) => /\[(model )?options\]|agent options/.test(line))) {
       const inUsage = normalise(flagsIn(usage), parsed);
       expect([...parsed].filter((flag) => flag !== "help" && !inUsage.has(flag)), "parsed but not in the usage line").toEqual([]);
     }

@@ -8,6 +8,7 @@ import { ConfigError } from "../../../types/index.js";
 import { benchOutputPath, benchResultsHelp } from "../../bench-output-path.js";
 import { createStagedProgressBar } from "../../progress-bar.js";
 import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
+import { liveModelOptions, liveModelOptionsHelp } from "../../live-model-options.js";
 import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../../config/create-provider-from-config.js";
@@ -15,7 +16,7 @@ import { resolveConfig } from "../../resolve-config.js";
 import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const injectionBenchHelp = `Usage: ctxkit bench injection [--offline] [--attacks <a,b>] [--defences <a,b>] [--json] [--out <file>]
-       ctxkit bench injection --model <name> [--base-url <url>] [--provider …] [--vendor …] [--api-key …]
+       ctxkit bench injection --model <name> [model options]
                               [--trials <n>] [--attacks <a,b>] [--defences <a,b>] [--json] [--out <file>]
 
 Prompt injection: attacks (${attacks.join(", ")}) against each defence alone and all together
@@ -45,10 +46,11 @@ Options:
   --json             print the result as JSON instead of tables
   --out <file>       where the JSON is always written (default bench-results/injection.json)
 
+${liveModelOptionsHelp()}
 ${benchResultsHelp}`;
 
 /** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
-export const injectionBenchOptions = { ...pickCommonOptions("json", "provider", "vendor", "model", "base-url", "api-key"),
+export const injectionBenchOptions = { ...pickCommonOptions("json"), ...liveModelOptions,
   offline: { type: "boolean" },
   trials: positiveIntegerFlag,
   attacks: { type: "string" },

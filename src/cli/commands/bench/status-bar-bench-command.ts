@@ -12,6 +12,7 @@ import { statusBarArms } from "../../../bench/status-bar/status-bar-arms.js";
 import { statusBarTasks } from "../../../bench/status-bar/status-bar-tasks.js";
 import { ConfigError } from "../../../types/index.js";
 import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
+import { liveModelOptions, liveModelOptionsHelp } from "../../live-model-options.js";
 import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../../config/create-provider-from-config.js";
@@ -20,7 +21,7 @@ import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const statusBarBenchHelp = `Usage: ctxkit bench status-bar --preview [--json]
        ctxkit bench status-bar --cost [--corpus <dir>] [--limit <n>] [--cache <kv|prompt>] [--json] [--out <file>]
-       ctxkit bench status-bar --model <name> [--base-url <url>] [--provider …] [--vendor …] [--api-key …]
+       ctxkit bench status-bar --model <name> [model options]
                                [--tasks <a,b>] [--arms <a,b>] [--repeats <n>] [--json] [--out <file>]
        ctxkit bench status-bar --offline [--tasks <a,b>] [--arms <a,b>] [--json]
 
@@ -50,10 +51,11 @@ Options:
                    bench-results/status-bar-cost.json, live: bench-results/status-bar-live.json);
                    --preview and --offline write no file (--json prints their result)
 
+${liveModelOptionsHelp()}
 ${benchResultsHelp}`;
 
 /** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
-export const statusBarBenchOptions = { ...pickCommonOptions("json", "provider", "vendor", "model", "base-url", "api-key"),
+export const statusBarBenchOptions = { ...pickCommonOptions("json"), ...liveModelOptions,
   preview: { type: "boolean" },
   cost: { type: "boolean" },
   offline: { type: "boolean" },

@@ -7,6 +7,7 @@ import { loadTauDomain } from "../../../bench/tau/tau-domain.js";
 import { parseTauTasks } from "../../../bench/tau/tau-task.js";
 import { CtxkitError } from "../../../types/index.js";
 import { parseCommandLine, pickCommonOptions } from "../../cli-options.js";
+import { liveModelOptions, liveModelOptionsHelp } from "../../live-model-options.js";
 import { positiveIntegerFlag } from "../../number-flags.js";
 import type { CliIo } from "../../cli-io.js";
 import { createProviderFromConfig } from "../../../config/create-provider-from-config.js";
@@ -18,7 +19,7 @@ import { makeDirectoryTree } from "../../../types/make-directory-tree.js";
 
 export const tauRunHelp = `Usage: ctxkit bench tau run --model <name> --domain airline|retail [--tasks 0-9] [--trials k] [--arms <a,b>]
                           [--user-model <name>] [--split test|dev] [--tasks-file <file>] [--json] [--out <file>]
-                          [--provider …] [--vendor …] [--base-url …] [--api-key …] [--temperature <t>]
+                          [--temperature <t>] [model options]
                           [--corpus <dir>] [--domain-dir <dir>]
 
 A live τ-bench run: the agent (any ctxkit provider) against an LLM playing the customer from each
@@ -41,10 +42,11 @@ Options:
   --domain-dir <dir> the domain's folder (default <corpus>/tau-bench/<domain>)
   --out <file>       default bench-results/tau-run.json
 
+${liveModelOptionsHelp()}
 ${benchResultsHelp}`;
 
 /** The flags this benchmark takes (numbers checked by parseCommandLine); its --help lists the same. */
-export const tauRunOptions = { ...pickCommonOptions("json", "provider", "vendor", "model", "base-url", "api-key"),
+export const tauRunOptions = { ...pickCommonOptions("json"), ...liveModelOptions,
   domain: { type: "string" },
   tasks: { type: "string" },
   trials: positiveIntegerFlag,
