@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, constants, openSync, readdirSync, readFileSync, readlinkSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { holdsLimitMarker, type LimitMarker } from "./limit-marker.js";
 
 /** A process a command started that was still running when it was killed. */
 export interface LeftProcess {
@@ -75,6 +76,8 @@ export class CommandProcesses {
   constructor(
     readonly shellPid: number,
     readonly marker: string,
+    /** The soft resource limit the shell set (see limit-marker.ts), when it could set one. */
+    private readonly limitMarker?: LimitMarker,
   ) {
     this.needle = Buffer.from(`${commandMarkerVariable}=${marker}\0`);
     this.descriptorName = `ctxkit-bash-marker-${marker}`;
@@ -119,8 +122,8 @@ export class CommandProcesses {
   }
 
   /**
-   * Live processes of the call: in its group or session, carrying the variable, or holding the
-   * marker descriptor. Empty where there is no /proc (the group kill still runs).
+   * Live processes of the call: in its group or session, carrying the variable, holding the
+   * marker descriptor, or running with the marker's resource limit. Empty where there is no /proc (the group kill still runs).
    */
   private findMarked(): Array<LeftProcess & { started: string }> {
     let names: string[];
@@ -138,7 +141,7 @@ export class CommandProcesses {
       if (stat === undefined || stat.state === "Z") continue; // Gone meanwhile, or already dead.
       // Started before the shell: not the call's (and its descriptors need not be read, the costly part).
       if (Number(stat.started) < this.shellStarted) continue;
-      const ours = stat.group === this.shellPid || stat.session === this.shellPid || this.hasVariable(pid) || this.holdsDescriptor(pid);
+      const ours = stat.group === this.shellPid || stat.session === this.shellPid || this.hasVariable(pid) || this.holdsDescriptor(pid) || (this.limitMarker !== undefined && holdsLimitMarker(pid, this.limitMarker));
       if (ours) found.push({ pid, command: commandLine(pid), started: stat.started });
     }
     return found;
