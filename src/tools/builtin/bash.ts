@@ -4,7 +4,7 @@ import { defineTool, ToolError, type Tool, type ToolOutput } from "../tool.js";
 import { CommandProcesses, MarkerDescriptor, commandMarkerVariable, createCommandMarker, describeLeftProcesses, describeSurvivors, type LeftProcess } from "./command-processes.js";
 import { formatByteSize } from "./file-content.js";
 import { HeadTailOutput } from "./head-tail-output.js";
-import { createLimitMarker } from "./limit-marker.js";
+import { bashArguments, createLimitMarker } from "./limit-marker.js";
 import { OutputSpill } from "./output-spill.js";
 
 // node:child_process (with the net and dgram modules it loads) is required by the first command,
@@ -121,7 +121,7 @@ function runCommand(
     const marker = createCommandMarker();
     const descriptor = new MarkerDescriptor(marker);
     const limitMarker = createLimitMarker();
-    const child = childProcess().spawn("/bin/bash", ["-c", `${limitMarker?.shellPrefix ?? ""}${command}`], {
+    const child = childProcess().spawn("/bin/bash", bashArguments(command, limitMarker), {
       cwd: workspace,
       env: { ...process.env, [commandMarkerVariable]: marker },
       detached: true,
