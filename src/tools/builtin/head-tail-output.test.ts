@@ -49,3 +49,22 @@ describe("HeadTailOutput with binary output", () => {
     expect(output.toString()).toBe("héllo wörld\n".repeat(100));
   });
 });
+
+// Review of the fix above: the bytes of a character cut at the head's end were neither shown nor
+// counted, so what was shown and what was said elided fell short of the output by up to three bytes.
+describe("HeadTailOutput's elided count", () => {
+  const shownAndElided = (text: string): number => {
+    const marker = /\n\[… (\d+) bytes elided from the middle of the output …\]\n/.exec(text)!;
+    return Buffer.byteLength(text) - Buffer.byteLength(marker[0]) + Number(marker[1]);
+  };
+
+  it("adds up to the output when a character is cut at either edge", () => {
+    for (const before of [12, 13, 14]) {
+      for (const output of [`${"a".repeat(before)}€${"b".repeat(100)}`, `${"b".repeat(100)}€${"a".repeat(before)}`, `${"a".repeat(before)}😀${"b".repeat(100)}😀${"a".repeat(before)}`]) {
+        const headTail = new HeadTailOutput(30);
+        headTail.append(Buffer.from(output));
+        expect(shownAndElided(headTail.toString())).toBe(Buffer.byteLength(output));
+      }
+    }
+  });
+});

@@ -68,9 +68,9 @@ export class HeadTailOutput {
    * Cut points fall anywhere; partial UTF-8 characters at both edges are dropped instead of shown as U+FFFD.
    */
   private cutText(head: Buffer, tail: Buffer, elided: number): string {
-    const headBytes = longestPrefixWithin(head, this.headLimit);
+    const headBytes = withoutCutCharacter(head, longestPrefixWithin(head, this.headLimit));
     const tailStart = shortestSuffixStartWithin(tail, this.tailLimit);
-    const headText = new StringDecoder("utf8").write(head.subarray(0, headBytes));
+    const headText = head.subarray(0, headBytes).toString("utf8");
     const tailText = tail.subarray(tailStart).toString("utf8");
     const left = elided + (head.length - headBytes) + tailStart;
     return `${headText}\n[… ${left} bytes elided from the middle of the output …]\n${tailText}`;
@@ -93,6 +93,17 @@ function longestPrefixWithin(bytes: Buffer, limit: number): number {
     else high = middle - 1;
   }
   return low;
+}
+
+/**
+ * The prefix's length without the bytes of a character it cuts (at most three), which are not
+ * shown: they count among the bytes elided, so what is shown and what is elided add up to the output.
+ */
+function withoutCutCharacter(bytes: Buffer, length: number): number {
+  let end = length;
+  // A decoder holds back the bytes of an unfinished character, where toString shows U+FFFD for them.
+  while (end > 0 && new StringDecoder("utf8").write(bytes.subarray(0, end)) !== bytes.subarray(0, end).toString("utf8")) end -= 1;
+  return end;
 }
 
 /** Where the shortest cut of the start leaves text that fits in `limit`, not inside a character. */
