@@ -4,7 +4,7 @@ import { defineTool, ToolError, type Tool, type ToolOutput } from "../tool.js";
 import { CommandProcesses, MarkerDescriptor, commandMarkerVariable, createCommandMarker, describeLeftProcesses, describeSurvivors, type LeftProcess } from "./command-processes.js";
 import { formatByteSize } from "./file-content.js";
 import { HeadTailOutput } from "./head-tail-output.js";
-import { bashArguments, createLimitMarker } from "./limit-marker.js";
+import { bashArguments, createLimitMarker, releaseLimitMarker } from "./limit-marker.js";
 import { OutputSpill } from "./output-spill.js";
 
 // node:child_process (with the net and dgram modules it loads) is required by the first command,
@@ -177,6 +177,8 @@ function runCommand(
     stdout.on("data", take);
     stderr.on("data", take);
     child.once("error", (error) => {
+      // Without a pid there are no processes to release the limit marker with.
+      if (processes === undefined && limitMarker !== undefined) releaseLimitMarker(limitMarker);
       processes?.release();
       clearTimeout(timeoutTimer);
       signal.removeEventListener("abort", onAbort);

@@ -3,7 +3,9 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { bashArguments, createLimitMarker, releaseLimitMarker, type LimitMarker } from "./limit-marker.js";
+import { createBashTool } from "./bash.js";
+import { bashArguments, createLimitMarker, limitMarkersInUse, releaseLimitMarker, type LimitMarker } from "./limit-marker.js";
+import { expectToolError, runTool } from "./test-support/temp-workspace.js";
 
 const onLinux = process.platform === "linux" ? describe : describe.skip;
 
@@ -28,6 +30,13 @@ describe("createLimitMarker", () => {
     const marker = createLimitMarker({ soft: "unlimited", hard: "unlimited" })!;
     releaseLimitMarker(marker);
     expect(marker.bytes).toBeGreaterThanOrEqual(Number.MAX_SAFE_INTEGER - 65_536);
+  });
+
+  it("is released by a call whose shell could not start", async () => {
+    const held = limitMarkersInUse();
+    const missing = path.join(tmpdir(), "ctxkit-no-such-workspace", String(process.pid));
+    await expectToolError(runTool(createBashTool({ workspace: missing }), { command: "true" }), "failed");
+    expect(limitMarkersInUse()).toBe(held);
   });
 
   it("gives none where the limit is too low to lower", () => {

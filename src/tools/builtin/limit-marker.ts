@@ -53,6 +53,11 @@ export function releaseLimitMarker(marker: LimitMarker): void {
   inUse.delete(marker.bytes);
 }
 
+/** How many markers running calls hold (each call releases its own, also when its shell could not start). */
+export function limitMarkersInUse(): number {
+  return inUse.size;
+}
+
 /**
  * The arguments of /bin/bash that run `command` with the marker's limit set, or plain `-c command`
  * without one. The limit is set by a first shell that then execs the command's shell (same pid, so
