@@ -10,6 +10,7 @@ import { readConfigFile } from "./config/read-config-file.js";
 import { checkWorkspaceConfig } from "./config/check-workspace-config.js";
 import { settingCandidates, type ConfigSource, type ResolvedSetting, type SettingInputs, type SettingOrigin } from "./config/resolve-settings.js";
 import { configDefaults, defaultToolNames } from "../config/config-values.js";
+import { narrowToolSwitches } from "./config/narrow-tool-switches.js";
 import { resolveToolList } from "./config/resolve-tool-list.js";
 import { resolveBudget } from "./config/resolve-budget.js";
 import { checkReasoningEffort } from "./config/check-reasoning-effort.js";
@@ -96,6 +97,7 @@ export function resolveConfig(flags: CliFlags, environment: NodeJS.ProcessEnv = 
   for (const key of ["maxIterations", "compression", "cacheTtl", "statusBar", "statusBarTimestamps", "statusBarCounter", "statusBarTodo", "statusBarErrors", "statusBarState", "notes", "subAgents", "allowLoopbackFetch", "untrustedContentNotice", "projectInstructions"] as const) {
     pick(key, configDefaults[key] as never);
   }
+  narrowToolSwitches(inputs, settings, warnings);
   const yes = pick("yes", configDefaults.yes)!;
   const logRequests = pick("logRequests");
   const color = pick("color");

@@ -86,10 +86,23 @@ export function parseSessionFile(bytes: Uint8Array, filePath: string): ParsedSes
   let recordsEnd = lastNewline;
   while (recordsEnd >= 0 && isBlankTail(bytes, recordsEnd)) recordsEnd = recordsEnd === 0 ? -1 : bytes.lastIndexOf(NEWLINE, recordsEnd - 1);
 
+  // ctxkit writes neither a byte-order mark nor CR: their bytes mean the file was rewritten by an
+  // editor or a tool (git's autocrlf). The decoder drops a BOM and JSON reads CR as white space, so
+  // the records load as written; the file is still named as edited, never taken silently.
+  const rewritten = { bomLine: undefined as number | undefined, crLine: undefined as number | undefined, crLines: 0 };
+  const noteRewrite = (lineBytes: Uint8Array): void => {
+    if (rewritten.bomLine === undefined && lineBytes[0] === 0xef && lineBytes[1] === 0xbb && lineBytes[2] === 0xbf) rewritten.bomLine = line;
+    if (lineBytes[lineBytes.length - 1] === 0x0d) {
+      rewritten.crLine ??= line;
+      rewritten.crLines += 1;
+    }
+  };
+
   let start = 0;
   while (start <= recordsEnd) {
     const end = bytes.indexOf(NEWLINE, start);
     line += 1;
+    noteRewrite(bytes.subarray(start, end));
     const text = decodeLine(decoder, bytes.subarray(start, end));
     if (text === undefined) throw corrupt(filePath, line, "not valid UTF-8");
     if (text.trim() === "") throw corrupt(filePath, line, "empty line");
@@ -128,6 +141,13 @@ export function parseSessionFile(bytes: Uint8Array, filePath: string): ParsedSes
   }
 
   if (assembly === undefined) throw corrupt(filePath, 1, "the file is empty (no header line)");
+  if (rewritten.bomLine !== undefined) {
+    warnings.push({ code: "record_edited", line: rewritten.bomLine, message: `Line ${rewritten.bomLine} of ${filePath} starts with a byte-order mark, which ctxkit never writes: the file was edited or rewritten by another program. Its records were read without it.` });
+  }
+  if (rewritten.crLine !== undefined) {
+    const count = rewritten.crLines === 1 ? "it" : `it and ${rewritten.crLines - 1} other line${rewritten.crLines === 2 ? "" : "s"}`;
+    warnings.push({ code: "record_edited", line: rewritten.crLine, message: `Line ${rewritten.crLine} of ${filePath} ends with a carriage return (${count}), which ctxkit never writes: the file was edited or rewritten by another program (CRLF line endings, e.g. git's autocrlf). Its records were read as they are.` });
+  }
   const result = assembly.finish(filePath, warnings);
   if (typeof result === "string") throw corrupt(filePath, line, result);
   return { session: result, byteLength: bytes.length, intactByteLength, missingFinalNewline };

@@ -216,11 +216,11 @@ export const configSettings = {
   statusBarErrors: { flag: "errors", input: "switch", group: "Tools and context", usage: "--no-errors", help: "a status bar without detailed errors" },
   statusBarState: { flag: "state", input: "switch", group: "Tools and context", usage: "--no-state", help: "a status bar without the system state" },
   notes: {
-    flag: "notes", input: "text", group: "Tools and context", values: notesLocations, noun: "notes location", value: `<${notesLocations.join("|")}>`,
+    flag: "notes", input: "text", group: "Tools and context", values: notesLocations, noun: "notes location", value: `<${notesLocations.join("|")}>`, workspace: "narrow",
     help: "notes the agent keeps outside the context (notes_read, notes_write): in the session's data folder (default), in NOTES.md of the workspace, or none; they survive compaction and the status shows their size",
   },
   subAgents: {
-    flag: "sub-agents", input: "switch", group: "Tools and context", usage: "--no-sub-agents",
+    flag: "sub-agents", input: "switch", group: "Tools and context", usage: "--no-sub-agents", workspace: "narrow",
     help: "no task tool: the agent cannot hand searches to the read-only explore sub-agent or fork a copy of itself (both on by default)",
   },
   color: { flag: "color", input: "switch", group: "Tools and context", usage: "--no-color", help: "plain output (colour also follows NO_COLOR and FORCE_COLOR)" },

@@ -71,6 +71,24 @@ onLinux("bash: processes that clear their environment do not outlive the call", 
     expect(result.content).toMatch(new RegExp(`${pid} [^\\]]*sleep 32`));
   });
 
+  // The outside battery of issue 30: a daemon that clears its environment, closes fd 3 and leaves the
+  // session (what python-daemon and dbus-launch do) had shed both markers and outlived the call.
+  it("ends a process that cleared its environment, closed its descriptors and left the session (found by its resource limit)", async () => {
+    const command = 'env -i setsid sh -c "echo \\$\\$ > e4.pid; exec sleep 33" 3>&- >/dev/null 2>&1 </dev/null & sleep 0.3; echo done';
+    const result = await runTool(createBashTool({ workspace: temp.workspace }), { command });
+    const pid = await pidIn("e4.pid");
+    expect(await waitUntilGone(pid)).toBe(true);
+    expect(result.content).toMatch(new RegExp(`${pid} [^\\]]*sleep 33`));
+  });
+
+  it("ends such a process on timeout too", async () => {
+    const command = 'env -i setsid sh -c "echo \\$\\$ > e5.pid; exec sleep 34" 3>&- >/dev/null 2>&1 </dev/null & sleep 30';
+    const result = await runTool(createBashTool({ workspace: temp.workspace }), { command, timeout_ms: 1_000 });
+    const pid = await pidIn("e5.pid");
+    expect(await waitUntilGone(pid)).toBe(true);
+    expect(result.content).toContain("the command and its child processes were killed");
+  });
+
   it("leaves no marker file behind in the temporary folder", async () => {
     const { readdir } = await import("node:fs/promises");
     const { tmpdir } = await import("node:os");

@@ -4,6 +4,7 @@ import { defineTool, ToolError, type Tool, type ToolOutput } from "../tool.js";
 import { CommandProcesses, MarkerDescriptor, commandMarkerVariable, createCommandMarker, describeLeftProcesses, describeSurvivors, type LeftProcess } from "./command-processes.js";
 import { formatByteSize } from "./file-content.js";
 import { HeadTailOutput } from "./head-tail-output.js";
+import { bashArguments, createLimitMarker, releaseLimitMarker } from "./limit-marker.js";
 import { OutputSpill } from "./output-spill.js";
 
 // node:child_process (with the net and dgram modules it loads) is required by the first command,
@@ -115,10 +116,12 @@ function runCommand(
   return new Promise((resolve, reject) => {
     // A session and process group of its own (`detached`), so a timeout, an abort or the end of the
     // shell kills what the command started; the markers find what left the group (setsid): the
-    // variable, and fd 3 for what also cleared its environment (env -i).
+    // variable, fd 3 for what also cleared its environment (env -i), and a resource limit for what
+    // closed its descriptors too.
     const marker = createCommandMarker();
     const descriptor = new MarkerDescriptor(marker);
-    const child = childProcess().spawn("/bin/bash", ["-c", command], {
+    const limitMarker = createLimitMarker();
+    const child = childProcess().spawn("/bin/bash", bashArguments(command, limitMarker), {
       cwd: workspace,
       env: { ...process.env, [commandMarkerVariable]: marker },
       detached: true,
@@ -128,7 +131,7 @@ function runCommand(
     // Both are pipes (stdio above); the fourth entry only hides that from the types.
     const stdout = child.stdout!;
     const stderr = child.stderr!;
-    const processes = child.pid === undefined ? undefined : new CommandProcesses(child.pid, marker);
+    const processes = child.pid === undefined ? undefined : new CommandProcesses(child.pid, marker, limitMarker);
     let ending: Ending = "exited";
     let drainTimer: NodeJS.Timeout | undefined;
     const left = new Map<number, LeftProcess>();
@@ -174,6 +177,8 @@ function runCommand(
     stdout.on("data", take);
     stderr.on("data", take);
     child.once("error", (error) => {
+      // Without a pid there are no processes to release the limit marker with.
+      if (processes === undefined && limitMarker !== undefined) releaseLimitMarker(limitMarker);
       processes?.release();
       clearTimeout(timeoutTimer);
       signal.removeEventListener("abort", onAbort);

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, constants, openSync, readdirSync, readFileSync, readlinkSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { holdsLimitMarker, releaseLimitMarker, type LimitMarker } from "./limit-marker.js";
 
 /** A process a command started that was still running when it was killed. */
 export interface LeftProcess {
@@ -17,6 +18,11 @@ export interface LeftProcess {
  * init), so on Linux the call's processes are found by it in /proc.
  */
 export const commandMarkerVariable = "CTXKIT_BASH_CALL";
+
+/** The start of the variable of any call (`hasVariable` matches it at an entry's start). */
+const anyMarkerVariable = Buffer.from(`${commandMarkerVariable}=`);
+/** The start of the marker descriptor's file name, of any call. */
+const markerFilePrefix = "ctxkit-bash-marker-";
 
 const maxCommandCharacters = 80;
 
@@ -37,7 +43,7 @@ export class MarkerDescriptor {
   private readonly file: string;
 
   constructor(marker: string) {
-    this.file = path.join(tmpdir(), `ctxkit-bash-marker-${marker}`);
+    this.file = path.join(tmpdir(), `${markerFilePrefix}${marker}`);
     let fd: number | undefined;
     try {
       fd = openSync(this.file, constants.O_CREAT | constants.O_EXCL | constants.O_RDONLY, 0o600);
@@ -75,9 +81,11 @@ export class CommandProcesses {
   constructor(
     readonly shellPid: number,
     readonly marker: string,
+    /** The soft resource limit the shell set (see limit-marker.ts), when it could set one. */
+    private readonly limitMarker?: LimitMarker,
   ) {
     this.needle = Buffer.from(`${commandMarkerVariable}=${marker}\0`);
-    this.descriptorName = `ctxkit-bash-marker-${marker}`;
+    this.descriptorName = `${markerFilePrefix}${marker}`;
     this.shellStarted = Number(readStat(shellPid)?.started ?? 0);
     runningCommands.add(this);
     ensureExitHook();
@@ -114,13 +122,14 @@ export class CommandProcesses {
 
   /** The command ended (or was killed): it no longer needs the exit hook. */
   release(): void {
+    if (this.limitMarker !== undefined) releaseLimitMarker(this.limitMarker);
     runningCommands.delete(this);
     releaseExitHook();
   }
 
   /**
-   * Live processes of the call: in its group or session, carrying the variable, or holding the
-   * marker descriptor. Empty where there is no /proc (the group kill still runs).
+   * Live processes of the call: in its group or session, or marked (`isMarked`). Empty where there
+   * is no /proc (the group kill still runs).
    */
   private findMarked(): Array<LeftProcess & { started: string }> {
     let names: string[];
@@ -138,39 +147,61 @@ export class CommandProcesses {
       if (stat === undefined || stat.state === "Z") continue; // Gone meanwhile, or already dead.
       // Started before the shell: not the call's (and its descriptors need not be read, the costly part).
       if (Number(stat.started) < this.shellStarted) continue;
-      const ours = stat.group === this.shellPid || stat.session === this.shellPid || this.hasVariable(pid) || this.holdsDescriptor(pid);
-      if (ours) found.push({ pid, command: commandLine(pid), started: stat.started });
+      if (stat.group === this.shellPid || stat.session === this.shellPid || this.isMarked(pid)) found.push({ pid, command: commandLine(pid), started: stat.started });
     }
     return found;
   }
 
-  private hasVariable(pid: number): boolean {
-    try {
-      return hasVariable(readFileSync(`/proc/${pid}/environ`), this.needle);
-    } catch {
-      return false; // Gone meanwhile, or another user's.
-    }
+  /**
+   * Carries this call's variable or descriptor, or else its resource limit and no other call's
+   * variable or descriptor: the limit's value is one of 65,536, which another ctxkit's call may draw
+   * too, while the variable and the descriptor name one call for certain.
+   */
+  private isMarked(pid: number): boolean {
+    const variable = this.variableMark(pid);
+    if (variable === "ours") return true;
+    const descriptor = this.descriptorMark(pid);
+    if (descriptor === "ours") return true;
+    return variable === "none" && descriptor === "none" && this.limitMarker !== undefined && holdsLimitMarker(pid, this.limitMarker);
   }
 
-  private holdsDescriptor(pid: number): boolean {
+  private variableMark(pid: number): Mark {
+    let environment: Buffer;
+    try {
+      environment = readFileSync(`/proc/${pid}/environ`);
+    } catch {
+      return "none"; // Gone meanwhile, or another user's.
+    }
+    if (hasVariable(environment, this.needle)) return "ours";
+    return hasVariable(environment, anyMarkerVariable) ? "another call's" : "none";
+  }
+
+  private descriptorMark(pid: number): Mark {
     let descriptors: string[];
     try {
       descriptors = readdirSync(`/proc/${pid}/fd`);
     } catch {
-      return false;
+      return "none";
     }
+    let mark: Mark = "none";
     for (const descriptor of descriptors) {
       try {
-        if (readlinkSync(`/proc/${pid}/fd/${descriptor}`).includes(this.descriptorName)) return true;
+        const target = readlinkSync(`/proc/${pid}/fd/${descriptor}`);
+        if (target.includes(this.descriptorName)) return "ours";
+        if (target.includes(markerFilePrefix)) mark = "another call's";
       } catch {
         // Closed meanwhile.
       }
     }
-    return false;
+    return mark;
   }
 }
 
-/** Whether `environ` (NUL-separated) holds exactly this `NAME=value\0` entry. */
+/** Which call's marker a process carries (of one kind: the variable, or the descriptor). */
+type Mark = "ours" | "another call's" | "none";
+
+
+/** Whether `environ` (NUL-separated) holds an entry that starts with `needle` (`NAME=value\0`: exactly that entry). */
 function hasVariable(environment: Buffer, needle: Buffer): boolean {
   if (environment.subarray(0, needle.length).equals(needle)) return true;
   return environment.includes(Buffer.concat([Buffer.of(0), needle]));
