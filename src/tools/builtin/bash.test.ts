@@ -74,6 +74,14 @@ describe("bash", () => {
     expect(result.content.length).toBeLessThan(1200);
   });
 
+  // The outside battery of issue 30 (item 7): binary output came back as ~30 KB of U+FFFD.
+  it("says binary output is binary, with its size, instead of showing it as text", async () => {
+    const result = await runTool(createBashTool({ workspace: temp.workspace }), { command: "head -c 100000 /dev/urandom" });
+    expect(result.content).toMatch(/^exit code: 0\n\(binary output, 100000 bytes, not shown as text: pipe it through `xxd \| head`/);
+    expect(result.content.length).toBeLessThan(400);
+    expect(result.isError).toBe(false);
+  });
+
   it("kills the command when the signal aborts", async () => {
     const controller = new AbortController();
     const tool = createBashTool({ workspace: temp.workspace });

@@ -6,6 +6,7 @@ import { formatByteSize } from "./file-content.js";
 import { HeadTailOutput } from "./head-tail-output.js";
 import { bashArguments, createLimitMarker, releaseLimitMarker } from "./limit-marker.js";
 import { OutputSpill } from "./output-spill.js";
+import { describeBinaryOutput, looksBinary } from "./binary-output.js";
 
 // node:child_process (with the net and dgram modules it loads) is required by the first command,
 // not when the tools are created: some 3 ms of every CLI run's start, before its first request.
@@ -206,7 +207,8 @@ function formatResult(result: CommandResult, timeoutMs: number, output: HeadTail
 }
 
 function formatEnding(result: CommandResult, timeoutMs: number, output: HeadTailOutput): ToolOutput {
-  const text = output.totalBytes === 0 ? "(no output)" : output.toString();
+  const shown = output.totalBytes === 0 ? "(no output)" : output.toString();
+  const text = looksBinary(shown) ? describeBinaryOutput(output.totalBytes) : shown;
   // "Killed" only of what was: a process a kill did not end is named below the output instead.
   const killed = result.survivors.length === 0 ? "the command and its child processes were killed" : "the command was killed, but not every process it started";
   if (result.ending === "timeout") {
