@@ -1,18 +1,10 @@
 import { readFile, stat, writeFile } from "node:fs/promises";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { safeParseJson } from "../providers/shared/canonical-json.js";
 import { maximumJsonNesting } from "../providers/shared/parse-untrusted-json.js";
-import { createSessionStore, type SessionStore } from "./session-store.js";
-import { createTempDirectory, samplePrefix, userMessage } from "./test-support/session-test-data.js";
+import { useTempSessionStore, samplePrefix, userMessage } from "./test-support/session-test-data.js";
 
-let temp: Awaited<ReturnType<typeof createTempDirectory>>;
-let store: SessionStore;
-
-beforeEach(async () => {
-  temp = await createTempDirectory();
-  store = createSessionStore({ directory: temp.directory });
-});
-afterEach(() => temp.remove());
+const store = useTempSessionStore();
 
 const createdAt = "2026-11-30T04:15:02.118Z";
 

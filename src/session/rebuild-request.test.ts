@@ -1,24 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Message, UserMessage } from "../types/index.js";
 import { rebuildRequest } from "./rebuild-request.js";
 import type { SessionPrefix } from "./session-records.js";
-import { createSessionStore, type SessionStore } from "./session-store.js";
 import {
   assistantWithToolCall,
-  createTempDirectory,
+  useTempSessionStore,
   samplePrefix,
   toolResult,
   userMessage,
 } from "./test-support/session-test-data.js";
 
-let temp: Awaited<ReturnType<typeof createTempDirectory>>;
-let store: SessionStore;
-
-beforeEach(async () => {
-  temp = await createTempDirectory();
-  store = createSessionStore({ directory: temp.directory });
-});
-afterEach(() => temp.remove());
+const store = useTempSessionStore();
 
 const at = "2026-11-30T04:15:02.118Z";
 

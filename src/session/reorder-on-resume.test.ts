@@ -1,15 +1,8 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSessionStore, type SessionStore } from "./session-store.js";
-import { createTempDirectory, samplePrefix, startSampleSession, userMessage } from "./test-support/session-test-data.js";
+import { describe, expect, it } from "vitest";
+import { useTempSessionStore, samplePrefix, startSampleSession, userMessage } from "./test-support/session-test-data.js";
 
-let temp: Awaited<ReturnType<typeof createTempDirectory>>;
-let store: SessionStore;
-beforeEach(async () => {
-  temp = await createTempDirectory();
-  store = createSessionStore({ directory: temp.directory });
-});
-afterEach(() => temp.remove());
+const store = useTempSessionStore();
 
 /** Header, prefix, then per call: the user message, its request, its usage and the reply (lines 3–6, 7–10). */
 async function writeAnsweredSession(id: string, calls: number): Promise<string[]> {

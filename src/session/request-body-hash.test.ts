@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAgent } from "../loop/create-agent.js";
 import { createOpenAICompatible } from "../providers/openai-compatible/index.js";
 import type { Provider } from "../providers/provider.js";
@@ -6,17 +6,10 @@ import { createScriptedProvider } from "../providers/scripted/index.js";
 import { hashBody } from "../context/prefix-guard/index.js";
 import type { ModelRequest } from "../types/index.js";
 import { rebuildRequest, verifyRebuiltRequest } from "./rebuild-request.js";
-import { createSessionStore, type SessionStore } from "./session-store.js";
 import { startSession } from "./start-session.js";
-import { createTempDirectory } from "./test-support/session-test-data.js";
+import { useTempSessionStore } from "./test-support/session-test-data.js";
 
-let temp: Awaited<ReturnType<typeof createTempDirectory>>;
-let store: SessionStore;
-beforeEach(async () => {
-  temp = await createTempDirectory();
-  store = createSessionStore({ directory: temp.directory });
-});
-afterEach(() => temp.remove());
+const store = useTempSessionStore();
 
 /** A scripted model whose wire format is OpenAI's, so the recorded hashes are of real wire bodies. */
 function openAIShaped(turns: string[]): Provider {

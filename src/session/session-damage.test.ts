@@ -1,16 +1,9 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSessionStore, type SessionStore } from "./session-store.js";
-import { createTempDirectory, samplePrefix, startSampleSession, userMessage } from "./test-support/session-test-data.js";
+import { describe, expect, it } from "vitest";
+import { useTempSessionStore, samplePrefix, startSampleSession, userMessage } from "./test-support/session-test-data.js";
 import { sealRecord } from "./record-checksum.js";
 
-let temp: Awaited<ReturnType<typeof createTempDirectory>>;
-let store: SessionStore;
-beforeEach(async () => {
-  temp = await createTempDirectory();
-  store = createSessionStore({ directory: temp.directory });
-});
-afterEach(() => temp.remove());
+const store = useTempSessionStore();
 
 // Sealed like the writer's own records: these tests are about lines out of place, not edited ones.
 const usageLine = (request: number) =>

@@ -1,16 +1,9 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CtxkitError } from "../types/index.js";
-import { createSessionStore, type SessionStore } from "./session-store.js";
-import { createTempDirectory, samplePrefix, userMessage } from "./test-support/session-test-data.js";
+import { useTempSessionStore, samplePrefix, userMessage } from "./test-support/session-test-data.js";
 
-let temp: Awaited<ReturnType<typeof createTempDirectory>>;
-let store: SessionStore;
-beforeEach(async () => {
-  temp = await createTempDirectory();
-  store = createSessionStore({ directory: temp.directory });
-});
-afterEach(() => temp.remove());
+const store = useTempSessionStore();
 
 function createRandom(seed: number): (below: number) => number {
   let state = seed >>> 0;

@@ -1,16 +1,9 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { planSessionReorder } from "./plan-session-reorder.js";
-import { createSessionStore, type SessionStore } from "./session-store.js";
-import { createTempDirectory, samplePrefix, startSampleSession, userMessage } from "./test-support/session-test-data.js";
+import { useTempSessionStore, samplePrefix, startSampleSession, userMessage } from "./test-support/session-test-data.js";
 
-let temp: Awaited<ReturnType<typeof createTempDirectory>>;
-let store: SessionStore;
-beforeEach(async () => {
-  temp = await createTempDirectory();
-  store = createSessionStore({ directory: temp.directory });
-});
-afterEach(() => temp.remove());
+const store = useTempSessionStore();
 
 /** Header, prefix, then per call: a message, its request and its usage (lines 3–5, 6–8, 9–11). */
 async function writeSession(id: string): Promise<string[]> {

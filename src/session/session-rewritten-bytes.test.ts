@@ -1,15 +1,8 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSessionStore, type SessionStore } from "./session-store.js";
-import { createTempDirectory, samplePrefix, userMessage } from "./test-support/session-test-data.js";
+import { describe, expect, it } from "vitest";
+import { useTempSessionStore, samplePrefix, userMessage } from "./test-support/session-test-data.js";
 
-let temp: Awaited<ReturnType<typeof createTempDirectory>>;
-let store: SessionStore;
-beforeEach(async () => {
-  temp = await createTempDirectory();
-  store = createSessionStore({ directory: temp.directory });
-});
-afterEach(() => temp.remove());
+const store = useTempSessionStore();
 
 async function writeSession(id: string): Promise<string> {
   const writer = await store.create({ id, createdAt: "2026-11-30T04:15:02.118Z", prefix: samplePrefix });

@@ -1,10 +1,10 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createOpenAICompatible } from "../providers/openai-compatible/index.js";
 import { rebuildRequest, verifyRebuiltRequest } from "./rebuild-request.js";
-import { createSessionStore, type SessionStore } from "./session-store.js";
-import { createTempDirectory } from "./test-support/session-test-data.js";
+import { createSessionStore } from "./session-store.js";
+import { useTempSessionStore } from "./test-support/session-test-data.js";
 
 // Issue 30: of 300 mutated session files, 12 loaded and resumed with no warning — two had lost their
 // final record (the final answer gone while run_end still said final_answer; the last tool message
@@ -14,13 +14,7 @@ const fixture = (name: string) => readFile(fileURLToPath(new URL(`./fixtures/${n
 // The fixtures were recorded from a scripted model behind vLLM's wire format.
 const provider = createOpenAICompatible({ vendor: "vllm", model: "Qwen/Qwen3-8B", baseURL: "http://127.0.0.1:9/v1" });
 
-let temp: Awaited<ReturnType<typeof createTempDirectory>>;
-let store: SessionStore;
-beforeEach(async () => {
-  temp = await createTempDirectory();
-  store = createSessionStore({ directory: temp.directory });
-});
-afterEach(() => temp.remove());
+const store = useTempSessionStore();
 
 async function loadEdited(name: string, edit: (lines: string[]) => string[]) {
   const lines = (await fixture(name)).trimEnd().split("\n");

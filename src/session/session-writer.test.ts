@@ -1,20 +1,12 @@
 import { execFile } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createSessionStore, type SessionStore } from "./session-store.js";
-import { createTempDirectory, samplePrefix, usageOf, userMessage } from "./test-support/session-test-data.js";
+import { describe, expect, it } from "vitest";
+import { useTempSessionStore, samplePrefix, usageOf, userMessage } from "./test-support/session-test-data.js";
 import { sealRecord } from "./record-checksum.js";
 
-let temp: Awaited<ReturnType<typeof createTempDirectory>>;
-let store: SessionStore;
-
-beforeEach(async () => {
-  temp = await createTempDirectory();
-  store = createSessionStore({ directory: temp.directory });
-});
-afterEach(() => temp.remove());
+const store = useTempSessionStore();
 
 const createdAt = "2026-11-30T04:15:02.118Z";
 const request = { provider: "anthropic", model: "claude-sonnet-4-5", at: createdAt };
@@ -91,7 +83,7 @@ describe("session writer", () => {
     const lines = Array.from({ length: recordCount }, (_, index) =>
       JSON.stringify(sealRecord({ type: "message", message: userMessage(`m${index}`, `record ${index} — 记录`) })),
     );
-    const script = join(temp.directory, "crash-writer.mjs");
+    const script = join(dirname(store.path("crash")), "crash-writer.mjs");
     // A stand-in for a writer process: append with fsync like SessionWriter.flush, then die mid-write.
     await writeFile(
       script,

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AssistantMessage, ToolMessage, Usage, UserMessage } from "../../types/index.js";
 import type { SessionPrefix } from "../session-records.js";
-import type { SessionStore } from "../session-store.js";
+import { afterEach, beforeEach } from "vitest";
+import { createSessionStore, type SessionStore } from "../session-store.js";
 import { startSession } from "../start-session.js";
 
 export async function createTempDirectory(): Promise<{ directory: string; remove: () => Promise<void> }> {
@@ -68,4 +69,26 @@ export function usageOf(inputTokens: number, outputTokens: number): Usage {
 /** Resumes (or starts) session `id` as the sample agent: `samplePrefix` on an Anthropic model, repairing when asked. */
 export function startSampleSession(store: SessionStore, id: string, repair?: boolean): ReturnType<typeof startSession> {
   return startSession(store, { id, system: samplePrefix.system, tools: samplePrefix.tools, provider: { name: "anthropic", model: "claude-sonnet-4-5" }, ...(repair === undefined ? {} : { repair }) });
+}
+
+/**
+ * The session store of each test in a file: a fresh temporary folder before each test, removed
+ * after it. The returned store stands for the current test's (it forwards every call to it), so a
+ * file declares it once: `const store = useTempSessionStore();`.
+ */
+export function useTempSessionStore(): SessionStore {
+  let temp: Awaited<ReturnType<typeof createTempDirectory>> | undefined;
+  let current: SessionStore | undefined;
+  beforeEach(async () => {
+    temp = await createTempDirectory();
+    current = createSessionStore({ directory: temp.directory });
+  });
+  afterEach(() => temp?.remove());
+  return new Proxy({} as SessionStore, {
+    get(_target, key) {
+      if (current === undefined) throw new Error("useTempSessionStore: the store exists only inside a test (beforeEach makes it).");
+      const value: unknown = Reflect.get(current, key);
+      return typeof value === "function" ? value.bind(current) : value;
+    },
+  });
 }
