@@ -160,6 +160,7 @@ function runCommand(
       killEverything();
       const survivors = processes?.survivors() ?? [];
       processes?.release();
+      if (limitMarker !== undefined) releaseLimitMarker(limitMarker);
       resolve({ ending, code, signal: exitSignal, left: [...left.values()], survivors });
     };
     const take = (chunk: Buffer): void => {
@@ -178,9 +179,8 @@ function runCommand(
     stdout.on("data", take);
     stderr.on("data", take);
     child.once("error", (error) => {
-      // Without a pid there are no processes to release the limit marker with.
-      if (processes === undefined && limitMarker !== undefined) releaseLimitMarker(limitMarker);
       processes?.release();
+      if (limitMarker !== undefined) releaseLimitMarker(limitMarker);
       clearTimeout(timeoutTimer);
       signal.removeEventListener("abort", onAbort);
       reject(new ToolError("failed", `Could not start /bin/bash in ${workspace}: ${error.message}`));

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, constants, openSync, readdirSync, readFileSync, readlinkSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { holdsLimitMarker, releaseLimitMarker, type LimitMarker } from "./limit-marker.js";
+import { holdsLimitMarker, type LimitMarker } from "./limit-marker.js";
 
 /** A process a command started that was still running when it was killed. */
 export interface LeftProcess {
@@ -81,7 +81,7 @@ export class CommandProcesses {
   constructor(
     readonly shellPid: number,
     readonly marker: string,
-    /** The soft resource limit the shell set (see limit-marker.ts), when it could set one. */
+    /** The soft resource limit the shell set (see limit-marker.ts), when it could set one; its creator releases it. */
     private readonly limitMarker?: LimitMarker,
   ) {
     this.needle = Buffer.from(`${commandMarkerVariable}=${marker}\0`);
@@ -122,7 +122,6 @@ export class CommandProcesses {
 
   /** The command ended (or was killed): it no longer needs the exit hook. */
   release(): void {
-    if (this.limitMarker !== undefined) releaseLimitMarker(this.limitMarker);
     runningCommands.delete(this);
     releaseExitHook();
   }
