@@ -15,3 +15,8 @@ export function agentOptionsHelp(): string {
   formatted ??= formatOptionsHelp(declarations);
   return formatted;
 }
+
+/** The help of some of those options (a benchmark's model flags), in the same words and order. */
+export function agentOptionsHelpFor(flags: readonly string[]): string {
+  return formatOptionsHelp(declarations.filter((declaration) => flags.includes(declaration.flag)));
+}

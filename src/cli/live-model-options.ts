@@ -1,6 +1,5 @@
 import { pickCommonOptions } from "./cli-options.js";
-import { configSettings, invocationFlags, type FlagDeclaration } from "./config/config-settings.js";
-import { formatOptionsHelp } from "./config/format-options-help.js";
+import { agentOptionsHelpFor } from "./agent-options-help.js";
 
 /**
  * What a benchmark that talks to a live model takes from `ctxkit run`'s flags: the settings that
@@ -18,8 +17,5 @@ export const liveModelOptions = pickCommonOptions(...liveModelFlags);
 
 /** Their --help section, in `ctxkit run --help`'s words (from the settings' table). */
 export function liveModelOptionsHelp(): string {
-  const declarations = [...invocationFlags, ...Object.values(configSettings)].filter(
-    (declaration): declaration is FlagDeclaration & typeof declaration => "flag" in declaration && (liveModelFlags as readonly string[]).includes(declaration.flag as string),
-  );
-  return formatOptionsHelp(declarations);
+  return agentOptionsHelpFor(liveModelFlags);
 }
