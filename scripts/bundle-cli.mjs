@@ -106,20 +106,22 @@ function staticClosure(file, into = new Set()) {
  * (the CLI's bundle holds every module of ctxkit that uses it).
  */
 const bundledPackages = new Set(["valibot"]);
+/** The folder of the bundled package a module belongs to (`…/node_modules/valibot`), or undefined. */
+function bundledPackageDirOf(id) {
+  const path = id.split("\\").join("/");
+  for (const name of bundledPackages) {
+    const at = path.lastIndexOf(`/node_modules/${name}/`);
+    if (at !== -1) return path.slice(0, at + `/node_modules/${name}`.length);
+  }
+  return undefined;
+}
 /**
  * The license of each package bundled into `chunk`, as a comment at its top: the chunk holds a copy
  * of part of the package, which its license (valibot's: MIT) asks to carry the notice. After the
  * comments are stripped and in ASCII, as the rest of the chunk (see the top).
  */
 function licensesOf(chunk) {
-  const packageDirs = new Set();
-  for (const id of chunk.moduleIds) {
-    const path = id.split("\\").join("/");
-    for (const name of bundledPackages) {
-      const at = path.lastIndexOf(`/node_modules/${name}/`);
-      if (at !== -1) packageDirs.add(path.slice(0, at + `/node_modules/${name}`.length));
-    }
-  }
+  const packageDirs = new Set(chunk.moduleIds.map(bundledPackageDirOf).filter((dir) => dir !== undefined));
   return [...packageDirs].map((dir) => {
     const { name, version, license } = JSON.parse(readFileSync(`${dir}/package.json`, "utf8"));
     const file = readdirSync(dir).find((entry) => /^(?:licen[cs]e|copying)(?:\.|$)/i.test(entry));
@@ -207,8 +209,7 @@ const providers = ["openai-compatible", "anthropic", "openai-responses", "llama"
   return { name: `provider-${name}`, test: (id) => modules.has(id) };
 });
 // The bundled packages go with the run's modules: the config schema there is what uses them.
-const inBundledPackage = (id) => [...bundledPackages].some((name) => id.split("\\").join("/").includes(`/node_modules/${name}/`));
-const chunks = await bundleInto([{ name: "run", test: (id) => runPath.has(id) || inBundledPackage(id) }, ...providers]);
+const chunks = await bundleInto([{ name: "run", test: (id) => runPath.has(id) || bundledPackageDirOf(id) !== undefined }, ...providers]);
 
 // A package the chunks require must load as CommonJS; otherwise its import belongs behind `import()`.
 const requireFromBundle = createRequire(`${buildDir}/main.cjs`);
