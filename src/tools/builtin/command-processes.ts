@@ -199,7 +199,6 @@ export class CommandProcesses {
 /** Which call's marker a process carries (of one kind: the variable, or the descriptor). */
 type Mark = "ours" | "another call's" | "none";
 
-
 /** Whether `environ` (NUL-separated) holds an entry that starts with `needle` (`NAME=value\0`: exactly that entry). */
 function hasVariable(environment: Buffer, needle: Buffer): boolean {
   if (environment.subarray(0, needle.length).equals(needle)) return true;

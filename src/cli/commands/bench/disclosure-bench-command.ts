@@ -58,7 +58,7 @@ export async function disclosureBenchCommand(args: string[], io: CliIo): Promise
   const mcp = (extra.mcp as string | undefined) ?? "live";
   if (mcp !== "live" && mcp !== "recorded") throw new CtxkitError("usage_invalid", `--mcp must be live or recorded, got '${mcp}'.`);
   const sizes = (extra.sizes as number[] | undefined) ?? [10, 50, 200];
-  const queryLimit = (extra.queries as number | undefined);
+  const queryLimit = extra.queries as number | undefined;
   const tauDirectory = tauCorpusDirectory(io, extra.corpus);
   if (!existsSync(tauDirectory)) {
     io.stderr.write(`ctxkit bench disclosure: skipped — no τ-bench corpus at ${tauDirectory}. Pass --corpus <dir>, the folder that holds tau-bench/.\n`);

@@ -71,7 +71,7 @@ export async function hardeningBenchCommand(args: string[], io: CliIo): Promise<
     return 0;
   }
   const scale = extra.scale as number | undefined;
-  const trials = (extra.trials as number | undefined);
+  const trials = extra.trials as number | undefined;
   const seed = (extra.seed as number | undefined) ?? 1;
   const only = parseOnly(extra.only as string | undefined);
   if (flags.json !== true) io.stderr.write(`hardening: seed ${seed} (repeat a run with --seed ${seed})\n`);
@@ -101,7 +101,6 @@ function failedChecks(result: HardeningBenchResult): string[] {
   const cases = result.batteries.flatMap((battery) => battery.cases.filter((entry) => !entry.passed).map((entry) => `${battery.battery}: "${entry.name}" did not hold`));
   return [...counted, ...cases];
 }
-
 
 function parseOnly(value: string | undefined): BatteryName[] | undefined {
   if (value === undefined) return undefined;

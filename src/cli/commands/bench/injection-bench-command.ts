@@ -77,7 +77,7 @@ export async function injectionBenchCommand(args: string[], io: CliIo): Promise<
   const provider = live ? createProviderFromConfig(resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd })) : undefined;
   const selectedAttacks = listOf<Attack>(extra.attacks, attacks, "--attacks");
   const selectedDefences = listOf<Defence>(extra.defences, defences, "--defences");
-  const trials = (extra.trials as number | undefined);
+  const trials = extra.trials as number | undefined;
   const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
   const report = await runInjectionBench({
     ...(provider ? { provider } : {}),

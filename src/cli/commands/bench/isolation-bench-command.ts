@@ -48,7 +48,7 @@ export async function isolationBenchCommand(args: string[], io: CliIo): Promise<
   // dist/cli/commands/bench/ → the package's src/ (present in a checkout of ctxkit).
   const ownSource = fileURLToPath(new URL("../../../../src", import.meta.url));
   const source = typeof extra.source === "string" ? resolve(io.cwd, extra.source) : ownSource;
-  const limit = (extra.limit as number | undefined);
+  const limit = extra.limit as number | undefined;
   const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
   const result = await runIsolationBench({
     source,

@@ -70,7 +70,7 @@ export async function servingBenchCommand(args: string[], io: CliIo): Promise<nu
   const sizes = (extra.sizes as number[] | undefined) ?? (live ? [1024, 4096, 8192, 16384, 32768] : [1024, 4096, 8192]);
   const runs = (extra.runs as number | undefined) ?? 3;
   const threads = (extra.threads as number | undefined) ?? 1;
-  const gpuLayers = (extra["gpu-layers"] as number | undefined);
+  const gpuLayers = extra["gpu-layers"] as number | undefined;
   const flashAttention = extra["flash-attention"] === true;
   const concurrency = live ? ((extra.concurrency as number[] | undefined) ?? [1, 4, 16]) : [];
   const started = performance.now();

@@ -105,7 +105,7 @@ export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<
       io.stderr.write(`ctxkit bench status-bar: skipped — no corpus at ${corpus}. Pass --corpus <dir>, the folder that holds swe-gemini/ and tau-bench/.\n`);
       return 0;
     }
-    const limit = (extra.limit as number | undefined);
+    const limit = extra.limit as number | undefined;
     const progress = createStagedProgressBar({ stream: io.stderr, enabled: flags.json !== true });
     const report = await runStatusBarCostBench(corpus, { ...(limit === undefined ? {} : { limit }), onProgress: (part, done, total) => progress.update(done, total, `status-bar cost ${part}: runs`) });
     progress.stop();
@@ -122,7 +122,7 @@ export async function statusBarBenchCommand(args: string[], io: CliIo): Promise<
   const provider = offline ? undefined : createProviderFromConfig(resolveConfig({ ...flags, workspace: flags.workspace ?? io.cwd }, io.env, { cwd: io.cwd }));
   const tasks = list(extra.tasks);
   const arms = list(extra.arms);
-  const repeats = (extra.repeats as number | undefined);
+  const repeats = extra.repeats as number | undefined;
   const showsBar = io.stderr.isTTY === true && flags.json !== true;
   const progress = createStagedProgressBar({ stream: io.stderr, enabled: showsBar });
   const report = await runStatusBarLiveBench({

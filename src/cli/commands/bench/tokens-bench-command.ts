@@ -48,7 +48,7 @@ export async function tokensBenchCommand(args: string[], io: CliIo): Promise<num
     io.stdout.write(tokensBenchHelp);
     return 0;
   }
-  const limit = (extra.limit as number | undefined);
+  const limit = extra.limit as number | undefined;
   const corpus = resolve(io.cwd, (extra.corpus as string | undefined) ?? "../shared/corpus");
   const seeds = resolve(io.cwd, (extra.seeds as string | undefined) ?? join(corpus, "..", "seeds"));
   const started = performance.now();

@@ -73,7 +73,7 @@ export async function toolSearchBenchCommand(args: string[], io: CliIo): Promise
     io.stdout.write(toolSearchBenchHelp);
     return 0;
   }
-  const speedTools = (extra["speed-tools"] as number | undefined);
+  const speedTools = extra["speed-tools"] as number | undefined;
   const tauDirectory = tauCorpusDirectory(io, extra.corpus);
   const text = (flag: string) => (typeof extra[flag] === "string" ? (extra[flag] as string) : undefined);
   const modelPath = text("embedding-model-path");
