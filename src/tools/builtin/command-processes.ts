@@ -26,6 +26,30 @@ const markerFilePrefix = "ctxkit-bash-marker-";
 
 const maxCommandCharacters = 80;
 
+/**
+ * How far one search for a call's processes goes (`killAll`, all its rounds). The search is
+ * synchronous, some 0.1 ms for each process newer than the shell and outside its group and session
+ * (its environment and descriptors are read): unbounded, a machine starting processes by the
+ * thousand would stall the event loop. A search cut short says so (`lastSearchCut`).
+ */
+export interface ProcessSearchBudget {
+  maxMilliseconds: number;
+  /** Most processes whose markers are read (the costly check). */
+  maxCheckedProcesses: number;
+  /** The clock, in milliseconds (default `performance.now`). */
+  now?: () => number;
+}
+
+/** Some 5,000 checks fit in half a second; a call's own processes are seldom more than a few dozen. */
+export const defaultProcessSearchBudget: ProcessSearchBudget = { maxMilliseconds: 500, maxCheckedProcesses: 5_000 };
+
+/** Why the last search stopped before it had looked at every process. */
+export interface SearchCut {
+  reason: "time" | "checks";
+  /** Processes whose markers were read before it stopped. */
+  checked: number;
+}
+
 export function createCommandMarker(): string {
   return randomBytes(12).toString("hex");
 }
@@ -77,13 +101,17 @@ export class CommandProcesses {
   private readonly seen = new Map<number, LeftProcess & { started: string }>();
   /** The shell's start time (clock ticks since boot): nothing older can be one of its processes. */
   private readonly shellStarted: number;
+  private readonly budget: ProcessSearchBudget;
+  private cut: SearchCut | undefined;
 
   constructor(
     readonly shellPid: number,
     readonly marker: string,
     /** The soft resource limit the shell set (see limit-marker.ts), when it could set one; its creator releases it. */
     private readonly limitMarker?: LimitMarker,
+    budget: ProcessSearchBudget = defaultProcessSearchBudget,
   ) {
+    this.budget = budget;
     this.needle = Buffer.from(`${commandMarkerVariable}=${marker}\0`);
     this.descriptorName = `${markerFilePrefix}${marker}`;
     this.shellStarted = Number(readStat(shellPid)?.started ?? 0);
@@ -98,8 +126,11 @@ export class CommandProcesses {
    */
   killAll(): LeftProcess[] {
     const found = new Map<number, LeftProcess>();
-    for (let round = 0; round < 3; round += 1) {
-      const marked = this.findMarked().filter((entry) => entry.pid !== this.shellPid);
+    const now = this.budget.now ?? (() => performance.now());
+    const search = { deadline: now() + this.budget.maxMilliseconds, checked: 0, now };
+    this.cut = undefined;
+    for (let round = 0; round < 3 && this.cut === undefined; round += 1) {
+      const marked = this.findMarked(search).filter((entry) => entry.pid !== this.shellPid);
       killGroup(this.shellPid);
       for (const entry of marked) {
         if (!found.has(entry.pid)) found.set(entry.pid, entry);
@@ -120,6 +151,14 @@ export class CommandProcesses {
     return [...this.seen.values()].filter((entry) => startTime(entry.pid) === entry.started).map(({ pid, command }) => ({ pid, command }));
   }
 
+  /**
+   * Whether the last `killAll` stopped at its budget: processes it did not look at may be the
+   * call's and still running, so a result must not say that none are left.
+   */
+  get lastSearchCut(): SearchCut | undefined {
+    return this.cut;
+  }
+
   /** The command ended (or was killed): it no longer needs the exit hook. */
   release(): void {
     runningCommands.delete(this);
@@ -130,7 +169,7 @@ export class CommandProcesses {
    * Live processes of the call: in its group or session, or marked (`isMarked`). Empty where there
    * is no /proc (the group kill still runs).
    */
-  private findMarked(): Array<LeftProcess & { started: string }> {
+  private findMarked(search: { deadline: number; checked: number; now: () => number }): Array<LeftProcess & { started: string }> {
     let names: string[];
     try {
       names = readdirSync("/proc");
@@ -139,6 +178,11 @@ export class CommandProcesses {
     }
     const found: Array<LeftProcess & { started: string }> = [];
     for (const name of names) {
+      // What was found so far is still killed; the processes not looked at are said to be.
+      if (search.now() > search.deadline) {
+        this.cut = { reason: "time", checked: search.checked };
+        break;
+      }
       if (!/^\d+$/.test(name)) continue;
       const pid = Number(name);
       if (pid === process.pid) continue;
@@ -146,7 +190,15 @@ export class CommandProcesses {
       if (stat === undefined || stat.state === "Z") continue; // Gone meanwhile, or already dead.
       // Started before the shell: not the call's (and its descriptors need not be read, the costly part).
       if (Number(stat.started) < this.shellStarted) continue;
-      if (stat.group === this.shellPid || stat.session === this.shellPid || this.isMarked(pid)) found.push({ pid, command: commandLine(pid), started: stat.started });
+      const inGroup = stat.group === this.shellPid || stat.session === this.shellPid;
+      if (!inGroup) {
+        if (search.checked >= this.budget.maxCheckedProcesses) {
+          this.cut = { reason: "checks", checked: search.checked };
+          break;
+        }
+        search.checked += 1;
+      }
+      if (inGroup || this.isMarked(pid)) found.push({ pid, command: commandLine(pid), started: stat.started });
     }
     return found;
   }
@@ -283,6 +335,16 @@ export function describeSurvivors(survivors: readonly LeftProcess[]): string | u
   const shown = survivors.slice(0, 5).map((entry) => `${entry.pid} ${entry.command}`);
   const more = survivors.length > shown.length ? `, and ${survivors.length - shown.length} more` : "";
   return `[${survivors.length} process${survivors.length === 1 ? "" : "es"} the command started could not be killed and ${survivors.length === 1 ? "is" : "are"} still running: ${shown.join("; ")}${more}.]`;
+}
+
+/** The line a bash result ends with when the last search for its processes stopped at its budget. */
+export function describeSearchCut(cut: SearchCut | undefined, budget: ProcessSearchBudget = defaultProcessSearchBudget): string | undefined {
+  if (cut === undefined) return undefined;
+  const limit = cut.reason === "time" ? `after ${budget.maxMilliseconds} ms` : `at its limit of ${budget.maxCheckedProcesses} processes checked`;
+  return (
+    `[The search for processes the command left running stopped ${limit} (${cut.checked} checked; the machine runs many ` +
+    "newer processes), so some it started may still be running unnoticed; check with `ps -eo pid,etime,args` and end them with kill.]"
+  );
 }
 
 /** The line a bash result ends with when processes were left: what they were, and that they were killed. */
