@@ -39,10 +39,22 @@ function startShell(): number {
 onLinux("the search for a bash call's processes, bounded", () => {
   it("stops at its deadline and says it was cut by time", () => {
     let clock = 0;
-    const processes = new CommandProcesses(startShell(), "budget-time", undefined, { maxMilliseconds: 10, maxCheckedProcesses: 1_000_000, now: () => (clock += 100) });
+    const processes = new CommandProcesses(startShell(), "budget-time", undefined, { maxMilliseconds: 10, maxCheckedProcesses: 1_000_000, entriesBeforeDeadline: 0, now: () => (clock += 100) });
     try {
       processes.killAll();
       expect(processes.lastSearchCut).toEqual({ reason: "time", checked: 0 });
+    } finally {
+      processes.release();
+    }
+  });
+
+  it("looks at the first entries of /proc whatever the clock says", () => {
+    let clock = 0;
+    const budget = { maxMilliseconds: 10, maxCheckedProcesses: 1_000_000, entriesBeforeDeadline: 1_000_000, now: () => (clock += 100) };
+    const processes = new CommandProcesses(startShell(), "budget-small", undefined, budget);
+    try {
+      processes.killAll();
+      expect(processes.lastSearchCut).toBeUndefined();
     } finally {
       processes.release();
     }

@@ -36,6 +36,11 @@ export interface ProcessSearchBudget {
   maxMilliseconds: number;
   /** Most processes whose markers are read (the costly check). */
   maxCheckedProcesses: number;
+  /**
+   * Entries of /proc always looked at before the deadline counts (default 500): a busy machine that
+   * pauses the search must not cut one that has little to do, and so change what a result says.
+   */
+  entriesBeforeDeadline?: number;
   /** The clock, in milliseconds (default `performance.now`). */
   now?: () => number;
 }
@@ -127,7 +132,7 @@ export class CommandProcesses {
   killAll(): LeftProcess[] {
     const found = new Map<number, LeftProcess>();
     const now = this.budget.now ?? (() => performance.now());
-    const search = { deadline: now() + this.budget.maxMilliseconds, checked: 0, now };
+    const search = { deadline: now() + this.budget.maxMilliseconds, checked: 0, entries: 0, now };
     this.cut = undefined;
     for (let round = 0; round < 3 && this.cut === undefined; round += 1) {
       const marked = this.findMarked(search).filter((entry) => entry.pid !== this.shellPid);
@@ -169,7 +174,7 @@ export class CommandProcesses {
    * Live processes of the call: in its group or session, or marked (`isMarked`). Empty where there
    * is no /proc (the group kill still runs).
    */
-  private findMarked(search: { deadline: number; checked: number; now: () => number }): Array<LeftProcess & { started: string }> {
+  private findMarked(search: { deadline: number; checked: number; entries: number; now: () => number }): Array<LeftProcess & { started: string }> {
     let names: string[];
     try {
       names = readdirSync("/proc");
@@ -179,7 +184,8 @@ export class CommandProcesses {
     const found: Array<LeftProcess & { started: string }> = [];
     for (const name of names) {
       // What was found so far is still killed; the processes not looked at are said to be.
-      if (search.now() > search.deadline) {
+      search.entries += 1;
+      if (search.entries > (this.budget.entriesBeforeDeadline ?? 500) && search.now() > search.deadline) {
         this.cut = { reason: "time", checked: search.checked };
         break;
       }
