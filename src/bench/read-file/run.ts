@@ -8,8 +8,8 @@ import { readLineWindowBefore } from "./read-line-window-before.js";
 
 const usage = `Usage: node dist/bench/read-file/run.js [--size <MB>] [--runs <n>] [--json <out.json>]
 
-How long read_file's first page of a big file takes (the window of 2,000 lines and its line count),
-before and after the count was bounded, on generated files of --size MB (default 500) in a temp
+How long read_file's page of a big file takes (a window of up to 2,000 lines, from line 1 and from
+the middle, and the file's line count), before and after the count was bounded, on generated files of --size MB (default 500) in a temp
 folder: one of 80-byte lines and one single line. Each file is read once first, so both versions
 read from the page cache; the runs alternate between them.
 `;
@@ -18,6 +18,8 @@ interface Shape {
   name: string;
   /** One megabyte of the file's content. */
   megabyte: Buffer;
+  /** The first line of each read measured (1, and the middle of a file of many lines). */
+  offsets: (megabytes: number) => number[];
 }
 
 interface Row {
@@ -31,11 +33,11 @@ interface Row {
 }
 
 const shapes: Shape[] = [
-  { name: "80-byte lines", megabyte: Buffer.from(`${"x".repeat(79)}\n`.repeat(13_107)) },
-  { name: "one line", megabyte: Buffer.alloc(1024 * 1024, "y") },
+  { name: "80-byte lines", megabyte: Buffer.from(`${"x".repeat(79)}\n`.repeat(13_107)), offsets: (megabytes) => [1, Math.floor((13_107 * megabytes) / 2)] },
+  { name: "one line", megabyte: Buffer.alloc(1024 * 1024, "y"), offsets: () => [1] },
 ];
 
-const windowOptions = { offset: 1, limit: 2000, maxLineCharacters: 2000, maxOutputBytes: 50 * 1024 };
+const windowOptions = { limit: 2000, maxLineCharacters: 2000, maxOutputBytes: 50 * 1024 };
 
 async function writeFileOf(path: string, megabyte: Buffer, megabytes: number): Promise<void> {
   const handle = await open(path, "w");
@@ -62,18 +64,19 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-async function measure(path: string, name: string, runs: number): Promise<Row> {
+async function measure(path: string, name: string, offset: number, runs: number): Promise<Row> {
+  const options = { ...windowOptions, offset };
   const before: number[] = [];
   const after: number[] = [];
   let beforeLines = 0;
   let afterWindow: LineWindow | undefined;
   // The first read fills the page cache; it is not counted.
-  await timed(path, (handle) => readLineWindowBefore(handle, windowOptions));
+  await timed(path, (handle) => readLineWindowBefore(handle, options));
   for (let run = 0; run < runs; run += 1) {
-    const old = await timed(path, (handle) => readLineWindowBefore(handle, windowOptions));
+    const old = await timed(path, (handle) => readLineWindowBefore(handle, options));
     before.push(old.ms);
     beforeLines = old.result.totalLines;
-    const now = await timed(path, (handle) => readLineWindow(handle, windowOptions));
+    const now = await timed(path, (handle) => readLineWindow(handle, options));
     after.push(now.ms);
     afterWindow = now.result;
   }
@@ -102,7 +105,7 @@ async function main(): Promise<number> {
     for (const shape of shapes) {
       const path = join(folder, "big.txt");
       await writeFileOf(path, shape.megabyte, megabytes);
-      rows.push(await measure(path, `${megabytes} MB, ${shape.name}`, runs));
+      for (const offset of shape.offsets(megabytes)) rows.push(await measure(path, `${megabytes} MB, ${shape.name}, from line ${offset}`, offset, runs));
       await rm(path);
     }
   } finally {

@@ -77,6 +77,22 @@ describe("readLineWindow's count after the window", () => {
     expect(window).toMatchObject({ totalLines: 2, countComplete: true });
   });
 
+  it("shows the same window as splitting the whole text, at any offset, across both read sizes", async () => {
+    // Lines of 0 to ~3,000 bytes, some CRLF, over 3 MB: line ends fall on both sides of every read's end.
+    const lines = Array.from({ length: 4000 }, (_, index) => `${index + 1}:${"é-".repeat((index * 7919) % 1500)}${index % 5 === 0 ? "\r" : ""}`);
+    const file = await temp.write("mixed.txt", `${lines.join("\n")}\n`);
+    for (const offset of [1, 777, 1999, 2500, 3998]) {
+      const window = await windowOf(file, { offset, limit: 3, maxLineCharacters: 10 });
+      const expected = lines.slice(offset - 1, offset + 2).map((line, index) => {
+        const text = line.endsWith("\r") ? line.slice(0, -1) : line;
+        const shown = text.length <= 10 ? text : `${text.slice(0, 10)}… [line cut: ${text.length} characters]`;
+        return `${String(offset + index).padStart(6)}\t${shown}`;
+      });
+      expect(window.lines, `offset ${offset}`).toEqual(expected);
+      expect(window).toMatchObject({ totalLines: 4000, countComplete: true });
+    }
+  });
+
   it("read_file says 'at least' when the count stopped, and where to continue", async () => {
     await writeSparseFile(temp);
     const tool = createReadFileTool({ workspace: temp.workspace, countBudget: { maxBytes: 0, maxMilliseconds: 60_000 } });

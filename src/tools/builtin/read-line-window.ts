@@ -111,6 +111,12 @@ export async function readLineWindow(handle: FileHandle, options: LineWindowOpti
     position += bytesRead;
     const data = chunk.subarray(0, bytesRead);
     let start = 0;
+    // Lines before the window are only stepped over: nothing of them is kept or measured.
+    for (let newline = data.indexOf(0x0a, start); newline !== -1 && lineNumber < options.offset; newline = data.indexOf(0x0a, start)) {
+      lineNumber += 1;
+      lineBytes = 0;
+      start = newline + 1;
+    }
     for (let newline = data.indexOf(0x0a, start); newline !== -1 && !windowTaken(); newline = data.indexOf(0x0a, start)) {
       takeSegment(data.subarray(start, newline));
       endLine();
