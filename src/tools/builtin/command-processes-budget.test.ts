@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createBashTool } from "./bash.js";
-import { CommandProcesses, describeSearchCut } from "./command-processes.js";
+import { CommandProcesses, commandLine, describeSearchCut } from "./command-processes.js";
 import { createTempWorkspace, runTool, type TempWorkspace } from "./test-support/temp-workspace.js";
 
 // Issue 30 follow-up: the synchronous /proc search after each bash call had no bound (some 0.1 ms per
@@ -71,9 +71,12 @@ onLinux("the search for a bash call's processes, bounded", () => {
   });
 
   it("tells the model that a process left running may have been missed, instead of claiming none is left", async () => {
-    // The setsid'd sleep leaves the call's group and session: only a marker check finds it, and none may run.
+    // The setsid'd sleep leaves the call's group and session: only a marker check finds it, and none may
+    // run. The shell waits for its exec of sleep (setsid's own call comes before): a forked shell not yet
+    // through it is still in the group, found without a check.
     const bash = createBashTool({ workspace: temp.workspace, processSearchBudget: { maxMilliseconds: 60_000, maxCheckedProcesses: 0 } });
-    const result = await runTool(bash, { command: "setsid sleep 30 & echo $! > left.pid; echo done" });
+    const command = 'setsid sleep 30 & echo $! > left.pid; until [ "$(head -c 5 /proc/$!/cmdline)" = sleep ]; do :; done; echo done';
+    const result = await runTool(bash, { command, timeout_ms: 20_000 });
     const pid = Number(await readFile(path.join(temp.workspace, "left.pid"), "utf8"));
     started.push(pid);
     expect(result.content).toBe(
@@ -81,6 +84,22 @@ onLinux("the search for a bash call's processes, bounded", () => {
         "[The search for processes the command left running stopped at its limit of 0 processes checked (0 checked; the machine runs " +
         "many newer processes), so some it started may still be running unnoticed; check with `ps -eo pid,etime,args` and end them with kill.]",
     );
+  });
+
+  it("names a process whose command line reads empty (mid-exec, or a zombie) by its program", async () => {
+    // `sleep 0` ends a zombie, never reaped by the `sleep 40` its parent became.
+    const { CTXKIT_BASH_CALL: _inherited, ...environment } = process.env;
+    const parent = spawn("/bin/sh", ["-c", "sleep 0 & echo $! > zombie.pid; exec sleep 40"], { cwd: temp.workspace, detached: true, stdio: "ignore", env: environment });
+    parent.unref();
+    started.push(parent.pid!);
+    let zombie = 0;
+    for (let attempt = 0; attempt < 250; attempt += 1) {
+      zombie = Number(await readFile(path.join(temp.workspace, "zombie.pid"), "utf8").catch(() => "0"));
+      if (zombie > 0 && /^State:\s+Z/m.test(await readFile(`/proc/${zombie}/status`, "utf8").catch(() => ""))) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(commandLine(zombie)).toBe("[sleep]");
+    expect(commandLine(parent.pid!)).toBe("sleep 40");
   });
 
   it("says nothing when the search was complete", () => {

@@ -289,10 +289,25 @@ function startTime(pid: number): string | undefined {
   return stat === undefined || stat.state === "Z" ? undefined : stat.started;
 }
 
-function commandLine(pid: number): string {
+/**
+ * A process's command line, shortened, for a result's note. It reads empty for a moment in the middle
+ * of an exec (2 of 300 reads right after a fork), when the search often meets a background job, and
+ * for a zombie: then the program's name, in brackets as `ps` shows it.
+ */
+export function commandLine(pid: number): string {
   try {
     const text = readFileSync(`/proc/${pid}/cmdline`).toString("utf8").split("\0").filter((part) => part !== "").join(" ");
-    return text.length > maxCommandCharacters ? `${text.slice(0, maxCommandCharacters - 1)}…` : text || "(unknown)";
+    if (text === "") return programName(pid);
+    return text.length > maxCommandCharacters ? `${text.slice(0, maxCommandCharacters - 1)}…` : text;
+  } catch {
+    return "(unknown)";
+  }
+}
+
+function programName(pid: number): string {
+  try {
+    const name = readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+    return name === "" ? "(unknown)" : `[${name}]`;
   } catch {
     return "(unknown)";
   }
