@@ -60,6 +60,12 @@ describe("readLineWindow's count after the window", () => {
     expect(window.totalLines).toBe(headLines + 1);
   });
 
+  it("calls a count whole when its budget runs out at the end of the file", async () => {
+    const file = await temp.write("short.txt", "one\ntwo\nthree\n");
+    const window = await windowOf(file, { limit: 1, countBudget: { maxBytes: 0, maxMilliseconds: 0 } });
+    expect(window).toMatchObject({ lines: ["     1\tone"], totalLines: 3, countComplete: true });
+  });
+
   it("shows a line cut while only its length was counted, with that length as a lower bound", async () => {
     const file = await temp.write("one-line.txt", `${"x".repeat(4 * 1024 * 1024)}\nnext\n`);
     const window = await windowOf(file, { maxLineCharacters: 10, countBudget: { maxBytes: 0, maxMilliseconds: 60_000 } });

@@ -131,10 +131,12 @@ export async function readLineWindow(handle: FileHandle, options: LineWindowOpti
     if (!onlyCounting()) continue;
     counting ??= { since: now(), position };
     if (position - counting.position < budget.maxBytes && now() - counting.since < budget.maxMilliseconds) continue;
-    // The budget ran out: what is known is a lower bound, and a line being cut is shown with its length so far.
+    // The budget ran out at the end of the file: the count is whole after all.
+    if ((await handle.stat()).size <= position) continue;
+    // Otherwise what is known is a lower bound (with the line begun or still to come), and a line
+    // being cut is shown with its length so far.
     if (wanted()) showLine(true);
-    const moreBytes = (await handle.stat()).size > position;
-    return { lines, totalLines: lineNumber - 1 + (lineBytes > 0 || moreBytes ? 1 : 0), countComplete: false, cutByBytes };
+    return { lines, totalLines: lineNumber, countComplete: false, cutByBytes };
   }
   // A last line without a newline still counts; an empty file has no lines.
   if (lineBytes > 0) endLine();
