@@ -20,7 +20,7 @@ export interface ReadFileToolOptions {
   maxLineCharacters?: number;
   /** Most bytes of output per call (default 50 KB). */
   maxOutputBytes?: number;
-  /** How long lines are counted after the window is read (default: 1 s or 1 GB). */
+  /** How long lines are counted after the window is read (default: 1 GB, or 1 s once 64 MB are counted). */
   countBudget?: CountBudget;
 }
 

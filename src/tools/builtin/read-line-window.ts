@@ -10,12 +10,20 @@ import { StringDecoder } from "node:string_decoder";
 export interface CountBudget {
   maxBytes: number;
   maxMilliseconds: number;
+  /**
+   * Bytes always counted before the clock is looked at (default 64 MB, some 50 ms from the page
+   * cache): an event loop paused by other work, or a loaded machine, must not turn a normal file's
+   * exact count into "at least".
+   */
+  bytesBeforeDeadline?: number;
   /** The clock, in milliseconds (default `performance.now`). */
   now?: () => number;
 }
 
-/** One second or 1 GB: a 500 MB file in the page cache is counted whole in a fraction of it. */
+/** One second (past the first 64 MB) or 1 GB: a 500 MB file in the page cache is counted whole in a fraction of it. */
 export const defaultCountBudget: CountBudget = { maxBytes: 1024 * 1024 * 1024, maxMilliseconds: 1000 };
+
+const defaultBytesBeforeDeadline = 64 * 1024 * 1024;
 
 export interface LineWindowOptions {
   /** 1-based first line to show. */
@@ -53,6 +61,7 @@ const bigChunkBytes = 1024 * 1024;
 export async function readLineWindow(handle: FileHandle, options: LineWindowOptions): Promise<LineWindow> {
   const budget = options.countBudget ?? defaultCountBudget;
   const now = budget.now ?? (() => performance.now());
+  const bytesBeforeDeadline = budget.bytesBeforeDeadline ?? defaultBytesBeforeDeadline;
   // Four bytes per character is the most UTF-8 needs, so this always holds the characters shown.
   const keptBytesPerLine = options.maxLineCharacters * 4 + 4;
   const lines: string[] = [];
@@ -130,7 +139,9 @@ export async function readLineWindow(handle: FileHandle, options: LineWindowOpti
     } else takeSegment(data.subarray(start));
     if (!onlyCounting()) continue;
     counting ??= { since: now(), position };
-    if (position - counting.position < budget.maxBytes && now() - counting.since < budget.maxMilliseconds) continue;
+    const countedBytes = position - counting.position;
+    const pastDeadline = countedBytes >= bytesBeforeDeadline && now() - counting.since >= budget.maxMilliseconds;
+    if (countedBytes < budget.maxBytes && !pastDeadline) continue;
     // The budget ran out at the end of the file: the count is whole after all.
     if ((await handle.stat()).size <= position) continue;
     // Otherwise what is known is a lower bound (with the line begun or still to come), and a line
