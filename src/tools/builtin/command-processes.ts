@@ -361,10 +361,14 @@ export function describeSurvivors(survivors: readonly LeftProcess[]): string | u
 /** The line a bash result ends with when the last search for its processes stopped at its budget. */
 export function describeSearchCut(cut: SearchCut | undefined, budget: ProcessSearchBudget = defaultProcessSearchBudget): string | undefined {
   if (cut === undefined) return undefined;
-  const limit = cut.reason === "time" ? `after ${budget.maxMilliseconds} ms` : `at its limit of ${budget.maxCheckedProcesses} processes checked`;
+  // A time cut may come from a busy machine pausing a short search: it must not blame a crowd of processes.
+  const limit =
+    cut.reason === "time"
+      ? `after ${budget.maxMilliseconds} ms, ${cut.checked} processes checked (the machine is busy or runs many processes)`
+      : `at its limit of ${budget.maxCheckedProcesses} processes checked (the machine runs many processes started after the command)`;
   return (
-    `[The search for processes the command left running stopped ${limit} (${cut.checked} checked; the machine runs many ` +
-    "newer processes), so some it started may still be running unnoticed; check with `ps -eo pid,etime,args` and end them with kill.]"
+    `[The search for processes the command left running stopped ${limit}, so some it started may still be running ` +
+    "unnoticed; check with `ps -eo pid,etime,args` and end them with kill.]"
   );
 }
 
