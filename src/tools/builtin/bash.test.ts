@@ -4,35 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createBashTool } from "./bash.js";
 import { createTempWorkspace, expectToolError, runTool, type TempWorkspace } from "./test-support/temp-workspace.js";
-
-/**
- * Whether a process still runs. A killed orphan stays a zombie until its new parent reaps it, and
- * some container inits never do, so on Linux a zombie counts as gone.
- */
-async function isRunning(pid: number): Promise<boolean> {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-  return !/^State:\s+Z/m.test(status);
-}
-
-async function waitUntilGone(pid: number): Promise<boolean> {
-  for (let attempt = 0; attempt < 50 && (await isRunning(pid)); attempt += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return !(await isRunning(pid));
-}
-
-/**
- * A shell loop that returns once the process `pid` (a shell expression) runs `program` (its command
- * line starts with it): a forked child execs it a moment later. Without /proc it returns at once.
- */
-function untilExecuted(pid: string, program: string): string {
-  return `until [ ! -d /proc/self ] || [ "$(head -c ${program.length} /proc/${pid}/cmdline)" = ${program} ]; do :; done`;
-}
+import { untilExecuted, waitUntilGone } from "./test-support/test-processes.js";
 
 describe("bash", () => {
   let temp: TempWorkspace;

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createBashTool } from "./bash.js";
 import { CommandProcesses, commandLine, defaultProcessSearchBudget, describeSearchCut } from "./command-processes.js";
 import { createTempWorkspace, runTool, type TempWorkspace } from "./test-support/temp-workspace.js";
+import { killStartedProcesses, untilExecuted } from "./test-support/test-processes.js";
 
 // Issue 30 follow-up: the synchronous /proc search after each bash call had no bound (some 0.1 ms per
 // newer process), and a result said nothing of processes it had not looked at. Each search is bounded
@@ -17,13 +18,7 @@ beforeEach(async () => {
   temp = await createTempWorkspace();
 });
 afterEach(async () => {
-  for (const pid of started.splice(0)) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // Gone.
-    }
-  }
+  killStartedProcesses(started);
   await temp.remove();
 });
 
@@ -76,7 +71,7 @@ onLinux("the search for a bash call's processes, bounded", () => {
     // run. The shell waits for its exec of sleep (setsid's own call comes before): a forked shell not yet
     // through it is still in the group, found without a check.
     const bash = createBashTool({ workspace: temp.workspace, processSearchBudget: { maxMilliseconds: 60_000, maxCheckedProcesses: 0 } });
-    const command = 'setsid sleep 30 & echo $! > left.pid; until [ "$(head -c 5 /proc/$!/cmdline)" = sleep ]; do :; done; echo done';
+    const command = `setsid sleep 30 & echo $! > left.pid; ${untilExecuted("$!", "sleep")}; echo done`;
     const result = await runTool(bash, { command, timeout_ms: 20_000 });
     const pid = Number(await readFile(path.join(temp.workspace, "left.pid"), "utf8"));
     started.push(pid);
