@@ -1,11 +1,12 @@
 import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createBashTool } from "./bash.js";
-import { CommandProcesses, commandLine, defaultProcessSearchBudget, describeSearchCut } from "./command-processes.js";
+import { CommandProcesses, commandLine, commandMarkerVariable, defaultProcessSearchBudget, describeSearchCut } from "./command-processes.js";
 import { createTempWorkspace, runTool, type TempWorkspace } from "./test-support/temp-workspace.js";
-import { killStartedProcesses, untilExecuted } from "./test-support/test-processes.js";
+import { killStartedProcesses, untilExecuted, waitUntilGone } from "./test-support/test-processes.js";
 
 // Issue 30 follow-up: the synchronous /proc search after each bash call had no bound (some 0.1 ms per
 // newer process), and a result said nothing of processes it had not looked at. Each search is bounded
@@ -38,6 +39,32 @@ onLinux("the search for a bash call's processes, bounded", () => {
     try {
       processes.killAll();
       expect(processes.lastSearchCut).toEqual({ reason: "time", checked: 0 });
+    } finally {
+      processes.release();
+    }
+  });
+
+  it("still kills, and reports, what a search cut by its deadline had found", async () => {
+    const shell = startShell();
+    // Outside the shell's group and session, so only its marker variable makes it the call's.
+    const { CTXKIT_BASH_CALL: _inherited, ...environment } = process.env;
+    const marked = spawn("sleep", ["40"], { detached: true, stdio: "ignore", env: { ...environment, [commandMarkerVariable]: "budget-found" } });
+    marked.unref();
+    started.push(marked.pid!);
+    // One more process after it, so that the search has an entry left to stop at.
+    const after = startShell();
+    // The clock reads 0 (the deadline too) until the search has stepped past the marked process's
+    // entry, then late: the search finds it, and stops at a later entry.
+    const markedEntry = readdirSync("/proc").indexOf(String(marked.pid));
+    expect(markedEntry).toBeGreaterThan(-1);
+    expect(readdirSync("/proc").indexOf(String(after))).toBeGreaterThan(markedEntry);
+    let readings = 0;
+    const now = () => (readings++ <= markedEntry + 1 ? 0 : 1);
+    const processes = new CommandProcesses(shell, "budget-found", undefined, { maxMilliseconds: 0, maxCheckedProcesses: 1_000_000, entriesBeforeDeadline: 0, now });
+    try {
+      expect(processes.killAll().map((entry) => entry.pid)).toEqual([marked.pid]);
+      expect(processes.lastSearchCut?.reason).toBe("time");
+      expect(await waitUntilGone(marked.pid!)).toBe(true);
     } finally {
       processes.release();
     }
