@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createBashTool } from "./bash.js";
-import { CommandProcesses, commandLine, commandMarkerVariable, defaultProcessSearchBudget, describeSearchCut } from "./command-processes.js";
+import { CommandProcesses, commandLine, commandMarkerVariable, defaultProcessSearchBudget, describeSearchCut, killRunningCommands } from "./command-processes.js";
 import { createTempWorkspace, runTool, type TempWorkspace } from "./test-support/temp-workspace.js";
 import { killStartedProcesses, untilExecuted, waitUntilGone } from "./test-support/test-processes.js";
 
@@ -64,6 +64,24 @@ onLinux("the search for a bash call's processes, bounded", () => {
     try {
       expect(processes.killAll().map((entry) => entry.pid)).toEqual([marked.pid]);
       expect(processes.lastSearchCut?.reason).toBe("time");
+      expect(await waitUntilGone(marked.pid!)).toBe(true);
+    } finally {
+      processes.release();
+    }
+  });
+
+  it("searches without a bound when ctxkit exits, and kills what a bounded search would miss", async () => {
+    const shell = startShell();
+    const { CTXKIT_BASH_CALL: _inherited, ...environment } = process.env;
+    const marked = spawn("sleep", ["40"], { detached: true, stdio: "ignore", env: { ...environment, [commandMarkerVariable]: "budget-exit" } });
+    marked.unref();
+    started.push(marked.pid!);
+    const processes = new CommandProcesses(shell, "budget-exit", undefined, { maxMilliseconds: 60_000, maxCheckedProcesses: 0 });
+    try {
+      processes.killAll();
+      expect(processes.lastSearchCut?.reason).toBe("checks");
+      killRunningCommands();
+      expect(processes.lastSearchCut).toBeUndefined();
       expect(await waitUntilGone(marked.pid!)).toBe(true);
     } finally {
       processes.release();

@@ -127,12 +127,12 @@ export class CommandProcesses {
   /**
    * Kills the group and every marked process (a few rounds: one may fork while the last round ran).
    * Each round looks before it kills, so what was running is reported even when the group kill
-   * alone would have ended it.
+   * alone would have ended it. The search is bounded by `budget` (the call's, unless ctxkit is exiting).
    */
-  killAll(): LeftProcess[] {
+  killAll(budget: ProcessSearchBudget = this.budget): LeftProcess[] {
     const found = new Map<number, LeftProcess>();
-    const now = this.budget.now ?? (() => performance.now());
-    const search = { deadline: now() + this.budget.maxMilliseconds, checked: 0, entries: 0, now };
+    const now = budget.now ?? (() => performance.now());
+    const search = { budget, deadline: now() + budget.maxMilliseconds, checked: 0, entries: 0, now };
     this.cut = undefined;
     for (let round = 0; round < 3 && this.cut === undefined; round += 1) {
       const marked = this.findMarked(search).filter((entry) => entry.pid !== this.shellPid);
@@ -174,7 +174,7 @@ export class CommandProcesses {
    * Live processes of the call: in its group or session, or marked (`isMarked`). Empty where there
    * is no /proc (the group kill still runs).
    */
-  private findMarked(search: { deadline: number; checked: number; entries: number; now: () => number }): Array<LeftProcess & { started: string }> {
+  private findMarked(search: { budget: ProcessSearchBudget; deadline: number; checked: number; entries: number; now: () => number }): Array<LeftProcess & { started: string }> {
     let names: string[];
     try {
       names = readdirSync("/proc");
@@ -185,7 +185,7 @@ export class CommandProcesses {
     for (const name of names) {
       // What was found so far is still killed; the processes not looked at are said to be.
       search.entries += 1;
-      if (search.entries > (this.budget.entriesBeforeDeadline ?? 500) && search.now() > search.deadline) {
+      if (search.entries > (search.budget.entriesBeforeDeadline ?? 500) && search.now() > search.deadline) {
         this.cut = { reason: "time", checked: search.checked };
         break;
       }
@@ -198,7 +198,7 @@ export class CommandProcesses {
       if (Number(stat.started) < this.shellStarted) continue;
       const inGroup = stat.group === this.shellPid || stat.session === this.shellPid;
       if (!inGroup) {
-        if (search.checked >= this.budget.maxCheckedProcesses) {
+        if (search.checked >= search.budget.maxCheckedProcesses) {
           this.cut = { reason: "checks", checked: search.checked };
           break;
         }
@@ -331,13 +331,15 @@ function killProcess(pid: number): void {
 
 /** Commands still running: ended when ctxkit itself exits, so none outlives the process that started it. */
 const runningCommands = new Set<CommandProcesses>();
+/** ctxkit is ending: no event loop is left to keep free, and a process the search missed now would outlive it. */
+const searchAtExit: ProcessSearchBudget = { maxMilliseconds: Number.POSITIVE_INFINITY, maxCheckedProcesses: Number.POSITIVE_INFINITY };
 /**
  * Kills every running command's processes. The exit hook calls it; the CLI's SIGTERM and SIGHUP
  * handlers call it too (a process killed by a signal emits no `exit`, and the commands' sessions
  * are not the terminal's, so a closed terminal does not reach them).
  */
 export const killRunningCommands = (): void => {
-  for (const command of runningCommands) command.killAll();
+  for (const command of runningCommands) command.killAll(searchAtExit);
 };
 
 // Hooked while a command runs and unhooked when the last one ends: a library in a long-lived process
