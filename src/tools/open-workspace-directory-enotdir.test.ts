@@ -68,6 +68,22 @@ describe.runIf(process.platform === "linux")("a folder replaced while a listing 
     expect((await runTool(createListDirTool({ workspace: temp.workspace }), { path: "dir" })).content).toContain("sub/");
   });
 
+  it("neither follows nor lists a link to outside the workspace put there just before the open", async () => {
+    await fs.writeFile(path.join(temp.outside, "secret.txt"), "outside\n");
+    race.call = "open";
+    race.target = path.join(temp.workspace, "dir");
+    race.move = async () => {
+      await fs.rename(path.join(temp.workspace, "dir"), path.join(temp.workspace, "dir.real"));
+      await fs.symlink(temp.outside, path.join(temp.workspace, "dir"));
+    };
+    const message = await expectToolError(runTool(createListDirTool({ workspace: temp.workspace }), { path: "dir" }), "failed");
+    expect(message).toContain("'dir' stopped being a folder while list_dir opened it");
+    expect(message).not.toContain("secret");
+    // Called again, the path check sees the link and refuses it.
+    const again = await expectToolError(runTool(createListDirTool({ workspace: temp.workspace }), { path: "dir" }), "permission");
+    expect(again).toContain("outside the workspace");
+  });
+
   it("says the same when a folder above became a file just before the open", async () => {
     race.call = "open";
     race.target = path.join(temp.workspace, "dir", "sub");
