@@ -116,4 +116,40 @@ describe("readLineWindow's count after the window", () => {
       `File has at least ${headLines + 1} lines (counting stopped there, the file is large); showing 1-3. Call read_file with offset=4 to continue.`,
     );
   });
+
+  /** The file opened, with `change` run once after its first read: another process writing meanwhile. */
+  async function windowWhileChanging(file: string, change: () => Promise<void>, options: Partial<LineWindowOptions>) {
+    const handle = await open(file);
+    let changed = false;
+    const changing = new Proxy(handle, {
+      get(target, property) {
+        if (property !== "read") return Reflect.get(target, property, target) as unknown;
+        return async (...args: Parameters<typeof handle.read>) => {
+          const result = await target.read(...args);
+          if (!changed) {
+            changed = true;
+            await change();
+          }
+          return result;
+        };
+      },
+    });
+    try {
+      return await readLineWindow(changing, { offset: 1, limit: 5, maxLineCharacters: 2000, maxOutputBytes: 50 * 1024, ...options });
+    } finally {
+      await handle.close();
+    }
+  }
+
+  it("counts what is left of a file cut short while it is read, as a whole count", async () => {
+    const file = await temp.write("shrinking.txt", `${"x".repeat(99)}\n`.repeat(2000));
+    const window = await windowWhileChanging(file, () => truncate(file, 100 * 1000), {});
+    expect(window).toMatchObject({ totalLines: 1000, countComplete: true });
+  });
+
+  it("gives a lower bound when the file grew past where the budget stopped the count", async () => {
+    const file = await temp.write("growing.txt", "one\ntwo\nthree\n");
+    const window = await windowWhileChanging(file, () => appendFile(file, "four\n"), { limit: 1, countBudget: { maxBytes: 0, maxMilliseconds: 60_000 } });
+    expect(window).toMatchObject({ lines: ["     1\tone"], totalLines: 4, countComplete: false });
+  });
 });
