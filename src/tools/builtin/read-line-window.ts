@@ -11,7 +11,7 @@ export interface CountBudget {
   maxBytes: number;
   maxMilliseconds: number;
   /**
-   * Bytes always counted before the clock is looked at (default 64 MB, some 50 ms from the page
+   * Bytes always counted before the clock is looked at (default 64 MB, some 25 ms from the page
    * cache): an event loop paused by other work, or a loaded machine, must not turn a normal file's
    * exact count into "at least".
    */
