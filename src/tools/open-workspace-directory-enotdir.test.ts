@@ -1,10 +1,8 @@
 import { constants } from "node:fs";
 import * as fs from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createGlobTool } from "./builtin/glob.js";
-import { createListDirTool } from "./builtin/list-dir.js";
-import { createTempWorkspace, expectToolError, runTool, type TempWorkspace } from "./builtin/test-support/temp-workspace.js";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { TempWorkspace } from "./builtin/test-support/temp-workspace.js";
 
 /**
  * The racer's move, made at one exact moment: just before the given fs call on the given path, once.
@@ -31,6 +29,25 @@ vi.mock("node:fs/promises", async (importOriginal) => {
       return real.open(target, ...rest);
     }) as typeof real.open,
   };
+});
+
+let createGlobTool: typeof import("./builtin/glob.js").createGlobTool;
+let createListDirTool: typeof import("./builtin/list-dir.js").createListDirTool;
+let createTempWorkspace: typeof import("./builtin/test-support/temp-workspace.js").createTempWorkspace;
+let expectToolError: typeof import("./builtin/test-support/temp-workspace.js").expectToolError;
+let runTool: typeof import("./builtin/test-support/temp-workspace.js").runTool;
+beforeAll(async () => {
+  // Test files share their workers' loaded modules (isolate: false in vitest.config.ts): a file run
+  // before this one may have loaded the path check or the listing with the real node:fs/promises,
+  // and then the racer never moved. Loaded afresh here, they see the mock (and one ToolError class).
+  vi.resetModules();
+  ({ createGlobTool } = await import("./builtin/glob.js"));
+  ({ createListDirTool } = await import("./builtin/list-dir.js"));
+  ({ createTempWorkspace, expectToolError, runTool } = await import("./builtin/test-support/temp-workspace.js"));
+});
+// The files after this one load the real module again.
+afterAll(() => {
+  vi.resetModules();
 });
 
 let temp: TempWorkspace;
