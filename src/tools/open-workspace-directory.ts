@@ -1,5 +1,5 @@
 import { constants, type Dirent, type Stats } from "node:fs";
-import { open, readdir, readlink, realpath, stat, type FileHandle } from "node:fs/promises";
+import { lstat, open, readdir, readlink, realpath, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "./tool.js";
 import { isInside, resolveWorkspacePath, toWorkspaceRelative } from "./workspace-path.js";
@@ -45,7 +45,7 @@ export async function openWorkspaceDirectory(workspace: string, requested: strin
   try {
     handle = await open(real, directoryFlags);
   } catch (error) {
-    if (errorCode(error) === "ENOTDIR") return undefined;
+    if (errorCode(error) === "ENOTDIR" && (await isPlainNonDirectory(real))) return undefined;
     throw explainDirectoryError(error, shown, toolName);
   }
   try {
@@ -128,8 +128,25 @@ function explainDirectoryError(error: unknown, shown: string, toolName: string):
   const code = errorCode(error);
   if (code === "ENOENT") return new ToolError("not_found", `'${shown}' disappeared while ${toolName} opened it (another process moved it); call it again.`);
   if (code === "ELOOP") return new ToolError("permission", `'${shown}' became a symbolic link while ${toolName} opened it; call it again.`);
+  // O_NOFOLLOW | O_DIRECTORY meeting a link, or a folder on the path now a file: a race, not a file the model named.
+  if (code === "ENOTDIR") {
+    return new ToolError(
+      "failed",
+      `'${shown}' stopped being a folder while ${toolName} opened it (another process replaced it, or a folder above it, ` +
+        "with a file or a symbolic link); call it again.",
+    );
+  }
   if (code === "EACCES" || code === "EPERM") return new ToolError("permission", `Cannot list '${shown}' (${code}).`);
   return new ToolError("failed", `Cannot list '${shown}' (${code}).`);
+}
+
+/**
+ * Whether an open that said ENOTDIR met a file the model named (the caller says to read it instead),
+ * rather than a link or a vanished parent folder put there since the path was checked.
+ */
+async function isPlainNonDirectory(real: string): Promise<boolean> {
+  const stats = await lstat(real).catch(() => undefined);
+  return stats !== undefined && !stats.isDirectory() && !stats.isSymbolicLink();
 }
 
 function errorCode(error: unknown): string {

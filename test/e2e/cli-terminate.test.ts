@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { sseChunks, startLoopbackServer, type LoopbackServer } from "../../src/testing.js";
+import { isRunning, killStartedProcesses } from "../../src/tools/builtin/test-support/test-processes.js";
 
 // Issue 30, item 5: each bash command runs in a session of its own, so when ctxkit itself was
 // ended by SIGTERM or SIGHUP (a closed terminal) the shell and what it started kept running.
@@ -12,13 +13,7 @@ const leftPids: number[] = [];
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  for (const pid of leftPids.splice(0)) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // Gone, as it should be.
-    }
-  }
+  killStartedProcesses(leftPids);
 });
 
 const bin = resolve("bin/ctxkit.js");
@@ -29,16 +24,6 @@ function bashCall(command: string): string[] {
     [chunk({ role: "assistant", content: null, tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "bash", arguments: JSON.stringify({ command }) } }] }), chunk({}, "tool_calls")],
     { done: true },
   );
-}
-
-async function isRunning(pid: number): Promise<boolean> {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-  return !/^State:\s+Z/m.test(status);
 }
 
 async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T | undefined> {

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { CommandProcesses } from "../../tools/builtin/command-processes.js";
+import { CommandProcesses, defaultProcessSearchBudget } from "../../tools/builtin/command-processes.js";
 import { bashArguments, createLimitMarker, releaseLimitMarker } from "../../tools/builtin/limit-marker.js";
 import { formatTextTable } from "../text-table.js";
 
@@ -10,7 +10,9 @@ const usage = `Usage: node dist/bench/bash-processes/run.js [--runs <n>] [--proc
 What the bash tool's process markers cost (Linux only): the start of a call's shell, plain and
 through the first shell that sets the limit marker, and one scan of /proc for the call's processes
 with --processes (0,500,1500) unrelated processes started after the call's shell, without and with
-the limit marker. A scan runs at least twice a call (when the shell ends and when the call returns).
+the limit marker, and with a budget of 100 processes checked (the search stops and says so; the
+default budget is ${defaultProcessSearchBudget.maxMilliseconds} ms or ${defaultProcessSearchBudget.maxCheckedProcesses} processes checked). A scan runs at least twice a call (when
+the shell ends and when the call returns).
 `;
 
 interface Timing {
@@ -69,6 +71,16 @@ async function measureScans(counts: number[], runs: number): Promise<Timing[]> {
         }
         timings.push(summarise(`scan, ${count} newer processes, ${withLimit ? "with" : "without"} the limit marker`, times));
       }
+      // The bound at work: a budget of 100 checks stops the search, which says it was cut.
+      const times: number[] = [];
+      let cut = 0;
+      for (let run = 0; run < runs; run += 1) {
+        const processes = new CommandProcesses(shell.pid!, "bench", marker, { ...defaultProcessSearchBudget, maxCheckedProcesses: 100 });
+        times.push(milliseconds(() => processes.killAll()));
+        if (processes.lastSearchCut !== undefined) cut += 1;
+        processes.release();
+      }
+      timings.push(summarise(`scan, ${count} newer processes, at most 100 checked (cut in ${cut} of ${runs})`, times));
       if (marker !== undefined) releaseLimitMarker(marker);
     }
   } finally {

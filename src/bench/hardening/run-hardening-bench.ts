@@ -66,7 +66,7 @@ export async function runHardeningBench(options: HardeningBenchOptions): Promise
     // Half the race's calls per swap mode (flip, swap), four tools at a time.
     "listing-race": () => runListingRaceBattery(Math.max(4, Math.round(counts.race / 2))),
     config: () => runConfigBattery(counts.config),
-    resources: () => runResourceBattery({ judgeLag: options.trials === undefined }),
+    resources: () => runResourceBattery({ judgeLag: options.trials === undefined, quick: options.trials !== undefined }),
   };
   const batteries: BatteryResult[] = [];
   for (const [index, name] of selected.entries()) {

@@ -4,26 +4,12 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createBashTool } from "./bash.js";
 import { describeSurvivors } from "./command-processes.js";
 import { createTempWorkspace, runTool, type TempWorkspace } from "./test-support/temp-workspace.js";
+import { killStartedProcesses, waitUntilGone } from "./test-support/test-processes.js";
 
 // Issue 30, item 5: a process that cleared its environment (`env -i setsid …`) lost the marker
 // variable, survived the call, and the result still said every child process was killed. The
 // descriptor marker (fd 3) follows it; these need real processes, so they run end to end.
 const onLinux = process.platform === "linux" ? describe : describe.skip;
-
-async function isRunning(pid: number): Promise<boolean> {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
-  return !/^State:\s+Z/m.test(status);
-}
-
-async function waitUntilGone(pid: number): Promise<boolean> {
-  for (let attempt = 0; attempt < 50 && (await isRunning(pid)); attempt += 1) await new Promise((resolve) => setTimeout(resolve, 20));
-  return !(await isRunning(pid));
-}
 
 onLinux("bash: processes that clear their environment do not outlive the call", () => {
   let temp: TempWorkspace;
@@ -32,13 +18,7 @@ onLinux("bash: processes that clear their environment do not outlive the call", 
     temp = await createTempWorkspace();
   });
   afterEach(async () => {
-    for (const pid of started.splice(0)) {
-      try {
-        process.kill(pid, "SIGKILL");
-      } catch {
-        // Gone, as it should be.
-      }
-    }
+    killStartedProcesses(started);
     await temp.remove();
   });
   const pidIn = async (file: string) => {

@@ -1,7 +1,19 @@
 import { createLazyRequire } from "../../types/lazy-require.js";
 import path from "node:path";
 import { defineTool, ToolError, type Tool, type ToolOutput } from "../tool.js";
-import { CommandProcesses, MarkerDescriptor, commandMarkerVariable, createCommandMarker, describeLeftProcesses, describeSurvivors, type LeftProcess } from "./command-processes.js";
+import {
+  CommandProcesses,
+  MarkerDescriptor,
+  commandMarkerVariable,
+  createCommandMarker,
+  defaultProcessSearchBudget,
+  describeLeftProcesses,
+  describeSearchCut,
+  describeSurvivors,
+  type LeftProcess,
+  type ProcessSearchBudget,
+  type SearchCut,
+} from "./command-processes.js";
 import { formatByteSize } from "./file-content.js";
 import { HeadTailOutput } from "./head-tail-output.js";
 import { bashArguments, createLimitMarker, releaseLimitMarker } from "./limit-marker.js";
@@ -33,6 +45,8 @@ export interface BashToolOptions {
   spillDirectory?: string;
   /** Most bytes saved per call in `spillDirectory` (default 64 MB); the result says when more came. */
   maxSpillBytes?: number;
+  /** How far each search for the processes a command left goes (default: 500 ms or 5,000 processes checked). */
+  processSearchBudget?: ProcessSearchBudget;
 }
 
 /** After the shell exits, how long to wait for background processes still holding its pipes. */
@@ -45,6 +59,7 @@ export function createBashTool(options: BashToolOptions): Tool<BashArgs> {
   const maxTimeoutMs = Math.max(options.maxTimeoutMs ?? 600_000, defaultTimeoutMs);
   const maxOutputBytes = options.maxOutputBytes ?? 30 * 1024;
   const workspace = path.resolve(options.workspace);
+  const searchBudget = options.processSearchBudget ?? defaultProcessSearchBudget;
   return defineTool<BashArgs>({
     name: "bash",
     description:
@@ -85,11 +100,11 @@ export function createBashTool(options: BashToolOptions): Tool<BashArgs> {
       const spill = options.spillDirectory === undefined ? undefined : new OutputSpill(options.spillDirectory, `bash-${context.toolCallId}`, options.maxSpillBytes ?? 64 * 1024 * 1024);
       let result: CommandResult;
       try {
-        result = await runCommand(args.command, workspace, timeoutMs, context.signal, output, spill);
+        result = await runCommand(args.command, workspace, timeoutMs, context.signal, output, spill, searchBudget);
       } finally {
         await spill?.close();
       }
-      const formatted = formatResult(result, timeoutMs, output);
+      const formatted = formatResult(result, timeoutMs, output, searchBudget);
       const saved = spill?.describe(output.totalBytes);
       return saved === undefined ? formatted : { ...formatted, content: `${formatted.content}\n${saved}` };
     },
@@ -104,6 +119,8 @@ interface CommandResult {
   left: LeftProcess[];
   /** Processes it started that a kill did not end (the result must not say they were killed). */
   survivors: LeftProcess[];
+  /** The last search for its processes stopped at its budget: some may be running unseen. */
+  searchCut: SearchCut | undefined;
 }
 
 function runCommand(
@@ -113,6 +130,7 @@ function runCommand(
   signal: AbortSignal,
   output: HeadTailOutput,
   spill: OutputSpill | undefined,
+  searchBudget: ProcessSearchBudget,
 ): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     // A session and process group of its own (`detached`), so a timeout, an abort or the end of the
@@ -132,7 +150,7 @@ function runCommand(
     // Both are pipes (stdio above); the fourth entry only hides that from the types.
     const stdout = child.stdout!;
     const stderr = child.stderr!;
-    const processes = child.pid === undefined ? undefined : new CommandProcesses(child.pid, marker, limitMarker);
+    const processes = child.pid === undefined ? undefined : new CommandProcesses(child.pid, marker, limitMarker, searchBudget);
     let ending: Ending = "exited";
     let drainTimer: NodeJS.Timeout | undefined;
     const left = new Map<number, LeftProcess>();
@@ -159,9 +177,10 @@ function runCommand(
       // Whatever is still running now was started by this call and outlived it: end it and say so.
       killEverything();
       const survivors = processes?.survivors() ?? [];
+      const searchCut = processes?.lastSearchCut;
       processes?.release();
       if (limitMarker !== undefined) releaseLimitMarker(limitMarker);
-      resolve({ ending, code, signal: exitSignal, left: [...left.values()], survivors });
+      resolve({ ending, code, signal: exitSignal, left: [...left.values()], survivors, searchCut });
     };
     const take = (chunk: Buffer): void => {
       if (spill !== undefined && !spill.started && output.wouldOverflow(chunk)) spill.start(output.keptBytes());
@@ -199,10 +218,14 @@ function runCommand(
   });
 }
 
-function formatResult(result: CommandResult, timeoutMs: number, output: HeadTailOutput): ToolOutput {
+function formatResult(result: CommandResult, timeoutMs: number, output: HeadTailOutput, searchBudget: ProcessSearchBudget): ToolOutput {
   const formatted = formatEnding(result, timeoutMs, output);
   const survivors = new Set(result.survivors.map((entry) => entry.pid));
-  const notes = [describeLeftProcesses(result.left.filter((entry) => !survivors.has(entry.pid))), describeSurvivors(result.survivors)].filter((note) => note !== undefined);
+  const notes = [
+    describeLeftProcesses(result.left.filter((entry) => !survivors.has(entry.pid))),
+    describeSurvivors(result.survivors),
+    describeSearchCut(result.searchCut, searchBudget),
+  ].filter((note) => note !== undefined);
   return notes.length === 0 ? formatted : { ...formatted, content: `${formatted.content}\n${notes.join("\n")}` };
 }
 
@@ -210,7 +233,12 @@ function formatEnding(result: CommandResult, timeoutMs: number, output: HeadTail
   const shown = output.totalBytes === 0 ? "(no output)" : output.toString();
   const text = looksBinary(shown) ? describeBinaryOutput(output.totalBytes) : shown;
   // "Killed" only of what was: a process a kill did not end is named below the output instead.
-  const killed = result.survivors.length === 0 ? "the command and its child processes were killed" : "the command was killed, but not every process it started";
+  const killed =
+    result.survivors.length > 0
+      ? "the command was killed, but not every process it started"
+      : result.searchCut !== undefined
+        ? "the command and the child processes found were killed"
+        : "the command and its child processes were killed";
   if (result.ending === "timeout") {
     return { content: `exit code: none (timed out after ${timeoutMs} ms; ${killed})\n${text}`, isError: true };
   }

@@ -26,6 +26,35 @@ const markerFilePrefix = "ctxkit-bash-marker-";
 
 const maxCommandCharacters = 80;
 
+/**
+ * How far one search for a call's processes goes (`killAll`, all its rounds). The search is
+ * synchronous, some 0.1 ms for each process newer than the shell and outside its group and session
+ * (its environment and descriptors are read): unbounded, a machine starting processes by the
+ * thousand would stall the event loop. A search cut short says so (`lastSearchCut`).
+ */
+export interface ProcessSearchBudget {
+  maxMilliseconds: number;
+  /** Most processes whose markers are read (the costly check). */
+  maxCheckedProcesses: number;
+  /**
+   * Entries of /proc always looked at before the deadline counts (default 500): a busy machine that
+   * pauses the search must not cut one that has little to do, and so change what a result says.
+   */
+  entriesBeforeDeadline?: number;
+  /** The clock, in milliseconds (default `performance.now`). */
+  now?: () => number;
+}
+
+/** Some 5,000 checks fit in half a second; a call's own processes are seldom more than a few dozen. */
+export const defaultProcessSearchBudget: ProcessSearchBudget = { maxMilliseconds: 500, maxCheckedProcesses: 5_000 };
+
+/** Why the last search stopped before it had looked at every process. */
+export interface SearchCut {
+  reason: "time" | "checks";
+  /** Processes whose markers were read before it stopped. */
+  checked: number;
+}
+
 export function createCommandMarker(): string {
   return randomBytes(12).toString("hex");
 }
@@ -77,13 +106,17 @@ export class CommandProcesses {
   private readonly seen = new Map<number, LeftProcess & { started: string }>();
   /** The shell's start time (clock ticks since boot): nothing older can be one of its processes. */
   private readonly shellStarted: number;
+  private readonly budget: ProcessSearchBudget;
+  private cut: SearchCut | undefined;
 
   constructor(
     readonly shellPid: number,
     readonly marker: string,
     /** The soft resource limit the shell set (see limit-marker.ts), when it could set one; its creator releases it. */
     private readonly limitMarker?: LimitMarker,
+    budget: ProcessSearchBudget = defaultProcessSearchBudget,
   ) {
+    this.budget = budget;
     this.needle = Buffer.from(`${commandMarkerVariable}=${marker}\0`);
     this.descriptorName = `${markerFilePrefix}${marker}`;
     this.shellStarted = Number(readStat(shellPid)?.started ?? 0);
@@ -94,12 +127,15 @@ export class CommandProcesses {
   /**
    * Kills the group and every marked process (a few rounds: one may fork while the last round ran).
    * Each round looks before it kills, so what was running is reported even when the group kill
-   * alone would have ended it.
+   * alone would have ended it. The search is bounded by `budget` (the call's, unless ctxkit is exiting).
    */
-  killAll(): LeftProcess[] {
+  killAll(budget: ProcessSearchBudget = this.budget): LeftProcess[] {
     const found = new Map<number, LeftProcess>();
-    for (let round = 0; round < 3; round += 1) {
-      const marked = this.findMarked().filter((entry) => entry.pid !== this.shellPid);
+    const now = budget.now ?? (() => performance.now());
+    const search = { budget, deadline: now() + budget.maxMilliseconds, checked: 0, entries: 0, now };
+    this.cut = undefined;
+    for (let round = 0; round < 3 && this.cut === undefined; round += 1) {
+      const marked = this.findMarked(search).filter((entry) => entry.pid !== this.shellPid);
       killGroup(this.shellPid);
       for (const entry of marked) {
         if (!found.has(entry.pid)) found.set(entry.pid, entry);
@@ -120,6 +156,14 @@ export class CommandProcesses {
     return [...this.seen.values()].filter((entry) => startTime(entry.pid) === entry.started).map(({ pid, command }) => ({ pid, command }));
   }
 
+  /**
+   * Whether the last `killAll` stopped at its budget: processes it did not look at may be the
+   * call's and still running, so a result must not say that none are left.
+   */
+  get lastSearchCut(): SearchCut | undefined {
+    return this.cut;
+  }
+
   /** The command ended (or was killed): it no longer needs the exit hook. */
   release(): void {
     runningCommands.delete(this);
@@ -130,7 +174,7 @@ export class CommandProcesses {
    * Live processes of the call: in its group or session, or marked (`isMarked`). Empty where there
    * is no /proc (the group kill still runs).
    */
-  private findMarked(): Array<LeftProcess & { started: string }> {
+  private findMarked(search: { budget: ProcessSearchBudget; deadline: number; checked: number; entries: number; now: () => number }): Array<LeftProcess & { started: string }> {
     let names: string[];
     try {
       names = readdirSync("/proc");
@@ -139,6 +183,12 @@ export class CommandProcesses {
     }
     const found: Array<LeftProcess & { started: string }> = [];
     for (const name of names) {
+      // What was found so far is still killed; the processes not looked at are said to be.
+      search.entries += 1;
+      if (search.entries > (search.budget.entriesBeforeDeadline ?? 500) && search.now() > search.deadline) {
+        this.cut = { reason: "time", checked: search.checked };
+        break;
+      }
       if (!/^\d+$/.test(name)) continue;
       const pid = Number(name);
       if (pid === process.pid) continue;
@@ -146,7 +196,15 @@ export class CommandProcesses {
       if (stat === undefined || stat.state === "Z") continue; // Gone meanwhile, or already dead.
       // Started before the shell: not the call's (and its descriptors need not be read, the costly part).
       if (Number(stat.started) < this.shellStarted) continue;
-      if (stat.group === this.shellPid || stat.session === this.shellPid || this.isMarked(pid)) found.push({ pid, command: commandLine(pid), started: stat.started });
+      const inGroup = stat.group === this.shellPid || stat.session === this.shellPid;
+      if (!inGroup) {
+        if (search.checked >= search.budget.maxCheckedProcesses) {
+          this.cut = { reason: "checks", checked: search.checked };
+          break;
+        }
+        search.checked += 1;
+      }
+      if (inGroup || this.isMarked(pid)) found.push({ pid, command: commandLine(pid), started: stat.started });
     }
     return found;
   }
@@ -231,10 +289,25 @@ function startTime(pid: number): string | undefined {
   return stat === undefined || stat.state === "Z" ? undefined : stat.started;
 }
 
-function commandLine(pid: number): string {
+/**
+ * A process's command line, shortened, for a result's note. It reads empty for a moment in the middle
+ * of an exec (2 of 300 reads right after a fork), when the search often meets a background job, and
+ * for a zombie: then the program's name, in brackets as `ps` shows it.
+ */
+export function commandLine(pid: number): string {
   try {
     const text = readFileSync(`/proc/${pid}/cmdline`).toString("utf8").split("\0").filter((part) => part !== "").join(" ");
-    return text.length > maxCommandCharacters ? `${text.slice(0, maxCommandCharacters - 1)}…` : text || "(unknown)";
+    if (text === "") return programName(pid);
+    return text.length > maxCommandCharacters ? `${text.slice(0, maxCommandCharacters - 1)}…` : text;
+  } catch {
+    return "(unknown)";
+  }
+}
+
+function programName(pid: number): string {
+  try {
+    const name = readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+    return name === "" ? "(unknown)" : `[${name}]`;
   } catch {
     return "(unknown)";
   }
@@ -258,13 +331,15 @@ function killProcess(pid: number): void {
 
 /** Commands still running: ended when ctxkit itself exits, so none outlives the process that started it. */
 const runningCommands = new Set<CommandProcesses>();
+/** ctxkit is ending: no event loop is left to keep free, and a process the search missed now would outlive it. */
+const searchAtExit: ProcessSearchBudget = { maxMilliseconds: Number.POSITIVE_INFINITY, maxCheckedProcesses: Number.POSITIVE_INFINITY };
 /**
  * Kills every running command's processes. The exit hook calls it; the CLI's SIGTERM and SIGHUP
  * handlers call it too (a process killed by a signal emits no `exit`, and the commands' sessions
  * are not the terminal's, so a closed terminal does not reach them).
  */
 export const killRunningCommands = (): void => {
-  for (const command of runningCommands) command.killAll();
+  for (const command of runningCommands) command.killAll(searchAtExit);
 };
 
 // Hooked while a command runs and unhooked when the last one ends: a library in a long-lived process
@@ -283,6 +358,20 @@ export function describeSurvivors(survivors: readonly LeftProcess[]): string | u
   const shown = survivors.slice(0, 5).map((entry) => `${entry.pid} ${entry.command}`);
   const more = survivors.length > shown.length ? `, and ${survivors.length - shown.length} more` : "";
   return `[${survivors.length} process${survivors.length === 1 ? "" : "es"} the command started could not be killed and ${survivors.length === 1 ? "is" : "are"} still running: ${shown.join("; ")}${more}.]`;
+}
+
+/** The line a bash result ends with when the last search for its processes stopped at its budget. */
+export function describeSearchCut(cut: SearchCut | undefined, budget: ProcessSearchBudget = defaultProcessSearchBudget): string | undefined {
+  if (cut === undefined) return undefined;
+  // A time cut may come from a busy machine pausing a short search: it must not blame a crowd of processes.
+  const limit =
+    cut.reason === "time"
+      ? `after ${budget.maxMilliseconds} ms, ${cut.checked} processes checked (the machine is busy or runs many processes)`
+      : `at its limit of ${budget.maxCheckedProcesses} processes checked (the machine runs many processes started after the command)`;
+  return (
+    `[The search for processes the command left running stopped ${limit}, so some it started may still be running ` +
+    "unnoticed; check with `ps -eo pid,etime,args` and end them with kill.]"
+  );
 }
 
 /** The line a bash result ends with when processes were left: what they were, and that they were killed. */

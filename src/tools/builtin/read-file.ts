@@ -2,7 +2,7 @@ import type { FileHandle } from "node:fs/promises";
 import { openWorkspaceFile } from "../open-workspace-file.js";
 import { defineTool, ToolError, type Tool } from "../tool.js";
 import { formatByteSize, isBinaryFile } from "./file-content.js";
-import { readLineWindow } from "./read-line-window.js";
+import { readLineWindow, type CountBudget } from "./read-line-window.js";
 
 export interface ReadFileArgs {
   path: string;
@@ -20,6 +20,8 @@ export interface ReadFileToolOptions {
   maxLineCharacters?: number;
   /** Most bytes of output per call (default 50 KB). */
   maxOutputBytes?: number;
+  /** How long lines are counted after the window is read (default: 1 GB, or 1 s once 64 MB are counted). */
+  countBudget?: CountBudget;
 }
 
 export function createReadFileTool(options: ReadFileToolOptions): Tool<ReadFileArgs> {
@@ -71,7 +73,7 @@ export function createReadFileTool(options: ReadFileToolOptions): Tool<ReadFileA
     }
     const offset = Math.max(1, Math.floor(args.offset ?? 1));
     const limit = Math.min(maxLines, Math.max(1, Math.floor(args.limit ?? maxLines)));
-    const window = await readLineWindow(handle, { offset, limit, maxLineCharacters, maxOutputBytes });
+    const window = await readLineWindow(handle, { offset, limit, maxLineCharacters, maxOutputBytes, countBudget: options.countBudget });
     if (window.totalLines === 0) return `File ${shown} is empty (0 lines).`;
     if (offset > window.totalLines) {
       throw new ToolError(
@@ -80,10 +82,12 @@ export function createReadFileTool(options: ReadFileToolOptions): Tool<ReadFileA
       );
     }
     const lastShown = offset + window.lines.length - 1;
-    if (lastShown >= window.totalLines) return window.lines.join("\n");
+    if (window.countComplete && lastShown >= window.totalLines) return window.lines.join("\n");
     const capNote = window.cutByBytes ? ` (output is capped at ${formatByteSize(maxOutputBytes)} per call)` : "";
+    // A count cut short by its budget is a lower bound, said as one rather than passed off as the total.
+    const total = window.countComplete ? `${window.totalLines} lines` : `at least ${window.totalLines} lines (counting stopped there, the file is large)`;
     return (
-      `${window.lines.join("\n")}\n\nFile has ${window.totalLines} lines; showing ${offset}-${lastShown}${capNote}. ` +
+      `${window.lines.join("\n")}\n\nFile has ${total}; showing ${offset}-${lastShown}${capNote}. ` +
       `Call read_file with offset=${lastShown + 1} to continue.`
     );
   }

@@ -17,7 +17,7 @@ killed with SIGKILL mid-run and resumed against a local model server; session fi
 other agents are mutated from a seeded generator; every tool is tried with paths that lead outside
 the workspace while another process swaps a folder for a link to outside; workspace configs and
 confirmations are checked through the command; and the resource limits are pushed (a backtracking
-grep pattern, a FIFO, a 64 MB line, a 1 GB file, a 50 MB tool result, a 200k-character word, and
+grep pattern, a FIFO, a 1 GB line, a 1 GB file, a 50 MB tool result, a 200k-character word, and
 bash processes that try to outlive their call: \`(sleep 25 &)\`, \`setsid sh -c "sleep 26"\`). Session files
 are also cross-checked (a final answer removed, a usage figure edited, a trailing blank line);
 big-events times one SSE event of 2.5, 5, 10 and 20 MB in each provider (the CPU of the provider alone:
