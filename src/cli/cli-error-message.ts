@@ -54,7 +54,7 @@ export function toCliMessage(error: { code: CtxkitError["code"] | (string & {});
       return message
         .replace(/ Close that writer first \(session\.close\(\)\)\./, " Let the other ctxkit run or chat on this session finish first.")
         .replace(
-          / If no ctxkit writer uses this session any more \(the lock outlived a crash\), delete (\S+) and open the session again\.$/,
+          / If no ctxkit writer uses this session any more \(the lock outlived a crash\), delete (\S+) and open the session again; unlockSessionFile\(.*\) from ctxkit deletes it, and keeps a lock whose writer runs on this host\.$/,
           ` If none is running any more (the lock outlived a crash, or its host is gone), run 'ctxkit sessions unlock ${id}' (it deletes $1; give it the same --workspace or --data-dir) and run the command again.`,
         );
     }

@@ -52,7 +52,8 @@ function describeHolder(owner: LockOwner | undefined, state: OwnerState | "unkno
 function lockedMessage(id: string, filePath: string, lockPath: string, who: string): string {
   return (
     `Session ${id} (${filePath}) is open for writing by ${who}; it was not changed. Close that writer first (session.close()). ` +
-    `If no ctxkit writer uses this session any more (the lock outlived a crash), delete ${lockPath} and open the session again.`
+    `If no ctxkit writer uses this session any more (the lock outlived a crash), delete ${lockPath} and open the session again; ` +
+    `unlockSessionFile(${JSON.stringify(filePath)}, ${JSON.stringify(id)}) from ctxkit deletes it, and keeps a lock whose writer runs on this host.`
   );
 }
 
