@@ -33,7 +33,8 @@ export function toCliMessage(error: { code: CtxkitError["code"] | (string & {});
       return message
         .replace(/\bPass modelPath:/g, "Pass --model-path:")
         .replace(/\bSet modelPath to a \.gguf file\./g, "Pass --model-path <file.gguf> or set CTXKIT_MODEL_PATH.")
-        .replace(/^compactThreshold must be at least (\d+) with provider "anthropic"/, "--compact-threshold must be at least $1 with --provider anthropic");
+        .replace(/^compactThreshold must be at least (\d+) with provider "anthropic"/, "--compact-threshold must be at least $1 with --provider anthropic")
+        .replace(/^The `system` setting (@.*): cannot read (.*)\. Give "@" and a readable file's path, or the prompt's text itself\.$/, "--system $1: cannot read $2. Give @ and a readable file's path, or the prompt's text itself.");
     case "model_missing":
       // createAgentFromConfig's advice (settings keys) as the flag and variable that set the model.
       return message.replace(
