@@ -61,6 +61,13 @@ describe("createProviderFromConfig's errors speak of settings keys", () => {
     expect(toCliMessage(error as CtxkitError)).toMatch(/^--system @\/tmp\/missing-prompt\.md: cannot read \/tmp\/missing-prompt\.md \(ENOENT[^)]*\)\. Give @ and a readable file's path, or the prompt's text itself\.$/);
   });
 
+  it("names the nearest key for an unknown one, as the CLI does for a file (it said only 'unknown key modle')", () => {
+    expect(() => resolveAgentConfig({ modle: "m" } as never, "/tmp")).toThrow(
+      "The agent's settings: unknown key 'modle' (did you mean 'model'?). Use the keys and values of ctxkit.config.json (docs/configuration.md).",
+    );
+    expect(() => resolveAgentConfig({ maxIteration: 3, zzzzzz: 1 } as never, "/tmp")).toThrow("unknown key 'maxIteration' (did you mean 'maxIterations'?), unknown key 'zzzzzz'. Use the keys");
+  });
+
   it("lists the values a choice setting takes (the library's message said only 'a value it does not take')", () => {
     expect(() => resolveAgentConfig({ compression: "zip" as never }, "/tmp")).toThrow(
       `The agent's settings ('compression'): a value it does not take; use one of: ${compressionPolicyNames.join(", ")}. Use the keys and values of ctxkit.config.json (docs/configuration.md).`,
