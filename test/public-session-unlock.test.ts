@@ -50,4 +50,16 @@ describe("unlockSessionFile from the ctxkit entry", () => {
     }
     expect(await unlockSessionFile(file, id)).toEqual({ removed: false });
   });
+
+  it("names the session by its file when no id is given", async () => {
+    const { id, file, store } = await startedSession();
+    const writer = await store.open(id);
+    try {
+      await expect(unlockSessionFile(file)).rejects.toMatchObject({ code: "session_locked", message: expect.stringContaining(`Session ${id} (${file})`) });
+    } finally {
+      await writer.close();
+    }
+    await writeFile(`${file}.lock`, JSON.stringify({ pid: 4242, host: "other-container" }));
+    expect(await unlockSessionFile(file)).toMatchObject({ removed: true });
+  });
 });
