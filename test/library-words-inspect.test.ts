@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSessionStore, SessionError } from "../src/index.js";
-import { inspectFiles } from "../src/inspect.js";
+import { importTranscript, inspectFiles } from "../src/inspect.js";
 
 // A program reading sessions and transcripts was told to run a command it never runs: "Import other
 // transcripts with `ctxkit inspect`", "pass --pricing <model | prices.json> for a cost". The library
@@ -30,5 +30,11 @@ describe("the inspect and session readers' advice names library calls", () => {
     const notes = report.transcripts.flatMap((transcript) => transcript.notes).join("\n");
     expect(notes).toContain("No prices for model unpriced-model-x; give prices for a cost (the `pricing` option of inspectFiles; CLI: --pricing <model | prices.json>).");
     expect(notes).not.toMatch(/; pass --pricing/);
+  });
+});
+
+describe("importTranscript's format", () => {
+  it("refuses a format it does not know with a TranscriptError listing the formats (it was a TypeError)", () => {
+    expect(() => importTranscript("{}", "run.json", "auto" as never)).toThrow(expect.objectContaining({ name: "TranscriptError", code: "transcript_invalid", message: expect.stringContaining('Unknown transcript format "auto". Use one of: ctxkit,') }));
   });
 });
