@@ -46,6 +46,10 @@ describe("replay provider", () => {
     expect(result.messages[1]).toMatchObject({ role: "assistant", content: [{ type: "thinking", thinking: "hmm" }, { type: "text", text: "let me" }, { type: "tool_call", id: "call_7", name: "echo", argumentsText: '{"s":"x"}' }] });
   });
 
+  it("names a missing transcript (it was a TypeError reading 'filter')", () => {
+    expect(() => createReplayProvider({} as never)).toThrow(expect.objectContaining({ name: "ConfigError", code: "option_invalid", message: expect.stringContaining("createReplayProvider needs `transcript`") }));
+  });
+
   it("refuses content that is neither text nor parts with a TranscriptError", () => {
     expect(() => createReplayProvider({ transcript: [{ role: "assistant", content: 42 } as { role: string }] })).toThrow(expect.objectContaining({ code: "transcript_invalid" }));
   });

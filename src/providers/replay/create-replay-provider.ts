@@ -1,4 +1,4 @@
-import { TranscriptError, type AssistantPart } from "../../types/index.js";
+import { ConfigError, TranscriptError, type AssistantPart } from "../../types/index.js";
 import { createScriptedProvider, type ScriptedProvider } from "../scripted/create-scripted-provider.js";
 import type { ScriptedTurn } from "../scripted/scripted-turn.js";
 
@@ -27,6 +27,9 @@ export interface ReplayProviderOptions {
  * strings are replayed exactly as recorded.
  */
 export function createReplayProvider(options: ReplayProviderOptions): ScriptedProvider {
+  if (!Array.isArray(options?.transcript)) {
+    throw new ConfigError("option_invalid", "createReplayProvider needs `transcript`: the recorded messages (OpenAI-style, or a ctxkit session's store.load(id).messages) whose assistant turns it replays.");
+  }
   const turns = options.transcript.filter((message) => message.role === "assistant").map((message, index) => toTurn(message as RecordedAssistantMessage, index));
   return createScriptedProvider({ turns, name: options.name ?? "replay", model: options.model ?? "replay-model" });
 }
