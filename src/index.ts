@@ -53,6 +53,9 @@ export type {
 // Sessions and blobs.
 export { createSessionStore, startSession, rebuildRequest, type SessionStore, type LoadedSession, type SessionSummary, type StartSessionOptions, type StartedSession, type SessionWriter } from "./session/index.js";
 export { createFileBlobStore } from "./session/blob-store.js";
+// A JSONL session's lock that its writer left behind on another host (or that cannot be read): only a person can say it is dead.
+export { unlockSessionFile } from "./session/session-file-lock.js";
+export type { LockOwner } from "./session/session-lock-owner.js";
 export { createPostgresSessionStore, type PostgresSessionStore, type PostgresSessionStoreOptions } from "./session/create-postgres-session-store.js";
 export { createMemoryBlobStore, type BlobStore } from "./context/compression/blob-store.js";
 

@@ -90,6 +90,7 @@ describe("the curated public surface", () => {
         "thinkingOf",
         "toolCallsOf",
         "traceAgentRun",
+        "unlockSessionFile",
       ]
     `);
   }, 120_000);

@@ -83,6 +83,7 @@ export interface AssembledAgent {
  * (`run`, `chat`, `demo`), the sub-agent `task` tool and the benches all build agents through it.
  */
 export async function assembleAgent(options: AssembleAgentOptions): Promise<AssembledAgent> {
+  checkAssembleOptions(options);
   const given = [...(options.policies ?? []), ...(options.defaults === false ? [] : defaultPolicies(options.policies ?? []))];
   const resolved = resolveDeferredTools({
     tools: options.tools ?? [],
@@ -126,6 +127,21 @@ export async function assembleAgent(options: AssembleAgentOptions): Promise<Asse
     },
   });
   return { agent, session: started?.session, resumed: started?.resumed ?? false, warnings: started?.warnings ?? [], policies };
+}
+
+/** Misuse from plain JavaScript (or a cast) named in the caller's terms, before a TypeError deep inside could. */
+function checkAssembleOptions(options: AssembleAgentOptions): void {
+  if (options === null || typeof options !== "object" || options.provider === null || typeof options.provider !== "object") {
+    throw new ConfigError("option_invalid", "assembleAgent needs `provider`: a Provider such as createOpenAICompatible({ model }) from ctxkit/providers/openai-compatible, or createScriptedProvider from ctxkit/testing.");
+  }
+  const session = options.session;
+  if (session === undefined) return;
+  if (session === null || typeof session !== "object" || session.store === null || typeof session.store !== "object") {
+    throw new ConfigError("option_invalid", "assembleAgent's `session` needs `store`: a SessionStore such as createSessionStore({ directory: \".ctxkit/sessions\" }) (or leave `session` out for an agent without one).");
+  }
+  if (!["new", "resume", "continue"].includes(session.mode)) {
+    throw new ConfigError("option_invalid", `assembleAgent's session.mode must be "new", "resume" (with id) or "continue"; got ${JSON.stringify(session.mode) ?? "undefined"}.`);
+  }
 }
 
 /** The safety nets a bare `createAgent` does not add: an output cap and the repeated-call limit. */

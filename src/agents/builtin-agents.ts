@@ -1,4 +1,4 @@
-import type { Tool } from "../types/index.js";
+import { ConfigError, type Tool } from "../types/index.js";
 import type { SubAgentDefinition } from "./sub-agent-definition.js";
 
 /** The tools `explore` may use: they only look. */
@@ -19,6 +19,9 @@ export interface ExploreAgentOptions {
 
 /** `explore`: its own system prompt and only the read-only workspace tools. */
 export function createExploreAgent(options: ExploreAgentOptions): SubAgentDefinition {
+  if (!Array.isArray(options?.tools)) {
+    throw new ConfigError("option_invalid", "createExploreAgent needs `tools`: the workspace tools it may keep the read-only ones of, e.g. createExploreAgent({ tools: createWorkspaceTools({ workspace }) }).");
+  }
   const names: readonly string[] = exploreToolNames;
   return {
     name: "explore",

@@ -45,6 +45,9 @@ const agentNamePattern = /^[A-Za-z0-9_-]{1,64}$/;
  * nested call runs — children keep the tool's definition byte for byte, which a fork needs.
  */
 export function createTaskTool(options: TaskToolOptions): Tool<TaskArguments> {
+  // From plain JavaScript a missing list or provider was a TypeError ("reading 'length'"), or failed only when a child ran.
+  if (!Array.isArray(options?.agents)) throw new ToolDefinitionError("createTaskTool needs `agents`: a list such as [createExploreAgent({ tools }), createForkAgent()].");
+  if (options.provider === null || typeof options.provider !== "object") throw new ToolDefinitionError("createTaskTool needs `provider`: the Provider the children call (usually the parent's).");
   checkAgents(options.agents);
   return createTaskToolAtDepth(options, 0);
 }

@@ -33,7 +33,8 @@ export function toCliMessage(error: { code: CtxkitError["code"] | (string & {});
       return message
         .replace(/\bPass modelPath:/g, "Pass --model-path:")
         .replace(/\bSet modelPath to a \.gguf file\./g, "Pass --model-path <file.gguf> or set CTXKIT_MODEL_PATH.")
-        .replace(/^compactThreshold must be at least (\d+) with provider "anthropic"/, "--compact-threshold must be at least $1 with --provider anthropic");
+        .replace(/^compactThreshold must be at least (\d+) with provider "anthropic"/, "--compact-threshold must be at least $1 with --provider anthropic")
+        .replace(/^The `system` setting (@.*): cannot read (.*)\. Give "@" and a readable file's path, or the prompt's text itself\.$/, "--system $1: cannot read $2. Give @ and a readable file's path, or the prompt's text itself.");
     case "model_missing":
       // createAgentFromConfig's advice (settings keys) as the flag and variable that set the model.
       return message.replace(
@@ -54,7 +55,7 @@ export function toCliMessage(error: { code: CtxkitError["code"] | (string & {});
       return message
         .replace(/ Close that writer first \(session\.close\(\)\)\./, " Let the other ctxkit run or chat on this session finish first.")
         .replace(
-          / If no ctxkit writer uses this session any more \(the lock outlived a crash\), delete (\S+) and open the session again\.$/,
+          / If no ctxkit writer uses this session any more \(the lock outlived a crash\), delete (\S+) and open the session again; unlockSessionFile\(.*\) from ctxkit deletes it, and keeps a lock whose writer runs on this host\.$/,
           ` If none is running any more (the lock outlived a crash, or its host is gone), run 'ctxkit sessions unlock ${id}' (it deletes $1; give it the same --workspace or --data-dir) and run the command again.`,
         );
     }

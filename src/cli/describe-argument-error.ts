@@ -1,4 +1,4 @@
-import { nearestName } from "./nearest-name.js";
+import { nearestName } from "../types/nearest-name.js";
 
 /**
  * Turns Node's `parseArgs` error into one sentence for a person: the flag that was not understood

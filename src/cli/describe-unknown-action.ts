@@ -1,4 +1,4 @@
-import { nearestName } from "./nearest-name.js";
+import { nearestName } from "../types/nearest-name.js";
 
 /** "unknown action 'lst' (did you mean 'list'?)": the words of a command with sub-actions (sessions, runs, skills, lint). */
 export function describeUnknownAction(typed: string, actions: readonly string[], noun = "action"): string {

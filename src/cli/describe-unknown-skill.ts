@@ -1,5 +1,5 @@
 import { parseSlashCommand } from "../skills/index.js";
-import { nearestName } from "./nearest-name.js";
+import { nearestName } from "../types/nearest-name.js";
 
 /**
  * A note for a task written as a skill command ("/pdff extract the tables") whose skill does not exist: the task is

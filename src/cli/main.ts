@@ -92,7 +92,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   }
   const loadCommand = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!loadCommand) {
-    const { nearestName } = await import("./nearest-name.js");
+    const { nearestName } = await import("../types/nearest-name.js");
     // `ctxkit --verison`: a mistyped option of ctxkit itself, not of a command.
     const nearest = nearestName(name, name.startsWith("-") ? ["--help", "--version"] : Object.keys(commands), 2);
     const suggestion = nearest === undefined ? "" : ` (did you mean '${nearest}'?)`;

@@ -5,6 +5,7 @@ import { checkBudgetPricing } from "./create-budget-from-config.js";
 import { createProviderFromConfig } from "./create-provider-from-config.js";
 import { resolveAgentConfig } from "./resolve-agent-config.js";
 import { compressionPolicyNames } from "./config-values.js";
+import { systemPromptFromConfig } from "./system-prompt-from-config.js";
 
 /** The error createProviderFromConfig throws for these settings (a config file's keys). */
 function refusal(settings: Parameters<typeof resolveAgentConfig>[0]): CtxkitError {
@@ -49,6 +50,22 @@ describe("createProviderFromConfig's errors speak of settings keys", () => {
     }
     expect(error?.message).toBe("budgetCost needs prices for the model 'unpriced-model', which the pricing catalog does not list. Use budgetTokens instead.");
     expect(toCliMessage(error!)).toBe("--budget-cost needs prices for the model 'unpriced-model', which the pricing catalog does not list. Use --budget-tokens instead.");
+  });
+
+  it("names the system setting (not --system) for an @file it cannot read, as option_invalid", async () => {
+    const error = await systemPromptFromConfig(resolveAgentConfig({ model: "m", system: "@missing-prompt.md" }, "/tmp"), undefined, undefined).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(CtxkitError);
+    expect((error as CtxkitError).code).toBe("option_invalid");
+    expect((error as CtxkitError).message).toMatch(/^The `system` setting @\/tmp\/missing-prompt\.md: cannot read \/tmp\/missing-prompt\.md \(ENOENT[^)]*\)\. Give "@" and a readable file's path, or the prompt's text itself\.$/);
+    expect((error as CtxkitError).message).not.toContain("--system");
+    expect(toCliMessage(error as CtxkitError)).toMatch(/^--system @\/tmp\/missing-prompt\.md: cannot read \/tmp\/missing-prompt\.md \(ENOENT[^)]*\)\. Give @ and a readable file's path, or the prompt's text itself\.$/);
+  });
+
+  it("names the nearest key for an unknown one, as the CLI does for a file (it said only 'unknown key modle')", () => {
+    expect(() => resolveAgentConfig({ modle: "m" } as never, "/tmp")).toThrow(
+      "The agent's settings: unknown key 'modle' (did you mean 'model'?). Use the keys and values of ctxkit.config.json (docs/configuration.md).",
+    );
+    expect(() => resolveAgentConfig({ maxIteration: 3, zzzzzz: 1 } as never, "/tmp")).toThrow("unknown key 'maxIteration' (did you mean 'maxIterations'?), unknown key 'zzzzzz'. Use the keys");
   });
 
   it("lists the values a choice setting takes (the library's message said only 'a value it does not take')", () => {

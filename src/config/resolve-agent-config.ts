@@ -2,8 +2,19 @@ import { resolve } from "node:path";
 import { parseMcpServersConfig } from "../mcp/mcp-config.js";
 import { ConfigError } from "../types/index.js";
 import type { AgentConfig } from "./agent-config.js";
-import { checkConfigFile, type ConfigFile } from "./config-schema.js";
+import { checkConfigFile, configKeys, type ConfigFile } from "./config-schema.js";
+import { nearestName } from "../types/nearest-name.js";
 import { configDefaults, defaultToolNames, expandToolList } from "./config-values.js";
+
+/** `unknown key 'modle' (did you mean 'model'?)`, as the CLI says it of a file: a typo is the likeliest mistake. */
+function describeUnknownKeys(keys: readonly string[]): string {
+  return keys
+    .map((key) => {
+      const suggestion = key === "" ? undefined : nearestName(key, configKeys, Math.max(2, Math.floor(key.length / 3)), { ignoreCase: true });
+      return `unknown key '${key}'${suggestion ? ` (did you mean '${suggestion}'?)` : ""}`;
+    })
+    .join(", ");
+}
 
 /**
  * A config file's settings (`ctxkit.config.json`'s keys) resolved for an agent: checked against the
@@ -16,7 +27,7 @@ export function resolveAgentConfig(settings: ConfigFile, workspace: string): Age
   const checked = checkConfigFile(settings);
   if (!checked.success) {
     const issue = checked.issue;
-    const what = issue.kind === "unknown_keys" ? `unknown key${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}` : issue.kind === "not_one_of" ? `a value it does not take; use one of: ${issue.values.join(", ")}` : issue.message;
+    const what = issue.kind === "unknown_keys" ? describeUnknownKeys(issue.keys) : issue.kind === "not_one_of" ? `a value it does not take; use one of: ${issue.values.join(", ")}` : issue.message;
     throw new ConfigError("config_file_invalid", `The agent's settings${checked.key ? ` ('${checked.key}')` : ""}: ${what}. Use the keys and values of ctxkit.config.json (docs/configuration.md).`);
   }
   const file = checked.value;

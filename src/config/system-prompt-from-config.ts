@@ -79,7 +79,11 @@ function readSystemSetting(value: string): string {
   try {
     return stripByteOrderMark(readFileSync(path, "utf8"));
   } catch (error) {
-    throw new ConfigError("usage_invalid", `--system ${value}: cannot read ${path} (${error instanceof Error ? error.message : String(error)}).`);
+    // The library's words (the CLI's toCliMessage names --system): a program set the `system` setting.
+    throw new ConfigError(
+      "option_invalid",
+      `The \`system\` setting ${value}: cannot read ${path} (${error instanceof Error ? error.message : String(error)}). Give "@" and a readable file's path, or the prompt's text itself.`,
+    );
   }
 }
 

@@ -172,7 +172,7 @@ function readHeader(value: unknown, filePath: string): HeaderRecord {
     throw new SessionError(
       "session_version_unsupported",
       `${filePath} is not a ctxkit session file (its header says format ${JSON.stringify(value.format)}, ` +
-        `expected "${SESSION_FORMAT}"). Import other transcripts with \`ctxkit inspect\` instead of loading them as sessions.`,
+        `expected "${SESSION_FORMAT}"). Read other transcripts with importTranscript or inspectFiles (ctxkit/inspect; CLI: ctxkit inspect) instead of loading them as sessions.`,
     );
   }
   if (typeof value.version === "number" && Number.isInteger(value.version) && value.version > SESSION_FORMAT_VERSION) {

@@ -83,10 +83,11 @@ describe("a JSONL session lock that outlived its writer", () => {
       (caught: unknown) => caught,
     )) as SessionError;
     expect(error).toMatchObject({ code: "session_locked", message: expect.stringContaining(`not one ctxkit wrote); it was not changed. Close that writer first (session.close()).`) });
-    expect(error.message).toContain(`delete ${writer.path}.lock and open the session again.`);
+    expect(error.message).toContain(`delete ${writer.path}.lock and open the session again; unlockSessionFile(${JSON.stringify(writer.path)}, ${JSON.stringify(writer.id)}) from ctxkit deletes it`);
     expect(toCliMessage(error)).toContain(`Let the other ctxkit run or chat on this session finish first. If none is running any more (the lock outlived a crash, or its host is gone), run 'ctxkit sessions unlock ${writer.id}' (it deletes ${writer.path}.lock;`);
     expect(toCliMessage(error)).toMatch(/ and run the command again\.$/);
     expect(toCliMessage(error)).not.toContain("session.close()");
+    expect(toCliMessage(error)).not.toContain("unlockSessionFile");
   });
 });
 

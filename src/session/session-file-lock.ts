@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync, rmSync } from "node:fs";
 import { link, open, rm, unlink } from "node:fs/promises";
+import { basename } from "node:path";
 import { noteHarnessWrite } from "../security/harness-writes.js";
 import { SessionError } from "../types/index.js";
 import { PRIVATE_FILE_MODE } from "./private-storage.js";
@@ -52,7 +53,8 @@ function describeHolder(owner: LockOwner | undefined, state: OwnerState | "unkno
 function lockedMessage(id: string, filePath: string, lockPath: string, who: string): string {
   return (
     `Session ${id} (${filePath}) is open for writing by ${who}; it was not changed. Close that writer first (session.close()). ` +
-    `If no ctxkit writer uses this session any more (the lock outlived a crash), delete ${lockPath} and open the session again.`
+    `If no ctxkit writer uses this session any more (the lock outlived a crash), delete ${lockPath} and open the session again; ` +
+    `unlockSessionFile(${JSON.stringify(filePath)}, ${JSON.stringify(id)}) from ctxkit deletes it, and keeps a lock whose writer runs on this host.`
   );
 }
 
@@ -60,8 +62,9 @@ function lockedMessage(id: string, filePath: string, lockPath: string, who: stri
  * Removes a session's lock that a person says is dead: one from another host (never taken over by
  * itself) or one ctxkit cannot read. A lock whose writer runs on this host is kept (session_locked):
  * that writer is alive. Resolves to the owner the lock named (undefined: there was no lock, or an unreadable one).
+ * `filePath` is the session's file (a JSONL store's `path(id)`); `id` names it in messages (default: the file's name).
  */
-export async function unlockSessionFile(filePath: string, id: string): Promise<{ removed: boolean; owner?: LockOwner }> {
+export async function unlockSessionFile(filePath: string, id: string = basename(filePath, ".jsonl")): Promise<{ removed: boolean; owner?: LockOwner }> {
   const lockPath = `${filePath}.lock`;
   const found = await readLockText(lockPath);
   if (found === undefined) return { removed: false };

@@ -1,6 +1,6 @@
 import { configSettings, type SettingDeclaration } from "./config-settings.js";
 import type { ConfigIssue, ConfigKey } from "../../config/config-schema.js";
-import { nearestName } from "../nearest-name.js";
+import { nearestName } from "../../types/nearest-name.js";
 
 /** Where a value came from, as an error names it: `--max-iterations`, `CTXKIT_MODEL`, or a file. */
 export type ValueOrigin = { flag: string } | { variable: string } | { file: string };

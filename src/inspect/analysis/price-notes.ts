@@ -4,7 +4,7 @@ import type { TranscriptTotals } from "./analyzed-transcript.js";
 /** Says which prices were used where that is not obvious: fallbacks, several models, unpriced calls. */
 export function priceNotes(transcript: ImportedTranscript, totals: TranscriptTotals): string[] {
   const cost = totals.cost;
-  if (cost === null) return [`No prices for model ${transcript.model ?? "(not recorded)"}; pass --pricing <model | prices.json> for a cost.`];
+  if (cost === null) return [`No prices for model ${transcript.model ?? "(not recorded)"}; give prices for a cost (the \`pricing\` option of inspectFiles; CLI: --pricing <model | prices.json>).`];
   const notes: string[] = [];
   for (const use of cost.prices) {
     if (use.fallback) {

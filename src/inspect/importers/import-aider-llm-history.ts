@@ -38,7 +38,7 @@ export function importAiderLlmHistory(text: string, file: string): ImportResult 
     calls.push(call);
   }
   const transcript: ImportedTranscript = { id, format: "aider", file, calls, toolsKnown: true, systemKnown: true };
-  transcript.notes = ["aider's LLM history records each request in full but no usage and no model: pass --pricing <model> for a cost."];
+  transcript.notes = ["aider's LLM history records each request in full but no usage and no model: give prices for a cost (the `pricing` option of inspectFiles; CLI: --pricing <model>)."];
   return { transcripts: [transcript], problems: [] };
 }
 

@@ -1,4 +1,5 @@
-import type { ImportResult, TranscriptFormat } from "../imported-transcript.js";
+import { TranscriptError } from "../../types/index.js";
+import { TRANSCRIPT_FORMATS, type ImportResult, type TranscriptFormat } from "../imported-transcript.js";
 import { importClaudeCode } from "./import-claude-code.js";
 import { importCodexRollout } from "./import-codex-rollout.js";
 import { importCtxkitSession } from "./import-ctxkit-session.js";
@@ -28,7 +29,11 @@ export const transcriptImporters: Readonly<Record<TranscriptFormat, TranscriptIm
   "tau2-bench": importTau2Bench,
 };
 
-/** Imports one file's text in the given format. */
+/** Imports one file's text in the given format (`detectTranscriptFormat(file, text)` tells it). */
 export function importTranscript(text: string, file: string, format: TranscriptFormat): ImportResult {
+  // From plain JavaScript an unknown name ("auto" too) was "transcriptImporters[format] is not a function".
+  if (!Object.hasOwn(transcriptImporters, format)) {
+    throw new TranscriptError(`Unknown transcript format ${JSON.stringify(format)}. Use one of: ${TRANSCRIPT_FORMATS.join(", ")}; detectTranscriptFormat(file, text) tells a file's.`);
+  }
   return transcriptImporters[format](text, file);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../../loop/create-agent.js";
 import { defineTool } from "../../tools/tool.js";
+import { createScriptedProvider } from "../scripted/create-scripted-provider.js";
 import { createReplayProvider } from "./create-replay-provider.js";
 
 describe("replay provider", () => {
@@ -30,5 +31,26 @@ describe("replay provider", () => {
       arguments: { user_id: "mia_li_3668" },
     });
     expect(result.messages[2]).toMatchObject({ role: "tool", content: "user mia_li_3668" });
+  });
+
+  // A program replaying one of its own sessions (store.load(id).messages) got "[object Object],…" as
+  // the model's text and none of its tool calls: only OpenAI's string content and tool_calls were read.
+  it("replays a ctxkit session's assistant messages: text, thinking and tool calls from their parts", async () => {
+    const echo = defineTool<{ s: string }>({ name: "echo", description: "Echo s.", parameters: { type: "object", properties: { s: { type: "string" } }, required: ["s"] }, execute: async ({ s }) => `echo ${s}` });
+    const recorded = createAgent({ provider: createScriptedProvider({ turns: [{ text: "let me", thinking: "hmm", toolCalls: [{ id: "call_7", name: "echo", arguments: { s: "x" } }] }, "final"] }), system: "s", tools: [echo] });
+    await recorded.run("go").result();
+    const agent = createAgent({ provider: createReplayProvider({ transcript: recorded.messages }), system: "s", tools: [echo] });
+    const result = await agent.run("go").result();
+    expect(result.finalText).toBe("final");
+    expect(agent.messages.map((message) => message.content)).toEqual(recorded.messages.map((message) => message.content));
+    expect(result.messages[1]).toMatchObject({ role: "assistant", content: [{ type: "thinking", thinking: "hmm" }, { type: "text", text: "let me" }, { type: "tool_call", id: "call_7", name: "echo", argumentsText: '{"s":"x"}' }] });
+  });
+
+  it("names a missing transcript (it was a TypeError reading 'filter')", () => {
+    expect(() => createReplayProvider({} as never)).toThrow(expect.objectContaining({ name: "ConfigError", code: "option_invalid", message: expect.stringContaining("createReplayProvider needs `transcript`") }));
+  });
+
+  it("refuses content that is neither text nor parts with a TranscriptError", () => {
+    expect(() => createReplayProvider({ transcript: [{ role: "assistant", content: 42 } as { role: string }] })).toThrow(expect.objectContaining({ code: "transcript_invalid" }));
   });
 });

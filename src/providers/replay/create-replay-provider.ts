@@ -1,4 +1,4 @@
-import { TranscriptError } from "../../types/index.js";
+import { ConfigError, TranscriptError, type AssistantPart } from "../../types/index.js";
 import { createScriptedProvider, type ScriptedProvider } from "../scripted/create-scripted-provider.js";
 import type { ScriptedTurn } from "../scripted/scripted-turn.js";
 
@@ -11,7 +11,11 @@ export interface RecordedAssistantMessage {
 }
 
 export interface ReplayProviderOptions {
-  /** A recorded chat: its assistant messages become the model's turns, in order. */
+  /**
+   * A recorded chat: its assistant messages become the model's turns, in order. OpenAI-style
+   * messages (`content` a string, `tool_calls`) or ctxkit's own (`content` a list of parts, as a
+   * session's `store.load(id).messages` holds them).
+   */
   transcript: ReadonlyArray<{ role: string }>;
   name?: string;
   model?: string;
@@ -23,11 +27,40 @@ export interface ReplayProviderOptions {
  * strings are replayed exactly as recorded.
  */
 export function createReplayProvider(options: ReplayProviderOptions): ScriptedProvider {
+  if (!Array.isArray(options?.transcript)) {
+    throw new ConfigError("option_invalid", "createReplayProvider needs `transcript`: the recorded messages (OpenAI-style, or a ctxkit session's store.load(id).messages) whose assistant turns it replays.");
+  }
   const turns = options.transcript.filter((message) => message.role === "assistant").map((message, index) => toTurn(message as RecordedAssistantMessage, index));
   return createScriptedProvider({ turns, name: options.name ?? "replay", model: options.model ?? "replay-model" });
 }
 
-function toTurn(message: RecordedAssistantMessage, index: number): ScriptedTurn {
+function toTurn(message: RecordedAssistantMessage | { role: "assistant"; content: readonly AssistantPart[] }, index: number): ScriptedTurn {
+  // A ctxkit session's message: its parts, not OpenAI's fields (its text was replayed as "[object Object]" and its calls lost).
+  if (Array.isArray(message.content)) return partsToTurn(message.content as readonly AssistantPart[], index);
+  if (message.content !== undefined && message.content !== null && typeof message.content !== "string") {
+    throw new TranscriptError(`Assistant turn ${index} has a content that is neither text nor a list of ctxkit message parts.`);
+  }
+  return recordedToTurn(message as RecordedAssistantMessage, index);
+}
+
+function partsToTurn(parts: readonly AssistantPart[], index: number): ScriptedTurn {
+  const text = parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
+  const thinking = parts.flatMap((part) => (part.type === "thinking" ? [part.thinking] : [])).join("");
+  const signature = parts.find((part) => part.type === "thinking" && part.signature !== undefined);
+  const toolCalls = parts.flatMap((part) => {
+    if (part.type !== "tool_call") return [];
+    if (typeof part.name !== "string" || typeof part.argumentsText !== "string") throw new TranscriptError(`Assistant turn ${index} has a tool_call part without a name or argumentsText.`);
+    return [{ id: part.id, name: part.name, argumentsText: part.argumentsText }];
+  });
+  return {
+    ...(text ? { text } : {}),
+    ...(thinking ? { thinking } : {}),
+    ...(signature?.type === "thinking" && signature.signature !== undefined ? { thinkingSignature: signature.signature } : {}),
+    toolCalls,
+  };
+}
+
+function recordedToTurn(message: RecordedAssistantMessage, index: number): ScriptedTurn {
   if (message.tool_calls !== undefined && message.tool_calls !== null && !Array.isArray(message.tool_calls)) {
     throw new TranscriptError(`Assistant turn ${index} has a tool_calls field that is not a list.`);
   }

@@ -19,6 +19,7 @@ import { HeadTailOutput } from "./head-tail-output.js";
 import { bashArguments, createLimitMarker, releaseLimitMarker } from "./limit-marker.js";
 import { OutputSpill } from "./output-spill.js";
 import { describeBinaryOutput, looksBinary } from "./binary-output.js";
+import { checkWorkspaceOption } from "./workspace-option.js";
 
 // node:child_process (with the net and dgram modules it loads) is required by the first command,
 // not when the tools are created: some 3 ms of every CLI run's start, before its first request.
@@ -55,6 +56,7 @@ const pipeDrainMs = 500;
 type Ending = "exited" | "timeout" | "aborted";
 
 export function createBashTool(options: BashToolOptions): Tool<BashArgs> {
+  checkWorkspaceOption("createBashTool", options);
   const defaultTimeoutMs = options.timeoutMs ?? 120_000;
   const maxTimeoutMs = Math.max(options.maxTimeoutMs ?? 600_000, defaultTimeoutMs);
   const maxOutputBytes = options.maxOutputBytes ?? 30 * 1024;

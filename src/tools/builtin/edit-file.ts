@@ -3,6 +3,7 @@ import { openWorkspaceFile, replaceContent } from "../open-workspace-file.js";
 import { defineTool, ToolError, type Tool } from "../tool.js";
 import { formatByteSize, looksBinary } from "./file-content.js";
 import { formatLineRanges, lineNumberAt } from "./line-numbers.js";
+import { checkWorkspaceOption } from "./workspace-option.js";
 
 export interface EditFileArgs {
   path: string;
@@ -20,6 +21,7 @@ export interface EditFileToolOptions {
 }
 
 export function createEditFileTool(options: EditFileToolOptions): Tool<EditFileArgs> {
+  checkWorkspaceOption("createEditFileTool", options);
   const maxFileBytes = options.maxFileBytes ?? 16 * 1024 * 1024;
   return defineTool<EditFileArgs>({
     name: "edit_file",

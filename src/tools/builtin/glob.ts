@@ -5,6 +5,7 @@ import { resolveWorkspacePath, toWorkspaceRelative } from "../workspace-path.js"
 import { globToRegExp } from "./glob-pattern.js";
 import { joinShown, maximumScannedEntries, scanStoppedNote } from "./search-limits.js";
 import { compareNames, walkDirectory } from "./walk-directory.js";
+import { checkWorkspaceOption } from "./workspace-option.js";
 
 export interface GlobArgs {
   pattern: string;
@@ -18,6 +19,7 @@ export interface GlobToolOptions {
 }
 
 export function createGlobTool(options: GlobToolOptions): Tool<GlobArgs> {
+  checkWorkspaceOption("createGlobTool", options);
   const maxResults = options.maxResults ?? 200;
   return defineTool<GlobArgs>({
     name: "glob",

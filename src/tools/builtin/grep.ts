@@ -8,6 +8,7 @@ import { globToRegExp, isNameOnlyGlob } from "./glob-pattern.js";
 import { RegexWorker } from "./regex-worker.js";
 import { joinShown, maximumScannedEntries, scanStoppedNote } from "./search-limits.js";
 import { walkDirectory } from "./walk-directory.js";
+import { checkWorkspaceOption } from "./workspace-option.js";
 
 export interface GrepArgs {
   pattern: string;
@@ -37,6 +38,7 @@ interface SearchFile {
 }
 
 export function createGrepTool(options: GrepToolOptions): Tool<GrepArgs> {
+  checkWorkspaceOption("createGrepTool", options);
   const defaultMaxResults = options.maxResults ?? 100;
   const maxFileBytes = options.maxFileBytes ?? 2 * 1024 * 1024;
   const maxLineCharacters = options.maxLineCharacters ?? 300;

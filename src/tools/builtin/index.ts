@@ -6,6 +6,7 @@ import { createGrepTool } from "./grep.js";
 import { createListDirTool } from "./list-dir.js";
 import { createReadFileTool } from "./read-file.js";
 import { createWriteFileTool } from "./write-file.js";
+import { checkWorkspaceOption } from "./workspace-option.js";
 
 export { createBashTool, type BashArgs, type BashToolOptions } from "./bash.js";
 export { createEditFileTool, type EditFileArgs, type EditFileToolOptions } from "./edit-file.js";
@@ -45,6 +46,7 @@ export interface WorkspaceToolsOptions {
 
 /** The workspace tools, in `builtinToolNames` order. */
 export function createWorkspaceTools(options: WorkspaceToolsOptions): Tool[] {
+  checkWorkspaceOption("createWorkspaceTools", options);
   const { workspace } = options;
   const tools: Tool<never>[] = [
     createReadFileTool({ workspace, maxOutputBytes: options.readMaxOutputBytes }),

@@ -5,6 +5,7 @@ import { defineTool, ToolError, type Tool } from "../tool.js";
 import { resolveWorkspacePath, toWorkspaceRelative } from "../workspace-path.js";
 import { formatByteSize } from "./file-content.js";
 import { compareNames } from "./walk-directory.js";
+import { checkWorkspaceOption } from "./workspace-option.js";
 
 export interface ListDirArgs {
   path?: string;
@@ -17,6 +18,7 @@ export interface ListDirToolOptions {
 }
 
 export function createListDirTool(options: ListDirToolOptions): Tool<ListDirArgs> {
+  checkWorkspaceOption("createListDirTool", options);
   const maxEntries = options.maxEntries ?? 500;
   return defineTool<ListDirArgs>({
     name: "list_dir",

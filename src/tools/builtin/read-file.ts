@@ -3,6 +3,7 @@ import { openWorkspaceFile } from "../open-workspace-file.js";
 import { defineTool, ToolError, type Tool } from "../tool.js";
 import { formatByteSize, isBinaryFile } from "./file-content.js";
 import { readLineWindow, type CountBudget } from "./read-line-window.js";
+import { checkWorkspaceOption } from "./workspace-option.js";
 
 export interface ReadFileArgs {
   path: string;
@@ -25,6 +26,7 @@ export interface ReadFileToolOptions {
 }
 
 export function createReadFileTool(options: ReadFileToolOptions): Tool<ReadFileArgs> {
+  checkWorkspaceOption("createReadFileTool", options);
   const maxLines = options.maxLines ?? 2000;
   const maxLineCharacters = options.maxLineCharacters ?? 2000;
   const maxOutputBytes = options.maxOutputBytes ?? 50 * 1024;

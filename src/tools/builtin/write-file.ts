@@ -1,5 +1,6 @@
 import { openWorkspaceFile, replaceContent } from "../open-workspace-file.js";
 import { defineTool, type Tool } from "../tool.js";
+import { checkWorkspaceOption } from "./workspace-option.js";
 
 export interface WriteFileArgs {
   path: string;
@@ -13,6 +14,7 @@ export interface WriteFileToolOptions {
 }
 
 export function createWriteFileTool(options: WriteFileToolOptions): Tool<WriteFileArgs> {
+  checkWorkspaceOption("createWriteFileTool", options);
   return defineTool<WriteFileArgs>({
     name: "write_file",
     description:

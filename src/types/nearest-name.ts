@@ -1,4 +1,4 @@
-import { createLazyRequire } from "../types/lazy-require.js";
+import { createLazyRequire } from "./lazy-require.js";
 
 // fastest-levenshtein is loaded by the first typo to suggest for, not when the CLI starts.
 const requireFromHere = createLazyRequire(import.meta.url);
