@@ -26,7 +26,7 @@ describe("a flag given a value it does not take", () => {
   it("is a usage error in submit and bench too, before a database or a corpus is looked for", async () => {
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-flag-values-"));
     const cases: Array<[string[], string]> = [
-      [["submit", "--timeout", "0", "task"], "--timeout must be a positive number of seconds, got '0'"],
+      [["submit", "--timeout", "0", "task"], "--timeout must be a number above 0, got '0'"],
       [["bench", "serving", "--sizes", "1,x"], "--sizes must be a positive whole number, or several separated by commas, got '1,x'"],
     ];
     for (const [args, reason] of cases) {

@@ -3,7 +3,8 @@ import { join, resolve } from "node:path";
 import { INSPECT_TOKENIZERS, inspectFiles, loadOpenAIToolsFile, TRANSCRIPT_FORMATS, type InspectTokenizer, type TranscriptFormat } from "../../inspect/index.js";
 import { loadPricingSelection } from "../../session/load-pricing.js";
 import { ConfigError, TranscriptError } from "../../types/index.js";
-import { parseCommandLine, parsePositiveInteger, pickCommonOptions } from "../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../cli-options.js";
+import { positiveIntegerFlag } from "../number-flags.js";
 import type { CliIo } from "../cli-io.js";
 import { resolveTranscriptInput } from "../resolve-transcript-input.js";
 import { formatInspectReport } from "../inspect/format-inspect-report.js";
@@ -54,7 +55,7 @@ export const inspectOptions = {
   format: { type: "string" },
   tokenizer: { type: "string" },
   pricing: { type: "string" },
-  limit: { type: "string" },
+  limit: positiveIntegerFlag,
 } as const;
 
 /** `ctxkit inspect`: per-call tokens, prefix reuse, cache breaks, cost and findings of recorded runs. */
@@ -70,7 +71,7 @@ export async function inspectCommand(args: string[], io: CliIo): Promise<number>
   }
   const format = parseChoice<TranscriptFormat | "auto">(extra.format, "--format", ["auto", ...TRANSCRIPT_FORMATS], "auto");
   const tokenizer = parseChoice<InspectTokenizer>(extra.tokenizer, "--tokenizer", INSPECT_TOKENIZERS, "qwen3");
-  const limit = parsePositiveInteger(typeof extra.limit === "string" ? extra.limit : undefined, "--limit");
+  const limit = extra.limit as number | undefined;
   const pricingSpec = typeof extra.pricing === "string" ? extra.pricing : undefined;
   const pricing = loadPricingSelection(pricingSpec !== undefined && /\.json$|[\\/]/i.test(pricingSpec) ? resolve(io.cwd, pricingSpec) : pricingSpec);
   const tools = flags.tools === undefined ? undefined : loadOpenAIToolsFile(resolve(io.cwd, flags.tools));
