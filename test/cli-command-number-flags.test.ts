@@ -60,7 +60,7 @@ describe("every numeric flag of the commands besides bench", () => {
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-number-flags-"));
     const run = await runCli(["worker", "--concurrency", "8", "--stale-after", "15"], { cwd, env: { CTXKIT_DATABASE_URL: "" } });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("ctxkit worker needs a PostgreSQL database");
+    expect(run.stderr).toContain("ctxkit worker: no PostgreSQL database is set: pass --database-url");
   });
 
   it("replay takes several windows, the same one given twice replayed once", async () => {

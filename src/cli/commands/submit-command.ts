@@ -58,7 +58,7 @@ export async function submitCommand(args: string[], io: CliIo): Promise<number> 
   }
   // Checked by parseCommandLine with the other usage errors: a mistyped --timeout is exit 2 whether or not a database is set.
   const timeoutSeconds = extra.timeout as number | undefined;
-  const url = requireDatabaseUrl(flags, io, "submit");
+  const url = requireDatabaseUrl(flags, io);
   // Resolved here, as `ctxkit run` resolves them (flags, variables, config files, the workspace's
   // MCP servers approved, its trust asked at a terminal): the worker rebuilds the agent from these.
   const setup = await prepareAgentRun(flags, io, { runsHere: false });

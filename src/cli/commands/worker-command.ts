@@ -34,7 +34,7 @@ export async function workerCommand(args: string[], io: CliIo): Promise<number> 
     io.stdout.write(workerHelp);
     return 0;
   }
-  const url = requireDatabaseUrl(flags, io, "worker");
+  const url = requireDatabaseUrl(flags, io);
   const concurrency = (extra.concurrency as number | undefined) ?? 4;
   const staleAfter = extra["stale-after"] as number | undefined;
   const [{ startDurableWorker }, { createDurableBuilders }, { loadPg }] = await Promise.all([
