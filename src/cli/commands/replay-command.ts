@@ -81,11 +81,12 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
   // Checked by parseCommandLine; the same window given twice is replayed once.
   const windows = [...new Set((extra.window as number[] | undefined) ?? [defaultWindow])];
   const limit = extra.limit as number | undefined;
-  const policies = resolveReplayPolicyNames(option("policy"));
+  const policies = parsePolicies(option("policy"));
   const pricingName = option("pricing") ?? defaultPricing;
   const pricing = findModelPricing(pricingName);
   if (pricing === undefined) {
-    throw new ConfigError("model_unpriced", `No prices for '${pricingName}'. Use one of: ${Object.keys(defaultPricingCatalog.models).join(", ")}.`);
+    // A value --pricing does not take: a usage error (exit 2), as the help's exit codes say.
+    throw new ConfigError("usage_invalid", `--pricing: no prices for '${pricingName}'. Use one of: ${Object.keys(defaultPricingCatalog.models).join(", ")}.`);
   }
   const counter = getTokenCounter(parseTokenizer(option("tokenizer")));
   const format = parseFormat(option("format"));
@@ -171,6 +172,16 @@ function createRequestEmitter(directory: string): { add: NonNullable<ReplayBench
 
 function safeName(value: string): string {
   return value.replace(/[^\w.-]+/g, "_");
+}
+
+/** The library's refusal (option_invalid, exit 1) as what it is at the command line: a value --policy does not take. */
+function parsePolicies(value: string | undefined): string[] {
+  try {
+    return resolveReplayPolicyNames(value);
+  } catch (error) {
+    if (error instanceof ConfigError && error.code === "option_invalid") throw new ConfigError("usage_invalid", `--policy: ${error.message}`, { cause: error });
+    throw error;
+  }
 }
 
 function parseSplit(value: string | undefined): ReplayHalf | "both" {
