@@ -11,6 +11,8 @@ describe("a flag given a value it does not take", () => {
     await writeFile(join(cwd, "run.jsonl"), "{}\n");
     const cases: Array<[string[], string]> = [
       [["inspect", "run.jsonl", "--format", "openai-logg"], "--format must be one of"],
+      // Was exit 1, as if the transcript were at fault.
+      [["inspect", "run.jsonl", "--pricing", "gpt-9"], "--pricing: No prices for 'gpt-9' in the catalog. Use one of: gpt-4o"],
       [["view", "run.jsonl", "--no-open", "--tokenizer", "qwen4"], "--tokenizer must be one of qwen3, o200k, estimate; got 'qwen4'"],
       [["replay", "run.jsonl", "--split", "half"], "--split must be tune, measure or both"],
       [["replay", "run.jsonl", "--tokenizer", "bpe"], "--tokenizer must be one of estimate, qwen3"],

@@ -73,7 +73,8 @@ export async function inspectCommand(args: string[], io: CliIo): Promise<number>
   const tokenizer = parseChoice<InspectTokenizer>(extra.tokenizer, "--tokenizer", INSPECT_TOKENIZERS, "qwen3");
   const limit = extra.limit as number | undefined;
   const pricingSpec = typeof extra.pricing === "string" ? extra.pricing : undefined;
-  const pricing = loadPricingSelection(pricingSpec !== undefined && /\.json$|[\\/]/i.test(pricingSpec) ? resolve(io.cwd, pricingSpec) : pricingSpec);
+  const pricingIsFile = pricingSpec !== undefined && /\.json$|[\\/]/i.test(pricingSpec);
+  const pricing = usageErrorUnless(pricingIsFile, () => loadPricingSelection(pricingIsFile ? resolve(io.cwd, pricingSpec) : pricingSpec));
   const tools = flags.tools === undefined ? undefined : loadOpenAIToolsFile(resolve(io.cwd, flags.tools));
 
   const report = await inspectFiles(
@@ -92,6 +93,16 @@ export async function inspectCommand(args: string[], io: CliIo): Promise<number>
     return 1;
   }
   return 0;
+}
+
+/** A catalog name --pricing does not know is a value the flag does not take (exit 2); a pricing file that cannot be read stays exit 1. */
+function usageErrorUnless<T>(isFile: boolean, load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    if (!isFile && error instanceof ConfigError && error.code === "pricing_invalid") throw new ConfigError("usage_invalid", `--pricing: ${error.message}`, { cause: error });
+    throw error;
+  }
 }
 
 function parseChoice<T extends string>(value: unknown, flag: string, choices: readonly T[], fallback: T): T {
