@@ -14,6 +14,7 @@ import { runEngineDemo } from "../demo/run-engine-demo.js";
 import { createEventRenderer } from "../render-events.js";
 import { resolveConfig, settingValues } from "../resolve-config.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
+import { refuseExtraArguments } from "../refuse-extra-arguments.js";
 
 export const demoHelp = `Usage: ctxkit demo [--dir <dir> [--force]] [--engine] [--json] [--no-color]
 
@@ -40,11 +41,12 @@ export const demoOptions = { ...pickCommonOptions("json", "color"), dir: { type:
 
 /** `ctxkit demo`: a real agent run over real files with a scripted model, then the token table. */
 export async function demoCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, demoOptions);
+  const { flags, extra, positionals } = parseCommandLine(args, demoOptions);
   if (flags.help) {
     io.stdout.write(demoHelp);
     return 0;
   }
+  refuseExtraArguments(positionals, 0, "ctxkit demo takes only options (--dir <dir> chooses its folder)");
   const workspace = typeof extra.dir === "string" ? resolve(io.cwd, extra.dir) : await mkdtemp(join(tmpdir(), "ctxkit-demo-"));
   const existing = await readdir(workspace).catch(() => [] as string[]);
   if (existing.length > 0 && extra.force !== true) {

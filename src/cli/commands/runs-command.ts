@@ -4,6 +4,7 @@ import { requireDatabaseUrl } from "../durable/require-database-url.js";
 import { describeRun } from "../durable/describe-run.js";
 import { describeUnknownAction } from "../describe-unknown-action.js";
 import { CtxkitError } from "../../types/index.js";
+import { refuseExtraArguments } from "../refuse-extra-arguments.js";
 
 export const runsHelp = `Usage: ctxkit runs list [--json] [--database-url <url>]
        ctxkit runs show <id> [--json] [--database-url <url>]
@@ -51,6 +52,7 @@ export async function runsCommand(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`ctxkit runs: ${action} needs a run id (see ctxkit runs list).\n\n${runsHelp}`);
     return 2;
   }
+  refuseExtraArguments(positionals, action === "list" ? 1 : 2, action === "list" ? "runs list takes no id (runs show <id> shows one)" : `runs ${action} takes one run id`);
   const decision = resumeDecision(action, extra);
   const url = requireDatabaseUrl(flags, io);
   const { openDurableClient } = await import("../../durable/durable-client.js");

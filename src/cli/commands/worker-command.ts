@@ -4,6 +4,7 @@ import { positiveIntegerFlag } from "../number-flags.js";
 import { requireDatabaseUrl } from "../durable/require-database-url.js";
 import { startTracingOrSay, stopTracingAndSay } from "../start-tracing-or-say.js";
 import { runWarningLine } from "../durable/run-warning-line.js";
+import { refuseExtraArguments } from "../refuse-extra-arguments.js";
 
 export const workerHelp = `Usage: ctxkit worker --database-url <url> [--concurrency N] [--stale-after <s>]
 
@@ -29,11 +30,12 @@ export const workerOptions = { ...pickCommonOptions("database-url"), concurrency
 
 /** `ctxkit worker`: one DBOS executor taking ctxkit runs from the queue. */
 export async function workerCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, workerOptions);
+  const { flags, extra, positionals } = parseCommandLine(args, workerOptions);
   if (flags.help) {
     io.stdout.write(workerHelp);
     return 0;
   }
+  refuseExtraArguments(positionals, 0, "ctxkit worker takes only options (tasks are given to 'ctxkit submit')");
   const url = requireDatabaseUrl(flags, io);
   const concurrency = (extra.concurrency as number | undefined) ?? 4;
   const staleAfter = extra["stale-after"] as number | undefined;
