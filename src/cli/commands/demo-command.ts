@@ -1,4 +1,4 @@
-import { mkdtemp, readdir } from "node:fs/promises";
+import { mkdtemp, readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createScriptedProvider } from "../../providers/scripted/index.js";
@@ -48,6 +48,11 @@ export async function demoCommand(args: string[], io: CliIo): Promise<number> {
   }
   refuseExtraArguments(positionals, 0, "ctxkit demo takes only options (--dir <dir> chooses its folder)");
   const workspace = typeof extra.dir === "string" ? resolve(io.cwd, extra.dir) : await mkdtemp(join(tmpdir(), "ctxkit-demo-"));
+  // A file there made the demo fail at its first folder, with advice about --workspace and --data-dir.
+  if (await stat(workspace).then((info) => !info.isDirectory(), () => false)) {
+    io.stderr.write(`ctxkit demo: --dir ${workspace} is a file; give a folder that is empty or does not exist yet.\n`);
+    return 1;
+  }
   const existing = await readdir(workspace).catch(() => [] as string[]);
   if (existing.length > 0 && extra.force !== true) {
     io.stderr.write(`ctxkit demo: ${workspace} is not empty (${existing.length} entries); the demo would overwrite files there. Pass an empty or new --dir, or add --force.\n`);
