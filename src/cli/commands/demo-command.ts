@@ -32,6 +32,7 @@ Options:
                 with a generated random-weight Qwen3 model instead: NOISE text, a real engine;
                 prints the engine's KV reuse per call next to ctxkit's predicted common prefix
   --json        print the per-call table as JSON instead
+  --no-color    plain output (colour also follows NO_COLOR and FORCE_COLOR)
 
 Exit codes: 0 done; 1 the demo failed or --dir holds files (without --force); 2 a usage error;
 130 interrupted with Ctrl-C.
