@@ -180,7 +180,7 @@ describe("ctxkit view", () => {
     }
     const impossible = await runCli(["view", transcript, "--no-open", "--port", "99999"], { cwd });
     expect(impossible.code).toBe(2);
-    expect(impossible.stderr).toContain("--port must be a whole number 0–65535");
+    expect(impossible.stderr).toContain("--port must be a whole number from 0 to 65535");
   });
 });
 

@@ -18,6 +18,15 @@ describe("ctxkit demo", () => {
     expect(await readFile(join(cwd, "shop", "src", "discount.js"), "utf8")).toContain("price * (1 - percent / 100)");
   });
 
+  it("refuses a --dir that is a file, naming the flag, and leaves the file as it was", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-demo-file-"));
+    await writeFile(join(cwd, "notes.txt"), "mine\n");
+    const run = await runCli(["demo", "--dir", "notes.txt"], { cwd });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`ctxkit demo: --dir ${join(cwd, "notes.txt")} is a file; give a folder that is empty or does not exist yet.\n`);
+    expect(await readFile(join(cwd, "notes.txt"), "utf8")).toBe("mine\n");
+  });
+
   it("is not changed by the user's config file (it stays the same offline run everywhere)", async () => {
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-demo-test-"));
     // run-cli.ts sets HOME to cwd, so this is ~/.config/ctxkit/config.json for the child.

@@ -70,10 +70,19 @@ describe.skipIf(!hasCorpus)("ctxkit replay --split", () => {
 });
 
 describe("ctxkit replay arguments", () => {
-  it("names the known policies when given an unknown one", async () => {
+  // Both were exit 1, as if a file were at fault; the help says 2 for a usage error.
+  it("names the known policies when given an unknown one (a usage error, exit 2)", async () => {
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-replay-test-"));
     const run = await runCli(["replay", "x.json", "--policy", "nope"], { cwd });
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain("Unknown replay policy 'nope'. Use 'all' or a comma-separated list of: none, sliding-window");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("ctxkit replay: --policy: Unknown replay policy 'nope'. Use 'all' or a comma-separated list of: none, sliding-window");
+    expect(run.stderr).toContain("Usage: ctxkit replay");
+  });
+
+  it("names the priced models when --pricing names another (a usage error, exit 2)", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-replay-test-"));
+    const run = await runCli(["replay", "x.json", "--pricing", "gpt-9"], { cwd });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^ctxkit replay: --pricing: no prices for 'gpt-9'\. Use one of: gpt-4o, /);
   });
 });

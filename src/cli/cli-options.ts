@@ -81,12 +81,3 @@ export function parseCommandLine(args: string[], declared: CommandOptions = {}):
 function toParseArgsOptions(declared: CommandOptions): NonNullable<ParseArgsConfig["options"]> {
   return Object.fromEntries(Object.entries(declared).map(([name, option]) => [name, isNumberFlag(option) ? { type: "string" as const } : option]));
 }
-
-export function parsePositiveInteger(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed <= 0) {
-    throw new ConfigError("usage_invalid", `${flag} must be a positive whole number, got '${value}'.`);
-  }
-  return parsed;
-}

@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { safeParseJson } from "../providers/shared/canonical-json.js";
 import { maximumJsonNesting } from "../providers/shared/parse-untrusted-json.js";
@@ -129,6 +129,15 @@ describe("loading a session file", () => {
     await expect(store.load("empty")).rejects.toMatchObject({ code: "session_corrupt", message: expect.stringContaining("empty") });
     await writeFile(store.path("half"), '{"type":"header","form');
     await expect(store.load("half")).rejects.toMatchObject({ code: "session_corrupt", message: expect.stringContaining("never fully created") });
+  });
+
+  // Node's own message named no path ("EISDIR: illegal operation on a directory, read"), and the CLI printed it as it was.
+  it("refuses a folder where a session file should be, naming it, and lists it as unreadable", async () => {
+    await mkdir(store.path("folder"));
+    const refusal = { code: "session_corrupt", message: `${store.path("folder")} is a folder, not a session file. Move it out of the sessions folder to use this id.` };
+    await expect(store.load("folder")).rejects.toMatchObject(refusal);
+    await expect(store.remove("folder")).rejects.toMatchObject(refusal);
+    await expect(store.open("folder")).rejects.toMatchObject(refusal);
   });
 
   it("loads back a tool call nested as deep as a model's arguments may be", async () => {

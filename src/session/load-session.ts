@@ -15,6 +15,10 @@ export async function readSessionFile(filePath: string): Promise<ParsedSessionFi
         { cause: error },
       );
     }
+    // Node's EISDIR from a read names no path ("illegal operation on a directory, read"): say which, and what to do.
+    if (isNodeError(error) && error.code === "EISDIR") {
+      throw new SessionError("session_corrupt", `${filePath} is a folder, not a session file. Move it out of the sessions folder to use this id.`, { cause: error });
+    }
     throw error;
   }
   return parseSessionFile(bytes, filePath);

@@ -1,4 +1,5 @@
 import type { CommandOptions } from "../cli-options.js";
+import { refuseWordsOf } from "../refuse-extra-arguments.js";
 import type { CliIo } from "../cli-io.js";
 import { disclosureBenchCommand, disclosureBenchHelp, disclosureBenchOptions } from "./bench/disclosure-bench-command.js";
 import { durableBenchCommand, durableBenchHelp, durableBenchOptions } from "./bench/durable-bench-command.js";
@@ -78,5 +79,7 @@ export async function benchCommand(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`ctxkit bench: unknown benchmark '${name}'.\n\n${benchHelp}`);
     return 2;
   }
+  if (bench.options !== undefined) refuseWordsOf(rest, bench.options, `bench ${name}`);
   return bench.run(rest, io);
 }
+

@@ -19,6 +19,7 @@ const chatCommands = ["/help", "/tools", "/skills", "/usage", "/compact", "/effo
 
 import { chatHelp, chatKeysHelp } from "./chat-help.js";
 import { escapeForTerminal } from "../../context/escape-for-terminal.js";
+import { refuseExtraArguments } from "../refuse-extra-arguments.js";
 
 /** How long a first Ctrl-C at the prompt waits for the second that leaves. */
 const leaveWindowMs = 3000;
@@ -30,11 +31,12 @@ export const chatOptions = { ...commonOptionsExcept("json", "verbose"), "collaps
 
 /** `ctxkit chat`: a conversation; each message is one agent run on the shared trajectory. */
 export async function chatCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, chatOptions);
+  const { flags, extra, positionals } = parseCommandLine(args, chatOptions);
   if (flags.help) {
     io.stdout.write(chatHelp());
     return 0;
   }
+  refuseExtraArguments(positionals, 0, 'ctxkit chat takes its messages once it has started (for one task without a conversation: ctxkit run "<task>")');
   const setup = await prepareAgentRun(flags, io);
   const { config } = setup;
   for (const note of setup.notes) io.stderr.write(`ctxkit chat: ${note}\n`);

@@ -4,6 +4,7 @@ import type { CliIo } from "../cli-io.js";
 import { formatConfigKeysHelp } from "../config/format-config-keys-help.js";
 import { createToolsFromConfig } from "../../config/create-agent-from-config.js";
 import { describeConfig, describeSettings, resolveConfig } from "../resolve-config.js";
+import { refuseExtraArguments } from "../refuse-extra-arguments.js";
 
 export const configHelp = (): string => `Usage: ctxkit config [options]
 
@@ -24,11 +25,12 @@ export const configOptions = commonOptionsExcept("verbose");
 
 /** Every flag that sets a setting, as run takes them (but --verbose, which changes no setting). */
 export async function configCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags } = parseCommandLine(args, configOptions);
+  const { flags, positionals } = parseCommandLine(args, configOptions);
   if (flags.help) {
     io.stdout.write(configHelp());
     return 0;
   }
+  refuseExtraArguments(positionals, 0, "ctxkit config takes only options (it prints every setting; --json adds where each came from)");
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });
   // The same check a run makes, so `config` never shows a tool list that `run` would refuse.
   createToolsFromConfig(config);

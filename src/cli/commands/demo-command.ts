@@ -1,4 +1,4 @@
-import { mkdtemp, readdir } from "node:fs/promises";
+import { mkdtemp, readdir, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createScriptedProvider } from "../../providers/scripted/index.js";
@@ -14,6 +14,7 @@ import { runEngineDemo } from "../demo/run-engine-demo.js";
 import { createEventRenderer } from "../render-events.js";
 import { resolveConfig, settingValues } from "../resolve-config.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
+import { refuseExtraArguments } from "../refuse-extra-arguments.js";
 
 export const demoHelp = `Usage: ctxkit demo [--dir <dir> [--force]] [--engine] [--json] [--no-color]
 
@@ -31,6 +32,7 @@ Options:
                 with a generated random-weight Qwen3 model instead: NOISE text, a real engine;
                 prints the engine's KV reuse per call next to ctxkit's predicted common prefix
   --json        print the per-call table as JSON instead
+  --no-color    plain output (colour also follows NO_COLOR and FORCE_COLOR)
 
 Exit codes: 0 done; 1 the demo failed or --dir holds files (without --force); 2 a usage error;
 130 interrupted with Ctrl-C.
@@ -40,12 +42,18 @@ export const demoOptions = { ...pickCommonOptions("json", "color"), dir: { type:
 
 /** `ctxkit demo`: a real agent run over real files with a scripted model, then the token table. */
 export async function demoCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, demoOptions);
+  const { flags, extra, positionals } = parseCommandLine(args, demoOptions);
   if (flags.help) {
     io.stdout.write(demoHelp);
     return 0;
   }
+  refuseExtraArguments(positionals, 0, "ctxkit demo takes only options (--dir <dir> chooses its folder)");
   const workspace = typeof extra.dir === "string" ? resolve(io.cwd, extra.dir) : await mkdtemp(join(tmpdir(), "ctxkit-demo-"));
+  // A file there made the demo fail at its first folder, with advice about --workspace and --data-dir.
+  if (await stat(workspace).then((info) => !info.isDirectory(), () => false)) {
+    io.stderr.write(`ctxkit demo: --dir ${workspace} is a file; give a folder that is empty or does not exist yet.\n`);
+    return 1;
+  }
   const existing = await readdir(workspace).catch(() => [] as string[]);
   if (existing.length > 0 && extra.force !== true) {
     io.stderr.write(`ctxkit demo: ${workspace} is not empty (${existing.length} entries); the demo would overwrite files there. Pass an empty or new --dir, or add --force.\n`);

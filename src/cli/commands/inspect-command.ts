@@ -3,7 +3,8 @@ import { join, resolve } from "node:path";
 import { INSPECT_TOKENIZERS, inspectFiles, loadOpenAIToolsFile, TRANSCRIPT_FORMATS, type InspectTokenizer, type TranscriptFormat } from "../../inspect/index.js";
 import { loadPricingSelection } from "../../session/load-pricing.js";
 import { ConfigError, TranscriptError } from "../../types/index.js";
-import { parseCommandLine, parsePositiveInteger, pickCommonOptions } from "../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../cli-options.js";
+import { positiveIntegerFlag } from "../number-flags.js";
 import type { CliIo } from "../cli-io.js";
 import { resolveTranscriptInput } from "../resolve-transcript-input.js";
 import { formatInspectReport } from "../inspect/format-inspect-report.js";
@@ -54,7 +55,7 @@ export const inspectOptions = {
   format: { type: "string" },
   tokenizer: { type: "string" },
   pricing: { type: "string" },
-  limit: { type: "string" },
+  limit: positiveIntegerFlag,
 } as const;
 
 /** `ctxkit inspect`: per-call tokens, prefix reuse, cache breaks, cost and findings of recorded runs. */
@@ -70,9 +71,10 @@ export async function inspectCommand(args: string[], io: CliIo): Promise<number>
   }
   const format = parseChoice<TranscriptFormat | "auto">(extra.format, "--format", ["auto", ...TRANSCRIPT_FORMATS], "auto");
   const tokenizer = parseChoice<InspectTokenizer>(extra.tokenizer, "--tokenizer", INSPECT_TOKENIZERS, "qwen3");
-  const limit = parsePositiveInteger(typeof extra.limit === "string" ? extra.limit : undefined, "--limit");
+  const limit = extra.limit as number | undefined;
   const pricingSpec = typeof extra.pricing === "string" ? extra.pricing : undefined;
-  const pricing = loadPricingSelection(pricingSpec !== undefined && /\.json$|[\\/]/i.test(pricingSpec) ? resolve(io.cwd, pricingSpec) : pricingSpec);
+  const pricingIsFile = pricingSpec !== undefined && /\.json$|[\\/]/i.test(pricingSpec);
+  const pricing = usageErrorUnless(pricingIsFile, () => loadPricingSelection(pricingIsFile ? resolve(io.cwd, pricingSpec) : pricingSpec));
   const tools = flags.tools === undefined ? undefined : loadOpenAIToolsFile(resolve(io.cwd, flags.tools));
 
   const report = await inspectFiles(
@@ -91,6 +93,16 @@ export async function inspectCommand(args: string[], io: CliIo): Promise<number>
     return 1;
   }
   return 0;
+}
+
+/** A catalog name --pricing does not know is a value the flag does not take (exit 2); a pricing file that cannot be read stays exit 1. */
+function usageErrorUnless<T>(isFile: boolean, load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    if (!isFile && error instanceof ConfigError && error.code === "pricing_invalid") throw new ConfigError("usage_invalid", `--pricing: ${error.message}`, { cause: error });
+    throw error;
+  }
 }
 
 function parseChoice<T extends string>(value: unknown, flag: string, choices: readonly T[], fallback: T): T {

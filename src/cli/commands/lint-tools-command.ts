@@ -8,6 +8,7 @@ import { parseCommandLine, pickCommonOptions } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
 import { connectMcpServers } from "../../mcp/index.js";
 import { resolveMcpServers } from "../resolve-mcp-servers.js";
+import { refuseExtraArguments } from "../refuse-extra-arguments.js";
 
 export const lintToolsHelp = `Usage: ctxkit lint tools <file|module> [--json]
        ctxkit lint tools --mcp-config <file> [--json]
@@ -42,6 +43,7 @@ export async function lintToolsCommand(args: string[], io: CliIo): Promise<numbe
     return 0;
   }
   const [target] = positionals;
+  refuseExtraArguments(positionals, 1, "lint tools takes one file or module (a list of tools in it; --mcp-config <file> is repeatable)");
   if (flags["mcp-config"] !== undefined && target === undefined) return lintMcpTools(flags["mcp-config"], flags.json === true, io);
   if (target === undefined) {
     io.stderr.write(lintToolsHelp);

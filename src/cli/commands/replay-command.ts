@@ -15,7 +15,8 @@ import { defaultPricingCatalog, findModelPricing } from "../../tokens/pricing.js
 import { getTokenCounter, type TokenCounterName } from "../../tokens/index.js";
 import { ConfigError } from "../../types/index.js";
 import type { CliIo } from "../cli-io.js";
-import { parseCommandLine, parsePositiveInteger, pickCommonOptions } from "../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../cli-options.js";
+import { positiveIntegerFlag } from "../number-flags.js";
 import { makeDirectoryTree, makeDirectoryTreeSync } from "../../types/make-directory-tree.js";
 
 const defaultWindow = 128_000;
@@ -54,11 +55,11 @@ Ctrl-C.
 export const replayOptions = {
   ...pickCommonOptions("json"),
   policy: { type: "string" },
-  window: { type: "string" },
+  window: { type: "string", number: { integer: true, min: 1, list: true } },
   pricing: { type: "string" },
   tokenizer: { type: "string" },
   format: { type: "string" },
-  limit: { type: "string" },
+  limit: positiveIntegerFlag,
   split: { type: "string" },
   out: { type: "string" },
   "emit-requests": { type: "string" },
@@ -77,13 +78,15 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
     return 2;
   }
   const option = (name: keyof typeof replayOptions) => extra[name] as string | undefined;
-  const windows = parseWindows(option("window"));
-  const limit = parsePositiveInteger(option("limit"), "--limit");
-  const policies = resolveReplayPolicyNames(option("policy"));
+  // Checked by parseCommandLine; the same window given twice is replayed once.
+  const windows = [...new Set((extra.window as number[] | undefined) ?? [defaultWindow])];
+  const limit = extra.limit as number | undefined;
+  const policies = parsePolicies(option("policy"));
   const pricingName = option("pricing") ?? defaultPricing;
   const pricing = findModelPricing(pricingName);
   if (pricing === undefined) {
-    throw new ConfigError("model_unpriced", `No prices for '${pricingName}'. Use one of: ${Object.keys(defaultPricingCatalog.models).join(", ")}.`);
+    // A value --pricing does not take: a usage error (exit 2), as the help's exit codes say.
+    throw new ConfigError("usage_invalid", `--pricing: no prices for '${pricingName}'. Use one of: ${Object.keys(defaultPricingCatalog.models).join(", ")}.`);
   }
   const counter = getTokenCounter(parseTokenizer(option("tokenizer")));
   const format = parseFormat(option("format"));
@@ -171,6 +174,16 @@ function safeName(value: string): string {
   return value.replace(/[^\w.-]+/g, "_");
 }
 
+/** The library's refusal (option_invalid, exit 1) as what it is at the command line: a value --policy does not take. */
+function parsePolicies(value: string | undefined): string[] {
+  try {
+    return resolveReplayPolicyNames(value);
+  } catch (error) {
+    if (error instanceof ConfigError && error.code === "option_invalid") throw new ConfigError("usage_invalid", `--policy: ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
 function parseSplit(value: string | undefined): ReplayHalf | "both" {
   if (value === undefined || value === "both") return "both";
   if ((replayHalves as readonly string[]).includes(value)) return value as ReplayHalf;
@@ -188,11 +201,4 @@ function parseFormat(value: string | undefined): TranscriptFormat | "auto" | "al
   if (value === undefined || value === "auto" || value === "all") return value ?? "auto";
   if (TRANSCRIPT_FORMATS.includes(value as TranscriptFormat)) return value as TranscriptFormat;
   throw new ConfigError("usage_invalid", `--format must be auto, all or one of ${TRANSCRIPT_FORMATS.join(", ")}, got '${value}'.`);
-}
-
-function parseWindows(value: string | undefined): number[] {
-  if (value === undefined) return [defaultWindow];
-  const windows = value.split(",").map((part) => parsePositiveInteger(part.trim(), "--window"));
-  if (windows.some((window) => window === undefined)) throw new ConfigError("usage_invalid", `--window takes token counts separated by commas, e.g. 16000,32000,64000; got '${value}'.`);
-  return [...new Set(windows as number[])];
 }

@@ -3,6 +3,8 @@ import { parseCommandLine, pickCommonOptions } from "../cli-options.js";
 import { requireDatabaseUrl } from "../durable/require-database-url.js";
 import { describeRun } from "../durable/describe-run.js";
 import { describeUnknownAction } from "../describe-unknown-action.js";
+import { CtxkitError } from "../../types/index.js";
+import { refuseExtraArguments } from "../refuse-extra-arguments.js";
 
 export const runsHelp = `Usage: ctxkit runs list [--json] [--database-url <url>]
        ctxkit runs show <id> [--json] [--database-url <url>]
@@ -50,7 +52,9 @@ export async function runsCommand(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`ctxkit runs: ${action} needs a run id (see ctxkit runs list).\n\n${runsHelp}`);
     return 2;
   }
-  const url = requireDatabaseUrl(flags, io, "runs");
+  refuseExtraArguments(positionals, action === "list" ? 1 : 2, action === "list" ? "runs list takes no id (runs show <id> shows one)" : `runs ${action} takes one run id`);
+  const decision = resumeDecision(action, extra);
+  const url = requireDatabaseUrl(flags, io);
   const { openDurableClient } = await import("../../durable/durable-client.js");
   const client = await openDurableClient(url);
   try {
@@ -72,7 +76,6 @@ export async function runsCommand(args: string[], io: CliIo): Promise<number> {
         return 0;
       }
       case "resume": {
-        const decision = extra.approve || extra.rerun ? "rerun" : extra.decline || extra.skip ? "skip" : undefined;
         const run = await client.resume(id!, decision);
         print(run, describeRun(run));
         return 0;
@@ -84,4 +87,18 @@ export async function runsCommand(args: string[], io: CliIo): Promise<number> {
   } finally {
     await client.close();
   }
+}
+
+/**
+ * What `runs resume` is told to do with the call a run waits on. Both answers at once, or an answer
+ * to another action, is a usage error before the database is opened (`--approve --decline` approved).
+ */
+function resumeDecision(action: string, extra: Record<string, unknown>): "rerun" | "skip" | undefined {
+  const given = (["approve", "rerun", "decline", "skip"] as const).filter((flag) => extra[flag] === true);
+  if (given.length === 0) return undefined;
+  if (action !== "resume") throw new CtxkitError("usage_invalid", `--${given[0]} answers a run that waits for a person: ctxkit runs resume <id> --${given[0]}.`);
+  const approves = given.some((flag) => flag === "approve" || flag === "rerun");
+  const declines = given.some((flag) => flag === "decline" || flag === "skip");
+  if (approves && declines) throw new CtxkitError("usage_invalid", `--${given.join(" and --")} contradict each other: give --approve (run the call) or --decline (do not).`);
+  return approves ? "rerun" : "skip";
 }

@@ -13,6 +13,7 @@ import { requireWorkspaceDirectory } from "../require-workspace-directory.js";
 import { isInsideFolder } from "../../config/is-inside-folder.js";
 import { CtxkitError, textOf, type Message } from "../../types/index.js";
 import { describeUnknownAction } from "../describe-unknown-action.js";
+import { refuseExtraArguments } from "../refuse-extra-arguments.js";
 
 export const sessionsHelp = `Usage: ctxkit sessions list [--workspace <dir>] [--data-dir <dir> | --database-url <url>] [--json]
        ctxkit sessions show <id> [--workspace <dir>] [--data-dir <dir> | --database-url <url>] [--json]
@@ -52,6 +53,8 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
     io.stderr.write(`ctxkit sessions: say which: list, show <id>, rm <id…> or unlock <id…>.\n\n${sessionsHelp}`);
     return 2;
   }
+  if (action === "list") refuseExtraArguments(positionals, 1, "sessions list takes no id (sessions show <id> shows one)");
+  if (action === "show") refuseExtraArguments(positionals, 2, "sessions show takes one session id");
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });
   // The workspace matters only when the sessions are kept in it (the default <workspace>/.ctxkit): with --database-url,
   // or a --data-dir elsewhere, a missing workspace is not what would make the list empty.

@@ -4,6 +4,7 @@ import type { CliIo } from "../cli-io.js";
 import { resolveConfig } from "../resolve-config.js";
 import { requireWorkspaceDirectory } from "../require-workspace-directory.js";
 import { describeUnknownAction } from "../describe-unknown-action.js";
+import { refuseExtraArguments } from "../refuse-extra-arguments.js";
 
 export const skillsHelp = `Usage: ctxkit skills list|show <name>|lint [name] [options]
 
@@ -39,6 +40,8 @@ export async function skillsCommand(args: string[], io: CliIo): Promise<number> 
     io.stderr.write(`ctxkit skills: say which: list, show <name> or lint [name].\n\n${skillsHelp}`);
     return 2;
   }
+  if (action === "list") refuseExtraArguments(positionals, 1, "skills list takes no name (skills show <name> shows one)");
+  if (action === "show" || action === "lint") refuseExtraArguments(positionals, 2, `skills ${action} takes one skill name`);
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });
   requireWorkspaceDirectory(config.workspace);
   const catalog = await loadSkills({ workspace: config.workspace, directories: config.skillDirectories, ...(io.env.HOME ? { home: io.env.HOME } : {}) });

@@ -40,7 +40,7 @@ traces nests the run's spans under it.
 `;
 
 /** run's options (those a durable run cannot take are refused with the reason: refuseLocalOnlyFlags) and its own. */
-export const submitOptions = { ...commonOptions, wait: { type: "boolean" }, timeout: { type: "string" }, "budget-scope": { type: "string" } } as const;
+export const submitOptions = { ...commonOptions, wait: { type: "boolean" }, timeout: { type: "string", number: { above: 0 } }, "budget-scope": { type: "string" } } as const;
 
 /** `ctxkit submit`: stores the run and enqueues it; no worker needs to be running yet. */
 export async function submitCommand(args: string[], io: CliIo): Promise<number> {
@@ -56,10 +56,9 @@ export async function submitCommand(args: string[], io: CliIo): Promise<number> 
   if (typeof extra["budget-scope"] === "string" && flags["budget-mode"] !== undefined) {
     throw new CtxkitError("usage_invalid", "--budget-scope shares a hard token budget (a call it cannot cover is refused); --budget-mode applies to one run's own budget only. Drop --budget-mode, or drop --budget-scope.");
   }
-  const timeoutSeconds = typeof extra.timeout === "string" ? Number(extra.timeout) : undefined;
-  if (timeoutSeconds !== undefined && !(timeoutSeconds > 0)) throw new CtxkitError("usage_invalid", `--timeout must be a positive number of seconds, got '${String(extra.timeout)}'.`);
-  // After the usage errors: a mistyped --timeout is exit 2 whether or not a database is set.
-  const url = requireDatabaseUrl(flags, io, "submit");
+  // Checked by parseCommandLine with the other usage errors: a mistyped --timeout is exit 2 whether or not a database is set.
+  const timeoutSeconds = extra.timeout as number | undefined;
+  const url = requireDatabaseUrl(flags, io);
   // Resolved here, as `ctxkit run` resolves them (flags, variables, config files, the workspace's
   // MCP servers approved, its trust asked at a terminal): the worker rebuilds the agent from these.
   const setup = await prepareAgentRun(flags, io, { runsHere: false });

@@ -40,7 +40,7 @@ Exit codes: 0 stopped with Ctrl-C (the page is served until then); 1 nothing cou
 
 export const viewOptions = {
   ...pickCommonOptions("workspace", "data-dir", "database-url", "tools"),
-  port: { type: "string" },
+  port: { type: "string", number: { integer: true, min: 0, max: 65_535 } },
   open: { type: "boolean" },
   auth: { type: "boolean" },
   tokenizer: { type: "string" },
@@ -57,7 +57,7 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`ctxkit view: give a session id or transcript files.\n\n${viewHelp}`);
     return 2;
   }
-  const port = parsePort(extra.port);
+  const port = (extra.port as number | undefined) ?? 0;
   // Checked before any file is read: a mistyped value is a usage error whatever the files hold.
   const tokenizer = extra.tokenizer ?? "qwen3";
   if (typeof tokenizer !== "string" || !(INSPECT_TOKENIZERS as readonly string[]).includes(tokenizer)) {
@@ -107,15 +107,6 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
   void source.close();
   await server.close();
   return 0;
-}
-
-function parsePort(value: unknown): number {
-  if (value === undefined) return 0;
-  const port = Number(value);
-  if (typeof value !== "string" || !Number.isInteger(port) || port < 0 || port > 65_535) {
-    throw new CtxkitError("usage_invalid", `--port must be a whole number 0–65535 (0: a free port), got '${String(value)}'.`);
-  }
-  return port;
 }
 
 /** Best effort: a machine without a desktop still has the printed URL. */

@@ -1,8 +1,10 @@
 import type { CliIo } from "../cli-io.js";
-import { parseCommandLine, parsePositiveInteger, pickCommonOptions } from "../cli-options.js";
+import { parseCommandLine, pickCommonOptions } from "../cli-options.js";
+import { positiveIntegerFlag } from "../number-flags.js";
 import { requireDatabaseUrl } from "../durable/require-database-url.js";
 import { startTracingOrSay, stopTracingAndSay } from "../start-tracing-or-say.js";
 import { runWarningLine } from "../durable/run-warning-line.js";
+import { refuseExtraArguments } from "../refuse-extra-arguments.js";
 
 export const workerHelp = `Usage: ctxkit worker --database-url <url> [--concurrency N] [--stale-after <s>]
 
@@ -24,18 +26,19 @@ With the OTEL_* variables set (as for 'ctxkit run'), each run is traced under th
 record holds, so a run resumed here after a crash continues its trace.
 `;
 
-export const workerOptions = { ...pickCommonOptions("database-url"), concurrency: { type: "string" }, "stale-after": { type: "string" } } as const;
+export const workerOptions = { ...pickCommonOptions("database-url"), concurrency: positiveIntegerFlag, "stale-after": positiveIntegerFlag } as const;
 
 /** `ctxkit worker`: one DBOS executor taking ctxkit runs from the queue. */
 export async function workerCommand(args: string[], io: CliIo): Promise<number> {
-  const { flags, extra } = parseCommandLine(args, workerOptions);
+  const { flags, extra, positionals } = parseCommandLine(args, workerOptions);
   if (flags.help) {
     io.stdout.write(workerHelp);
     return 0;
   }
-  const url = requireDatabaseUrl(flags, io, "worker");
-  const concurrency = parsePositiveInteger(typeof extra.concurrency === "string" ? extra.concurrency : undefined, "--concurrency") ?? 4;
-  const staleAfter = parsePositiveInteger(typeof extra["stale-after"] === "string" ? extra["stale-after"] : undefined, "--stale-after");
+  refuseExtraArguments(positionals, 0, "ctxkit worker takes only options (tasks are given to 'ctxkit submit')");
+  const url = requireDatabaseUrl(flags, io);
+  const concurrency = (extra.concurrency as number | undefined) ?? 4;
+  const staleAfter = extra["stale-after"] as number | undefined;
   const [{ startDurableWorker }, { createDurableBuilders }, { loadPg }] = await Promise.all([
     import("../../durable/start-durable-worker.js"),
     import("../durable/durable-builders.js"),

@@ -1,5 +1,6 @@
 import type { CommandOptions } from "../../cli-options.js";
 import type { CliIo } from "../../cli-io.js";
+import { refuseWordsOf } from "../../refuse-extra-arguments.js";
 import { tauActionsCommand, tauActionsHelp, tauActionsOptions } from "./tau-actions-command.js";
 import { tauReplayCommand, tauReplayHelp, tauReplayOptions } from "./tau-replay-command.js";
 import { tauRunCommand, tauRunHelp, tauRunOptions } from "./tau-run-command.js";
@@ -41,5 +42,6 @@ export async function tauBenchCommand(args: string[], io: CliIo): Promise<number
     io.stderr.write(`ctxkit bench tau: unknown command '${name}'.\n\n${tauBenchHelp}`);
     return 2;
   }
+  refuseWordsOf(rest, command.options, `bench tau ${name}`);
   return command.run(rest, io);
 }
