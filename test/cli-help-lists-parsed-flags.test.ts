@@ -57,8 +57,7 @@ describe("each command's --help lists exactly the flags it parses", () => {
     // …and a flag of the usage line is explained in an option's line (demo's --no-color was in the usage alone).
     const lines = help.stdout.split("\n");
     const explained = normalise(flagsIn(lines.filter((line) => /^ {1,8}(-\w, )?--[a-z]/.test(line)).map((line) => line.trim().split(/\s{2,}/)[0]!)), parsed);
-    // Not yet for benchmarks: durable, injection, serving and tau run explain some flags in prose instead.
     const submitsRunOptions = /agent options of 'ctxkit run'/.test(help.stdout);
-    if (!submitsRunOptions && words[0] !== "bench") expect([...normalise(flagsIn(usage), parsed)].filter((flag) => flag !== "help" && !explained.has(flag)), "in the usage line but not explained").toEqual([]);
+    if (!submitsRunOptions) expect([...normalise(flagsIn(usage), parsed)].filter((flag) => flag !== "help" && !explained.has(flag)), "in the usage line but not explained").toEqual([]);
   });
 });

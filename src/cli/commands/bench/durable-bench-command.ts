@@ -32,6 +32,9 @@ Options:
   --model-latency <t> how long each scripted model call takes (default 1500ms: hosted models take
                       seconds per call; with a few hundred ms the database round trips of each step
                       weigh more, and on a loaded machine the workers' CPU, not the model, limits)
+  --database-url <url>
+                      the PostgreSQL server each phase makes its new database on (default
+                      CTXKIT_DATABASE_URL; without either, a throw-away PostgreSQL is started)
   --json              print the result as JSON (the last line)
   --out <file>        where the JSON is written (durable.json; see below)
 

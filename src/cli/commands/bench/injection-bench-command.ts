@@ -41,6 +41,7 @@ in every placement. Confirmations are refused as without a terminal. With --mode
 --trials per cell (default 10), success rates with 95% Wilson intervals.
 
 Options:
+  --offline          the scripted adversaries, even when --model is given (the default without it)
   --trials <n>       live: trials per attack and defence (default 10)
   --attacks, --defences  comma-separated subsets
   --json             print the result as JSON instead of tables

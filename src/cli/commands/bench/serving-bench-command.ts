@@ -33,6 +33,8 @@ noise, but the prefill and KV-cache reuse are real.
 Options:
   --model-path <file> a GGUF model for the embedded engine (needs node-llama-cpp)
   --base-url <url>    an OpenAI-compatible endpoint (live); --model names the model
+  --model <name>      live: the model the endpoint serves
+  --api-key <key>     live: the endpoint's API key
   --vendor <name>     live: openai (default), vllm, ollama, llamacpp, deepseek, kimi, glm, openrouter
   --sizes <a,b>       prefix sizes in tokens (default 1024,4096,8192; live 1024,4096,8192,16384,32768)
   --runs <n>          runs per measurement (default 3)

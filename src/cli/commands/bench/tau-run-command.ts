@@ -28,6 +28,7 @@ Reports pass^k per arm, tokens, the cached share of prompt tokens and the cost, 
 a manifest (model, settings, commit, date, prompt hash per arm).
 
 Options:
+  --domain <d>       airline or retail (required)
   --tasks <range>    task indexes: 0-9, 3, or 0,4,7 (default 0-9)
   --trials <k>       trials per task (default 1); pass^1..pass^k are reported
   --arms <a,b>       prompt variants to compare (default baseline): ${tauArmNames.join(", ")}
@@ -40,6 +41,7 @@ Options:
   --temperature <t>  the agent's and user's temperature (default 0, as τ-bench)
   --corpus <dir>     the folder holding tau-bench/ (default $CTXKIT_CORPUS or ../shared/corpus)
   --domain-dir <dir> the domain's folder (default <corpus>/tau-bench/<domain>)
+  --json             print the result as JSON instead of tables
   --out <file>       default bench-results/tau-run.json
 
 ${liveModelOptionsHelp()}
