@@ -1,19 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import path from "node:path";
 import { startDirectorySwapper, type SwapMode } from "../testing/directory-swapper.js";
 import { createGlobTool } from "./builtin/glob.js";
 import { createGrepTool } from "./builtin/grep.js";
 import { createListDirTool } from "./builtin/list-dir.js";
-import { createTempWorkspace, runTool, type TempWorkspace } from "./builtin/test-support/temp-workspace.js";
+import { runTool, useTempWorkspace } from "./builtin/test-support/temp-workspace.js";
 import { ToolError } from "./tool.js";
 
-let temp: TempWorkspace;
-beforeEach(async () => {
-  temp = await createTempWorkspace();
-});
-afterEach(async () => {
-  await temp.remove();
-});
+const temp = useTempWorkspace();
 
 const outsideOnlyName = "only-outside-91c.txt";
 

@@ -1,22 +1,16 @@
 import { execFileSync } from "node:child_process";
 import { link, readdir, readFile, truncate } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { startDirectorySwapper } from "../testing/directory-swapper.js";
 import { createEditFileTool } from "./builtin/edit-file.js";
 import { createGrepTool } from "./builtin/grep.js";
 import { createReadFileTool } from "./builtin/read-file.js";
-import { createTempWorkspace, expectToolError, runTool, type TempWorkspace } from "./builtin/test-support/temp-workspace.js";
+import { expectToolError, runTool, useTempWorkspace } from "./builtin/test-support/temp-workspace.js";
 import { createWriteFileTool } from "./builtin/write-file.js";
 import { ToolError } from "./tool.js";
 
-let temp: TempWorkspace;
-beforeEach(async () => {
-  temp = await createTempWorkspace();
-});
-afterEach(async () => {
-  await temp.remove();
-});
+const temp = useTempWorkspace();
 
 const isLinux = process.platform === "linux";
 

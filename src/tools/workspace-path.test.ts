@@ -1,17 +1,11 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTempWorkspace, expectToolError, type TempWorkspace } from "./builtin/test-support/temp-workspace.js";
+import { describe, expect, it } from "vitest";
+import { expectToolError, useTempWorkspace } from "./builtin/test-support/temp-workspace.js";
 import { isInside, resolveWorkspacePath, toWorkspaceRelative } from "./workspace-path.js";
 
 describe("resolveWorkspacePath", () => {
-  let temp: TempWorkspace;
-  beforeEach(async () => {
-    temp = await createTempWorkspace();
-  });
-  afterEach(async () => {
-    await temp.remove();
-  });
+  const temp = useTempWorkspace();
 
   it("resolves relative paths against the workspace", async () => {
     await temp.write("src/a.ts", "a");

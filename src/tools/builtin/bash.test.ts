@@ -1,19 +1,13 @@
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createBashTool } from "./bash.js";
-import { createTempWorkspace, expectToolError, runTool, type TempWorkspace } from "./test-support/temp-workspace.js";
+import { expectToolError, runTool, useTempWorkspace } from "./test-support/temp-workspace.js";
 import { untilExecuted, waitUntilGone } from "./test-support/test-processes.js";
 
 describe("bash", () => {
-  let temp: TempWorkspace;
-  beforeEach(async () => {
-    temp = await createTempWorkspace();
-  });
-  afterEach(async () => {
-    await temp.remove();
-  });
+  const temp = useTempWorkspace();
 
   it("runs in the workspace and reports the exit code", async () => {
     const tool = createBashTool({ workspace: temp.workspace });
@@ -101,13 +95,7 @@ describe("bash", () => {
 // Issue 30: `(sleep 25 &)` kept running after the call returned, and `setsid sh -c "sleep 26"`
 // survived the timeout kill (a session of its own is outside the call's process group).
 describe("bash: processes a call started do not outlive it", () => {
-  let temp: TempWorkspace;
-  beforeEach(async () => {
-    temp = await createTempWorkspace();
-  });
-  afterEach(async () => {
-    await temp.remove();
-  });
+  const temp = useTempWorkspace();
   const onLinux = process.platform === "linux" ? it : it.skip;
 
   it("ends a background subshell when the command returns, and reports it", async () => {

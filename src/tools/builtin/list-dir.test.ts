@@ -1,17 +1,11 @@
 import { mkdir, symlink } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createListDirTool } from "./list-dir.js";
-import { createTempWorkspace, expectToolError, runTool, type TempWorkspace } from "./test-support/temp-workspace.js";
+import { expectToolError, runTool, useTempWorkspace } from "./test-support/temp-workspace.js";
 
 describe("list_dir", () => {
-  let temp: TempWorkspace;
-  beforeEach(async () => {
-    temp = await createTempWorkspace();
-  });
-  afterEach(async () => {
-    await temp.remove();
-  });
+  const temp = useTempWorkspace();
 
   it("lists the workspace root sorted, with directories marked and file sizes", async () => {
     await temp.write("b.txt", "12345");

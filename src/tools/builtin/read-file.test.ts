@@ -1,19 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createReadFileTool } from "./read-file.js";
-import { createTempWorkspace, expectToolError, runTool, type TempWorkspace } from "./test-support/temp-workspace.js";
+import { expectToolError, runTool, useTempWorkspace } from "./test-support/temp-workspace.js";
 
 function numberedLines(count: number, text: (line: number) => string = (line) => `line ${line}`): string {
   return Array.from({ length: count }, (_, index) => text(index + 1)).join("\n") + "\n";
 }
 
 describe("read_file", () => {
-  let temp: TempWorkspace;
-  beforeEach(async () => {
-    temp = await createTempWorkspace();
-  });
-  afterEach(async () => {
-    await temp.remove();
-  });
+  const temp = useTempWorkspace();
 
   it("numbers lines like cat -n", async () => {
     await temp.write("a.txt", "first\n  second\n");

@@ -1,7 +1,7 @@
 import { open } from "node:fs/promises";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readLineWindow } from "./read-line-window.js";
-import { createTempWorkspace, type TempWorkspace } from "./test-support/temp-workspace.js";
+import { useTempWorkspace } from "./test-support/temp-workspace.js";
 
 const kilobytes64 = 64 * 1024;
 const megabyte = 1024 * 1024;
@@ -55,13 +55,7 @@ class BoundaryText {
 }
 
 describe("readLineWindow at the boundaries of its reads", () => {
-  let temp: TempWorkspace;
-  beforeEach(async () => {
-    temp = await createTempWorkspace();
-  });
-  afterEach(async () => {
-    await temp.remove();
-  });
+  const temp = useTempWorkspace();
 
   async function windowOf(text: string, offset: number, limit: number, maxLineCharacters: number) {
     const file = await temp.write("boundaries.txt", text);

@@ -1,8 +1,8 @@
 import { open, truncate, appendFile } from "node:fs/promises";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createReadFileTool } from "./read-file.js";
 import { readLineWindow, type LineWindowOptions } from "./read-line-window.js";
-import { createTempWorkspace, runTool, type TempWorkspace } from "./test-support/temp-workspace.js";
+import { runTool, type TempWorkspace, useTempWorkspace } from "./test-support/temp-workspace.js";
 
 const headLines = 2000;
 const holeBytes = 64 * 1024 * 1024;
@@ -31,13 +31,7 @@ async function windowOf(file: string, options: Partial<LineWindowOptions>) {
 // Issue 30: read_file on a 500 MB file took 3–5 s, counting every line in 64 KB reads after the window
 // was taken. The count is bounded now, and when the bound is hit the total is said to be a lower bound.
 describe("readLineWindow's count after the window", () => {
-  let temp: TempWorkspace;
-  beforeEach(async () => {
-    temp = await createTempWorkspace();
-  });
-  afterEach(async () => {
-    await temp.remove();
-  });
+  const temp = useTempWorkspace();
 
   it("counts every line past the window when the budget allows", async () => {
     const window = await windowOf(await writeSparseFile(temp), {});

@@ -1,17 +1,11 @@
 import { mkdir, readdir, readFile, symlink } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createTempWorkspace, expectToolError, runTool, type TempWorkspace } from "./test-support/temp-workspace.js";
+import { describe, expect, it } from "vitest";
+import { expectToolError, runTool, useTempWorkspace } from "./test-support/temp-workspace.js";
 import { createWriteFileTool } from "./write-file.js";
 
 describe("write_file", () => {
-  let temp: TempWorkspace;
-  beforeEach(async () => {
-    temp = await createTempWorkspace();
-  });
-  afterEach(async () => {
-    await temp.remove();
-  });
+  const temp = useTempWorkspace();
 
   it("asks for confirmation and runs alone", () => {
     const tool = createWriteFileTool({ workspace: temp.workspace });

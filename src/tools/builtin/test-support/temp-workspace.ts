@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { expect } from "vitest";
+import { afterEach, beforeEach, expect } from "vitest";
 import { ToolError, type Tool } from "../../tool.js";
 
 /** A real temporary directory holding `workspace/` and a sibling `outside/` for escape tests. */
@@ -31,6 +31,19 @@ export async function createTempWorkspace(): Promise<TempWorkspace> {
     },
     remove: () => rm(root, { recursive: true, force: true }),
   };
+}
+
+/**
+ * A fresh temporary workspace for each test of the enclosing `describe` (made before each test and
+ * removed after it), instead of the same `let temp` and two hooks written in every tool test file.
+ */
+export function useTempWorkspace(): TempWorkspace {
+  const temp = {} as TempWorkspace;
+  beforeEach(async () => {
+    Object.assign(temp, await createTempWorkspace());
+  });
+  afterEach(() => temp.remove());
+  return temp;
 }
 
 /** Runs a tool the way the loop does and normalises its output. */
