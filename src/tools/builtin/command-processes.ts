@@ -48,6 +48,17 @@ export interface ProcessSearchBudget {
 /** Some 5,000 checks fit in half a second; a call's own processes are seldom more than a few dozen. */
 export const defaultProcessSearchBudget: ProcessSearchBudget = { maxMilliseconds: 500, maxCheckedProcesses: 5_000 };
 
+/** One `killAll`'s progress against its budget, carried through its rounds. */
+interface ProcessSearch {
+  budget: ProcessSearchBudget;
+  deadline: number;
+  /** Processes whose markers were read. */
+  checked: number;
+  /** /proc entries looked at. */
+  entries: number;
+  now: () => number;
+}
+
 /** Why the last search stopped before it had looked at every process. */
 export interface SearchCut {
   reason: "time" | "checks";
@@ -132,7 +143,7 @@ export class CommandProcesses {
   killAll(budget: ProcessSearchBudget = this.budget): LeftProcess[] {
     const found = new Map<number, LeftProcess>();
     const now = budget.now ?? (() => performance.now());
-    const search = { budget, deadline: now() + budget.maxMilliseconds, checked: 0, entries: 0, now };
+    const search: ProcessSearch = { budget, deadline: now() + budget.maxMilliseconds, checked: 0, entries: 0, now };
     this.cut = undefined;
     for (let round = 0; round < 3 && this.cut === undefined; round += 1) {
       const marked = this.findMarked(search).filter((entry) => entry.pid !== this.shellPid);
@@ -174,7 +185,7 @@ export class CommandProcesses {
    * Live processes of the call: in its group or session, or marked (`isMarked`). Empty where there
    * is no /proc (the group kill still runs).
    */
-  private findMarked(search: { budget: ProcessSearchBudget; deadline: number; checked: number; entries: number; now: () => number }): Array<LeftProcess & { started: string }> {
+  private findMarked(search: ProcessSearch): Array<LeftProcess & { started: string }> {
     let names: string[];
     try {
       names = readdirSync("/proc");
