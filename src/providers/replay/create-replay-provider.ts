@@ -1,4 +1,4 @@
-import { ConfigError, TranscriptError, type AssistantPart } from "../../types/index.js";
+import { ConfigError, textOf, thinkingOf, toolCallsOf, TranscriptError, type AssistantMessage, type AssistantPart } from "../../types/index.js";
 import { createScriptedProvider, type ScriptedProvider } from "../scripted/create-scripted-provider.js";
 import type { ScriptedTurn } from "../scripted/scripted-turn.js";
 
@@ -36,26 +36,26 @@ export function createReplayProvider(options: ReplayProviderOptions): ScriptedPr
 
 function toTurn(message: RecordedAssistantMessage | { role: "assistant"; content: readonly AssistantPart[] }, index: number): ScriptedTurn {
   // A ctxkit session's message: its parts, not OpenAI's fields (its text was replayed as "[object Object]" and its calls lost).
-  if (Array.isArray(message.content)) return partsToTurn(message.content as readonly AssistantPart[], index);
+  if (Array.isArray(message.content)) return partsToTurn(message as AssistantMessage, index);
   if (message.content !== undefined && message.content !== null && typeof message.content !== "string") {
     throw new TranscriptError(`Assistant turn ${index} has a content that is neither text nor a list of ctxkit message parts.`);
   }
   return recordedToTurn(message as RecordedAssistantMessage, index);
 }
 
-function partsToTurn(parts: readonly AssistantPart[], index: number): ScriptedTurn {
-  const text = parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
-  const thinking = parts.flatMap((part) => (part.type === "thinking" ? [part.thinking] : [])).join("");
-  const signature = parts.find((part) => part.type === "thinking" && part.signature !== undefined);
-  const toolCalls = parts.flatMap((part) => {
-    if (part.type !== "tool_call") return [];
+function partsToTurn(message: AssistantMessage, index: number): ScriptedTurn {
+  const text = textOf(message);
+  const thinkingParts = thinkingOf(message);
+  const thinking = thinkingParts.map((part) => part.thinking).join("");
+  const signature = thinkingParts.find((part) => part.signature !== undefined)?.signature;
+  const toolCalls = toolCallsOf(message).map((part) => {
     if (typeof part.name !== "string" || typeof part.argumentsText !== "string") throw new TranscriptError(`Assistant turn ${index} has a tool_call part without a name or argumentsText.`);
-    return [{ id: part.id, name: part.name, argumentsText: part.argumentsText }];
+    return { id: part.id, name: part.name, argumentsText: part.argumentsText };
   });
   return {
     ...(text ? { text } : {}),
     ...(thinking ? { thinking } : {}),
-    ...(signature?.type === "thinking" && signature.signature !== undefined ? { thinkingSignature: signature.signature } : {}),
+    ...(signature !== undefined ? { thinkingSignature: signature } : {}),
     toolCalls,
   };
 }
