@@ -91,7 +91,7 @@ describe("ctxkit run with a budget", () => {
     expect(tokens.stderr).toContain("--budget-tokens must be a positive whole number");
     const cost = await runCli(["run", "--base-url", "http://127.0.0.1:9/v1", "--model", "my-local-model", "--budget-cost", "0.5", "x"], { cwd });
     expect(cost.code).toBe(2);
-    expect(cost.stderr).toContain("does not list");
+    expect(cost.stderr).toContain("ctxkit run: --budget-cost needs prices for the model 'my-local-model', which the pricing catalog does not list, and no flag sets a model's prices. Use --budget-tokens instead");
   });
 });
 
