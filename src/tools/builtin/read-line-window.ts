@@ -5,7 +5,8 @@ import { StringDecoder } from "node:string_decoder";
 /**
  * How long the reading may go on once all that is shown is known (the window is taken, or its line is
  * cut and only its length is still counted). Without it a 500 MB file took 3–5 s to say how many lines
- * it has; past it the count is a lower bound and says so.
+ * it has; past it the count is a lower bound and says so. The lines before `offset` are stepped over
+ * within a budget of their own with the same limits: past it no line is shown (`offsetUnreached`).
  */
 export interface CountBudget {
   maxBytes: number;
@@ -45,6 +46,12 @@ export interface LineWindow {
   /** False when the count budget ran out before the end of the file. */
   countComplete: boolean;
   cutByBytes: boolean;
+  /**
+   * Set when the lines before `offset` took the whole budget and the file goes on: no line is shown
+   * (a window from elsewhere would be a wrong one), `totalLines` is how many lines there are at least,
+   * and `bytesRead` how far the file was read.
+   */
+  offsetUnreached?: { bytesRead: number; fileBytes: number };
 }
 
 const smallChunkBytes = 64 * 1024;
@@ -113,6 +120,7 @@ export async function readLineWindow(handle: FileHandle, options: LineWindowOpti
   let bigChunk: Buffer | undefined;
   let position = 0;
   let counting: { since: number; position: number } | undefined;
+  let skippingSince: number | undefined;
   for (;;) {
     const chunk = position < bigChunkBytes ? smallChunk : (bigChunk ??= Buffer.allocUnsafe(bigChunkBytes));
     const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
@@ -137,6 +145,16 @@ export async function readLineWindow(handle: FileHandle, options: LineWindowOpti
       lineNumber += counted.count;
       lineBytes = counted.count > 0 ? data.length - counted.after : lineBytes + data.length - start;
     } else takeSegment(data.subarray(start));
+    if (lineNumber < options.offset) {
+      // Still before the window: a far offset in a multi-GB file must not read it all with no bound.
+      skippingSince ??= now();
+      const pastDeadline = position >= bytesBeforeDeadline && now() - skippingSince >= budget.maxMilliseconds;
+      if (position < budget.maxBytes && !pastDeadline) continue;
+      const fileBytes = (await handle.stat()).size;
+      // The budget ran out at the end of the file: the offset is past its end, which the count says.
+      if (fileBytes <= position) continue;
+      return { lines: [], totalLines: lineNumber, countComplete: false, cutByBytes: false, offsetUnreached: { bytesRead: position, fileBytes } };
+    }
     if (!onlyCounting()) continue;
     counting ??= { since: now(), position };
     const countedBytes = position - counting.position;
