@@ -2,11 +2,20 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
-// The lowest layers of docs/architecture.md ("each layer imports only the layers above it"): a
-// provider speaks a wire format and knows nothing of policies, the loop or sessions, so code that
+// docs/architecture.md's "Layers" table, checked: each folder imports only itself and the folders above
+// it. A provider speaks a wire format and knows nothing of policies, the loop or sessions, so code that
 // needs both (a policy built on a provider call) lives in the lower layer and imports the provider.
+// The table had said so of every layer while only the first three were checked, and src/tools imported
+// src/session (the private file modes), src/session imported src/loop, and six folders were not in it.
 const source = resolve(import.meta.dirname, "../src");
-const upperLayers = ["types", "tokens", "providers"];
+
+/** The folders of a page's Layers table, top first: the first `src/<folder>/` of each row. */
+function documentedLayers(page: string): string[] {
+  const text = readFileSync(resolve(import.meta.dirname, "..", page), "utf8");
+  const start = text.indexOf("## Layers");
+  const section = text.slice(start, text.indexOf("\n## ", start + 1));
+  return [...section.matchAll(/^\|[^|]*\|\s*`src\/([a-z-]+)\/`/gm)].map((match) => match[1]!);
+}
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -32,10 +41,21 @@ function importedLayers(file: string): string[] {
   return specifiers.map((specifier) => relative(source, resolve(dirname(file), specifier)).split(/[\\/]/)[0]!);
 }
 
-describe("layer direction", () => {
-  for (const [index, layer] of upperLayers.entries()) {
+const layers = documentedLayers("docs/architecture.md");
+
+describe("layer direction (docs/architecture.md, Layers)", () => {
+  it("lists every folder under src/ once", () => {
+    const folders = readdirSync(source, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    expect([...layers].sort()).toEqual(folders.sort());
+  });
+
+  it("is the order CONTRIBUTING.md's table gives", () => {
+    expect(documentedLayers("CONTRIBUTING.md")).toEqual(layers);
+  });
+
+  for (const [index, layer] of layers.entries()) {
     it(`src/${layer} imports only itself and the layers above it`, () => {
-      const allowed = new Set(upperLayers.slice(0, index + 1));
+      const allowed = new Set(layers.slice(0, index + 1));
       const violations = sourceFiles(join(source, layer)).flatMap((file) =>
         importedLayers(file)
           .filter((target) => !allowed.has(target))

@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PRIVATE_FILE_MODE } from "../session/private-storage.js";
+import { PRIVATE_FILE_MODE } from "../types/private-file-modes.js";
 import type { SessionStore } from "../session/index.js";
 import { createSessionStore } from "../session/session-store.js";
 import type { AgentConfig } from "./agent-config.js";
