@@ -17,6 +17,11 @@ export function checkPromptDefinition(definition: PromptDefinition): void {
     for (const field of ["scope", "action"] as const) {
       if (typeof fields?.[field] !== "string") refuse(`definePrompt's rules[${index}] needs \`${field}\`: a string (a rule is { scope, action, exception?, verify? }).`);
     }
+    // The renderer trims them when set: a number or a list there was the same TypeError from inside it.
+    for (const field of ["exception", "verify"] as const) {
+      const value = fields?.[field];
+      if (value !== undefined && value !== null && typeof value !== "string") refuse(`definePrompt's rules[${index}].${field} must be a string when given (a rule is { scope, action, exception?, verify? }).`);
+    }
   });
   if (definition.format !== "markdown" && definition.format !== "xml") {
     refuse(`definePrompt needs \`format\`: "markdown" or "xml"; got ${JSON.stringify(definition.format) ?? "undefined"}.`);

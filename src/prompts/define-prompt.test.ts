@@ -62,6 +62,8 @@ describe("definePrompt's definition, checked before rendering", () => {
   it("names the item of a list that lacks a field", () => {
     expect(refusal({ ...definition, rules: [{ scope: "Refunds" }] })).toMatchObject({ code: "option_invalid", message: expect.stringContaining("definePrompt's rules[0] needs `action`") });
     expect(refusal({ ...definition, tools: [{ name: "refund_order" }] })).toMatchObject({ code: "option_invalid", message: expect.stringContaining("definePrompt's tools[0] needs `whenToUse`") });
+    expect(refusal({ ...definition, rules: [{ scope: "Refunds", action: "Refund.", verify: 3 }] })).toMatchObject({ code: "option_invalid", message: expect.stringContaining("definePrompt's rules[0].verify must be a string") });
+    expect(refusal({ ...definition, rules: [{ scope: "Refunds", action: "Refund.", exception: ["None."] }] })).toMatchObject({ code: "option_invalid", message: expect.stringContaining("definePrompt's rules[0].exception must be a string") });
     expect(refusal({ ...definition, sop: "Identify the user." })).toMatchObject({ code: "option_invalid", message: expect.stringContaining("definePrompt needs `sop`: a list of strings") });
   });
 });
