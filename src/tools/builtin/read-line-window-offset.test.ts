@@ -1,7 +1,7 @@
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { createReadFileTool } from "./read-file.js";
-import { readLineWindow, type LineWindowOptions } from "./read-line-window.js";
+import { readWindowOf } from "./test-support/read-window-of.js";
 import { runTool, type TempWorkspace, useTempWorkspace } from "./test-support/temp-workspace.js";
 
 const lineCount = 300_000;
@@ -12,15 +12,6 @@ function writeLines(temp: TempWorkspace): Promise<string> {
   return temp.write("big.log", Array.from({ length: lineCount }, (_, index) => `line ${index + 1}\n`).join(""));
 }
 
-async function windowOf(file: string, options: Partial<LineWindowOptions>) {
-  const handle = await open(file);
-  try {
-    return await readLineWindow(handle, { offset: 1, limit: 2, maxLineCharacters: 2000, maxOutputBytes: 50 * 1024, ...options });
-  } finally {
-    await handle.close();
-  }
-}
-
 // The lines before a far offset were stepped over with no bound: read_file at offset 10,000,000 of a
 // multi-GB file read gigabytes. They are stepped over within the same kind of budget as the count after
 // the window, and past it no window is shown (one from elsewhere would be a wrong one).
@@ -28,14 +19,14 @@ describe("readLineWindow's lines before the offset", () => {
   const temp = useTempWorkspace();
 
   it("shows the window at an offset the budget reaches", async () => {
-    const window = await windowOf(await writeLines(temp), { offset: 250_000, countBudget: { maxBytes: 16 * megabyte, maxMilliseconds: 60_000 } });
+    const window = await readWindowOf(await writeLines(temp), { limit: 2, offset: 250_000, countBudget: { maxBytes: 16 * megabyte, maxMilliseconds: 60_000 } });
     expect(window).toMatchObject({ lines: ["250000\tline 250000", "250001\tline 250001"], totalLines: lineCount, countComplete: true });
     expect(window.offsetUnreached).toBeUndefined();
   });
 
   it("stops at the byte budget before a far offset and shows no lines", async () => {
     const file = await writeLines(temp);
-    const window = await windowOf(file, { offset: 250_000, countBudget: { maxBytes: megabyte, maxMilliseconds: 60_000 } });
+    const window = await readWindowOf(file, { limit: 2, offset: 250_000, countBudget: { maxBytes: megabyte, maxMilliseconds: 60_000 } });
     expect(window.lines).toEqual([]);
     expect(window.countComplete).toBe(false);
     expect(window.offsetUnreached).toEqual({ bytesRead: expect.any(Number), fileBytes: (await stat(file)).size });
@@ -49,14 +40,14 @@ describe("readLineWindow's lines before the offset", () => {
   it("stops at the time budget once the bytes before the deadline are read", async () => {
     let clock = 0;
     const countBudget = { maxBytes: Number.MAX_SAFE_INTEGER, maxMilliseconds: 100, bytesBeforeDeadline: 0, now: () => (clock += 60) };
-    const window = await windowOf(await writeLines(temp), { offset: 250_000, countBudget });
+    const window = await readWindowOf(await writeLines(temp), { limit: 2, offset: 250_000, countBudget });
     expect(window.lines).toEqual([]);
     expect(window.offsetUnreached).toBeDefined();
   });
 
   it("says an offset is past the end when the budget runs out at the end of the file", async () => {
     const file = await temp.write("short.txt", "one\ntwo\nthree\n");
-    const window = await windowOf(file, { offset: 10, countBudget: { maxBytes: 0, maxMilliseconds: 0 } });
+    const window = await readWindowOf(file, { limit: 2, offset: 10, countBudget: { maxBytes: 0, maxMilliseconds: 0 } });
     expect(window).toMatchObject({ lines: [], totalLines: 3, countComplete: true });
     expect(window.offsetUnreached).toBeUndefined();
   });
