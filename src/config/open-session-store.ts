@@ -32,8 +32,10 @@ export function openSessionStoreFor(config: AgentConfig): Promise<SessionStore> 
  */
 export async function sessionFileFor(store: SessionStore, id: string): Promise<string> {
   if ("directory" in store) return store.path(id);
+  // Read first: a session that is not there (session_not_found, which view and inspect report) leaves no empty folder behind.
+  const records = await store.readRecords(id);
   const folder = await mkdtemp(join(tmpdir(), "ctxkit-session-export-"));
   const file = join(folder, `${id}.jsonl`);
-  await writeFile(file, await store.readRecords(id), { mode: PRIVATE_FILE_MODE });
+  await writeFile(file, records, { mode: PRIVATE_FILE_MODE });
   return file;
 }
