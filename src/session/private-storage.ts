@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { makeDirectoryTree, makeDirectoryTreeSync } from "../types/make-directory-tree.js";
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../types/private-file-modes.js";
 
-
 /** Written into a data directory ctxkit creates, so `git add -A` in the workspace never commits transcripts. */
 export const DATA_DIRECTORY_GITIGNORE = "# Written by ctxkit: transcripts and tool output stay out of git.\n*\n";
 
