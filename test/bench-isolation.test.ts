@@ -19,4 +19,13 @@ describe("ctxkit bench isolation", () => {
     // The first task's identifier is handled in the session loader of ctxkit itself.
     for (const entry of runs) expect(entry.answer).toContain("torn_last_line is handled here:");
   }, 120_000);
+
+  // model_unpriced is a usage error of the CLI (exit 2, as the help's exit codes say); it was exit 1.
+  it("refuses a --pricing model the catalog does not list with exit code 2", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-bench-isolation-"));
+    // An empty --source: nothing to copy before the pricing is looked up.
+    const run = await runCli(["bench", "isolation", "--source", ".", "--pricing", "gpt-9", "--limit", "1", "--out", join(cwd, "isolation.json")], { cwd });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("No price list for 'gpt-9' in the pricing catalog; choose a model it lists (e.g. gpt-4.1).");
+  });
 });

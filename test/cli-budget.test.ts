@@ -91,7 +91,16 @@ describe("ctxkit run with a budget", () => {
     expect(tokens.stderr).toContain("--budget-tokens must be a positive whole number");
     const cost = await runCli(["run", "--base-url", "http://127.0.0.1:9/v1", "--model", "my-local-model", "--budget-cost", "0.5", "x"], { cwd });
     expect(cost.code).toBe(2);
-    expect(cost.stderr).toContain("does not list");
+    expect(cost.stderr).toContain("ctxkit run: --budget-cost needs prices for the model 'my-local-model', which the pricing catalog does not list, and no flag sets a model's prices. Use --budget-tokens instead");
+  });
+
+  // submit queued the run and its worker refused it only when it built the agent (a failed run, exit 1 with --wait).
+  it("refuses --budget-cost for an unpriced model in submit too, before the database is opened", async () => {
+    const cwd = await workspace();
+    const args = ["submit", "--database-url", "postgres://ctxkit@127.0.0.1:1/none", "--base-url", "http://127.0.0.1:9/v1", "--model", "my-local-model", "--budget-cost", "0.5", "x"];
+    const cost = await runCli(args, { cwd });
+    expect(cost.code).toBe(2);
+    expect(cost.stderr).toBe("ctxkit submit: --budget-cost needs prices for the model 'my-local-model', which the pricing catalog does not list, and no flag sets a model's prices. Use --budget-tokens instead, or a --model the catalog lists (e.g. gpt-4.1).\n");
   });
 });
 

@@ -43,6 +43,10 @@ describe.skipIf(database.skip !== undefined)(`ctxkit with --database-url${databa
     const missing = await runCli(["sessions", "show", sessionId, "--database-url", url], { cwd });
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("No session");
+    // Looked up in the database too, and said so with where (its URL without the password).
+    const gone = await runCli(["inspect", sessionId, "--database-url", url], { cwd });
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(new RegExp(`^ctxkit inspect: ${sessionId}: neither a file \\(no ${join(cwd, sessionId)}\\) nor a session in postgres.* \\(--database-url\\); see 'ctxkit sessions list'\\.$`, "m"));
   });
 
   it("says what to check when the database cannot be reached", async () => {

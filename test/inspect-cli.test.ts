@@ -73,12 +73,32 @@ describe("ctxkit inspect", () => {
     const unreadable = await runCli(["inspect", "notes.txt", "missing.jsonl"], { cwd });
     expect(unreadable.code).toBe(1);
     expect(unreadable.stderr).toContain(`${join(cwd, "notes.txt")}: Cannot tell the transcript format`);
-    expect(unreadable.stderr).toContain(`${join(cwd, "missing.jsonl")}: cannot read the file`);
+    // Looked up as a path and as a session id of the workspace: the message says both, and where the sessions are.
+    expect(unreadable.stderr).toContain(
+      `ctxkit inspect: missing.jsonl: neither a file (no ${join(cwd, "missing.jsonl")}) nor a session in ${join(cwd, ".ctxkit", "sessions")} (the sessions of --workspace or --data-dir); see 'ctxkit sessions list'.`,
+    );
     expect(unreadable.stderr).toContain("no transcript could be read");
     expect((await runCli(["inspect"], { cwd })).code).toBe(2);
     const badFlag = await runCli(["inspect", "notes.txt", "--tokenizer", "bpe"], { cwd });
     expect(badFlag.code).toBe(2); // a flag's value: a usage error, as in ctxkit run
     expect(badFlag.stderr).toContain("--tokenizer must be one of qwen3, o200k, estimate");
+  });
+
+  // It said only "cannot read the file (ENOENT …)" for a session id that is in no store: it had been looked up as a session too.
+  it("says a name that is neither a file nor a session was looked up as both, and where the sessions are", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-inspect-"));
+    await writeFile(join(cwd, "requests.jsonl"), openAiLog());
+    const id = "20260101-120000-abc123";
+    const run = await runCli(["inspect", id, "requests.jsonl", "--data-dir", "store", "--tokenizer", "estimate", "--json"], { cwd });
+    expect(run.code).toBe(0); // the file that exists is still inspected
+    expect(run.stderr).toContain(`ctxkit inspect: ${id}: neither a file (no ${join(cwd, id)}) nor a session in ${join(cwd, "store", "sessions")} (the sessions of --workspace or --data-dir); see 'ctxkit sessions list'.`);
+    expect((JSON.parse(run.stdout) as { problems: unknown[] }).problems).toContainEqual({ file: id, reason: expect.stringContaining("neither a file") });
+    const path = await runCli(["inspect", "runs/x.jsonl"], { cwd });
+    expect(path.code).toBe(1);
+    expect(path.stderr).toContain(`ctxkit inspect: runs/x.jsonl: neither a file (no ${join(cwd, "runs", "x.jsonl")}) nor a session id (letters, digits, ".", "_" or "-").`);
+    const view = await runCli(["view", id, "--no-open"], { cwd });
+    expect(view.code).toBe(1);
+    expect(view.stderr).toBe(`ctxkit view: ${id} is neither a file (no ${join(cwd, id)}) nor a session in ${join(cwd, ".ctxkit", "sessions")} (the sessions of --workspace or --data-dir); see 'ctxkit sessions list'.\n`);
   });
 
   const sweGemini = resolve("../shared/corpus/swe-gemini/astropy__astropy-12907.traj.json");

@@ -4,7 +4,7 @@ import { escapeForTerminal } from "../context/escape-for-terminal.js";
 import { isStdioServer, type McpServerConfig, type McpServersConfig } from "../mcp/mcp-config.js";
 import { canonicalMcpServerDefinition, mcpServerDefinitionHash } from "../mcp/mcp-server-identity.js";
 import { mcpToolPrefix } from "../mcp/mcp-tool-name.js";
-import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../session/private-storage.js";
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../types/private-file-modes.js";
 import { ConfigError } from "../types/index.js";
 import { readJsonFileText } from "../config/read-json-file-text.js";
 import type { McpApproval, ResolvedMcpServers } from "./resolve-mcp-servers.js";

@@ -1,7 +1,7 @@
 import { noteHarnessWrite } from "../security/harness-writes.js";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../session/private-storage.js";
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../types/private-file-modes.js";
 import { makeDirectoryTreeSync } from "../types/make-directory-tree.js";
 
 /**

@@ -41,8 +41,13 @@ export function toCliMessage(error: { code: CtxkitError["code"] | (string & {});
         /^No model is set\. Set model in the settings \(e\.g\. \{ model: "(.+?)" \} for Ollama\), or add "model" to ctxkit\.config\.json\.$/,
         'No model is set. Pass --model <name> (e.g. --model $1 for Ollama), set CTXKIT_MODEL, or add "model" to ctxkit.config.json.',
       );
-    case "usage_invalid":
-      return message.replace(/^budgetCost needs prices for the model '(.+)', which the pricing catalog does not list\. Use budgetTokens instead\.$/, "--budget-cost needs prices for the model '$1', which the pricing catalog does not list. Use --budget-tokens instead.");
+    case "model_unpriced":
+      // checkBudgetPricing's advice (settings keys, a library function) as flags. No flag sets a price for a
+      // run: its prices come from the catalog alone, so the way out is a token limit or a listed model.
+      return message.replace(
+        /^budgetCost needs prices for the model '(.+)', which the pricing catalog does not list\. Use budgetTokens instead, or a model the catalog lists \(findModelPricing\(model\) finds its prices\)\.$/,
+        "--budget-cost needs prices for the model '$1', which the pricing catalog does not list, and no flag sets a model's prices. Use --budget-tokens instead, or a --model the catalog lists (e.g. gpt-4.1).",
+      );
     case "dependency_missing":
       return message.replace(/ Or count with createEstimatedTokenCounter\(\), which needs no package\./, " Or pass --tokenizer estimate, which needs no package.");
     case "session_write_refused":

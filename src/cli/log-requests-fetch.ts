@@ -1,5 +1,5 @@
 import { appendFileSync } from "node:fs";
-import { PRIVATE_FILE_MODE } from "../session/private-storage.js";
+import { PRIVATE_FILE_MODE } from "../types/private-file-modes.js";
 import { CtxkitError } from "../types/index.js";
 import { maskSecret } from "./resolve-config.js";
 

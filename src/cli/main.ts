@@ -117,7 +117,9 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     }
     if (isCtxkitError(error)) {
       io.stderr.write(`ctxkit ${name}: ${toCliMessage(error)}\n`);
-      return 1;
+      // A model the pricing catalog does not list was chosen on the command line (--model with --budget-cost,
+      // a benchmark's --model): a usage error as the help's exit codes say, though no help is printed for it.
+      return error.code === "model_unpriced" ? 2 : 1;
     }
     // A data directory under a file (ENOTDIR), a read-only disk…: the path and the flags, not Node's bare message.
     const systemError = describeSystemError(error);

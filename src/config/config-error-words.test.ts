@@ -48,8 +48,10 @@ describe("createProviderFromConfig's errors speak of settings keys", () => {
     } catch (thrown) {
       if (thrown instanceof CtxkitError) error = thrown;
     }
-    expect(error?.message).toBe("budgetCost needs prices for the model 'unpriced-model', which the pricing catalog does not list. Use budgetTokens instead.");
-    expect(toCliMessage(error!)).toBe("--budget-cost needs prices for the model 'unpriced-model', which the pricing catalog does not list. Use --budget-tokens instead.");
+    // model_unpriced as everywhere a model has no prices (it was usage_invalid, the CLI's code for a command line).
+    expect(error?.code).toBe("model_unpriced");
+    expect(error?.message).toBe("budgetCost needs prices for the model 'unpriced-model', which the pricing catalog does not list. Use budgetTokens instead, or a model the catalog lists (findModelPricing(model) finds its prices).");
+    expect(toCliMessage(error!)).toBe("--budget-cost needs prices for the model 'unpriced-model', which the pricing catalog does not list, and no flag sets a model's prices. Use --budget-tokens instead, or a --model the catalog lists (e.g. gpt-4.1).");
   });
 
   it("names the system setting (not --system) for an @file it cannot read, as option_invalid", async () => {

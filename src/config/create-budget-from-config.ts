@@ -29,9 +29,12 @@ export function createBudgetFromConfig(settings: BudgetConfig, context: BudgetCo
   });
 }
 
-/** A cost limit needs the model's prices; checked before a session is started. */
+/**
+ * A cost limit needs the model's prices; checked before a session is started. `model_unpriced`, as
+ * everywhere a model is missing from the catalog: `usage_invalid` is the CLI's code for a command line.
+ */
 export function checkBudgetPricing(settings: BudgetConfig, model: string): void {
   if (settings.costUsd !== undefined && findModelPricing(model) === undefined) {
-    throw new ConfigError("usage_invalid", `budgetCost needs prices for the model '${model}', which the pricing catalog does not list. Use budgetTokens instead.`);
+    throw new ConfigError("model_unpriced", `budgetCost needs prices for the model '${model}', which the pricing catalog does not list. Use budgetTokens instead, or a model the catalog lists (findModelPricing(model) finds its prices).`);
   }
 }

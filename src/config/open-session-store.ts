@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PRIVATE_FILE_MODE } from "../session/private-storage.js";
+import { PRIVATE_FILE_MODE } from "../types/private-file-modes.js";
 import type { SessionStore } from "../session/index.js";
 import { createSessionStore } from "../session/session-store.js";
 import type { AgentConfig } from "./agent-config.js";
@@ -32,8 +32,10 @@ export function openSessionStoreFor(config: AgentConfig): Promise<SessionStore> 
  */
 export async function sessionFileFor(store: SessionStore, id: string): Promise<string> {
   if ("directory" in store) return store.path(id);
+  // Read first: a session that is not there (session_not_found, which view and inspect report) leaves no empty folder behind.
+  const records = await store.readRecords(id);
   const folder = await mkdtemp(join(tmpdir(), "ctxkit-session-export-"));
   const file = join(folder, `${id}.jsonl`);
-  await writeFile(file, await store.readRecords(id), { mode: PRIVATE_FILE_MODE });
+  await writeFile(file, records, { mode: PRIVATE_FILE_MODE });
   return file;
 }

@@ -1,7 +1,7 @@
 import { noteHarnessWrite } from "../security/harness-writes.js";
 import { readFile, rename, writeFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../session/private-storage.js";
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../types/private-file-modes.js";
 import { isSkillName } from "../skills/index.js";
 import { makeDirectoryTree } from "../types/make-directory-tree.js";
 

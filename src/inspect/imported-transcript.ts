@@ -89,6 +89,11 @@ export interface ImportedTranscript {
   meta?: Record<string, unknown>;
   /** What the importer knows about the numbers that the calls cannot show (run totals only, dropped records). */
   notes?: string[];
+  /**
+   * Set when the file is not valid UTF-8: its first invalid byte (0-based offset) and that byte's line
+   * (1-based). Its invalid bytes were read as U+FFFD; `notes` says so too.
+   */
+  invalidUtf8?: { byte: number; line: number };
 }
 
 /** A record that could not be imported; everything else in the file still was. */

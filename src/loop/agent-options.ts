@@ -3,10 +3,10 @@ import type { TokenCounter } from "../tokens/token-counter.js";
 import type { ContextPolicy } from "../context/context-policy.js";
 import type { PromptTokens } from "../tokens/prompt-tokens.js";
 import type { Tool } from "../tools/tool.js";
-import type { RecordedCacheCall } from "./observe-cache-miss.js";
 import type {
   BlobStore,
   GenerationSettings,
+  RecordedCacheCall,
   RunBudgetRecord,
   Message,
   ModelRequest,

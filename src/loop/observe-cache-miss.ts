@@ -1,7 +1,7 @@
 import { explainCacheMiss, type CacheCallObservation } from "../context/cache-miss/explain-cache-miss.js";
 import type { Provider } from "../providers/provider.js";
 import { findModelPricing } from "../tokens/pricing.js";
-import type { CacheBreak, CacheMiss, Usage } from "../types/index.js";
+import type { CacheBreak, CacheMiss, RecordedCacheCall, Usage } from "../types/index.js";
 
 export interface CallForCache {
   usage: Usage;
@@ -11,20 +11,6 @@ export interface CallForCache {
   provider: Provider;
   /** The reasoning effort the call went out with, when one was in force. */
   effort?: string;
-}
-
-/**
- * A resumed session's last model call, as its request and usage records hold it: what the first
- * call after the resume is compared with, so a miss there is named as live as any other.
- */
-export interface RecordedCacheCall {
-  /** When the request was sent (the request record's `at`). */
-  at: string;
-  model: string;
-  effort?: string;
-  usage: Usage;
-  /** The lifetime recorded with the request: `null` when the provider named none, absent in older files. */
-  cacheLifetimeMs?: number | null;
 }
 
 /**

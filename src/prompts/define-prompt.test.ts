@@ -38,3 +38,32 @@ describe("definePrompt", () => {
     expect(findings).toEqual(["rules_without_sop", "dynamic_value_in_static_part"]);
   });
 });
+
+// From plain JavaScript (or through a cast) definePrompt({}) failed with a TypeError from inside the
+// renderer ("Cannot read properties of undefined (reading 'trim')"). Each is a ConfigError naming the option now.
+describe("definePrompt's definition, checked before rendering", () => {
+  const refusal = (value: unknown) => {
+    try {
+      definePrompt(value as PromptDefinition);
+    } catch (error) {
+      return error;
+    }
+    throw new Error("the definition was accepted");
+  };
+
+  it("names the missing option", () => {
+    expect(refusal({})).toMatchObject({ name: "ConfigError", code: "option_invalid", message: expect.stringContaining("definePrompt needs `role`") });
+    expect(refusal({ role: "r" })).toMatchObject({ code: "option_invalid", message: expect.stringContaining("definePrompt needs `sop`") });
+    expect(refusal({ role: "r", sop: [] })).toMatchObject({ code: "option_invalid", message: expect.stringContaining("definePrompt needs `rules`") });
+    expect(refusal({ role: "r", sop: [], rules: [] })).toMatchObject({ code: "option_invalid", message: 'definePrompt needs `format`: "markdown" or "xml"; got undefined.' });
+    expect(refusal(undefined)).toMatchObject({ code: "option_invalid", message: expect.stringContaining("definePrompt needs a definition object") });
+  });
+
+  it("names the item of a list that lacks a field", () => {
+    expect(refusal({ ...definition, rules: [{ scope: "Refunds" }] })).toMatchObject({ code: "option_invalid", message: expect.stringContaining("definePrompt's rules[0] needs `action`") });
+    expect(refusal({ ...definition, tools: [{ name: "refund_order" }] })).toMatchObject({ code: "option_invalid", message: expect.stringContaining("definePrompt's tools[0] needs `whenToUse`") });
+    expect(refusal({ ...definition, rules: [{ scope: "Refunds", action: "Refund.", verify: 3 }] })).toMatchObject({ code: "option_invalid", message: expect.stringContaining("definePrompt's rules[0].verify must be a string") });
+    expect(refusal({ ...definition, rules: [{ scope: "Refunds", action: "Refund.", exception: ["None."] }] })).toMatchObject({ code: "option_invalid", message: expect.stringContaining("definePrompt's rules[0].exception must be a string") });
+    expect(refusal({ ...definition, sop: "Identify the user." })).toMatchObject({ code: "option_invalid", message: expect.stringContaining("definePrompt needs `sop`: a list of strings") });
+  });
+});

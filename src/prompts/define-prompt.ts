@@ -1,5 +1,6 @@
 import type { SystemPrompt } from "../types/index.js";
 import type { PromptDefinition, PromptFinding, PromptRule } from "./prompt-definition.js";
+import { checkPromptDefinition } from "./check-prompt-definition.js";
 import { lintPrompt } from "./lint-prompt.js";
 
 export interface DefinedPrompt extends SystemPrompt {
@@ -13,6 +14,7 @@ export interface DefinedPrompt extends SystemPrompt {
  * in `staticText`, the session's fixed facts in `sessionText`.
  */
 export function definePrompt(definition: PromptDefinition): DefinedPrompt {
+  checkPromptDefinition(definition);
   const render = definition.format === "xml" ? renderXml : renderMarkdown;
   const staticText = render(definition);
   const session = definition.session && Object.keys(definition.session).length > 0 ? renderSession(definition.session, definition.format) : undefined;

@@ -2,14 +2,7 @@ import { writeFileSync } from "node:fs";
 import { chmod, lstat, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { makeDirectoryTree, makeDirectoryTreeSync } from "../types/make-directory-tree.js";
-
-/**
- * Modes for everything ctxkit stores: transcripts, blobs, spills, notes and request logs hold what the
- * model read (`.env` files included), so only the owner may read them. `mkdir`'s mode applies to every
- * folder a recursive call creates; a umask can only narrow it further.
- */
-export const PRIVATE_FILE_MODE = 0o600;
-export const PRIVATE_DIRECTORY_MODE = 0o700;
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../types/private-file-modes.js";
 
 /** Written into a data directory ctxkit creates, so `git add -A` in the workspace never commits transcripts. */
 export const DATA_DIRECTORY_GITIGNORE = "# Written by ctxkit: transcripts and tool output stay out of git.\n*\n";

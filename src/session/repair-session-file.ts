@@ -2,7 +2,7 @@ import { constants } from "node:fs";
 import { appendFile, chmod, copyFile, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { SessionError } from "../types/index.js";
-import { PRIVATE_FILE_MODE } from "./private-storage.js";
+import { PRIVATE_FILE_MODE } from "../types/private-file-modes.js";
 
 export interface SessionRepair {
   /** The file as it was before the repair, byte for byte. */

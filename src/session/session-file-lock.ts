@@ -3,7 +3,7 @@ import { link, open, rm, unlink } from "node:fs/promises";
 import { basename } from "node:path";
 import { noteHarnessWrite } from "../security/harness-writes.js";
 import { SessionError } from "../types/index.js";
-import { PRIVATE_FILE_MODE } from "./private-storage.js";
+import { PRIVATE_FILE_MODE } from "../types/private-file-modes.js";
 import { currentLockOwner, lockOwnerState, parseLockOwner, sameLockOwner, serializeLockOwner, type LockOwner, type OwnerState } from "./session-lock-owner.js";
 import type { SessionSink } from "./session-writer.js";
 

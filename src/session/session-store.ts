@@ -1,6 +1,7 @@
 import { appendFile, open, readFile, rm, stat, type FileHandle } from "node:fs/promises";
 import { repairSessionFile, type SessionRepair, type SessionRepairOptions } from "./repair-session-file.js";
-import { makePrivateDirectory, PRIVATE_FILE_MODE } from "./private-storage.js";
+import { makePrivateDirectory } from "./private-storage.js";
+import { PRIVATE_FILE_MODE } from "../types/private-file-modes.js";
 import { isAbsolute, join, resolve } from "node:path";
 import { ConfigError, CtxkitError, SessionError } from "../types/index.js";
 import type { LoadedSession } from "./loaded-session.js";

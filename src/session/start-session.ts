@@ -1,12 +1,11 @@
 import { recordedCalls, type RecordedCall } from "./session-spend.js";
 import { createStablePrefix } from "../context/stable-prefix.js";
 import type { SerializedRequest } from "../providers/provider.js";
-import { CtxkitError, type GenerationSettings, type Message, type ModelRequest, type SystemPrompt, type ToolDefinition } from "../types/index.js";
+import { CtxkitError, type GenerationSettings, type Message, type ModelRequest, type RecordedCacheCall, type SystemPrompt, type ToolDefinition } from "../types/index.js";
 import { rebuildRequest, verifyRebuiltRequest } from "./rebuild-request.js";
 import type { SessionPrefix } from "./session-records.js";
 import type { SessionStore } from "./session-store.js";
 import { warningsNeedingRepair, type LoadedSession, type SessionWarning } from "./loaded-session.js";
-import type { RecordedCacheCall } from "../loop/observe-cache-miss.js";
 import { loadForResume } from "./reorder-on-resume.js";
 import type { SessionWriter } from "./session-writer.js";
 

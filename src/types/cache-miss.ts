@@ -1,3 +1,5 @@
+import type { Usage } from "./usage.js";
+
 /**
  * Why a call got fewer cached tokens than the previous prompt left reusable (see
  * `explainCacheMiss` in src/context/cache-miss): the cause, in order of certainty.
@@ -20,4 +22,18 @@ export interface CacheMiss {
   rebilledUsd?: number;
   /** One sentence for people. */
   summary: string;
+}
+
+/**
+ * A resumed session's last model call, as its request and usage records hold it: what the first
+ * call after the resume is compared with, so a miss there is named as live as any other.
+ */
+export interface RecordedCacheCall {
+  /** When the request was sent (the request record's `at`). */
+  at: string;
+  model: string;
+  effort?: string;
+  usage: Usage;
+  /** The lifetime recorded with the request: `null` when the provider named none, absent in older files. */
+  cacheLifetimeMs?: number | null;
 }

@@ -1,6 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { importTranscriptFiles, makeIdsUnique, type ImportProblem, type ImportResult, type TranscriptFormat } from "../../inspect/index.js";
+import { describeInvalidUtf8 } from "../../inspect/importers/find-invalid-utf8.js";
 import { TranscriptError } from "../../types/index.js";
 import { toRecordedRun, type RecordedRun } from "./recorded-run.js";
 
@@ -33,7 +34,13 @@ export async function loadRecordedRuns(paths: readonly string[], options: LoadRe
   const imported = options.format === "all" ? await importEach(selected) : await importTranscriptFiles(selected, { format: options.format ?? "auto" });
   const problems = [...imported.problems];
   const runs: RecordedRun[] = [];
+  const invalidUtf8Files = new Set<string>();
   for (const transcript of imported.transcripts) {
+    // The importer's note on a file that is not valid UTF-8, said once per file: replay reports problems, not notes.
+    if (transcript.invalidUtf8 !== undefined && !invalidUtf8Files.has(transcript.file)) {
+      invalidUtf8Files.add(transcript.file);
+      problems.push({ file: transcript.file, line: transcript.invalidUtf8.line, reason: describeInvalidUtf8(transcript.invalidUtf8) });
+    }
     const run = toRecordedRun(transcript);
     if (run.calls.length === 0) {
       problems.push({ file: transcript.file, reason: `run ${transcript.id} has no recorded model answers to replay` });

@@ -1,6 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { INSPECT_TOKENIZERS, inspectFiles, loadOpenAIToolsFile, TRANSCRIPT_FORMATS, type InspectTokenizer, type TranscriptFormat } from "../../inspect/index.js";
+import { INSPECT_TOKENIZERS, inspectFiles, loadOpenAIToolsFile, TRANSCRIPT_FORMATS, type ImportProblem, type InspectTokenizer, type TranscriptFormat } from "../../inspect/index.js";
 import { loadPricingSelection } from "../../session/load-pricing.js";
 import { ConfigError, TranscriptError } from "../../types/index.js";
 import { parseCommandLine, pickCommonOptions } from "../cli-options.js";
@@ -44,8 +44,10 @@ Options:
                        totals, findings, problems}; with one transcript the top level also has its calls
   --no-color           plain output
 
-A folder stands for the transcripts in it (*.traj.json if it has any, else *.json and *.jsonl); a
-session id stands for that session of the workspace (--workspace, --data-dir), as in 'ctxkit view'.
+A folder stands for the transcripts in it (*.traj.json if it has any, else *.json and *.jsonl). A
+name that is no file is looked up as a session id, as in 'ctxkit view': in <data-dir>/sessions
+(default <workspace>/.ctxkit/sessions; --workspace, --data-dir, CTXKIT_DATA_DIR), or in the database
+of --database-url. A name that is neither is reported on stderr with both places it was looked for.
 Records that cannot be read are reported on stderr as "file:line: reason"; the rest is still shown.
 Exit codes: 0 at least one transcript was read; 1 none could be; 2 a usage error.
 `;
@@ -77,10 +79,12 @@ export async function inspectCommand(args: string[], io: CliIo): Promise<number>
   const pricing = usageErrorUnless(pricingIsFile, () => loadPricingSelection(pricingIsFile ? resolve(io.cwd, pricingSpec) : pricingSpec));
   const tools = flags.tools === undefined ? undefined : loadOpenAIToolsFile(resolve(io.cwd, flags.tools));
 
-  const report = await inspectFiles(
-    await expandTranscriptPaths(await Promise.all(positionals.map((item) => resolveTranscriptInput(item, flags, io, { missing: "keep" })))),
-    { format, tokenizer, pricing, ...(tools === undefined ? {} : { tools }), ...(limit === undefined ? {} : { limit }) },
-  );
+  const inputs = await Promise.all(positionals.map((item) => resolveTranscriptInput(item, flags, io)));
+  const files = inputs.flatMap((input) => ("file" in input ? [input.file] : []));
+  const inspected = await inspectFiles(await expandTranscriptPaths(files), { format, tokenizer, pricing, ...(tools === undefined ? {} : { tools }), ...(limit === undefined ? {} : { limit }) });
+  // A name that is neither a file nor a session is reported with the files that cannot be read; the others are still shown.
+  const missing: ImportProblem[] = inputs.flatMap((input) => ("reason" in input ? [{ file: input.item, reason: input.reason }] : []));
+  const report = { ...inspected, problems: [...missing, ...inspected.problems] };
   for (const problem of report.problems) {
     io.stderr.write(`ctxkit inspect: ${problem.file}${problem.line === undefined ? "" : `:${problem.line}`}: ${problem.reason}\n`);
   }

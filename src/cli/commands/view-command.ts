@@ -5,7 +5,7 @@ import { CtxkitError } from "../../types/index.js";
 import { createViewSource, isOtlpTraceFile, readOtlpTraceFile, startViewServer, type TraceFileView } from "../../web/index.js";
 import { parseCommandLine, pickCommonOptions } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
-import { resolveTranscriptInput } from "../resolve-transcript-input.js";
+import { resolveTranscriptInput, transcriptInputError } from "../resolve-transcript-input.js";
 
 export const viewHelp = `Usage: ctxkit view <session-id | file | trace.json…> [--port <n>] [--open | --no-open] [--no-auth] [--tokenizer <name>]
                   [--tools <file>] [--workspace <dir>] [--data-dir <dir> | --database-url <url>]
@@ -63,7 +63,10 @@ export async function viewCommand(args: string[], io: CliIo): Promise<number> {
   if (typeof tokenizer !== "string" || !(INSPECT_TOKENIZERS as readonly string[]).includes(tokenizer)) {
     throw new CtxkitError("usage_invalid", `--tokenizer must be one of ${INSPECT_TOKENIZERS.join(", ")}; got '${String(tokenizer)}'.`);
   }
-  const inputs = await Promise.all(positionals.map((item) => resolveTranscriptInput(item, flags, io, { missing: "error" })));
+  const inputs = (await Promise.all(positionals.map((item) => resolveTranscriptInput(item, flags, io)))).map((input) => {
+    if ("reason" in input) throw transcriptInputError(input);
+    return input.file;
+  });
   const traceFlags = await Promise.all(inputs.map((file) => isOtlpTraceFile(file).catch(() => false)));
   const files = inputs.filter((_, index) => !traceFlags[index]);
   const traces: TraceFileView[] = await Promise.all(inputs.filter((_, index) => traceFlags[index]).map((file) => readOtlpTraceFile(file)));

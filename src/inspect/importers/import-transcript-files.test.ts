@@ -51,3 +51,29 @@ describe("importTranscriptFiles", () => {
     await expect(importTranscriptFiles([notes], { format: "langchain" as never })).rejects.toMatchObject({ code: "transcript_invalid", message: expect.stringContaining("Set the `format` option (CLI: --format)") });
   });
 });
+
+describe("importTranscriptFiles with a file that is not valid UTF-8", () => {
+  it("imports it, with a note naming the file and its first bad byte's offset and line", async () => {
+    const file = join(directory, "bad-byte.jsonl");
+    const record = (content: string) => JSON.stringify({ request: { model: "gpt-4o-mini", messages: [{ role: "user", content }] }, response: { usage: { prompt_tokens: 9, completion_tokens: 1 } } });
+    const first = Buffer.from(`${record("hello")}\n`);
+    const second = Buffer.from(`${record("caf\u00e9 BAD")}\n`);
+    // A cut multi-byte character: "é" (c3 a9) with its second byte lost, just before " BAD".
+    const cut = second.indexOf(0xa9);
+    await writeFile(file, Buffer.concat([first, second.subarray(0, cut), second.subarray(cut + 1)]));
+    const { transcripts, problems } = await importTranscriptFiles([file]);
+    expect(problems).toEqual([]);
+    expect(transcripts).toHaveLength(1);
+    expect(transcripts[0]!.calls).toHaveLength(2);
+    expect(transcripts[0]!.invalidUtf8).toEqual({ byte: first.length + cut - 1, line: 2 });
+    expect(transcripts[0]!.notes).toContain(
+      `${file} is not valid UTF-8: its first invalid byte is at offset ${first.length + cut - 1} (line 2). Invalid bytes were read as U+FFFD (�) and the rest was imported; text and token counts there may differ from what the model saw.`,
+    );
+  });
+
+  it("gives no such note for a valid file", async () => {
+    const { transcripts } = await importTranscriptFiles([fixture("openai-log.jsonl")]);
+    expect(transcripts[0]!.invalidUtf8).toBeUndefined();
+    expect(transcripts[0]!.notes ?? []).not.toEqual(expect.arrayContaining([expect.stringContaining("not valid UTF-8")]));
+  });
+});

@@ -4,6 +4,7 @@ import { TRANSCRIPT_FORMATS, type ImportedTranscript, type ImportResult, type Tr
 import { detectTranscriptFormat } from "./detect-transcript-format.js";
 import { importTranscript } from "./import-transcript.js";
 import { stripByteOrderMark } from "../../types/byte-order-mark.js";
+import { describeInvalidUtf8, findInvalidUtf8, invalidUtf8Note, type InvalidUtf8Position } from "./find-invalid-utf8.js";
 
 export interface ImportTranscriptFilesOptions {
   /** The format of every file, or "auto" (the default) to detect each file's own. */
@@ -27,25 +28,39 @@ export async function importTranscriptFiles(paths: string[], options: ImportTran
   }
   const result: ImportResult = { transcripts: [], problems: [] };
   for (const path of paths) {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = await readFile(path, "utf8");
+      bytes = await readFile(path);
     } catch (error) {
       result.problems.push({ file: path, reason: `cannot read the file (${(error as Error).message})` });
       continue;
     }
-    text = stripByteOrderMark(text);
+    const text = stripByteOrderMark(bytes.toString("utf8"));
     if (text.trim() === "") {
       result.problems.push({ file: path, reason: "the file is empty" });
       continue;
     }
     const imported = importTranscript(text, path, format === "auto" ? detectTranscriptFormat(path, text) : format);
+    // A bad byte in a real transcript (a cut multi-byte character, a tool's binary output) leaves the rest worth
+    // reading, unlike in a session file, which is refused: imported with a note saying where, not silently.
+    const invalid = findInvalidUtf8(bytes);
+    if (invalid !== undefined) markInvalidUtf8(imported, path, invalid);
     result.transcripts.push(...imported.transcripts);
     result.problems.push(...imported.problems);
   }
   if (options.tools !== undefined) for (const transcript of result.transcripts) applyTools(transcript, options.tools);
   makeIdsUnique(result.transcripts);
   return result;
+}
+
+/** Each transcript of the file gets the note; a file that gave none gets a problem, so it is said somewhere. */
+function markInvalidUtf8(imported: ImportResult, file: string, position: InvalidUtf8Position): void {
+  const note = invalidUtf8Note(file, position);
+  for (const transcript of imported.transcripts) {
+    transcript.invalidUtf8 = position;
+    transcript.notes = [...(transcript.notes ?? []), note];
+  }
+  if (imported.transcripts.length === 0) imported.problems.push({ file, line: position.line, reason: describeInvalidUtf8(position) });
 }
 
 function applyTools(transcript: ImportedTranscript, tools: ToolDefinition[]): void {

@@ -29,7 +29,11 @@ export const transcriptImporters: Readonly<Record<TranscriptFormat, TranscriptIm
   "tau2-bench": importTau2Bench,
 };
 
-/** Imports one file's text in the given format (`detectTranscriptFormat(file, text)` tells it). */
+/**
+ * Imports one file's text in the given format (`detectTranscriptFormat(file, text)` tells it). The text
+ * is already decoded, so invalid UTF-8 can no longer be told from a U+FFFD the file held:
+ * `importTranscriptFiles` reads the bytes and notes where a file stops being valid UTF-8.
+ */
 export function importTranscript(text: string, file: string, format: TranscriptFormat): ImportResult {
   // From plain JavaScript an unknown name ("auto" too) was "transcriptImporters[format] is not a function".
   if (!Object.hasOwn(transcriptImporters, format)) {

@@ -1,6 +1,6 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import { join } from "node:path";
-import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../../session/private-storage.js";
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../../types/private-file-modes.js";
 import { makeDirectoryTreeSync } from "../../types/make-directory-tree.js";
 
 /**

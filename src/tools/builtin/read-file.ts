@@ -21,7 +21,10 @@ export interface ReadFileToolOptions {
   maxLineCharacters?: number;
   /** Most bytes of output per call (default 50 KB). */
   maxOutputBytes?: number;
-  /** How long lines are counted after the window is read (default: 1 GB, or 1 s once 64 MB are counted). */
+  /**
+   * How long lines are counted after the window is read, and, separately, how far lines before `offset`
+   * are stepped over (default for each: 1 GB, or 1 s once 64 MB are read).
+   */
   countBudget?: CountBudget;
 }
 
@@ -76,6 +79,7 @@ export function createReadFileTool(options: ReadFileToolOptions): Tool<ReadFileA
     const offset = Math.max(1, Math.floor(args.offset ?? 1));
     const limit = Math.min(maxLines, Math.max(1, Math.floor(args.limit ?? maxLines)));
     const window = await readLineWindow(handle, { offset, limit, maxLineCharacters, maxOutputBytes, countBudget: options.countBudget });
+    if (window.offsetUnreached !== undefined) return offsetUnreachedNote(shown, offset, limit, window.totalLines, window.offsetUnreached);
     if (window.totalLines === 0) return `File ${shown} is empty (0 lines).`;
     if (offset > window.totalLines) {
       throw new ToolError(
@@ -93,4 +97,15 @@ export function createReadFileTool(options: ReadFileToolOptions): Tool<ReadFileA
       `Call read_file with offset=${lastShown + 1} to continue.`
     );
   }
+}
+
+/** No window from a far offset the budget did not reach: where the reading stopped, and how to get there instead. */
+function offsetUnreachedNote(shown: string, offset: number, limit: number, linesAtLeast: number, reached: { bytesRead: number; fileBytes: number }): string {
+  const quoted = `'${shown.replaceAll("'", "'\\''")}'`;
+  return (
+    `Line ${offset} of ${shown} was not reached, so no lines are shown: read_file stepped over the first ${linesAtLeast - 1} lines ` +
+    `(${formatByteSize(reached.bytesRead)} of ${formatByteSize(reached.fileBytes)}) within what one call may read, and line ${offset} is further on. ` +
+    `Find the lines you need with grep (it gives their line numbers), or, if you can run shell commands, read them with ` +
+    `\`tail -n +${offset} ${quoted} | head -n ${limit}\`.`
+  );
 }

@@ -2,6 +2,7 @@ import { open, truncate, appendFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { createReadFileTool } from "./read-file.js";
 import { readLineWindow, type LineWindowOptions } from "./read-line-window.js";
+import { readWindowOf } from "./test-support/read-window-of.js";
 import { runTool, type TempWorkspace, useTempWorkspace } from "./test-support/temp-workspace.js";
 
 const headLines = 2000;
@@ -19,28 +20,19 @@ async function writeSparseFile(temp: TempWorkspace): Promise<string> {
   return file;
 }
 
-async function windowOf(file: string, options: Partial<LineWindowOptions>) {
-  const handle = await open(file);
-  try {
-    return await readLineWindow(handle, { offset: 1, limit: 5, maxLineCharacters: 2000, maxOutputBytes: 50 * 1024, ...options });
-  } finally {
-    await handle.close();
-  }
-}
-
 // Issue 30: read_file on a 500 MB file took 3–5 s, counting every line in 64 KB reads after the window
 // was taken. The count is bounded now, and when the bound is hit the total is said to be a lower bound.
 describe("readLineWindow's count after the window", () => {
   const temp = useTempWorkspace();
 
   it("counts every line past the window when the budget allows", async () => {
-    const window = await windowOf(await writeSparseFile(temp), {});
+    const window = await readWindowOf(await writeSparseFile(temp), {});
     expect(window.lines).toEqual(["     1\tline 1", "     2\tline 2", "     3\tline 3", "     4\tline 4", "     5\tline 5"]);
     expect(window).toMatchObject({ totalLines: headLines + 2, countComplete: true, cutByBytes: false });
   });
 
   it("stops counting at the byte budget and gives the count as a lower bound", async () => {
-    const window = await windowOf(await writeSparseFile(temp), { countBudget: { maxBytes: 1024 * 1024, maxMilliseconds: 60_000 } });
+    const window = await readWindowOf(await writeSparseFile(temp), { countBudget: { maxBytes: 1024 * 1024, maxMilliseconds: 60_000 } });
     expect(window.lines).toHaveLength(5);
     // The first 64 KB read holds the 2,000 lines and the hole's start, a line begun and not ended.
     expect(window).toMatchObject({ totalLines: headLines + 1, countComplete: false });
@@ -49,7 +41,7 @@ describe("readLineWindow's count after the window", () => {
   it("stops counting at the time budget", async () => {
     let clock = 0;
     const countBudget = { maxBytes: Number.MAX_SAFE_INTEGER, maxMilliseconds: 100, bytesBeforeDeadline: 0, now: () => (clock += 60) };
-    const window = await windowOf(await writeSparseFile(temp), { countBudget });
+    const window = await readWindowOf(await writeSparseFile(temp), { countBudget });
     expect(window.countComplete).toBe(false);
     expect(window.totalLines).toBe(headLines + 1);
   });
@@ -59,26 +51,26 @@ describe("readLineWindow's count after the window", () => {
     // the clock is looked at only past the first 64 MB counted.
     const file = await temp.write("few-megabytes.txt", "0123456789abcdef\n".repeat(3 * 64 * 1024));
     let clock = 0;
-    const window = await windowOf(file, { countBudget: { maxBytes: 1024 * 1024 * 1024, maxMilliseconds: 1000, now: () => (clock += 3_600_000) } });
+    const window = await readWindowOf(file, { countBudget: { maxBytes: 1024 * 1024 * 1024, maxMilliseconds: 1000, now: () => (clock += 3_600_000) } });
     expect(window).toMatchObject({ totalLines: 3 * 64 * 1024, countComplete: true });
   });
 
   it("calls a count whole when its budget runs out at the end of the file", async () => {
     const file = await temp.write("short.txt", "one\ntwo\nthree\n");
-    const window = await windowOf(file, { limit: 1, countBudget: { maxBytes: 0, maxMilliseconds: 0 } });
+    const window = await readWindowOf(file, { limit: 1, countBudget: { maxBytes: 0, maxMilliseconds: 0 } });
     expect(window).toMatchObject({ lines: ["     1\tone"], totalLines: 3, countComplete: true });
   });
 
   it("shows a line cut while only its length was counted, with that length as a lower bound", async () => {
     const file = await temp.write("one-line.txt", `${"x".repeat(4 * 1024 * 1024)}\nnext\n`);
-    const window = await windowOf(file, { maxLineCharacters: 10, countBudget: { maxBytes: 0, maxMilliseconds: 60_000 } });
+    const window = await readWindowOf(file, { maxLineCharacters: 10, countBudget: { maxBytes: 0, maxMilliseconds: 60_000 } });
     expect(window.lines).toEqual([`     1\txxxxxxxxxx… [line cut: at least ${64 * 1024} characters]`]);
     expect(window).toMatchObject({ totalLines: 1, countComplete: false });
   });
 
   it("counts a long line's characters exactly within the budget, ASCII or not", async () => {
     const file = await temp.write("long.txt", `${"é".repeat(3 * 1024 * 1024)}x\n${"y".repeat(3 * 1024 * 1024)}\n`);
-    const window = await windowOf(file, { maxLineCharacters: 3 });
+    const window = await readWindowOf(file, { maxLineCharacters: 3 });
     expect(window.lines).toEqual([
       `     1\tééé… [line cut: ${3 * 1024 * 1024 + 1} characters]`,
       `     2\tyyy… [line cut: ${3 * 1024 * 1024} characters]`,
@@ -91,7 +83,7 @@ describe("readLineWindow's count after the window", () => {
     const lines = Array.from({ length: 4000 }, (_, index) => `${index + 1}:${"é-".repeat((index * 7919) % 1500)}${index % 5 === 0 ? "\r" : ""}`);
     const file = await temp.write("mixed.txt", `${lines.join("\n")}\n`);
     for (const offset of [1, 777, 1999, 2500, 3998]) {
-      const window = await windowOf(file, { offset, limit: 3, maxLineCharacters: 10 });
+      const window = await readWindowOf(file, { offset, limit: 3, maxLineCharacters: 10 });
       const expected = lines.slice(offset - 1, offset + 2).map((line, index) => {
         const text = line.endsWith("\r") ? line.slice(0, -1) : line;
         const shown = text.length <= 10 ? text : `${text.slice(0, 10)}… [line cut: ${text.length} characters]`;

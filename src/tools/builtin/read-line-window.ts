@@ -5,7 +5,8 @@ import { StringDecoder } from "node:string_decoder";
 /**
  * How long the reading may go on once all that is shown is known (the window is taken, or its line is
  * cut and only its length is still counted). Without it a 500 MB file took 3–5 s to say how many lines
- * it has; past it the count is a lower bound and says so.
+ * it has; past it the count is a lower bound and says so. The lines before `offset` are stepped over
+ * within a budget of their own with the same limits: past it no line is shown (`offsetUnreached`).
  */
 export interface CountBudget {
   maxBytes: number;
@@ -45,6 +46,12 @@ export interface LineWindow {
   /** False when the count budget ran out before the end of the file. */
   countComplete: boolean;
   cutByBytes: boolean;
+  /**
+   * Set when the lines before `offset` took the whole budget and the file goes on: no line is shown
+   * (a window from elsewhere would be a wrong one), `totalLines` is how many lines there are at least,
+   * and `bytesRead` how far the file was read.
+   */
+  offsetUnreached?: { bytesRead: number; fileBytes: number };
 }
 
 const smallChunkBytes = 64 * 1024;
@@ -60,8 +67,6 @@ const bigChunkBytes = 1024 * 1024;
  */
 export async function readLineWindow(handle: FileHandle, options: LineWindowOptions): Promise<LineWindow> {
   const budget = options.countBudget ?? defaultCountBudget;
-  const now = budget.now ?? (() => performance.now());
-  const bytesBeforeDeadline = budget.bytesBeforeDeadline ?? defaultBytesBeforeDeadline;
   // Four bytes per character is the most UTF-8 needs, so this always holds the characters shown.
   const keptBytesPerLine = options.maxLineCharacters * 4 + 4;
   const lines: string[] = [];
@@ -112,7 +117,9 @@ export async function readLineWindow(handle: FileHandle, options: LineWindowOpti
   const smallChunk = Buffer.allocUnsafe(smallChunkBytes);
   let bigChunk: Buffer | undefined;
   let position = 0;
-  let counting: { since: number; position: number } | undefined;
+  // One budget for stepping over the lines before the window, another for counting those after it.
+  let skipSpent: ((position: number) => boolean) | undefined;
+  let countSpent: ((position: number) => boolean) | undefined;
   for (;;) {
     const chunk = position < bigChunkBytes ? smallChunk : (bigChunk ??= Buffer.allocUnsafe(bigChunkBytes));
     const { bytesRead } = await handle.read(chunk, 0, chunk.length, position);
@@ -137,11 +144,18 @@ export async function readLineWindow(handle: FileHandle, options: LineWindowOpti
       lineNumber += counted.count;
       lineBytes = counted.count > 0 ? data.length - counted.after : lineBytes + data.length - start;
     } else takeSegment(data.subarray(start));
+    if (lineNumber < options.offset) {
+      // Still before the window: a far offset in a multi-GB file must not read it all with no bound.
+      skipSpent ??= startBudget(budget, 0);
+      if (!skipSpent(position)) continue;
+      const fileBytes = (await handle.stat()).size;
+      // The budget ran out at the end of the file: the offset is past its end, which the count says.
+      if (fileBytes <= position) continue;
+      return { lines: [], totalLines: lineNumber, countComplete: false, cutByBytes: false, offsetUnreached: { bytesRead: position, fileBytes } };
+    }
     if (!onlyCounting()) continue;
-    counting ??= { since: now(), position };
-    const countedBytes = position - counting.position;
-    const pastDeadline = countedBytes >= bytesBeforeDeadline && now() - counting.since >= budget.maxMilliseconds;
-    if (countedBytes < budget.maxBytes && !pastDeadline) continue;
+    countSpent ??= startBudget(budget, position);
+    if (!countSpent(position)) continue;
     // The budget ran out at the end of the file: the count is whole after all.
     if ((await handle.stat()).size <= position) continue;
     // Otherwise what is known is a lower bound (with the line begun or still to come), and a line
@@ -152,6 +166,20 @@ export async function readLineWindow(handle: FileHandle, options: LineWindowOpti
   // A last line without a newline still counts; an empty file has no lines.
   if (lineBytes > 0) endLine();
   return { lines, totalLines: lineNumber - 1, countComplete: true, cutByBytes };
+}
+
+/**
+ * Starts a budget at `startPosition`: the check says whether reading up to a position spent it, by
+ * bytes, or by time once `bytesBeforeDeadline` are read (the clock is looked at only from there).
+ */
+function startBudget(budget: CountBudget, startPosition: number): (position: number) => boolean {
+  const now = budget.now ?? (() => performance.now());
+  const bytesBeforeDeadline = budget.bytesBeforeDeadline ?? defaultBytesBeforeDeadline;
+  const since = now();
+  return (position) => {
+    const bytes = position - startPosition;
+    return bytes >= budget.maxBytes || (bytes >= bytesBeforeDeadline && now() - since >= budget.maxMilliseconds);
+  };
 }
 
 /** How many `\n` bytes `data` holds from `start`, and where the bytes after the last one begin. */

@@ -1,7 +1,7 @@
 import { noteHarnessWrite } from "../../security/harness-writes.js";
 import { open, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../../session/private-storage.js";
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../../types/private-file-modes.js";
 import { makeDirectoryTree } from "../../types/make-directory-tree.js";
 
 /** The notes on disk: read and written whole, with their size known between calls. */

@@ -1,7 +1,7 @@
 import { noteHarnessWrite } from "../../security/harness-writes.js";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { unionOfSources } from "../../context/external-content/message-provenance.js";
-import { PRIVATE_FILE_MODE } from "../../session/private-storage.js";
+import { PRIVATE_FILE_MODE } from "../../types/private-file-modes.js";
 import type { Message, UntrustedSource } from "../../types/index.js";
 
 /**
