@@ -90,9 +90,8 @@ export async function fetchWithRetry(input: FetchWithRetryInput): Promise<Respon
       const idleMs = input.timeouts?.idleMs ?? 0;
       return withIdleTimeout(response, idleMs, input.providerLabel, { onIdle: () => attemptAbort.controller.abort(), onEnd: attemptAbort.release });
     }
-    attemptAbort.release();
-
-    const body = await readBodyHead(response).catch(() => "");
+    const body = await readErrorBody(response, input, attemptAbort);
+    if (input.signal?.aborted) throw abortError();
     if (isContextOverflow({ status: response.status, body })) throw new ContextOverflowError(extractMessage(body), body);
     const httpError = httpErrorFor(response.status, body, input.providerLabel);
     if (!httpError.isRetryable || attempt === maxRetries) throw httpError;
@@ -100,6 +99,29 @@ export async function fetchWithRetry(input: FetchWithRetryInput): Promise<Respon
     lastError = delayMs === undefined ? httpError : new RetryAfter(httpError, delayMs);
   }
   throw unwrap(lastError) ?? new ProviderError("provider_connection_error", `${input.providerLabel}: request failed`);
+}
+
+/**
+ * The head of an error response's body, or "" when it cannot be had. The status line is what
+ * counts, so a body that stalls after the headers (a proxy's 502, a 429 whose body never comes)
+ * is cut after the idle limit rather than holding the call until undici's 300 s body timeout; the
+ * caller's abort stays linked while it is read (released too early, an abort could not end it).
+ */
+async function readErrorBody(
+  response: Response,
+  input: FetchWithRetryInput,
+  attemptAbort: { controller: AbortController; release: () => void },
+): Promise<string> {
+  const limitMs = input.timeouts?.idleMs ?? 0;
+  const timer = limitMs > 0 ? setTimeout(() => attemptAbort.controller.abort(), limitMs) : undefined;
+  try {
+    return await readBodyHead(response);
+  } catch {
+    return "";
+  } finally {
+    clearTimeout(timer);
+    attemptAbort.release();
+  }
 }
 
 /** An AbortController that also aborts when the caller's signal does; `release` unhooks it. */
