@@ -114,7 +114,11 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
         usage = addUsage(usage, childUsage);
         subAgentUsage = addUsage(subAgentUsage ?? emptyUsage(), childUsage);
       };
-      const { stop, error } = yield* runToolCalls(calls, { state, turn, signal: abortSignal, append, onSubAgentUsage });
+      const cutAtOutputLimit = assistant.stopReason === "length";
+      if (cutAtOutputLimit && calls.some((call) => call.arguments === undefined)) {
+        yield { type: "warning", code: "output_truncated", message: "The model's answer was cut at the output token limit inside a tool call's arguments; the call fails and the model is told to split it. Raise maxOutputTokens if this repeats." };
+      }
+      const { stop, error } = yield* runToolCalls(calls, { state, turn, signal: abortSignal, append, onSubAgentUsage, cutAtOutputLimit });
       if (abortSignal.aborted) return yield* finish("aborted");
       if (error) {
         yield { type: "error", ...error };
