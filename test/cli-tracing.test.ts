@@ -350,6 +350,18 @@ describe("ctxkit run exports OpenTelemetry GenAI spans", () => {
     }
   }, 90_000);
 
+  // A header Node refuses (a space in its name, a line break decoded from %0A) failed every export with
+  // only "N spans dropped" said, and the export that threw left the batch processor's 10 s timer holding the process.
+  it("a header HTTP cannot send is said at the start, and the run goes on untraced", async () => {
+    receiver = await startOtlpReceiver();
+    const { run, events } = await scriptedRun({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_EXPORTER_OTLP_HEADERS: "Authorization=Basic abc%0Ax-injected: 1" });
+    expect(run.code).toBe(0);
+    expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
+    expect(run.stderr).toContain("ctxkit run: traces are not exported: OTEL_EXPORTER_OTLP_HEADERS holds a header HTTP cannot send ('Authorization'");
+    expect(run.stderr).not.toContain("could not be sent");
+    expect(receiver.spans).toEqual([]);
+  }, 90_000);
+
   it("traces ctxkit chat as run: each message one invoke_agent span of the session's conversation, with its calls and tools", async () => {
     receiver = await startOtlpReceiver();
     server = await startOpenAIModelServer([{ toolCalls: [{ name: "list_files", arguments: {} }] }, "Two files.", "Bye."]);
