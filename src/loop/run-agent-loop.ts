@@ -87,9 +87,27 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
       }
 
       const { response } = outcome;
+      // A server can end an answer with a failure as its finish reason (DeepSeek's
+      // insufficient_system_resource, GLM's network_error, vLLM's abort): the text is cut short and
+      // was taken as the final answer. Its half-streamed calls are dropped, as on an abort.
+      const serverFailed = response.stopReason === "error";
+      const content = serverFailed ? response.content.filter((part) => part.type !== "tool_call") : response.content;
+      if (serverFailed) {
+        const error: RunError = {
+          code: "provider_http_error",
+          message: `The model server ended its answer with a failure (finish reason ${response.rawStopReason ?? "error"}), so the answer is incomplete; retry the turn.`,
+        };
+        if (content.length > 0) {
+          const partial: AssistantMessage = { role: "assistant", content, meta: createMeta(state, "model"), stopReason: "error", ...(response.rawStopReason ? { rawStopReason: response.rawStopReason } : {}) };
+          append(partial);
+          yield { type: "turn_end", turn, message: partial };
+        }
+        yield { type: "error", ...error };
+        return yield* finish("error", error);
+      }
       const assistant: AssistantMessage = {
         role: "assistant",
-        content: response.content,
+        content,
         meta: createMeta(state, "model"),
         stopReason: response.stopReason,
         ...(response.rawStopReason ? { rawStopReason: response.rawStopReason } : {}),
