@@ -96,6 +96,9 @@ export async function fetchWithRetry(input: FetchWithRetryInput): Promise<Respon
     const httpError = httpErrorFor(response.status, body, input.providerLabel);
     if (!httpError.isRetryable || attempt === maxRetries) throw httpError;
     const delayMs = retryAfterMs(response.headers);
+    // A wait past the cap would be cut to the cap and the retry refused again (a 429 that asks for an
+    // hour): the call fails now, saying how long the server asked for.
+    if (delayMs !== undefined && delayMs > maxDelayMs) throw pastRetryCap(httpError, delayMs, maxDelayMs);
     lastError = delayMs === undefined ? httpError : new RetryAfter(httpError, delayMs);
   }
   throw unwrap(lastError) ?? new ProviderError("provider_connection_error", `${input.providerLabel}: request failed`);
@@ -160,6 +163,16 @@ function httpErrorFor(status: number, body: string, providerLabel: string): Prov
             ? " The server failed; retry later."
             : "";
   return new ProviderHttpError(status, body, `${providerLabel} answered ${status}: ${detail}${stop}${hint}`, retryableStatuses.has(status));
+}
+
+function pastRetryCap(error: ProviderHttpError, delayMs: number, maxDelayMs: number): ProviderHttpError {
+  const seconds = (milliseconds: number) => `${Math.ceil(milliseconds / 1000).toLocaleString("en-US")} s`;
+  return new ProviderHttpError(
+    error.status,
+    error.responseBody,
+    `${error.message} The server asks to wait ${seconds(delayMs)} before retrying, longer than ctxkit waits between retries (${seconds(maxDelayMs)}, the provider's retry.maxDelayMs), so the call was not retried.`,
+    error.isRetryable,
+  );
 }
 
 /** Pulls the human message out of the common error shapes ({error:{message}}, {error:"…"}, {message}). */
