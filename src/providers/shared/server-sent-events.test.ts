@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ProviderError } from "../../types/index.js";
-import { parseServerSentEvents, type ServerSentEvent } from "./server-sent-events.js";
+import { defaultMaxEventCharacters, maxStreamCharactersFor, parseServerSentEvents, type ServerSentEvent } from "./server-sent-events.js";
 
 const encoder = new TextEncoder();
 
@@ -57,5 +57,29 @@ describe("parseServerSentEvents", () => {
     // The cap is per event: many events of the allowed size pass.
     const many = Array.from({ length: 50 }, () => `data: ${"v".repeat(500)}\n\n`).join("");
     expect(await parseAll(chunksOf(many), 1_000)).toHaveLength(50);
+  });
+});
+
+// A server streaming small deltas without end grew the response until the process ran out of memory:
+// each event was bounded, the stream was not.
+describe("the bound on a whole stream", () => {
+  async function* endless(): AsyncGenerator<Uint8Array> {
+    const event = new TextEncoder().encode('data: {"choices":[{"index":0,"delta":{"content":"x"}}]}\n\n');
+    for (;;) yield event;
+  }
+
+  it("refuses a stream past maxStreamCharacters with provider_event_too_large", async () => {
+    let events = 0;
+    const reading = (async () => {
+      for await (const _event of parseServerSentEvents(endless(), { maxStreamCharacters: 100_000 })) events += 1;
+    })();
+    await expect(reading).rejects.toMatchObject({ code: "provider_event_too_large", message: expect.stringContaining("streamed more than 100000 characters in one response") });
+    expect(events).toBeGreaterThan(1_000);
+  });
+
+  it("defaults to 256 Mi characters, or four events of the largest size allowed", () => {
+    expect(maxStreamCharactersFor(defaultMaxEventCharacters)).toBe(256 * 1024 * 1024);
+    expect(maxStreamCharactersFor(1_000)).toBe(256 * 1024 * 1024);
+    expect(maxStreamCharactersFor(100 * 1024 * 1024)).toBe(400 * 1024 * 1024);
   });
 });

@@ -13,6 +13,12 @@ export interface ServerSentEventOptions {
    * unbounded one would be unbounded memory.
    */
   maxEventCharacters?: number;
+  /**
+   * The most characters the whole stream may hold (default `maxStreamCharactersFor(maxEventCharacters)`, 256 Mi): a server
+   * that streams small deltas without end would otherwise grow the response until the process runs
+   * out of memory.
+   */
+  maxStreamCharacters?: number;
 }
 
 /** Far above any real delta (a whole 1M-token answer in one event is ~4 M characters). */
@@ -30,6 +36,11 @@ export function resolveMaxEventCharacters(value: unknown, label: string): number
   return value;
 }
 
+/** A whole stream's bound: 256 Mi characters (some 64 M tokens), or 4 events of the largest size allowed if that is more. */
+export function maxStreamCharactersFor(maxEventCharacters: number): number {
+  return Math.max(4 * defaultMaxEventCharacters, 4 * maxEventCharacters);
+}
+
 const lineEnd = /\r\n|\r|\n/g;
 
 /**
@@ -45,6 +56,8 @@ export async function* parseServerSentEvents(
   options: ServerSentEventOptions = {},
 ): AsyncGenerator<ServerSentEvent> {
   const limit = options.maxEventCharacters ?? defaultMaxEventCharacters;
+  const streamLimit = options.maxStreamCharacters ?? maxStreamCharactersFor(limit);
+  let streamLength = 0;
   const decoder = new TextDecoder();
   let linePieces: string[] = [];
   let lineLength = 0;
@@ -114,7 +127,20 @@ export async function* parseServerSentEvents(
     }
   }
 
-  for await (const chunk of body) yield* consume(decoder.decode(chunk, { stream: true }));
+  for await (const chunk of body) {
+    const text = decoder.decode(chunk, { stream: true });
+    // Checked after the chunk's events, so one event too large is named as such first.
+    yield* consume(text);
+    streamLength += text.length;
+    if (streamLength > streamLimit) {
+      throw new ProviderError(
+        "provider_event_too_large",
+        `The server streamed more than ${streamLimit} characters in one response, which is refused to bound memory (a real answer is far shorter: ` +
+          "1M tokens are some 4 M characters). Check that the base URL points at a real model server, or raise the provider's `maxEventCharacters` option " +
+          "(a response may hold 4 times as many characters, and at least 256 Mi).",
+      );
+    }
+  }
   yield* consume(decoder.decode());
   if (linePieces.length > 0) yield* flushLine(takeLine(""));
   yield* flushLine("");
