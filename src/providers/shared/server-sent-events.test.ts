@@ -65,7 +65,11 @@ describe("parseServerSentEvents", () => {
 describe("the bound on a whole stream", () => {
   async function* endless(): AsyncGenerator<Uint8Array> {
     const event = new TextEncoder().encode('data: {"choices":[{"index":0,"delta":{"content":"x"}}]}\n\n');
-    for (;;) yield event;
+    // A turn of the event loop now and then, so a test timeout can end it if nothing else does.
+    for (let sent = 1; ; sent++) {
+      if (sent % 1_000 === 0) await new Promise((resolve) => setImmediate(resolve));
+      yield event;
+    }
   }
 
   it("refuses a stream past maxStreamCharacters with provider_event_too_large", async () => {
