@@ -125,6 +125,11 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
         if (assistant.stopReason === "length") {
           yield { type: "warning", code: "output_truncated", message: "The model's answer was cut at the output token limit; raise maxOutputTokens for a complete answer." };
         }
+        // A refusal can come with no text at all (Anthropic's stop_reason refusal): without a word, the
+        // run ended as an answer that said nothing.
+        if (assistant.stopReason === "content_filter") {
+          yield { type: "warning", code: "content_filtered", message: `The provider stopped the model's answer for its content (${assistant.rawStopReason ?? "content_filter"}: a refusal or a content filter), so the answer may be empty or cut short.` };
+        }
         return yield* finish("final_answer");
       }
 

@@ -29,3 +29,15 @@ describe("an answer the server ended with a failure", () => {
     expect(messages.at(-1)).toMatchObject({ role: "assistant", content: [{ type: "text", text: "Checking." }], stopReason: "error" });
   });
 });
+
+// Anthropic's refusal can carry no text at all (vercel/ai's recorded anthropic-refusal stream:
+// message_start, then message_delta with stop_reason "refusal"): the run ended as an empty answer, unsaid.
+describe("an answer the provider stopped for its content", () => {
+  it("ends as the answer it is, with a content_filtered warning naming the provider's reason", async () => {
+    const agent = createAgent({ provider: createScriptedProvider({ turns: [{ text: "", stopReason: "content_filter" }] }), system: "s", tools: [], runtime: { clock: createTestClock(), createId: createTestIds() } });
+    const events: AgentEvent[] = [];
+    for await (const event of agent.run("?")) events.push(event);
+    expect(events).toContainEqual({ type: "warning", code: "content_filtered", message: "The provider stopped the model's answer for its content (content_filter: a refusal or a content filter), so the answer may be empty or cut short." });
+    expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer", finalText: "" });
+  });
+});
