@@ -58,10 +58,18 @@ export function createOtlpHttpSpanExporter(options: OtlpHttpSpanExporterOptions)
       let request: ClientRequest;
       try {
         request = send(url, { method: "POST", headers, agent: false }, (response) => {
-          response.resume();
+          // The head of the answer is kept: a refusal's body says why (Langfuse: "Invalid credentials").
+          const head: Buffer[] = [];
+          let headBytes = 0;
+          response.on("data", (chunk: Buffer) => {
+            if (headBytes >= 512) return;
+            head.push(chunk.subarray(0, 512 - headBytes));
+            headBytes += chunk.length;
+          });
           response.on("end", () => {
             const status = response.statusCode ?? 0;
-            finish(status >= 200 && status < 300 ? { code: 0 } : failed(new Error(`the OTLP endpoint answered HTTP ${status}`)));
+            const said = Buffer.concat(head).toString("utf8").replace(/\s+/g, " ").trim().slice(0, 200);
+            finish(status >= 200 && status < 300 ? { code: 0 } : failed(new Error(`the OTLP endpoint answered HTTP ${status}${said === "" ? "" : `: ${said}`}`)));
           });
           response.on("error", (error) => finish(failed(error)));
         });

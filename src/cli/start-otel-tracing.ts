@@ -13,7 +13,7 @@ export interface OtelTracing {
    * then are cut, so a slow or dead collector never holds the process open; what they carried, and
    * whatever the full queue refused, is counted as dropped.
    */
-  shutdown(timeoutMs?: number): Promise<{ exported: number; dropped: number }>;
+  shutdown(timeoutMs?: number): Promise<{ exported: number; dropped: number; lastFailure?: string }>;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -55,12 +55,15 @@ export async function startOtelTracing(env: Env, options: { costOf?: (usage: Usa
   });
   let ended = 0;
   let exported = 0;
+  // Why the last export failed (HTTP 401, connection refused), for the line that counts the dropped spans.
+  let lastFailure: string | undefined;
   // Counting what was delivered: every ended span not delivered by shutdown was dropped (a full queue, a failed export).
   const counting: typeof exporter = {
     ...exporter,
     export: (spans, done) =>
       exporter.export(spans, (result) => {
         if (result.code === 0) exported += spans.length;
+        else lastFailure = result.error?.message ?? "the export failed";
         done(result);
       }),
   };
@@ -94,7 +97,7 @@ export async function startOtelTracing(env: Env, options: { costOf?: (usage: Usa
       clearTimeout(timer);
       // What is still in flight after the bound is given up: nothing keeps the process open for it.
       exporter.abortAll();
-      return { exported, dropped: Math.max(0, ended - exported) };
+      return { exported, dropped: Math.max(0, ended - exported), ...(lastFailure === undefined ? {} : { lastFailure }) };
     },
   };
 }
