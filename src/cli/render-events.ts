@@ -115,7 +115,7 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
         case "warning":
           stopSpinner();
           endLine();
-          writeDiagnostic(`${diagnosticStyle.yellow("warning:")} ${escapeForTerminal(event.message, { keepLineBreaks: true })}\n`);
+          writeDiagnostic(`${diagnosticStyle.yellow("warning:")} ${escapeForTerminal(toCliMessage(event), { keepLineBreaks: true })}\n`);
           break;
         case "cache_miss":
           // One line per call whose cached tokens fell short of the reusable prefix: the cause and
