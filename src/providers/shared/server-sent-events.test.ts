@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ProviderError } from "../../types/index.js";
 import { defaultMaxEventCharacters, maxStreamCharactersFor, parseServerSentEvents, type ServerSentEvent } from "./server-sent-events.js";
@@ -81,9 +82,19 @@ describe("the bound on a whole stream", () => {
     expect(events).toBeGreaterThan(1_000);
   });
 
-  it("defaults to 256 Mi characters, or four events of the largest size allowed", () => {
-    expect(maxStreamCharactersFor(defaultMaxEventCharacters)).toBe(256 * 1024 * 1024);
-    expect(maxStreamCharactersFor(1_000)).toBe(256 * 1024 * 1024);
-    expect(maxStreamCharactersFor(100 * 1024 * 1024)).toBe(400 * 1024 * 1024);
+  it("defaults to 1 Gi characters, or four events of the largest size allowed", () => {
+    expect(maxStreamCharactersFor(defaultMaxEventCharacters)).toBe(1024 * 1024 * 1024);
+    expect(maxStreamCharactersFor(1_000)).toBe(1024 * 1024 * 1024);
+    expect(maxStreamCharactersFor(512 * 1024 * 1024)).toBe(2048 * 1024 * 1024);
+  });
+
+  // A 1M-token answer streamed a token an event, each event as long as in the recorded OpenRouter
+  // stream (about 517 characters): some 520 M characters on the wire, which 256 Mi cut near half-way.
+  it("holds twice a 1M-token answer streamed a token an event with a recorded server's envelope", () => {
+    const recorded = readFileSync(new URL("../openai-compatible/fixtures/openrouter-claude-thinking-stream.sse", import.meta.url), "utf8");
+    const events = recorded.split("\n\n").filter((event) => event.startsWith("data: {")).length;
+    const wireFor1MTokens = 1_000_000 * (recorded.length / events);
+    expect(wireFor1MTokens).toBeGreaterThan(256 * 1024 * 1024);
+    expect(2 * wireFor1MTokens).toBeLessThan(maxStreamCharactersFor(defaultMaxEventCharacters));
   });
 });
