@@ -29,8 +29,8 @@ export interface ToolExecutionContext {
   /** The runtime's `wrapTool`: what executes in the tool's place (a durable step, say). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see tools
   wrapTool?: (tool: Tool<any>) => Tool<any>;
-  /** The answer stopped at the output token limit (`length`), so arguments that do not parse were cut, not malformed. */
-  cutAtOutputLimit?: boolean;
+  /** The call the output token limit (`length`) cut mid-arguments: its arguments do not parse because they were cut, not malformed. */
+  cutCallId?: string;
 }
 
 export interface ToolCallOutcome {
@@ -105,7 +105,7 @@ async function runToolCall(call: ToolCallPart, tool: Tool<any> | undefined, cont
     const available = [...context.tools.values()].filter((known) => known.deferred !== true).map((known) => known.name).join(", ") || "(none)";
     return failure("unknown_tool", `Tool '${call.name}' not found. Available tools: ${available}.`);
   }
-  if (call.arguments === undefined && context.cutAtOutputLimit === true) {
+  if (call.arguments === undefined && call.id === context.cutCallId) {
     // "Call again" alone sends the model back to write the same long call, cut at the same place.
     return failure(
       "invalid_arguments",

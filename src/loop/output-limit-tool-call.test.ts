@@ -31,4 +31,18 @@ describe("a tool call cut at the output token limit", () => {
     expect(result).toContain("are not valid JSON");
     expect(events.some((event) => event.type === "warning" && event.code === "output_truncated")).toBe(false);
   });
+
+  // Only the answer's last call can be cut; an earlier call whose JSON does not parse was malformed.
+  it("tells only the last call it was cut; an earlier malformed call keeps the malformed-JSON message", async () => {
+    const provider = createScriptedProvider({
+      turns: [{ toolCalls: [{ name: "get_weather", argumentsText: '{"city": Oslo}' }, { name: "get_weather", argumentsText: '{"city": "Vanc' }], stopReason: "length" }, "Done."],
+    });
+    const agent = createAgent({ provider, system: "s", tools: [weatherTool], runtime: { clock: createTestClock(), createId: createTestIds() } });
+    const results: string[] = [];
+    for await (const event of agent.run("weather?")) if (event.type === "tool_result") results.push(event.message.content);
+    expect(results).toHaveLength(2);
+    expect(results[0]).toContain("are not valid JSON");
+    expect(results[0]).not.toContain("cut off");
+    expect(results[1]).toContain("were cut off: your answer reached the output token limit inside this call");
+  });
 });

@@ -137,11 +137,14 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
         usage = addUsage(usage, childUsage);
         subAgentUsage = addUsage(subAgentUsage ?? emptyUsage(), childUsage);
       };
-      const cutAtOutputLimit = assistant.stopReason === "length";
-      if (cutAtOutputLimit && calls.some((call) => call.arguments === undefined)) {
+      // The output limit cuts the answer's end, so only its last call can be cut: an earlier one whose
+      // JSON does not parse was malformed, and told to split itself it would be sent the wrong way.
+      const lastCall = calls.at(-1);
+      const cutCallId = assistant.stopReason === "length" && lastCall !== undefined && lastCall.arguments === undefined ? lastCall.id : undefined;
+      if (cutCallId !== undefined) {
         yield { type: "warning", code: "output_truncated", message: "The model's answer was cut at the output token limit inside a tool call's arguments; the call fails and the model is told to split it. Raise maxOutputTokens if this repeats." };
       }
-      const { stop, error } = yield* runToolCalls(calls, { state, turn, signal: abortSignal, append, onSubAgentUsage, cutAtOutputLimit });
+      const { stop, error } = yield* runToolCalls(calls, { state, turn, signal: abortSignal, append, onSubAgentUsage, ...(cutCallId === undefined ? {} : { cutCallId }) });
       if (abortSignal.aborted) return yield* finish("aborted");
       if (error) {
         yield { type: "error", ...error };
