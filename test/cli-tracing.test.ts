@@ -350,6 +350,39 @@ describe("ctxkit run exports OpenTelemetry GenAI spans", () => {
     }
   }, 90_000);
 
+  // Wrong Langfuse keys: the line said only "N spans dropped (0 sent)", not that the collector refused the credentials.
+  it("says why the collector refused the spans: its status and the head of its answer", async () => {
+    const refusing: Server = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        response.writeHead(401, { "content-type": "application/json" });
+        response.end(JSON.stringify({ message: "Invalid credentials. Confirm that you've configured the correct host." }));
+      });
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    const address = refusing.address() as { port: number };
+    try {
+      const { run } = await scriptedRun({ OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${address.port}` });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toMatch(/were dropped \(0 sent\); the last export failed: the OTLP endpoint answered HTTP 401: \{"message":"Invalid credentials\. Confirm that you've configured the correct host\."\} \(check the credentials in OTEL_EXPORTER_OTLP_HEADERS\)\./);
+    } finally {
+      refusing.closeAllConnections();
+      await new Promise((resolve) => refusing.close(resolve));
+    }
+  }, 90_000);
+
+  // A header Node refuses (a space in its name, a line break decoded from %0A) failed every export with
+  // only "N spans dropped" said, and the export that threw left the batch processor's 10 s timer holding the process.
+  it("a header HTTP cannot send is said at the start, and the run goes on untraced", async () => {
+    receiver = await startOtlpReceiver();
+    const { run, events } = await scriptedRun({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_EXPORTER_OTLP_HEADERS: "Authorization=Basic abc%0Ax-injected: 1" });
+    expect(run.code).toBe(0);
+    expect(events.at(-1)).toMatchObject({ type: "run_end", stopReason: "final_answer" });
+    expect(run.stderr).toContain("ctxkit run: traces are not exported: OTEL_EXPORTER_OTLP_HEADERS holds a header HTTP cannot send ('Authorization'");
+    expect(run.stderr).not.toContain("could not be sent");
+    expect(receiver.spans).toEqual([]);
+  }, 90_000);
+
   it("traces ctxkit chat as run: each message one invoke_agent span of the session's conversation, with its calls and tools", async () => {
     receiver = await startOtlpReceiver();
     server = await startOpenAIModelServer([{ toolCalls: [{ name: "list_files", arguments: {} }] }, "Two files.", "Bye."]);

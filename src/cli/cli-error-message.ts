@@ -15,6 +15,9 @@ export function toCliMessage(error: { code: CtxkitError["code"] | (string & {});
     }
     case "provider_http_error":
       return message.replace(/ Check the API key \([^)]*\)\./, " Check the API key (--api-key, CTXKIT_API_KEY or the provider's variable).");
+    case "output_truncated":
+      // The loop's warning names the agent option; at the command line it is the flag.
+      return message.replace(/\b(raise|Raise) maxOutputTokens\b/g, "$1 --max-output-tokens");
     case "provider_response_invalid":
     case "provider_connection_error":
       return message.replace(/\bthe `baseURL` setting\b/g, "--base-url");

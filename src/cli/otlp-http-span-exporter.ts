@@ -54,14 +54,31 @@ export function createOtlpHttpSpanExporter(options: OtlpHttpSpanExporterOptions)
         done(result);
       };
       const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-      const request = send(url, { method: "POST", headers: { ...options.headers, "Content-Type": contentType, "Content-Length": body.byteLength }, agent: false }, (response) => {
-        response.resume();
-        response.on("end", () => {
-          const status = response.statusCode ?? 0;
-          finish(status >= 200 && status < 300 ? { code: 0 } : failed(new Error(`the OTLP endpoint answered HTTP ${status}`)));
+      const headers = { ...options.headers, "Content-Type": contentType, "Content-Length": body.byteLength };
+      let request: ClientRequest;
+      try {
+        request = send(url, { method: "POST", headers, agent: false }, (response) => {
+          // The head of the answer is kept: a refusal's body says why (Langfuse: "Invalid credentials").
+          const head: Buffer[] = [];
+          let headBytes = 0;
+          response.on("data", (chunk: Buffer) => {
+            if (headBytes >= 512) return;
+            head.push(chunk.subarray(0, 512 - headBytes));
+            headBytes += chunk.length;
+          });
+          response.on("end", () => {
+            const status = response.statusCode ?? 0;
+            const said = Buffer.concat(head).toString("utf8").replace(/\s+/g, " ").trim().slice(0, 200);
+            finish(status >= 200 && status < 300 ? { code: 0 } : failed(new Error(`the OTLP endpoint answered HTTP ${status}${said === "" ? "" : `: ${said}`}`)));
+          });
+          response.on("error", (error) => finish(failed(error)));
         });
-        response.on("error", (error) => finish(failed(error)));
-      });
+      } catch (error) {
+        // A header Node refuses throws here. Thrown out of export, it left the batch processor
+        // waiting for a callback that never came, its 10 s export timer holding the process open.
+        settled = true;
+        return done(failed(error instanceof Error ? error : new Error(String(error))));
+      }
       const timer = setTimeout(() => request.destroy(new Error(`no answer from the OTLP endpoint within ${options.timeoutMs} ms`)), options.timeoutMs);
       timer.unref();
       request.on("socket", (socket) => socket.unref());

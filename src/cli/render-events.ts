@@ -18,6 +18,11 @@ export interface EventRendererOptions {
   collapseThinking?: boolean;
   /** The terminal's width in columns: a tool error's line is cut to fit it (default: 160 characters, for a pipe). */
   width?: number;
+  /**
+   * A warning's text (default `toCliMessage`: its advice in `ctxkit run`'s flags). A command that
+   * takes other flags (`ctxkit demo`) gives advice true for it.
+   */
+  warningText?: (warning: { code: string; message: string }) => string;
 }
 
 export interface EventRenderer {
@@ -35,6 +40,7 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
   const { write, style } = options;
   const writeDiagnostic = options.writeDiagnostic ?? write;
   const diagnosticStyle = options.diagnosticStyle ?? style;
+  const warningText = options.warningText ?? toCliMessage;
   // "  ✗ " takes four columns; a line that fits never wraps into the next one.
   const errorWidth = options.width === undefined ? 160 : Math.max(20, options.width - 4);
   let spinnerTimer: NodeJS.Timeout | undefined;
@@ -115,7 +121,7 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
         case "warning":
           stopSpinner();
           endLine();
-          writeDiagnostic(`${diagnosticStyle.yellow("warning:")} ${escapeForTerminal(event.message, { keepLineBreaks: true })}\n`);
+          writeDiagnostic(`${diagnosticStyle.yellow("warning:")} ${escapeForTerminal(warningText(event), { keepLineBreaks: true })}\n`);
           break;
         case "cache_miss":
           // One line per call whose cached tokens fell short of the reusable prefix: the cause and
@@ -127,7 +133,7 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
         case "error":
           stopSpinner();
           endLine();
-          writeDiagnostic(`${diagnosticStyle.red("error:")} ${escapeForTerminal(toCliMessage(event), { keepLineBreaks: true })}\n`);
+          writeDiagnostic(`${diagnosticStyle.red("error:")} ${escapeForTerminal(warningText(event), { keepLineBreaks: true })}\n`);
           break;
         case "run_end":
           stopSpinner();

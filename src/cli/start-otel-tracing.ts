@@ -1,3 +1,4 @@
+import { validateHeaderName, validateHeaderValue } from "node:http";
 import type { AgentTracing } from "../tracing/index.js";
 import { ConfigError, type Usage } from "../types/index.js";
 import type { OtlpHttpSpanExporter } from "./otlp-http-span-exporter.js";
@@ -12,7 +13,7 @@ export interface OtelTracing {
    * then are cut, so a slow or dead collector never holds the process open; what they carried, and
    * whatever the full queue refused, is counted as dropped.
    */
-  shutdown(timeoutMs?: number): Promise<{ exported: number; dropped: number }>;
+  shutdown(timeoutMs?: number): Promise<{ exported: number; dropped: number; lastFailure?: string }>;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -47,19 +48,22 @@ export async function startOtelTracing(env: Env, options: { costOf?: (usage: Usa
   const serializer = protocol === "http/json" ? JsonTraceSerializer : ProtobufTraceSerializer;
   const exporter: OtlpHttpSpanExporter = createOtlpHttpSpanExporter({
     url: tracesEndpoint(env),
-    headers: { ...parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_HEADERS), ...parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS) },
+    headers: checkedHeaders(env),
     protocol: protocol as (typeof supportedProtocols)[number],
     timeoutMs: positive(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT, 10_000),
     serialize: (spans) => serializer.serializeRequest(spans),
   });
   let ended = 0;
   let exported = 0;
+  // Why the last export failed (HTTP 401, connection refused), for the line that counts the dropped spans.
+  let lastFailure: string | undefined;
   // Counting what was delivered: every ended span not delivered by shutdown was dropped (a full queue, a failed export).
   const counting: typeof exporter = {
     ...exporter,
     export: (spans, done) =>
       exporter.export(spans, (result) => {
         if (result.code === 0) exported += spans.length;
+        else lastFailure = result.error?.message ?? "the export failed";
         done(result);
       }),
   };
@@ -93,9 +97,31 @@ export async function startOtelTracing(env: Env, options: { costOf?: (usage: Usa
       clearTimeout(timer);
       // What is still in flight after the bound is given up: nothing keeps the process open for it.
       exporter.abortAll();
-      return { exported, dropped: Math.max(0, ended - exported) };
+      return { exported, dropped: Math.max(0, ended - exported), ...(lastFailure === undefined ? {} : { lastFailure }) };
     },
   };
+}
+
+/**
+ * The export headers, each one Node can send. One it refuses (a space in a name, a line break
+ * decoded from %0A) failed every export with no word of why but "N spans dropped"; it is said here,
+ * before the SDK starts, and the run goes on untraced.
+ */
+function checkedHeaders(env: Env): Record<string, string> {
+  const headers = { ...parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_HEADERS), ...parseOtlpHeaders(env.OTEL_EXPORTER_OTLP_TRACES_HEADERS) };
+  for (const [name, value] of Object.entries(headers)) {
+    try {
+      validateHeaderName(name);
+      validateHeaderValue(name, value);
+    } catch {
+      const variable = env.OTEL_EXPORTER_OTLP_TRACES_HEADERS?.includes(name) ? "OTEL_EXPORTER_OTLP_TRACES_HEADERS" : "OTEL_EXPORTER_OTLP_HEADERS";
+      throw new ConfigError(
+        "option_invalid",
+        `${variable} holds a header HTTP cannot send ('${name.slice(0, 80)}': a name of letters, digits and -, a value without line breaks or control characters); write it as name=value pairs separated by commas, with the value percent-encoded (Authorization=Basic%20…).`,
+      );
+    }
+  }
+  return headers;
 }
 
 /** The signal-specific endpoint as given; the general one gets the traces path (OTLP exporter spec). */

@@ -1,3 +1,4 @@
+import { escapeForTerminal } from "../context/escape-for-terminal.js";
 import { estimateCost, findModelPricing } from "../tokens/pricing.js";
 import { isCtxkitError, type Usage } from "../types/index.js";
 import type { CliIo } from "./cli-io.js";
@@ -29,5 +30,8 @@ export async function startTracingOrSay(io: CliIo, command: string): Promise<Ote
 /** Ends tracing within its bound and says what could not be sent. */
 export async function stopTracingAndSay(otel: OtelTracing | undefined, io: CliIo, command: string): Promise<void> {
   const traced = await otel?.shutdown();
-  if (traced && traced.dropped > 0) io.stderr.write(`ctxkit ${command}: traces: ${traced.dropped} span(s) could not be sent to the OTLP endpoint and were dropped (${traced.exported} sent).\n`);
+  if (!traced || traced.dropped === 0) return;
+  // The collector's answer says what to fix: a 401 is the credentials, a refused connection the endpoint.
+  const why = traced.lastFailure === undefined ? "" : `; the last export failed: ${escapeForTerminal(traced.lastFailure)}${/HTTP 40[13]\b/.test(traced.lastFailure) ? " (check the credentials in OTEL_EXPORTER_OTLP_HEADERS)" : ""}`;
+  io.stderr.write(`ctxkit ${command}: traces: ${traced.dropped} span(s) could not be sent to the OTLP endpoint and were dropped (${traced.exported} sent)${why}.\n`);
 }

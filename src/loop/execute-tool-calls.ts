@@ -29,6 +29,8 @@ export interface ToolExecutionContext {
   /** The runtime's `wrapTool`: what executes in the tool's place (a durable step, say). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see tools
   wrapTool?: (tool: Tool<any>) => Tool<any>;
+  /** The call the output token limit (`length`) cut mid-arguments: its arguments do not parse because they were cut, not malformed. */
+  cutCallId?: string;
 }
 
 export interface ToolCallOutcome {
@@ -102,6 +104,14 @@ async function runToolCall(call: ToolCallPart, tool: Tool<any> | undefined, cont
     // Deferred tools are found with tool_search, not listed here (a catalog of hundreds would flood the result).
     const available = [...context.tools.values()].filter((known) => known.deferred !== true).map((known) => known.name).join(", ") || "(none)";
     return failure("unknown_tool", `Tool '${call.name}' not found. Available tools: ${available}.`);
+  }
+  if (call.arguments === undefined && call.id === context.cutCallId) {
+    // "Call again" alone sends the model back to write the same long call, cut at the same place.
+    return failure(
+      "invalid_arguments",
+      `The arguments for '${call.name}' were cut off: your answer reached the output token limit inside this call. ` +
+        "Call the tool again with shorter arguments (split a long text into several smaller calls).",
+    );
   }
   if (call.arguments === undefined) {
     return failure(

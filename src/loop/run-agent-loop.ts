@@ -87,9 +87,27 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
       }
 
       const { response } = outcome;
+      // A server can end an answer with a failure as its finish reason (DeepSeek's
+      // insufficient_system_resource, GLM's network_error, vLLM's abort): the text is cut short and
+      // was taken as the final answer. Its half-streamed calls are dropped, as on an abort.
+      const serverFailed = response.stopReason === "error";
+      const content = serverFailed ? response.content.filter((part) => part.type !== "tool_call") : response.content;
+      if (serverFailed) {
+        const error: RunError = {
+          code: "provider_http_error",
+          message: `The model server ended its answer with a failure (finish reason ${response.rawStopReason ?? "error"}), so the answer is incomplete; retry the turn.`,
+        };
+        if (content.length > 0) {
+          const partial: AssistantMessage = { role: "assistant", content, meta: createMeta(state, "model"), stopReason: "error", ...(response.rawStopReason ? { rawStopReason: response.rawStopReason } : {}) };
+          append(partial);
+          yield { type: "turn_end", turn, message: partial };
+        }
+        yield { type: "error", ...error };
+        return yield* finish("error", error);
+      }
       const assistant: AssistantMessage = {
         role: "assistant",
-        content: response.content,
+        content,
         meta: createMeta(state, "model"),
         stopReason: response.stopReason,
         ...(response.rawStopReason ? { rawStopReason: response.rawStopReason } : {}),
@@ -107,6 +125,11 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
         if (assistant.stopReason === "length") {
           yield { type: "warning", code: "output_truncated", message: "The model's answer was cut at the output token limit; raise maxOutputTokens for a complete answer." };
         }
+        // A refusal can come with no text at all (Anthropic's stop_reason refusal): without a word, the
+        // run ended as an answer that said nothing.
+        if (assistant.stopReason === "content_filter") {
+          yield { type: "warning", code: "content_filtered", message: `The provider stopped the model's answer for its content (${assistant.rawStopReason ?? "content_filter"}: a refusal or a content filter), so the answer may be empty or cut short.` };
+        }
         return yield* finish("final_answer");
       }
 
@@ -114,7 +137,14 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
         usage = addUsage(usage, childUsage);
         subAgentUsage = addUsage(subAgentUsage ?? emptyUsage(), childUsage);
       };
-      const { stop, error } = yield* runToolCalls(calls, { state, turn, signal: abortSignal, append, onSubAgentUsage });
+      // The output limit cuts the answer's end, so only its last call can be cut: an earlier one whose
+      // JSON does not parse was malformed, and told to split itself it would be sent the wrong way.
+      const lastCall = calls.at(-1);
+      const cutCallId = assistant.stopReason === "length" && lastCall !== undefined && lastCall.arguments === undefined ? lastCall.id : undefined;
+      if (cutCallId !== undefined) {
+        yield { type: "warning", code: "output_truncated", message: "The model's answer was cut at the output token limit inside a tool call's arguments; the call fails and the model is told to split it. Raise maxOutputTokens if this repeats." };
+      }
+      const { stop, error } = yield* runToolCalls(calls, { state, turn, signal: abortSignal, append, onSubAgentUsage, ...(cutCallId === undefined ? {} : { cutCallId }) });
       if (abortSignal.aborted) return yield* finish("aborted");
       if (error) {
         yield { type: "error", ...error };

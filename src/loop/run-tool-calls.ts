@@ -11,6 +11,8 @@ export interface ToolTurnContext {
   append: (message: ToolMessage) => void;
   /** Told the usage of each sub-agent a call ran (a `task` call), for the run's totals. */
   onSubAgentUsage?: (usage: Usage) => void;
+  /** The call whose arguments the output token limit cut (the answer's last call, when it does not parse). */
+  cutCallId?: string;
 }
 
 /**
@@ -38,6 +40,7 @@ export async function* runToolCalls(
     blobs: state.blobStore,
     ...(state.policy.routeToolCall ? { routeToolCall: state.policy.routeToolCall } : {}),
     ...(options.runtime?.wrapTool ? { wrapTool: options.runtime.wrapTool } : {}),
+    ...(context.cutCallId === undefined ? {} : { cutCallId: context.cutCallId }),
     findMessage: (id) => state.replaced.get(id) ?? state.trajectory.find((message) => message.meta.id === id),
     // What a child starts from: the caller's tools (a fork's prefix is its parent's, so policies'
     // tools go with them) and every policy, which the child filters by each one's `inherit`.

@@ -1,22 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createAgent } from "../loop/create-agent.js";
-import { createOpenAICompatible } from "../providers/openai-compatible/index.js";
-import type { Provider } from "../providers/provider.js";
-import { createScriptedProvider } from "../providers/scripted/index.js";
 import { hashBody } from "../context/prefix-guard/index.js";
 import type { ModelRequest } from "../types/index.js";
 import { rebuildRequest, verifyRebuiltRequest } from "./rebuild-request.js";
 import { startSession } from "./start-session.js";
+import { openAIShaped } from "./test-support/openai-shaped-provider.js";
 import { useTempSessionStore } from "./test-support/session-test-data.js";
 
 const store = useTempSessionStore();
-
-/** A scripted model whose wire format is OpenAI's, so the recorded hashes are of real wire bodies. */
-function openAIShaped(turns: string[]): Provider {
-  const wire = createOpenAICompatible({ vendor: "vllm", model: "qwen3", baseURL: "http://127.0.0.1:9/v1" });
-  const scripted = createScriptedProvider({ turns });
-  return { specificationVersion: "v1", name: wire.name, model: wire.model, stream: scripted.stream.bind(scripted), serialize: wire.serialize.bind(wire) };
-}
 
 async function recordedSession() {
   const provider = openAIShaped(["first answer", "second answer"]);

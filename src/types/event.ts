@@ -19,6 +19,8 @@ export type AgentWarningCode =
   | "session_write_failed"
   | "max_iterations"
   | "output_truncated"
+  /** The provider stopped the answer for its content (a refusal, a content filter): it may be empty or cut short. */
+  | "content_filtered"
   | "repeated_tool_call"
   | "undeclared_cache_break"
   | "context_overflow"

@@ -7,6 +7,7 @@ import { createEventRenderer } from "../render-events.js";
 import { resolveConfig, settingValues } from "../resolve-config.js";
 import type { TerminalStyle } from "../terminal-style.js";
 import { demoSystemPrompt, demoTask } from "./demo-script.js";
+import { engineDemoMaxOutputTokens, engineDemoWarningText } from "./engine-demo-warning.js";
 
 // list_dir only: it is read-only and takes no required argument, so the noise model's calls stay
 // short (free string arguments from random weights can run to the output limit).
@@ -30,7 +31,7 @@ export async function runEngineDemo(io: CliIo, options: { workspace: string; jso
     seed: 1,
     contextSize: 8192,
     parallelToolCalls: false,
-    maxOutputTokens: 120,
+    maxOutputTokens: engineDemoMaxOutputTokens,
     toolChoice: () => (call < toolSchedule.length ? "required" : "none"),
     activeTools: () => toolSchedule[call++] ?? [],
   });
@@ -38,7 +39,7 @@ export async function runEngineDemo(io: CliIo, options: { workspace: string; jso
   say(`${options.style.dim(`model: ${modelPath}`)}\n${options.style.dim(`task: ${demoTask}`)}\n\n`);
   const config = resolveConfig({ workspace: options.workspace, tools: "read_file,list_dir,glob,grep", notes: "off", "trust-workspace": true }, {}, { readConfigFiles: false });
   const { agent, session } = await createAgentFromConfig({ workspace: config.workspace, settings: settingValues(config.settings), provider, system: demoSystemPrompt, confirmToolCall: async () => false });
-  const renderer = createEventRenderer({ write: say, style: options.style, spinner: false });
+  const renderer = createEventRenderer({ write: say, style: options.style, spinner: false, warningText: engineDemoWarningText });
   let stopReason = "";
   try {
     for await (const event of agent.run(demoTask)) {

@@ -1,5 +1,6 @@
 import { escapeForTerminal } from "../../context/escape-for-terminal.js";
 import type { AgentEvent } from "../../types/index.js";
+import { toCliMessage } from "../cli-error-message.js";
 
 /**
  * What `ctxkit worker` prints for one event of a run it runs: a warning (a budget passing 80 %, a
@@ -8,5 +9,6 @@ import type { AgentEvent } from "../../types/index.js";
  */
 export function runWarningLine(runId: string, event: AgentEvent): string | undefined {
   if (event.type !== "warning") return undefined;
-  return `${escapeForTerminal(`ctxkit worker: run ${runId}: ${event.message}`)}\n`;
+  // Advice in flags, as `ctxkit run` gives it: the run was submitted with the same ones (--max-output-tokens).
+  return `${escapeForTerminal(`ctxkit worker: run ${runId}: ${toCliMessage(event)}`)}\n`;
 }

@@ -44,6 +44,29 @@ describe("convertOpenAIUsage", () => {
     expect(usage).toEqual({ inputTokens: 194, cachedInputTokens: 0, cacheWriteTokens: 100, outputTokens: 2, reasoningTokens: 0 });
   });
 
+  // Claude Opus 4.5 on Bedrock behind LiteLLM v1.80.11, the usage object as pasted in BerriAI/litellm#11364
+  // (2026-01-19): the 32,435 written tokens were read as plain input, priced at 1× instead of 1.25×.
+  it("reads LiteLLM's cache_creation_input_tokens as cache writes, inside prompt_tokens", () => {
+    const usage = convertOpenAIUsage({
+      total_tokens: 103925,
+      prompt_tokens: 98805,
+      completion_tokens: 5120,
+      prompt_tokens_details: { text_tokens: null, audio_tokens: null, image_tokens: null, cached_tokens: 66360, cache_creation_tokens: 32435 },
+      cache_read_input_tokens: 66360,
+      completion_tokens_details: { text_tokens: null, audio_tokens: null, image_tokens: null, reasoning_tokens: 1710, accepted_prediction_tokens: null, rejected_prediction_tokens: null },
+      cache_creation_input_tokens: 32435,
+    });
+    expect(usage).toEqual({ inputTokens: 98805, cachedInputTokens: 66360, cacheWriteTokens: 32435, outputTokens: 5120, reasoningTokens: 1710 });
+    // The top-level field alone (a build without prompt_tokens_details.cache_creation_tokens).
+    expect(convertOpenAIUsage({ prompt_tokens: 98805, completion_tokens: 1, cache_creation_input_tokens: 32435 }).cacheWriteTokens).toBe(32435);
+  });
+
+  // An older LiteLLM (BerriAI/litellm#5285, 2024): Anthropic's input_tokens as prompt_tokens, the cache outside it.
+  it("adds the cache counts to a prompt_tokens that leaves them out", () => {
+    const usage = convertOpenAIUsage({ completion_tokens: 7, prompt_tokens: 194, total_tokens: 201, cache_creation_input_tokens: 9474, cache_read_input_tokens: 0 });
+    expect(usage).toEqual({ inputTokens: 9668, cachedInputTokens: 0, cacheWriteTokens: 9474, outputTokens: 7, reasoningTokens: 0 });
+  });
+
   it("counts missing, negative or non-numeric fields as 0", () => {
     expect(convertOpenAIUsage(null)).toEqual({ inputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 0, reasoningTokens: 0 });
     expect(convertOpenAIUsage({ prompt_tokens: "12", completion_tokens: -1, prompt_tokens_details: null }).inputTokens).toBe(0);

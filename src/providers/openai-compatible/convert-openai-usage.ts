@@ -10,7 +10,10 @@ import { emptyUsage, type Usage } from "../../types/index.js";
  * - `timings.cache_n` next to `usage`: llama-server. Its `usage` has no cached count (builds b6510 and
  *   b7634 were recorded sending only prompt/completion/total); `prompt_tokens` = `cache_n` + `prompt_n`.
  * Cache writes: `prompt_tokens_details.cache_write_tokens` (OpenRouter, for upstreams that bill them),
- * counted inside `prompt_tokens` like the cached part.
+ * and LiteLLM's `cache_creation_input_tokens` at the top of `usage` (with `prompt_tokens_details.cache_creation_tokens`
+ * beside it) for Anthropic or Bedrock behind its proxy, counted inside `prompt_tokens` like the cached part.
+ * LiteLLM builds before that left both out of `prompt_tokens` (BerriAI/litellm#5285: 194 prompt
+ * tokens beside 9,474 written); when the cache counts exceed it, they are added to it.
  */
 export function convertOpenAIUsage(raw: unknown, rawTimings?: unknown): Usage {
   const usage = emptyUsage();
@@ -22,9 +25,12 @@ export function convertOpenAIUsage(raw: unknown, rawTimings?: unknown): Usage {
   const cacheHit = count(raw.prompt_cache_hit_tokens);
   const cacheMiss = count(raw.prompt_cache_miss_tokens);
   // DeepSeek documents prompt_tokens = prompt_cache_hit_tokens + prompt_cache_miss_tokens.
-  usage.inputTokens = count(raw.prompt_tokens) || cacheHit + cacheMiss;
-  usage.cachedInputTokens = Math.max(count(promptDetails.cached_tokens), cacheHit, count(raw.cached_tokens), count(timings.cache_n));
-  usage.cacheWriteTokens = count(promptDetails.cache_write_tokens);
+  const promptTokens = count(raw.prompt_tokens) || cacheHit + cacheMiss;
+  // LiteLLM also sends Anthropic's `cache_read_input_tokens`, always equal to its `cached_tokens`.
+  usage.cachedInputTokens = Math.max(count(promptDetails.cached_tokens), cacheHit, count(raw.cached_tokens), count(timings.cache_n), count(raw.cache_read_input_tokens));
+  usage.cacheWriteTokens = Math.max(count(promptDetails.cache_write_tokens), count(promptDetails.cache_creation_tokens), count(raw.cache_creation_input_tokens));
+  const cacheTokens = usage.cachedInputTokens + usage.cacheWriteTokens;
+  usage.inputTokens = cacheTokens > promptTokens ? promptTokens + cacheTokens : promptTokens;
   usage.outputTokens = count(raw.completion_tokens);
   usage.reasoningTokens = count(completionDetails.reasoning_tokens);
   return usage;

@@ -11,6 +11,7 @@ describe("mapOpenAIFinishReason", () => {
     ["content_filter", false, { stopReason: "content_filter", rawStopReason: "content_filter" }],
     ["sensitive", false, { stopReason: "content_filter", rawStopReason: "sensitive" }],
     ["insufficient_system_resource", false, { stopReason: "error", rawStopReason: "insufficient_system_resource" }],
+    ["abort", false, { stopReason: "error", rawStopReason: "abort" }],
     ["stop", true, { stopReason: "tool_calls", rawStopReason: "stop" }],
     ["something_new", false, { stopReason: "stop", rawStopReason: "something_new" }],
     [null, false, { stopReason: "stop" }],

@@ -30,7 +30,8 @@ function unifiedReason(raw: string | undefined): StopReason {
       return "content_filter";
     case "insufficient_system_resource": // DeepSeek: interrupted for lack of inference capacity
     case "network_error": // GLM: "network_error" when the model inference fails
-    case "error": // OpenRouter: an upstream provider failed mid-stream
+    case "error": // OpenRouter: an upstream provider failed mid-stream; vLLM: the engine failed the request
+    case "abort": // vLLM: the engine aborted the request (FinishReason.ABORT), so the answer is cut short
       return "error";
     default:
       // "stop", "eos" and servers that send none: the model finished its turn.

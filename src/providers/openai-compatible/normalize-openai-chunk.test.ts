@@ -22,6 +22,21 @@ describe("normalizeOpenAIChunk", () => {
     expect(chunk).toEqual({ id: "chatcmpl-1", text: "Hi", toolCalls: [{ index: 1, id: "call_b", name: "f", argumentsText: "" }] });
   });
 
+  // OpenAI's refused answer comes as `refusal` with `content: null`; it was dropped, leaving an empty answer.
+  it("reads OpenAI's refusal as the answer's text, streamed and whole", () => {
+    expect(normalizeOpenAIChunk({ choices: [{ index: 0, delta: { content: null, refusal: "I can't help with that." } }] }, "delta").text).toBe("I can't help with that.");
+    expect(normalizeOpenAIChunk({ choices: [{ index: 0, message: { role: "assistant", content: null, refusal: "No." } }] }, "message").text).toBe("No.");
+  });
+
+  // Mistral's reasoning models: every such chunk was refused with "`content` is not a string".
+  it("reads content sent as a list of chunks: text and refusal chunks as text, thinking chunks as reasoning", () => {
+    const thinking = normalizeOpenAIChunk({ choices: [{ index: 0, delta: { content: [{ type: "thinking", thinking: [{ type: "text", text: "Two plus " }, { type: "text", text: "two." }] }] } }] }, "delta");
+    expect(thinking).toEqual({ reasoning: "Two plus two.", toolCalls: [] });
+    const text = normalizeOpenAIChunk({ choices: [{ index: 0, message: { content: [{ type: "thinking", thinking: "hm" }, { type: "text", text: "4" }, { type: "image_url", image_url: { url: "x" } }, { type: "text", text: "." }] } }] }, "message");
+    expect(text).toEqual({ reasoning: "hm", text: "4.", toolCalls: [] });
+    expect(() => normalizeOpenAIChunk({ choices: [{ index: 0, delta: { content: [{ type: "text", text: 4 }] } }] }, "delta")).toThrow("`content chunk text` is not a string");
+  });
+
   it("prefers reasoning_content over reasoning, and reads Ollama's reasoning", () => {
     expect(normalizeOpenAIChunk({ choices: [{ index: 0, delta: { reasoning_content: "a", reasoning: "a" } }] }, "delta").reasoning).toBe("a");
     expect(normalizeOpenAIChunk({ choices: [{ index: 0, delta: { reasoning: "b" } }] }, "delta").reasoning).toBe("b");

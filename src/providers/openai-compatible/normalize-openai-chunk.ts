@@ -60,11 +60,14 @@ export function normalizeOpenAIChunk(value: unknown, source: "delta" | "message"
   if (choice[source] === undefined || choice[source] === null) return result;
   const delta = record(choice[source], source);
 
-  const text = optionalString(delta.content, "content");
+  const content = contentOf(delta.content);
+  // OpenAI sends a refused answer as `refusal`, not `content` (`content: null`); it is the answer
+  // the caller sees, as the Responses provider reads `response.refusal.delta`.
+  const text = joined(content.text, optionalString(delta.refusal, "refusal"));
   if (text !== undefined) result.text = text;
   // DeepSeek, Kimi, GLM, vLLM and llama.cpp send `reasoning_content`; Ollama and OpenRouter send
   // `reasoning`. Some servers send both with the same text, so only one is read.
-  const reasoning = optionalString(delta.reasoning_content, "reasoning_content") ?? optionalString(delta.reasoning, "reasoning");
+  const reasoning = joined(optionalString(delta.reasoning_content, "reasoning_content") ?? optionalString(delta.reasoning, "reasoning"), content.thinking);
   if (reasoning !== undefined) result.reasoning = reasoning;
   if (Array.isArray(delta.reasoning_details)) {
     const details = delta.reasoning_details.filter(isRecord);
@@ -75,6 +78,43 @@ export function normalizeOpenAIChunk(value: unknown, source: "delta" | "message"
     result.toolCalls = delta.tool_calls.map((call, position) => toolCallFragment(call, position));
   }
   return result;
+}
+
+/**
+ * `content` as a string, or as a list of chunks: Mistral's reasoning models (magistral) stream
+ * `[{"type":"thinking","thinking":[{"type":"text","text":"…"}]}]` and then `[{"type":"text","text":"…"}]`
+ * (https://docs.mistral.ai/capabilities/reasoning/); read as a string alone, every such chunk was
+ * refused as not a string. Chunk types ctxkit does not model (images, references) are skipped.
+ */
+function contentOf(value: unknown): { text?: string; thinking?: string } {
+  if (!Array.isArray(value)) {
+    const text = optionalString(value, "content");
+    return text === undefined ? {} : { text };
+  }
+  let text: string | undefined;
+  let thinking: string | undefined;
+  for (const item of value) {
+    const chunk = record(item, "content chunk");
+    if (chunk.type === "text") text = joined(text, optionalString(chunk.text, "content chunk text"));
+    else if (chunk.type === "refusal") text = joined(text, optionalString(chunk.refusal, "content chunk refusal"));
+    else if (chunk.type === "thinking") thinking = joined(thinking, thinkingText(chunk.thinking));
+  }
+  return { ...(text === undefined ? {} : { text }), ...(thinking === undefined ? {} : { thinking }) };
+}
+
+/** A thinking chunk's `thinking`: a list of text chunks (Mistral), or a plain string. */
+function thinkingText(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return optionalString(value, "thinking");
+  let text: string | undefined;
+  for (const item of value) {
+    const chunk = record(item, "thinking chunk");
+    if (chunk.type === "text") text = joined(text, optionalString(chunk.text, "thinking chunk text"));
+  }
+  return text;
+}
+
+function joined(first: string | undefined, second: string | undefined): string | undefined {
+  return first === undefined ? second : second === undefined ? first : first + second;
 }
 
 function toolCallFragment(value: unknown, position: number): OpenAIToolCallFragment {

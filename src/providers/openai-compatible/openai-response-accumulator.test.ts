@@ -103,6 +103,28 @@ describe("OpenAIResponseAccumulator", () => {
     ]);
   });
 
+  // Older Ollama builds send each call whole with no `index` and no `id` (ollama/ollama#7881), so
+  // every call reads as index 0: the second one's arguments were glued onto the first and its name lost.
+  it("starts a new call at a reused index without ids when another name comes, or the same name after a whole object", () => {
+    const accumulator = new OpenAIResponseAccumulator();
+    accumulator.apply({ toolCalls: [{ index: 0, name: "read_file", argumentsText: '{"path":"a"}' }] });
+    accumulator.apply({ toolCalls: [{ index: 0, name: "list_dir", argumentsText: '{"path":"."}' }] });
+    accumulator.apply({ toolCalls: [{ index: 0, name: "list_dir", argumentsText: '{"path":"src"}' }] });
+    expect(accumulator.response().content).toEqual([
+      { type: "tool_call", id: "call_0", name: "read_file", argumentsText: '{"path":"a"}', arguments: { path: "a" } },
+      { type: "tool_call", id: "call_1", name: "list_dir", argumentsText: '{"path":"."}', arguments: { path: "." } },
+      { type: "tool_call", id: "call_2", name: "list_dir", argumentsText: '{"path":"src"}', arguments: { path: "src" } },
+    ]);
+  });
+
+  it("keeps fragments that repeat the name without an id in the same call while the arguments are unfinished", () => {
+    const accumulator = new OpenAIResponseAccumulator();
+    accumulator.apply({ toolCalls: [{ index: 0, name: "f", argumentsText: '{"a":' }] });
+    accumulator.apply({ toolCalls: [{ index: 0, name: "f", argumentsText: '{"b":1}}' }] });
+    accumulator.apply({ toolCalls: [{ index: 0, name: "f", argumentsText: "" }] });
+    expect(accumulator.response().content).toEqual([{ type: "tool_call", id: "call_0", name: "f", argumentsText: '{"a":{"b":1}}', arguments: { a: { b: 1 } } }]);
+  });
+
   it("keeps fragments that repeat the same id at an index in the same call", () => {
     const accumulator = new OpenAIResponseAccumulator();
     accumulator.apply({ toolCalls: [{ index: 0, id: "call_a", name: "f", argumentsText: '{"a":' }] });

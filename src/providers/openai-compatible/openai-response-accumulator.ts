@@ -114,8 +114,7 @@ export class OpenAIResponseAccumulator {
 
   private callFor(fragment: OpenAIToolCallFragment): PendingToolCall {
     const current = this.callByWireIndex.get(fragment.index);
-    const isNewCall = current === undefined || (fragment.id !== undefined && current.wireId !== undefined && fragment.id !== current.wireId);
-    if (!isNewCall) return current;
+    if (current !== undefined && !startsNewCall(current, fragment)) return current;
     const key = this.toolCalls.has(fragment.index) ? Math.max(...this.toolCalls.keys()) + 1 : fragment.index;
     const call: PendingToolCall = { key, argumentsText: "", started: false };
     this.toolCalls.set(key, call);
@@ -164,6 +163,25 @@ function toolCallPart(index: number, call: PendingToolCall, name: string): ToolC
     argumentsText: call.argumentsText,
     arguments: parsed.success ? parsed.value : undefined,
   };
+}
+
+/**
+ * Whether a fragment at a wire index already in use is another call. A new id says so. Without ids
+ * (older Ollama builds send each call whole, with no `index` and no `id`, so every call reads as
+ * index 0) a second name does: a different one, or any name once the current call's arguments are
+ * a whole JSON object and the fragment opens another. Servers that repeat the name on every
+ * fragment send it mid-object, which stays in the call.
+ */
+function startsNewCall(current: PendingToolCall, fragment: OpenAIToolCallFragment): boolean {
+  if (fragment.id !== undefined && current.wireId !== undefined) return fragment.id !== current.wireId;
+  if (fragment.name === undefined || current.name === undefined) return false;
+  if (fragment.name !== current.name) return true;
+  return (fragment.argumentsText ?? "").trimStart().startsWith("{") && isWholeObject(current.argumentsText);
+}
+
+function isWholeObject(text: string): boolean {
+  const parsed = safeParseJson(text);
+  return parsed.success && parsed.value !== null && typeof parsed.value === "object" && !Array.isArray(parsed.value);
 }
 
 /** For servers that send no tool call id (seen with some local servers); stable within a response. */

@@ -184,3 +184,15 @@ function turnWithReasoning() {
   const call = { type: "tool_call" as const, id: "c1", name: "run_command", argumentsText: '{"command":"date"}', arguments: { command: "date" } };
   return request({ messages: [user("u", "Time?"), assistant("a", [{ type: "thinking", thinking: "Need the date." }, call]), toolResult("t", "c1", "run_command", "19:35")] });
 }
+
+describe("Mistral's content chunks", () => {
+  it("streams magistral's thinking chunks as thinking and its text chunks as the answer", async () => {
+    const last = await lastEvent("openai", sseEvents(fixture("mistral-magistral-thinking-chunks.sse")));
+    expect(last.type).toBe("done");
+    expect(last.response?.content).toEqual([
+      { type: "thinking", thinking: "'s a greeting, I should return a greeting" },
+      { type: "text", text: "Hello! How can I help?" },
+    ]);
+    expect(last.usage).toEqual({ inputTokens: 9, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 22, reasoningTokens: 0 });
+  });
+});

@@ -89,7 +89,10 @@ export class ResponsesStreamAccumulator {
       if (part !== undefined) content.push(part);
     }
     const status = this.finalStatus;
-    const unified = stopReason ?? (content.some((part) => part.type === "tool_call") ? "tool_calls" : stopOf(status));
+    // An incomplete response's reason wins over its calls: a call cut at max_output_tokens has
+    // arguments that end mid-JSON, and the loop tells the model so only for a length stop.
+    const fromStatus = stopOf(status);
+    const unified = stopReason ?? (fromStatus === "stop" && content.some((part) => part.type === "tool_call") ? "tool_calls" : fromStatus);
     return {
       content,
       stopReason: unified,

@@ -52,3 +52,38 @@ describe("the caller's abort signal across calls", () => {
     expect(getEventListeners(signal, "abort")).toHaveLength(0);
   });
 });
+
+// A 429 asking for an hour was waited for the cap (60 s by default), retried, refused again, and
+// reported without the hour: two wasted minutes and no word of how long to wait.
+describe("a retry-after past the retry cap", () => {
+  const rateLimited = (retryAfter: string) => ({
+    status: 429,
+    headers: { "content-type": "application/json", "retry-after": retryAfter },
+    body: JSON.stringify({ error: { message: "Rate limit reached for requests", type: "requests", code: "rate_limit_exceeded" } }),
+  });
+
+  it.each([
+    ["seconds", "3600", "3,600 s"],
+    ["an HTTP date", new Date(Date.now() + 7_200_000).toUTCString(), "7,"],
+  ])("fails at once with the server's wait (%s), without retrying", async (_kind, retryAfter, said) => {
+    loopback = await startLoopbackServer([rateLimited(retryAfter)]);
+    const provider = createOpenAICompatible({ baseURL: `${loopback.url}/v1`, model: "m", apiKey: "k", env: {}, retry: { maxRetries: 2, maxDelayMs: 5_000 } });
+    const events: unknown[] = [];
+    for await (const event of provider.stream(openAIRequest())) events.push(event);
+    expect(loopback.requests).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ type: "error", error: { code: "provider_http_error", status: 429, isRetryable: true } });
+    const message = (events.at(-1) as { error: Error }).error.message;
+    expect(message).toContain(`The server asks to wait ${said}`);
+    expect(message).toContain("longer than ctxkit waits between retries (5 s, the provider's retry.maxDelayMs), so the call was not retried.");
+  });
+
+  it("still waits for and retries a retry-after within the cap", async () => {
+    let call = 0;
+    loopback = await startLoopbackServer(() => (call++ === 0 ? rateLimited("0") : { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }] }) }));
+    const provider = createOpenAICompatible({ baseURL: `${loopback.url}/v1`, model: "m", apiKey: "k", env: {}, stream: false, retry: { maxRetries: 2, maxDelayMs: 5_000 } });
+    const events: unknown[] = [];
+    for await (const event of provider.stream(openAIRequest())) events.push(event);
+    expect(loopback.requests).toHaveLength(2);
+    expect(events.at(-1)).toMatchObject({ type: "done" });
+  });
+});

@@ -90,16 +90,41 @@ export async function fetchWithRetry(input: FetchWithRetryInput): Promise<Respon
       const idleMs = input.timeouts?.idleMs ?? 0;
       return withIdleTimeout(response, idleMs, input.providerLabel, { onIdle: () => attemptAbort.controller.abort(), onEnd: attemptAbort.release });
     }
-    attemptAbort.release();
-
-    const body = await readBodyHead(response).catch(() => "");
+    const body = await readErrorBody(response, input, attemptAbort);
+    if (input.signal?.aborted) throw abortError();
     if (isContextOverflow({ status: response.status, body })) throw new ContextOverflowError(extractMessage(body), body);
     const httpError = httpErrorFor(response.status, body, input.providerLabel);
     if (!httpError.isRetryable || attempt === maxRetries) throw httpError;
     const delayMs = retryAfterMs(response.headers);
+    // A wait past the cap would be cut to the cap and the retry refused again (a 429 that asks for an
+    // hour): the call fails now, saying how long the server asked for.
+    if (delayMs !== undefined && delayMs > maxDelayMs) throw pastRetryCap(httpError, delayMs, maxDelayMs);
     lastError = delayMs === undefined ? httpError : new RetryAfter(httpError, delayMs);
   }
   throw unwrap(lastError) ?? new ProviderError("provider_connection_error", `${input.providerLabel}: request failed`);
+}
+
+/**
+ * The head of an error response's body, or "" when it cannot be had. The status line is what
+ * counts, so a body that stalls after the headers (a proxy's 502, a 429 whose body never comes)
+ * is cut after the idle limit rather than holding the call until undici's 300 s body timeout; the
+ * caller's abort stays linked while it is read (released too early, an abort could not end it).
+ */
+async function readErrorBody(
+  response: Response,
+  input: FetchWithRetryInput,
+  attemptAbort: { controller: AbortController; release: () => void },
+): Promise<string> {
+  const limitMs = input.timeouts?.idleMs ?? 0;
+  const timer = limitMs > 0 ? setTimeout(() => attemptAbort.controller.abort(), limitMs) : undefined;
+  try {
+    return await readBodyHead(response);
+  } catch {
+    return "";
+  } finally {
+    clearTimeout(timer);
+    attemptAbort.release();
+  }
 }
 
 /** An AbortController that also aborts when the caller's signal does; `release` unhooks it. */
@@ -138,6 +163,16 @@ function httpErrorFor(status: number, body: string, providerLabel: string): Prov
             ? " The server failed; retry later."
             : "";
   return new ProviderHttpError(status, body, `${providerLabel} answered ${status}: ${detail}${stop}${hint}`, retryableStatuses.has(status));
+}
+
+function pastRetryCap(error: ProviderHttpError, delayMs: number, maxDelayMs: number): ProviderHttpError {
+  const seconds = (milliseconds: number) => `${Math.ceil(milliseconds / 1000).toLocaleString("en-US")} s`;
+  return new ProviderHttpError(
+    error.status,
+    error.responseBody,
+    `${error.message} The server asks to wait ${seconds(delayMs)} before retrying, longer than ctxkit waits between retries (${seconds(maxDelayMs)}, the provider's retry.maxDelayMs), so the call was not retried.`,
+    error.isRetryable,
+  );
 }
 
 /** Pulls the human message out of the common error shapes ({error:{message}}, {error:"…"}, {message}). */

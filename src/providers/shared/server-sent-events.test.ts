@@ -1,6 +1,7 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ProviderError } from "../../types/index.js";
-import { parseServerSentEvents, type ServerSentEvent } from "./server-sent-events.js";
+import { defaultMaxEventCharacters, maxStreamCharactersFor, parseServerSentEvents, type ServerSentEvent } from "./server-sent-events.js";
 
 const encoder = new TextEncoder();
 
@@ -57,5 +58,43 @@ describe("parseServerSentEvents", () => {
     // The cap is per event: many events of the allowed size pass.
     const many = Array.from({ length: 50 }, () => `data: ${"v".repeat(500)}\n\n`).join("");
     expect(await parseAll(chunksOf(many), 1_000)).toHaveLength(50);
+  });
+});
+
+// A server streaming small deltas without end grew the response until the process ran out of memory:
+// each event was bounded, the stream was not.
+describe("the bound on a whole stream", () => {
+  async function* endless(): AsyncGenerator<Uint8Array> {
+    const event = new TextEncoder().encode('data: {"choices":[{"index":0,"delta":{"content":"x"}}]}\n\n');
+    // A turn of the event loop now and then, so a test timeout can end it if nothing else does.
+    for (let sent = 1; ; sent++) {
+      if (sent % 1_000 === 0) await new Promise((resolve) => setImmediate(resolve));
+      yield event;
+    }
+  }
+
+  it("refuses a stream past maxStreamCharacters with provider_event_too_large", async () => {
+    let events = 0;
+    const reading = (async () => {
+      for await (const _event of parseServerSentEvents(endless(), { maxStreamCharacters: 100_000 })) events += 1;
+    })();
+    await expect(reading).rejects.toMatchObject({ code: "provider_event_too_large", message: expect.stringContaining("streamed more than 100000 characters in one response") });
+    expect(events).toBeGreaterThan(1_000);
+  });
+
+  it("defaults to 1 Gi characters, or four events of the largest size allowed", () => {
+    expect(maxStreamCharactersFor(defaultMaxEventCharacters)).toBe(1024 * 1024 * 1024);
+    expect(maxStreamCharactersFor(1_000)).toBe(1024 * 1024 * 1024);
+    expect(maxStreamCharactersFor(512 * 1024 * 1024)).toBe(2048 * 1024 * 1024);
+  });
+
+  // A 1M-token answer streamed a token an event, each event as long as in the recorded OpenRouter
+  // stream (about 517 characters): some 520 M characters on the wire, which 256 Mi cut near half-way.
+  it("holds twice a 1M-token answer streamed a token an event with a recorded server's envelope", () => {
+    const recorded = readFileSync(new URL("../openai-compatible/fixtures/openrouter-claude-thinking-stream.sse", import.meta.url), "utf8");
+    const events = recorded.split("\n\n").filter((event) => event.startsWith("data: {")).length;
+    const wireFor1MTokens = 1_000_000 * (recorded.length / events);
+    expect(wireFor1MTokens).toBeGreaterThan(256 * 1024 * 1024);
+    expect(2 * wireFor1MTokens).toBeLessThan(maxStreamCharactersFor(defaultMaxEventCharacters));
   });
 });

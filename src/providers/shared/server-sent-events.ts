@@ -13,6 +13,12 @@ export interface ServerSentEventOptions {
    * unbounded one would be unbounded memory.
    */
   maxEventCharacters?: number;
+  /**
+   * The most characters the whole stream may hold (default `maxStreamCharactersFor(maxEventCharacters)`, 1 Gi): a server
+   * that streams small deltas without end would otherwise grow the response until the process runs
+   * out of memory.
+   */
+  maxStreamCharacters?: number;
 }
 
 /** Far above any real delta (a whole 1M-token answer in one event is ~4 M characters). */
@@ -30,6 +36,17 @@ export function resolveMaxEventCharacters(value: unknown, label: string): number
   return value;
 }
 
+/**
+ * A whole stream's bound: 1 Gi characters, or 4 events of the largest size allowed if that is more.
+ * It counts the wire, not the answer: servers that stream a token an event wrap each in 90 to 520
+ * characters of JSON (the recorded fixtures: Mistral 86 a token, llama-server 143, OpenRouter up to
+ * 517 an event), so a 1M-token answer is up to some 520 M characters on the wire. The bound leaves
+ * twice that; 256 Mi cut such an answer near half-way.
+ */
+export function maxStreamCharactersFor(maxEventCharacters: number): number {
+  return Math.max(16 * defaultMaxEventCharacters, 4 * maxEventCharacters);
+}
+
 const lineEnd = /\r\n|\r|\n/g;
 
 /**
@@ -45,6 +62,8 @@ export async function* parseServerSentEvents(
   options: ServerSentEventOptions = {},
 ): AsyncGenerator<ServerSentEvent> {
   const limit = options.maxEventCharacters ?? defaultMaxEventCharacters;
+  const streamLimit = options.maxStreamCharacters ?? maxStreamCharactersFor(limit);
+  let streamLength = 0;
   const decoder = new TextDecoder();
   let linePieces: string[] = [];
   let lineLength = 0;
@@ -114,7 +133,20 @@ export async function* parseServerSentEvents(
     }
   }
 
-  for await (const chunk of body) yield* consume(decoder.decode(chunk, { stream: true }));
+  for await (const chunk of body) {
+    const text = decoder.decode(chunk, { stream: true });
+    // Checked after the chunk's events, so one event too large is named as such first.
+    yield* consume(text);
+    streamLength += text.length;
+    if (streamLength > streamLimit) {
+      throw new ProviderError(
+        "provider_event_too_large",
+        `The server streamed more than ${streamLimit} characters in one response, which is refused to bound memory (a real answer is shorter: ` +
+          "a 1M-token answer streamed a token an event is some 100 to 520 M characters with its JSON). Check that the base URL points at a real model server, or raise the provider's `maxEventCharacters` option " +
+          "(a response may hold 4 times as many characters, and at least 1 Gi).",
+      );
+    }
+  }
   yield* consume(decoder.decode());
   if (linePieces.length > 0) yield* flushLine(takeLine(""));
   yield* flushLine("");

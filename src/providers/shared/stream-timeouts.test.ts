@@ -92,6 +92,33 @@ describe("provider timeouts", () => {
     expect(failure.error.message).toContain("Anthropic sent nothing for 200 ms");
   });
 
+  // A proxy's 502 or a 429 whose body never comes: the status is all that counts, and it was held
+  // until undici's 300 s body timeout (the caller's abort was unhooked before the body was read).
+  it("cuts an error response whose body stalls after the headers at the idle limit, keeping its status", async () => {
+    const baseURL = await serve((_request, response) => {
+      response.writeHead(502, { "content-type": "application/json" });
+      response.write('{"error":');
+    });
+    const provider = createOpenAICompatible({ model: "m", baseURL, apiKey: "k", env: {}, retry: { maxRetries: 1, initialDelayMs: 1 }, timeouts: { idleMs: 200 } });
+    const failure = lastError(await collect(provider.stream(request)));
+    expect(failure.error).toMatchObject({ code: "provider_http_error", status: 502, isRetryable: true });
+    expect(failure.error.message).toContain("answered 502: HTTP 502. The server failed; retry later.");
+    expect(requests).toBe(2);
+  });
+
+  it("ends a call on the caller's abort while an error body stalls, with no idle limit", async () => {
+    const baseURL = await serve((_request, response) => {
+      response.writeHead(429, { "content-type": "application/json" });
+      response.write('{"error":');
+    });
+    const provider = createOpenAICompatible({ model: "m", baseURL, apiKey: "k", env: {}, retry: { maxRetries: 0 }, timeouts: { idleMs: 0 } });
+    const abort = new AbortController();
+    const events = collect(provider.stream(request, abort.signal));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    abort.abort();
+    expect(lastError(await events).error.code).toBe("aborted");
+  });
+
   it("defaults to 60 s each, and rejects invalid limits before any I/O", () => {
     expect(resolveStreamTimeouts(undefined, "x")).toEqual({ firstByteMs: 60_000, idleMs: 60_000 });
     expect(() => createOpenAICompatible({ model: "m", apiKey: "k", env: {}, timeouts: { idleMs: -1 } })).toThrow("timeouts.idleMs must be");
