@@ -262,7 +262,7 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
       skills,
       statusBar,
       ...(notes ? [notes] : []),
-      ...createUntrustedContentFromConfig(config),
+      ...createUntrustedContentFromConfig(config, { untrustedTools: connections.untrustedTools }),
       // Which confirming calls run without asking (allow, --yes): decided here, so the CLI's prompt only asks.
       createToolApprovals(config.approvals),
       mcpPolicy,

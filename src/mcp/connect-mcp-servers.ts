@@ -40,6 +40,8 @@ export interface McpToolsChange {
   added: Tool[];
   /** Prefixed names of tools the server no longer lists; calls to them answer with an error result. */
   removed: string[];
+  /** Set when the server is a workspace's (`trust: "untrusted"`): the added tools' descriptions are its own words, not the user's. */
+  untrusted?: true;
 }
 
 export interface McpConnections {
@@ -49,6 +51,12 @@ export interface McpConnections {
   readonly warnings: readonly McpWarning[];
   /** The servers that answered, with their number of tools. */
   readonly servers: ReadonlyArray<{ name: string; tools: number }>;
+  /**
+   * The prefixed names of the tools of servers marked `trust: "untrusted"` (a workspace's): their
+   * descriptions are in the context from the first call, so pass them to the runtime guard
+   * (`createRuntimeGuardPolicy({ untrustedTools })`), which then treats the context as untrusted.
+   */
+  readonly untrustedTools: readonly string[];
   /**
    * A tool by its prefixed name, also one a server added after the start (for a `call_tool` proxy);
    * a tool the server removed is still found and answers with an error result.
@@ -161,7 +169,12 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
         const removed = [...before].filter((name) => !now.has(name)).flatMap((name) => known.get(name) ?? []).sort();
         if (added.length === 0 && removed.length === 0) return;
         for (const tool of added) byName.set(tool.name, tool);
-        const change: McpToolsChange = { server: connection.name, added: added.sort((left, right) => (left.name < right.name ? -1 : 1)), removed };
+        const change: McpToolsChange = {
+          server: connection.name,
+          added: added.sort((left, right) => (left.name < right.name ? -1 : 1)),
+          removed,
+          ...(untrusted.has(connection.name) ? { untrusted: true as const } : {}),
+        };
         // Before the listeners: a delta message must never name a tool the agent cannot route yet.
         lateTools.update(change);
         for (const listener of listeners) {
@@ -191,6 +204,7 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
     tools,
     warnings,
     servers: live.map(({ connection }) => ({ name: connection.name, tools: drafts.filter((draft) => draft.connection === connection).length })),
+    untrustedTools: Object.freeze(tools.filter((tool) => drafts.some((draft) => draft.definition.name === tool.name && untrusted.has(draft.connection.name))).map((tool) => tool.name)),
     findTool(name) {
       return byName.get(name);
     },

@@ -53,6 +53,8 @@ export function createToolsChangedMessage(change: McpToolsChange, id: string, no
       origin: "harness",
       createdAt: now.toISOString(),
       derived: { kind: "mcp_tools", server: change.server, added: change.added.map((tool) => tool.name), removed: change.removed },
+      // A workspace's server wrote these descriptions: while they are in the context, the runtime guard asks.
+      ...(change.untrusted === true && change.added.length > 0 ? { provenance: { untrusted: [{ source: `the tools the MCP server '${change.server}' added`, trust: "external" as const }] } } : {}),
     },
   };
 }

@@ -40,11 +40,13 @@ export function describeContextTaint(sources: readonly ContextTaintSource[], lim
     const where =
       source.messageId === toolDefinitionsId
         ? source.source
-        : source.via && source.via !== "preview"
-          ? `a ${source.via} of ${source.source} content`
-          : source.callNumber === undefined
-            ? `${source.source} content`
-            : `${source.source} result #${source.callNumber}`;
+        : source.via === "mcp_tools"
+          ? source.source
+          : source.via && source.via !== "preview"
+            ? `a ${source.via} of ${source.source} content`
+            : source.callNumber === undefined
+              ? `${source.source} content`
+              : `${source.source} result #${source.callNumber}`;
     described.add(`${where} (${source.trust === "external" ? "from outside" : "from a workspace you have not trusted"})`);
   }
   const list = [...described];
