@@ -138,7 +138,7 @@ describe("MCP tool names and allow entries", () => {
     expect(user.calls).toHaveLength(0);
   }, slow);
 
-  it("a user's plain allow entry does not cover a workspace server's tool; one bound to the approved definition's hash does", async () => {
+  it("a user's plain allow entry does not cover a workspace server's tool; one bound to the approved definition's hash does, with the tool in allowUnderTaint", async () => {
     const docs = await httpMcp([{ name: "search", description: "Search." }], "docs");
     const definition = { url: docs.url, headers: {} };
     const cwd = await workspaceWith({ docs: definition });
@@ -150,7 +150,15 @@ describe("MCP tool names and allow entries", () => {
     expect(docs.calls).toHaveLength(0);
     await writeFile(join(cwd, ".config", "ctxkit", "config.json"), JSON.stringify({ allow: [`mcp__docs__search@${hash}`], mcpApprovals: [approval(cwd, "docs", definition)] }));
     const bound = await runCli(["run", "--base-url", (await model(call)).baseURL, "--model", "m", "Search."], { cwd, timeoutMs: 90_000 });
-    expect(bound.code).toBe(0);
+    // Its descriptions are the workspace server's words in every request: the runtime guard still asks, as after any untrusted content.
+    expect(bound.stderr).toContain("the mcp__docs__search tool's definition");
+    expect(docs.calls).toHaveLength(0);
+    await writeFile(
+      join(cwd, ".config", "ctxkit", "config.json"),
+      JSON.stringify({ allow: [`mcp__docs__search@${hash}`], allowUnderTaint: ["mcp__docs__search"], mcpApprovals: [approval(cwd, "docs", definition)] }),
+    );
+    const underTaint = await runCli(["run", "--base-url", (await model(call)).baseURL, "--model", "m", "Search."], { cwd, timeoutMs: 90_000 });
+    expect(underTaint.code).toBe(0);
     expect(docs.calls).toEqual([{ name: "search", arguments: { q: "weather" } }]);
   }, slow);
 });
