@@ -33,3 +33,15 @@ export function sniffContentKind(bytes: Buffer): ContentKind {
   if (start.startsWith("{") || start.startsWith("[")) return "json";
   return "text";
 }
+
+/**
+ * Whether a body whose header announced text, HTML or JSON is binary after all (a server that labels
+ * everything text/html, a PNG served as text/plain): a known magic number, or NUL bytes when the
+ * charset is not UTF-16 or UTF-32 (whose text has them).
+ */
+export function contradictsTextHeader(bytes: Buffer, contentType: string): boolean {
+  const head = bytes.subarray(0, 1024);
+  if (binaryMagicNumbers.some((magic) => head.subarray(0, magic.length).equals(magic))) return true;
+  const wideCharset = /charset\s*=\s*["']?utf-?(16|32)/i.test(contentType);
+  return !wideCharset && head.includes(0);
+}
