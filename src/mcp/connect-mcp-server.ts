@@ -1,4 +1,5 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { createBoundedReadBuffer, type StdioReadBuffer } from "./bounded-read-buffer.js";
 import { loadMcpSdk } from "./load-mcp-sdk.js";
 import { isStdioServer, type McpServerConfig } from "./mcp-config.js";
 
@@ -41,12 +42,14 @@ export interface ConnectMcpServerOptions {
 
 /** Pages a tools/list may take before ctxkit stops asking (a server could page forever). */
 const maxPages = 20;
+/** Bytes of one message a stdio server may send (a tool's answer is cut to 50,000 characters anyway). */
+const maxStdioMessageBytes = 32 * 1024 * 1024;
 /** The end of a stdio server's stderr kept to explain a failure. */
 const stderrTail = 2_000;
 
 /** Starts (stdio) or reaches (HTTP) one server and runs the MCP handshake; throws with the reason when it cannot. */
 export async function connectMcpServer(name: string, config: McpServerConfig, options: ConnectMcpServerOptions): Promise<McpServerConnection> {
-  const { Client, StdioClientTransport, StreamableHTTPClientTransport, ToolListChangedNotificationSchema, getDefaultEnvironment } = await loadMcpSdk();
+  const { Client, StdioClientTransport, StreamableHTTPClientTransport, ToolListChangedNotificationSchema, getDefaultEnvironment, deserializeMessage } = await loadMcpSdk();
   let stderr = "";
   let transport: Transport;
   if (isStdioServer(config)) {
@@ -58,6 +61,10 @@ export async function connectMcpServer(name: string, config: McpServerConfig, op
       ...(config.cwd || options.cwd ? { cwd: config.cwd ?? options.cwd } : {}),
       stderr: "pipe",
     });
+    // The SDK's own read buffer is quadratic in a line's length and ends the server at a 10 MB answer
+    // (see createBoundedReadBuffer); it is replaced while the SDK keeps it in this field.
+    const internals = stdio as unknown as { _readBuffer?: StdioReadBuffer };
+    if (internals._readBuffer !== undefined) internals._readBuffer = createBoundedReadBuffer({ maxMessageBytes: maxStdioMessageBytes, parse: deserializeMessage });
     // Read stderr always (a full pipe would block the child) and keep its end for error messages.
     stdio.stderr?.on("data", (chunk: Buffer) => {
       stderr = (stderr + chunk.toString("utf8")).slice(-stderrTail);

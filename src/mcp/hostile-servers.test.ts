@@ -82,6 +82,19 @@ describe("hostile MCP servers", () => {
     }
   }, timeout);
 
+  it("reads an answer over the MCP SDK's 10 MB stdio limit (a 14 MB log from a filesystem server) and keeps the server", async () => {
+    const connections = await connectMcpServers({ script: scriptServer() }, { maxResultCharacters: 10_000 });
+    try {
+      const find = (name: string) => connections.tools.find((tool) => tool.name === name);
+      const huger = await call(find("mcp__script__huger"));
+      expect(huger.isError).toBeFalsy();
+      expect(huger.content).toContain("[… cut: the MCP result had 12,000,000+ characters; 10,000 are shown]");
+      expect((await call(find("mcp__script__echo"), { message: "still" })).content).toBe("echo: still");
+    } finally {
+      await connections.close();
+    }
+  }, timeout);
+
   it("ends the child process on close", async () => {
     const connections = await connectMcpServers({ script: scriptServer() });
     const pid = await serverPid(connections.tools);

@@ -2,7 +2,7 @@
 // A tiny MCP server over stdio for the tests, built on the SDK's low-level Server so it can misbehave
 // on purpose: `node script-server.mjs <mode>`. Modes: well (normal), exit-at-start (dies before the
 // handshake), garbage (writes non-JSON lines to stdout). Tools: echo, die (exits mid-call), hang (never
-// answers), malformed (a result that is not a CallToolResult), huge (a 2 MB text), add_tool / remove_tool
+// answers), malformed (a result that is not a CallToolResult), huge (a 2 MB text), huger (12 MB), add_tool / remove_tool
 // (change the tool list and send notifications/tools/list_changed), pid (its process id), put (a change that
 // declares itself idempotent).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -22,6 +22,7 @@ const tools = new Map([
   ["hang", { description: "Never answers.", inputSchema: object() }],
   ["malformed", { description: "Answers with a result that is not a CallToolResult.", inputSchema: object() }],
   ["huge", { description: "Answers with 2 MB of text.", inputSchema: object() }],
+  ["huger", { description: "Answers with 12 MB of text (over the MCP SDK's own 10 MB limit of a stdio message).", inputSchema: object() }],
   ["add_tool", { description: "Adds the tool 'late' and announces the change.", inputSchema: object() }],
   ["remove_tool", { description: "Removes the tool 'echo' and announces the change.", inputSchema: object() }],
   ["pid", { description: "Tells the server's process id.", inputSchema: object() }],
@@ -45,6 +46,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
       return { content: "this should be a list" };
     case "huge":
       return text("x".repeat(2_000_000));
+    case "huger":
+      return text("x".repeat(12_000_000));
     case "add_tool":
       tools.set("late", { description: "A tool that appeared after the start.", inputSchema: object({ n: { type: "number" } }) });
       await server.sendToolListChanged();
