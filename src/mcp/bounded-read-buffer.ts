@@ -1,3 +1,5 @@
+import { positionNestedDeeperThan } from "../providers/shared/parse-untrusted-json.js";
+
 /** What the MCP SDK's stdio client transport asks of its read buffer (its own `ReadBuffer`'s methods). */
 export interface StdioReadBuffer {
   append(chunk: Buffer): void;
@@ -8,6 +10,8 @@ export interface StdioReadBuffer {
 export interface BoundedReadBufferOptions {
   /** Bytes one message (one line) may have; a longer one is skipped, not read. */
   maxMessageBytes: number;
+  /** Levels of arrays and objects one message may nest; a deeper one is not parsed (recursive readers overflow). */
+  maxNesting: number;
   /** Parses and checks one line (the SDK's `deserializeMessage`); throws on garbage. */
   parse: (line: string) => unknown;
 }
@@ -70,8 +74,13 @@ export function createBoundedReadBuffer(options: BoundedReadBufferOptions): Stdi
     readMessage() {
       const line = ready.shift();
       if (line === undefined) return null;
-      if (line.kind === "skipped") return options.parse(JSON.stringify(skippedAnswer(line, options.maxMessageBytes)));
-      return options.parse(line.bytes.toString("utf8").replace(/\r$/, ""));
+      if (line.kind === "skipped") return options.parse(JSON.stringify(errorAnswer(line, tooLong(line.size, options.maxMessageBytes))));
+      const text = line.bytes.toString("utf8").replace(/\r$/, "");
+      if (positionNestedDeeperThan(text, options.maxNesting) !== undefined) {
+        const edges = { size: line.bytes.length, head: text.slice(0, keptEdgeBytes), tail: text.slice(-keptEdgeBytes) };
+        return options.parse(JSON.stringify(errorAnswer(edges, `the server's answer nests arrays and objects more than ${options.maxNesting} levels deep, which no real answer does, so it was not read`)));
+      }
+      return options.parse(text);
     },
     clear() {
       ready.length = 0;
@@ -82,14 +91,18 @@ export function createBoundedReadBuffer(options: BoundedReadBufferOptions): Stdi
   };
 }
 
-/** The error answer standing for a skipped line; without an id to answer, the skip is reported as an error (the SDK tells its onerror). */
-function skippedAnswer(line: { size: number; head: string; tail: string }, limit: number): object {
-  const message =
-    `the server's answer has ${megabytes(line.size)}, more than the ${megabytes(limit)} ctxkit reads from an MCP server, so it was not read; ` +
-    "ask the tool for less (a part, a page, a range or a filter)";
+function tooLong(size: number, limit: number): string {
+  return (
+    `the server's answer has ${megabytes(size)}, more than the ${megabytes(limit)} ctxkit reads from an MCP server, so it was not read; ` +
+    "for a tool call, ask the tool for less (a part, a page, a range or a filter)"
+  );
+}
+
+/** The error answer standing for a line not read; without an id to answer, it is reported as an error (the SDK tells its onerror). */
+function errorAnswer(line: { size: number; head: string; tail: string }, message: string): object {
   // The SDK's servers write the id last (`…,"jsonrpc":"2.0","id":7}`), others first (`{"jsonrpc":"2.0","id":7,…`).
   const id = /"id"\s*:\s*(\d{1,15}|"(?:[^"\\]|\\.){0,200}")\s*\}\s*$/.exec(line.tail)?.[1] ?? /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(\d{1,15}|"(?:[^"\\]|\\.){0,200}")/.exec(line.head)?.[1];
-  if (id === undefined) throw new Error(`An MCP server sent a message of ${megabytes(line.size)} without a request id ctxkit could find; it was skipped.`);
+  if (id === undefined) throw new Error(`An MCP server sent a message of ${megabytes(line.size)} that was not read (${message}), without a request id ctxkit could find to answer.`);
   return { jsonrpc: "2.0", id: JSON.parse(id) as unknown, error: { code: -32603, message } };
 }
 

@@ -1,6 +1,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { createBoundedReadBuffer, type StdioReadBuffer } from "./bounded-read-buffer.js";
 import { loadMcpSdk } from "./load-mcp-sdk.js";
+import { maximumJsonNesting } from "../providers/shared/parse-untrusted-json.js";
 import { isStdioServer, type McpServerConfig } from "./mcp-config.js";
 
 /** A tool as a server listed it, before ctxkit checks it (every field is the server's word). */
@@ -44,6 +45,8 @@ export interface ConnectMcpServerOptions {
 const maxPages = 20;
 /** Bytes of one message a stdio server may send (a tool's answer is cut to 50,000 characters anyway). */
 const maxStdioMessageBytes = 32 * 1024 * 1024;
+/** Levels one message may nest: the JSON-RPC envelope and a result's few levels around the limit ctxkit keeps for all JSON from outside. */
+const maxMessageNesting = maximumJsonNesting + 16;
 /** The end of a stdio server's stderr kept to explain a failure. */
 const stderrTail = 2_000;
 
@@ -64,7 +67,7 @@ export async function connectMcpServer(name: string, config: McpServerConfig, op
     // The SDK's own read buffer is quadratic in a line's length and ends the server at a 10 MB answer
     // (see createBoundedReadBuffer); it is replaced while the SDK keeps it in this field.
     const internals = stdio as unknown as { _readBuffer?: StdioReadBuffer };
-    if (internals._readBuffer !== undefined) internals._readBuffer = createBoundedReadBuffer({ maxMessageBytes: maxStdioMessageBytes, parse: deserializeMessage });
+    if (internals._readBuffer !== undefined) internals._readBuffer = createBoundedReadBuffer({ maxMessageBytes: maxStdioMessageBytes, maxNesting: maxMessageNesting, parse: deserializeMessage });
     // Read stderr always (a full pipe would block the child) and keep its end for error messages.
     stdio.stderr?.on("data", (chunk: Buffer) => {
       stderr = (stderr + chunk.toString("utf8")).slice(-stderrTail);

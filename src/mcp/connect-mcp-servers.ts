@@ -117,6 +117,7 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
   }
   const deferred = shouldDefer(drafts, options);
   const refreshes = new Map<string, Promise<void>>();
+  const waiting = new Set<string>();
   const current = new Map(live.map(({ connection, listed }) => [connection.name, new Set(listed.map((tool) => tool.name))]));
   const build = (draft: ToolDraft, isDeferred: boolean) =>
     createMcpTool({
@@ -147,8 +148,13 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
   for (const { connection } of live) {
     // One refresh at a time per server, in order, so two quick notifications cannot interleave their diffs.
     connection.onToolListChanged(() => {
+      // A refresh that has not started yet reads the list as it is then: a flood of notifications
+      // (2,000 were 2,000 tools/list requests, one after another) costs one more read, not one each.
+      if (waiting.has(connection.name)) return;
+      waiting.add(connection.name);
       const previous = refreshes.get(connection.name) ?? Promise.resolve();
       refreshes.set(connection.name, previous.then(async () => {
+        waiting.delete(connection.name);
         let listed: McpListedTool[];
         try {
           listed = await connection.listTools();

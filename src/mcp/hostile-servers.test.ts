@@ -171,4 +171,17 @@ describe("notifications/tools/list_changed", () => {
       await connections.close();
     }
   }, timeout);
+
+  it("reads the list once for a flood of notifications that arrive while a refresh waits, not once each", async () => {
+    const connections = await connectMcpServers({ script: scriptServer() }, { defer: "never" });
+    try {
+      const find = (name: string) => connections.tools.find((tool) => tool.name === name);
+      expect((await call(find("mcp__script__flood"))).content).toBe("flooded");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The start's list, then at most a refresh running and one waiting when the flood ended.
+      expect(Number((await call(find("mcp__script__lists"))).content)).toBeLessThanOrEqual(4);
+    } finally {
+      await connections.close();
+    }
+  }, timeout);
 });
