@@ -1,6 +1,6 @@
 import { createToolSearchEmbedder } from "./create-tool-search-embedder.js";
 import { isInsideFolder } from "./is-inside-folder.js";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import { protectFilesAround, type RestoredReport } from "../tools/builtin/protected-files.js";
 import { prepareDataDirectory } from "../session/private-storage.js";
 import type { Agent } from "../loop/create-agent.js";
@@ -262,7 +262,7 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
       skills,
       statusBar,
       ...(notes ? [notes] : []),
-      ...createUntrustedContentFromConfig(config, { untrustedTools: connections.untrustedTools }),
+      ...createUntrustedContentFromConfig(config, { untrustedTools: connections.untrustedTools, untrustedSystemSources: untrustedSystemSources(config, prompt.instructionFiles, skills.skills) }),
       // Which confirming calls run without asking (allow, --yes): decided here, so the CLI's prompt only asks.
       createToolApprovals(config.approvals),
       mcpPolicy,
@@ -370,4 +370,17 @@ function servesLocally(config: AgentConfig): boolean {
 /** A provider with an on-demand compaction call (`createOpenAIResponses`'s `compact`). */
 function hasCompactCall(provider: Provider): provider is Provider & ResponsesCompactPolicyOptions["provider"] {
   return typeof (provider as { compact?: unknown }).compact === "function";
+}
+
+/**
+ * The parts of the system prompt an untrusted workspace wrote (its AGENTS.md / CLAUDE.md, the catalog
+ * entries of its own skills), named for the runtime guard: until the person trusts the workspace they
+ * are its data like its files, so the context is untrusted from the first call (issue 24's class).
+ */
+function untrustedSystemSources(config: AgentConfig, instructionFiles: readonly string[], skills: readonly { name: string; path: string }[]): string[] {
+  if (config.untrustedContent.trustWorkspace) return [];
+  return [
+    ...instructionFiles.map((file) => `the project instructions in ${relative(config.workspace, file) || file}`),
+    ...skills.filter((skill) => isInsideFolder(skill.path, config.workspace)).map((skill) => `the catalog entry of the workspace's skill '${skill.name}'`),
+  ];
 }

@@ -13,7 +13,10 @@ import type { AgentConfig } from "./agent-config.js";
  * guard: while such content is in the context (or `untrustedTools`, a workspace's MCP tools, are
  * offered), every write, command and send asks about its exact call (the user's `allowUnderTaint` excepted). Tools named in `externalTools` count as external for both.
  */
-export function createUntrustedContentFromConfig(config: AgentConfig, options: { untrustedTools?: readonly string[] } = {}): ContextPolicy[] {
+export function createUntrustedContentFromConfig(
+  config: AgentConfig,
+  options: { untrustedTools?: readonly string[]; untrustedSystemSources?: readonly string[] } = {},
+): ContextPolicy[] {
   const { trustWorkspace, externalTools, notice, allowUnderTaint } = config.untrustedContent;
   return [
     createSourceTags({ tagWorkspace: !trustWorkspace, externalTools, systemSection: notice }),
@@ -22,7 +25,13 @@ export function createUntrustedContentFromConfig(config: AgentConfig, options: {
     // read back as untrusted), so writing one needs no question of its own.
     // A workspace's MCP servers' tool descriptions are their words in every request: the context is
     // untrusted from the first call while they are offered.
-    createRuntimeGuardPolicy({ externalTools, allowUnderTaint: [...allowUnderTaint, notesWriteToolName], untrustedTools: options.untrustedTools ?? [] }),
+    createRuntimeGuardPolicy({
+      externalTools,
+      allowUnderTaint: [...allowUnderTaint, notesWriteToolName],
+      untrustedTools: options.untrustedTools ?? [],
+      // So are an untrusted workspace's AGENTS.md and skill descriptions in the system prompt.
+      untrustedSystemSources: options.untrustedSystemSources ?? [],
+    }),
     // Writes through file tools to ctxkit's own settings, data or skill folders, by resolved path.
     createProtectedPaths({
       workspace: config.workspace,
