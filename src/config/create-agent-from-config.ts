@@ -254,7 +254,12 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
     const notes = createNotesFromConfig(config.notes, config, () => sessionId ?? "unsaved");
     if (config.budget) checkBudgetPricing(config.budget, provider.model);
     // Changed project instructions go before the next user message, announced by a policy.
-    const announcer = createInstructionsAnnouncer({ takeChange: prompt.takeInstructionsChange, ...(options.onInstructionsAnnounced ? { onAnnounce: options.onInstructionsAnnounced } : {}) });
+    const announcer = createInstructionsAnnouncer({
+      takeChange: prompt.takeInstructionsChange,
+      ...(options.onInstructionsAnnounced ? { onAnnounce: options.onInstructionsAnnounced } : {}),
+      // An untrusted workspace's changed AGENTS.md is its words, like the one in the system prompt.
+      ...(config.untrustedContent.trustWorkspace ? {} : { provenance: { untrusted: [{ source: "the project instructions", trust: "workspace" as const }] } }),
+    });
     // The same list a library user passes: assembleAgent orders the policies and carries the status
     // bar's counts and TODO list across compactions.
     const policies: ContextPolicy[] = [
