@@ -1,3 +1,4 @@
+import { escapeForTerminal } from "../../context/escape-for-terminal.js";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -67,7 +68,7 @@ async function lintMcpTools(files: string[], json: boolean, io: CliIo): Promise<
   const connections = await connectMcpServers(servers, { defer: "never", cwd: io.cwd });
   const tools: ToolDefinition[] = connections.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
   await connections.close();
-  for (const warning of [...warnings, ...connections.warnings]) io.stderr.write(`ctxkit lint tools: ${warning.message}\n`);
+  for (const warning of [...warnings, ...connections.warnings]) io.stderr.write(`ctxkit lint tools: ${escapeForTerminal(warning.message)}\n`);
   const findings = lintToolDefinitions(tools);
   if (json) {
     io.stdout.write(`${JSON.stringify({ servers: connections.servers, tools: tools.length, findings })}\n`);

@@ -1,3 +1,4 @@
+import { escapeForTerminal } from "../../context/escape-for-terminal.js";
 import { lintSkill, loadSkills, type SkillCatalog, type SkillLintFinding } from "../../skills/index.js";
 import { parseCommandLine, pickCommonOptions } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
@@ -110,5 +111,5 @@ function summarizeLint(loaded: number, skipped: number, findings: number, errors
 const loadedAnyway = new Set<SkillCatalog["warnings"][number]["code"]>(["skill_shadowed", "skill_description_too_long"]);
 
 function writeWarnings(catalog: SkillCatalog, io: CliIo): void {
-  for (const warning of catalog.warnings) io.stderr.write(`ctxkit skills: ${warning.code}: ${warning.message}\n`);
+  for (const warning of catalog.warnings) io.stderr.write(`ctxkit skills: ${warning.code}: ${escapeForTerminal(warning.message)}\n`);
 }
