@@ -81,6 +81,7 @@ const defaultDeferThreshold = { tools: 30, characters: 20_000 };
  * resort, when this process exits.
  */
 export async function connectMcpServers(config: McpServersConfig, options: ConnectMcpServersOptions = {}): Promise<McpConnections> {
+  checkConnectOptions(options);
   const startTimeoutMs = options.startTimeoutMs ?? 30_000;
   const warnings: McpWarning[] = [];
   const names = Object.keys(config).sort();
@@ -291,4 +292,25 @@ function shouldDefer(drafts: readonly ToolDraft[], options: ConnectMcpServersOpt
   const threshold = { ...defaultDeferThreshold, ...options.deferThreshold };
   const characters = drafts.reduce((sum, draft) => sum + JSON.stringify(draft.definition).length, 0);
   return drafts.length > threshold.tools || characters > threshold.characters;
+}
+
+/**
+ * The options, checked before any server starts: from plain JavaScript a negative, string or
+ * misspelt one started servers that then failed in the model's view ("-10 are shown", "did not
+ * answer within 0 s", a start that "timed out") or was silently read as another value.
+ */
+function checkConnectOptions(options: ConnectMcpServersOptions): void {
+  const whole = (name: keyof ConnectMcpServersOptions, minimum: number) => {
+    const value = options[name];
+    if (value !== undefined && (typeof value !== "number" || !Number.isInteger(value) || value < minimum || value > 2_147_483_647)) {
+      throw new ConfigError("option_invalid", `connectMcpServers' \`${name}\` must be a whole number ≥ ${minimum}; got ${JSON.stringify(value) ?? String(value)}.`);
+    }
+  };
+  whole("startTimeoutMs", 1);
+  whole("callTimeoutMs", 1);
+  whole("maxResultCharacters", 1);
+  whole("maxToolsPerServer", 1);
+  if (options.defer !== undefined && !["auto", "always", "never"].includes(options.defer)) {
+    throw new ConfigError("option_invalid", `connectMcpServers' \`defer\` must be "auto", "always" or "never"; got ${JSON.stringify(options.defer)}.`);
+  }
 }

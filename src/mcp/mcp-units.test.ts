@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { connectMcpServers, type ConnectMcpServersOptions } from "./connect-mcp-servers.js";
 import { convertMcpResult } from "./convert-mcp-result.js";
 import { convertMcpTool } from "./convert-mcp-tool.js";
 import { parseMcpServersConfig } from "./mcp-config.js";
@@ -115,5 +116,19 @@ describe("convertMcpTool", () => {
     expect(convert({ type: "object", properties: { q: { description: "x".repeat(40_000) } } })).toHaveProperty("problem", expect.stringContaining("over 32000"));
     const long = convert({ type: "object" }, "d".repeat(10_000));
     expect("definition" in long && long.definition.description.length).toBeLessThan(4_100);
+  });
+});
+
+describe("connectMcpServers' options", () => {
+  it("are checked before any server starts, naming the option", async () => {
+    const never = { never: { command: "/nonexistent/mcp-server", args: [], env: {} } };
+    for (const [options, message] of [
+      [{ callTimeoutMs: "5000" }, "connectMcpServers' `callTimeoutMs` must be a whole number ≥ 1; got \"5000\"."],
+      [{ maxResultCharacters: -10 }, "connectMcpServers' `maxResultCharacters` must be a whole number ≥ 1; got -10."],
+      [{ startTimeoutMs: 0 }, "connectMcpServers' `startTimeoutMs` must be a whole number ≥ 1; got 0."],
+      [{ defer: "sometimes" }, "connectMcpServers' `defer` must be \"auto\", \"always\" or \"never\"; got \"sometimes\"."],
+    ] as const) {
+      await expect(connectMcpServers(never, options as unknown as ConnectMcpServersOptions)).rejects.toThrow(expect.objectContaining({ code: "option_invalid", message }));
+    }
   });
 });
