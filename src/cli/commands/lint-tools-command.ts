@@ -56,7 +56,7 @@ export async function lintToolsCommand(args: string[], io: CliIo): Promise<numbe
   if (flags.json) {
     io.stdout.write(`${JSON.stringify({ file: path, tools: tools.length, findings })}\n`);
   } else {
-    for (const finding of findings) io.stdout.write(`${finding.code.padEnd(30)} ${finding.target ?? "(all tools)"}: ${finding.message}\n`);
+    for (const finding of findings) io.stdout.write(`${finding.code.padEnd(30)} ${escapeForTerminal(finding.target ?? "(all tools)")}: ${escapeForTerminal(finding.message)}\n`);
     io.stdout.write(`${tools.length} tools, ${findings.length} findings\n`);
   }
   return findings.length === 0 ? 0 : 1;
@@ -73,8 +73,8 @@ async function lintMcpTools(files: string[], json: boolean, io: CliIo): Promise<
   if (json) {
     io.stdout.write(`${JSON.stringify({ servers: connections.servers, tools: tools.length, findings })}\n`);
   } else {
-    for (const finding of findings) io.stdout.write(`${finding.code.padEnd(30)} ${finding.target ?? "(all tools)"}: ${finding.message}\n`);
-    io.stdout.write(`${connections.servers.map((server) => `${server.name}: ${server.tools} tools`).join(", ") || "no server answered"}; ${findings.length} findings\n`);
+    for (const finding of findings) io.stdout.write(`${finding.code.padEnd(30)} ${escapeForTerminal(finding.target ?? "(all tools)")}: ${escapeForTerminal(finding.message)}\n`);
+    io.stdout.write(`${connections.servers.map((server) => `${escapeForTerminal(server.name)}: ${server.tools} tools`).join(", ") || "no server answered"}; ${findings.length} findings\n`);
   }
   return findings.length === 0 && connections.warnings.length === 0 ? 0 : 1;
 }
