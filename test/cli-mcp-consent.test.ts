@@ -73,6 +73,7 @@ describe("a workspace's MCP server connects only with the user's approval", () =
     const server = await model(["Nothing."]);
     const run = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "Hello."], { cwd, timeoutMs: 60_000 });
     expect(run.stderr).toContain("the MCP server 'docs\\u001B]0;owned\\u0007\\u001B[31mred\\u202E' of");
+    // eslint-disable-next-line no-control-regex -- no raw terminal control may reach the output
     expect(run.stderr).not.toMatch(/[\u001b\u0007\u202e]/);
   }, slow);
 
