@@ -26,8 +26,11 @@ export interface PageDocument {
 
 /** Parses untrusted HTML into a DOM without running anything (linkedom has no script engine). */
 export function parsePage(html: string): PageDocument {
-  const document = parse(html);
-  if (document.documentElement?.tagName.toUpperCase() === "HTML") return document;
+  // Most pages have their <html> tag: parsed once. A page without one is not parsed twice.
+  if (/<html[\s>/]/i.test(html)) {
+    const document = parse(html);
+    if (document.documentElement?.tagName.toUpperCase() === "HTML") return document;
+  }
   // HTML's <html>, <head> and <body> tags are optional, but linkedom reads a page without them as no
   // page: its first element becomes the root, outside any body ("<p>text</p>": no readable text), or
   // there is no root and reading the body throws (an empty page, plain text). A browser puts such a
