@@ -178,8 +178,9 @@ describe("notifications/tools/list_changed", () => {
       const find = (name: string) => connections.tools.find((tool) => tool.name === name);
       expect((await call(find("mcp__script__flood"))).content).toBe("flooded");
       await new Promise((resolve) => setTimeout(resolve, 500));
-      // The start's list, then at most a refresh running and one waiting when the flood ended.
-      expect(Number((await call(find("mcp__script__lists"))).content)).toBeLessThanOrEqual(4);
+      // One read per refresh that starts while notifications still arrive (a handful; more on a loaded
+      // machine, where the flood takes longer), never one per notification (2,001 before).
+      expect(Number((await call(find("mcp__script__lists"))).content)).toBeLessThan(100);
     } finally {
       await connections.close();
     }
