@@ -99,6 +99,17 @@ describe("convertMcpTool", () => {
   const convert = (inputSchema: Record<string, unknown>, description?: string) =>
     convertMcpTool("srv", { name: "t", ...(description === undefined ? {} : { description }), inputSchema }, "mcp__srv__t");
 
+  it("refuses a schema nested past the JSON limit, or too deep or cyclic to write, saying which", () => {
+    let deep: Record<string, unknown> = {};
+    for (let level = 0; level < 300; level += 1) deep = { a: deep };
+    expect(convert({ type: "object", properties: deep })).toEqual({ problem: "its input schema nests more than 256 levels deep" });
+    for (let level = 0; level < 100_000; level += 1) deep = { a: deep };
+    expect(convert({ type: "object", properties: deep })).toEqual({ problem: "its input schema cannot be written as JSON (it nests thousands of levels deep or refers to itself)" });
+    const cyclic: Record<string, unknown> = { type: "object" };
+    cyclic.properties = { self: cyclic };
+    expect(convert(cyclic)).toMatchObject({ problem: expect.stringContaining("refers to itself") });
+  });
+
   it("drops $schema, fills in a missing description, and keeps the rest of the schema", () => {
     const result = convert({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { q: { type: "string" } } });
     expect(result).toEqual({
