@@ -2,7 +2,7 @@
 // servers, compression, the status bar, a budget, notes …) and a task. `createAgentFromConfig` is
 // the function the CLI itself calls, so with the same settings both send the same request bytes.
 //
-//   CTXKIT_BASE_URL=http://127.0.0.1:11434/v1 CTXKIT_MODEL=qwen3:8b [CTXKIT_TRUST_WORKSPACE=1] [CTXKIT_YES=1] [CTXKIT_ALLOW_UNDER_TAINT=mcp__docs__search] node examples/.build/agent-like-cli.js "list the TODOs"
+//   CTXKIT_BASE_URL=http://127.0.0.1:11434/v1 CTXKIT_MODEL=qwen3:8b [CTXKIT_TRUST_WORKSPACE=1] [CTXKIT_YES=1] node examples/.build/agent-like-cli.js "list the TODOs"
 //
 // Where the API key is sent is the user's choice, never a repository's: like `ctxkit run`, the
 // example reads the base URL, the model and the key from the environment, not from the workspace file.
@@ -36,9 +36,6 @@ settings = {
   ...(environment.CTXKIT_TRUST_WORKSPACE === "1" ? { trustWorkspace: true } : {}),
   // Approve every call that asks, as `ctxkit run --yes` (the guard's exact-call questions are still declined here).
   ...(environment.CTXKIT_YES === "1" ? { yes: true } : {}),
-  // Tools you let run while untrusted content is in the context (your config's allowUnderTaint; a workspace
-  // server's tool descriptions are such content from the first call): a comma-separated list.
-  ...(environment.CTXKIT_ALLOW_UNDER_TAINT ? { allowUnderTaint: environment.CTXKIT_ALLOW_UNDER_TAINT.split(",").map((name) => name.trim()) } : {}),
 };
 
 const configured = await createAgentFromConfig({

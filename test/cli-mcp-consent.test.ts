@@ -170,4 +170,20 @@ describe("MCP tool names and allow entries", () => {
     expect(underTaint.code).toBe(0);
     expect(docs.calls).toEqual([{ name: "search", arguments: { q: "weather" } }]);
   }, slow);
+
+  it("in a workspace the person trusts (recorded trust), the allow entry bound to the approved definition's hash runs the tool by itself", async () => {
+    const docs = await httpMcp([{ name: "search", description: "Search." }], "docs");
+    const definition = { url: docs.url, headers: {} };
+    const cwd = await workspaceWith({ docs: definition });
+    const hash = mcpServerDefinitionHash(definition);
+    await writeFile(
+      join(cwd, ".config", "ctxkit", "config.json"),
+      JSON.stringify({ allow: [`mcp__docs__search@${hash}`], trustedWorkspaces: { [cwd]: true }, mcpApprovals: [approval(cwd, "docs", definition)] }),
+    );
+    const server = await model((_body: Body, index: number) => (index === 0 ? { toolCalls: [{ name: "mcp__docs__search", arguments: { q: "weather" } }] } : "done"));
+    const run = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "Search."], { cwd, timeoutMs: 90_000 });
+    expect(run.stderr).not.toContain("tool's definition");
+    expect(run.code).toBe(0);
+    expect(docs.calls).toEqual([{ name: "search", arguments: { q: "weather" } }]);
+  }, slow);
 });

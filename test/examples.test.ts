@@ -53,8 +53,7 @@ describe("examples", () => {
     // The person approved the workspace's server, as `ctxkit run` asks at a terminal (the user's config, under HOME = the workspace).
     await mkdir(join(workspace, ".config", "ctxkit"), { recursive: true });
     const approval = { workspace, server: "weather", definition: { url: new URL(mcp.url).href, headers: {} } };
-    // Its tool descriptions make the context untrusted from the first call: the person lets its tool run under that taint.
-    await writeFile(join(workspace, ".config", "ctxkit", "config.json"), JSON.stringify({ mcpApprovals: [approval], allowUnderTaint: ["mcp__weather__today"] }));
+    await writeFile(join(workspace, ".config", "ctxkit", "config.json"), JSON.stringify({ mcpApprovals: [approval] }));
     const task = "What is the weather in Oslo?";
     const turns = [
       { toolCalls: [{ name: "read_file", arguments: { path: "README.md" } }] },
@@ -90,7 +89,7 @@ describe("examples", () => {
       await rm(join(workspace, ".ctxkit"), { recursive: true, force: true });
       libraryServer = await startOpenAIModelServer(turns);
       const example = await promisify(execFile)(process.execPath, ["--import", pathToFileURL(deterministic).href, "examples/.build/agent-like-cli.js", task], {
-        env: { ...cliEnvironment(workspace, environment), CTXKIT_WORKSPACE: workspace, CTXKIT_TRUST_WORKSPACE: "1", CTXKIT_YES: "1", CTXKIT_ALLOW_UNDER_TAINT: "mcp__weather__today", CTXKIT_BASE_URL: libraryServer.baseURL },
+        env: { ...cliEnvironment(workspace, environment), CTXKIT_WORKSPACE: workspace, CTXKIT_TRUST_WORKSPACE: "1", CTXKIT_YES: "1", CTXKIT_BASE_URL: libraryServer.baseURL },
         encoding: "utf8",
         timeout: 120_000,
       });

@@ -245,7 +245,10 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
   };
   // Everything from here on closes the servers when it fails: their processes must not outlive the agent.
   try {
-    mcpPolicy = createMcpPolicy(connections);
+    // A workspace's approved servers' tool descriptions are its words: untrusted content while the
+    // person has not trusted the workspace, theirs once they have (as its files are).
+    const workspaceServersTaint = !config.untrustedContent.trustWorkspace;
+    mcpPolicy = createMcpPolicy(connections, { untrustedServersTaint: workspaceServersTaint });
     // Through the wrapped provider, as every model call: a durable worker's wrapper makes the pass a
     // step (replayed, not made again, after a crash). Its usage is billed with the next call.
     const responsesCompact = provider.compactsOnRequest !== true && hasCompactCall(provider) ? createResponsesCompactPolicy({ provider, onOverflow: false }) : undefined;
@@ -267,7 +270,10 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
       skills,
       statusBar,
       ...(notes ? [notes] : []),
-      ...createUntrustedContentFromConfig(config, { untrustedTools: connections.untrustedTools, untrustedSystemSources: untrustedSystemSources(config, prompt.instructionFiles, skills.skills) }),
+      ...createUntrustedContentFromConfig(config, {
+        untrustedTools: workspaceServersTaint ? connections.untrustedTools : [],
+        untrustedSystemSources: untrustedSystemSources(config, prompt.instructionFiles, skills.skills),
+      }),
       // Which confirming calls run without asking (allow, --yes): decided here, so the CLI's prompt only asks.
       createToolApprovals(config.approvals),
       mcpPolicy,

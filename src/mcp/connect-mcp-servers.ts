@@ -54,7 +54,8 @@ export interface McpConnections {
   /**
    * The prefixed names of the tools of servers marked `trust: "untrusted"` (a workspace's): their
    * descriptions are in the context from the first call, so pass them to the runtime guard
-   * (`createRuntimeGuardPolicy({ untrustedTools })`), which then treats the context as untrusted.
+   * (`createRuntimeGuardPolicy({ untrustedTools })`), which then treats the context as untrusted
+   * (the CLI does so while the person has not trusted the workspace the servers come from).
    */
   readonly untrustedTools: readonly string[];
   /**

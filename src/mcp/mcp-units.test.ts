@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { connectMcpServers, type ConnectMcpServersOptions } from "./connect-mcp-servers.js";
+import type { Tool } from "../types/index.js";
+import { connectMcpServers, type ConnectMcpServersOptions, type McpToolsChange } from "./connect-mcp-servers.js";
+import { createMcpPolicy, type McpPolicyOptions } from "./create-mcp-policy.js";
 import { convertMcpResult } from "./convert-mcp-result.js";
 import { convertMcpTool } from "./convert-mcp-tool.js";
 import { parseMcpServersConfig } from "./mcp-config.js";
@@ -141,5 +143,24 @@ describe("connectMcpServers' options", () => {
     ] as const) {
       await expect(connectMcpServers(never, options as unknown as ConnectMcpServersOptions)).rejects.toThrow(expect.objectContaining({ code: "option_invalid", message }));
     }
+  });
+});
+
+describe("createMcpPolicy", () => {
+  const announce = async (options: McpPolicyOptions) => {
+    let listener: ((change: McpToolsChange) => void) | undefined;
+    const policy = createMcpPolicy({ onToolsChanged: (added) => ((listener = added), () => undefined) }, options);
+    const late = { name: "mcp__docs__late", description: "Late.", parameters: { type: "object" }, execute: async () => "ok" } as unknown as Tool;
+    listener!({ server: "docs", added: [late], removed: [], untrusted: true });
+    const state = { messages: [], now: new Date("2026-01-01T00:00:00.000Z") };
+    const [edit] = (await policy.prepareContext!(state as never))!;
+    return edit!.type === "append" ? edit!.messages[0]!.meta.provenance : "not an append";
+  };
+
+  it("gives a workspace server's announced tools their provenance, unless told the person trusts that workspace", async () => {
+    const untrusted = { untrusted: [{ source: "the tools the MCP server 'docs' added", trust: "external" }] };
+    expect(await announce({})).toEqual(untrusted);
+    expect(await announce({ untrustedServersTaint: true })).toEqual(untrusted);
+    expect(await announce({ untrustedServersTaint: false })).toBeUndefined();
   });
 });
