@@ -1,3 +1,5 @@
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ReadBuffer, deserializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import { describe, expect, it } from "vitest";
 import { createBoundedReadBuffer } from "./bounded-read-buffer.js";
 
@@ -46,5 +48,62 @@ describe("createBoundedReadBuffer", () => {
       { jsonrpc: "2.0", id: 4, error: { code: -32603, message: "the server's answer nests arrays and objects more than 20 levels deep, which no real answer does, so it was not read" } },
       { id: 5, result: [[["fine"]]] },
     ]);
+  });
+});
+
+/** What a buffer gives for a byte stream cut into the chunks given: each message, or the error a line raised. */
+function framesOf(buffer: { append(chunk: Buffer): void; readMessage(): unknown }, chunks: readonly Buffer[]): unknown[] {
+  const frames: unknown[] = [];
+  for (const chunk of chunks) {
+    buffer.append(chunk);
+    while (true) {
+      try {
+        const message = buffer.readMessage();
+        if (message === null) break;
+        frames.push(message);
+      } catch (error) {
+        frames.push({ threw: error instanceof SyntaxError ? "SyntaxError" : (error as Error).name });
+      }
+    }
+  }
+  return frames;
+}
+
+describe("createBoundedReadBuffer frames a stream as the MCP SDK's ReadBuffer does", () => {
+  // Newline-delimited JSON: LF and CRLF endings, a blank line (garbage to both), a line the SDK's schema
+  // refuses, and 2-, 3- and 4-byte characters, cut at every byte (inside a character, between CR and LF).
+  const stream = Buffer.from(
+    [
+      '{"jsonrpc":"2.0","id":1,"result":{"text":"café ünïcödé"}}\n',
+      '{"jsonrpc":"2.0","id":"b","result":{"text":"日本語のテキスト"}}\r\n',
+      "\n",
+      '{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"😀🎉 emoji 𝄞"}}\n',
+      '{"not":"json-rpc"}\n',
+      '{"jsonrpc":"2.0","id":3,"result":{"text":"end\\r\\n"}}\r\n',
+      '{"jsonrpc":"2.0","id":4,"result":{}}',
+    ].join(""),
+  );
+  const ours = () => createBoundedReadBuffer({ maxMessageBytes: 1_000_000, maxNesting: 64, parse: deserializeMessage });
+
+  it("for the whole stream at once and cut into two at every byte", () => {
+    const expected = framesOf(new ReadBuffer(), [stream]);
+    expect(expected.filter((frame) => typeof frame === "object" && frame !== null && "jsonrpc" in frame)).toHaveLength(4);
+    expect(framesOf(ours(), [stream])).toEqual(expected);
+    for (let cut = 1; cut < stream.length; cut += 1) {
+      const chunks = [stream.subarray(0, cut), stream.subarray(cut)];
+      expect(framesOf(ours(), chunks), `cut at byte ${cut}`).toEqual(framesOf(new ReadBuffer(), chunks));
+    }
+  });
+
+  it("fed one byte at a time", () => {
+    const bytes = [...stream].map((byte) => Buffer.from([byte]));
+    expect(framesOf(ours(), bytes)).toEqual(framesOf(new ReadBuffer(), bytes));
+  });
+
+  it("replaces a field the SDK still has: if this fails, the SDK renamed its stdio read buffer and connectMcpServer would silently keep the SDK's (quadratic, ending the server at 10 MB)", () => {
+    const transport = new StdioClientTransport({ command: process.execPath });
+    const field = (transport as unknown as { _readBuffer?: Record<string, unknown> })._readBuffer;
+    expect(field).toBeInstanceOf(ReadBuffer);
+    for (const method of ["append", "readMessage", "clear"]) expect(typeof field![method]).toBe("function");
   });
 });
