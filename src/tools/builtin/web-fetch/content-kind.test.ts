@@ -28,5 +28,12 @@ describe("content kinds", () => {
     expect(contradictsTextHeader(Buffer.from("a\u0000b"), "text/plain")).toBe(true);
     expect(contradictsTextHeader(Buffer.from("hello", "utf16le"), "text/plain; charset=UTF-16LE")).toBe(false);
     expect(contradictsTextHeader(Buffer.from("<p>PK\u0003\u0004 in the middle</p>"), "text/html")).toBe(false);
+    // A UTF-16 page known by its byte-order mark alone (decodeText reads it so), under a header without a charset or a wrong one.
+    const utf16 = (text: string, bigEndian: boolean) => {
+      const little = Buffer.from(`\uFEFF${text}`, "utf16le");
+      return bigEndian ? Buffer.from(little).swap16() : little;
+    };
+    expect(contradictsTextHeader(utf16("<p>Hello</p>", false), "text/html")).toBe(false);
+    expect(contradictsTextHeader(utf16("<p>Hello</p>", true), "text/html; charset=utf-8")).toBe(false);
   });
 });
