@@ -1,4 +1,5 @@
 import { positionNestedDeeperThan } from "../providers/shared/parse-untrusted-json.js";
+import { describeAnswerTooLarge, megabytes } from "./describe-answer-too-large.js";
 
 /** What the MCP SDK's stdio client transport asks of its read buffer (its own `ReadBuffer`'s methods). */
 export interface StdioReadBuffer {
@@ -74,7 +75,7 @@ export function createBoundedReadBuffer(options: BoundedReadBufferOptions): Stdi
     readMessage() {
       const line = ready.shift();
       if (line === undefined) return null;
-      if (line.kind === "skipped") return options.parse(JSON.stringify(errorAnswer(line, tooLong(line.size, options.maxMessageBytes))));
+      if (line.kind === "skipped") return options.parse(JSON.stringify(errorAnswer(line, describeAnswerTooLarge(options.maxMessageBytes, line.size))));
       const text = line.bytes.toString("utf8").replace(/\r$/, "");
       if (positionNestedDeeperThan(text, options.maxNesting) !== undefined) {
         const edges = { size: line.bytes.length, head: text.slice(0, keptEdgeBytes), tail: text.slice(-keptEdgeBytes) };
@@ -91,21 +92,10 @@ export function createBoundedReadBuffer(options: BoundedReadBufferOptions): Stdi
   };
 }
 
-function tooLong(size: number, limit: number): string {
-  return (
-    `the server's answer has ${megabytes(size)}, more than the ${megabytes(limit)} ctxkit reads from an MCP server, so it was not read; ` +
-    "for a tool call, ask the tool for less (a part, a page, a range or a filter)"
-  );
-}
-
 /** The error answer standing for a line not read; without an id to answer, it is reported as an error (the SDK tells its onerror). */
 function errorAnswer(line: { size: number; head: string; tail: string }, message: string): object {
   // The SDK's servers write the id last (`…,"jsonrpc":"2.0","id":7}`), others first (`{"jsonrpc":"2.0","id":7,…`).
   const id = /"id"\s*:\s*(\d{1,15}|"(?:[^"\\]|\\.){0,200}")\s*\}\s*$/.exec(line.tail)?.[1] ?? /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(\d{1,15}|"(?:[^"\\]|\\.){0,200}")/.exec(line.head)?.[1];
   if (id === undefined) throw new Error(`An MCP server sent a message of ${megabytes(line.size)} that was not read (${message}), without a request id ctxkit could find to answer.`);
   return { jsonrpc: "2.0", id: JSON.parse(id) as unknown, error: { code: -32603, message } };
-}
-
-function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

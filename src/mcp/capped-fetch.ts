@@ -1,3 +1,5 @@
+import { describeAnswerTooLarge } from "./describe-answer-too-large.js";
+
 /** The `fetch` an HTTP MCP transport is given: the SDK's own signature. */
 export type McpFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -18,17 +20,10 @@ export function createCappedFetch(maxBytes: number, base: McpFetch = fetch): Mcp
         transform(chunk, controller) {
           seen += chunk.byteLength;
           if (seen <= maxBytes) controller.enqueue(chunk);
-          else controller.error(new Error(answerTooLarge(maxBytes)));
+          else controller.error(new Error(describeAnswerTooLarge(maxBytes)));
         },
       }),
     );
     return new Response(capped, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
-}
-
-function answerTooLarge(maxBytes: number): string {
-  return (
-    `the server's answer is over ${(maxBytes / (1024 * 1024)).toFixed(1)} MB, more than ctxkit reads from an MCP server, so it was not read; ` +
-    "for a tool call, ask the tool for less (a part, a page, a range or a filter)"
-  );
 }
