@@ -15,4 +15,13 @@ describe("ctxkit lint tools", () => {
     expect(output.tools).toBe(1);
     expect(output.findings.map((finding) => finding.code)).toContain("parameter_without_description");
   });
+
+  it("shows a downloaded file's tool names with terminal controls escaped", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-lint-tools-"));
+    await writeFile(join(cwd, "tools.json"), JSON.stringify([{ name: "search\u001b]0;owned\u0007\u202e", description: "", parameters: { type: "object", properties: {} } }]));
+    const run = await runCli(["lint", "tools", "tools.json"], { cwd });
+    expect(run.stdout).toContain("search\\u001B]0;owned\\u0007\\u202E");
+    // eslint-disable-next-line no-control-regex -- no raw terminal control may reach the output
+    expect(run.stdout).not.toMatch(/[\u001b\u0007\u202e]/);
+  });
 });

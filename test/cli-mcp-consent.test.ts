@@ -68,6 +68,15 @@ describe("a workspace's MCP server connects only with the user's approval", () =
     expect(await userConfig(cwd)).toEqual({});
   }, slow);
 
+  it("a server name with terminal controls (a title change, colours, a bidi override) is shown escaped in the notice", async () => {
+    const cwd = await workspaceWith({ "docs\u001b]0;owned\u0007\u001b[31mred\u202e": { url: "http://127.0.0.1:9/mcp" } });
+    const server = await model(["Nothing."]);
+    const run = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "Hello."], { cwd, timeoutMs: 60_000 });
+    expect(run.stderr).toContain("the MCP server 'docs\\u001B]0;owned\\u0007\\u001B[31mred\\u202E' of");
+    // eslint-disable-next-line no-control-regex -- no raw terminal control may reach the output
+    expect(run.stderr).not.toMatch(/[\u001b\u0007\u202e]/);
+  }, slow);
+
   it("nor is a workspace's program started", async () => {
     const cwd = await workspaceWith({ evil: { command: process.execPath, args: ["-e", "require('fs').writeFileSync('pwned', '')"] } });
     const server = await model(["Nothing to do."]);
@@ -138,7 +147,7 @@ describe("MCP tool names and allow entries", () => {
     expect(user.calls).toHaveLength(0);
   }, slow);
 
-  it("a user's plain allow entry does not cover a workspace server's tool; one bound to the approved definition's hash does", async () => {
+  it("a user's plain allow entry does not cover a workspace server's tool; one bound to the approved definition's hash does, with the tool in allowUnderTaint", async () => {
     const docs = await httpMcp([{ name: "search", description: "Search." }], "docs");
     const definition = { url: docs.url, headers: {} };
     const cwd = await workspaceWith({ docs: definition });
@@ -150,7 +159,31 @@ describe("MCP tool names and allow entries", () => {
     expect(docs.calls).toHaveLength(0);
     await writeFile(join(cwd, ".config", "ctxkit", "config.json"), JSON.stringify({ allow: [`mcp__docs__search@${hash}`], mcpApprovals: [approval(cwd, "docs", definition)] }));
     const bound = await runCli(["run", "--base-url", (await model(call)).baseURL, "--model", "m", "Search."], { cwd, timeoutMs: 90_000 });
-    expect(bound.code).toBe(0);
+    // Its descriptions are the workspace server's words in every request: the runtime guard still asks, as after any untrusted content.
+    expect(bound.stderr).toContain("the mcp__docs__search tool's definition");
+    expect(docs.calls).toHaveLength(0);
+    await writeFile(
+      join(cwd, ".config", "ctxkit", "config.json"),
+      JSON.stringify({ allow: [`mcp__docs__search@${hash}`], allowUnderTaint: ["mcp__docs__search"], mcpApprovals: [approval(cwd, "docs", definition)] }),
+    );
+    const underTaint = await runCli(["run", "--base-url", (await model(call)).baseURL, "--model", "m", "Search."], { cwd, timeoutMs: 90_000 });
+    expect(underTaint.code).toBe(0);
+    expect(docs.calls).toEqual([{ name: "search", arguments: { q: "weather" } }]);
+  }, slow);
+
+  it("in a workspace the person trusts (recorded trust), the allow entry bound to the approved definition's hash runs the tool by itself", async () => {
+    const docs = await httpMcp([{ name: "search", description: "Search." }], "docs");
+    const definition = { url: docs.url, headers: {} };
+    const cwd = await workspaceWith({ docs: definition });
+    const hash = mcpServerDefinitionHash(definition);
+    await writeFile(
+      join(cwd, ".config", "ctxkit", "config.json"),
+      JSON.stringify({ allow: [`mcp__docs__search@${hash}`], trustedWorkspaces: { [cwd]: true }, mcpApprovals: [approval(cwd, "docs", definition)] }),
+    );
+    const server = await model((_body: Body, index: number) => (index === 0 ? { toolCalls: [{ name: "mcp__docs__search", arguments: { q: "weather" } }] } : "done"));
+    const run = await runCli(["run", "--base-url", server.baseURL, "--model", "m", "Search."], { cwd, timeoutMs: 90_000 });
+    expect(run.stderr).not.toContain("tool's definition");
+    expect(run.code).toBe(0);
     expect(docs.calls).toEqual([{ name: "search", arguments: { q: "weather" } }]);
   }, slow);
 });

@@ -16,7 +16,7 @@ afterEach(async () => {
 
 async function runBash(cwd: string, command: string) {
   model = await startOpenAIModelServer((_body, call) => (call === 0 ? { toolCalls: [{ name: "bash", arguments: { command } }] } : "done"));
-  const run = await runCli(["run", "--base-url", model.baseURL, "--model", "m", "--tools", "bash", "--yes", "Do it."], { cwd, timeoutMs: 60_000 });
+  const run = await runCli(["run", "--base-url", model.baseURL, "--model", "m", "--tools", "bash", "--yes", "--trust-workspace", "Do it."], { cwd, timeoutMs: 60_000 });
   expect(run.code).toBe(0);
   const messages = (JSON.parse(model.requests.at(-1)!.body) as { messages: Array<{ role: string; content?: unknown }> }).messages;
   return { run, result: String(messages.find((message) => message.role === "tool")!.content) };

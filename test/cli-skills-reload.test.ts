@@ -18,7 +18,8 @@ describe("ctxkit chat with a skill written during the chat", () => {
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-skills-reload-"));
     await mkdir(join(cwd, ".agents", "skills", "deploy"), { recursive: true });
     await writeFile(join(cwd, ".agents", "skills", "deploy", "SKILL.md"), skill("deploy", "Deploy the service. Use when asked to ship. Do not use for local runs.", "Run make deploy."));
-    // The model itself writes a new skill in the first turn, with a command (approved with --yes): file tools
+    // The model itself writes a new skill in the first turn, with a command (approved with --yes, in a workspace the
+    // person trusts: an untrusted one's own skills would make the context untrusted from the start): file tools
     // that write into a skills folder are asked about at a terminal, as a planted skill could turn tools on.
     const newSkill = skill("release-notes", "Write release notes from the changelog. Use when asked for release notes. Do not use for commit messages.", "Group the changes by type.");
     const command = [
@@ -31,7 +32,7 @@ describe("ctxkit chat with a skill written during the chat", () => {
       "Wrote the skill.",
       "Notes written.",
     ]);
-    const run = await runCli(["chat", "--base-url", server.baseURL, "--model", "m", "--status-bar", "off", "--yes", "--tools", "all"], {
+    const run = await runCli(["chat", "--base-url", server.baseURL, "--model", "m", "--status-bar", "off", "--yes", "--trust-workspace", "--tools", "all"], {
       cwd,
       input: ["Write a release-notes skill.", { line: "/release-notes v2.1", waitFor: "Wrote the skill." }, { line: "/exit", waitFor: "Notes written." }],
       timeoutMs: 90_000,

@@ -252,4 +252,17 @@ describe("a real skill over the spec's description limit (anthropics/skills' cla
     expect(body.messages[1]!.content).toContain('<skill name="claude-api"');
     expect(body.messages[1]!.content).toContain("# Building LLM-Powered Applications with Claude");
   });
+
+  it("skills list, show and lint show a cloned repository's skill text with terminal controls escaped", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-skills-cli-"));
+    await mkdir(join(cwd, ".agents", "skills", "evil"), { recursive: true });
+    const description = "Use it \\u001b]0;owned\\u0007 now \\u202e reversed. Use when asked. Do not use otherwise.";
+    await writeFile(join(cwd, ".agents", "skills", "evil", "SKILL.md"), `---\nname: evil\ndescription: "${description}"\n---\nSee [notes](missing\u001b[2J.md).\n`);
+    for (const command of [["skills", "list"], ["skills", "show", "evil"], ["skills", "lint"]]) {
+      const run = await runCli(command, { cwd });
+      // eslint-disable-next-line no-control-regex -- no raw terminal control may reach the output
+      expect(run.stdout, command.join(" ")).not.toMatch(/[\u001b\u0007\u202e]/);
+      expect(run.stdout, command.join(" ")).toContain("\\u001B");
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { createToolSearchEmbedder } from "./create-tool-search-embedder.js";
 import { isInsideFolder } from "./is-inside-folder.js";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import { protectFilesAround, type RestoredReport } from "../tools/builtin/protected-files.js";
 import { prepareDataDirectory } from "../session/private-storage.js";
 import type { Agent } from "../loop/create-agent.js";
@@ -245,7 +245,10 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
   };
   // Everything from here on closes the servers when it fails: their processes must not outlive the agent.
   try {
-    mcpPolicy = createMcpPolicy(connections);
+    // A workspace's approved servers' tool descriptions are its words: untrusted content while the
+    // person has not trusted the workspace, theirs once they have (as its files are).
+    const workspaceServersTaint = !config.untrustedContent.trustWorkspace;
+    mcpPolicy = createMcpPolicy(connections, { untrustedServersTaint: workspaceServersTaint });
     // Through the wrapped provider, as every model call: a durable worker's wrapper makes the pass a
     // step (replayed, not made again, after a crash). Its usage is billed with the next call.
     const responsesCompact = provider.compactsOnRequest !== true && hasCompactCall(provider) ? createResponsesCompactPolicy({ provider, onOverflow: false }) : undefined;
@@ -254,7 +257,12 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
     const notes = createNotesFromConfig(config.notes, config, () => sessionId ?? "unsaved");
     if (config.budget) checkBudgetPricing(config.budget, provider.model);
     // Changed project instructions go before the next user message, announced by a policy.
-    const announcer = createInstructionsAnnouncer({ takeChange: prompt.takeInstructionsChange, ...(options.onInstructionsAnnounced ? { onAnnounce: options.onInstructionsAnnounced } : {}) });
+    const announcer = createInstructionsAnnouncer({
+      takeChange: prompt.takeInstructionsChange,
+      ...(options.onInstructionsAnnounced ? { onAnnounce: options.onInstructionsAnnounced } : {}),
+      // An untrusted workspace's changed AGENTS.md is its words, like the one in the system prompt.
+      ...(config.untrustedContent.trustWorkspace ? {} : { provenance: { untrusted: [{ source: "the project instructions", trust: "workspace" as const }] } }),
+    });
     // The same list a library user passes: assembleAgent orders the policies and carries the status
     // bar's counts and TODO list across compactions.
     const policies: ContextPolicy[] = [
@@ -262,7 +270,10 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
       skills,
       statusBar,
       ...(notes ? [notes] : []),
-      ...createUntrustedContentFromConfig(config),
+      ...createUntrustedContentFromConfig(config, {
+        untrustedTools: workspaceServersTaint ? connections.untrustedTools : [],
+        untrustedSystemSources: untrustedSystemSources(config, prompt.instructionFiles, skills.skills),
+      }),
       // Which confirming calls run without asking (allow, --yes): decided here, so the CLI's prompt only asks.
       createToolApprovals(config.approvals),
       mcpPolicy,
@@ -370,4 +381,17 @@ function servesLocally(config: AgentConfig): boolean {
 /** A provider with an on-demand compaction call (`createOpenAIResponses`'s `compact`). */
 function hasCompactCall(provider: Provider): provider is Provider & ResponsesCompactPolicyOptions["provider"] {
   return typeof (provider as { compact?: unknown }).compact === "function";
+}
+
+/**
+ * The parts of the system prompt an untrusted workspace wrote (its AGENTS.md / CLAUDE.md, the catalog
+ * entries of its own skills), named for the runtime guard: until the person trusts the workspace they
+ * are its data like its files, so the context is untrusted from the first call (issue 24's class).
+ */
+function untrustedSystemSources(config: AgentConfig, instructionFiles: readonly string[], skills: readonly { name: string; path: string }[]): string[] {
+  if (config.untrustedContent.trustWorkspace) return [];
+  return [
+    ...instructionFiles.map((file) => `the project instructions in ${relative(config.workspace, file) || file}`),
+    ...skills.filter((skill) => isInsideFolder(skill.path, config.workspace)).map((skill) => `the catalog entry of the workspace's skill '${skill.name}'`),
+  ];
 }

@@ -1,5 +1,8 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { createBoundedReadBuffer, type StdioReadBuffer } from "./bounded-read-buffer.js";
+import { createCappedFetch } from "./capped-fetch.js";
 import { loadMcpSdk } from "./load-mcp-sdk.js";
+import { maximumJsonNesting } from "../providers/shared/parse-untrusted-json.js";
 import { isStdioServer, type McpServerConfig } from "./mcp-config.js";
 
 /** A tool as a server listed it, before ctxkit checks it (every field is the server's word). */
@@ -41,12 +44,16 @@ export interface ConnectMcpServerOptions {
 
 /** Pages a tools/list may take before ctxkit stops asking (a server could page forever). */
 const maxPages = 20;
+/** Bytes of one message a server may send (a tool's answer is cut to 50,000 characters anyway). */
+const maxMessageBytes = 32 * 1024 * 1024;
+/** Levels one message may nest: the JSON-RPC envelope and a result's few levels around the limit ctxkit keeps for all JSON from outside. */
+const maxMessageNesting = maximumJsonNesting + 16;
 /** The end of a stdio server's stderr kept to explain a failure. */
 const stderrTail = 2_000;
 
 /** Starts (stdio) or reaches (HTTP) one server and runs the MCP handshake; throws with the reason when it cannot. */
 export async function connectMcpServer(name: string, config: McpServerConfig, options: ConnectMcpServerOptions): Promise<McpServerConnection> {
-  const { Client, StdioClientTransport, StreamableHTTPClientTransport, ToolListChangedNotificationSchema, getDefaultEnvironment } = await loadMcpSdk();
+  const { Client, StdioClientTransport, StreamableHTTPClientTransport, ToolListChangedNotificationSchema, getDefaultEnvironment, deserializeMessage } = await loadMcpSdk();
   let stderr = "";
   let transport: Transport;
   if (isStdioServer(config)) {
@@ -58,13 +65,17 @@ export async function connectMcpServer(name: string, config: McpServerConfig, op
       ...(config.cwd || options.cwd ? { cwd: config.cwd ?? options.cwd } : {}),
       stderr: "pipe",
     });
+    // The SDK's own read buffer is quadratic in a line's length and ends the server at a 10 MB answer
+    // (see createBoundedReadBuffer); it is replaced while the SDK keeps it in this field.
+    const internals = stdio as unknown as { _readBuffer?: StdioReadBuffer };
+    if (internals._readBuffer !== undefined) internals._readBuffer = createBoundedReadBuffer({ maxMessageBytes: maxMessageBytes, maxNesting: maxMessageNesting, parse: deserializeMessage });
     // Read stderr always (a full pipe would block the child) and keep its end for error messages.
     stdio.stderr?.on("data", (chunk: Buffer) => {
       stderr = (stderr + chunk.toString("utf8")).slice(-stderrTail);
     });
     transport = stdio;
   } else {
-    transport = new StreamableHTTPClientTransport(serverURL(config.url), { requestInit: { headers: config.headers } });
+    transport = new StreamableHTTPClientTransport(serverURL(config.url), { requestInit: { headers: config.headers }, fetch: createCappedFetch(maxMessageBytes) });
   }
   const client = new Client({ name: "ctxkit", version: options.clientVersion }, { capabilities: {} });
   let closedReason: string | undefined;

@@ -122,6 +122,22 @@ describe("connectMcpServers with @modelcontextprotocol/server-filesystem", () =>
     }
   }, slow.timeout);
 
+  it("reads a long file of 2-, 3- and 4-byte characters whole (its answer arrives in many chunks that cut characters)", async () => {
+    // About 600 KB of UTF-8 in one line of JSON: the pipe delivers it in chunks of at most 64 KB, whose
+    // ends fall inside characters; a buffer that decoded each chunk alone would show U+FFFD.
+    const text = `${"é日😀a".repeat(60_000)}\n`;
+    writeFileSync(join(directory, "multibyte.txt"), text);
+    const connections = await connectMcpServers({ files: filesystemServer(directory) }, { maxResultCharacters: 1_000_000 });
+    try {
+      const read = await call(connections.tools.find((tool) => tool.name === "mcp__files__read_text_file"), { path: join(directory, "multibyte.txt") });
+      expect(read.isError).toBeFalsy();
+      expect(read.content).not.toContain("\uFFFD");
+      expect(read.content).toBe(text);
+    } finally {
+      await connections.close();
+    }
+  }, slow.timeout);
+
   it("marks every tool deferred when the tools pass the threshold", async () => {
     const connections = await connectMcpServers({ files: filesystemServer(directory) }, { deferThreshold: { tools: 3 } });
     try {

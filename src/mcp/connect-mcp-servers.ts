@@ -40,6 +40,8 @@ export interface McpToolsChange {
   added: Tool[];
   /** Prefixed names of tools the server no longer lists; calls to them answer with an error result. */
   removed: string[];
+  /** Set when the server is a workspace's (`trust: "untrusted"`): the added tools' descriptions are its own words, not the user's. */
+  untrusted?: true;
 }
 
 export interface McpConnections {
@@ -49,6 +51,13 @@ export interface McpConnections {
   readonly warnings: readonly McpWarning[];
   /** The servers that answered, with their number of tools. */
   readonly servers: ReadonlyArray<{ name: string; tools: number }>;
+  /**
+   * The prefixed names of the tools of servers marked `trust: "untrusted"` (a workspace's): their
+   * descriptions are in the context from the first call, so pass them to the runtime guard
+   * (`createRuntimeGuardPolicy({ untrustedTools })`), which then treats the context as untrusted
+   * (the CLI does so while the person has not trusted the workspace the servers come from).
+   */
+  readonly untrustedTools: readonly string[];
   /**
    * A tool by its prefixed name, also one a server added after the start (for a `call_tool` proxy);
    * a tool the server removed is still found and answers with an error result.
@@ -73,6 +82,7 @@ const defaultDeferThreshold = { tools: 30, characters: 20_000 };
  * resort, when this process exits.
  */
 export async function connectMcpServers(config: McpServersConfig, options: ConnectMcpServersOptions = {}): Promise<McpConnections> {
+  checkConnectOptions(options);
   const startTimeoutMs = options.startTimeoutMs ?? 30_000;
   const warnings: McpWarning[] = [];
   const names = Object.keys(config).sort();
@@ -109,6 +119,7 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
   }
   const deferred = shouldDefer(drafts, options);
   const refreshes = new Map<string, Promise<void>>();
+  const waiting = new Set<string>();
   const current = new Map(live.map(({ connection, listed }) => [connection.name, new Set(listed.map((tool) => tool.name))]));
   const build = (draft: ToolDraft, isDeferred: boolean) =>
     createMcpTool({
@@ -139,8 +150,13 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
   for (const { connection } of live) {
     // One refresh at a time per server, in order, so two quick notifications cannot interleave their diffs.
     connection.onToolListChanged(() => {
+      // A refresh that has not started yet reads the list as it is then: a flood of notifications
+      // (2,000 were 2,000 tools/list requests, one after another) costs one more read, not one each.
+      if (waiting.has(connection.name)) return;
+      waiting.add(connection.name);
       const previous = refreshes.get(connection.name) ?? Promise.resolve();
       refreshes.set(connection.name, previous.then(async () => {
+        waiting.delete(connection.name);
         let listed: McpListedTool[];
         try {
           listed = await connection.listTools();
@@ -161,7 +177,12 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
         const removed = [...before].filter((name) => !now.has(name)).flatMap((name) => known.get(name) ?? []).sort();
         if (added.length === 0 && removed.length === 0) return;
         for (const tool of added) byName.set(tool.name, tool);
-        const change: McpToolsChange = { server: connection.name, added: added.sort((left, right) => (left.name < right.name ? -1 : 1)), removed };
+        const change: McpToolsChange = {
+          server: connection.name,
+          added: added.sort((left, right) => (left.name < right.name ? -1 : 1)),
+          removed,
+          ...(untrusted.has(connection.name) ? { untrusted: true as const } : {}),
+        };
         // Before the listeners: a delta message must never name a tool the agent cannot route yet.
         lateTools.update(change);
         for (const listener of listeners) {
@@ -191,6 +212,7 @@ export async function connectMcpServers(config: McpServersConfig, options: Conne
     tools,
     warnings,
     servers: live.map(({ connection }) => ({ name: connection.name, tools: drafts.filter((draft) => draft.connection === connection).length })),
+    untrustedTools: Object.freeze(tools.filter((tool) => drafts.some((draft) => draft.definition.name === tool.name && untrusted.has(draft.connection.name))).map((tool) => tool.name)),
     findTool(name) {
       return byName.get(name);
     },
@@ -271,4 +293,25 @@ function shouldDefer(drafts: readonly ToolDraft[], options: ConnectMcpServersOpt
   const threshold = { ...defaultDeferThreshold, ...options.deferThreshold };
   const characters = drafts.reduce((sum, draft) => sum + JSON.stringify(draft.definition).length, 0);
   return drafts.length > threshold.tools || characters > threshold.characters;
+}
+
+/**
+ * The options, checked before any server starts: from plain JavaScript a negative, string or
+ * misspelt one started servers that then failed in the model's view ("-10 are shown", "did not
+ * answer within 0 s", a start that "timed out") or was silently read as another value.
+ */
+function checkConnectOptions(options: ConnectMcpServersOptions): void {
+  const whole = (name: keyof ConnectMcpServersOptions, minimum: number) => {
+    const value = options[name];
+    if (value !== undefined && (typeof value !== "number" || !Number.isInteger(value) || value < minimum || value > 2_147_483_647)) {
+      throw new ConfigError("option_invalid", `connectMcpServers' \`${name}\` must be a whole number ≥ ${minimum}; got ${JSON.stringify(value) ?? String(value)}.`);
+    }
+  };
+  whole("startTimeoutMs", 1);
+  whole("callTimeoutMs", 1);
+  whole("maxResultCharacters", 1);
+  whole("maxToolsPerServer", 1);
+  if (options.defer !== undefined && !["auto", "always", "never"].includes(options.defer)) {
+    throw new ConfigError("option_invalid", `connectMcpServers' \`defer\` must be "auto", "always" or "never"; got ${JSON.stringify(options.defer)}.`);
+  }
 }

@@ -2,6 +2,7 @@ import { compileArgumentValidators } from "../tools/validate-tool-arguments.js";
 import type { JsonSchema, ToolDefinition } from "../types/index.js";
 import { createHash } from "node:crypto";
 import { wrapExternalContent } from "../context/external-content/wrap-external-content.js";
+import { maximumJsonNesting, positionNestedDeeperThan } from "../providers/shared/parse-untrusted-json.js";
 import type { McpListedTool } from "./connect-mcp-server.js";
 
 /** A description longer than this is cut (it is paid for on every request). */
@@ -21,7 +22,9 @@ export function convertMcpTool(
   options: { untrusted?: boolean } = {},
 ): { definition: ToolDefinition } | { problem: string } {
   const schemaText = safeJson(listed.inputSchema);
-  if (schemaText === undefined) return { problem: "its input schema is not JSON" };
+  // JSON.stringify overflows the stack on a schema nested thousands deep (an HTTP answer is not checked for nesting) or loops on a cycle.
+  if (schemaText === undefined) return { problem: "its input schema cannot be written as JSON (it nests thousands of levels deep or refers to itself)" };
+  if (positionNestedDeeperThan(schemaText, maximumJsonNesting) !== undefined) return { problem: `its input schema nests more than ${maximumJsonNesting} levels deep` };
   if (schemaText.length > maxSchemaCharacters) return { problem: `its input schema has ${schemaText.length} characters (over ${maxSchemaCharacters})` };
   const { $schema: _ignored, ...schema } = JSON.parse(schemaText) as JsonSchema;
   const parameters: JsonSchema = { ...schema, type: "object", ...(schema.properties === undefined ? { properties: {} } : {}) };

@@ -7,12 +7,22 @@ export const mcpPolicyName = "mcp";
 /** Parameters of one announced tool beyond this are shortened (the model can still call it). */
 const maxAnnouncedSchemaCharacters = 4_000;
 
+export interface McpPolicyOptions {
+  /**
+   * Whether the message announcing tools that a `trust: "untrusted"` server added carries their
+   * provenance, so the runtime guard asks while it is in the context (default true). The CLI turns it
+   * off when the person trusts the workspace the server comes from: its words are then theirs.
+   */
+  untrustedServersTaint?: boolean;
+}
+
 /**
  * The context policy of MCP connections: when a server's tool list changes mid-session, the next
  * request gets an appended message naming the tools it added (with their schemas) and removed —
  * the `tools` array and the system prompt never change, so the cached prefix stays valid.
  */
-export function createMcpPolicy(connections: Pick<McpConnections, "onToolsChanged">): ContextPolicy & { dispose(): void } {
+export function createMcpPolicy(connections: Pick<McpConnections, "onToolsChanged">, options: McpPolicyOptions = {}): ContextPolicy & { dispose(): void } {
+  const untrustedServersTaint = options.untrustedServersTaint ?? true;
   const pending: McpToolsChange[] = [];
   const dispose = connections.onToolsChanged((change) => pending.push(change));
   return {
@@ -22,7 +32,9 @@ export function createMcpPolicy(connections: Pick<McpConnections, "onToolsChange
     prepareContext(state) {
       if (pending.length === 0) return undefined;
       const changes = pending.splice(0, pending.length);
-      const messages = changes.map((change, index) => createToolsChangedMessage(change, idFor(state.messages, index), state.now));
+      const messages = changes.map((change, index) =>
+        createToolsChangedMessage(untrustedServersTaint ? change : { ...change, untrusted: undefined }, idFor(state.messages, index), state.now),
+      );
       return [{ type: "append", messages } satisfies ContextEdit];
     },
     dispose,
@@ -53,6 +65,8 @@ export function createToolsChangedMessage(change: McpToolsChange, id: string, no
       origin: "harness",
       createdAt: now.toISOString(),
       derived: { kind: "mcp_tools", server: change.server, added: change.added.map((tool) => tool.name), removed: change.removed },
+      // A workspace's server wrote these descriptions: while they are in the context, the runtime guard asks.
+      ...(change.untrusted === true && change.added.length > 0 ? { provenance: { untrusted: [{ source: `the tools the MCP server '${change.server}' added`, trust: "external" as const }] } } : {}),
     },
   };
 }

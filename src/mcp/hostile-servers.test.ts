@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Tool, ToolContext, ToolOutput } from "../types/index.js";
 import { connectMcpServers, type McpToolsChange } from "./connect-mcp-servers.js";
 import { createMcpPolicy } from "./create-mcp-policy.js";
+import { findContextTaint } from "../security/context-taint.js";
 import { isRunning, scriptServer } from "./test-support/mcp-test-servers.js";
 
 // The tests' own stdio server (test-support/script-server.mjs) misbehaves on purpose.
@@ -81,6 +82,19 @@ describe("hostile MCP servers", () => {
     }
   }, timeout);
 
+  it("reads an answer over the MCP SDK's 10 MB stdio limit (a 14 MB log from a filesystem server) and keeps the server", async () => {
+    const connections = await connectMcpServers({ script: scriptServer() }, { maxResultCharacters: 10_000 });
+    try {
+      const find = (name: string) => connections.tools.find((tool) => tool.name === name);
+      const huger = await call(find("mcp__script__huger"));
+      expect(huger.isError).toBeFalsy();
+      expect(huger.content).toContain("[… cut: the MCP result had 12,000,000+ characters; 10,000 are shown]");
+      expect((await call(find("mcp__script__echo"), { message: "still" })).content).toBe("echo: still");
+    } finally {
+      await connections.close();
+    }
+  }, timeout);
+
   it("ends the child process on close", async () => {
     const connections = await connectMcpServers({ script: scriptServer() });
     const pid = await serverPid(connections.tools);
@@ -130,6 +144,44 @@ describe("notifications/tools/list_changed", () => {
       expect(await policy.prepareContext!(state as never)).toBeUndefined();
     } finally {
       policy.dispose();
+      await connections.close();
+    }
+  }, timeout);
+
+  it("a workspace's (untrusted) server: its tools are named for the runtime guard, and the message announcing its added tools carries their provenance", async () => {
+    const connections = await connectMcpServers({ script: { ...scriptServer(), trust: "untrusted" }, mine: scriptServer() }, { defer: "never" });
+    const policy = createMcpPolicy(connections);
+    const changes: McpToolsChange[] = [];
+    connections.onToolsChanged((change) => changes.push(change));
+    try {
+      expect(connections.untrustedTools.length).toBeGreaterThan(0);
+      expect(connections.untrustedTools.every((name) => name.startsWith("mcp__script__"))).toBe(true);
+      expect(connections.tools.filter((tool) => tool.name.startsWith("mcp__script__")).map((tool) => tool.name)).toEqual(connections.untrustedTools);
+      await call(connections.tools.find((tool) => tool.name === "mcp__script__add_tool"));
+      await waitFor(() => changes.length >= 1);
+      expect(changes[0]).toMatchObject({ server: "script", untrusted: true });
+      const state = { messages: [{ role: "user" as const, content: "go", meta: { id: "m1", origin: "user" as const, createdAt: "2026-01-01T00:00:00.000Z" } }], now: new Date("2026-01-01T00:00:01.000Z") };
+      const edits = await policy.prepareContext!(state as never);
+      const appended = edits![0]!;
+      if (appended.type !== "append") throw new Error("expected an append");
+      expect(appended.messages[0]!.meta.provenance).toEqual({ untrusted: [{ source: "the tools the MCP server 'script' added", trust: "external" }] });
+      expect(findContextTaint(appended.messages)).toHaveLength(1);
+    } finally {
+      policy.dispose();
+      await connections.close();
+    }
+  }, timeout);
+
+  it("reads the list once for a flood of notifications that arrive while a refresh waits, not once each", async () => {
+    const connections = await connectMcpServers({ script: scriptServer() }, { defer: "never" });
+    try {
+      const find = (name: string) => connections.tools.find((tool) => tool.name === name);
+      expect((await call(find("mcp__script__flood"))).content).toBe("flooded");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // One read per refresh that starts while notifications still arrive (a handful; more on a loaded
+      // machine, where the flood takes longer), never one per notification (2,001 before).
+      expect(Number((await call(find("mcp__script__lists"))).content)).toBeLessThan(100);
+    } finally {
       await connections.close();
     }
   }, timeout);

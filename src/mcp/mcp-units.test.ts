@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { Tool } from "../types/index.js";
+import { connectMcpServers, type ConnectMcpServersOptions, type McpToolsChange } from "./connect-mcp-servers.js";
+import { createMcpPolicy, type McpPolicyOptions } from "./create-mcp-policy.js";
 import { convertMcpResult } from "./convert-mcp-result.js";
 import { convertMcpTool } from "./convert-mcp-tool.js";
 import { parseMcpServersConfig } from "./mcp-config.js";
@@ -98,6 +101,17 @@ describe("convertMcpTool", () => {
   const convert = (inputSchema: Record<string, unknown>, description?: string) =>
     convertMcpTool("srv", { name: "t", ...(description === undefined ? {} : { description }), inputSchema }, "mcp__srv__t");
 
+  it("refuses a schema nested past the JSON limit, or too deep or cyclic to write, saying which", () => {
+    let deep: Record<string, unknown> = {};
+    for (let level = 0; level < 300; level += 1) deep = { a: deep };
+    expect(convert({ type: "object", properties: deep })).toEqual({ problem: "its input schema nests more than 256 levels deep" });
+    for (let level = 0; level < 100_000; level += 1) deep = { a: deep };
+    expect(convert({ type: "object", properties: deep })).toEqual({ problem: "its input schema cannot be written as JSON (it nests thousands of levels deep or refers to itself)" });
+    const cyclic: Record<string, unknown> = { type: "object" };
+    cyclic.properties = { self: cyclic };
+    expect(convert(cyclic)).toMatchObject({ problem: expect.stringContaining("refers to itself") });
+  });
+
   it("drops $schema, fills in a missing description, and keeps the rest of the schema", () => {
     const result = convert({ $schema: "https://json-schema.org/draft/2020-12/schema", type: "object", properties: { q: { type: "string" } } });
     expect(result).toEqual({
@@ -115,5 +129,38 @@ describe("convertMcpTool", () => {
     expect(convert({ type: "object", properties: { q: { description: "x".repeat(40_000) } } })).toHaveProperty("problem", expect.stringContaining("over 32000"));
     const long = convert({ type: "object" }, "d".repeat(10_000));
     expect("definition" in long && long.definition.description.length).toBeLessThan(4_100);
+  });
+});
+
+describe("connectMcpServers' options", () => {
+  it("are checked before any server starts, naming the option", async () => {
+    const never = { never: { command: "/nonexistent/mcp-server", args: [], env: {} } };
+    for (const [options, message] of [
+      [{ callTimeoutMs: "5000" }, "connectMcpServers' `callTimeoutMs` must be a whole number ≥ 1; got \"5000\"."],
+      [{ maxResultCharacters: -10 }, "connectMcpServers' `maxResultCharacters` must be a whole number ≥ 1; got -10."],
+      [{ startTimeoutMs: 0 }, "connectMcpServers' `startTimeoutMs` must be a whole number ≥ 1; got 0."],
+      [{ defer: "sometimes" }, "connectMcpServers' `defer` must be \"auto\", \"always\" or \"never\"; got \"sometimes\"."],
+    ] as const) {
+      await expect(connectMcpServers(never, options as unknown as ConnectMcpServersOptions)).rejects.toThrow(expect.objectContaining({ code: "option_invalid", message }));
+    }
+  });
+});
+
+describe("createMcpPolicy", () => {
+  const announce = async (options: McpPolicyOptions) => {
+    let listener: ((change: McpToolsChange) => void) | undefined;
+    const policy = createMcpPolicy({ onToolsChanged: (added) => ((listener = added), () => undefined) }, options);
+    const late = { name: "mcp__docs__late", description: "Late.", parameters: { type: "object" }, execute: async () => "ok" } as unknown as Tool;
+    listener!({ server: "docs", added: [late], removed: [], untrusted: true });
+    const state = { messages: [], now: new Date("2026-01-01T00:00:00.000Z") };
+    const [edit] = (await policy.prepareContext!(state as never))!;
+    return edit!.type === "append" ? edit!.messages[0]!.meta.provenance : "not an append";
+  };
+
+  it("gives a workspace server's announced tools their provenance, unless told the person trusts that workspace", async () => {
+    const untrusted = { untrusted: [{ source: "the tools the MCP server 'docs' added", trust: "external" }] };
+    expect(await announce({})).toEqual(untrusted);
+    expect(await announce({ untrustedServersTaint: true })).toEqual(untrusted);
+    expect(await announce({ untrustedServersTaint: false })).toBeUndefined();
   });
 });

@@ -33,18 +33,23 @@ export function findContextTaint(messages: readonly Message[], options: ContextT
 /** The `messageId` of a taint that is not in a message: a tool's definition from an untrusted party. */
 export const toolDefinitionsId = "tools";
 
+/** The `messageId` of a taint in the system prompt: a part of it from an untrusted party (an untrusted workspace's AGENTS.md). */
+export const systemPromptId = "system";
+
 /** How the taint reads in a confirmation and in the refusal the model gets: "web_fetch result #1 (from outside)". */
 export function describeContextTaint(sources: readonly ContextTaintSource[], limit = 4): string {
   const described = new Set<string>();
   for (const source of sources) {
     const where =
-      source.messageId === toolDefinitionsId
+      source.messageId === toolDefinitionsId || source.messageId === systemPromptId
         ? source.source
-        : source.via && source.via !== "preview"
-          ? `a ${source.via} of ${source.source} content`
-          : source.callNumber === undefined
-            ? `${source.source} content`
-            : `${source.source} result #${source.callNumber}`;
+        : source.via === "mcp_tools"
+          ? source.source
+          : source.via && source.via !== "preview"
+            ? `a ${source.via} of ${source.source} content`
+            : source.callNumber === undefined
+              ? `${source.source} content`
+              : `${source.source} result #${source.callNumber}`;
     described.add(`${where} (${source.trust === "external" ? "from outside" : "from a workspace you have not trusted"})`);
   }
   const list = [...described];

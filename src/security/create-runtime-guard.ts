@@ -1,5 +1,5 @@
 import type { Message, Tool, ToolRisk } from "../types/index.js";
-import { describeContextTaint, findContextTaint, toolDefinitionsId, type ContextTaintSource } from "./context-taint.js";
+import { describeContextTaint, findContextTaint, systemPromptId, toolDefinitionsId, type ContextTaintSource } from "./context-taint.js";
 import { describeTaintFinding, findTaint, type TaintFinding } from "./find-taint.js";
 import { hashToolCall } from "./hash-tool-call.js";
 
@@ -53,6 +53,12 @@ export interface RuntimeGuardOptions {
    * context is untrusted from the first call.
    */
   untrustedTools?: readonly string[];
+  /**
+   * Parts of the system prompt from a party the user has not trusted, by name (the CLI's: an untrusted
+   * workspace's AGENTS.md, its skills' catalog entries): they are in the context from the first call,
+   * so it is untrusted from the first call too.
+   */
+  untrustedSystemSources?: readonly string[];
 }
 
 /**
@@ -75,7 +81,11 @@ export function createRuntimeGuard(options: RuntimeGuardOptions = {}): RuntimeGu
     const isExternalTool = (toolName: string) => externalTools.has(toolName) || context.tools.get(toolName)?.source === "external";
     const offered = [...(options.untrustedTools ?? [])].filter((name) => context.tools.has(name));
     const taint = contextTaint
-      ? [...offered.map((name) => ({ source: `the ${name} tool's definition`, trust: "external" as const, messageId: toolDefinitionsId })), ...findContextTaint(context.messages, { isExternalTool })]
+      ? [
+          ...offered.map((name) => ({ source: `the ${name} tool's definition`, trust: "external" as const, messageId: toolDefinitionsId })),
+          ...(options.untrustedSystemSources ?? []).map((source) => ({ source, trust: "workspace" as const, messageId: systemPromptId })),
+          ...findContextTaint(context.messages, { isExternalTool }),
+        ]
       : [];
     const findings = findTaint({
       args: call.arguments,

@@ -172,4 +172,17 @@ describe("hashToolCall", () => {
     expect(hashToolCall("w", { a: 1, b: "x" })).not.toBe(hashToolCall("w", { a: 1, b: "y" }));
     expect(hashToolCall("w", { a: 1 })).not.toBe(hashToolCall("v", { a: 1 }));
   });
+
+  it("counts named parts of the system prompt (an untrusted workspace's AGENTS.md) as taint from the first call", () => {
+    const guard = createRuntimeGuard({ untrustedSystemSources: ["the project instructions in AGENTS.md"] });
+    const write = defineTool<{ path: string }>({ name: "write_file", description: "Write.", parameters: { type: "object", properties: { path: { type: "string" } } }, risk: "write", execute: async () => "ok" });
+    const read = defineTool<{ path: string }>({ name: "read_file", description: "Read.", parameters: { type: "object", properties: { path: { type: "string" } } }, risk: "read", execute: async () => "ok" });
+    const tools = new Map([["write_file", write], ["read_file", read]]);
+    const verdict = guard({ name: "write_file", arguments: { path: "a" } }, { tool: write, tools, messages: [], system: "" });
+    expect(verdict?.reasons).toEqual([
+      "the conversation holds content from the project instructions in AGENTS.md (from a workspace you have not trusted), so a call that is not read-only needs your confirmation of this exact call",
+    ]);
+    expect(guard({ name: "read_file", arguments: { path: "a" } }, { tool: read, tools, messages: [], system: "" })).toBeUndefined();
+    expect(createRuntimeGuard({ untrustedSystemSources: ["x"], allowUnderTaint: ["write_file"] })({ name: "write_file", arguments: { path: "a" } }, { tool: write, tools, messages: [], system: "" })).toBeUndefined();
+  });
 });

@@ -110,9 +110,11 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
       });
       // Pending changes go after the bodies owed to this turn's calls; one message per reload.
       const last = state.messages.at(-1)?.meta.id ?? "start";
-      const announced = changes.splice(0, changes.length).map((change, index) =>
-        createSkillsChangedMessage(change, { canLoad: initial.length > 0, budgetChars }, `${last}~skills-changed${index === 0 ? "" : `-${index}`}`, state.now),
-      );
+      const announced = changes.splice(0, changes.length).map((change, index) => {
+        const message = createSkillsChangedMessage(change, { canLoad: initial.length > 0, budgetChars }, `${last}~skills-changed${index === 0 ? "" : `-${index}`}`, state.now);
+        // The descriptions of an untrusted workspace's new or changed skills are its words, as in the catalog.
+        return { ...message, meta: { ...message.meta, ...provenanceOf([...change.added, ...change.changed]) } };
+      });
       const all = [...messages, ...announced];
       return all.length === 0 ? undefined : [{ type: "append", messages: all } satisfies ContextEdit];
     },

@@ -39,7 +39,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   refuseExtraArguments(positionals, 0, 'ctxkit chat takes its messages once it has started (for one task without a conversation: ctxkit run "<task>")');
   const setup = await prepareAgentRun(flags, io);
   const { config } = setup;
-  for (const note of setup.notes) io.stderr.write(`ctxkit chat: ${note}\n`);
+  for (const note of setup.notes) io.stderr.write(`ctxkit chat: ${escapeForTerminal(note)}\n`);
   const color = shouldUseColor(io.stdout, config.color, io.env);
   const style = createTerminalStyle(color);
   let skillCommands: string[] = [];
@@ -67,10 +67,10 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   });
   const { agent, session, resumed, warnings, skills, mcp } = configured;
   if (flags.continue && !resumed) io.stderr.write(`ctxkit chat: no session to continue in ${dirname(session.path)}; starting a new one.\n`);
-  for (const warning of warnings) io.stderr.write(`ctxkit chat: session ${session.id}: ${warning.message}\n`);
-  for (const warning of skills.warnings) io.stderr.write(`ctxkit chat: skills: ${warning.message}\n`);
-  for (const warning of mcp.warnings) io.stderr.write(`ctxkit chat: mcp: ${warning.message}\n`);
-  for (const warning of configured.settingWarnings) io.stderr.write(`ctxkit chat: ${warning}\n`);
+  for (const warning of warnings) io.stderr.write(`ctxkit chat: session ${session.id}: ${escapeForTerminal(warning.message)}\n`);
+  for (const warning of skills.warnings) io.stderr.write(`ctxkit chat: skills: ${escapeForTerminal(warning.message)}\n`);
+  for (const warning of mcp.warnings) io.stderr.write(`ctxkit chat: mcp: ${escapeForTerminal(warning.message)}\n`);
+  for (const warning of configured.settingWarnings) io.stderr.write(`ctxkit chat: ${escapeForTerminal(warning)}\n`);
   let skillNames = new Set(skills.skills.map((skill) => skill.name));
   skillCommands = [...skillNames].sort().map((name) => `/${name}`);
   // Skills added or edited while the chat runs are picked up before each message (announced to the model by an appended message).
@@ -81,7 +81,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     for (const warning of skills.warnings) {
       if (shownSkillWarnings.has(warning.message)) continue;
       shownSkillWarnings.add(warning.message);
-      io.stderr.write(`ctxkit chat: skills: ${warning.message}\n`);
+      io.stderr.write(`ctxkit chat: skills: ${escapeForTerminal(warning.message)}\n`);
     }
     if (change.added.length + change.changed.length + change.removed.length === 0) return;
     skillNames = new Set(skills.skills.map((skill) => skill.name));
@@ -219,7 +219,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   } finally {
     renderer.stop();
     input.close();
-    await configured.close((note) => io.stderr.write(`ctxkit chat: ${note}\n`));
+    await configured.close((note) => io.stderr.write(`ctxkit chat: ${escapeForTerminal(note)}\n`));
     await stopTracingAndSay(otel, io, "chat");
   }
   io.stdout.write(`\nSession ${session.id} saved. Resume with: ctxkit chat --session ${session.id} (or --continue)\n`);

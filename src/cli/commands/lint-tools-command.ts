@@ -1,3 +1,4 @@
+import { escapeForTerminal } from "../../context/escape-for-terminal.js";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -55,7 +56,7 @@ export async function lintToolsCommand(args: string[], io: CliIo): Promise<numbe
   if (flags.json) {
     io.stdout.write(`${JSON.stringify({ file: path, tools: tools.length, findings })}\n`);
   } else {
-    for (const finding of findings) io.stdout.write(`${finding.code.padEnd(30)} ${finding.target ?? "(all tools)"}: ${finding.message}\n`);
+    for (const finding of findings) io.stdout.write(`${finding.code.padEnd(30)} ${escapeForTerminal(finding.target ?? "(all tools)")}: ${escapeForTerminal(finding.message)}\n`);
     io.stdout.write(`${tools.length} tools, ${findings.length} findings\n`);
   }
   return findings.length === 0 ? 0 : 1;
@@ -67,13 +68,13 @@ async function lintMcpTools(files: string[], json: boolean, io: CliIo): Promise<
   const connections = await connectMcpServers(servers, { defer: "never", cwd: io.cwd });
   const tools: ToolDefinition[] = connections.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
   await connections.close();
-  for (const warning of [...warnings, ...connections.warnings]) io.stderr.write(`ctxkit lint tools: ${warning.message}\n`);
+  for (const warning of [...warnings, ...connections.warnings]) io.stderr.write(`ctxkit lint tools: ${escapeForTerminal(warning.message)}\n`);
   const findings = lintToolDefinitions(tools);
   if (json) {
     io.stdout.write(`${JSON.stringify({ servers: connections.servers, tools: tools.length, findings })}\n`);
   } else {
-    for (const finding of findings) io.stdout.write(`${finding.code.padEnd(30)} ${finding.target ?? "(all tools)"}: ${finding.message}\n`);
-    io.stdout.write(`${connections.servers.map((server) => `${server.name}: ${server.tools} tools`).join(", ") || "no server answered"}; ${findings.length} findings\n`);
+    for (const finding of findings) io.stdout.write(`${finding.code.padEnd(30)} ${escapeForTerminal(finding.target ?? "(all tools)")}: ${escapeForTerminal(finding.message)}\n`);
+    io.stdout.write(`${connections.servers.map((server) => `${escapeForTerminal(server.name)}: ${server.tools} tools`).join(", ") || "no server answered"}; ${findings.length} findings\n`);
   }
   return findings.length === 0 && connections.warnings.length === 0 ? 0 : 1;
 }

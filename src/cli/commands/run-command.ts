@@ -1,3 +1,4 @@
+import { escapeForTerminal } from "../../context/escape-for-terminal.js";
 import { dirname } from "node:path";
 import type { AgentEvent } from "../../types/index.js";
 import { describeRestored } from "../describe-restored.js";
@@ -36,7 +37,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   }
   const setup = await prepareAgentRun(flags, io);
   const { config } = setup;
-  for (const note of setup.notes) io.stderr.write(`ctxkit run: ${note}\n`);
+  for (const note of setup.notes) io.stderr.write(`ctxkit run: ${escapeForTerminal(note)}\n`);
   const style = createTerminalStyle(!flags.json && shouldUseColor(io.stdout, config.color, io.env));
   const diagnosticStyle = createTerminalStyle(shouldUseColor(io.stderr, config.color, io.env));
   // stdin is opened when first needed (a question at a terminal), not by every run: see lineReader.
@@ -72,12 +73,12 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const { agent, session, warnings, skills, mcp } = configured;
   if (flags.continue && !configured.resumed) io.stderr.write(`ctxkit run: no session to continue in ${dirname(session.path)}; starting a new one.\n`);
 
-  for (const warning of warnings) io.stderr.write(`ctxkit run: session ${session.id}: ${warning.message}\n`);
-  for (const warning of skills.warnings) io.stderr.write(`ctxkit run: skills: ${warning.message}\n`);
+  for (const warning of warnings) io.stderr.write(`ctxkit run: session ${session.id}: ${escapeForTerminal(warning.message)}\n`);
+  for (const warning of skills.warnings) io.stderr.write(`ctxkit run: skills: ${escapeForTerminal(warning.message)}\n`);
   const unknownSkill = describeUnknownSkill(task, skills.skills.map((skill) => skill.name));
   if (unknownSkill !== undefined) io.stderr.write(`ctxkit run: ${unknownSkill}\n`);
-  for (const warning of mcp.warnings) io.stderr.write(`ctxkit run: mcp: ${warning.message}\n`);
-  for (const warning of configured.settingWarnings) io.stderr.write(`ctxkit run: ${warning}\n`);
+  for (const warning of mcp.warnings) io.stderr.write(`ctxkit run: mcp: ${escapeForTerminal(warning.message)}\n`);
+  for (const warning of configured.settingWarnings) io.stderr.write(`ctxkit run: ${escapeForTerminal(warning)}\n`);
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
   process.once("SIGINT", onInterrupt);
@@ -103,7 +104,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     renderer.stop();
     process.removeListener("SIGINT", onInterrupt);
     answers.close();
-    await configured.close((note) => io.stderr.write(`ctxkit run: ${note}\n`));
+    await configured.close((note) => io.stderr.write(`ctxkit run: ${escapeForTerminal(note)}\n`));
     await stopTracingAndSay(otel, io, "run");
   }
   if (controller.signal.aborted) {

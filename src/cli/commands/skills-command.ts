@@ -1,3 +1,4 @@
+import { escapeForTerminal } from "../../context/escape-for-terminal.js";
 import { lintSkill, loadSkills, type SkillCatalog, type SkillLintFinding } from "../../skills/index.js";
 import { parseCommandLine, pickCommonOptions } from "../cli-options.js";
 import type { CliIo } from "../cli-io.js";
@@ -58,7 +59,7 @@ function listSkills(catalog: SkillCatalog, json: boolean, io: CliIo): number {
     io.stdout.write(`${JSON.stringify({ skills, warnings: catalog.warnings })}\n`);
     return 0;
   }
-  for (const skill of catalog.skills) io.stdout.write(`${skill.name}\n  ${skill.description}\n  ${skill.path}\n`);
+  for (const skill of catalog.skills) io.stdout.write(`${skill.name}\n  ${escapeForTerminal(skill.description)}\n  ${escapeForTerminal(skill.path)}\n`);
   if (catalog.skills.length === 0) io.stdout.write("No skills found.\n");
   writeWarnings(catalog, io);
   return 0;
@@ -71,8 +72,9 @@ function showSkill(catalog: SkillCatalog, name: string | undefined, io: CliIo): 
     // A missing name is a usage error (2); a name that matches no skill is a failed lookup (1).
     return name === undefined ? 2 : 1;
   }
-  const allowed = skill.allowedTools ? `allowed-tools: ${skill.allowedTools.join(" ")}\n` : "";
-  io.stdout.write(`name: ${skill.name}\ndescription: ${skill.description}\npath: ${skill.path}\n${allowed}\n${skill.body}\n`);
+  // A skill folder may be a cloned repository's: its text is shown with terminal controls escaped.
+  const allowed = skill.allowedTools ? `allowed-tools: ${escapeForTerminal(skill.allowedTools.join(" "))}\n` : "";
+  io.stdout.write(`name: ${skill.name}\ndescription: ${escapeForTerminal(skill.description)}\npath: ${escapeForTerminal(skill.path)}\n${allowed}\n${escapeForTerminal(skill.body, { keepLineBreaks: true })}\n`);
   return 0;
 }
 
@@ -90,7 +92,7 @@ async function lintSkills(catalog: SkillCatalog, name: string | undefined, json:
   if (json) io.stdout.write(`${JSON.stringify({ findings, warnings: catalog.warnings })}\n`);
   else {
     writeWarnings(catalog, io);
-    for (const finding of findings) io.stdout.write(`${finding.skill}: ${finding.severity} ${finding.code}: ${finding.message}\n`);
+    for (const finding of findings) io.stdout.write(`${finding.skill}: ${finding.severity} ${finding.code}: ${escapeForTerminal(finding.message)}\n`);
     io.stdout.write(`${summarizeLint(selected.length, skipped, findings.length, errors)}\n`);
   }
   return errors > 0 || skipped > 0 ? 1 : 0;
@@ -110,5 +112,5 @@ function summarizeLint(loaded: number, skipped: number, findings: number, errors
 const loadedAnyway = new Set<SkillCatalog["warnings"][number]["code"]>(["skill_shadowed", "skill_description_too_long"]);
 
 function writeWarnings(catalog: SkillCatalog, io: CliIo): void {
-  for (const warning of catalog.warnings) io.stderr.write(`ctxkit skills: ${warning.code}: ${warning.message}\n`);
+  for (const warning of catalog.warnings) io.stderr.write(`ctxkit skills: ${warning.code}: ${escapeForTerminal(warning.message)}\n`);
 }

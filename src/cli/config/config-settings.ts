@@ -142,7 +142,7 @@ export const configSettings = {
   },
   trustWorkspace: {
     flag: "trust-workspace", input: "switch", group: "Tools and context",
-    help: "the workspace's files are yours (for automation; on a terminal ctxkit asks once per workspace): its files are shown as they are and do not make the conversation untrusted (default: tagged as untrusted data, like web pages)",
+    help: "the workspace's files are yours (for automation; on a terminal ctxkit asks once per workspace): its files are shown as they are and do not make the conversation untrusted (default: tagged as untrusted data, like web pages; its AGENTS.md / CLAUDE.md, own skills and approved MCP servers make the conversation untrusted from the first call)",
     workspace: { userOnly: { why: "a cloned repository could vouch for itself" } },
   },
   trustedWorkspaces: {

@@ -40,9 +40,10 @@ const roleNames = [
 const bracketNames = ["inst", "sys", "system_prompt", "tool_calls", "tool_results", "available_tools", "/inst"];
 
 const tagName = `(${word("external_content")}|${harnessNames.map(word).join("|")}|${roleNames.map(word).join("|")})`;
-// `<` (any disguise, already folded by the view), an optional `/`, a known name, then anything but a
+// `<` (any disguise, already folded by the view), slashes, backslashes and whitespace (a lenient reader
+// takes `<//external_content>` or `<\\/think>` for a closing tag too), a known name, then anything but a
 // letter or digit: `</ExTeRnAl - content id="…">`, `< think >`, `<|im_start|>`, `<｜begin▁of▁sentence｜>`.
-const angleMarker = new RegExp(`<\\s*(/?)\\s*(?:${tagName}(?![a-z0-9])|(\\|)\\s*(?=[a-z_|]))`, "g");
+const angleMarker = new RegExp(`<([\\s/\\\\]*)(?:${tagName}(?![a-z0-9])|(\\|)\\s*(?=[a-z_|]))`, "g");
 const bracketMarker = new RegExp(`\\[\\s*(/?)\\s*(${bracketNames.map(word).join("|")})\\s*\\]`, "g");
 const doubleAngleSys = /<<\s*\/?\s*sys\s*>>/g;
 
@@ -68,7 +69,7 @@ export function findMarkers(text: string): MarkerMatch[] {
   const spanOf = (from: number, to: number) => ({ start: view.start[from]!, end: view.end[to - 1]! });
   for (const match of view.text.matchAll(angleMarker)) {
     const from = match.index;
-    const closing = match[1] === "/";
+    const closing = /[/\\]/.test(match[1]!);
     if (match[3] === "|") {
       // A special token `<|name|>`: the span runs to the closing `|>` when there is one nearby.
       const tail = /^[^<>\n]{0,48}?\|\s*>/.exec(view.text.slice(from + match[0].length));

@@ -1,4 +1,5 @@
 import type { ContextPolicy } from "../context-policy.js";
+import type { Provenance } from "../../types/index.js";
 
 export const instructionsAnnouncerPolicyName = "project-instructions";
 
@@ -11,6 +12,11 @@ export interface InstructionsAnnouncerOptions {
   takeChange: () => string | undefined;
   /** Told when a message carries an announcement (the CLI says so to the person). */
   onAnnounce?: (announcement: string) => void;
+  /**
+   * Where the instructions come from when the user has not trusted it (an untrusted workspace's
+   * AGENTS.md): a message carrying an announcement carries this provenance, so the runtime guard asks.
+   */
+  provenance?: Provenance;
 }
 
 /**
@@ -27,7 +33,7 @@ export function createInstructionsAnnouncer(options: InstructionsAnnouncerOption
       const change = options.takeChange();
       if (change === undefined) return message;
       options.onAnnounce?.(change);
-      return { ...message, content: `${change}\n\n${message.content}` };
+      return { ...message, content: `${change}\n\n${message.content}`, ...(options.provenance ? { meta: { ...message.meta, provenance: options.provenance } } : {}) };
     },
   };
 }

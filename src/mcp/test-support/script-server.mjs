@@ -2,8 +2,8 @@
 // A tiny MCP server over stdio for the tests, built on the SDK's low-level Server so it can misbehave
 // on purpose: `node script-server.mjs <mode>`. Modes: well (normal), exit-at-start (dies before the
 // handshake), garbage (writes non-JSON lines to stdout). Tools: echo, die (exits mid-call), hang (never
-// answers), malformed (a result that is not a CallToolResult), huge (a 2 MB text), add_tool / remove_tool
-// (change the tool list and send notifications/tools/list_changed), pid (its process id), put (a change that
+// answers), malformed (a result that is not a CallToolResult), huge (a 2 MB text), huger (12 MB), add_tool / remove_tool
+// (change the tool list and send notifications/tools/list_changed), pid (its process id), flood (2,000 list_changed notifications), lists (how many tools/list it answered), put (a change that
 // declares itself idempotent).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -22,14 +22,21 @@ const tools = new Map([
   ["hang", { description: "Never answers.", inputSchema: object() }],
   ["malformed", { description: "Answers with a result that is not a CallToolResult.", inputSchema: object() }],
   ["huge", { description: "Answers with 2 MB of text.", inputSchema: object() }],
+  ["huger", { description: "Answers with 12 MB of text (over the MCP SDK's own 10 MB limit of a stdio message).", inputSchema: object() }],
   ["add_tool", { description: "Adds the tool 'late' and announces the change.", inputSchema: object() }],
   ["remove_tool", { description: "Removes the tool 'echo' and announces the change.", inputSchema: object() }],
   ["pid", { description: "Tells the server's process id.", inputSchema: object() }],
+  ["flood", { description: "Sends notifications/tools/list_changed 2,000 times.", inputSchema: object() }],
+  ["lists", { description: "Tells how many tools/list requests the server has answered.", inputSchema: object() }],
   ["put", { description: "Sets the value (a change, but setting it twice is setting it once).", inputSchema: object({ value: { type: "string" } }, ["value"]), annotations: { readOnlyHint: false, idempotentHint: true } }],
 ]);
 
 const server = new Server({ name: "script-server", version: "1.0.0" }, { capabilities: { tools: { listChanged: true } } });
-server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...tools].map(([name, tool]) => ({ name, ...tool })) }));
+let lists = 0;
+server.setRequestHandler(ListToolsRequestSchema, () => {
+  lists += 1;
+  return { tools: [...tools].map(([name, tool]) => ({ name, ...tool })) };
+});
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
   const name = request.params.name;
   const text = (value) => ({ content: [{ type: "text", text: value }] });
@@ -45,6 +52,8 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
       return { content: "this should be a list" };
     case "huge":
       return text("x".repeat(2_000_000));
+    case "huger":
+      return text("x".repeat(12_000_000));
     case "add_tool":
       tools.set("late", { description: "A tool that appeared after the start.", inputSchema: object({ n: { type: "number" } }) });
       await server.sendToolListChanged();
@@ -55,6 +64,11 @@ server.setRequestHandler(CallToolRequestSchema, async (request) => {
       return text("removed");
     case "pid":
       return text(String(process.pid));
+    case "flood":
+      for (let index = 0; index < 2000; index += 1) await server.sendToolListChanged();
+      return text("flooded");
+    case "lists":
+      return text(String(lists));
     case "put":
       return text(`put: ${request.params.arguments?.value}`);
     case "late":

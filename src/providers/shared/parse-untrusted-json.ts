@@ -14,6 +14,13 @@ export const maximumSessionLineNesting = maximumJsonNesting + 32;
  * overflow the stack (a RangeError that escaped as a crash). One linear pass, before parsing.
  */
 export function parseUntrustedJson(text: string, maximumNesting = maximumJsonNesting): unknown {
+  const deep = positionNestedDeeperThan(text, maximumNesting);
+  if (deep !== undefined) throw new SyntaxError(`JSON nested deeper than ${maximumNesting} levels (at position ${deep})`);
+  return JSON.parse(text) as unknown;
+}
+
+/** Where `text`, read as JSON, first opens an array or object deeper than `maximumNesting`; undefined when it never does. One linear pass. */
+export function positionNestedDeeperThan(text: string, maximumNesting: number): number | undefined {
   let depth = 0;
   let inString = false;
   for (let index = 0; index < text.length; index += 1) {
@@ -25,10 +32,10 @@ export function parseUntrustedJson(text: string, maximumNesting = maximumJsonNes
       inString = true;
     } else if (code === 0x5b || code === 0x7b) {
       depth += 1;
-      if (depth > maximumNesting) throw new SyntaxError(`JSON nested deeper than ${maximumNesting} levels (at position ${index})`);
+      if (depth > maximumNesting) return index;
     } else if (code === 0x5d || code === 0x7d) {
       depth -= 1;
     }
   }
-  return JSON.parse(text) as unknown;
+  return undefined;
 }

@@ -49,8 +49,10 @@ describe("notes", () => {
     await policy.prepareContext!({} as never);
     expect(tail(policy)).toContain("characters in NOTES.md");
     const text = (await read.execute({}, context)) as string;
-    expect(text.length).toBeLessThanOrEqual(40);
-    expect(text.endsWith("line one")).toBe(true);
+    const [shown, note] = text.split("\n\n[… cut: ");
+    expect(shown!.length).toBeLessThanOrEqual(40);
+    expect(shown!.endsWith("line one")).toBe(true);
+    expect(note).toBe("NOTES.md has 180 bytes; only its start is shown]");
   });
 
   it("points to the notes after a compaction, with checkpoint metadata", async () => {
@@ -60,5 +62,20 @@ describe("notes", () => {
     const pointer = policy.checkpoint!([], new Date(0), "cp")!;
     expect(pointer.meta.derived).toEqual({ kind: "checkpoint", policy: "notes", data: { characters: 30 } });
     expect(pointer.content).toContain("read them with notes_read");
+  });
+
+  it("never appends to a file edited past what a read returns (its end would be lost), and says a read is cut", async () => {
+    const { path, read, write } = await notesIn({ maxCharacters: 100 });
+    await mkdir(dirname(path), { recursive: true });
+    // A short first line, then one longer than the 400 bytes a read takes: the read returns the first line alone.
+    const edited = `Keep the v2 parser.\n${"log ".repeat(200)}\n`;
+    await writeFile(path, edited);
+    expect(await read.execute({}, context)).toBe("Keep the v2 parser.\n\n[… cut: the session's notes file has 821 bytes; only its start is shown]");
+    await expect(write.execute({ text: "One more." }, context)).rejects.toThrow(
+      "the session's notes file has 821 bytes, more than notes_read reads, so appending would lose its end. Rewrite the notes shorter with {\"mode\": \"replace\"}",
+    );
+    expect(await readFile(path, "utf8")).toBe(edited);
+    await write.execute({ text: "Condensed.", mode: "replace" }, context);
+    expect(await readFile(path, "utf8")).toBe("Condensed.\n");
   });
 });

@@ -51,9 +51,10 @@ export function createNotes(options: NotesOptions): NotesPolicy {
     source,
     async execute() {
       const text = await file.read();
-      if (text === "") return "The notes are empty.";
+      const cut = file.cutFrom === undefined ? "" : `\n\n[… cut: ${label} has ${formatCount(file.cutFrom)} bytes; only its start is shown]`;
+      if (text === "" && cut === "") return "The notes are empty.";
       // Notes written from untrusted content come back as untrusted (see notes-provenance.ts).
-      return (await readNotesProvenance(file.path)).length > 0 ? { content: text, source: "external" } : text;
+      return (await readNotesProvenance(file.path)).length > 0 ? { content: `${text}${cut}`, source: "external" } : `${text}${cut}`;
     },
   };
   const write: Tool<{ text: string; mode?: "append" | "replace" }> = {
@@ -76,6 +77,14 @@ export function createNotes(options: NotesOptions): NotesPolicy {
     source,
     async execute({ text, mode = "append" }, context) {
       const current = mode === "append" ? await file.read() : "";
+      // A file edited outside ctxkit past what a read returns: appending to its start would drop the rest.
+      if (mode === "append" && file.cutFrom !== undefined) {
+        throw new ToolError(
+          "invalid_arguments",
+          `${label} has ${formatCount(file.cutFrom)} bytes, more than ${notesReadToolName} reads, so appending would lose its end. ` +
+            `Rewrite the notes shorter with {"mode": "replace"} (it replaces the whole file), or ask the user to shorten it.`,
+        );
+      }
       const next = mode === "append" && current !== "" ? `${current.replace(/\n+$/, "")}\n\n${text.trim()}\n` : `${text.trim()}\n`;
       if (next.length > maxCharacters) {
         throw new ToolError(

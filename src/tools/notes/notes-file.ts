@@ -9,6 +9,8 @@ export interface NotesFile {
   readonly path: string;
   /** Characters in the file when it was last read, written or measured (0 when it does not exist). */
   readonly characters: number;
+  /** Bytes in the file when the last read found it over `maxBytes`: that read returned its start only. Undefined otherwise. */
+  readonly cutFrom: number | undefined;
   read(): Promise<string>;
   write(text: string): Promise<void>;
   /** Re-reads the size (the person may edit the file between calls). */
@@ -23,6 +25,7 @@ export interface NotesFile {
 export function createNotesFile(path: string | (() => string), maxBytes: number): NotesFile {
   const resolvePath = typeof path === "function" ? path : () => path;
   let characters = 0;
+  let cutFrom: number | undefined;
   const file: NotesFile = {
     get path() {
       return resolvePath();
@@ -30,9 +33,13 @@ export function createNotesFile(path: string | (() => string), maxBytes: number)
     get characters() {
       return characters;
     },
+    get cutFrom() {
+      return cutFrom;
+    },
     async read() {
-      const text = await readBounded(resolvePath(), maxBytes);
+      const { text, size } = await readBounded(resolvePath(), maxBytes);
       characters = text.length;
+      cutFrom = size > maxBytes ? size : undefined;
       return text;
     },
     async write(text) {
@@ -43,12 +50,13 @@ export function createNotesFile(path: string | (() => string), maxBytes: number)
       await rename(temporary, target);
       noteHarnessWrite({ path: target, content: Buffer.from(text, "utf8") });
       characters = text.length;
+      cutFrom = undefined;
     },
     async refresh() {
       try {
         const info = await stat(resolvePath());
         // Bytes over-count multi-byte text a little; the exact count comes with the next read.
-        characters = info.size > maxBytes ? maxBytes : info.size === 0 ? 0 : (await readBounded(resolvePath(), maxBytes)).length;
+        characters = info.size > maxBytes ? maxBytes : info.size === 0 ? 0 : (await readBounded(resolvePath(), maxBytes)).text.length;
       } catch {
         characters = 0;
       }
@@ -57,22 +65,22 @@ export function createNotesFile(path: string | (() => string), maxBytes: number)
   return file;
 }
 
-async function readBounded(path: string, maxBytes: number): Promise<string> {
+async function readBounded(path: string, maxBytes: number): Promise<{ text: string; size: number }> {
   let handle;
   try {
     handle = await open(path, "r");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { text: "", size: 0 };
     throw error;
   }
   try {
     const { size } = await handle.stat();
-    if (size <= maxBytes) return await readFile(handle, "utf8");
+    if (size <= maxBytes) return { text: await readFile(handle, "utf8"), size };
     const buffer = Buffer.alloc(maxBytes);
     await handle.read(buffer, 0, maxBytes, 0);
     // Cut at the last complete line, so a multi-byte character is never split.
     const text = buffer.toString("utf8");
-    return text.slice(0, Math.max(0, text.lastIndexOf("\n")));
+    return { text: text.slice(0, Math.max(0, text.lastIndexOf("\n"))), size };
   } finally {
     await handle.close();
   }

@@ -1,3 +1,5 @@
+import { byteOrderMark } from "./decode-text.js";
+
 /** How web_fetch treats a response body. */
 export type ContentKind = "html" | "text" | "json" | "binary";
 
@@ -32,4 +34,17 @@ export function sniffContentKind(bytes: Buffer): ContentKind {
   if (start.startsWith("<!doctype html") || start.startsWith("<html") || start.startsWith("<head") || start.startsWith("<body")) return "html";
   if (start.startsWith("{") || start.startsWith("[")) return "json";
   return "text";
+}
+
+/**
+ * Whether a body whose header announced text, HTML or JSON is binary after all (a server that labels
+ * everything text/html, a PNG served as text/plain): a known magic number, or NUL bytes when neither
+ * the charset nor a byte-order mark says UTF-16 or UTF-32 (whose text has them; decodeText reads a
+ * UTF-16 page by its mark whatever the header says).
+ */
+export function contradictsTextHeader(bytes: Buffer, contentType: string): boolean {
+  const head = bytes.subarray(0, 1024);
+  if (binaryMagicNumbers.some((magic) => head.subarray(0, magic.length).equals(magic))) return true;
+  const wideText = /charset\s*=\s*["']?utf-?(16|32)/i.test(contentType) || byteOrderMark(head)?.startsWith("utf-16") === true;
+  return !wideText && head.includes(0);
 }

@@ -24,7 +24,8 @@ export function decodeText(bytes: Buffer, contentType: string, isHtml: boolean):
   return { text: decoder.decode(bytes), charset: decoder.encoding };
 }
 
-function byteOrderMark(bytes: Buffer): string | undefined {
+/** The encoding a byte-order mark at the start of `bytes` names; undefined without one. */
+export function byteOrderMark(bytes: Buffer): string | undefined {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return "utf-8";
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";

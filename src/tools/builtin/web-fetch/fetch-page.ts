@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { ToolError } from "../../tool.js";
 import type { AddressPolicy } from "./blocked-address.js";
 import { checkFetchUrl } from "./check-fetch-url.js";
-import { contentKindOf, mediaTypeOf, sniffContentKind, type ContentKind } from "./content-kind.js";
+import { contentKindOf, contradictsTextHeader, mediaTypeOf, sniffContentKind, type ContentKind } from "./content-kind.js";
 import type { HostResolver } from "./host-resolver.js";
 import { readCappedBody } from "./read-capped-body.js";
 import { requestPinned } from "./request-pinned.js";
@@ -83,6 +83,9 @@ async function readPage(response: IncomingMessage, url: string, redirectedFrom: 
   const kind = declared ?? sniffContentKind(body.bytes);
   if (kind === "binary") {
     throw new ToolError("invalid_arguments", `${url} is binary data (${contentType || "no content type"}), not a text page; web_fetch only reads HTML, text and JSON.`);
+  }
+  if (declared !== undefined && contradictsTextHeader(body.bytes, contentType)) {
+    throw new ToolError("invalid_arguments", `${url} says it is ${mediaTypeOf(contentType)} but its bytes are binary data (a file type's signature or NUL bytes), not a text page; web_fetch only reads HTML, text and JSON.`);
   }
   return { url, redirectedFrom, status, contentType, kind, bytes: body.bytes, truncated: body.truncated };
 }

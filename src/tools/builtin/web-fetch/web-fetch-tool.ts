@@ -1,3 +1,4 @@
+import { ConfigError } from "../../../types/index.js";
 import { defineTool, ToolError, type Tool, type ToolContext, type ToolErrorKind } from "../../tool.js";
 import { formatByteSize } from "../file-content.js";
 import { decodeText } from "./decode-text.js";
@@ -32,9 +33,14 @@ export interface WebFetchToolOptions {
  * the page's hidden text is removed and only counted. Large pages are the context's to budget.
  */
 export function createWebFetchTool(options: WebFetchToolOptions = {}): Tool<WebFetchArgs> {
-  const maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
-  const timeoutMs = options.timeoutMs ?? 30_000;
-  const maxRedirects = options.maxRedirects ?? 5;
+  // Checked when the tool is made: from plain JavaScript a string or a negative number failed every
+  // call with Node's 'The "delay" argument must be of type number', told to the model.
+  const maxBytes = wholeNumberOption("maxBytes", options.maxBytes, 5 * 1024 * 1024, 1);
+  const timeoutMs = wholeNumberOption("timeoutMs", options.timeoutMs, 30_000, 1);
+  const maxRedirects = wholeNumberOption("maxRedirects", options.maxRedirects, 5, 0);
+  if (options.resolver !== undefined && typeof options.resolver !== "function") {
+    throw new ConfigError("option_invalid", `createWebFetchTool's \`resolver\` must be a function (hostname, signal) => addresses, like the tests' stub; got ${typeof options.resolver}.`);
+  }
   const resolver = options.resolver ?? systemHostResolver;
   return defineTool<WebFetchArgs>({
     name: "web_fetch",
@@ -99,4 +105,13 @@ function statusError(page: FetchedPage, text: string): ToolError {
     page.status === 404 || page.status === 410 ? "not_found" : [401, 403, 407].includes(page.status) ? "permission" : [408, 504].includes(page.status) ? "timeout" : "failed";
   const excerpt = text.replace(/\s+/g, " ").trim().slice(0, 300);
   return new ToolError(kind, `${page.url} answered HTTP ${page.status}${excerpt ? `: ${excerpt}` : "."}`);
+}
+
+/** A whole-number option from `minimum` up to what a timer holds (2^31 − 1), or its default when absent. */
+function wholeNumberOption(name: string, value: unknown, fallback: number, minimum: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < minimum || value > 2_147_483_647) {
+    throw new ConfigError("option_invalid", `createWebFetchTool's \`${name}\` must be a whole number ≥ ${minimum} (default ${fallback}); got ${JSON.stringify(value) ?? String(value)}.`);
+  }
+  return value;
 }
