@@ -81,7 +81,10 @@ export async function openDurableClient(connectionString: string): Promise<Durab
       const run = await tables.getRun(id);
       if (run.status === "needs_confirmation") {
         if (decision === undefined) throw new SessionError("session_write_refused", `Run ${id} is paused on a ${run.pausedCall?.tool ?? "tool"} call that needs a person's answer; pass resume a decision: "rerun" runs it, "skip" tells the model it was not run.`);
-        await dbos.send(id, decision, "confirmation");
+        // One answer per question: two resumes that both read this pause (two people, a retried
+        // command) send one message. A second one would wait in the topic and answer the run's next
+        // question unasked — a side effect nobody approved.
+        await dbos.send(id, decision, "confirmation", `ctxkit-answer-${id}-${run.pausedCall?.callKey ?? "call"}`);
         if (run.pausedCall) await tables.markResumed(id, run.pausedCall.callKey);
       } else if (run.status === "cancelled") {
         await tables.setStatus(id, "queued");

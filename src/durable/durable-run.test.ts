@@ -75,6 +75,27 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     expect(await sideEffects("paused")).toEqual([]);
   }, 60_000);
 
+  it("takes one answer per paused call: two resumes that both read the pause cannot answer the run's next question", async () => {
+    const submitted = await client.submit({ task: "record two steps", agent: { kind: "scripted", input: { steps: 2, runKey: "answered-twice" } } });
+    // A crash interrupted both calls: the run asks about each in turn.
+    for (const key of ["tool-0-call-0", "tool-1-call-1"]) await admin.query("INSERT INTO ctxkit_tool_calls (run_id, call_key, tool, state, executor) VALUES ($1, $2, 'record', 'started', 'dead-worker')", [submitted.id, key]);
+    worker ??= await startDurableWorker({ connectionString: url, concurrency: 2, builders: { scripted: scriptedBuilder(url) }, tracing: createAgentTracing({ tracer: spans.provider.getTracer("test") }) });
+    expect(await client.wait(submitted.id, 30_000)).toMatchObject({ status: "needs_confirmation", pausedCall: { callKey: "tool-0-call-0" } });
+    // Two people (or a retried command) answer the first question at once; each read the pause before either answer.
+    const other = await openDurableClient(url);
+    try {
+      await Promise.all([client.resume(submitted.id, "rerun"), other.resume(submitted.id, "rerun")]);
+    } finally {
+      await other.close();
+    }
+    // The second call still waits for its own answer; it was not run on the first one's.
+    expect(await client.wait(submitted.id, 30_000)).toMatchObject({ status: "needs_confirmation", pausedCall: { callKey: "tool-1-call-1" } });
+    expect(await sideEffects("answered-twice")).toEqual([0]);
+    await client.resume(submitted.id, "skip");
+    expect((await client.wait(submitted.id, 30_000)).status).toBe("completed");
+    expect(await sideEffects("answered-twice")).toEqual([0]);
+  }, 60_000);
+
   it("refuses a second worker in the same process while one runs (DBOS keeps one registry per process)", async () => {
     await expect(startDurableWorker({ connectionString: url, builders: { scripted: scriptedBuilder(url) } })).rejects.toMatchObject({ code: "option_invalid", message: expect.stringContaining("stop() it first") });
   });
