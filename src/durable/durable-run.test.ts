@@ -81,11 +81,21 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     for (const key of ["tool-0-call-0", "tool-1-call-1"]) await admin.query("INSERT INTO ctxkit_tool_calls (run_id, call_key, tool, state, executor) VALUES ($1, $2, 'record', 'started', 'dead-worker')", [submitted.id, key]);
     worker ??= await startDurableWorker({ connectionString: url, concurrency: 2, builders: { scripted: scriptedBuilder(url) }, tracing: createAgentTracing({ tracer: spans.provider.getTracer("test") }) });
     expect(await client.wait(submitted.id, 30_000)).toMatchObject({ status: "needs_confirmation", pausedCall: { callKey: "tool-0-call-0" } });
-    // Two people (or a retried command) answer the first question at once; each read the pause before either answer.
+    // Two people (or a retried command) answer the first question at once, each having read the pause
+    // before either answer cleared it: the run's row is held until both answers are sent.
     const other = await openDurableClient(url);
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
     try {
-      await Promise.all([client.resume(submitted.id, "rerun"), other.resume(submitted.id, "rerun")]);
+      await holder.query("BEGIN");
+      await holder.query("SELECT id FROM ctxkit_runs WHERE id = $1 FOR UPDATE", [submitted.id]);
+      const answers = Promise.all([client.resume(submitted.id, "rerun"), other.resume(submitted.id, "rerun")]);
+      const clearing = async () => Number((await admin.query<{ count: string }>("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%paused_call->>%'")).rows[0]!.count);
+      for (let tries = 0; tries < 200 && (await clearing()) < 2; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+      await holder.query("COMMIT");
+      await answers;
     } finally {
+      await holder.end();
       await other.close();
     }
     // The second call still waits for its own answer; it was not run on the first one's.
@@ -185,6 +195,11 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     expect(done).toMatchObject({ status: "failed", result: { stopReason: "timeout", error: { code: "run_timeout", message: expect.stringContaining("submit it with a longer timeoutMs") } } });
     expect(done.result?.error?.message).not.toContain("--timeout");
     expect((await sideEffects("timeout")).length).toBeLessThan(50);
+  }, 60_000);
+
+  it("keeps a deadline weeks away (past setTimeout's 24.8 days, which would fire at once)", async () => {
+    const submitted = await client.submit({ task: "one step", timeoutMs: 30 * 24 * 3600 * 1000, agent: { kind: "scripted", input: { steps: 1, runKey: "month" } } });
+    expect(await client.wait(submitted.id, 30_000)).toMatchObject({ status: "completed", result: { stopReason: "final_answer" } });
   }, 60_000);
 
   it("refuses an empty task and an unknown run in its own words, not the CLI's", async () => {
