@@ -198,6 +198,7 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
   }, 60_000);
 
   it("keeps a deadline weeks away (past setTimeout's 24.8 days, which would fire at once)", async () => {
+    worker ??= await startDurableWorker({ connectionString: url, concurrency: 2, builders: { scripted: scriptedBuilder(url) } });
     const submitted = await client.submit({ task: "one step", timeoutMs: 30 * 24 * 3600 * 1000, agent: { kind: "scripted", input: { steps: 1, runKey: "month" } } });
     expect(await client.wait(submitted.id, 30_000)).toMatchObject({ status: "completed", result: { stopReason: "final_answer" } });
   }, 60_000);

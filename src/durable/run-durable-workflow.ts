@@ -13,6 +13,7 @@ import { createDurableProvider } from "./create-durable-provider.js";
 import { createDurableTool } from "./create-durable-tool.js";
 import { createSharedBudgetPolicy } from "./create-shared-budget-policy.js";
 import { defaultBudgetThresholds } from "../context/budget/budget-options.js";
+import { startLongTimer } from "./start-long-timer.js";
 
 export interface DurableWorkflowDependencies {
   executorId: string;
@@ -146,14 +147,14 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
   const unwatch = dependencies.watchCancellation(runId, () => abort.abort());
   // The deadline is recorded once (a step), so a run resumed after a crash keeps its first one.
   let timedOut = false;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: { clear(): void } | undefined;
   if (options.timeoutMs !== undefined && options.timeoutMs > 0) {
     const timeoutMs = options.timeoutMs;
     const deadline = await dependencies.step("deadline", async () => dependencies.now() + timeoutMs);
-    timer = setTimeout(() => {
+    timer = startLongTimer(() => {
       timedOut = true;
       abort.abort();
-    }, Math.max(0, deadline - dependencies.now()));
+    }, deadline - dependencies.now());
   }
   try {
     const handle = built.agent.run(record.task, { signal: abort.signal });
@@ -196,7 +197,7 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
     await dependencies.budget.chargeEnded(runId);
     return summary;
   } finally {
-    if (timer) clearTimeout(timer);
+    timer?.clear();
     unwatch();
     await built.close().catch(() => undefined);
   }
