@@ -26,7 +26,7 @@ With the OTEL_* variables set (as for 'ctxkit run'), each run is traced under th
 record holds, so a run resumed here after a crash continues its trace.
 `;
 
-export const workerOptions = { ...pickCommonOptions("database-url"), concurrency: positiveIntegerFlag, "stale-after": positiveIntegerFlag } as const;
+export const workerOptions = { ...pickCommonOptions("database-url"), concurrency: positiveIntegerFlag, "stale-after": { type: "string", number: { integer: true, min: 1, max: 2_147_483 } } } as const;
 
 /** `ctxkit worker`: one DBOS executor taking ctxkit runs from the queue. */
 export async function workerCommand(args: string[], io: CliIo): Promise<number> {
