@@ -37,6 +37,32 @@ describe.skipIf(database.skip !== undefined)(`ctxkit submit and runs${database.s
     expect(refused.stderr).not.toContain("list()");
   }, 60_000);
 
+  it("lists the 50 newest runs and counts them all by status, so an old queued run past them is not missed", async () => {
+    const url = await createFreshDatabase(database.url!, "runs_many");
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-runs-"));
+    expect((await runCli(["runs", "list", "--database-url", url], { cwd })).stdout).toBe("No durable runs.\n");
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      // The oldest is still queued (an old version's, say): draining before an upgrade must see it.
+      await admin.query(
+        `INSERT INTO ctxkit_runs (id, task, agent, session_id, status, created_at)
+         SELECT 'run-' || n, 'task ' || n, '{"kind":"cli","input":{}}', 's-' || n, CASE WHEN n = 1 THEN 'queued' WHEN n = 2 THEN 'failed' ELSE 'completed' END, now() - (60 - n) * interval '1 minute'
+         FROM generate_series(1, 52) AS n`,
+      );
+    } finally {
+      await admin.end();
+    }
+    const list = await runCli(["runs", "list", "--database-url", url], { cwd });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout.trim().split("\n")).toHaveLength(50);
+    expect(list.stdout).not.toContain("run-1 ");
+    expect(list.stderr).toBe("ctxkit runs: the 50 newest of 52 runs are listed; all of them: 1 queued, 50 completed, 1 failed.\n");
+    const json = await runCli(["runs", "list", "--json", "--database-url", url], { cwd });
+    expect(JSON.parse(json.stdout)).toHaveLength(50);
+    expect(json.stderr).toContain("1 queued");
+  }, 60_000);
+
   it("shares --budget-tokens across the runs of a --budget-scope (a row), and refuses an unknown scope without a limit", async () => {
     const url = await createFreshDatabase(database.url!, "runs_budget");
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-submit-"));

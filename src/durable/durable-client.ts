@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createSessionId } from "../session/session-id.js";
 import { ConfigError, SessionError } from "../types/index.js";
-import type { DurableAgentSpec, DurableRunRecord } from "./durable-run-record.js";
+import type { DurableAgentSpec, DurableRunRecord, DurableRunStatus } from "./durable-run-record.js";
 import { DURABLE_APP_VERSION, DURABLE_QUEUE, DURABLE_WORKFLOW, openDurableDatabase } from "./durable-database.js";
 import { loadDbos } from "./load-dbos.js";
 import { isTraceparent } from "./traceparent.js";
@@ -22,7 +22,10 @@ export interface SubmitRunOptions {
 export interface DurableClient {
   submit(options: SubmitRunOptions): Promise<DurableRunRecord>;
   get(id: string): Promise<DurableRunRecord>;
+  /** The newest runs, newest first (50 by default). */
   list(limit?: number): Promise<DurableRunRecord[]>;
+  /** How many runs there are in each status, all of them (a list shows only the newest). */
+  countRuns(): Promise<Partial<Record<DurableRunStatus, number>>>;
   cancel(id: string): Promise<DurableRunRecord>;
   /** A cancelled run starts again from its last step; a paused one gets the person's answer for its interrupted call. */
   resume(id: string, decision?: "rerun" | "skip"): Promise<DurableRunRecord>;
@@ -69,6 +72,7 @@ export async function openDurableClient(connectionString: string): Promise<Durab
     },
     get: (id) => tables.getRun(id),
     list: (limit = 50) => tables.listRuns(limit),
+    countRuns: () => tables.countRuns(),
     async cancel(id) {
       const run = await tables.getRun(id);
       if (run.status === "completed" || run.status === "failed") return run;

@@ -54,6 +54,11 @@ export function createDurableTables(pool: pg.Pool, schema: string, location: str
     async listRuns(limit: number): Promise<DurableRunRecord[]> {
       return (await pool.query<RunRow>(`SELECT * FROM ${table("ctxkit_runs")} ORDER BY created_at DESC, id LIMIT $1`, [limit])).rows.map(toRecord);
     },
+    /** How many runs there are in each status (all of them, not only the newest a list shows). */
+    async countRuns(): Promise<Partial<Record<DurableRunStatus, number>>> {
+      const rows = (await pool.query<{ status: DurableRunStatus; count: string }>(`SELECT status, count(*) AS count FROM ${table("ctxkit_runs")} GROUP BY status`)).rows;
+      return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+    },
     /** Which of these runs were cancelled. */
     async cancelledAmong(ids: readonly string[]): Promise<string[]> {
       return (await pool.query<{ id: string }>(`SELECT id FROM ${table("ctxkit_runs")} WHERE id = ANY($1::text[]) AND status = 'cancelled'`, [ids])).rows.map((row) => row.id);

@@ -11,7 +11,8 @@ export const runsHelp = `Usage: ctxkit runs list [--json] [--database-url <url>]
        ctxkit runs cancel <id> [--database-url <url>]
        ctxkit runs resume <id> [--approve | --decline | --rerun | --skip] [--database-url <url>]
 
-The durable runs in the database (--database-url or CTXKIT_DATABASE_URL), newest first.
+The durable runs in the database (--database-url or CTXKIT_DATABASE_URL), newest first: list shows
+the 50 newest, and when there are more, counts them all by status on stderr.
 cancel   stops a run at its next model or tool call
 resume   starts a cancelled run again from its last completed step. A run that needs confirmation
          waits for a person: --approve runs the call it asks about (a call that asks, as 'ctxkit run'
@@ -28,6 +29,9 @@ Exit codes: 0 done; 1 the run was not found or cannot be resumed; 2 a usage erro
 `;
 
 const runsActions = ["list", "show", "cancel", "resume"];
+/** How many runs `runs list` prints, the newest; the others are counted by status. */
+const listedRuns = 50;
+const statusOrder = ["queued", "running", "needs_confirmation", "completed", "failed", "cancelled"] as const;
 
 export const runsOptions = { ...pickCommonOptions("database-url", "json"), approve: { type: "boolean" }, decline: { type: "boolean" }, rerun: { type: "boolean" }, skip: { type: "boolean" } } as const;
 
@@ -61,8 +65,14 @@ export async function runsCommand(args: string[], io: CliIo): Promise<number> {
     const print = (value: unknown, text: string) => io.stdout.write(flags.json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
     switch (action) {
       case "list": {
-        const runs = await client.list();
+        const runs = await client.list(listedRuns);
         print(runs, runs.length === 0 ? "No durable runs." : runs.map(describeRun).join("\n"));
+        // Past the newest, counted: "no queued, running or needs_confirmation run" (drained) must hold for them all.
+        if (runs.length === listedRuns) {
+          const counts = await client.countRuns();
+          const total = Object.values(counts).reduce((sum, count) => sum + (count ?? 0), 0);
+          if (total > listedRuns) io.stderr.write(`ctxkit runs: the ${listedRuns} newest of ${total.toLocaleString("en-US")} runs are listed; all of them: ${statusOrder.filter((status) => counts[status]).map((status) => `${counts[status]!.toLocaleString("en-US")} ${status}`).join(", ")}.\n`);
+        }
         return 0;
       }
       case "show": {
