@@ -13,10 +13,11 @@ export const runsHelp = `Usage: ctxkit runs list [--json] [--database-url <url>]
 
 The durable runs in the database (--database-url or CTXKIT_DATABASE_URL), newest first: list shows
 the 50 newest, and when there are more, counts them all by status on stderr.
-cancel   stops a run at its next model or tool call
+cancel   stops a run within a second: the model or tool call in flight is aborted (a command killed)
 resume   starts a cancelled run again from its last completed step. A run that needs confirmation
          waits for a person: --approve runs the call it asks about (a call that asks, as 'ctxkit run'
-         would at a terminal, or a side effect a crash interrupted, which then runs again), --decline
+         would at a terminal, or a side effect a crash or a cancel interrupted, which then runs
+         again), --decline
          tells the model it was not run (--rerun and --skip say the same)
 
 Options:
