@@ -53,7 +53,8 @@ export async function runsCommand(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`ctxkit runs: ${describeUnknownAction(action, runsActions)}.\n\n${runsHelp}`);
     return 2;
   }
-  if (action !== "list" && id === undefined) {
+  // An empty id (`runs show "$RUN"` with RUN unset) is a missing one, not a run to look for.
+  if (action !== "list" && (id === undefined || id.trim() === "")) {
     io.stderr.write(`ctxkit runs: ${action} needs a run id (see ctxkit runs list).\n\n${runsHelp}`);
     return 2;
   }
