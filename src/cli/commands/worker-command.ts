@@ -11,7 +11,9 @@ export const workerHelp = `Usage: ctxkit worker --database-url <url> [--concurre
 Runs durable agent runs (submitted with 'ctxkit submit') until stopped with Ctrl-C or SIGTERM.
 Start as many as you like, on this machine or others, against the same PostgreSQL: each takes runs
 from one queue. A run resumes after its last completed model or tool call when its worker dies;
-a worker that stops answering is noticed by the others, which take over its runs.
+a worker that stops answering is noticed by the others, which take over its runs. Stopping a worker
+does not wait for its runs: their calls in flight are cut as by a crash (the others take the runs
+over within a third of --stale-after; a side effect cut waits for 'ctxkit runs resume <id> --approve').
 
 Options:
   --database-url <url>  the PostgreSQL database (default: CTXKIT_DATABASE_URL)
