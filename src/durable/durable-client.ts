@@ -41,6 +41,9 @@ export function workflowEndedMessage(id: string, engine: string): string {
   return `The durable engine ended the run's workflow (${engine}) without it recording a result; see the workers' logs, then call resume("${id}") on a durable client if it was cancelled.`;
 }
 
+/** How long resuming a cancelled run waits for its cancelled execution to stop (the engine looks every 10 s). */
+const cancelledStopWaitMs = 20_000;
+
 const settled = new Set(["completed", "failed", "cancelled", "needs_confirmation"]);
 /** DBOS workflow statuses after which the workflow runs no more (without a resume). */
 const engineEnded = new Set(["SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED"]);
@@ -55,6 +58,18 @@ export async function openDurableClient(connectionString: string): Promise<Durab
   if (!found.rows[0]?.found) await migrateSystemDatabase(connectionString);
   const dbos = await DBOSClient.create({ systemDatabaseUrl: withIdleTransactionTimeout(connectionString), systemDatabasePoolSize: 4, logger: { info: () => undefined, debug: () => undefined, warn: () => undefined, error: () => undefined } });
   const { tables } = database;
+  /**
+   * A run cancelled while it waited for a person stops only when the engine next looks (up to 10 s),
+   * and only while it is still cancelled: resumed before that, the old execution waited on beside
+   * the new one, holding the run's session, and the new one failed with session_locked.
+   */
+  const untilStopped = async (run: DurableRunRecord) => {
+    const deadline = Date.now() + cancelledStopWaitMs;
+    while (await tables.sessionInUse(run.sessionId)) {
+      if (Date.now() >= deadline) throw new SessionError("session_locked", `Run ${run.id} was cancelled, but its execution has not stopped yet (it still holds session ${run.sessionId}); call resume("${run.id}") again in a few seconds.`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
   return {
     async submit(options) {
       if (options.task.trim() === "") throw new ConfigError("usage_invalid", "A durable run needs a task: pass submit({ task }) a task that is not empty.");
@@ -91,6 +106,7 @@ export async function openDurableClient(connectionString: string): Promise<Durab
         await dbos.send(id, decision, "confirmation", `ctxkit-answer-${id}-${run.pausedCall?.callKey ?? "call"}`);
         if (run.pausedCall) await tables.markResumed(id, run.pausedCall.callKey);
       } else if (run.status === "cancelled") {
+        await untilStopped(run);
         await tables.setStatus(id, "queued");
         await dbos.resumeWorkflow(id);
       } else {

@@ -106,6 +106,21 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     expect(await sideEffects("answered-twice")).toEqual([0]);
   }, 60_000);
 
+  it("resumes a run cancelled while it waited for a person at once, though the cancelled wait still holds its session", async () => {
+    const submitted = await client.submit({ task: "record one step", agent: { kind: "scripted", input: { steps: 1, runKey: "cancelled-paused" } } });
+    await admin.query("INSERT INTO ctxkit_tool_calls (run_id, call_key, tool, state, executor) VALUES ($1, 'tool-0-call-0', 'record', 'started', 'dead-worker')", [submitted.id]);
+    worker ??= await startDurableWorker({ connectionString: url, concurrency: 2, builders: { scripted: scriptedBuilder(url) } });
+    expect((await client.wait(submitted.id, 30_000)).status).toBe("needs_confirmation");
+    await client.cancel(submitted.id);
+    // At once: the cancelled execution is still in its wait, holding the session, when the new one opens it.
+    await client.resume(submitted.id);
+    const resumed = await client.wait(submitted.id, 60_000);
+    expect(resumed, JSON.stringify(resumed.result)).toMatchObject({ status: "needs_confirmation", pausedCall: { callKey: "tool-0-call-0" } });
+    await client.resume(submitted.id, "skip");
+    const done = await client.wait(submitted.id, 30_000);
+    expect(done.status, JSON.stringify(done.result)).toBe("completed");
+  }, 90_000);
+
   it("refuses a second worker in the same process while one runs (DBOS keeps one registry per process)", async () => {
     await expect(startDurableWorker({ connectionString: url, builders: { scripted: scriptedBuilder(url) } })).rejects.toMatchObject({ code: "option_invalid", message: expect.stringContaining("stop() it first") });
   });
@@ -141,6 +156,24 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     expect(done.status).toBe("cancelled");
     expect((await sideEffects("cancelled")).length).toBeLessThan(50);
   }, 60_000);
+
+  it("continues a run cancelled while it ran once it is resumed, each side effect at most once", async () => {
+    worker ??= await startDurableWorker({ connectionString: url, concurrency: 2, builders: { scripted: scriptedBuilder(url) } });
+    const submitted = await client.submit({ task: "six steps", agent: { kind: "scripted", input: { steps: 6, delayMs: 200, runKey: "cancel-resume" } } });
+    for (let tries = 0; tries < 100 && (await sideEffects("cancel-resume")).length < 2; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+    await client.cancel(submitted.id);
+    expect((await client.wait(submitted.id, 30_000)).status).toBe("cancelled");
+    await client.resume(submitted.id);
+    let run = await client.wait(submitted.id, 60_000);
+    // A call the cancel cut waits for a person, as after a crash.
+    while (run.status === "needs_confirmation") {
+      await client.resume(submitted.id, "skip");
+      run = await client.wait(submitted.id, 60_000);
+    }
+    expect(run.status, JSON.stringify(run.result)).toBe("completed");
+    const steps = await sideEffects("cancel-resume");
+    expect(new Set(steps).size).toBe(steps.length);
+  }, 120_000);
 
   it("clears only the pause a person answered: a run already paused again on another call stays paused", async () => {
     const database = await openDurableDatabase(url, 2);

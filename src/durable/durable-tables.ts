@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { SessionError } from "../types/index.js";
+import { sessionLockKeyOf } from "../session/postgres/postgres-connection.js";
 import type { DurableAgentSpec, DurableRunRecord, DurableRunResult, DurableRunStatus } from "./durable-run-record.js";
 
 interface RunRow {
@@ -58,6 +59,18 @@ export function createDurableTables(pool: pg.Pool, schema: string, location: str
     async countRuns(): Promise<Partial<Record<DurableRunStatus, number>>> {
       const rows = (await pool.query<{ status: DurableRunStatus; count: string }>(`SELECT status, count(*) AS count FROM ${table("ctxkit_runs")} GROUP BY status`)).rows;
       return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+    },
+    /** Whether a writer holds this session (an execution of its run still going): its lock, tried and let go at once. */
+    async sessionInUse(sessionId: string): Promise<boolean> {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const [lock] = (await client.query<{ locked: boolean }>("SELECT pg_try_advisory_xact_lock($1::bigint) AS locked", [sessionLockKeyOf(schema, sessionId)])).rows;
+        return lock?.locked !== true;
+      } finally {
+        await client.query("ROLLBACK").catch(() => undefined);
+        client.release();
+      }
     },
     /** Which of these runs were cancelled. */
     async cancelledAmong(ids: readonly string[]): Promise<string[]> {
