@@ -41,6 +41,11 @@ export function workflowEndedMessage(id: string, engine: string): string {
   return `The durable engine ended the run's workflow (${engine}) without it recording a result; see the workers' logs, then call resume("${id}") on a durable client if it was cancelled.`;
 }
 
+/** A cancelled run whose execution still holds its session, in the library's words (the CLI's toCliMessage names `ctxkit runs resume`). */
+export function cancelledNotStoppedMessage(id: string, sessionId: string): string {
+  return `Run ${id} was cancelled, but its execution has not stopped yet (it still holds session ${sessionId}); call resume("${id}") on a durable client again in a few seconds.`;
+}
+
 /** How long resuming a cancelled run waits for its cancelled execution to stop (the engine looks every 10 s). */
 const cancelledStopWaitMs = 20_000;
 
@@ -66,7 +71,7 @@ export async function openDurableClient(connectionString: string): Promise<Durab
   const untilStopped = async (run: DurableRunRecord) => {
     const deadline = Date.now() + cancelledStopWaitMs;
     while (await tables.sessionInUse(run.sessionId)) {
-      if (Date.now() >= deadline) throw new SessionError("session_locked", `Run ${run.id} was cancelled, but its execution has not stopped yet (it still holds session ${run.sessionId}); call resume("${run.id}") again in a few seconds.`);
+      if (Date.now() >= deadline) throw new SessionError("session_locked", cancelledNotStoppedMessage(run.id, run.sessionId));
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   };
