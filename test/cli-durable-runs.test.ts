@@ -9,6 +9,7 @@ import { runCli } from "./run-cli.js";
 import { sharedBudgetRefusal } from "../src/durable/create-durable-provider.js";
 import { workflowEndedMessage } from "../src/durable/durable-client.js";
 import { runTimeoutMessage } from "../src/durable/run-durable-workflow.js";
+import { sessionLockKeyOf } from "../src/session/postgres/postgres-connection.js";
 
 const database = await testDatabase();
 
@@ -36,6 +37,33 @@ describe.skipIf(database.skip !== undefined)(`ctxkit submit and runs${database.s
     expect(refused.stderr).toContain("see 'ctxkit runs list'.");
     expect(refused.stderr).not.toContain("list()");
   }, 60_000);
+
+  it("resumes a cancelled run given --approve saying the answer was not used, and says on stderr while it waits for the cancelled execution", async () => {
+    const url = await createFreshDatabase(database.url!, "runs_resume");
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-runs-"));
+    const submitted = await runCli(["submit", "--database-url", url, "--model", "m", "--json", "Count the files."], { cwd });
+    const run = JSON.parse(submitted.stdout.trim().split("\n").at(-1)!) as { id: string; sessionId: string };
+    expect((await runCli(["runs", "cancel", run.id, "--database-url", url], { cwd })).code).toBe(0);
+    const resumed = await runCli(["runs", "resume", run.id, "--approve", "--database-url", url], { cwd });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain(`${run.id}  queued`);
+    expect(resumed.stderr).toBe(`ctxkit runs: run ${run.id} was cancelled, not waiting for an answer: --approve was not used. It starts again from its last completed step; if it asks about a call, answer with 'ctxkit runs resume ${run.id} --approve' or --decline.\n`);
+
+    // Cancelled again while an execution still holds its session (a test connection holds the lock for
+    // as long as resume waits): resume says why nothing happens, then how to go on.
+    expect((await runCli(["runs", "cancel", run.id, "--database-url", url], { cwd })).code).toBe(0);
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query("SELECT pg_advisory_lock($1::bigint)", [sessionLockKeyOf(`"public"`, run.sessionId)]);
+      const waited = await runCli(["runs", "resume", run.id, "--database-url", url], { cwd, timeoutMs: 60_000 });
+      expect(waited.code).toBe(1);
+      expect(waited.stderr).toContain(`ctxkit runs: run ${run.id}'s cancelled execution still holds its session; waiting up to 20 s for it to stop...\n`);
+      expect(waited.stderr).toContain(`run 'ctxkit runs resume ${run.id}' again in a few seconds.`);
+    } finally {
+      await holder.end();
+    }
+  }, 90_000);
 
   it("lists the 50 newest runs and counts them all by status, so an old queued run past them is not missed", async () => {
     const url = await createFreshDatabase(database.url!, "runs_many");

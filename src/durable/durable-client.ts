@@ -5,6 +5,7 @@ import type { DurableAgentSpec, DurableRunRecord, DurableRunStatus } from "./dur
 import { DURABLE_APP_VERSION, DURABLE_QUEUE, DURABLE_WORKFLOW, openDurableDatabase } from "./durable-database.js";
 import { loadDbos } from "./load-dbos.js";
 import { isTraceparent } from "./traceparent.js";
+import { abortableSleep } from "../loop/abortable-sleep.js";
 import { withIdleTransactionTimeout } from "./with-idle-transaction-timeout.js";
 import type { DurableWorkflowOptions } from "./run-durable-workflow.js";
 
@@ -19,6 +20,13 @@ export interface SubmitRunOptions {
   traceparent?: string;
 }
 
+export interface ResumeRunOptions {
+  /** Stops waiting for a cancelled run's execution to let its session go: resume rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Called once when resume has to wait for that execution (a person may want to know why nothing happens). */
+  onWaiting?: (run: DurableRunRecord, waitMs: number) => void;
+}
+
 export interface DurableClient {
   submit(options: SubmitRunOptions): Promise<DurableRunRecord>;
   get(id: string): Promise<DurableRunRecord>;
@@ -27,8 +35,12 @@ export interface DurableClient {
   /** How many runs there are in each status, all of them (a list shows only the newest). */
   countRuns(): Promise<Partial<Record<DurableRunStatus, number>>>;
   cancel(id: string): Promise<DurableRunRecord>;
-  /** A cancelled run starts again from its last step; a paused one gets the person's answer for its interrupted call. */
-  resume(id: string, decision?: "rerun" | "skip"): Promise<DurableRunRecord>;
+  /**
+   * A cancelled run starts again from its last step; a paused one gets the person's answer for its
+   * interrupted call. A cancelled run's execution may still hold its session for a few seconds: resume
+   * waits for it (up to 20 s; `onWaiting` says so once, `signal` gives up).
+   */
+  resume(id: string, decision?: "rerun" | "skip", options?: ResumeRunOptions): Promise<DurableRunRecord>;
   /** Polls until the run completes, fails, is cancelled or waits for a person; bounded by `timeoutMs`. */
   wait(id: string, timeoutMs: number): Promise<DurableRunRecord>;
   defineBudget(scope: string, limitTokens: number, maxCallTokens: number): Promise<void>;
@@ -68,12 +80,16 @@ export async function openDurableClient(connectionString: string): Promise<Durab
    * and only while it is still cancelled: resumed before that, the old execution waited on beside
    * the new one, holding the run's session, and the new one failed with session_locked.
    */
-  const untilStopped = async (run: DurableRunRecord) => {
+  const untilStopped = async (run: DurableRunRecord, options: ResumeRunOptions) => {
+    const signal = options.signal ?? new AbortController().signal;
     const deadline = Date.now() + cancelledStopWaitMs;
-    while (await tables.sessionInUse(run.sessionId)) {
+    for (let waited = false; await tables.sessionInUse(run.sessionId); waited = true) {
+      signal.throwIfAborted();
       if (Date.now() >= deadline) throw new SessionError("session_locked", cancelledNotStoppedMessage(run.id, run.sessionId));
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      if (!waited) options.onWaiting?.(run, cancelledStopWaitMs);
+      await abortableSleep(250, signal);
     }
+    signal.throwIfAborted();
   };
   return {
     async submit(options) {
@@ -101,7 +117,7 @@ export async function openDurableClient(connectionString: string): Promise<Durab
       await database.budget.chargeEnded(id);
       return tables.getRun(id);
     },
-    async resume(id, decision) {
+    async resume(id, decision, options = {}) {
       const run = await tables.getRun(id);
       if (run.status === "needs_confirmation") {
         if (decision === undefined) throw new SessionError("session_write_refused", `Run ${id} is paused on a ${run.pausedCall?.tool ?? "tool"} call that needs a person's answer; pass resume a decision: "rerun" runs it, "skip" tells the model it was not run.`);
@@ -111,7 +127,7 @@ export async function openDurableClient(connectionString: string): Promise<Durab
         await dbos.send(id, decision, "confirmation", `ctxkit-answer-${id}-${run.pausedCall?.callKey ?? "call"}`);
         if (run.pausedCall) await tables.markResumed(id, run.pausedCall.callKey);
       } else if (run.status === "cancelled") {
-        await untilStopped(run);
+        await untilStopped(run, options);
         await tables.setStatus(id, "queued");
         await dbos.resumeWorkflow(id);
       } else {

@@ -14,11 +14,12 @@ export const runsHelp = `Usage: ctxkit runs list [--json] [--database-url <url>]
 The durable runs in the database (--database-url or CTXKIT_DATABASE_URL), newest first: list shows
 the 50 newest, and when there are more, counts them all by status on stderr.
 cancel   stops a run within a second: the model or tool call in flight is aborted (a command killed)
-resume   starts a cancelled run again from its last completed step. A run that needs confirmation
-         waits for a person: --approve runs the call it asks about (a call that asks, as 'ctxkit run'
-         would at a terminal, or a side effect a crash or a cancel interrupted, which then runs
-         again), --decline
-         tells the model it was not run (--rerun and --skip say the same)
+resume   starts a cancelled run again from its last completed step, once its cancelled execution
+         stopped (it waits up to 20 s); an answer given then is not used: the run asks again. A run
+         that needs confirmation waits for a person: --approve runs the call it asks about (a call
+         that asks, as 'ctxkit run' would at a terminal, or a side effect a crash or a cancel
+         interrupted, which then runs again), --decline tells the model it was not run (--rerun and
+         --skip say the same)
 
 Options:
   --database-url <url>  the PostgreSQL database (default: CTXKIT_DATABASE_URL)
@@ -88,7 +89,15 @@ export async function runsCommand(args: string[], io: CliIo): Promise<number> {
         return 0;
       }
       case "resume": {
-        const run = await client.resume(id!, decision);
+        const before = await client.get(id!);
+        // A cancelled run waits for no answer: resumed, it asks again about a call that needs a person,
+        // and an answer sent now would wait in its topic for whatever it asks next (a call nobody saw).
+        if (decision !== undefined && before.status === "cancelled") {
+          io.stderr.write(`ctxkit runs: run ${id} was cancelled, not waiting for an answer: --${answerFlagsGiven(extra)[0]} was not used. It starts again from its last completed step; if it asks about a call, answer with 'ctxkit runs resume ${id} --approve' or --decline.\n`);
+        }
+        const run = await client.resume(id!, decision, {
+          onWaiting: (_run, waitMs) => io.stderr.write(`ctxkit runs: run ${id}'s cancelled execution still holds its session; waiting up to ${waitMs / 1000} s for it to stop...\n`),
+        });
         print(run, describeRun(run));
         return 0;
       }
@@ -106,11 +115,15 @@ export async function runsCommand(args: string[], io: CliIo): Promise<number> {
  * to another action, is a usage error before the database is opened (`--approve --decline` approved).
  */
 function resumeDecision(action: string, extra: Record<string, unknown>): "rerun" | "skip" | undefined {
-  const given = (["approve", "rerun", "decline", "skip"] as const).filter((flag) => extra[flag] === true);
+  const given = answerFlagsGiven(extra);
   if (given.length === 0) return undefined;
   if (action !== "resume") throw new CtxkitError("usage_invalid", `--${given[0]} answers a run that waits for a person: ctxkit runs resume <id> --${given[0]}.`);
   const approves = given.some((flag) => flag === "approve" || flag === "rerun");
   const declines = given.some((flag) => flag === "decline" || flag === "skip");
   if (approves && declines) throw new CtxkitError("usage_invalid", `--${given.join(" and --")} contradict each other: give --approve (run the call) or --decline (do not).`);
   return approves ? "rerun" : "skip";
+}
+
+function answerFlagsGiven(extra: Record<string, unknown>) {
+  return (["approve", "rerun", "decline", "skip"] as const).filter((flag) => extra[flag] === true);
 }
