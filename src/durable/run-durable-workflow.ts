@@ -15,6 +15,7 @@ import { createSharedBudgetPolicy } from "./create-shared-budget-policy.js";
 import { defaultBudgetThresholds } from "../context/budget/budget-options.js";
 import { startLongTimer } from "./start-long-timer.js";
 import { freezableSessionWriter } from "./freezable-session-writer.js";
+import { openRunSession } from "./open-run-session.js";
 import { isOwnershipLost, isWorkflowCancelled } from "./dbos-errors.js";
 
 export interface DurableWorkflowDependencies {
@@ -140,7 +141,7 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
     create: (options) => {
       if (mainCreated || options.id !== undefined) return sessions.create(options);
       mainCreated = true;
-      return sessions.createOrReplay({ ...options, id: record.sessionId, createdAt: record.createdAt }).then((writer) => freezableSessionWriter(writer, () => cancelled));
+      return openRunSession(() => sessions.createOrReplay({ ...options, id: record.sessionId, createdAt: record.createdAt })).then((writer) => freezableSessionWriter(writer, () => cancelled));
     },
   };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type
