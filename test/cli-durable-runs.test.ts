@@ -65,6 +65,23 @@ describe.skipIf(database.skip !== undefined)(`ctxkit submit and runs${database.s
     }
   }, 90_000);
 
+  it("tells a retried 'runs resume --approve' whose first try's answer was taken that the run waits for no answer now", async () => {
+    const url = await createFreshDatabase(database.url!, "runs_retried");
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-runs-"));
+    const run = JSON.parse((await runCli(["submit", "--database-url", url, "--model", "m", "--json", "hi"], { cwd })).stdout.trim().split("\n").at(-1)!) as { id: string };
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      // The first command sent the answer and died; the worker took it and goes on.
+      await admin.query("UPDATE ctxkit_runs SET status = 'running' WHERE id = $1", [run.id]);
+    } finally {
+      await admin.end();
+    }
+    const retried = await runCli(["runs", "resume", run.id, "--approve", "--database-url", url], { cwd });
+    expect(retried.code).toBe(1);
+    expect(retried.stderr).toContain(`Run ${run.id} is running; only a cancelled or paused (needs_confirmation) run can be resumed. It waits for no answer now: an answer sent earlier (a resume that did not finish, or another person's) was taken; see its status.`);
+  }, 60_000);
+
   it("lists the 50 newest runs and counts them all by status, so an old queued run past them is not missed", async () => {
     const url = await createFreshDatabase(database.url!, "runs_many");
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-runs-"));
