@@ -90,14 +90,14 @@ export async function runsCommand(args: string[], io: CliIo): Promise<number> {
       }
       case "resume": {
         const before = await client.get(id!);
+        const run = await client.resume(id!, decision, {
+          onWaiting: (_run, waitMs) => io.stderr.write(`ctxkit runs: run ${id}'s cancelled execution still holds its session; waiting up to ${waitMs / 1000} s for it to stop...\n`),
+        });
         // A cancelled run waits for no answer: resumed, it asks again about a call that needs a person,
         // and an answer sent now would wait in its topic for whatever it asks next (a call nobody saw).
         if (decision !== undefined && before.status === "cancelled") {
           io.stderr.write(`ctxkit runs: run ${id} was cancelled, not waiting for an answer: --${answerFlagsGiven(extra)[0]} was not used. It starts again from its last completed step; if it asks about a call, answer with 'ctxkit runs resume ${id} --approve' or --decline.\n`);
         }
-        const run = await client.resume(id!, decision, {
-          onWaiting: (_run, waitMs) => io.stderr.write(`ctxkit runs: run ${id}'s cancelled execution still holds its session; waiting up to ${waitMs / 1000} s for it to stop...\n`),
-        });
         print(run, describeRun(run));
         return 0;
       }
