@@ -159,7 +159,9 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
 
   it("continues a run cancelled while it ran once it is resumed, each side effect at most once", async () => {
     worker ??= await startDurableWorker({ connectionString: url, concurrency: 2, builders: { scripted: scriptedBuilder(url) } });
-    const submitted = await client.submit({ task: "six steps", agent: { kind: "scripted", input: { steps: 6, delayMs: 200, runKey: "cancel-resume" } } });
+    // Each model call takes a second (the cancel cuts the one in flight): the run is still going when the
+    // test has seen two steps and cancels, however slow the machine (200 ms left it 1 s to finish first).
+    const submitted = await client.submit({ task: "four steps", agent: { kind: "scripted", input: { steps: 4, delayMs: 1_000, runKey: "cancel-resume" } } });
     for (let tries = 0; tries < 100 && (await sideEffects("cancel-resume")).length < 2; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
     await client.cancel(submitted.id);
     expect((await client.wait(submitted.id, 30_000)).status).toBe("cancelled");
