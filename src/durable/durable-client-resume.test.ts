@@ -4,6 +4,9 @@ import { createFreshDatabase } from "../session/postgres/test-support/fresh-data
 import { testDatabase } from "../session/postgres/test-support/test-database.js";
 import { sessionLockKeyOf } from "../session/postgres/postgres-connection.js";
 import { openDurableClient, type DurableClient } from "./durable-client.js";
+import { openDurableDatabase } from "./durable-database.js";
+import { askPerson } from "./durable-confirmation.js";
+import { durableTestContext } from "./test-support/durable-test-context.js";
 
 const database = await testDatabase();
 
@@ -56,6 +59,27 @@ describe.skipIf(database.skip !== undefined)(`resuming a cancelled durable run${
       expect((await client.get(run.id)).status).toBe("cancelled");
     } finally {
       await run.release();
+    }
+  }, 60_000);
+
+  it("leaves a run cancelled when its execution, not having seen the cancel yet, asks a person (an answer to it reached no workflow, and the run hung)", async () => {
+    const submitted = await client.submit({ task: "ask", agent: { kind: "none", input: {} } });
+    await client.cancel(submitted.id);
+    const runs = await openDurableDatabase(url, 2);
+    try {
+      const asked: string[] = [];
+      const context = durableTestContext({
+        runId: submitted.id,
+        tables: runs.tables,
+        // What the person would see meanwhile.
+        receive: async () => void asked.push((await client.get(submitted.id)).status),
+      });
+      await askPerson(context, { tool: "bash", callKey: "confirm-0", reason: "confirmation" });
+      expect(asked).toEqual(["cancelled"]);
+      expect(await client.get(submitted.id)).toMatchObject({ status: "cancelled" });
+      expect((await client.get(submitted.id)).pausedCall).toBeUndefined();
+    } finally {
+      await runs.close();
     }
   }, 60_000);
 });

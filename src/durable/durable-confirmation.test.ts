@@ -9,7 +9,7 @@ describe("a durable run's budget question", () => {
     const paused: PausedCall[] = [];
     const context = durableTestContext({
       receive: async () => "rerun",
-      tables: { setStatus: async (_id: string, _status: string, extra: { pausedCall?: PausedCall | null }) => void (extra.pausedCall ? paused.push(extra.pausedCall) : undefined) },
+      tables: { setPaused: async (_id: string, pausedCall: PausedCall | null) => void (pausedCall ? paused.push(pausedCall) : undefined) },
     });
     const request = {
       overruns: [{ status: { level: "session", limits: { tokens: 3_000, mode: "approval" }, mode: "approval", spent: { tokens: 0, costUsd: 0 }, share: 0 }, dimension: "tokens", projected: 6_191, limit: 3_000 }],

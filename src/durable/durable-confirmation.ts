@@ -18,9 +18,9 @@ export type PersonDecision = "rerun" | "skip";
 export async function askPerson(context: DurableRunContext, paused: PausedCall): Promise<PersonDecision | undefined> {
   if (context.inStep()) return undefined;
   // Plain writes, not steps: a worker that takes the run over marks it paused again while it waits.
-  await context.tables.setStatus(context.runId, "needs_confirmation", { pausedCall: paused });
+  await context.tables.setPaused(context.runId, paused);
   const decision = await context.receive<PersonDecision>("confirmation", answerWaitSeconds);
-  await context.tables.setStatus(context.runId, "running", { pausedCall: null });
+  await context.tables.setPaused(context.runId, null);
   return decision;
 }
 

@@ -86,6 +86,17 @@ export function createDurableTables(pool: pg.Pool, schema: string, location: str
       );
     },
     /**
+     * A run's execution pauses it for a person (`pausedCall`), or goes on after the answer (null): only
+     * a live run. A run cancelled just before (its execution had not seen it yet) stays cancelled; a pause
+     * written over it was answered into a workflow the engine had stopped, and the run hung.
+     */
+    async setPaused(id: string, pausedCall: NonNullable<DurableRunRecord["pausedCall"]> | null): Promise<void> {
+      await pool.query(
+        `UPDATE ${table("ctxkit_runs")} SET status = $3, paused_call = $2, updated_at = now() WHERE id = $1 AND status IN ('running', 'needs_confirmation')`,
+        [id, pausedCall ? JSON.stringify(pausedCall) : null, pausedCall ? "needs_confirmation" : "running"],
+      );
+    },
+    /**
      * After a person's answer was sent: the run is running again, unless its worker got there first
      * (and may already have paused on another call, or ended) — only the pause that was answered is cleared.
      */
