@@ -79,7 +79,7 @@ describe.skipIf(database.skip !== undefined)(`ctxkit submit and runs${database.s
     }
     const retried = await runCli(["runs", "resume", run.id, "--approve", "--database-url", url], { cwd });
     expect(retried.code).toBe(1);
-    expect(retried.stderr).toContain(`Run ${run.id} is running; only a cancelled or paused (needs_confirmation) run can be resumed. It waits for no answer now: an answer sent earlier (a resume that did not finish, or another person's) was taken; see its status.`);
+    expect(retried.stderr).toContain(`Run ${run.id} is running; only a cancelled or paused (needs_confirmation) run can be resumed. It waits for no answer now: an earlier answer was taken (a resume that did not finish, another person's), or a worker is taking the run over and asks again shortly; see its status.`);
   }, 60_000);
 
   it("lists the 50 newest runs and counts them all by status, so an old queued run past them is not missed", async () => {

@@ -132,7 +132,7 @@ export async function openDurableClient(connectionString: string): Promise<Durab
         await dbos.resumeWorkflow(id);
       } else {
         // A retried answer (the first one's command died after sending it) finds the run gone on: say so.
-        const answered = decision !== undefined && (run.status === "running" || run.status === "queued") ? " It waits for no answer now: an answer sent earlier (a resume that did not finish, or another person's) was taken; see its status." : "";
+        const answered = decision !== undefined && (run.status === "running" || run.status === "queued") ? " It waits for no answer now: an earlier answer was taken (a resume that did not finish, another person's), or a worker is taking the run over and asks again shortly; see its status." : "";
         throw new SessionError("session_write_refused", `Run ${id} is ${run.status}; only a cancelled or paused (needs_confirmation) run can be resumed.${answered}`);
       }
       return tables.getRun(id);
