@@ -45,7 +45,9 @@ describe("every numeric flag of the commands besides bench", () => {
   // Each was answered otherwise: worker asked for its database first (exit 1), replay took 0x10 as 16 tokens.
   it.each([
     [["worker", "--concurrency", "0"], "--concurrency must be a positive whole number, got '0'."],
-    [["worker", "--stale-after", "16k"], "--stale-after must be a positive whole number, got '16k'."],
+    [["worker", "--stale-after", "16k"], "--stale-after must be a whole number from 1 to 2147483, got '16k'."],
+    // Seconds a timer cannot hold (24.8 days): the watchdog's interval fired every millisecond.
+    [["worker", "--stale-after", "7000000"], "--stale-after must be a whole number from 1 to 2147483, got '7000000'."],
     [["replay", "missing.json", "--window", "0x10"], "--window must be a positive whole number, or several separated by commas, got '0x10'."],
     [["replay", "missing.json", "--window", "16000,16k"], "--window must be a positive whole number, or several separated by commas, got '16000,16k'."],
     [["replay", "missing.json", "--limit", "1.5"], "--limit must be a positive whole number, got '1.5'."],

@@ -9,6 +9,7 @@ import { runCli } from "./run-cli.js";
 import { sharedBudgetRefusal } from "../src/durable/create-durable-provider.js";
 import { workflowEndedMessage } from "../src/durable/durable-client.js";
 import { runTimeoutMessage } from "../src/durable/run-durable-workflow.js";
+import { sessionLockKeyOf } from "../src/session/postgres/postgres-connection.js";
 
 const database = await testDatabase();
 
@@ -35,6 +36,76 @@ describe.skipIf(database.skip !== undefined)(`ctxkit submit and runs${database.s
     expect(refused.stderr).toContain("No durable run run-nope");
     expect(refused.stderr).toContain("see 'ctxkit runs list'.");
     expect(refused.stderr).not.toContain("list()");
+  }, 60_000);
+
+  it("resumes a cancelled run given --approve saying the answer was not used, and says on stderr while it waits for the cancelled execution", async () => {
+    const url = await createFreshDatabase(database.url!, "runs_resume");
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-runs-"));
+    const submitted = await runCli(["submit", "--database-url", url, "--model", "m", "--json", "Count the files."], { cwd });
+    const run = JSON.parse(submitted.stdout.trim().split("\n").at(-1)!) as { id: string; sessionId: string };
+    expect((await runCli(["runs", "cancel", run.id, "--database-url", url], { cwd })).code).toBe(0);
+    const resumed = await runCli(["runs", "resume", run.id, "--approve", "--database-url", url], { cwd });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain(`${run.id}  queued`);
+    expect(resumed.stderr).toBe(`ctxkit runs: run ${run.id} was cancelled, not waiting for an answer: --approve was not used. It starts again from its last completed step; if it asks about a call, answer with 'ctxkit runs resume ${run.id} --approve' or --decline.\n`);
+
+    // Cancelled again while an execution still holds its session (a test connection holds the lock for
+    // as long as resume waits): resume says why nothing happens, then how to go on.
+    expect((await runCli(["runs", "cancel", run.id, "--database-url", url], { cwd })).code).toBe(0);
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query("SELECT pg_advisory_lock($1::bigint)", [sessionLockKeyOf(`"public"`, run.sessionId)]);
+      const waited = await runCli(["runs", "resume", run.id, "--database-url", url], { cwd, timeoutMs: 60_000 });
+      expect(waited.code).toBe(1);
+      expect(waited.stderr).toContain(`ctxkit runs: run ${run.id}'s cancelled execution still holds its session; waiting up to 20 s for it to stop...\n`);
+      expect(waited.stderr).toContain(`run 'ctxkit runs resume ${run.id}' again in a few seconds.`);
+    } finally {
+      await holder.end();
+    }
+  }, 90_000);
+
+  it("tells a retried 'runs resume --approve' whose first try's answer was taken that the run waits for no answer now", async () => {
+    const url = await createFreshDatabase(database.url!, "runs_retried");
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-runs-"));
+    const run = JSON.parse((await runCli(["submit", "--database-url", url, "--model", "m", "--json", "hi"], { cwd })).stdout.trim().split("\n").at(-1)!) as { id: string };
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      // The first command sent the answer and died; the worker took it and goes on.
+      await admin.query("UPDATE ctxkit_runs SET status = 'running' WHERE id = $1", [run.id]);
+    } finally {
+      await admin.end();
+    }
+    const retried = await runCli(["runs", "resume", run.id, "--approve", "--database-url", url], { cwd });
+    expect(retried.code).toBe(1);
+    expect(retried.stderr).toContain(`Run ${run.id} is running; only a cancelled or paused (needs_confirmation) run can be resumed. It waits for no answer now: an earlier answer was taken (a resume that did not finish, another person's), or a worker is taking the run over and asks again shortly; see its status.`);
+  }, 60_000);
+
+  it("lists the 50 newest runs and counts them all by status, so an old queued run past them is not missed", async () => {
+    const url = await createFreshDatabase(database.url!, "runs_many");
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-runs-"));
+    expect((await runCli(["runs", "list", "--database-url", url], { cwd })).stdout).toBe("No durable runs.\n");
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      // The oldest is still queued (an old version's, say): draining before an upgrade must see it.
+      await admin.query(
+        `INSERT INTO ctxkit_runs (id, task, agent, session_id, status, created_at)
+         SELECT 'run-' || n, 'task ' || n, '{"kind":"cli","input":{}}', 's-' || n, CASE WHEN n = 1 THEN 'queued' WHEN n = 2 THEN 'failed' ELSE 'completed' END, now() - (60 - n) * interval '1 minute'
+         FROM generate_series(1, 52) AS n`,
+      );
+    } finally {
+      await admin.end();
+    }
+    const list = await runCli(["runs", "list", "--database-url", url], { cwd });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout.trim().split("\n")).toHaveLength(50);
+    expect(list.stdout).not.toContain("run-1 ");
+    expect(list.stderr).toBe("ctxkit runs: the 50 newest of 52 runs are listed; all of them: 1 queued, 50 completed, 1 failed.\n");
+    const json = await runCli(["runs", "list", "--json", "--database-url", url], { cwd });
+    expect(JSON.parse(json.stdout)).toHaveLength(50);
+    expect(json.stderr).toContain("1 queued");
   }, 60_000);
 
   it("shares --budget-tokens across the runs of a --budget-scope (a row), and refuses an unknown scope without a limit", async () => {

@@ -22,6 +22,9 @@ describe("ctxkit runs, submit and worker without a database", () => {
     [["resume", "r1", "--rerun", "--skip"], "--rerun and --skip contradict each other: give --approve (run the call) or --decline (do not)."],
     [["cancel", "r1", "--approve"], "--approve answers a run that waits for a person: ctxkit runs resume <id> --approve."],
     [["show", "r1", "--skip"], "--skip answers a run that waits for a person: ctxkit runs resume <id> --skip."],
+    // `runs show "$RUN"` with RUN unset looked for a run '' in the database (exit 1, "No durable run  in …").
+    [["show", ""], "show needs a run id (see ctxkit runs list)."],
+    [["cancel", " "], "cancel needs a run id (see ctxkit runs list)."],
   ])("runs %j is a usage error", async (args, reason) => {
     const cwd = await mkdtemp(join(tmpdir(), "ctxkit-runs-usage-"));
     const run = await runCli(["runs", ...args], { cwd, env: { CTXKIT_DATABASE_URL: "" } });

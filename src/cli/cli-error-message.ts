@@ -61,6 +61,8 @@ export function toCliMessage(error: { code: CtxkitError["code"] | (string & {});
       // and the lock is removed with 'ctxkit sessions unlock', which refuses a lock whose writer runs here.
       const id = /^Session (\S+) \(/.exec(message)?.[1] ?? "<id>";
       return message
+        // A cancelled durable run whose execution has not stopped yet (cancelledNotStoppedMessage).
+        .replace(/call resume\("(.+?)"\) on a durable client again in a few seconds\.$/, "run 'ctxkit runs resume $1' again in a few seconds.")
         .replace(/ Close that writer first \(session\.close\(\)\)\./, " Let the other ctxkit run or chat on this session finish first.")
         .replace(
           / If no ctxkit writer uses this session any more \(the lock outlived a crash\), delete (\S+) and open the session again; unlockSessionFile\(.*\) from ctxkit deletes it, and keeps a lock whose writer runs on this host\.$/,

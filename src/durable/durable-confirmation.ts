@@ -2,6 +2,7 @@ import type { ToolCallDecision, ToolCallInfo } from "../loop/agent-options.js";
 import type { BudgetApprovalRequest } from "../types/index.js";
 import type { DurableRunContext } from "./durable-run-context.js";
 import type { PausedCall } from "./durable-run-record.js";
+import { describeOverrun } from "../context/budget/create-budget-policy.js";
 
 /** How long a paused run waits for `ctxkit runs resume` before it goes on as if declined (a week). */
 const answerWaitSeconds = 7 * 24 * 3600;
@@ -17,9 +18,9 @@ export type PersonDecision = "rerun" | "skip";
 export async function askPerson(context: DurableRunContext, paused: PausedCall): Promise<PersonDecision | undefined> {
   if (context.inStep()) return undefined;
   // Plain writes, not steps: a worker that takes the run over marks it paused again while it waits.
-  await context.tables.setStatus(context.runId, "needs_confirmation", { pausedCall: paused });
+  await context.tables.setPaused(context.runId, paused);
   const decision = await context.receive<PersonDecision>("confirmation", answerWaitSeconds);
-  await context.tables.setStatus(context.runId, "running", { pausedCall: null });
+  await context.tables.setPaused(context.runId, null);
   return decision;
 }
 
@@ -39,7 +40,8 @@ export function createDurableConfirmations(context: DurableRunContext) {
       return { approved: false, reason: decision === "skip" ? "The person declined this call." : "No one answered the question about this call." };
     },
     async confirmBudget(request: BudgetApprovalRequest): Promise<boolean> {
-      const over = request.overruns.map((overrun) => JSON.stringify(overrun)).join("; ").slice(0, 1_000);
+      // For the person who answers (`runs show` prints it), in the words `ctxkit run`'s question uses.
+      const over = `a call could take ${request.overruns.map(describeOverrun).join(" and ")}`.slice(0, 1_000);
       return (await askPerson(context, { tool: "budget", callKey: `budget-${questions++}`, reason: "budget", why: over })) === "rerun";
     },
   };

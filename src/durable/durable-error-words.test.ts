@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toCliMessage } from "../cli/cli-error-message.js";
 import { sharedBudgetRefusal } from "./create-durable-provider.js";
-import { workflowEndedMessage } from "./durable-client.js";
+import { cancelledNotStoppedMessage, workflowEndedMessage } from "./durable-client.js";
 import { unknownRunMessage } from "./durable-tables.js";
 import { runTimeoutMessage } from "./run-durable-workflow.js";
 
@@ -40,5 +40,11 @@ describe("a durable run's errors", () => {
     expect(toCliMessage({ code: "workflow_ended", message })).toBe(
       "The durable engine ended the run's workflow (CANCELLED) without it recording a result; see the workers' logs, then 'ctxkit runs resume run-1' if it was cancelled.",
     );
+  });
+
+  it("name the durable client's resume(id) for a cancelled run still stopping, and the CLI names ctxkit runs resume", () => {
+    const message = cancelledNotStoppedMessage("run-1", "session-1");
+    expect(message).toContain('call resume("run-1") on a durable client again');
+    expect(toCliMessage({ code: "session_locked", message })).toBe("Run run-1 was cancelled, but its execution has not stopped yet (it still holds session session-1); run 'ctxkit runs resume run-1' again in a few seconds.");
   });
 });

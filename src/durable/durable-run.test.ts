@@ -75,6 +75,52 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     expect(await sideEffects("paused")).toEqual([]);
   }, 60_000);
 
+  it("takes one answer per paused call: two resumes that both read the pause cannot answer the run's next question", async () => {
+    const submitted = await client.submit({ task: "record two steps", agent: { kind: "scripted", input: { steps: 2, runKey: "answered-twice" } } });
+    // A crash interrupted both calls: the run asks about each in turn.
+    for (const key of ["tool-0-call-0", "tool-1-call-1"]) await admin.query("INSERT INTO ctxkit_tool_calls (run_id, call_key, tool, state, executor) VALUES ($1, $2, 'record', 'started', 'dead-worker')", [submitted.id, key]);
+    worker ??= await startDurableWorker({ connectionString: url, concurrency: 2, builders: { scripted: scriptedBuilder(url) }, tracing: createAgentTracing({ tracer: spans.provider.getTracer("test") }) });
+    expect(await client.wait(submitted.id, 30_000)).toMatchObject({ status: "needs_confirmation", pausedCall: { callKey: "tool-0-call-0" } });
+    // Two people (or a retried command) answer the first question at once, each having read the pause
+    // before either answer cleared it: the run's row is held until both answers are sent.
+    const other = await openDurableClient(url);
+    const holder = new pg.Client({ connectionString: url });
+    await holder.connect();
+    try {
+      await holder.query("BEGIN");
+      await holder.query("SELECT id FROM ctxkit_runs WHERE id = $1 FOR UPDATE", [submitted.id]);
+      const answers = Promise.all([client.resume(submitted.id, "rerun"), other.resume(submitted.id, "rerun")]);
+      const clearing = async () => Number((await admin.query<{ count: string }>("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%paused_call->>%'")).rows[0]!.count);
+      for (let tries = 0; tries < 200 && (await clearing()) < 2; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+      await holder.query("COMMIT");
+      await answers;
+    } finally {
+      await holder.end();
+      await other.close();
+    }
+    // The second call still waits for its own answer; it was not run on the first one's.
+    expect(await client.wait(submitted.id, 30_000)).toMatchObject({ status: "needs_confirmation", pausedCall: { callKey: "tool-1-call-1" } });
+    expect(await sideEffects("answered-twice")).toEqual([0]);
+    await client.resume(submitted.id, "skip");
+    expect((await client.wait(submitted.id, 30_000)).status).toBe("completed");
+    expect(await sideEffects("answered-twice")).toEqual([0]);
+  }, 60_000);
+
+  it("resumes a run cancelled while it waited for a person at once, though the cancelled wait still holds its session", async () => {
+    const submitted = await client.submit({ task: "record one step", agent: { kind: "scripted", input: { steps: 1, runKey: "cancelled-paused" } } });
+    await admin.query("INSERT INTO ctxkit_tool_calls (run_id, call_key, tool, state, executor) VALUES ($1, 'tool-0-call-0', 'record', 'started', 'dead-worker')", [submitted.id]);
+    worker ??= await startDurableWorker({ connectionString: url, concurrency: 2, builders: { scripted: scriptedBuilder(url) } });
+    expect((await client.wait(submitted.id, 30_000)).status).toBe("needs_confirmation");
+    await client.cancel(submitted.id);
+    // At once: the cancelled execution is still in its wait, holding the session, when the new one opens it.
+    await client.resume(submitted.id);
+    const resumed = await client.wait(submitted.id, 60_000);
+    expect(resumed, JSON.stringify(resumed.result)).toMatchObject({ status: "needs_confirmation", pausedCall: { callKey: "tool-0-call-0" } });
+    await client.resume(submitted.id, "skip");
+    const done = await client.wait(submitted.id, 30_000);
+    expect(done.status, JSON.stringify(done.result)).toBe("completed");
+  }, 90_000);
+
   it("refuses a second worker in the same process while one runs (DBOS keeps one registry per process)", async () => {
     await expect(startDurableWorker({ connectionString: url, builders: { scripted: scriptedBuilder(url) } })).rejects.toMatchObject({ code: "option_invalid", message: expect.stringContaining("stop() it first") });
   });
@@ -110,6 +156,26 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     expect(done.status).toBe("cancelled");
     expect((await sideEffects("cancelled")).length).toBeLessThan(50);
   }, 60_000);
+
+  it("continues a run cancelled while it ran once it is resumed, each side effect at most once", async () => {
+    worker ??= await startDurableWorker({ connectionString: url, concurrency: 2, builders: { scripted: scriptedBuilder(url) } });
+    // Each model call takes a second (the cancel cuts the one in flight): the run is still going when the
+    // test has seen two steps and cancels, however slow the machine (200 ms left it 1 s to finish first).
+    const submitted = await client.submit({ task: "four steps", agent: { kind: "scripted", input: { steps: 4, delayMs: 1_000, runKey: "cancel-resume" } } });
+    for (let tries = 0; tries < 100 && (await sideEffects("cancel-resume")).length < 2; tries++) await new Promise((resolve) => setTimeout(resolve, 100));
+    await client.cancel(submitted.id);
+    expect((await client.wait(submitted.id, 30_000)).status).toBe("cancelled");
+    await client.resume(submitted.id);
+    let run = await client.wait(submitted.id, 60_000);
+    // A call the cancel cut waits for a person, as after a crash.
+    while (run.status === "needs_confirmation") {
+      await client.resume(submitted.id, "skip");
+      run = await client.wait(submitted.id, 60_000);
+    }
+    expect(run.status, JSON.stringify(run.result)).toBe("completed");
+    const steps = await sideEffects("cancel-resume");
+    expect(new Set(steps).size).toBe(steps.length);
+  }, 120_000);
 
   it("clears only the pause a person answered: a run already paused again on another call stays paused", async () => {
     const database = await openDurableDatabase(url, 2);
@@ -164,6 +230,12 @@ describe.skipIf(database.skip !== undefined)(`durable runs on DBOS${database.ski
     expect(done).toMatchObject({ status: "failed", result: { stopReason: "timeout", error: { code: "run_timeout", message: expect.stringContaining("submit it with a longer timeoutMs") } } });
     expect(done.result?.error?.message).not.toContain("--timeout");
     expect((await sideEffects("timeout")).length).toBeLessThan(50);
+  }, 60_000);
+
+  it("keeps a deadline weeks away (past setTimeout's 24.8 days, which would fire at once)", async () => {
+    worker ??= await startDurableWorker({ connectionString: url, concurrency: 2, builders: { scripted: scriptedBuilder(url) } });
+    const submitted = await client.submit({ task: "one step", timeoutMs: 30 * 24 * 3600 * 1000, agent: { kind: "scripted", input: { steps: 1, runKey: "month" } } });
+    expect(await client.wait(submitted.id, 30_000)).toMatchObject({ status: "completed", result: { stopReason: "final_answer" } });
   }, 60_000);
 
   it("refuses an empty task and an unknown run in its own words, not the CLI's", async () => {

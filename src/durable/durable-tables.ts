@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { SessionError } from "../types/index.js";
+import { sessionLockKeyOf } from "../session/postgres/postgres-connection.js";
 import type { DurableAgentSpec, DurableRunRecord, DurableRunResult, DurableRunStatus } from "./durable-run-record.js";
 
 interface RunRow {
@@ -54,6 +55,23 @@ export function createDurableTables(pool: pg.Pool, schema: string, location: str
     async listRuns(limit: number): Promise<DurableRunRecord[]> {
       return (await pool.query<RunRow>(`SELECT * FROM ${table("ctxkit_runs")} ORDER BY created_at DESC, id LIMIT $1`, [limit])).rows.map(toRecord);
     },
+    /** How many runs there are in each status (all of them, not only the newest a list shows). */
+    async countRuns(): Promise<Partial<Record<DurableRunStatus, number>>> {
+      const rows = (await pool.query<{ status: DurableRunStatus; count: string }>(`SELECT status, count(*) AS count FROM ${table("ctxkit_runs")} GROUP BY status`)).rows;
+      return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+    },
+    /** Whether a writer holds this session (an execution of its run still going): its lock, tried and let go at once. */
+    async sessionInUse(sessionId: string): Promise<boolean> {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const [lock] = (await client.query<{ locked: boolean }>("SELECT pg_try_advisory_xact_lock($1::bigint) AS locked", [sessionLockKeyOf(schema, sessionId)])).rows;
+        return lock?.locked !== true;
+      } finally {
+        await client.query("ROLLBACK").catch(() => undefined);
+        client.release();
+      }
+    },
     /** Which of these runs were cancelled. */
     async cancelledAmong(ids: readonly string[]): Promise<string[]> {
       return (await pool.query<{ id: string }>(`SELECT id FROM ${table("ctxkit_runs")} WHERE id = ANY($1::text[]) AND status = 'cancelled'`, [ids])).rows.map((row) => row.id);
@@ -65,6 +83,17 @@ export function createDurableTables(pool: pg.Pool, schema: string, location: str
       await pool.query(
         `UPDATE ${table("ctxkit_runs")} SET status = $2, result = coalesce($3, result), paused_call = $4, updated_at = now() WHERE id = $1`,
         [id, status, extra.result ? JSON.stringify(extra.result) : null, extra.pausedCall ? JSON.stringify(extra.pausedCall) : null],
+      );
+    },
+    /**
+     * A run's execution pauses it for a person (`pausedCall`), or goes on after the answer (null): only
+     * a live run. A run cancelled just before (its execution had not seen it yet) stays cancelled; a pause
+     * written over it was answered into a workflow the engine had stopped, and the run hung.
+     */
+    async setPaused(id: string, pausedCall: NonNullable<DurableRunRecord["pausedCall"]> | null): Promise<void> {
+      await pool.query(
+        `UPDATE ${table("ctxkit_runs")} SET status = $3, paused_call = $2, updated_at = now() WHERE id = $1 AND status IN ('running', 'needs_confirmation')`,
+        [id, pausedCall ? JSON.stringify(pausedCall) : null, pausedCall ? "needs_confirmation" : "running"],
       );
     },
     /**

@@ -13,6 +13,10 @@ import { createDurableProvider } from "./create-durable-provider.js";
 import { createDurableTool } from "./create-durable-tool.js";
 import { createSharedBudgetPolicy } from "./create-shared-budget-policy.js";
 import { defaultBudgetThresholds } from "../context/budget/budget-options.js";
+import { startLongTimer } from "./start-long-timer.js";
+import { freezableSessionWriter } from "./freezable-session-writer.js";
+import { openRunSession } from "./open-run-session.js";
+import { isOwnershipLost, isWorkflowCancelled } from "./dbos-errors.js";
 
 export interface DurableWorkflowDependencies {
   executorId: string;
@@ -49,6 +53,9 @@ export async function runDurableWorkflow(runId: string, dependencies: DurableWor
   try {
     return await runAgentOfRecord(runId, dependencies, options);
   } catch (error) {
+    // A cancelled execution, or one another execution took over (a resume right after a cancel):
+    // the run's record is the client's and the new execution's, not this one's to fail.
+    if (isWorkflowCancelled(error) || isOwnershipLost(error)) throw error;
     // Whatever ended the workflow other than its result (an agent kind this worker lacks, an MCP
     // server that did not start, a replay that diverged, the database): the run is failed, not left
     // `running` forever. Only a running run: a cancelled one stays cancelled.
@@ -82,11 +89,25 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
   const builder = dependencies.builders[record.agent.kind];
   if (builder === undefined) throw new ConfigError("option_invalid", `Run ${runId} needs an agent of kind '${record.agent.kind}', which this worker cannot build (it knows ${Object.keys(dependencies.builders).join(", ")}).`);
   const clock = createDurableClock(Date.parse(record.createdAt));
+  // Set when the run is found cancelled (by the watcher, or a step or wait DBOS refused): its session takes no more records.
+  let cancelled = false;
+  const noticing =
+    <Work extends (...args: never[]) => Promise<unknown>>(work: Work): Work =>
+    (async (...args: Parameters<Work>) => {
+      try {
+        return await work(...args);
+      } catch (error) {
+        // DBOS stops a cancelled run's step at once (with its own error, or an abort), before the watcher
+        // sees the cancel: a step that failed asks whether the run was cancelled (the client says so first).
+        if (isWorkflowCancelled(error) || (await tables.cancelledAmong([runId]).catch(() => [])).length > 0) cancelled = true;
+        throw error;
+      }
+    }) as Work;
   const context: DurableRunContext = {
     runId,
     executorId,
-    step: dependencies.step,
-    receive: dependencies.receive,
+    step: noticing(dependencies.step),
+    receive: noticing(dependencies.receive),
     inStep: dependencies.inStep,
     now: dependencies.now,
     clock,
@@ -100,7 +121,7 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
         createSharedBudgetPolicy({
           scope: budget.scope,
           readShare: () =>
-            dependencies.step("budget-share", async () => {
+            context.step("budget-share", async () => {
               const row = await budget.shared.read(budget.scope);
               return { share: row && row.limitTokens > 0 ? row.spentTokens / row.limitTokens : 0, at: dependencies.now() };
             }),
@@ -120,7 +141,7 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
     create: (options) => {
       if (mainCreated || options.id !== undefined) return sessions.create(options);
       mainCreated = true;
-      return sessions.createOrReplay({ ...options, id: record.sessionId, createdAt: record.createdAt });
+      return openRunSession(() => sessions.createOrReplay({ ...options, id: record.sessionId, createdAt: record.createdAt })).then((writer) => freezableSessionWriter(writer, () => cancelled));
     },
   };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type
@@ -143,17 +164,20 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
     confirmBudget: confirmations.confirmBudget,
   });
   const abort = new AbortController();
-  const unwatch = dependencies.watchCancellation(runId, () => abort.abort());
+  const unwatch = dependencies.watchCancellation(runId, () => {
+    cancelled = true;
+    abort.abort();
+  });
   // The deadline is recorded once (a step), so a run resumed after a crash keeps its first one.
   let timedOut = false;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: { clear(): void } | undefined;
   if (options.timeoutMs !== undefined && options.timeoutMs > 0) {
     const timeoutMs = options.timeoutMs;
     const deadline = await dependencies.step("deadline", async () => dependencies.now() + timeoutMs);
-    timer = setTimeout(() => {
+    timer = startLongTimer(() => {
       timedOut = true;
       abort.abort();
-    }, Math.max(0, deadline - dependencies.now()));
+    }, deadline - dependencies.now());
   }
   try {
     const handle = built.agent.run(record.task, { signal: abort.signal });
@@ -196,7 +220,7 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
     await dependencies.budget.chargeEnded(runId);
     return summary;
   } finally {
-    if (timer) clearTimeout(timer);
+    timer?.clear();
     unwatch();
     await built.close().catch(() => undefined);
   }

@@ -7,6 +7,7 @@ import { loadDbos } from "./load-dbos.js";
 import { ConfigError } from "../types/index.js";
 import { runDurableWorkflow, type DurableWorkflowOptions } from "./run-durable-workflow.js";
 import { withIdleTransactionTimeout } from "./with-idle-transaction-timeout.js";
+import { durableWorkerTimings } from "./durable-worker-timings.js";
 import type { AgentTracing } from "../tracing/agent-tracing.js";
 import type { AgentEvent } from "../types/index.js";
 
@@ -17,9 +18,9 @@ export interface DurableWorkerOptions {
   /** Unique per worker process; default `<host>-<pid>-<random>`. */
   executorId?: string;
   builders: Readonly<Record<string, DurableAgentBuilder>>;
-  /** How often the worker says it is alive. Default 2 s. */
+  /** How often the worker says it is alive. Default 2 s, or a third of `staleAfterMs` when that is shorter; at most half of it. */
   heartbeatMs?: number;
-  /** A worker silent this long is dead: a watchdog re-enqueues its runs. Default 15 s (so a run resumes within ≤ 30 s). */
+  /** A worker silent this long is dead: a watchdog re-enqueues its runs. Default 15 s (so a run resumes within ≤ 30 s); at least 1 s. */
   staleAfterMs?: number;
   /** How often the queue is polled for new runs. Default 200 ms. */
   pollMs?: number;
@@ -68,6 +69,8 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
 let workerRunning = false;
 
 async function launchWorker(options: DurableWorkerOptions): Promise<DurableWorker> {
+  // Checked before anything connects: a heartbeat slower than the staleness bound had live workers' runs taken over.
+  const timings = durableWorkerTimings(options);
   const concurrency = options.concurrency ?? 4;
   const executorId = options.executorId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`;
   const log = options.onLog ?? (() => undefined);
@@ -108,8 +111,8 @@ async function launchWorker(options: DurableWorkerOptions): Promise<DurableWorke
   await DBOS.registerQueue(DURABLE_QUEUE, { workerConcurrency: concurrency, minPollingIntervalMs: options.pollMs ?? 200, onConflict: "always_update" });
   const worker = { executorId, host: hostname(), pid: process.pid, concurrency, appVersion: DURABLE_APP_VERSION };
   await database.tables.heartbeat(worker);
-  const heartbeat = setInterval(() => void database.tables.heartbeat(worker).catch((error: unknown) => log("warn", `heartbeat failed: ${text(error)}`)), options.heartbeatMs ?? 2_000);
-  const staleAfterMs = options.staleAfterMs ?? 15_000;
+  const heartbeat = setInterval(() => void database.tables.heartbeat(worker).catch((error: unknown) => log("warn", `heartbeat failed: ${text(error)}`)), timings.heartbeatMs);
+  const { staleAfterMs } = timings;
   const watchdog = setInterval(() => {
     void (async () => {
       // Reservations of shared budgets held by runs no longer running (a worker killed during a call
@@ -126,7 +129,7 @@ async function launchWorker(options: DurableWorkerOptions): Promise<DurableWorke
       log("info", `recovered ${recovered.length} run(s) of stopped worker(s) ${dead.join(", ")}`);
       if (kept.length > 0) log("info", `kept stopped worker(s) ${kept.join(", ")}: runs of another application version are pending on them, for a worker of that version`);
     })().catch((error: unknown) => log("warn", `watchdog failed: ${text(error)}`));
-  }, Math.max(500, Math.floor(staleAfterMs / 3)));
+  }, timings.watchdogMs);
   return {
     executorId,
     async stop() {

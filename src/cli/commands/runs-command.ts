@@ -11,12 +11,15 @@ export const runsHelp = `Usage: ctxkit runs list [--json] [--database-url <url>]
        ctxkit runs cancel <id> [--database-url <url>]
        ctxkit runs resume <id> [--approve | --decline | --rerun | --skip] [--database-url <url>]
 
-The durable runs in the database (--database-url or CTXKIT_DATABASE_URL), newest first.
-cancel   stops a run at its next model or tool call
-resume   starts a cancelled run again from its last completed step. A run that needs confirmation
-         waits for a person: --approve runs the call it asks about (a call that asks, as 'ctxkit run'
-         would at a terminal, or a side effect a crash interrupted, which then runs again), --decline
-         tells the model it was not run (--rerun and --skip say the same)
+The durable runs in the database (--database-url or CTXKIT_DATABASE_URL), newest first: list shows
+the 50 newest, and when there are more, counts them all by status on stderr.
+cancel   stops a run within a second: the model or tool call in flight is aborted (a command killed)
+resume   starts a cancelled run again from its last completed step, once its cancelled execution
+         stopped (it waits up to 20 s); an answer given then is not used: the run asks again. A run
+         that needs confirmation waits for a person: --approve runs the call it asks about (a call
+         that asks, as 'ctxkit run' would at a terminal, or a side effect a crash or a cancel
+         interrupted, which then runs again), --decline tells the model it was not run (--rerun and
+         --skip say the same)
 
 Options:
   --database-url <url>  the PostgreSQL database (default: CTXKIT_DATABASE_URL)
@@ -28,6 +31,9 @@ Exit codes: 0 done; 1 the run was not found or cannot be resumed; 2 a usage erro
 `;
 
 const runsActions = ["list", "show", "cancel", "resume"];
+/** How many runs `runs list` prints, the newest; the others are counted by status. */
+const listedRuns = 50;
+const statusOrder = ["queued", "running", "needs_confirmation", "completed", "failed", "cancelled"] as const;
 
 export const runsOptions = { ...pickCommonOptions("database-url", "json"), approve: { type: "boolean" }, decline: { type: "boolean" }, rerun: { type: "boolean" }, skip: { type: "boolean" } } as const;
 
@@ -48,7 +54,8 @@ export async function runsCommand(args: string[], io: CliIo): Promise<number> {
     io.stderr.write(`ctxkit runs: ${describeUnknownAction(action, runsActions)}.\n\n${runsHelp}`);
     return 2;
   }
-  if (action !== "list" && id === undefined) {
+  // An empty id (`runs show "$RUN"` with RUN unset) is a missing one, not a run to look for.
+  if (action !== "list" && (id === undefined || id.trim() === "")) {
     io.stderr.write(`ctxkit runs: ${action} needs a run id (see ctxkit runs list).\n\n${runsHelp}`);
     return 2;
   }
@@ -61,8 +68,14 @@ export async function runsCommand(args: string[], io: CliIo): Promise<number> {
     const print = (value: unknown, text: string) => io.stdout.write(flags.json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
     switch (action) {
       case "list": {
-        const runs = await client.list();
+        const runs = await client.list(listedRuns);
         print(runs, runs.length === 0 ? "No durable runs." : runs.map(describeRun).join("\n"));
+        // Past the newest, counted: "no queued, running or needs_confirmation run" (drained) must hold for them all.
+        if (runs.length === listedRuns) {
+          const counts = await client.countRuns();
+          const total = Object.values(counts).reduce((sum, count) => sum + (count ?? 0), 0);
+          if (total > listedRuns) io.stderr.write(`ctxkit runs: the ${listedRuns} newest of ${total.toLocaleString("en-US")} runs are listed; all of them: ${statusOrder.filter((status) => counts[status]).map((status) => `${counts[status]!.toLocaleString("en-US")} ${status}`).join(", ")}.\n`);
+        }
         return 0;
       }
       case "show": {
@@ -76,7 +89,15 @@ export async function runsCommand(args: string[], io: CliIo): Promise<number> {
         return 0;
       }
       case "resume": {
-        const run = await client.resume(id!, decision);
+        const before = await client.get(id!);
+        const run = await client.resume(id!, decision, {
+          onWaiting: (_run, waitMs) => io.stderr.write(`ctxkit runs: run ${id}'s cancelled execution still holds its session; waiting up to ${waitMs / 1000} s for it to stop...\n`),
+        });
+        // A cancelled run waits for no answer: resumed, it asks again about a call that needs a person,
+        // and an answer sent now would wait in its topic for whatever it asks next (a call nobody saw).
+        if (decision !== undefined && before.status === "cancelled") {
+          io.stderr.write(`ctxkit runs: run ${id} was cancelled, not waiting for an answer: --${answerFlagsGiven(extra)[0]} was not used. It starts again from its last completed step; if it asks about a call, answer with 'ctxkit runs resume ${id} --approve' or --decline.\n`);
+        }
         print(run, describeRun(run));
         return 0;
       }
@@ -94,11 +115,15 @@ export async function runsCommand(args: string[], io: CliIo): Promise<number> {
  * to another action, is a usage error before the database is opened (`--approve --decline` approved).
  */
 function resumeDecision(action: string, extra: Record<string, unknown>): "rerun" | "skip" | undefined {
-  const given = (["approve", "rerun", "decline", "skip"] as const).filter((flag) => extra[flag] === true);
+  const given = answerFlagsGiven(extra);
   if (given.length === 0) return undefined;
   if (action !== "resume") throw new CtxkitError("usage_invalid", `--${given[0]} answers a run that waits for a person: ctxkit runs resume <id> --${given[0]}.`);
   const approves = given.some((flag) => flag === "approve" || flag === "rerun");
   const declines = given.some((flag) => flag === "decline" || flag === "skip");
   if (approves && declines) throw new CtxkitError("usage_invalid", `--${given.join(" and --")} contradict each other: give --approve (run the call) or --decline (do not).`);
   return approves ? "rerun" : "skip";
+}
+
+function answerFlagsGiven(extra: Record<string, unknown>) {
+  return (["approve", "rerun", "decline", "skip"] as const).filter((flag) => extra[flag] === true);
 }

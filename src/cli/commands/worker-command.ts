@@ -11,7 +11,9 @@ export const workerHelp = `Usage: ctxkit worker --database-url <url> [--concurre
 Runs durable agent runs (submitted with 'ctxkit submit') until stopped with Ctrl-C or SIGTERM.
 Start as many as you like, on this machine or others, against the same PostgreSQL: each takes runs
 from one queue. A run resumes after its last completed model or tool call when its worker dies;
-a worker that stops answering is noticed by the others, which take over its runs.
+a worker that stops answering is noticed by the others, which take over its runs. Stopping a worker
+does not wait for its runs: their calls in flight are cut as by a crash (the others take the runs
+over within a third of --stale-after; a side effect cut waits for 'ctxkit runs resume <id> --approve').
 
 Options:
   --database-url <url>  the PostgreSQL database (default: CTXKIT_DATABASE_URL)
@@ -26,7 +28,7 @@ With the OTEL_* variables set (as for 'ctxkit run'), each run is traced under th
 record holds, so a run resumed here after a crash continues its trace.
 `;
 
-export const workerOptions = { ...pickCommonOptions("database-url"), concurrency: positiveIntegerFlag, "stale-after": positiveIntegerFlag } as const;
+export const workerOptions = { ...pickCommonOptions("database-url"), concurrency: positiveIntegerFlag, "stale-after": { type: "string", number: { integer: true, min: 1, max: 2_147_483 } } } as const;
 
 /** `ctxkit worker`: one DBOS executor taking ctxkit runs from the queue. */
 export async function workerCommand(args: string[], io: CliIo): Promise<number> {

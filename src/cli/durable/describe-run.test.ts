@@ -30,4 +30,10 @@ describe("a run's line for a person", () => {
     expect(line).toContain("ctxkit submit --budget-scope evals --budget-tokens <n>");
     expect(line).not.toContain("defineBudget");
   });
+
+  it("says a side effect's pause may come from a cancel as well as a crash (a run cancelled during the call asks when resumed)", () => {
+    const paused: DurableRunRecord = { ...refused("evals"), status: "needs_confirmation", pausedCall: { tool: "bash", callKey: "tool-2-call_2", reason: "interrupted" } };
+    delete (paused as { result?: unknown }).result;
+    expect(describeRun(paused)).toContain("waiting: a bash call was interrupted (its worker stopped, or the run was cancelled, during the call) and may or may not have taken effect; ctxkit runs resume run-1 --approve | --decline");
+  });
 });

@@ -14,5 +14,6 @@ export function describeRun(run: DurableRunRecord): string {
 function pausedWhy(paused: NonNullable<DurableRunRecord["pausedCall"]>): string {
   if (paused.reason === "budget") return `the budget asks before going over its limit${paused.why ? ` (${paused.why})` : ""}`;
   if (paused.reason === "confirmation") return `a ${paused.tool} call asks for confirmation${paused.arguments ? ` ${paused.arguments.slice(0, 200)}` : ""}${paused.why ? ` (${paused.why})` : ""}`;
-  return `a ${paused.tool} call was interrupted by a crash and may or may not have taken effect`;
+  // A crash, or a cancel: a call in flight when its run was cancelled is not recorded either, and asks when the run is resumed.
+  return `a ${paused.tool} call was interrupted (its worker stopped, or the run was cancelled, during the call) and may or may not have taken effect`;
 }

@@ -94,7 +94,8 @@ function levelName(status: BudgetLevelStatus): string {
   return status.label === undefined ? `the ${status.level}` : `the ${status.level} '${status.label}'`;
 }
 
-function describeOverrun(overrun: BudgetOverrun): string {
+/** "the session to 6,191 tokens of its approval limit of 3,000 tokens": what a call could take, for a person. */
+export function describeOverrun(overrun: BudgetOverrun): string {
   const amount = (value: number) => (overrun.dimension === "tokens" ? `${Math.round(value).toLocaleString("en-US")} tokens` : `$${value.toFixed(4)}`);
   return `${levelName(overrun.status)} to ${amount(overrun.projected)} of its ${overrun.status.mode} limit of ${amount(overrun.limit)}`;
 }

@@ -51,6 +51,11 @@ export function advisoryKeyOf(name: string): string {
   return createHash("sha256").update(name, "utf8").digest().readBigInt64BE(0).toString();
 }
 
+/** The advisory lock a session's writer holds (`schema` quoted, as quoteSchema gives it): one writer per session. */
+export function sessionLockKeyOf(schema: string, id: string): string {
+  return advisoryKeyOf(`ctxkit-session:${schema}:${id}`);
+}
+
 /** A driver or server failure as a typed error that names the database and what to check. */
 export function databaseError(location: string, doing: string, error: unknown): SessionError {
   if (error instanceof SessionError) return error;

@@ -9,7 +9,7 @@ import { serializeStartRecord, type CreateSessionOptions, type SessionStore } fr
 import { summarizeSession, type SessionSummary } from "../session-summary.js";
 import { createSessionWriter, type SessionWriter } from "../session-writer.js";
 import { loadPg } from "./load-pg.js";
-import { advisoryKeyOf, clientConfig, databaseError, quoteSchema, redactConnectionString } from "./postgres-connection.js";
+import { clientConfig, databaseError, quoteSchema, redactConnectionString, sessionLockKeyOf } from "./postgres-connection.js";
 import type { PostgresConnectionOptions } from "./postgres-connection-options.js";
 import { blobIdsNamedIn, createPostgresBlobCache } from "./postgres-blob-store.js";
 import { createPostgresSessionSink } from "./postgres-session-sink.js";
@@ -64,7 +64,7 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
     throw databaseError(location, "prepare the session tables", error);
   }
 
-  const lockKeyOf = (id: string) => advisoryKeyOf(`ctxkit-session:${schema}:${id}`);
+  const lockKeyOf = (id: string) => sessionLockKeyOf(schema, id);
   const path = (id: string) => {
     assertValidSessionId(id);
     return `${location}#session=${id}`;
