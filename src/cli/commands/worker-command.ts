@@ -18,7 +18,7 @@ over within a third of --stale-after; a side effect cut waits for 'ctxkit runs r
 Options:
   --database-url <url>  the PostgreSQL database (default: CTXKIT_DATABASE_URL)
   --concurrency <n>     runs at once in this worker (default 4)
-  --stale-after <s>     a worker silent this long is taken to be dead (default 15; runs resume within twice that)
+  --stale-after <s>     a worker silent this long is taken to be dead (default 15, at most 2147483; runs resume within twice that)
 
 The agent of each run is rebuilt from the run's record (the settings 'ctxkit submit' resolved, in the
 workspace it named, which must exist on this host too); API keys come from this worker's environment.
