@@ -1,0 +1,56 @@
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { noteHarnessWrite } from "../../security/harness-writes.js";
+import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../../types/private-file-modes.js";
+import { makeDirectoryTree } from "../../types/make-directory-tree.js";
+import { provenancePath } from "./notes-provenance.js";
+
+/** The notes file and its provenance file, whole (null: the file does not exist). JSON, for a durable step to record. */
+export interface NotesSnapshot {
+  notes: string | null;
+  provenance: string | null;
+}
+
+/**
+ * How a run that is executed again after a crash (a durable worker's) gets the notes it started
+ * with. `startingNotes` is given the notes as they are now and returns the ones to start from:
+ * at a run's first execution the same (recorded), at a later one what the first recorded. The notes
+ * are then put back to that, and the notes tools, deterministic given the notes, rebuild the later
+ * state as they run again: every request gets the notes line it got the first time.
+ */
+export interface NotesReplay {
+  startingNotes(current: NotesSnapshot): Promise<NotesSnapshot>;
+}
+
+export async function takeNotesSnapshot(notesPath: string): Promise<NotesSnapshot> {
+  return { notes: await readWhole(notesPath), provenance: await readWhole(provenancePath(notesPath)) };
+}
+
+/** Puts the notes back as `snapshot` has them; a file that already matches is left alone. */
+export async function restoreNotesSnapshot(notesPath: string, current: NotesSnapshot, snapshot: NotesSnapshot): Promise<void> {
+  if (current.notes !== snapshot.notes) await putBack(notesPath, snapshot.notes);
+  if (current.provenance !== snapshot.provenance) await putBack(provenancePath(notesPath), snapshot.provenance);
+}
+
+async function readWhole(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+async function putBack(path: string, text: string | null): Promise<void> {
+  if (text === null) {
+    await rm(path, { force: true });
+    noteHarnessWrite({ path, removed: true });
+    return;
+  }
+  // Another worker's host may not have the folder yet: the run's notes are rebuilt there.
+  await makeDirectoryTree(dirname(path), PRIVATE_DIRECTORY_MODE);
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, text, { encoding: "utf8", mode: PRIVATE_FILE_MODE });
+  await rename(temporary, path);
+  noteHarnessWrite({ path, content: Buffer.from(text, "utf8") });
+}
