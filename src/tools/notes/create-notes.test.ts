@@ -79,3 +79,25 @@ describe("notes", () => {
     expect(await readFile(path, "utf8")).toBe("Condensed.\n");
   });
 });
+
+describe("notes put back for a run executed again (replay)", () => {
+  it("puts the notes and their provenance back as the replay says the run started, once, before the first look at them", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "ctxkit-notes-"));
+    const path = join(directory, "notes", "s1.md");
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, "Written later.\n");
+    const provenance = `${JSON.stringify({ untrusted: [{ source: "web_fetch", trust: "external" }] })}\n`;
+    let asked = 0;
+    const policy = createNotes({ path, replay: { startingNotes: async () => (asked++, { notes: "Started with.\n", provenance }) } });
+    const [read] = policy.tools! as [NonNullable<typeof policy.tools>[number]];
+    await policy.prepareContext!({} as never);
+    expect(tail(policy)).toContain("notes: 14 characters");
+    expect(await read.execute({}, context)).toEqual({ content: "Started with.\n", source: "external" });
+    expect(await readFile(`${path}.provenance.json`, "utf8")).toBe(provenance);
+    expect(asked).toBe(1);
+  });
+
+  it("refuses a replay for notes others may edit (a workspace file is never put back)", () => {
+    expect(() => createNotes({ path: "/tmp/NOTES.md", source: "workspace", replay: { startingNotes: async (current) => current } })).toThrow(expect.objectContaining({ code: "option_invalid" }));
+  });
+});
