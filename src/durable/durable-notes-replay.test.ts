@@ -11,6 +11,7 @@ import type { DurableRunRecord } from "./durable-run-record.js";
 import { assembleDurableParts, type DurableAssembly } from "./durable-agent-builder.js";
 import { runDurableWorkflow, type DurableWorkflowDependencies } from "./run-durable-workflow.js";
 import { recordingStep } from "./test-support/durable-test-context.js";
+import { DURABLE_APP_VERSION } from "./durable-database.js";
 
 const record = { id: "run-1", task: "keep a note", agent: { kind: "noting", input: {} }, sessionId: "20261203-090000-run001", status: "running", createdAt: "2026-12-03T09:00:00.000Z", attempts: 1 } as unknown as DurableRunRecord;
 
@@ -111,5 +112,15 @@ describe("a durable run with notes taken over after a crash", () => {
     expect(takenOver.statuses).toEqual(["completed"]);
     expect(takenOver.session.split("\n")).toEqual(first.session.split("\n"));
     expect(await readFile(notesPath, "utf8")).toBe("Decision: keep the v2 parser.\n");
+  });
+
+  it("records the notes as its first step, a layout version 4's runs lack, so its workflow version is 5", async () => {
+    const notesPath = join(await mkdtemp(join(tmpdir(), "ctxkit-durable-notes-")), "notes", `${record.sessionId}.md`);
+    const recorded = new Map<string, unknown>();
+    await execute(recorded, false, notesPath);
+    // A run recorded under ctxkit-durable-4 has its first model call where this one has notes-start:
+    // replayed by this workflow it would fail, so such runs must wait for a worker of their own version.
+    expect([...recorded.keys()][0]).toBe("0:notes-start");
+    expect(DURABLE_APP_VERSION).toBe("ctxkit-durable-5");
   });
 });
