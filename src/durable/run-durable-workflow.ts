@@ -158,6 +158,11 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
       notesReplayed = true;
       return context.step("notes-start", async () => current);
     },
+    // A fork sub-agent calls the run's notes tools inside its parent's `task` step (see NotesReplay).
+    writeRefusal: () =>
+      context.scopes.current() !== undefined || context.inStep()
+        ? `A sub-agent cannot write the run's notes in a durable run: its calls run inside the parent's call, which is not run again after a crash, so the note would be lost. Put what to note in your answer; the calling agent writes it with ${notesWriteToolName}.`
+        : undefined,
   };
   const built = await builder(record.agent.input, {
     sessionStore,

@@ -97,6 +97,8 @@ export function createNotes(options: NotesOptions): NotesPolicy {
     risk: "write",
     source,
     async execute({ text, mode = "append" }, context) {
+      const refusal = options.replay?.writeRefusal?.();
+      if (refusal !== undefined) throw new ToolError("rejected", refusal);
       await start();
       const current = mode === "append" ? await file.read() : "";
       // A file edited outside ctxkit past what a read returns: appending to its start would drop the rest.

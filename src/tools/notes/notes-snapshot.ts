@@ -20,6 +20,12 @@ export interface NotesSnapshot {
  */
 export interface NotesReplay {
   startingNotes(current: NotesSnapshot): Promise<NotesSnapshot>;
+  /**
+   * Why `notes_write` may not write now, if so: a write made inside another recorded call (a fork
+   * sub-agent's, inside its parent's `task` step) is not made again when that call's recorded result
+   * is replayed, so the notes put back would lack it and later requests would differ.
+   */
+  writeRefusal?(): string | undefined;
 }
 
 export async function takeNotesSnapshot(notesPath: string): Promise<NotesSnapshot> {
