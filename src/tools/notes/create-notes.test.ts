@@ -100,4 +100,14 @@ describe("notes put back for a run executed again (replay)", () => {
   it("refuses a replay for notes others may edit (a workspace file is never put back)", () => {
     expect(() => createNotes({ path: "/tmp/NOTES.md", source: "workspace", replay: { startingNotes: async (current) => current } })).toThrow(expect.objectContaining({ code: "option_invalid" }));
   });
+
+  it("refuses to record notes larger than the tools ever write (the snapshot is one step's row), saying how to fix it", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "ctxkit-notes-"));
+    const path = join(directory, "s1.md");
+    await writeFile(path, "x".repeat(401));
+    let asked = 0;
+    const policy = createNotes({ path, maxCharacters: 100, replay: { startingNotes: async (current) => (asked++, current) } });
+    await expect(policy.prepareContext!({} as never)).rejects.toMatchObject({ code: "option_invalid", message: expect.stringContaining("holds 401 bytes, more than the 400") });
+    expect(asked).toBe(0);
+  });
 });

@@ -44,7 +44,8 @@ export function createNotes(options: NotesOptions): NotesPolicy {
   const label = options.label ?? "the session's notes file";
   const source = options.source ?? "trusted";
   // Four bytes per character at most in UTF-8: enough to read back any notes written within the limit.
-  const file = createNotesFile(options.path, maxCharacters * 4);
+  const maxBytes = maxCharacters * 4;
+  const file = createNotesFile(options.path, maxBytes);
   let measured = false;
   if (options.replay && source !== "trusted") {
     throw new ConfigError("option_invalid", `createNotes: replay needs notes only its tools change (source "trusted"); ${label} is "${source}" content. Leave replay out for it.`);
@@ -55,7 +56,7 @@ export function createNotes(options: NotesOptions): NotesPolicy {
     const replay = options.replay;
     if (!replay) return Promise.resolve();
     return (started ??= (async () => {
-      const current = await takeNotesSnapshot(file.path);
+      const current = await takeNotesSnapshot(file.path, maxBytes);
       await restoreNotesSnapshot(file.path, current, await replay.startingNotes(current));
     })());
   };

@@ -1,4 +1,5 @@
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { open, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { ConfigError } from "../../types/index.js";
 import { dirname } from "node:path";
 import { noteHarnessWrite } from "../../security/harness-writes.js";
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../../types/private-file-modes.js";
@@ -28,8 +29,12 @@ export interface NotesReplay {
   writeRefusal?(): string | undefined;
 }
 
-export async function takeNotesSnapshot(notesPath: string): Promise<NotesSnapshot> {
-  return { notes: await readWhole(notesPath), provenance: await readWhole(provenancePath(notesPath)) };
+/**
+ * The notes as they are now. A snapshot is recorded whole (a durable step's row), so each file may
+ * hold at most `maxBytes`: more than the notes tools ever write, only an edit outside ctxkit makes.
+ */
+export async function takeNotesSnapshot(notesPath: string, maxBytes: number): Promise<NotesSnapshot> {
+  return { notes: await readWhole(notesPath, maxBytes), provenance: await readWhole(provenancePath(notesPath), maxBytes) };
 }
 
 /** Puts the notes back as `snapshot` has them; a file that already matches is left alone. */
@@ -38,12 +43,22 @@ export async function restoreNotesSnapshot(notesPath: string, current: NotesSnap
   if (current.provenance !== snapshot.provenance) await putBack(provenancePath(notesPath), snapshot.provenance);
 }
 
-async function readWhole(path: string): Promise<string | null> {
+async function readWhole(path: string, maxBytes: number): Promise<string | null> {
+  let handle;
   try {
-    return await readFile(path, "utf8");
+    handle = await open(path, "r");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    if (size > maxBytes) {
+      throw new ConfigError("option_invalid", `createNotes: ${path} holds ${size} bytes, more than the ${maxBytes} a run executed again after a crash records as the notes it started with (replay). Shorten the file, or start the run without notes.`);
+    }
+    return await readFile(handle, "utf8");
+  } finally {
+    await handle.close();
   }
 }
 
