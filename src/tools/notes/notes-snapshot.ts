@@ -1,9 +1,7 @@
-import { open, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { open, readFile, rm } from "node:fs/promises";
 import { ConfigError } from "../../types/index.js";
-import { dirname } from "node:path";
 import { noteHarnessWrite } from "../../security/harness-writes.js";
-import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../../types/private-file-modes.js";
-import { makeDirectoryTree } from "../../types/make-directory-tree.js";
+import { writeNotesText } from "./notes-file.js";
 import { provenancePath } from "./notes-provenance.js";
 
 /** The notes file and its provenance file, whole (null: the file does not exist). JSON, for a durable step to record. */
@@ -69,9 +67,5 @@ async function putBack(path: string, text: string | null): Promise<void> {
     return;
   }
   // Another worker's host may not have the folder yet: the run's notes are rebuilt there.
-  await makeDirectoryTree(dirname(path), PRIVATE_DIRECTORY_MODE);
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, text, { encoding: "utf8", mode: PRIVATE_FILE_MODE });
-  await rename(temporary, path);
-  noteHarnessWrite({ path, content: Buffer.from(text, "utf8") });
+  await writeNotesText(path, text);
 }
