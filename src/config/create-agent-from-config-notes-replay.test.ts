@@ -16,7 +16,7 @@ async function runWithReplay(notes: "session" | "workspace", starting: NotesSnap
     workspace,
     settings: { model: "m", notes },
     provider: createScriptedProvider({ turns: (request) => (requests.push(request), { text: "Done." }) }),
-    notesReplay: { startingNotes: async (current) => (shown.push(current), starting) },
+    notesReplay: { startingNotes: async (current) => (shown.push(await current()), starting) },
   });
   try {
     expect((await configured.agent.run("Go.").result()).finalText).toBe("Done.");

@@ -156,7 +156,7 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
   const notesReplay: NotesReplay = {
     startingNotes: (current) => {
       notesReplayed = true;
-      return context.step("notes-start", async () => current);
+      return context.step("notes-start", current);
     },
     // A fork sub-agent calls the run's notes tools inside its parent's `task` step (see NotesReplay).
     writeRefusal: () =>

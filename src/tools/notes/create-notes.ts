@@ -56,8 +56,7 @@ export function createNotes(options: NotesOptions): NotesPolicy {
     const replay = options.replay;
     if (!replay) return Promise.resolve();
     return (started ??= (async () => {
-      const current = await takeNotesSnapshot(file.path, maxBytes);
-      await restoreNotesSnapshot(file.path, current, await replay.startingNotes(current));
+      await restoreNotesSnapshot(file.path, await replay.startingNotes(() => takeNotesSnapshot(file.path, maxBytes)));
     })());
   };
 

@@ -12,13 +12,14 @@ export interface NotesSnapshot {
 
 /**
  * How a run that is executed again after a crash (a durable worker's) gets the notes it started
- * with. `startingNotes` is given the notes as they are now and returns the ones to start from:
- * at a run's first execution the same (recorded), at a later one what the first recorded. The notes
- * are then put back to that, and the notes tools, deterministic given the notes, rebuild the later
- * state as they run again: every request gets the notes line it got the first time.
+ * with. `startingNotes` returns the ones to start from: at a run's first execution what `current`
+ * reads (the notes as they are now, recorded), at a later one what the first recorded, without
+ * reading them (the notes a crash left may be larger than a record may hold). The notes are then put
+ * back to that, and the notes tools, deterministic given the notes, rebuild the later state as they
+ * run again: every request gets the notes line it got the first time.
  */
 export interface NotesReplay {
-  startingNotes(current: NotesSnapshot): Promise<NotesSnapshot>;
+  startingNotes(current: () => Promise<NotesSnapshot>): Promise<NotesSnapshot>;
   /**
    * Why `notes_write` may not write now, if so: a write made inside another recorded call (a fork
    * sub-agent's, inside its parent's `task` step) is not made again when that call's recorded result
@@ -36,12 +37,13 @@ export async function takeNotesSnapshot(notesPath: string, maxBytes: number): Pr
 }
 
 /** Puts the notes back as `snapshot` has them; a file that already matches is left alone. */
-export async function restoreNotesSnapshot(notesPath: string, current: NotesSnapshot, snapshot: NotesSnapshot): Promise<void> {
-  if (current.notes !== snapshot.notes) await putBack(notesPath, snapshot.notes);
-  if (current.provenance !== snapshot.provenance) await putBack(provenancePath(notesPath), snapshot.provenance);
+export async function restoreNotesSnapshot(notesPath: string, snapshot: NotesSnapshot): Promise<void> {
+  if ((await readWhole(notesPath)) !== snapshot.notes) await putBack(notesPath, snapshot.notes);
+  const provenance = provenancePath(notesPath);
+  if ((await readWhole(provenance)) !== snapshot.provenance) await putBack(provenance, snapshot.provenance);
 }
 
-async function readWhole(path: string, maxBytes: number): Promise<string | null> {
+async function readWhole(path: string, maxBytes = Number.POSITIVE_INFINITY): Promise<string | null> {
   let handle;
   try {
     handle = await open(path, "r");
