@@ -78,7 +78,7 @@ describe.skipIf(database.skip !== undefined)(`a durable run with notes${database
     const submitted = await client.submit({ task: "Keep a note.", agent: { kind: "noting", input: { runKey: "noted" } } });
     await hangReached;
     // The crash: the worker goes away with the last model call in flight, the note written; another
-    // worker's watchdog recovers the run, replaying its first requests with the notes as they are now.
+    // worker's watchdog recovers the run, which puts the notes back as the run started and writes the note again.
     worker = await crashAndRecover(worker, admin, builders, url);
     const done = await client.wait(submitted.id, 60_000);
     expect(done.result?.error).toBeUndefined();
