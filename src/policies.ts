@@ -19,7 +19,7 @@ export { createStatusBar, chooseStatusBarMode, type StatusBar, type StatusBarOpt
 export { detectSystemState, type SystemState } from "./agents/detect-system-state.js";
 export { createBudget, createBudgetPolicy, createBudgetStatus, type BudgetOptions, type BudgetPolicy, type BudgetPolicyOptions } from "./context/budget/index.js";
 export { sessionSpend, type RecordedCall } from "./session/session-spend.js";
-export { createNotes, type NotesOptions, type NotesPolicy } from "./tools/notes/index.js";
+export { createNotes, type NotesOptions, type NotesPolicy, type NotesReplay, type NotesSnapshot } from "./tools/notes/index.js";
 export { createSkills, loadSkills, lintSkill, type CreateSkillsOptions, type LoadedSkillsPolicy, type LoadSkillsOptions, type Skill, type SkillCatalog, type SkillLintFinding } from "./skills/index.js";
 export { createToolSearchPolicy, type ToolSearchPolicy, type ToolSearchPolicyOptions } from "./tools/search/index.js";
 export { resolveDeferredTools, type DeferredTools, type DeferredToolsInput } from "./tools/search/resolve-deferred-tools.js";

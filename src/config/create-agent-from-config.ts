@@ -36,6 +36,7 @@ import type { LateToolSet } from "../tools/search/late-tool-set.js";
 import { createBudgetPolicy, createBudgetStatus } from "../context/budget/index.js";
 import { checkBudgetPricing, createBudgetFromConfig } from "./create-budget-from-config.js";
 import { createNotesFromConfig } from "./create-notes-from-config.js";
+import type { NotesReplay } from "../tools/notes/index.js";
 import { createTaskToolFromConfig } from "./create-task-tool-from-config.js";
 import type { ChildRunObserver } from "../agents/run-sub-agent.js";
 import { createUntrustedContentFromConfig } from "./create-untrusted-content-from-config.js";
@@ -195,6 +196,8 @@ export interface CreateAgentFromConfigOptions {
   sessionStore?: SessionStore;
   /** The runtime's id generator and tool wrapper (a durable worker makes ids replayable and each tool call a step). */
   runtime?: Pick<AgentRuntime, "createId" | "wrapTool">;
+  /** How a run executed again after a crash starts from the notes it first started with (a durable worker's; session notes only). */
+  notesReplay?: NotesReplay;
 }
 
 /**
@@ -254,7 +257,7 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
     const responsesCompact = provider.compactsOnRequest !== true && hasCompactCall(provider) ? createResponsesCompactPolicy({ provider, onOverflow: false }) : undefined;
     const compression = createCompressionFromConfig(config, provider);
     // The notes file of a new session is named after its id, known once the session has started.
-    const notes = createNotesFromConfig(config.notes, config, () => sessionId ?? "unsaved");
+    const notes = createNotesFromConfig(config.notes, config, () => sessionId ?? "unsaved", options.notesReplay);
     if (config.budget) checkBudgetPricing(config.budget, provider.model);
     // Changed project instructions go before the next user message, announced by a policy.
     const announcer = createInstructionsAnnouncer({

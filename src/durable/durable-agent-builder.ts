@@ -5,6 +5,7 @@ import type { Provider } from "../providers/provider.js";
 import type { ContextPolicy } from "../context/context-policy.js";
 import type { SessionStore } from "../session/session-store.js";
 import type { BudgetApprovalRequest, Tool } from "../types/index.js";
+import type { NotesReplay } from "../tools/notes/index.js";
 
 /**
  * What a worker hands a run's builder: the places where durability enters an ordinary agent. The
@@ -31,6 +32,12 @@ export interface DurableAssembly {
   /** A question for a person pauses the run as `needs_confirmation` until `ctxkit runs resume`. */
   confirmToolCall(call: ToolCallInfo): Promise<boolean | ToolCallDecision>;
   confirmBudget(request: BudgetApprovalRequest): Promise<boolean>;
+  /**
+   * For the run's notes (`createNotes`'s `replay`): the notes the run started with are recorded,
+   * and put back when it is executed again after a crash, so its requests get the same notes line;
+   * the notes tools then run again instead of being steps (they are deterministic given the notes).
+   */
+  notesReplay?: NotesReplay;
 }
 
 /** A run's agent as a worker runs it, and what ends what it holds (its session, MCP servers). */

@@ -18,12 +18,15 @@ export const DURABLE_WORKFLOW = "ctxkit-run";
  * `maxOutputTokens` or `reasoningEffort`, change them, and a replayed run must send what its recorded
  * steps answered), the agent a builder assembles from the same input, or how a step's key is named
  * (4: the Anthropic provider sends a run's `reasoningEffort` as `output_config.effort`, where 3 ignored
- * it, so a run recorded under 3 with an effort would go on under 4 with other bodies than it began with).
+ * it, so a run recorded under 3 with an effort would go on under 4 with other bodies than it began with;
+ * 5: a run with session notes records them in a `notes-start` step before its first request and its
+ * notes tools are no longer steps, so a run recorded under 4 would meet that step where its first
+ * model call was recorded and fail).
  * A run enqueued or interrupted under another version waits for a worker of that version: a
  * watchdog claims only dead workers of its own version (ctxkit_workers.app_version), so an older
  * version's runs are re-enqueued once a worker of that version is alive.
  */
-export const DURABLE_APP_VERSION = "ctxkit-durable-4";
+export const DURABLE_APP_VERSION = "ctxkit-durable-5";
 
 export interface DurableDatabase {
   pool: pg.Pool;

@@ -10,6 +10,7 @@ import type { ModelRequest } from "../types/index.js";
 import { assembleDurableParts, type DurableAgentBuilder } from "./durable-agent-builder.js";
 import { openDurableClient, type DurableClient } from "./durable-client.js";
 import { startDurableWorker, type DurableWorker } from "./start-durable-worker.js";
+import { crashAndRecover } from "./test-support/crash-and-recover.js";
 import { recordSideEffectTool } from "./test-support/record-side-effect-tool.js";
 
 const database = await testDatabase();
@@ -81,10 +82,7 @@ describe.skipIf(database.skip !== undefined)(`a durable run with a sub-agent${da
     await hangReached;
     // The crash: the worker goes away with the parent's last model call in flight (its workflow is
     // never finished in this process); another worker's watchdog recovers the run.
-    await worker.stop();
-    // A dead process's connections go with it, and the session's lock with them: this one's hung call still holds its session's.
-    await admin.query("SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND pid <> pg_backend_pid()");
-    worker = await startDurableWorker({ connectionString: url, executorId: "worker-recovering", concurrency: 1, staleAfterMs: 1_000, builders });
+    worker = await crashAndRecover(worker, admin, builders, url);
     const done = await client.wait(submitted.id, 60_000);
     expect(done.result?.error).toBeUndefined();
     expect(done).toMatchObject({ status: "completed", attempts: 2, result: { finalText: "Steps 1 and 2 recorded.", repeatedModelCalls: 1 } });

@@ -17,6 +17,7 @@ import { startLongTimer } from "./start-long-timer.js";
 import { freezableSessionWriter } from "./freezable-session-writer.js";
 import { openRunSession } from "./open-run-session.js";
 import { isOwnershipLost, isWorkflowCancelled } from "./dbos-errors.js";
+import { notesReadToolName, notesWriteToolName, type NotesReplay } from "../tools/notes/index.js";
 
 export interface DurableWorkflowDependencies {
   executorId: string;
@@ -147,6 +148,22 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tools of any argument type
   const wrappedTools = new WeakMap<object, Tool<any>>();
   const confirmations = createDurableConfirmations(context);
+  // The run's own notes: the notes it started with are one step, put back when it is executed again,
+  // and its notes tools run again rather than as steps (deterministic given the notes; as steps a
+  // replay returned their results without writing the notes, and the next requests' notes line was
+  // read from the notes as the crash left them). Set before the first request, so before any tool call.
+  let notesReplayed = false;
+  const notesReplay: NotesReplay = {
+    startingNotes: (current) => {
+      notesReplayed = true;
+      return context.step("notes-start", current);
+    },
+    // A fork sub-agent calls the run's notes tools inside its parent's `task` step (see NotesReplay).
+    writeRefusal: () =>
+      context.scopes.current() !== undefined || context.inStep()
+        ? `A sub-agent cannot write the run's notes in a durable run: its calls run inside the parent's call, which is not run again after a crash, so the note would be lost. Put what to note in your answer; the calling agent writes it with ${notesWriteToolName}.`
+        : undefined,
+  };
   const built = await builder(record.agent.input, {
     sessionStore,
     clock: clock.now,
@@ -154,6 +171,7 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
     createId: () => `${runId}-${ids++}`,
     wrapProvider: (provider, maxCallTokens) => createDurableProvider(provider, context, { maxCallTokens }),
     wrapTool: (tool) => {
+      if (notesReplayed && (tool.name === notesReadToolName || tool.name === notesWriteToolName)) return tool;
       const known = wrappedTools.get(tool);
       if (known) return known;
       const wrapped = createDurableTool(tool, context, sequence);
@@ -162,6 +180,7 @@ async function runAgentOfRecord(runId: string, dependencies: DurableWorkflowDepe
     },
     confirmToolCall: confirmations.confirmToolCall,
     confirmBudget: confirmations.confirmBudget,
+    notesReplay,
   });
   const abort = new AbortController();
   const unwatch = dependencies.watchCancellation(runId, () => {

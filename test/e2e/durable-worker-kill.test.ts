@@ -49,12 +49,16 @@ describe.skipIf(database.skip !== undefined)(`ctxkit worker killed with SIGKILL$
     // as a model's would, so a run executed again asks for the same things. The calls wait for a
     // `released` file first: on a loaded machine the first worker finished all six runs before the
     // second worker was up, and there was nothing left to kill.
+    // Each run first keeps a note (the session's notes, on by default): a run taken over replays
+    // requests whose notes line must be the one they had, not the later notes' (session_write_failed).
     const server = await startOpenAIModelServer((body) => {
       const task = String(body.messages.find((message) => message.role === "user")?.content ?? "");
       const run = /effect (\w+)/.exec(task)?.[1] ?? "unknown";
       const done = body.messages.filter((message) => message.role === "tool").length;
-      if (done >= steps) return { text: `Run ${run} is done.`, delayMs: 20 };
-      return { toolCalls: [{ id: `call_${run}_${done}`, name: "bash", arguments: { command: `until [ -f released ]; do sleep 0.05; done; sleep 1; echo ${run}-${done} >> effects.log` } }], delayMs: 40 };
+      if (done === 0) return { toolCalls: [{ id: `call_${run}_note`, name: "notes_write", arguments: { text: `Run ${run} appends its steps to effects.log.` } }], delayMs: 20 };
+      const step = done - 1;
+      if (step >= steps) return { text: `Run ${run} is done.`, delayMs: 20 };
+      return { toolCalls: [{ id: `call_${run}_${step}`, name: "bash", arguments: { command: `until [ -f released ]; do sleep 0.05; done; sleep 1; echo ${run}-${step} >> effects.log` } }], delayMs: 40 };
     });
     const client = await openDurableClient(url);
     const admin = new pg.Client({ connectionString: url });

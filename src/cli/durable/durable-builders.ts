@@ -54,6 +54,7 @@ export function createDurableBuilders(environment: Record<string, string | undef
         clock: assembly.clock,
         ...(assembly.policies ? { policies: assembly.policies } : {}),
         runtime: { createId: assembly.createId, wrapTool: assembly.wrapTool },
+        ...(assembly.notesReplay ? { notesReplay: assembly.notesReplay } : {}),
         observeProvider: (provider) => assembly.wrapProvider(provider, contextWindow),
         confirmToolCall: assembly.confirmToolCall,
         confirmBudget: assembly.confirmBudget,

@@ -79,3 +79,43 @@ describe("notes", () => {
     expect(await readFile(path, "utf8")).toBe("Condensed.\n");
   });
 });
+
+describe("notes put back for a run executed again (replay)", () => {
+  it("puts the notes and their provenance back as the replay says the run started, once, before the first look at them", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "ctxkit-notes-"));
+    const path = join(directory, "notes", "s1.md");
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, "Written later.\n");
+    const provenance = `${JSON.stringify({ untrusted: [{ source: "web_fetch", trust: "external" }] })}\n`;
+    let asked = 0;
+    const policy = createNotes({ path, replay: { startingNotes: async () => (asked++, { notes: "Started with.\n", provenance }) } });
+    const [read] = policy.tools! as [NonNullable<typeof policy.tools>[number]];
+    await policy.prepareContext!({} as never);
+    expect(tail(policy)).toContain("notes: 14 characters");
+    expect(await read.execute({}, context)).toEqual({ content: "Started with.\n", source: "external" });
+    expect(await readFile(`${path}.provenance.json`, "utf8")).toBe(provenance);
+    expect(asked).toBe(1);
+  });
+
+  it("refuses a replay for notes others may edit (a workspace file is never put back)", () => {
+    expect(() => createNotes({ path: "/tmp/NOTES.md", source: "workspace", replay: { startingNotes: (current) => current() } })).toThrow(expect.objectContaining({ code: "option_invalid" }));
+  });
+
+  it("refuses to record notes larger than the tools ever write (the snapshot is one step's row), saying how to fix it", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "ctxkit-notes-"));
+    const path = join(directory, "s1.md");
+    await writeFile(path, "x".repeat(401));
+    const policy = createNotes({ path, maxCharacters: 100, replay: { startingNotes: (current) => current() } });
+    await expect(policy.prepareContext!({} as never)).rejects.toMatchObject({ code: "option_invalid", message: expect.stringContaining("holds 401 bytes, more than the 400") });
+  });
+
+  it("puts recorded notes back over larger ones a crash left (only what is recorded is bounded)", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "ctxkit-notes-"));
+    const path = join(directory, "s1.md");
+    await writeFile(`${path}.provenance.json`, `${JSON.stringify({ untrusted: [{ source: "x".repeat(500), trust: "external" }] })}\n`);
+    const policy = createNotes({ path, maxCharacters: 100, replay: { startingNotes: async () => ({ notes: "Started with.\n", provenance: null }) } });
+    await policy.prepareContext!({} as never);
+    expect(await readFile(path, "utf8")).toBe("Started with.\n");
+    await expect(readFile(`${path}.provenance.json`, "utf8")).rejects.toMatchObject({ code: "ENOENT" });
+  });
+});

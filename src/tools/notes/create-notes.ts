@@ -1,8 +1,9 @@
 import type { ContextPolicy } from "../../context/context-policy.js";
 import { formatCount } from "../../context/format-count.js";
-import { ToolError, type Tool, type ToolSource, type UserMessage } from "../../types/index.js";
+import { ConfigError, ToolError, type Tool, type ToolSource, type UserMessage } from "../../types/index.js";
 import { createNotesFile, type NotesFile } from "./notes-file.js";
 import { readNotesProvenance, recordNotesProvenance } from "./notes-provenance.js";
+import { restoreNotesSnapshot, takeNotesSnapshot, type NotesReplay } from "./notes-snapshot.js";
 
 export const notesReadToolName = "notes_read";
 export const notesWriteToolName = "notes_write";
@@ -20,6 +21,12 @@ export interface NotesOptions {
    * (default), `workspace` for a file the person (or another program) may also edit.
    */
   source?: ToolSource;
+  /**
+   * A run executed again after a crash (a durable worker's): its notes are put back as the run
+   * found them before its first request, and the tools, run again, rebuild them (see NotesReplay).
+   * Only for a file nothing but these tools changes (the session's own, `source` trusted).
+   */
+  replay?: NotesReplay;
 }
 
 export interface NotesPolicy extends ContextPolicy {
@@ -37,8 +44,21 @@ export function createNotes(options: NotesOptions): NotesPolicy {
   const label = options.label ?? "the session's notes file";
   const source = options.source ?? "trusted";
   // Four bytes per character at most in UTF-8: enough to read back any notes written within the limit.
-  const file = createNotesFile(options.path, maxCharacters * 4);
+  const maxBytes = maxCharacters * 4;
+  const file = createNotesFile(options.path, maxBytes);
   let measured = false;
+  if (options.replay && source !== "trusted") {
+    throw new ConfigError("option_invalid", `createNotes: replay needs notes only its tools change (source "trusted"); ${label} is "${source}" content. Leave replay out for it.`);
+  }
+  // Once, before the notes are first looked at (the first request's notes line, or a tool call).
+  let started: Promise<void> | undefined;
+  const start = (): Promise<void> => {
+    const replay = options.replay;
+    if (!replay) return Promise.resolve();
+    return (started ??= (async () => {
+      await restoreNotesSnapshot(file.path, await replay.startingNotes(() => takeNotesSnapshot(file.path, maxBytes)));
+    })());
+  };
 
   const read: Tool<Record<string, never>> = {
     name: notesReadToolName,
@@ -50,6 +70,7 @@ export function createNotes(options: NotesOptions): NotesPolicy {
     risk: "read",
     source,
     async execute() {
+      await start();
       const text = await file.read();
       const cut = file.cutFrom === undefined ? "" : `\n\n[… cut: ${label} has ${formatCount(file.cutFrom)} bytes; only its start is shown]`;
       if (text === "" && cut === "") return "The notes are empty.";
@@ -76,6 +97,9 @@ export function createNotes(options: NotesOptions): NotesPolicy {
     risk: "write",
     source,
     async execute({ text, mode = "append" }, context) {
+      const refusal = options.replay?.writeRefusal?.();
+      if (refusal !== undefined) throw new ToolError("rejected", refusal);
+      await start();
       const current = mode === "append" ? await file.read() : "";
       // A file edited outside ctxkit past what a read returns: appending to its start would drop the rest.
       if (mode === "append" && file.cutFrom !== undefined) {
@@ -107,6 +131,7 @@ export function createNotes(options: NotesOptions): NotesPolicy {
     file,
     tools: [read, write] as unknown as Tool[],
     async prepareContext() {
+      await start();
       // A workspace file may change between calls; the session's own only through the tools.
       if (!measured || source !== "trusted") await file.refresh();
       measured = true;

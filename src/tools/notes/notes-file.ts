@@ -43,12 +43,7 @@ export function createNotesFile(path: string | (() => string), maxBytes: number)
       return text;
     },
     async write(text) {
-      const target = resolvePath();
-      await makeDirectoryTree(dirname(target), PRIVATE_DIRECTORY_MODE);
-      const temporary = `${target}.${process.pid}.tmp`;
-      await writeFile(temporary, text, { encoding: "utf8", mode: PRIVATE_FILE_MODE });
-      await rename(temporary, target);
-      noteHarnessWrite({ path: target, content: Buffer.from(text, "utf8") });
+      await writeNotesText(resolvePath(), text);
       characters = text.length;
       cutFrom = undefined;
     },
@@ -63,6 +58,18 @@ export function createNotesFile(path: string | (() => string), maxBytes: number)
     },
   };
   return file;
+}
+
+/**
+ * Writes notes text (the notes or their provenance) whole, private to the user: through a temporary
+ * file and a rename, so a crash never leaves half of it, into a folder made if missing.
+ */
+export async function writeNotesText(path: string, text: string): Promise<void> {
+  await makeDirectoryTree(dirname(path), PRIVATE_DIRECTORY_MODE);
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, text, { encoding: "utf8", mode: PRIVATE_FILE_MODE });
+  await rename(temporary, path);
+  noteHarnessWrite({ path, content: Buffer.from(text, "utf8") });
 }
 
 async function readBounded(path: string, maxBytes: number): Promise<{ text: string; size: number }> {

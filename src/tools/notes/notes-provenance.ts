@@ -38,6 +38,7 @@ export async function recordNotesProvenance(notesPath: string, messages: readonl
   return untrusted;
 }
 
-function provenancePath(notesPath: string): string {
+/** Where the provenance of the notes at `notesPath` is kept. */
+export function provenancePath(notesPath: string): string {
   return `${notesPath}.provenance.json`;
 }
