@@ -66,4 +66,12 @@ describe("a worker's log while its database is down", () => {
     log.log("warn", refused);
     expect(log.lines).toEqual([`warn: ${refused}`, `warn: ${refused}`, `warn: ${refused}`]);
   });
+
+  it("passes every info line, numbers and all (they report what was done: 'recovered 3 run(s)')", () => {
+    const log = collapsing();
+    log.log("info", "recovered 3 run(s) of stopped worker(s) a");
+    log.log("info", "recovered 2 run(s) of stopped worker(s) a");
+    log.flush();
+    expect(log.lines).toEqual(["info: recovered 3 run(s) of stopped worker(s) a", "info: recovered 2 run(s) of stopped worker(s) a"]);
+  });
 });

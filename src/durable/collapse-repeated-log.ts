@@ -2,7 +2,11 @@ export type LogLevel = "info" | "warn" | "error";
 export type LogSink = (level: LogLevel, message: string) => void;
 
 export interface RepeatedLog {
-  /** Logs `message` unless the same one (same level, same text but for its digits) was logged within the window: then it is counted. */
+  /**
+   * Logs `message` unless the same warning or error (same level, same text but for its digits) was
+   * logged within the window: then it is counted. Info lines always pass (they report what was done,
+   * and their numbers matter: "recovered 3 run(s)").
+   */
   log: LogSink;
   /** Says how often each message whose window has ended came again (call it now and then: a quiet worker logs nothing to trigger it). */
   sweep(): void;
@@ -45,6 +49,10 @@ export function collapseRepeatedLog(sink: LogSink, options: { windowMs?: number;
   return {
     log(level, message) {
       sweep(false);
+      if (level === "info") {
+        sink(level, message);
+        return;
+      }
       const key = `${level} ${message.replace(/\d+/g, "#")}`;
       const entry = counted.get(key);
       if (entry) {

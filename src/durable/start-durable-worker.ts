@@ -37,7 +37,7 @@ export interface DurableWorkerOptions {
    */
   onRunEvent?: (runId: string, event: AgentEvent) => void;
   /**
-   * What the worker and DBOS report (library code never prints; the CLI decides). A message repeated
+   * What the worker and DBOS report (library code never prints; the CLI decides). A warning or error repeated
    * within 30 s (DBOS's pollers while the database is down) comes once, then as a count; when the
    * heartbeat reaches the database again after failing, an `info` line says so ("database reachable again").
    */
