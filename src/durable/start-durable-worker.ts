@@ -8,6 +8,7 @@ import { ConfigError } from "../types/index.js";
 import { runDurableWorkflow, type DurableWorkflowOptions } from "./run-durable-workflow.js";
 import { withIdleTransactionTimeout } from "./with-idle-transaction-timeout.js";
 import { durableWorkerTimings } from "./durable-worker-timings.js";
+import { collapseRepeatedLog } from "./collapse-repeated-log.js";
 import type { AgentTracing } from "../tracing/agent-tracing.js";
 import type { AgentEvent } from "../types/index.js";
 
@@ -35,7 +36,11 @@ export interface DurableWorkerOptions {
    * A callback that throws is reported through `onLog` and does not fail the run.
    */
   onRunEvent?: (runId: string, event: AgentEvent) => void;
-  /** What the worker and DBOS report (library code never prints; the CLI decides). */
+  /**
+   * What the worker and DBOS report (library code never prints; the CLI decides). A warning or error repeated
+   * within 30 s (DBOS's pollers while the database is down) comes once, then as a count; when the
+   * heartbeat reaches the database again after failing, an `info` line says so ("database reachable again").
+   */
   onLog?: (level: "info" | "warn" | "error", message: string) => void;
 }
 
@@ -73,7 +78,9 @@ async function launchWorker(options: DurableWorkerOptions): Promise<DurableWorke
   const timings = durableWorkerTimings(options);
   const concurrency = options.concurrency ?? 4;
   const executorId = options.executorId ?? `${hostname()}-${process.pid}-${randomBytes(3).toString("hex")}`;
-  const log = options.onLog ?? (() => undefined);
+  // While the database is down each of DBOS's pollers fails several times a second: about 12 lines a second, unrepeated.
+  const repeated = collapseRepeatedLog(options.onLog ?? (() => undefined));
+  const log = repeated.log;
   const database = await openDurableDatabase(options.connectionString, concurrency + 4);
   const sessions = await createPostgresSessionStore({ connectionString: options.connectionString, maxConnections: concurrency + 2 });
   const { DBOS, recoverPendingWorkflows } = await loadDbos();
@@ -111,7 +118,24 @@ async function launchWorker(options: DurableWorkerOptions): Promise<DurableWorke
   await DBOS.registerQueue(DURABLE_QUEUE, { workerConcurrency: concurrency, minPollingIntervalMs: options.pollMs ?? 200, onConflict: "always_update" });
   const worker = { executorId, host: hostname(), pid: process.pid, concurrency, appVersion: DURABLE_APP_VERSION };
   await database.tables.heartbeat(worker);
-  const heartbeat = setInterval(() => void database.tables.heartbeat(worker).catch((error: unknown) => log("warn", `heartbeat failed: ${text(error)}`)), timings.heartbeatMs);
+  let unreachableSince: number | undefined;
+  const heartbeat = setInterval(() => {
+    void database.tables.heartbeat(worker).then(
+      () => {
+        // Also ends the windows of messages no longer coming, so their counts are said without waiting for another message.
+        repeated.sweep();
+        if (unreachableSince === undefined) return;
+        const seconds = Math.round((Date.now() - unreachableSince) / 1000);
+        unreachableSince = undefined;
+        repeated.flush();
+        log("info", `database reachable again: the heartbeat failed for ${seconds} s`);
+      },
+      (error: unknown) => {
+        unreachableSince ??= Date.now();
+        log("warn", `heartbeat failed: ${text(error)}`);
+      },
+    );
+  }, timings.heartbeatMs);
   const { staleAfterMs } = timings;
   const watchdog = setInterval(() => {
     void (async () => {
@@ -140,6 +164,7 @@ async function launchWorker(options: DurableWorkerOptions): Promise<DurableWorke
       workerRunning = false;
       await database.tables.retireWorker(executorId).catch(() => undefined);
       await Promise.all([sessions.close(), database.close()]);
+      repeated.flush();
     },
   };
 }

@@ -62,7 +62,8 @@ export async function workerCommand(args: string[], io: CliIo): Promise<number> 
       if (line) io.stderr.write(line);
     },
     onLog: (level, message) => {
-      if (level !== "info" || /recovered/.test(message)) io.stderr.write(`ctxkit worker: ${message}\n`);
+      // Of the info lines, the runs taken over and the database back after an outage's warnings.
+      if (level !== "info" || /recovered|database reachable again/.test(message)) io.stderr.write(`ctxkit worker: ${message}\n`);
     },
   });
   io.stdout.write(`ctxkit worker ${worker.executorId}: taking runs (concurrency ${concurrency}); stop with Ctrl-C.\n`);
