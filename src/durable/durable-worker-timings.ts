@@ -1,4 +1,5 @@
 import { ConfigError } from "../types/index.js";
+import { longestTimerMs } from "../types/whole-number-option.js";
 
 /** How often a worker says it is alive, when it takes another for dead, and how often it looks. */
 export interface DurableWorkerTimings {
@@ -6,9 +7,6 @@ export interface DurableWorkerTimings {
   staleAfterMs: number;
   watchdogMs: number;
 }
-
-/** The longest delay a timer keeps (and a Postgres integer holds). */
-const longestMs = 2_147_483_647;
 
 /**
  * A worker's heartbeat must come well within `staleAfterMs`: otherwise the other workers take a live
@@ -31,7 +29,7 @@ export function durableWorkerTimings(options: { staleAfterMs?: number; heartbeat
 }
 
 function requireMilliseconds(name: string, value: number, least: number): void {
-  if (typeof value !== "number" || !Number.isFinite(value) || value < least || value > longestMs) {
-    throw new ConfigError("option_invalid", `${name} must be a number of milliseconds from ${least} to ${longestMs} (24.8 days), got ${String(value)}.`);
+  if (typeof value !== "number" || !Number.isFinite(value) || value < least || value > longestTimerMs) {
+    throw new ConfigError("option_invalid", `${name} must be a number of milliseconds from ${least} to ${longestTimerMs} (24.8 days), got ${String(value)}.`);
   }
 }

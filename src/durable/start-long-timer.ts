@@ -1,5 +1,4 @@
-/** The longest delay Node's setTimeout keeps: a longer one fires after 1 ms (TimeoutOverflowWarning). */
-const longestTimerMs = 2_147_483_647;
+import { longestTimerMs } from "../types/whole-number-option.js";
 
 /**
  * A timer for any delay, however long: a run's deadline may be weeks away (`submit --timeout`), and

@@ -1,4 +1,5 @@
 import { ConfigError, type Tool, type ToolDefinition } from "../types/index.js";
+import { requireWholeNumberOption } from "../types/whole-number-option.js";
 import { createLateToolSet, type LateToolSet } from "../tools/search/late-tool-set.js";
 import { connectMcpServer, describeError, type McpListedTool, type McpServerConnection } from "./connect-mcp-server.js";
 import type { McpServersConfig } from "./mcp-config.js";
@@ -302,10 +303,7 @@ function shouldDefer(drafts: readonly ToolDraft[], options: ConnectMcpServersOpt
  */
 function checkConnectOptions(options: ConnectMcpServersOptions): void {
   const whole = (name: keyof ConnectMcpServersOptions, minimum: number) => {
-    const value = options[name];
-    if (value !== undefined && (typeof value !== "number" || !Number.isInteger(value) || value < minimum || value > 2_147_483_647)) {
-      throw new ConfigError("option_invalid", `connectMcpServers' \`${name}\` must be a whole number ≥ ${minimum}; got ${JSON.stringify(value) ?? String(value)}.`);
-    }
+    if (options[name] !== undefined) requireWholeNumberOption("connectMcpServers'", name, options[name], minimum);
   };
   whole("startTimeoutMs", 1);
   whole("callTimeoutMs", 1);

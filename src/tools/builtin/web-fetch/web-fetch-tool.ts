@@ -1,4 +1,5 @@
 import { ConfigError } from "../../../types/index.js";
+import { requireWholeNumberOption } from "../../../types/whole-number-option.js";
 import { defineTool, ToolError, type Tool, type ToolContext, type ToolErrorKind } from "../../tool.js";
 import { formatByteSize } from "../file-content.js";
 import { decodeText } from "./decode-text.js";
@@ -107,11 +108,9 @@ function statusError(page: FetchedPage, text: string): ToolError {
   return new ToolError(kind, `${page.url} answered HTTP ${page.status}${excerpt ? `: ${excerpt}` : "."}`);
 }
 
-/** A whole-number option from `minimum` up to what a timer holds (2^31 − 1), or its default when absent. */
+/** A whole-number option from `minimum` up to what a timer holds, or its default when absent. */
 function wholeNumberOption(name: string, value: unknown, fallback: number, minimum: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isInteger(value) || value < minimum || value > 2_147_483_647) {
-    throw new ConfigError("option_invalid", `createWebFetchTool's \`${name}\` must be a whole number ≥ ${minimum} (default ${fallback}); got ${JSON.stringify(value) ?? String(value)}.`);
-  }
-  return value;
+  requireWholeNumberOption("createWebFetchTool's", name, value, minimum, fallback);
+  return value as number;
 }
