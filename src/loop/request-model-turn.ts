@@ -58,7 +58,10 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
       }
     }
 
-    const tailParts = policy.tailParts({ trajectory: state.trajectory, iteration: turn, now: clock() });
+    // A request that goes on with a paused turn ends with the assistant's message; a tail after it
+    // would be a new user turn, which the model answers instead of going on with its own.
+    const continuesTurn = state.trajectory.at(-1)?.role === "assistant";
+    const tailParts = continuesTurn ? [] : policy.tailParts({ trajectory: state.trajectory, iteration: turn, now: clock() });
     const tailText = tailParts.length === 0 ? undefined : tailParts.map((part) => part.text).join("\n\n");
     const tail: UserMessage | undefined =
       tailText === undefined

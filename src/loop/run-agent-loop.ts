@@ -59,7 +59,11 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
     while (true) {
       if (abortSignal.aborted) return yield* finish("aborted");
       if (iterations >= maxIterations) {
-        const message = `Stopped after ${maxIterations} model calls (maxIterations). Raise maxIterations or run again to continue.`;
+        const last = appended.at(-1);
+        const paused = last?.role === "assistant" && last.stopReason === "paused";
+        const message = paused
+          ? `Stopped after ${maxIterations} model calls (maxIterations) while the provider was still pausing the model's turn (${last.rawStopReason ?? "paused"}): its answer is unfinished. Raise maxIterations or run again to continue.`
+          : `Stopped after ${maxIterations} model calls (maxIterations). Raise maxIterations or run again to continue.`;
         yield { type: "warning", code: "max_iterations", message };
         return yield* finish("max_iterations", { code: "max_iterations", message });
       }
@@ -122,6 +126,10 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
       if (calls.length === 0) {
         // A policy can read the answer as a pause (a server that stopped after compacting): the turn goes on.
         if (state.policy.continueTurn?.(assistant) !== undefined) continue;
+        // The provider paused a turn it was still working on (Anthropic's pause_turn, its server tools'
+        // loop at its limit): not an answer. The next request ends with this message, unchanged, and
+        // the model goes on from it; maxIterations bounds a server that pauses for ever.
+        if (assistant.stopReason === "paused") continue;
         if (assistant.stopReason === "length") {
           yield { type: "warning", code: "output_truncated", message: "The model's answer was cut at the output token limit; raise maxOutputTokens for a complete answer." };
         }
