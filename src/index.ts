@@ -34,7 +34,7 @@ export { createAgentFromConfig, type ConfiguredAgent, type CreateAgentFromConfig
 export type { AgentConfig } from "./config/agent-config.js";
 export type { ConfigFile } from "./config/config-schema.js";
 export type { CallGate, CallGateState, ChildAgentInfo, FinalTextInfo, FinalTextVerdict, PolicyInheritance, PolicyStop, PolicyWarning, RunStartContribution, ToolCallCheck, ToolCallVerdict } from "./context/policy-gates.js";
-export { defineTool, ToolError, type ObjectSchema, type SchemaTool, type Tool, type ToolArguments, type ToolContext, type ToolErrorKind, type ToolOutput } from "./tools/tool.js";
+export { defineTool, ToolError, type ObjectSchema, type SchemaTool, type Tool, type ToolArguments, type ToolContext, type ToolErrorCode, type ToolErrorKind, type ToolOutput } from "./tools/tool.js";
 export type { Provider, ProviderEvent, ProviderSpecificationVersion, ModelResponse, SerializedRequest } from "./providers/provider.js";
 export type { StablePrefix } from "./context/stable-prefix.js";
 export { composeContextPolicies, type ComposedContextPolicy } from "./context/compose-context-policies.js";

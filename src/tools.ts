@@ -2,7 +2,7 @@
 // workspace), web_fetch, recall/TODO tools, deferred tools' search index and catalog, and sub-agents
 // (the `task` tool with isolated `explore` children and forks). Tools that come with a policy
 // (skills, notes, MCP) are created with it, on `ctxkit/policies` and `ctxkit/mcp`.
-export { defineTool, ToolError, type Tool, type ToolArguments, type ToolContext, type ToolOutput } from "./tools/tool.js";
+export { defineTool, ToolError, type Tool, type ToolArguments, type ToolContext, type ToolErrorCode, type ToolErrorKind, type ToolOutput } from "./tools/tool.js";
 export {
   builtinToolNames,
   createWorkspaceTools,

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -92,6 +92,15 @@ describe("ctxkit run with a budget", () => {
     const cost = await runCli(["run", "--base-url", "http://127.0.0.1:9/v1", "--model", "my-local-model", "--budget-cost", "0.5", "x"], { cwd });
     expect(cost.code).toBe(2);
     expect(cost.stderr).toContain("ctxkit run: --budget-cost needs prices for the model 'my-local-model', which the pricing catalog does not list, and no flag sets a model's prices. Use --budget-tokens instead");
+  });
+
+  it("refuses --budget-cost for an unpriced model before it makes anything in the workspace", async () => {
+    const cwd = await workspace();
+    const cost = await runCli(["run", "--base-url", "http://127.0.0.1:9/v1", "--model", "my-local-model", "--budget-cost", "1", "x"], { cwd });
+    expect(cost.code).toBe(2);
+    expect(cost.stderr).toContain("--budget-cost needs prices for the model 'my-local-model'");
+    // It made the data directory (.ctxkit/ and its .gitignore) first.
+    expect(await readdir(cwd)).toEqual(["a.txt"]);
   });
 
   // submit queued the run and its worker refused it only when it built the agent (a failed run, exit 1 with --wait).

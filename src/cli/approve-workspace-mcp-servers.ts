@@ -9,6 +9,7 @@ import { ConfigError } from "../types/index.js";
 import { readJsonFileText } from "../config/read-json-file-text.js";
 import type { McpApproval, ResolvedMcpServers } from "./resolve-mcp-servers.js";
 import { makeDirectoryTreeSync } from "../types/make-directory-tree.js";
+import { nodeErrorCode } from "../types/node-error-code.js";
 
 export interface McpApprovalPrompt {
   /** A person is at a terminal (stdin is a TTY): only then is the question asked. */
@@ -77,7 +78,7 @@ function recordApproval(userConfigPath: string, approval: McpApproval): void {
   try {
     config = JSON.parse(readJsonFileText(userConfigPath)) as Record<string, unknown>;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+    if (nodeErrorCode(error) !== "ENOENT") {
       throw new ConfigError("config_file_invalid", `${userConfigPath}: cannot record the approval of MCP server '${approval.server}' (${(error as Error).message}).`);
     }
   }

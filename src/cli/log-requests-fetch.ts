@@ -2,6 +2,7 @@ import { appendFileSync } from "node:fs";
 import { PRIVATE_FILE_MODE } from "../types/private-file-modes.js";
 import { CtxkitError } from "../types/index.js";
 import { maskSecret } from "./resolve-config.js";
+import { nodeErrorCode } from "../types/node-error-code.js";
 
 const secretHeaders = new Set(["authorization", "x-api-key", "api-key"]);
 
@@ -37,7 +38,7 @@ export function requireWritableRequestLog(file: string): void {
   try {
     appendFileSync(file, "", { mode: PRIVATE_FILE_MODE });
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+    const reason = nodeErrorCode(error) ?? (error instanceof Error ? error.message : String(error));
     throw new CtxkitError("option_invalid", `--log-requests ${file}: cannot write the request log there (${reason}). Give a file in a folder that exists and that you may write (--log-requests <file>, or "logRequests" in ctxkit.config.json).`, { cause: error });
   }
 }

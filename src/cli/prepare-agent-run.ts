@@ -9,6 +9,7 @@ import { createRequestLoggingFetch, requireWritableRequestLog } from "./log-requ
 import { resolveConfig, settingValues, type ResolvedConfig } from "./resolve-config.js";
 import { requireWorkspaceDirectory } from "./require-workspace-directory.js";
 import { requireWritableDataDirectory } from "./require-writable-data-directory.js";
+import { checkBudgetPricing } from "../config/create-budget-from-config.js";
 
 /** What `run` and `chat` build an agent from: the resolved configuration, and the library call's inputs. */
 export interface AgentRunSetup {
@@ -35,6 +36,10 @@ export interface AgentRunPlace {
 export async function prepareAgentRun(flags: CliFlags, io: CliIo, place: AgentRunPlace = { runsHere: true }): Promise<AgentRunSetup> {
   const config = resolveConfig(flags, io.env, { cwd: io.cwd });
   requireWorkspaceDirectory(config.workspace);
+  // A cost limit without the model's prices is refused before anything is made (the data directory,
+  // the request log, MCP approvals), and before submit queues a run its worker would refuse. A model
+  // the provider picks itself (llama's from its file) is checked when the agent is built.
+  if (config.budget !== undefined && config.model !== undefined) checkBudgetPricing(config.budget, config.model);
   if (config.logRequests) requireWritableRequestLog(config.logRequests);
   if (place.runsHere) await requireWritableDataDirectory(config);
   const notes: string[] = [...config.warnings, ...config.mcp.warnings.map((warning) => `mcp: ${warning.message}`)];

@@ -5,6 +5,7 @@ import { CtxkitError } from "../types/index.js";
 import type { SettingOrigin } from "./config/resolve-settings.js";
 import { describeFileErrorCode } from "./describe-system-error.js";
 import type { ResolvedConfig } from "./resolve-config.js";
+import { nodeErrorCode } from "../types/node-error-code.js";
 
 /** Where the data directory was chosen, in the words the person used to choose it. */
 function describeOrigin(origin: SettingOrigin | SettingOrigin[] | undefined, directory: string): string {
@@ -25,7 +26,8 @@ export async function requireWritableDataDirectory(config: Pick<ResolvedConfig, 
     await prepareDataDirectory(config.dataDir);
     await access(config.dataDir, constants.W_OK);
   } catch (error) {
-    const { code, syscall, path } = error as NodeJS.ErrnoException;
+    const code = nodeErrorCode(error);
+    const { syscall, path } = error as NodeJS.ErrnoException;
     const reason = code === undefined ? undefined : describeFileErrorCode(code, syscall);
     if (reason === undefined) throw error;
     const where = path !== undefined && path !== config.dataDir ? `, ${syscall ?? "using"} ${path}` : "";

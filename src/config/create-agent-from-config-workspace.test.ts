@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -25,6 +25,24 @@ describe("createAgentFromConfig's workspace", () => {
     } finally {
       process.chdir(cwd);
       await rm(scratch, { recursive: true, force: true });
+    }
+  });
+});
+
+// A cost limit needs the model's prices; the refusal came after the data directory (.ctxkit/, its
+// .gitignore) had been made in the workspace.
+describe("createAgentFromConfig's cost limit", () => {
+  it.each([
+    ["the settings' model", { model: "my-local-model", baseURL: "http://127.0.0.1:9/v1", budgetCost: 1 }, undefined],
+    ["the given provider's model", { budgetCost: 1 }, "my-local-model"],
+  ])("refuses a model the pricing catalog does not list (%s) before it writes anything", async (_case, settings, providerModel) => {
+    const workspace = await mkdtemp(join(tmpdir(), "ctxkit-config-budget-"));
+    try {
+      const provider = providerModel === undefined ? {} : { provider: createScriptedProvider({ turns: ["x"], model: providerModel }) };
+      await expect(createAgentFromConfig({ workspace, settings, ...provider })).rejects.toMatchObject({ name: "ConfigError", code: "model_unpriced", message: expect.stringContaining("'my-local-model'") });
+      expect(await readdir(workspace)).toEqual([]);
+    } finally {
+      await rm(workspace, { recursive: true, force: true });
     }
   });
 });

@@ -216,6 +216,10 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
     );
   }
   const config: AgentConfig = { ...resolveAgentConfig(options.settings ?? {}, options.workspace), ...(options.userConfigPath ? { userConfigPath: options.userConfigPath } : {}) };
+  // A cost limit without the model's prices is refused before the data directory is made; a model
+  // the provider names itself (llama's, from its file) is checked once the provider exists, below.
+  const namedModel = options.provider?.model ?? config.model;
+  if (config.budget && namedModel !== undefined) checkBudgetPricing(config.budget, namedModel);
   // Before anything writes under it: the data directory is private and ignored by git (issue 24).
   await prepareDataDirectory(config.dataDir);
   const store = options.sessionStore ?? (await openSessionStoreFor(config));

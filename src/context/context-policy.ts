@@ -151,7 +151,8 @@ export interface ContextPolicy {
   /**
    * On an answer without tool calls, before the run ends: a reason to send the next request in the
    * same run instead (the server paused the turn, e.g. Anthropic's `stop_reason: "compaction"`),
-   * or undefined to end it. `maxIterations` still bounds the run.
+   * or undefined to end it. That request ends with the message and carries no tail (the status bar
+   * after it would be a new user turn). `maxIterations` still bounds the run.
    */
   continueTurn?(message: AssistantMessage): string | undefined;
   /** On the run's final answer: replace the text the caller gets (the trajectory keeps what the model wrote). */

@@ -1,9 +1,7 @@
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFreshDatabase } from "../session/postgres/test-support/fresh-database.js";
+import { describe, expect, it } from "vitest";
 import { testDatabase } from "../session/postgres/test-support/test-database.js";
+import { useDurableTestDatabase } from "./test-support/use-durable-test-database.js";
 import { sessionLockKeyOf } from "../session/postgres/postgres-connection.js";
-import { openDurableClient, type DurableClient } from "./durable-client.js";
 import { openDurableDatabase } from "./durable-database.js";
 import { askPerson } from "./durable-confirmation.js";
 import { durableTestContext } from "./test-support/durable-test-context.js";
@@ -15,33 +13,20 @@ const database = await testDatabase();
  * here: a test connection holds the session's lock as that execution's writer would.
  */
 describe.skipIf(database.skip !== undefined)(`resuming a cancelled durable run${database.skip ? ` (skipped: ${database.skip})` : ""}`, () => {
-  let url: string;
-  let client: DurableClient;
-  let holder: pg.Client;
-
-  beforeAll(async () => {
-    url = await createFreshDatabase(database.url!, "resume_wait");
-    client = await openDurableClient(url);
-    holder = new pg.Client({ connectionString: url });
-    await holder.connect();
-  }, 60_000);
-  afterAll(async () => {
-    await client?.close();
-    await holder?.end();
-  }, 60_000);
+  const durableTest = useDurableTestDatabase(database, "resume_wait");
 
   const cancelledRunHeldBySession = async () => {
-    const submitted = await client.submit({ task: "wait", agent: { kind: "none", input: {} } });
-    await client.cancel(submitted.id);
+    const submitted = await durableTest.client.submit({ task: "wait", agent: { kind: "none", input: {} } });
+    await durableTest.client.cancel(submitted.id);
     const key = sessionLockKeyOf(`"public"`, submitted.sessionId);
-    await holder.query("SELECT pg_advisory_lock($1::bigint)", [key]);
-    return { id: submitted.id, release: () => holder.query("SELECT pg_advisory_unlock($1::bigint)", [key]) };
+    await durableTest.admin.query("SELECT pg_advisory_lock($1::bigint)", [key]);
+    return { id: submitted.id, release: () => durableTest.admin.query("SELECT pg_advisory_unlock($1::bigint)", [key]) };
   };
 
   it("says once that it waits for the cancelled execution, and resumes the run when that lets the session go", async () => {
     const run = await cancelledRunHeldBySession();
     const waits: string[] = [];
-    const resumed = await client.resume(run.id, undefined, {
+    const resumed = await durableTest.client.resume(run.id, undefined, {
       onWaiting: (waiting) => {
         waits.push(waiting.id);
         void run.release();
@@ -55,29 +40,29 @@ describe.skipIf(database.skip !== undefined)(`resuming a cancelled durable run${
     const run = await cancelledRunHeldBySession();
     const stop = new AbortController();
     try {
-      await expect(client.resume(run.id, undefined, { signal: stop.signal, onWaiting: () => stop.abort(new Error("stopped waiting")) })).rejects.toThrow("stopped waiting");
-      expect((await client.get(run.id)).status).toBe("cancelled");
+      await expect(durableTest.client.resume(run.id, undefined, { signal: stop.signal, onWaiting: () => stop.abort(new Error("stopped waiting")) })).rejects.toThrow("stopped waiting");
+      expect((await durableTest.client.get(run.id)).status).toBe("cancelled");
     } finally {
       await run.release();
     }
   }, 60_000);
 
   it("leaves a run cancelled when its execution, not having seen the cancel yet, asks a person (an answer to it reached no workflow, and the run hung)", async () => {
-    const submitted = await client.submit({ task: "ask", agent: { kind: "none", input: {} } });
-    await client.cancel(submitted.id);
-    const runs = await openDurableDatabase(url, 2);
+    const submitted = await durableTest.client.submit({ task: "ask", agent: { kind: "none", input: {} } });
+    await durableTest.client.cancel(submitted.id);
+    const runs = await openDurableDatabase(durableTest.url, 2);
     try {
       const asked: string[] = [];
       const context = durableTestContext({
         runId: submitted.id,
         tables: runs.tables,
         // What the person would see meanwhile.
-        receive: async () => void asked.push((await client.get(submitted.id)).status),
+        receive: async () => void asked.push((await durableTest.client.get(submitted.id)).status),
       });
       await askPerson(context, { tool: "bash", callKey: "confirm-0", reason: "confirmation" });
       expect(asked).toEqual(["cancelled"]);
-      expect(await client.get(submitted.id)).toMatchObject({ status: "cancelled" });
-      expect((await client.get(submitted.id)).pausedCall).toBeUndefined();
+      expect(await durableTest.client.get(submitted.id)).toMatchObject({ status: "cancelled" });
+      expect((await durableTest.client.get(submitted.id)).pausedCall).toBeUndefined();
     } finally {
       await runs.close();
     }

@@ -1,18 +1,16 @@
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Provider } from "../providers/provider.js";
 import { createScriptedProvider } from "../providers/scripted/index.js";
 import { createPostgresSessionStore } from "../session/create-postgres-session-store.js";
-import { createFreshDatabase } from "../session/postgres/test-support/fresh-database.js";
 import { testDatabase } from "../session/postgres/test-support/test-database.js";
+import { useDurableTestDatabase } from "./test-support/use-durable-test-database.js";
 import { createNotes } from "../tools/notes/index.js";
 import type { ModelRequest } from "../types/index.js";
 import { assembleDurableParts, type DurableAgentBuilder } from "./durable-agent-builder.js";
-import { openDurableClient, type DurableClient } from "./durable-client.js";
-import { startDurableWorker, type DurableWorker } from "./start-durable-worker.js";
+import { startDurableWorker } from "./start-durable-worker.js";
 import { crashAndRecover } from "./test-support/crash-and-recover.js";
 
 const database = await testDatabase();
@@ -52,41 +50,26 @@ function notingAgent(notesDirectory: string, hang: { once: boolean; reached: () 
 }
 
 describe.skipIf(database.skip !== undefined)(`a durable run with notes${database.skip ? ` (skipped: ${database.skip})` : ""}`, () => {
-  let url: string;
-  let client: DurableClient;
-  let admin: pg.Client;
-  let worker: DurableWorker | undefined;
-
-  beforeAll(async () => {
-    url = await createFreshDatabase(database.url!, "durable_notes");
-    admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    client = await openDurableClient(url);
-  }, 60_000);
-  afterAll(async () => {
-    await worker?.stop();
-    await client?.close();
-    await admin?.end();
-  }, 60_000);
+  const durableTest = useDurableTestDatabase(database, "durable_notes");
 
   it("is taken over after a crash that followed a note, and finishes with the session it started (the same notes line in each request)", async () => {
     const notesDirectory = await mkdtemp(join(tmpdir(), "ctxkit-durable-notes-"));
     let reached!: () => void;
     const hangReached = new Promise<void>((resolve) => (reached = resolve));
     const builders = { noting: notingAgent(notesDirectory, { once: true, reached }) };
-    worker = await startDurableWorker({ connectionString: url, executorId: "worker-crashed", concurrency: 1, builders });
-    const submitted = await client.submit({ task: "Keep a note.", agent: { kind: "noting", input: { runKey: "noted" } } });
+    durableTest.worker = await startDurableWorker({ connectionString: durableTest.url, executorId: "worker-crashed", concurrency: 1, builders });
+    const submitted = await durableTest.client.submit({ task: "Keep a note.", agent: { kind: "noting", input: { runKey: "noted" } } });
     await hangReached;
     // The crash: the worker goes away with the last model call in flight, the note written; another
     // worker's watchdog recovers the run, which puts the notes back as the run started and writes the note again.
-    worker = await crashAndRecover(worker, admin, builders, url);
-    const done = await client.wait(submitted.id, 60_000);
+    durableTest.worker = await crashAndRecover(durableTest.worker, durableTest.admin, builders, durableTest.url);
+    const done = await durableTest.client.wait(submitted.id, 60_000);
     expect(done.result?.error).toBeUndefined();
     expect(done).toMatchObject({ status: "completed", attempts: 2, result: { finalText: "Noted." } });
     // The notes tools are not at-most-once calls (no run ever waits for a person about them).
-    expect((await admin.query("SELECT call_key FROM ctxkit_tool_calls WHERE run_id = $1", [submitted.id])).rows).toEqual([]);
+    expect((await durableTest.admin.query("SELECT call_key FROM ctxkit_tool_calls WHERE run_id = $1", [submitted.id])).rows).toEqual([]);
     expect(await readFile(join(notesDirectory, "noted.md"), "utf8")).toBe("Decision: keep the v2 parser.\n");
-    const sessions = await createPostgresSessionStore({ connectionString: url });
+    const sessions = await createPostgresSessionStore({ connectionString: durableTest.url });
     try {
       const session = await sessions.load(done.sessionId);
       expect(session.warnings).toEqual([]);

@@ -1,15 +1,14 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createTaskTool } from "../agents/create-task-tool.js";
 import type { Provider } from "../providers/provider.js";
 import { createScriptedProvider } from "../providers/scripted/index.js";
 import { createPostgresSessionStore } from "../session/create-postgres-session-store.js";
-import { createFreshDatabase } from "../session/postgres/test-support/fresh-database.js";
 import { testDatabase } from "../session/postgres/test-support/test-database.js";
+import { useDurableTestDatabase } from "./test-support/use-durable-test-database.js";
 import type { ModelRequest } from "../types/index.js";
 import { assembleDurableParts, type DurableAgentBuilder } from "./durable-agent-builder.js";
-import { openDurableClient, type DurableClient } from "./durable-client.js";
-import { startDurableWorker, type DurableWorker } from "./start-durable-worker.js";
+import { startDurableWorker } from "./start-durable-worker.js";
 import { crashAndRecover } from "./test-support/crash-and-recover.js";
 import { recordSideEffectTool } from "./test-support/record-side-effect-tool.js";
 
@@ -55,41 +54,25 @@ function parentWithSubAgent(url: string, hang: { once: boolean; reached: () => v
 }
 
 describe.skipIf(database.skip !== undefined)(`a durable run with a sub-agent${database.skip ? ` (skipped: ${database.skip})` : ""}`, () => {
-  let url: string;
-  let client: DurableClient;
-  let admin: pg.Client;
-  let worker: DurableWorker | undefined;
-
-  beforeAll(async () => {
-    url = await createFreshDatabase(database.url!, "durable_sub_agent");
-    admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query("CREATE TABLE test_side_effects (run_key text NOT NULL, step integer NOT NULL)");
-    client = await openDurableClient(url);
-  }, 60_000);
-  afterAll(async () => {
-    await worker?.stop();
-    await client?.close();
-    await admin?.end();
-  }, 60_000);
+  const durableTest = useDurableTestDatabase(database, "durable_sub_agent", { sideEffectsTable: true });
 
   it("keys the sub-agent's model calls under its task call, and replays the run after a crash with each side effect once", async () => {
     let reached!: () => void;
     const hangReached = new Promise<void>((resolve) => (reached = resolve));
-    const builders = { parent: parentWithSubAgent(url, { once: true, reached }) };
-    worker = await startDurableWorker({ connectionString: url, executorId: "worker-crashed", concurrency: 1, builders });
-    const submitted = await client.submit({ task: "Record steps 1 and 2.", agent: { kind: "parent", input: { runKey: "sub" } } });
+    const builders = { parent: parentWithSubAgent(durableTest.url, { once: true, reached }) };
+    durableTest.worker = await startDurableWorker({ connectionString: durableTest.url, executorId: "worker-crashed", concurrency: 1, builders });
+    const submitted = await durableTest.client.submit({ task: "Record steps 1 and 2.", agent: { kind: "parent", input: { runKey: "sub" } } });
     await hangReached;
     // The crash: the worker goes away with the parent's last model call in flight (its workflow is
     // never finished in this process); another worker's watchdog recovers the run.
-    worker = await crashAndRecover(worker, admin, builders, url);
-    const done = await client.wait(submitted.id, 60_000);
+    durableTest.worker = await crashAndRecover(durableTest.worker, durableTest.admin, builders, durableTest.url);
+    const done = await durableTest.client.wait(submitted.id, 60_000);
     expect(done.result?.error).toBeUndefined();
     expect(done).toMatchObject({ status: "completed", attempts: 2, result: { finalText: "Steps 1 and 2 recorded.", repeatedModelCalls: 1 } });
     // Each side effect once: the task step (with the sub-agent's call) and the parent's call were replayed, not run again.
-    expect((await admin.query<{ step: number }>("SELECT step FROM test_side_effects WHERE run_key = 'sub' ORDER BY step")).rows.map((row) => row.step)).toEqual([1, 2]);
+    expect((await durableTest.admin.query<{ step: number }>("SELECT step FROM test_side_effects WHERE run_key = 'sub' ORDER BY step")).rows.map((row) => row.step)).toEqual([1, 2]);
     // The parent's calls are model-0..2 whether the task step ran or was replayed; the sub-agent's are its task call's own.
-    const calls = (await admin.query<{ call_key: string; attempts: number }>("SELECT call_key, attempts FROM ctxkit_model_calls WHERE run_id = $1 ORDER BY call_key", [submitted.id])).rows;
+    const calls = (await durableTest.admin.query<{ call_key: string; attempts: number }>("SELECT call_key, attempts FROM ctxkit_model_calls WHERE run_id = $1 ORDER BY call_key", [submitted.id])).rows;
     expect(calls).toEqual([
       { call_key: "model-0", attempts: 1 },
       { call_key: "model-1", attempts: 1 },
@@ -97,7 +80,7 @@ describe.skipIf(database.skip !== undefined)(`a durable run with a sub-agent${da
       { call_key: "tool-0-call-0/model-0", attempts: 1 },
       { call_key: "tool-0-call-0/model-1", attempts: 1 },
     ]);
-    const sessions = await createPostgresSessionStore({ connectionString: url });
+    const sessions = await createPostgresSessionStore({ connectionString: durableTest.url });
     try {
       const session = await sessions.load(done.sessionId);
       expect(session.messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "assistant", "tool", "assistant"]);

@@ -1,14 +1,12 @@
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createScriptedProvider } from "../providers/scripted/index.js";
-import { createFreshDatabase } from "../session/postgres/test-support/fresh-database.js";
 import { testDatabase } from "../session/postgres/test-support/test-database.js";
+import { useDurableTestDatabase } from "./test-support/use-durable-test-database.js";
 import type { AgentEvent, ModelRequest, Tool } from "../types/index.js";
-import { openDurableClient, type DurableClient } from "./durable-client.js";
 import { assembleDurableParts, type DurableAgentBuilder } from "./durable-agent-builder.js";
 import { openDurableDatabase } from "./durable-database.js";
 import { reservationKey } from "./shared-budget.js";
-import { startDurableWorker, type DurableWorker } from "./start-durable-worker.js";
+import { startDurableWorker } from "./start-durable-worker.js";
 
 const database = await testDatabase();
 
@@ -34,13 +32,11 @@ const builder: DurableAgentBuilder = async (input, assembly) => {
 };
 
 describe.skipIf(database.skip !== undefined)(`a shared budget's events on workers${database.skip ? ` (skipped: ${database.skip})` : ""}`, () => {
-  let url: string;
-  let client: DurableClient;
-  let worker: DurableWorker | undefined;
+  const durableTest = useDurableTestDatabase(database, "shared_budget_events");
   const events = new Map<string, AgentEvent[]>();
   const startWorker = async () => {
-    worker ??= await startDurableWorker({
-      connectionString: url,
+    durableTest.worker ??= await startDurableWorker({
+      connectionString: durableTest.url,
       concurrency: 2,
       builders: { notes: builder },
       onRunEvent: (runId, event) => {
@@ -54,50 +50,29 @@ describe.skipIf(database.skip !== undefined)(`a shared budget's events on worker
   const logs: string[] = [];
   const eventsOf = (runId: string, type: AgentEvent["type"]) => (events.get(runId) ?? []).filter((event) => event.type === type);
 
-  beforeAll(async () => {
-    url = await createFreshDatabase(database.url!, "shared_budget_events");
-    client = await openDurableClient(url);
-  }, 60_000);
-  afterAll(async () => {
-    await worker?.stop();
-    await client?.close();
-  }, 60_000);
-
   it("counts as spent the reservation a call interrupted by a crash left, before the call is made again", async () => {
-    await client.defineBudget("interrupted", 10_000, callTokens);
-    const submitted = await client.submit({ task: "one answer", budgetScope: "interrupted", agent: { kind: "notes", input: { steps: 0 } } });
+    await durableTest.client.defineBudget("interrupted", 10_000, callTokens);
+    const submitted = await durableTest.client.submit({ task: "one answer", budgetScope: "interrupted", agent: { kind: "notes", input: { steps: 0 } } });
     // What a worker killed during the run's first model call leaves: the attempt counted, its reservation held.
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    try {
-      await admin.query("INSERT INTO ctxkit_model_calls (run_id, call_key, attempts) VALUES ($1, 'model-0', 1)", [submitted.id]);
-      await admin.query("INSERT INTO ctxkit_budget_reservations (scope, call_key, tokens) VALUES ('interrupted', $1, 100)", [`${submitted.id}/model-0`]);
-      await admin.query("UPDATE ctxkit_budgets SET reserved_tokens = 100 WHERE scope = 'interrupted'");
-    } finally {
-      await admin.end();
-    }
+    await durableTest.admin.query("INSERT INTO ctxkit_model_calls (run_id, call_key, attempts) VALUES ($1, 'model-0', 1)", [submitted.id]);
+    await durableTest.admin.query("INSERT INTO ctxkit_budget_reservations (scope, call_key, tokens) VALUES ('interrupted', $1, 100)", [`${submitted.id}/model-0`]);
+    await durableTest.admin.query("UPDATE ctxkit_budgets SET reserved_tokens = 100 WHERE scope = 'interrupted'");
     await startWorker();
-    expect(await client.wait(submitted.id, 30_000)).toMatchObject({ status: "completed", result: { repeatedModelCalls: 1 } });
+    expect(await durableTest.client.wait(submitted.id, 30_000)).toMatchObject({ status: "completed", result: { repeatedModelCalls: 1 } });
     // The dead attempt's 100 (it may have been billed) and the repeated call's 100.
-    expect(await client.readBudget("interrupted")).toMatchObject({ spentTokens: 2 * callTokens, reservedTokens: 0 });
+    expect(await durableTest.client.readBudget("interrupted")).toMatchObject({ spentTokens: 2 * callTokens, reservedTokens: 0 });
   }, 60_000);
 
   it("warns when charging a crashed attempt's reservation takes the scope across a threshold", async () => {
-    await client.defineBudget("charged", 1_000, callTokens);
-    const submitted = await client.submit({ task: "one answer", budgetScope: "charged", agent: { kind: "notes", input: { steps: 0 } } });
+    await durableTest.client.defineBudget("charged", 1_000, callTokens);
+    const submitted = await durableTest.client.submit({ task: "one answer", budgetScope: "charged", agent: { kind: "notes", input: { steps: 0 } } });
     // 750 spent, and a worker killed during the run's first call held 100 more: the charge takes the scope to 850 (past 80 %).
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    try {
-      await admin.query("INSERT INTO ctxkit_model_calls (run_id, call_key, attempts) VALUES ($1, 'model-0', 1)", [submitted.id]);
-      await admin.query("INSERT INTO ctxkit_budget_reservations (scope, call_key, tokens) VALUES ('charged', $1, 100)", [`${submitted.id}/model-0#1`]);
-      await admin.query("UPDATE ctxkit_budgets SET spent_tokens = 750, reserved_tokens = 100 WHERE scope = 'charged'");
-    } finally {
-      await admin.end();
-    }
+    await durableTest.admin.query("INSERT INTO ctxkit_model_calls (run_id, call_key, attempts) VALUES ($1, 'model-0', 1)", [submitted.id]);
+    await durableTest.admin.query("INSERT INTO ctxkit_budget_reservations (scope, call_key, tokens) VALUES ('charged', $1, 100)", [`${submitted.id}/model-0#1`]);
+    await durableTest.admin.query("UPDATE ctxkit_budgets SET spent_tokens = 750, reserved_tokens = 100 WHERE scope = 'charged'");
     await startWorker();
-    expect(await client.wait(submitted.id, 30_000)).toMatchObject({ status: "completed" });
-    expect(await client.readBudget("charged")).toMatchObject({ spentTokens: 950, reservedTokens: 0 });
+    expect(await durableTest.client.wait(submitted.id, 30_000)).toMatchObject({ status: "completed" });
+    expect(await durableTest.client.readBudget("charged")).toMatchObject({ spentTokens: 950, reservedTokens: 0 });
     expect(eventsOf(submitted.id, "warning")).toEqual([
       { type: "warning", code: "budget_threshold", message: "The shared budget 'charged' has spent 80% of its limit (850 of 1,000 tokens, by every run that spends from it)." },
     ]);
@@ -105,13 +80,13 @@ describe.skipIf(database.skip !== undefined)(`a shared budget's events on worker
 
   it("warns once when the scope's total passes 80 %, in the run whose call crossed it, and slows the calls after it down", async () => {
     await startWorker();
-    await client.defineBudget("events", 1_000, callTokens);
+    await durableTest.client.defineBudget("events", 1_000, callTokens);
     // Run A: 5 calls, the scope at 50 %. Run B: 5 calls, 60 … 100 %: its third call crosses 80 %.
-    const first = await client.submit({ task: "four notes", budgetScope: "events", agent: { kind: "notes", input: { steps: 4 } } });
-    expect((await client.wait(first.id, 30_000)).status).toBe("completed");
-    const second = await client.submit({ task: "four notes", budgetScope: "events", agent: { kind: "notes", input: { steps: 4 } } });
-    expect((await client.wait(second.id, 30_000)).status).toBe("completed");
-    expect(await client.readBudget("events")).toMatchObject({ spentTokens: 1_000, reservedTokens: 0 });
+    const first = await durableTest.client.submit({ task: "four notes", budgetScope: "events", agent: { kind: "notes", input: { steps: 4 } } });
+    expect((await durableTest.client.wait(first.id, 30_000)).status).toBe("completed");
+    const second = await durableTest.client.submit({ task: "four notes", budgetScope: "events", agent: { kind: "notes", input: { steps: 4 } } });
+    expect((await durableTest.client.wait(second.id, 30_000)).status).toBe("completed");
+    expect(await durableTest.client.readBudget("events")).toMatchObject({ spentTokens: 1_000, reservedTokens: 0 });
 
     expect(eventsOf(first.id, "warning")).toEqual([]);
     expect(eventsOf(first.id, "backpressure")).toEqual([]);
@@ -129,8 +104,8 @@ describe.skipIf(database.skip !== undefined)(`a shared budget's events on worker
 
   it("slows down, then refuses, a run of a spent scope, and does not warn again for a threshold the scope already passed", async () => {
     await startWorker();
-    const third = await client.submit({ task: "one answer", budgetScope: "events", agent: { kind: "notes", input: { steps: 0 } } });
-    const done = await client.wait(third.id, 30_000);
+    const third = await durableTest.client.submit({ task: "one answer", budgetScope: "events", agent: { kind: "notes", input: { steps: 0 } } });
+    const done = await durableTest.client.wait(third.id, 30_000);
     expect(done).toMatchObject({ status: "failed", result: { error: { code: "budget_exceeded" } } });
     // A library error in library terms: how to raise the limit in code, no CLI flag.
     expect(done.result?.error?.message).toContain("defineBudget");
@@ -146,16 +121,16 @@ describe.skipIf(database.skip !== undefined)(`a shared budget's events on worker
 
   it("does not fail a run whose onRunEvent callback throws: each throw is reported through onLog", async () => {
     await startWorker();
-    await client.defineBudget("callback", 10_000, callTokens);
-    const submitted = await client.submit({ task: "two notes", budgetScope: "callback", agent: { kind: "notes", input: { steps: 2 } } });
+    await durableTest.client.defineBudget("callback", 10_000, callTokens);
+    const submitted = await durableTest.client.submit({ task: "two notes", budgetScope: "callback", agent: { kind: "notes", input: { steps: 2 } } });
     throwingFor.add(submitted.id);
-    expect(await client.wait(submitted.id, 30_000)).toMatchObject({ status: "completed" });
+    expect(await durableTest.client.wait(submitted.id, 30_000)).toMatchObject({ status: "completed" });
     expect(eventsOf(submitted.id, "run_end")).toHaveLength(1);
     expect(logs.filter((line) => line.includes(submitted.id) && line.includes("the caller's callback broke")).length).toBeGreaterThan(0);
   }, 60_000);
 
   it("reports each threshold a settlement crosses from the spend before and after it, in one statement", async () => {
-    const durable = await openDurableDatabase(url, 2);
+    const durable = await openDurableDatabase(durableTest.url, 2);
     try {
       await durable.budget.define("settle", 1_000, 500);
       expect(await durable.budget.reserve("settle", "run-x/model-0", 500)).toEqual({ reserved: true });
@@ -169,7 +144,7 @@ describe.skipIf(database.skip !== undefined)(`a shared budget's events on worker
   }, 30_000);
 
   it("keys each attempt's reservation apart: an attempt charges only the earlier attempts', and settles only its own", async () => {
-    const durable = await openDurableDatabase(url, 2);
+    const durable = await openDurableDatabase(durableTest.url, 2);
     try {
       await durable.budget.define("attempts", 10_000, 500);
       // Attempt 1 still running on a worker thought dead, attempt 2 made again, attempt 3 (later) already reserved.

@@ -22,6 +22,11 @@ export interface TurnContext {
   signal: AbortSignal;
   /** Called with each call's usage, for the run's totals. */
   onUsage: (usage: Usage) => void;
+  /**
+   * The request goes on with the model's own turn, which the loop did not take as an answer (the
+   * provider paused it, or a policy's `continueTurn`): it ends with that assistant message.
+   */
+  continuesTurn?: boolean;
 }
 
 /**
@@ -58,7 +63,11 @@ export async function* requestModelTurn(context: TurnContext): AsyncGenerator<Ag
       }
     }
 
-    const tailParts = policy.tailParts({ trajectory: state.trajectory, iteration: turn, now: clock() });
+    // A request that goes on with a paused turn ends with the assistant's message; a tail after it
+    // would be a new user turn, which the model answers instead of going on with its own. Told by the
+    // loop, not read from the last message's role: a compaction can leave an assistant message last
+    // (OpenAI's /responses/compact items) before a normal call, which keeps its tail.
+    const tailParts = context.continuesTurn === true ? [] : policy.tailParts({ trajectory: state.trajectory, iteration: turn, now: clock() });
     const tailText = tailParts.length === 0 ? undefined : tailParts.map((part) => part.text).join("\n\n");
     const tail: UserMessage | undefined =
       tailText === undefined

@@ -20,6 +20,8 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
   // Sub-agents' tokens are counted in `usage` too (the run's whole spend) and reported apart.
   let subAgentUsage: Usage | undefined;
   let iterations = 0;
+  // Set when the last response was not taken as an answer and the next request goes on with it.
+  let continuesTurn = false;
 
   const append = (message: Message) => {
     trajectory.push(message);
@@ -59,14 +61,19 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
     while (true) {
       if (abortSignal.aborted) return yield* finish("aborted");
       if (iterations >= maxIterations) {
-        const message = `Stopped after ${maxIterations} model calls (maxIterations). Raise maxIterations or run again to continue.`;
+        const last = appended.at(-1);
+        const paused = last?.role === "assistant" && last.stopReason === "paused";
+        const message = paused
+          ? `Stopped after ${maxIterations} model calls (maxIterations) while the provider was still pausing the model's turn (${last.rawStopReason ?? "paused"}): its answer is unfinished. Raise maxIterations or run again to continue.`
+          : `Stopped after ${maxIterations} model calls (maxIterations). Raise maxIterations or run again to continue.`;
         yield { type: "warning", code: "max_iterations", message };
         return yield* finish("max_iterations", { code: "max_iterations", message });
       }
       const turn = iterations++;
       yield { type: "turn_start", turn };
 
-      const outcome = yield* requestModelTurn({ state, turn, runId, signal: abortSignal, onUsage: (callUsage) => (usage = addUsage(usage, callUsage)) });
+      const outcome = yield* requestModelTurn({ state, turn, runId, signal: abortSignal, continuesTurn, onUsage: (callUsage) => (usage = addUsage(usage, callUsage)) });
+      continuesTurn = false;
       if (outcome.kind === "aborted") {
         // Keep what the model said before the abort; drop half-streamed tool calls (they have no result).
         const kept = outcome.partial.filter((part) => part.type !== "tool_call");
@@ -120,8 +127,12 @@ export async function* runAgentLoop(state: LoopState, input: string, signal?: Ab
       };
 
       if (calls.length === 0) {
-        // A policy can read the answer as a pause (a server that stopped after compacting): the turn goes on.
-        if (state.policy.continueTurn?.(assistant) !== undefined) continue;
+        // Not an answer when a policy reads it as a pause (a server that stopped after compacting) or
+        // the provider paused a turn it was still working on (Anthropic's pause_turn, its server tools'
+        // loop at its limit): the next request ends with this message, unchanged and without a tail,
+        // and the model goes on from it; maxIterations bounds a server that pauses for ever.
+        continuesTurn = state.policy.continueTurn?.(assistant) !== undefined || assistant.stopReason === "paused";
+        if (continuesTurn) continue;
         if (assistant.stopReason === "length") {
           yield { type: "warning", code: "output_truncated", message: "The model's answer was cut at the output token limit; raise maxOutputTokens for a complete answer." };
         }

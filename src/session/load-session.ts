@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { SessionError } from "../types/index.js";
+import { nodeErrorCode } from "../types/node-error-code.js";
 import { parseSessionFile, type ParsedSessionFile } from "./parse-session-file.js";
 
 /** Reads and validates one session file; a missing file is `session_not_found`, naming where it looked. */
@@ -24,6 +25,7 @@ export async function readSessionFile(filePath: string): Promise<ParsedSessionFi
   return parseSessionFile(bytes, filePath);
 }
 
+/** An error Node threw with its code (ENOENT…); never one of ctxkit's own, which have codes too. */
 export function isNodeError(value: unknown): value is NodeJS.ErrnoException {
-  return value instanceof Error && typeof (value as NodeJS.ErrnoException).code === "string";
+  return value instanceof Error && nodeErrorCode(value) !== undefined;
 }

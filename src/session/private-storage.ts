@@ -3,6 +3,7 @@ import { chmod, lstat, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { makeDirectoryTree, makeDirectoryTreeSync } from "../types/make-directory-tree.js";
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../types/private-file-modes.js";
+import { nodeErrorCode } from "../types/node-error-code.js";
 
 /** Written into a data directory ctxkit creates, so `git add -A` in the workspace never commits transcripts. */
 export const DATA_DIRECTORY_GITIGNORE = "# Written by ctxkit: transcripts and tool output stay out of git.\n*\n";
@@ -26,7 +27,7 @@ export async function prepareDataDirectory(directory: string): Promise<void> {
   const created = await makeDirectoryTree(directory, PRIVATE_DIRECTORY_MODE);
   if (created === undefined) await makeExistingDirectoryPrivate(directory);
   await writeFile(join(directory, ".gitignore"), DATA_DIRECTORY_GITIGNORE, { flag: "wx", mode: 0o644 }).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    if (nodeErrorCode(error) !== "EEXIST") throw error;
   });
 }
 

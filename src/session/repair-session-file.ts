@@ -3,6 +3,7 @@ import { appendFile, chmod, copyFile, open, readFile, rename, rm, stat } from "n
 import { dirname } from "node:path";
 import { SessionError } from "../types/index.js";
 import { PRIVATE_FILE_MODE } from "../types/private-file-modes.js";
+import { nodeErrorCode } from "../types/node-error-code.js";
 
 export interface SessionRepair {
   /** The file as it was before the repair, byte for byte. */
@@ -80,7 +81,7 @@ async function backUp(filePath: string): Promise<string> {
       await copyFile(filePath, backupPath, constants.COPYFILE_EXCL);
       await chmod(backupPath, PRIVATE_FILE_MODE);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
+      if (nodeErrorCode(error) === "EEXIST") continue;
       throw error;
     }
     const handle = await open(backupPath, "r");

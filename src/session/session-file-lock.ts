@@ -6,6 +6,7 @@ import { SessionError } from "../types/index.js";
 import { PRIVATE_FILE_MODE } from "../types/private-file-modes.js";
 import { currentLockOwner, lockOwnerState, parseLockOwner, sameLockOwner, serializeLockOwner, type LockOwner, type OwnerState } from "./session-lock-owner.js";
 import type { SessionSink } from "./session-writer.js";
+import { nodeErrorCode } from "../types/node-error-code.js";
 
 /** Locks this process holds, removed at `exit` too: the CLI's SIGTERM/SIGHUP handlers and any process.exit() skip close(). */
 const held = new Set<string>();
@@ -98,7 +99,7 @@ async function createLockFile(lockPath: string, text: string): Promise<boolean> 
     await link(draft, lockPath);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    if (nodeErrorCode(error) === "EEXIST") return false;
     return writeExclusive(lockPath, text).then(() => true, refusedIfExists);
   } finally {
     await unlink(draft).catch(() => undefined);
@@ -115,7 +116,7 @@ async function writeExclusive(path: string, text: string): Promise<void> {
 }
 
 function refusedIfExists(error: unknown): false {
-  if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+  if (nodeErrorCode(error) === "EEXIST") return false;
   throw error;
 }
 

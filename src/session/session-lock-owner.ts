@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
+import { nodeErrorCode } from "../types/node-error-code.js";
 
 /**
  * Who holds a JSONL session's lock. A process id alone is not enough: in a container pids are small
@@ -81,7 +82,7 @@ function isRunning(pid: number): boolean {
     return true;
   } catch (error) {
     // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    return nodeErrorCode(error) === "EPERM";
   }
 }
 

@@ -14,6 +14,12 @@ export const SESSION_FORMAT_VERSION = 4;
  * v3 added `bodyHash` to request records and `meta.derived` to messages the harness derived (older
  * files get their derived metadata on load, see `migrateDerivedMetadata`); v4 added a checksum to
  * every record (`sum`, see record-checksum.ts), so a line edited into another valid value is named.
+ *
+ * A value added to a closed list within a version is not a new version: `run_end`'s `budget_exceeded`
+ * (v3) and a message's `stopReason: "paused"` (v4, Anthropic's pause_turn). Bumping would make every
+ * new file unreadable to an older ctxkit for a value few files hold; instead an older ctxkit refuses
+ * only a file that holds one, as `session_corrupt` naming the line. Such a file is not damaged: read
+ * it with this ctxkit rather than removing the line, which would drop a message the requests count.
  */
 export const READABLE_SESSION_VERSIONS: readonly number[] = [1, 2, 3, 4];
 

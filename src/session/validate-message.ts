@@ -13,7 +13,8 @@ import {
 } from "./validate-json-shape.js";
 
 const MESSAGE_ORIGINS = ["user", "model", "tool", "harness"] as const;
-const STOP_REASONS = ["stop", "tool_calls", "length", "content_filter", "aborted", "error"] as const;
+// `paused` came with ctxkit's handling of Anthropic's pause_turn; files written before never hold it.
+const STOP_REASONS = ["stop", "tool_calls", "length", "content_filter", "paused", "aborted", "error"] as const;
 const PART_TYPES = ["text", "thinking", "tool_call", "provider_block"] as const;
 
 /**

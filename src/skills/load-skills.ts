@@ -4,6 +4,7 @@ import path from "node:path";
 import { isInside } from "../tools/workspace-path.js";
 import { defaultSkillFileLimits, parseSkillFile, type SkillFileLimits } from "./parse-skill-file.js";
 import type { Skill, SkillCatalog, SkillWarning } from "./skill.js";
+import { describeNodeError, nodeErrorCode } from "../types/node-error-code.js";
 
 export interface LoadSkillsOptions {
   /** The workspace whose `.ctxkit/skills`, `.agents/skills` and `.claude/skills` are searched. */
@@ -116,7 +117,7 @@ async function listFolders(directory: string, givenByUser: boolean, warnings: Sk
       .sort();
   } catch (error) {
     // The standard places usually do not exist; a directory the user named must.
-    if (givenByUser) warnings.push({ code: "skill_directory_unreadable", path: directory, message: `${directory}: cannot read the skills directory (${errorCode(error)}).` });
+    if (givenByUser) warnings.push({ code: "skill_directory_unreadable", path: directory, message: `${directory}: cannot read the skills directory (${describeNodeError(error)}).` });
     return [];
   }
 }
@@ -133,12 +134,9 @@ async function readSkillText(file: string, maxFileChars: number, warnings: Skill
     return await readFile(file, "utf8");
   } catch (error) {
     // A folder without SKILL.md is not a skill (a helper folder), so nothing to warn about.
-    if (errorCode(error) === "ENOENT") return undefined;
-    warnings.push({ code: "skill_directory_unreadable", path: file, message: `${file}: cannot read (${errorCode(error)}). The skill is skipped.` });
+    if (nodeErrorCode(error) === "ENOENT") return undefined;
+    warnings.push({ code: "skill_directory_unreadable", path: file, message: `${file}: cannot read (${describeNodeError(error)}). The skill is skipped.` });
     return undefined;
   }
 }
 
-function errorCode(error: unknown): string {
-  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : String(error);
-}

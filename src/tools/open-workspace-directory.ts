@@ -3,6 +3,7 @@ import { lstat, open, readdir, readlink, realpath, stat, type FileHandle } from 
 import path from "node:path";
 import { ToolError } from "./tool.js";
 import { isInside, resolveWorkspacePath, toWorkspaceRelative } from "./workspace-path.js";
+import { describeNodeError, nodeErrorCode } from "../types/node-error-code.js";
 
 const directoryFlags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
@@ -45,7 +46,7 @@ export async function openWorkspaceDirectory(workspace: string, requested: strin
   try {
     handle = await open(real, directoryFlags);
   } catch (error) {
-    if (errorCode(error) === "ENOTDIR" && (await isPlainNonDirectory(real))) return undefined;
+    if (nodeErrorCode(error) === "ENOTDIR" && (await isPlainNonDirectory(real))) return undefined;
     throw explainDirectoryError(error, shown, toolName);
   }
   try {
@@ -125,7 +126,7 @@ function createDirectory(
 
 function explainDirectoryError(error: unknown, shown: string, toolName: string): ToolError {
   if (error instanceof ToolError) return error;
-  const code = errorCode(error);
+  const code = describeNodeError(error);
   if (code === "ENOENT") return new ToolError("not_found", `'${shown}' disappeared while ${toolName} opened it (another process moved it); call it again.`);
   if (code === "ELOOP") return new ToolError("permission", `'${shown}' became a symbolic link while ${toolName} opened it; call it again.`);
   // O_NOFOLLOW | O_DIRECTORY meeting a link, or a folder on the path now a file: a race, not a file the model named.
@@ -149,6 +150,3 @@ async function isPlainNonDirectory(real: string): Promise<boolean> {
   return stats !== undefined && !stats.isDirectory() && !stats.isSymbolicLink();
 }
 
-function errorCode(error: unknown): string {
-  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : String(error);
-}

@@ -4,6 +4,7 @@ import path from "node:path";
 import { ToolError } from "./tool.js";
 import { isInside, resolveWorkspacePath, toWorkspaceRelative } from "./workspace-path.js";
 import { makeDirectoryTree } from "../types/make-directory-tree.js";
+import { describeNodeError } from "../types/node-error-code.js";
 
 export interface OpenWorkspaceFileOptions {
   /**
@@ -91,7 +92,7 @@ async function openDescriptor(absolute: string, shown: string, options: OpenWork
   }
   await makeDirectoryTree(path.dirname(absolute)).catch((error: unknown) => {
     // A parent that is a file (EEXIST, ENOTDIR): the model's path runs through a file, not a folder.
-    const code = errorCode(error);
+    const code = describeNodeError(error);
     if (code === "EEXIST" || code === "ENOTDIR") throw new ToolError("invalid_arguments", `'${shown}' goes through a file as if it were a folder; check the path (list_dir shows what is there).`);
     throw explainOpenError(error, shown, options.toolName);
   });
@@ -114,7 +115,7 @@ async function openOrExplain(absolute: string, flags: number, shown: string, too
 }
 
 function explainOpenError(error: unknown, shown: string, toolName: string): ToolError {
-  const code = errorCode(error);
+  const code = describeNodeError(error);
   if (code === "ELOOP") {
     return new ToolError("permission", `'${shown}' became a symbolic link while ${toolName} opened it; call it again.`);
   }
@@ -170,6 +171,3 @@ async function descriptorRealPath(handle: FileHandle, absolute: string, stats: S
   }
 }
 
-function errorCode(error: unknown): string {
-  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : String(error);
-}

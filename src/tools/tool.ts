@@ -1,7 +1,7 @@
 import type { FromSchema, JSONSchema } from "json-schema-to-ts";
 import type { Tool, ToolContext, ToolOutput, ToolRisk, ToolSource } from "../types/index.js";
 
-export type { Tool, ToolContext, ToolErrorKind, ToolOutput, ToolRisk, ToolSource } from "../types/index.js";
+export type { Tool, ToolContext, ToolErrorCode, ToolErrorKind, ToolOutput, ToolRisk, ToolSource } from "../types/index.js";
 export { ToolError } from "../types/tool-error.js";
 
 /** A JSON Schema for an object (a tool's parameters); `json-schema-to-ts` reads its literal type. */

@@ -1,6 +1,7 @@
 import { lstat, readlink, realpath } from "node:fs/promises";
 import path from "node:path";
 import { ToolError } from "./tool.js";
+import { describeNodeError } from "../types/node-error-code.js";
 
 export interface ResolveWorkspacePathOptions {
   /** Throw a `not_found` ToolError when nothing exists at the path. */
@@ -66,7 +67,7 @@ async function realWorkspaceRoot(workspaceRoot: string): Promise<string> {
   } catch (error) {
     throw new ToolError(
       "not_found",
-      `The workspace directory ${workspaceRoot} does not exist (${errorCode(error)}); create it or start with another workspace.`,
+      `The workspace directory ${workspaceRoot} does not exist (${describeNodeError(error)}); create it or start with another workspace.`,
     );
   }
 }
@@ -80,7 +81,7 @@ async function realPathAllowingMissing(absolute: string, hops: number): Promise<
   try {
     return { realPath: await realpath(absolute), exists: true };
   } catch (error) {
-    const code = errorCode(error);
+    const code = describeNodeError(error);
     if (code !== "ENOENT" && code !== "ENOTDIR") throw accessError(absolute, code);
   }
   const linkTarget = await danglingLinkTarget(absolute);
@@ -134,6 +135,3 @@ function accessError(absolute: string, code: string): ToolError {
   return new ToolError(kind, `Cannot resolve ${absolute} (${code}).`);
 }
 
-function errorCode(error: unknown): string {
-  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : String(error);
-}

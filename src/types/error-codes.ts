@@ -1,3 +1,5 @@
+import type { ToolErrorKind } from "./tool.js";
+
 /**
  * Every error code, grouped by the family class that carries it. A code names what the caller must
  * fix, so a program (or a person reading `error.code`) can act without parsing the message.
@@ -100,6 +102,16 @@ export type ToolDefinitionErrorCode = "tool_definition_invalid";
 /** A context policy (the prefix guard, compression, a `prepareContext`) failed or returned something invalid. */
 export type ContextErrorCode = "prefix_break" | "compaction_failed" | "summarizer_failed" | "context_edit_invalid" | "external_content_outside_tool";
 
+/**
+ * A tool's failure of a known kind (`ToolError`): `tool_` and its `ToolErrorKind`, so a program can
+ * switch on it like on any other code: `tool_not_found` (what the call names does not exist),
+ * `tool_permission` (outside the workspace, or the system refused), `tool_timeout`,
+ * `tool_invalid_arguments`, `tool_unknown_tool`, `tool_rejected` (a person or a policy said no),
+ * `tool_failed`.
+ * Lower case: never one of Node's error codes (`ENOENT`, `ERR_…`).
+ */
+export type ToolErrorCode = `tool_${ToolErrorKind}`;
+
 /** A recorded transcript or tools file could not be read. */
 export type TranscriptErrorCode = "transcript_invalid";
 
@@ -111,6 +123,7 @@ export type CtxkitErrorCode =
   | ProviderErrorCode
   | SessionErrorCode
   | ToolDefinitionErrorCode
+  | ToolErrorCode
   | ContextErrorCode
   | TranscriptErrorCode
   | UsageErrorCode;

@@ -11,6 +11,8 @@ import {
   toCtxkitError,
   UsageError,
 } from "./errors.js";
+import type { ToolErrorKind } from "./tool.js";
+import { ToolError } from "./tool-error.js";
 
 describe("typed error families", () => {
   it("are CtxkitErrors with their family's name and code", () => {
@@ -47,5 +49,14 @@ describe("typed error families", () => {
     const wrapped = toCtxkitError(new Error("socket hang up"), "provider_connection_error", "Calling the model failed");
     expect(wrapped).toBeInstanceOf(CtxkitError);
     expect(wrapped).toMatchObject({ code: "provider_connection_error", message: "Calling the model failed: socket hang up" });
+  });
+
+  it("give a ToolError a code of its own, `tool_` and its kind, and keep the kind", () => {
+    const kinds: ToolErrorKind[] = ["not_found", "permission", "timeout", "invalid_arguments", "unknown_tool", "rejected", "failed"];
+    const errors = kinds.map((kind) => new ToolError(kind, `A ${kind} failure.`));
+    expect(errors.map((error) => [error.kind, error.code])).toEqual(kinds.map((kind) => [kind, `tool_${kind}`]));
+    expect(errors.every(isCtxkitError)).toBe(true);
+    expect(errors[0]).toMatchObject({ name: "ToolError", message: "A not_found failure.", isRetryable: false });
+    expect(JSON.parse(JSON.stringify(errors[0]))).toEqual({ name: "ToolError", code: "tool_not_found", kind: "not_found", message: "A not_found failure." });
   });
 });

@@ -1,6 +1,7 @@
 import { mkdirSync, statSync } from "node:fs";
 import { mkdir, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
+import { nodeErrorCode } from "./node-error-code.js";
 
 /**
  * `mkdir -p` that always ends. Node's `mkdir(path, { recursive: true })` spins at full CPU forever,
@@ -67,12 +68,12 @@ export function makeDirectoryTreeSync(directory: string, mode?: number): string 
 
 /** Not there, or under a file (ENOTDIR): the walk goes up to what is there, and mkdir reports the error. */
 function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const code = nodeErrorCode(error);
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
 function isTaken(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException | null)?.code === "EEXIST";
+  return nodeErrorCode(error) === "EEXIST";
 }
 
 function isDirectorySync(folder: string): boolean {

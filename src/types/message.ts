@@ -187,7 +187,13 @@ export interface UserMessage {
   meta: MessageMeta;
 }
 
-export type StopReason = "stop" | "tool_calls" | "length" | "content_filter" | "aborted" | "error";
+/**
+ * Why one model response ended, the same for every provider. `paused`: the server stopped a turn
+ * it was still working on (Anthropic's `pause_turn`, when its server-side tool loop reached its
+ * iteration limit); the turn is not over, and the next request, which carries this message
+ * unchanged as the last one, lets the model go on.
+ */
+export type StopReason = "stop" | "tool_calls" | "length" | "content_filter" | "paused" | "aborted" | "error";
 
 export interface AssistantMessage {
   role: "assistant";

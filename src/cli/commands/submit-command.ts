@@ -12,7 +12,6 @@ import { askWorkspaceTrust } from "../ask-workspace-trust.js";
 import { lineReader } from "../confirm-prompt.js";
 import { createTerminalStyle, shouldUseColor } from "../terminal-style.js";
 import type { ConfigFile } from "../../config/config-schema.js";
-import { checkBudgetPricing } from "../../config/create-budget-from-config.js";
 
 export const submitHelp = `Usage: ctxkit submit "<task>" [--wait] [--json] [--timeout <s>] [agent options of 'ctxkit run']
 
@@ -82,9 +81,6 @@ export async function submitCommand(args: string[], io: CliIo): Promise<number> 
     ...(setup.inputs.userConfigPath ? { userConfigPath: setup.inputs.userConfigPath } : {}),
     ...(setup.inputs.home ? { home: setup.inputs.home } : {}),
   };
-  // The worker would refuse a cost limit without prices only once it builds the agent: said here, before
-  // the run is queued, as `ctxkit run` says it (a model a vendor picks by default is still left to the worker).
-  if (setup.config.budget !== undefined && setup.config.model !== undefined) checkBudgetPricing(setup.config.budget, setup.config.model);
   const { openDurableClient } = await import("../../durable/durable-client.js");
   const client = await openDurableClient(url);
   try {

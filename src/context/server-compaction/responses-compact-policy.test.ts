@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import type { ContextPolicy } from "../context-policy.js";
 import { createAgent } from "../../loop/create-agent.js";
 import { collectRunEvents } from "../../loop/test-support/collect-run-events.js";
 import { createTestClock, createTestIds } from "../../loop/test-support.js";
@@ -57,6 +58,23 @@ describe("on-demand compaction (/responses/compact)", () => {
     expect(server.requests[2]!.body).toContain(`"input":[${items.join(",")}`);
     expect(agent.messages[0]).toMatchObject({ role: "assistant", meta: { origin: "harness", derived: { kind: "summary", batch: 1 } } });
     expect(agent.messages).toHaveLength(2);
+  });
+
+  it("keeps the tail on the call after a compaction, though the compacted context ends with an assistant item", async () => {
+    // The returned items (the user's turns among them) become one assistant message that replaces the
+    // whole context: the call after it is a normal one, and its status bar still goes last.
+    server = await startLoopbackServer(routes([answer("r1", "Here is the page.", 139), answer("r2", "Added a menu.", 60)]));
+    const provider = createOpenAIResponses({ model: "gpt-5.1-codex-max", apiKey: "test", baseURL: server.url });
+    const compact = createResponsesCompactPolicy({ provider });
+    const statusBar: ContextPolicy = { name: "test-status", inherit: "share", tail: () => "[status] call in progress" };
+    const agent = createAgent({ provider, system: "You build web pages.", tools: [], context: [compact, statusBar], prefixGuard: { strict: true }, runtime: { clock: createTestClock(), createId: createTestIds() } });
+    await collectRunEvents(agent, "Create a simple landing page for a dog petting cafe.");
+    compact.requestCompaction();
+    await collectRunEvents(agent, "Add a menu.");
+    expect(agent.messages[0]).toMatchObject({ role: "assistant", meta: { derived: { kind: "summary" } } });
+    expect(server.requests.map((request) => request.path)).toEqual(["/responses", "/responses/compact", "/responses"]);
+    const input = (JSON.parse(server.requests[2]!.body) as { input: Array<{ role?: string; content?: unknown }> }).input;
+    expect(input.at(-1)).toMatchObject({ role: "user", content: "[status] call in progress" });
   });
 
   it("compacts past a client-side threshold once per usage report", async () => {

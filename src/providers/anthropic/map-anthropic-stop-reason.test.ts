@@ -5,7 +5,7 @@ describe("mapAnthropicStopReason", () => {
   it.each([
     ["end_turn", "stop"],
     ["stop_sequence", "stop"],
-    ["pause_turn", "stop"],
+    ["pause_turn", "paused"],
     ["tool_use", "tool_calls"],
     ["max_tokens", "length"],
     ["model_context_window_exceeded", "length"],

@@ -46,6 +46,18 @@ describe("replay provider", () => {
     expect(result.messages[1]).toMatchObject({ role: "assistant", content: [{ type: "thinking", thinking: "hmm" }, { type: "text", text: "let me" }, { type: "tool_call", id: "call_7", name: "echo", argumentsText: '{"s":"x"}' }] });
   });
 
+  // A session with a paused turn (Anthropic's pause_turn) replayed it as an answer: the run ended on
+  // the half-done turn and the rest of the recording was never replayed.
+  it("replays a paused turn as paused, so the run goes on to the recorded answer", async () => {
+    const recorded = createAgent({ provider: createScriptedProvider({ turns: [{ text: "Searching…", stopReason: "paused" }, "It says hello."] }), system: "s", tools: [] });
+    await recorded.run("what does it say?").result();
+    expect(recorded.messages.map((message) => message.role === "assistant" && message.stopReason)).toEqual([false, "paused", "stop"]);
+    const agent = createAgent({ provider: createReplayProvider({ transcript: recorded.messages }), system: "s", tools: [] });
+    const result = await agent.run("what does it say?").result();
+    expect(result).toMatchObject({ stopReason: "final_answer", finalText: "It says hello.", iterations: 2 });
+    expect(agent.messages.map((message) => message.role === "assistant" && message.stopReason)).toEqual([false, "paused", "stop"]);
+  });
+
   it("names a missing transcript (it was a TypeError reading 'filter')", () => {
     expect(() => createReplayProvider({} as never)).toThrow(expect.objectContaining({ name: "ConfigError", code: "option_invalid", message: expect.stringContaining("createReplayProvider needs `transcript`") }));
   });

@@ -57,6 +57,8 @@ function partsToTurn(message: AssistantMessage, index: number): ScriptedTurn {
     ...(thinking ? { thinking } : {}),
     ...(signature !== undefined ? { thinkingSignature: signature } : {}),
     toolCalls,
+    // A paused turn (Anthropic's pause_turn) was not the answer: replayed as "stop" it ended the run there.
+    ...(message.stopReason === "paused" ? { stopReason: "paused" as const } : {}),
   };
 }
 

@@ -24,6 +24,14 @@ describe("readLineWindow's lines before the offset", () => {
     expect(window.offsetUnreached).toBeUndefined();
   });
 
+  // What the README says: the step to the offset and the count after the window each have a budget.
+  it("counts after the window with a budget of its own, not what the step to the offset left", async () => {
+    // Line 150,000 starts 1.69 MB in, the file ends at 3.49 MB: a 2 MB budget reaches the line, and a
+    // second one from there reaches the end, which one shared 2 MB bound would not.
+    const window = await readWindowOf(await writeLines(temp), { limit: 2, offset: 150_000, countBudget: { maxBytes: 2 * megabyte, maxMilliseconds: 60_000 } });
+    expect(window).toMatchObject({ lines: ["150000\tline 150000", "150001\tline 150001"], totalLines: lineCount, countComplete: true });
+  });
+
   it("stops at the byte budget before a far offset and shows no lines", async () => {
     const file = await writeLines(temp);
     const window = await readWindowOf(file, { limit: 2, offset: 250_000, countBudget: { maxBytes: megabyte, maxMilliseconds: 60_000 } });

@@ -3,6 +3,7 @@ import { open, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { PRIVATE_DIRECTORY_MODE, PRIVATE_FILE_MODE } from "../../types/private-file-modes.js";
 import { makeDirectoryTree } from "../../types/make-directory-tree.js";
+import { nodeErrorCode } from "../../types/node-error-code.js";
 
 /** The notes on disk: read and written whole, with their size known between calls. */
 export interface NotesFile {
@@ -77,7 +78,7 @@ async function readBounded(path: string, maxBytes: number): Promise<{ text: stri
   try {
     handle = await open(path, "r");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { text: "", size: 0 };
+    if (nodeErrorCode(error) === "ENOENT") return { text: "", size: 0 };
     throw error;
   }
   try {

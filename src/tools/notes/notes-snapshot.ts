@@ -3,6 +3,7 @@ import { ConfigError } from "../../types/index.js";
 import { noteHarnessWrite } from "../../security/harness-writes.js";
 import { writeNotesText } from "./notes-file.js";
 import { provenancePath } from "./notes-provenance.js";
+import { nodeErrorCode } from "../../types/node-error-code.js";
 
 /** The notes file and its provenance file, whole (null: the file does not exist). JSON, for a durable step to record. */
 export interface NotesSnapshot {
@@ -48,7 +49,7 @@ async function readWhole(path: string, maxBytes = Number.POSITIVE_INFINITY): Pro
   try {
     handle = await open(path, "r");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    if (nodeErrorCode(error) === "ENOENT") return null;
     throw error;
   }
   try {

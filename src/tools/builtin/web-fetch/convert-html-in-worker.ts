@@ -3,6 +3,7 @@ import { ToolError } from "../../../types/tool-error.js";
 import type { ToolErrorKind } from "../../../types/tool.js";
 import type { PageMarkdown } from "./html-to-markdown.js";
 import { startWorker } from "./source-worker.js";
+import { nodeErrorCode } from "../../../types/node-error-code.js";
 
 export interface ConverterRequest {
   html: string;
@@ -91,7 +92,7 @@ export async function convertHtmlInWorker(html: string, pageUrl: string, options
       options.signal?.addEventListener("abort", onAbort, { once: true });
       onError = (error) =>
         reject(
-          (error as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY"
+          nodeErrorCode(error) === "ERR_WORKER_OUT_OF_MEMORY"
             ? new ToolError("failed", `The page needed more than ${workerHeapMb} MB to convert; it looks built to exhaust memory, so it was not converted.`)
             : error,
         );

@@ -7,6 +7,7 @@ import type { HostResolver } from "./host-resolver.js";
 import { readCappedBody } from "./read-capped-body.js";
 import { requestPinned } from "./request-pinned.js";
 import { resolveCheckedAddress } from "./resolve-checked-address.js";
+import { nodeErrorCode } from "../../../types/node-error-code.js";
 
 export interface FetchPageOptions extends AddressPolicy {
   resolver: HostResolver;
@@ -65,7 +66,7 @@ async function send(url: URL, pinned: Parameters<typeof requestPinned>[1], signa
     return await requestPinned(url, pinned, signal);
   } catch (error) {
     if (signal.aborted) throw error;
-    const code = (error as { code?: string }).code;
+    const code = nodeErrorCode(error);
     const detail = error instanceof Error ? error.message : String(error);
     throw new ToolError("failed", `Could not connect to ${url.host}${code ? ` (${code})` : ""}: ${detail}`);
   }

@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import type { Readable } from "node:stream";
 import { ToolError } from "../../tool.js";
+import { nodeErrorCode } from "../../../types/node-error-code.js";
 
 export interface CappedBody {
   bytes: Buffer;
@@ -65,6 +66,5 @@ function decoded(response: IncomingMessage): Readable {
 }
 
 function isDecompressionError(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  return typeof code === "string" && code.startsWith("Z_");
+  return nodeErrorCode(error)?.startsWith("Z_") === true;
 }

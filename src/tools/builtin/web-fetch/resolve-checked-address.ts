@@ -3,6 +3,7 @@ import { ToolError } from "../../tool.js";
 import { findBlockedAddressReason, type AddressPolicy } from "./blocked-address.js";
 import type { CheckedUrl } from "./check-fetch-url.js";
 import type { HostResolver, ResolvedAddress } from "./host-resolver.js";
+import { nodeErrorCode } from "../../../types/node-error-code.js";
 
 /**
  * The address to connect to for `target`, after the resolver answered and every address it gave
@@ -29,7 +30,7 @@ export async function resolveCheckedAddress(
     addresses = await resolver(host, signal);
   } catch (error) {
     if (signal.aborted) throw error;
-    const code = (error as { code?: string }).code;
+    const code = nodeErrorCode(error);
     throw new ToolError("not_found", `Could not resolve the host ${host}${code ? ` (${code})` : ""}. Check the URL's spelling.`);
   }
   if (addresses.length === 0) throw new ToolError("not_found", `The host ${host} has no addresses.`);
