@@ -162,3 +162,30 @@ describe("importClaudeCode on a parent session that echoes its sub-agent", () =>
     ]);
   });
 });
+
+describe("importClaudeCode on parallel tool calls (a recorded Claude Code 2.1.7 sub-agent, see fixtures/README.md)", () => {
+  // Four tool calls in one response; each result line's parent is the line of its own call, and the
+  // next response continues from the last result only, so the other three hang off the parent chain.
+  const parallelFile = "fixtures/claude-code-2-1-7-parallel-tools.jsonl";
+  const [transcript] = importClaudeCode(readFileSync(new URL(parallelFile, import.meta.url), "utf8"), parallelFile).transcripts;
+  const [first, second] = transcript?.calls ?? [];
+
+  it("sends every result of a response's parallel calls with the next request, in the order they were written", () => {
+    const calledIds = (first?.response?.content ?? []).flatMap((part) => (part.type === "tool_call" ? [part.id] : []));
+    expect(calledIds).toHaveLength(4);
+    const messages = second?.request.messages ?? [];
+    expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool", "tool", "tool"]);
+    expect(messages[1]).toBe(first?.response);
+    expect(messages.slice(2).map((message) => (message.role === "tool" ? message.toolCallId : ""))).toEqual([
+      "toolu_bdrk_01BrsVn3dprfXUudaGPQXzoN",
+      "toolu_bdrk_01LMs4EbseoueRmSGCyoSfrN",
+      "toolu_bdrk_01UoWJ1KSnr6MDLpHjDT9bcG",
+      "toolu_bdrk_01F6FkgsnEnCEfrFV9F8NW65",
+    ]);
+    expect(new Set(messages.slice(2).map((message) => (message.role === "tool" ? message.toolName : "")))).toEqual(new Set(["Read", "Glob"]));
+  });
+
+  it("keeps the first request a prefix of the second", () => {
+    expect(second?.request.messages.slice(0, first?.request.messages.length)).toEqual(first?.request.messages);
+  });
+});

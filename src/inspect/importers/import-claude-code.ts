@@ -2,6 +2,7 @@ import { mapAnthropicStopReason } from "../../providers/anthropic/map-anthropic-
 import { toolCallsOf, type AssistantMessage, type Message, type MessageMeta } from "../../types/index.js";
 import type { ImportedCall, ImportedTranscript, ImportResult, ReportedUsage } from "../imported-transcript.js";
 import { readClaudeCodeEntries, type ClaudeCodeEntry } from "./claude-code-entries.js";
+import { toolResultIds, toolResultLinesByResponse } from "./claude-code-tool-result-lines.js";
 import { convertClaudeCodeAssistantBlocks, convertClaudeCodeUserContent } from "./convert-claude-code-content.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, withoutUndefined, type JsonObject } from "./json-guards.js";
@@ -42,6 +43,7 @@ export function importClaudeCode(text: string, file: string): ImportResult {
     for (const line of group.lines) groupOfLine.set(line.uuid, group);
     for (const call of toolCallsOf(group.message)) toolNames.set(call.id, call.name);
   }
+  const resultLines = toolResultLinesByResponse(entries, groupOfLine, byUuid);
 
   const userMessages = new Map<string, Message[]>();
   const messagesOf = (entry: ClaudeCodeEntry): Message[] => {
@@ -70,14 +72,36 @@ export function importClaudeCode(text: string, file: string): ImportResult {
       cursor = parent.parentUuid;
     }
     const messages: Message[] = [];
+    const onPath = new Set(path.map((node) => node.uuid));
+    const placed = new Set<string>();
     let previousGroup: AssistantGroup | undefined;
     for (const node of path.reverse()) {
+      if (placed.has(node.uuid)) continue;
       const group = groupOfLine.get(node.uuid);
       if (node.type === "user") messages.push(...messagesOf(node));
-      else if (group !== undefined && group !== previousGroup && !isSynthetic(group)) messages.push(group.message);
+      else if (group !== undefined && group !== previousGroup && !isSynthetic(group)) {
+        messages.push(group.message);
+        // Parallel calls' results, on the chain or beside it, follow the response that asked for them.
+        for (const result of resultsFor(group, onPath)) {
+          messages.push(...messagesOf(result));
+          placed.add(result.uuid);
+        }
+      }
       previousGroup = group;
     }
     return messages;
+  };
+  /** The result lines of a response: those on the chain, and those beside it that answer other calls. */
+  const resultsFor = (group: AssistantGroup, onPath: Set<string>): ClaudeCodeEntry[] => {
+    const lines = resultLines.get(group) ?? [];
+    const answered = new Set(lines.filter((line) => onPath.has(line.uuid)).flatMap(toolResultIds));
+    return lines.filter((line) => {
+      if (onPath.has(line.uuid)) return true;
+      const ids = toolResultIds(line);
+      if (ids.some((toolId) => answered.has(toolId))) return false;
+      for (const toolId of ids) answered.add(toolId);
+      return true;
+    });
   };
 
   const calls: ImportedCall[] = [];

@@ -1,0 +1,47 @@
+import type { ClaudeCodeEntry } from "./claude-code-entries.js";
+import { isRecord } from "./json-guards.js";
+
+/**
+ * Finds the user lines that answer each API response's tool calls. Claude Code writes the result of
+ * each parallel tool call as its own user line, whose parent is the assistant line holding that call,
+ * and continues the conversation from the last of them only: the other results hang off the
+ * `parentUuid` chain, though the request that followed carried them all (checked on Claude Code
+ * 2.0.76 and 2.1.38–2.1.39 sessions). Progress and hook lines between a result and its call are
+ * passed over. Returns, per response, its result lines in file order.
+ */
+export function toolResultLinesByResponse<Response>(
+  entries: readonly ClaudeCodeEntry[],
+  responseOfLine: ReadonlyMap<string, Response>,
+  byUuid: ReadonlyMap<string, ClaudeCodeEntry>,
+): Map<Response, ClaudeCodeEntry[]> {
+  const linesByResponse = new Map<Response, ClaudeCodeEntry[]>();
+  for (const entry of entries) {
+    if (entry.type !== "user" || toolResultIds(entry).length === 0) continue;
+    const call = nearestMessageAncestor(entry, byUuid);
+    const response = call === undefined ? undefined : responseOfLine.get(call.uuid);
+    if (response === undefined) continue;
+    const lines = linesByResponse.get(response) ?? [];
+    lines.push(entry);
+    linesByResponse.set(response, lines);
+  }
+  for (const lines of linesByResponse.values()) lines.sort((a, b) => a.line - b.line);
+  return linesByResponse;
+}
+
+/** The `tool_use_id`s a user line answers. */
+export function toolResultIds(entry: ClaudeCodeEntry): string[] {
+  const content = entry.message?.content;
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((block) => (isRecord(block) && block.type === "tool_result" && typeof block.tool_use_id === "string" ? [block.tool_use_id] : []));
+}
+
+function nearestMessageAncestor(entry: ClaudeCodeEntry, byUuid: ReadonlyMap<string, ClaudeCodeEntry>): ClaudeCodeEntry | undefined {
+  const seen = new Set<string>();
+  for (let cursor = entry.parentUuid; cursor !== undefined && !seen.has(cursor); ) {
+    seen.add(cursor);
+    const parent = byUuid.get(cursor);
+    if (parent === undefined || parent.message !== undefined) return parent;
+    cursor = parent.parentUuid;
+  }
+  return undefined;
+}
