@@ -7,7 +7,8 @@ import { isRecord } from "./json-guards.js";
  * and continues the conversation from the last of them only: the other results hang off the
  * `parentUuid` chain, though the request that followed carried them all (checked on Claude Code
  * 2.0.76 and 2.1.38–2.1.39 sessions). Progress and hook lines between a result and its call are
- * passed over. Returns, per response, its result lines in file order.
+ * passed over. Returns, per response, its result lines in file order (a call answered twice keeps
+ * its first answer).
  */
 export function toolResultLinesByResponse<Response>(
   entries: readonly ClaudeCodeEntry[],
@@ -24,8 +25,19 @@ export function toolResultLinesByResponse<Response>(
     lines.push(entry);
     linesByResponse.set(response, lines);
   }
-  for (const lines of linesByResponse.values()) lines.sort((a, b) => a.line - b.line);
+  for (const [response, lines] of linesByResponse) linesByResponse.set(response, firstAnswers(lines.sort((a, b) => a.line - b.line)));
   return linesByResponse;
+}
+
+/** A call answered twice (a corrupt or hand-edited file) keeps its first answer: the request held one. */
+function firstAnswers(lines: ClaudeCodeEntry[]): ClaudeCodeEntry[] {
+  const answered = new Set<string>();
+  return lines.filter((line) => {
+    const ids = toolResultIds(line);
+    if (ids.every((id) => answered.has(id))) return false;
+    for (const id of ids) answered.add(id);
+    return true;
+  });
 }
 
 /** The `tool_use_id`s a user line answers. */

@@ -189,3 +189,46 @@ describe("importClaudeCode on parallel tool calls (a recorded Claude Code 2.1.7 
     expect(second?.request.messages.slice(0, first?.request.messages.length)).toEqual(first?.request.messages);
   });
 });
+
+describe("importClaudeCode on a response whose tools ran while it streamed (a recorded Claude Code 2.1.38 sub-agent, see fixtures/README.md)", () => {
+  // Lines: thinking, text, tool_use kd5Z, a hook_progress line, kd5Z's result, tool_use FVNk (same
+  // message.id, child of that result), FVNk's result, then the next response.
+  const interleavedFile = "fixtures/claude-code-2-1-38-interleaved-results.jsonl";
+  const [transcript] = importClaudeCode(readFileSync(new URL(interleavedFile, import.meta.url), "utf8"), interleavedFile).transcripts;
+  const [first, second] = transcript?.calls ?? [];
+
+  it("sends the response once, then its results, though its lines alternate with them", () => {
+    const messages = second?.request.messages ?? [];
+    expect(messages.map((message) => message.role)).toEqual(["assistant", "tool", "tool"]);
+    expect(messages[0]).toBe(first?.response);
+    expect(first?.response?.content.map((part) => part.type)).toEqual(["thinking", "text", "tool_call", "tool_call"]);
+    expect(messages.slice(1).map((message) => (message.role === "tool" ? message.toolCallId.slice(-4) : ""))).toEqual(["kd5Z", "FVNk"]);
+  });
+});
+
+describe("importClaudeCode on a response whose lines are split by hook progress lines (a recorded Claude Code 2.1.39 session, see fixtures/README.md)", () => {
+  // The second tool_use line of the response is a child of the last of four PreToolUse hook_progress lines.
+  const hookFile = "fixtures/claude-code-2-1-39-hook-progress-between-calls.jsonl";
+  const [transcript] = importClaudeCode(readFileSync(new URL(hookFile, import.meta.url), "utf8"), hookFile).transcripts;
+  const [first, second] = transcript?.calls ?? [];
+
+  it("sends the response once, with both results after it", () => {
+    const messages = second?.request.messages ?? [];
+    expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool"]);
+    expect(messages[1]).toBe(first?.response);
+    expect(messages.slice(2).map((message) => (message.role === "tool" ? message.toolCallId.slice(-4) : ""))).toEqual(["Higa", "JFso"]);
+  });
+});
+
+describe("importClaudeCode on a parent chain that loops (a corrupt file)", () => {
+  it("ends every request's chain and still imports each response", () => {
+    const line = (uuid: string, parentUuid: string, type: string, content: unknown, id?: string) =>
+      JSON.stringify({ type, uuid, parentUuid, sessionId: "s", timestamp: "", message: { role: type, content, id, model: "claude-opus-4-6" } });
+    const looped = [line("u1", "a2", "user", "Start."), line("a1", "u1", "assistant", [{ type: "text", text: "One." }], "msg_1"), line("u2", "a1", "user", "Next."), line("a2", "u2", "assistant", [{ type: "text", text: "Two." }], "msg_2")];
+    const [transcript] = importClaudeCode(looped.join("\n"), "s.jsonl").transcripts;
+    // The link that closes the loop is dropped (which one depends on line order): each chain ends, nothing repeats.
+    expect(transcript?.calls.map((call) => call.response?.meta.id)).toEqual(["s:msg_1", "s:msg_2"]);
+    for (const call of transcript?.calls ?? []) expect(new Set(call.request.messages).size).toBe(call.request.messages.length);
+    expect(transcript?.calls[1]?.request.messages.map((message) => message.role)).toEqual(["assistant", "user"]);
+  });
+});

@@ -1,8 +1,8 @@
 import { mapAnthropicStopReason } from "../../providers/anthropic/map-anthropic-stop-reason.js";
 import { toolCallsOf, type AssistantMessage, type Message, type MessageMeta } from "../../types/index.js";
 import type { ImportedCall, ImportedTranscript, ImportResult, ReportedUsage } from "../imported-transcript.js";
-import { readClaudeCodeEntries, type ClaudeCodeEntry } from "./claude-code-entries.js";
-import { toolResultIds, toolResultLinesByResponse } from "./claude-code-tool-result-lines.js";
+import { parentLinks, readClaudeCodeEntries, type ClaudeCodeEntry } from "./claude-code-entries.js";
+import { toolResultLinesByResponse } from "./claude-code-tool-result-lines.js";
 import { convertClaudeCodeAssistantBlocks, convertClaudeCodeUserContent } from "./convert-claude-code-content.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, withoutUndefined, type JsonObject } from "./json-guards.js";
@@ -44,6 +44,9 @@ export function importClaudeCode(text: string, file: string): ImportResult {
     for (const call of toolCallsOf(group.message)) toolNames.set(call.id, call.name);
   }
   const resultLines = toolResultLinesByResponse(entries, groupOfLine, byUuid);
+  const resultOwner = new Map<string, AssistantGroup>();
+  for (const [group, lines] of resultLines) for (const line of lines) resultOwner.set(line.uuid, group);
+  const parents = parentLinks(entries, byUuid);
 
   const userMessages = new Map<string, Message[]>();
   const messagesOf = (entry: ClaudeCodeEntry): Message[] => {
@@ -61,47 +64,48 @@ export function importClaudeCode(text: string, file: string): ImportResult {
     return converted;
   };
 
-  const conversationBefore = (entry: ClaudeCodeEntry): Message[] => {
-    const path: ClaudeCodeEntry[] = [];
-    const seen = new Set<string>();
-    for (let cursor = entry.parentUuid; cursor !== undefined && !seen.has(cursor); ) {
-      seen.add(cursor);
-      const parent = byUuid.get(cursor);
-      if (parent === undefined) break;
-      path.push(parent);
-      cursor = parent.parentUuid;
+  /** What a line adds to the requests after it: a request is the additions of its chain of ancestors, in order. */
+  const additionsOf = (node: ClaudeCodeEntry): Message[] => {
+    if (node.type === "user") {
+      const owner = resultOwner.get(node.uuid);
+      return owner === undefined || isSynthetic(owner) ? messagesOf(node) : [];
     }
-    const messages: Message[] = [];
-    const onPath = new Set(path.map((node) => node.uuid));
-    const placed = new Set<string>();
-    let previousGroup: AssistantGroup | undefined;
-    for (const node of path.reverse()) {
-      if (placed.has(node.uuid)) continue;
-      const group = groupOfLine.get(node.uuid);
-      if (node.type === "user") messages.push(...messagesOf(node));
-      else if (group !== undefined && group !== previousGroup && !isSynthetic(group)) {
-        messages.push(group.message);
-        // Parallel calls' results, on the chain or beside it, follow the response that asked for them.
-        for (const result of resultsFor(group, onPath)) {
-          messages.push(...messagesOf(result));
-          placed.add(result.uuid);
-        }
-      }
-      previousGroup = group;
-    }
-    return messages;
+    const group = groupOfLine.get(node.uuid);
+    if (group === undefined || isSynthetic(group) || !opensResponse(node, group)) return [];
+    // Parallel calls' results, on the chain or beside it, follow the response that asked for them.
+    return [group.message, ...(resultLines.get(group) ?? []).flatMap(messagesOf)];
   };
-  /** The result lines of a response: those on the chain, and those beside it that answer other calls. */
-  const resultsFor = (group: AssistantGroup, onPath: Set<string>): ClaudeCodeEntry[] => {
-    const lines = resultLines.get(group) ?? [];
-    const answered = new Set(lines.filter((line) => onPath.has(line.uuid)).flatMap(toolResultIds));
-    return lines.filter((line) => {
-      if (onPath.has(line.uuid)) return true;
-      const ids = toolResultIds(line);
-      if (ids.some((toolId) => answered.has(toolId))) return false;
-      for (const toolId of ids) answered.add(toolId);
-      return true;
-    });
+  /**
+   * Whether a response's line is its first on the chain. Its lines may be interleaved with its own
+   * tool results (a tool run while the response still streams) and with progress lines.
+   */
+  const opensResponse = (node: ClaudeCodeEntry, group: AssistantGroup): boolean => {
+    for (let parent = parents.get(node.uuid); parent !== undefined; parent = parents.get(parent.uuid)) {
+      if (groupOfLine.get(parent.uuid) === group) return false;
+      if (parent.message !== undefined && resultOwner.get(parent.uuid) !== group) return true;
+    }
+    return true;
+  };
+  // Each request extends the chain of the one before, so it starts from the nearest request already
+  // built on its chain and adds only the lines after it: linear in the file, not in calls × chain.
+  const builtThrough = new Map<string, Message[]>();
+  const conversationBefore = (entry: ClaudeCodeEntry): Message[] => {
+    const last = parents.get(entry.uuid);
+    if (last === undefined) return [];
+    const pending: ClaudeCodeEntry[] = [];
+    let base: Message[] = [];
+    for (let node: ClaudeCodeEntry | undefined = last; node !== undefined; node = parents.get(node.uuid)) {
+      const built = builtThrough.get(node.uuid);
+      if (built !== undefined) {
+        base = built;
+        break;
+      }
+      pending.push(node);
+    }
+    const messages = base.slice();
+    for (let index = pending.length - 1; index >= 0; index -= 1) messages.push(...additionsOf(pending[index] as ClaudeCodeEntry));
+    builtThrough.set(last.uuid, messages);
+    return messages;
   };
 
   const calls: ImportedCall[] = [];
@@ -121,7 +125,7 @@ export function importClaudeCode(text: string, file: string): ImportResult {
     };
     if (group.usage !== undefined) call.reportedUsage = group.usage;
     if (group.model !== undefined) call.model = group.model;
-    const summary = summaryIds.size === 0 ? undefined : call.request.messages.find((message) => summaryIds.has(message.meta.id) && !summariesSent.has(message.meta.id));
+    const summary = summaryIds.size === 0 ? undefined : summaryBeforeFirstResponse(call.request.messages, summaryIds, summariesSent);
     if (summary !== undefined && calls.length > 0) call.declaredBreak = { reason: "Claude Code compaction (history replaced by a summary)" };
     if (summary !== undefined) summariesSent.add(summary.meta.id);
     calls.push(call);
@@ -146,6 +150,15 @@ export function importClaudeCode(text: string, file: string): ImportResult {
   }
   if (notes.length > 0) transcript.notes = notes;
   return { transcripts: calls.length === 0 && withMessages.length === 0 ? [] : [transcript], problems };
+}
+
+/** A compaction summary opens its chain (its parent is the compact_boundary), so it comes before the chain's first response. */
+function summaryBeforeFirstResponse(messages: readonly Message[], summaryIds: ReadonlySet<string>, sent: ReadonlySet<string>): Message | undefined {
+  for (const message of messages) {
+    if (message.role === "assistant") return undefined;
+    if (summaryIds.has(message.meta.id) && !sent.has(message.meta.id)) return message;
+  }
+  return undefined;
 }
 
 function isSynthetic(group: AssistantGroup): boolean {
