@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { loadRecordedRuns } from "./load-recorded-runs.js";
 
 // A real OpenHands V1 conversation as the SDK persisted it; origin in src/inspect/importers/fixtures/README.md.
+const fixtures = fileURLToPath(new URL("../../inspect/importers/fixtures/", import.meta.url));
 const conversation = fileURLToPath(new URL("../../inspect/importers/fixtures/openhands-v1-conversation/cd94562403b9487ebdd4018e3f531dfd", import.meta.url));
 
 describe("loadRecordedRuns on an OpenHands V1 conversation folder", () => {
@@ -22,5 +23,16 @@ describe("loadRecordedRuns on an OpenHands V1 conversation folder", () => {
     const searched = await loadRecordedRuns([root], { format: "all" });
     expect(searched.problems).toEqual([]);
     expect(searched.runs.map((run) => [run.id, run.calls.map((call) => call.reportedUsage?.promptTokens)])).toEqual([["cd94562403b9487ebdd4018e3f531dfd", [3778, 3869, 3936]]]);
+  });
+
+  it("still searches a folder of other transcripts file by file when it has an events/ subfolder of other JSON", async () => {
+    const root = join(await scratch, "mixed");
+    await mkdir(join(root, "events"), { recursive: true });
+    await cp(join(fixtures, "claude-code-opus-4-6-1h-writes.jsonl"), join(root, "claude-code-opus-4-6-1h-writes.jsonl"));
+    await cp(join(fixtures, "mini-swe-agent.traj.json"), join(root, "mini-swe-agent.traj.json"));
+    await writeFile(join(root, "events", "event-1-deploy.json"), JSON.stringify({ name: "deploy", at: 1 }));
+    const searched = await loadRecordedRuns([root], { format: "all" });
+    expect(searched.runs.map((run) => run.format).sort()).toEqual(["claude-code", "mini-swe-agent"]);
+    expect(searched.problems).toEqual([{ file: join(root, "events", "event-1-deploy.json"), reason: expect.stringContaining("not a transcript") }]);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,4 +48,32 @@ describe("an OpenHands V1 conversation folder (base_state.json, events/event-*.j
     expect(events.map((event) => event.id)).toEqual(["a", "b"]);
     expect(problems).toEqual([{ file: join(conversation, "events", "event-100001-c.json"), reason: expect.stringContaining("not valid JSON") }]);
   });
+
+  it("is not claimed for a folder whose events/ holds other JSON, nor for events/ without base_state.json unless its first event is an OpenHands one", async () => {
+    const other = join(await scratch, "deployments");
+    await mkdir(join(other, "events"), { recursive: true });
+    await writeFile(join(other, "events", "event-1-deploy.json"), JSON.stringify({ name: "deploy", at: 1 }));
+    expect(await findOpenHandsConversationFolder(other)).toBeUndefined();
+    expect(await findOpenHandsConversationFolder(join(other, "events"))).toBeUndefined();
+
+    const eventsOnly = join(await scratch, "events-only");
+    await cp(join(folder, "events"), join(eventsOnly, "events"), { recursive: true });
+    expect(await findOpenHandsConversationFolder(eventsOnly)).toBeUndefined();
+    expect(await findOpenHandsConversationFolder(join(eventsOnly, "events"))).toBe(eventsOnly);
+    const { transcripts } = await importTranscriptFiles([join(eventsOnly, "events")]);
+    expect(transcripts.map((transcript) => [transcript.calls.length, transcript.calls[0]?.reportedUsage])).toEqual([[3, undefined]]);
+  });
+
+  it("does not follow an event file that links out of the folder, and says so", async () => {
+    const conversation = join(await scratch, "linked");
+    await cp(folder, conversation, { recursive: true });
+    const outside = join(await scratch, "outside.json");
+    await writeFile(outside, JSON.stringify({ id: "x", kind: "MessageEvent", source: "user", llm_message: { role: "user", content: [{ type: "text", text: "from elsewhere" }] } }));
+    const link = join(conversation, "events", "event-00008-linked.json");
+    await symlink(outside, link);
+    const { events, problems } = await readOpenHandsConversationFolder(conversation);
+    expect(events.map((event) => event.id)).not.toContain("x");
+    expect(problems).toEqual([{ file: link, reason: expect.stringContaining("not a regular file") }]);
+  });
 });
+
