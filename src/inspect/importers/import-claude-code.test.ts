@@ -232,3 +232,48 @@ describe("importClaudeCode on a parent chain that loops (a corrupt file)", () =>
     expect(transcript?.calls[1]?.request.messages.map((message) => message.role)).toEqual(["assistant", "user"]);
   });
 });
+
+describe("importClaudeCode on a partial compaction ('Summarize from here', Claude Code 2.1.32+)", () => {
+  it("marks the first request holding the summary as a declared break, though kept messages come before it", () => {
+    // Claude Code rebuilds the conversation as [boundary, kept messages, summary] (anthropics/claude-code#26488).
+    const entry = (uuid: string, parentUuid: string | null, type: string, extra: Record<string, unknown>) => JSON.stringify({ type, uuid, parentUuid, sessionId: "s", timestamp: "", ...extra });
+    const message = (role: string, content: unknown, id?: string) => ({ message: { role, content, id, model: "claude-opus-4-6" } });
+    const partial = [
+      entry("u1", null, "user", message("user", "Fix the parser.")),
+      entry("a1", "u1", "assistant", message("assistant", [{ type: "text", text: "Which one?" }], "msg_A")),
+      entry("u2", "a1", "user", message("user", "The JSON one, and many details.")),
+      entry("a2", "u2", "assistant", message("assistant", [{ type: "text", text: "Fixed." }], "msg_B")),
+      entry("b1", null, "system", { subtype: "compact_boundary", content: "Conversation compacted" }),
+      entry("k1", "b1", "user", message("user", "Fix the parser.")),
+      entry("k2", "k1", "assistant", message("assistant", [{ type: "text", text: "Which one?" }], "msg_A")),
+      entry("s1", "k2", "user", { ...message("user", "Summary: the JSON parser was fixed."), isCompactSummary: true }),
+      entry("a3", "s1", "assistant", message("assistant", [{ type: "text", text: "Continuing." }], "msg_C")),
+      entry("u3", "a3", "user", message("user", "Thanks.")),
+      entry("a4", "u3", "assistant", message("assistant", [{ type: "text", text: "Welcome." }], "msg_D")),
+    ].join("\n");
+    const calls = importClaudeCode(partial, "s.jsonl").transcripts[0]?.calls ?? [];
+    expect(calls.map((call) => call.response?.meta.id)).toEqual(["s:msg_A", "s:msg_B", "s:msg_C", "s:msg_D"]);
+    expect(calls[2]?.request.messages.map((message) => message.meta.id)).toEqual(["s:k1", "s:msg_A", "s:s1"]);
+    expect(calls.map((call) => call.declaredBreak?.reason)).toEqual([undefined, undefined, "Claude Code compaction (history replaced by a summary)", undefined]);
+  });
+});
+
+describe("importClaudeCode on a retried response (two responses to the same line)", () => {
+  it("gives each request its own message list, so changing one changes no other", () => {
+    const line = (uuid: string, parentUuid: string | null, content: unknown, id?: string) =>
+      JSON.stringify({ type: id === undefined ? "user" : "assistant", uuid, parentUuid, sessionId: "s", timestamp: "", message: { role: id === undefined ? "user" : "assistant", content, id, model: "claude-opus-4-6" } });
+    const retried = [
+      line("u1", null, "Start."),
+      line("a1", "u1", [{ type: "tool_use", id: "t1", name: "Read", input: {} }], "msg_1"),
+      line("r1", "a1", [{ type: "tool_result", tool_use_id: "t1", content: "x" }]),
+      line("a2", "r1", [{ type: "text", text: "Done." }], "msg_2"),
+      line("a3", "r1", [{ type: "text", text: "Done, retried." }], "msg_3"),
+    ].join("\n");
+    const [, first, second] = importClaudeCode(retried, "s.jsonl").transcripts[0]?.calls ?? [];
+    expect(first?.request.messages.map((message) => message.meta.id)).toEqual(["s:u1", "s:msg_1", "s:r1"]);
+    expect(second?.request.messages).toEqual(first?.request.messages);
+    expect(second?.request.messages).not.toBe(first?.request.messages);
+    first?.request.messages.pop();
+    expect(second?.request.messages).toHaveLength(3);
+  });
+});

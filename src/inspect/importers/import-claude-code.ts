@@ -88,10 +88,12 @@ export function importClaudeCode(text: string, file: string): ImportResult {
   };
   // Each request extends the chain of the one before, so it starts from the nearest request already
   // built on its chain and adds only the lines after it: linear in the file, not in calls × chain.
+  // A built list is only ever copied (slice), never changed, so no two requests share one.
   const builtThrough = new Map<string, Message[]>();
-  const conversationBefore = (entry: ClaudeCodeEntry): Message[] => {
+  /** The messages before `entry`, and from which index on they are new to this chain (none of an earlier request's). */
+  const conversationBefore = (entry: ClaudeCodeEntry): { messages: Message[]; firstNew: number } => {
     const last = parents.get(entry.uuid);
-    if (last === undefined) return [];
+    if (last === undefined) return { messages: [], firstNew: 0 };
     const pending: ClaudeCodeEntry[] = [];
     let base: Message[] = [];
     for (let node: ClaudeCodeEntry | undefined = last; node !== undefined; node = parents.get(node.uuid)) {
@@ -105,7 +107,7 @@ export function importClaudeCode(text: string, file: string): ImportResult {
     const messages = base.slice();
     for (let index = pending.length - 1; index >= 0; index -= 1) messages.push(...additionsOf(pending[index] as ClaudeCodeEntry));
     builtThrough.set(last.uuid, messages);
-    return messages;
+    return { messages, firstNew: base.length };
   };
 
   const calls: ImportedCall[] = [];
@@ -118,16 +120,18 @@ export function importClaudeCode(text: string, file: string): ImportResult {
     if (isSynthetic(group)) continue;
     const first = group.lines[0] as ClaudeCodeEntry;
     model ??= group.model;
+    const { messages, firstNew } = conversationBefore(first);
     const call: ImportedCall = {
-      request: createImportedRequest({ messages: conversationBefore(first) }),
+      request: createImportedRequest({ messages }),
       response: group.message,
       source: { file, line: first.line },
     };
     if (group.usage !== undefined) call.reportedUsage = group.usage;
     if (group.model !== undefined) call.model = group.model;
-    const summary = summaryIds.size === 0 ? undefined : summaryBeforeFirstResponse(call.request.messages, summaryIds, summariesSent);
-    if (summary !== undefined && calls.length > 0) call.declaredBreak = { reason: "Claude Code compaction (history replaced by a summary)" };
-    if (summary !== undefined) summariesSent.add(summary.meta.id);
+    // Only the messages new to this chain can hold a summary not sent before: every earlier one was in an earlier request.
+    const summaries = summaryIds.size === 0 ? [] : messages.slice(firstNew).filter((message) => summaryIds.has(message.meta.id) && !summariesSent.has(message.meta.id));
+    if (summaries.length > 0 && calls.length > 0) call.declaredBreak = { reason: "Claude Code compaction (history replaced by a summary)" };
+    for (const summary of summaries) summariesSent.add(summary.meta.id);
     calls.push(call);
   }
   const transcript: ImportedTranscript = {
@@ -150,15 +154,6 @@ export function importClaudeCode(text: string, file: string): ImportResult {
   }
   if (notes.length > 0) transcript.notes = notes;
   return { transcripts: calls.length === 0 && withMessages.length === 0 ? [] : [transcript], problems };
-}
-
-/** A compaction summary opens its chain (its parent is the compact_boundary), so it comes before the chain's first response. */
-function summaryBeforeFirstResponse(messages: readonly Message[], summaryIds: ReadonlySet<string>, sent: ReadonlySet<string>): Message | undefined {
-  for (const message of messages) {
-    if (message.role === "assistant") return undefined;
-    if (summaryIds.has(message.meta.id) && !sent.has(message.meta.id)) return message;
-  }
-  return undefined;
 }
 
 function isSynthetic(group: AssistantGroup): boolean {
