@@ -13,12 +13,13 @@ import { isRecord } from "./json-guards.js";
 export function toolResultLinesByResponse<Response>(
   entries: readonly ClaudeCodeEntry[],
   responseOfLine: ReadonlyMap<string, Response>,
-  byUuid: ReadonlyMap<string, ClaudeCodeEntry>,
+  parents: ReadonlyMap<string, ClaudeCodeEntry>,
 ): Map<Response, ClaudeCodeEntry[]> {
   const linesByResponse = new Map<Response, ClaudeCodeEntry[]>();
+  const nearestMessageAncestor = nearestMessageAncestorFinder(parents);
   for (const entry of entries) {
     if (entry.type !== "user" || toolResultIds(entry).length === 0) continue;
-    const call = nearestMessageAncestor(entry, byUuid);
+    const call = nearestMessageAncestor(entry);
     const response = call === undefined ? undefined : responseOfLine.get(call.uuid);
     if (response === undefined) continue;
     const lines = linesByResponse.get(response) ?? [];
@@ -47,13 +48,28 @@ export function toolResultIds(entry: ClaudeCodeEntry): string[] {
   return content.flatMap((block) => (isRecord(block) && block.type === "tool_result" && typeof block.tool_use_id === "string" ? [block.tool_use_id] : []));
 }
 
-function nearestMessageAncestor(entry: ClaudeCodeEntry, byUuid: ReadonlyMap<string, ClaudeCodeEntry>): ClaudeCodeEntry | undefined {
-  const seen = new Set<string>();
-  for (let cursor = entry.parentUuid; cursor !== undefined && !seen.has(cursor); ) {
-    seen.add(cursor);
-    const parent = byUuid.get(cursor);
-    if (parent === undefined || parent.message !== undefined) return parent;
-    cursor = parent.parentUuid;
-  }
-  return undefined;
+/**
+ * The nearest ancestor line with a message, along `parents` (loop-free). What each progress or hook
+ * line leads up to is remembered, so many results under one long run of such lines (a hostile file)
+ * cost one walk of it, not one each.
+ */
+function nearestMessageAncestorFinder(parents: ReadonlyMap<string, ClaudeCodeEntry>): (entry: ClaudeCodeEntry) => ClaudeCodeEntry | undefined {
+  const reached = new Map<string, ClaudeCodeEntry | undefined>();
+  return (entry) => {
+    const passed: string[] = [];
+    let found: ClaudeCodeEntry | undefined;
+    for (let parent = parents.get(entry.uuid); parent !== undefined; parent = parents.get(parent.uuid)) {
+      if (parent.message !== undefined) {
+        found = parent;
+        break;
+      }
+      if (reached.has(parent.uuid)) {
+        found = reached.get(parent.uuid);
+        break;
+      }
+      passed.push(parent.uuid);
+    }
+    for (const uuid of passed) reached.set(uuid, found);
+    return found;
+  };
 }

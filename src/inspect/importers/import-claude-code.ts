@@ -43,10 +43,10 @@ export function importClaudeCode(text: string, file: string): ImportResult {
     for (const line of group.lines) groupOfLine.set(line.uuid, group);
     for (const call of toolCallsOf(group.message)) toolNames.set(call.id, call.name);
   }
-  const resultLines = toolResultLinesByResponse(entries, groupOfLine, byUuid);
+  const parents = parentLinks(entries, byUuid);
+  const resultLines = toolResultLinesByResponse(entries, groupOfLine, parents);
   const resultOwner = new Map<string, AssistantGroup>();
   for (const [group, lines] of resultLines) for (const line of lines) resultOwner.set(line.uuid, group);
-  const parents = parentLinks(entries, byUuid);
 
   const userMessages = new Map<string, Message[]>();
   const messagesOf = (entry: ClaudeCodeEntry): Message[] => {
