@@ -13,10 +13,9 @@ import { isRecord } from "./json-guards.js";
 export function toolResultLinesByResponse<Response>(
   entries: readonly ClaudeCodeEntry[],
   responseOfLine: ReadonlyMap<string, Response>,
-  parents: ReadonlyMap<string, ClaudeCodeEntry>,
+  nearestMessageAncestor: (entry: ClaudeCodeEntry) => ClaudeCodeEntry | undefined,
 ): Map<Response, ClaudeCodeEntry[]> {
   const linesByResponse = new Map<Response, ClaudeCodeEntry[]>();
-  const nearestMessageAncestor = nearestMessageAncestorFinder(parents);
   for (const entry of entries) {
     if (entry.type !== "user" || toolResultIds(entry).length === 0) continue;
     const call = nearestMessageAncestor(entry);
@@ -53,7 +52,7 @@ export function toolResultIds(entry: ClaudeCodeEntry): string[] {
  * line leads up to is remembered, so many results under one long run of such lines (a hostile file)
  * cost one walk of it, not one each.
  */
-function nearestMessageAncestorFinder(parents: ReadonlyMap<string, ClaudeCodeEntry>): (entry: ClaudeCodeEntry) => ClaudeCodeEntry | undefined {
+export function nearestMessageAncestorFinder(parents: ReadonlyMap<string, ClaudeCodeEntry>): (entry: ClaudeCodeEntry) => ClaudeCodeEntry | undefined {
   const reached = new Map<string, ClaudeCodeEntry | undefined>();
   return (entry) => {
     const passed: string[] = [];

@@ -2,7 +2,7 @@ import { mapAnthropicStopReason } from "../../providers/anthropic/map-anthropic-
 import { toolCallsOf, type AssistantMessage, type Message, type MessageMeta } from "../../types/index.js";
 import type { ImportedCall, ImportedTranscript, ImportResult, ReportedUsage } from "../imported-transcript.js";
 import { parentLinks, readClaudeCodeEntries, type ClaudeCodeEntry } from "./claude-code-entries.js";
-import { toolResultLinesByResponse } from "./claude-code-tool-result-lines.js";
+import { nearestMessageAncestorFinder, toolResultLinesByResponse } from "./claude-code-tool-result-lines.js";
 import { convertClaudeCodeAssistantBlocks, convertClaudeCodeUserContent } from "./convert-claude-code-content.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, withoutUndefined, type JsonObject } from "./json-guards.js";
@@ -44,7 +44,8 @@ export function importClaudeCode(text: string, file: string): ImportResult {
     for (const call of toolCallsOf(group.message)) toolNames.set(call.id, call.name);
   }
   const parents = parentLinks(entries, byUuid);
-  const resultLines = toolResultLinesByResponse(entries, groupOfLine, parents);
+  const nearestMessageAncestor = nearestMessageAncestorFinder(parents);
+  const resultLines = toolResultLinesByResponse(entries, groupOfLine, nearestMessageAncestor);
   const resultOwner = new Map<string, AssistantGroup>();
   for (const [group, lines] of resultLines) for (const line of lines) resultOwner.set(line.uuid, group);
 
@@ -80,9 +81,9 @@ export function importClaudeCode(text: string, file: string): ImportResult {
    * tool results (a tool run while the response still streams) and with progress lines.
    */
   const opensResponse = (node: ClaudeCodeEntry, group: AssistantGroup): boolean => {
-    for (let parent = parents.get(node.uuid); parent !== undefined; parent = parents.get(parent.uuid)) {
-      if (groupOfLine.get(parent.uuid) === group) return false;
-      if (parent.message !== undefined && resultOwner.get(parent.uuid) !== group) return true;
+    for (let line = nearestMessageAncestor(node); line !== undefined; line = nearestMessageAncestor(line)) {
+      if (groupOfLine.get(line.uuid) === group) return false;
+      if (resultOwner.get(line.uuid) !== group) return true;
     }
     return true;
   };
