@@ -8,25 +8,28 @@ import { isRecord } from "./json-guards.js";
  * `parentUuid` chain, though the request that followed carried them all (checked on Claude Code
  * 2.0.76 and 2.1.38–2.1.39 sessions). Progress and hook lines between a result and its call are
  * passed over. Returns, per response, its result lines in file order (a call answered twice keeps
- * its first answer).
+ * its first answer), and the response every result line answers, the dropped second answers too
+ * (so that one on the chain is not sent again).
  */
 export function toolResultLinesByResponse<Response>(
   entries: readonly ClaudeCodeEntry[],
   responseOfLine: ReadonlyMap<string, Response>,
   nearestMessageAncestor: (entry: ClaudeCodeEntry) => ClaudeCodeEntry | undefined,
-): Map<Response, ClaudeCodeEntry[]> {
+): { linesByResponse: Map<Response, ClaudeCodeEntry[]>; responseOfResult: Map<string, Response> } {
   const linesByResponse = new Map<Response, ClaudeCodeEntry[]>();
+  const responseOfResult = new Map<string, Response>();
   for (const entry of entries) {
     if (entry.type !== "user" || toolResultIds(entry).length === 0) continue;
     const call = nearestMessageAncestor(entry);
     const response = call === undefined ? undefined : responseOfLine.get(call.uuid);
     if (response === undefined) continue;
+    responseOfResult.set(entry.uuid, response);
     const lines = linesByResponse.get(response) ?? [];
     lines.push(entry);
     linesByResponse.set(response, lines);
   }
   for (const [response, lines] of linesByResponse) linesByResponse.set(response, firstAnswers(lines.sort((a, b) => a.line - b.line)));
-  return linesByResponse;
+  return { linesByResponse, responseOfResult };
 }
 
 /** A call answered twice (a corrupt or hand-edited file) keeps its first answer: the request held one. */

@@ -277,3 +277,19 @@ describe("importClaudeCode on a retried response (two responses to the same line
     expect(second?.request.messages).toHaveLength(3);
   });
 });
+
+describe("importClaudeCode on a tool call answered twice (a corrupt or hand-edited file)", () => {
+  it("sends one answer, the first, even when the chain continues from the second", () => {
+    const line = (uuid: string, parentUuid: string | null, content: unknown, id?: string) =>
+      JSON.stringify({ type: id === undefined ? "user" : "assistant", uuid, parentUuid, sessionId: "s", timestamp: "", message: { role: id === undefined ? "user" : "assistant", content, id, model: "claude-opus-4-6" } });
+    const twice = [
+      line("u1", null, "Start."),
+      line("a1", "u1", [{ type: "tool_use", id: "t1", name: "Read", input: {} }], "msg_1"),
+      line("r1", "a1", [{ type: "tool_result", tool_use_id: "t1", content: "first" }]),
+      line("r2", "a1", [{ type: "tool_result", tool_use_id: "t1", content: "second" }]),
+      line("a2", "r2", [{ type: "text", text: "Done." }], "msg_2"),
+    ].join("\n");
+    const calls = importClaudeCode(twice, "s.jsonl").transcripts[0]?.calls ?? [];
+    expect(calls[1]?.request.messages.map((message) => message.meta.id)).toEqual(["s:u1", "s:msg_1", "s:r1"]);
+  });
+});

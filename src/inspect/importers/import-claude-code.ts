@@ -45,9 +45,7 @@ export function importClaudeCode(text: string, file: string): ImportResult {
   }
   const parents = parentLinks(entries, byUuid);
   const nearestMessageAncestor = nearestMessageAncestorFinder(parents);
-  const resultLines = toolResultLinesByResponse(entries, groupOfLine, nearestMessageAncestor);
-  const resultOwner = new Map<string, AssistantGroup>();
-  for (const [group, lines] of resultLines) for (const line of lines) resultOwner.set(line.uuid, group);
+  const { linesByResponse: resultLines, responseOfResult: resultOwner } = toolResultLinesByResponse(entries, groupOfLine, nearestMessageAncestor);
 
   const userMessages = new Map<string, Message[]>();
   const messagesOf = (entry: ClaudeCodeEntry): Message[] => {
