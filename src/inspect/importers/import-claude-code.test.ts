@@ -258,16 +258,20 @@ describe("importClaudeCode on a partial compaction ('Summarize from here', Claud
   });
 });
 
+/** A session line: a user line, or with a message id an assistant line (one API response). */
+function sessionLine(uuid: string, parentUuid: string | null, content: unknown, id?: string): string {
+  const role = id === undefined ? "user" : "assistant";
+  return JSON.stringify({ type: role, uuid, parentUuid, sessionId: "s", timestamp: "", message: { role, content, id, model: "claude-opus-4-6" } });
+}
+
 describe("importClaudeCode on a retried response (two responses to the same line)", () => {
   it("gives each request its own message list, so changing one changes no other", () => {
-    const line = (uuid: string, parentUuid: string | null, content: unknown, id?: string) =>
-      JSON.stringify({ type: id === undefined ? "user" : "assistant", uuid, parentUuid, sessionId: "s", timestamp: "", message: { role: id === undefined ? "user" : "assistant", content, id, model: "claude-opus-4-6" } });
     const retried = [
-      line("u1", null, "Start."),
-      line("a1", "u1", [{ type: "tool_use", id: "t1", name: "Read", input: {} }], "msg_1"),
-      line("r1", "a1", [{ type: "tool_result", tool_use_id: "t1", content: "x" }]),
-      line("a2", "r1", [{ type: "text", text: "Done." }], "msg_2"),
-      line("a3", "r1", [{ type: "text", text: "Done, retried." }], "msg_3"),
+      sessionLine("u1", null, "Start."),
+      sessionLine("a1", "u1", [{ type: "tool_use", id: "t1", name: "Read", input: {} }], "msg_1"),
+      sessionLine("r1", "a1", [{ type: "tool_result", tool_use_id: "t1", content: "x" }]),
+      sessionLine("a2", "r1", [{ type: "text", text: "Done." }], "msg_2"),
+      sessionLine("a3", "r1", [{ type: "text", text: "Done, retried." }], "msg_3"),
     ].join("\n");
     const [, first, second] = importClaudeCode(retried, "s.jsonl").transcripts[0]?.calls ?? [];
     expect(first?.request.messages.map((message) => message.meta.id)).toEqual(["s:u1", "s:msg_1", "s:r1"]);
@@ -280,14 +284,12 @@ describe("importClaudeCode on a retried response (two responses to the same line
 
 describe("importClaudeCode on a tool call answered twice (a corrupt or hand-edited file)", () => {
   it("sends one answer, the first, even when the chain continues from the second", () => {
-    const line = (uuid: string, parentUuid: string | null, content: unknown, id?: string) =>
-      JSON.stringify({ type: id === undefined ? "user" : "assistant", uuid, parentUuid, sessionId: "s", timestamp: "", message: { role: id === undefined ? "user" : "assistant", content, id, model: "claude-opus-4-6" } });
     const twice = [
-      line("u1", null, "Start."),
-      line("a1", "u1", [{ type: "tool_use", id: "t1", name: "Read", input: {} }], "msg_1"),
-      line("r1", "a1", [{ type: "tool_result", tool_use_id: "t1", content: "first" }]),
-      line("r2", "a1", [{ type: "tool_result", tool_use_id: "t1", content: "second" }]),
-      line("a2", "r2", [{ type: "text", text: "Done." }], "msg_2"),
+      sessionLine("u1", null, "Start."),
+      sessionLine("a1", "u1", [{ type: "tool_use", id: "t1", name: "Read", input: {} }], "msg_1"),
+      sessionLine("r1", "a1", [{ type: "tool_result", tool_use_id: "t1", content: "first" }]),
+      sessionLine("r2", "a1", [{ type: "tool_result", tool_use_id: "t1", content: "second" }]),
+      sessionLine("a2", "r2", [{ type: "text", text: "Done." }], "msg_2"),
     ].join("\n");
     const calls = importClaudeCode(twice, "s.jsonl").transcripts[0]?.calls ?? [];
     expect(calls[1]?.request.messages.map((message) => message.meta.id)).toEqual(["s:u1", "s:msg_1", "s:r1"]);
