@@ -17,6 +17,14 @@ describe("ctxkit inspect on the recorded formats", () => {
     expect(run.stdout).toContain("no usage and no model");
   });
 
+  it("reads an OpenHands V1 conversation folder as one run with its recorded usage", async () => {
+    const run = await inspect(["openhands-v1-conversation/cd94562403b9487ebdd4018e3f531dfd"]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("cd94562403b9487ebdd4018e3f531dfd — openhands, openai/gpt-4o-mini, 3 calls");
+    expect(run.stdout).toContain("provider reported 65.2% cached (7,552 of 11,583)");
+  });
+
   it("shows 1-hour cache writes and fallback prices", async () => {
     const run = await inspect(["claude-code-opus-4-6-1h-writes.jsonl", "codex-0142-repeated-token-count.jsonl"]);
     expect(run.code).toBe(0);

@@ -42,7 +42,9 @@ export async function runImporterBattery(trials: number, random: SeededRandom): 
 async function recordedTranscripts(): Promise<Array<{ name: string; text: string }>> {
   const files: Array<{ name: string; text: string }> = [];
   for (const folder of folders) {
-    const names = await readdir(folder).catch(() => [] as string[]);
+    const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+    // Files only: a folder there is a recorded run kept as a folder (an OpenHands V1 conversation).
+    const names = entries.filter((entry) => entry.isFile()).map((entry) => entry.name);
     for (const name of names.sort()) {
       if (name.endsWith(".md") || name === "tau-bench-tools.json") continue;
       files.push({ name, text: await readFile(`${folder}${name}`, "utf8") });

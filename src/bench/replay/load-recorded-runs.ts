@@ -1,6 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { importTranscriptFiles, makeIdsUnique, type ImportProblem, type ImportResult, type TranscriptFormat } from "../../inspect/index.js";
+import { findOpenHandsConversationFolder, importTranscriptFiles, makeIdsUnique, type ImportProblem, type ImportResult, type TranscriptFormat } from "../../inspect/index.js";
 import { describeInvalidUtf8 } from "../../inspect/importers/find-invalid-utf8.js";
 import { TranscriptError } from "../../types/index.js";
 import { toRecordedRun, type RecordedRun } from "./recorded-run.js";
@@ -93,7 +93,8 @@ async function findTranscriptFiles(path: string, depth = 0, found: string[] = []
   } catch (error) {
     throw new TranscriptError(`Cannot read ${path} (${(error as Error).message}). Pass transcript files or a directory of them.`);
   }
-  if (!isDirectory) {
+  // An OpenHands V1 conversation folder (base_state.json, events/) is one run, not a folder to search.
+  if (!isDirectory || (await findOpenHandsConversationFolder(path)) !== undefined) {
     found.push(path);
     return found;
   }
@@ -115,7 +116,7 @@ async function expandPath(path: string): Promise<string[]> {
   } catch (error) {
     throw new TranscriptError(`Cannot read ${path} (${(error as Error).message}). Pass transcript files or a directory of them.`);
   }
-  if (!isDirectory) return [path];
+  if (!isDirectory || (await findOpenHandsConversationFolder(path)) !== undefined) return [path];
   const names = (await readdir(path)).sort();
   const trajectories = names.filter((name) => name.endsWith(".traj.json"));
   const chosen = trajectories.length > 0 ? trajectories : names.filter((name) => name.endsWith(".json") || name.endsWith(".jsonl"));

@@ -1,6 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { INSPECT_TOKENIZERS, inspectFiles, loadOpenAIToolsFile, TRANSCRIPT_FORMATS, type ImportProblem, type InspectTokenizer, type TranscriptFormat } from "../../inspect/index.js";
+import { findOpenHandsConversationFolder, INSPECT_TOKENIZERS, inspectFiles, loadOpenAIToolsFile, TRANSCRIPT_FORMATS, type ImportProblem, type InspectTokenizer, type TranscriptFormat } from "../../inspect/index.js";
 import { loadPricingSelection } from "../../session/load-pricing.js";
 import { ConfigError, TranscriptError } from "../../types/index.js";
 import { parseCommandLine, pickCommonOptions } from "../cli-options.js";
@@ -44,8 +44,8 @@ Options:
                        totals, findings, problems}; with one transcript the top level also has its calls
   --no-color           plain output
 
-A folder stands for the transcripts in it (*.traj.json if it has any, else *.json and *.jsonl). A
-name that is no file is looked up as a session id, as in 'ctxkit view': in <data-dir>/sessions
+A folder stands for the transcripts in it (*.traj.json if it has any, else *.json and *.jsonl); an
+OpenHands V1 conversation folder (base_state.json and events/) is one transcript. A name that is no file is looked up as a session id, as in 'ctxkit view': in <data-dir>/sessions
 (default <workspace>/.ctxkit/sessions; --workspace, --data-dir, CTXKIT_DATA_DIR), or in the database
 of --database-url. A name that is neither is reported on stderr with both places it was looked for.
 Records that cannot be read are reported on stderr as "file:line: reason"; the rest is still shown.
@@ -120,7 +120,8 @@ async function expandTranscriptPaths(paths: string[]): Promise<string[]> {
   const expanded: string[] = [];
   for (const path of paths) {
     const isDirectory = await stat(path).then((info) => info.isDirectory(), () => false);
-    if (!isDirectory) {
+    // An OpenHands V1 conversation folder (or its events/) is one run, not a folder of transcripts.
+    if (!isDirectory || (await findOpenHandsConversationFolder(path)) !== undefined) {
       expanded.push(path);
       continue;
     }

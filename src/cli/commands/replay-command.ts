@@ -27,7 +27,8 @@ export const replayHelp = `Usage: ctxkit replay <file|dir…> [options]
 
 Replays recorded agent runs through context policies: the recorded model turns are kept, and the
 context each call would have sent under the policy is rebuilt and measured. A directory stands for
-its *.traj.json files (mini-swe-agent), else its *.json / *.jsonl files.
+its *.traj.json files (mini-swe-agent), else its *.json / *.jsonl files; an OpenHands V1
+conversation folder (base_state.json and events/) is one run.
 
 Options:
   --policy <a,b|all>      policies to compare (default all): ${resolveReplayPolicyNames("all").join(", ")}

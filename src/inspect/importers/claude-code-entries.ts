@@ -81,3 +81,27 @@ function noteSubAgentResponse(data: unknown, into: Map<string, Set<string>>): vo
   ids.add(messageId);
   into.set(agentId, ids);
 }
+
+/**
+ * Each line's parent line, found once for the whole file: a request is the chain of a response's
+ * ancestors, and walking it through the uuid map for every call made long sessions quadratic in map
+ * look-ups. A parent link that would close a cycle (a corrupt or hostile file) is dropped, so every
+ * chain ends.
+ */
+export function parentLinks(entries: readonly ClaudeCodeEntry[], byUuid: ReadonlyMap<string, ClaudeCodeEntry>): Map<string, ClaudeCodeEntry> {
+  const parents = new Map<string, ClaudeCodeEntry>();
+  const state = new Map<string, "open" | "done">();
+  for (const start of entries) {
+    const chain: ClaudeCodeEntry[] = [];
+    for (let node: ClaudeCodeEntry | undefined = start; node !== undefined && !state.has(node.uuid); ) {
+      state.set(node.uuid, "open");
+      chain.push(node);
+      const parent: ClaudeCodeEntry | undefined = node.parentUuid === undefined ? undefined : byUuid.get(node.parentUuid);
+      if (parent === undefined || state.get(parent.uuid) === "open") break;
+      parents.set(node.uuid, parent);
+      node = parent;
+    }
+    for (const node of chain) state.set(node.uuid, "done");
+  }
+  return parents;
+}

@@ -162,3 +162,136 @@ describe("importClaudeCode on a parent session that echoes its sub-agent", () =>
     ]);
   });
 });
+
+describe("importClaudeCode on parallel tool calls (a recorded Claude Code 2.1.7 sub-agent, see fixtures/README.md)", () => {
+  // Four tool calls in one response; each result line's parent is the line of its own call, and the
+  // next response continues from the last result only, so the other three hang off the parent chain.
+  const parallelFile = "fixtures/claude-code-2-1-7-parallel-tools.jsonl";
+  const [transcript] = importClaudeCode(readFileSync(new URL(parallelFile, import.meta.url), "utf8"), parallelFile).transcripts;
+  const [first, second] = transcript?.calls ?? [];
+
+  it("sends every result of a response's parallel calls with the next request, in the order they were written", () => {
+    const calledIds = (first?.response?.content ?? []).flatMap((part) => (part.type === "tool_call" ? [part.id] : []));
+    expect(calledIds).toHaveLength(4);
+    const messages = second?.request.messages ?? [];
+    expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool", "tool", "tool"]);
+    expect(messages[1]).toBe(first?.response);
+    expect(messages.slice(2).map((message) => (message.role === "tool" ? message.toolCallId : ""))).toEqual([
+      "toolu_bdrk_01BrsVn3dprfXUudaGPQXzoN",
+      "toolu_bdrk_01LMs4EbseoueRmSGCyoSfrN",
+      "toolu_bdrk_01UoWJ1KSnr6MDLpHjDT9bcG",
+      "toolu_bdrk_01F6FkgsnEnCEfrFV9F8NW65",
+    ]);
+    expect(new Set(messages.slice(2).map((message) => (message.role === "tool" ? message.toolName : "")))).toEqual(new Set(["Read", "Glob"]));
+  });
+
+  it("keeps the first request a prefix of the second", () => {
+    expect(second?.request.messages.slice(0, first?.request.messages.length)).toEqual(first?.request.messages);
+  });
+});
+
+describe("importClaudeCode on a response whose tools ran while it streamed (a recorded Claude Code 2.1.38 sub-agent, see fixtures/README.md)", () => {
+  // Lines: thinking, text, tool_use kd5Z, a hook_progress line, kd5Z's result, tool_use FVNk (same
+  // message.id, child of that result), FVNk's result, then the next response.
+  const interleavedFile = "fixtures/claude-code-2-1-38-interleaved-results.jsonl";
+  const [transcript] = importClaudeCode(readFileSync(new URL(interleavedFile, import.meta.url), "utf8"), interleavedFile).transcripts;
+  const [first, second] = transcript?.calls ?? [];
+
+  it("sends the response once, then its results, though its lines alternate with them", () => {
+    const messages = second?.request.messages ?? [];
+    expect(messages.map((message) => message.role)).toEqual(["assistant", "tool", "tool"]);
+    expect(messages[0]).toBe(first?.response);
+    expect(first?.response?.content.map((part) => part.type)).toEqual(["thinking", "text", "tool_call", "tool_call"]);
+    expect(messages.slice(1).map((message) => (message.role === "tool" ? message.toolCallId.slice(-4) : ""))).toEqual(["kd5Z", "FVNk"]);
+  });
+});
+
+describe("importClaudeCode on a response whose lines are split by hook progress lines (a recorded Claude Code 2.1.39 session, see fixtures/README.md)", () => {
+  // The second tool_use line of the response is a child of the last of four PreToolUse hook_progress lines.
+  const hookFile = "fixtures/claude-code-2-1-39-hook-progress-between-calls.jsonl";
+  const [transcript] = importClaudeCode(readFileSync(new URL(hookFile, import.meta.url), "utf8"), hookFile).transcripts;
+  const [first, second] = transcript?.calls ?? [];
+
+  it("sends the response once, with both results after it", () => {
+    const messages = second?.request.messages ?? [];
+    expect(messages.map((message) => message.role)).toEqual(["user", "assistant", "tool", "tool"]);
+    expect(messages[1]).toBe(first?.response);
+    expect(messages.slice(2).map((message) => (message.role === "tool" ? message.toolCallId.slice(-4) : ""))).toEqual(["Higa", "JFso"]);
+  });
+});
+
+describe("importClaudeCode on a parent chain that loops (a corrupt file)", () => {
+  it("ends every request's chain and still imports each response", () => {
+    const line = (uuid: string, parentUuid: string, type: string, content: unknown, id?: string) =>
+      JSON.stringify({ type, uuid, parentUuid, sessionId: "s", timestamp: "", message: { role: type, content, id, model: "claude-opus-4-6" } });
+    const looped = [line("u1", "a2", "user", "Start."), line("a1", "u1", "assistant", [{ type: "text", text: "One." }], "msg_1"), line("u2", "a1", "user", "Next."), line("a2", "u2", "assistant", [{ type: "text", text: "Two." }], "msg_2")];
+    const [transcript] = importClaudeCode(looped.join("\n"), "s.jsonl").transcripts;
+    // The link that closes the loop is dropped (which one depends on line order): each chain ends, nothing repeats.
+    expect(transcript?.calls.map((call) => call.response?.meta.id)).toEqual(["s:msg_1", "s:msg_2"]);
+    for (const call of transcript?.calls ?? []) expect(new Set(call.request.messages).size).toBe(call.request.messages.length);
+    expect(transcript?.calls[1]?.request.messages.map((message) => message.role)).toEqual(["assistant", "user"]);
+  });
+});
+
+describe("importClaudeCode on a partial compaction ('Summarize from here', Claude Code 2.1.32+)", () => {
+  it("marks the first request holding the summary as a declared break, though kept messages come before it", () => {
+    // Claude Code rebuilds the conversation as [boundary, kept messages, summary] (anthropics/claude-code#26488).
+    const entry = (uuid: string, parentUuid: string | null, type: string, extra: Record<string, unknown>) => JSON.stringify({ type, uuid, parentUuid, sessionId: "s", timestamp: "", ...extra });
+    const message = (role: string, content: unknown, id?: string) => ({ message: { role, content, id, model: "claude-opus-4-6" } });
+    const partial = [
+      entry("u1", null, "user", message("user", "Fix the parser.")),
+      entry("a1", "u1", "assistant", message("assistant", [{ type: "text", text: "Which one?" }], "msg_A")),
+      entry("u2", "a1", "user", message("user", "The JSON one, and many details.")),
+      entry("a2", "u2", "assistant", message("assistant", [{ type: "text", text: "Fixed." }], "msg_B")),
+      entry("b1", null, "system", { subtype: "compact_boundary", content: "Conversation compacted" }),
+      entry("k1", "b1", "user", message("user", "Fix the parser.")),
+      entry("k2", "k1", "assistant", message("assistant", [{ type: "text", text: "Which one?" }], "msg_A")),
+      entry("s1", "k2", "user", { ...message("user", "Summary: the JSON parser was fixed."), isCompactSummary: true }),
+      entry("a3", "s1", "assistant", message("assistant", [{ type: "text", text: "Continuing." }], "msg_C")),
+      entry("u3", "a3", "user", message("user", "Thanks.")),
+      entry("a4", "u3", "assistant", message("assistant", [{ type: "text", text: "Welcome." }], "msg_D")),
+    ].join("\n");
+    const calls = importClaudeCode(partial, "s.jsonl").transcripts[0]?.calls ?? [];
+    expect(calls.map((call) => call.response?.meta.id)).toEqual(["s:msg_A", "s:msg_B", "s:msg_C", "s:msg_D"]);
+    expect(calls[2]?.request.messages.map((message) => message.meta.id)).toEqual(["s:k1", "s:msg_A", "s:s1"]);
+    expect(calls.map((call) => call.declaredBreak?.reason)).toEqual([undefined, undefined, "Claude Code compaction (history replaced by a summary)", undefined]);
+  });
+});
+
+/** A session line: a user line, or with a message id an assistant line (one API response). */
+function sessionLine(uuid: string, parentUuid: string | null, content: unknown, id?: string): string {
+  const role = id === undefined ? "user" : "assistant";
+  return JSON.stringify({ type: role, uuid, parentUuid, sessionId: "s", timestamp: "", message: { role, content, id, model: "claude-opus-4-6" } });
+}
+
+describe("importClaudeCode on a retried response (two responses to the same line)", () => {
+  it("gives each request its own message list, so changing one changes no other", () => {
+    const retried = [
+      sessionLine("u1", null, "Start."),
+      sessionLine("a1", "u1", [{ type: "tool_use", id: "t1", name: "Read", input: {} }], "msg_1"),
+      sessionLine("r1", "a1", [{ type: "tool_result", tool_use_id: "t1", content: "x" }]),
+      sessionLine("a2", "r1", [{ type: "text", text: "Done." }], "msg_2"),
+      sessionLine("a3", "r1", [{ type: "text", text: "Done, retried." }], "msg_3"),
+    ].join("\n");
+    const [, first, second] = importClaudeCode(retried, "s.jsonl").transcripts[0]?.calls ?? [];
+    expect(first?.request.messages.map((message) => message.meta.id)).toEqual(["s:u1", "s:msg_1", "s:r1"]);
+    expect(second?.request.messages).toEqual(first?.request.messages);
+    expect(second?.request.messages).not.toBe(first?.request.messages);
+    first?.request.messages.pop();
+    expect(second?.request.messages).toHaveLength(3);
+  });
+});
+
+describe("importClaudeCode on a tool call answered twice (a corrupt or hand-edited file)", () => {
+  it("sends one answer, the first, even when the chain continues from the second", () => {
+    const twice = [
+      sessionLine("u1", null, "Start."),
+      sessionLine("a1", "u1", [{ type: "tool_use", id: "t1", name: "Read", input: {} }], "msg_1"),
+      sessionLine("r1", "a1", [{ type: "tool_result", tool_use_id: "t1", content: "first" }]),
+      sessionLine("r2", "a1", [{ type: "tool_result", tool_use_id: "t1", content: "second" }]),
+      sessionLine("a2", "r2", [{ type: "text", text: "Done." }], "msg_2"),
+    ].join("\n");
+    const calls = importClaudeCode(twice, "s.jsonl").transcripts[0]?.calls ?? [];
+    expect(calls[1]?.request.messages.map((message) => message.meta.id)).toEqual(["s:u1", "s:msg_1", "s:r1"]);
+  });
+});

@@ -1,7 +1,8 @@
 import { mapAnthropicStopReason } from "../../providers/anthropic/map-anthropic-stop-reason.js";
 import { toolCallsOf, type AssistantMessage, type Message, type MessageMeta } from "../../types/index.js";
 import type { ImportedCall, ImportedTranscript, ImportResult, ReportedUsage } from "../imported-transcript.js";
-import { readClaudeCodeEntries, type ClaudeCodeEntry } from "./claude-code-entries.js";
+import { parentLinks, readClaudeCodeEntries, type ClaudeCodeEntry } from "./claude-code-entries.js";
+import { nearestMessageAncestorFinder, toolResultLinesByResponse } from "./claude-code-tool-result-lines.js";
 import { convertClaudeCodeAssistantBlocks, convertClaudeCodeUserContent } from "./convert-claude-code-content.js";
 import { createImportedRequest } from "./create-imported-request.js";
 import { isRecord, optionalCount, optionalString, withoutUndefined, type JsonObject } from "./json-guards.js";
@@ -42,6 +43,9 @@ export function importClaudeCode(text: string, file: string): ImportResult {
     for (const line of group.lines) groupOfLine.set(line.uuid, group);
     for (const call of toolCallsOf(group.message)) toolNames.set(call.id, call.name);
   }
+  const parents = parentLinks(entries, byUuid);
+  const nearestMessageAncestor = nearestMessageAncestorFinder(parents);
+  const { linesByResponse: resultLines, responseOfResult: resultOwner } = toolResultLinesByResponse(entries, groupOfLine, nearestMessageAncestor);
 
   const userMessages = new Map<string, Message[]>();
   const messagesOf = (entry: ClaudeCodeEntry): Message[] => {
@@ -59,25 +63,50 @@ export function importClaudeCode(text: string, file: string): ImportResult {
     return converted;
   };
 
-  const conversationBefore = (entry: ClaudeCodeEntry): Message[] => {
-    const path: ClaudeCodeEntry[] = [];
-    const seen = new Set<string>();
-    for (let cursor = entry.parentUuid; cursor !== undefined && !seen.has(cursor); ) {
-      seen.add(cursor);
-      const parent = byUuid.get(cursor);
-      if (parent === undefined) break;
-      path.push(parent);
-      cursor = parent.parentUuid;
+  /** What a line adds to the requests after it: a request is the additions of its chain of ancestors, in order. */
+  const additionsOf = (node: ClaudeCodeEntry): Message[] => {
+    if (node.type === "user") {
+      const owner = resultOwner.get(node.uuid);
+      return owner === undefined || isSynthetic(owner) ? messagesOf(node) : [];
     }
-    const messages: Message[] = [];
-    let previousGroup: AssistantGroup | undefined;
-    for (const node of path.reverse()) {
-      const group = groupOfLine.get(node.uuid);
-      if (node.type === "user") messages.push(...messagesOf(node));
-      else if (group !== undefined && group !== previousGroup && !isSynthetic(group)) messages.push(group.message);
-      previousGroup = group;
+    const group = groupOfLine.get(node.uuid);
+    if (group === undefined || isSynthetic(group) || !opensResponse(node, group)) return [];
+    // Parallel calls' results, on the chain or beside it, follow the response that asked for them.
+    return [group.message, ...(resultLines.get(group) ?? []).flatMap(messagesOf)];
+  };
+  /**
+   * Whether a response's line is its first on the chain. Its lines may be interleaved with its own
+   * tool results (a tool run while the response still streams) and with progress lines.
+   */
+  const opensResponse = (node: ClaudeCodeEntry, group: AssistantGroup): boolean => {
+    for (let line = nearestMessageAncestor(node); line !== undefined; line = nearestMessageAncestor(line)) {
+      if (groupOfLine.get(line.uuid) === group) return false;
+      if (resultOwner.get(line.uuid) !== group) return true;
     }
-    return messages;
+    return true;
+  };
+  // Each request extends the chain of the one before, so it starts from the nearest request already
+  // built on its chain and adds only the lines after it: linear in the file, not in calls × chain.
+  // A built list is only ever copied (slice), never changed, so no two requests share one.
+  const builtThrough = new Map<string, Message[]>();
+  /** The messages before `entry`, and from which index on they are new to this chain (none of an earlier request's). */
+  const conversationBefore = (entry: ClaudeCodeEntry): { messages: Message[]; firstNew: number } => {
+    const last = parents.get(entry.uuid);
+    if (last === undefined) return { messages: [], firstNew: 0 };
+    const pending: ClaudeCodeEntry[] = [];
+    let base: Message[] = [];
+    for (let node: ClaudeCodeEntry | undefined = last; node !== undefined; node = parents.get(node.uuid)) {
+      const built = builtThrough.get(node.uuid);
+      if (built !== undefined) {
+        base = built;
+        break;
+      }
+      pending.push(node);
+    }
+    const messages = base.slice();
+    for (let index = pending.length - 1; index >= 0; index -= 1) messages.push(...additionsOf(pending[index] as ClaudeCodeEntry));
+    builtThrough.set(last.uuid, messages);
+    return { messages, firstNew: base.length };
   };
 
   const calls: ImportedCall[] = [];
@@ -90,16 +119,18 @@ export function importClaudeCode(text: string, file: string): ImportResult {
     if (isSynthetic(group)) continue;
     const first = group.lines[0] as ClaudeCodeEntry;
     model ??= group.model;
+    const { messages, firstNew } = conversationBefore(first);
     const call: ImportedCall = {
-      request: createImportedRequest({ messages: conversationBefore(first) }),
+      request: createImportedRequest({ messages }),
       response: group.message,
       source: { file, line: first.line },
     };
     if (group.usage !== undefined) call.reportedUsage = group.usage;
     if (group.model !== undefined) call.model = group.model;
-    const summary = summaryIds.size === 0 ? undefined : call.request.messages.find((message) => summaryIds.has(message.meta.id) && !summariesSent.has(message.meta.id));
-    if (summary !== undefined && calls.length > 0) call.declaredBreak = { reason: "Claude Code compaction (history replaced by a summary)" };
-    if (summary !== undefined) summariesSent.add(summary.meta.id);
+    // Only the messages new to this chain can hold a summary not sent before: every earlier one was in an earlier request.
+    const summaries = summaryIds.size === 0 ? [] : messages.slice(firstNew).filter((message) => summaryIds.has(message.meta.id) && !summariesSent.has(message.meta.id));
+    if (summaries.length > 0 && calls.length > 0) call.declaredBreak = { reason: "Claude Code compaction (history replaced by a summary)" };
+    for (const summary of summaries) summariesSent.add(summary.meta.id);
     calls.push(call);
   }
   const transcript: ImportedTranscript = {

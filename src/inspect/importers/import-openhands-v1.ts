@@ -17,7 +17,8 @@ const stateEvents = new Set(["ConversationStateUpdateEvent", "PauseEvent", "Cond
  * calls), an agent `MessageEvent` another; `ObservationEvent`, `AgentErrorEvent` and
  * `UserRejectObservation` answer a `tool_call_id`; a `Condensation` forgets events and inserts its
  * summary (a declared break). Usage is not on the events: it is taken per response from the
- * `token_usages` (`response_id`) of the conversation's stats when the stream records them.
+ * `token_usages` (`response_id`) of the conversation's stats when the stream records them, or from
+ * the `base_state.json` of a persisted conversation folder, which `importTranscriptFiles` puts first.
  */
 export function importOpenHandsV1(events: JsonObject[], file: string): ImportResult {
   const id = transcriptIdFromFile(file);
@@ -93,6 +94,8 @@ export function importOpenHandsV1(events: JsonObject[], file: string): ImportRes
       default: {
         const kind = optionalString(event.kind) ?? "event without kind";
         if (kind === "ConversationStateUpdateEvent") collectTokenUsages(event.value, usageByResponse, 0);
+        // A persisted conversation's base_state.json (read first from its folder): the usage of every call.
+        else if (event.kind === undefined && isRecord(event.stats)) collectTokenUsages(event.stats, usageByResponse, 0);
         else if (!stateEvents.has(kind)) skipped.add(kind);
       }
     }
@@ -109,7 +112,7 @@ export function importOpenHandsV1(events: JsonObject[], file: string): ImportRes
   const notes: string[] = [];
   const note = skipped.note("OpenHands events", "OpenHands may have shown them to the model, so the counted prompts can be short of the reported ones");
   if (note !== undefined) notes.push(note);
-  if (calls.length > 0 && usageByResponse.size === 0) notes.push("The OpenHands event stream records no per-call usage (no stats update with token_usages): token counts are estimates.");
+  if (calls.length > 0 && usageByResponse.size === 0) notes.push("The OpenHands event stream records no per-call usage (no stats update with token_usages, no base_state.json): token counts are estimates.");
   if (notes.length > 0) transcript.notes = notes;
   return { transcripts: calls.length === 0 ? [] : [transcript], problems: [] };
 }

@@ -132,11 +132,11 @@ describe("importOpenHands on V1 SDK events (OpenHands CLI 1.x)", () => {
 });
 
 describe("importOpenHands on one file of a V1 events/ folder", () => {
-  it("imports nothing and says how to join the folder into one run", () => {
+  it("imports nothing and says to inspect the conversation's folder, which is one run", () => {
     const event = { id: "e1", kind: "ObservationEvent", source: "environment", tool_call_id: "c1", observation: { content: [] } };
     const { transcripts, problems } = importOpenHands(JSON.stringify(event), "events/event-00003-e1.json");
     expect(transcripts).toEqual([]);
-    expect(problems).toEqual([{ file: "events/event-00003-e1.json", reason: expect.stringContaining("jq -s . events/event-*.json > conversation.json") }]);
+    expect(problems).toEqual([{ file: "events/event-00003-e1.json", reason: expect.stringContaining("inspect the conversation's folder (the one holding base_state.json and events/)") }]);
   });
 });
 

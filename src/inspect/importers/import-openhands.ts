@@ -36,7 +36,7 @@ export function importOpenHands(text: string, file: string): ImportResult {
   }
   if (isRecord(value) && typeof value.kind === "string") {
     // One file of a conversation's events/ folder: a run only as a whole.
-    const reason = `one OpenHands V1 event (${value.kind}), not a run: join the conversation's events into one list (jq -s . events/event-*.json > conversation.json) and inspect that`;
+    const reason = `one OpenHands V1 event (${value.kind}), not a run: inspect the conversation's folder (the one holding base_state.json and events/), which is read as one run with its usage`;
     return { transcripts: [], problems: [{ file, reason }] };
   }
   const events = Array.isArray(value) ? value : isRecord(value) && Array.isArray(value.events) ? value.events : isRecord(value) && Array.isArray(value.history) ? value.history : undefined;

@@ -51,3 +51,13 @@ describe("importTauBench", () => {
     expect(() => loadOpenAIToolsFile("/nonexistent/tools.json")).toThrow(expect.objectContaining({ code: "transcript_invalid" }));
   });
 });
+
+describe("importTauBench on a run τ-bench recorded as failed (see fixtures/README.md)", () => {
+  it("says the run ended on a recorded error instead of showing an agent that never called the model", () => {
+    const errorFile = "fixtures/tau-bench-error-run.json";
+    const { transcripts, problems } = importTauBench(readFileSync(new URL(errorFile, import.meta.url), "utf8"), errorFile);
+    expect(problems).toEqual([]);
+    expect(transcripts.map((transcript) => [transcript.id, transcript.calls.length])).toEqual([["task0-trial0", 0]]);
+    expect(transcripts[0]?.notes).toEqual(["τ-bench recorded an error for this run, which ended it after 0 call(s): EOF when reading a line"]);
+  });
+});

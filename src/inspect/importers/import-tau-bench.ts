@@ -61,7 +61,7 @@ function convertDialogue(entry: unknown, path: string, file: string): ImportedTr
       source: { file },
     });
   }
-  return {
+  const transcript: ImportedTranscript = {
     id,
     format: "tau-bench",
     file,
@@ -70,4 +70,9 @@ function convertDialogue(entry: unknown, path: string, file: string): ImportedTr
     systemKnown: system !== undefined,
     meta: { taskId, trial, reward: entry.reward },
   };
+  // τ-bench's run.py records a run that raised as {info: {error, traceback}} with what traj it had
+  // (often none): say why, or the run reads as an agent that never called the model.
+  const error = isRecord(entry.info) && typeof entry.info.error === "string" ? entry.info.error : undefined;
+  if (error !== undefined) transcript.notes = [`τ-bench recorded an error for this run, which ended it after ${calls.length} call(s): ${error.slice(0, 300)}`];
+  return transcript;
 }

@@ -5,6 +5,8 @@ import { detectTranscriptFormat } from "./detect-transcript-format.js";
 import { importTranscript } from "./import-transcript.js";
 import { stripByteOrderMark } from "../../types/byte-order-mark.js";
 import { describeInvalidUtf8, findInvalidUtf8, invalidUtf8Note, type InvalidUtf8Position } from "./find-invalid-utf8.js";
+import { importOpenHandsV1 } from "./import-openhands-v1.js";
+import { findOpenHandsConversationFolder, readOpenHandsConversationFolder } from "./read-openhands-conversation-folder.js";
 
 export interface ImportTranscriptFilesOptions {
   /** The format of every file, or "auto" (the default) to detect each file's own. */
@@ -17,7 +19,8 @@ export interface ImportTranscriptFilesOptions {
 }
 
 /**
- * Reads and imports transcript files. A file that cannot be read, or a record that does not fit its
+ * Reads and imports transcript files; a path may also be an OpenHands V1 conversation folder (or its
+ * `events/` folder), read as one run. A file that cannot be read, or a record that does not fit its
  * format, becomes a problem and the rest is still imported; a file whose format cannot be detected
  * throws `transcript_invalid`, because only the caller can say what it is (`--format`).
  */
@@ -28,6 +31,15 @@ export async function importTranscriptFiles(paths: string[], options: ImportTran
   }
   const result: ImportResult = { transcripts: [], problems: [] };
   for (const path of paths) {
+    // OpenHands V1 persists a conversation as a folder (base_state.json, events/event-*.json): one run.
+    const conversation = format === "auto" || format === "openhands" ? await findOpenHandsConversationFolder(path) : undefined;
+    if (conversation !== undefined) {
+      const read = await readOpenHandsConversationFolder(conversation);
+      const imported = importOpenHandsV1(read.events, conversation);
+      result.transcripts.push(...imported.transcripts);
+      result.problems.push(...read.problems, ...imported.problems);
+      continue;
+    }
     let bytes: Buffer;
     try {
       bytes = await readFile(path);

@@ -14,3 +14,4 @@ export { importOpenHands } from "./import-openhands.js";
 export { importGeminiCli } from "./import-gemini-cli.js";
 export { importAiderLlmHistory } from "./import-aider-llm-history.js";
 export { importTau2Bench } from "./import-tau2-bench.js";
+export { findOpenHandsConversationFolder, readOpenHandsConversationFolder } from "./read-openhands-conversation-folder.js";
