@@ -21,4 +21,36 @@ describe("a chat reply on a terminal", () => {
     expect(written).toContain("files");
     expect(written.endsWith("\n")).toBe(true);
   });
+
+  it("cuts blocks at the same places however the reply is split into deltas (blank lines inside a fence do not cut)", () => {
+    const reply = "Intro line\nstill intro\n\n```ts\nconst a = 1;\n\nconst b = 2;\n```\nAfter the fence\n\n- one\n- two\n\nEnd.";
+    // Blocks rendered by one delta are parsed together (one blank line apart), by two deltas apart: compare without blank lines.
+    const shown = (pieces: string[]) => streamReply(pieces).replace(/\n{2,}/g, "\n");
+    const whole = shown([reply]);
+    expect(whole).toMatch(/const a = 1;\n.*\n?.*const b = 2;/);
+    for (const size of [1, 2, 3, 7, 24]) expect(shown(reply.match(new RegExp(`[\\s\\S]{1,${size}}`, "g"))!)).toBe(whole);
+    let written = "";
+    const stream = createMarkdownStream((text) => (written += text), 80);
+    stream.push("```\nfirst\n\nsecond\n");
+    expect(written).toBe("");
+    expect(stream.held()).toBe(18);
+    stream.push("```\n");
+    expect(written).toContain("second");
+    expect(stream.held()).toBe(0);
+  });
+
+  // Each delta used to make the stream read the whole held text again: a 340 kB reply without a blank
+  // line took 12 s of CPU (1 MB: minutes) while the chat showed nothing. Now each delta reads only its
+  // own lines. (A count, not a timing: the test's own time limit is the default one.)
+  it("takes a 1 MB reply without a blank line in 24-character deltas and shows all of it at the end", () => {
+    const reply = Array.from({ length: 10_000 }, (_, line) => `line ${line} ${"x".repeat(line % 150)}`).join("\n");
+    expect(reply.length).toBeGreaterThan(800_000);
+    let written = "";
+    const stream = createMarkdownStream((text) => (written += text), 80);
+    for (let offset = 0; offset < reply.length; offset += 24) stream.push(reply.slice(offset, offset + 24));
+    expect(written).toBe("");
+    expect(stream.held()).toBe(reply.length);
+    stream.end();
+    expect(written).toContain("line 9999 ");
+  });
 });

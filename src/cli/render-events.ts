@@ -56,9 +56,16 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
     spinnerTimer = undefined;
     write("\r\u001b[K");
   };
-  const startSpinner = () => {
+  let spinnerLabel = () => "waiting for the model…";
+  const startSpinner = (label = () => "waiting for the model…") => {
+    spinnerLabel = label;
     if (!options.spinner || spinnerTimer) return;
-    spinnerTimer = setInterval(() => write(`\r${style.dim(`${spinnerFrames[spinnerFrame++ % spinnerFrames.length]} waiting for the model…`)}`), 80);
+    spinnerTimer = setInterval(() => write(`\r${style.dim(`${spinnerFrames[spinnerFrame++ % spinnerFrames.length]} ${spinnerLabel()}`)}`), 80);
+  };
+  // What a rendered block writes clears the spinner's line first.
+  const writeRendered = (text: string) => {
+    stopSpinner();
+    write(text);
   };
   const endThinking = () => {
     if (!inThinking) return;
@@ -93,13 +100,17 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
           lineOpen = true;
           break;
         case "text_delta":
-          stopSpinner();
           if (inThinking) endLine();
           if (options.markdownWidth !== undefined) {
-            markdown ??= createMarkdownStream(write, options.markdownWidth);
-            markdown.push(escapeForTerminal(event.delta, { keepLineBreaks: true }));
+            markdown ??= createMarkdownStream(writeRendered, options.markdownWidth);
+            const stream = markdown;
+            stream.push(escapeForTerminal(event.delta, { keepLineBreaks: true }));
+            // A paragraph is shown once it ends: until then the spinner says that the reply is
+            // arriving, so a long paragraph (or a model that stalls inside one) is not a blank screen.
+            if (stream.held() > 0) startSpinner(() => `receiving the reply… ${stream.held().toLocaleString("en-US")} characters`);
             break;
           }
+          stopSpinner();
           write(escapeForTerminal(event.delta, { keepLineBreaks: true }));
           lineOpen = !event.delta.endsWith("\n");
           break;
