@@ -3,6 +3,7 @@ import { buildOpenAIRequestBody } from "../providers/openai-compatible/build-ope
 import { createIncrementalQwen3Renderer, getTokenCounter } from "../tokens/index.js";
 import { textOf, thinkingOf, toolCallsOf, type ModelRequest } from "../types/index.js";
 import type { ViewRun, ViewSource } from "./view-source.js";
+import { boundPromptText, type BoundedPromptText } from "./bound-prompt-text.js";
 
 export type PromptView = "template" | "wire";
 
@@ -10,8 +11,11 @@ export type PromptView = "template" | "wire";
 export interface CallDetail {
   index: number;
   view: PromptView;
-  /** The wire view shades the bytes shared with the previous call's body; the template view, the reusable tokens. */
-  prompt: RenderedCallText;
+  /**
+   * The wire view shades the bytes shared with the previous call's body; the template view, the
+   * reusable tokens. A long prompt comes cut (`omitted`): its start, around the first divergent token, and its end.
+   */
+  prompt: BoundedPromptText;
   statusBar: string | null;
   response: { text: string; thinking: string; toolCalls: Array<{ name: string; argumentsText: string }> } | null;
   usage: {
@@ -58,7 +62,7 @@ export function createCallDetailBuilder(source: Pick<ViewSource, "meter" | "exac
       return {
         index,
         view,
-        prompt,
+        prompt: boundPromptText(prompt),
         statusBar: imported.request.tail?.content ?? null,
         response:
           response === undefined

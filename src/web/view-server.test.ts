@@ -145,6 +145,27 @@ describe("the view server's routes", () => {
     expect((await api("/api/runs/3/timeline")).status).toBe(404);
   });
 
+  // A recorded tool output of 30 MB made the call's JSON 31.6 MB and froze the page for 69 s while Chromium laid it out.
+  it("sends a call whose prompt holds a 1 MB tool output cut to its start, the divergent part and its end, with the cut sizes", async () => {
+    const system = { role: "system", content: "You are a build assistant." };
+    const ask = { role: "user", content: "Show the build log." };
+    const call = { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "read_log", arguments: "{}" } }] };
+    const log = { role: "tool", tool_call_id: "c1", content: `START ${"log line\n".repeat(125_000)} END` };
+    const file = join(await mkdtemp(join(tmpdir(), "ctxkit-view-huge-")), "requests.jsonl");
+    await writeFile(file, `${JSON.stringify({ model: "gpt-4o", messages: [system, ask] })}\n${JSON.stringify({ model: "gpt-4o", messages: [system, ask, call, log, { role: "user", content: "Summarise it." }] })}\n`);
+    const { api } = await serve([file]);
+    for (const view of ["template", "wire"]) {
+      const { prompt } = (await api(`/api/runs/0/calls/1?view=${view}`)).body as { prompt: { text: string; fullLength: number; omitted: Array<{ start: number; end: number; chars: number }>; divergentToken: { start: number; end: number } } };
+      expect(prompt.fullLength).toBeGreaterThan(1_000_000);
+      expect(prompt.text.length).toBeLessThan(500_000);
+      expect(prompt.text).toContain("You are a build assistant.");
+      expect(prompt.text).toContain("Summarise it.");
+      expect(prompt.text).toMatch(/characters of this prompt not shown/);
+      // What is shown and what was left out add up to the whole prompt.
+      expect(prompt.text.length + prompt.omitted.reduce((sum, gap) => sum + gap.chars - (gap.end - gap.start), 0)).toBe(prompt.fullLength);
+    }
+  });
+
   it("diffs two calls and lists findings with their calls", async () => {
     const { api } = await serve([openAiLog]);
     expect((await api("/api/runs/0/diff?to=1")).body).toMatchObject({ from: 0, to: 1, systemChanged: true, compaction: null });

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { boundPromptText } from "./bound-prompt-text.js";
+
+const limits = { head: 10, beforeDivergence: 5, afterDivergence: 8, end: 4 };
+
+describe("a prompt's text cut for the page", () => {
+  it("is whole when it fits", () => {
+    const prompt = { text: "short prompt", tokens: 3, reusableChars: 5, divergentToken: { start: 5, end: 6, index: 1 }, ranges: [] };
+    expect(boundPromptText(prompt, limits)).toEqual({ ...prompt, fullLength: 12, omitted: [] });
+  });
+
+  it("keeps the start, the part around the first divergent token and the end, with a marker naming each cut's size", () => {
+    const text = `${"h".repeat(10)}${"a".repeat(1000)}BEFORE[X]AFTER!!${"b".repeat(2000)}tail`;
+    const divergent = text.indexOf("X");
+    const prompt = { text, tokens: 900, reusableChars: divergent, divergentToken: { start: divergent, end: divergent + 1, index: 400 }, ranges: [{ part: "header" as const, start: 0, end: text.length, tokens: 900 }] };
+    const cut = boundPromptText(prompt, limits);
+    expect(cut.fullLength).toBe(text.length);
+    expect(cut.omitted.map((gap) => gap.chars)).toEqual([1002, 2001]);
+    const kept = cut.omitted.reduce((rest, gap) => rest.replace(cut.text.slice(gap.start, gap.end), "|"), cut.text);
+    expect(kept).toBe(`${"h".repeat(10)}|FORE[X]AFTER!|tail`);
+    expect(cut.text.slice(cut.omitted[0]!.start, cut.omitted[0]!.end)).toContain("1,002 characters of this prompt not shown");
+    // Offsets still point at the same characters.
+    expect(cut.text.slice(cut.divergentToken!.start, cut.divergentToken!.end)).toBe("X");
+    expect(cut.reusableChars).toBe(cut.divergentToken!.start);
+    expect(cut.ranges[0]).toMatchObject({ start: 0, end: cut.text.length });
+  });
+
+  it("puts a reusable end that falls in a cut after that cut's marker", () => {
+    const text = "x".repeat(100);
+    const cut = boundPromptText({ text, tokens: 25, reusableChars: 100, ranges: [] }, { head: 10, beforeDivergence: 5, afterDivergence: 0, end: 4 });
+    expect(cut.reusableChars).toBe(cut.text.length);
+    expect(cut.omitted).toHaveLength(1);
+    expect(cut.omitted[0]!.chars).toBe(85);
+  });
+});
