@@ -20,6 +20,16 @@ const invisible =
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 const lineBreaks = /[\n\t]/g;
 
+// A zero-width joiner between two pictographs composes one emoji (👩‍💻, 🏳️‍🌈, 👨‍👩‍👧): it hides no text, and
+// escaped it broke every such emoji in a reply into "👩\u200D💻". Anywhere else it is escaped.
+const zeroWidthJoiner = "\u200d";
+const pictographBefore = /(?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\ufe0f)$/u;
+const pictographAfter = /^\p{Extended_Pictographic}/u;
+
+function joinsEmoji(text: string, offset: number): boolean {
+  return pictographBefore.test(text.slice(Math.max(0, offset - 2), offset)) && pictographAfter.test(text.slice(offset + 1, offset + 3));
+}
+
 /**
  * Makes model-chosen text safe to show a person: every control, bidi and invisible character is
  * replaced by its `\uXXXX` escape (one per UTF-16 unit, so inside a JSON string it still means the
@@ -34,7 +44,7 @@ export function escapeForTerminal(text: string, options: EscapeForTerminalOption
       .map((part, index) => (index % 2 === 1 ? part : escapeForTerminal(part, rest)))
       .join("");
   }
-  const escaped = text.replace(invisible, escapeUnits);
+  const escaped = text.replace(invisible, (match: string, offset: number) => (match === zeroWidthJoiner && joinsEmoji(text, offset) ? match : escapeUnits(match)));
   return options.keepLineBreaks === true ? escaped : escaped.replace(lineBreaks, escapeUnits);
 }
 
