@@ -4,6 +4,7 @@ import { createIncrementalQwen3Renderer, getTokenCounter } from "../tokens/index
 import { textOf, thinkingOf, toolCallsOf, type ModelRequest } from "../types/index.js";
 import type { ViewRun, ViewSource } from "./view-source.js";
 import { boundPromptText, type BoundedPromptText } from "./bound-prompt-text.js";
+import { boundShownText } from "./bound-shown-text.js";
 
 export type PromptView = "template" | "wire";
 
@@ -63,16 +64,19 @@ export function createCallDetailBuilder(source: Pick<ViewSource, "meter" | "exac
         index,
         view,
         prompt: boundPromptText(prompt),
-        statusBar: imported.request.tail?.content ?? null,
+        statusBar: imported.request.tail === undefined ? null : boundShownText(imported.request.tail.content),
+        // Each text cut to its start and end: a recorded response can be megabytes.
         response:
           response === undefined
             ? null
             : {
-                text: textOf(response),
-                thinking: thinkingOf(response)
-                  .map((part) => part.thinking)
-                  .join("\n"),
-                toolCalls: toolCallsOf(response).map((call) => ({ name: call.name, argumentsText: call.argumentsText })),
+                text: boundShownText(textOf(response)),
+                thinking: boundShownText(
+                  thinkingOf(response)
+                    .map((part) => part.thinking)
+                    .join("\n"),
+                ),
+                toolCalls: toolCallsOf(response).map((call) => ({ name: boundShownText(call.name), argumentsText: boundShownText(call.argumentsText) })),
               },
         usage: {
           reported: imported.reportedUsage ?? null,

@@ -166,6 +166,20 @@ describe("the view server's routes", () => {
     }
   });
 
+  // A recorded 20 MB response made the page (which opens on the last call) draw nothing for 33 s.
+  it("sends a call's huge recorded response cut to its start and end, saying how much is left out", async () => {
+    const request = { model: "gpt-4o", messages: [{ role: "user", content: "Write it all." }] };
+    const response = { choices: [{ message: { role: "assistant", content: `BEGIN${"r".repeat(1_000_000)}FINISH` } }], usage: { prompt_tokens: 10, completion_tokens: 5 } };
+    const file = join(await mkdtemp(join(tmpdir(), "ctxkit-view-huge-reply-")), "requests.jsonl");
+    await writeFile(file, `${JSON.stringify({ request, response })}\n`);
+    const { api } = await serve([file]);
+    const detail = (await api("/api/runs/0/calls/0")).body as { response: { text: string } };
+    expect(detail.response.text.length).toBeLessThan(130_000);
+    expect(detail.response.text).toMatch(/^BEGIN/);
+    expect(detail.response.text).toMatch(/FINISH$/);
+    expect(detail.response.text).toContain("[… 880,011 characters not shown: ctxkit view shows the start and the end …]");
+  });
+
   it("diffs two calls and lists findings with their calls", async () => {
     const { api } = await serve([openAiLog]);
     expect((await api("/api/runs/0/diff?to=1")).body).toMatchObject({ from: 0, to: 1, systemChanged: true, compaction: null });
