@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { boundPromptText } from "./bound-prompt-text.js";
 
-const limits = { head: 10, beforeDivergence: 5, afterDivergence: 8, end: 4 };
+const limits = { head: 10, beforeDivergence: 5, afterDivergence: 8, end: 4, minimumCut: 1 };
 
 describe("a prompt's text cut for the page", () => {
   it("is whole when it fits", () => {
@@ -25,9 +25,17 @@ describe("a prompt's text cut for the page", () => {
     expect(cut.ranges[0]).toMatchObject({ start: 0, end: cut.text.length });
   });
 
+  it("keeps a stretch shorter than the minimum cut instead of marking it", () => {
+    const text = `${"h".repeat(10)}${"a".repeat(20)}X${"b".repeat(1000)}`;
+    const divergent = text.indexOf("X");
+    const cut = boundPromptText({ text, tokens: 300, reusableChars: divergent, divergentToken: { start: divergent, end: divergent + 1, index: 9 }, ranges: [] }, { ...limits, minimumCut: 50 });
+    expect(cut.omitted.map((gap) => gap.chars)).toEqual([1000 - 8 - 4 + 1]);
+    expect(cut.text.startsWith(text.slice(0, divergent + 8))).toBe(true);
+  });
+
   it("puts a reusable end that falls in a cut after that cut's marker", () => {
     const text = "x".repeat(100);
-    const cut = boundPromptText({ text, tokens: 25, reusableChars: 100, ranges: [] }, { head: 10, beforeDivergence: 5, afterDivergence: 0, end: 4 });
+    const cut = boundPromptText({ text, tokens: 25, reusableChars: 100, ranges: [] }, { head: 10, beforeDivergence: 5, afterDivergence: 0, end: 4, minimumCut: 1 });
     expect(cut.reusableChars).toBe(cut.text.length);
     expect(cut.omitted).toHaveLength(1);
     expect(cut.omitted[0]!.chars).toBe(85);

@@ -19,9 +19,10 @@ export interface BoundedPromptText extends RenderedCallText {
  * How much of a prompt the page is sent. Chromium took 69 s to lay out a call whose prompt held a
  * 30 MB tool output (the page froze, and the call's JSON was 31.6 MB); the parts a person reads are
  * the start (system prompt, tools), the place where the prompt stopped being reusable, and the end
- * (the newest messages).
+ * (the newest messages). A stretch shorter than `minimumCut` between two of them is kept: a marker
+ * for "1,027 characters not shown" hides little and interrupts the reading.
  */
-export const promptTextLimits = { head: 100_000, beforeDivergence: 100_000, afterDivergence: 200_000, end: 50_000 };
+export const promptTextLimits = { head: 100_000, beforeDivergence: 100_000, afterDivergence: 200_000, end: 50_000, minimumCut: 10_000 };
 
 const marker = (chars: number) => `\n[… ${chars.toLocaleString("en-US")} characters of this prompt not shown: ctxkit view shows its start, where it stops being reusable, and its end …]\n`;
 
@@ -35,6 +36,7 @@ export function boundPromptText(prompt: RenderedCallText, limits = promptTextLim
       [focus - limits.beforeDivergence, focus + limits.afterDivergence],
       [text.length - limits.end, text.length],
     ].map(([start, end]) => [Math.max(0, start!), Math.min(text.length, end!)] as const),
+    limits.minimumCut,
   );
   if (text.length === 0 || (windows.length === 1 && windows[0]![0] === 0 && windows[0]![1] === text.length)) return { ...prompt, fullLength: text.length, omitted: [] };
   let bounded = "";
@@ -81,12 +83,12 @@ export function boundPromptText(prompt: RenderedCallText, limits = promptTextLim
   return result;
 }
 
-function mergeWindows(windows: ReadonlyArray<readonly [number, number]>): Array<[number, number]> {
+function mergeWindows(windows: ReadonlyArray<readonly [number, number]>, minimumCut: number): Array<[number, number]> {
   const sorted = windows.filter(([start, end]) => end > start).sort((left, right) => left[0] - right[0]);
   const merged: Array<[number, number]> = [];
   for (const [start, end] of sorted) {
     const last = merged.at(-1);
-    if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
+    if (last !== undefined && start < last[1] + minimumCut) last[1] = Math.max(last[1], end);
     else merged.push([start, end]);
   }
   return merged;
