@@ -24,6 +24,10 @@ describe("escapeForTerminal", () => {
     expect(escapeForTerminal("🎉\u200dx")).toBe("🎉\\u200Dx");
     expect(escapeForTerminal("x\u200d🎉")).toBe("x\\u200D🎉");
     expect(escapeForTerminal("🎉\u200d\u200d🎉")).toBe("🎉\\u200D\\u200D🎉");
+    for (const emoji of ["🏃\u200d♀\ufe0f", "🧑🏽\u200d🚀", "👁\ufe0f\u200d🗨\ufe0f"]) expect(escapeForTerminal(emoji)).toBe(emoji);
+    // A selector or skin tone that follows no pictograph does not make a joiner after it part of an emoji.
+    expect(escapeForTerminal("a\ufe0f\u200d🎉")).toBe("a\ufe0f\\u200D🎉");
+    expect(escapeForTerminal("a🏽\u200d🎉")).toBe("a🏽\\u200D🎉");
   });
 
   it("keeps a JSON string valid and equal in meaning", () => {

@@ -21,13 +21,16 @@ const invisible =
 const lineBreaks = /[\n\t]/g;
 
 // A zero-width joiner between two pictographs composes one emoji (👩‍💻, 🏳️‍🌈, 👨‍👩‍👧): it hides no text, and
-// escaped it broke every such emoji in a reply into "👩\u200D💻". Anywhere else it is escaped.
+// escaped it broke every such emoji in a reply into "👩\u200D💻". Anywhere else it is escaped. The
+// pictograph before it may carry its presentation selector or skin tone (🏳️, 👋🏽), but a selector or
+// tone after a letter does not count: "a\uFE0F\u200D🎉" would hide two characters after "a".
 const zeroWidthJoiner = "\u200d";
-const pictographBefore = /(?:\p{Extended_Pictographic}|\p{Emoji_Modifier}|\ufe0f)$/u;
+const pictographBefore = /\p{Extended_Pictographic}(?:\ufe0f|\p{Emoji_Modifier})?$/u;
 const pictographAfter = /^\p{Extended_Pictographic}/u;
 
 function joinsEmoji(text: string, offset: number): boolean {
-  return pictographBefore.test(text.slice(Math.max(0, offset - 2), offset)) && pictographAfter.test(text.slice(offset + 1, offset + 3));
+  // Four UTF-16 units hold the longest pictograph-and-modifier before a joiner (two surrogate pairs).
+  return pictographBefore.test(text.slice(Math.max(0, offset - 4), offset)) && pictographAfter.test(text.slice(offset + 1, offset + 3));
 }
 
 /**
