@@ -1,4 +1,5 @@
 import type { RenderedCallText } from "../inspect/index.js";
+import { wholeCharacterOffset } from "./bound-shown-text.js";
 
 /** A stretch of the prompt left out of the page's text: a marker (`start`–`end` in the text sent) stands for `chars` characters. */
 export interface OmittedText {
@@ -17,25 +18,28 @@ export interface BoundedPromptText extends RenderedCallText {
 
 /**
  * How much of a prompt the page is sent. Chromium took 69 s to lay out a call whose prompt held a
- * 30 MB tool output (the page froze, and the call's JSON was 31.6 MB); the parts a person reads are
- * the start (system prompt, tools), the place where the prompt stopped being reusable, and the end
- * (the newest messages). A stretch shorter than `minimumCut` between two of them is kept: a marker
- * for "1,027 characters not shown" hides little and interrupts the reading.
+ * 30 MB tool output (the page froze, and the call's JSON was 31.6 MB). A prompt up to `whole`
+ * characters is sent whole (a full 200,000-token context is about 800,000; it draws in about two
+ * seconds). A longer one is cut to the parts a person reads: the start (system prompt, tools), the
+ * place where the prompt stopped being reusable, and the end (the newest messages). A stretch shorter
+ * than `minimumCut` between two of them is kept: a marker for "1,027 characters not shown" hides
+ * little and interrupts the reading.
  */
-export const promptTextLimits = { head: 100_000, beforeDivergence: 100_000, afterDivergence: 200_000, end: 50_000, minimumCut: 10_000 };
+export const promptTextLimits = { whole: 1_000_000, head: 100_000, beforeDivergence: 100_000, afterDivergence: 200_000, end: 50_000, minimumCut: 10_000 };
 
 const marker = (chars: number) => `\n[… ${chars.toLocaleString("en-US")} characters of this prompt not shown: ctxkit view shows its start, where it stops being reusable, and its end …]\n`;
 
-/** The prompt cut to at most the limits' sum of its own characters (plus a marker for each cut); offsets are moved to the cut text. */
+/** The prompt whole up to `limits.whole` characters, else cut to about the windows' sum of its own characters (plus a marker for each cut); offsets are moved to the cut text. */
 export function boundPromptText(prompt: RenderedCallText, limits = promptTextLimits): BoundedPromptText {
   const { text } = prompt;
+  if (text.length <= limits.whole) return { ...prompt, fullLength: text.length, omitted: [] };
   const focus = prompt.divergentToken?.start ?? prompt.reusableChars;
   const windows = mergeWindows(
     [
       [0, limits.head],
       [focus - limits.beforeDivergence, focus + limits.afterDivergence],
       [text.length - limits.end, text.length],
-    ].map(([start, end]) => [Math.max(0, start!), Math.min(text.length, end!)] as const),
+    ].map(([start, end]) => [wholeCharacterOffset(text, Math.max(0, start!), -1), wholeCharacterOffset(text, Math.min(text.length, end!), 1)] as const),
     limits.minimumCut,
   );
   if (text.length === 0 || (windows.length === 1 && windows[0]![0] === 0 && windows[0]![1] === text.length)) return { ...prompt, fullLength: text.length, omitted: [] };
