@@ -66,7 +66,7 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     ...(otel ? { observeChildRun: otel.tracing.observeChildRun, observeProvider: otel.tracing.observeProvider } : {}),
     onProtectedFilesRestored: (report) => io.stderr.write(`ctxkit chat: ${describeRestored(report)}\n`),
     onInstructionsAnnounced: () => io.stdout.write(style.dim("(the project instructions changed; the model is told with this message)\n")),
-    confirmBudget: (request) => askBudgetApproval(request, { readLine: answerInTurn, output: io.stdout, style }),
+    confirmBudget: (request) => askBudgetApproval(request, { readLine: answerInTurn, interrupted: () => current?.signal.aborted === true, output: io.stdout, style }),
     confirmToolCall: createConfirmationHandler({
       readLine: answerInTurn,
       interrupted: () => current?.signal.aborted === true,
