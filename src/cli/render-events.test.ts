@@ -44,4 +44,15 @@ describe("a chat reply rendered as Markdown on a terminal", () => {
     vi.advanceTimersByTime(500);
     expect(output).toBe(ended);
   });
+
+  it("shows an emoji whose joiner arrived in a delta of its own whole, piped or as Markdown", () => {
+    for (const markdownWidth of [undefined, 80]) {
+      let output = "";
+      const renderer = createEventRenderer({ write: (text) => (output += text), style: createTerminalStyle(false), spinner: false, ...(markdownWidth === undefined ? {} : { markdownWidth }) });
+      for (const delta of ["Coding ", "👩", "\u200d", "💻", " done"]) renderer.handle(textDelta(delta));
+      renderer.handle({ type: "turn_end" } as AgentEvent);
+      expect(output).toContain("Coding 👩\u200d💻 done");
+      renderer.stop();
+    }
+  });
 });

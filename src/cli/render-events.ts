@@ -2,6 +2,7 @@ import { escapeForTerminal } from "../context/escape-for-terminal.js";
 import type { AgentEvent } from "../types/index.js";
 import { toCliMessage } from "./cli-error-message.js";
 import { createMarkdownStream, type MarkdownStream } from "./markdown-stream.js";
+import { createStreamedTextEscaper } from "./escape-streamed-text.js";
 import type { TerminalStyle } from "./terminal-style.js";
 
 export interface EventRendererOptions {
@@ -49,6 +50,7 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
   let inThinking = false;
   let thinkingChars = 0;
   let markdown: MarkdownStream | undefined;
+  const replyText = createStreamedTextEscaper();
 
   const stopSpinner = () => {
     if (!spinnerTimer) return;
@@ -74,6 +76,12 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
   };
   const endLine = () => {
     endThinking();
+    const rest = replyText.flush();
+    if (rest !== "" && markdown !== undefined) markdown.push(rest);
+    else if (rest !== "") {
+      write(rest);
+      lineOpen = true;
+    }
     markdown?.end();
     markdown = undefined;
     if (lineOpen) write("\n");
@@ -104,14 +112,14 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
           if (options.markdownWidth !== undefined) {
             markdown ??= createMarkdownStream(writeRendered, options.markdownWidth);
             const stream = markdown;
-            stream.push(escapeForTerminal(event.delta, { keepLineBreaks: true }));
+            stream.push(replyText.escape(event.delta));
             // A paragraph is shown once it ends: until then the spinner says that the reply is
             // arriving, so a long paragraph (or a model that stalls inside one) is not a blank screen.
             if (stream.held() > 0) startSpinner(() => `receiving the reply… ${stream.held().toLocaleString("en-US")} characters`);
             break;
           }
           stopSpinner();
-          write(escapeForTerminal(event.delta, { keepLineBreaks: true }));
+          write(replyText.escape(event.delta));
           lineOpen = !event.delta.endsWith("\n");
           break;
         case "tool_call_end":

@@ -6,6 +6,11 @@ export interface EscapeForTerminalOptions {
    * colours pass: cursor moves, title changes and every other control are still escaped.
    */
   keepAnsi?: boolean;
+  /**
+   * The text shown just before this piece (a stream's earlier delta), read only to tell whether a
+   * zero-width joiner at the piece's start joins an emoji ("👩" then "\u200D💻"); never returned.
+   */
+  before?: string;
 }
 
 // eslint-disable-next-line no-control-regex -- colour sequences start with ESC
@@ -28,9 +33,10 @@ const zeroWidthJoiner = "\u200d";
 const pictographBefore = /\p{Extended_Pictographic}(?:\ufe0f|\p{Emoji_Modifier})?$/u;
 const pictographAfter = /^\p{Extended_Pictographic}/u;
 
-function joinsEmoji(text: string, offset: number): boolean {
+function joinsEmoji(text: string, offset: number, before: string): boolean {
   // Four UTF-16 units hold the longest pictograph-and-modifier before a joiner (two surrogate pairs).
-  return pictographBefore.test(text.slice(Math.max(0, offset - 4), offset)) && pictographAfter.test(text.slice(offset + 1, offset + 3));
+  const preceding = offset >= 4 ? text.slice(offset - 4, offset) : (before + text.slice(0, offset)).slice(-4);
+  return pictographBefore.test(preceding) && pictographAfter.test(text.slice(offset + 1, offset + 3));
 }
 
 /**
@@ -41,13 +47,15 @@ function joinsEmoji(text: string, offset: number): boolean {
  */
 export function escapeForTerminal(text: string, options: EscapeForTerminalOptions = {}): string {
   if (options.keepAnsi === true) {
-    const { keepAnsi: _keep, ...rest } = options;
+    const { keepAnsi: _keep, before, ...rest } = options;
+    // A colour sequence between two pieces separates them: only the first piece follows `before`.
     return text
       .split(colourSequence)
-      .map((part, index) => (index % 2 === 1 ? part : escapeForTerminal(part, rest)))
+      .map((part, index) => (index % 2 === 1 ? part : escapeForTerminal(part, index === 0 && before !== undefined ? { ...rest, before } : rest)))
       .join("");
   }
-  const escaped = text.replace(invisible, (match: string, offset: number) => (match === zeroWidthJoiner && joinsEmoji(text, offset) ? match : escapeUnits(match)));
+  const before = options.before ?? "";
+  const escaped = text.replace(invisible, (match: string, offset: number) => (match === zeroWidthJoiner && joinsEmoji(text, offset, before) ? match : escapeUnits(match)));
   return options.keepLineBreaks === true ? escaped : escaped.replace(lineBreaks, escapeUnits);
 }
 
