@@ -6,6 +6,8 @@ export interface BudgetQuestionContext {
   readLine: () => Promise<string | undefined>;
   output: NodeJS.WritableStream;
   style: TerminalStyle;
+  /** Whether the turn was stopped (Ctrl-C) while the question waited: `readLine` then gave undefined. */
+  interrupted?: () => boolean;
 }
 
 /** Asks the person on the terminal whether the run may go over its budget; no answer (no terminal) declines. */
@@ -19,6 +21,10 @@ export async function askBudgetApproval(request: BudgetApprovalRequest, context:
   while (true) {
     output.write("  [y]es, for the rest of this task / [n]o, stop here: ");
     const answer = await context.readLine();
+    if (answer === undefined && context.interrupted?.() === true) {
+      output.write("  declined: you stopped the turn\n");
+      return false;
+    }
     if (answer === undefined) {
       output.write("\n  declined (no answer could be read)\n");
       return false;

@@ -48,6 +48,10 @@ describe("workspace trust is the user's decision (issue 24)", () => {
     await askWorkspaceTrust(firstSetup, terminalIo(true), prompt);
     expect(prompt.text()).toContain(`Do you trust the files in ${workspace}?`);
     expect(prompt.text()).toContain("Please answer y or n.");
+    // Seen in `ctxkit chat` on a 100-column terminal: the explanation's 118-column lines broke mid-word.
+    const explanation = prompt.text().split(`${workspace}?\n`)[1]!.split("  [y]es")[0]!.split("\n");
+    expect(explanation.length).toBeGreaterThan(3);
+    expect(explanation.filter((line) => line.length >= 80)).toEqual([]);
     expect(first.untrustedContent.trustWorkspace).toBe(true);
     expect(firstSetup.inputs.settings?.trustWorkspace).toBe(true);
     const stored = JSON.parse(await readFile(join(home, ".config", "ctxkit", "config.json"), "utf8")) as Record<string, unknown>;

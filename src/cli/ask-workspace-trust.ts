@@ -18,9 +18,12 @@ export async function askWorkspaceTrust(setup: AgentRunSetup, io: CliIo, options
   const { output, style } = options;
   output.write(
     `\n${style.yellow("?")} Do you trust the files in ${style.bold(config.workspace)}?\n` +
-      "  Trusted: its files are shown to the model as they are. Not trusted: they are data, and while the model has read one\n" +
-      "  (or from the start, when it has an AGENTS.md, CLAUDE.md, skills or MCP servers of its own), every command or write\n" +
-      "  asks you first (--yes and allow do not cover it). Answer no for a repository you did not write.\n",
+      // Lines under 80 columns: a terminal of 80 (or the 100 of a split pane) cut the longer ones mid-word.
+      "  Trusted: its files are shown to the model as they are. Not trusted: they are\n" +
+      "  data, and while the model has read one (or from the start, when it has an\n" +
+      "  AGENTS.md, CLAUDE.md, skills or MCP servers of its own), every command or\n" +
+      "  write asks you first (--yes and allow do not cover it). Answer no for a\n" +
+      "  repository you did not write.\n",
   );
   while (true) {
     output.write("  [y]es, I trust this workspace / [n]o: ");

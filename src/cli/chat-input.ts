@@ -11,8 +11,9 @@ export interface ChatInput {
   /**
    * A confirmation's answer, typed after the question. On a terminal, lines typed before it (while
    * the model worked) are not taken as the answer: they are queued as messages for after the turn.
+   * Undefined when input ended, or when `signal` aborts first (Ctrl-C stopped the turn).
    */
-  nextAnswer(): Promise<string | undefined>;
+  nextAnswer(signal?: AbortSignal): Promise<string | undefined>;
   /** Messages typed while the agent was busy, in order. */
   takeQueued(): string | undefined;
   /**
@@ -158,6 +159,8 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
   const lines = createLineQueue();
   let busy = false;
   let closed = false;
+  /** Set while a question waits for its answer. */
+  let answering = false;
   /** Set while the prompt waits for a message: the prompt, and the lines of it typed so far (continued with \\). */
   let atPrompt: { prompt: string; parts: string[] } | undefined;
   const queued: string[] = [];
@@ -188,6 +191,16 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
   reader.on("SIGINT", () => {
     const waiting = atPrompt;
     if (waiting === undefined) {
+      // At a question (a confirmation): ^C after the half-typed answer, which is dropped; the turn's
+      // stop then ends the question.
+      if (answering) {
+        const state = editable();
+        reader.write("", { ctrl: true, name: "e" });
+        options.output.write("^C\r\n");
+        state.line = "";
+        state.cursor = 0;
+        state.prevRows = 0;
+      }
       for (const handler of interruptHandlers) handler({ discarded: false });
       return;
     }
@@ -235,7 +248,7 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
         atPrompt = undefined;
       }
     },
-    async nextAnswer() {
+    async nextAnswer(signal) {
       // What was typed before the question is not an answer to it.
       for (const line of lines.drain()) {
         const message = expand(line, pastes);
@@ -244,8 +257,13 @@ function createTerminalInput(options: ChatInputOptions): ChatInput {
         queued.push(message);
         options.onQueued(message);
       }
-      const answer = await readLine();
-      return answer === undefined ? undefined : expand(answer, pastes);
+      answering = true;
+      try {
+        const answer = await readLine(signal);
+        return answer === undefined ? undefined : expand(answer, pastes);
+      } finally {
+        answering = false;
+      }
     },
     takeQueued: () => queued.shift(),
     onInterrupt: (handler) => interruptHandlers.push(handler),
@@ -310,7 +328,7 @@ function createPipedInput(options: ChatInputOptions): ChatInput {
       }
     },
     // From a pipe, answers follow in order: a script writes the task, then its answers.
-    nextAnswer: readLine,
+    nextAnswer: (signal) => readLine(signal),
     takeQueued: () => undefined,
     onInterrupt: (handler) => {
       const listener = () => {

@@ -31,6 +31,13 @@ describe("confirmation prompt", () => {
     expect(shown()).not.toMatch(/[\u202e\u202c\u001b]/);
   });
 
+  it("says the call is not run when Ctrl-C stopped the turn at the question, not that no answer could be read", async () => {
+    const { handler, shown } = policyWith(undefined, { interrupted: () => true });
+    expect(await handler(call("bash", { command: "ls" }))).toMatchObject({ approved: false });
+    expect(shown()).toContain("not run: you stopped the turn");
+    expect(shown()).not.toContain("no answer could be read");
+  });
+
   it("escapes arguments that are not JSON and a tool name with controls", async () => {
     const { handler, shown } = policyWith("n");
     await handler({ id: "c1", name: "bash\u202e", arguments: undefined, argumentsText: "{bad \u2066json" });

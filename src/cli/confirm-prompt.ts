@@ -25,6 +25,14 @@ export interface ConfirmationPolicy {
   interactive?: boolean;
   /** Told of every call declined because no answer could be read (input closed, no terminal). */
   onUnanswered?: (call: ToolCallInfo) => void;
+  /** Whether the turn was stopped (Ctrl-C) while the question waited: `readLine` then gave undefined. */
+  interrupted?: () => boolean;
+}
+
+/** The decision for a question the person stopped the turn at (Ctrl-C) instead of answering. */
+function stoppedAtQuestion(output: NodeJS.WritableStream): ToolCallDecision {
+  output.write("  not run: you stopped the turn\n");
+  return { approved: false, reason: "The user stopped the turn (Ctrl-C) instead of answering." };
 }
 
 export const confirmationChoices = "[y]es / [n]o / [a]lways for this session / n <reason> to say why";
@@ -54,6 +62,7 @@ export function createConfirmationHandler(policy: ConfirmationPolicy): (call: To
     while (true) {
       output.write(`  ${confirmationChoices}: `);
       const answer = await policy.readLine();
+      if (answer === undefined && policy.interrupted?.() === true) return stoppedAtQuestion(output);
       if (answer === undefined) {
         output.write(`\n  declined (no answer could be read)\n`);
         policy.onUnanswered?.(call);
@@ -94,6 +103,7 @@ async function confirmGuardedCall(call: ToolCallInfo, guard: NonNullable<ToolCal
   while (true) {
     output.write(`  Allow this exact call? [y]es / [n]o / n <reason>: `);
     const answer = await policy.readLine();
+    if (answer === undefined && policy.interrupted?.() === true) return stoppedAtQuestion(output);
     if (answer === undefined) {
       output.write(`\n  declined (no answer could be read)\n`);
       policy.onUnanswered?.(call);

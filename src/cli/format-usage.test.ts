@@ -17,6 +17,15 @@ describe("formatUsageLine", () => {
     expect(line).toMatch(/append-only limit \d+\.\d% cached — above it, the provider reused a cache from before this session/);
   });
 
+  // Seen in `ctxkit chat`: a reply cut mid-stream reports all-zero usage; the limit then read 0.0%
+  // and the line blamed a cache "from before this session" in a session started a minute before.
+  it("leaves a call that reported no usage out of the limit, and names it as where a cache can come from", () => {
+    const line = formatUsageLine([call(1000, 0), { ...emptyUsage() }, call(1100, 1050)], 3, "gpt-4.1");
+    expect(line).toContain("3 calls");
+    expect(line).toContain("append-only limit 47.6% cached");
+    expect(line).toContain("from before this session or from the call that reported no usage (failed or stopped mid-reply)");
+  });
+
   it("adds no note when the cached share is within the limit", () => {
     const line = formatUsageLine([call(1000, 0), call(1100, 900)], 2, "gpt-4.1");
     expect(line).toMatch(/append-only limit \d+\.\d% cached, cost \$/);

@@ -23,11 +23,21 @@ export function formatUsageLine(usage: Usage | readonly Usage[], calls: number, 
 /**
  * The append-only limit counts only reuse between the calls given: the first call can reuse nothing
  * of them, so a provider cache warmed by earlier sessions can report more cached than the "limit".
- * Say so instead of printing two numbers that look contradictory.
+ * Say so instead of printing two numbers that look contradictory. A call that failed or was stopped
+ * mid-stream reports no tokens (all zero) although the server read its prompt: it is left out of the
+ * limit, which it would pull to 0% (a chat with one cut reply showed "limit 0.0% cached — above it,
+ * the provider reused a cache from before this session" for a brand-new session), and named as the
+ * other place a cache can come from.
  */
 function describeAppendOnlyLimit(perCall: readonly Usage[], reportedShare: number): string {
-  if (perCall.length < 2) return ", append-only limit n/a until the second call (it counts reuse between this session's calls)";
-  const limitShare = buildUsageLedger(perCall.map(toLedgerCall)).totals.appendOnlyLimitShare * 100;
-  const note = reportedShare > limitShare + 0.05 ? " — above it, the provider reused a cache from before this session" : "";
+  const reported = perCall.filter((usage) => usage.inputTokens > 0);
+  const unreported = perCall.length - reported.length;
+  if (reported.length < 2) return ", append-only limit n/a until the second call (it counts reuse between this session's calls)";
+  const limitShare = buildUsageLedger(reported.map(toLedgerCall)).totals.appendOnlyLimitShare * 100;
+  const source =
+    unreported === 0
+      ? "from before this session"
+      : `from before this session or from ${unreported === 1 ? "the call" : `the ${unreported} calls`} that reported no usage (failed or stopped mid-reply)`;
+  const note = reportedShare > limitShare + 0.05 ? ` — above it, the provider reused a cache ${source}` : "";
   return `, append-only limit ${limitShare.toFixed(1)}% cached${note}`;
 }

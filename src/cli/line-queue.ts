@@ -5,7 +5,8 @@
 export interface LineQueue {
   push(line: string): void;
   end(): void;
-  next(): Promise<string | undefined>;
+  /** The next line; undefined once input ended, or when `signal` aborts first (the line then goes to the next reader). */
+  next(signal?: AbortSignal): Promise<string | undefined>;
   /** The lines read but not yet taken, removed from the queue. */
   drain(): string[];
   /** Whether a `next()` is waiting for a line. */
@@ -26,11 +27,24 @@ export function createLineQueue(): LineQueue {
       ended = true;
       for (const resolve of waiting.splice(0)) resolve(undefined);
     },
-    next() {
+    next(signal) {
       const line = lines.shift();
       if (line !== undefined) return Promise.resolve(line);
-      if (ended) return Promise.resolve(undefined);
-      return new Promise((resolve) => waiting.push(resolve));
+      if (ended || signal?.aborted === true) return Promise.resolve(undefined);
+      return new Promise((resolve) => {
+        const waiter = (next: string | undefined) => {
+          signal?.removeEventListener("abort", stopWaiting);
+          resolve(next);
+        };
+        // A reader that stopped waiting leaves the queue: the line typed next is not lost to it.
+        const stopWaiting = () => {
+          const index = waiting.indexOf(waiter);
+          if (index !== -1) waiting.splice(index, 1);
+          resolve(undefined);
+        };
+        signal?.addEventListener("abort", stopWaiting, { once: true });
+        waiting.push(waiter);
+      });
     },
     drain: () => lines.splice(0),
     get hasWaiter() {

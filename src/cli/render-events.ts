@@ -2,6 +2,7 @@ import { escapeForTerminal } from "../context/escape-for-terminal.js";
 import type { AgentEvent } from "../types/index.js";
 import { toCliMessage } from "./cli-error-message.js";
 import { createMarkdownStream, type MarkdownStream } from "./markdown-stream.js";
+import { createStreamedTextEscaper } from "./escape-streamed-text.js";
 import type { TerminalStyle } from "./terminal-style.js";
 
 export interface EventRendererOptions {
@@ -49,6 +50,7 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
   let inThinking = false;
   let thinkingChars = 0;
   let markdown: MarkdownStream | undefined;
+  const replyText = createStreamedTextEscaper();
 
   const stopSpinner = () => {
     if (!spinnerTimer) return;
@@ -56,9 +58,16 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
     spinnerTimer = undefined;
     write("\r\u001b[K");
   };
-  const startSpinner = () => {
+  let spinnerLabel = () => "waiting for the model…";
+  const startSpinner = (label = () => "waiting for the model…") => {
+    spinnerLabel = label;
     if (!options.spinner || spinnerTimer) return;
-    spinnerTimer = setInterval(() => write(`\r${style.dim(`${spinnerFrames[spinnerFrame++ % spinnerFrames.length]} waiting for the model…`)}`), 80);
+    spinnerTimer = setInterval(() => write(`\r${style.dim(`${spinnerFrames[spinnerFrame++ % spinnerFrames.length]} ${spinnerLabel()}`)}`), 80);
+  };
+  // What a rendered block writes clears the spinner's line first.
+  const writeRendered = (text: string) => {
+    stopSpinner();
+    write(text);
   };
   const endThinking = () => {
     if (!inThinking) return;
@@ -67,6 +76,12 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
   };
   const endLine = () => {
     endThinking();
+    const rest = replyText.flush();
+    if (rest !== "" && markdown !== undefined) markdown.push(rest);
+    else if (rest !== "") {
+      write(rest);
+      lineOpen = true;
+    }
     markdown?.end();
     markdown = undefined;
     if (lineOpen) write("\n");
@@ -93,14 +108,18 @@ export function createEventRenderer(options: EventRendererOptions): EventRendere
           lineOpen = true;
           break;
         case "text_delta":
-          stopSpinner();
           if (inThinking) endLine();
           if (options.markdownWidth !== undefined) {
-            markdown ??= createMarkdownStream(write, options.markdownWidth);
-            markdown.push(escapeForTerminal(event.delta, { keepLineBreaks: true }));
+            markdown ??= createMarkdownStream(writeRendered, options.markdownWidth);
+            const stream = markdown;
+            stream.push(replyText.escape(event.delta));
+            // A paragraph is shown once it ends: until then the spinner says that the reply is
+            // arriving, so a long paragraph (or a model that stalls inside one) is not a blank screen.
+            if (stream.held() > 0) startSpinner(() => `receiving the reply… ${stream.held().toLocaleString("en-US")} characters`);
             break;
           }
-          write(escapeForTerminal(event.delta, { keepLineBreaks: true }));
+          stopSpinner();
+          write(replyText.escape(event.delta));
           lineOpen = !event.delta.endsWith("\n");
           break;
         case "tool_call_end":

@@ -6,6 +6,11 @@ export interface EscapeForTerminalOptions {
    * colours pass: cursor moves, title changes and every other control are still escaped.
    */
   keepAnsi?: boolean;
+  /**
+   * The text shown just before this piece (a stream's earlier delta), read only to tell whether a
+   * zero-width joiner at the piece's start joins an emoji ("👩" then "\u200D💻"); never returned.
+   */
+  before?: string;
 }
 
 // eslint-disable-next-line no-control-regex -- colour sequences start with ESC
@@ -20,6 +25,20 @@ const invisible =
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 const lineBreaks = /[\n\t]/g;
 
+// A zero-width joiner between two pictographs composes one emoji (👩‍💻, 🏳️‍🌈, 👨‍👩‍👧): it hides no text, and
+// escaped it broke every such emoji in a reply into "👩\u200D💻". Anywhere else it is escaped. The
+// pictograph before it may carry its presentation selector or skin tone (🏳️, 👋🏽), but a selector or
+// tone after a letter does not count: "a\uFE0F\u200D🎉" would hide two characters after "a".
+const zeroWidthJoiner = "\u200d";
+const pictographBefore = /\p{Extended_Pictographic}(?:\ufe0f|\p{Emoji_Modifier})?$/u;
+const pictographAfter = /^\p{Extended_Pictographic}/u;
+
+function joinsEmoji(text: string, offset: number, before: string): boolean {
+  // Four UTF-16 units hold the longest pictograph-and-modifier before a joiner (two surrogate pairs).
+  const preceding = offset >= 4 ? text.slice(offset - 4, offset) : (before + text.slice(0, offset)).slice(-4);
+  return pictographBefore.test(preceding) && pictographAfter.test(text.slice(offset + 1, offset + 3));
+}
+
 /**
  * Makes model-chosen text safe to show a person: every control, bidi and invisible character is
  * replaced by its `\uXXXX` escape (one per UTF-16 unit, so inside a JSON string it still means the
@@ -28,13 +47,15 @@ const lineBreaks = /[\n\t]/g;
  */
 export function escapeForTerminal(text: string, options: EscapeForTerminalOptions = {}): string {
   if (options.keepAnsi === true) {
-    const { keepAnsi: _keep, ...rest } = options;
+    const { keepAnsi: _keep, before, ...rest } = options;
+    // A colour sequence between two pieces separates them: only the first piece follows `before`.
     return text
       .split(colourSequence)
-      .map((part, index) => (index % 2 === 1 ? part : escapeForTerminal(part, rest)))
+      .map((part, index) => (index % 2 === 1 ? part : escapeForTerminal(part, index === 0 && before !== undefined ? { ...rest, before } : rest)))
       .join("");
   }
-  const escaped = text.replace(invisible, escapeUnits);
+  const before = options.before ?? "";
+  const escaped = text.replace(invisible, (match: string, offset: number) => (match === zeroWidthJoiner && joinsEmoji(text, offset, before) ? match : escapeUnits(match)));
   return options.keepLineBreaks === true ? escaped : escaped.replace(lineBreaks, escapeUnits);
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { defineTool } from "../tools/tool.js";
-import { executeToolCall, type ToolExecutionContext } from "./execute-tool-calls.js";
+import { executeToolCall, executeToolCalls, type ToolExecutionContext } from "./execute-tool-calls.js";
 
 const guarded = defineTool<{ path: string }>({
   name: "write_note",
@@ -29,5 +29,34 @@ describe("confirmations", () => {
     const outcome = await executeToolCall(call, context(slowApproval));
     expect(JSON.stringify(outcome.output)).toContain("written");
     expect(outcome.durationMs).toBeLessThan(1_500);
+  });
+
+  // Ctrl-C at a question stops the turn: the call asked about is declined, and the turn's later calls
+  // used to start anyway (a read, or a command an allow list approves) with their result saying "interrupted".
+  it("starts no later call of the turn once the run was stopped at a question, and asks nothing more", async () => {
+    const started: string[] = [];
+    const quiet = defineTool<Record<string, never>>({ name: "list_notes", description: "Lists notes.", parameters: { type: "object" }, execute: async () => (started.push("list_notes"), "a.md") });
+    const noted = defineTool<{ path: string }>({ ...guarded, execute: async () => (started.push("write_note"), "written") });
+    const turn = new AbortController();
+    let asked = 0;
+    const stopAtQuestion = async () => {
+      asked += 1;
+      turn.abort();
+      return { approved: false };
+    };
+    const outcomes = await executeToolCalls([call, { type: "tool_call", id: "c2", name: "list_notes", arguments: {}, argumentsText: "{}" }, { ...call, id: "c3" }], {
+      tools: new Map<string, typeof guarded | typeof quiet>([[noted.name, noted], [quiet.name, quiet]]),
+      validators: new Map(),
+      confirmToolCall: stopAtQuestion,
+      defaultTimeoutMs: 10_000,
+      signal: turn.signal,
+    });
+    expect(started).toEqual([]);
+    expect(asked).toBe(1);
+    expect(outcomes.map((outcome) => outcome.output.content)).toEqual([
+      expect.stringContaining("The user declined this call to 'write_note'"),
+      "Error (failed): 'list_notes' was not run: the run was stopped before it started.",
+      "Error (failed): 'write_note' was not run: the run was stopped before it started.",
+    ]);
   });
 });

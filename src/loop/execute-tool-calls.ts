@@ -136,6 +136,9 @@ async function runToolCall(call: ToolCallPart, tool: Tool<any> | undefined, cont
         `Expected parameters: ${JSON.stringify(tool.parameters)}.`,
     );
   }
+  // A call after the run was stopped (Ctrl-C at an earlier call's question, or while it ran) is
+  // neither asked about nor started: it still gets a result, as every call must.
+  if (context.signal.aborted) return notStarted(call.name);
   const system = context.system ?? { staticText: "" };
   const argumentsHash = hashToolCall(call.name, call.arguments);
   const gate = context.onToolCall ? await context.onToolCall({ call, tool, tools: context.tools, messages: context.messages ?? [], system, argumentsHash }) : { action: "allow" as const };
@@ -216,11 +219,15 @@ function needsConfirmation(tool: Tool<any>, args: unknown): boolean {
   return typeof rule === "function" ? rule(args) : rule === true;
 }
 
+const notStarted = (name: string): ToolOutput => failure("failed", `'${name}' was not run: the run was stopped before it started.`);
+
 /** How long an aborted call may take to stop (bash kills its process group at once) before the loop goes on without it. */
 const abortGraceMs = 2_000;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see ToolExecutionContext.tools
 async function runWithTimeout(tool: Tool<any>, call: ToolCallPart, context: ToolExecutionContext): Promise<ToolOutput> {
+  // Stopped while its question waited: approved or not, it does not start.
+  if (context.signal.aborted) return notStarted(call.name);
   const timeoutMs = tool.timeoutMs ?? context.defaultTimeoutMs;
   const controller = new AbortController();
   const onAbort = () => controller.abort(context.signal.reason);

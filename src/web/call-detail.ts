@@ -3,6 +3,8 @@ import { buildOpenAIRequestBody } from "../providers/openai-compatible/build-ope
 import { createIncrementalQwen3Renderer, getTokenCounter } from "../tokens/index.js";
 import { textOf, thinkingOf, toolCallsOf, type ModelRequest } from "../types/index.js";
 import type { ViewRun, ViewSource } from "./view-source.js";
+import { boundPromptText, type BoundedPromptText } from "./bound-prompt-text.js";
+import { boundShownText } from "./bound-shown-text.js";
 
 export type PromptView = "template" | "wire";
 
@@ -10,8 +12,11 @@ export type PromptView = "template" | "wire";
 export interface CallDetail {
   index: number;
   view: PromptView;
-  /** The wire view shades the bytes shared with the previous call's body; the template view, the reusable tokens. */
-  prompt: RenderedCallText;
+  /**
+   * The wire view shades the bytes shared with the previous call's body; the template view, the
+   * reusable tokens. A long prompt comes cut (`omitted`): its start, around the first divergent token, and its end.
+   */
+  prompt: BoundedPromptText;
   statusBar: string | null;
   response: { text: string; thinking: string; toolCalls: Array<{ name: string; argumentsText: string }> } | null;
   usage: {
@@ -58,17 +63,20 @@ export function createCallDetailBuilder(source: Pick<ViewSource, "meter" | "exac
       return {
         index,
         view,
-        prompt,
-        statusBar: imported.request.tail?.content ?? null,
+        prompt: boundPromptText(prompt),
+        statusBar: imported.request.tail === undefined ? null : boundShownText(imported.request.tail.content),
+        // Each text cut to its start and end: a recorded response can be megabytes.
         response:
           response === undefined
             ? null
             : {
-                text: textOf(response),
-                thinking: thinkingOf(response)
-                  .map((part) => part.thinking)
-                  .join("\n"),
-                toolCalls: toolCallsOf(response).map((call) => ({ name: call.name, argumentsText: call.argumentsText })),
+                text: boundShownText(textOf(response)),
+                thinking: boundShownText(
+                  thinkingOf(response)
+                    .map((part) => part.thinking)
+                    .join("\n"),
+                ),
+                toolCalls: toolCallsOf(response).map((call) => ({ name: boundShownText(call.name), argumentsText: boundShownText(call.argumentsText) })),
               },
         usage: {
           reported: imported.reportedUsage ?? null,

@@ -145,6 +145,41 @@ describe("the view server's routes", () => {
     expect((await api("/api/runs/3/timeline")).status).toBe(404);
   });
 
+  // A recorded tool output of 30 MB made the call's JSON 31.6 MB and froze the page for 69 s while Chromium laid it out.
+  it("sends a call whose prompt holds a 1 MB tool output cut to its start, the divergent part and its end, with the cut sizes", async () => {
+    const system = { role: "system", content: "You are a build assistant." };
+    const ask = { role: "user", content: "Show the build log." };
+    const call = { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "read_log", arguments: "{}" } }] };
+    const log = { role: "tool", tool_call_id: "c1", content: `START ${"log line\n".repeat(125_000)} END` };
+    const file = join(await mkdtemp(join(tmpdir(), "ctxkit-view-huge-")), "requests.jsonl");
+    await writeFile(file, `${JSON.stringify({ model: "gpt-4o", messages: [system, ask] })}\n${JSON.stringify({ model: "gpt-4o", messages: [system, ask, call, log, { role: "user", content: "Summarise it." }] })}\n`);
+    const { api } = await serve([file]);
+    for (const view of ["template", "wire"]) {
+      const { prompt } = (await api(`/api/runs/0/calls/1?view=${view}`)).body as { prompt: { text: string; fullLength: number; omitted: Array<{ start: number; end: number; chars: number }>; divergentToken: { start: number; end: number } } };
+      expect(prompt.fullLength).toBeGreaterThan(1_000_000);
+      expect(prompt.text.length).toBeLessThan(500_000);
+      expect(prompt.text).toContain("You are a build assistant.");
+      expect(prompt.text).toContain("Summarise it.");
+      expect(prompt.text).toMatch(/characters of this prompt not shown/);
+      // What is shown and what was left out add up to the whole prompt.
+      expect(prompt.text.length + prompt.omitted.reduce((sum, gap) => sum + gap.chars - (gap.end - gap.start), 0)).toBe(prompt.fullLength);
+    }
+  });
+
+  // A recorded 20 MB response made the page (which opens on the last call) draw nothing for 33 s.
+  it("sends a call's huge recorded response cut to its start and end, saying how much is left out", async () => {
+    const request = { model: "gpt-4o", messages: [{ role: "user", content: "Write it all." }] };
+    const response = { choices: [{ message: { role: "assistant", content: `BEGIN${"r".repeat(1_000_000)}FINISH` } }], usage: { prompt_tokens: 10, completion_tokens: 5 } };
+    const file = join(await mkdtemp(join(tmpdir(), "ctxkit-view-huge-reply-")), "requests.jsonl");
+    await writeFile(file, `${JSON.stringify({ request, response })}\n`);
+    const { api } = await serve([file]);
+    const detail = (await api("/api/runs/0/calls/0")).body as { response: { text: string } };
+    expect(detail.response.text.length).toBeLessThan(510_000);
+    expect(detail.response.text).toMatch(/^BEGIN/);
+    expect(detail.response.text).toMatch(/FINISH$/);
+    expect(detail.response.text).toContain("[… 500,011 characters not shown: ctxkit view shows the start and the end …]");
+  });
+
   it("diffs two calls and lists findings with their calls", async () => {
     const { api } = await serve([openAiLog]);
     expect((await api("/api/runs/0/diff?to=1")).body).toMatchObject({ from: 0, to: 1, systemChanged: true, compaction: null });

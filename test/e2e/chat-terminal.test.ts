@@ -227,6 +227,39 @@ describe("ctxkit chat on a terminal", { timeout: 120_000 }, () => {
     expect(userTexts(server)[1]!.at(-1)).toMatch(/project instructions changed[\s\S]*Answer in French\.[\s\S]*two$/);
   });
 
+  // Ctrl-C at a question used to leave it waiting: the next line typed was taken as its answer.
+  it("stops the turn on Ctrl-C at a question: nothing is written or asked again, and the session goes on and resumes whole", async () => {
+    const write = (name: string) => ({ name: "write_file", arguments: { path: name, content: "x\n" } });
+    server = await startOpenAIModelServer([{ toolCalls: [write("a.txt"), write("b.txt")] }, "Nothing was written.", "Still nothing."]);
+    const cwd = await workspace();
+    pty = chat(cwd, server.baseURL);
+    await pty.waitFor("> ");
+    pty.write("write two files\r");
+    await pty.waitFor("[y]es / [n]o");
+    pty.write("y");
+    pty.write("\u0003");
+    await pty.waitFor("not run: you stopped the turn");
+    await pty.waitFor(/\[stopped: aborted\]\s*> /);
+    pty.write("what happened?\r");
+    await pty.waitFor("Nothing was written.");
+    pty.write("/exit\r");
+    expect(await pty.exited).toBe(0);
+    expect(existsSync(join(cwd, "a.txt")) || existsSync(join(cwd, "b.txt"))).toBe(false);
+    expect(pty.screen.match(/\[y\]es \/ \[n\]o/g)).toHaveLength(1);
+    // Each call of the stopped turn has its result (a provider rejects a call without one), then the next message.
+    const sent = (index: number) => (JSON.parse(server!.requests[index]!.body) as Body).messages.map((message) => message.role);
+    expect(sent(1).slice(-4)).toEqual(["assistant", "tool", "tool", "user"]);
+    expect(userTexts(server)[1]!.at(-1)).toMatch(/what happened\?$/);
+
+    pty = chat(cwd, server.baseURL, ["--continue"]);
+    await pty.waitFor("Resumed session");
+    pty.write("and now?\r");
+    await pty.waitFor("Still nothing.");
+    pty.write("/exit\r");
+    expect(await pty.exited).toBe(0);
+    expect(sent(2).slice(0, sent(1).length)).toEqual(sent(1));
+  });
+
   it("leaves with exit code 130 on Ctrl-C twice at the prompt", async () => {
     server = await startOpenAIModelServer([]);
     const cwd = await workspace();

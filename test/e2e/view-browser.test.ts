@@ -210,6 +210,31 @@ describe.skipIf(!hasChromium)("ctxkit view in a real browser (chromium)", () => 
     await page.close();
   }, 240_000);
 
+  // A call whose prompt held a 30 MB tool output froze the page for 69 s: it now comes cut, and the
+  // page shows each cut as a marker apart from the prompt's own text.
+  it("shows a prompt with a huge tool output cut, each cut a marked line, and the wire view's full length", async () => {
+    const workspace = await mkdtemp(join(tmpdir(), "ctxkit-view-huge-"));
+    const system = { role: "system", content: "You are a build assistant." };
+    const ask = { role: "user", content: "Show the build log." };
+    const toolCall = { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "read_log", arguments: "{}" } }] };
+    const log = { role: "tool", tool_call_id: "c1", content: `START ${"log line\n".repeat(250_000)} END` };
+    const file = join(workspace, "requests.jsonl");
+    await writeFile(file, `${JSON.stringify({ model: "gpt-4o", messages: [system, ask] })}\n${JSON.stringify({ model: "gpt-4o", messages: [system, ask, toolCall, log, { role: "user", content: "Summarise it." }] })}\n`);
+    const viewer = await start([file, "--tokenizer", "estimate"], workspace);
+    const page = await browser.newPage();
+    await open(page, viewer, 2);
+    const marker = page.locator("pre.prompt-text .omitted-text").first();
+    await marker.waitFor();
+    expect(Number(await marker.getAttribute("data-omitted-chars"))).toBeGreaterThan(1_000_000);
+    expect(await marker.textContent()).toMatch(/characters of this prompt not shown/);
+    expect(await page.textContent("pre.prompt-text")).toContain("Summarise it.");
+    await page.locator('input[value="wire"]').check();
+    await page.getByText(/characters; shaded: bytes shared/).waitFor();
+    const wireLength = Number((await page.getByText(/characters; shaded: bytes shared/).textContent())!.split(" ")[0]!.replace(/,/g, ""));
+    expect(wireLength).toBeGreaterThan(2_000_000);
+    await page.close();
+  }, 240_000);
+
   it("says 'No cache breaks' on a run that has none, not 'Undeclared cache breaks (0)'", async () => {
     const workspace = await mkdtemp(join(tmpdir(), "ctxkit-view-plain-"));
     const { id } = await writeViewerSession(workspace, { plain: true });

@@ -64,7 +64,7 @@ export function CallView({ run, call, version }: CallViewProps) {
           <div class="prompt-toolbar" role="radiogroup" aria-label="Prompt view">
             <label><input type="radio" name="prompt-view" value="template" checked=${view === "template"} onChange=${() => setView("template")} /> chat template (special tokens visible)</label>
             <label><input type="radio" name="prompt-view" value="wire" checked=${view === "wire"} onChange=${() => setView("wire")} /> wire JSON (Chat Completions body)</label>
-            <span class="muted">${view === "template" ? `${formatTokens(current.prompt.tokens)} tokens; shaded: reusable prefix; marked: first divergent token` : `${formatTokens(current.prompt.text.length)} characters; shaded: bytes shared with the previous call's body`}</span>
+            <span class="muted">${view === "template" ? `${formatTokens(current.prompt.tokens)} tokens; shaded: reusable prefix; marked: first divergent token` : `${formatTokens(current.prompt.fullLength)} characters; shaded: bytes shared with the previous call's body`}</span>
           </div>
           <${PromptText} prompt=${current.prompt} />
           <h3>Status bar</h3>

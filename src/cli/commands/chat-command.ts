@@ -54,6 +54,10 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     onQueued: (message) => io.stdout.write(`\n${style.dim(`(queued for after this turn: ${preview(message)})`)}\n`),
   });
   await askWorkspaceTrust(setup, io, { readLine: input.nextAnswer, output: io.stdout, style });
+  // The turn's controller: Ctrl-C aborts it; a question asked during the turn stops waiting then.
+  let current: AbortController | undefined;
+  // A question asked during a turn (a confirmation, a budget) ends with the turn when Ctrl-C stops it.
+  const answerInTurn = () => input.nextAnswer(current?.signal);
   // Traced as `ctxkit run` is: each message is one invoke_agent span of the session's conversation.
   const otel = await startTracingOrSay(io, "chat");
   // The library's call, with the CLI's resolved settings (as `ctxkit run` makes it).
@@ -62,8 +66,15 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
     ...(otel ? { observeChildRun: otel.tracing.observeChildRun, observeProvider: otel.tracing.observeProvider } : {}),
     onProtectedFilesRestored: (report) => io.stderr.write(`ctxkit chat: ${describeRestored(report)}\n`),
     onInstructionsAnnounced: () => io.stdout.write(style.dim("(the project instructions changed; the model is told with this message)\n")),
-    confirmBudget: (request) => askBudgetApproval(request, { readLine: input.nextAnswer, output: io.stdout, style }),
-    confirmToolCall: createConfirmationHandler({ readLine: input.nextAnswer, output: io.stdout, style, workspace: config.workspace, interactive: hasTerminalInput(io) }),
+    confirmBudget: (request) => askBudgetApproval(request, { readLine: answerInTurn, interrupted: () => current?.signal.aborted === true, output: io.stdout, style }),
+    confirmToolCall: createConfirmationHandler({
+      readLine: answerInTurn,
+      interrupted: () => current?.signal.aborted === true,
+      output: io.stdout,
+      style,
+      workspace: config.workspace,
+      interactive: hasTerminalInput(io),
+    }),
   });
   const { agent, session, resumed, warnings, skills, mcp } = configured;
   if (flags.continue && !resumed) io.stderr.write(`ctxkit chat: no session to continue in ${dirname(session.path)}; starting a new one.\n`);
@@ -106,7 +117,6 @@ export async function chatCommand(args: string[], io: CliIo): Promise<number> {
   const cacheMisses: Array<{ call: number; miss: CacheMiss }> = [];
   // The sub-agents that ran (their results link them), for /usage.
   const subAgentRuns: SubAgentRun[] = [];
-  let current: AbortController | undefined;
   // Set by /compact: the next message's first call asks the server to compact (see RunOptions.compact).
   let compactNext: { instructions?: string } | undefined;
   // Set by /effort: the reasoning effort over --reasoning-effort, from the next call on.

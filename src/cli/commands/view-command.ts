@@ -14,7 +14,8 @@ Opens a local page that shows a ctxkit session or another agent's transcript (ev
 'ctxkit inspect' reads) call by call: a timeline of the prompts stacked by layer (system, tools,
 history, tail) split into reusable and new tokens, with cache breaks, compactions and cost; each
 call's prompt as the model saw it with the reusable prefix shaded and the first divergent token
-marked; the diff between two calls; and the findings. A session still being written updates live.
+marked (a prompt over 1,000,000 characters is cut to its start, the part around that token and
+its end); the diff between two calls; and the findings. A session still being written updates live.
 
 An OpenTelemetry trace file (OTLP JSON, as the collector's file exporter writes it: one export
 request per line, or one request as a whole file) is shown as its span tree with timings and the
