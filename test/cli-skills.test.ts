@@ -266,3 +266,29 @@ describe("a real skill over the spec's description limit (anthropics/skills' cla
     }
   });
 });
+
+describe("real skills only the person may start (mattpocock/skills: disable-model-invocation: true)", () => {
+  const fixtures = join(import.meta.dirname, "..", "src", "skills", "fixtures", "mattpocock-skills");
+
+  it("skills list marks them, in text and JSON", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-skills-user-only-"));
+    const run = await runCli(["skills", "list", "--skills", fixtures], { cwd });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("handoff (only by typing /handoff: disable-model-invocation)\n");
+    expect(run.stdout).toMatch(/^tdd\n/m);
+    const json = JSON.parse((await runCli(["skills", "list", "--json", "--skills", fixtures], { cwd })).stdout) as { skills: Array<{ name: string; disableModelInvocation?: boolean }> };
+    expect(json.skills.map((skill) => [skill.name, skill.disableModelInvocation ?? false])).toEqual([["grill-me", true], ["handoff", true], ["tdd", false]]);
+  });
+
+  it("skills list loads a description holding an unquoted ': ' with a warning, and lint does not count it as skipped", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-skills-colon-"));
+    await mkdir(join(cwd, ".agents", "skills", "harden"), { recursive: true });
+    // As quoted in pbakaus/impeccable#102 (Codex skipped it), cut to its first sentence.
+    await writeFile(join(cwd, ".agents", "skills", "harden", "SKILL.md"), "---\nname: harden\ndescription: Make interfaces production-ready: error handling, empty states, onboarding flows, i18n, text overflow, and edge case management.\n---\n\nStrengthen interfaces.\n");
+    const run = await runCli(["skills", "list"], { cwd });
+    expect(run.stdout).toMatch(/^harden\n {2}Make interfaces production-ready: error handling/);
+    expect(run.stderr).toContain("skill_frontmatter_repaired");
+    const lint = await runCli(["skills", "lint"], { cwd });
+    expect(lint.stdout).toContain("1 skill: 1 loaded, 0 skipped");
+  });
+});

@@ -3,7 +3,7 @@ import { derivedOf, toolCallsOf, type Message, type Provenance, type ToolMessage
 import { createSkillFileTool } from "./create-skill-file-tool.js";
 import { createSkillTool, type SkillArgs } from "./create-skill-tool.js";
 import { renderSkillCatalog } from "./render-skill-catalog.js";
-import type { Skill, SkillCatalog, SkillWarning } from "./skill.js";
+import { isModelInvocable, type Skill, type SkillCatalog, type SkillWarning } from "./skill.js";
 import { createSkillsChangedMessage, diffSkills, isEmptySkillsChange, type SkillsChange } from "./skills-change.js";
 import { activeSkillNames, createSkillMessage, createSkillsCheckpoint, renderSkillBody, skillsPolicyName } from "./skill-messages.js";
 
@@ -63,6 +63,7 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
     const untrusted = from.filter((skill) => options.untrustedSkill?.(skill) === true).map((skill) => ({ source: `skill ${skill.name}`, trust: "workspace" as const }));
     return untrusted.length === 0 ? {} : { provenance: { untrusted } };
   };
+  const modelCanLoad = initial.some(isModelInvocable);
   const checkpointLimits = { maxCharsPerSkill: options.maxCheckpointCharsPerSkill ?? 20_000, maxTotalChars: options.maxCheckpointChars ?? 50_000 };
 
   return {
@@ -71,7 +72,8 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
     inherit: "never",
     // After compression (-100), so a body appended here is not compacted in the same call; before the status bar (100).
     order: -50,
-    tools: initial.length === 0 ? [] : [createSkillTool(() => skills), createSkillFileTool(() => skills)],
+    // No `skill` tool when the model may load none of them (all `disable-model-invocation`); `skill_file` serves `/name` too.
+    tools: initial.length === 0 ? [] : [...(modelCanLoad ? [createSkillTool(() => skills)] : []), createSkillFileTool(() => skills)],
     get skills() {
       return skills;
     },
@@ -111,7 +113,7 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
       // Pending changes go after the bodies owed to this turn's calls; one message per reload.
       const last = state.messages.at(-1)?.meta.id ?? "start";
       const announced = changes.splice(0, changes.length).map((change, index) => {
-        const message = createSkillsChangedMessage(change, { canLoad: initial.length > 0, budgetChars }, `${last}~skills-changed${index === 0 ? "" : `-${index}`}`, state.now);
+        const message = createSkillsChangedMessage(change, { canLoad: modelCanLoad, budgetChars }, `${last}~skills-changed${index === 0 ? "" : `-${index}`}`, state.now);
         // The descriptions of an untrusted workspace's new or changed skills are its words, as in the catalog.
         return { ...message, meta: { ...message.meta, ...provenanceOf([...change.added, ...change.changed]) } };
       });

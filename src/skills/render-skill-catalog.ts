@@ -1,5 +1,5 @@
 import { maxDescriptionLength } from "./parse-skill-file.js";
-import type { Skill } from "./skill.js";
+import { isModelInvocable, type Skill } from "./skill.js";
 
 export interface SkillCatalogRenderOptions {
   /** Most characters of the listing; descriptions are cut evenly to fit (never below `minDescriptionChars`). */
@@ -16,12 +16,14 @@ export interface SkillCatalogRenderOptions {
 
 /**
  * The `<available_skills>` listing for the session part of the system prompt: name, description and
- * location of every skill, sorted by name, so the same catalog always renders the same bytes. Text
- * from the files is escaped so a description cannot close the tags. Pure.
+ * location of every skill the model may load (not those marked `disable-model-invocation`), sorted
+ * by name, so the same catalog always renders the same bytes. Text from the files is escaped so a
+ * description cannot close the tags. Pure.
  */
 export function renderSkillCatalog(skills: readonly Skill[], options: SkillCatalogRenderOptions): string | undefined {
-  if (skills.length === 0) return undefined;
-  const sorted = [...skills].sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+  const listed = skills.filter(isModelInvocable);
+  if (listed.length === 0) return undefined;
+  const sorted = [...listed].sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
   const render = (descriptionLimit: number | ((skill: Skill) => number)) =>
     [
       "<available_skills>",
