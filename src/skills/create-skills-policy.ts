@@ -68,8 +68,12 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
 
   return {
     name: skillsPolicyName,
-    // The catalog is in a fork's prefix already (its `skill` tool still works); an explore child does not use skills.
-    inherit: "never",
+    // A fork has the catalog and the `skill` tool in the prefix it keeps, so it gets a policy of its own
+    // over the current skills to append the bodies its calls load (without one, the tool's "instructions
+    // follow" was followed by nothing) — its own, so what it loads stays out of the parent. An
+    // isolated child (explore) does not use skills.
+    inherit: "copy",
+    forChild: (child) => (child.kind === "fork" ? createSkillsPolicy({ skills: [...skills], warnings: [...warnings] }, options) : undefined),
     // After compression (-100), so a body appended here is not compacted in the same call; before the status bar (100).
     order: -50,
     // No `skill` tool when the model may load none of them (all `disable-model-invocation`); `skill_file` serves `/name` too.
