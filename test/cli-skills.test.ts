@@ -292,3 +292,55 @@ describe("real skills only the person may start (mattpocock/skills: disable-mode
     expect(lint.stdout).toContain("1 skill: 1 loaded, 0 skipped");
   });
 });
+
+describe("a resumed session's system prompt when its skills catalog renders otherwise than at the start", () => {
+  type Body = { messages: Array<{ role: string; content?: unknown }> };
+  const systemOf = (body: Body) => String(body.messages[0]!.content);
+  const count = (text: string, part: string) => text.split(part).length - 1;
+
+  it("holds the policies' sections once, with the current catalog, after a skill was edited between runs", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-skills-resume-"));
+    const skills = join(cwd, "my-skills");
+    await mkdir(join(skills, "deploy"), { recursive: true });
+    await writeFile(join(skills, "deploy", "SKILL.md"), deploySkill);
+    const seen: Body[] = [];
+    server = await startOpenAIModelServer((body: Body) => {
+      seen.push(body);
+      return "ok";
+    });
+    const common = ["--skills", skills, "--base-url", server.baseURL, "--model", "gpt-4.1", "--json"];
+    expect((await runCli(["run", ...common, "hi"], { cwd })).code).toBe(0);
+    await writeFile(join(skills, "deploy", "SKILL.md"), deploySkill.replace("Deploy the service to an environment.", "Deploy the service to staging or production."));
+    expect((await runCli(["run", ...common, "--continue", "again"], { cwd })).code).toBe(0);
+
+    const resumed = systemOf(seen[1]!);
+    expect(count(resumed, "<available_skills>")).toBe(1);
+    expect(count(resumed, "## Untrusted content")).toBe(count(systemOf(seen[0]!), "## Untrusted content"));
+    expect(resumed).toContain("Deploy the service to staging or production.");
+    expect(resumed).not.toContain("Deploy the service to an environment.");
+  }, 60_000);
+
+  it("keeps the prompt byte for byte when nothing changed but the workspace's recently used skills (an over-budget catalog)", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "ctxkit-skills-resume-lru-"));
+    const skills = join(cwd, "my-skills");
+    // Over the catalog's budget (~1% of 128k tokens, 5,120 characters): 12 skills with 600-character descriptions.
+    for (let index = 0; index < 12; index++) {
+      const name = `skill-${String.fromCharCode(97 + index)}`;
+      await mkdir(join(skills, name), { recursive: true });
+      await writeFile(join(skills, name, "SKILL.md"), `---\nname: ${name}\ndescription: ${`Use when the task is about ${name}. `.repeat(20).trim()}\n---\n\nDo ${name}.\n`);
+    }
+    const seen: Body[] = [];
+    server = await startOpenAIModelServer((body: Body) => {
+      seen.push(body);
+      return "ok";
+    });
+    const common = ["--skills", skills, "--base-url", server.baseURL, "--model", "gpt-4.1", "--json"];
+    expect((await runCli(["run", ...common, "/skill-c now"], { cwd })).code).toBe(0); // records skill-c as recently used
+    const started = await runCli(["run", ...common, "hi"], { cwd }); // its catalog cuts the least recently used first
+    const sessionId = (JSON.parse(started.stdout.trim().split("\n").at(-1)!) as { sessionId: string }).sessionId;
+    expect((await runCli(["run", ...common, "--session", sessionId, "again"], { cwd })).code).toBe(0);
+
+    expect(count(systemOf(seen[2]!), "<available_skills>")).toBe(1);
+    expect(systemOf(seen[2]!)).toBe(systemOf(seen[1]!));
+  }, 60_000);
+});

@@ -3,6 +3,7 @@ import { derivedOf, toolCallsOf, type Message, type Provenance, type ToolMessage
 import { createSkillFileTool } from "./create-skill-file-tool.js";
 import { createSkillTool, type SkillArgs } from "./create-skill-tool.js";
 import { renderSkillCatalog } from "./render-skill-catalog.js";
+import { startCatalogStillFits } from "./start-catalog.js";
 import { isModelInvocable, type Skill, type SkillCatalog, type SkillWarning } from "./skill.js";
 import { createSkillsChangedMessage, diffSkills, isEmptySkillsChange, type SkillsChange } from "./skills-change.js";
 import { activeSkillNames, createSkillMessage, createSkillsCheckpoint, renderSkillBody, skillsPolicyName } from "./skill-messages.js";
@@ -20,6 +21,11 @@ export interface SkillsPolicyOptions {
   maxCheckpointCharsPerSkill?: number;
   /** Most characters of all bodies re-injected after a compaction (default 50 000). */
   maxCheckpointChars?: number;
+  /**
+   * The `<available_skills>` block a resumed session started with (`findStartCatalog` of its stored
+   * prompt): sent again as it is while it lists the same skills, so the prompt keeps its bytes.
+   */
+  startCatalog?: string;
   /** Name the active skills in the request's tail, beside the status bar (default false). */
   listActiveInTail?: boolean;
   /**
@@ -64,6 +70,11 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
     return untrusted.length === 0 ? {} : { provenance: { untrusted } };
   };
   const modelCanLoad = initial.some(isModelInvocable);
+  // The catalog of the start, always (a resumed session's as it was sent, while it still fits).
+  const catalogText =
+    options.startCatalog !== undefined && startCatalogStillFits(options.startCatalog, initial)
+      ? options.startCatalog
+      : renderSkillCatalog(initial, { budgetChars, ...(options.recentlyUsed ? { recentlyUsed: options.recentlyUsed } : {}) });
   const checkpointLimits = { maxCharsPerSkill: options.maxCheckpointCharsPerSkill ?? 20_000, maxTotalChars: options.maxCheckpointChars ?? 50_000 };
 
   return {
@@ -85,8 +96,8 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
       return warnings;
     },
     activeSkills: activeSkillNames,
-    // The catalog of the start, always: later changes are announced by an appended message.
-    system: () => renderSkillCatalog(initial, { budgetChars, ...(options.recentlyUsed ? { recentlyUsed: options.recentlyUsed } : {}) }),
+    // Later changes are announced by an appended message.
+    system: () => catalogText,
     updateSkills(next) {
       const change = diffSkills(skills, next.skills);
       skills = next.skills;

@@ -29,7 +29,7 @@ export function renderSkillCatalog(skills: readonly Skill[], options: SkillCatal
       "<available_skills>",
       "Skills are instructions loaded only when needed. When a task matches a skill's description, call the `skill` tool with its name before you start; the person may also type /<name>.",
       ...sorted.map((skill) =>
-        [`<skill>`, `<name>${escapeText(skill.name)}</name>`, `<description>${escapeText(cut(skill.description, Math.min(maxDescriptionLength, typeof descriptionLimit === "number" ? descriptionLimit : descriptionLimit(skill))))}</description>`, `<location>${escapeText(skill.path)}</location>`, `</skill>`].join("\n"),
+        [`<skill>`, `<name>${escapeCatalogText(skill.name)}</name>`, `<description>${escapeCatalogText(cut(skill.description, Math.min(maxDescriptionLength, typeof descriptionLimit === "number" ? descriptionLimit : descriptionLimit(skill))))}</description>`, `<location>${escapeCatalogText(skill.path)}</location>`, `</skill>`].join("\n"),
       ),
       "</available_skills>",
     ].join("\n");
@@ -57,6 +57,7 @@ function cut(text: string, limit: number): string {
   return limit <= 1 ? "" : `${text.slice(0, limit - 1).trimEnd()}…`;
 }
 
-function escapeText(text: string): string {
+/** Escapes text from a skill file so it cannot close the catalog's tags. */
+export function escapeCatalogText(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
