@@ -84,7 +84,7 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
     // follow" was followed by nothing) — its own, so what it loads stays out of the parent. An
     // isolated child (explore) does not use skills.
     inherit: "copy",
-    forChild: (child) => (child.kind === "fork" ? createSkillsPolicy({ skills: [...skills], warnings: [...warnings] }, options) : undefined),
+    forChild: (child) => (child.kind === "fork" ? forkSkillsPolicy(createSkillsPolicy({ skills: [...skills], warnings: [...warnings] }, options)) : undefined),
     // After compression (-100), so a body appended here is not compacted in the same call; before the status bar (100).
     order: -50,
     // No `skill` tool when the model may load none of them (all `disable-model-invocation`); `skill_file` serves `/name` too.
@@ -149,6 +149,15 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
       return checkpoint && { ...checkpoint, meta: { ...checkpoint.meta, ...provenanceOf(active) } };
     },
   };
+}
+
+/**
+ * A fork's copy: its prompt is the parent model's words, not the person's, so a `/name` in it starts
+ * no skill (else the model could start a `disable-model-invocation` skill by forking with `/name`).
+ */
+function forkSkillsPolicy(policy: SkillsPolicy): SkillsPolicy {
+  delete (policy as { processUserMessage?: unknown }).processUserMessage;
+  return policy;
 }
 
 /** `/name` or `/name args`; undefined for anything else (a path like `/etc/hosts` has no skill). */

@@ -45,6 +45,19 @@ describe("skills in a sub-agent", () => {
     expect(provider.bodies[3]!.body.startsWith(provider.bodies[0]!.body.slice(0, provider.bodies[0]!.prefixLength))).toBe(true);
   });
 
+  it("a fork's prompt is the model's words, not the person's: '/handoff' in it starts no skill (handoff is user-only)", async () => {
+    const catalog = await loadSkills({ directories: [fixtures], includeDefaultDirectories: false });
+    const provider = createScriptedProvider({
+      turns: [{ toolCalls: [{ id: "call_task", name: "task", arguments: { agent: "fork", description: "handoff", prompt: "/handoff next session" } }] }, "Fork done.", "Parent done."],
+    });
+    const task = createTaskTool({ agents: [createForkAgent()], provider, clock: createTestClock(), createId: createTestIds("child") });
+    const agent = createAgent({ provider, system: "s", tools: [task], context: [createSkillsPolicy(catalog)], runtime: { clock: createTestClock(), createId: createTestIds() } });
+    await agent.run("go").result();
+    const forkFirst = provider.requests[1]!;
+    expect(lastMessage(forkFirst)).toMatchObject({ role: "user", content: "/handoff next session" });
+    expect(JSON.stringify(forkFirst.messages)).not.toContain("<skill name=");
+  });
+
   it("an explore child gets no skills", async () => {
     const catalog = await loadSkills({ directories: [fixtures], includeDefaultDirectories: false });
     const child = createScriptedProvider({ turns: ["Nothing found."] });
