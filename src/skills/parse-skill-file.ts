@@ -56,7 +56,8 @@ export function parseSkillFile(text: string, location: { path: string; directory
   try {
     frontmatter = readYaml(frontmatterText);
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    // The parser's first line ends with ":" before the excerpt it would print under it.
+    const reason = (error instanceof Error ? error.message.split("\n")[0]! : String(error)).replace(/:$/, "");
     // Other agents accept an unquoted ': ' in a value (the commonest fault of shared skills): read it
     // as if quoted, and say so, rather than lose the skill.
     const repaired = quotePlainColonValues(frontmatterText);
