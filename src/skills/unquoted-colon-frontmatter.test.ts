@@ -36,5 +36,7 @@ describe("a SKILL.md whose plain description holds ': '", () => {
   it("still skips frontmatter that quoting one value does not mend, with the parser's first complaint", () => {
     const parsed = parseSkillFile("---\nname: harden\ndescription: one: two\ntags: [unclosed\n---\nBody", location("harden"));
     expect("warning" in parsed && parsed.warning.code).toBe("skill_frontmatter_invalid");
+    // The parser's line ends with ':' before an excerpt that is not printed.
+    expect("warning" in parsed && parsed.warning.message).toMatch(/column \d+\)\. The skill is skipped\.$/);
   });
 });
