@@ -8,7 +8,7 @@ import type { ToolMessage, UserMessage } from "../types/index.js";
 import { createSkillsPolicy } from "./create-skills-policy.js";
 import { loadSkills } from "./load-skills.js";
 
-// Real skills from mattpocock/skills (MIT; see fixtures/README.md): 24 of its 42 skills set
+// Real skills from mattpocock/skills (MIT; see fixtures/README.md): 24 of its 41 skills set
 // `disable-model-invocation: true` — only the person may start them, by typing /name.
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "mattpocock-skills");
 
