@@ -96,11 +96,12 @@ export function createStatusBarFromConfig(config: AgentConfig, model: string, on
 
 
 /** The skills of the workspace, the home folder and the config's `skills`, fixed for the session. */
-export async function createSkillsFromConfig(config: AgentConfig, options: { home?: string; resuming?: boolean; storedSessionText?: string } = {}): Promise<LoadedSkillsPolicy> {
+export async function createSkillsFromConfig(config: AgentConfig, options: { home?: string; resuming?: boolean; storedSections?: string } = {}): Promise<LoadedSkillsPolicy> {
   // Only a new session's catalog follows the record: a resumed one sends the catalog it started with
   // (its cut depended on the record of that time) while that still lists the same skills.
   const recentlyUsed = options.resuming ? [] : await readRecentSkillUse(config.dataDir);
-  const startCatalog = options.resuming ? findStartCatalog(options.storedSessionText) : undefined;
+  // Looked for in the stored policies' sections only: the project instructions before them are the person's text.
+  const startCatalog = options.resuming ? findStartCatalog(options.storedSections) : undefined;
   return createSkills({
     ...(startCatalog !== undefined ? { startCatalog } : {}),
     workspace: config.workspace,
@@ -231,8 +232,8 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
   const given = options.provider ?? await loadProviderFromConfig(config, { ...(options.fetch ? { fetch: options.fetch } : {}), sessionId: () => sessionId });
   const provider = options.observeProvider ? options.observeProvider(given) : given;
   const statusBar = createStatusBarFromConfig(config, provider.model, options.onStatusBarDecision, provider.cacheLifetimeMs);
-  const storedSessionText = resuming && typeof prompt.system === "object" ? prompt.system.sessionText : undefined;
-  const skills = await createSkillsFromConfig(config, { resuming, ...(storedSessionText !== undefined ? { storedSessionText } : {}), ...(options.home ? { home: options.home } : {}) });
+  const storedSections = prompt.storedPolicySections;
+  const skills = await createSkillsFromConfig(config, { resuming, ...(storedSections !== undefined ? { storedSections } : {}), ...(options.home ? { home: options.home } : {}) });
   const builtinTools = createToolsFromConfig(config, options.onProtectedFilesRestored);
   // Semantic tool search's model (opt-in): made before the servers start, so a wrong setting starts nothing.
   const embedding = config.toolSearchEmbeddings ? createToolSearchEmbedder(config.toolSearchEmbeddings, options.env ?? process.env) : undefined;
