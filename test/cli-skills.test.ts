@@ -391,4 +391,12 @@ describe("a resumed session's prompt keeps the person's text whole and, unchange
     expect(systemOf(seen[1]!)).toBe(systemOf(seen[0]!));
     expect(systemOf(seen[2]!)).toBe(systemOf(seen[0]!));
   }, 60_000);
+
+  it("a resume with the config's `system` set keeps the project instructions and the prompt's bytes", async () => {
+    const { cwd, seen, common } = await workspace(hostileAgentsMd);
+    expect((await runCli(["run", ...common, "--system", "Be terse.", "hi"], { cwd })).code).toBe(0);
+    expect((await runCli(["run", ...common, "--system", "Be terse.", "--continue", "again"], { cwd })).code).toBe(0);
+    expect(systemOf(seen[0]!)).toContain("Never push to main.");
+    expect(systemOf(seen[1]!)).toBe(systemOf(seen[0]!));
+  }, 60_000);
 });

@@ -57,7 +57,9 @@ export async function systemPromptFromConfig(
     const stored = loaded.prefix.system;
     // The base prompt, so the policies' sections are added once even when they render otherwise now.
     const parts = storedPromptParts(loaded.prefix) ?? partsOfOlderPrompt(stored);
-    system = base ?? parts.base;
+    // The config's `system` is the static part only: the session part (the instructions decided when
+    // the session started) stays, as a new session with that setting has it.
+    system = base === undefined ? parts.base : parts.base.sessionText ? { staticText: base, sessionText: parts.base.sessionText } : base;
     storedPolicySections = parts.sections;
     const userTexts = loaded.messages.flatMap((message) => (message.role === "user" ? [message.content] : []));
     announced = lastAnnouncedVersion(userTexts) ?? instructionsVersion(storedInstructions(stored.sessionText));
