@@ -33,6 +33,14 @@ describe("a SKILL.md whose plain description holds ': '", () => {
     expect(parsed.skill.allowedTools).toEqual(["Read"]);
   });
 
+  it("leaves a frontmatter YAML reads as it is: no repair, no warning", () => {
+    const text = "---\nname: harden\ndescription: >-\n  Use when: the user asks\n  to harden.\nmetadata:\n  note: \"a: b\"\n---\nBody";
+    const parsed = loaded(text, "harden");
+    expect(parsed.skill.description).toBe("Use when: the user asks to harden.");
+    expect(parsed.skill.metadata).toEqual({ note: "a: b" });
+    expect(parsed.warnings).toEqual([]);
+  });
+
   it("still skips frontmatter that quoting one value does not mend, with the parser's first complaint", () => {
     const parsed = parseSkillFile("---\nname: harden\ndescription: one: two\ntags: [unclosed\n---\nBody", location("harden"));
     expect("warning" in parsed && parsed.warning.code).toBe("skill_frontmatter_invalid");
