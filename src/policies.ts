@@ -19,8 +19,9 @@ export { createStatusBar, chooseStatusBarMode, type StatusBar, type StatusBarOpt
 export { detectSystemState, type SystemState } from "./agents/detect-system-state.js";
 export { createBudget, createBudgetPolicy, createBudgetStatus, type BudgetOptions, type BudgetPolicy, type BudgetPolicyOptions } from "./context/budget/index.js";
 export { sessionSpend, type RecordedCall } from "./session/session-spend.js";
+export { storedPromptParts, type StoredPromptParts } from "./session/stored-prompt-parts.js";
 export { createNotes, type NotesOptions, type NotesPolicy, type NotesReplay, type NotesSnapshot } from "./tools/notes/index.js";
-export { createSkills, loadSkills, lintSkill, type CreateSkillsOptions, type LoadedSkillsPolicy, type LoadSkillsOptions, type Skill, type SkillCatalog, type SkillLintFinding } from "./skills/index.js";
+export { createSkills, loadSkills, lintSkill, findStartCatalog, type CreateSkillsOptions, type LoadedSkillsPolicy, type LoadSkillsOptions, type Skill, type SkillCatalog, type SkillLintFinding } from "./skills/index.js";
 export { createToolSearchPolicy, type ToolSearchPolicy, type ToolSearchPolicyOptions } from "./tools/search/index.js";
 export { resolveDeferredTools, type DeferredTools, type DeferredToolsInput } from "./tools/search/resolve-deferred-tools.js";
 export { inheritPolicies } from "./context/compose-policy-gates.js";

@@ -1,7 +1,7 @@
 import type { ContextPolicy } from "../context/context-policy.js";
 import { createAgent, type Agent } from "../loop/create-agent.js";
 import type { AgentOptions, AgentRuntime } from "../loop/agent-options.js";
-import { policySystemSection, resolveAgentPrefix } from "../loop/resolve-agent-prefix.js";
+import { policySectionsStart, policySystemSection, resolveAgentPrefix } from "../loop/resolve-agent-prefix.js";
 import type { Provider } from "../providers/provider.js";
 import type { SessionStore, SessionWarning, SessionWriter } from "../session/index.js";
 import type { RecordedCall } from "../session/session-spend.js";
@@ -94,9 +94,10 @@ export async function assembleAgent(options: AssembleAgentOptions): Promise<Asse
   });
   const { tools, context } = resolved;
   // A resumed session's stored prompt already holds the policies' sections; they are added once.
-  const system = withoutPolicySections(options.system, policySystemSection({ tools, context }));
+  const section = policySystemSection({ tools, context });
+  const system = withoutPolicySections(options.system, section);
   const prefix = resolveAgentPrefix({ system, tools, context });
-  const started = options.session ? await openSession(options.session, options, prefix) : undefined;
+  const started = options.session ? await openSession(options.session, options, prefix, policySectionsStart(system, section)) : undefined;
   if (started && !started.resumed) for (const message of options.messages ?? []) started.session.appendMessage(message);
   const messages = started?.resumed ? started.messages : [...(options.messages ?? [])];
   const view: StartedSessionView = { id: started?.session.id, resumed: started?.resumed ?? false, calls: started?.calls ?? [], log: started?.log ?? [] };
@@ -150,11 +151,13 @@ export function defaultPolicies(given: readonly ContextPolicy[]): ContextPolicy[
   return [...(names.has(toolOutputCapPolicyName) ? [] : [createToolOutputCap()]), ...(names.has(repeatedCallLimitPolicyName) ? [] : [createRepeatedCallLimit()])];
 }
 
-async function openSession(session: AssembleSessionOptions, options: AssembleAgentOptions, prefix: ReturnType<typeof resolveAgentPrefix>) {
+async function openSession(session: AssembleSessionOptions, options: AssembleAgentOptions, prefix: ReturnType<typeof resolveAgentPrefix>, policySectionsAt: number) {
   const id = await sessionIdFor(session);
   return startSession(session.store, {
     ...(id ? { id } : {}),
     system: prefix.system,
+    // Recorded, so a resume takes the sections off where they began (`storedPromptParts`).
+    policySectionsAt,
     tools: prefix.tools,
     provider: options.provider,
     ...(session.workspace ? { workspace: session.workspace } : {}),

@@ -30,7 +30,7 @@ import { detectSystemState } from "../agents/detect-system-state.js";
 import { findModelPricing } from "../tokens/pricing.js";
 import { createCompressionFromConfig } from "./create-compression-from-config.js";
 import type { CompressionPolicy } from "../context/compression/index.js";
-import { activeSkillNames, createSkills, type LoadedSkillsPolicy } from "../skills/index.js";
+import { activeSkillNames, createSkills, findStartCatalog, type LoadedSkillsPolicy } from "../skills/index.js";
 import { connectMcpServers, createMcpPolicy, type McpWarning } from "../mcp/index.js";
 import type { LateToolSet } from "../tools/search/late-tool-set.js";
 import { createBudgetPolicy, createBudgetStatus } from "../context/budget/index.js";
@@ -96,10 +96,14 @@ export function createStatusBarFromConfig(config: AgentConfig, model: string, on
 
 
 /** The skills of the workspace, the home folder and the config's `skills`, fixed for the session. */
-export async function createSkillsFromConfig(config: AgentConfig, options: { home?: string; resuming?: boolean } = {}): Promise<LoadedSkillsPolicy> {
-  // Only a new session's catalog follows the record: a resumed one must render the bytes it started with.
+export async function createSkillsFromConfig(config: AgentConfig, options: { home?: string; resuming?: boolean; storedSections?: string } = {}): Promise<LoadedSkillsPolicy> {
+  // Only a new session's catalog follows the record: a resumed one sends the catalog it started with
+  // (its cut depended on the record of that time) while that still lists the same skills.
   const recentlyUsed = options.resuming ? [] : await readRecentSkillUse(config.dataDir);
+  // Looked for in the stored policies' sections only: the project instructions before them are the person's text.
+  const startCatalog = options.resuming ? findStartCatalog(options.storedSections) : undefined;
   return createSkills({
+    ...(startCatalog !== undefined ? { startCatalog } : {}),
     workspace: config.workspace,
     // Over its budget, a new session's catalog cuts the least recently used descriptions first.
     ...(recentlyUsed.length > 0 ? { recentlyUsed } : {}),
@@ -232,7 +236,8 @@ export async function createAgentFromConfig(options: CreateAgentFromConfigOption
   const given = options.provider ?? await loadProviderFromConfig(config, { ...(options.fetch ? { fetch: options.fetch } : {}), sessionId: () => sessionId });
   const provider = options.observeProvider ? options.observeProvider(given) : given;
   const statusBar = createStatusBarFromConfig(config, provider.model, options.onStatusBarDecision, provider.cacheLifetimeMs);
-  const skills = await createSkillsFromConfig(config, { resuming, ...(options.home ? { home: options.home } : {}) });
+  const storedSections = prompt.storedPolicySections;
+  const skills = await createSkillsFromConfig(config, { resuming, ...(storedSections !== undefined ? { storedSections } : {}), ...(options.home ? { home: options.home } : {}) });
   const builtinTools = createToolsFromConfig(config, options.onProtectedFilesRestored);
   // Semantic tool search's model (opt-in): made before the servers start, so a wrong setting starts nothing.
   const embedding = config.toolSearchEmbeddings ? createToolSearchEmbedder(config.toolSearchEmbeddings, options.env ?? process.env) : undefined;

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { SessionStore } from "../session/index.js";
+import { storedPromptParts, type SessionStore, type StoredPromptParts } from "../session/index.js";
 import { loadForResume } from "../session/reorder-on-resume.js";
 import type { SessionWarning } from "../session/loaded-session.js";
 import { ConfigError, type SystemPrompt } from "../types/index.js";
@@ -15,6 +15,11 @@ export interface ConfiguredSystemPrompt {
   system: string | SystemPrompt;
   /** The project instruction files in the system prompt (empty with `projectInstructions: false`). */
   instructionFiles: string[];
+  /**
+   * A resumed session's context-policy sections as they were sent (the skills catalog among them), not
+   * in `system`, which holds the base prompt they are added to again. Undefined for a new session.
+   */
+  storedPolicySections?: string;
   /** What opening the stored session said (records put back in order with `repair`). */
   warnings: SessionWarning[];
   /**
@@ -41,6 +46,7 @@ export async function systemPromptFromConfig(
   const instructions = readInstructions();
   const base = config.system === undefined ? undefined : readSystemSetting(config.system);
   let system: string | SystemPrompt;
+  let storedPolicySections: string | undefined;
   const warnings: SessionWarning[] = [];
   // The version of the instructions the model last heard of: the system prompt's, or a later announcement's.
   let announced: string;
@@ -49,7 +55,12 @@ export async function systemPromptFromConfig(
     const { loaded, reordered } = await loadForResume(resumed.store, resumed.id, resumed.repair);
     if (reordered) warnings.push(reordered);
     const stored = loaded.prefix.system;
-    system = base ?? { ...stored };
+    // The base prompt, so the policies' sections are added once even when they render otherwise now.
+    const parts = storedPromptParts(loaded.prefix) ?? partsOfOlderPrompt(stored);
+    // The config's `system` is the static part only: the session part (the instructions decided when
+    // the session started) stays, as a new session with that setting has it.
+    system = base === undefined ? parts.base : parts.base.sessionText ? { staticText: base, sessionText: parts.base.sessionText } : base;
+    storedPolicySections = parts.sections;
     const userTexts = loaded.messages.flatMap((message) => (message.role === "user" ? [message.content] : []));
     announced = lastAnnouncedVersion(userTexts) ?? instructionsVersion(storedInstructions(stored.sessionText));
   } else {
@@ -59,6 +70,7 @@ export async function systemPromptFromConfig(
   }
   return {
     system,
+    ...(storedPolicySections === undefined ? {} : { storedPolicySections }),
     instructionFiles: instructions.files,
     warnings,
     takeInstructionsChange() {
@@ -85,6 +97,22 @@ function readSystemSetting(value: string): string {
       `The \`system\` setting ${value}: cannot read ${path} (${error instanceof Error ? error.message : String(error)}). Give "@" and a readable file's path, or the prompt's text itself.`,
     );
   }
+}
+
+/**
+ * A prompt stored before prefixes recorded where the policies' sections begin: the session part this
+ * function gives a new session is the project instructions block, so everything after it is the
+ * policies'. Read by that block's tags, never by a section's heading, which an AGENTS.md may hold too.
+ */
+function partsOfOlderPrompt(stored: SystemPrompt): StoredPromptParts {
+  const sessionText = stored.sessionText ?? "";
+  const instructions = storedInstructions(sessionText);
+  if (instructions === sessionText) return { base: { ...stored }, sections: undefined };
+  if (instructions === "") return { base: { staticText: stored.staticText }, sections: sessionText };
+  const rest = sessionText.slice(instructions.length);
+  // Not the blank line the sections follow: leave the prompt whole (a declared cache break at worst).
+  if (!rest.startsWith("\n\n")) return { base: { ...stored }, sections: undefined };
+  return { base: { staticText: stored.staticText, sessionText: instructions }, sections: rest.slice(2) };
 }
 
 /**

@@ -31,3 +31,14 @@ export function policySystemSection(input: Omit<AgentPrefixInput, "system">): st
   const tools = [...(input.tools ?? []), ...(policy.tools ?? [])].filter((tool) => tool.deferred !== true);
   return policy.system?.({ toolNames: tools.map((tool) => tool.name).sort() });
 }
+
+/**
+ * Where the policies' sections begin in the session part `resolveAgentPrefix` makes of this base
+ * prompt and section: after the base's session text and a blank line (0 when it has none; its
+ * length when there is no section). Recorded with the session's prefix. Pure.
+ */
+export function policySectionsStart(system: string | SystemPrompt, section: string | undefined): number {
+  const baseText = typeof system === "string" ? "" : (system.sessionText ?? "");
+  if (section === undefined) return baseText.length;
+  return baseText ? baseText.length + 2 : 0;
+}

@@ -36,3 +36,4 @@ export { createSessionId, isValidSessionId } from "./session-id.js";
 export { startSession, type StartSessionOptions, type StartedSession } from "./start-session.js";
 export { recordedCalls, sessionSpend, type RecordedCall } from "./session-spend.js";
 export { collectSubAgentLinks, sumSubAgentUsage, type SubAgentLink } from "./sub-agent-links.js";
+export { storedPromptParts, type StoredPromptParts } from "./stored-prompt-parts.js";

@@ -43,6 +43,13 @@ export interface PrefixRecord {
   model: string;
   /** Why the prefix changed (absent on the first prefix of a session). */
   reason?: string;
+  /**
+   * Where the context policies' sections begin in `system.sessionText` (a character index; its length
+   * when they added none): a resume takes the caller's part from here, not by reading the text, so an
+   * AGENTS.md that holds a section's heading is never cut. Absent in files written before it was
+   * recorded and in prefixes a caller recorded without it; optional, so the format version stays.
+   */
+  policySectionsAt?: number;
 }
 
 /** One trajectory message, exactly as it was sent or received. */
@@ -146,6 +153,14 @@ export interface SessionPrefix {
   tools: readonly ToolDefinition[];
   provider: string;
   model: string;
+  /** See `PrefixRecord.policySectionsAt`. */
+  policySectionsAt?: number;
+}
+
+/** The record a prefix is written as (`reason` for a change after the start). */
+export function prefixRecordOf(prefix: SessionPrefix, reason?: string): PrefixRecord {
+  const { system, tools, provider, model, policySectionsAt } = prefix;
+  return { type: "prefix", system: { ...system }, tools: [...tools], provider, model, ...(reason === undefined ? {} : { reason }), ...(policySectionsAt === undefined ? {} : { policySectionsAt }) };
 }
 
 export type { RunBudgetRecord };

@@ -9,7 +9,7 @@ import { isNodeError, readSessionFile } from "./load-session.js";
 import { lockSessionFile, releasingLockOnClose, withSessionFileLock } from "./session-file-lock.js";
 import { listSessions } from "./list-sessions.js";
 import { assertValidSessionId, createSessionId } from "./session-id.js";
-import { SESSION_FORMAT, SESSION_FORMAT_VERSION, type HeaderRecord, type PrefixRecord, type SessionPrefix } from "./session-records.js";
+import { SESSION_FORMAT, SESSION_FORMAT_VERSION, prefixRecordOf, type HeaderRecord, type PrefixRecord, type SessionPrefix } from "./session-records.js";
 import type { SessionSummary } from "./session-summary.js";
 import { createSessionWriter, serializeSessionRecord, type SessionWriter } from "./session-writer.js";
 import { validateSessionRecord } from "./validate-session-record.js";
@@ -96,13 +96,7 @@ export function createSessionStore(options: SessionStoreOptions): JsonlSessionSt
     if (workspace !== undefined && !isAbsolute(workspace)) {
       throw new ConfigError("option_invalid", `The session workspace must be an absolute path, got ${JSON.stringify(workspace)}.`);
     }
-    const prefixRecord: PrefixRecord = {
-      type: "prefix",
-      system: { ...prefix.system },
-      tools: [...prefix.tools],
-      provider: prefix.provider,
-      model: prefix.model,
-    };
+    const prefixRecord = prefixRecordOf(prefix);
     const prefixLine = serializeStartRecord(prefixRecord); // before touching the disk: bad input creates no file
     const { id, filePath, handle: file } = await withFolderError(async () => {
       await makePrivateDirectory(directory);

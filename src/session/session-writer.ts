@@ -1,6 +1,6 @@
 import { CtxkitError, type Message, type Usage, type UserMessage, SessionError } from "../types/index.js";
 import type { LoadedSession, SessionWarning } from "./loaded-session.js";
-import type { ContextEditRecord, RunEndRecord, RunStartRecord, SessionPrefix, SessionRecord } from "./session-records.js";
+import { prefixRecordOf, type ContextEditRecord, type RunEndRecord, type RunStartRecord, type SessionPrefix, type SessionRecord } from "./session-records.js";
 import { firstChecksumVersion, sealRecord } from "./record-checksum.js";
 import { validateSessionRecord } from "./validate-session-record.js";
 import { noteHarnessWrite } from "../security/harness-writes.js";
@@ -164,8 +164,7 @@ export function createSessionWriter(state: SessionWriterState): SessionWriter {
     },
     appendPrefix(prefix, reason) {
       if (typeof reason !== "string" || reason.trim() === "") throw misuse("a prefix change needs a reason");
-      const { system, tools, provider, model } = prefix;
-      append({ type: "prefix", system: { ...system }, tools: [...tools], provider, model, reason });
+      append(prefixRecordOf(prefix, reason));
       prefixKey = prefixKeyOf(prefix);
     },
     recordPrefix(prefix, reason) {

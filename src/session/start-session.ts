@@ -13,6 +13,11 @@ export interface StartSessionOptions {
   /** Resume this session when given; otherwise a new one is created. */
   id?: string;
   system: string | SystemPrompt;
+  /**
+   * Where context policies' sections begin in `system`'s session part (`policySectionsStart`):
+   * recorded with the prefix, so a resume can take them off without reading the text.
+   */
+  policySectionsAt?: number;
   tools: readonly ToolDefinition[];
   /** The provider (its `serialize` lets a resume verify the recorded bodies), or just its name and model. */
   provider: { name: string; model: string; serialize?: (request: ModelRequest) => SerializedRequest };
@@ -62,7 +67,13 @@ export interface StartedSession {
  */
 export async function startSession(store: SessionStore, options: StartSessionOptions): Promise<StartedSession> {
   const stable = createStablePrefix(options.system, options.tools);
-  const prefix: SessionPrefix = { system: stable.system, tools: stable.tools, provider: options.provider.name, model: options.provider.model };
+  const prefix: SessionPrefix = {
+    system: stable.system,
+    tools: stable.tools,
+    provider: options.provider.name,
+    model: options.provider.model,
+    ...(options.policySectionsAt === undefined ? {} : { policySectionsAt: options.policySectionsAt }),
+  };
   const clock = options.clock ?? (() => new Date());
   if (options.id === undefined) {
     const session = await store.create({ createdAt: clock().toISOString(), ...(options.workspace ? { workspace: options.workspace } : {}), prefix });

@@ -61,7 +61,8 @@ function checkSessionRecord(value: unknown): ShapeProblem {
         expectArrayOf(value.tools, "tools", checkToolDefinition) ??
         expectString(value.provider, "provider") ??
         expectString(value.model, "model") ??
-        expectOptionalString(value.reason, "reason")
+        expectOptionalString(value.reason, "reason") ??
+        (value.policySectionsAt === undefined ? undefined : expectCount(value.policySectionsAt, "policySectionsAt"))
       );
     case "message":
       return checkMessage(value.message, "message");

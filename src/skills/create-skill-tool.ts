@@ -1,5 +1,5 @@
 import { ToolError, type Tool } from "../types/index.js";
-import type { Skill } from "./skill.js";
+import { isModelInvocable, type Skill } from "./skill.js";
 import { activeSkillNames } from "./skill-messages.js";
 
 export interface SkillArgs {
@@ -24,7 +24,7 @@ export function alreadyActiveSkillText(name: string): string {
 export function createSkillTool(skills: readonly Skill[] | (() => readonly Skill[])): Tool<SkillArgs> {
   // A getter: skills announced mid-session can be loaded too (the definition itself never changes).
   const current = typeof skills === "function" ? skills : () => skills;
-  const names = current().map((skill) => skill.name);
+  const names = current().filter(isModelInvocable).map((skill) => skill.name);
   return {
     name: "skill",
     description:
@@ -41,7 +41,11 @@ export function createSkillTool(skills: readonly Skill[] | (() => readonly Skill
     },
     parallelSafe: true,
     async execute(args, context) {
-      const available = current().map((skill) => skill.name);
+      const all = current();
+      const available = all.filter(isModelInvocable).map((skill) => skill.name);
+      if (all.some((skill) => skill.name === args.name && !isModelInvocable(skill))) {
+        throw new ToolError("permission", `Skill '${args.name}' sets disable-model-invocation: only the person can start it by typing /${args.name}. Ask them to, if it fits the task.`);
+      }
       if (!available.includes(args.name)) {
         throw new ToolError("not_found", `Skill '${args.name}' not found. Available: ${available.join(", ") || "none"}.`);
       }

@@ -3,7 +3,8 @@ import { derivedOf, toolCallsOf, type Message, type Provenance, type ToolMessage
 import { createSkillFileTool } from "./create-skill-file-tool.js";
 import { createSkillTool, type SkillArgs } from "./create-skill-tool.js";
 import { renderSkillCatalog } from "./render-skill-catalog.js";
-import type { Skill, SkillCatalog, SkillWarning } from "./skill.js";
+import { startCatalogStillFits } from "./start-catalog.js";
+import { isModelInvocable, type Skill, type SkillCatalog, type SkillWarning } from "./skill.js";
 import { createSkillsChangedMessage, diffSkills, isEmptySkillsChange, type SkillsChange } from "./skills-change.js";
 import { activeSkillNames, createSkillMessage, createSkillsCheckpoint, renderSkillBody, skillsPolicyName } from "./skill-messages.js";
 
@@ -20,6 +21,11 @@ export interface SkillsPolicyOptions {
   maxCheckpointCharsPerSkill?: number;
   /** Most characters of all bodies re-injected after a compaction (default 50 000). */
   maxCheckpointChars?: number;
+  /**
+   * The `<available_skills>` block a resumed session started with (`findStartCatalog` of its stored
+   * prompt): sent again as it is while it lists the same skills, so the prompt keeps its bytes.
+   */
+  startCatalog?: string;
   /** Name the active skills in the request's tail, beside the status bar (default false). */
   listActiveInTail?: boolean;
   /**
@@ -63,15 +69,26 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
     const untrusted = from.filter((skill) => options.untrustedSkill?.(skill) === true).map((skill) => ({ source: `skill ${skill.name}`, trust: "workspace" as const }));
     return untrusted.length === 0 ? {} : { provenance: { untrusted } };
   };
+  const modelCanLoad = initial.some(isModelInvocable);
+  // The catalog of the start, always (a resumed session's as it was sent, while it still fits).
+  const catalogText =
+    options.startCatalog !== undefined && startCatalogStillFits(options.startCatalog, initial)
+      ? options.startCatalog
+      : renderSkillCatalog(initial, { budgetChars, ...(options.recentlyUsed ? { recentlyUsed: options.recentlyUsed } : {}) });
   const checkpointLimits = { maxCharsPerSkill: options.maxCheckpointCharsPerSkill ?? 20_000, maxTotalChars: options.maxCheckpointChars ?? 50_000 };
 
   return {
     name: skillsPolicyName,
-    // The catalog is in a fork's prefix already (its `skill` tool still works); an explore child does not use skills.
-    inherit: "never",
+    // A fork has the catalog and the `skill` tool in the prefix it keeps, so it gets a policy of its own
+    // over the current skills to append the bodies its calls load (without one, the tool's "instructions
+    // follow" was followed by nothing) — its own, so what it loads stays out of the parent. An
+    // isolated child (explore) does not use skills.
+    inherit: "copy",
+    forChild: (child) => (child.kind === "fork" ? forkSkillsPolicy(createSkillsPolicy({ skills: [...skills], warnings: [...warnings] }, options)) : undefined),
     // After compression (-100), so a body appended here is not compacted in the same call; before the status bar (100).
     order: -50,
-    tools: initial.length === 0 ? [] : [createSkillTool(() => skills), createSkillFileTool(() => skills)],
+    // No `skill` tool when the model may load none of them (all `disable-model-invocation`); `skill_file` serves `/name` too.
+    tools: initial.length === 0 ? [] : [...(modelCanLoad ? [createSkillTool(() => skills)] : []), createSkillFileTool(() => skills)],
     get skills() {
       return skills;
     },
@@ -79,8 +96,8 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
       return warnings;
     },
     activeSkills: activeSkillNames,
-    // The catalog of the start, always: later changes are announced by an appended message.
-    system: () => renderSkillCatalog(initial, { budgetChars, ...(options.recentlyUsed ? { recentlyUsed: options.recentlyUsed } : {}) }),
+    // Later changes are announced by an appended message.
+    system: () => catalogText,
     updateSkills(next) {
       const change = diffSkills(skills, next.skills);
       skills = next.skills;
@@ -111,7 +128,7 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
       // Pending changes go after the bodies owed to this turn's calls; one message per reload.
       const last = state.messages.at(-1)?.meta.id ?? "start";
       const announced = changes.splice(0, changes.length).map((change, index) => {
-        const message = createSkillsChangedMessage(change, { canLoad: initial.length > 0, budgetChars }, `${last}~skills-changed${index === 0 ? "" : `-${index}`}`, state.now);
+        const message = createSkillsChangedMessage(change, { canLoad: modelCanLoad, budgetChars }, `${last}~skills-changed${index === 0 ? "" : `-${index}`}`, state.now);
         // The descriptions of an untrusted workspace's new or changed skills are its words, as in the catalog.
         return { ...message, meta: { ...message.meta, ...provenanceOf([...change.added, ...change.changed]) } };
       });
@@ -132,6 +149,15 @@ export function createSkillsPolicy(catalog: SkillCatalog, options: SkillsPolicyO
       return checkpoint && { ...checkpoint, meta: { ...checkpoint.meta, ...provenanceOf(active) } };
     },
   };
+}
+
+/**
+ * A fork's copy: its prompt is the parent model's words, not the person's, so a `/name` in it starts
+ * no skill (else the model could start a `disable-model-invocation` skill by forking with `/name`).
+ */
+function forkSkillsPolicy(policy: SkillsPolicy): SkillsPolicy {
+  delete (policy as { processUserMessage?: unknown }).processUserMessage;
+  return policy;
 }
 
 /** `/name` or `/name args`; undefined for anything else (a path like `/etc/hosts` has no skill). */

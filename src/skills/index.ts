@@ -2,6 +2,7 @@ export type { Skill, SkillCatalog, SkillWarning, SkillWarningCode } from "./skil
 export { parseSkillFile, isSkillName, defaultSkillFileLimits, type SkillFileLimits, type ParsedSkillFile } from "./parse-skill-file.js";
 export { loadSkills, defaultSkillDirectories, type LoadSkillsOptions } from "./load-skills.js";
 export { renderSkillCatalog, type SkillCatalogRenderOptions } from "./render-skill-catalog.js";
+export { findStartCatalog } from "./start-catalog.js";
 export { createSkillsPolicy, parseSlashCommand, type SkillsPolicy, type SkillsPolicyOptions } from "./create-skills-policy.js";
 export { createSkills, type CreateSkillsOptions, type LoadedSkillsPolicy } from "./create-skills.js";
 export { diffSkills, createSkillsChangedMessage, type SkillsChange } from "./skills-change.js";

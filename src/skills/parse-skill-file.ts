@@ -1,4 +1,5 @@
 import { createLazyRequire } from "../types/lazy-require.js";
+import { quotePlainColonValues } from "./quote-plain-colon-values.js";
 import type { Skill, SkillWarning } from "./skill.js";
 
 const requireFromHere = createLazyRequire(import.meta.url);
@@ -49,12 +50,29 @@ export function parseSkillFile(text: string, location: { path: string; directory
   if (frontmatterText.length > maxFrontmatterChars) return skipped("skill_frontmatter_invalid", `the frontmatter has ${frontmatterText.length} characters, more than the ${maxFrontmatterChars} allowed.`);
 
   let frontmatter: unknown;
+  const warnings: SkillWarning[] = [];
+  parseYaml ??= (requireFromHere("yaml") as typeof import("yaml")).parse;
+  const readYaml = (yamlText: string) => parseYaml!(yamlText, { maxAliasCount, uniqueKeys: true, prettyErrors: true }) as unknown;
   try {
-    parseYaml ??= (requireFromHere("yaml") as typeof import("yaml")).parse;
-    frontmatter = parseYaml(frontmatterText, { maxAliasCount, uniqueKeys: true, prettyErrors: true });
+    frontmatter = readYaml(frontmatterText);
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    return skipped("skill_frontmatter_invalid", `the frontmatter is not valid YAML (${reason}).`);
+    // The parser's first line ends with ":" before the excerpt it would print under it.
+    const reason = (error instanceof Error ? error.message.split("\n")[0]! : String(error)).replace(/:$/, "");
+    // Other agents accept an unquoted ': ' in a value (the commonest fault of shared skills): read it
+    // as if quoted, and say so, rather than lose the skill.
+    const repaired = quotePlainColonValues(frontmatterText);
+    try {
+      if (!repaired) throw error;
+      frontmatter = readYaml(repaired.text);
+    } catch {
+      return skipped("skill_frontmatter_invalid", `the frontmatter is not valid YAML (${reason}).`);
+    }
+    const keys = repaired.keys.map((key) => `'${key}'`).join(", ");
+    warnings.push({
+      code: "skill_frontmatter_repaired",
+      path: location.path,
+      message: `${location.path}: the frontmatter is not valid YAML (${reason}): ${keys} holds ': ' without quotes. The skill is loaded, reading ${repaired.keys.length === 1 ? "it" : "them"} as if quoted; quote the value (or use '>-') so every agent reads it.`,
+    });
   }
   if (typeof frontmatter !== "object" || frontmatter === null || Array.isArray(frontmatter)) {
     return skipped("skill_frontmatter_invalid", "the frontmatter must be a YAML mapping with 'name' and 'description'.");
@@ -75,7 +93,6 @@ export function parseSkillFile(text: string, location: { path: string; directory
   // The spec caps descriptions at 1024 characters, but real skills exceed it (anthropics/skills'
   // claude-api has over 1,068) and the agents people use load them. So the skill loads with a warning,
   // and the catalog lists only the first 1024 characters (renderSkillCatalog), cut further to its budget.
-  const warnings: SkillWarning[] = [];
   if (description.trim().length > maxDescriptionLength) {
     warnings.push({
       code: "skill_description_too_long",
@@ -86,6 +103,8 @@ export function parseSkillFile(text: string, location: { path: string; directory
 
   const allowedTools = readAllowedTools(fields["allowed-tools"]);
   const metadata = readMetadata(fields.metadata);
+  // Claude Code's field; a skill that says so (a deploy, a handoff) must not be started by the model.
+  const userOnly = fields["disable-model-invocation"] === true || fields["disable-model-invocation"] === "true";
   return {
     skill: {
       name,
@@ -95,6 +114,7 @@ export function parseSkillFile(text: string, location: { path: string; directory
       body: normalised.slice(match[0].length).trim(),
       ...(allowedTools ? { allowedTools } : {}),
       ...(metadata ? { metadata } : {}),
+      ...(userOnly ? { disableModelInvocation: true as const } : {}),
     },
     warnings,
   };

@@ -1,5 +1,5 @@
 import { maxDescriptionLength } from "./parse-skill-file.js";
-import type { Skill } from "./skill.js";
+import { isModelInvocable, type Skill } from "./skill.js";
 
 export interface SkillCatalogRenderOptions {
   /** Most characters of the listing; descriptions are cut evenly to fit (never below `minDescriptionChars`). */
@@ -16,18 +16,20 @@ export interface SkillCatalogRenderOptions {
 
 /**
  * The `<available_skills>` listing for the session part of the system prompt: name, description and
- * location of every skill, sorted by name, so the same catalog always renders the same bytes. Text
- * from the files is escaped so a description cannot close the tags. Pure.
+ * location of every skill the model may load (not those marked `disable-model-invocation`), sorted
+ * by name, so the same catalog always renders the same bytes. Text from the files is escaped so a
+ * description cannot close the tags. Pure.
  */
 export function renderSkillCatalog(skills: readonly Skill[], options: SkillCatalogRenderOptions): string | undefined {
-  if (skills.length === 0) return undefined;
-  const sorted = [...skills].sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+  const listed = skills.filter(isModelInvocable);
+  if (listed.length === 0) return undefined;
+  const sorted = [...listed].sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
   const render = (descriptionLimit: number | ((skill: Skill) => number)) =>
     [
       "<available_skills>",
       "Skills are instructions loaded only when needed. When a task matches a skill's description, call the `skill` tool with its name before you start; the person may also type /<name>.",
       ...sorted.map((skill) =>
-        [`<skill>`, `<name>${escapeText(skill.name)}</name>`, `<description>${escapeText(cut(skill.description, Math.min(maxDescriptionLength, typeof descriptionLimit === "number" ? descriptionLimit : descriptionLimit(skill))))}</description>`, `<location>${escapeText(skill.path)}</location>`, `</skill>`].join("\n"),
+        [`<skill>`, `<name>${escapeCatalogText(skill.name)}</name>`, `<description>${escapeCatalogText(cut(skill.description, Math.min(maxDescriptionLength, typeof descriptionLimit === "number" ? descriptionLimit : descriptionLimit(skill))))}</description>`, `<location>${escapeCatalogText(skill.path)}</location>`, `</skill>`].join("\n"),
       ),
       "</available_skills>",
     ].join("\n");
@@ -55,6 +57,7 @@ function cut(text: string, limit: number): string {
   return limit <= 1 ? "" : `${text.slice(0, limit - 1).trimEnd()}…`;
 }
 
-function escapeText(text: string): string {
+/** Escapes text from a skill file so it cannot close the catalog's tags. */
+export function escapeCatalogText(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }

@@ -14,12 +14,24 @@ export interface Skill {
   allowedTools?: string[];
   /** The frontmatter's `metadata` (string values only). */
   metadata?: Record<string, string>;
+  /**
+   * The frontmatter's `disable-model-invocation: true` (Claude Code's field, common in shared skills):
+   * only the person starts the skill, by typing `/name`. It is left out of the model's catalog and the
+   * `skill` tool refuses it.
+   */
+  disableModelInvocation?: true;
+}
+
+/** Whether the model may see and load a skill (it is in the catalog and the `skill` tool accepts it). */
+export function isModelInvocable(skill: Skill): boolean {
+  return skill.disableModelInvocation !== true;
 }
 
 export type SkillWarningCode =
   | "skill_file_too_large"
   | "skill_frontmatter_missing"
   | "skill_frontmatter_invalid"
+  | "skill_frontmatter_repaired"
   | "skill_name_missing"
   | "skill_name_invalid"
   | "skill_name_mismatch"

@@ -1,6 +1,6 @@
 import type { UserMessage } from "../types/index.js";
 import { renderSkillCatalog } from "./render-skill-catalog.js";
-import type { Skill } from "./skill.js";
+import { isModelInvocable, type Skill } from "./skill.js";
 import { skillsPolicyName } from "./skill-messages.js";
 
 /** How the skills differ from the ones the session knew: by name, sorted. */
@@ -35,7 +35,8 @@ export function isEmptySkillsChange(change: SkillsChange): boolean {
  * prefix). `canLoad`: the session has the `skill` tool (it started with skills).
  */
 export function createSkillsChangedMessage(change: SkillsChange, options: { canLoad: boolean; budgetChars: number }, id: string, now: Date): UserMessage {
-  const shown = [...change.added, ...change.changed];
+  // A skill only the person may start is not announced to the model, as it is not in the catalog.
+  const shown = [...change.added, ...change.changed].filter(isModelInvocable);
   const how = options.canLoad ? "Load one with the `skill` tool when a task matches it" : "The person can load one by typing /<name>";
   const lines = ["<skills_changed>"];
   if (shown.length > 0) {

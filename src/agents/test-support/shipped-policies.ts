@@ -101,7 +101,7 @@ export const shippedPolicies: readonly ShippedPolicy[] = [
   { name: "project-instructions", file: "src/context/project-instructions/create-instructions-announcer.ts", inherit: "never", create: () => createInstructionsAnnouncer({ takeChange: () => undefined }) },
   { name: "status-bar", file: "src/context/status-bar/create-status-bar.ts", inherit: "never", create: () => createStatusBar({ timestamps: false }) },
   { name: "mcp", file: "src/mcp/create-mcp-policy.ts", inherit: "never", create: () => createMcpPolicy({ onToolsChanged: () => () => undefined }) },
-  { name: "skills", file: "src/skills/create-skills-policy.ts", inherit: "never", create: () => createSkillsPolicy({ skills: [], warnings: [] }) },
+  { name: "skills", file: "src/skills/create-skills-policy.ts", inherit: "copy", create: () => createSkillsPolicy({ skills: [], warnings: [] }) },
   { name: "notes", file: "src/tools/notes/create-notes.ts", inherit: "never", create: (workspace) => createNotes({ path: `${workspace}/NOTES.md` }) },
   { name: "runtime-guard", file: "src/security/create-runtime-guard-policy.ts", inherit: "share", create: () => createRuntimeGuardPolicy() },
   { name: "protected-paths", file: "src/security/create-protected-paths.ts", inherit: "share", create: (workspace) => createProtectedPaths({ workspace, places: [{ path: `${workspace}/ctxkit.config.json`, what: "the config" }] }) },

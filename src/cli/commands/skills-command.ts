@@ -13,7 +13,8 @@ The Agent Skills an agent in this workspace would get: <dir>/<name>/SKILL.md und
 (repeatable, searched first), <workspace>/.ctxkit/skills, .agents/skills, .claude/skills and
 ~/.config/ctxkit/skills. The first skill of a name wins; skipped files are listed as warnings.
 
-  list        name, description and path of each skill
+  list        name, description and path of each skill; one whose SKILL.md sets
+              disable-model-invocation: true is marked: only the person starts it, by typing /name
   show <name> the skill's SKILL.md location and instructions
   lint [name] check routing descriptions (when to use, when not), body length and file references;
               exit code 1 when a finding is an error or (without a name) a SKILL.md was skipped
@@ -21,7 +22,8 @@ The Agent Skills an agent in this workspace would get: <dir>/<name>/SKILL.md und
 Options:
   --skills <dir>     a skills folder to search first (repeatable; relative to the workspace)
   --workspace <dir>  the workspace (default: current directory)
-  --json             print JSON: list → {"skills": [{"name", "description", "path"}], "warnings": [...]}
+  --json             print JSON: list → {"skills": [{"name", "description", "path",
+                     "disableModelInvocation"?}], "warnings": [...]}
 
 Exit codes: 0 done; 1 a skill was not found, or lint found an error or a skipped SKILL.md;
 2 a usage error.
@@ -55,11 +57,14 @@ export async function skillsCommand(args: string[], io: CliIo): Promise<number> 
 
 function listSkills(catalog: SkillCatalog, json: boolean, io: CliIo): number {
   if (json) {
-    const skills = catalog.skills.map((skill) => ({ name: skill.name, description: skill.description, path: skill.path }));
+    const skills = catalog.skills.map((skill) => ({ name: skill.name, description: skill.description, path: skill.path, ...(skill.disableModelInvocation ? { disableModelInvocation: true } : {}) }));
     io.stdout.write(`${JSON.stringify({ skills, warnings: catalog.warnings })}\n`);
     return 0;
   }
-  for (const skill of catalog.skills) io.stdout.write(`${skill.name}\n  ${escapeForTerminal(skill.description)}\n  ${escapeForTerminal(skill.path)}\n`);
+  for (const skill of catalog.skills) {
+    const userOnly = skill.disableModelInvocation ? " (only by typing /" + skill.name + ": disable-model-invocation)" : "";
+    io.stdout.write(`${skill.name}${userOnly}\n  ${escapeForTerminal(skill.description)}\n  ${escapeForTerminal(skill.path)}\n`);
+  }
   if (catalog.skills.length === 0) io.stdout.write("No skills found.\n");
   writeWarnings(catalog, io);
   return 0;
@@ -109,7 +114,7 @@ function summarizeLint(loaded: number, skipped: number, findings: number, errors
   return reasons.length === 0 ? head : `${head} Exit code 1: ${reasons.join(" and ")}.`;
 }
 
-const loadedAnyway = new Set<SkillCatalog["warnings"][number]["code"]>(["skill_shadowed", "skill_description_too_long"]);
+const loadedAnyway = new Set<SkillCatalog["warnings"][number]["code"]>(["skill_shadowed", "skill_description_too_long", "skill_frontmatter_repaired"]);
 
 function writeWarnings(catalog: SkillCatalog, io: CliIo): void {
   for (const warning of catalog.warnings) io.stderr.write(`ctxkit skills: ${warning.code}: ${escapeForTerminal(warning.message)}\n`);

@@ -102,6 +102,15 @@ describe.skipIf(database.skip !== undefined)(`the Postgres session store${databa
     await expect(openStore(schema)).rejects.toMatchObject({ code: "session_schema_unsupported", message: expect.stringContaining("Upgrade ctxkit") });
   });
 
+  it("replays a durable run whose session was created before prefixes recorded where the policies' sections begin", async () => {
+    const store = await openStore();
+    await (await store.create({ id: "older", createdAt, prefix: samplePrefix })).close();
+    const replayed = await store.createOrReplay({ id: "older", createdAt, prefix: { ...samplePrefix, policySectionsAt: samplePrefix.system.sessionText!.length } });
+    await replayed.close();
+    await expect(store.createOrReplay({ id: "older", createdAt, prefix: { ...samplePrefix, system: { staticText: "another prompt" } } })).rejects.toMatchObject({ code: "session_replay_diverged" });
+    await store.close();
+  });
+
   it("keeps a session's blobs with its records, so another process that opens it can read them", async () => {
     const schema = freshSchemaName("blobs");
     const store = await openStore(schema);

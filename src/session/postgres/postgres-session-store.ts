@@ -4,7 +4,7 @@ import type { BlobStore } from "../../context/compression/blob-store.js";
 import type { LoadedSession } from "../loaded-session.js";
 import { parseSessionFile } from "../parse-session-file.js";
 import { assertValidSessionId, createSessionId } from "../session-id.js";
-import { SESSION_FORMAT, SESSION_FORMAT_VERSION, type HeaderRecord, type PrefixRecord } from "../session-records.js";
+import { SESSION_FORMAT, SESSION_FORMAT_VERSION, prefixRecordOf, type HeaderRecord } from "../session-records.js";
 import { serializeStartRecord, type CreateSessionOptions, type SessionStore } from "../session-store.js";
 import { summarizeSession, type SessionSummary } from "../session-summary.js";
 import { createSessionWriter, type SessionWriter } from "../session-writer.js";
@@ -136,8 +136,7 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
     if (workspace !== undefined && !workspace.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(workspace)) {
       throw new ConfigError("option_invalid", `The session workspace must be an absolute path, got ${JSON.stringify(workspace)}.`);
     }
-    const prefixRecord: PrefixRecord = { type: "prefix", system: { ...prefix.system }, tools: [...prefix.tools], provider: prefix.provider, model: prefix.model };
-    const prefixLine = serializeStartRecord(prefixRecord);
+    const prefixLine = serializeStartRecord(prefixRecordOf(prefix));
     for (let attempt = 0; attempt < GENERATED_ID_ATTEMPTS; attempt += 1) {
       const id = createOptions.id ?? createSessionId(createdAt);
       const header: HeaderRecord = { type: "header", format: SESSION_FORMAT, version: SESSION_FORMAT_VERSION, id, createdAt, workspace };
@@ -169,12 +168,14 @@ export async function openPostgresSessionStore(options: PostgresSessionStoreOpti
     if (exists.length === 0) return create(createOptions);
     const { createdAt, workspace, prefix } = createOptions;
     const header: HeaderRecord = { type: "header", format: SESSION_FORMAT, version: SESSION_FORMAT_VERSION, id, createdAt, workspace };
-    const prefixRecord: PrefixRecord = { type: "prefix", system: { ...prefix.system }, tools: [...prefix.tools], provider: prefix.provider, model: prefix.model };
-    const expected = [serializeStartRecord(header), serializeStartRecord(prefixRecord)].map((line) => line.slice(0, -1));
+    // A run started before prefixes recorded where the policies' sections begin wrote its prefix without it.
+    const { policySectionsAt: _policySectionsAt, ...withoutSectionsAt } = prefix;
+    const expected = [serializeStartRecord(header), serializeStartRecord(prefixRecordOf(prefix))].map((line) => line.slice(0, -1));
+    const expectedBefore = serializeStartRecord(prefixRecordOf(withoutSectionsAt)).slice(0, -1);
     const client = await connectWriter(id);
     try {
       const lines = await readRecordLines(id, client);
-      if (lines[0] !== expected[0] || lines[1] !== expected[1]) {
+      if (lines[0] !== expected[0] || (lines[1] !== expected[1] && lines[1] !== expectedBefore)) {
         throw new SessionError("session_replay_diverged", `Session ${id} in ${location} was started with another header or prefix than this attempt would write; nothing was written. A durable run must rebuild the same agent.`);
       }
       await preloadBlobs(lines);
