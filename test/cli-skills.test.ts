@@ -229,6 +229,19 @@ describe("a real skill over the spec's description limit (anthropics/skills' cla
     expect(json.warnings.map((warning) => warning.code)).toEqual(["skill_description_too_long"]);
   });
 
+  it("skills list and show put its three-line description on one line, each line break read as a space", async () => {
+    const cwd = await workspaceWithClaudeApi();
+    const listed = (await runCli(["skills", "list"], { cwd })).stdout.split("\n");
+    expect(listed[1]).toContain("model migration. TRIGGER — read BEFORE");
+    expect(listed[1]).toContain("tool-calls/tokens). SKIP only when");
+    expect(listed[2]).toMatch(/SKILL\.md$/);
+    const shown = (await runCli(["skills", "show", "claude-api"], { cwd })).stdout;
+    expect(shown).toMatch(/\ndescription: Reference for the Claude API[^\n]*model migration\. TRIGGER — [^\n]* SKIP only when [^\n]*\npath: /);
+    for (const output of [listed.join("\n"), shown]) expect(output).not.toContain("\\u000A");
+    const json = JSON.parse((await runCli(["skills", "list", "--json"], { cwd })).stdout) as { skills: Array<{ description: string }> };
+    expect(json.skills[0]!.description.split("\n")).toHaveLength(3);
+  });
+
   it("skills lint reports the length as a warning finding and does not fail", async () => {
     const cwd = await workspaceWithClaudeApi();
     const run = await runCli(["skills", "lint"], { cwd });

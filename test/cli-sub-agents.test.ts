@@ -47,6 +47,13 @@ describe("ctxkit run with sub-agents", () => {
     const childId = /↳ explore "find the callback" → session (\S+) \(final_answer, 2 calls/.exec(show.stdout)?.[1];
     expect(childId).toBeDefined();
     expect(show.stdout).toContain(`[sub-agent session ${childId}]`);
+    const listed = await runCli(["sessions", "list"], { cwd });
+    expect(listed.stdout).toMatch(new RegExp(`^${childId} .*\\[sub-agent of ${end.sessionId}\\] — Where is handleCallback defined\\?$`, "m"));
+    expect(listed.stdout).toMatch(new RegExp(`^${end.sessionId} (?!.*sub-agent of).*$`, "m"));
+    const listedJson = JSON.parse((await runCli(["sessions", "list", "--json"], { cwd })).stdout) as Array<{ id: string; parentSessionId?: string; subAgentSessionIds?: string[] }>;
+    expect(listedJson.find((session) => session.id === childId)).toMatchObject({ parentSessionId: end.sessionId });
+    expect(listedJson.find((session) => session.id === end.sessionId)).toMatchObject({ subAgentSessionIds: [childId] });
+    expect(listedJson.find((session) => session.id === end.sessionId)!.parentSessionId).toBeUndefined();
     const child = await runCli(["sessions", "show", childId!], { cwd });
     expect(child.stdout).toContain("user: Where is handleCallback defined?");
 

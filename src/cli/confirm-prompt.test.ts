@@ -33,7 +33,7 @@ describe("confirmation prompt", () => {
 
   it("says the call is not run when Ctrl-C stopped the turn at the question, not that no answer could be read", async () => {
     const { handler, shown } = policyWith(undefined, { interrupted: () => true });
-    expect(await handler(call("bash", { command: "ls" }))).toMatchObject({ approved: false });
+    expect(await handler(call("bash", { command: "ls" }))).toMatchObject({ approved: false, stopped: true });
     expect(shown()).toContain("not run: you stopped the turn");
     expect(shown()).not.toContain("no answer could be read");
   });

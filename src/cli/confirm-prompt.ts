@@ -32,7 +32,7 @@ export interface ConfirmationPolicy {
 /** The decision for a question the person stopped the turn at (Ctrl-C) instead of answering. */
 function stoppedAtQuestion(output: NodeJS.WritableStream): ToolCallDecision {
   output.write("  not run: you stopped the turn\n");
-  return { approved: false, reason: "The user stopped the turn (Ctrl-C) instead of answering." };
+  return { approved: false, stopped: true, reason: "The user stopped the turn (Ctrl-C) instead of answering." };
 }
 
 export const confirmationChoices = "[y]es / [n]o / [a]lways for this session / n <reason> to say why";

@@ -42,6 +42,11 @@ export interface ToolCallDecision {
   reason?: string;
   /** For a call the guard flagged: the `guard.argumentsHash` of the exact call approved (any other is not). */
   argumentsHash?: string;
+  /**
+   * The person stopped the turn (Ctrl-C) instead of answering. The model is then told the call was not
+   * run because the turn was stopped, never that the person declined it and "said" `reason`.
+   */
+  stopped?: boolean;
 }
 
 /**

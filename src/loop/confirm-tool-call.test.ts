@@ -23,6 +23,14 @@ describe("confirmations", () => {
     expect(JSON.stringify(outcome.output)).toContain("The user declined this call to 'write_note' and said: use notes/ instead");
   });
 
+  it("tells the model a turn stopped at the question was stopped, not that the user said the stop's note", async () => {
+    const outcome = await executeToolCall(call, context(async () => ({ approved: false, stopped: true, reason: "The user stopped the turn (Ctrl-C) instead of answering." })));
+    expect(outcome.output).toMatchObject({ isError: true });
+    const told = JSON.stringify(outcome.output);
+    expect(told).toContain("The user stopped the turn before answering whether to run this call to 'write_note', so it was not run.");
+    expect(told).not.toContain("said");
+  });
+
   it("leaves the time spent waiting for the person out of the tool's duration", async () => {
     // The person takes 1.5 s to answer; the tool itself returns at once.
     const slowApproval = () => new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 1_500));

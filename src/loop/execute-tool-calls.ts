@@ -168,6 +168,10 @@ async function runToolCall(call: ToolCallPart, tool: Tool<any> | undefined, cont
     const decision = typeof answer === "boolean" ? { approved: answer } : answer;
     const said = decision.reason?.trim();
     timing.confirmation = decision.approved && (!ask || !exact || decision.argumentsHash === argumentsHash) ? "approved" : "declined";
+    // A stop is no answer: its reason is ctxkit's note, and "the user … said:" would put it in the person's mouth.
+    if (!decision.approved && decision.stopped === true) {
+      return failure("rejected", `The user stopped the turn before answering whether to run this call to '${call.name}', so it was not run.`);
+    }
     // An exact ask runs only on an approval of this exact call: a bare `true`, or one for other arguments, is not one.
     if (ask && !(decision.approved && (!exact || decision.argumentsHash === argumentsHash))) {
       return failure("rejected", ask.refusal({ ...(said ? { said: truncate(said, 2000) } : {}), hasHandler: context.confirmToolCall !== undefined }));

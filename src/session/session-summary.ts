@@ -1,4 +1,5 @@
 import type { LoadedSession, SessionWarning } from "./loaded-session.js";
+import { collectSubAgentLinks } from "./sub-agent-links.js";
 
 /** One row of `SessionStore.list()`. A file that cannot be loaded is listed with `error` instead of details. */
 export type SessionSummary =
@@ -16,6 +17,8 @@ export type SessionSummary =
       preview: string;
       /** How the last task ended (`final_answer`, `error`, …), or `unfinished` when it has no end record. */
       lastStopReason?: string;
+      /** The sessions this one's sub-agents recorded, in call order (absent when none did): a child names no parent itself. */
+      subAgentSessionIds?: string[];
       warnings: SessionWarning[];
       error?: undefined;
     }
@@ -29,6 +32,7 @@ export type SessionSummary =
 const PREVIEW_LENGTH = 100;
 
 export function summarizeSession(id: string, session: LoadedSession, updatedAt: string): SessionSummary {
+  const subAgentSessionIds = collectSubAgentLinks(session.messages).flatMap((link) => (link.run.sessionId === undefined ? [] : [link.run.sessionId]));
   return {
     id,
     path: session.path,
@@ -40,6 +44,7 @@ export function summarizeSession(id: string, session: LoadedSession, updatedAt: 
     model: session.prefix.model,
     preview: toPreview(firstUserInput(session)),
     ...(session.runs.length > 0 ? { lastStopReason: session.runs.at(-1)!.end?.stopReason ?? "unfinished" } : {}),
+    ...(subAgentSessionIds.length > 0 ? { subAgentSessionIds } : {}),
     warnings: session.warnings,
   };
 }

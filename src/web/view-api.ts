@@ -1,4 +1,6 @@
 import { diffCalls } from "../inspect/index.js";
+import { boundDiffMessages } from "./bound-diff-messages.js";
+import { boundShownText } from "./bound-shown-text.js";
 import type { CallDetailBuilder } from "./call-detail.js";
 import { toMessageView } from "./message-view.js";
 import { toRunSummary, toTimeline } from "./timeline-json.js";
@@ -14,7 +16,8 @@ export interface ApiResponse {
  * - `runs`: every run's summary, the source's version and the problems met reading the files;
  * - `runs/<r>/timeline`: per-call numbers (no text);
  * - `runs/<r>/calls/<n>?view=template|wire`: one call's prompt text, status bar, response, usage;
- * - `runs/<r>/diff?from=<a>&to=<b>`: what changed from call a to call b (default: the one before b);
+ * - `runs/<r>/diff?from=<a>&to=<b>`: what changed from call a to call b (default: the one before b), its
+ *   texts bounded like a call's (`textNotShown`: message characters cut beyond the diff's budget);
  * - `runs/<r>/findings`: the anti-patterns inspect found, each with the calls it shows on.
  */
 export async function handleApiRequest(source: ViewSource, details: CallDetailBuilder, path: string, query: URLSearchParams): Promise<ApiResponse> {
@@ -46,18 +49,26 @@ export async function handleApiRequest(source: ViewSource, details: CallDetailBu
       const next = run.imported.calls[to];
       if (previous === undefined || next === undefined) return badRequest(`from and to must be calls 0–${calls - 1}; got ${from} and ${to}.`);
       const diff = diffCalls(previous, next);
+      const removed = diff.removed.map(toMessageView);
+      const replacements = diff.replacements.map(toMessageView);
+      const changed = diff.changed.map((pair) => ({ previous: toMessageView(pair.previous), next: toMessageView(pair.next) }));
+      const appended = diff.appended.map(toMessageView);
+      // What a compaction replaced and wrote comes first: it is what the diff is opened for.
+      const textNotShown = boundDiffMessages([...removed, ...replacements, ...changed.flatMap((pair) => [pair.previous, pair.next]), ...appended]);
+      const boundTail = (text: string | undefined) => (text === undefined ? null : boundShownText(text));
       return ok({
         from,
         to,
         systemChanged: diff.systemChanged,
         toolsChanged: diff.toolsChanged,
         keptMessages: diff.keptMessages,
-        removed: diff.removed.map(toMessageView),
-        replacements: diff.replacements.map(toMessageView),
-        appended: diff.appended.map(toMessageView),
-        changed: diff.changed.map((pair) => ({ previous: toMessageView(pair.previous), next: toMessageView(pair.next) })),
-        tail: { previous: diff.tail.previous?.content ?? null, next: diff.tail.next?.content ?? null, changed: diff.tail.changed },
-        compaction: diff.compaction ?? null,
+        removed,
+        replacements,
+        appended,
+        changed,
+        tail: { previous: boundTail(diff.tail.previous?.content), next: boundTail(diff.tail.next?.content), changed: diff.tail.changed },
+        compaction: diff.compaction === undefined ? null : { ...diff.compaction, reason: boundShownText(diff.compaction.reason) },
+        textNotShown,
       });
     }
     default:

@@ -187,6 +187,21 @@ describe("the view server's routes", () => {
     expect((await api("/api/runs/0/findings")).body).toMatchObject({ findings: [{ code: "dynamic_system_prompt", calls: [1] }] });
   });
 
+  it("sends a diff of many large messages cut to the same million characters a call's prompt is sent whole up to", async () => {
+    const ask = { role: "user", content: "Read every file." };
+    const outputs = Array.from({ length: 55 }, (_, index) => ({ role: "user", content: `file ${index}: ${"line of code\n".repeat(2_000)}` }));
+    const file = join(await mkdtemp(join(tmpdir(), "ctxkit-view-huge-diff-")), "requests.jsonl");
+    const calls = [{ request: { model: "gpt-4o", messages: [ask] } }, { request: { model: "gpt-4o", messages: [ask, ...outputs] } }];
+    await writeFile(file, calls.map((call) => JSON.stringify(call)).join("\n") + "\n");
+    const { api } = await serve([file]);
+    const diff = (await api("/api/runs/0/diff?from=0&to=1")).body as { appended: Array<{ text: string; truncated: number }>; textNotShown: number };
+    const sent = diff.appended.reduce((sum, message) => sum + message.text.length, 0);
+    expect(sent).toBe(1_000_000);
+    expect(diff.appended).toHaveLength(55);
+    expect(diff.textNotShown).toBe(55 * 20_000 - 1_000_000);
+    expect(diff.appended.at(-1)).toMatchObject({ text: "", truncated: 26_009 });
+  });
+
   it("shows a declared context edit as the messages it replaced and what it wrote", async () => {
     const { api } = await serve([sessionWithEdit]);
     const diff = (await api("/api/runs/0/diff?from=1&to=2")).body as { compaction: { reason: string } | null; removed: Array<{ role: string }>; replacements: Array<{ role: string }> };

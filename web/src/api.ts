@@ -28,6 +28,8 @@ export interface DiffResponse {
   changed: Array<{ previous: MessageView; next: MessageView }>;
   tail: { previous: string | null; next: string | null; changed: boolean };
   compaction: { reason: string } | null;
+  /** Message characters cut because the diff's texts passed its budget (each cut message counts its own in `truncated`). */
+  textNotShown: number;
 }
 
 // The token travels on every request (the cookie the server set works too; this survives a blocked cookie).

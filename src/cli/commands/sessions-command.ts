@@ -21,7 +21,8 @@ export const sessionsHelp = `Usage: ctxkit sessions list [--workspace <dir>] [--
        ctxkit sessions unlock <id…> [--workspace <dir>] [--data-dir <dir>]
 
 list  the sessions stored in the workspace, oldest first; a session whose last task did not finish
-      is marked (e.g. "[last task: error]")
+      is marked (e.g. "[last task: error]"), and one a sub-agent recorded names its parent
+      ("[sub-agent of <id>]"; in --json, "parentSessionId")
 show  one session: its model calls, token usage (prompt, cached, output, cost), its budget (spent
       against the limits of its latest run with --budget-tokens or --budget-cost), the sub-agents
       it ran (each with its own session id) and messages
@@ -61,7 +62,10 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
   if (config.databaseUrl === undefined && isInsideFolder(config.dataDir, config.workspace)) requireWorkspaceDirectory(config.workspace);
   const store = await openSessionStoreFor(config);
   if (action === "list") {
-    const sessions = await store.list();
+    const listed = await store.list();
+    // A child session records nothing of its parent: the parent's task results name the child's id.
+    const parents = new Map(listed.flatMap((session) => (session.error ? [] : (session.subAgentSessionIds ?? []).map((child) => [child, session.id] as const))));
+    const sessions = listed.map((session) => (parents.has(session.id) ? { ...session, parentSessionId: parents.get(session.id)! } : session));
     if (flags.json) {
       io.stdout.write(`${JSON.stringify(sessions, null, 2)}\n`);
       return 0;
@@ -72,7 +76,8 @@ export async function sessionsCommand(args: string[], io: CliIo): Promise<number
     }
     for (const session of sessions) {
       const last = session.error ? undefined : session.lastStopReason;
-      const mark = last !== undefined && last !== "final_answer" ? ` [last task: ${last}]` : "";
+      const parent = "parentSessionId" in session ? ` [sub-agent of ${session.parentSessionId}]` : "";
+      const mark = `${last !== undefined && last !== "final_answer" ? ` [last task: ${last}]` : ""}${parent}`;
       const summary = session.error
         ? `unreadable: ${session.error.message}`
         : `${countOf(session.messageCount, "message")}, ${countOf(session.requestCount, "call")}, ${session.model}${mark} — ${session.preview}`;

@@ -13,7 +13,7 @@ The Agent Skills an agent in this workspace would get: <dir>/<name>/SKILL.md und
 (repeatable, searched first), <workspace>/.ctxkit/skills, .agents/skills, .claude/skills and
 ~/.config/ctxkit/skills. The first skill of a name wins; skipped files are listed as warnings.
 
-  list        name, description and path of each skill; one whose SKILL.md sets
+  list        name, description (on one line) and path of each skill; one whose SKILL.md sets
               disable-model-invocation: true is marked: only the person starts it, by typing /name
   show <name> the skill's SKILL.md location and instructions
   lint [name] check routing descriptions (when to use, when not), body length and file references;
@@ -63,7 +63,7 @@ function listSkills(catalog: SkillCatalog, json: boolean, io: CliIo): number {
   }
   for (const skill of catalog.skills) {
     const userOnly = skill.disableModelInvocation ? " (only by typing /" + skill.name + ": disable-model-invocation)" : "";
-    io.stdout.write(`${skill.name}${userOnly}\n  ${escapeForTerminal(skill.description)}\n  ${escapeForTerminal(skill.path)}\n`);
+    io.stdout.write(`${skill.name}${userOnly}\n  ${showDescription(skill.description)}\n  ${escapeForTerminal(skill.path)}\n`);
   }
   if (catalog.skills.length === 0) io.stdout.write("No skills found.\n");
   writeWarnings(catalog, io);
@@ -79,8 +79,17 @@ function showSkill(catalog: SkillCatalog, name: string | undefined, io: CliIo): 
   }
   // A skill folder may be a cloned repository's: its text is shown with terminal controls escaped.
   const allowed = skill.allowedTools ? `allowed-tools: ${escapeForTerminal(skill.allowedTools.join(" "))}\n` : "";
-  io.stdout.write(`name: ${skill.name}\ndescription: ${escapeForTerminal(skill.description)}\npath: ${escapeForTerminal(skill.path)}\n${allowed}\n${escapeForTerminal(skill.body, { keepLineBreaks: true })}\n`);
+  io.stdout.write(`name: ${skill.name}\ndescription: ${showDescription(skill.description)}\npath: ${escapeForTerminal(skill.path)}\n${allowed}\n${escapeForTerminal(skill.body, { keepLineBreaks: true })}\n`);
   return 0;
+}
+
+/**
+ * A description on one line: a YAML block scalar (`description: |-`, as anthropics/skills' claude-api
+ * writes it) keeps its line breaks, which the escaping showed as `\u000A` in the middle of the text.
+ * Each break, with the blanks around it, reads as one space; every other control is still escaped.
+ */
+function showDescription(description: string): string {
+  return escapeForTerminal(description.replace(/[ \t]*(?:(?:\r\n|\r|\n)[ \t]*)+/g, " "));
 }
 
 async function lintSkills(catalog: SkillCatalog, name: string | undefined, json: boolean, io: CliIo): Promise<number> {
