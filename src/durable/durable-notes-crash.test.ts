@@ -2,7 +2,6 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Provider } from "../providers/provider.js";
 import { createScriptedProvider } from "../providers/scripted/index.js";
 import { createPostgresSessionStore } from "../session/create-postgres-session-store.js";
 import { testDatabase } from "../session/postgres/test-support/test-database.js";
@@ -12,6 +11,7 @@ import type { ModelRequest } from "../types/index.js";
 import { assembleDurableParts, type DurableAgentBuilder } from "./durable-agent-builder.js";
 import { startDurableWorker } from "./start-durable-worker.js";
 import { crashAndRecover } from "./test-support/crash-and-recover.js";
+import { hangOnce, type HangOnce } from "./test-support/hang-once.js";
 
 const database = await testDatabase();
 
@@ -19,7 +19,7 @@ const database = await testDatabase();
  * An agent with session notes: it writes a note, reads the notes back, then answers. Its answer
  * hangs once: the call in flight when the test stops the worker, as a crash would leave it.
  */
-function notingAgent(notesDirectory: string, hang: { once: boolean; reached: () => void }): DurableAgentBuilder {
+function notingAgent(notesDirectory: string, hang: HangOnce): DurableAgentBuilder {
   return async (input, assembly) => {
     const turnOf = (request: ModelRequest) => request.messages.filter((message) => message.role === "tool").length;
     const scripted = createScriptedProvider({
@@ -30,20 +30,7 @@ function notingAgent(notesDirectory: string, hang: { once: boolean; reached: () 
         return { text: "Noted." };
       },
     });
-    const provider: Provider = {
-      specificationVersion: scripted.specificationVersion,
-      name: scripted.name,
-      model: scripted.model,
-      serialize: (request) => scripted.serialize(request),
-      async *stream(request, signal) {
-        if (turnOf(request) === 2 && hang.once) {
-          hang.once = false;
-          hang.reached();
-          await new Promise(() => undefined);
-        }
-        yield* scripted.stream(request, signal);
-      },
-    };
+    const provider = hangOnce(scripted, (request) => turnOf(request) === 2, hang);
     const notes = createNotes({ path: join(notesDirectory, `${String(input.runKey)}.md`), ...(assembly.notesReplay ? { replay: assembly.notesReplay } : {}) });
     return assembleDurableParts({ provider, tools: [], policies: [notes], system: "You keep notes.", maxCallTokens: 10_000 }, assembly);
   };

@@ -1,7 +1,6 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { createTaskTool } from "../agents/create-task-tool.js";
-import type { Provider } from "../providers/provider.js";
 import { createScriptedProvider } from "../providers/scripted/index.js";
 import { createPostgresSessionStore } from "../session/create-postgres-session-store.js";
 import { testDatabase } from "../session/postgres/test-support/test-database.js";
@@ -10,6 +9,7 @@ import type { ModelRequest } from "../types/index.js";
 import { assembleDurableParts, type DurableAgentBuilder } from "./durable-agent-builder.js";
 import { startDurableWorker } from "./start-durable-worker.js";
 import { crashAndRecover } from "./test-support/crash-and-recover.js";
+import { hangOnce, type HangOnce } from "./test-support/hang-once.js";
 import { recordSideEffectTool } from "./test-support/record-side-effect-tool.js";
 
 const database = await testDatabase();
@@ -18,7 +18,7 @@ const database = await testDatabase();
  * A parent that starts a sub-agent (which records step 1), records step 2 itself, then answers. Its
  * answer hangs once: the call in flight when the test stops the worker, as a crash would leave it.
  */
-function parentWithSubAgent(url: string, hang: { once: boolean; reached: () => void }): DurableAgentBuilder {
+function parentWithSubAgent(url: string, hang: HangOnce): DurableAgentBuilder {
   return async (input, assembly) => {
     const pool = new pg.Pool({ connectionString: url, max: 2, allowExitOnIdle: true });
     const record = recordSideEffectTool(pool, String(input.runKey));
@@ -33,20 +33,7 @@ function parentWithSubAgent(url: string, hang: { once: boolean; reached: () => v
         return { text: "Steps 1 and 2 recorded." };
       },
     });
-    const provider: Provider = {
-      specificationVersion: scripted.specificationVersion,
-      name: scripted.name,
-      model: scripted.model,
-      serialize: (request) => scripted.serialize(request),
-      async *stream(request, signal) {
-        if (done(request) === 2 && request.tools.some((tool) => tool.name === "task") && hang.once) {
-          hang.once = false;
-          hang.reached();
-          await new Promise(() => undefined);
-        }
-        yield* scripted.stream(request, signal);
-      },
-    };
+    const provider = hangOnce(scripted, (request) => done(request) === 2 && request.tools.some((tool) => tool.name === "task"), hang);
     const wrapped = assembly.wrapProvider(provider, 1_000);
     const task = createTaskTool({ agents: [{ name: "helper", description: "Records steps.", system: "You record steps.", tools: [record] }], provider: wrapped, sessionStore: assembly.sessionStore });
     return assembleDurableParts({ provider: wrapped, tools: [record, task], system: "You record steps, some through a helper.", maxCallTokens: 1_000 }, { ...assembly, wrapProvider: (given) => given });
